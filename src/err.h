@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/err.h -- the project's error codes.  Functions that can fail return
+ * int: 0 is success, a negative value is an error: either a negated errno
+ * (equal to libuv's UV_E* on Unix), one of libsignal's SG_ERR_* codes
+ * (-1000..-9999), or one of the WC_E* codes below, which lie below
+ * libsignal's SG_ERR_MINIMUM as its header reserves for applications.
+ * Callable from any thread.
+ */
+#ifndef WC_ERR_H
+#define WC_ERR_H
+
+enum wc_err {
+	WC_EPROTO = -10000,	/* the peer broke the protocol */
+	WC_ETRUNC,		/* input ended inside a field */
+	WC_EDEPTH,		/* nesting deeper than the decoder's cap */
+	WC_ETOOBIG,		/* a length above the module's limit */
+	WC_EBADMAC,		/* authentication tag mismatch */
+	WC_ELOGGEDOUT,		/* the server revoked this companion device */
+	WC_ESCHEMA,		/* database written by a newer version */
+	WC_ETOKEN,		/* unknown dictionary token */
+	WC_EINFLATE,		/* a compressed frame did not inflate */
+	WC_EINVAL,		/* a value the encoder cannot represent */
+	WC_ETRAILING,		/* bytes left over after a complete node */
+};
+
+/*
+ * Describe err (any code above, a negated errno or 0) in English for logs.
+ * Returns a static string, never NULL.
+ */
+const char	*wc_strerror(int err);
+
+#endif

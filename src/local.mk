@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The base layer: libc-only helpers every module links.
+noinst_LIBRARIES += libbase.a
+libbase_a_SOURCES = \
+	src/compat.h src/banned.h src/err.h src/err.c \
+	src/xmalloc.h src/xmalloc.c src/arena.h src/arena.c \
+	src/buf.h src/buf.c src/i18n.h
+
+bin_PROGRAMS += wachat
+wachat_SOURCES = src/main.c
+wachat_LDADD = libproto.a libbase.a $(ZLIB_LIBS) $(LIBINTL)

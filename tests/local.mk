@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Tests: cmocka programs (TAP), the fuzz corpus replays and the interop
+# checks, all run by `make check` through automake's TAP driver.
+TEST_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+LOG_DRIVER = $(TEST_LOG_DRIVER)
+SH_LOG_DRIVER = $(TEST_LOG_DRIVER)
+TEST_EXTENSIONS = .sh
+SH_LOG_COMPILER = $(SHELL)
+AM_TESTS_ENVIRONMENT = \
+	CMOCKA_MESSAGE_OUTPUT=TAP; export CMOCKA_MESSAGE_OUTPUT; \
+	top_srcdir='$(top_srcdir)'; export top_srcdir; \
+	top_builddir='$(top_builddir)'; export top_builddir; \
+	NODE='$(NODE)'; export NODE;
+
+TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+TEST_LIBS = libproto.a libbase.a $(CMOCKA_LIBS) $(ZLIB_LIBS)
+
+# Unit tests, one program per module.
+check_PROGRAMS += tests/test-wa-bin tests/test-base
+tests_test_wa_bin_SOURCES = tests/test-wa-bin.c
+tests_test_wa_bin_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_wa_bin_CPPFLAGS = $(AM_CPPFLAGS) -DFIXTURES='"$(top_srcdir)/tests/fixtures"'
+tests_test_wa_bin_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
+tests_test_base_SOURCES = tests/test-base.c
+tests_test_base_CFLAGS = $(TEST_CFLAGS)
+tests_test_base_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-bin tests/test-base
+
+# The node codec behind a JSON line protocol, for the interop check.
+check_PROGRAMS += tests/wa-bin-json
+tests_wa_bin_json_SOURCES = tests/wa-bin-json.c tests/node-json.c tests/node-json.h
+tests_wa_bin_json_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
+tests_wa_bin_json_LDADD = libproto.a libbase.a $(JSONC_LIBS) $(ZLIB_LIBS)
+TESTS += tests/interop/codec-check.sh
+EXTRA_DIST += tests/interop/codec-check.sh tests/interop/codec-check.mjs \
+	tests/interop/nodes.json tests/interop/package.json \
+	tests/interop/package-lock.json tests/fixtures
+
+# Fuzz targets: built with libFuzzer under --enable-fuzzing; otherwise a
+# small main replays each corpus in `make check`.
+FUZZ_SOURCES = tests/fuzz/fuzz-wa-bin.c
+if FUZZING
+noinst_PROGRAMS += tests/fuzz/fuzz-wa-bin
+tests_fuzz_fuzz_wa_bin_SOURCES = $(FUZZ_SOURCES)
+tests_fuzz_fuzz_wa_bin_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_bin_LDADD = libproto.a libbase.a $(ZLIB_LIBS)
+endif
+check_PROGRAMS += tests/fuzz/replay-wa-bin
+tests_fuzz_replay_wa_bin_SOURCES = $(FUZZ_SOURCES) tests/fuzz/replay.c
+tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(ZLIB_LIBS)
+TESTS += tests/fuzz/replay-wa-bin.sh
+EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.dict
