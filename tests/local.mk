@@ -26,6 +26,10 @@ tests_test_base_CFLAGS = $(TEST_CFLAGS)
 tests_test_base_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-bin tests/test-base
 
+# Generated files agree with their generators.
+TESTS += tests/check-generated.sh
+EXTRA_DIST += tests/check-generated.sh tools/gen-fuzz-dict.sh
+
 # The node codec behind a JSON line protocol, for the interop check.
 check_PROGRAMS += tests/wa-bin-json
 tests_wa_bin_json_SOURCES = tests/wa-bin-json.c tests/node-json.c tests/node-json.h

@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The demo: set everything up, build, and show what wachat can do so far.
+# wachat cannot link to an account yet (the transport, pairing and the
+# first screen are the next pieces of work), so the demo shows the wire
+# codec reading WhatsApp frames: the keepalive iq of protocol.md 4.7 and a
+# message to a LID, each decoded from its hex bytes.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+sh tools/setup.sh >/dev/null
+w=build/wachat
+echo "== wachat $($w --version | cut -d' ' -f2): the binary node codec"
+echo
+echo "A keepalive frame (hex 00f8091908ff0461b127a11657042911fa0003):"
+$w --decode-frame 00f8091908ff0461b127a11657042911fa0003
+echo
+echo "A message to a LID, device 0, with an encrypted payload:"
+$w --decode-frame 00f8081311faff88123456789012345f7608fb0b3eb0abcdef0123456789ab0438f801f8061d5145044dfc02330a
+echo
+echo "A frame cut short is refused with the offset where it ends:"
+$w --decode-frame 00f8091908ff0461b127 || true
+echo
+echo "Linking a phone by QR code comes with the next pieces of work."
+echo "Run every test with: sh tools/test.sh"
