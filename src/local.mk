@@ -8,4 +8,4 @@ libbase_a_SOURCES = \
 
 bin_PROGRAMS += wachat
 wachat_SOURCES = src/main.c
-wachat_LDADD = libproto.a libbase.a $(ZLIB_LIBS) $(LIBINTL)
+wachat_LDADD = libproto.a libbase.a $(PROTO_LIBS) $(LIBINTL)

@@ -13,10 +13,13 @@ AM_TESTS_ENVIRONMENT = \
 	NODE='$(NODE)'; export NODE;
 
 TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-TEST_LIBS = libproto.a libbase.a $(CMOCKA_LIBS) $(ZLIB_LIBS)
+TEST_LIBS = libproto.a libbase.a $(CMOCKA_LIBS) $(PROTO_LIBS)
 
 # Unit tests, one program per module.
-check_PROGRAMS += tests/test-wa-bin tests/test-base
+check_PROGRAMS += tests/test-wa-bin tests/test-base tests/test-wa-pb
+tests_test_wa_pb_SOURCES = tests/test-wa-pb.c
+tests_test_wa_pb_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
+tests_test_wa_pb_LDADD = $(TEST_LIBS)
 tests_test_wa_bin_SOURCES = tests/test-wa-bin.c
 tests_test_wa_bin_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_bin_CPPFLAGS = $(AM_CPPFLAGS) -DFIXTURES='"$(top_srcdir)/tests/fixtures"'
@@ -24,7 +27,7 @@ tests_test_wa_bin_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
 tests_test_base_SOURCES = tests/test-base.c
 tests_test_base_CFLAGS = $(TEST_CFLAGS)
 tests_test_base_LDADD = $(TEST_LIBS)
-TESTS += tests/test-wa-bin tests/test-base
+TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
 
 # Generated files agree with their generators.
 TESTS += tests/check-generated.sh
@@ -34,7 +37,7 @@ EXTRA_DIST += tests/check-generated.sh tools/gen-fuzz-dict.sh
 check_PROGRAMS += tests/wa-bin-json
 tests_wa_bin_json_SOURCES = tests/wa-bin-json.c tests/node-json.c tests/node-json.h
 tests_wa_bin_json_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
-tests_wa_bin_json_LDADD = libproto.a libbase.a $(JSONC_LIBS) $(ZLIB_LIBS)
+tests_wa_bin_json_LDADD = libproto.a libbase.a $(JSONC_LIBS) $(PROTO_LIBS)
 TESTS += tests/interop/codec-check.sh
 EXTRA_DIST += tests/interop/codec-check.sh tests/interop/codec-check.mjs \
 	tests/interop/nodes.json tests/interop/package.json \
@@ -47,10 +50,10 @@ if FUZZING
 noinst_PROGRAMS += tests/fuzz/fuzz-wa-bin
 tests_fuzz_fuzz_wa_bin_SOURCES = $(FUZZ_SOURCES)
 tests_fuzz_fuzz_wa_bin_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
-tests_fuzz_fuzz_wa_bin_LDADD = libproto.a libbase.a $(ZLIB_LIBS)
+tests_fuzz_fuzz_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 endif
 check_PROGRAMS += tests/fuzz/replay-wa-bin
 tests_fuzz_replay_wa_bin_SOURCES = $(FUZZ_SOURCES) tests/fuzz/replay.c
-tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(ZLIB_LIBS)
+tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-bin.sh
 EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.dict
