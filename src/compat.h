@@ -15,6 +15,9 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1	/* dladdr, getline, explicit_bzero */
+#endif
 #ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE 1
 #endif

@@ -8,4 +8,5 @@ libbase_a_SOURCES = \
 
 bin_PROGRAMS += wachat
 wachat_SOURCES = src/main.c
-wachat_LDADD = libproto.a libbase.a $(PROTO_LIBS) $(LIBINTL)
+wachat_CPPFLAGS = $(AM_CPPFLAGS) $(PROTOBUFC_CFLAGS)
+wachat_LDADD = libproto.a libbase.a $(PROTO_LIBS) $(LIBINTL) -ldl

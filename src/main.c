@@ -10,6 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dlfcn.h>
+
+#include <protobuf-c/protobuf-c.h>
+
 #include "arena.h"
 #include "bin.h"
 #include "buf.h"
@@ -83,6 +87,25 @@ decode_frame(const char *hex)
 	return status;
 }
 
+/*
+ * The version, and the protobuf-c this process binds to: Debian's
+ * libsignal-protocol-c exports its own protobuf-c 1.1.1, and the link order
+ * must make every caller (libsignal-protocol-c included, which resolves
+ * through the same global scope) use the system's 1.4.1.
+ */
+static void
+print_version(void)
+{
+	Dl_info	 info;
+	void	*fn = dlsym(RTLD_DEFAULT, "protobuf_c_message_unpack");
+
+	printf("wachat %s\n", PACKAGE_VERSION);
+	printf("protobuf-c %s", protobuf_c_version());
+	if (fn != NULL && dladdr(fn, &info) != 0 && info.dli_fname != NULL)
+		printf(" (%s)", info.dli_fname);
+	putchar('\n');
+}
+
 int
 main(int argc, char **argv)
 {
@@ -106,7 +129,7 @@ main(int argc, char **argv)
 			usage(stdout);
 			return EXIT_SUCCESS;
 		case 'V':
-			printf("wachat %s\n", PACKAGE_VERSION);
+			print_version();
 			return EXIT_SUCCESS;
 		default:
 			usage(stderr);

@@ -29,9 +29,10 @@ tests_test_base_CFLAGS = $(TEST_CFLAGS)
 tests_test_base_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
 
-# Generated files agree with their generators.
-TESTS += tests/check-generated.sh
-EXTRA_DIST += tests/check-generated.sh tools/gen-fuzz-dict.sh
+# Generated files agree with their generators; the link order binds
+# protobuf-c 1.4.1.
+TESTS += tests/check-generated.sh tests/check-link.sh
+EXTRA_DIST += tests/check-generated.sh tests/check-link.sh tools/gen-fuzz-dict.sh
 
 # The node codec behind a JSON line protocol, for the interop check.
 check_PROGRAMS += tests/wa-bin-json

@@ -19,7 +19,7 @@ say() { printf '%s\n' "setup: $*" >&2; }
 packages="build-essential autoconf automake autopoint gettext pkg-config
 	libncurses-dev libuv1-dev libsodium-dev libsignal-protocol-c-dev
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
-	libssl-dev libwebsockets-dev zlib1g-dev libcurl4-openssl-dev
+	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libcurl4-openssl-dev
 	libjson-c-dev libcmocka-dev clang libclang-rt-14-dev
 	ca-certificates git xz-utils"
 
