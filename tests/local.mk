@@ -44,17 +44,19 @@ EXTRA_DIST += tests/interop/codec-check.sh tests/interop/codec-check.mjs \
 	tests/interop/nodes.json tests/interop/package.json \
 	tests/interop/package-lock.json tests/fixtures
 
-# Fuzz targets: built with libFuzzer under --enable-fuzzing; otherwise a
-# small main replays each corpus in `make check`.
-FUZZ_SOURCES = tests/fuzz/fuzz-wa-bin.c
+# Fuzz targets: built with libFuzzer under --enable-fuzzing (make
+# fuzz-targets); otherwise a small main replays each corpus in `make check`.
+FUZZ_PROGS = tests/fuzz/fuzz-wa-bin
 if FUZZING
-noinst_PROGRAMS += tests/fuzz/fuzz-wa-bin
-tests_fuzz_fuzz_wa_bin_SOURCES = $(FUZZ_SOURCES)
+noinst_PROGRAMS += $(FUZZ_PROGS)
+endif
+fuzz-targets: $(FUZZ_PROGS)
+.PHONY: fuzz-targets
+tests_fuzz_fuzz_wa_bin_SOURCES = tests/fuzz/fuzz-wa-bin.c
 tests_fuzz_fuzz_wa_bin_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
-endif
 check_PROGRAMS += tests/fuzz/replay-wa-bin
-tests_fuzz_replay_wa_bin_SOURCES = $(FUZZ_SOURCES) tests/fuzz/replay.c
+tests_fuzz_replay_wa_bin_SOURCES = tests/fuzz/fuzz-wa-bin.c tests/fuzz/replay.c
 tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-bin.sh
 EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.dict
