@@ -29,6 +29,13 @@ tests_test_base_CFLAGS = $(TEST_CFLAGS)
 tests_test_base_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
 
+check_PROGRAMS += tests/test-store
+tests_test_store_SOURCES = tests/test-store.c
+tests_test_store_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_store_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
+TESTS += tests/test-store
+
 # Generated files agree with their generators; the link order binds
 # protobuf-c 1.4.1.
 TESTS += tests/check-generated.sh tests/check-link.sh

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* src/log.c -- line logger, one write(2) per line under a mutex. */
+#include "compat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static struct {
+	pthread_mutex_t	 lock;
+	int		 fd;		/* -1: stderr */
+	enum log_level	 level;
+} logger = { PTHREAD_MUTEX_INITIALIZER, -1, LOG_INFO };
+
+int
+log_open(const char *path, enum log_level level)
+{
+	int	 fd = -1;
+
+	if (path != NULL &&
+	    (fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600)) < 0)
+		return -errno;
+	pthread_mutex_lock(&logger.lock);
+	if (logger.fd >= 0)
+		close(logger.fd);
+	logger.fd = fd;
+	logger.level = level;
+	pthread_mutex_unlock(&logger.lock);
+	return 0;
+}
+
+void
+log_close(void)
+{
+	pthread_mutex_lock(&logger.lock);
+	if (logger.fd >= 0)
+		close(logger.fd);
+	logger.fd = -1;
+	pthread_mutex_unlock(&logger.lock);
+}
+
+void
+log_write(enum log_level level, const char *tag, const char *func,
+    const char *fmt, ...)
+{
+	static const char *const names[] = { "ERROR", "WARN", "INFO", "DEBUG" };
+	char		 line[2048];
+	struct timeval	 tv;
+	struct tm	 tm;
+	va_list		 ap;
+	size_t		 n;
+	int		 k;
+
+	if (level > logger.level)
+		return;
+	gettimeofday(&tv, NULL);
+	gmtime_r(&tv.tv_sec, &tm);
+	k = snprintf(line, sizeof(line),
+	    "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ %s %s %s: ",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	    tm.tm_min, tm.tm_sec, (int)(tv.tv_usec / 1000), names[level], tag,
+	    func);
+	n = k > 0 ? (size_t)k : 0;
+	if (n < sizeof(line)) {
+		va_start(ap, fmt);
+		k = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+		va_end(ap);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	if (n >= sizeof(line) - 1)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	pthread_mutex_lock(&logger.lock);
+	(void)!write(logger.fd >= 0 ? logger.fd : STDERR_FILENO, line, n);
+	pthread_mutex_unlock(&logger.lock);
+}

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The store: every SQL statement.  No proto/, no curses.
+noinst_LIBRARIES += libstore.a
+libstore_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store $(SQLITE_CFLAGS) \
+	$(SODIUM_CFLAGS)
+libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
+	store/device.c store/prekey.c
+STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)
