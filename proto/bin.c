@@ -41,12 +41,38 @@ enum {
 	DOMAIN_HOSTED_LID = 129,
 };
 
-static const char SERVER_PN[] = "s.whatsapp.net";
-static const char SERVER_LID[] = "lid";
-static const char SERVER_HOSTED[] = "hosted";
-static const char SERVER_HOSTED_LID[] = "hosted.lid";
-static const char SERVER_MSGR[] = "msgr";
-static const char SERVER_INTEROP[] = "interop";
+#define WA_STR_LIT(s)	{ s, sizeof(s) - 1 }
+
+static const struct wa_str SERVER_PN = WA_STR_LIT("s.whatsapp.net");
+static const struct wa_str SERVER_LID = WA_STR_LIT("lid");
+static const struct wa_str SERVER_HOSTED = WA_STR_LIT("hosted");
+static const struct wa_str SERVER_HOSTED_LID = WA_STR_LIT("hosted.lid");
+static const struct wa_str SERVER_MSGR = WA_STR_LIT("msgr");
+static const struct wa_str SERVER_INTEROP = WA_STR_LIT("interop");
+
+/*
+ * The two characters of each packed byte (protocol.md 4.4), so unpacking
+ * is a table load per byte.  NIBBLE_8 uses nibbles 0..11 ("0".."9", "-",
+ * "."); a pair holding a NUL marks a byte with a nibble it does not use.
+ * HEX_8 uses all 16 ("0".."9", "A".."F").
+ */
+#define NIB(n)		((n) < 10 ? '0' + (n) : (n) == 10 ? '-' : \
+			 (n) == 11 ? '.' : 0)
+#define HEX(n)		((n) < 10 ? '0' + (n) : 'A' + (n) - 10)
+#define ROW(f, h)	f(h), f(0), f(h), f(1), f(h), f(2), f(h), f(3), \
+			f(h), f(4), f(h), f(5), f(h), f(6), f(h), f(7), \
+			f(h), f(8), f(h), f(9), f(h), f(10), f(h), f(11), \
+			f(h), f(12), f(h), f(13), f(h), f(14), f(h), f(15)
+#define TABLE(f)	ROW(f, 0), ROW(f, 1), ROW(f, 2), ROW(f, 3), \
+			ROW(f, 4), ROW(f, 5), ROW(f, 6), ROW(f, 7), \
+			ROW(f, 8), ROW(f, 9), ROW(f, 10), ROW(f, 11), \
+			ROW(f, 12), ROW(f, 13), ROW(f, 14), ROW(f, 15)
+static const char NIBBLE_PAIRS[512] = { TABLE(NIB) };
+static const char HEX_PAIRS[512] = { TABLE(HEX) };
+#undef NIB
+#undef HEX
+#undef ROW
+#undef TABLE
 
 bool
 wa_str_eq(struct wa_str a, struct wa_str b)
@@ -132,28 +158,11 @@ read_blen(struct cursor *c, uint8_t tag, size_t *len)
 }
 
 static int
-unpack_char(uint8_t tag, uint8_t v, char *out)
-{
-	if (v < 10) {
-		*out = (char)('0' + v);
-		return 0;
-	}
-	if (tag == TAG_HEX_8) {
-		*out = (char)('A' + v - 10);
-		return 0;
-	}
-	if (v == 10)
-		*out = '-';
-	else if (v == 11)
-		*out = '.';
-	else
-		return WC_EPROTO;
-	return 0;
-}
-
-static int
 read_packed(struct cursor *c, uint8_t tag, struct wa_str *out)
 {
+	const char	*pairs = tag == TAG_HEX_8 ? HEX_PAIRS : NIBBLE_PAIRS;
+	const char	*pair;
+	const uint8_t	*src;
 	uint8_t		 hdr;
 	size_t		 nbytes, nchars, i;
 	char		*s;
@@ -175,14 +184,23 @@ read_packed(struct cursor *c, uint8_t tag, struct wa_str *out)
 		nchars--;	/* the last low nibble is padding */
 	}
 	s = arena_alloc(c->a, nchars);
-	for (i = 0; i < nchars; i++) {
-		uint8_t	 b = c->p[c->pos + i / 2];
-
-		if ((rc = unpack_char(tag, i % 2 == 0 ? b >> 4 : b & 0x0F,
-		    &s[i])) != 0) {
-			c->pos += i / 2;
-			return rc;
+	src = c->p + c->pos;
+	/* Whole bytes, then the high nibble of an odd last one. */
+	for (i = 0; i < nchars / 2; i++) {
+		pair = &pairs[2 * src[i]];
+		if (pair[0] == '\0' || pair[1] == '\0') {
+			c->pos += i;
+			return WC_EPROTO;
 		}
+		memcpy(&s[2 * i], pair, 2);
+	}
+	if (nchars % 2 != 0) {
+		pair = &pairs[2 * src[i]];
+		if (pair[0] == '\0') {
+			c->pos += i;
+			return WC_EPROTO;
+		}
+		s[2 * i] = pair[0];
 	}
 	c->pos += nbytes;
 	out->p = s;
@@ -190,7 +208,7 @@ read_packed(struct cursor *c, uint8_t tag, struct wa_str *out)
 	return 0;
 }
 
-static const char *
+static struct wa_str
 server_of_domain(uint8_t domain, uint8_t *agent)
 {
 	*agent = 0;
@@ -213,17 +231,33 @@ server_of_domain(uint8_t domain, uint8_t *agent)
 
 static int	read_value(struct cursor *c, uint8_t tag, struct wa_val *out);
 
+/* The tag byte and the value it starts.  Most strings on the wire are
+ * one-byte tokens, so those are read here without a call. */
+static inline int
+read_item(struct cursor *c, struct wa_val *out)
+{
+	uint8_t	 tag;
+
+	if (c->pos >= c->len)
+		return WC_ETRUNC;
+	tag = c->p[c->pos++];
+	if (tag != TAG_LIST_EMPTY && tag < WA_TOKENS_SINGLE) {
+		out->kind = WA_VAL_STR;
+		out->u.str.p = wa_tokens_single[tag].s;
+		out->u.str.len = wa_tokens_single[tag].len;
+		return 0;
+	}
+	return read_value(c, tag, out);
+}
+
 /* A string-typed field (JID user or server): any string encoding. */
 static int
 read_string(struct cursor *c, struct wa_str *out)
 {
 	struct wa_val	 v;
-	uint8_t		 tag;
 	int		 rc;
 
-	if ((rc = read_u8(c, &tag)) != 0)
-		return rc;
-	if ((rc = read_value(c, tag, &v)) != 0)
+	if ((rc = read_item(c, &v)) != 0)
 		return rc;
 	if (v.kind != WA_VAL_STR) {
 		c->pos--;	/* point at nothing better than the field */
@@ -250,7 +284,7 @@ read_jid(struct cursor *c, uint8_t tag, struct wa_jid *j)
 	case TAG_AD_JID:
 		if ((rc = read_u8(c, &b)) != 0)
 			return rc;
-		j->server = wa_str_c(server_of_domain(b, &j->agent));
+		j->server = server_of_domain(b, &j->agent);
 		if ((rc = read_u8(c, &b)) != 0)
 			return rc;
 		j->device = b;
@@ -384,7 +418,7 @@ read_node(struct cursor *c, unsigned depth, struct wa_node *n)
 		return WC_EPROTO;
 	}
 	/* Tag. */
-	if ((rc = read_u8(c, &tag)) != 0 || (rc = read_value(c, tag, &v)) != 0)
+	if ((rc = read_item(c, &v)) != 0)
 		return rc;
 	if (v.kind != WA_VAL_STR || v.u.str.len == 0)
 		return WC_EPROTO;
@@ -402,14 +436,12 @@ read_node(struct cursor *c, unsigned depth, struct wa_node *n)
 	for (i = 0; i < n->nattrs; i++) {
 		struct wa_attr	*attr = &n->attrs[i];
 
-		if ((rc = read_u8(c, &tag)) != 0 ||
-		    (rc = read_value(c, tag, &v)) != 0)
+		if ((rc = read_item(c, &v)) != 0)
 			return rc;
 		if (v.kind != WA_VAL_STR || v.u.str.len == 0)
 			return WC_EPROTO;
 		attr->key = v.u.str;
-		if ((rc = read_u8(c, &tag)) != 0 ||
-		    (rc = read_value(c, tag, &attr->val)) != 0)
+		if ((rc = read_item(c, &attr->val)) != 0)
 			return rc;
 	}
 
@@ -562,8 +594,11 @@ token_lookup(const char *s, size_t len)
 		const struct wa_token_index	*t = &wa_tokens_index[mid];
 		int				 cmp;
 
+		/* Length, then the first byte, before a call to memcmp. */
 		if (t->len != len)
 			cmp = t->len < len ? -1 : 1;
+		else if (t->s[0] != s[0])
+			cmp = (uint8_t)t->s[0] < (uint8_t)s[0] ? -1 : 1;
 		else
 			cmp = memcmp(t->s, s, len);
 		if (cmp == 0)
@@ -606,47 +641,47 @@ write_bytes(struct buf *b, const void *p, size_t len)
 	return 0;
 }
 
-static int
-nibble_of(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch == '-')
-		return 10;
-	if (ch == '.')
-		return 11;
-	return -1;
-}
+/* Which packed forms hold a character, and its nibble in them (digits are
+ * the same in both; '-' and '.' are NIBBLE_8 only, 'A'..'F' HEX_8 only). */
+#define PACK_NIBBLE	0x10
+#define PACK_HEX	0x20
+#define PACK_BOTH	(PACK_NIBBLE | PACK_HEX)
+static const uint8_t PACK[256] = {
+	['0'] = PACK_BOTH | 0, ['1'] = PACK_BOTH | 1, ['2'] = PACK_BOTH | 2,
+	['3'] = PACK_BOTH | 3, ['4'] = PACK_BOTH | 4, ['5'] = PACK_BOTH | 5,
+	['6'] = PACK_BOTH | 6, ['7'] = PACK_BOTH | 7, ['8'] = PACK_BOTH | 8,
+	['9'] = PACK_BOTH | 9,
+	['-'] = PACK_NIBBLE | 10, ['.'] = PACK_NIBBLE | 11,
+	['A'] = PACK_HEX | 10, ['B'] = PACK_HEX | 11, ['C'] = PACK_HEX | 12,
+	['D'] = PACK_HEX | 13, ['E'] = PACK_HEX | 14, ['F'] = PACK_HEX | 15,
+};
 
-static int
-hex_of(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
-/* Write s packed with the given tag when every character fits. */
+/* Write s as NIBBLE_8, else as HEX_8, when every character fits one of
+ * them; one pass classifies, one packs. */
 static bool
-write_packed(struct buf *b, const char *s, size_t len, uint8_t tag)
+write_packed(struct buf *b, const char *s, size_t len)
 {
-	int	(*pack)(char) = tag == TAG_NIBBLE_8 ? nibble_of : hex_of;
-	size_t	 i;
+	const uint8_t	*u = (const uint8_t *)s;
+	unsigned	 forms = PACK_BOTH;
+	uint8_t		*d;
+	size_t		 i;
 
 	if (len == 0 || len > WA_BIN_PACKED_MAX)
 		return false;
-	for (i = 0; i < len; i++)
-		if (pack(s[i]) < 0)
-			return false;
+	for (i = 0; i < len && forms != 0; i++)
+		forms &= PACK[u[i]];
+	if (forms == 0)
+		return false;
 	buf_reserve(b, 2 + (len + 1) / 2);
-	buf_push(b, tag);
-	buf_push(b, (uint8_t)((len + 1) / 2 | (len % 2 != 0 ? 0x80 : 0)));
+	d = b->p + b->len;
+	*d++ = (forms & PACK_NIBBLE) != 0 ? TAG_NIBBLE_8 : TAG_HEX_8;
+	*d++ = (uint8_t)((len + 1) / 2 | (len % 2 != 0 ? 0x80 : 0));
 	for (i = 0; i + 1 < len; i += 2)
-		buf_push(b, (uint8_t)(pack(s[i]) << 4 | pack(s[i + 1])));
+		*d++ = (uint8_t)((PACK[u[i]] & 0x0F) << 4 |
+		    (PACK[u[i + 1]] & 0x0F));
 	if (len % 2 != 0)
-		buf_push(b, (uint8_t)(pack(s[len - 1]) << 4 | 0x0F));
+		*d++ = (uint8_t)((PACK[u[len - 1]] & 0x0F) << 4 | 0x0F);
+	b->len = (size_t)(d - b->p);
 	return true;
 }
 
@@ -667,8 +702,7 @@ write_string(struct buf *b, struct wa_str s)
 		buf_push(b, (uint8_t)code);
 		return 0;
 	}
-	if (write_packed(b, s.p, s.len, TAG_NIBBLE_8) ||
-	    write_packed(b, s.p, s.len, TAG_HEX_8))
+	if (write_packed(b, s.p, s.len))
 		return 0;
 	return write_bytes(b, s.p, s.len);
 }
@@ -676,10 +710,10 @@ write_string(struct buf *b, struct wa_str s)
 static int
 write_jid(struct buf *b, const struct wa_jid *j)
 {
-	bool	 pn = wa_str_eqc(j->server, SERVER_PN);
-	bool	 lid = wa_str_eqc(j->server, SERVER_LID);
-	bool	 hosted = wa_str_eqc(j->server, SERVER_HOSTED);
-	bool	 hosted_lid = wa_str_eqc(j->server, SERVER_HOSTED_LID);
+	bool	 pn = wa_str_eq(j->server, SERVER_PN);
+	bool	 lid = wa_str_eq(j->server, SERVER_LID);
+	bool	 hosted = wa_str_eq(j->server, SERVER_HOSTED);
+	bool	 hosted_lid = wa_str_eq(j->server, SERVER_HOSTED_LID);
 	int	 rc;
 
 	if (j->server.len == 0)
@@ -693,7 +727,7 @@ write_jid(struct buf *b, const struct wa_jid *j)
 		buf_push(b, (uint8_t)j->device);
 		return write_string(b, j->user);
 	}
-	if (wa_str_eqc(j->server, SERVER_MSGR)) {
+	if (wa_str_eq(j->server, SERVER_MSGR)) {
 		buf_push(b, TAG_FB_JID);
 		if ((rc = write_string(b, j->user)) != 0)
 			return rc;
@@ -701,7 +735,7 @@ write_jid(struct buf *b, const struct wa_jid *j)
 		buf_push(b, (uint8_t)j->device);
 		return write_string(b, j->server);
 	}
-	if (wa_str_eqc(j->server, SERVER_INTEROP)) {
+	if (wa_str_eq(j->server, SERVER_INTEROP)) {
 		buf_push(b, TAG_INTEROP_JID);
 		if ((rc = write_string(b, j->user)) != 0)
 			return rc;

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Benchmarks (perf.md 3.0): `make bench` builds tests/bench/bench, which
+# plain `make` and `make check` leave alone, and runs tests/bench/run.sh
+# (the C bench, callgrind instruction counts, the Baileys and bridge peers).
+EXTRA_PROGRAMS = tests/bench/bench
+tests_bench_bench_SOURCES = tests/bench/bench.c tests/bench/alloc-count.c \
+	tests/bench/alloc-count.h tests/node-json.c tests/node-json.h
+tests_bench_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	-DBENCH_FIXTURES='"$(top_srcdir)/tests/bench/codec-fixtures.jsonl"'
+# -O2 after AM_CFLAGS overrides --enable-debug's -O1; a CFLAGS given to
+# configure still comes last, and run.sh warns when it lowers -O.
+BENCH_OPT = -O2
+tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(BENCH_OPT)
+# $(PROTO_LIBS) as for tests/wa-bin-json: zlib, and what the rest of
+# libproto.a needs should the codec ever pull it in.
+tests_bench_bench_LDADD = libproto.a libbase.a $(JSONC_LIBS) $(PROTO_LIBS)
+CLEANFILES += tests/bench/bench$(EXEEXT)
+EXTRA_DIST += tests/bench/run.sh tests/bench/merge.mjs \
+	tests/bench/gen-fixtures.mjs tests/bench/codec-fixtures.jsonl \
+	tests/bench/bench.c tests/bench/alloc-count.c tests/bench/alloc-count.h
+
+# The build's messages go to stderr, so stdout holds only the JSON lines.
+bench:
+	@$(MAKE) $(AM_MAKEFLAGS) tests/bench/bench$(EXEEXT) >&2
+	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	NODE='$(NODE)' BENCH_LIB_CFLAGS='$(WC_CFLAGS) $(CFLAGS)' \
+	$(SHELL) $(top_srcdir)/tests/bench/run.sh
+.PHONY: bench
