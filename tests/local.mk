@@ -48,6 +48,7 @@ tests_wa_bin_json_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS)
 tests_wa_bin_json_LDADD = libproto.a libbase.a $(JSONC_LIBS) $(PROTO_LIBS)
 TESTS += tests/interop/codec-check.sh
 EXTRA_DIST += tests/interop/codec-check.sh tests/interop/codec-check.mjs \
+	tests/interop/bench-codec.mjs tests/interop/README.md \
 	tests/interop/nodes.json tests/interop/package.json \
 	tests/interop/package-lock.json tests/fixtures
 
