@@ -74,6 +74,22 @@ static const char HEX_PAIRS[512] = { TABLE(HEX) };
 #undef ROW
 #undef TABLE
 
+/* Nonzero for a byte with a nibble NIBBLE_8 does not use (12..15), so the
+ * unpacking loop checks a byte with one load. */
+#define BAD(b)		((b) >= 0xC0 || ((b) & 0x0F) >= 12)
+#define BAD4(b)		BAD(b), BAD((b) + 1), BAD((b) + 2), BAD((b) + 3)
+#define BAD16(b)	BAD4(b), BAD4((b) + 4), BAD4((b) + 8), BAD4((b) + 12)
+#define BAD64(b)	BAD16(b), BAD16((b) + 16), BAD16((b) + 32), \
+			BAD16((b) + 48)
+static const uint8_t NIBBLE_BAD[256] = {
+	BAD64(0), BAD64(64), BAD64(128), BAD64(192)
+};
+static const uint8_t HEX_BAD[256];	/* HEX_8 uses every nibble */
+#undef BAD
+#undef BAD4
+#undef BAD16
+#undef BAD64
+
 bool
 wa_str_eq(struct wa_str a, struct wa_str b)
 {
@@ -132,7 +148,7 @@ static int
 read_blen(struct cursor *c, uint8_t tag, size_t *len)
 {
 	size_t		 at = c->pos - 1;
-	uint32_t	 v;
+	uint32_t	 v = 0;
 	int		 rc;
 
 	switch (tag) {
@@ -161,10 +177,12 @@ static int
 read_packed(struct cursor *c, uint8_t tag, struct wa_str *out)
 {
 	const char	*pairs = tag == TAG_HEX_8 ? HEX_PAIRS : NIBBLE_PAIRS;
+	const uint8_t	*badtab = tag == TAG_HEX_8 ? HEX_BAD : NIBBLE_BAD;
 	const char	*pair;
 	const uint8_t	*src;
 	uint8_t		 hdr;
 	size_t		 nbytes, nchars, i;
+	unsigned	 bad = 0;
 	char		*s;
 	int		 rc;
 
@@ -185,22 +203,25 @@ read_packed(struct cursor *c, uint8_t tag, struct wa_str *out)
 	}
 	s = arena_alloc(c->a, nchars);
 	src = c->p + c->pos;
-	/* Whole bytes, then the high nibble of an odd last one. */
+	/* Whole bytes, then the high nibble of an odd last one.  A bad
+	 * nibble is noted, not branched on; the error path finds it. */
 	for (i = 0; i < nchars / 2; i++) {
-		pair = &pairs[2 * src[i]];
-		if (pair[0] == '\0' || pair[1] == '\0') {
-			c->pos += i;
-			return WC_EPROTO;
-		}
-		memcpy(&s[2 * i], pair, 2);
+		bad |= badtab[src[i]];
+		memcpy(&s[2 * i], &pairs[2 * src[i]], 2);
 	}
 	if (nchars % 2 != 0) {
 		pair = &pairs[2 * src[i]];
-		if (pair[0] == '\0') {
-			c->pos += i;
-			return WC_EPROTO;
-		}
+		bad |= pair[0] == '\0';
 		s[2 * i] = pair[0];
+	}
+	if (bad != 0) {
+		for (i = 0; i < nchars / 2; i++) {
+			pair = &pairs[2 * src[i]];
+			if (pair[0] == '\0' || pair[1] == '\0')
+				break;
+		}
+		c->pos += i;
+		return WC_EPROTO;
 	}
 	c->pos += nbytes;
 	out->p = s;
@@ -250,13 +271,29 @@ read_item(struct cursor *c, struct wa_val *out)
 	return read_value(c, tag, out);
 }
 
-/* A string-typed field (JID user or server): any string encoding. */
-static int
+/* A string-typed field (JID user or server): any string encoding.  A JID's
+ * server is mostly a one-byte token and its user a NIBBLE_8 number, so
+ * those two skip read_value(). */
+static inline int
 read_string(struct cursor *c, struct wa_str *out)
 {
 	struct wa_val	 v;
+	uint8_t		 tag;
 	int		 rc;
 
+	if (c->pos >= c->len)
+		return WC_ETRUNC;
+	tag = c->p[c->pos];
+	if (tag != TAG_LIST_EMPTY && tag < WA_TOKENS_SINGLE) {
+		c->pos++;
+		out->p = wa_tokens_single[tag].s;
+		out->len = wa_tokens_single[tag].len;
+		return 0;
+	}
+	if (tag == TAG_NIBBLE_8) {
+		c->pos++;
+		return read_packed(c, tag, out);
+	}
 	if ((rc = read_item(c, &v)) != 0)
 		return rc;
 	if (v.kind != WA_VAL_STR) {
@@ -410,8 +447,11 @@ read_node(struct cursor *c, unsigned depth, struct wa_node *n)
 
 	if (depth > WA_BIN_MAX_DEPTH)
 		return WC_EDEPTH;
-	if ((rc = read_u8(c, &tag)) != 0 ||
-	    (rc = read_list_size(c, tag, &size)) != 0)
+	if ((rc = read_u8(c, &tag)) != 0)
+		return rc;
+	if (tag == TAG_LIST_8 && c->pos < c->len)	/* nearly every node */
+		size = c->p[c->pos++];
+	else if ((rc = read_list_size(c, tag, &size)) != 0)
 		return rc;
 	if (size == 0) {
 		c->pos--;
@@ -581,32 +621,22 @@ wa_bin_unpack(const uint8_t *p, size_t len, struct arena *a,
 /* ------------------------------------------------------------------ */
 /* Encoding */
 
-/* The token code for s (see tokens.h), or -1. */
+/* The token code for s (see tokens.h), or -1: a hash and, as a rule, one
+ * comparison. */
 static int
 token_lookup(const char *s, size_t len)
 {
-	size_t	 lo = 0, hi = WA_TOKENS_INDEXED;
+	const struct wa_token	*t;
+	size_t			 h;
+	uint16_t		 code;
 
-	if (len == 0 || len > 255)
+	if (len == 0 || len > WA_TOKENS_MAX_LEN)
 		return -1;
-	while (lo < hi) {
-		size_t				 mid = (lo + hi) / 2;
-		const struct wa_token_index	*t = &wa_tokens_index[mid];
-		int				 cmp;
-
-		/* Length, then the first byte, before a call to memcmp. */
-		if (t->len != len)
-			cmp = t->len < len ? -1 : 1;
-		else if (t->s[0] != s[0])
-			cmp = (uint8_t)t->s[0] < (uint8_t)s[0] ? -1 : 1;
-		else
-			cmp = memcmp(t->s, s, len);
-		if (cmp == 0)
-			return t->code;
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (h = wa_tokens_hash_of(s, len); (code = wa_tokens_hash[h]) != 0;
+	    h = (h + 1) & (WA_TOKENS_HASH_SIZE - 1)) {
+		t = wa_token_of_code(code);
+		if (t->len == len && memcmp(t->s, s, len) == 0)
+			return code;
 	}
 	return -1;
 }
@@ -657,7 +687,8 @@ static const uint8_t PACK[256] = {
 };
 
 /* Write s as NIBBLE_8, else as HEX_8, when every character fits one of
- * them; one pass classifies, one packs. */
+ * them.  One pass packs and classifies; the bytes count only when it ends
+ * with a form that holds them all. */
 static bool
 write_packed(struct buf *b, const char *s, size_t len)
 {
@@ -668,19 +699,24 @@ write_packed(struct buf *b, const char *s, size_t len)
 
 	if (len == 0 || len > WA_BIN_PACKED_MAX)
 		return false;
-	for (i = 0; i < len && forms != 0; i++)
-		forms &= PACK[u[i]];
-	if (forms == 0)
-		return false;
 	buf_reserve(b, 2 + (len + 1) / 2);
-	d = b->p + b->len;
-	*d++ = (forms & PACK_NIBBLE) != 0 ? TAG_NIBBLE_8 : TAG_HEX_8;
-	*d++ = (uint8_t)((len + 1) / 2 | (len % 2 != 0 ? 0x80 : 0));
-	for (i = 0; i + 1 < len; i += 2)
+	d = b->p + b->len + 2;
+	for (i = 0; i + 1 < len; i += 2) {
+		forms &= PACK[u[i]] & PACK[u[i + 1]];
+		if (forms == 0)
+			return false;
 		*d++ = (uint8_t)((PACK[u[i]] & 0x0F) << 4 |
 		    (PACK[u[i + 1]] & 0x0F));
-	if (len % 2 != 0)
+	}
+	if (len % 2 != 0) {
+		forms &= PACK[u[len - 1]];
+		if (forms == 0)
+			return false;
 		*d++ = (uint8_t)((PACK[u[len - 1]] & 0x0F) << 4 | 0x0F);
+	}
+	b->p[b->len] = (forms & PACK_NIBBLE) != 0 ? TAG_NIBBLE_8 : TAG_HEX_8;
+	b->p[b->len + 1] = (uint8_t)((len + 1) / 2 |
+	    (len % 2 != 0 ? 0x80 : 0));
 	b->len = (size_t)(d - b->p);
 	return true;
 }
@@ -723,7 +759,7 @@ write_jid(struct buf *b, const struct wa_jid *j)
 			return WC_EINVAL;
 		buf_push(b, TAG_AD_JID);
 		buf_push(b, lid ? DOMAIN_LID : hosted ? DOMAIN_HOSTED :
-		    hosted_lid ? DOMAIN_HOSTED_LID : j->agent);
+		    hosted_lid ? DOMAIN_HOSTED_LID : DOMAIN_WHATSAPP);
 		buf_push(b, (uint8_t)j->device);
 		return write_string(b, j->user);
 	}

@@ -40,7 +40,9 @@ struct wa_jid {
 	struct wa_str	 server;	/* "s.whatsapp.net", "lid", "g.us", ... */
 	uint16_t	 device;	/* 0 = primary; <= 255 except msgr/interop */
 	uint16_t	 integrator;	/* interop JIDs only */
-	uint8_t		 agent;		/* raw legacy agent on s.whatsapp.net, else 0 */
+	uint8_t		 agent;		/* legacy AD_JID agent read on s.whatsapp.net,
+					 * else 0; never written (protocol.md 4.5:
+					 * only domains 0, 1, 128, 129 are encoded) */
 };
 
 enum wa_val_kind {

@@ -8,63 +8,72 @@
 #include "arena.h"
 #include "xmalloc.h"
 
-#define ARENA_ALIGN	16
 #define ARENA_DEFAULT	(16 * 1024)
 
 struct arena_chunk {
 	struct arena_chunk	*next;
 	size_t			 size;	/* usable bytes in data */
-	size_t			 used;
 	_Alignas(ARENA_ALIGN) unsigned char data[];
 };
 
 void
 arena_init(struct arena *a, size_t chunk_size)
 {
+	a->cur = NULL;
+	a->avail = 0;
 	a->head = NULL;
 	a->chunk_size = chunk_size != 0 ? chunk_size : ARENA_DEFAULT;
 }
 
-void *
-arena_alloc(struct arena *a, size_t len)
+/* Make a chunk of size bytes the newest one, with all of it free. */
+static void
+add_chunk(struct arena *a, size_t size)
 {
-	struct arena_chunk	*c = a->head;
-	size_t			 size;
-	void			*p;
+	struct arena_chunk	*c = xmalloc(sizeof(*c) + size);
 
-	len = (len + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-	if (c == NULL || c->size - c->used < len) {
-		size = len > a->chunk_size ? len : a->chunk_size;
-		c = xmalloc(sizeof(*c) + size);
-		c->size = size;
-		c->used = 0;
-		c->next = a->head;
-		a->head = c;
-	}
-	p = c->data + c->used;
-	c->used += len;
+	c->size = size;
+	c->next = a->head;
+	a->head = c;
+	a->cur = c->data;
+	a->avail = size;
+}
+
+/* len is already rounded to ARENA_ALIGN by arena_alloc(). */
+void *
+arena_alloc_slow(struct arena *a, size_t len)
+{
+	void	*p;
+
+	if (a->cur == NULL || len > a->avail)
+		add_chunk(a, len > a->chunk_size ? len : a->chunk_size);
+	p = a->cur;
+	a->cur += len;
+	a->avail -= len;
 	return p;
 }
 
 void
 arena_reset(struct arena *a)
 {
-	struct arena_chunk	*c, *next, *keep = NULL;
+	struct arena_chunk	*c, *next;
+	size_t			 total = 0;
 
-	/* Keep the largest chunk: it is the one a tree of this size needs. */
-	for (c = a->head; c != NULL; c = next) {
-		next = c->next;
-		if (keep == NULL || c->size > keep->size) {
-			free(keep);
-			keep = c;
-		} else
+	if (a->head == NULL)
+		return;
+	if (a->head->next != NULL) {
+		/* The tree needed several chunks: one of their total size holds
+		 * it next time. */
+		for (c = a->head; c != NULL; c = next) {
+			next = c->next;
+			total += c->size;
 			free(c);
+		}
+		a->head = NULL;
+		add_chunk(a, total);
+		return;
 	}
-	if (keep != NULL) {
-		keep->next = NULL;
-		keep->used = 0;
-	}
-	a->head = keep;
+	a->cur = a->head->data;
+	a->avail = a->head->size;
 }
 
 void
@@ -76,5 +85,7 @@ arena_release(struct arena *a)
 		next = c->next;
 		free(c);
 	}
+	a->cur = NULL;
+	a->avail = 0;
 	a->head = NULL;
 }

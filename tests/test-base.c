@@ -37,7 +37,7 @@ test_arena_alloc__returns_aligned_disjoint_blocks__across_chunks(void **state)
 }
 
 static void
-test_arena_reset__keeps_the_largest_chunk__for_reuse(void **state)
+test_arena_reset__folds_the_chunks_into_one__for_reuse(void **state)
 {
 	struct arena	 a;
 	struct arena_chunk *kept;
@@ -50,11 +50,55 @@ test_arena_reset__keeps_the_largest_chunk__for_reuse(void **state)
 	arena_reset(&a);
 	kept = a.head;
 	assert_non_null(kept);
-	/* 900 bytes fit in the kept 1000-byte chunk: no new chunk. */
-	assert_non_null(arena_alloc(&a, 900));
+	/* One chunk of the three's total (64 + 1008 + 64 bytes) holds the
+	 * same blocks again: no new chunk. */
+	assert_non_null(arena_alloc(&a, 10));
+	assert_non_null(arena_alloc(&a, 1000));
+	assert_non_null(arena_alloc(&a, 10));
 	assert_ptr_equal(a.head, kept);
 	arena_release(&a);
 	assert_null(a.head);
+}
+
+static void
+test_arena_alloc__adds_no_chunk__in_the_steady_state(void **state)
+{
+	struct arena	 a;
+	struct arena_chunk *first = NULL;
+	int		 round, i;
+
+	(void)state;
+	arena_init(&a, 0);
+	/* 300 KiB a round in the default 16 KiB chunks, as a large tree. */
+	for (round = 0; round < 4; round++) {
+		arena_reset(&a);
+		if (round == 1)
+			first = a.head;
+		for (i = 0; i < 3000; i++)
+			assert_non_null(arena_alloc(&a, 100));
+		/* A new chunk would be the head: from the second round on,
+		 * the folded one holds every block. */
+		if (round >= 1)
+			assert_ptr_equal(a.head, first);
+	}
+	arena_release(&a);
+}
+
+static void
+test_arena_alloc__returns_a_block__of_length_0(void **state)
+{
+	struct arena	 a;
+	unsigned char	*p, *q;
+
+	(void)state;
+	arena_init(&a, 32);
+	p = arena_alloc(&a, 0);
+	assert_non_null(p);
+	q = arena_alloc(&a, 32);	/* exactly a chunk */
+	assert_non_null(q);
+	q[0] = q[31] = 1;
+	assert_non_null(arena_alloc(&a, 0));
+	arena_release(&a);
 }
 
 static void
@@ -97,7 +141,9 @@ main(void)
 {
 	static const struct CMUnitTest	 tests[] = {
 		cmocka_unit_test(test_arena_alloc__returns_aligned_disjoint_blocks__across_chunks),
-		cmocka_unit_test(test_arena_reset__keeps_the_largest_chunk__for_reuse),
+		cmocka_unit_test(test_arena_reset__folds_the_chunks_into_one__for_reuse),
+		cmocka_unit_test(test_arena_alloc__adds_no_chunk__in_the_steady_state),
+		cmocka_unit_test(test_arena_alloc__returns_a_block__of_length_0),
 		cmocka_unit_test(test_buf_append__grows_and_keeps_the_bytes),
 		cmocka_unit_test(test_wc_strerror__names_every_code),
 	};

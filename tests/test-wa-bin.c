@@ -695,9 +695,6 @@ rand_jid(struct rng *r, struct arena *a)
 	    wa_str_eqc(j.server, "lid") || wa_str_eqc(j.server, "hosted") ||
 	    wa_str_eqc(j.server, "hosted.lid")) {
 		j.device = (uint16_t)(rng_below(r, 2) ? rng_below(r, 256) : 0);
-		if (wa_str_eqc(j.server, "s.whatsapp.net") && j.device > 0 &&
-		    rng_below(r, 8) == 0)
-			j.agent = (uint8_t)(2 + rng_below(r, 100));
 	}
 	return j;
 }
@@ -786,6 +783,59 @@ test_wa_bin_roundtrip__gives_back_the_tree__for_5000_seeded_trees(
 	buf_release(&again);
 }
 
+static void
+test_wa_bin_decode__adds_no_arena_chunk__for_a_large_tree_decoded_again(
+    void **state)
+{
+	struct arena	 a, t;
+	struct buf	 b = BUF_INIT;
+	struct wa_node	 root, *kids, *back;
+	struct wa_attr	*attrs;
+	struct arena_chunk *kept;
+	size_t		 off, i;
+	int		 round;
+
+	(void)state;
+	/* 2048 <user jid=...> children: a tree of some 300 KiB, far above
+	 * the default 16 KiB chunk. */
+	arena_init(&t, 0);
+	kids = arena_alloc(&t, 2048 * sizeof(*kids));
+	attrs = arena_alloc(&t, 2048 * sizeof(*attrs));
+	for (i = 0; i < 2048; i++) {
+		memset(&kids[i], 0, sizeof(kids[i]));
+		kids[i].tag = wa_str_c("user");
+		kids[i].attrs = &attrs[i];
+		kids[i].nattrs = 1;
+		memset(&attrs[i], 0, sizeof(attrs[i]));
+		attrs[i].key = wa_str_c("jid");
+		attrs[i].val.kind = WA_VAL_JID;
+		attrs[i].val.u.jid.user = wa_str_c("15551234567");
+		attrs[i].val.u.jid.server = wa_str_c("s.whatsapp.net");
+	}
+	memset(&root, 0, sizeof(root));
+	root.tag = wa_str_c("list");
+	root.content.kind = WA_VAL_LIST;
+	root.content.u.list.v = kids;
+	root.content.u.list.n = 2048;
+	assert_int_equal(wa_bin_encode(&root, &b), 0);
+
+	arena_init(&a, 0);
+	kept = NULL;
+	for (round = 0; round < 3; round++) {
+		arena_reset(&a);
+		if (round == 1)
+			kept = a.head;
+		assert_int_equal(wa_bin_decode(b.p, b.len, &a, &back, &off), 0);
+		assert_true(wa_node_eq(&root, back));
+		/* After the first reset the folded chunk holds the tree. */
+		if (round >= 1)
+			assert_ptr_equal(a.head, kept);
+	}
+	arena_release(&a);
+	arena_release(&t);
+	buf_release(&b);
+}
+
 /* ------------------------------------------------------------------ */
 
 int
@@ -805,6 +855,7 @@ main(void)
 		cmocka_unit_test(test_wa_bin_encode__refuses_unencodable_trees__leaving_the_buffer),
 		cmocka_unit_test(test_wa_bin_print__shows_bytes_up_to_the_limit__then_the_length),
 		cmocka_unit_test(test_wa_bin_roundtrip__gives_back_the_tree__for_5000_seeded_trees),
+		cmocka_unit_test(test_wa_bin_decode__adds_no_arena_chunk__for_a_large_tree_decoded_again),
 	};
 	size_t		 nfixed = sizeof(fixed) / sizeof(fixed[0]);
 	struct CMUnitTest *tests;

@@ -43,15 +43,40 @@ BEGIN { d = -1; print "const struct wa_token wa_tokens_double[WA_TOKENS_DICTS][W
 END { if (d != 3 || k != 256) { print "expected 4 dictionaries of 256" > "/dev/stderr"; exit 1 }
       print "\t},\n};\n" }' "$double"
 
-# The lookup index: every token, sorted by length then bytes, with its code
-# (a single byte, or 0xEC+K in the high byte and the index in the low byte).
+# The encoder's lookup table: every token's code (a single byte, or 0xEC+K
+# in the high byte and the index in the low byte) at the slot of its hash
+# (wa_tokens_hash_of() in proto/tokens.h: the length, then h = h * 31 +
+# byte over the first two and the last two bytes, or every byte of a
+# shorter token, modulo the table size), with linear probing; 0, the code of the empty token, marks a
+# free slot.  Single-byte tokens go in first, so the common ones sit in
+# their home slots.
 {
-	awk 'NR > 1 { printf "%d\t%s\t%d\n", length($0), $0, NR - 1 }' "$single"
+	awk 'NR > 1 { printf "%d\t%s\n", NR - 1, $0 }' "$single"
 	awk '/^### dictionary/ { d = $3; i = 0; next }
-	     { printf "%d\t%s\t%d\n", length($0), $0, (236 + d) * 256 + i; i++ }' "$double"
-} | sort -t "$(printf '\t')" -k1,1n -k2,2 | awk -F '\t' '
-BEGIN { print "const struct wa_token_index wa_tokens_index[WA_TOKENS_INDEXED] = {" }
-{ if ($1 == plen && $2 == pstr) { print "duplicate token " $2 > "/dev/stderr"; exit 1 }
-  plen = $1; pstr = $2; n++
-  printf "\t{ \"%s\", %d, 0x%04x },\n", $2, $1, $3 }
-END { print "};"; if (n != 1259) { print "expected 1259 tokens, got " n > "/dev/stderr"; exit 1 } }'
+	     { printf "%d\t%s\n", (236 + d) * 256 + i, $0; i++ }' "$double"
+} | awk -F '\t' '
+BEGIN { size = 4096; maxlen = 0
+	for (i = 32; i < 127; i++) ord[sprintf("%c", i)] = i }
+{ if ($2 in seen) { print "duplicate token " $2 > "/dev/stderr"; exit 1 }
+  seen[$2] = 1; n++
+  if (length($2) > maxlen) maxlen = length($2)
+  for (i = 1; i <= length($2); i++)
+	if (!(substr($2, i, 1) in ord)) { print "bad character in token " $2 > "/dev/stderr"; exit 1 }
+  k = length($2) <= 4 ? $2 : substr($2, 1, 2) substr($2, length($2) - 1, 2)
+  h = length($2) % size
+  for (i = 1; i <= length(k); i++)
+	h = (h * 31 + ord[substr(k, i, 1)]) % size
+  while (h in slot) h = (h + 1) % size
+  slot[h] = $1 }
+END { if (n != 1259) { print "expected 1259 tokens, got " n > "/dev/stderr"; exit 1 }
+      print "/* The header agrees with this table and its longest token. */"
+      print "_Static_assert(WA_TOKENS_HASH_SIZE == " size ", \"WA_TOKENS_HASH_SIZE\");"
+      print "_Static_assert(WA_TOKENS_MAX_LEN >= " maxlen ", \"WA_TOKENS_MAX_LEN\");\n"
+      print "const uint16_t wa_tokens_hash[WA_TOKENS_HASH_SIZE] = {"
+      for (i = 0; i < size; i += 8) {
+	line = "\t"
+	for (k = i; k < i + 8; k++)
+		line = line sprintf("0x%04x,%s", (k in slot) ? slot[k] : 0, k < i + 7 ? " " : "")
+	print line
+      }
+      print "};" }'

@@ -14,10 +14,11 @@
  * operation over S samples of N operations, allocation calls and bytes of
  * one warm operation (alloc-count.c), the fixture's encoded size and the
  * throughput.  --only runs the bench of that name, or every bench under it
- * ("codec_decode").  Setup (JSON parsing, the first encode, sizing the
- * arena, the warm-up) is outside the timed loop.  Each timed operation is
- * a function of its own (bench_codec_*_op), so callgrind can collect on it
- * (tests/bench/run.sh).  Single-threaded.
+ * ("codec_decode").  The arena is a default one (arena_init(a, 0)), so a
+ * large tree's allocations show until arena_reset() has grown it.  Setup
+ * (JSON parsing, the first encode, the warm-up) is outside the timed
+ * loop.  Each timed operation is a function of its own (bench_codec_*_op),
+ * so callgrind can collect on it (tests/bench/run.sh).  Single-threaded.
  */
 #include "compat.h"
 
@@ -43,8 +44,6 @@
 #endif
 
 #define SAMPLE_NS	10000000.0	/* aim for 10 ms per sample */
-#define ARENA_CHUNK_MIN	(16 * 1024)	/* arena.c's default chunk, bytes */
-#define ARENA_CHUNK_MAX	(256u << 20)
 
 /*
  * The timed operations stay out of line and keep their names, so that
@@ -217,37 +216,6 @@ count_one(enum bench_kind kind, struct bench_ctx *c)
 	return ac;
 }
 
-/*
- * arena_reset() keeps one chunk, so a tree larger than a chunk would make
- * every decode allocate again.  Grow the chunk until a warm decode fits,
- * as a long-lived arena per connection would be sized.  Without a working
- * counter (under DHAT), take 16 bytes of tree per wire byte, which covers
- * every fixture, so that DHAT's cross-check sees the same steady state.
- * Returns the chunk size in bytes.
- */
-static size_t
-size_arena(enum bench_kind kind, struct bench_ctx *c, bool counting)
-{
-	size_t	 chunk;
-
-	if (!counting) {
-		for (chunk = ARENA_CHUNK_MIN; chunk < c->wire_len * 16 &&
-		    chunk < ARENA_CHUNK_MAX; chunk *= 2)
-			continue;
-		arena_init(&c->arena, chunk);
-		return chunk;
-	}
-	for (chunk = ARENA_CHUNK_MIN; chunk < ARENA_CHUNK_MAX; chunk *= 2) {
-		arena_init(&c->arena, chunk);
-		if (run(kind, c, 1) != 0)
-			die("warm-up failed", NULL);
-		if (count_one(kind, c).calls == 0)
-			break;
-		arena_release(&c->arena);
-	}
-	return chunk;
-}
-
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -264,16 +232,15 @@ bench_one(enum bench_kind kind, const struct fixture *f,
 	struct alloc_count	 ac;
 	double			*t, median;
 	unsigned long		 n, s;
-	size_t			 chunk = 0;
 
 	memset(&c, 0, sizeof(c));
 	c.tree = f->tree;
 	c.wire = f->wire.p;
 	c.wire_len = f->wire.len;
-	if (kind == BENCH_ENCODE)
-		arena_init(&c.arena, 0);
-	else
-		chunk = size_arena(kind, &c, o->counting);
+	/* The default arena, as the client uses it: arena_reset() folds the
+	 * chunks of a large tree into one, so two warm-up operations bring it
+	 * to its steady state without sizing it here. */
+	arena_init(&c.arena, 0);
 	/* Warm: the buffer and the arena reach their size, caches fill. */
 	if (run(kind, &c, 2) != 0)
 		die("warm-up failed", f->name);
@@ -281,11 +248,6 @@ bench_one(enum bench_kind kind, const struct fixture *f,
 	if (ac.calls != 0)
 		fprintf(stderr, "bench: %s/%s allocates in the steady state\n",
 		    KIND_NAME[kind], f->name);
-	if (chunk > ARENA_CHUNK_MIN && o->counting)
-		fprintf(stderr, "bench: %s/%s: arena chunk of %zu KiB for a "
-		    "warm decode without allocations (default %d KiB)\n",
-		    KIND_NAME[kind], f->name, chunk / 1024,
-		    ARENA_CHUNK_MIN / 1024);
 
 	n = o->iters != 0 ? o->iters : calibrate(kind, &c);
 	t = xcalloc(o->samples, sizeof(*t));
