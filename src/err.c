@@ -32,6 +32,42 @@ wc_strerror(int err)
 		return "value cannot be encoded";
 	case WC_ETRAILING:
 		return "bytes left after the node";
+	case WC_ECRYPTO:
+		return "crypto library failure";
+	case WC_EBADSIG:
+		return "signature does not verify";
+	case WC_ELOWORDER:
+		return "peer key is a low-order point";
+	case WC_ENONCE:
+		return "Noise counter exhausted; reconnect";
+	case WC_ESTATE:
+		return "call out of order for the state";
+	case WC_EHSMSG:
+		return "handshake message lacks the expected part";
+	case WC_EHSEPHEMERAL:
+		return "handshake ephemeral key is not 32 bytes";
+	case WC_EHSSTATIC:
+		return "handshake encrypted static key is not 48 bytes";
+	case WC_EHSPAYLOAD:
+		return "handshake payload missing or too short";
+	case WC_ECERTFORMAT:
+		return "malformed certificate chain";
+	case WC_ECERTROOT:
+		return "certificate chain not signed by the trusted root";
+	case WC_ECERTSIG:
+		return "leaf certificate not signed by the intermediate";
+	case WC_ECERTISSUER:
+		return "wrong issuer serial";
+	case WC_ECERTKEY:
+		return "leaf key is not the server's static key";
+	case WC_ECERTEXPIRED:
+		return "certificate expired";
+	case WC_ECERTNOTYET:
+		return "certificate not yet valid";
+	case WC_ECONNECT:
+		return "cannot connect to the server";
+	case WC_ECLOSED:
+		return "the server closed the connection";
 	}
 	if (err == 0)
 		return "success";

@@ -22,6 +22,24 @@ enum wc_err {
 	WC_EINFLATE,		/* a compressed frame did not inflate */
 	WC_EINVAL,		/* a value the encoder cannot represent */
 	WC_ETRAILING,		/* bytes left over after a complete node */
+	WC_ECRYPTO,		/* the crypto library failed (not the input) */
+	WC_EBADSIG,		/* a signature does not verify */
+	WC_ELOWORDER,		/* a peer key gives an all-zero X25519 secret */
+	WC_ENONCE,		/* a Noise counter would wrap: reconnect */
+	WC_ESTATE,		/* a call out of order for the state it is given */
+	WC_EHSMSG,		/* handshake message lacks its hello/finish part */
+	WC_EHSEPHEMERAL,	/* handshake ephemeral key is not 32 bytes */
+	WC_EHSSTATIC,		/* handshake encrypted static is not 48 bytes */
+	WC_EHSPAYLOAD,		/* handshake payload missing or shorter than a tag */
+	WC_ECERTFORMAT,		/* certificate chain malformed */
+	WC_ECERTROOT,		/* certificate chain not signed by the trusted root */
+	WC_ECERTSIG,		/* leaf certificate not signed by the intermediate */
+	WC_ECERTISSUER,		/* certificate with the wrong issuer serial */
+	WC_ECERTKEY,		/* leaf key is not the server's static key */
+	WC_ECERTEXPIRED,	/* a certificate's notAfter is before now */
+	WC_ECERTNOTYET,		/* a certificate's notBefore is after now */
+	WC_ECONNECT,		/* cannot connect (refused, DNS, TLS, upgrade) */
+	WC_ECLOSED,		/* the peer closed the connection */
 };
 
 /*

@@ -54,12 +54,7 @@ EXTRA_DIST += tests/interop/codec-check.sh tests/interop/codec-check.mjs \
 
 # Fuzz targets: built with libFuzzer under --enable-fuzzing (make
 # fuzz-targets); otherwise a small main replays each corpus in `make check`.
-FUZZ_PROGS = tests/fuzz/fuzz-wa-bin
-if FUZZING
-noinst_PROGRAMS += $(FUZZ_PROGS)
-endif
-fuzz-targets: $(FUZZ_PROGS)
-.PHONY: fuzz-targets
+FUZZ_PROGS += tests/fuzz/fuzz-wa-bin
 tests_fuzz_fuzz_wa_bin_SOURCES = tests/fuzz/fuzz-wa-bin.c
 tests_fuzz_fuzz_wa_bin_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
 tests_fuzz_fuzz_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)

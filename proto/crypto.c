@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/crypto.c -- hashes, HKDF, AES-256-GCM, X25519 and XEdDSA for the
+ * Noise layer and the certificate chain.  See crypto.h.
+ *
+ * Hashes, HMAC and X25519 come from libsodium, whose states live on the
+ * stack, so the handshake allocates nothing for them.  AES-GCM comes from
+ * OpenSSL because libsodium's needs AES-NI.  Signatures go through
+ * libsignal-protocol-c so they are bit for bit what libsignal signs and
+ * verifies.
+ */
+#include "compat.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <sodium.h>
+
+#include <curve.h>
+#include <signal_protocol.h>
+
+#include "crypto.h"
+#include "err.h"
+
+#define DJB_TYPE	0x05	/* libsignal's type byte of a Curve25519 key */
+
+int
+wa_crypto_init(void)
+{
+	return sodium_init() < 0 ? WC_ECRYPTO : 0;
+}
+
+void
+wa_crypto_sha256(const void *p, size_t len, uint8_t out[WA_CRYPTO_HASH_LEN])
+{
+	crypto_hash_sha256(out, p, len);
+}
+
+void
+wa_crypto_sha256_pair(const void *a, size_t a_len, const void *b,
+    size_t b_len, uint8_t out[WA_CRYPTO_HASH_LEN])
+{
+	crypto_hash_sha256_state st;
+
+	crypto_hash_sha256_init(&st);
+	crypto_hash_sha256_update(&st, a, a_len);
+	crypto_hash_sha256_update(&st, b, b_len);
+	crypto_hash_sha256_final(&st, out);
+}
+
+void
+wa_crypto_hmac_sha256(const uint8_t *key, size_t key_len, const void *p,
+    size_t len, uint8_t out[WA_CRYPTO_HASH_LEN])
+{
+	crypto_auth_hmacsha256_state st;
+
+	crypto_auth_hmacsha256_init(&st, key, key_len);
+	crypto_auth_hmacsha256_update(&st, p, len);
+	crypto_auth_hmacsha256_final(&st, out);
+	sodium_memzero(&st, sizeof(st));
+}
+
+/*
+ * RFC 5869.  An empty salt needs no special case: HMAC pads its key with
+ * zeros to the block size, so an empty key and 32 zero bytes are the same
+ * key.
+ */
+int
+wa_crypto_hkdf(const uint8_t *salt, size_t salt_len, const uint8_t *ikm,
+    size_t ikm_len, const uint8_t *info, size_t info_len, uint8_t *out,
+    size_t out_len)
+{
+	static const uint8_t		 none[1];
+	crypto_auth_hmacsha256_state	 st;
+	uint8_t				 prk[WA_CRYPTO_HASH_LEN];
+	uint8_t				 t[WA_CRYPTO_HASH_LEN], ctr;
+	size_t				 off, n;
+	unsigned			 i;
+
+	if (out_len > WA_CRYPTO_HKDF_MAX_LEN)
+		return WC_ETOOBIG;
+	crypto_auth_hmacsha256_init(&st, salt != NULL ? salt : none, salt_len);
+	crypto_auth_hmacsha256_update(&st, ikm != NULL ? ikm : none, ikm_len);
+	crypto_auth_hmacsha256_final(&st, prk);
+	for (i = 1, off = 0; off < out_len; i++) {
+		crypto_auth_hmacsha256_init(&st, prk, sizeof(prk));
+		if (i > 1)
+			crypto_auth_hmacsha256_update(&st, t, sizeof(t));
+		crypto_auth_hmacsha256_update(&st, info != NULL ? info : none,
+		    info_len);
+		ctr = (uint8_t)i;
+		crypto_auth_hmacsha256_update(&st, &ctr, 1);
+		crypto_auth_hmacsha256_final(&st, t);
+		n = out_len - off < sizeof(t) ? out_len - off : sizeof(t);
+		memcpy(out + off, t, n);
+		off += n;
+	}
+	sodium_memzero(&st, sizeof(st));
+	sodium_memzero(prk, sizeof(prk));
+	sodium_memzero(t, sizeof(t));
+	return 0;
+}
+
+int
+wa_crypto_gcm_init(struct wa_crypto_gcm *g,
+    const uint8_t key[WA_CRYPTO_KEY_LEN], bool encrypt)
+{
+	EVP_CIPHER_CTX	*c;
+
+	g->ctx = NULL;
+	g->encrypt = encrypt;
+	if ((c = EVP_CIPHER_CTX_new()) == NULL)
+		return WC_ECRYPTO;
+	if (EVP_CipherInit_ex(c, EVP_aes_256_gcm(), NULL, key, NULL,
+	    encrypt ? 1 : 0) != 1) {
+		EVP_CIPHER_CTX_free(c);
+		return WC_ECRYPTO;
+	}
+	g->ctx = c;
+	return 0;
+}
+
+int
+wa_crypto_gcm_rekey(struct wa_crypto_gcm *g,
+    const uint8_t key[WA_CRYPTO_KEY_LEN], bool encrypt)
+{
+	if (g->ctx == NULL)
+		return wa_crypto_gcm_init(g, key, encrypt);
+	g->encrypt = encrypt;
+	if (EVP_CipherInit_ex(g->ctx, NULL, NULL, key, NULL,
+	    encrypt ? 1 : 0) != 1) {
+		wa_crypto_gcm_release(g);
+		return WC_ECRYPTO;
+	}
+	return 0;
+}
+
+/* Start one message: the new nonce (the key stays), then the AAD. */
+static int
+gcm_start(struct wa_crypto_gcm *g, const uint8_t *nonce, const uint8_t *aad,
+    size_t aad_len)
+{
+	int	 n;
+
+	if (EVP_CipherInit_ex(g->ctx, NULL, NULL, NULL, nonce, -1) != 1)
+		return WC_ECRYPTO;
+	if (aad_len > 0 && (aad_len > INT_MAX ||
+	    EVP_CipherUpdate(g->ctx, NULL, &n, aad, (int)aad_len) != 1))
+		return WC_ECRYPTO;
+	return 0;
+}
+
+int
+wa_crypto_gcm_seal(struct wa_crypto_gcm *g,
+    const uint8_t nonce[WA_CRYPTO_GCM_NONCE_LEN], const uint8_t *aad,
+    size_t aad_len, const uint8_t *p, size_t len, uint8_t *out)
+{
+	int	 n, rc;
+
+	if (g->ctx == NULL || !g->encrypt)
+		return WC_ESTATE;
+	if (len > WA_CRYPTO_GCM_MAX_LEN)
+		return WC_ETOOBIG;
+	if ((rc = gcm_start(g, nonce, aad, aad_len)) != 0)
+		return rc;
+	/* GCM is a stream mode: Update writes len bytes, Final none. */
+	if (len > 0 && EVP_CipherUpdate(g->ctx, out, &n, p, (int)len) != 1)
+		return WC_ECRYPTO;
+	if (EVP_CipherFinal_ex(g->ctx, out + len, &n) != 1 ||
+	    EVP_CIPHER_CTX_ctrl(g->ctx, EVP_CTRL_GCM_GET_TAG,
+	    WA_CRYPTO_GCM_TAG_LEN, out + len) != 1)
+		return WC_ECRYPTO;
+	return 0;
+}
+
+int
+wa_crypto_gcm_open(struct wa_crypto_gcm *g,
+    const uint8_t nonce[WA_CRYPTO_GCM_NONCE_LEN], const uint8_t *aad,
+    size_t aad_len, const uint8_t *c, size_t len, uint8_t *out)
+{
+	uint8_t	 tag[WA_CRYPTO_GCM_TAG_LEN];
+	size_t	 plen;
+	int	 n, rc;
+
+	if (g->ctx == NULL || g->encrypt)
+		return WC_ESTATE;
+	if (len < WA_CRYPTO_GCM_TAG_LEN)
+		return WC_ETRUNC;
+	plen = len - WA_CRYPTO_GCM_TAG_LEN;
+	if (plen > WA_CRYPTO_GCM_MAX_LEN)
+		return WC_ETOOBIG;
+	/* Copied first: decrypting in place must not depend on c's tail. */
+	memcpy(tag, c + plen, sizeof(tag));
+	if ((rc = gcm_start(g, nonce, aad, aad_len)) != 0)
+		return rc;
+	if (plen > 0 && EVP_CipherUpdate(g->ctx, out, &n, c, (int)plen) != 1)
+		return WC_ECRYPTO;
+	if (EVP_CIPHER_CTX_ctrl(g->ctx, EVP_CTRL_GCM_SET_TAG, sizeof(tag),
+	    tag) != 1)
+		return WC_ECRYPTO;
+	if (EVP_CipherFinal_ex(g->ctx, out + plen, &n) != 1) {
+		sodium_memzero(out, plen);
+		return WC_EBADMAC;
+	}
+	return 0;
+}
+
+void
+wa_crypto_gcm_release(struct wa_crypto_gcm *g)
+{
+	/* EVP_CIPHER_CTX_free() cleanses the key schedule. */
+	EVP_CIPHER_CTX_free(g->ctx);
+	g->ctx = NULL;
+}
+
+int
+wa_crypto_gcm_seal_once(const uint8_t key[WA_CRYPTO_KEY_LEN],
+    const uint8_t nonce[WA_CRYPTO_GCM_NONCE_LEN], const uint8_t *aad,
+    size_t aad_len, const uint8_t *p, size_t len, uint8_t *out)
+{
+	struct wa_crypto_gcm	 g;
+	int			 rc;
+
+	if ((rc = wa_crypto_gcm_init(&g, key, true)) != 0)
+		return rc;
+	rc = wa_crypto_gcm_seal(&g, nonce, aad, aad_len, p, len, out);
+	wa_crypto_gcm_release(&g);
+	return rc;
+}
+
+int
+wa_crypto_gcm_open_once(const uint8_t key[WA_CRYPTO_KEY_LEN],
+    const uint8_t nonce[WA_CRYPTO_GCM_NONCE_LEN], const uint8_t *aad,
+    size_t aad_len, const uint8_t *c, size_t len, uint8_t *out)
+{
+	struct wa_crypto_gcm	 g;
+	int			 rc;
+
+	if ((rc = wa_crypto_gcm_init(&g, key, false)) != 0)
+		return rc;
+	rc = wa_crypto_gcm_open(&g, nonce, aad, aad_len, c, len, out);
+	wa_crypto_gcm_release(&g);
+	return rc;
+}
+
+void
+wa_crypto_x25519_base(const uint8_t priv[WA_CRYPTO_KEY_LEN],
+    uint8_t pub[WA_CRYPTO_KEY_LEN])
+{
+	/* Fails only for a result of zero, which a clamped scalar times the
+	 * base point never is. */
+	if (crypto_scalarmult_base(pub, priv) != 0)
+		abort();
+}
+
+int
+wa_crypto_x25519(const uint8_t priv[WA_CRYPTO_KEY_LEN],
+    const uint8_t pub[WA_CRYPTO_KEY_LEN], uint8_t shared[WA_CRYPTO_KEY_LEN])
+{
+	uint8_t	 s[WA_CRYPTO_KEY_LEN];
+
+	/* libsodium refuses (-1) an all-zero result: a low-order pub. */
+	if (crypto_scalarmult(s, priv, pub) != 0) {
+		sodium_memzero(s, sizeof(s));
+		return WC_ELOWORDER;
+	}
+	memcpy(shared, s, sizeof(s));
+	sodium_memzero(s, sizeof(s));
+	return 0;
+}
+
+/*
+ * The crypto provider of the short-lived libsignal context that signing
+ * needs.  curve_calculate_signature() asks it only for the 64 random
+ * bytes (libsignal-protocol-c 2.3.3 src/curve.c; the hashing inside is
+ * libsignal's own).  libsignal refuses a provider without the HMAC
+ * callbacks, so they are set, but they refuse to work: a libsignal that
+ * began to call them would fail the signing tests instead of running
+ * untested code.  Nothing else is given (SHA-512, AES): nothing here
+ * encrypts through libsignal.
+ */
+struct sign_random {
+	const uint8_t	*p;	/* WA_CRYPTO_SIG_RANDOM_LEN bytes */
+	bool		 used;
+};
+
+static int
+prov_random(uint8_t *data, size_t len, void *user_data)
+{
+	struct sign_random	*r = user_data;
+
+	/* One signature takes exactly one draw of 64 bytes. */
+	if (r->used || len != WA_CRYPTO_SIG_RANDOM_LEN)
+		return SG_ERR_UNKNOWN;
+	memcpy(data, r->p, len);
+	r->used = true;
+	return 0;
+}
+
+static int
+prov_hmac_init(void **ctx, const uint8_t *key, size_t key_len,
+    void *user_data)
+{
+	(void)key;
+	(void)key_len;
+	(void)user_data;
+	*ctx = NULL;
+	return SG_ERR_UNKNOWN;
+}
+
+static int
+prov_hmac_update(void *ctx, const uint8_t *data, size_t len, void *user_data)
+{
+	(void)ctx;
+	(void)data;
+	(void)len;
+	(void)user_data;
+	return SG_ERR_UNKNOWN;
+}
+
+static int
+prov_hmac_final(void *ctx, signal_buffer **output, void *user_data)
+{
+	(void)ctx;
+	(void)output;
+	(void)user_data;
+	return SG_ERR_UNKNOWN;
+}
+
+static void
+prov_hmac_cleanup(void *ctx, void *user_data)
+{
+	(void)ctx;
+	(void)user_data;
+}
+
+int
+wa_crypto_xeddsa_sign(const uint8_t priv[WA_CRYPTO_KEY_LEN],
+    const uint8_t *msg, size_t len,
+    const uint8_t random[WA_CRYPTO_SIG_RANDOM_LEN],
+    uint8_t sig[WA_CRYPTO_SIG_LEN])
+{
+	static const uint8_t	 none[1];
+	struct sign_random	 r = { random, false };
+	signal_crypto_provider	 prov;
+	signal_context		*ctx = NULL;
+	ec_private_key		*key = NULL;
+	signal_buffer		*out = NULL;
+	uint8_t			 k[WA_CRYPTO_KEY_LEN];
+	int			 rc = WC_ECRYPTO;
+
+	/*
+	 * libsignal signs with the scalar as given, X25519 clamps it: clamp
+	 * here so the signature matches wa_crypto_x25519_base(priv).
+	 */
+	memcpy(k, priv, sizeof(k));
+	k[0] &= 248;
+	k[31] &= 127;
+	k[31] |= 64;
+
+	memset(&prov, 0, sizeof(prov));
+	prov.random_func = prov_random;
+	prov.hmac_sha256_init_func = prov_hmac_init;
+	prov.hmac_sha256_update_func = prov_hmac_update;
+	prov.hmac_sha256_final_func = prov_hmac_final;
+	prov.hmac_sha256_cleanup_func = prov_hmac_cleanup;
+	prov.user_data = &r;
+
+	if (signal_context_create(&ctx, NULL) != 0)
+		goto out;
+	if (signal_context_set_crypto_provider(ctx, &prov) != 0 ||
+	    curve_decode_private_point(&key, k, sizeof(k), ctx) != 0 ||
+	    curve_calculate_signature(ctx, &out, key,
+	    msg != NULL ? msg : none, len) != 0 ||
+	    signal_buffer_len(out) != WA_CRYPTO_SIG_LEN)
+		goto out;
+	memcpy(sig, signal_buffer_data(out), WA_CRYPTO_SIG_LEN);
+	rc = 0;
+out:
+	if (out != NULL)
+		signal_buffer_bzero_free(out);
+	if (key != NULL)
+		SIGNAL_UNREF(key);	/* ec_private_key_destroy() wipes */
+	if (ctx != NULL)
+		signal_context_destroy(ctx);
+	sodium_memzero(k, sizeof(k));
+	return rc;
+}
+
+int
+wa_crypto_xeddsa_verify(const uint8_t pub[WA_CRYPTO_KEY_LEN],
+    const uint8_t *msg, size_t len, const uint8_t sig[WA_CRYPTO_SIG_LEN])
+{
+	static const uint8_t	 none[1];
+	ec_public_key		*key = NULL;
+	uint8_t			 point[1 + WA_CRYPTO_KEY_LEN];
+	int			 ok;
+
+	point[0] = DJB_TYPE;
+	memcpy(point + 1, pub, WA_CRYPTO_KEY_LEN);
+	if (curve_decode_point(&key, point, sizeof(point), NULL) != 0)
+		return WC_EBADSIG;
+	/* 1 valid, 0 invalid, < 0 error (all refusals here). */
+	ok = curve_verify_signature(key, msg != NULL ? msg : none, len, sig,
+	    WA_CRYPTO_SIG_LEN);
+	SIGNAL_UNREF(key);
+	return ok == 1 ? 0 : WC_EBADSIG;
+}
+
+void
+wa_crypto_wipe(void *p, size_t len)
+{
+	sodium_memzero(p, len);
+}
