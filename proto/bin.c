@@ -294,13 +294,15 @@ read_string(struct cursor *c, struct wa_str *out)
 		c->pos++;
 		return read_packed(c, tag, out);
 	}
+	/* A JID inside a JID is refused before it is read: read_jid calls
+	 * this function, and a chain of JID tags would otherwise recurse
+	 * once per byte of input. */
+	if (tag == TAG_JID_PAIR || tag == TAG_AD_JID || tag == TAG_FB_JID ||
+	    tag == TAG_INTEROP_JID)
+		return WC_EPROTO;
 	if ((rc = read_item(c, &v)) != 0)
 		return rc;
-	if (v.kind != WA_VAL_STR) {
-		c->pos--;	/* point at nothing better than the field */
-		return WC_EPROTO;
-	}
-	*out = v.u.str;
+	*out = v.u.str;		/* every other value is a string */
 	return 0;
 }
 

@@ -445,6 +445,9 @@ test_wa_bin_decode__refuses_hostile_input__with_code_and_offset(void **state)
 		{ "attribute count past the end", "f8ff19", WC_ETRUNC, 0 },
 		{ "a list as an attribute value", "f8031908f801", WC_EPROTO, 4 },
 		{ "a JID as a tag", "f801fa0003", WC_EPROTO, 5 },
+		{ "a JID as a JID's user", "f8031911fafa000303", WC_EPROTO, 5 },
+		{ "an AD_JID as a JID's server", "f8031911fa00f7000103",
+		  WC_EPROTO, 6 },
 		{ "JID_PAIR with an empty server", "f8031911fa0000",
 		  WC_EPROTO, 7 },
 		{ "trailing byte after the node", "f8011900", WC_ETRAILING, 3 },
@@ -469,6 +472,30 @@ test_wa_bin_decode__refuses_hostile_input__with_code_and_offset(void **state)
 			    cases[i].err, cases[i].off);
 		assert_null(n);	/* *out untouched */
 	}
+	arena_release(&a);
+	buf_release(&b);
+}
+
+/* Found by fuzzing: 100,000 nested JID_PAIR tags once recursed per byte
+ * and overflowed the stack. */
+static void
+test_wa_bin_decode__refuses_a_chain_of_nested_jids__without_recursing(
+    void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct arena	 a;
+	struct wa_node	*n;
+	size_t		 i, off = 0;
+
+	(void)state;
+	parse_hex("f8 02 19", &b);
+	for (i = 0; i < 100000; i++)
+		buf_push(&b, 0xFA);
+	buf_push(&b, 0x03);
+	buf_push(&b, 0x03);
+	arena_init(&a, 0);
+	assert_int_equal(wa_bin_decode(b.p, b.len, &a, &n, &off), WC_EPROTO);
+	assert_int_equal(off, 4);	/* the JID_PAIR inside the first one */
 	arena_release(&a);
 	buf_release(&b);
 }
@@ -506,6 +533,10 @@ test_wa_bin_unpack__inflates_compressed_frames__to_the_same_tree(
 	frame.p[3] ^= 0xFF;
 	assert_int_equal(wa_bin_unpack(frame.p, frame.len - 3, &a, &inflated,
 	    &off), WC_EINFLATE);
+	/* Bytes after the end of the zlib stream are refused. */
+	buf_push(&frame, 0x00);
+	assert_int_equal(wa_bin_unpack(frame.p, frame.len, &a, &inflated,
+	    &off), WC_ETRAILING);
 	/* Uncompressed, the flags byte is skipped. */
 	frame.len = 0;
 	buf_push(&frame, 0);
@@ -577,6 +608,58 @@ test_wa_bin_encode__refuses_unencodable_trees__leaving_the_buffer(
 	at.key = wa_str_c("to");
 	assert_int_equal(wa_bin_pack(&n, &b), 0);
 	assert_int_equal(b.p[1], 0x00);	/* the flags byte */
+	buf_release(&b);
+}
+
+/* Every code point that moves the cursor, reorders text or is not valid
+ * UTF-8 is shown as \xNN; printable text, emoji and ZWJ pass through. */
+static void
+test_wa_bin_print__escapes_controls_bidi_and_bad_utf8(void **state)
+{
+	static const struct {
+		const char	*in;
+		const char	*out;
+	} cases[] = {
+		{ "a\x1b[2Jb", "a\\x1b[2Jb" },		/* ESC */
+		{ "\x7f", "\\x7f" },				/* DEL */
+		{ "\xc2\x9b", "\\xc2\\x9b" },		/* C1 CSI */
+		{ "\xe2\x80\xae", "\\xe2\\x80\\xae" },	/* RLO */
+		{ "\xe2\x81\xa6", "\\xe2\\x81\\xa6" },	/* LRI */
+		{ "\xe2\x80\x8f", "\\xe2\\x80\\x8f" },	/* RLM */
+		{ "\xe2\x80\xa8", "\\xe2\\x80\\xa8" },	/* LS */
+		{ "\xd8\x9c", "\\xd8\\x9c" },		/* ALM */
+		{ "\xed\xa0\x80", "\\xed\\xa0\\x80" },	/* surrogate */
+		{ "\xc0\xaf", "\\xc0\\xaf" },		/* overlong / */
+		{ "\xe0\x80\xaf", "\\xe0\\x80\\xaf" },	/* overlong / */
+		{ "\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80" }, /* > U+10FFFF */
+		{ "\xe2\x82", "\\xe2\\x82" },		/* cut sequence */
+		{ "q\"u\\", "q\\\"u\\\\" },		/* quote, backslash */
+		{ "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 \xd0\xb6",
+		  "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9 \xd0\xb6" },
+	};
+	struct wa_attr	 at;
+	struct wa_node	 n;
+	struct buf	 b = BUF_INIT;
+	char		 want[128];
+	size_t		 i;
+
+	(void)state;
+	memset(&n, 0, sizeof(n));
+	memset(&at, 0, sizeof(at));
+	n.tag = wa_str_c("m");
+	n.attrs = &at;
+	n.nattrs = 1;
+	at.key = wa_str_c("t");
+	at.val.kind = WA_VAL_STR;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		at.val.u.str = wa_str_c(cases[i].in);
+		b.len = 0;
+		wa_bin_print(&n, 64, &b);
+		buf_push(&b, '\0');
+		snprintf(want, sizeof(want), "<m t=\"%s\"/>", cases[i].out);
+		if (strcmp((char *)b.p, want) != 0)
+			fail_msg("case %zu: got %s, want %s", i, (char *)b.p, want);
+	}
 	buf_release(&b);
 }
 
@@ -850,9 +933,11 @@ main(void)
 		cmocka_unit_test(test_wa_bin_decode__accepts_128_levels__and_refuses_129),
 		cmocka_unit_test(test_wa_bin_encode__refuses_129_levels),
 		cmocka_unit_test(test_wa_bin_decode__refuses_hostile_input__with_code_and_offset),
+		cmocka_unit_test(test_wa_bin_decode__refuses_a_chain_of_nested_jids__without_recursing),
 		cmocka_unit_test(test_wa_bin_unpack__inflates_compressed_frames__to_the_same_tree),
 		cmocka_unit_test(test_wa_bin_unpack__refuses_a_zlib_bomb__past_the_frame_cap),
 		cmocka_unit_test(test_wa_bin_encode__refuses_unencodable_trees__leaving_the_buffer),
+		cmocka_unit_test(test_wa_bin_print__escapes_controls_bidi_and_bad_utf8),
 		cmocka_unit_test(test_wa_bin_print__shows_bytes_up_to_the_limit__then_the_length),
 		cmocka_unit_test(test_wa_bin_roundtrip__gives_back_the_tree__for_5000_seeded_trees),
 		cmocka_unit_test(test_wa_bin_decode__adds_no_arena_chunk__for_a_large_tree_decoded_again),

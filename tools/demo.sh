@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 sh tools/setup.sh >/dev/null
 w=build/wachat
-echo "== wachat $($w --version | cut -d' ' -f2): the binary node codec"
+echo "== $($w --version | head -n 1): the binary node codec"
 echo
 echo "A keepalive frame (hex 00f8091908ff0461b127a11657042911fa0003):"
 $w --decode-frame 00f8091908ff0461b127a11657042911fa0003
@@ -18,7 +18,8 @@ echo
 echo "A message to a LID, device 0, with an encrypted payload:"
 $w --decode-frame 00f8081311faff88123456789012345f7608fb0b3eb0abcdef0123456789ab0438f801f8061d5145044dfc02330a
 echo
-echo "A frame cut short is refused with the offset where it ends:"
+echo "A frame cut short is refused, naming the byte where the field that runs"
+echo "past its end begins (here the node's header, which promises four attributes):"
 $w --decode-frame 00f8091908ff0461b127 || true
 echo
 echo "Linking a phone by QR code comes with the next pieces of work."

