@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Shared by the tests/sim-interop/*.mjs checks: start wachat-sim on free
+// loopback ports and stop it (never leaving it behind), call its admin
+// interface, import the packages installed in tests/interop/node_modules,
+// and print TAP.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const srcdir = path.resolve(process.env.top_srcdir ?? path.join(here, '../..'));
+export const builddir = path.resolve(process.env.top_builddir ?? srcdir);
+export const nodeModules = path.join(srcdir, 'tests/interop/node_modules');
+export const simBin = path.join(builddir, 'tests/sim/wachat-sim');
+export const rootPub = fs.readFileSync(path.join(srcdir, 'tests/sim/root-key.txt'), 'utf8')
+	.match(/^public=([0-9a-f]{64})$/m)[1];
+
+// Import a file of an installed package by its path under node_modules.
+export const importPkg = (rel) => import(pathToFileURL(path.join(nodeModules, rel)).href);
+
+let n = 0;
+let failed = 0;
+
+export function ok(cond, desc, diag) {
+	n++;
+	if (cond) {
+		console.log(`ok ${n} - ${desc}`);
+	} else {
+		failed++;
+		console.log(`not ok ${n} - ${desc}`);
+		if (diag !== undefined) {
+			for (const line of String(typeof diag === 'string' ? diag : JSON.stringify(diag)).split('\n'))
+				console.log(`# ${line}`);
+		}
+	}
+	return cond;
+}
+
+export function bail(why) {
+	console.log(`Bail out! ${why}`);
+	process.exit(1);
+}
+
+export function finish() {
+	console.log(`1..${n}`);
+	return failed === 0 ? 0 : 1;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Resolve with p's value, or reject after ms.
+export function within(ms, p, what) {
+	let t;
+	return Promise.race([
+		p,
+		new Promise((_, reject) => { t = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms); }),
+	]).finally(() => clearTimeout(t));
+}
+
+// Poll fn() until it returns a truthy value (or ms pass); returns the value.
+export async function until(ms, fn) {
+	const end = Date.now() + ms;
+	for (;;) {
+		const v = await fn();
+		if (v || Date.now() > end)
+			return v;
+		await sleep(50);
+	}
+}
+
+const children = new Set();
+process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
+
+export async function startSim(args = []) {
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wachat-sim-js-'));
+	const log = path.join(tmp, 'sim.log');
+	const child = spawn(simBin, ['--port', '0', '--admin-port', '0', '--log', log, ...args],
+		{ stdio: ['ignore', 'pipe', 'pipe'] });
+	children.add(child);
+	let out = '';
+	let err = '';
+	child.stderr.on('data', (d) => { err += d; });
+	const exited = new Promise((resolve) => child.on('exit', (code, sig) => {
+		children.delete(child);
+		resolve(code ?? sig);
+	}));
+	const ports = await within(10000, new Promise((resolve, reject) => {
+		child.stdout.on('data', (d) => {
+			out += d;
+			const p = out.match(/^port=(\d+)$/m);
+			const a = out.match(/^admin-port=(\d+)$/m);
+			if (p && a)
+				resolve({ port: Number(p[1]), adminPort: Number(a[1]) });
+		});
+		exited.then((code) => reject(new Error(`wachat-sim exited (${code}): ${err}`)));
+	}), 'wachat-sim ports');
+	const admin = `http://127.0.0.1:${ports.adminPort}`;
+	const sim = {
+		...ports,
+		tmp,
+		url: `ws://127.0.0.1:${ports.port}/ws/chat`,
+		admin,
+		stderr: () => err,
+		log: () => { try { return fs.readFileSync(log, 'utf8'); } catch { return ''; } },
+		// Call the admin interface: returns { status, body }.
+		async ctl(method, route, body) {
+			const res = await fetch(`${admin}${route}`, {
+				method,
+				body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+				headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' },
+			});
+			const text = await res.text();
+			let json;
+			try { json = JSON.parse(text); } catch { json = text; }
+			return { status: res.status, body: json };
+		},
+		// Shut the sim down; resolves with its exit status.
+		async stop() {
+			try { await sim.ctl('POST', '/admin/shutdown'); } catch { /* gone already */ }
+			try {
+				return await within(10000, exited, 'wachat-sim exit');
+			} catch {
+				child.kill('SIGKILL');
+				return 'killed';
+			} finally {
+				fs.rmSync(tmp, { recursive: true, force: true });
+			}
+		},
+	};
+	return sim;
+}
+
+// A logger with pino's shape that discards everything (Baileys wants one).
+export const quietLogger = {
+	level: 'silent',
+	child() { return quietLogger; },
+	trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {},
+};

@@ -1,0 +1,463 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/sim/admin.c -- the simulator's control interface: JSON over
+ * loopback HTTP (the routes are listed in wachat-sim --help and in
+ * tests/sim/README.md).
+ */
+#include "compat.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cert.pb-c.h"
+#include "err.h"
+#include "http.h"
+#include "pb.h"
+#include "session.h"
+#include "sim.h"
+
+static int
+reply(struct buf *out, struct json_object *o, int status)
+{
+	const char	*txt = json_object_to_json_string_ext(o,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	buf_append(out, txt, strlen(txt));
+	buf_push(out, '\n');
+	json_object_put(o);
+	return status;
+}
+
+static int
+error(struct buf *out, int status, const char *msg)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "error", json_object_new_string(msg));
+	return reply(out, o, status);
+}
+
+/* The string member key of o, or NULL. */
+static const char *
+jstr(struct json_object *o, const char *key)
+{
+	struct json_object	*v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static bool
+jint(struct json_object *o, const char *key, int64_t *out)
+{
+	struct json_object	*v;
+
+	if (o == NULL || !json_object_object_get_ex(o, key, &v))
+		return false;
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_string))
+		return false;
+	errno = 0;
+	*out = json_object_get_int64(v);
+	return errno == 0;
+}
+
+/* The value of name in the query string q ("a=1&b=2"), copied to val. */
+static bool
+query(const char *q, const char *name, char *val, size_t len)
+{
+	size_t	 nl = strlen(name);
+
+	while (*q != '\0') {
+		const char	*end = strchr(q, '&');
+		size_t		 n = end != NULL ? (size_t)(end - q) : strlen(q);
+
+		if (n > nl && strncmp(q, name, nl) == 0 && q[nl] == '=') {
+			size_t	 vl = n - nl - 1;
+
+			if (vl >= len)
+				vl = len - 1;
+			memcpy(val, q + nl + 1, vl);
+			val[vl] = '\0';
+			return true;
+		}
+		if (end == NULL)
+			break;
+		q = end + 1;
+	}
+	return false;
+}
+
+static struct json_object *
+knobs_json(const struct sim *s)
+{
+	struct json_object	*o = json_object_new_object();
+
+	json_object_object_add(o, "malformed_next",
+	    json_object_new_string(sim_bad_name(s->bad_next)));
+	json_object_object_add(o, "cert_fault",
+	    json_object_new_string(sim_cert_fault_name(s->cert_fault)));
+	return o;
+}
+
+static int
+status(struct sim *s, struct buf *out)
+{
+	struct json_object	*o = json_object_new_object();
+	struct sim_account	*a;
+	struct sim_conn		*c;
+	char			 hex[2 * SIM_KEY_LEN + 1];
+	int64_t			 na = 0, nc = 0;
+
+	for (a = s->accounts; a != NULL; a = a->next)
+		na++;
+	for (c = s->conns; c != NULL; c = c->next)
+		nc++;
+	json_object_object_add(o, "port", json_object_new_int(s->port));
+	json_object_object_add(o, "admin_port",
+	    json_object_new_int(s->admin_port));
+	sim_hex(s->root_pub, SIM_KEY_LEN, hex);
+	json_object_object_add(o, "root_pub", json_object_new_string(hex));
+	sim_hex(s->static_pub, SIM_KEY_LEN, hex);
+	json_object_object_add(o, "static_pub", json_object_new_string(hex));
+	json_object_object_add(o, "handshakes",
+	    json_object_new_int64((int64_t)s->nhandshakes));
+	json_object_object_add(o, "connections", json_object_new_int64(nc));
+	json_object_object_add(o, "accounts", json_object_new_int64(na));
+	json_object_object_add(o, "knobs", knobs_json(s));
+	return reply(out, o, 200);
+}
+
+static void
+put_cert(struct json_object *o, const char *name,
+    const Wa__CertChain__NoiseCertificate *nc)
+{
+	struct json_object	*c = json_object_new_object();
+	char			*hex;
+
+	if (nc == NULL)
+		return;
+	if (nc->has_details) {
+		hex = malloc(2 * nc->details.len + 1);
+		if (hex == NULL)
+			abort();
+		sim_hex(nc->details.data, nc->details.len, hex);
+		json_object_object_add(c, "details", json_object_new_string(hex));
+		free(hex);
+	}
+	if (nc->has_signature && nc->signature.len == 64) {
+		char	 sig[129];
+
+		sim_hex(nc->signature.data, 64, sig);
+		json_object_object_add(c, "signature",
+		    json_object_new_string(sig));
+	}
+	json_object_object_add(o, name, c);
+}
+
+/* GET /admin/cert-chain[?fault=F]: the chain the sim sends, in parts. */
+static int
+cert_chain(struct sim *s, const char *q, struct buf *out)
+{
+	struct json_object	*o;
+	struct buf		 chain = BUF_INIT;
+	ProtobufCMessage	*m = NULL;
+	enum sim_cert_fault	 f = SIM_CERT_OK;
+	char			 v[32], *hex;
+	int			 rc;
+
+	if (query(q, "fault", v, sizeof(v)) && sim_cert_fault_parse(v, &f) != 0)
+		return error(out, 400, "unknown fault");
+	if (f == SIM_CERT_OK)
+		buf_append(&chain, s->chain.p, s->chain.len);
+	else if ((rc = sim_ws_chain(s, f, &chain)) != 0) {
+		buf_release(&chain);
+		return error(out, 500, wc_strerror(rc));
+	}
+	if (wa_pb_unpack(&wa__cert_chain__descriptor, chain.p, chain.len, &m)
+	    != 0) {
+		buf_release(&chain);
+		return error(out, 500, "own chain does not unpack");
+	}
+	o = json_object_new_object();
+	hex = malloc(2 * chain.len + 1);
+	if (hex == NULL)
+		abort();
+	sim_hex(chain.p, chain.len, hex);
+	json_object_object_add(o, "chain", json_object_new_string(hex));
+	free(hex);
+	{
+		char	 k[2 * SIM_KEY_LEN + 1];
+
+		sim_hex(s->root_pub, SIM_KEY_LEN, k);
+		json_object_object_add(o, "root_pub",
+		    json_object_new_string(k));
+		sim_hex(s->inter_pub, SIM_KEY_LEN, k);
+		json_object_object_add(o, "intermediate_pub",
+		    json_object_new_string(k));
+		sim_hex(s->static_pub, SIM_KEY_LEN, k);
+		json_object_object_add(o, "static_pub",
+		    json_object_new_string(k));
+	}
+	json_object_object_add(o, "fault",
+	    json_object_new_string(sim_cert_fault_name(f)));
+	put_cert(o, "intermediate",
+	    ((Wa__CertChain *)m)->intermediate);
+	put_cert(o, "leaf", ((Wa__CertChain *)m)->leaf);
+	protobuf_c_message_free_unpacked(m, NULL);
+	buf_release(&chain);
+	return reply(out, o, 200);
+}
+
+static int
+add_account(struct sim *s, struct json_object *in, bool contact,
+    struct buf *out)
+{
+	struct sim_account	*a;
+	int			 rc;
+
+	rc = sim_account_add(s, jstr(in, "pn"), jstr(in, "lid"),
+	    jstr(in, "name"), contact, jstr(in, "of"), &a);
+	if (rc == -EINVAL)
+		return error(out, 400, "pn, lid and of must be 1-20 digits");
+	if (rc == -EEXIST)
+		return error(out, 409, "an account has this pn or lid");
+	if (rc != 0)
+		return error(out, 500, wc_strerror(rc));
+	return reply(out, sim_account_json(a, true), 200);
+}
+
+static void
+add_oldest_first(struct json_object *arr, const struct sim_account *a)
+{
+	if (a == NULL)
+		return;
+	add_oldest_first(arr, a->next);
+	json_object_array_add(arr, sim_account_json(a, false));
+}
+
+static int
+list_accounts(struct sim *s, struct buf *out)
+{
+	struct json_object	*arr = json_object_new_array();
+
+	add_oldest_first(arr, s->accounts);
+	return reply(out, arr, 200);
+}
+
+/* GET /admin/devices/JID: what the sim holds for a device. */
+static int
+device(struct sim *s, const char *jid, struct buf *out)
+{
+	char			 user[SIM_PN_MAX];
+	const char		*at = strchr(jid, '@'), *colon;
+	struct sim_account	*a;
+	struct sim_device	*d;
+	unsigned long		 dev = 0;
+	size_t			 ul;
+
+	colon = strchr(jid, ':');
+	if (at == NULL)
+		at = jid + strlen(jid);
+	if (colon != NULL && colon < at) {
+		char	*end;
+
+		dev = strtoul(colon + 1, &end, 10);
+		if (end != at)
+			return error(out, 400, "bad device number");
+		ul = (size_t)(colon - jid);
+	} else
+		ul = (size_t)(at - jid);
+	if (ul == 0 || ul >= sizeof(user))
+		return error(out, 400, "bad JID");
+	memcpy(user, jid, ul);
+	user[ul] = '\0';
+	if (*at == '@' && strcmp(at + 1, "lid") == 0)
+		a = sim_account_by_lid(s, user);
+	else
+		a = sim_account_by_pn(s, user);
+	if (a == NULL)
+		return error(out, 404, "no such user");
+	if (dev == 0)
+		return reply(out, sim_account_json(a, true), 200);
+	if ((d = sim_device_find(a, (uint32_t)dev)) == NULL)
+		return error(out, 404, "no such device");
+	return reply(out, sim_device_json(a, d), 200);
+}
+
+static int
+list_conns(struct sim *s, struct buf *out)
+{
+	struct json_object	*arr = json_object_new_array();
+	struct sim_conn		*c;
+
+	for (c = s->conns; c != NULL; c = c->next)
+		json_object_array_add(arr, sim_conn_json(c));
+	return reply(out, arr, 200);
+}
+
+/* POST /admin/connections/ID/ACTION, ID a number, "all" or "last". */
+static int
+conn_action(struct sim *s, const char *rest, struct json_object *in,
+    struct buf *out)
+{
+	const char	*slash = strchr(rest, '/'), *action;
+	struct sim_conn	*c, *next, *last = NULL;
+	char		 id[24];
+	int64_t		 v = 0;
+	int		 n = 0, rc = 0;
+	enum sim_bad	 bad = SIM_BAD_NONE;
+
+	if (slash == NULL || (size_t)(slash - rest) >= sizeof(id))
+		return error(out, 404, "no such route");
+	memcpy(id, rest, (size_t)(slash - rest));
+	id[slash - rest] = '\0';
+	action = slash + 1;
+	if (strcmp(action, "stream-error") == 0) {
+		if (!jint(in, "code", &v))
+			return error(out, 400, "give {\"code\": N}");
+	} else if (strcmp(action, "failure") == 0) {
+		if (!jint(in, "reason", &v))
+			return error(out, 400, "give {\"reason\": N}");
+	} else if (strcmp(action, "malformed") == 0) {
+		const char	*k = jstr(in, "kind");
+
+		if (k == NULL || sim_bad_parse(k, &bad) != 0 ||
+		    bad == SIM_BAD_NONE)
+			return error(out, 400, "give {\"kind\": truncated|"
+			    "oversized|garbage|undecryptable}");
+	} else if (strcmp(action, "drop") != 0)
+		return error(out, 404, "no such action");
+	for (c = s->conns; c != NULL; c = c->next)
+		if (last == NULL || c->id > last->id)
+			last = c;
+	for (c = s->conns; c != NULL; c = next) {
+		next = c->next;
+		if (strcmp(id, "all") != 0 && !(strcmp(id, "last") == 0 &&
+		    c == last) && strtoull(id, NULL, 10) != c->id)
+			continue;
+		n++;
+		if (strcmp(action, "drop") == 0)
+			sim_conn_drop(c);
+		else if (strcmp(action, "stream-error") == 0)
+			rc = sim_conn_stream_error(c, (int)v);
+		else if (strcmp(action, "failure") == 0)
+			rc = sim_conn_failure(c, (int)v);
+		else
+			rc = sim_conn_bad(c, bad);
+		if (rc != 0)
+			return error(out, 409, rc == WC_ESTATE ?
+			    "the connection has not finished its handshake" :
+			    wc_strerror(rc));
+	}
+	if (n == 0)
+		return error(out, 404, "no such connection");
+	{
+		struct json_object	*o = json_object_new_object();
+
+		json_object_object_add(o, "ok", json_object_new_boolean(1));
+		json_object_object_add(o, "connections",
+		    json_object_new_int(n));
+		return reply(out, o, 200);
+	}
+}
+
+static int
+knobs(struct sim *s, struct json_object *in, struct buf *out)
+{
+	const char	*v;
+
+	if ((v = jstr(in, "malformed_next")) != NULL &&
+	    sim_bad_parse(v, &s->bad_next) != 0)
+		return error(out, 400, "malformed_next: none|truncated|"
+		    "oversized|garbage|undecryptable");
+	if ((v = jstr(in, "cert_fault")) != NULL &&
+	    sim_cert_fault_parse(v, &s->cert_fault) != 0)
+		return error(out, 400, "cert_fault: none|other-root|leaf-key|"
+		    "expired|issuer-serial");
+	sim_log(s, "knobs: malformed_next %s, cert_fault %s",
+	    sim_bad_name(s->bad_next), sim_cert_fault_name(s->cert_fault));
+	return reply(out, knobs_json(s), 200);
+}
+
+static int
+scan_qr(struct sim *s, const struct sim_http_req *req, struct buf *out)
+{
+	struct json_object	*res = json_object_new_object();
+	char			 pn[SIM_PN_MAX] = "", dry[8] = "";
+	int			 st;
+
+	(void)query(req->query, "pn", pn, sizeof(pn));
+	(void)query(req->query, "dry_run", dry, sizeof(dry));
+	st = sim_pair_scan(s, (const char *)req->body, pn,
+	    dry[0] != '\0' && strcmp(dry, "0") != 0, res);
+	sim_log(s, "scan-qr: %d %s", st, json_object_to_json_string_ext(res,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	return reply(out, res, st);
+}
+
+static int
+handle(void *arg, const struct sim_http_req *req, struct buf *out)
+{
+	struct sim		*s = arg;
+	struct json_object	*in = NULL;
+	const char		*p = req->path;
+	bool			 get = strcmp(req->method, "GET") == 0;
+	bool			 post = strcmp(req->method, "POST") == 0;
+	int			 st;
+
+	if (strncmp(p, "/admin/", 7) != 0)
+		return error(out, 404, "no such route");
+	p += 7;
+	if (post && strcmp(p, "mock-phone/scan-qr") == 0)
+		return scan_qr(s, req, out);
+	if (post && req->body_len > 0) {
+		in = json_tokener_parse((const char *)req->body);
+		if (in == NULL || !json_object_is_type(in, json_type_object)) {
+			json_object_put(in);
+			return error(out, 400, "the body is not a JSON object");
+		}
+	}
+	if (get && strcmp(p, "status") == 0)
+		st = status(s, out);
+	else if (get && strcmp(p, "accounts") == 0)
+		st = list_accounts(s, out);
+	else if (post && strcmp(p, "accounts") == 0)
+		st = add_account(s, in, false, out);
+	else if (post && strcmp(p, "contacts") == 0)
+		st = add_account(s, in, true, out);
+	else if (get && strncmp(p, "devices/", 8) == 0)
+		st = device(s, p + 8, out);
+	else if (get && strcmp(p, "connections") == 0)
+		st = list_conns(s, out);
+	else if (post && strncmp(p, "connections/", 12) == 0)
+		st = conn_action(s, p + 12, in, out);
+	else if (post && strcmp(p, "knobs") == 0)
+		st = knobs(s, in, out);
+	else if (get && strcmp(p, "knobs") == 0)
+		st = reply(out, knobs_json(s), 200);
+	else if (get && strcmp(p, "cert-chain") == 0)
+		st = cert_chain(s, req->query, out);
+	else if (post && strcmp(p, "shutdown") == 0) {
+		sim_log(s, "shutdown requested by admin");
+		sim_stop(s);
+		st = reply(out, json_object_new_object(), 200);
+	} else if (!get && !post)
+		st = error(out, 405, "GET or POST");
+	else
+		st = error(out, 404, "no such route");
+	json_object_put(in);
+	return st;
+}
+
+int
+sim_admin_start(struct sim *s)
+{
+	return sim_http_start(&s->loop, s->opt.host, s->opt.admin_port,
+	    handle, s, &s->admin, &s->admin_port);
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/sim/ctl.c -- `wachat-sim ctl`: the admin interface from the
+ * command line, through libcurl.  Prints the JSON answer on stdout; exits
+ * 0 on a 2xx answer, 1 on another answer, 2 on a usage error and 3 when
+ * the sim cannot be reached.
+ */
+#include "compat.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "buf.h"
+#include "sim.h"
+
+static void
+ctl_usage(FILE *f)
+{
+	fputs(
+"Usage: wachat-sim ctl [--admin URL] COMMAND [ARG]...\n"
+"Talk to a running wachat-sim's admin interface (URL: http://127.0.0.1:PORT,\n"
+"or $WACHAT_SIM_ADMIN).  Commands:\n"
+"  status                          ports, keys and counters\n"
+"  accounts                        accounts and contacts\n"
+"  account PN [LID [NAME]]         create an account\n"
+"  contact PN [LID [NAME [OF]]]    create a contact (of the account OF)\n"
+"  device JID                      what the sim holds for a device\n"
+"  connections                     live connections\n"
+"  drop ID                         close a connection (ID: number, last, all)\n"
+"  stream-error ID CODE            send <stream:error code=CODE/>, close\n"
+"  failure ID REASON               send <failure reason=REASON/>, close\n"
+"  malformed ID KIND               send a malformed frame: truncated,\n"
+"                                  oversized, garbage, undecryptable\n"
+"  knobs [NAME=VALUE]...           show or set malformed_next, cert_fault\n"
+"  cert-chain [FAULT]              the certificate chain, in parts\n"
+"  scan-qr QR|- [PN]               scan a QR code as PN's phone (- = stdin)\n"
+"  dry-scan-qr QR|- [PN]           check a QR code, pair nothing\n"
+"  shutdown                        stop the sim\n", f);
+}
+
+static size_t
+collect(char *p, size_t size, size_t n, void *arg)
+{
+	buf_append(arg, p, size * n);
+	return size * n;
+}
+
+static int
+request(const char *base, const char *method, const char *path,
+    const char *body, const char *ctype)
+{
+	CURL			*curl;
+	struct curl_slist	*hdrs = NULL;
+	struct buf		 out = BUF_INIT, url = BUF_INIT;
+	long			 status = 0;
+	CURLcode		 cc;
+	int			 rc;
+
+	buf_append(&url, base, strlen(base));
+	while (url.len > 0 && url.p[url.len - 1] == '/')
+		url.len--;
+	buf_append(&url, path, strlen(path) + 1);
+	if ((curl = curl_easy_init()) == NULL)
+		return 3;
+	curl_easy_setopt(curl, CURLOPT_URL, (char *)url.p);
+	curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out);
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	if (strcmp(method, "POST") == 0) {
+		char	 ct[64];
+
+		snprintf(ct, sizeof(ct), "Content-Type: %s", ctype);
+		hdrs = curl_slist_append(hdrs, ct);
+		hdrs = curl_slist_append(hdrs, "Expect:");
+		curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(curl, CURLOPT_POST, 1L);
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body != NULL ? body :
+		    "");
+		curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE,
+		    (long)(body != NULL ? strlen(body) : 0));
+	}
+	cc = curl_easy_perform(curl);
+	if (cc != CURLE_OK) {
+		fprintf(stderr, "wachat-sim ctl: %s: %s\n", (char *)url.p,
+		    curl_easy_strerror(cc));
+		rc = 3;
+	} else {
+		curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+		fwrite(out.p, 1, out.len, stdout);
+		rc = status >= 200 && status < 300 ? 0 : 1;
+		if (rc != 0)
+			fprintf(stderr, "wachat-sim ctl: HTTP %ld\n", status);
+	}
+	curl_slist_free_all(hdrs);
+	curl_easy_cleanup(curl);
+	buf_release(&out);
+	buf_release(&url);
+	return rc;
+}
+
+static int
+post_json(const char *base, const char *path, struct json_object *o)
+{
+	int	 rc = request(base, "POST", path,
+	    json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+	    "application/json");
+
+	json_object_put(o);
+	return rc;
+}
+
+static void
+add_str(struct json_object *o, const char *key, const char *v)
+{
+	if (v != NULL)
+		json_object_object_add(o, key, json_object_new_string(v));
+}
+
+static int
+int_arg(const char *s, long long *out)
+{
+	char	*end;
+
+	*out = strtoll(s, &end, 10);
+	return end != s && *end == '\0' ? 0 : -1;
+}
+
+/* Read all of stdin into a NUL-terminated string (caller frees). */
+static char *
+read_stdin(void)
+{
+	struct buf	 b = BUF_INIT;
+	char		 tmp[4096];
+	size_t		 n;
+
+	while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0)
+		buf_append(&b, tmp, n);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+static int
+scan(const char *base, int argc, char **argv, bool dry)
+{
+	char	 path[128];
+	char	*qr = NULL;
+	int	 rc;
+
+	if (argc < 2 || argc > 3) {
+		ctl_usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "-") == 0)
+		qr = read_stdin();
+	snprintf(path, sizeof(path), "/admin/mock-phone/scan-qr?pn=%s%s",
+	    argc == 3 ? argv[2] : "", dry ? "&dry_run=1" : "");
+	rc = request(base, "POST", path, qr != NULL ? qr : argv[1],
+	    "text/plain");
+	free(qr);
+	return rc;
+}
+
+static int
+dispatch(const char *base, int argc, char **argv)
+{
+	const char		*cmd = argv[0];
+	struct json_object	*o;
+	char			 path[256];
+	long long		 v;
+	int			 i;
+
+	if (strcmp(cmd, "status") == 0 && argc == 1)
+		return request(base, "GET", "/admin/status", NULL, NULL);
+	if (strcmp(cmd, "accounts") == 0 && argc == 1)
+		return request(base, "GET", "/admin/accounts", NULL, NULL);
+	if (strcmp(cmd, "connections") == 0 && argc == 1)
+		return request(base, "GET", "/admin/connections", NULL, NULL);
+	if (strcmp(cmd, "shutdown") == 0 && argc == 1)
+		return request(base, "POST", "/admin/shutdown", NULL,
+		    "application/json");
+	if ((strcmp(cmd, "account") == 0 && argc >= 2 && argc <= 4) ||
+	    (strcmp(cmd, "contact") == 0 && argc >= 2 && argc <= 5)) {
+		o = json_object_new_object();
+		add_str(o, "pn", argv[1]);
+		add_str(o, "lid", argc > 2 ? argv[2] : NULL);
+		add_str(o, "name", argc > 3 ? argv[3] : NULL);
+		add_str(o, "of", argc > 4 ? argv[4] : NULL);
+		return post_json(base, cmd[1] == 'c' ? "/admin/accounts" :
+		    "/admin/contacts", o);
+	}
+	if (strcmp(cmd, "device") == 0 && argc == 2) {
+		snprintf(path, sizeof(path), "/admin/devices/%s", argv[1]);
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strcmp(cmd, "drop") == 0 && argc == 2) {
+		snprintf(path, sizeof(path), "/admin/connections/%s/drop",
+		    argv[1]);
+		return post_json(base, path, json_object_new_object());
+	}
+	if ((strcmp(cmd, "stream-error") == 0 || strcmp(cmd, "failure") ==
+	    0) && argc == 3) {
+		if (int_arg(argv[2], &v) != 0) {
+			fprintf(stderr, "wachat-sim ctl: %s: not a number\n",
+			    argv[2]);
+			return 2;
+		}
+		snprintf(path, sizeof(path), "/admin/connections/%s/%s",
+		    argv[1], cmd);
+		o = json_object_new_object();
+		json_object_object_add(o, cmd[0] == 's' ? "code" : "reason",
+		    json_object_new_int64(v));
+		return post_json(base, path, o);
+	}
+	if (strcmp(cmd, "malformed") == 0 && argc == 3) {
+		snprintf(path, sizeof(path), "/admin/connections/%s/malformed",
+		    argv[1]);
+		o = json_object_new_object();
+		add_str(o, "kind", argv[2]);
+		return post_json(base, path, o);
+	}
+	if (strcmp(cmd, "knobs") == 0) {
+		if (argc == 1)
+			return request(base, "GET", "/admin/knobs", NULL, NULL);
+		o = json_object_new_object();
+		for (i = 1; i < argc; i++) {
+			char	*eq = strchr(argv[i], '=');
+
+			if (eq == NULL) {
+				json_object_put(o);
+				ctl_usage(stderr);
+				return 2;
+			}
+			*eq = '\0';
+			add_str(o, argv[i], eq + 1);
+		}
+		return post_json(base, "/admin/knobs", o);
+	}
+	if (strcmp(cmd, "cert-chain") == 0 && argc <= 2) {
+		snprintf(path, sizeof(path), "/admin/cert-chain%s%s",
+		    argc == 2 ? "?fault=" : "", argc == 2 ? argv[1] : "");
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strcmp(cmd, "scan-qr") == 0)
+		return scan(base, argc, argv, false);
+	if (strcmp(cmd, "dry-scan-qr") == 0)
+		return scan(base, argc, argv, true);
+	ctl_usage(stderr);
+	return 2;
+}
+
+int
+sim_ctl_main(int argc, char **argv)
+{
+	static const struct option	 longopts[] = {
+		{ "admin", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char	*base = getenv("WACHAT_SIM_ADMIN");
+	int		 ch, rc;
+
+	while ((ch = getopt_long(argc, argv, "+a:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			base = optarg;
+			break;
+		case 'h':
+			ctl_usage(stdout);
+			return 0;
+		default:
+			ctl_usage(stderr);
+			return 2;
+		}
+	}
+	if (base == NULL || optind >= argc) {
+		ctl_usage(stderr);
+		return 2;
+	}
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	rc = dispatch(base, argc - optind, argv + optind);
+	curl_global_cleanup();
+	return rc;
+}

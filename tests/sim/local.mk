@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# wachat-sim, the local WhatsApp-compatible server (tests/sim/README.md),
+# and the tests that drive it: wachat's transport (tests/sim-conn.sh) and
+# Baileys and whatsapp-rust-bridge against it (tests/sim-interop/).
+noinst_PROGRAMS += tests/sim/wachat-sim
+tests_sim_wachat_sim_SOURCES = \
+	tests/sim/main.c tests/sim/sim.h \
+	tests/sim/ws.c tests/sim/session.h \
+	tests/sim/pair.c \
+	tests/sim/account.c \
+	tests/sim/keys.c tests/sim/keys.h \
+	tests/sim/nodes.c tests/sim/nodes.h \
+	tests/sim/http.c tests/sim/http.h \
+	tests/sim/admin.c \
+	tests/sim/ctl.c
+tests_sim_wachat_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DSIM_ROOT_KEY_FILE='"$(abs_top_srcdir)/tests/sim/root-key.txt"'
+tests_sim_wachat_sim_CFLAGS = $(AM_CFLAGS) $(PROTOBUFC_CFLAGS) \
+	$(LWS_CFLAGS) $(UV_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS) \
+	$(OPENSSL_CFLAGS)
+tests_sim_wachat_sim_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
+	$(LWS_LIBS) $(UV_LIBS) $(JSONC_LIBS) $(CURL_LIBS) -ldl
+
+SIM_TESTS = tests/sim-conn.sh tests/sim-tls.sh tests/sim-baileys.sh \
+	tests/sim-bridge-cert.sh \
+	tests/sim-bridge-noise.sh
+TESTS += $(SIM_TESTS)
+EXTRA_DIST += $(SIM_TESTS) tests/sim/root-key.txt tests/sim/README.md \
+	tests/sim-lib.sh \
+	tests/sim-interop/baileys-pair.mjs \
+	tests/sim-interop/bridge-cert.mjs \
+	tests/sim-interop/bridge-noise.mjs \
+	tests/sim-interop/lib.mjs \
+	tests/sim-interop/node.sh

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/sim/session.h -- one client connection of the simulator: its
+ * WebSocket, the Noise responder, and what the ClientPayload said.  Shared
+ * by ws.c (transport, handshake, stanzas) and pair.c (pairing).  Loop
+ * thread only.
+ */
+#ifndef SIM_SESSION_H
+#define SIM_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bin.h"
+#include "buf.h"
+#include "frame.h"
+#include "noise.h"
+#include "sim.h"
+
+struct lws;
+struct txmsg;
+
+enum sim_conn_state {
+	SIM_C_PREFIX,		/* reading the connection header */
+	SIM_C_HELLO,		/* waiting for ClientHello */
+	SIM_C_FINISH,		/* ServerHello sent, waiting for ClientFinish */
+	SIM_C_READY,		/* transport keys in use */
+	SIM_C_CLOSING,		/* flushing, then closing */
+};
+
+/* Registration material from ClientPayload.devicePairingData (3.2). */
+struct sim_reg {
+	uint32_t	 reg_id;
+	uint8_t		 ident_pub[SIM_KEY_LEN];
+	uint32_t	 spk_id;
+	uint8_t		 spk_pub[SIM_KEY_LEN];
+	uint8_t		 spk_sig[64];
+	uint8_t		 build_hash[16];
+	char		 os[SIM_NAME_MAX];	/* DeviceProps.os */
+	int		 platform_type;		/* DeviceProps.platformType */
+	bool		 spk_sig_ok;	/* eSkeySig verifies by eIdent */
+};
+
+struct sim_conn {
+	struct sim		*s;
+	struct sim_conn		*next, **prevp;
+	struct lws		*wsi;
+	uint64_t		 id;
+	enum sim_conn_state	 st;
+	int64_t			 opened_at;	/* unix s */
+
+	/* Front door. */
+	char			 origin[128];	/* Origin header, or "" */
+	char			 path[128];	/* request path */
+	uint8_t			 hdr[7];	/* connection header bytes so far */
+	size_t			 hdr_len;
+	size_t			 skip;		/* edge-routing bytes to skip */
+	bool			 ed;		/* "ED" pre-intro seen */
+	struct wa_frame_reader	 rd;
+	struct wa_frame_writer	 wr;
+	struct wa_noise		 hs;
+	struct wa_noise_transport t;
+	bool			 have_t;
+	enum sim_cert_fault	 cert_fault;	/* in the chain sent */
+
+	/* Queue of WebSocket messages to send (each with LWS_PRE room). */
+	struct txmsg		*txq, **txq_tail;
+	size_t			 txq_len;
+	bool			 close_after;	/* close when the queue is empty */
+	bool			 kill;		/* close at the next chance */
+
+	/* What the client said. */
+	uint8_t			 client_static[SIM_KEY_LEN];
+	bool			 registration;	/* devicePairingData present */
+	struct sim_reg		 reg;
+	uint64_t		 username;	/* login: PN */
+	uint32_t		 device;	/* login: device id */
+	bool			 passive;
+	char			 push_name[SIM_NAME_MAX];
+	char			 version[32];	/* "2.3000.N" */
+	struct sim_account	*acct;		/* login: the account */
+	struct sim_device	*dev;		/* login: the device */
+	bool			 authed;	/* success sent */
+
+	/* Pairing. */
+	char			 refs[SIM_REFS_MAX][40];
+	unsigned		 nrefs;
+	char			 pair_iq[32];	/* id of pair-device */
+	bool			 pair_acked;
+	char			 success_iq[32]; /* id of pair-success */
+	struct sim_account	*pair_acct;	/* account pairing this conn */
+	struct sim_device	*pair_dev;
+
+	/* Counters, for the admin report. */
+	uint64_t		 frames_in, frames_out, unknown;
+	char			 last[160];	/* last notable event */
+};
+
+/* Encode, encrypt, frame and queue node n.  Returns 0 or a WC_E* code. */
+int	sim_conn_send_node(struct sim_conn *c, const struct wa_node *n);
+/* A fresh iq id ("sim-N"). */
+void	sim_conn_iq_id(struct sim_conn *c, char *out, size_t len);
+/* Log a line about c. */
+void	sim_conn_log(struct sim_conn *c, const char *fmt, ...)
+	    PRINTFLIKE(2, 3);
+/* Close c after the queued messages have gone out. */
+void	sim_conn_close_after(struct sim_conn *c);
+
+/* pair.c: forget the device being paired on c (not signed back). */
+void	sim_pair_forget(struct sim_conn *c);
+/* pair.c: an iq answering pair-success; returns 1 if it was one. */
+int	sim_pair_handle_reply(struct sim_conn *c, const struct wa_node *n);
+
+#endif

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/sim/sim.h -- wachat-sim, a local WhatsApp-compatible server for
+ * tests and the demo: the state shared by its parts (the WebSocket front
+ * door and Noise responder in ws.c, accounts in account.c, pairing in
+ * pair.c, the admin interface in admin.c).  Everything runs on one libuv
+ * loop thread; nothing here is thread-safe.
+ */
+#ifndef SIM_SIM_H
+#define SIM_SIM_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <uv.h>
+
+#include "buf.h"
+#include "keys.h"
+
+struct lws_context;
+struct lws_vhost;
+struct sim_http;
+struct sim_conn;
+struct json_object;
+
+#define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
+#define SIM_NAME_MAX	64	/* bytes of a push name, + NUL */
+#define SIM_REFS_MAX	32	/* refs in one pair-device */
+
+/* Faults the sim can put into the certificate chain it sends. */
+enum sim_cert_fault {
+	SIM_CERT_OK = 0,
+	SIM_CERT_OTHER_ROOT,	/* intermediate signed by a random root */
+	SIM_CERT_LEAF_KEY,	/* leaf key is not the Noise static key */
+	SIM_CERT_EXPIRED,	/* both certificates expired a day ago */
+	SIM_CERT_ISSUER,	/* leaf issuerSerial != intermediate serial */
+};
+
+/* Malformed things the sim can send once the handshake is done. */
+enum sim_bad {
+	SIM_BAD_NONE = 0,
+	SIM_BAD_TRUNCATED,	/* a frame header promising more than follows, then close */
+	SIM_BAD_OVERSIZED,	/* a length of 0xFFFFFF (at the 16 MiB cap) */
+	SIM_BAD_GARBAGE,	/* random bytes as a frame, not a GCM ciphertext */
+	SIM_BAD_UNDECRYPTABLE,	/* a well-formed frame sealed with a wrong key */
+};
+
+/* A companion device registered with an account (device id >= 1). */
+struct sim_device {
+	struct sim_device	*next;
+	uint32_t		 id;
+	uint8_t			 noise_pub[SIM_KEY_LEN];
+	uint8_t			 ident_pub[SIM_KEY_LEN];
+	uint32_t		 reg_id;
+	uint32_t		 spk_id;
+	uint8_t			 spk_pub[SIM_KEY_LEN];
+	uint8_t			 spk_sig[64];
+	uint32_t		 key_index;
+	char			 platform_id;	/* from the QR */
+	char			 os[SIM_NAME_MAX];	/* DeviceProps.os */
+	bool			 signed_back;	/* pair-device-sign verified */
+	struct buf		 identity;	/* ADVSignedDeviceIdentity, with key */
+	int64_t			 paired_at;	/* unix s */
+};
+
+/* A user: an account that links companions, or a contact. */
+struct sim_account {
+	struct sim_account	*next;
+	char			 pn[SIM_PN_MAX];	/* digits */
+	char			 lid[SIM_PN_MAX];	/* digits */
+	char			 name[SIM_NAME_MAX];	/* push name */
+	bool			 contact;	/* created as a contact */
+	char			 owner[SIM_PN_MAX];	/* contact of this PN, or "" */
+	struct sim_signal_keys	 keys;		/* primary phone, device 0 */
+	uint32_t		 next_device;	/* next companion id */
+	uint32_t		 next_key_index;
+	struct sim_device	*devices;	/* companions, newest first */
+};
+
+struct sim_opts {
+	const char	*host;		/* bind address */
+	int		 port;		/* WebSocket; 0 = pick */
+	int		 admin_port;	/* admin HTTP; 0 = pick */
+	const char	*root_key_file;
+	const char	*log_file;	/* NULL = stderr */
+	const char	*tls_cert;	/* PEM; with tls_key, serve wss:// */
+	const char	*tls_key;
+	unsigned	 nrefs;		/* refs per pair-device */
+	unsigned	 nprekeys;	/* one-time prekeys per primary phone */
+	unsigned	 handshake_timeout_s;
+	enum sim_cert_fault cert_fault;
+	bool		 verbose;	/* log every stanza, not only unknown ones */
+	uint32_t	 min_revision;	/* failure 405 below 2.3000.<this>; 0 = off */
+};
+
+struct sim {
+	struct sim_opts		 opt;
+	uv_loop_t		 loop;
+	struct lws_context	*lws;
+	struct lws_vhost	*vhost;
+	struct sim_http		*admin;
+	int			 port, admin_port;	/* bound ports */
+	FILE			*log;
+	struct signal_context	*sig;
+
+	uint8_t			 root_priv[SIM_KEY_LEN];
+	uint8_t			 root_pub[SIM_KEY_LEN];
+	uint8_t			 static_priv[SIM_KEY_LEN];	/* Noise s */
+	uint8_t			 static_pub[SIM_KEY_LEN];
+	uint8_t			 inter_priv[SIM_KEY_LEN];
+	uint8_t			 inter_pub[SIM_KEY_LEN];
+	struct buf		 chain;		/* CertChain sent (no fault) */
+	enum sim_cert_fault	 cert_fault;	/* for new handshakes */
+	enum sim_bad		 bad_next;	/* for new connections */
+
+	struct sim_account	*accounts;	/* newest first */
+	struct sim_conn		*conns;		/* live connections */
+	uint64_t		 next_conn_id;
+	uint64_t		 next_iq;
+	uint64_t		 nhandshakes;	/* completed */
+
+	uv_signal_t		 sigint, sigterm;
+	uv_timer_t		 reaper;	/* finishes the lws teardown */
+	uint64_t		 reap_deadline;	/* uv_now() ms */
+	bool			 stopping;
+};
+
+/* --- main.c --- */
+void	sim_log(struct sim *s, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* Begin an orderly shutdown (admin "shutdown", SIGINT, SIGTERM). */
+void	sim_stop(struct sim *s);
+
+/* --- account.c --- */
+/*
+ * Create an account (contact false) or a contact with its primary phone's
+ * Signal keys.  lid NULL or "" picks one; name may be NULL.  Returns 0 and
+ * *out.  Errors: -EINVAL (a PN or LID not 1-20 digits), -EEXIST (PN or LID
+ * taken), libsignal errors.
+ */
+int	sim_account_add(struct sim *s, const char *pn, const char *lid,
+	    const char *name, bool contact, const char *owner,
+	    struct sim_account **out);
+struct sim_account *sim_account_by_pn(struct sim *s, const char *pn);
+struct sim_account *sim_account_by_lid(struct sim *s, const char *lid);
+/* The first account that is not a contact, or NULL. */
+struct sim_account *sim_account_default(struct sim *s);
+struct sim_device *sim_device_find(struct sim_account *a, uint32_t id);
+/* A new companion of a (id and key index assigned); the caller fills it. */
+struct sim_device *sim_device_add(struct sim_account *a);
+void	sim_accounts_free(struct sim *s);
+/* JSON descriptions (new references). */
+struct json_object *sim_account_json(const struct sim_account *a, bool keys);
+struct json_object *sim_device_json(const struct sim_account *a,
+	    const struct sim_device *d);
+
+/* --- ws.c --- */
+int	sim_ws_start(struct sim *s);
+/* Issue the certificate chain for fault f into out. */
+int	sim_ws_chain(struct sim *s, enum sim_cert_fault f, struct buf *out);
+struct sim_conn *sim_conn_by_id(struct sim *s, uint64_t id);
+struct json_object *sim_conn_json(const struct sim_conn *c);
+/* Drop (close) c now. */
+void	sim_conn_drop(struct sim_conn *c);
+/* Send <stream:error code=...> then close. */
+int	sim_conn_stream_error(struct sim_conn *c, int code);
+/* Send <failure reason=...> then close. */
+int	sim_conn_failure(struct sim_conn *c, int reason);
+/* Send something malformed (enum sim_bad) now. */
+int	sim_conn_bad(struct sim_conn *c, enum sim_bad bad);
+/*
+ * Pair the registering connection that showed qr with account a (mock
+ * phone scan, protocol.md 6.2-6.6).  Fills the JSON report res.  Returns
+ * an HTTP-ish status: 200, 404 (no connection holds that ref), 409, 422.
+ */
+int	sim_pair_scan(struct sim *s, const char *qr, const char *pn,
+	    bool dry_run, struct json_object *res);
+
+/* --- admin.c --- */
+int	sim_admin_start(struct sim *s);
+
+/* --- ctl.c --- */
+int	sim_ctl_main(int argc, char **argv);
+
+/* Names of the enums, for options and JSON. */
+const char *sim_bad_name(enum sim_bad b);
+int	sim_bad_parse(const char *s, enum sim_bad *out);
+const char *sim_cert_fault_name(enum sim_cert_fault f);
+int	sim_cert_fault_parse(const char *s, enum sim_cert_fault *out);
+
+#endif
