@@ -35,6 +35,7 @@
 #include "arena.h"
 #include "bin.h"
 #include "buf.h"
+#include "crypto.h"
 #include "err.h"
 #include "node-json.h"
 #include "xmalloc.h"
@@ -60,6 +61,7 @@ enum bench_kind {
 	BENCH_DECODE,
 	BENCH_ENCODE,
 	BENCH_ROUNDTRIP,
+	BENCH_NOISE,		/* perf.md N1: one transport frame's cipher */
 };
 
 struct fixture {
@@ -77,6 +79,11 @@ struct bench_ctx {
 	struct arena		 arena;	/* decoded into; reset by each op */
 	struct buf		 out;	/* encoded into; emptied by each op */
 	struct wa_node		*decoded;
+	struct wa_crypto_gcm	 gcm;	/* keyed once, as per connection */
+	bool			 seal;	/* seal (true) or open */
+	uint8_t			*frame;	/* flen + 16 bytes, sealed in place */
+	const uint8_t		*sealed;/* flen + 16 bytes to open */
+	size_t			 flen;	/* plaintext bytes */
 };
 
 struct options {
@@ -91,6 +98,7 @@ static const char *const KIND_NAME[] = {
 	[BENCH_DECODE] = "codec_decode",
 	[BENCH_ENCODE] = "codec_encode",
 	[BENCH_ROUNDTRIP] = "codec_roundtrip",
+	[BENCH_NOISE] = "noise_frame",
 };
 
 static void
@@ -129,6 +137,21 @@ bench_codec_roundtrip_op(struct bench_ctx *c)
 	    NULL);
 }
 
+/* Seal a frame in place, or open a sealed one, with the key schedule made
+ * once (perf.md N1).  The nonce is fixed: only the cipher's cost is
+ * measured, and no frame leaves the process. */
+BENCH_OP static int
+bench_noise_frame_op(struct bench_ctx *c)
+{
+	static const uint8_t	 nonce[WA_CRYPTO_GCM_NONCE_LEN];
+
+	if (c->seal)
+		return wa_crypto_gcm_seal(&c->gcm, nonce, NULL, 0, c->frame,
+		    c->flen, c->frame);
+	return wa_crypto_gcm_open(&c->gcm, nonce, NULL, 0, c->sealed,
+	    c->flen + WA_CRYPTO_GCM_TAG_LEN, c->frame);
+}
+
 /* Run n operations; the kind is chosen outside the loop. */
 static int
 run(enum bench_kind kind, struct bench_ctx *c, unsigned long n)
@@ -148,6 +171,10 @@ run(enum bench_kind kind, struct bench_ctx *c, unsigned long n)
 	case BENCH_ROUNDTRIP:
 		for (i = 0; i < n; i++)
 			rc |= bench_codec_roundtrip_op(c);
+		break;
+	case BENCH_NOISE:
+		for (i = 0; i < n; i++)
+			rc |= bench_noise_frame_op(c);
 		break;
 	}
 	return rc;
@@ -224,14 +251,18 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static unsigned long	measure(enum bench_kind, struct bench_ctx *,
+			    const struct options *, double *, double *,
+			    struct alloc_count *);
+
 static void
 bench_one(enum bench_kind kind, const struct fixture *f,
     const struct options *o)
 {
 	struct bench_ctx	 c;
 	struct alloc_count	 ac;
-	double			*t, median;
-	unsigned long		 n, s;
+	double			 median, min;
+	unsigned long		 n;
 
 	memset(&c, 0, sizeof(c));
 	c.tree = f->tree;
@@ -242,32 +273,108 @@ bench_one(enum bench_kind kind, const struct fixture *f,
 	 * to its steady state without sizing it here. */
 	arena_init(&c.arena, 0);
 	/* Warm: the buffer and the arena reach their size, caches fill. */
-	if (run(kind, &c, 2) != 0)
-		die("warm-up failed", f->name);
-	ac = count_one(kind, &c);
+	n = measure(kind, &c, o, &median, &min, &ac);
 	if (ac.calls != 0)
 		fprintf(stderr, "bench: %s/%s allocates in the steady state\n",
 		    KIND_NAME[kind], f->name);
 
-	n = o->iters != 0 ? o->iters : calibrate(kind, &c);
-	t = xcalloc(o->samples, sizeof(*t));
-	for (s = 0; s < o->samples; s++)
-		t[s] = time_run(kind, &c, n);
-	qsort(t, o->samples, sizeof(*t), cmp_double);
-	median = o->samples % 2 == 1 ? t[o->samples / 2] :
-	    (t[o->samples / 2 - 1] + t[o->samples / 2]) / 2;
-
 	printf("{\"name\":\"%s/%s\",\"median_ns\":%.1f,\"min_ns\":%.1f,"
 	    "\"allocs\":%llu,\"bytes\":%llu,\"iters\":%lu,\"samples\":%lu,"
 	    "\"mb_s\":%.1f,\"wire_bytes\":%zu}\n",
-	    KIND_NAME[kind], f->name, median, t[0],
+	    KIND_NAME[kind], f->name, median, min,
 	    (unsigned long long)ac.calls, (unsigned long long)ac.bytes, n,
 	    o->samples, (double)f->wire.len * 1e3 / median, f->wire.len);
 	fflush(stdout);
 
-	free(t);
 	arena_release(&c.arena);
 	buf_release(&c.out);
+}
+
+/* Warm the ops set up in c, count the allocations of one into *ac, then
+ * time o->samples runs: the median and fastest ns per op.  Returns the
+ * operations per sample. */
+static unsigned long
+measure(enum bench_kind kind, struct bench_ctx *c, const struct options *o,
+    double *median, double *min, struct alloc_count *ac)
+{
+	double		*t;
+	unsigned long	 n, s;
+
+	if (run(kind, c, 2) != 0)
+		die("warm-up failed", KIND_NAME[kind]);
+	*ac = count_one(kind, c);
+	n = o->iters != 0 ? o->iters : calibrate(kind, c);
+	t = xcalloc(o->samples, sizeof(*t));
+	for (s = 0; s < o->samples; s++)
+		t[s] = time_run(kind, c, n);
+	qsort(t, o->samples, sizeof(*t), cmp_double);
+	*median = o->samples % 2 == 1 ? t[o->samples / 2] :
+	    (t[o->samples / 2 - 1] + t[o->samples / 2]) / 2;
+	*min = t[0];
+	free(t);
+	return n;
+}
+
+/*
+ * perf.md N1, noise_frame: AES-256-GCM seal and open of one transport
+ * frame of 1500 and 65,536 bytes, in place, the key schedule made once.
+ * Returns whether any was selected by --only.
+ */
+static bool
+bench_noise(const struct options *o)
+{
+	static const size_t	 sizes[] = { 1500, 65536 };
+	uint8_t			 key[WA_CRYPTO_KEY_LEN];
+	static const uint8_t	 nonce[WA_CRYPTO_GCM_NONCE_LEN];
+	struct bench_ctx	 c;
+	struct alloc_count	 ac;
+	char			 name[64];
+	double			 median, min;
+	unsigned long		 n;
+	bool			 any = false;
+	size_t			 i, k;
+	int			 seal;
+
+	for (k = 0; k < sizeof(key); k++)
+		key[k] = (uint8_t)(k * 29 + 7);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (seal = 1; seal >= 0; seal--) {
+			uint8_t	*sealed;
+
+			snprintf(name, sizeof(name), "noise_frame/%s-%zu",
+			    seal ? "seal" : "open", sizes[i]);
+			if (o->only != NULL && strcmp(o->only, name) != 0 &&
+			    strcmp(o->only, "noise_frame") != 0)
+				continue;
+			any = true;
+			memset(&c, 0, sizeof(c));
+			c.flen = sizes[i];
+			c.seal = seal;
+			c.frame = xcalloc(1, c.flen + WA_CRYPTO_GCM_TAG_LEN);
+			sealed = xcalloc(1, c.flen + WA_CRYPTO_GCM_TAG_LEN);
+			for (k = 0; k < c.flen; k++)
+				sealed[k] = (uint8_t)k;
+			/* A frame sealed once, for the open bench. */
+			if (wa_crypto_gcm_init(&c.gcm, key, true) != 0 ||
+			    wa_crypto_gcm_seal(&c.gcm, nonce, NULL, 0, sealed,
+			    c.flen, sealed) != 0 ||
+			    wa_crypto_gcm_rekey(&c.gcm, key, seal) != 0)
+				die("cannot set up AES-GCM", NULL);
+			c.sealed = sealed;
+			n = measure(BENCH_NOISE, &c, o, &median, &min, &ac);
+			printf("{\"name\":\"%s\",\"median_ns\":%.1f,"
+			    "\"min_ns\":%.1f,\"allocs\":%llu,\"bytes\":%llu,"
+			    "\"iters\":%lu,\"samples\":%lu,\"mb_s\":%.1f,"
+			    "\"frame_bytes\":%zu}\n", name, median, min,
+			    (unsigned long long)ac.calls,
+			    (unsigned long long)ac.bytes, n, o->samples,
+			    (double)c.flen * 1e3 / median, c.flen);
+			fflush(stdout);
+			wa_crypto_gcm_release(&c.gcm);
+			free(c.frame);
+			free(sealed);
+		}
+	return any;
 }
 
 /* Whether --only selects the bench kind/fixture: its exact name, or a
@@ -435,6 +542,8 @@ main(int argc, char **argv)
 	if (!(o.counting = alloc_count_is_active()))
 		fputs("bench: malloc does not reach the counter (a valgrind "
 		    "tool?): allocs and bytes are not counted\n", stderr);
+	if (wa_crypto_init() != 0)
+		die("cannot initialise the crypto libraries", NULL);
 	arena_init(&trees, 0);
 	fixtures = load_fixtures(&o, &trees);
 	for (f = fixtures; f != NULL; f = f->next)
@@ -453,6 +562,8 @@ main(int argc, char **argv)
 			bench_one(BENCH_ROUNDTRIP, f, &o);
 			any = true;
 		}
+	if (bench_noise(&o))
+		any = true;
 	for (f = fixtures; f != NULL; f = next) {
 		next = f->next;
 		buf_release(&f->wire);

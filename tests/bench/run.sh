@@ -21,7 +21,7 @@ bench="$builddir/tests/bench/bench"
 fixtures="$srcdir/tests/bench/codec-fixtures.jsonl"
 peer_script="${BENCH_PEER_SCRIPT:-$srcdir/tests/interop/bench-codec.mjs}"
 ir_default="codec_decode/ack codec_decode/fanout8"
-ir_default="$ir_default codec_encode/ack codec_encode/small"
+ir_default="$ir_default codec_encode/ack codec_encode/small noise_frame/seal-1500"
 ir_benches="${BENCH_IR:-$ir_default}"
 ir_iters="${BENCH_IR_ITERS:-2000}"
 
