@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "bin.h"
 #include "buf.h"
+#include "hex.h"
 #include "err.h"
 #include "i18n.h"
 #include "xmalloc.h"
@@ -32,18 +33,6 @@ usage(FILE *f)
 	    "input)\n"), f);
 	fputs(_("  -h, --help          show this help and exit\n"), f);
 	fputs(_("  -V, --version       show the version and exit\n"), f);
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* Read all of standard input (at most max bytes) into a NUL-terminated
@@ -103,7 +92,7 @@ decode_frame(const char *arg)
 		if (arg[i] == ' ' || arg[i] == '\n' || arg[i] == '\t' ||
 		    arg[i] == '\r')
 			continue;
-		if ((v = hexval((unsigned char)arg[i])) < 0) {
+		if ((v = hex_digit((unsigned char)arg[i])) < 0) {
 			fprintf(stderr, _("wachat: character %zu is not a hex "
 			    "digit\n"), i + 1);
 			goto fail;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hex.h"
 #include "node-json.h"
 
 static int
@@ -25,18 +26,6 @@ copy_str(struct arena *a, struct json_object *s)
 	memcpy(p, json_object_get_string(s), r.len);
 	r.p = p;
 	return r;
-}
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static int
@@ -90,7 +79,7 @@ val_from_json(struct json_object *j, struct arena *a, struct wa_val *out,
 			return fail(err, errlen, "odd hex length");
 		p = arena_alloc(a, hl / 2);
 		for (i = 0; i < hl / 2; i++) {
-			int	 hi = hexval(h[2 * i]), lo = hexval(h[2 * i + 1]);
+			int	 hi = hex_digit(h[2 * i]), lo = hex_digit(h[2 * i + 1]);
 
 			if (hi < 0 || lo < 0)
 				return fail(err, errlen, "bad hex digit");
@@ -214,7 +203,6 @@ put_jid(struct buf *out, const struct wa_jid *j)
 static void
 put_val(struct buf *out, const struct wa_val *v)
 {
-	static const char	 hex[] = "0123456789abcdef";
 	size_t			 i;
 
 	switch (v->kind) {
@@ -231,13 +219,7 @@ put_val(struct buf *out, const struct wa_val *v)
 		break;
 	case WA_VAL_BYTES:
 		put(out, "{\"b\":\"");
-		buf_reserve(out, v->u.str.len * 2);
-		for (i = 0; i < v->u.str.len; i++) {
-			uint8_t	 c = (uint8_t)v->u.str.p[i];
-
-			out->p[out->len++] = (uint8_t)hex[c >> 4];
-			out->p[out->len++] = (uint8_t)hex[c & 15];
-		}
+		hex_append(out, (const uint8_t *)v->u.str.p, v->u.str.len);
 		buf_push(out, '"');
 		break;
 	case WA_VAL_LIST:

@@ -15,31 +15,18 @@
 #include <string.h>
 
 #include "err.h"
+#include "hex.h"
 #include "node-json.h"
 #include "xmalloc.h"
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static void
 encode_line(const char *line, struct arena *a, struct buf *out)
 {
-	static const char	 hex[] = "0123456789abcdef";
 	struct json_tokener	*tok = json_tokener_new_ex(2000);
 	struct json_object	*j;
 	struct wa_node		*n;
 	struct buf		 bin = BUF_INIT;
 	char			 err[128];
-	size_t			 i;
 	int			 rc;
 
 	j = json_tokener_parse_ex(tok, line, (int)strlen(line));
@@ -54,12 +41,8 @@ encode_line(const char *line, struct arena *a, struct buf *out)
 		printf("error: %s\n", wc_strerror(rc));
 	else {
 		out->len = 0;
-		buf_reserve(out, bin.len * 2 + 1);
-		for (i = 0; i < bin.len; i++) {
-			out->p[out->len++] = (uint8_t)hex[bin.p[i] >> 4];
-			out->p[out->len++] = (uint8_t)hex[bin.p[i] & 15];
-		}
-		out->p[out->len++] = '\n';
+		hex_append(out, bin.p, bin.len);
+		buf_push(out, '\n');
 		fwrite(out->p, 1, out->len, stdout);
 	}
 	buf_release(&bin);
@@ -75,7 +58,7 @@ decode_line(const char *line, size_t len, struct arena *a, struct buf *out)
 	int		 rc;
 
 	for (i = 0; i + 1 < len; i += 2) {
-		int	 h = hexval(line[i]), l = hexval(line[i + 1]);
+		int	 h = hex_digit(line[i]), l = hex_digit(line[i + 1]);
 
 		if (h < 0 || l < 0) {
 			printf("{\"error\":\"bad hex\",\"offset\":%zu}\n", i);
