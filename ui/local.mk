@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The terminal UI: the only module that will include curses; never the
+# network, the loop, SQL, proto/ or store/.
+noinst_LIBRARIES += libui.a
+libui_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui $(QRENCODE_CFLAGS) \
+	$(NCURSESW_CFLAGS)
+libui_a_SOURCES = ui/qr.h ui/qr.c
+UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS)
+
+check_PROGRAMS += tests/test-ui-qr
+tests_test_ui_qr_SOURCES = tests/test-ui-qr.c
+tests_test_ui_qr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui
+tests_test_ui_qr_CFLAGS = $(TEST_CFLAGS)
+tests_test_ui_qr_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
+TESTS += tests/test-ui-qr
