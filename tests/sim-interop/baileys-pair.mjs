@@ -7,7 +7,7 @@
 // the saved credentials answered with <success>.  TAP.
 import fs from 'node:fs';
 import path from 'node:path';
-import { bail, finish, importPkg, ok, quietLogger, rootPub, startSim, until, within } from './lib.mjs';
+import { bail, finish, rmTree, importPkg, ok, quietLogger, rootPub, startSim, until, within } from './lib.mjs';
 
 const baileys = await importPkg('@whiskeysockets/baileys/lib/index.js');
 const defaults = await importPkg('@whiskeysockets/baileys/lib/Defaults/index.js');
@@ -93,6 +93,10 @@ try {
 		(await sim.ctl('GET', '/admin/connections')).body.find((x) => x.kind === 'login' && x.authenticated));
 	ok(login && login.jid === `${PN}:1@s.whatsapp.net` && login.passive === true,
 		'Baileys logs in with the saved credentials and the sim answers <success>', login);
+	// Let it finish the connect sequence (it writes 812 prekeys) before
+	// ending it.
+	const open = await waitEvent(15000, 'connection open', (e) => e.connection === 'open');
+	ok(open.connection === 'open', 'Baileys reaches connection: open');
 } catch (e) {
 	ok(false, `no exception: ${e.stack}`);
 }
@@ -101,5 +105,5 @@ try {
 } catch { /* already closed */ }
 const code = await sim.stop();
 ok(code === 0, `wachat-sim exits cleanly (${code})`, sim.stderr());
-fs.rmSync(authDir, { recursive: true, force: true });
+await rmTree(authDir);
 process.exit(finish());

@@ -73,6 +73,19 @@ export async function until(ms, fn) {
 const children = new Set();
 process.on('exit', () => { for (const c of children) c.kill('SIGKILL'); });
 
+// Remove a directory a client may still be writing to (Baileys saves its
+// keys asynchronously): retry for up to 2 s, then leave it.
+export async function rmTree(dir) {
+	for (let i = 0; i < 40; i++) {
+		try {
+			fs.rmSync(dir, { recursive: true, force: true });
+			return;
+		} catch {
+			await sleep(50);
+		}
+	}
+}
+
 export async function startSim(args = []) {
 	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'wachat-sim-js-'));
 	const log = path.join(tmp, 'sim.log');
@@ -125,7 +138,7 @@ export async function startSim(args = []) {
 				child.kill('SIGKILL');
 				return 'killed';
 			} finally {
-				fs.rmSync(tmp, { recursive: true, force: true });
+				await rmTree(tmp);
 			}
 		},
 	};

@@ -139,6 +139,7 @@ sim_accounts_free(struct sim *s)
 		while ((d = a->devices) != NULL) {
 			a->devices = d->next;
 			buf_release(&d->identity);
+			sim_prekeys_release(d);
 			free(d);
 		}
 		sim_signal_keys_release(&a->keys);
@@ -188,6 +189,7 @@ sim_device_json(const struct sim_account *a, const struct sim_device *d)
 	    json_object_new_int64((int64_t)d->identity.len));
 	json_object_object_add(o, "paired_at",
 	    json_object_new_int64(d->paired_at));
+	sim_prekeys_json(d, o);
 	return o;
 }
 

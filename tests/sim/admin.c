@@ -102,6 +102,12 @@ knobs_json(const struct sim *s)
 	    json_object_new_string(sim_bad_name(s->bad_next)));
 	json_object_object_add(o, "cert_fault",
 	    json_object_new_string(sim_cert_fault_name(s->cert_fault)));
+	json_object_object_add(o, "min_version",
+	    json_object_new_int64(s->min_revision));
+	json_object_object_add(o, "sw_revision",
+	    json_object_new_int64(s->sw_revision));
+	json_object_object_add(o, "reg_refresh_pct",
+	    json_object_new_int64(s->refresh_pct));
 	return o;
 }
 
@@ -129,6 +135,8 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_int64((int64_t)s->nhandshakes));
 	json_object_object_add(o, "connections", json_object_new_int64(nc));
 	json_object_object_add(o, "accounts", json_object_new_int64(na));
+	json_object_object_add(o, "unanswered_queries",
+	    json_object_new_int64((int64_t)s->unanswered));
 	json_object_object_add(o, "knobs", knobs_json(s));
 	return reply(out, o, 200);
 }
@@ -250,17 +258,34 @@ list_accounts(struct sim *s, struct buf *out)
 	return reply(out, arr, 200);
 }
 
-/* GET /admin/devices/JID: what the sim holds for a device. */
+/*
+ * GET /admin/devices/JID: what the sim holds for a device; POST
+ * /admin/devices/JID/use-prekeys {n}: hand n one-time prekeys out.
+ */
 static int
-device(struct sim *s, const char *jid, struct buf *out)
+device(struct sim *s, const char *path, struct json_object *in, bool post,
+    struct buf *out)
 {
+	char			 jid[128];
+	const char		*slash = strchr(path, '/');
+	int64_t			 nuse = 0;
 	char			 user[SIM_PN_MAX];
-	const char		*at = strchr(jid, '@'), *colon;
+	const char		*at, *colon;
 	struct sim_account	*a;
 	struct sim_device	*d;
 	unsigned long		 dev = 0;
 	size_t			 ul;
 
+	if (slash != NULL) {
+		if (!post || strcmp(slash, "/use-prekeys") != 0)
+			return error(out, 404, "no such route");
+		if (!jint(in, "n", &nuse) || nuse < 0)
+			return error(out, 400, "give {\"n\": N}");
+	} else if (post)
+		return error(out, 404, "no such route");
+	snprintf(jid, sizeof(jid), "%.*s", slash != NULL ?
+	    (int)(slash - path) : (int)strlen(path), path);
+	at = strchr(jid, '@');
 	colon = strchr(jid, ':');
 	if (at == NULL)
 		at = jid + strlen(jid);
@@ -283,10 +308,24 @@ device(struct sim *s, const char *jid, struct buf *out)
 		a = sim_account_by_pn(s, user);
 	if (a == NULL)
 		return error(out, 404, "no such user");
-	if (dev == 0)
+	if (dev == 0 && slash == NULL)
 		return reply(out, sim_account_json(a, true), 200);
 	if ((d = sim_device_find(a, (uint32_t)dev)) == NULL)
 		return error(out, 404, "no such device");
+	if (slash != NULL) {
+		struct json_object	*o = json_object_new_object();
+		unsigned		 notified = 0;
+		size_t			 used;
+
+		used = sim_prekeys_use(s, a, d, (size_t)nuse, &notified);
+		json_object_object_add(o, "used",
+		    json_object_new_int64((int64_t)used));
+		json_object_object_add(o, "left",
+		    json_object_new_int64((int64_t)d->notks));
+		json_object_object_add(o, "notified",
+		    json_object_new_int64(notified));
+		return reply(out, o, 200);
+	}
 	return reply(out, sim_device_json(a, d), 200);
 }
 
@@ -331,6 +370,13 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 		    bad == SIM_BAD_NONE)
 			return error(out, 400, "give {\"kind\": truncated|"
 			    "oversized|garbage|undecryptable}");
+	} else if (strcmp(action, "reg-refresh") == 0) {
+		const char	*ch = jstr(in, "child");
+
+		if (ch != NULL && strcmp(ch, "companion_reg_refresh") != 0 &&
+		    strcmp(ch, "pair-device-rotate-qr") != 0)
+			return error(out, 400, "child: companion_reg_refresh|"
+			    "pair-device-rotate-qr");
 	} else if (strcmp(action, "drop") != 0)
 		return error(out, 404, "no such action");
 	for (c = s->conns; c != NULL; c = c->next)
@@ -348,12 +394,15 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 			rc = sim_conn_stream_error(c, (int)v);
 		else if (strcmp(action, "failure") == 0)
 			rc = sim_conn_failure(c, (int)v);
+		else if (strcmp(action, "reg-refresh") == 0)
+			rc = sim_pair_reg_refresh(c, jstr(in, "child"));
 		else
 			rc = sim_conn_bad(c, bad);
 		if (rc != 0)
-			return error(out, 409, rc == WC_ESTATE ?
-			    "the connection has not finished its handshake" :
-			    wc_strerror(rc));
+			return error(out, 409, rc != WC_ESTATE ?
+			    wc_strerror(rc) : strcmp(action, "reg-refresh") == 0 ?
+			    "not an unpaired registration connection" :
+			    "the connection has not finished its handshake");
 	}
 	if (n == 0)
 		return error(out, 404, "no such connection");
@@ -371,6 +420,7 @@ static int
 knobs(struct sim *s, struct json_object *in, struct buf *out)
 {
 	const char	*v;
+	int64_t		 iv;
 
 	if ((v = jstr(in, "malformed_next")) != NULL &&
 	    sim_bad_parse(v, &s->bad_next) != 0)
@@ -380,8 +430,26 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 	    sim_cert_fault_parse(v, &s->cert_fault) != 0)
 		return error(out, 400, "cert_fault: none|other-root|leaf-key|"
 		    "expired|issuer-serial");
-	sim_log(s, "knobs: malformed_next %s, cert_fault %s",
-	    sim_bad_name(s->bad_next), sim_cert_fault_name(s->cert_fault));
+	if (json_object_object_get_ex(in, "min_version", NULL)) {
+		if (!jint(in, "min_version", &iv) || iv < 0 || iv > UINT32_MAX)
+			return error(out, 400, "min_version: a revision, 0 = off");
+		s->min_revision = (uint32_t)iv;
+	}
+	if (json_object_object_get_ex(in, "sw_revision", NULL)) {
+		if (!jint(in, "sw_revision", &iv) || iv <= 0 ||
+		    iv > UINT32_MAX)
+			return error(out, 400, "sw_revision: a revision");
+		s->sw_revision = (uint32_t)iv;
+	}
+	if (json_object_object_get_ex(in, "reg_refresh_pct", NULL)) {
+		if (!jint(in, "reg_refresh_pct", &iv) || iv < 0 || iv > 100)
+			return error(out, 400, "reg_refresh_pct: 0-100");
+		s->refresh_pct = (unsigned)iv;
+	}
+	sim_log(s, "knobs: malformed_next %s, cert_fault %s, min_version %u, "
+	    "sw_revision %u, reg_refresh_pct %u", sim_bad_name(s->bad_next),
+	    sim_cert_fault_name(s->cert_fault), s->min_revision,
+	    s->sw_revision, s->refresh_pct);
 	return reply(out, knobs_json(s), 200);
 }
 
@@ -402,6 +470,43 @@ scan_qr(struct sim *s, const struct sim_http_req *req, struct buf *out)
 }
 
 static int
+enter_code(struct sim *s, struct json_object *in, struct buf *out)
+{
+	struct json_object	*res = json_object_new_object();
+	const char		*code = jstr(in, "code");
+	int			 st;
+
+	if (code == NULL) {
+		json_object_put(res);
+		return error(out, 400, "give {\"code\": \"XXXX-XXXX\"}");
+	}
+	st = sim_pair_enter_code(s, code, jstr(in, "pn"), res);
+	sim_log(s, "enter-code: %d %s", st, json_object_to_json_string_ext(res,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	return reply(out, res, st);
+}
+
+/* GET /sw.js: a service-worker-like page carrying the version the way
+ * protocol.md 3.3 says clients scrape it. */
+static int
+sw_js(struct sim *s, struct buf *out)
+{
+	char	 txt[512];
+	int	 n;
+
+	n = snprintf(txt, sizeof(txt),
+	    "/* wachat-sim: the current WhatsApp Web version */\n"
+	    "self.__swData=JSON.parse(/*BTDS*/\"{\\\"dynamic_data\\\":"
+	    "{\\\"SiteData\\\":{\\\"server_revision\\\":%u,"
+	    "\\\"client_revision\\\":%u}}}\");\n"
+	    "var config={\"client_revision\":%u,\"version\":"
+	    "\"2.3000.%u\"};\n", s->sw_revision, s->sw_revision,
+	    s->sw_revision, s->sw_revision);
+	buf_append(out, txt, (size_t)n);
+	return 200 | SIM_HTTP_JS;
+}
+
+static int
 handle(void *arg, const struct sim_http_req *req, struct buf *out)
 {
 	struct sim		*s = arg;
@@ -411,6 +516,8 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	bool			 post = strcmp(req->method, "POST") == 0;
 	int			 st;
 
+	if (get && strcmp(p, "/sw.js") == 0)
+		return sw_js(s, out);
 	if (strncmp(p, "/admin/", 7) != 0)
 		return error(out, 404, "no such route");
 	p += 7;
@@ -431,8 +538,10 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 		st = add_account(s, in, false, out);
 	else if (post && strcmp(p, "contacts") == 0)
 		st = add_account(s, in, true, out);
-	else if (get && strncmp(p, "devices/", 8) == 0)
-		st = device(s, p + 8, out);
+	else if ((get || post) && strncmp(p, "devices/", 8) == 0)
+		st = device(s, p + 8, in, post, out);
+	else if (post && strcmp(p, "mock-phone/enter-code") == 0)
+		st = enter_code(s, in, out);
 	else if (get && strcmp(p, "connections") == 0)
 		st = list_conns(s, out);
 	else if (post && strncmp(p, "connections/", 12) == 0)

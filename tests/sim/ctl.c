@@ -33,12 +33,19 @@ ctl_usage(FILE *f)
 "  drop ID                         close a connection (ID: number, last, all)\n"
 "  stream-error ID CODE            send <stream:error code=CODE/>, close\n"
 "  failure ID REASON               send <failure reason=REASON/>, close\n"
+"  reg-refresh ID [CHILD]          send companion_reg_refresh to an unpaired\n"
+"                                  client (CHILD: companion_reg_refresh or\n"
+"                                  pair-device-rotate-qr)\n"
+"  use-prekeys JID N               hand N one-time prekeys of a device out\n"
 "  malformed ID KIND               send a malformed frame: truncated,\n"
 "                                  oversized, garbage, undecryptable\n"
-"  knobs [NAME=VALUE]...           show or set malformed_next, cert_fault\n"
+"  knobs [NAME=VALUE]...           show or set malformed_next, cert_fault,\n"
+"                                  min_version, sw_revision, reg_refresh_pct\n"
 "  cert-chain [FAULT]              the certificate chain, in parts\n"
 "  scan-qr QR|- [PN]               scan a QR code as PN's phone (- = stdin)\n"
 "  dry-scan-qr QR|- [PN]           check a QR code, pair nothing\n"
+"  enter-code CODE [PN]            enter a link code on the phone (6.7)\n"
+"  sw-js                           the /sw.js page (the current version)\n"
 "  shutdown                        stop the sim\n", f);
 }
 
@@ -216,6 +223,33 @@ dispatch(const char *base, int argc, char **argv)
 		    json_object_new_int64(v));
 		return post_json(base, path, o);
 	}
+	if (strcmp(cmd, "reg-refresh") == 0 && (argc == 2 || argc == 3)) {
+		snprintf(path, sizeof(path), "/admin/connections/%s/reg-refresh",
+		    argv[1]);
+		o = json_object_new_object();
+		add_str(o, "child", argc == 3 ? argv[2] : NULL);
+		return post_json(base, path, o);
+	}
+	if (strcmp(cmd, "use-prekeys") == 0 && argc == 3) {
+		if (int_arg(argv[2], &v) != 0 || v < 0) {
+			fprintf(stderr, "wachat-sim ctl: %s: not a count\n",
+			    argv[2]);
+			return 2;
+		}
+		snprintf(path, sizeof(path), "/admin/devices/%s/use-prekeys",
+		    argv[1]);
+		o = json_object_new_object();
+		json_object_object_add(o, "n", json_object_new_int64(v));
+		return post_json(base, path, o);
+	}
+	if (strcmp(cmd, "enter-code") == 0 && (argc == 2 || argc == 3)) {
+		o = json_object_new_object();
+		add_str(o, "code", argv[1]);
+		add_str(o, "pn", argc == 3 ? argv[2] : NULL);
+		return post_json(base, "/admin/mock-phone/enter-code", o);
+	}
+	if (strcmp(cmd, "sw-js") == 0 && argc == 1)
+		return request(base, "GET", "/sw.js", NULL, NULL);
 	if (strcmp(cmd, "malformed") == 0 && argc == 3) {
 		snprintf(path, sizeof(path), "/admin/connections/%s/malformed",
 		    argv[1]);

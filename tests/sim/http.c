@@ -122,12 +122,15 @@ respond(struct client *c, int status, const struct buf *body)
 {
 	struct buf	 out = BUF_INIT;
 	char		 head[256];
+	const char	*ctype = (status & SIM_HTTP_JS) != 0 ?
+	    "text/javascript" : "application/json";
 	int		 n;
 
+	status &= ~SIM_HTTP_JS;
 	n = snprintf(head, sizeof(head), "HTTP/1.1 %d %s\r\n"
-	    "Content-Type: application/json\r\n"
+	    "Content-Type: %s\r\n"
 	    "Content-Length: %zu\r\n"
-	    "Connection: close\r\n\r\n", status, status_text(status),
+	    "Connection: close\r\n\r\n", status, status_text(status), ctype,
 	    body->len);
 	buf_append(&out, head, (size_t)n);
 	buf_append(&out, body->p, body->len);

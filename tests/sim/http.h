@@ -29,10 +29,13 @@ struct sim_http_req {
 	size_t		 body_len;	/* bytes */
 };
 
+/* Or'ed into a handler's status: send the body as text/javascript. */
+#define SIM_HTTP_JS	0x10000
+
 /*
  * Handles req: appends the response body to out and returns the HTTP
  * status (200, 404, ...).  The body is sent with Content-Type
- * application/json.
+ * application/json, or text/javascript with SIM_HTTP_JS.
  */
 typedef int (*sim_http_handler)(void *arg, const struct sim_http_req *req,
     struct buf *out);

@@ -7,6 +7,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/main.c tests/sim/sim.h \
 	tests/sim/ws.c tests/sim/session.h \
 	tests/sim/pair.c \
+	tests/sim/prekeys.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \
 	tests/sim/nodes.c tests/sim/nodes.h \
@@ -22,12 +23,16 @@ tests_sim_wachat_sim_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
 	$(LWS_LIBS) $(UV_LIBS) $(JSONC_LIBS) $(CURL_LIBS) -ldl
 
 SIM_TESTS = tests/sim-conn.sh tests/sim-tls.sh tests/sim-baileys.sh \
+	tests/sim-baileys-connect.sh tests/sim-baileys-pairing.sh \
+	tests/sim-knobs.sh \
 	tests/sim-bridge-cert.sh \
 	tests/sim-bridge-noise.sh
 TESTS += $(SIM_TESTS)
 EXTRA_DIST += $(SIM_TESTS) tests/sim/root-key.txt tests/sim/README.md \
 	tests/sim-lib.sh \
 	tests/sim-interop/baileys-pair.mjs \
+	tests/sim-interop/baileys-connect.mjs \
+	tests/sim-interop/baileys-pairing.mjs \
 	tests/sim-interop/bridge-cert.mjs \
 	tests/sim-interop/bridge-noise.mjs \
 	tests/sim-interop/lib.mjs \

@@ -125,8 +125,9 @@ usage(FILE *f)
 "       wachat-sim ctl --admin URL COMMAND [ARG]...   (see: wachat-sim ctl --help)\n"
 "A local WhatsApp-compatible server for tests and the demo: WebSocket and\n"
 "the Noise handshake (responder) with a certificate chain from a test root,\n"
-"pair-device for registrations, failure 401 for unknown logins, and the\n"
-"primary phone of every account (Signal keys, QR scan, pair-success).\n"
+"pair-device for registrations, failure 401 for unknown logins, the\n"
+"primary phone of every account (Signal keys, QR scan, link code,\n"
+"pair-success), and the connect sequence after <success> (prekeys).\n"
 "On start it prints 'port=N' and 'admin-port=N' lines on stdout.\n"
 "\n"
 "Options:\n"
@@ -143,7 +144,13 @@ usage(FILE *f)
 "  --refs N               refs in each pair-device (1-32, default 6)\n"
 "  --prekeys N            one-time prekeys per primary phone (default 20)\n"
 "  --min-version REV      answer failure 405 to versions below 2.3000.REV\n"
-"                         (default: accept every version)\n"
+"                         (default: accept every version; also a knob)\n"
+"  --sw-revision REV      the client_revision GET /sw.js on the admin port\n"
+"                         carries (default 1045649367, or --min-version if\n"
+"                         higher; also a knob)\n"
+"  --reg-refresh-pct P    at the first scan of a connection, with P%\n"
+"                         chance send companion_reg_refresh instead and\n"
+"                         refuse the scan (default 0; also a knob)\n"
 "  --handshake-timeout S  close connections that have not finished the\n"
 "                         handshake after S seconds (default 20)\n"
 "  --log FILE             log to FILE instead of stderr (appends)\n"
@@ -158,22 +165,40 @@ usage(FILE *f)
 "  POST /admin/accounts {pn,lid?,name?}    create an account (Signal keys made)\n"
 "  POST /admin/contacts {pn,lid?,name?,of?} create a contact (of = owner PN)\n"
 "  GET  /admin/devices/JID                 what the sim holds for a device\n"
-"                                          (PN[:DEV]@s.whatsapp.net, LID[:DEV]@lid)\n"
+"                                          (PN[:DEV]@s.whatsapp.net, LID[:DEV]@lid),\n"
+"                                          with its uploaded prekeys\n"
+"  POST /admin/devices/JID/use-prekeys {n} hand n one-time prekeys out; below\n"
+"                                          5 left, send the encrypt notification\n"
 "  GET  /admin/connections                 live connections\n"
 "  POST /admin/connections/ID/drop         close it (ID: number, last, all)\n"
 "  POST /admin/connections/ID/stream-error {code}   send <stream:error>, close\n"
 "  POST /admin/connections/ID/failure {reason}      send <failure>, close\n"
+"  POST /admin/connections/ID/reg-refresh {child?}  send an unpaired client\n"
+"                                          companion_reg_refresh (child:\n"
+"                                          companion_reg_refresh or\n"
+"                                          pair-device-rotate-qr); QRs scanned\n"
+"                                          before it are refused from then on\n"
 "  POST /admin/connections/ID/malformed {kind}      send a malformed frame:\n"
 "                                          truncated, oversized, garbage,\n"
 "                                          undecryptable\n"
-"  GET  /admin/knobs, POST /admin/knobs {malformed_next?, cert_fault?}\n"
+"  GET  /admin/knobs, POST /admin/knobs {malformed_next?, cert_fault?,\n"
+"                                          min_version?, sw_revision?,\n"
+"                                          reg_refresh_pct?}\n"
 "                                          malformed_next applies once, right\n"
 "                                          after the next handshake\n"
 "  GET  /admin/cert-chain[?fault=KIND]     the chain sent, in hex and in parts\n"
 "  POST /admin/mock-phone/scan-qr[?pn=PN&dry_run=1]  body: the QR text;\n"
 "                                          pair it as PN's phone (default:\n"
 "                                          the first account)\n"
-"  POST /admin/shutdown                    exit cleanly\n", f);
+"  POST /admin/mock-phone/enter-code {code, pn?}   the phone enters a link\n"
+"                                          code (XXXX-XXXX) for the client\n"
+"                                          that sent companion_hello\n"
+"  GET  /sw.js                             \"client_revision\":REV, as on\n"
+"                                          web.whatsapp.com/sw.js\n"
+"  POST /admin/shutdown                    exit cleanly\n"
+"After <success> the sim answers the connect queries (prekey count and\n"
+"upload, passive, digest, props, blocklist, privacy, usync, ping) and\n"
+"answers any other iq with error 501, logged as an unanswered query.\n", f);
 }
 
 /* Read "private=" and "public=" hex lines; check they belong together. */
@@ -307,7 +332,7 @@ parse_uint(const char *s, unsigned long max, unsigned long *out)
 enum {
 	OPT_HOST = 256, OPT_PORT, OPT_ADMIN_PORT, OPT_ROOT_KEY, OPT_CERT_FAULT,
 	OPT_TLS_CERT, OPT_TLS_KEY, OPT_REFS, OPT_PREKEYS, OPT_MIN_VERSION,
-	OPT_HS_TIMEOUT, OPT_LOG,
+	OPT_HS_TIMEOUT, OPT_LOG, OPT_SW_REVISION, OPT_REFRESH_PCT,
 };
 
 static int
@@ -325,6 +350,8 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		{ "prekeys", required_argument, NULL, OPT_PREKEYS },
 		{ "min-version", required_argument, NULL, OPT_MIN_VERSION },
 		{ "handshake-timeout", required_argument, NULL, OPT_HS_TIMEOUT },
+		{ "sw-revision", required_argument, NULL, OPT_SW_REVISION },
+		{ "reg-refresh-pct", required_argument, NULL, OPT_REFRESH_PCT },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -390,6 +417,21 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			}
 			o->min_revision = (uint32_t)v;
 			break;
+		case OPT_SW_REVISION:
+			if (parse_uint(optarg, UINT32_MAX, &v) != 0 || v == 0) {
+				fprintf(stderr, "wachat-sim: bad --sw-revision\n");
+				return 2;
+			}
+			o->sw_revision = (uint32_t)v;
+			break;
+		case OPT_REFRESH_PCT:
+			if (parse_uint(optarg, 100, &v) != 0) {
+				fprintf(stderr, "wachat-sim: --reg-refresh-pct: "
+				    "0-100\n");
+				return 2;
+			}
+			o->refresh_pct = (unsigned)v;
+			break;
 		case OPT_HS_TIMEOUT:
 			if (parse_uint(optarg, 3600, &v) != 0 || v == 0) {
 				fprintf(stderr, "wachat-sim: bad "
@@ -419,6 +461,9 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		usage(stderr);
 		return 2;
 	}
+	if (o->sw_revision == 0)
+		o->sw_revision = o->min_revision > 1045649367u ?
+		    o->min_revision : 1045649367u;
 	if ((o->tls_cert == NULL) != (o->tls_key == NULL)) {
 		fprintf(stderr, "wachat-sim: --tls-cert and --tls-key go "
 		    "together\n");
@@ -449,6 +494,9 @@ run(struct sim *s)
 	sim_random(s->inter_priv, SIM_KEY_LEN);
 	wa_crypto_x25519_base(s->inter_priv, s->inter_pub);
 	s->cert_fault = s->opt.cert_fault;
+	s->min_revision = s->opt.min_revision;
+	s->sw_revision = s->opt.sw_revision;
+	s->refresh_pct = s->opt.refresh_pct;
 	lws_set_log_level(s->opt.verbose ? LLL_ERR | LLL_WARN | LLL_NOTICE :
 	    LLL_ERR | LLL_WARN, NULL);
 	uv_loop_init(&s->loop);

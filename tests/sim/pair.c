@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <json-c/json.h>
+#include <openssl/evp.h>
 
 #include "adv.pb-c.h"
 #include "arena.h"
@@ -270,6 +271,95 @@ send_pair_success(struct sim_conn *c, struct sim_account *a,
 	return rc;
 }
 
+/*
+ * The phone's side once it has the companion's ADV secret (from a QR or a
+ * link code): a new device of a, pair-success on c.  Fills res; returns
+ * an HTTP-ish status.
+ */
+static int
+pair_with(struct sim_conn *c, struct sim_account *a, const uint8_t adv[32],
+    char platform, struct json_object *res)
+{
+	struct sim_device	*d;
+	struct buf		 container = BUF_INIT;
+	int			 rc;
+
+	d = sim_device_add(a);
+	memcpy(d->noise_pub, c->client_static, 32);
+	memcpy(d->ident_pub, c->reg.ident_pub, 32);
+	d->reg_id = c->reg.reg_id;
+	d->spk_id = c->reg.spk_id;
+	memcpy(d->spk_pub, c->reg.spk_pub, 32);
+	memcpy(d->spk_sig, c->reg.spk_sig, 64);
+	d->platform_id = platform;
+	snprintf(d->os, sizeof(d->os), "%s", c->reg.os);
+	d->paired_at = (int64_t)time(NULL);
+	if ((rc = make_identity(a, d, adv, &container)) != 0 ||
+	    (rc = send_pair_success(c, a, d, &container)) != 0) {
+		put_err(res, wc_strerror(rc));
+		buf_release(&container);
+		forget_device(a, d);
+		return 500;
+	}
+	buf_release(&container);
+	c->pair_acct = a;
+	c->pair_dev = d;
+	sim_conn_log(c, "paired by %s: sent pair-success for device %u "
+	    "(iq %s)", a->pn, d->id, c->success_iq);
+	snprintf(c->last, sizeof(c->last), "pair-success sent");
+	json_object_object_add(res, "pair_success_iq",
+	    json_object_new_string(c->success_iq));
+	return 200;
+}
+
+/*
+ * companion_reg_refresh bookkeeping for a scan of q on c: refuse a secret
+ * seen before the last refresh; maybe refresh at random first.  Returns
+ * 0 to go on, or an HTTP status with res filled.
+ */
+static int
+check_refresh(struct sim *s, struct sim_conn *c, const struct qr *q,
+    bool dry_run, struct json_object *res)
+{
+	unsigned	 i;
+	uint32_t	 r;
+
+	for (i = 0; i < c->nseen; i++)
+		if (memcmp(c->seen_adv[i], q->adv, 32) == 0)
+			break;
+	if (i < c->nseen && c->seen_gen[i] < c->refreshes) {
+		put_err(res, "the QR's ADV secret was retired by "
+		    "companion_reg_refresh: scan the QR shown since");
+		json_object_object_add(res, "retired",
+		    json_object_new_boolean(1));
+		return 409;
+	}
+	if (i == c->nseen) {
+		if (c->nseen == 16) {
+			memmove(c->seen_adv[0], c->seen_adv[1],
+			    15 * sizeof(c->seen_adv[0]));
+			memmove(&c->seen_gen[0], &c->seen_gen[1],
+			    15 * sizeof(c->seen_gen[0]));
+			c->nseen--;
+		}
+		memcpy(c->seen_adv[c->nseen], q->adv, 32);
+		c->seen_gen[c->nseen++] = c->refreshes;
+	}
+	if (dry_run || s->refresh_pct == 0 || c->random_refresh_done)
+		return 0;
+	sim_random(&r, sizeof(r));
+	if (r % 100 >= s->refresh_pct)
+		return 0;
+	c->random_refresh_done = true;
+	if (sim_pair_reg_refresh(c, NULL) != 0)
+		return 0;
+	put_err(res, "companion_reg_refresh sent before this scan (knob "
+	    "reg_refresh_pct): the QR's ADV secret is retired, scan the new "
+	    "QR");
+	json_object_object_add(res, "retired", json_object_new_boolean(1));
+	return 409;
+}
+
 int
 sim_pair_scan(struct sim *s, const char *text, const char *pn, bool dry_run,
     struct json_object *res)
@@ -277,8 +367,6 @@ sim_pair_scan(struct sim *s, const char *text, const char *pn, bool dry_run,
 	struct qr		 q;
 	struct sim_conn		*c;
 	struct sim_account	*a;
-	struct sim_device	*d;
-	struct buf		 container = BUF_INIT;
 	const char		*why;
 	unsigned		 idx = 0;
 	char			 jid[64], pid[2];
@@ -318,6 +406,10 @@ sim_pair_scan(struct sim *s, const char *text, const char *pn, bool dry_run,
 		put_err(res, "this connection is already being paired");
 		return 409;
 	}
+	json_object_object_add(res, "refreshes",
+	    json_object_new_int64(c->refreshes));
+	if ((rc = check_refresh(s, c, &q, dry_run, res)) != 0)
+		return rc;
 	a = pn != NULL && pn[0] != '\0' ? sim_account_by_pn(s, pn) :
 	    sim_account_default(s);
 	if (a == NULL || a->contact) {
@@ -335,31 +427,7 @@ sim_pair_scan(struct sim *s, const char *text, const char *pn, bool dry_run,
 	if (dry_run)
 		return 200;
 
-	d = sim_device_add(a);
-	memcpy(d->noise_pub, q.noise, 32);
-	memcpy(d->ident_pub, q.ident, 32);
-	d->reg_id = c->reg.reg_id;
-	d->spk_id = c->reg.spk_id;
-	memcpy(d->spk_pub, c->reg.spk_pub, 32);
-	memcpy(d->spk_sig, c->reg.spk_sig, 64);
-	d->platform_id = q.platform;
-	snprintf(d->os, sizeof(d->os), "%s", c->reg.os);
-	d->paired_at = (int64_t)time(NULL);
-	if ((rc = make_identity(a, d, q.adv, &container)) != 0 ||
-	    (rc = send_pair_success(c, a, d, &container)) != 0) {
-		put_err(res, wc_strerror(rc));
-		buf_release(&container);
-		return 500;
-	}
-	buf_release(&container);
-	c->pair_acct = a;
-	c->pair_dev = d;
-	sim_conn_log(c, "scanned by %s: sent pair-success for device %u "
-	    "(iq %s)", a->pn, d->id, c->success_iq);
-	snprintf(c->last, sizeof(c->last), "pair-success sent");
-	json_object_object_add(res, "pair_success_iq",
-	    json_object_new_string(c->success_iq));
-	return 200;
+	return pair_with(c, a, q.adv, q.platform, res);
 }
 
 void
@@ -378,6 +446,7 @@ forget_device(struct sim_account *a, struct sim_device *d)
 		if (*pp == d) {
 			*pp = d->next;
 			buf_release(&d->identity);
+			sim_prekeys_release(d);
 			free(d);
 			return;
 		}
@@ -501,4 +570,366 @@ sim_pair_handle_reply(struct sim_conn *c, const struct wa_node *n)
 	(void)sim_conn_stream_error(c, 515);
 	snprintf(c->last, sizeof(c->last), "paired, 515 sent");
 	return 1;
+}
+
+/* --- companion_reg_refresh (protocol.md 6.2.1) --- */
+
+int
+sim_pair_reg_refresh(struct sim_conn *c, const char *child)
+{
+	struct arena	 a;
+	struct wa_node	*n;
+	char		 id[32], t[24];
+	int		 rc;
+
+	if (!c->registration || c->st != SIM_C_READY ||
+	    (c->pair_dev != NULL && c->pair_dev->signed_back))
+		return WC_ESTATE;
+	if (child == NULL || child[0] == '\0')
+		child = "companion_reg_refresh";
+	arena_init(&a, 0);
+	n = sn_new(&a, "notification");
+	sim_conn_iq_id(c, id, sizeof(id));
+	sn_attr(&a, n, "type", "companion_reg_refresh");
+	sn_attr(&a, n, "id", id);
+	sn_attr_jid(&a, n, "from", "", "s.whatsapp.net", 0);
+	snprintf(t, sizeof(t), "%" PRId64, (int64_t)time(NULL));
+	sn_attr(&a, n, "t", t);
+	(void)sn_child(&a, n, child);
+	rc = sim_conn_send_node(c, n);
+	arena_release(&a);
+	if (rc != 0)
+		return rc;
+	c->refreshes++;
+	c->refreshed_at = (int64_t)time(NULL);
+	sim_conn_log(c, "sent companion_reg_refresh <%s/> (id %s): ADV "
+	    "secrets seen so far are retired", child, id);
+	snprintf(c->last, sizeof(c->last), "companion_reg_refresh sent");
+	return 0;
+}
+
+/* --- pairing with a phone-number code (protocol.md 6.7) --- */
+
+#define LC_ITER		131072	/* PBKDF2 rounds (2 << 16) */
+#define LC_BUNDLE_INFO	"link_code_pairing_key_bundle_encryption_key"
+
+/* PBKDF2-HMAC-SHA256(code, salt) and AES-256-CTR of 32 bytes in to out. */
+static int
+lc_ctr(const char *code, const uint8_t salt[32], const uint8_t iv[16],
+    const uint8_t in[32], uint8_t out[32])
+{
+	uint8_t		 key[32];
+	EVP_CIPHER_CTX	*x;
+	int		 n = 0, n2 = 0, ok;
+
+	if (PKCS5_PBKDF2_HMAC(code, (int)strlen(code), salt, 32, LC_ITER,
+	    EVP_sha256(), sizeof(key), key) != 1)
+		return -1;
+	if ((x = EVP_CIPHER_CTX_new()) == NULL)
+		abort();
+	ok = EVP_EncryptInit_ex(x, EVP_aes_256_ctr(), NULL, key, iv) == 1 &&
+	    EVP_EncryptUpdate(x, out, &n, in, 32) == 1 &&
+	    EVP_EncryptFinal_ex(x, out + n, &n2) == 1 && n + n2 == 32;
+	EVP_CIPHER_CTX_free(x);
+	wa_crypto_wipe(key, sizeof(key));
+	return ok ? 0 : -1;
+}
+
+/* The PN user of the jid attribute of n into pn. */
+static bool
+lc_pn(const struct wa_node *n, char *pn, size_t len)
+{
+	const struct wa_val	*v = wa_node_attr(n, "jid");
+	struct wa_str		 u;
+	const char		*at;
+
+	if (v == NULL)
+		return false;
+	if (v->kind == WA_VAL_JID)
+		u = v->u.jid.user;
+	else if (v->kind == WA_VAL_STR) {
+		u = v->u.str;
+		if ((at = memchr(u.p, '@', u.len)) != NULL)
+			u.len = (size_t)(at - u.p);
+	} else
+		return false;
+	if (u.len == 0 || u.len >= len)
+		return false;
+	memcpy(pn, u.p, u.len);
+	pn[u.len] = '\0';
+	return true;
+}
+
+static void
+lc_answer_hello(struct sim_conn *c, const struct wa_node *n)
+{
+	struct arena	 a;
+	struct wa_node	*r, *lc, *ref;
+	struct wa_str	 id = sn_get(n, "id");
+	char		 ids[64];
+
+	snprintf(ids, sizeof(ids), "%.*s", (int)id.len, id.p);
+	arena_init(&a, 0);
+	r = sn_new(&a, "iq");
+	sn_attr_jid(&a, r, "from", "", "s.whatsapp.net", 0);
+	sn_attr(&a, r, "type", "result");
+	sn_attr(&a, r, "id", ids);
+	lc = sn_child(&a, r, "link_code_companion_reg");
+	ref = sn_child(&a, lc, "link_code_pairing_ref");
+	sn_bytes(&a, ref, c->lc_ref, strlen(c->lc_ref));
+	(void)sim_conn_send_node(c, r);
+	arena_release(&a);
+}
+
+/* companion_hello; returns NULL or why it is refused. */
+static const char *
+lc_hello(struct sim_conn *c, const struct wa_node *lc)
+{
+	const uint8_t	*p;
+	size_t		 len;
+	uint8_t		 r[18];
+
+	if (!c->registration)
+		return "not a registration connection";
+	if (c->pair_dev != NULL)
+		return "this connection is already being paired";
+	if (!lc_pn(lc, c->lc_pn, sizeof(c->lc_pn)))
+		return "no jid";
+	if (!sim_node_bytes(sn_find(lc,
+	    "link_code_pairing_wrapped_companion_ephemeral_pub"), &p, &len) ||
+	    len != 80)
+		return "the wrapped ephemeral key is not 80 bytes";
+	memcpy(c->lc_wrapped, p, 80);
+	if (!sim_node_bytes(sn_find(lc, "companion_server_auth_key_pub"), &p,
+	    &len) || len != 32 || memcmp(p, c->client_static, 32) != 0)
+		return "companion_server_auth_key_pub is not the noise key";
+	if (!sim_node_bytes(sn_find(lc, "companion_platform_id"), &p, &len) ||
+	    len != 1 || strchr("123456789cdef", p[0]) == NULL)
+		return "companion_platform_id is not one of 1-9, c-f";
+	c->lc_platform = (char)p[0];
+	if (!sim_node_bytes(sn_find(lc, "companion_platform_display"), &p,
+	    &len) || len < 5 || p[len - 1] != ')' ||
+	    memchr(p, '(', len) == NULL)
+		return "companion_platform_display is not 'Browser (OS)'";
+	sim_random(r, sizeof(r));
+	memcpy(c->lc_ref, "2@", 2);
+	EVP_EncodeBlock((unsigned char *)c->lc_ref + 2, r, sizeof(r));
+	c->lc_hello = true;
+	c->lc_entered = false;
+	return NULL;
+}
+
+/* companion_finish; returns NULL or why it is refused; *adv out. */
+static const char *
+lc_finish(struct sim_conn *c, const struct wa_node *lc, uint8_t adv[32])
+{
+	struct sim_account	*a = c->lc_acct;
+	const uint8_t		*p, *ident;
+	size_t			 len, ilen;
+	uint8_t			 s1[32], s2[32], key[32], plain[96];
+	uint8_t			 ikm[96];
+	const char		*why = NULL;
+
+	if (!c->lc_entered || a == NULL)
+		return "no code entered on the phone yet";
+	if (!sim_node_bytes(sn_find(lc, "link_code_pairing_ref"), &p, &len) ||
+	    len != strlen(c->lc_ref) || memcmp(p, c->lc_ref, len) != 0)
+		return "link_code_pairing_ref is not the one handed out";
+	if (!sim_node_bytes(sn_find(lc, "companion_identity_public"), &ident,
+	    &ilen) || ilen != 32 || memcmp(ident, c->reg.ident_pub, 32) != 0)
+		return "companion_identity_public is not the registration's";
+	if (!sim_node_bytes(sn_find(lc, "link_code_pairing_wrapped_key_bundle"),
+	    &p, &len) || len != 32 + 12 + 96 + 16)
+		return "the key bundle is not 156 bytes";
+	if (wa_crypto_x25519(c->lc_eph_priv, c->lc_comp_eph, s1) != 0 ||
+	    wa_crypto_hkdf(p, 32, s1, 32, (const uint8_t *)LC_BUNDLE_INFO,
+	    strlen(LC_BUNDLE_INFO), key, sizeof(key)) != 0)
+		return "key agreement failed";
+	if (wa_crypto_gcm_open_once(key, p + 32, NULL, 0, p + 44, 96 + 16,
+	    plain) != 0) {
+		why = "the key bundle does not decrypt (wrong code entered?)";
+		goto out;
+	}
+	if (memcmp(plain, c->reg.ident_pub, 32) != 0 ||
+	    memcmp(plain + 32, a->keys.ident_pub, 32) != 0) {
+		why = "the key bundle names other identity keys";
+		goto out;
+	}
+	if (wa_crypto_x25519(a->keys.ident_priv, c->reg.ident_pub, s2) != 0) {
+		why = "key agreement failed";
+		goto out;
+	}
+	memcpy(ikm, s1, 32);
+	memcpy(ikm + 32, s2, 32);
+	memcpy(ikm + 64, plain + 64, 32);
+	if (wa_crypto_hkdf(NULL, 0, ikm, sizeof(ikm),
+	    (const uint8_t *)"adv_secret", 10, adv, 32) != 0)
+		why = "key derivation failed";
+out:
+	wa_crypto_wipe(s1, sizeof(s1));
+	wa_crypto_wipe(s2, sizeof(s2));
+	wa_crypto_wipe(key, sizeof(key));
+	wa_crypto_wipe(ikm, sizeof(ikm));
+	wa_crypto_wipe(plain, sizeof(plain));
+	return why;
+}
+
+int
+sim_pair_handle_link_code(struct sim_conn *c, const struct wa_node *n)
+{
+	const struct wa_node	*lc = sn_find(n, "link_code_companion_reg");
+	struct wa_str		 stage;
+	const char		*why;
+	uint8_t			 adv[32];
+
+	if (lc == NULL || !wa_str_eqc(sn_get(n, "type"), "set"))
+		return 0;
+	stage = sn_get(lc, "stage");
+	if (wa_str_eqc(stage, "companion_hello")) {
+		if ((why = lc_hello(c, lc)) != NULL) {
+			sim_conn_log(c, "link code: companion_hello refused: %s",
+			    why);
+			sim_iq_error(c, n, 400, "bad-request");
+			return 1;
+		}
+		sim_conn_log(c, "link code: companion_hello for %s (platform "
+		    "%c), ref %s", c->lc_pn, c->lc_platform, c->lc_ref);
+		snprintf(c->last, sizeof(c->last), "link code requested");
+		lc_answer_hello(c, n);
+		return 1;
+	}
+	if (wa_str_eqc(stage, "companion_finish")) {
+		struct json_object	*res;
+		int			 st;
+
+		if ((why = lc_finish(c, lc, adv)) != NULL) {
+			sim_conn_log(c, "link code: companion_finish refused: "
+			    "%s", why);
+			snprintf(c->last, sizeof(c->last), "link code refused: "
+			    "%s", why);
+			sim_iq_error(c, n, 400, "bad-request");
+			return 1;
+		}
+		sim_iq_result(c, n);
+		sim_conn_log(c, "link code: companion_finish verified");
+		res = json_object_new_object();
+		st = pair_with(c, c->lc_acct, adv, c->lc_platform, res);
+		if (st != 200)
+			sim_conn_log(c, "link code: pairing failed: %s",
+			    json_object_to_json_string(res));
+		json_object_put(res);
+		wa_crypto_wipe(adv, sizeof(adv));
+		return 1;
+	}
+	sim_conn_log(c, "link code: unknown stage %.*s", (int)stage.len,
+	    stage.p);
+	sim_iq_error(c, n, 400, "bad-request");
+	return 1;
+}
+
+/* Send the primary's link_code_companion_reg notification (6.7 step 3). */
+static int
+lc_send_primary(struct sim_conn *c, const uint8_t wrapped[80])
+{
+	struct arena	 a;
+	struct wa_node	*n, *lc, *ch;
+	char		 id[32], t[24];
+	int		 rc;
+
+	arena_init(&a, 0);
+	n = sn_new(&a, "notification");
+	sim_conn_iq_id(c, id, sizeof(id));
+	sn_attr(&a, n, "type", "link_code_companion_reg");
+	sn_attr(&a, n, "id", id);
+	sn_attr_jid(&a, n, "from", "", "s.whatsapp.net", 0);
+	snprintf(t, sizeof(t), "%" PRId64, (int64_t)time(NULL));
+	sn_attr(&a, n, "t", t);
+	lc = sn_child(&a, n, "link_code_companion_reg");
+	sn_attr(&a, lc, "stage", "primary_hello");
+	ch = sn_child(&a, lc, "link_code_pairing_ref");
+	sn_bytes(&a, ch, c->lc_ref, strlen(c->lc_ref));
+	ch = sn_child(&a, lc, "link_code_pairing_wrapped_primary_ephemeral_pub");
+	sn_bytes(&a, ch, wrapped, 80);
+	ch = sn_child(&a, lc, "primary_identity_pub");
+	sn_bytes(&a, ch, c->lc_acct->keys.ident_pub, 32);
+	rc = sim_conn_send_node(c, n);
+	arena_release(&a);
+	return rc;
+}
+
+int
+sim_pair_enter_code(struct sim *s, const char *code, const char *pn,
+    struct json_object *res)
+{
+	struct sim_conn		*c;
+	struct sim_account	*a;
+	char			 norm[9];
+	uint8_t			 wrapped[80], pub[32];
+	size_t			 i, n = 0;
+
+	for (i = 0; code != NULL && code[i] != '\0'; i++) {
+		char	 ch = code[i];
+
+		if (ch == '-' || ch == ' ')
+			continue;
+		if (ch >= 'a' && ch <= 'z')
+			ch = (char)(ch - 'a' + 'A');
+		if (n == 8 || strchr("123456789ABCDEFGHJKLMNPQRSTVWXYZ", ch) ==
+		    NULL || ch == '\0') {
+			put_err(res, "the code is not 8 characters of "
+			    "123456789ABCDEFGHJKLMNPQRSTVWXYZ");
+			return 422;
+		}
+		norm[n++] = ch;
+	}
+	norm[n] = '\0';
+	if (n != 8) {
+		put_err(res, "the code is not 8 characters of "
+		    "123456789ABCDEFGHJKLMNPQRSTVWXYZ");
+		return 422;
+	}
+	for (c = s->conns; c != NULL; c = c->next)
+		if (c->registration && c->st == SIM_C_READY && c->lc_hello &&
+		    !c->lc_entered && (pn == NULL || pn[0] == '\0' ||
+		    strcmp(pn, c->lc_pn) == 0))
+			break;
+	if (c == NULL) {
+		put_err(res, "no connection is waiting for a link code"
+		    " (companion_hello) for this number");
+		return 404;
+	}
+	json_object_object_add(res, "connection",
+	    json_object_new_int64((int64_t)c->id));
+	json_object_object_add(res, "pn", json_object_new_string(c->lc_pn));
+	if ((a = sim_account_by_pn(s, c->lc_pn)) == NULL || a->contact) {
+		put_err(res, "no account has the number the companion gave");
+		return 404;
+	}
+	/* Unwrap the companion's ephemeral key with the code. */
+	if (lc_ctr(norm, c->lc_wrapped, c->lc_wrapped + 32, c->lc_wrapped + 48,
+	    c->lc_comp_eph) != 0) {
+		put_err(res, "PBKDF2 or AES-CTR failed");
+		return 500;
+	}
+	/* The phone's ephemeral key, wrapped with the same code. */
+	sim_random(c->lc_eph_priv, 32);
+	wa_crypto_x25519_base(c->lc_eph_priv, pub);
+	sim_random(wrapped, 48);
+	if (lc_ctr(norm, wrapped, wrapped + 32, pub, wrapped + 48) != 0) {
+		put_err(res, "PBKDF2 or AES-CTR failed");
+		return 500;
+	}
+	c->lc_acct = a;
+	c->lc_entered = true;
+	if (lc_send_primary(c, wrapped) != 0) {
+		c->lc_entered = false;
+		put_err(res, "could not send the notification");
+		return 500;
+	}
+	sim_conn_log(c, "link code %s entered on %s's phone: sent "
+	    "link_code_companion_reg", norm, a->pn);
+	snprintf(c->last, sizeof(c->last), "link code entered");
+	json_object_object_add(res, "ref", json_object_new_string(c->lc_ref));
+	json_object_object_add(res, "entered", json_object_new_boolean(1));
+	return 200;
 }

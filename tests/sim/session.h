@@ -91,6 +91,28 @@ struct sim_conn {
 	struct sim_account	*pair_acct;	/* account pairing this conn */
 	struct sim_device	*pair_dev;
 
+	/* companion_reg_refresh (6.2.1): ADV secrets seen in scans. */
+	unsigned		 refreshes;	/* notifications sent */
+	int64_t			 refreshed_at;	/* unix s of the last */
+	uint8_t			 seen_adv[16][SIM_KEY_LEN];
+	unsigned		 seen_gen[16];	/* refreshes when first seen */
+	unsigned		 nseen;
+	bool			 random_refresh_done;
+
+	/* Link code (6.7). */
+	bool			 lc_hello;	/* companion_hello received */
+	char			 lc_pn[SIM_PN_MAX];
+	uint8_t			 lc_wrapped[80];	/* companion's eph. pub */
+	char			 lc_ref[40];
+	char			 lc_platform;
+	bool			 lc_entered;	/* primary hello sent */
+	uint8_t			 lc_eph_priv[SIM_KEY_LEN];	/* phone's */
+	uint8_t			 lc_comp_eph[SIM_KEY_LEN];	/* companion's */
+	struct sim_account	*lc_acct;
+
+	/* After login. */
+	uint64_t		 answered;	/* iqs answered */
+
 	/* Counters, for the admin report. */
 	uint64_t		 frames_in, frames_out, unknown;
 	char			 last[160];	/* last notable event */
@@ -105,6 +127,20 @@ void	sim_conn_log(struct sim_conn *c, const char *fmt, ...)
 	    PRINTFLIKE(2, 3);
 /* Close c after the queued messages have gone out. */
 void	sim_conn_close_after(struct sim_conn *c);
+
+/* pair.c: an md iq of the link-code flow; returns 1 if it was one. */
+int	sim_pair_handle_link_code(struct sim_conn *c, const struct wa_node *n);
+/* prekeys.c: an iq or other stanza of a logged-in connection (protocol.md
+ * 7, 8.2, 11.7); returns 1 when handled. */
+int	sim_connect_handle(struct sim_conn *c, const struct wa_node *n);
+/* prekeys.c: answer iq n with <iq type="error"><error code text/></iq>. */
+void	sim_iq_error(struct sim_conn *c, const struct wa_node *n, int code,
+	    const char *text);
+/* prekeys.c: answer iq n with an empty result. */
+void	sim_iq_result(struct sim_conn *c, const struct wa_node *n);
+/* The bytes content of n (BYTES or STR); false when it has none. */
+bool	sim_node_bytes(const struct wa_node *n, const uint8_t **p,
+	    size_t *len);
 
 /* pair.c: forget the device being paired on c (not signed back). */
 void	sim_pair_forget(struct sim_conn *c);

@@ -48,6 +48,16 @@ enum sim_bad {
 	SIM_BAD_UNDECRYPTABLE,	/* a well-formed frame sealed with a wrong key */
 };
 
+/* A one-time prekey a companion uploaded (protocol.md 7.3). */
+struct sim_otk {
+	uint32_t	 id;		/* 24-bit */
+	uint8_t		 pub[SIM_KEY_LEN];
+};
+
+/* Below this many one-time prekeys a device gets the encrypt
+ * notification (protocol.md 7.4). */
+#define SIM_PREKEY_LOW	5
+
 /* A companion device registered with an account (device id >= 1). */
 struct sim_device {
 	struct sim_device	*next;
@@ -64,6 +74,18 @@ struct sim_device {
 	bool			 signed_back;	/* pair-device-sign verified */
 	struct buf		 identity;	/* ADVSignedDeviceIdentity, with key */
 	int64_t			 paired_at;	/* unix s */
+
+	/* Prekeys uploaded after login (protocol.md 7.3), ids ascending. */
+	struct sim_otk		*otks;		/* held: not handed out yet */
+	size_t			 notks, otks_cap;
+	struct sim_otk		*hist;		/* every key ever uploaded */
+	size_t			 nhist, hist_cap;
+	uint64_t		 uploads;	/* accepted upload iqs */
+	uint64_t		 refused_uploads;
+	uint64_t		 prekeys_used;	/* handed out (admin) */
+	uint64_t		 id_conflicts;	/* an id re-uploaded, other key */
+	uint64_t		 low_notifications;	/* encrypt count sent */
+	bool			 spk_verified;	/* last upload's skey */
 };
 
 /* A user: an account that links companions, or a contact. */
@@ -94,6 +116,8 @@ struct sim_opts {
 	enum sim_cert_fault cert_fault;
 	bool		 verbose;	/* log every stanza, not only unknown ones */
 	uint32_t	 min_revision;	/* failure 405 below 2.3000.<this>; 0 = off */
+	uint32_t	 sw_revision;	/* client_revision served by /sw.js */
+	unsigned	 refresh_pct;	/* companion_reg_refresh at a scan, % */
 };
 
 struct sim {
@@ -115,6 +139,10 @@ struct sim {
 	struct buf		 chain;		/* CertChain sent (no fault) */
 	enum sim_cert_fault	 cert_fault;	/* for new handshakes */
 	enum sim_bad		 bad_next;	/* for new connections */
+	uint32_t		 min_revision;	/* knob: 405 below it; 0 = off */
+	uint32_t		 sw_revision;	/* knob: served by GET /sw.js */
+	unsigned		 refresh_pct;	/* knob: random reg refresh, % */
+	uint64_t		 unanswered;	/* iqs answered with 501 */
 
 	struct sim_account	*accounts;	/* newest first */
 	struct sim_conn		*conns;		/* live connections */
@@ -177,6 +205,37 @@ int	sim_conn_bad(struct sim_conn *c, enum sim_bad bad);
  */
 int	sim_pair_scan(struct sim *s, const char *qr, const char *pn,
 	    bool dry_run, struct json_object *res);
+
+/* --- pair.c --- */
+/*
+ * Send the unpaired registration connection c the companion_reg_refresh
+ * notification (protocol.md 6.2.1; child "companion_reg_refresh" or
+ * "pair-device-rotate-qr"); every ADV secret seen on c so far is retired.
+ * Returns 0, WC_ESTATE when c is not an unpaired registration.
+ */
+int	sim_pair_reg_refresh(struct sim_conn *c, const char *child);
+/*
+ * The phone enters a link code (protocol.md 6.7): the connection that sent
+ * companion_hello for pn (any, when pn is NULL or "") gets the primary's
+ * link_code_companion_reg notification.  Fills res; returns an HTTP-ish
+ * status (200, 404, 409, 422).
+ */
+int	sim_pair_enter_code(struct sim *s, const char *code, const char *pn,
+	    struct json_object *res);
+
+/* --- prekeys.c --- */
+/*
+ * Hand out n one-time prekeys of d (lowest ids first) as if other users
+ * fetched them; sends the encrypt notification to d's live connections
+ * when fewer than SIM_PREKEY_LOW are left.  Returns how many were taken;
+ * *notified counts the notifications sent.
+ */
+size_t	sim_prekeys_use(struct sim *s, struct sim_account *a,
+	    struct sim_device *d, size_t n, unsigned *notified);
+/* Free what d holds for prekeys. */
+void	sim_prekeys_release(struct sim_device *d);
+/* Add d's prekey report to the JSON o. */
+void	sim_prekeys_json(const struct sim_device *d, struct json_object *o);
 
 /* --- admin.c --- */
 int	sim_admin_start(struct sim *s);

@@ -491,8 +491,12 @@ on_client_payload(struct sim_conn *c, const uint8_t *p, size_t len)
 		snprintf(c->version, sizeof(c->version), "%u.%u.%u",
 		    v->primary, v->secondary, v->tertiary);
 	}
-	if (c->s->opt.min_revision != 0 && rev < c->s->opt.min_revision) {
-		fail(c, 405, "client version too old");
+	if (c->s->min_revision != 0 && rev < c->s->min_revision) {
+		char	 old[96];
+
+		snprintf(old, sizeof(old), "client version %s is older than "
+		    "2.3000.%u", c->version, c->s->min_revision);
+		fail(c, 405, old);
 		goto out;
 	}
 	if (cp->devicepairingdata != NULL) {
@@ -592,6 +596,8 @@ on_stanza(struct sim_conn *c, const struct wa_node *n)
 		}
 		if (sim_pair_handle_reply(c, n))
 			return 1;
+		if (sim_pair_handle_link_code(c, n))
+			return 1;
 		if (wa_str_eqc(type, "get") &&
 		    (wa_str_eqc(sn_get(n, "xmlns"), "w:p") ||
 		    wa_str_eqc(sn_get(n, "xmlns"), "urn:xmpp:ping"))) {
@@ -599,9 +605,17 @@ on_stanza(struct sim_conn *c, const struct wa_node *n)
 			return 1;
 		}
 	}
-	if (sn_is(n, "ib") && sn_find(n, "unified_session") != NULL)
-		return 1;	/* telemetry */
-	return 0;
+	if (sn_is(n, "ib") && (sn_find(n, "unified_session") != NULL ||
+	    sn_find(n, "offline_batch") != NULL))
+		return 1;	/* telemetry; no backlog to batch */
+	if (sn_is(n, "ack") && wa_str_eqc(sn_get(n, "class"), "notification")) {
+		struct wa_str	 t = sn_get(n, "type");
+
+		sim_conn_log(c, "notification %.*s acked (%.*s)",
+		    (int)id.len, id.p, (int)t.len, t.p);
+		return 1;
+	}
+	return sim_connect_handle(c, n);
 }
 
 static int
@@ -1052,6 +1066,11 @@ sim_conn_json(const struct sim_conn *c)
 	    json_object_new_int64((int64_t)c->frames_out));
 	json_object_object_add(o, "unhandled",
 	    json_object_new_int64((int64_t)c->unknown));
+	json_object_object_add(o, "answered",
+	    json_object_new_int64((int64_t)c->answered));
+	if (c->registration)
+		json_object_object_add(o, "reg_refreshes",
+		    json_object_new_int64(c->refreshes));
 	json_object_object_add(o, "last", json_object_new_string(c->last));
 	return o;
 }
