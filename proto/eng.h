@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/eng.h -- the connection engine: the state machine that links
+ * wachat to an account as a companion device and keeps it online, on top
+ * of proto/conn.h.  It makes the registration material once (protocol.md
+ * 3.2), connects with the registration payload while unpaired and the
+ * login payload once paired (3.1), pairs by QR code (6.1-6.6), uploads
+ * one-time prekeys after <success> (7.1-7.4), sends keepalive pings and
+ * answers the server's (1.4), handles stream:error and failure (1.5) and
+ * reconnects with backoff and jitter (1.6).  Persistence goes through
+ * struct wa_store_ops (the composition root binds store/ into it); time
+ * and randomness are injected; everything the UI may show goes out as a
+ * struct wa_eng_ev through one callback.
+ *
+ * Thread contract: every function and every callback runs on the thread
+ * that runs the loop given to wa_eng_new() (the engine thread), after
+ * wa_crypto_init() has returned; wa_eng_qr_text() is pure (any thread).
+ * The store ops are called on that thread too, and never re-entrantly.
+ *
+ * Lifecycle:
+ *   wa_eng_new() -> wa_eng_start() -> events ... -> wa_eng_free()
+ *   then run the loop until it has no handles left.
+ */
+#ifndef WA_ENG_H
+#define WA_ENG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "conn.h"
+
+struct uv_loop_s;
+struct wa_eng;
+
+#define WA_ENG_KEY_LEN		32	/* a Curve25519 private or public key */
+#define WA_ENG_SIG_LEN		64	/* an XEdDSA signature */
+#define WA_ENG_JID_MAX		96	/* bytes of a JID, with the NUL */
+#define WA_ENG_ADV_MAX		1024	/* bytes of a signed identity */
+#define WA_ENG_PREKEY_ID_MAX	0xFFFFFFu /* 3 bytes on the wire (7.3) */
+#define WA_ENG_PREKEY_FIRST	812	/* first upload (7.3, all sources) */
+#define WA_ENG_PREKEY_TOPUP	50	/* later batches (7.3, [WM]) */
+#define WA_ENG_PREKEY_MIN	5	/* top up below this count (7.3) */
+#define WA_ENG_QR_FIRST_MS	60000	/* first ref shown (6.2) */
+#define WA_ENG_QR_NEXT_MS	20000	/* each next ref (6.2) */
+#define WA_ENG_PING_MIN_MS	20000	/* keepalive interval, random in */
+#define WA_ENG_PING_MAX_MS	30000	/*   [min, max] (1.4, [WM]) */
+#define WA_ENG_PING_DEADLINE_MS	10000	/* answer due within (1.4, [WM]) */
+#define WA_ENG_RETRY_FIRST_MS	1000	/* first reconnect delay (1.6, [RS]) */
+#define WA_ENG_RETRY_CAP_MS	60000	/* cap of the Fibonacci backoff */
+#define WA_ENG_STABLE_MS	30000	/* this long online resets backoff */
+
+/*
+ * This companion's own material, as the store keeps it (protocol.md 3.2,
+ * 6.4 step 6).  Plain data; keys are wiped by whoever drops a copy.
+ */
+struct wa_device {
+	uint8_t		 noise_priv[WA_ENG_KEY_LEN];	/* Noise static key */
+	uint8_t		 noise_pub[WA_ENG_KEY_LEN];
+	uint8_t		 identity_priv[WA_ENG_KEY_LEN];	/* Signal identity */
+	uint8_t		 identity_pub[WA_ENG_KEY_LEN];
+	uint32_t	 registration_id;		/* 14 bits */
+	uint8_t		 adv_secret[WA_ENG_KEY_LEN];	/* the QR's secret */
+	uint32_t	 spk_id;			/* signed prekey id */
+	uint8_t		 spk_priv[WA_ENG_KEY_LEN];
+	uint8_t		 spk_pub[WA_ENG_KEY_LEN];
+	uint8_t		 spk_sig[WA_ENG_SIG_LEN];	/* over 05 || spk_pub */
+	char		 jid[WA_ENG_JID_MAX];	/* own AD-JID; "" unpaired */
+	char		 lid[WA_ENG_JID_MAX];	/* own LID AD-JID, or "" */
+	char		 push_name[128];	/* may be "" */
+	uint8_t		 account_sig_key[WA_ENG_KEY_LEN]; /* 0s until paired */
+	/* The whole ADVSignedDeviceIdentity (6.4 step 6). */
+	uint8_t		 adv_identity[WA_ENG_ADV_MAX];
+	size_t		 adv_identity_len;	/* bytes; 0 until paired */
+};
+
+/* A one-time prekey (protocol.md 7.3): id 1..WA_ENG_PREKEY_ID_MAX. */
+struct wa_prekey {
+	uint32_t	 id;
+	uint8_t		 priv[WA_ENG_KEY_LEN];
+	uint8_t		 pub[WA_ENG_KEY_LEN];
+};
+
+/*
+ * Persistence, implemented over store/ by src/app-store.c (or by a fake in
+ * tests).  Every op gets arg first, runs on the engine thread and returns
+ * 0 or a negative code unless said otherwise; an error is never "absent".
+ */
+struct wa_store_ops {
+	/* Load the device: 1 and *out, 0 when there is none (*out
+	 * untouched), or < 0. */
+	int	(*device_load)(void *arg, struct wa_device *out);
+	/* Insert or replace the device, durable on return. */
+	int	(*device_save)(void *arg, const struct wa_device *d);
+	/* Delete the device and every prekey (logged out). */
+	int	(*device_forget)(void *arg);
+	/* The id the next generated prekey takes (wraps after
+	 * WA_ENG_PREKEY_ID_MAX to 1). */
+	int	(*prekey_next_id)(void *arg, uint32_t *id);
+	/* Store n keys in ONE transaction, durable on return, and advance
+	 * the next id; -EEXIST when an id is still stored (nothing written). */
+	int	(*prekey_put)(void *arg, const struct wa_prekey *k, size_t n);
+	/* Up to max keys not yet marked uploaded, lowest id first: the
+	 * count (>= 0) or < 0. */
+	int	(*prekey_pending)(void *arg, struct wa_prekey *out, size_t max);
+	/* Mark stored keys with ids in [first, last] uploaded. */
+	int	(*prekey_mark_uploaded)(void *arg, uint32_t first,
+		    uint32_t last);
+	/* The count of stored keys (uploaded or not), or < 0. */
+	int	(*prekey_count)(void *arg);
+	void	*arg;
+};
+
+enum wa_eng_ev_kind {
+	WA_ENG_EV_CONNECTING,	/* a connection attempt starts; num = attempt */
+	WA_ENG_EV_QR,		/* text = QR string, secs = seconds it is shown,
+				 * num = ref index (0-based) */
+	WA_ENG_EV_PAIRED,	/* text = own JID */
+	WA_ENG_EV_CONNECTED,	/* <success>: logged in; text = own JID */
+	WA_ENG_EV_PREKEYS_STORED, /* num keys stored, first id in id */
+	WA_ENG_EV_PREKEYS_SENT,	/* the upload iq with num keys is on the
+				 * wire, first id in id */
+	WA_ENG_EV_PREKEYS_UPLOADED, /* the server accepted num keys */
+	WA_ENG_EV_PREKEY_COUNT,	/* num = the server's count of our one-time
+				 * prekeys (a count reply or an encrypt
+				 * notification, 7.3-7.4) */
+	WA_ENG_EV_QR_REFRESH,	/* companion_reg_refresh (6.2.1): a new ADV
+				 * secret; the new QR follows as WA_ENG_EV_QR */
+	WA_ENG_EV_DISCONNECTED,	/* text = reason in words, err = the code,
+				 * retry_ms = delay before the next attempt */
+	WA_ENG_EV_LOGGED_OUT,	/* text = reason; the store was forgotten;
+				 * no more attempts */
+	WA_ENG_EV_STOPPED,	/* no more attempts (not logged out): text =
+				 * reason (replaced, banned, outdated, ...) */
+	WA_ENG_EV_ERROR,	/* text = what failed, err = the code; the
+				 * engine goes on */
+};
+
+/* One event; borrowed for the call (copy what you keep). */
+struct wa_eng_ev {
+	enum wa_eng_ev_kind	 kind;
+	const char		*text;	/* never NULL; may be "" */
+	int			 err;	/* 0 or a negative code */
+	uint32_t		 secs;	/* WA_ENG_EV_QR */
+	uint32_t		 retry_ms; /* WA_ENG_EV_DISCONNECTED */
+	uint32_t		 num;	/* see the kinds */
+	uint32_t		 id;	/* see the kinds */
+};
+
+typedef void	(*wa_eng_event_fn)(void *arg, const struct wa_eng_ev *ev);
+
+/* Settings; strings are copied by wa_eng_new(). */
+struct wa_eng_cfg {
+	const char		*url;		/* NULL = WA_CONN_DEFAULT_URL */
+	const char		*ca_file;	/* may be NULL */
+	const uint8_t		*root_pub;	/* 32 bytes; NULL = WA's */
+	const char		*version;	/* NULL = the default */
+	const char		*os;		/* DeviceProps.os, or NULL */
+	/* NULL = none; else the current QR text is written there (0600,
+	 * replaced atomically) and the file removed once paired, logged
+	 * out, or when the engine is freed while showing it. */
+	const char		*qr_file;
+	uint32_t		 qr_first_ms;	/* 0 = WA_ENG_QR_FIRST_MS */
+	uint32_t		 qr_next_ms;	/* 0 = WA_ENG_QR_NEXT_MS */
+	uint32_t		 ping_ms;	/* 0 = random (20-30 s) */
+	uint32_t		 ping_deadline_ms; /* 0 = the default */
+	wa_conn_rng_fn		 rng;		/* required */
+	void			*rng_arg;
+	wa_conn_clock_fn	 now_ms;	/* required */
+	void			*clock_arg;
+	const struct wa_store_ops *store;	/* required; borrowed for the
+						 * engine's life */
+	wa_eng_event_fn		 on_event;	/* required */
+	void			*ev_arg;
+};
+
+/*
+ * Create an engine on loop (nothing is sent yet).  Returns 0 and *out.
+ * Errors: -EINVAL (no rng, clock, store or on_event), those of
+ * wa_conn_new().  *out untouched on error.
+ */
+MUST_CHECK int	wa_eng_new(struct uv_loop_s *loop, const struct wa_eng_cfg *cfg,
+		    struct wa_eng **out);
+
+/*
+ * Load the device from the store, or make and save new registration
+ * material when there is none (protocol.md 3.2), then connect: with the
+ * login payload when the device is paired, else with the registration
+ * payload, and from then on by the engine's own policy.  An unpaired
+ * engine answers companion_reg_refresh (6.2.1) with a new ADV secret,
+ * stored, and the current ref shown again with it.  Returns 0.
+ * Errors: -EALREADY (started before), the store's load or save error, the
+ * RNG's error, WC_ECRYPTO (signing failed).
+ */
+MUST_CHECK int	wa_eng_start(struct wa_eng *e);
+
+/* True between <success> and the end of that connection. */
+bool		wa_eng_is_online(const struct wa_eng *e);
+
+/*
+ * Close the connection and every timer and destroy e; no callback and no
+ * store op is called after this returns.  May be called from inside an
+ * event callback (the engine then stops where it is).  The memory goes
+ * when the timers' close callbacks run: keep running the loop until it
+ * has no handles left.  NULL is a no-op.
+ */
+void		wa_eng_free(struct wa_eng *e);
+
+/*
+ * Build the QR text of protocol.md 6.2 for ref[0..ref_len): the
+ * https://wa.me/settings/linked_devices# prefix, the ref, the base64
+ * (standard, padded) Noise, identity and ADV keys, and platform id "9"
+ * (web client, [WM]'s choice for UserAgent WEB).  Writes a NUL-terminated
+ * string of at most out_len bytes.  Returns its length.  Errors:
+ * WC_ETOOBIG (out_len too small).  Pure; any thread.
+ */
+MUST_CHECK int	wa_eng_qr_text(const char *ref, size_t ref_len,
+		    const uint8_t noise_pub[WA_ENG_KEY_LEN],
+		    const uint8_t identity_pub[WA_ENG_KEY_LEN],
+		    const uint8_t adv_secret[WA_ENG_KEY_LEN], char *out,
+		    size_t out_len);
+
+#endif
