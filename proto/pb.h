@@ -14,7 +14,7 @@
 
 #include <protobuf-c/protobuf-c.h>
 
-#define WA_PB_MAX_DEPTH	32	/* message levels; real messages < 10 */
+#define WA_PB_MAX_DEPTH	64	/* message levels (reliability.md); real < 10 */
 
 /*
  * Check that p[0..len) is well-formed protobuf wire data for descriptor d:
