@@ -59,6 +59,22 @@ check "enter-code with no client waiting for a code: HTTP 404" \
 ctl enter-code ABCD-EFG0 >"$tmp/e2" 2>&1
 check "enter-code with a character outside the code alphabet: HTTP 422" \
     grep -q 'HTTP 422' "$tmp/e2"
+ctl knobs cert-fault=expired >"$tmp/kt" 2>&1
+check "a misspelt knob is refused, not silently ignored: HTTP 400" \
+    grep -q 'HTTP 400' "$tmp/kt"
+ctl stream-error last 12abc >"$tmp/se" 2>&1
+check "a stream:error code that is not a whole number is refused" \
+    grep -q 'not a number' "$tmp/se"
+ctl failure last 4294967296 >"$tmp/fr" 2>&1
+check "a failure reason out of range is refused: HTTP 400" \
+    grep -q 'HTTP 400' "$tmp/fr"
+# The WebSocket port is on the loopback address only: /proc/net/tcp lists
+# it with local address 0100007F (127.0.0.1), never 00000000 (any).
+hexport=$(printf '%04X' "$PORT")
+check "the WebSocket port listens on 127.0.0.1 only" sh -c "
+    grep -q ' 0100007F:$hexport ' /proc/net/tcp &&
+    ! grep -q ' 00000000:$hexport ' /proc/net/tcp &&
+    ! grep -qi ':$hexport 0\{32\}:0000 0A' /proc/net/tcp6"
 
 sim_stop
 check "wachat-sim exits cleanly" test "$status" -eq 0

@@ -56,15 +56,28 @@ static bool
 jint(struct json_object *o, const char *key, int64_t *out)
 {
 	struct json_object	*v;
+	const char		*str;
+	char			*end;
+	long long		 n;
 
 	if (o == NULL || !json_object_object_get_ex(o, key, &v))
 		return false;
-	if (!json_object_is_type(v, json_type_int) &&
-	    !json_object_is_type(v, json_type_string))
+	if (json_object_is_type(v, json_type_int)) {
+		/* json-c keeps values past INT64_MAX as unsigned and clamps
+		 * them when read as signed: refuse those. */
+		*out = json_object_get_int64(v);
+		return *out != INT64_MAX && *out != INT64_MIN;
+	}
+	if (!json_object_is_type(v, json_type_string))
 		return false;
+	/* A string must be a whole decimal number. */
+	str = json_object_get_string(v);
 	errno = 0;
-	*out = json_object_get_int64(v);
-	return errno == 0;
+	n = strtoll(str, &end, 10);
+	if (errno != 0 || end == str || *end != '\0')
+		return false;
+	*out = n;
+	return true;
 }
 
 /* The value of name in the query string q ("a=1&b=2"), copied to val. */
@@ -358,11 +371,11 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 	id[slash - rest] = '\0';
 	action = slash + 1;
 	if (strcmp(action, "stream-error") == 0) {
-		if (!jint(in, "code", &v))
-			return error(out, 400, "give {\"code\": N}");
+		if (!jint(in, "code", &v) || v < 0 || v > 65535)
+			return error(out, 400, "give {\"code\": N}, 0-65535");
 	} else if (strcmp(action, "failure") == 0) {
-		if (!jint(in, "reason", &v))
-			return error(out, 400, "give {\"reason\": N}");
+		if (!jint(in, "reason", &v) || v < 0 || v > 65535)
+			return error(out, 400, "give {\"reason\": N}, 0-65535");
 	} else if (strcmp(action, "malformed") == 0) {
 		const char	*k = jstr(in, "kind");
 
@@ -419,9 +432,24 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 static int
 knobs(struct sim *s, struct json_object *in, struct buf *out)
 {
+	static const char *const known[] = { "malformed_next", "cert_fault",
+	    "min_version", "sw_revision", "reg_refresh_pct" };
 	const char	*v;
 	int64_t		 iv;
+	size_t		 i;
 
+	if (in != NULL && json_object_is_type(in, json_type_object)) {
+		json_object_object_foreach(in, key, val) {
+			(void)val;
+			for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+				if (strcmp(key, known[i]) == 0)
+					break;
+			if (i == sizeof(known) / sizeof(known[0]))
+				return error(out, 400, "unknown knob (known: "
+				    "malformed_next, cert_fault, min_version, "
+				    "sw_revision, reg_refresh_pct)");
+		}
+	}
 	if ((v = jstr(in, "malformed_next")) != NULL &&
 	    sim_bad_parse(v, &s->bad_next) != 0)
 		return error(out, 400, "malformed_next: none|truncated|"

@@ -471,7 +471,7 @@ on_client_payload(struct sim_conn *c, const uint8_t *p, size_t len)
 	ProtobufCMessage	*m = NULL;
 	Wa__ClientPayload	*cp;
 	const char		*why;
-	uint32_t		 rev = 0;
+	uint32_t		 prim = 0, sec = 0, rev = 0;
 	int			 rc;
 
 	if ((rc = wa_pb_unpack(&wa__client_payload__descriptor, p, len,
@@ -487,11 +487,15 @@ on_client_payload(struct sim_conn *c, const uint8_t *p, size_t len)
 		Wa__ClientPayload__UserAgent__AppVersion *v =
 		    cp->useragent->appversion;
 
+		prim = v->primary;
+		sec = v->secondary;
 		rev = v->tertiary;
 		snprintf(c->version, sizeof(c->version), "%u.%u.%u",
 		    v->primary, v->secondary, v->tertiary);
 	}
-	if (c->s->min_revision != 0 && rev < c->s->min_revision) {
+	/* Older than 2.3000.min_revision, comparing the whole triple. */
+	if (c->s->min_revision != 0 && (prim < 2 || (prim == 2 &&
+	    (sec < 3000 || (sec == 3000 && rev < c->s->min_revision))))) {
 		char	 old[96];
 
 		snprintf(old, sizeof(old), "client version %s is older than "
@@ -965,6 +969,11 @@ sim_ws_start(struct sim *s)
 	memset(&info, 0, sizeof(info));
 	info.port = s->opt.port;
 	info.iface = s->opt.host;
+	/* With IPv6 on, lws 4.1 binds an IPv4 address given as iface to every
+	 * interface (the IPv6 any address); an IPv4 host therefore turns
+	 * IPv6 off for this vhost, so the port is on that address only. */
+	if (strchr(s->opt.host, ':') == NULL)
+		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
 	info.protocols = protocols;
 	info.vhost_name = "wachat-sim";
 	info.ssl_cert_filepath = s->opt.tls_cert;
