@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/bench/bench.c -- the benchmark harness of perf.md 3.0 for the node
- * codec (benches C1 and C2 of perf.md 3.1):
+ * codec (benches C1 and C2 of perf.md 3.1), the noise frame (N1) and the
+ * prekeys (P1-P3, bench_prekey() below; --only prekey runs them all and
+ * needs no fixtures):
  *
  *   bench [--only NAME] [--iters N] [--samples S] [--fixtures FILE]
  *
@@ -18,18 +20,26 @@
  * large tree's allocations show until arena_reset() has grown it.  Setup
  * (JSON parsing, the first encode, the warm-up) is outside the timed
  * loop.  Each timed operation is a function of its own (bench_codec_*_op),
- * so callgrind can collect on it (tests/bench/run.sh).  Single-threaded.
+ * so callgrind can collect on it (tests/bench/run.sh).  Single-threaded,
+ * but for the prekey benches ending in _2t, which use one worker thread.
  */
 #include "compat.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+#include <sqlite3.h>
 
 #include "alloc-count.h"
 #include "arena.h"
@@ -38,6 +48,7 @@
 #include "crypto.h"
 #include "err.h"
 #include "node-json.h"
+#include "store.h"
 #include "xmalloc.h"
 
 #ifndef BENCH_FIXTURES
@@ -377,6 +388,794 @@ bench_noise(const struct options *o)
 	return any;
 }
 
+/* ------------------------------------------------------------------------
+ * perf.md P1-P3: prekey generation, storage and the connect path.
+ *
+ * prekey_gen_812: 812 X25519 key pairs as proto/eng.c's gen_prekeys()
+ * makes them (32 bytes from the RNG per key, wa_crypto_x25519_base()),
+ * written with their ids into one array of 68-byte records (struct
+ * store_prekey: id, priv, pub), the form store_prekey_put() binds from;
+ * no storage.  The RNG is libsodium's deterministic ChaCha20 stream with
+ * a fixed seed (perf.md 3.0: fixed seeds), one call per key as the engine
+ * makes one e->rng() call per key.  prekey_gen_812_2t does the same with
+ * the second half of the keys on a worker thread that already exists
+ * (as the libuv pool's would), pinned to the other CPU.
+ *
+ * prekey_store_812: store_prekey_put() of 812 pre-made records into
+ * wachat.db in a fresh temporary directory (store_open(): WAL,
+ * synchronous=NORMAL, ext4 or whatever $TMPDIR is on).  Before every
+ * operation, outside the timed region, store_device_forget() empties the
+ * prekey table, so each operation stores 812 fresh ids (1..812) into an
+ * empty table, as a first upload does.
+ *
+ * prekey_connect_path[_2t]: what proto/eng.c's upload_prekeys() does for a
+ * first upload, less the socket: calloc the 812 keys, read the next id
+ * (store_prekey_next_id), generate (P1, one or two threads), store (P2),
+ * build the upload iq of protocol.md 7.3 in a fresh arena and encode it
+ * into a fresh buffer (send_node()'s wa_bin_encode), wipe and free.
+ *
+ * What-if variants, for the refactor the numbers argue for (they measure
+ * code that proto/ does not have yet): prekey_gen_812_ref10[_2t] make
+ * the same public keys with libsignal-protocol-c's exported ref10
+ * curve25519_keygen (checked at setup); prekey_upload_iq is the iq alone
+ * as send_upload() builds it, prekey_upload_iq_sized the same bytes from
+ * one sized arena chunk and a reserved buffer, children built in place;
+ * prekey_connect_path_tuned is P3 with ref10 on two threads and the sized
+ * iq.  Only the first three (and the _2t) are perf.md's P1-P3.
+ *
+ * Every operation is timed on its own, so the reset between them stays
+ * out of the time; a sample is the mean of n operations.  "allocs" counts
+ * the whole process; "allocs_excl_sqlite" subtracts the calls SQLite made
+ * through its malloc methods (sqlite3_config(SQLITE_CONFIG_MALLOC) with a
+ * counting wrapper, installed in main() before any SQLite call).
+ * ------------------------------------------------------------------------ */
+
+#define PK_N		812	/* WA_ENG_PREKEY_FIRST */
+
+/* SQLite's own allocator calls, counted around the same operation as
+ * alloc-count.c's. */
+static sqlite3_mem_methods	 sq_def;
+static bool			 sq_counting;
+static uint64_t			 sq_calls, sq_bytes;
+
+static void *
+sq_malloc(int n)
+{
+	if (sq_counting) {
+		sq_calls++;
+		sq_bytes += (uint64_t)n;
+	}
+	return sq_def.xMalloc(n);
+}
+
+static void *
+sq_realloc(void *p, int n)
+{
+	if (sq_counting) {
+		sq_calls++;
+		sq_bytes += (uint64_t)n;
+	}
+	return sq_def.xRealloc(p, n);
+}
+
+static void
+sq_free(void *p)
+{
+	sq_def.xFree(p);
+}
+
+static int
+sq_size(void *p)
+{
+	return sq_def.xSize(p);
+}
+
+static int
+sq_roundup(int n)
+{
+	return sq_def.xRoundup(n);
+}
+
+static int
+sq_init(void *arg)
+{
+	return sq_def.xInit(arg);
+}
+
+static void
+sq_shutdown(void *arg)
+{
+	sq_def.xShutdown(arg);
+}
+
+static void
+sqlite_count_install(void)
+{
+	static sqlite3_mem_methods	 m;
+
+	if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sq_def) != SQLITE_OK)
+		die("sqlite3_config(SQLITE_CONFIG_GETMALLOC) failed", NULL);
+	m = sq_def;
+	m.xMalloc = sq_malloc;
+	m.xFree = sq_free;
+	m.xRealloc = sq_realloc;
+	m.xSize = sq_size;
+	m.xRoundup = sq_roundup;
+	m.xInit = sq_init;
+	m.xShutdown = sq_shutdown;
+	if (sqlite3_config(SQLITE_CONFIG_MALLOC, &m) != SQLITE_OK)
+		die("sqlite3_config(SQLITE_CONFIG_MALLOC) failed", NULL);
+}
+
+struct pk_job {
+	struct store_prekey	*k;
+	size_t			 from, to;
+	uint32_t		 first_id;
+	bool			 ref10;
+};
+
+struct pk_ctx {
+	struct store		*st;
+	char			 dir[256];
+	struct store_prekey	*keys;		/* P2's pre-made records */
+	struct store_prekey	*gen;		/* P1's output */
+	uint8_t			 seed[randombytes_SEEDBYTES];
+	uint32_t		 first_id;	/* P1's next id */
+	size_t			 wire_len;	/* P3's last encoded iq */
+	/* The device's part of the iq. */
+	uint32_t		 reg_id, spk_id;
+	uint8_t			 identity_pub[32], spk_pub[32], spk_sig[64];
+	/* The worker of the _2t variants. */
+	pthread_t		 worker;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	struct pk_job		 job;
+	bool			 job_ready, job_done, quit, have_worker;
+	bool			 two_cpus;	/* worker pinned to another CPU */
+	int			 worker_cpu;
+};
+
+/* Keys k[from..to) with ids first_id + i (wrapping as protocol.md 7.3),
+ * as gen_prekeys() makes them: 32 bytes from the RNG (here a ChaCha20
+ * stream keyed by the seed and the id, one call per key), then the public
+ * key. */
+/* libsignal-protocol-c's ref10 fixed-base keygen (exported; perf.md 1 and
+ * 2.1: 23 us against libsodium's 31-42 us).  It expects a clamped scalar. */
+void	curve25519_keygen(unsigned char *pub, const unsigned char *priv);
+
+static void
+pk_x25519_base_ref10(const uint8_t priv[STORE_KEY_LEN],
+    uint8_t pub[STORE_KEY_LEN])
+{
+	uint8_t	 e[STORE_KEY_LEN];
+
+	memcpy(e, priv, sizeof(e));
+	e[0] &= 248;
+	e[31] &= 127;
+	e[31] |= 64;
+	curve25519_keygen(pub, e);
+	wa_crypto_wipe(e, sizeof(e));
+}
+
+static void
+pk_gen_range(const uint8_t seed[randombytes_SEEDBYTES], struct store_prekey *k,
+    size_t from, size_t to, uint32_t first_id, bool ref10)
+{
+	uint8_t		 s[randombytes_SEEDBYTES];
+	size_t		 i;
+
+	memcpy(s, seed, sizeof(s));
+	for (i = from; i < to; i++) {
+		uint32_t	 id = first_id + (uint32_t)i;
+
+		if (id > STORE_PREKEY_ID_MAX)
+			id -= STORE_PREKEY_ID_MAX;
+		k[i].id = id;
+		memcpy(s, &id, sizeof(id));
+		randombytes_buf_deterministic(k[i].priv, STORE_KEY_LEN, s);
+		if (ref10)
+			pk_x25519_base_ref10(k[i].priv, k[i].pub);
+		else
+			wa_crypto_x25519_base(k[i].priv, k[i].pub);
+	}
+	wa_crypto_wipe(s, sizeof(s));
+}
+
+static void *
+pk_worker(void *arg)
+{
+	struct pk_ctx	*c = arg;
+	struct pk_job	 j;
+
+	pthread_mutex_lock(&c->mu);
+	for (;;) {
+		while (!c->job_ready && !c->quit)
+			pthread_cond_wait(&c->cv, &c->mu);
+		if (c->quit)
+			break;
+		j = c->job;
+		c->job_ready = false;
+		pthread_mutex_unlock(&c->mu);
+		pk_gen_range(c->seed, j.k, j.from, j.to, j.first_id, j.ref10);
+		pthread_mutex_lock(&c->mu);
+		c->job_done = true;
+		pthread_cond_broadcast(&c->cv);
+	}
+	pthread_mutex_unlock(&c->mu);
+	return NULL;
+}
+
+/* Generate n keys into k: the first half here, the second on the worker
+ * when there is one. */
+static void
+pk_gen(struct pk_ctx *c, struct store_prekey *k, size_t n, uint32_t first_id,
+    bool two, bool ref10)
+{
+	size_t	 half = n / 2;
+
+	if (!two || !c->have_worker) {
+		pk_gen_range(c->seed, k, 0, n, first_id, ref10);
+		return;
+	}
+	pthread_mutex_lock(&c->mu);
+	c->job.k = k;
+	c->job.from = half;
+	c->job.to = n;
+	c->job.first_id = first_id;
+	c->job.ref10 = ref10;
+	c->job_done = false;
+	c->job_ready = true;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	pk_gen_range(c->seed, k, 0, half, first_id, ref10);
+	pthread_mutex_lock(&c->mu);
+	while (!c->job_done)
+		pthread_cond_wait(&c->cv, &c->mu);
+	pthread_mutex_unlock(&c->mu);
+}
+
+static uint32_t
+pk_advance(uint32_t id, size_t n)
+{
+	id += (uint32_t)n;
+	return id > STORE_PREKEY_ID_MAX ? id - STORE_PREKEY_ID_MAX : id;
+}
+
+BENCH_OP static int
+bench_prekey_gen_812_op(struct pk_ctx *c)
+{
+	pk_gen(c, c->gen, PK_N, c->first_id, false, false);
+	c->first_id = pk_advance(c->first_id, PK_N);
+	return 0;
+}
+
+BENCH_OP static int
+bench_prekey_gen_812_2t_op(struct pk_ctx *c)
+{
+	pk_gen(c, c->gen, PK_N, c->first_id, true, false);
+	c->first_id = pk_advance(c->first_id, PK_N);
+	return 0;
+}
+
+/* What-if variants: libsignal's ref10 keygen instead of libsodium's. */
+BENCH_OP static int
+bench_prekey_gen_812_ref10_op(struct pk_ctx *c)
+{
+	pk_gen(c, c->gen, PK_N, c->first_id, false, true);
+	c->first_id = pk_advance(c->first_id, PK_N);
+	return 0;
+}
+
+BENCH_OP static int
+bench_prekey_gen_812_ref10_2t_op(struct pk_ctx *c)
+{
+	pk_gen(c, c->gen, PK_N, c->first_id, true, true);
+	c->first_id = pk_advance(c->first_id, PK_N);
+	return 0;
+}
+
+BENCH_OP static int
+bench_prekey_store_812_op(struct pk_ctx *c)
+{
+	return store_prekey_put(c->st, c->keys, PK_N);
+}
+
+/* Node building as proto/eng.c does it (mk, attr, kids, kid, set_bytes:
+ * static there, copied here). */
+static struct wa_node *
+pk_mk(struct arena *a, const char *tag, size_t maxattrs)
+{
+	struct wa_node	*n = arena_alloc(a, sizeof(*n));
+
+	memset(n, 0, sizeof(*n));
+	n->tag = wa_str_c(tag);
+	if (maxattrs > 0) {
+		n->attrs = arena_alloc(a, maxattrs * sizeof(*n->attrs));
+		memset(n->attrs, 0, maxattrs * sizeof(*n->attrs));
+	}
+	return n;
+}
+
+static void
+pk_attr(struct wa_node *n, const char *key, const char *val)
+{
+	struct wa_attr	*at = &n->attrs[n->nattrs++];
+
+	at->key = wa_str_c(key);
+	at->val.kind = WA_VAL_STR;
+	at->val.u.str = wa_str_c(val);
+}
+
+static struct wa_node *
+pk_kids(struct arena *a, struct wa_node *n, size_t count)
+{
+	n->content.kind = WA_VAL_LIST;
+	n->content.u.list.n = count;
+	n->content.u.list.v = arena_alloc(a, count * sizeof(struct wa_node));
+	memset(n->content.u.list.v, 0, count * sizeof(struct wa_node));
+	return n->content.u.list.v;
+}
+
+static struct wa_node *
+pk_kid(struct arena *a, struct wa_node *c, const char *tag)
+{
+	*c = *pk_mk(a, tag, 0);
+	return c;
+}
+
+/* pk_kid() without the throwaway node mk() makes in the arena. */
+static struct wa_node *
+pk_kid_lean(struct arena *a, struct wa_node *c, const char *tag)
+{
+	(void)a;
+	memset(c, 0, sizeof(*c));
+	c->tag = wa_str_c(tag);
+	return c;
+}
+
+static void
+pk_bytes(struct wa_node *n, const void *p, size_t len)
+{
+	n->content.kind = WA_VAL_BYTES;
+	n->content.u.str.p = p;
+	n->content.u.str.len = len;
+}
+
+static void
+pk_put3(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
+/* The upload iq of protocol.md 7.3, as send_upload() builds it, encoded
+ * into out. */
+static int
+pk_upload_iq(struct pk_ctx *c, struct arena *a, const struct store_prekey *k,
+    size_t n, struct buf *out, bool lean)
+{
+	struct wa_node	*(*pk_kid_)(struct arena *, struct wa_node *,
+			    const char *) = lean ? pk_kid_lean : pk_kid;
+	struct wa_node	*iq, *ch, *list, *keys, *sk;
+	struct wa_attr	*at;
+	uint8_t		*reg, *type, *spk_id, *ids;
+	size_t		 i;
+
+	iq = pk_mk(a, "iq", 5);
+	pk_attr(iq, "id", "3EB0B4305C3F1D2A.42");
+	pk_attr(iq, "xmlns", "encrypt");
+	pk_attr(iq, "type", "set");
+	at = &iq->attrs[iq->nattrs++];
+	at->key = wa_str_c("to");
+	at->val.kind = WA_VAL_JID;
+	at->val.u.jid.server = wa_str_c("s.whatsapp.net");
+	ch = pk_kids(a, iq, 5);
+	reg = arena_alloc(a, 4 + 1 + 3);
+	type = reg + 4;
+	spk_id = reg + 5;
+	reg[0] = (uint8_t)(c->reg_id >> 24);
+	reg[1] = (uint8_t)(c->reg_id >> 16);
+	reg[2] = (uint8_t)(c->reg_id >> 8);
+	reg[3] = (uint8_t)c->reg_id;
+	*type = 0x05;
+	pk_bytes(pk_kid_(a, &ch[0], "registration"), reg, 4);
+	pk_bytes(pk_kid_(a, &ch[1], "type"), type, 1);
+	pk_bytes(pk_kid_(a, &ch[2], "identity"), c->identity_pub, 32);
+	list = pk_kid_(a, &ch[3], "list");
+	keys = pk_kids(a, list, n);
+	ids = arena_alloc(a, 3 * n);
+	for (i = 0; i < n; i++) {
+		struct wa_node	*kv = pk_kids(a, pk_kid_(a, &keys[i], "key"), 2);
+
+		pk_put3(ids + 3 * i, k[i].id);
+		pk_bytes(pk_kid_(a, &kv[0], "id"), ids + 3 * i, 3);
+		pk_bytes(pk_kid_(a, &kv[1], "value"), k[i].pub, STORE_KEY_LEN);
+	}
+	sk = pk_kids(a, pk_kid_(a, &ch[4], "skey"), 3);
+	pk_put3(spk_id, c->spk_id);
+	pk_bytes(pk_kid_(a, &sk[0], "id"), spk_id, 3);
+	pk_bytes(pk_kid_(a, &sk[1], "value"), c->spk_pub, 32);
+	pk_bytes(pk_kid_(a, &sk[2], "signature"), c->spk_sig, 64);
+	return wa_bin_encode(iq, out);
+}
+
+/* The sized iq's arena (a key is 3 nodes and 3 id bytes, rounded up) and
+ * wire bytes (a key encodes to 50 bytes; 40,813 for 812). */
+#define PK_IQ_ARENA(n)	(4096 + (n) * (3 * sizeof(struct wa_node) + 16))
+#define PK_IQ_WIRE(n)	(256 + (n) * 51)
+
+/* upload_prekeys() + gen_prekeys() + send_upload() for a first upload,
+ * without the pending query and the socket.  tuned: what-if for the
+ * proposed refactor, ref10 keygen and the sized iq (see above). */
+static int
+pk_connect_path(struct pk_ctx *c, bool two, bool tuned)
+{
+	struct store_prekey	*k;
+	struct arena		 a;
+	struct buf		 out = BUF_INIT;
+	uint32_t		 id;
+	int			 rc;
+
+	k = xcalloc(PK_N, sizeof(*k));
+	if ((rc = store_prekey_next_id(c->st, &id)) != 0)
+		goto done;
+	pk_gen(c, k, PK_N, id, two, tuned);
+	if ((rc = store_prekey_put(c->st, k, PK_N)) != 0)
+		goto done;
+	arena_init(&a, tuned ? PK_IQ_ARENA(PK_N) : 0);
+	if (tuned)
+		buf_reserve(&out, PK_IQ_WIRE(PK_N));
+	rc = pk_upload_iq(c, &a, k, PK_N, &out, tuned);
+	c->wire_len = out.len;
+	wa_crypto_wipe(out.p, out.len);
+	buf_release(&out);
+	arena_release(&a);
+done:
+	wa_crypto_wipe(k, PK_N * sizeof(*k));
+	free(k);
+	return rc;
+}
+
+/* The upload iq alone: built as send_upload() does (16 KiB arena chunks,
+ * a throwaway node per child, an empty buffer), or sized: one arena chunk
+ * and the buffer reserved up front, children built in place. */
+BENCH_OP static int
+bench_prekey_upload_iq_op(struct pk_ctx *c)
+{
+	struct arena	 a;
+	struct buf	 out = BUF_INIT;
+	int		 rc;
+
+	arena_init(&a, 0);
+	rc = pk_upload_iq(c, &a, c->keys, PK_N, &out, false);
+	c->wire_len = out.len;
+	wa_crypto_wipe(out.p, out.len);
+	buf_release(&out);
+	arena_release(&a);
+	return rc;
+}
+
+BENCH_OP static int
+bench_prekey_upload_iq_sized_op(struct pk_ctx *c)
+{
+	struct arena	 a;
+	struct buf	 out = BUF_INIT;
+	int		 rc;
+
+	arena_init(&a, PK_IQ_ARENA(PK_N));
+	buf_reserve(&out, PK_IQ_WIRE(PK_N));
+	rc = pk_upload_iq(c, &a, c->keys, PK_N, &out, true);
+	c->wire_len = out.len;
+	wa_crypto_wipe(out.p, out.len);
+	buf_release(&out);
+	arena_release(&a);
+	return rc;
+}
+
+BENCH_OP static int
+bench_prekey_connect_path_op(struct pk_ctx *c)
+{
+	return pk_connect_path(c, false, false);
+}
+
+BENCH_OP static int
+bench_prekey_connect_path_2t_op(struct pk_ctx *c)
+{
+	return pk_connect_path(c, true, false);
+}
+
+BENCH_OP static int
+bench_prekey_connect_path_tuned_op(struct pk_ctx *c)
+{
+	return pk_connect_path(c, true, true);
+}
+
+/* Untimed, before each storing operation: an empty prekey table, the next
+ * id back to 1, and P2's records renumbered from there. */
+static int
+pk_reset(struct pk_ctx *c)
+{
+	uint32_t	 id;
+	size_t		 i;
+	int		 rc;
+
+	if ((rc = store_device_forget(c->st)) != 0 ||
+	    (rc = store_prekey_next_id(c->st, &id)) != 0)
+		return rc;
+	for (i = 0; i < PK_N; i++)
+		c->keys[i].id = pk_advance(id, i);
+	return 0;
+}
+
+struct pk_bench {
+	const char	*name;
+	int		(*op)(struct pk_ctx *);
+	bool		 store;		/* pk_reset() before each op */
+	bool		 two;		/* needs the worker */
+	bool		 sqlite;	/* report allocs_excl_sqlite */
+};
+
+static const struct pk_bench PK_BENCHES[] = {
+	{ "prekey_gen_812", bench_prekey_gen_812_op, false, false, false },
+	{ "prekey_gen_812_2t", bench_prekey_gen_812_2t_op, false, true, false },
+	{ "prekey_store_812", bench_prekey_store_812_op, true, false, true },
+	{ "prekey_gen_812_ref10", bench_prekey_gen_812_ref10_op, false, false,
+	    false },
+	{ "prekey_gen_812_ref10_2t", bench_prekey_gen_812_ref10_2t_op, false,
+	    true, false },
+	{ "prekey_upload_iq", bench_prekey_upload_iq_op, false, false, false },
+	{ "prekey_upload_iq_sized", bench_prekey_upload_iq_sized_op, false,
+	    false, false },
+	{ "prekey_connect_path", bench_prekey_connect_path_op, true, false,
+	    true },
+	{ "prekey_connect_path_2t", bench_prekey_connect_path_2t_op, true, true,
+	    true },
+	{ "prekey_connect_path_tuned", bench_prekey_connect_path_tuned_op, true,
+	    true, true },
+};
+
+/* Mean ns per operation over n operations, each timed on its own. */
+static double
+pk_time(const struct pk_bench *b, struct pk_ctx *c, unsigned long n)
+{
+	double		 sum = 0, t0;
+	unsigned long	 i;
+	int		 rc;
+
+	for (i = 0; i < n; i++) {
+		if (b->store && (rc = pk_reset(c)) != 0)
+			die("cannot empty the prekey table", wc_strerror(rc));
+		t0 = now_ns();
+		rc = b->op(c);
+		sum += now_ns() - t0;
+		if (rc != 0)
+			die(b->name, wc_strerror(rc));
+	}
+	return sum / (double)n;
+}
+
+static void
+pk_run(const struct pk_bench *b, struct pk_ctx *c, const struct options *o)
+{
+	struct alloc_count	 ac;
+	struct rusage		 ru0, ru1;
+	double			*t, per, median;
+	unsigned long		 n, s;
+	uint64_t		 sqc, sqb;
+	int			 rc;
+
+	(void)pk_time(b, c, 2);				/* warm */
+	if (b->store && (rc = pk_reset(c)) != 0)
+		die("cannot empty the prekey table", wc_strerror(rc));
+	sq_calls = sq_bytes = 0;
+	(void)getrusage(RUSAGE_SELF, &ru0);
+	sq_counting = true;
+	alloc_count_start();
+	rc = b->op(c);
+	alloc_count_stop(&ac);
+	sq_counting = false;
+	(void)getrusage(RUSAGE_SELF, &ru1);
+	sqc = sq_calls;
+	sqb = sq_bytes;
+	if (rc != 0)
+		die(b->name, wc_strerror(rc));
+	if ((n = o->iters) == 0) {
+		per = pk_time(b, c, 1);
+		n = per >= SAMPLE_NS ? 1 : (unsigned long)(SAMPLE_NS / per);
+	}
+	t = xcalloc(o->samples, sizeof(*t));
+	for (s = 0; s < o->samples; s++)
+		t[s] = pk_time(b, c, n);
+	qsort(t, o->samples, sizeof(*t), cmp_double);
+	median = o->samples % 2 == 1 ? t[o->samples / 2] :
+	    (t[o->samples / 2 - 1] + t[o->samples / 2]) / 2;
+	printf("{\"name\":\"%s\",\"median_ns\":%.1f,\"min_ns\":%.1f,"
+	    "\"allocs\":%llu,\"bytes\":%llu,", b->name, median, t[0],
+	    (unsigned long long)ac.calls, (unsigned long long)ac.bytes);
+	if (b->sqlite)
+		printf("\"allocs_excl_sqlite\":%llu,\"sqlite_allocs\":%llu,"
+		    "\"sqlite_bytes\":%llu,",
+		    (unsigned long long)(ac.calls >= sqc ? ac.calls - sqc : 0),
+		    (unsigned long long)sqc, (unsigned long long)sqb);
+	if (b->two)
+		printf("\"threads\":%d,\"cpus\":%d,", c->have_worker ? 2 : 1,
+		    c->two_cpus ? 2 : 1);
+	if (strncmp(b->name, "prekey_connect_path", 19) == 0 ||
+	    strncmp(b->name, "prekey_upload_iq", 16) == 0)
+		printf("\"wire_bytes\":%zu,", c->wire_len);
+	/* Page faults of the counted operation: freed memory that glibc gave
+	 * back (MALLOC_TRIM_THRESHOLD_) is faulted in again by the next. */
+	printf("\"minor_faults\":%ld,", ru1.ru_minflt - ru0.ru_minflt);
+	printf("\"keys\":%d,\"median_ms\":%.3f,\"iters\":%lu,\"samples\":%lu}\n",
+	    PK_N, median / 1e6, n, o->samples);
+	fflush(stdout);
+	free(t);
+}
+
+/* Pin the calling thread to one CPU; false when it cannot be. */
+static bool
+pk_pin(int cpu)
+{
+	cpu_set_t	 set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+}
+
+static void *
+pk_worker_start(void *arg)
+{
+	struct pk_ctx	*c = arg;
+
+	(void)pk_pin(c->worker_cpu);
+	return pk_worker(c);
+}
+
+static bool
+pk_selected(const struct options *o, const char *name)
+{
+	if (o->only == NULL)
+		return true;
+	return strcmp(o->only, name) == 0 ||
+	    (strcmp(o->only, "prekey") == 0 && strncmp(name, "prekey_", 7) == 0);
+}
+
+/*
+ * perf.md P1-P3.  Returns whether any was selected by --only ("prekey"
+ * selects them all; "prekey_gen_812" only that one).
+ */
+static bool
+bench_prekey(const struct options *o)
+{
+	struct pk_ctx	 c;
+	cpu_set_t	 mine;
+	const char	*tmp;
+	char		 path[300];
+	bool		 any = false, two = false;
+	size_t		 i;
+	int		 rc, cur;
+
+	for (i = 0; i < sizeof(PK_BENCHES) / sizeof(PK_BENCHES[0]); i++)
+		if (pk_selected(o, PK_BENCHES[i].name)) {
+			any = true;
+			two |= PK_BENCHES[i].two;
+		}
+	if (!any)
+		return false;
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < sizeof(c.seed); i++)
+		c.seed[i] = (uint8_t)(i * 37 + 11);
+	c.first_id = 1;
+	c.reg_id = 0x1234;
+	c.spk_id = 1;
+	for (i = 0; i < 32; i++) {
+		c.identity_pub[i] = (uint8_t)(i + 1);
+		c.spk_pub[i] = (uint8_t)(i + 101);
+	}
+	for (i = 0; i < 64; i++)
+		c.spk_sig[i] = (uint8_t)(i + 201);
+	c.gen = xcalloc(PK_N, sizeof(*c.gen));
+	c.keys = xcalloc(PK_N, sizeof(*c.keys));
+	pk_gen_range(c.seed, c.keys, 0, PK_N, 1, false);
+	/* The ref10 variants must make the same public keys. */
+	pk_gen_range(c.seed, c.gen, 0, PK_N, 1, true);
+	for (i = 0; i < PK_N; i++)
+		if (memcmp(c.gen[i].pub, c.keys[i].pub, STORE_KEY_LEN) != 0)
+			die("ref10 and libsodium keygen disagree", NULL);
+
+	/* The sized iq must be the same bytes as the engine's; and the iq
+	 * must decode to 5 children, the list holding the 812 keys. */
+	{
+		struct arena	 a1, a2;
+		struct buf	 w1 = BUF_INIT, w2 = BUF_INIT;
+		struct wa_node	*d;
+
+		arena_init(&a1, 0);
+		arena_init(&a2, PK_IQ_ARENA(PK_N));
+		if (pk_upload_iq(&c, &a1, c.keys, PK_N, &w1, false) != 0 ||
+		    pk_upload_iq(&c, &a2, c.keys, PK_N, &w2, true) != 0 ||
+		    w1.len != w2.len || memcmp(w1.p, w2.p, w1.len) != 0)
+			die("the sized upload iq differs from the engine's", NULL);
+		arena_reset(&a1);
+		if (wa_bin_decode(w1.p, w1.len, &a1, &d, NULL) != 0 ||
+		    d->content.kind != WA_VAL_LIST ||
+		    d->content.u.list.n != 5 ||
+		    d->content.u.list.v[3].content.kind != WA_VAL_LIST ||
+		    d->content.u.list.v[3].content.u.list.n != PK_N)
+			die("the upload iq does not decode as built", NULL);
+		buf_release(&w1);
+		buf_release(&w2);
+		arena_release(&a1);
+		arena_release(&a2);
+	}
+
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	snprintf(c.dir, sizeof(c.dir), "%s/wachat-bench-store.XXXXXX", tmp);
+	if (mkdtemp(c.dir) == NULL)
+		die(c.dir, strerror(errno));
+	if ((rc = store_open(c.dir, &c.st)) != 0)
+		die("store_open", wc_strerror(rc));
+
+	if (two) {
+		/* This thread stays on the CPU it runs on (run.sh pins it to
+		 * CPU 1), the worker goes to CPU 0, or 1 when this is 0. */
+		if ((cur = sched_getcpu()) < 0)
+			cur = 1;
+		c.worker_cpu = cur == 0 ? 1 : 0;
+		CPU_ZERO(&mine);
+		(void)pthread_getaffinity_np(pthread_self(), sizeof(mine),
+		    &mine);
+		pthread_mutex_init(&c.mu, NULL);
+		pthread_cond_init(&c.cv, NULL);
+		if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && pk_pin(cur)) {
+			c.two_cpus = true;
+			rc = pthread_create(&c.worker, NULL, pk_worker_start,
+			    &c);
+		} else
+			rc = pthread_create(&c.worker, NULL, pk_worker, &c);
+		c.have_worker = rc == 0;
+		if (!c.have_worker)
+			fprintf(stderr, "bench: no worker thread: the _2t "
+			    "benches run on one thread\n");
+		else if (!c.two_cpus)
+			fprintf(stderr, "bench: one CPU only: the _2t benches "
+			    "share it\n");
+	}
+
+	for (i = 0; i < sizeof(PK_BENCHES) / sizeof(PK_BENCHES[0]); i++)
+		if (pk_selected(o, PK_BENCHES[i].name))
+			pk_run(&PK_BENCHES[i], &c, o);
+
+	if (c.have_worker) {
+		pthread_mutex_lock(&c.mu);
+		c.quit = true;
+		pthread_cond_broadcast(&c.cv);
+		pthread_mutex_unlock(&c.mu);
+		pthread_join(c.worker, NULL);
+		(void)pthread_setaffinity_np(pthread_self(), sizeof(mine),
+		    &mine);
+	}
+	store_close(c.st);
+	for (i = 0; i < 3; i++) {
+		static const char *const f[] = { "wachat.db", "wachat.db-wal",
+		    "wachat.db-shm" };
+
+		snprintf(path, sizeof(path), "%s/%s", c.dir, f[i]);
+		(void)unlink(path);
+	}
+	if (rmdir(c.dir) != 0)
+		fprintf(stderr, "bench: cannot remove %s: %s\n", c.dir,
+		    strerror(errno));
+	wa_crypto_wipe(c.gen, PK_N * sizeof(*c.gen));
+	wa_crypto_wipe(c.keys, PK_N * sizeof(*c.keys));
+	free(c.gen);
+	free(c.keys);
+	return true;
+}
+
 /* Whether --only selects the bench kind/fixture: its exact name, or a
  * prefix of it that ends where a '/' begins. */
 static bool
@@ -539,13 +1338,18 @@ main(int argc, char **argv)
 	if (optind != argc)
 		usage();
 
+	/* Before any SQLite call (perf.md 3.0: allocations excluding
+	 * SQLite's). */
+	sqlite_count_install();
 	if (!(o.counting = alloc_count_is_active()))
 		fputs("bench: malloc does not reach the counter (a valgrind "
 		    "tool?): allocs and bytes are not counted\n", stderr);
 	if (wa_crypto_init() != 0)
 		die("cannot initialise the crypto libraries", NULL);
 	arena_init(&trees, 0);
-	fixtures = load_fixtures(&o, &trees);
+	/* The prekey benches need no fixtures. */
+	fixtures = o.only != NULL && strncmp(o.only, "prekey", 6) == 0 ? NULL :
+	    load_fixtures(&o, &trees);
 	for (f = fixtures; f != NULL; f = f->next)
 		if (selected(&o, BENCH_DECODE, f->name)) {
 			bench_one(BENCH_DECODE, f, &o);
@@ -563,6 +1367,8 @@ main(int argc, char **argv)
 			any = true;
 		}
 	if (bench_noise(&o))
+		any = true;
+	if (bench_prekey(&o))
 		any = true;
 	for (f = fixtures; f != NULL; f = next) {
 		next = f->next;

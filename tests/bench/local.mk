@@ -6,6 +6,7 @@ EXTRA_PROGRAMS = tests/bench/bench
 tests_bench_bench_SOURCES = tests/bench/bench.c tests/bench/alloc-count.c \
 	tests/bench/alloc-count.h tests/node-json.c tests/node-json.h
 tests_bench_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
+	-I$(top_srcdir)/store $(SQLITE_CFLAGS) $(SODIUM_CFLAGS) \
 	-DBENCH_FIXTURES='"$(top_srcdir)/tests/bench/codec-fixtures.jsonl"'
 # -O2 after AM_CFLAGS overrides --enable-debug's -O1; a CFLAGS given to
 # configure still comes last, and run.sh warns when it lowers -O.
@@ -13,7 +14,10 @@ BENCH_OPT = -O2
 tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(BENCH_OPT)
 # $(PROTO_LIBS) as for tests/wa-bin-json: zlib, and what the rest of
 # libproto.a needs should the codec ever pull it in.
-tests_bench_bench_LDADD = libproto.a libbase.a $(JSONC_LIBS) $(PROTO_LIBS)
+# libstore.a and $(STORE_LIBS) for the prekey benches (perf.md P2, P3),
+# which also call SQLite directly (sqlite3_config) and start a thread.
+tests_bench_bench_LDADD = libproto.a libstore.a libbase.a $(JSONC_LIBS) \
+	$(PROTO_LIBS) $(STORE_LIBS) -lpthread
 CLEANFILES += tests/bench/bench$(EXEEXT)
 EXTRA_DIST += tests/bench/run.sh tests/bench/merge.mjs \
 	tests/bench/gen-fixtures.mjs tests/bench/codec-fixtures.jsonl \

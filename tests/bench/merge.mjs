@@ -108,5 +108,31 @@ if (widths.length >= 2) {
   const per = widths.map(([x, y]) => `${x}: ${(y / x).toFixed(0)}`).join(', ');
   check('C2 SKDM encode linear in width, slope ns/recipient', `${slope.toFixed(1)} (ns per recipient at ${per})`, undefined);
 }
+// perf.md P1-P3 (issue 4's bar: prekey_store_812 <= 1 ms).
+const ms = (l) => `${(l.median_ns / 1e6).toFixed(2)} ms (min ${(l.min_ns / 1e6).toFixed(2)})`;
+const gen = get('prekey_gen_812');
+if (gen) {
+  check('P1 prekey_gen_812 <= 20 ms on one core (median)', ms(gen), gen.median_ns <= 20e6);
+  check('P1 prekey_gen_812 <= 2 allocations', gen.allocs, gen.allocs <= 2);
+  if (gen.ir !== undefined)
+    check('P1 Ir per key (whatsapp-rust dalek >= 176 K, derived)', Math.round(gen.ir / gen.keys), undefined);
+}
+const gen2 = get('prekey_gen_812_2t');
+if (gen2) check(`P1 prekey_gen_812_2t <= 11 ms wall (${gen2.threads} threads, ${gen2.cpus} CPUs)`, ms(gen2), gen2.median_ns <= 11e6);
+for (const name of ['prekey_gen_812_ref10', 'prekey_gen_812_ref10_2t']) {
+  const l = get(name);
+  if (l) check(`P1 what-if ${name} (libsignal ref10 keygen)`, ms(l), undefined);
+}
+const st = get('prekey_store_812');
+if (st) {
+  check('P2 prekey_store_812 <= 1.0 ms (issue 4; whatsapp-rust SQLite 8.0 ms)', ms(st), st.median_ns <= 1e6);
+  check('P2 prekey_store_812 <= 3 allocations outside SQLite', `${st.allocs_excl_sqlite} (${st.allocs} with SQLite)`, st.allocs_excl_sqlite <= 3);
+}
+for (const name of ['prekey_connect_path', 'prekey_connect_path_2t', 'prekey_connect_path_tuned']) {
+  const l = get(name);
+  if (!l) continue;
+  check(`P3 ${name} <= 13 ms wall`, ms(l), l.median_ns <= 13e6);
+  check(`P3 ${name} <= 10 allocations outside SQLite`, `${l.allocs_excl_sqlite} (${l.allocs} with SQLite)`, l.allocs_excl_sqlite <= 10);
+}
 err('');
 for (const c of checks) err(c);

@@ -9,7 +9,8 @@
 #
 # Environment: top_srcdir, top_builddir (default .), NODE (default node),
 # BENCH_LIB_CFLAGS (the flags libproto.a was compiled with, for a warning),
-# BENCH_IR (the benches to count instructions for; "none" skips callgrind),
+# BENCH_IR (the benches to count instructions for, each NAME or NAME:N with
+# its own N; "none" skips callgrind),
 # BENCH_IR_ITERS (N of the difference method, default 2000),
 # BENCH_PEER_SCRIPT (default tests/interop/bench-codec.mjs),
 # BENCH_NO_PIN (set: do not use taskset), BENCH_ARGS (extra bench options).
@@ -22,6 +23,12 @@ fixtures="$srcdir/tests/bench/codec-fixtures.jsonl"
 peer_script="${BENCH_PEER_SCRIPT:-$srcdir/tests/interop/bench-codec.mjs}"
 ir_default="codec_decode/ack codec_decode/fanout8"
 ir_default="$ir_default codec_encode/ack codec_encode/small noise_frame/seal-1500"
+# The prekey benches (perf.md P1-P3) take milliseconds per operation, tens
+# of seconds under callgrind at N = 2000: a small N of their own (their
+# operations are deterministic, so (Ir at 2N - Ir at N) / N is exact for
+# key generation; the store's WAL checkpoints make its Ir vary a little).
+ir_default="$ir_default prekey_gen_812:1 prekey_store_812:20"
+ir_default="$ir_default prekey_upload_iq:20 prekey_connect_path:1"
 ir_benches="${BENCH_IR:-$ir_default}"
 ir_iters="${BENCH_IR_ITERS:-2000}"
 
@@ -85,10 +92,14 @@ fi
 : >"$tmp/ir.txt"
 if [ "$ir_benches" != none ] && command -v valgrind >/dev/null 2>&1; then
 	say "counting instructions with callgrind ($ir_benches)"
-	for name in $ir_benches; do
+	for spec in $ir_benches; do
+		case "$spec" in
+		*:*)	name=${spec%:*} iters=${spec##*:} ;;
+		*)	name=$spec iters=$ir_iters ;;
+		esac
 		fn="bench_${name%%/*}_op"
 		ir1=
-		for n in "$ir_iters" "$((ir_iters * 2))"; do
+		for n in "$iters" "$((iters * 2))"; do
 			out="$tmp/cg.out"
 			if ! valgrind --tool=callgrind --cache-sim=no \
 			    --toggle-collect="$fn" --callgrind-out-file="$out" \
@@ -106,7 +117,7 @@ if [ "$ir_benches" != none ] && command -v valgrind >/dev/null 2>&1; then
 				ir1=$ir
 				continue
 			fi
-			awk -v a="$ir1" -v b="$ir" -v n="$ir_iters" \
+			awk -v a="$ir1" -v b="$ir" -v n="$iters" \
 			    -v k="$name" \
 			    'BEGIN { printf "%s %.0f\n", k, (b - a) / n }' \
 			    >>"$tmp/ir.txt"
