@@ -4,7 +4,11 @@
  * material, QR pairing, login, prekey upload, keepalive, stream errors and
  * reconnects.  Sections of protocol.md are named where each fact is used.
  * Besides proto/conn.c this is the one file of proto/ on libuv: its timers
- * (QR rotation, keepalive, reconnect) run on the engine's loop.  It also
+ * (QR rotation, keepalive, reconnect) run on the engine's loop.  Pairing by
+ * code (6.7, crypto in proto/paircode.c) runs its two PBKDF2s (131072
+ * rounds each, tens of ms) on the loop: nothing else runs on an unpaired
+ * registration connection.  The version look-up after failure 405 (3.3)
+ * runs on a libuv worker (proto/engver.c).  It also
  * writes the QR file when one is configured (a setting the demo uses).
  */
 #include "compat.h"
@@ -29,9 +33,11 @@
 #include "conn.h"
 #include "crypto.h"
 #include "eng.h"
+#include "engver.h"
 #include "err.h"
 #include "log.h"
 #include "pair.h"
+#include "paircode.h"
 #include "xmalloc.h"
 
 /* 6.2 */
@@ -43,7 +49,16 @@
 
 enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
 /* What follows a lost connection. */
-enum next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT };
+enum next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP };
+/* A phone-number code link (6.7) on the current connection. */
+enum lc_state {
+	LC_NONE,	/* none asked, or not yet sent */
+	LC_HELLO,	/* companion_hello sent, its result awaited */
+	LC_CODE,	/* the code is shown; the phone's notification awaited */
+	LC_FINISH,	/* companion_finish sent: pair-success awaited, with
+			 * the ADV secret derived from the code */
+};
+#define PN_MAX		24	/* bytes of a phone number, with the NUL */
 
 struct wa_eng {
 	uv_loop_t		*loop;
@@ -81,9 +96,26 @@ struct wa_eng {
 	size_t			 upload_n;
 	bool			 uploaded;	/* on this connection */
 	char			 text[1024];	/* event text */
+
+	/* failure 405 (3.3) */
+	char			*version_url, *ca_file;
+	bool			 version_pinned;	/* set by the user */
+	bool			 version_retried;	/* since the last login */
+	struct wa_engver	*lookup;		/* in flight, or NULL */
+
+	/* pairing by code (6.7) */
+	char			 lc_pn[PN_MAX];	/* "" = pair by QR */
+	enum lc_state		 lc;
+	char			 lc_code[WA_PAIRCODE_LEN + 1];
+	uint8_t			 lc_eph_priv[WA_ENG_KEY_LEN];
+	char			 lc_ref[MAX_REF_LEN];
+	char			 lc_id[IQ_ID_LEN];	/* hello or finish */
 };
 
 static void	connect_now(struct wa_eng *e);
+static void	lc_hello(struct wa_eng *e);
+static void	lc_reset(struct wa_eng *e);
+static void	start_lookup(struct wa_eng *e);
 
 /* Start timer t unless the engine is being freed (a callback may have
  * called wa_eng_free()). */
@@ -743,6 +775,7 @@ lost(struct wa_eng *e, int err, enum next nx, const char *reason)
 	e->count_id[0] = e->upload_id[0] = e->ping_id[0] = '\0';
 	e->uploaded = false;
 	e->nrefs = e->ref_idx = 0;
+	lc_reset(e);
 	snprintf(e->text, sizeof(e->text), "%s", reason);
 	log_info("connection lost: %s (%s)", reason, wc_strerror(err));
 	switch (nx) {
@@ -763,6 +796,14 @@ lost(struct wa_eng *e, int err, enum next nx, const char *reason)
 	case NEXT_STOP:
 		e->halted = true;
 		emit(e, WA_ENG_EV_STOPPED, err, e->text, 0, 0);
+		break;
+	case NEXT_LOOKUP:
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = WA_ENG_EV_DISCONNECTED;
+		ev.text = e->text;
+		ev.err = err;
+		e->on_event(e->ev_arg, &ev);
+		start_lookup(e);
 		break;
 	case NEXT_LOGOUT:
 		e->halted = true;
@@ -899,6 +940,10 @@ on_pair_device(struct wa_eng *e, const struct wa_node *n,
 		    "pair-device carried no usable ref");
 		return;
 	}
+	if (e->lc_pn[0] != '\0') {
+		lc_hello(e);	/* a code instead of QR codes (6.7) */
+		return;
+	}
 	show_qr(e);
 	timer_start(e, &e->t_qr, on_qr_timer, e->qr_first_ms);
 }
@@ -1010,6 +1055,284 @@ out:
 	buf_release(&reply);
 }
 
+/* --- pairing by phone-number code (6.7) --- */
+
+/* Copy the digits of pn (an optional leading '+', 5 to 20 digits, the
+ * first not 0) to out; false when pn is not such a number. */
+static bool
+pn_parse(const char *pn, char out[PN_MAX])
+{
+	size_t	 n = 0;
+
+	if (pn == NULL)
+		return false;
+	if (*pn == '+')
+		pn++;
+	for (; *pn != '\0'; pn++) {
+		if (*pn < '0' || *pn > '9' || n >= 20)
+			return false;
+		out[n++] = *pn;
+	}
+	out[n] = '\0';
+	return n >= 5 && out[0] != '0';
+}
+
+static void
+lc_reset(struct wa_eng *e)
+{
+	e->lc = LC_NONE;
+	e->lc_id[0] = '\0';
+	e->lc_ref[0] = '\0';
+	wa_crypto_wipe(e->lc_eph_priv, sizeof(e->lc_eph_priv));
+	wa_crypto_wipe(e->lc_code, sizeof(e->lc_code));
+}
+
+/* A new iq set (xmlns md, id in e->lc_id) holding <link_code_companion_reg
+ * jid="PN@s.whatsapp.net" stage=STAGE> with n children, returned in *ch;
+ * room for one more attribute on *lcp. */
+static struct wa_node *
+lc_iq(struct wa_eng *e, struct arena *a, const char *stage,
+    struct wa_node **lcp, struct wa_node **ch, size_t n)
+{
+	struct wa_node	*q, *lc;
+	struct wa_attr	*at;
+
+	next_id(e, e->lc_id);
+	q = iq(a, e->lc_id, "set", "md");
+	lc = kid(a, kids(a, q, 1), "link_code_companion_reg", 3);
+	at = &lc->attrs[lc->nattrs++];
+	at->key = wa_str_c("jid");
+	at->val.kind = WA_VAL_JID;
+	at->val.u.jid.user = wa_str_c(e->lc_pn);
+	at->val.u.jid.server = wa_str_c("s.whatsapp.net");
+	attr(lc, "stage", stage);
+	*lcp = lc;
+	*ch = kids(a, lc, n);
+	return q;
+}
+
+/* Steps 1-2: a code, our ephemeral key wrapped with it, companion_hello. */
+static void
+lc_hello(struct wa_eng *e)
+{
+	struct arena	 a;
+	struct wa_node	*q, *lc, *c;
+	uint8_t		 rnd[WA_PAIRCODE_RAND_LEN + WA_PAIRCODE_WRAP_RAND_LEN];
+	uint8_t		 pub[WA_ENG_KEY_LEN], wrapped[WA_PAIRCODE_WRAPPED_LEN];
+	static const uint8_t nonce = 0;
+	int		 rc;
+
+	uv_timer_stop(&e->t_qr);	/* the code replaces the QR codes */
+	if (e->nrefs > 0)
+		qr_file_remove(e);
+	lc_reset(e);
+	if ((rc = e->rng(e->rng_arg, rnd, sizeof(rnd))) != 0 ||
+	    (rc = e->rng(e->rng_arg, e->lc_eph_priv, WA_ENG_KEY_LEN)) != 0)
+		goto fail;
+	wa_paircode_text(rnd, e->lc_code);
+	wa_crypto_x25519_base(e->lc_eph_priv, pub);
+	if ((rc = wa_paircode_wrap(e->lc_code, rnd + WA_PAIRCODE_RAND_LEN,
+	    pub, wrapped)) != 0)
+		goto fail;
+	arena_init(&a, 0);
+	q = lc_iq(e, &a, "companion_hello", &lc, &c, 5);
+	attr(lc, "should_show_push_notification", "true");
+	set_bytes(kid(&a, &c[0],
+	    "link_code_pairing_wrapped_companion_ephemeral_pub", 0), wrapped,
+	    sizeof(wrapped));
+	set_bytes(kid(&a, &c[1], "companion_server_auth_key_pub", 0),
+	    e->dev.noise_pub, WA_ENG_KEY_LEN);
+	/* The server wants "Browser (OS)" with common names (6.7, [WM]);
+	 * platform id 1 (Chrome) goes with that display. */
+	set_bytes(kid(&a, &c[2], "companion_platform_id", 0), "1", 1);
+	set_bytes(kid(&a, &c[3], "companion_platform_display", 0),
+	    "Chrome (Linux)", 14);
+	set_bytes(kid(&a, &c[4], "link_code_pairing_nonce", 0), &nonce, 1);
+	rc = send_node(e, q);
+	arena_release(&a);
+	if (rc != 0)
+		goto fail;
+	e->lc = LC_HELLO;
+	log_info("link code asked for the number ending %s", e->lc_pn +
+	    (strlen(e->lc_pn) > 4 ? strlen(e->lc_pn) - 4 : 0));
+	wa_crypto_wipe(rnd, sizeof(rnd));
+	return;
+fail:
+	wa_crypto_wipe(rnd, sizeof(rnd));
+	lc_reset(e);
+	emitf(e, WA_ENG_EV_ERROR, rc, "cannot ask for a link code: %s",
+	    wc_strerror(rc));
+}
+
+/* The answer to companion_hello (its ref; the code may be shown now) or
+ * to companion_finish. */
+static void
+on_lc_reply(struct wa_eng *e, const struct wa_node *n)
+{
+	const struct wa_node	*r;
+	const uint8_t		*p;
+	size_t			 len;
+	char			 shown[WA_PAIRCODE_LEN + 2];
+
+	e->lc_id[0] = '\0';
+	if (!sattr_is(n, "type", "result")) {
+		struct wa_str	 code = sattr(child(n, "error"), "code");
+
+		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server refused %s "
+		    "(error %.*s)", e->lc == LC_HELLO ? "the link code request" :
+		    "the link code (was it typed correctly?)", (int)code.len,
+		    code.p != NULL ? code.p : "");
+		lc_reset(e);
+		return;
+	}
+	if (e->lc != LC_HELLO)
+		return;		/* companion_finish: pair-success follows */
+	r = child(child(n, "link_code_companion_reg"), "link_code_pairing_ref");
+	if (!bytes_of(r, &p, &len) || len == 0 || len >= MAX_REF_LEN) {
+		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the link code request's "
+		    "answer lacks a ref");
+		lc_reset(e);
+		return;
+	}
+	memcpy(e->lc_ref, p, len);
+	e->lc_ref[len] = '\0';
+	e->lc = LC_CODE;
+	wa_paircode_display(e->lc_code, shown);
+	emit(e, WA_ENG_EV_PAIR_CODE, 0, shown, 0, 0);
+	wa_crypto_wipe(shown, sizeof(shown));
+}
+
+/* Steps 3-5: the phone has the code; derive the ADV secret, finish. */
+static void
+on_lc_primary(struct wa_eng *e, const struct wa_node *lc)
+{
+	const uint8_t	*ref, *wr, *pid;
+	size_t		 ref_len, wr_len, pid_len;
+	uint8_t		 peph[WA_ENG_KEY_LEN], adv[WA_ENG_KEY_LEN];
+	uint8_t		 rnd[WA_PAIRCODE_FINISH_RAND_LEN];
+	uint8_t		 bundle[WA_PAIRCODE_BUNDLE_LEN], old[WA_ENG_KEY_LEN];
+	struct arena	 a;
+	struct wa_node	*q, *l, *c;
+	int		 rc;
+
+	if (e->lc != LC_CODE || e->kind != KIND_REG) {
+		log_warn("link_code_companion_reg with no code shown: "
+		    "ignored");
+		return;
+	}
+	if (!bytes_of(child(lc, "link_code_pairing_ref"), &ref, &ref_len) ||
+	    ref_len != strlen(e->lc_ref) || memcmp(ref, e->lc_ref,
+	    ref_len) != 0 || !bytes_of(child(lc,
+	    "link_code_pairing_wrapped_primary_ephemeral_pub"), &wr,
+	    &wr_len) || wr_len != WA_PAIRCODE_WRAPPED_LEN ||
+	    !bytes_of(child(lc, "primary_identity_pub"), &pid, &pid_len) ||
+	    pid_len != WA_ENG_KEY_LEN) {
+		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "a malformed link code "
+		    "notification, or one for another ref");
+		return;
+	}
+	if ((rc = wa_paircode_unwrap(e->lc_code, wr, peph)) != 0 ||
+	    (rc = e->rng(e->rng_arg, rnd, sizeof(rnd))) != 0 ||
+	    (rc = wa_paircode_finish(e->lc_eph_priv, peph,
+	    e->dev.identity_priv, e->dev.identity_pub, pid, rnd, bundle,
+	    adv)) != 0)
+		goto out;
+	/* The new ADV secret, persisted as a refreshed one is (6.2.1). */
+	memcpy(old, e->dev.adv_secret, sizeof(old));
+	memcpy(e->dev.adv_secret, adv, sizeof(adv));
+	if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
+		memcpy(e->dev.adv_secret, old, sizeof(old));
+		goto out;
+	}
+	arena_init(&a, 0);
+	q = lc_iq(e, &a, "companion_finish", &l, &c, 3);
+	set_bytes(kid(&a, &c[0], "link_code_pairing_wrapped_key_bundle", 0),
+	    bundle, sizeof(bundle));
+	set_bytes(kid(&a, &c[1], "companion_identity_public", 0),
+	    e->dev.identity_pub, WA_ENG_KEY_LEN);
+	set_bytes(kid(&a, &c[2], "link_code_pairing_ref", 0), e->lc_ref,
+	    strlen(e->lc_ref));
+	rc = send_node(e, q);
+	arena_release(&a);
+	if (rc == 0) {
+		e->lc = LC_FINISH;
+		log_info("link code entered on the phone: companion_finish "
+		    "sent");
+	}
+out:
+	wa_crypto_wipe(peph, sizeof(peph));
+	wa_crypto_wipe(adv, sizeof(adv));
+	wa_crypto_wipe(old, sizeof(old));
+	wa_crypto_wipe(rnd, sizeof(rnd));
+	wa_crypto_wipe(bundle, sizeof(bundle));
+	if (rc != 0)
+		emitf(e, WA_ENG_EV_ERROR, rc, "cannot finish the link by "
+		    "code: %s", wc_strerror(rc));
+}
+
+int
+wa_eng_pair_code(struct wa_eng *e, const char *pn)
+{
+	char	 d[PN_MAX];
+
+	if (!pn_parse(pn, d))
+		return -EINVAL;
+	if (e->dev.jid[0] != '\0')
+		return -EISCONN;
+	memcpy(e->lc_pn, d, sizeof(d));
+	/* Now when this registration connection has its refs (6.7: after
+	 * pair-device), else when the next one does. */
+	if (e->kind == KIND_REG && e->nrefs > 0 && e->lc == LC_NONE)
+		lc_hello(e);
+	return 0;
+}
+
+/* --- the version look-up after failure 405 (3.3) --- */
+
+static void
+on_lookup_done(void *arg, int err, uint32_t rev, const char *why)
+{
+	struct wa_eng	*e = arg;
+	char		 v[32], msg[320];
+
+	e->lookup = NULL;
+	if (e->freed)
+		return;
+	if (err != 0) {
+		snprintf(msg, sizeof(msg), "this client version is outdated "
+		    "(failure 405) and the current one could not be looked "
+		    "up: %s", why);
+		e->halted = true;
+		emit(e, WA_ENG_EV_STOPPED, err, msg, 0, 0);
+		return;
+	}
+	snprintf(v, sizeof(v), "2.3000.%" PRIu32, rev);
+	log_info("WhatsApp Web's current version: %s", v);
+	free(e->version);
+	e->version = xstrdup(v);
+	e->version_retried = true;
+	emit(e, WA_ENG_EV_VERSION, 0, v, 0, 0);
+	if (!e->freed)
+		connect_now(e);
+}
+
+static void
+start_lookup(struct wa_eng *e)
+{
+	int	 rc;
+
+	if (e->freed || e->lookup != NULL)
+		return;
+	e->halted = false;
+	if ((rc = wa_engver_lookup(e->loop, e->version_url, e->ca_file, 0,
+	    on_lookup_done, e, &e->lookup)) != 0) {
+		e->halted = true;
+		emitf(e, WA_ENG_EV_STOPPED, rc, "this client version is "
+		    "outdated (failure 405) and the current one could not be "
+		    "looked up: %s", wc_strerror(rc));
+	}
+}
+
 /* --- after login (7) --- */
 
 static void
@@ -1022,6 +1345,7 @@ on_success(struct wa_eng *e, const struct wa_node *n)
 
 	e->online = true;
 	e->online_since_ms = now_ms(e);
+	e->version_retried = false;	/* a later 405 may look up again */
 	/* 7.1: persist our LID when the server names it. */
 	if (jid_attr(n, "lid", lid, sizeof(lid)) &&
 	    strcmp(lid, e->dev.lid) != 0) {
@@ -1113,6 +1437,13 @@ on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 		log_info("companion_reg_refresh while paired: ignored");
 		return;
 	}
+	if (e->lc == LC_FINISH) {
+		/* 6.2.1, [RS]: the code link awaiting pair-success keeps the
+		 * secret it derived; the refresh is dropped. */
+		log_info("companion_reg_refresh while a code link awaits "
+		    "pair-success: the ADV secret is kept");
+		return;
+	}
 	if ((rc = e->rng(e->rng_arg, e->dev.adv_secret, WA_ENG_KEY_LEN)) != 0 ||
 	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		emitf(e, WA_ENG_EV_ERROR, rc, "cannot renew the ADV secret: %s",
@@ -1121,7 +1452,8 @@ on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 	}
 	log_info("companion_reg_refresh: new ADV secret");
 	emit(e, WA_ENG_EV_QR_REFRESH, 0, "", 0, 0);
-	if (e->nrefs > 0 && !e->freed)
+	if (e->nrefs > 0 && !e->freed && e->lc == LC_NONE &&
+	    e->lc_pn[0] == '\0')
 		show_qr(e);
 }
 
@@ -1191,8 +1523,20 @@ on_failure(struct wa_eng *e, const struct wa_node *n)
 		words = "the account is temporarily banned";
 		break;
 	case 405:
-		words = "this client version is outdated";
-		break;
+		if (!e->version_pinned && !e->version_retried) {
+			/* 3.3: look the current version up, log in once
+			 * more with it. */
+			lost(e, WC_EPROTO, NEXT_LOOKUP, "this client version "
+			    "is outdated (failure 405); looking up the "
+			    "current one");
+			return;
+		}
+		snprintf(why, sizeof(why), "this client version %s%s is "
+		    "outdated (failure 405)", e->version != NULL ?
+		    e->version : WA_CONN_DEFAULT_VERSION, e->version_pinned ?
+		    ", pinned by a setting," : ", just looked up,");
+		lost(e, WC_EPROTO, NEXT_STOP, why);
+		return;
 	case 409:
 		words = "the server refused the user agent";
 		break;
@@ -1236,6 +1580,10 @@ on_iq(struct wa_eng *e, const struct wa_node *n)
 	}
 	if (id.len == 0)
 		return;
+	if (e->lc_id[0] != '\0' && wa_str_eqc(id, e->lc_id)) {
+		on_lc_reply(e, n);
+		return;
+	}
 	if (e->ping_id[0] != '\0' && wa_str_eqc(id, e->ping_id)) {
 		e->ping_out = false;
 		e->ping_id[0] = '\0';
@@ -1293,6 +1641,9 @@ ev_frame(void *arg, const uint8_t *p, size_t len)
 		ack_notification(e, n);
 		if (sattr_is(n, "type", "companion_reg_refresh"))
 			on_reg_refresh(e, n);
+		else if (sattr_is(n, "type", "link_code_companion_reg") &&
+		    (c = child(n, "link_code_companion_reg")) != NULL)
+			on_lc_primary(e, c);
 		else if (e->online && sattr_is(n, "type", "encrypt") &&
 		    (c = child(n, "count")) != NULL)
 			on_server_count(e, c);	/* 7.4 */
@@ -1375,9 +1726,12 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	struct wa_conn_cfg	 cc;
 	int			 rc;
 
+	char			 pn[PN_MAX];
+
 	if (loop == NULL || cfg == NULL || cfg->rng == NULL ||
 	    cfg->now_ms == NULL || cfg->store == NULL ||
-	    cfg->on_event == NULL)
+	    cfg->on_event == NULL || (cfg->pair_pn != NULL &&
+	    !pn_parse(cfg->pair_pn, pn)))
 		return -EINVAL;
 	e = xcalloc(1, sizeof(*e));
 	memset(&cc, 0, sizeof(cc));
@@ -1405,6 +1759,12 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	e->on_event = cfg->on_event;
 	e->ev_arg = cfg->ev_arg;
 	e->version = cfg->version != NULL ? xstrdup(cfg->version) : NULL;
+	e->version_pinned = cfg->version != NULL;
+	e->version_url = cfg->version_url != NULL ?
+	    xstrdup(cfg->version_url) : NULL;
+	e->ca_file = cfg->ca_file != NULL ? xstrdup(cfg->ca_file) : NULL;
+	if (cfg->pair_pn != NULL)
+		memcpy(e->lc_pn, pn, sizeof(pn));
 	e->os = xstrdup(cfg->os != NULL ? cfg->os : "wachat");
 	e->qr_file = cfg->qr_file != NULL ? xstrdup(cfg->qr_file) : NULL;
 	e->qr_first_ms = cfg->qr_first_ms ? cfg->qr_first_ms :
@@ -1467,8 +1827,12 @@ on_timer_closed(uv_handle_t *h)
 	if (--e->open_timers > 0)
 		return;
 	wa_crypto_wipe(&e->dev, sizeof(e->dev));
+	wa_crypto_wipe(e->lc_eph_priv, sizeof(e->lc_eph_priv));
+	wa_crypto_wipe(e->lc_code, sizeof(e->lc_code));
 	free(e->upload_ids);
 	free(e->version);
+	free(e->version_url);
+	free(e->ca_file);
 	free(e->os);
 	free(e->qr_file);
 	free(e);
@@ -1482,6 +1846,8 @@ wa_eng_free(struct wa_eng *e)
 	e->freed = true;
 	e->halted = true;
 	stop_timers(e);
+	wa_engver_cancel(e->lookup);
+	e->lookup = NULL;
 	if (e->nrefs > 0)
 		qr_file_remove(e);	/* its QR dies with the connection */
 	wa_conn_free(e->c);

@@ -7,7 +7,9 @@
  * login payload once paired (3.1), pairs by QR code (6.1-6.6), uploads
  * one-time prekeys after <success> (7.1-7.4), sends keepalive pings and
  * answers the server's (1.4), handles stream:error and failure (1.5) and
- * reconnects with backoff and jitter (1.6).  Persistence goes through
+ * reconnects with backoff and jitter (1.6).  It also pairs by phone-number
+ * code (6.7) when asked, and after failure 405 looks the current WhatsApp
+ * Web version up (3.3, proto/engver.h) and logs in again once with it.  Persistence goes through
  * struct wa_store_ops (the composition root binds store/ into it); time
  * and randomness are injected; everything the UI may show goes out as a
  * struct wa_eng_ev through one callback.
@@ -126,6 +128,12 @@ enum wa_eng_ev_kind {
 				 * notification, 7.3-7.4) */
 	WA_ENG_EV_QR_REFRESH,	/* companion_reg_refresh (6.2.1): a new ADV
 				 * secret; the new QR follows as WA_ENG_EV_QR */
+	WA_ENG_EV_PAIR_CODE,	/* text = the link code to type on the phone,
+				 * as WhatsApp shows it ("XXXX-XXXX"), for
+				 * the number asked (6.7) */
+	WA_ENG_EV_VERSION,	/* text = the version looked up after
+				 * failure 405 ("2.3000.N"); the engine
+				 * logs in again with it (3.3) */
 	WA_ENG_EV_DISCONNECTED,	/* text = reason in words, err = the code,
 				 * retry_ms = delay before the next attempt */
 	WA_ENG_EV_LOGGED_OUT,	/* text = reason; the store was forgotten;
@@ -154,7 +162,17 @@ struct wa_eng_cfg {
 	const char		*url;		/* NULL = WA_CONN_DEFAULT_URL */
 	const char		*ca_file;	/* may be NULL */
 	const uint8_t		*root_pub;	/* 32 bytes; NULL = WA's */
-	const char		*version;	/* NULL = the default */
+	/* NULL = the default, looked up again after failure 405; set, it
+	 * pins the version (no look-up: a 405 stops the engine). */
+	const char		*version;
+	/* Where the version is looked up after a 405 (3.3): a page with
+	 * "client_revision":N; NULL = WA_ENGVER_DEFAULT_URL.  https uses
+	 * ca_file too. */
+	const char		*version_url;
+	/* Digits of a phone number (country code first, an optional
+	 * leading '+'), or NULL: pair by code with it instead of showing
+	 * QR codes (6.7); see wa_eng_pair_code(). */
+	const char		*pair_pn;
 	const char		*os;		/* DeviceProps.os, or NULL */
 	/* NULL = none; else the current QR text is written there (0600,
 	 * replaced atomically) and the file removed once paired, logged
@@ -193,6 +211,19 @@ MUST_CHECK int	wa_eng_new(struct uv_loop_s *loop, const struct wa_eng_cfg *cfg,
  * RNG's error, WC_ECRYPTO (signing failed).
  */
 MUST_CHECK int	wa_eng_start(struct wa_eng *e);
+
+/*
+ * Pair by phone-number code (6.7) with pn (digits, country code first, an
+ * optional leading '+'; 5 to 20 digits) instead of QR codes: on the
+ * current registration connection once it has its refs, or on the next
+ * one.  The code comes as WA_ENG_EV_PAIR_CODE; once the phone has it, the
+ * engine finishes the link (companion_finish, the ADV secret derived from
+ * it) and a normal pair-success follows.  A new connection asks for a new
+ * code.  While the link waits for pair-success, companion_reg_refresh
+ * keeps the ADV secret it depends on (6.2.1, [RS]).  Returns 0.  Errors:
+ * -EINVAL (pn is not such a number), -EISCONN (already paired).
+ */
+MUST_CHECK int	wa_eng_pair_code(struct wa_eng *e, const char *pn);
 
 /* True between <success> and the end of that connection. */
 bool		wa_eng_is_online(const struct wa_eng *e);

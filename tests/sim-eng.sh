@@ -5,8 +5,11 @@
 # mid-pairing when the sim can send one), 515 and login, 812 prekeys
 # stored before the upload (a crash between the two, then the same keys
 # uploaded on restart), a restart that logs in with no QR, a top-up after
-# the low-prekey notification, QR ref rotation, and failure 401 -> logged
-# out, store forgotten, no retry.  TAP.  Every wait is bounded; the sim
+# the low-prekey notification, QR ref rotation, pairing by phone-number
+# code (also with companion_reg_refresh before and after the code is
+# entered), failure 405 -> the version looked up at the sim's /sw.js and
+# one retry (pinned: stopped, in words), and failure 401 -> logged out,
+# store forgotten, no retry.  TAP.  Every wait is bounded; the sim
 # and the drivers are killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 ENG="$b/tests/wa-eng-driver"
@@ -244,6 +247,132 @@ check "when the refs run out the engine opens a new connection at once" \
     grep -q '^disconnected err=0 retry_ms=0: the QR codes expired' "$tmp/rot"
 check "the new connection is a registration again" \
     grep -q '^connecting 2 registration$' "$tmp/rot"
+
+# --- pairing by phone-number code (6.7)
+# code_pair OUT STORE: run the engine with --pair-code until it is
+# connected; sets $code to the code it showed.
+code_pair() {
+	eng_bg "$1" "$2" --pair-code "+$PN" --until connected \
+	    --deadline-ms 40000
+	wait_grep "$1" '^pair-code [1-9A-HJ-NP-TV-Z]{4}-[1-9A-HJ-NP-TV-Z]{4}$' 150
+	code=$(sed -n 's/^pair-code //p' "$1" | head -1)
+}
+st3="$tmp/store3"
+mkdir -m 700 "$st3"
+code_pair "$tmp/c1" "$st3"
+check "asked for a code, the engine shows one as XXXX-XXXX (${code:-none})" \
+    [ -n "$code" ]
+[ -n "$code" ] || { diag "$tmp/c1"; diag "$tmp/c1.err"; }
+if grep -q '^qr ' "$tmp/c1"; then
+	not_ok "no QR code is shown while pairing by code"
+else
+	ok "no QR code is shown while pairing by code"
+fi
+admin_post /admin/mock-phone/enter-code \
+    "{\"code\":\"$code\",\"pn\":\"$PN\"}" >"$tmp/enter1"
+check "the phone enters the code (the sim accepts it)" \
+    grep -q '"entered":true' "$tmp/enter1"
+[ $? -eq 0 ] || diag "$tmp/enter1"
+check "companion_finish is verified by the sim" \
+    wait_grep "$tmp/sim.log" 'link code: companion_finish verified' 100
+check "pair-success, verified with the ADV secret derived from the code" \
+    wait_grep "$tmp/c1" "^paired $PN:[0-9]*@s.whatsapp.net\$" 100
+wait_pid "$dpid" 200
+check "after 515 the code-linked device logs in (exit $status)" \
+    [ "$status" -eq 0 ] && grep -q "^connected $PN:" "$tmp/c1"
+[ "$status" -eq 0 ] || { diag "$tmp/c1"; diag "$tmp/c1.err"; }
+
+# ... and with companion_reg_refresh arriving mid-pairing: before the code
+# is entered (the secret is renewed, the code stays valid) and right after
+# (while the link awaits pair-success the secret it derived is kept).
+st4="$tmp/store4"
+mkdir -m 700 "$st4"
+code_pair "$tmp/c2" "$st4"
+admin_post /admin/connections/last/reg-refresh >"$tmp/rr1"
+check "a companion_reg_refresh while the code is shown renews the secret" \
+    wait_grep "$tmp/c2" '^qr-refresh' 50
+[ $? -eq 0 ] || { diag "$tmp/c2"; diag "$tmp/rr1"; }
+if grep -q '^qr ' "$tmp/c2"; then
+	not_ok "the refresh shows no QR code while pairing by code"
+else
+	ok "the refresh shows no QR code while pairing by code"
+fi
+# The sim spends two PBKDF2s on the entered code before it sends the
+# phone's notification; a refresh asked for meanwhile goes out right after
+# it, so it reaches the engine after companion_finish.
+admin_post /admin/mock-phone/enter-code \
+    "{\"code\":\"$code\",\"pn\":\"$PN\"}" >"$tmp/enter2" &
+epid=$!
+bg_pids="$bg_pids $epid"
+sleep 0.03
+admin_post /admin/connections/last/reg-refresh >"$tmp/rr2"
+wait "$epid"
+check "the code link still succeeds: paired" \
+    wait_grep "$tmp/c2" "^paired $PN:[0-9]*@s.whatsapp.net\$" 100
+[ $? -eq 0 ] || { diag "$tmp/c2"; diag "$tmp/enter2"; diag "$tmp/rr2"; }
+wait_pid "$dpid" 200
+check "... and logs in (exit $status)" [ "$status" -eq 0 ]
+# The sim sends pair-success right after companion_finish; should the
+# second refresh miss that window (timing), it came before the code was
+# used, which the first refresh already covers, or after the link.
+if grep -q 'awaits pair-success: the ADV secret is kept' "$tmp/c2.err"; then
+	ok "a refresh while the code link awaits pair-success keeps its ADV secret"
+elif ! grep -q '"ok":true' "$tmp/rr2"; then
+	skip "the second refresh came after the link was made (timing)"
+elif [ "$(grep -c '^qr-refresh' "$tmp/c2")" -ge 2 ]; then
+	skip "the second refresh came before the code was used (timing)"
+else
+	not_ok "a refresh while the code link awaits pair-success keeps its ADV secret"
+	diag "$tmp/c2.err"
+	diag "$tmp/rr2"
+fi
+jid4=$(sed -n 's/^paired //p' "$tmp/c2" | head -1)
+
+# --- failure 405 (3.3): the version looked up at /sw.js, one retry
+if has min-version; then
+	rev=$((1045649367 + 1000))
+	admin_post /admin/knobs "{\"min_version\":$rev,\"sw_revision\":$rev}" \
+	    >"$tmp/knobs"
+	eng_bg "$tmp/v1" "$st4" --version-url "$ADMIN/sw.js" --until connected \
+	    --deadline-ms 20000
+	wait_pid "$dpid" 250
+	check "failure 405 is reported in words" \
+	    grep -q '^disconnected err=-[0-9]* retry_ms=0: this client version is outdated (failure 405); looking up the current one$' \
+	    "$tmp/v1"
+	[ $? -eq 0 ] || { diag "$tmp/v1"; diag "$tmp/knobs"; }
+	check "the version is looked up at the sim's /sw.js: 2.3000.$rev" \
+	    grep -q "^version 2.3000.$rev\$" "$tmp/v1"
+	check "the retry with it logs in (exit $status)" \
+	    [ "$status" -eq 0 ] && grep -q "^connected $jid4\$" "$tmp/v1"
+	check "one look-up, one retry: two connections" \
+	    [ "$(grep -c '^connecting ' "$tmp/v1")" -eq 2 ]
+	# Pinned: no look-up, the 405 stops the engine.
+	eng_bg "$tmp/v2" "$st4" --version 2.3000.1045649367 \
+	    --version-url "$ADMIN/sw.js" --until stopped --linger-ms 1500 \
+	    --deadline-ms 20000
+	wait_pid "$dpid" 250
+	check "with the version pinned, the 405 is reported in words and stops the engine" \
+	    grep -q '^stopped: this client version 2.3000.1045649367, pinned by a setting, is outdated (failure 405)$' \
+	    "$tmp/v2"
+	[ $? -eq 0 ] || diag "$tmp/v2"
+	if grep -q -E '^(version|connected)' "$tmp/v2" ||
+	    [ "$(grep -c '^connecting ' "$tmp/v2")" -ne 1 ]; then
+		not_ok "pinned: no look-up and no retry (1.5 s watched)"
+	else
+		ok "pinned: no look-up and no retry (1.5 s watched)"
+	fi
+	# A look-up that fails (no client_revision there) is reported too.
+	eng_bg "$tmp/v3" "$st4" --version-url "$ADMIN/admin/status" \
+	    --until stopped --deadline-ms 20000
+	wait_pid "$dpid" 250
+	check "a failed look-up stops the engine with the reason in words" \
+	    grep -q '^stopped: this client version is outdated (failure 405) and the current one could not be looked up: .*no client_revision$' \
+	    "$tmp/v3"
+	[ $? -eq 0 ] || diag "$tmp/v3"
+	admin_post /admin/knobs '{"min_version":0}' >/dev/null
+else
+	skip "failure 405: this sim has no min_version"
+fi
 
 # --- failure 401: logged out, store forgotten, no retry
 eng_bg "$tmp/r5" "$st" --until logged-out --linger-ms 2500 --deadline-ms 20000

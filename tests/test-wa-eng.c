@@ -4,16 +4,21 @@
  * QR text (protocol.md 6.2), its settings, the registration material made
  * once and kept (3.2) through a fake store, the first retry after a
  * refused connection (1.6), and the check of pair-success's device
- * identity (proto/pair.c, 6.4).  Pairing, login and prekeys against
+ * identity (proto/pair.c, 6.4), the sw.js scraper and the look-up's
+ * timeout and cancel (proto/engver.c, 3.3), the link code, its key wrapping and the ADV secret it yields
+ * (proto/paircode.c, 6.7), checked against the phone's side of the
+ * computation.  Pairing, login and prekeys against
  * wachat-sim are tests/sim-eng.sh.
  */
 #include "compat.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -25,8 +30,10 @@
 #include "buf.h"
 #include "crypto.h"
 #include "eng.h"
+#include "engver.h"
 #include "err.h"
 #include "pair.h"
+#include "paircode.h"
 
 /* --- a fake store in memory --- */
 
@@ -447,6 +454,325 @@ test_wa_pair_verify__fails__on_foreign_secret_or_bad_sig(
 	buf_release(&t.container);
 }
 
+/* --- the sw.js scraper (protocol.md 3.3) --- */
+
+static void
+test_wa_engver_parse__finds_the_revision__in_plain_and_escaped_forms(
+    void **state)
+{
+	static const char	 plain[] =
+	    "self.x={\"client_revision\":1045649367,\"y\":1}";
+	static const char	 spaced[] = "{\"client_revision\": \t1234}";
+	static const char	 esc[] =
+	    "JSON.parse(\"{\\\"client_revision\\\":1045700001,\\\"z\\\":2}\")";
+	uint32_t		 rev = 0;
+
+	(void)state;
+	assert_int_equal(wa_engver_parse(plain, strlen(plain), &rev), 0);
+	assert_int_equal(rev, 1045649367u);
+	assert_int_equal(wa_engver_parse(spaced, strlen(spaced), &rev), 0);
+	assert_int_equal(rev, 1234u);
+	assert_int_equal(wa_engver_parse(esc, strlen(esc), &rev), 0);
+	assert_int_equal(rev, 1045700001u);
+}
+
+static void
+test_wa_engver_parse__fails__when_the_revision_is_missing(void **state)
+{
+	static const char	*bad[] = {
+		"",
+		"client_revision:1",		/* no quotes */
+		"\"client_revision\":",		/* no digits */
+		"\"client_revision\":abc",
+		"\"client_revision\"=1",
+		"\"client_revision",		/* cut */
+		"\"client_revisions\":1",
+		"'client_revision':1",
+	};
+	uint32_t		 rev = 7;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(wa_engver_parse(bad[i], strlen(bad[i]), &rev),
+		    -ENOENT);
+	assert_int_equal(rev, 7u);
+	/* The length is honoured: the match lies past it. */
+	assert_int_equal(wa_engver_parse("\"client_revision\":12", 18, &rev),
+	    -ENOENT);
+	assert_int_equal(wa_engver_parse("\"client_revision\":12", 20, &rev),
+	    0);
+	assert_int_equal(rev, 12u);
+}
+
+static void
+test_wa_engver_parse__handles_huge__numbers_and_pages(void **state)
+{
+	static const char	 big[] = "\"client_revision\":4294967296";
+	static const char	 longer[] =
+	    "\"client_revision\":99999999999999999999999999999999999";
+	static const char	 max[] = "\"client_revision\":4294967295";
+	static const char	 tail[] = "\"client_revision\":1045649999";
+	size_t			 len = WA_ENGVER_MAX_BODY;
+	char			*page;
+	uint32_t		 rev = 7;
+
+	(void)state;
+	assert_int_equal(wa_engver_parse(big, strlen(big), &rev), WC_ETOOBIG);
+	assert_int_equal(wa_engver_parse(longer, strlen(longer), &rev),
+	    WC_ETOOBIG);
+	assert_int_equal(rev, 7u);
+	assert_int_equal(wa_engver_parse(max, strlen(max), &rev), 0);
+	assert_int_equal(rev, 4294967295u);
+	/* A page of the largest size read, the key at its very end, and
+	 * many near misses before it. */
+	page = malloc(len);
+	assert_non_null(page);
+	memset(page, '"', len);
+	memcpy(page + 1000, "\"client_revision\":x", 19);
+	memcpy(page + len - strlen(tail), tail, strlen(tail));
+	assert_int_equal(wa_engver_parse(page, len, &rev), 0);
+	assert_int_equal(rev, 1045649999u);
+	/* Cut one byte short of the digits' end: a shorter number. */
+	assert_int_equal(wa_engver_parse(page, len - 1, &rev), 0);
+	assert_int_equal(rev, 104564999u);
+	/* Without the key: not found. */
+	memset(page + len - strlen(tail), ' ', strlen(tail));
+	assert_int_equal(wa_engver_parse(page, len, &rev), -ENOENT);
+	free(page);
+}
+
+/* --- the look-up itself, against a loopback server that never answers --- */
+
+struct silent {
+	uv_tcp_t		 srv, peer;
+	bool			 has_peer;
+	struct wa_engver	*l;
+	uv_timer_t		 t;
+	int			 calls, err;
+};
+
+static void
+on_silent_conn(uv_stream_t *s, int status)
+{
+	struct silent	*z = s->data;
+
+	if (status != 0 || z->has_peer)
+		return;
+	uv_tcp_init(s->loop, &z->peer);
+	if (uv_accept(s, (uv_stream_t *)&z->peer) == 0)
+		z->has_peer = true;
+	else
+		uv_close((uv_handle_t *)&z->peer, NULL);
+}
+
+static void
+silent_close(struct silent *z)
+{
+	uv_close((uv_handle_t *)&z->srv, NULL);
+	if (z->has_peer)
+		uv_close((uv_handle_t *)&z->peer, NULL);
+	uv_close((uv_handle_t *)&z->t, NULL);
+}
+
+static void
+on_lookup(void *arg, int err, uint32_t rev, const char *why)
+{
+	struct silent	*z = arg;
+
+	(void)rev;
+	assert_non_null(why);
+	z->calls++;
+	z->err = err;
+	z->l = NULL;
+	silent_close(z);
+}
+
+static void
+on_cancel_timer(uv_timer_t *t)
+{
+	struct silent	*z = t->data;
+
+	wa_engver_cancel(z->l);
+	z->l = NULL;
+	silent_close(z);
+}
+
+/* Start a look-up of http://127.0.0.1:PORT/sw.js from a silent server. */
+static void
+silent_start(uv_loop_t *loop, struct silent *z, uint32_t timeout_ms)
+{
+	struct sockaddr_in	 sa;
+	struct sockaddr_storage	 ss;
+	int			 len = sizeof(ss);
+	char			 url[64];
+
+	memset(z, 0, sizeof(*z));
+	assert_int_equal(uv_tcp_init(loop, &z->srv), 0);
+	z->srv.data = z;
+	assert_int_equal(uv_ip4_addr("127.0.0.1", 0, &sa), 0);
+	assert_int_equal(uv_tcp_bind(&z->srv, (struct sockaddr *)&sa, 0), 0);
+	assert_int_equal(uv_listen((uv_stream_t *)&z->srv, 4, on_silent_conn),
+	    0);
+	assert_int_equal(uv_tcp_getsockname(&z->srv, (struct sockaddr *)&ss,
+	    &len), 0);
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/sw.js",
+	    ntohs(((struct sockaddr_in *)&ss)->sin_port));
+	uv_timer_init(loop, &z->t);
+	z->t.data = z;
+	assert_int_equal(wa_engver_lookup(loop, url, NULL, timeout_ms,
+	    on_lookup, z, &z->l), 0);
+}
+
+static void
+test_wa_engver_lookup__times_out__when_the_server_is_silent(void **state)
+{
+	uv_loop_t	 loop;
+	struct silent	 z;
+	uint64_t	 t0;
+
+	(void)state;
+	assert_int_equal(uv_loop_init(&loop), 0);
+	silent_start(&loop, &z, 300);
+	t0 = uv_hrtime();
+	assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+	assert_int_equal(z.calls, 1);
+	assert_int_equal(z.err, -ETIMEDOUT);
+	assert_true(uv_hrtime() - t0 < 5000000000ull);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
+static void
+test_wa_engver_cancel__ends_the_lookup_without_a_callback(void **state)
+{
+	uv_loop_t	 loop;
+	struct silent	 z;
+	uint64_t	 t0;
+
+	(void)state;
+	assert_int_equal(uv_loop_init(&loop), 0);
+	silent_start(&loop, &z, 60000);
+	uv_timer_start(&z.t, on_cancel_timer, 100, 0);
+	t0 = uv_hrtime();
+	assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+	assert_int_equal(z.calls, 0);
+	/* Far sooner than the 60 s timeout (the server is closed with the
+	 * cancel, and curl's progress callback sees the flag). */
+	assert_true(uv_hrtime() - t0 < 5000000000ull);
+	assert_int_equal(uv_loop_close(&loop), 0);
+	assert_int_equal(wa_engver_lookup(NULL, "ftp://x/", NULL, 0, on_lookup,
+	    NULL, &z.l), -EINVAL);
+}
+
+/* --- pairing by phone-number code (protocol.md 6.7) --- */
+
+static void
+test_wa_paircode_text__encodes_5_bytes__in_wa_base32(void **state)
+{
+	static const uint8_t	 zero[5] = { 0 }, ones[5] = { 0xff, 0xff, 0xff,
+				    0xff, 0xff };
+	static const uint8_t	 v[5] = { 0x01, 0x23, 0x45, 0x67, 0x89 };
+	char			 code[9], shown[10];
+
+	(void)state;
+	wa_paircode_text(zero, code);
+	assert_string_equal(code, "11111111");
+	wa_paircode_text(ones, code);
+	assert_string_equal(code, "ZZZZZZZZ");
+	wa_paircode_text(v, code);
+	assert_string_equal(code, "15JMBSWA");
+	wa_paircode_display(code, shown);
+	assert_string_equal(shown, "15JM-BSWA");
+}
+
+static void
+test_wa_paircode__wraps_and_derives_the_adv_secret__as_the_phone_does(
+    void **state)
+{
+	uint8_t	 rnd[48], pub[32], back[32], wrapped[80];
+	uint8_t	 c_eph[32], c_eph_pub[32], p_eph[32], p_eph_pub[32];
+	uint8_t	 c_id[32], c_id_pub[32], p_id[32], p_id_pub[32];
+	uint8_t	 frnd[WA_PAIRCODE_FINISH_RAND_LEN];
+	uint8_t	 bundle[WA_PAIRCODE_BUNDLE_LEN], adv[32], adv2[32];
+	uint8_t	 s1[32], s2[32], key[32], plain[96], ikm[96];
+
+	(void)state;
+	assert_int_equal(rng(NULL, rnd, sizeof(rnd)), 0);
+	assert_int_equal(rng(NULL, c_eph, 32), 0);
+	assert_int_equal(rng(NULL, p_eph, 32), 0);
+	assert_int_equal(rng(NULL, c_id, 32), 0);
+	assert_int_equal(rng(NULL, p_id, 32), 0);
+	assert_int_equal(rng(NULL, frnd, sizeof(frnd)), 0);
+	wa_crypto_x25519_base(c_eph, c_eph_pub);
+	wa_crypto_x25519_base(p_eph, p_eph_pub);
+	wa_crypto_x25519_base(c_id, c_id_pub);
+	wa_crypto_x25519_base(p_id, p_id_pub);
+	memcpy(pub, c_eph_pub, 32);
+	assert_int_equal(wa_paircode_wrap("15JMBSWA", rnd, pub, wrapped), 0);
+	assert_memory_equal(wrapped, rnd, 48);
+	assert_memory_not_equal(wrapped + 48, pub, 32);
+	assert_int_equal(wa_paircode_unwrap("15JMBSWA", wrapped, back), 0);
+	assert_memory_equal(back, pub, 32);
+	/* Another code unwraps another key. */
+	assert_int_equal(wa_paircode_unwrap("15JMBSWB", wrapped, back), 0);
+	assert_memory_not_equal(back, pub, 32);
+	/* companion_finish: the phone's side opens the bundle and derives
+	 * the same secret (the sim's lc_finish() computation). */
+	assert_int_equal(wa_paircode_finish(c_eph, p_eph_pub, c_id, c_id_pub,
+	    p_id_pub, frnd, bundle, adv), 0);
+	assert_memory_equal(bundle, frnd + 32, 32 + 12);
+	assert_int_equal(wa_crypto_x25519(p_eph, c_eph_pub, s1), 0);
+	assert_int_equal(wa_crypto_hkdf(bundle, 32, s1, 32, (const uint8_t *)
+	    "link_code_pairing_key_bundle_encryption_key", 43, key, 32), 0);
+	assert_int_equal(wa_crypto_gcm_open_once(key, bundle + 32, NULL, 0,
+	    bundle + 44, 96 + 16, plain), 0);
+	assert_memory_equal(plain, c_id_pub, 32);
+	assert_memory_equal(plain + 32, p_id_pub, 32);
+	assert_memory_equal(plain + 64, frnd, 32);
+	assert_int_equal(wa_crypto_x25519(p_id, c_id_pub, s2), 0);
+	memcpy(ikm, s1, 32);
+	memcpy(ikm + 32, s2, 32);
+	memcpy(ikm + 64, plain + 64, 32);
+	assert_int_equal(wa_crypto_hkdf(NULL, 0, ikm, 96,
+	    (const uint8_t *)"adv_secret", 10, adv2, 32), 0);
+	assert_memory_equal(adv, adv2, 32);
+}
+
+static void
+test_wa_eng_new__fails__on_a_bad_phone_number_to_pair_with(void **state)
+{
+	static const char	*bad[] = { "", "+", "1234", "0155500001",
+				    "1555-0001", "123456789012345678901" };
+	uv_loop_t		 loop;
+	struct fake_store	 f;
+	struct wa_store_ops	 ops;
+	struct wa_eng_cfg	 cfg;
+	struct wa_eng		*e = NULL;
+	size_t			 i;
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	fake_ops(&f, &ops);
+	assert_int_equal(uv_loop_init(&loop), 0);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.rng = rng;
+	cfg.now_ms = clock_ms;
+	cfg.store = &ops;
+	cfg.on_event = on_event_ignore;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cfg.pair_pn = bad[i];
+		assert_int_equal(wa_eng_new(&loop, &cfg, &e), -EINVAL);
+		assert_null(e);
+	}
+	cfg.pair_pn = "+15550000001";
+	assert_int_equal(wa_eng_new(&loop, &cfg, &e), 0);
+	assert_int_equal(wa_eng_pair_code(e, "12"), -EINVAL);
+	assert_int_equal(wa_eng_pair_code(e, "15550000002"), 0);
+	wa_eng_free(e);
+	assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+	assert_int_equal(uv_loop_close(&loop), 0);
+}
+
 int
 main(void)
 {
@@ -462,6 +788,20 @@ main(void)
 		    test_wa_pair_verify__signs_and_strips_acct_key__when_valid),
 		cmocka_unit_test(
 		    test_wa_pair_verify__fails__on_foreign_secret_or_bad_sig),
+		cmocka_unit_test(test_wa_engver_parse__finds_the_revision__in_plain_and_escaped_forms),
+		cmocka_unit_test(
+		    test_wa_engver_parse__fails__when_the_revision_is_missing),
+		cmocka_unit_test(
+		    test_wa_engver_parse__handles_huge__numbers_and_pages),
+		cmocka_unit_test(
+		    test_wa_engver_lookup__times_out__when_the_server_is_silent),
+		cmocka_unit_test(
+		    test_wa_engver_cancel__ends_the_lookup_without_a_callback),
+		cmocka_unit_test(
+		    test_wa_paircode_text__encodes_5_bytes__in_wa_base32),
+		cmocka_unit_test(test_wa_paircode__wraps_and_derives_the_adv_secret__as_the_phone_does),
+		cmocka_unit_test(
+		    test_wa_eng_new__fails__on_a_bad_phone_number_to_pair_with),
 	};
 
 	if (wa_crypto_init() != 0)

@@ -6,6 +6,7 @@
  *   connecting N KIND | qr IDX SECS TEXT | paired JID | connected JID
  *   prekeys-stored N first=ID | prekeys-sent N first=ID
  *   prekeys-uploaded N first=ID | prekey-count N first=0 | qr-refresh:
+ *   pair-code XXXX-XXXX | version 2.3000.N
  *   disconnected err=E retry_ms=R: TEXT
  *   logged-out: TEXT | stopped: TEXT | error err=E: TEXT
  *   store-put n=N first=ID   (the store committed a prekey batch)
@@ -13,7 +14,9 @@
  * then, on exit, "store jid=JID prekeys=N pending=M" (or "store none").
  * --show only prints that line.  --crash-after-store ends the process
  * with _exit(9) right after the first prekey batch is committed (before
- * the upload leaves).  Exit status: 0 when the awaited event came (and
+ * the upload leaves).  --pair-code PN pairs by phone-number code instead
+ * of QR; --version pins the version, --version-url is where it is looked
+ * up after failure 405, --ca-file the extra CA file.  Exit status: 0 when the awaited event came (and
  * --linger-ms passed), 1 on a set-up error, 2 on timeout, 4 when libuv
  * handles were left open.
  */
@@ -111,6 +114,8 @@ kind_name(enum wa_eng_ev_kind k)
 	case WA_ENG_EV_PREKEYS_UPLOADED: return "prekeys-uploaded";
 	case WA_ENG_EV_PREKEY_COUNT:	return "prekey-count";
 	case WA_ENG_EV_QR_REFRESH:	return "qr-refresh";
+	case WA_ENG_EV_PAIR_CODE:	return "pair-code";
+	case WA_ENG_EV_VERSION:		return "version";
 	case WA_ENG_EV_DISCONNECTED:	return "disconnected";
 	case WA_ENG_EV_LOGGED_OUT:	return "logged-out";
 	case WA_ENG_EV_STOPPED:		return "stopped";
@@ -135,6 +140,8 @@ on_event(void *arg, const struct wa_eng_ev *ev)
 		break;
 	case WA_ENG_EV_PAIRED:
 	case WA_ENG_EV_CONNECTED:
+	case WA_ENG_EV_PAIR_CODE:
+	case WA_ENG_EV_VERSION:
 		printf("%s %s\n", k, ev->text);
 		break;
 	case WA_ENG_EV_PREKEYS_STORED:
@@ -297,6 +304,10 @@ main(int argc, char **argv)
 		{ "deadline-ms", required_argument, NULL, 'd' },
 		{ "crash-after-store", no_argument, NULL, 'c' },
 		{ "show", no_argument, NULL, 'S' },
+		{ "pair-code", required_argument, NULL, 'C' },
+		{ "version", required_argument, NULL, 'V' },
+		{ "version-url", required_argument, NULL, 'U' },
+		{ "ca-file", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct drv		 d;
@@ -352,6 +363,18 @@ main(int argc, char **argv)
 			break;
 		case 'S':
 			show = true;
+			break;
+		case 'C':
+			cfg.pair_pn = optarg;
+			break;
+		case 'V':
+			cfg.version = optarg;
+			break;
+		case 'U':
+			cfg.version_url = optarg;
+			break;
+		case 'A':
+			cfg.ca_file = optarg;
 			break;
 		default:
 			fprintf(stderr, "usage: wa-eng-driver --store DIR "
