@@ -6,7 +6,30 @@ libbase_a_SOURCES = \
 	src/xmalloc.h src/xmalloc.c src/arena.h src/arena.c \
 	src/buf.h src/buf.c src/i18n.h src/log.h src/log.c src/hex.h src/hex.c
 
+# The composition root: the queues between the threads, the settings and
+# the two threads themselves (src/app.c, the only code here that includes
+# proto/, store/ and ui/).
+noinst_LIBRARIES += libroot.a
+libroot_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store -I$(top_srcdir)/ui \
+	$(UV_CFLAGS) $(INIH_CFLAGS) $(PROTOBUFC_CFLAGS)
+libroot_a_SOURCES = src/event.h src/evq.h src/evq.c src/conf.h src/conf.c \
+	src/app.h src/app.c
+ROOT_LIBS = libroot.a libapp.a libui.a libproto.a libstore.a libbase.a \
+	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS)
+
 bin_PROGRAMS += wachat
 wachat_SOURCES = src/main.c
-wachat_CPPFLAGS = $(AM_CPPFLAGS) $(PROTOBUFC_CFLAGS)
-wachat_LDADD = libproto.a libbase.a $(PROTO_LIBS) $(LIBINTL) -ldl
+wachat_CPPFLAGS = $(AM_CPPFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
+wachat_LDADD = $(ROOT_LIBS) $(LIBINTL) -ldl
+
+# Its tests: the queues, the settings, and the whole client against
+# wachat-sim.
+check_PROGRAMS += tests/test-evq tests/test-conf
+tests_test_evq_SOURCES = tests/test-evq.c
+tests_test_evq_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
+tests_test_evq_LDADD = libroot.a libbase.a $(CMOCKA_LIBS) $(UV_LIBS)
+tests_test_conf_SOURCES = tests/test-conf.c
+tests_test_conf_CFLAGS = $(TEST_CFLAGS) $(INIH_CFLAGS)
+tests_test_conf_LDADD = libroot.a libbase.a $(CMOCKA_LIBS) $(INIH_LIBS)
+TESTS += tests/test-evq tests/test-conf tests/app-sim.sh
+EXTRA_DIST += tests/app-sim.sh

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/main.c -- the wachat command.  For now it offers what the project
- * has: the wire codec, as a decoder of hex frames for inspection.
+ * src/main.c -- the wachat command: with no action it runs the client
+ * (src/app.h) with the settings of src/conf.h; --decode-frame prints a
+ * frame's node for inspection.
  */
 #include "compat.h"
 
@@ -14,9 +15,11 @@
 
 #include <protobuf-c/protobuf-c.h>
 
+#include "app.h"
 #include "arena.h"
 #include "bin.h"
 #include "buf.h"
+#include "conf.h"
 #include "hex.h"
 #include "err.h"
 #include "i18n.h"
@@ -33,6 +36,92 @@ usage(FILE *f)
 	    "input)\n"), f);
 	fputs(_("  -h, --help          show this help and exit\n"), f);
 	fputs(_("  -V, --version       show the version and exit\n"), f);
+	fputs(_("\nWith no action, wachat links to WhatsApp and stays "
+	    "connected, printing what\nhappens, until interrupted.  "
+	    "Settings (command line over the file):\n"), f);
+	fputs(_("  --pair-phone NUMBER link by a code typed on the phone with "
+	    "this number\n"
+	    "                      (country code first) instead of a QR "
+	    "code\n"), f);
+	fputs(_("  --config FILE       read settings from FILE (default:\n"
+	    "                      $XDG_CONFIG_HOME/wachat/wachat.conf)\n"), f);
+	fputs(_("  --url URL           the WebSocket URL (default:\n"
+	    "                      wss://web.whatsapp.com/ws/chat)\n"), f);
+	fputs(_("  --root-key HEX      the trusted root key of the server's "
+	    "certificates,\n"
+	    "                      64 hex digits (default: WhatsApp's)\n"), f);
+	fputs(_("  --ca-file FILE      extra CA certificates for TLS (PEM)\n"),
+	    f);
+	fputs(_("  --version-url URL   where to look up the current WhatsApp "
+	    "Web version\n"
+	    "                      (default: "
+	    "https://web.whatsapp.com/sw.js)\n"), f);
+	fputs(_("  --wa-version VER    announce this WhatsApp Web version "
+	    "(2.3000.N)\n"), f);
+	fputs(_("  --data-dir DIR      the keys' directory (default:\n"
+	    "                      $XDG_DATA_HOME/wachat)\n"), f);
+	fputs(_("  --qr-file FILE      also write the pairing QR text to "
+	    "FILE\n"), f);
+	fputs(_("  --log-file FILE     the log (default:\n"
+	    "                      $XDG_STATE_HOME/wachat/wachat.log)\n"), f);
+	fputs(_("  --log-level LEVEL   error, warn, info (default) or debug\n"),
+	    f);
+}
+
+/* The environment the settings' defaults depend on. */
+static void
+get_env(struct conf_env *env)
+{
+	env->home = getenv("HOME");
+	env->xdg_config_home = getenv("XDG_CONFIG_HOME");
+	env->xdg_data_home = getenv("XDG_DATA_HOME");
+	env->xdg_state_home = getenv("XDG_STATE_HOME");
+}
+
+/* A phone number as the engine takes it: '+' or not, 5-20 digits. */
+static bool
+is_phone(const char *s)
+{
+	size_t	 n;
+
+	if (*s == '+')
+		s++;
+	n = strspn(s, "0123456789");
+	return s[n] == '\0' && n >= 5 && n <= 20;
+}
+
+/* Load the settings and run the client; return an exit status. */
+static int
+run(const char *file, const struct conf_arg *args, size_t nargs,
+    const char *pair_pn)
+{
+	struct conf	 c;
+	struct conf_env	 env;
+	struct conf_err	 err;
+	int		 status;
+
+	if (pair_pn != NULL && !is_phone(pair_pn)) {
+		fprintf(stderr, _("wachat: --pair-phone: not a phone number "
+		    "(5 to 20 digits, country code first)\n"));
+		return EXIT_FAILURE;
+	}
+	get_env(&env);
+	if (conf_load(&c, &env, file, args, nargs, &err) != 0) {
+		if (err.file[0] != '\0' && err.line > 0)
+			fprintf(stderr, "wachat: %s:%u: %s%s%s\n", err.file,
+			    err.line, err.name, err.name[0] != '\0' ? ": " :
+			    "", _(err.why));
+		else if (err.file[0] != '\0')
+			fprintf(stderr, "wachat: %s: %s\n", err.file,
+			    _(err.why));
+		else
+			fprintf(stderr, "wachat: --%s: %s\n", err.name,
+			    _(err.why));
+		return EXIT_FAILURE;
+	}
+	status = app_run(&c, pair_pn);
+	conf_release(&c);
+	return status;
 }
 
 /* Read all of standard input (at most max bytes) into a NUL-terminated
@@ -174,18 +263,48 @@ main(int argc, char **argv)
 		{ "decode-frame", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "pair-phone", required_argument, NULL, 'P' },
+		/* Settings: named as in the file (src/conf.h). */
+		{ "url", required_argument, NULL, 'S' },
+		{ "root-key", required_argument, NULL, 'S' },
+		{ "ca-file", required_argument, NULL, 'S' },
+		{ "version-url", required_argument, NULL, 'S' },
+		{ "wa-version", required_argument, NULL, 'S' },
+		{ "data-dir", required_argument, NULL, 'S' },
+		{ "qr-file", required_argument, NULL, 'S' },
+		{ "log-file", required_argument, NULL, 'S' },
+		{ "log-level", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char	*frame = NULL;
+	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];
+	size_t		 nargs = 0, i;
+	const char	*frame = NULL, *file = NULL, *pair_pn = NULL;
 	bool		 help = false, version = false;
-	int		 c;
+	int		 c, idx;
 
 	setlocale(LC_ALL, "");
 	bindtextdomain(PACKAGE, LOCALEDIR);
 	textdomain(PACKAGE);
 
-	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hV", opts, &idx)) != -1) {
 		switch (c) {
+		case 'C':
+			file = optarg;
+			break;
+		case 'P':
+			pair_pn = optarg;
+			break;
+		case 'S':
+			/* A repeated option replaces its earlier value. */
+			for (i = 0; i < nargs; i++)
+				if (strcmp(args[i].name, opts[idx].name) == 0)
+					break;
+			args[i].name = opts[idx].name;
+			args[i].value = optarg;
+			if (i == nargs)
+				nargs++;
+			break;
 		case 'D':
 			frame = optarg;
 			break;
@@ -216,8 +335,5 @@ main(int argc, char **argv)
 	}
 	if (frame != NULL)
 		return finish(decode_frame(frame));
-	usage(stderr);
-	fputs(_("\nwachat cannot connect yet: the transport and pairing come "
-	    "next.\n"), stderr);
-	return EXIT_FAILURE;
+	return finish(run(file, args, nargs, pair_pn));
 }

@@ -20,7 +20,7 @@ packages="build-essential autoconf automake autopoint gettext pkg-config
 	libncurses-dev libuv1-dev libsodium-dev libsignal-protocol-c-dev
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
 	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libcurl4-openssl-dev
-	libjson-c-dev libcmocka-dev clang libclang-rt-14-dev
+	libjson-c-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev
 	zbar-tools ca-certificates git xz-utils"
 
 sudo=""

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app.c -- the composition root (src/app.h): the engine thread with
+ * the store and the engine, the main thread with the plain-text front
+ * end, and the two queues between them (src/evq.h).
+ */
+#include "compat.h"
+
+/* Lines from the main thread are tagged "ui", the engine thread's "eng". */
+#define LOG_TAG	"ui"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "app-store.h"
+#include "app.h"
+#include "buf.h"
+#include "crypto.h"
+#include "eng.h"
+#include "err.h"
+#include "event.h"
+#include "evq.h"
+#include "i18n.h"
+#include "log.h"
+#include "qr.h"
+#include "store.h"
+#include "xmalloc.h"
+
+#define eng_log(level, ...) log_write(level, "eng", __func__, __VA_ARGS__)
+
+struct app {
+	const struct conf	*conf;
+
+	/* Main thread. */
+	uv_loop_t		 ui_loop;
+	uv_signal_t		 sigint, sigterm;
+	struct evq		 events;	/* engine -> main */
+	uv_thread_t		 thread;
+	bool			 quit_sent;	/* CMD_QUIT pushed */
+	bool			 stopped;	/* EV_STOPPED seen */
+	bool			 draw_qr;	/* stdout is a terminal */
+	int			 status;	/* exit status */
+
+	/* Engine thread (set up by the main thread before it starts). */
+	uv_loop_t		 eng_loop;
+	struct evq		 cmds;		/* main -> engine */
+	struct store		*store;
+	struct wa_store_ops	 ops;
+	struct wa_eng		*eng;
+	bool			 stopping;	/* the engine is being shut */
+	char			*stop_text;	/* EV_STOPPED's text, or NULL */
+	int			 stop_err;	/* EV_STOPPED's err */
+};
+
+static void
+free_ev(void *p)
+{
+	ev_free(p);
+}
+
+static void
+free_cmd(void *p)
+{
+	cmd_free(p);
+}
+
+/* ---- the engine thread ---- */
+
+static int
+rng(void *arg, uint8_t *p, size_t len)
+{
+	(void)arg;
+	while (len > 0) {
+		ssize_t	 n = getrandom(p, len, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int64_t
+now_ms(void *arg)
+{
+	struct timespec	 ts;
+
+	(void)arg;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Send ev to the main thread (taking ownership). */
+static void
+send_ev(struct app *a, struct ev *ev)
+{
+	(void)evq_push(&a->events, ev);
+}
+
+/*
+ * Stop the engine: free it, close the command queue; the engine loop then
+ * runs out of handles.  text and err go out with EV_STOPPED.  Engine
+ * thread; the first call wins.
+ */
+static void
+stop(struct app *a, const char *text, int err)
+{
+	if (a->stopping)
+		return;
+	a->stopping = true;
+	a->stop_text = xstrdup(text);
+	a->stop_err = err;
+	wa_eng_free(a->eng);
+	a->eng = NULL;
+	evq_close(&a->cmds);
+}
+
+static void
+on_eng_event(void *arg, const struct wa_eng_ev *e)
+{
+	struct app	*a = arg;
+	struct ev	*ev = NULL;
+
+	switch (e->kind) {
+	case WA_ENG_EV_CONNECTING:
+		ev = ev_new(EV_CONNECTING, e->text);
+		ev->num = e->num;
+		break;
+	case WA_ENG_EV_QR:
+		ev = ev_new(EV_QR, e->text);
+		ev->secs = e->secs;
+		break;
+	case WA_ENG_EV_PAIRED:
+		ev = ev_new(EV_PAIRED, e->text);
+		break;
+	case WA_ENG_EV_CONNECTED:
+		ev = ev_new(EV_CONNECTED, e->text);
+		break;
+	case WA_ENG_EV_PREKEYS_STORED:
+	case WA_ENG_EV_PREKEYS_SENT:
+	case WA_ENG_EV_PREKEYS_UPLOADED:
+	case WA_ENG_EV_PREKEY_COUNT:
+		eng_log(LOG_INFO, "prekeys: event %d, %" PRIu32
+		    " keys from id %" PRIu32, (int)e->kind, e->num, e->id);
+		break;
+	case WA_ENG_EV_QR_REFRESH:
+		eng_log(LOG_INFO, "the server retired the QR's ADV secret");
+		break;
+	case WA_ENG_EV_PAIR_CODE:
+		ev = ev_new(EV_PAIR_CODE, e->text);
+		break;
+	case WA_ENG_EV_VERSION:
+		eng_log(LOG_INFO, "failure 405: logging in again as version %s",
+		    e->text);
+		break;
+	case WA_ENG_EV_DISCONNECTED:
+		ev = ev_new(EV_DISCONNECTED, e->text);
+		ev->err = e->err;
+		ev->retry_ms = e->retry_ms;
+		break;
+	case WA_ENG_EV_LOGGED_OUT:
+		ev = ev_new(EV_LOGGED_OUT, e->text);
+		ev->err = e->err;
+		send_ev(a, ev);
+		stop(a, "", WC_ELOGGEDOUT);
+		return;
+	case WA_ENG_EV_STOPPED:
+		stop(a, e->text, e->err != 0 ? e->err : -ECANCELED);
+		return;
+	case WA_ENG_EV_ERROR:
+		ev = ev_new(EV_ERROR, e->text);
+		ev->err = e->err;
+		break;
+	}
+	if (ev != NULL)
+		send_ev(a, ev);
+}
+
+/* The command queue's wakeup: drain it. */
+static void
+on_cmds(struct evq *q, void *arg)
+{
+	struct app	*a = arg;
+	struct cmd	*c;
+	struct ev	*ev;
+	int		 rc;
+
+	while (!a->stopping && (c = evq_pop(q)) != NULL) {
+		switch (c->kind) {
+		case CMD_QUIT:
+			eng_log(LOG_INFO, "quit asked");
+			stop(a, "", 0);
+			break;
+		case CMD_PAIR_CODE:
+			if (a->eng == NULL)
+				break;
+			rc = wa_eng_pair_code(a->eng, c->arg);
+			if (rc == -EISCONN)	/* linked already: nothing to do */
+				eng_log(LOG_INFO, "already linked: no code");
+			else if (rc != 0) {
+				ev = ev_new(EV_ERROR, "cannot pair by "
+				    "phone-number code");
+				ev->err = rc;
+				send_ev(a, ev);
+			}
+			break;
+		}
+		cmd_free(c);
+	}
+}
+
+static void
+eng_thread(void *arg)
+{
+	struct app		*a = arg;
+	const struct conf	*c = a->conf;
+	struct wa_eng_cfg	 cfg;
+	struct ev		*ev;
+	int			 rc;
+
+	if ((rc = store_open(c->data_dir, &a->store)) != 0) {
+		size_t	 len = strlen(c->data_dir) + 32;
+		char	*what = xmalloc(len);
+
+		eng_log(LOG_ERROR, "store_open %s: %s", c->data_dir,
+		    wc_strerror(rc));
+		snprintf(what, len, "cannot open the store in %s",
+		    c->data_dir);
+		ev = ev_new(EV_ERROR, what);
+		free(what);
+		ev->err = rc;
+		send_ev(a, ev);
+		stop(a, "", rc);
+		goto out;
+	}
+	app_store_ops(a->store, &a->ops);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.url = c->url;
+	cfg.ca_file = c->ca_file;
+	cfg.root_pub = c->has_root_key ? c->root_key : NULL;
+	cfg.version = c->version;
+	cfg.version_url = c->version_url;
+	cfg.qr_file = c->qr_file;
+	cfg.rng = rng;
+	cfg.now_ms = now_ms;
+	cfg.store = &a->ops;
+	cfg.on_event = on_eng_event;
+	cfg.ev_arg = a;
+	if ((rc = wa_eng_new(&a->eng_loop, &cfg, &a->eng)) != 0) {
+		eng_log(LOG_ERROR, "wa_eng_new: %s", wc_strerror(rc));
+		stop(a, "", rc);
+		goto out;
+	}
+	if ((rc = wa_eng_start(a->eng)) != 0) {
+		eng_log(LOG_ERROR, "wa_eng_start: %s", wc_strerror(rc));
+		stop(a, "", rc);
+	}
+out:
+	uv_run(&a->eng_loop, UV_RUN_DEFAULT);
+	/* The loop ran out of handles: the engine and the queue are gone. */
+	store_close(a->store);
+	a->store = NULL;
+	if ((rc = uv_loop_close(&a->eng_loop)) != 0) {
+		eng_log(LOG_ERROR, "the engine loop has handles left: %s",
+		    wc_strerror(rc));
+		if (a->stop_err == 0)
+			a->stop_err = rc;
+	}
+	ev = ev_new(EV_STOPPED, a->stop_text);
+	ev->err = a->stop_err;
+	free(a->stop_text);
+	a->stop_text = NULL;
+	send_ev(a, ev);	/* the last touch of shared state */
+}
+
+/* ---- the main thread ---- */
+
+/* The phone number of a JID ("15550000001:1@s.whatsapp.net"). */
+static void
+print_number(struct buf *out, const char *jid)
+{
+	size_t	 n = strcspn(jid, ":@");
+
+	buf_append(out, jid, n);
+}
+
+static void
+draw_qr(const char *text)
+{
+	struct ui_qr	 q;
+	struct buf	 row = BUF_INIT;
+	int		 r;
+
+	if (ui_qr_make(text, &q) != 0)
+		return;
+	for (r = 0; r < ui_qr_rows(&q); r++) {
+		row.len = 0;
+		/* Dark on light whatever the terminal's colours: phones
+		 * often fail to read an inverted code. */
+		buf_append(&row, "\033[30;47m", 8);
+		ui_qr_row(&q, r, &row);
+		buf_append(&row, "\033[0m\n", 5);
+		fwrite(row.p, 1, row.len, stdout);
+	}
+	buf_release(&row);
+	ui_qr_release(&q);
+}
+
+static void
+close_cb(uv_handle_t *h)
+{
+	(void)h;
+}
+
+static void
+print_ev(struct app *a, const struct ev *ev)
+{
+	struct buf	 num = BUF_INIT;
+
+	switch (ev->kind) {
+	case EV_CONNECTING:
+		printf("%s\n", _("connecting…"));
+		break;
+	case EV_QR:
+		if (a->draw_qr)
+			draw_qr(ev->text);
+		printf(_("scan this QR code with your phone within %lu s: "
+		    "%s\n"), (unsigned long)ev->secs, ev->text);
+		break;
+	case EV_PAIR_CODE:
+		printf(_("enter this code on your phone: %s\n"), ev->text);
+		break;
+	case EV_PAIRED:
+		print_number(&num, ev->text);
+		buf_push(&num, '\0');
+		printf(_("linked as +%s\n"), num.p);
+		break;
+	case EV_CONNECTED:
+		print_number(&num, ev->text);
+		buf_push(&num, '\0');
+		printf(_("connected as +%s\n"), num.p);
+		break;
+	case EV_DISCONNECTED:
+		if (ev->retry_ms == 0)
+			printf(_("reconnecting: %s\n"), ev->text);
+		else
+			printf(_("reconnecting in %lu s: %s\n"),
+			    (unsigned long)(ev->retry_ms + 999) / 1000,
+			    ev->text);
+		break;
+	case EV_LOGGED_OUT:
+		printf(_("logged out: %s\n"), ev->text);
+		break;
+	case EV_ERROR:
+		printf(_("error: %s (%s)\n"), ev->text, wc_strerror(ev->err));
+		break;
+	case EV_STOPPED:
+		if (ev->err == WC_ELOGGEDOUT)
+			break;		/* EV_LOGGED_OUT said it */
+		if (ev->text[0] != '\0')
+			printf(_("stopped: %s\n"), ev->text);
+		else if (ev->err != 0)
+			printf(_("stopped: %s\n"), wc_strerror(ev->err));
+		break;
+	}
+	buf_release(&num);
+	fflush(stdout);
+}
+
+static void
+on_events(struct evq *q, void *arg)
+{
+	struct app	*a = arg;
+	struct ev	*ev;
+
+	while (!a->stopped && (ev = evq_pop(q)) != NULL) {
+		print_ev(a, ev);
+		if (ev->kind == EV_STOPPED) {
+			a->stopped = true;
+			/* Asked to quit and stopped cleanly: success. */
+			a->status = a->quit_sent && ev->err == 0 ?
+			    EXIT_SUCCESS : EXIT_FAILURE;
+			uv_close((uv_handle_t *)&a->sigint, close_cb);
+			uv_close((uv_handle_t *)&a->sigterm, close_cb);
+			evq_close(q);
+		}
+		ev_free(ev);
+	}
+}
+
+static void
+on_signal(uv_signal_t *s, int signum)
+{
+	struct app	*a = s->data;
+
+	log_info("signal %d", signum);
+	if (a->quit_sent) {
+		/* Asked twice: the user will not wait for a clean stop. */
+		log_warn("second signal: exiting at once");
+		_exit(EXIT_FAILURE);
+	}
+	a->quit_sent = true;
+	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT, NULL));
+}
+
+/* mkdir -p for the parents of path, each new one 0700. */
+static void
+make_parents(const char *path)
+{
+	char	*p = xstrdup(path), *s;
+
+	for (s = strchr(p + 1, '/'); s != NULL; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST)
+			break;
+		*s = '/';
+	}
+	free(p);
+}
+
+int
+app_run(const struct conf *c, const char *pair_pn)
+{
+	struct app	 a;
+	int		 rc;
+
+	memset(&a, 0, sizeof(a));
+	a.conf = c;
+	a.status = EXIT_FAILURE;
+	a.draw_qr = isatty(STDOUT_FILENO) == 1;
+
+	make_parents(c->log_file);
+	if ((rc = log_open(c->log_file, c->log_level)) != 0) {
+		fprintf(stderr, _("wachat: cannot open the log file %s: %s\n"),
+		    c->log_file, wc_strerror(rc));
+		return EXIT_FAILURE;
+	}
+	make_parents(c->data_dir);
+	if ((rc = wa_crypto_init()) != 0) {
+		fprintf(stderr, _("wachat: cannot start the crypto library: "
+		    "%s\n"), wc_strerror(rc));
+		goto out_log;
+	}
+	if ((rc = uv_loop_init(&a.ui_loop)) != 0)
+		goto fail;
+	if ((rc = uv_loop_init(&a.eng_loop)) != 0)
+		goto fail_ui;
+	if ((rc = evq_init(&a.events, &a.ui_loop, free_ev, on_events,
+	    &a)) != 0)
+		goto fail_eng;
+	if ((rc = evq_init(&a.cmds, &a.eng_loop, free_cmd, on_cmds,
+	    &a)) != 0) {
+		evq_close(&a.events);
+		goto fail_q;
+	}
+	uv_signal_init(&a.ui_loop, &a.sigint);
+	uv_signal_init(&a.ui_loop, &a.sigterm);
+	a.sigint.data = a.sigterm.data = &a;
+	uv_signal_start(&a.sigint, on_signal, SIGINT);
+	uv_signal_start(&a.sigterm, on_signal, SIGTERM);
+	/* Queued before the engine starts: it asks for the code as soon as
+	 * its loop runs. */
+	if (pair_pn != NULL)
+		(void)evq_push(&a.cmds, cmd_new(CMD_PAIR_CODE, pair_pn));
+	if ((rc = uv_thread_create(&a.thread, eng_thread, &a)) != 0) {
+		log_error("uv_thread_create: %s", wc_strerror(rc));
+		uv_close((uv_handle_t *)&a.sigint, close_cb);
+		uv_close((uv_handle_t *)&a.sigterm, close_cb);
+		evq_close(&a.events);
+		evq_close(&a.cmds);
+		uv_run(&a.eng_loop, UV_RUN_DEFAULT);
+		evq_release(&a.cmds);
+		goto fail_q;
+	}
+	uv_run(&a.ui_loop, UV_RUN_DEFAULT);
+	uv_thread_join(&a.thread);
+	evq_release(&a.cmds);
+	evq_release(&a.events);
+	if ((rc = uv_loop_close(&a.ui_loop)) != 0) {
+		log_error("the main loop has handles left: %s",
+		    wc_strerror(rc));
+		a.status = EXIT_FAILURE;
+	}
+	log_info("exit %d", a.status);
+	log_close();
+	return a.status;
+
+fail_q:
+	uv_run(&a.ui_loop, UV_RUN_DEFAULT);
+	evq_release(&a.events);
+fail_eng:
+	(void)uv_loop_close(&a.eng_loop);
+fail_ui:
+	(void)uv_loop_close(&a.ui_loop);
+fail:
+	fprintf(stderr, _("wachat: cannot start: %s\n"), wc_strerror(rc));
+out_log:
+	log_close();
+	return EXIT_FAILURE;
+}

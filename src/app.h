@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app.h -- the composition root: runs wachat with two threads
+ * (style.md 3.1).  The engine thread owns a libuv loop, the store
+ * (store_open() in the data dir, bound to the engine by src/app-store.h)
+ * and the engine (proto/eng.h); the main thread owns another loop with the
+ * event queue, SIGINT and SIGTERM, and shows what happens.  Until the
+ * curses UI comes, it prints one line per event on standard output.
+ */
+#ifndef WC_APP_H
+#define WC_APP_H
+
+#include "conf.h"
+
+/*
+ * Run wachat with the settings c (borrowed until it returns) until the
+ * user stops it (SIGINT, SIGTERM: the engine closes the connection and
+ * the store first) or the engine stops for good (logged out, refused).
+ * pair_pn NULL links by QR code when not linked yet; else it is a phone
+ * number (digits, country code first, an optional leading '+') to link
+ * by a code typed on that phone (CMD_PAIR_CODE).
+ * Opens the log file of c first (creating its directories, 0700), and
+ * the parents of the data dir.  Returns the exit status: EXIT_SUCCESS when
+ * stopped by a signal and closed cleanly, EXIT_FAILURE when the engine
+ * stopped on its own or could not start (the reason printed on standard
+ * output, or standard error when the threads could not start).  A second
+ * signal ends the process at once.  Main thread, once, before any other
+ * thread is started.
+ */
+int	app_run(const struct conf *c, const char *pair_pn);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/conf.h -- wachat's settings: compiled-in defaults, then the INI file
+ * ($XDG_CONFIG_HOME/wachat/wachat.conf unless another is named), then the
+ * command line, each overriding the one before.  (Named conf, not config,
+ * so that it never shadows the build's config.h.)  Settings are read once
+ * by the main thread before any other thread starts; the struct is then
+ * read-only and may be read from any thread.
+ */
+#ifndef WC_CONF_H
+#define WC_CONF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log.h"
+
+#define CONF_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
+#define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/sw.js"
+#define CONF_KEY_LEN		32	/* a Curve25519 public key */
+#define CONF_FILE_NAME		"wachat.conf"
+
+/* The settings.  Strings are owned (freed by conf_release()). */
+struct conf {
+	char		*url;		/* the WebSocket URL; never NULL */
+	uint8_t		 root_key[CONF_KEY_LEN]; /* when has_root_key */
+	bool		 has_root_key;	/* false: WhatsApp's own root */
+	char		*ca_file;	/* extra CA file (PEM), or NULL */
+	char		*version_url;	/* version lookup URL; never NULL */
+	char		*version;	/* pinned "2.3000.N", or NULL */
+	char		*data_dir;	/* the store's directory; never NULL */
+	char		*qr_file;	/* the QR text's file, or NULL */
+	char		*log_file;	/* never NULL */
+	enum log_level	 log_level;
+};
+
+/* The environment the defaults depend on; NULL or "" for an unset one. */
+struct conf_env {
+	const char	*home;			/* $HOME */
+	const char	*xdg_config_home;
+	const char	*xdg_data_home;
+	const char	*xdg_state_home;
+};
+
+/* One setting given on the command line: name as in the file. */
+struct conf_arg {
+	const char	*name;		/* "url", "root-key", ... */
+	const char	*value;
+};
+
+/*
+ * Why conf_load() failed.  file is "" for a command-line setting (or one
+ * about the environment); line 0 when no line applies.  why is an
+ * English phrase, marked for translation with N_(), to print after
+ * "FILE:LINE: NAME: " or "--NAME: ".
+ */
+struct conf_err {
+	char		 file[1024];	/* the INI file's path, or "" */
+	unsigned	 line;		/* from 1, or 0 */
+	char		 name[32];	/* the setting, or "" */
+	const char	*why;		/* static; never NULL */
+};
+
+/*
+ * Fill *c from the defaults, the INI file and args[0..nargs), in that
+ * order of precedence (lowest first).  file NULL reads the default file
+ * when it exists; a named file must exist.  Keys are the names of
+ * conf_names(), outside any section; '#' and ';' start comments.  The
+ * paths default from env: data dir $XDG_DATA_HOME/wachat (else
+ * $HOME/.local/share/wachat), log file $XDG_STATE_HOME/wachat/wachat.log
+ * (else $HOME/.local/state/...).  Returns 0 and *c, freed with
+ * conf_release().  Errors: -EINVAL (a bad value, an unknown name, a
+ * syntax error, or no $HOME for a default) and -ENOENT/-EACCES/... (the
+ * file cannot be read), with *err set; *c untouched on error.
+ */
+MUST_CHECK int	conf_load(struct conf *c, const struct conf_env *env,
+		    const char *file, const struct conf_arg *args,
+		    size_t nargs, struct conf_err *err);
+
+/*
+ * The default file's path from env, or NULL when neither $XDG_CONFIG_HOME
+ * nor $HOME is set.  The caller frees it with free().
+ */
+char		*conf_default_file(const struct conf_env *env);
+
+/* Whether name is a setting conf_load() knows. */
+bool		 conf_is_name(const char *name);
+
+/* Free c's strings (c itself is the caller's).  Idempotent. */
+void		 conf_release(struct conf *c);
+
+#endif

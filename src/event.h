@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/event.h -- the typed messages between the two threads (style.md
+ * 3.1): events from the engine thread to the UI thread, commands from the
+ * UI thread to the engine thread.  Each is plain data that owns its
+ * strings, so it can cross threads in a struct evq (src/evq.h) and be
+ * freed by whichever thread ends up holding it.  libc only; every
+ * function is callable from any thread.
+ */
+#ifndef WC_EVENT_H
+#define WC_EVENT_H
+
+#include <stdint.h>
+
+/* What the engine tells the UI. */
+enum ev_kind {
+	EV_CONNECTING,		/* a connection attempt starts; num = attempt */
+	EV_QR,			/* text = QR text to show for secs seconds */
+	EV_PAIR_CODE,		/* text = the code to type on the phone */
+	EV_PAIRED,		/* text = own JID (linked) */
+	EV_CONNECTED,		/* logged in; text = own JID */
+	EV_DISCONNECTED,	/* text = reason in words, err = the code,
+				 * retry_ms = delay before the next attempt */
+	EV_LOGGED_OUT,		/* text = reason; the device was forgotten */
+	EV_ERROR,		/* text = what failed, in words; err = code */
+	EV_STOPPED,		/* the engine thread is done and may be
+				 * joined; text = why ("" when asked to
+				 * quit), err = 0 or the code that ended it.
+				 * Always the last event. */
+};
+
+/* One event.  Owns text. */
+struct ev {
+	enum ev_kind	 kind;
+	char		*text;		/* never NULL; may be "" */
+	int		 err;		/* 0 or a negative code (src/err.h) */
+	uint32_t	 secs;		/* EV_QR: seconds the QR is shown */
+	uint32_t	 retry_ms;	/* EV_DISCONNECTED */
+	uint32_t	 num;		/* EV_CONNECTING: attempt, from 1 */
+};
+
+/*
+ * A new event of kind with a copy of text (NULL means ""), every number
+ * 0.  Returns the event, freed with ev_free().  Aborts on out-of-memory.
+ */
+struct ev	*ev_new(enum ev_kind kind, const char *text);
+
+/* Free ev and its text.  NULL is a no-op. */
+void		 ev_free(struct ev *ev);
+
+/* What the UI asks of the engine. */
+enum cmd_kind {
+	CMD_QUIT,		/* stop: close the connection and the store,
+				 * then send EV_STOPPED */
+	CMD_PAIR_CODE,		/* link by phone-number code instead of QR:
+				 * arg = the phone number, digits only with
+				 * the country code; EV_PAIR_CODE answers */
+};
+
+/* One command.  Owns arg. */
+struct cmd {
+	enum cmd_kind	 kind;
+	char		*arg;		/* never NULL; may be "" */
+};
+
+/*
+ * A new command with a copy of arg (NULL means "").  Returns it, freed
+ * with cmd_free().  Aborts on out-of-memory.
+ */
+struct cmd	*cmd_new(enum cmd_kind kind, const char *arg);
+
+/* Free c and its argument.  NULL is a no-op. */
+void		 cmd_free(struct cmd *c);
+
+#endif
