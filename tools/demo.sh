@@ -22,5 +22,6 @@ echo "A frame cut short is refused, naming the byte where the field that runs"
 echo "past its end begins (here the node's header, which promises four attributes):"
 $w --decode-frame 00f8091908ff0461b127 || true
 echo
-echo "Linking a phone by QR code comes with the next pieces of work."
+echo "wachat links and connects (try it against the local server: tests/sim/README.md);"
+echo "the demo of linking on the first screen comes with the curses UI."
 echo "Run every test with: sh tools/test.sh"
