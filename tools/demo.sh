@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The demo: set everything up, build, and show what wachat can do so far.
-# wachat cannot link to an account yet (the transport, pairing and the
-# first screen are the next pieces of work), so the demo shows the wire
-# codec reading WhatsApp frames: the keepalive iq of protocol.md 4.7 and a
-# message to a LID, each decoded from its hex bytes.
+# Until the curses screen exists (the demo of linking by QR comes with
+# it), the demo shows the wire codec reading WhatsApp frames: the
+# keepalive iq of protocol.md 4.7 and a message to a LID, each decoded from
+# its hex bytes.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
