@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sodium.h>
 #include <uv.h>
 
 #define LOG_TAG "eng"
@@ -185,37 +186,6 @@ next_id(struct wa_eng *e, char out[IQ_ID_LEN])
 	snprintf(out, IQ_ID_LEN, "%s.%" PRIu32, e->idp, ++e->idn);
 }
 
-static void
-b64(const uint8_t *p, size_t len, char *out)
-{
-	static const char	 al[] =
-	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	size_t			 i, o = 0;
-
-	for (i = 0; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 |
-		    p[i + 2];
-		out[o++] = al[v >> 18 & 63];
-		out[o++] = al[v >> 12 & 63];
-		out[o++] = al[v >> 6 & 63];
-		out[o++] = al[v & 63];
-	}
-	if (len - i == 1) {
-		uint32_t v = (uint32_t)p[i] << 16;
-		out[o++] = al[v >> 18 & 63];
-		out[o++] = al[v >> 12 & 63];
-		out[o++] = '=';
-		out[o++] = '=';
-	} else if (len - i == 2) {
-		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8;
-		out[o++] = al[v >> 18 & 63];
-		out[o++] = al[v >> 12 & 63];
-		out[o++] = al[v >> 6 & 63];
-		out[o++] = '=';
-	}
-	out[o] = '\0';
-}
-
 int
 wa_eng_qr_text(const char *ref, size_t ref_len,
     const uint8_t noise_pub[WA_ENG_KEY_LEN],
@@ -227,9 +197,13 @@ wa_eng_qr_text(const char *ref, size_t ref_len,
 
 	if (ref_len > INT32_MAX)
 		return WC_ETOOBIG;
-	b64(noise_pub, WA_ENG_KEY_LEN, k1);
-	b64(identity_pub, WA_ENG_KEY_LEN, k2);
-	b64(adv_secret, WA_ENG_KEY_LEN, k3);
+	/* Standard padded base64 (protocol.md 6.2), by libsodium. */
+	sodium_bin2base64(k1, sizeof(k1), noise_pub, WA_ENG_KEY_LEN,
+	    sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2base64(k2, sizeof(k2), identity_pub, WA_ENG_KEY_LEN,
+	    sodium_base64_VARIANT_ORIGINAL);
+	sodium_bin2base64(k3, sizeof(k3), adv_secret, WA_ENG_KEY_LEN,
+	    sodium_base64_VARIANT_ORIGINAL);
 	n = snprintf(out, out_len, "%s%.*s,%s,%s,%s,9", QR_PREFIX,
 	    (int)ref_len, ref, k1, k2, k3);
 	if (n < 0 || (size_t)n >= out_len)

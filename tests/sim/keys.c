@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
@@ -340,41 +342,16 @@ sim_signal_keys_release(struct sim_signal_keys *k)
 void
 sim_hex(const uint8_t *p, size_t len, char *out)
 {
-	static const char	 hex[] = "0123456789abcdef";
-	size_t			 i;
-
-	for (i = 0; i < len; i++) {
-		out[2 * i] = hex[p[i] >> 4];
-		out[2 * i + 1] = hex[p[i] & 15];
-	}
-	out[2 * len] = '\0';
-}
-
-static int
-nib(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	sodium_bin2hex(out, 2 * len + 1, p, len);
 }
 
 int
 sim_unhex(const char *s, uint8_t *out, size_t len)
 {
-	size_t	 i;
+	size_t	 got = 0;
 
-	if (strlen(s) != 2 * len)
+	if (strlen(s) != 2 * len || sodium_hex2bin(out, len, s, 2 * len,
+	    NULL, &got, NULL) != 0 || got != len)
 		return -1;
-	for (i = 0; i < len; i++) {
-		int	 h = nib(s[2 * i]), l = nib(s[2 * i + 1]);
-
-		if (h < 0 || l < 0)
-			return -1;
-		out[i] = (uint8_t)(h << 4 | l);
-	}
 	return 0;
 }

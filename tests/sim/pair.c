@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include <json-c/json.h>
 #include <openssl/evp.h>
 
@@ -31,49 +33,19 @@ static const uint8_t	DEVICE_SIG_PREFIX[2] = { 6, 1 };
 
 static void	forget_device(struct sim_account *, struct sim_device *);
 
-static int
-b64val(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
 /* Strict standard base64 (RFC 4648 section 4, padded) of exactly 32
  * bytes: 44 characters ending in one '='. */
 static int
 b64_32(const char *s, size_t n, uint8_t out[32])
 {
-	uint32_t	 acc = 0;
-	size_t		 i, o = 0;
-	int		 bits = 0;
+	size_t	 len = 0;
 
-	if (n != 44 || s[43] != '=')
+	/* libsodium refuses bad characters, bad padding and non-zero
+	 * trailing bits; 44 characters carry exactly 32 bytes. */
+	if (n != 44 || sodium_base642bin(out, 32, s, n, NULL, &len, NULL,
+	    sodium_base64_VARIANT_ORIGINAL) != 0 || len != 32)
 		return -1;
-	for (i = 0; i < 43; i++) {
-		int	 v = b64val((unsigned char)s[i]);
-
-		if (v < 0)
-			return -1;
-		acc = acc << 6 | (uint32_t)v;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			if (o < 32)
-				out[o++] = (uint8_t)(acc >> bits);
-			acc &= (1u << bits) - 1;
-		}
-	}
-	/* 43 characters carry 258 bits: the last 2 must be zero. */
-	return o == 32 && acc == 0 ? 0 : -1;
+	return 0;
 }
 
 struct qr {
