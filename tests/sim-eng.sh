@@ -166,6 +166,8 @@ if has use-prekeys; then
 	    grep -q '"prekeys":{"count":812,"first_id":1,"last_id":812,"uploads":1,' \
 	    "$tmp/dev2"
 	[ $? -eq 0 ] || diag "$tmp/dev2"
+	check "no prekey id ever reached the sim with a second key" \
+	    grep -q '"id_conflicts":0' "$tmp/dev2"
 else
 	skip "the sim does not answer the prekey upload yet"
 fi
