@@ -10,6 +10,7 @@
 #define LOG_TAG	"ui"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "i18n.h"
 #include "log.h"
 #include "qr.h"
+#include "screen.h"
 #include "store.h"
 #include "xmalloc.h"
 
@@ -42,6 +44,11 @@ struct app {
 	/* Main thread. */
 	uv_loop_t		 ui_loop;
 	uv_signal_t		 sigint, sigterm;
+	struct ui_screen	*screen;	/* curses, or NULL: lines */
+	uv_poll_t		 keys;		/* stdin, with screen */
+	uv_signal_t		 sigwinch;	/* with screen */
+	uv_timer_t		 tick;		/* countdowns, with screen */
+	int			 saved_err;	/* stderr under the screen, or -1 */
 	struct evq		 events;	/* engine -> main */
 	uv_thread_t		 thread;
 	bool			 quit_sent;	/* CMD_QUIT pushed */
@@ -386,7 +393,10 @@ on_events(struct evq *q, void *arg)
 	struct ev	*ev;
 
 	while (!a->stopped && (ev = evq_pop(q)) != NULL) {
-		print_ev(a, ev);
+		if (a->screen != NULL)
+			ui_screen_apply(a->screen, ev);
+		else
+			print_ev(a, ev);
 		if (ev->kind == EV_STOPPED) {
 			a->stopped = true;
 			/* Asked to quit and stopped cleanly: success. */
@@ -394,10 +404,26 @@ on_events(struct evq *q, void *arg)
 			    EXIT_SUCCESS : EXIT_FAILURE;
 			uv_close((uv_handle_t *)&a->sigint, close_cb);
 			uv_close((uv_handle_t *)&a->sigterm, close_cb);
+			if (a->screen != NULL) {
+				uv_close((uv_handle_t *)&a->keys, close_cb);
+				uv_close((uv_handle_t *)&a->sigwinch,
+				    close_cb);
+				uv_close((uv_handle_t *)&a->tick, close_cb);
+			}
 			evq_close(q);
 		}
 		ev_free(ev);
 	}
+}
+
+/* Ask the engine to stop (once). */
+static void
+quit(struct app *a)
+{
+	if (a->quit_sent)
+		return;
+	a->quit_sent = true;
+	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT, NULL));
 }
 
 static void
@@ -409,10 +435,107 @@ on_signal(uv_signal_t *s, int signum)
 	if (a->quit_sent) {
 		/* Asked twice: the user will not wait for a clean stop. */
 		log_warn("second signal: exiting at once");
+		ui_screen_free(a->screen);
 		_exit(EXIT_FAILURE);
 	}
-	a->quit_sent = true;
-	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT, NULL));
+	quit(a);
+}
+
+/* Keys on stdin (curses screen only): 'q' or Ctrl-q quits. */
+static void
+on_keys(uv_poll_t *p, int status, int events)
+{
+	struct app	*a = p->data;
+
+	(void)events;
+	if (status < 0) {
+		log_warn("stdin: %s", wc_strerror(status));
+		uv_poll_stop(p);
+		return;
+	}
+	if (ui_screen_key(a->screen) == UI_SCREEN_QUIT) {
+		log_info("quit key");
+		quit(a);
+	}
+}
+
+static void
+on_winch(uv_signal_t *s, int signum)
+{
+	struct app	*a = s->data;
+
+	(void)signum;
+	ui_screen_resize(a->screen);
+}
+
+static void
+on_tick(uv_timer_t *t)
+{
+	struct app	*a = t->data;
+
+	ui_screen_render(a->screen);
+}
+
+/*
+ * Give the terminal back, and stderr; the handles are closed already when
+ * the loop has run out, else closed here.
+ */
+static void
+stop_screen(struct app *a)
+{
+	if (a->screen == NULL)
+		return;
+	if (!uv_is_closing((uv_handle_t *)&a->keys)) {
+		uv_close((uv_handle_t *)&a->keys, close_cb);
+		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
+		uv_close((uv_handle_t *)&a->tick, close_cb);
+	}
+	ui_screen_free(a->screen);
+	a->screen = NULL;
+	if (a->saved_err >= 0) {
+		(void)dup2(a->saved_err, STDERR_FILENO);
+		(void)close(a->saved_err);
+		a->saved_err = -1;
+	}
+}
+
+/*
+ * Take over the terminal when stdin and stdout are both one: keys from
+ * stdin, resizes, a one-second redraw.  Else a->screen stays NULL and the
+ * events are printed as lines.
+ */
+static void
+start_screen(struct app *a)
+{
+	int	 rc, fd;
+
+	if (!isatty(STDIN_FILENO) || !a->draw_qr)
+		return;
+	if ((rc = ui_screen_new(&a->screen)) != 0) {
+		log_warn("no curses screen: %s", wc_strerror(rc));
+		return;
+	}
+	/* Libraries' stray lines on stderr (libwebsockets' notices) go to
+	 * the log file, not across the screen. */
+	if ((fd = open(a->conf->log_file, O_WRONLY | O_APPEND |
+	    O_CLOEXEC)) >= 0) {
+		if ((a->saved_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC,
+		    3)) >= 0)
+			(void)dup2(fd, STDERR_FILENO);
+		(void)close(fd);
+	}
+	if ((rc = uv_poll_init(&a->ui_loop, &a->keys, STDIN_FILENO)) != 0) {
+		log_warn("uv_poll_init stdin: %s", wc_strerror(rc));
+		ui_screen_free(a->screen);
+		a->screen = NULL;
+		return;
+	}
+	a->keys.data = a->sigwinch.data = a->tick.data = a;
+	uv_signal_init(&a->ui_loop, &a->sigwinch);
+	uv_timer_init(&a->ui_loop, &a->tick);
+	uv_poll_start(&a->keys, UV_READABLE, on_keys);
+	uv_signal_start(&a->sigwinch, on_winch, SIGWINCH);
+	uv_timer_start(&a->tick, on_tick, 1000, 1000);
 }
 
 /* mkdir -p for the parents of path, each new one 0700. */
@@ -440,6 +563,7 @@ app_run(const struct conf *c, const char *pair_pn)
 	a.conf = c;
 	a.status = EXIT_FAILURE;
 	a.draw_qr = isatty(STDOUT_FILENO) == 1;
+	a.saved_err = -1;
 
 	make_parents(c->log_file);
 	if ((rc = log_open(c->log_file, c->log_level)) != 0) {
@@ -474,10 +598,14 @@ app_run(const struct conf *c, const char *pair_pn)
 	 * its loop runs. */
 	if (pair_pn != NULL)
 		(void)evq_push(&a.cmds, cmd_new(CMD_PAIR_CODE, pair_pn));
+	/* The screen before the engine, so its first lines miss no stray
+	 * stderr. */
+	start_screen(&a);
 	if ((rc = uv_thread_create(&a.thread, eng_thread, &a)) != 0) {
 		log_error("uv_thread_create: %s", wc_strerror(rc));
 		uv_close((uv_handle_t *)&a.sigint, close_cb);
 		uv_close((uv_handle_t *)&a.sigterm, close_cb);
+		stop_screen(&a);
 		evq_close(&a.events);
 		evq_close(&a.cmds);
 		uv_run(&a.eng_loop, UV_RUN_DEFAULT);
@@ -486,6 +614,7 @@ app_run(const struct conf *c, const char *pair_pn)
 	}
 	uv_run(&a.ui_loop, UV_RUN_DEFAULT);
 	uv_thread_join(&a.thread);
+	stop_screen(&a);
 	evq_release(&a.cmds);
 	evq_release(&a.events);
 	if ((rc = uv_loop_close(&a.ui_loop)) != 0) {

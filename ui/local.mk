@@ -4,7 +4,7 @@
 noinst_LIBRARIES += libui.a
 libui_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui $(QRENCODE_CFLAGS) \
 	$(NCURSESW_CFLAGS)
-libui_a_SOURCES = ui/qr.h ui/qr.c
+libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen.c
 UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS)
 
 check_PROGRAMS += tests/test-ui-qr
@@ -13,3 +13,8 @@ tests_test_ui_qr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui
 tests_test_ui_qr_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_qr_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
 TESTS += tests/test-ui-qr
+
+# The curses screen in a real terminal: wachat in a tmux pane against
+# wachat-sim, its QR read back with zbarimg.
+TESTS += tests/ui-tmux.sh
+EXTRA_DIST += tests/ui-tmux.sh

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/screen.h -- the curses screen of the main thread: a status line, the
+ * pairing QR code (or, in a terminal too small for it, a message and the
+ * phone-number code), and after linking an empty chat list, message pane
+ * and help line.  It takes the engine's events (src/event.h) and keys; the
+ * caller's loop watches stdin, SIGWINCH and a one-second timer and calls
+ * in here.  Main thread only: the only code that calls curses.
+ */
+#ifndef UI_SCREEN_H
+#define UI_SCREEN_H
+
+#include <stdbool.h>
+
+#include "event.h"
+
+struct ui_screen;
+
+/* What a key asks of the caller. */
+enum ui_screen_act {
+	UI_SCREEN_NONE,		/* nothing */
+	UI_SCREEN_QUIT,		/* 'q' or Ctrl-q: stop cleanly */
+};
+
+/*
+ * Take over the terminal (stdin and stdout): cbreak, no echo, keypad,
+ * non-blocking reads, and draw the first screen.  The locale must be set
+ * already.  Returns 0 and sets *out, freed with ui_screen_free().
+ * Errors: -ENOTTY (no usable terminal).  *out untouched on error.
+ */
+MUST_CHECK int	ui_screen_new(struct ui_screen **out);
+
+/* Give the terminal back and free s.  NULL is a no-op. */
+void		ui_screen_free(struct ui_screen *s);
+
+/* Take in one event (borrowed) and redraw. */
+void		ui_screen_apply(struct ui_screen *s, const struct ev *ev);
+
+/*
+ * Read every key waiting on stdin.  Returns UI_SCREEN_QUIT when one of
+ * them asks to quit, else UI_SCREEN_NONE.
+ */
+enum ui_screen_act ui_screen_key(struct ui_screen *s);
+
+/* The terminal changed size: read the new size and redraw. */
+void		ui_screen_resize(struct ui_screen *s);
+
+/* Redraw (the countdowns move on). */
+void		ui_screen_render(struct ui_screen *s);
+
+#endif
