@@ -100,6 +100,7 @@ check "the phone's entry of the code links it and wachat connects" \
 term "$wpid"
 check "... with no QR, and stops cleanly on SIGTERM: exit 0" \
     [ "$(grep -c 'QR' "$tmp/w3")" -eq 0 -a "$status" -eq 0 ]
+[ "$status" -eq 0 ] || { echo "# status $status"; diag "$tmp/w3"; diag "$tmp/w3.err"; }
 
 # --- bad settings: named, with the file and line
 "$W" --log-level loud >"$tmp/bad1" 2>&1
