@@ -30,10 +30,10 @@ wachat_bg() {
 
 # term PID: SIGTERM, then wait up to 10 s (SIGKILL after that); sets
 # $status.
-term() {
+term() {	# a clean stop gets 30 s, even on a loaded machine, then KILL
 	kill -TERM "$1" 2>/dev/null
 	i=0
-	while kill -0 "$1" 2>/dev/null && [ "$i" -lt 100 ]; do
+	while kill -0 "$1" 2>/dev/null && [ "$i" -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
