@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,6 +26,7 @@
 #include "crypto.h"
 #include "eng.h"
 #include "err.h"
+#include "sysrand.h"
 #include "event.h"
 #include "evq.h"
 #include "i18n.h"
@@ -80,34 +80,6 @@ free_cmd(void *p)
 }
 
 /* ---- the engine thread ---- */
-
-static int
-rng(void *arg, uint8_t *p, size_t len)
-{
-	(void)arg;
-	while (len > 0) {
-		ssize_t	 n = getrandom(p, len, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int64_t
-now_ms(void *arg)
-{
-	struct timespec	 ts;
-
-	(void)arg;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Send ev to the main thread (taking ownership). */
 static void
@@ -260,8 +232,8 @@ eng_thread(void *arg)
 	cfg.version = c->version;
 	cfg.version_url = c->version_url;
 	cfg.qr_file = c->qr_file;
-	cfg.rng = rng;
-	cfg.now_ms = now_ms;
+	cfg.rng = sys_random;
+	cfg.now_ms = sys_now_ms;
 	cfg.store = &a->ops;
 	cfg.on_event = on_eng_event;
 	cfg.ev_arg = a;

@@ -21,7 +21,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include <openssl/evp.h>
@@ -33,6 +32,7 @@
 #include "conn.h"
 #include "crypto.h"
 #include "err.h"
+#include "sysrand.h"
 #include "xmalloc.h"
 
 enum until { UNTIL_PAIR_DEVICE, UNTIL_OPEN, UNTIL_CLOSE };
@@ -53,32 +53,12 @@ struct drv {
 	uint8_t			 adv[32];
 };
 
-static int
-rng(void *arg, uint8_t *p, size_t len)
-{
-	(void)arg;
-	while (len > 0) {
-		ssize_t	 n = getrandom(p, len, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static int64_t
 now_ms(void *arg)
 {
 	struct drv	*d = arg;
-	struct timespec	 ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + d->skew_ms;
+	return sys_now_ms(NULL) + d->skew_ms;
 }
 
 static void
@@ -318,9 +298,9 @@ make_reg(struct drv *d, const char *version, const char *push_name)
 	int			 rc;
 
 	memset(&r, 0, sizeof(r));
-	if (rng(NULL, ident_priv, 32) != 0 || rng(NULL, spk_priv, 32) != 0 ||
-	    rng(NULL, rnd, 64) != 0 || rng(NULL, (uint8_t *)&r.reg_id, 4) != 0 ||
-	    rng(NULL, d->adv, 32) != 0)
+	if (sys_random(NULL, ident_priv, 32) != 0 || sys_random(NULL, spk_priv, 32) != 0 ||
+	    sys_random(NULL, rnd, 64) != 0 || sys_random(NULL, (uint8_t *)&r.reg_id, 4) != 0 ||
+	    sys_random(NULL, d->adv, 32) != 0)
 		return -1;
 	r.reg_id &= 0x3fff;
 	r.spk_id = 1;
@@ -454,7 +434,7 @@ main(int argc, char **argv)
 	}
 	if (wa_crypto_init() != 0)
 		return 1;
-	if (!have_noise && rng(NULL, d.noise_priv, 32) != 0)
+	if (!have_noise && sys_random(NULL, d.noise_priv, 32) != 0)
 		return 1;
 	wa_crypto_x25519_base(d.noise_priv, d.noise_pub);
 	if (login != NULL) {
@@ -479,7 +459,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	cfg.root_pub = have_root ? root : NULL;
-	cfg.rng = rng;
+	cfg.rng = sys_random;
 	cfg.now_ms = now_ms;
 	cfg.clock_arg = &d;
 	cfg.ev.on_open = ev_open;

@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -38,6 +37,7 @@
 #include "crypto.h"
 #include "eng.h"
 #include "err.h"
+#include "sysrand.h"
 #include "store.h"
 
 struct drv {
@@ -52,34 +52,6 @@ struct drv {
 	bool			 done;
 	int			 status;
 };
-
-static int
-rng(void *arg, uint8_t *p, size_t len)
-{
-	(void)arg;
-	while (len > 0) {
-		ssize_t	 n = getrandom(p, len, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int64_t
-now_ms(void *arg)
-{
-	struct timespec	 ts;
-
-	(void)arg;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 finish(struct drv *d, int status)
@@ -410,8 +382,8 @@ main(int argc, char **argv)
 	d.ops.prekey_count = w_count;
 	d.ops.arg = &d;
 	cfg.os = "wa-eng-driver";
-	cfg.rng = rng;
-	cfg.now_ms = now_ms;
+	cfg.rng = sys_random;
+	cfg.now_ms = sys_now_ms;
 	cfg.store = &d.ops;
 	cfg.on_event = on_event;
 	cfg.ev_arg = &d;
