@@ -425,9 +425,18 @@ on_keys(uv_poll_t *p, int status, int events)
 		uv_poll_stop(p);
 		return;
 	}
-	if (ui_screen_key(a->screen) == UI_SCREEN_QUIT) {
+	switch (ui_screen_key(a->screen)) {
+	case UI_SCREEN_QUIT:
 		log_info("quit key");
 		quit(a);
+		break;
+	case UI_SCREEN_PAIR_PHONE:
+		log_info("link by phone-number code asked from the screen");
+		(void)evq_push(&a->cmds, cmd_new(CMD_PAIR_CODE,
+		    ui_screen_phone(a->screen)));
+		break;
+	case UI_SCREEN_NONE:
+		break;
 	}
 }
 

@@ -5,7 +5,10 @@
 # turned back into an image, decodes (zbarimg) to the text of --qr-file;
 # the pane says so when the window is too small for the QR and shows it
 # again when it grows; the phone's scan links wachat, the pane shows the number and
-# "connected", and the key q stops it cleanly (exit 0).  TAP.
+# "connected", and the key q stops it cleanly (exit 0).  Restarted, it
+# logs in with no QR.  In an 80x24 pane, too small for the QR, the key p
+# asks for the phone number and the code shown links a second account.
+# TAP.
 # Every wait is bounded; tmux, wachat and the sim are killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -96,11 +99,30 @@ if ! sim_start; then
 fi
 ctl account $PN 100000000000001 alice >/dev/null 2>&1
 
-# The pane's shell runs wachat and keeps its exit status.
-tm new-session -d -s wachat -x 100 -y 40 \
-    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME='$HOME' \
-    '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
-    --qr-file '$tmp/qr' 2>'$tmp/w.err'; echo \$? >'$tmp/status'"
+# pane COLS ROWS DATA-DIR: wachat in a new detached tmux pane of that
+# size, against the sim, with its data in DATA-DIR; the pane's shell keeps
+# wachat's exit status in $tmp/status.
+pane() {
+	rm -f "$tmp/status"
+	tm new-session -d -s wachat -x "$1" -y "$2" \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME='$HOME' \
+	    '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$3' \
+	    --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
+}
+
+# quit_pane: press q, wait for wachat's exit status; 0 when clean.
+quit_pane() {
+	tm send-keys -t wachat q
+	wait_grep "$tmp/status" . 100
+	[ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] && return 0
+	capture
+	diag "$tmp/pane"
+	diag "$tmp/w.err"
+	tail -20 "$HOME/.local/state/wachat/wachat.log" | sed 's/^/# /'
+	return 1
+}
+
+pane 100 40 "$tmp/data"
 check "tmux starts a 100x40 pane" wait_pane . 50
 
 wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 100
@@ -116,7 +138,8 @@ tm resize-window -t wachat -x 60 -y 24
 check "a 60x24 window says it is too small for the QR" \
     wait_pane 'too small for the QR code' 50
 [ $? -eq 0 ] || diag "$tmp/pane"
-check "... and suggests --pair-phone" grep -q -e '--pair-phone' "$tmp/pane"
+check "... and offers the phone number instead" \
+    grep -q 'press p to link with your phone number' "$tmp/pane"
 tm resize-window -t wachat -x 100 -y 40
 check "the QR comes back when the window grows again" \
     wait_pane 'scan this QR code with your phone within [0-9]+ s' 50
@@ -135,18 +158,51 @@ check "the pane shows the linked number, connected" \
 check "... with the chat panes and the help line" \
     grep -q 'q quit' "$tmp/pane"
 
-tm send-keys -t wachat q
-wait_grep "$tmp/status" . 100
-check "the key q stops wachat cleanly: exit 0" \
-    [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
-[ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] || {
-	capture
-	diag "$tmp/pane"
-	diag "$tmp/w.err"
-	tail -20 "$HOME/.local/state/wachat/wachat.log" | sed 's/^/# /'
-}
+check "the key q stops wachat cleanly: exit 0" quit_pane
 check "libraries' stderr lines went to the log, not across the screen" \
     grep -q 'LWS:' "$HOME/.local/state/wachat/wachat.log"
+tm kill-server >/dev/null 2>&1
+
+# Restarted, wachat logs in with what it stored: no QR.
+rm -f "$tmp/qr"
+pane 100 40 "$tmp/data"
+check "restarted, wachat logs in without a QR: connected as +$PN" \
+    wait_pane "connected as \\+$PN" 150
+[ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
+no_qr() {
+	[ ! -e "$tmp/qr" ] && ! grep -q 'scan this QR' "$tmp/pane"
+}
+check "... and no QR was drawn or written" no_qr
+check "... q stops it cleanly again" quit_pane
+tm kill-server >/dev/null 2>&1
+
+# In 80x24 the QR does not fit: wachat says so, p asks for the phone
+# number, and the code it shows links the second account.
+PN2=15550000002
+ctl account $PN2 100000000000002 bob >/dev/null 2>&1
+pane 80 24 "$tmp/data2"
+check "an 80x24 pane says the window is too small for the QR" \
+    wait_pane 'too small for the QR code' 150
+check "... and offers the phone number instead" \
+    grep -q 'press p to link with your phone number' "$tmp/pane"
+tm send-keys -t wachat p
+check "p opens the phone-number prompt" \
+    wait_pane 'Phone number with country code' 50
+tm send-keys -t wachat -l "$PN2"
+tm send-keys -t wachat Enter
+check "the pane shows the code to enter on the phone" \
+    wait_pane 'enter this code on your phone: [A-Z0-9]{4}-[A-Z0-9]{4}' 300
+[ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
+code=$(sed -n 's/.*enter this code on your phone: \([A-Z0-9]\{4\}-[A-Z0-9]\{4\}\).*/\1/p' \
+    "$tmp/pane" | head -n 1)
+ctl enter-code "$code" "$PN2" >"$tmp/enter" 2>&1
+check "the phone accepts the code read off the pane (${code:-none})" \
+    [ $? -eq 0 -a -n "$code" ]
+[ -n "$code" ] || diag "$tmp/pane"
+check "the 80x24 pane shows the second account linked and connected" \
+    wait_pane "connected as \\+$PN2" 300
+[ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
+check "... q stops it cleanly" quit_pane
 tm kill-server >/dev/null 2>&1
 
 sim_stop

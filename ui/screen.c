@@ -22,6 +22,10 @@
 
 #define PAIR_QR		1	/* black on white */
 #define KEY_CTRL_Q	0x11
+#define KEY_ESC		0x1b
+#define PHONE_MIN	7	/* digits of the shortest number with its
+				 * country code (E.164 allows 15 at most) */
+#define PHONE_MAX	15
 
 struct ui_screen {
 	char		*status;	/* the status line, without countdown */
@@ -32,6 +36,8 @@ struct ui_screen {
 	int64_t		 retry_end;	/* reconnect at (ms), 0 when none */
 	bool		 linked;	/* EV_PAIRED or EV_CONNECTED seen */
 	bool		 colour;	/* PAIR_QR usable */
+	bool		 asking;	/* the phone-number prompt is open */
+	char		 phone[PHONE_MAX + 1];	/* digits typed so far */
 };
 
 static int64_t
@@ -102,6 +108,7 @@ ui_screen_new(struct ui_screen **out)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	curs_set(0);
+	set_escdelay(25);	/* Esc alone, not the start of a sequence */
 	/* Ctrl-q is a key here, not XON. */
 	if (tcgetattr(STDIN_FILENO, &t) == 0) {
 		t.c_iflag &= ~(tcflag_t)IXON;
@@ -149,6 +156,7 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 		set_status(s, _("waiting for the scan"));
 		break;
 	case EV_PAIR_CODE:
+		drop_qr(s);	/* the code replaces the QR codes */
 		free(s->code);
 		s->code = xstrdup(ev->text);
 		set_status(s, _("waiting for the code to be entered"));
@@ -193,22 +201,61 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 	ui_screen_render(s);
 }
 
+/* A key while the phone-number prompt is open. */
+static enum ui_screen_act
+prompt_key(struct ui_screen *s, int k)
+{
+	size_t	 n = strlen(s->phone);
+
+	if (k == KEY_ESC) {
+		s->asking = false;
+	} else if (k == KEY_BACKSPACE || k == 0x7f || k == 0x08) {
+		if (n > 0)
+			s->phone[n - 1] = '\0';
+	} else if (k >= '0' && k <= '9') {
+		if (n < PHONE_MAX) {
+			s->phone[n] = (char)k;
+			s->phone[n + 1] = '\0';
+		}
+	} else if (k == '\r' || k == '\n' || k == KEY_ENTER) {
+		if (n >= PHONE_MIN) {
+			s->asking = false;
+			set_status(s, _("asking for a code…"));
+			return UI_SCREEN_PAIR_PHONE;
+		}
+	}
+	return UI_SCREEN_NONE;
+}
+
 enum ui_screen_act
 ui_screen_key(struct ui_screen *s)
 {
-	enum ui_screen_act	 act = UI_SCREEN_NONE;
-	bool			 redraw = false;
+	enum ui_screen_act	 act = UI_SCREEN_NONE, a;
 	int			 k;
 
 	while ((k = getch()) != ERR) {
-		if (k == 'q' || k == KEY_CTRL_Q)
-			act = UI_SCREEN_QUIT;
-		else if (k == KEY_RESIZE)	/* resizeterm() says so */
-			redraw = true;
+		if (k == KEY_CTRL_Q)
+			return UI_SCREEN_QUIT;
+		if (k == KEY_RESIZE)	/* resizeterm() says so */
+			;
+		else if (s->asking) {
+			if ((a = prompt_key(s, k)) != UI_SCREEN_NONE)
+				act = a;
+		} else if (k == 'q')
+			return UI_SCREEN_QUIT;
+		else if (k == 'p' && !s->linked && s->code == NULL) {
+			s->asking = true;
+			s->phone[0] = '\0';
+		}
 	}
-	if (redraw)
-		ui_screen_render(s);
+	ui_screen_render(s);
 	return act;
+}
+
+const char *
+ui_screen_phone(const struct ui_screen *s)
+{
+	return s->phone;
 }
 
 void
@@ -238,6 +285,16 @@ draw_pairing(struct ui_screen *s)
 	char		 line[256];
 	int		 rows, cols, top, left, r;
 
+	if (s->asking) {
+		centre(LINES / 2 - 1, _("Link with your phone number instead of "
+		    "the QR code."));
+		snprintf(line, sizeof(line), _("Phone number with country "
+		    "code: +%s"), s->phone);
+		centre(LINES / 2 + 1, line);
+		centre(LINES / 2 + 3, _("Enter asks for the code, Esc goes "
+		    "back."));
+		return;
+	}
 	if (s->qr_text == NULL) {
 		if (s->code != NULL) {
 			snprintf(line, sizeof(line),
@@ -259,8 +316,8 @@ draw_pairing(struct ui_screen *s)
 			    _("enter this code on your phone: %s"), s->code);
 			centre(4, line);
 		} else
-			centre(4, _("Enlarge it, or start wachat with "
-			    "--pair-phone to link by a code."));
+			centre(4, _("Enlarge it, or press p to link with "
+			    "your phone number."));
 		return;
 	}
 	top = 1 + (LINES - 1 - (rows + 2)) / 2;
@@ -281,7 +338,8 @@ draw_pairing(struct ui_screen *s)
 		attroff(A_REVERSE);
 	buf_release(&row);
 	snprintf(line, sizeof(line), _("scan this QR code with your phone "
-	    "within %ld s"), secs_left(s->qr_end));
+	    "within %ld s, or press p to link with your phone number"),
+	    secs_left(s->qr_end));
 	centre(top + rows + 1, line);
 }
 

@@ -20,6 +20,9 @@ struct ui_screen;
 enum ui_screen_act {
 	UI_SCREEN_NONE,		/* nothing */
 	UI_SCREEN_QUIT,		/* 'q' or Ctrl-q: stop cleanly */
+	UI_SCREEN_PAIR_PHONE,	/* the user typed a phone number to link
+				 * by code (protocol.md 6.7) instead of the
+				 * QR: ui_screen_phone() has it */
 };
 
 /*
@@ -37,10 +40,20 @@ void		ui_screen_free(struct ui_screen *s);
 void		ui_screen_apply(struct ui_screen *s, const struct ev *ev);
 
 /*
- * Read every key waiting on stdin.  Returns UI_SCREEN_QUIT when one of
- * them asks to quit, else UI_SCREEN_NONE.
+ * Read every key waiting on stdin and redraw.  While unlinked and with no
+ * code shown, 'p' opens a prompt for the phone number (digits, Backspace,
+ * Esc closes it, Enter takes 7 to 15 digits).  Returns UI_SCREEN_QUIT for
+ * 'q' (outside the prompt) or Ctrl-q, UI_SCREEN_PAIR_PHONE when Enter
+ * took a number, else UI_SCREEN_NONE.
  */
 enum ui_screen_act ui_screen_key(struct ui_screen *s);
+
+/*
+ * The phone number the prompt took: digits only, country code first,
+ * without '+'; "" before any.  Borrowed from s, valid until the next
+ * ui_screen_key().
+ */
+const char	*ui_screen_phone(const struct ui_screen *s);
 
 /* The terminal changed size: read the new size and redraw. */
 void		ui_screen_resize(struct ui_screen *s);
