@@ -1,27 +1,103 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The demo: set everything up, build, and show what wachat can do so far.
-# Until the curses screen exists (the demo of linking by QR comes with
-# it), the demo shows the wire codec reading WhatsApp frames: the
-# keepalive iq of protocol.md 4.7 and a message to a LID, each decoded from
-# its hex bytes.
+# The demo: set everything up, build, start the bundled local network
+# (wachat-sim on free loopback ports, an account with a few simulated
+# contacts) and run wachat against it in this terminal.  The QR appears
+# first; a few seconds later the simulated phone scans it (it reads the
+# QR's text from the file wachat writes for that purpose, --qr-file) and
+# wachat shows itself linked and connected.  Quit wachat with q: the sim
+# stops too, and the temporary folder that held everything (wachat's
+# settings, data and log, the sim's log) is removed.  Nothing is written
+# outside it: the demo never touches a real wachat profile.
+#
+# Environment: WACHAT_BUILD_DIR, a build directory that already holds
+# wachat and wachat-sim, skips the set-up (the tests use it);
+# WACHAT_DEMO_SCAN_DELAY, seconds the QR stays before the phone scans it
+# (default 5).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
-sh tools/setup.sh >/dev/null
-w=build/wachat
-echo "== $($w --version | head -n 1): the binary node codec"
-echo
-echo "A keepalive frame (hex 00f8091908ff0461b127a11657042911fa0003):"
-$w --decode-frame 00f8091908ff0461b127a11657042911fa0003
-echo
-echo "A message to a LID, device 0, with an encrypted payload:"
-$w --decode-frame 00f8081311faff88123456789012345f7608fb0b3eb0abcdef0123456789ab0438f801f8061d5145044dfc02330a
-echo
-echo "A frame cut short is refused, naming the byte where the field that runs"
-echo "past its end begins (here the node's header, which promises four attributes):"
-$w --decode-frame 00f8091908ff0461b127 || true
-echo
-echo "wachat links and connects (try it against the local server: tests/sim/README.md);"
-echo "the demo of linking on the first screen comes with the curses UI."
-echo "Run every test with: sh tools/test.sh"
+if [ -n "${WACHAT_BUILD_DIR:-}" ]; then
+	b=$(cd "$WACHAT_BUILD_DIR" && pwd)
+else
+	echo "demo: setting up and building (the first time takes a few minutes)…"
+	sh "$top/tools/setup.sh" >/dev/null
+	b=$top/build
+fi
+sim=$b/tests/sim/wachat-sim
+root=$(sed -n 's/^public=//p' "$top/tests/sim/root-key.txt")
+delay=${WACHAT_DEMO_SCAN_DELAY:-5}
+PN=15550000001
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-demo.XXXXXX")
+sim_pid=
+phone_pid=
+stop() {
+	set +e
+	[ -n "$phone_pid" ] && kill "$phone_pid" 2>/dev/null
+	if [ -n "$sim_pid" ]; then
+		"$sim" ctl --admin "$admin" shutdown >/dev/null 2>&1 ||
+			kill "$sim_pid" 2>/dev/null
+		i=0
+		while kill -0 "$sim_pid" 2>/dev/null && [ "$i" -lt 50 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill "$sim_pid" 2>/dev/null
+		wait "$sim_pid" 2>/dev/null
+	fi
+	[ -n "$phone_pid" ] && wait "$phone_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM HUP
+
+# wachat's whole world lives in the temporary folder.
+HOME=$tmp/home
+XDG_CONFIG_HOME=$HOME/.config
+XDG_DATA_HOME=$HOME/.local/share
+XDG_STATE_HOME=$HOME/.local/state
+XDG_CACHE_HOME=$HOME/.cache
+export HOME XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_CACHE_HOME
+mkdir -m 700 "$HOME"
+
+# The local network: ports chosen by the kernel, on 127.0.0.1 only.
+"$sim" --port 0 --admin-port 0 --log "$tmp/sim.log" >"$tmp/sim.out" \
+    2>"$tmp/sim.err" &
+sim_pid=$!
+i=0
+while ! grep -q '^admin-port=' "$tmp/sim.out" 2>/dev/null; do
+	i=$((i + 1))
+	if [ "$i" -gt 100 ] || ! kill -0 "$sim_pid" 2>/dev/null; then
+		echo "demo: wachat-sim did not start:" >&2
+		cat "$tmp/sim.err" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+port=$(sed -n 's/^port=//p' "$tmp/sim.out")
+admin=http://127.0.0.1:$(sed -n 's/^admin-port=//p' "$tmp/sim.out")
+ctl() { "$sim" ctl --admin "$admin" "$@" >/dev/null; }
+
+# The account wachat links to, and the people in its address book.
+ctl account $PN 100000000000001 "Demo User"
+ctl contact 15550000002 100000000000002 "Echo" $PN
+ctl contact 15550000003 100000000000003 "Alice" $PN
+ctl contact 15550000004 100000000000004 "Bob" $PN
+
+# The phone: once the QR has been on screen for a few seconds, scan it.
+(
+	i=0
+	while [ ! -s "$tmp/qr" ] && [ "$i" -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep "$delay"
+	[ -s "$tmp/qr" ] && "$sim" ctl --admin "$admin" scan-qr - $PN \
+	    <"$tmp/qr" >"$tmp/scan" 2>&1
+) &
+phone_pid=$!
+
+status=0
+"$b/wachat" --url "ws://127.0.0.1:$port/ws/chat" --root-key "$root" \
+    --version-url "$admin/sw.js" --qr-file "$tmp/qr" || status=$?
+exit "$status"

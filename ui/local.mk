@@ -18,3 +18,7 @@ TESTS += tests/test-ui-qr
 # wachat-sim, its QR read back with zbarimg.
 TESTS += tests/ui-tmux.sh
 EXTRA_DIST += tests/ui-tmux.sh
+
+# The README's first command in a tmux pane: the demo links and connects.
+TESTS += tests/demo-tmux.sh
+EXTRA_DIST += tests/demo-tmux.sh
