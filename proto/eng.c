@@ -39,6 +39,7 @@
 #include "log.h"
 #include "pair.h"
 #include "paircode.h"
+#include "i18n.h"
 #include "xmalloc.h"
 
 /* 6.2 */
@@ -158,7 +159,7 @@ emitf(struct wa_eng *e, enum wa_eng_ev_kind kind, int err, const char *fmt,
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	vsnprintf(e->text, sizeof(e->text), fmt, ap);
+	vsnprintf(e->text, sizeof(e->text), gettext(fmt), ap);
 	va_end(ap);
 	emit(e, kind, err, e->text, 0, 0);
 }
@@ -750,7 +751,7 @@ lost(struct wa_eng *e, int err, enum next nx, const char *reason)
 	e->uploaded = false;
 	e->nrefs = e->ref_idx = 0;
 	lc_reset(e);
-	snprintf(e->text, sizeof(e->text), "%s", reason);
+	snprintf(e->text, sizeof(e->text), "%s", gettext(reason));
 	log_info("connection lost: %s (%s)", reason, wc_strerror(err));
 	switch (nx) {
 	case NEXT_RETRY:
@@ -801,8 +802,8 @@ on_ping_timer(uv_timer_t *t)
 	char		 why[96];
 
 	if (e->ping_out) {
-		snprintf(why, sizeof(why), "no answer to the keepalive ping "
-		    "within %" PRIu32 " s", e->ping_dl_ms / 1000);
+		snprintf(why, sizeof(why), _("no answer to the keepalive ping "
+		    "within %" PRIu32 " s"), e->ping_dl_ms / 1000);
 		lost(e, -ETIMEDOUT, NEXT_RETRY, why);
 		return;
 	}
@@ -1455,7 +1456,7 @@ on_stream_error(struct wa_eng *e, const struct wa_node *n)
 		return;
 	}
 	ct = cf != NULL ? sattr(cf, "type") : code;
-	snprintf(why, sizeof(why), "stream error %.*s%s%.*s",
+	snprintf(why, sizeof(why), _("stream error %.*s%s%.*s"),
 	    (int)code.len, code.p != NULL ? code.p : "",
 	    cf != NULL ? ", conflict " : "", cf != NULL ? (int)ct.len : 0,
 	    cf != NULL && ct.p != NULL ? ct.p : "");
@@ -1479,22 +1480,22 @@ on_failure(struct wa_eng *e, const struct wa_node *n)
 	}
 	switch (reason) {
 	case 401:
-		words = "logged out from another device";
+		words = _("logged out from another device");
 		nx = NEXT_LOGOUT;
 		break;
 	case 403:
-		words = "the main device is gone or the account is locked";
+		words = _("the main device is gone or the account is locked");
 		nx = NEXT_LOGOUT;
 		break;
 	case 406:
-		words = "logged out (unknown reason) or banned";
+		words = _("logged out (unknown reason) or banned");
 		nx = NEXT_LOGOUT;
 		break;
 	case 400:
-		words = "the server refused the login";
+		words = _("the server refused the login");
 		break;
 	case 402:
-		words = "the account is temporarily banned";
+		words = _("the account is temporarily banned");
 		break;
 	case 405:
 		if (!e->version_pinned && !e->version_retried) {
@@ -1505,29 +1506,30 @@ on_failure(struct wa_eng *e, const struct wa_node *n)
 			    "current one");
 			return;
 		}
-		snprintf(why, sizeof(why), "this client version %s%s is "
-		    "outdated (failure 405)", e->version != NULL ?
-		    e->version : WA_CONN_DEFAULT_VERSION, e->version_pinned ?
-		    ", pinned by a setting," : ", just looked up,");
+		snprintf(why, sizeof(why), e->version_pinned ?
+		    _("this client version %s, pinned by a setting, is "
+		    "outdated (failure 405)") : _("this client version %s, "
+		    "just looked up, is outdated (failure 405)"),
+		    e->version != NULL ? e->version : WA_CONN_DEFAULT_VERSION);
 		lost(e, WC_EPROTO, NEXT_STOP, why);
 		return;
 	case 409:
-		words = "the server refused the user agent";
+		words = _("the server refused the user agent");
 		break;
 	case 415:
-		words = "not found";
+		words = _("not found");
 		break;
 	case 500:
 	case 503:
-		words = "server error";
+		words = _("server error");
 		nx = NEXT_RETRY;
 		break;
 	default:
-		words = "login failed";
+		words = _("login failed");
 		nx = NEXT_RETRY;
 		break;
 	}
-	snprintf(why, sizeof(why), "%s (failure %lu)", words, reason);
+	snprintf(why, sizeof(why), _("%s (failure %lu)"), words, reason);
 	lost(e, nx == NEXT_LOGOUT ? WC_ELOGGEDOUT : WC_EPROTO, nx, why);
 }
 
@@ -1676,7 +1678,7 @@ connect_now(struct wa_eng *e)
 	buf_release(&pl);
 	e->attempt++;
 	if (rc != 0) {
-		snprintf(why, sizeof(why), "cannot start a connection: %s",
+		snprintf(why, sizeof(why), _("cannot start a connection: %s"),
 		    wc_strerror(rc));
 		lost(e, rc, NEXT_RETRY, why);
 		return;

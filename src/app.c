@@ -210,12 +210,12 @@ eng_thread(void *arg)
 	int			 rc;
 
 	if ((rc = store_open(c->data_dir, &a->store)) != 0) {
-		size_t	 len = strlen(c->data_dir) + 32;
+		size_t	 len = strlen(c->data_dir) + 256;
 		char	*what = xmalloc(len);
 
 		eng_log(LOG_ERROR, "store_open %s: %s", c->data_dir,
 		    wc_strerror(rc));
-		snprintf(what, len, "cannot open the store in %s",
+		snprintf(what, len, _("cannot open the store in %s"),
 		    c->data_dir);
 		ev = ev_new(EV_ERROR, what);
 		free(what);

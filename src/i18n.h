@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/i18n.h -- gettext for user-facing strings.  Only ui/ and src/main.c
- * translate; logs and protocol code never do.  Header only.
+ * src/i18n.h -- gettext for user-facing strings: everything the screen or
+ * the line output shows, including the engine's event texts (proto/eng.c
+ * translates its formats in emitf() and lost(), which po/Makevars names
+ * as xgettext keywords) and the error descriptions of src/err.c.
+ * gettext() is thread-safe in glibc, so the engine thread may call it.
+ * Header only.
  */
 #ifndef WC_I18N_H
 #define WC_I18N_H
