@@ -38,6 +38,7 @@
 #include "err.h"
 #include "log.h"
 #include "pair.h"
+#include "node.h"
 #include "paircode.h"
 #include "i18n.h"
 #include "xmalloc.h"
@@ -212,70 +213,7 @@ wa_eng_qr_text(const char *ref, size_t ref_len,
 	return n;
 }
 
-/* --- building nodes --- */
-
-static struct wa_node *
-mk(struct arena *a, const char *tag, size_t maxattrs)
-{
-	struct wa_node	*n = arena_alloc(a, sizeof(*n));
-
-	memset(n, 0, sizeof(*n));
-	n->tag = wa_str_c(tag);
-	if (maxattrs > 0) {
-		n->attrs = arena_alloc(a, maxattrs * sizeof(*n->attrs));
-		memset(n->attrs, 0, maxattrs * sizeof(*n->attrs));
-	}
-	return n;
-}
-
-/* Attribute with a borrowed string value (it must outlive the encode). */
-static void
-attr(struct wa_node *n, const char *key, const char *val)
-{
-	struct wa_attr	*at = &n->attrs[n->nattrs++];
-
-	at->key = wa_str_c(key);
-	at->val.kind = WA_VAL_STR;
-	at->val.u.str = wa_str_c(val);
-}
-
-static void
-attr_server(struct wa_node *n, const char *key)
-{
-	struct wa_attr	*at = &n->attrs[n->nattrs++];
-
-	at->key = wa_str_c(key);
-	at->val.kind = WA_VAL_JID;
-	at->val.u.jid.server = wa_str_c("s.whatsapp.net");
-}
-
-static void
-set_bytes(struct wa_node *n, const void *p, size_t len)
-{
-	n->content.kind = WA_VAL_BYTES;
-	n->content.u.str.p = p;
-	n->content.u.str.len = len;
-}
-
-static struct wa_node *
-kids(struct arena *a, struct wa_node *n, size_t count)
-{
-	n->content.kind = WA_VAL_LIST;
-	n->content.u.list.n = count;
-	n->content.u.list.v = arena_alloc(a, count * sizeof(struct wa_node));
-	memset(n->content.u.list.v, 0, count * sizeof(struct wa_node));
-	return n->content.u.list.v;
-}
-
-/* Fill the preallocated child c like mk() does. */
-static struct wa_node *
-kid(struct arena *a, struct wa_node *c, const char *tag, size_t maxattrs)
-{
-	struct wa_node	*t = mk(a, tag, maxattrs);
-
-	*c = *t;
-	return c;
-}
+/* --- sending --- */
 
 static int
 send_node(struct wa_eng *e, const struct wa_node *n)
@@ -299,92 +237,14 @@ send_node(struct wa_eng *e, const struct wa_node *n)
 static struct wa_node *
 iq(struct arena *a, const char *id, const char *type, const char *xmlns)
 {
-	struct wa_node	*n = mk(a, "iq", 5);
+	struct wa_node	*n = wa_nb_new(a, "iq", 5);
 
-	attr(n, "id", id);
+	wa_nb_attr(n, "id", id);
 	if (xmlns != NULL)
-		attr(n, "xmlns", xmlns);
-	attr(n, "type", type);
-	attr_server(n, "to");
+		wa_nb_attr(n, "xmlns", xmlns);
+	wa_nb_attr(n, "type", type);
+	wa_nb_attr_server(n, "to");
 	return n;
-}
-
-/* --- reading nodes --- */
-
-static const struct wa_node *
-child(const struct wa_node *n, const char *tag)
-{
-	size_t	 i;
-
-	if (n == NULL || n->content.kind != WA_VAL_LIST)
-		return NULL;
-	for (i = 0; i < n->content.u.list.n; i++)
-		if (wa_str_eqc(n->content.u.list.v[i].tag, tag))
-			return &n->content.u.list.v[i];
-	return NULL;
-}
-
-/* A string attribute, or an empty string. */
-static struct wa_str
-sattr(const struct wa_node *n, const char *key)
-{
-	const struct wa_val	*v = wa_node_attr(n, key);
-	struct wa_str		 none = { NULL, 0 };
-
-	if (v == NULL || (v->kind != WA_VAL_STR && v->kind != WA_VAL_BYTES))
-		return none;
-	return v->u.str;
-}
-
-static bool
-sattr_is(const struct wa_node *n, const char *key, const char *want)
-{
-	return wa_str_eqc(sattr(n, key), want);
-}
-
-/* Copy a string attribute into out (truncating); "" when absent. */
-static void
-sattr_copy(const struct wa_node *n, const char *key, char *out, size_t len)
-{
-	struct wa_str	 s = sattr(n, key);
-
-	snprintf(out, len, "%.*s", (int)(s.len < len ? s.len : len - 1),
-	    s.p != NULL ? s.p : "");
-}
-
-/* A JID attribute (a JID or a string) as user[:device]@server text. */
-static bool
-jid_attr(const struct wa_node *n, const char *key, char *out, size_t len)
-{
-	const struct wa_val	*v = wa_node_attr(n, key);
-	int			 k;
-
-	if (v == NULL)
-		return false;
-	if (v->kind == WA_VAL_STR)
-		k = snprintf(out, len, "%.*s", (int)v->u.str.len, v->u.str.p);
-	else if (v->kind != WA_VAL_JID)
-		return false;
-	else if (v->u.jid.device != 0)
-		k = snprintf(out, len, "%.*s:%u@%.*s",
-		    (int)v->u.jid.user.len, v->u.jid.user.p, v->u.jid.device,
-		    (int)v->u.jid.server.len, v->u.jid.server.p);
-	else
-		k = snprintf(out, len, "%.*s@%.*s", (int)v->u.jid.user.len,
-		    v->u.jid.user.p, (int)v->u.jid.server.len,
-		    v->u.jid.server.p);
-	return k > 0 && (size_t)k < len;
-}
-
-static bool
-bytes_of(const struct wa_node *n, const uint8_t **p, size_t *len)
-{
-	if (n == NULL || (n->content.kind != WA_VAL_BYTES &&
-	    n->content.kind != WA_VAL_STR))
-		return false;
-	*p = (const uint8_t *)n->content.u.str.p;
-	*len = n->content.u.str.len;
-	return true;
 }
 
 /* Parse "PN[:DEV]@server" into the login's username and device (6.6). */
@@ -564,31 +424,31 @@ send_upload(struct wa_eng *e, const struct wa_prekey *k, size_t n)
 	arena_init(&a, 0);
 	next_id(e, e->upload_id);
 	n_iq = iq(&a, e->upload_id, "set", "encrypt");
-	c = kids(&a, n_iq, 5);
+	c = wa_nb_kids(&a, n_iq, 5);
 	reg[0] = (uint8_t)(e->dev.registration_id >> 24);
 	reg[1] = (uint8_t)(e->dev.registration_id >> 16);
 	reg[2] = (uint8_t)(e->dev.registration_id >> 8);
 	reg[3] = (uint8_t)e->dev.registration_id;
-	set_bytes(kid(&a, &c[0], "registration", 0), reg, 4);
-	set_bytes(kid(&a, &c[1], "type", 0), &type, 1);
-	set_bytes(kid(&a, &c[2], "identity", 0), e->dev.identity_pub,
+	wa_nb_bytes(wa_nb_kid(&a, &c[0], "registration", 0), reg, 4);
+	wa_nb_bytes(wa_nb_kid(&a, &c[1], "type", 0), &type, 1);
+	wa_nb_bytes(wa_nb_kid(&a, &c[2], "identity", 0), e->dev.identity_pub,
 	    WA_ENG_KEY_LEN);
-	list = kid(&a, &c[3], "list", 0);
-	keys = kids(&a, list, n);
+	list = wa_nb_kid(&a, &c[3], "list", 0);
+	keys = wa_nb_kids(&a, list, n);
 	ids = arena_alloc(&a, 3 * n);
 	for (i = 0; i < n; i++) {
-		struct wa_node	*kv = kids(&a, kid(&a, &keys[i], "key", 0), 2);
+		struct wa_node	*kv = wa_nb_kids(&a, wa_nb_kid(&a, &keys[i], "key", 0), 2);
 
 		put3(ids + 3 * i, k[i].id);
-		set_bytes(kid(&a, &kv[0], "id", 0), ids + 3 * i, 3);
-		set_bytes(kid(&a, &kv[1], "value", 0), k[i].pub,
+		wa_nb_bytes(wa_nb_kid(&a, &kv[0], "id", 0), ids + 3 * i, 3);
+		wa_nb_bytes(wa_nb_kid(&a, &kv[1], "value", 0), k[i].pub,
 		    WA_ENG_KEY_LEN);
 	}
-	sk = kids(&a, kid(&a, &c[4], "skey", 0), 3);
+	sk = wa_nb_kids(&a, wa_nb_kid(&a, &c[4], "skey", 0), 3);
 	put3(spk_id, e->dev.spk_id);
-	set_bytes(kid(&a, &sk[0], "id", 0), spk_id, 3);
-	set_bytes(kid(&a, &sk[1], "value", 0), e->dev.spk_pub, WA_ENG_KEY_LEN);
-	set_bytes(kid(&a, &sk[2], "signature", 0), e->dev.spk_sig,
+	wa_nb_bytes(wa_nb_kid(&a, &sk[0], "id", 0), spk_id, 3);
+	wa_nb_bytes(wa_nb_kid(&a, &sk[1], "value", 0), e->dev.spk_pub, WA_ENG_KEY_LEN);
+	wa_nb_bytes(wa_nb_kid(&a, &sk[2], "signature", 0), e->dev.spk_sig,
 	    WA_ENG_SIG_LEN);
 	rc = send_node(e, n_iq);
 	arena_release(&a);
@@ -653,9 +513,9 @@ on_upload_reply(struct wa_eng *e, const struct wa_node *n)
 	int	 rc;
 
 	e->upload_id[0] = '\0';
-	if (!sattr_is(n, "type", "result")) {
-		const struct wa_node	*er = child(n, "error");
-		struct wa_str		 code = sattr(er, "code");
+	if (!wa_node_str_is(n, "type", "result")) {
+		const struct wa_node	*er = wa_node_child(n, "error");
+		struct wa_str		 code = wa_node_str(er, "code");
 
 		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server refused the "
 		    "prekey upload (error %.*s)", (int)code.len,
@@ -677,7 +537,7 @@ on_upload_reply(struct wa_eng *e, const struct wa_node *n)
 static void
 on_server_count(struct wa_eng *e, const struct wa_node *count)
 {
-	struct wa_str	 v = sattr(count, "value");
+	struct wa_str	 v = wa_node_str(count, "value");
 	char		 tmp[16];
 	unsigned long	 n;
 
@@ -811,7 +671,7 @@ on_ping_timer(uv_timer_t *t)
 	arena_init(&a, 0);
 	next_id(e, e->ping_id);
 	n = iq(&a, e->ping_id, "get", "w:p");
-	kid(&a, kids(&a, n, 1), "ping", 0);
+	wa_nb_kid(&a, wa_nb_kids(&a, n, 1), "ping", 0);
 	if (send_node(e, n) == 0)
 		e->ping_out = true;
 	arena_release(&a);
@@ -882,10 +742,10 @@ send_result(struct wa_eng *e, struct wa_str id)
 	snprintf(ids, sizeof(ids), "%.*s", (int)id.len, id.p != NULL ?
 	    id.p : "");
 	arena_init(&a, 0);
-	n = mk(&a, "iq", 3);
-	attr_server(n, "to");
-	attr(n, "type", "result");
-	attr(n, "id", ids);
+	n = wa_nb_new(&a, "iq", 3);
+	wa_nb_attr_server(n, "to");
+	wa_nb_attr(n, "type", "result");
+	wa_nb_attr(n, "id", ids);
 	(void)send_node(e, n);
 	arena_release(&a);
 }
@@ -896,14 +756,14 @@ on_pair_device(struct wa_eng *e, const struct wa_node *n,
 {
 	size_t	 i;
 
-	send_result(e, sattr(n, "id"));		/* 6.1: ack at once */
+	send_result(e, wa_node_str(n, "id"));		/* 6.1: ack at once */
 	e->nrefs = e->ref_idx = 0;
 	for (i = 0; i < pd->content.u.list.n && e->nrefs < MAX_REFS; i++) {
 		const struct wa_node	*r = &pd->content.u.list.v[i];
 		const uint8_t		*p;
 		size_t			 len;
 
-		if (!wa_str_eqc(r->tag, "ref") || !bytes_of(r, &p, &len) ||
+		if (!wa_str_eqc(r->tag, "ref") || !wa_node_bytes(r, &p, &len) ||
 		    len == 0 || len >= MAX_REF_LEN)
 			continue;
 		memcpy(e->refs[e->nrefs], p, len);
@@ -934,13 +794,13 @@ send_pair_error(struct wa_eng *e, struct wa_str id, const char *code,
 	snprintf(ids, sizeof(ids), "%.*s", (int)id.len, id.p != NULL ?
 	    id.p : "");
 	arena_init(&a, 0);
-	n = mk(&a, "iq", 3);
-	attr_server(n, "to");
-	attr(n, "type", "error");
-	attr(n, "id", ids);
-	er = kid(&a, kids(&a, n, 1), "error", 2);
-	attr(er, "code", code);
-	attr(er, "text", text);
+	n = wa_nb_new(&a, "iq", 3);
+	wa_nb_attr_server(n, "to");
+	wa_nb_attr(n, "type", "error");
+	wa_nb_attr(n, "id", ids);
+	er = wa_nb_kid(&a, wa_nb_kids(&a, n, 1), "error", 2);
+	wa_nb_attr(er, "code", code);
+	wa_nb_attr(er, "text", text);
 	(void)send_node(e, n);
 	arena_release(&a);
 }
@@ -949,9 +809,9 @@ static void
 on_pair_success(struct wa_eng *e, const struct wa_node *n,
     const struct wa_node *ps)
 {
-	struct wa_str		 id = sattr(n, "id");
-	const struct wa_node	*di = child(ps, "device-identity");
-	const struct wa_node	*dv = child(ps, "device");
+	struct wa_str		 id = wa_node_str(n, "id");
+	const struct wa_node	*di = wa_node_child(ps, "device-identity");
+	const struct wa_node	*dv = wa_node_child(ps, "device");
 	struct buf		 full = BUF_INIT, reply = BUF_INIT;
 	struct arena		 a;
 	struct wa_node		*r, *sign, *dn;
@@ -967,15 +827,15 @@ on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	int			 rc;
 
 	lid[0] = '\0';
-	if (!bytes_of(di, &p, &len) || dv == NULL ||
-	    !jid_attr(dv, "jid", jid, sizeof(jid)) ||
+	if (!wa_node_bytes(di, &p, &len) || dv == NULL ||
+	    !wa_node_jid(dv, "jid", jid, sizeof(jid)) ||
 	    parse_own_jid(jid, &pn, &dev) != 0) {
 		send_pair_error(e, id, "500", "internal-error");
 		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "pair-success lacks a "
 		    "device identity or a device JID");
 		return;
 	}
-	(void)jid_attr(dv, "lid", lid, sizeof(lid));
+	(void)wa_node_jid(dv, "lid", lid, sizeof(lid));
 	if ((rc = e->rng(e->rng_arg, rnd, sizeof(rnd))) == 0)
 		rc = wa_pair_verify(e->dev.adv_secret, e->dev.identity_priv,
 		    e->dev.identity_pub, p, len, rnd, &full, &reply, acct, &ki);
@@ -1008,17 +868,17 @@ on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	}
 	/* 6.5. */
 	arena_init(&a, 0);
-	r = mk(&a, "iq", 3);
-	attr_server(r, "to");
-	attr(r, "type", "result");
+	r = wa_nb_new(&a, "iq", 3);
+	wa_nb_attr_server(r, "to");
+	wa_nb_attr(r, "type", "result");
 	snprintf(jid, sizeof(jid), "%.*s", (int)id.len, id.p != NULL ? id.p :
 	    "");
-	attr(r, "id", jid);
-	sign = kid(&a, kids(&a, r, 1), "pair-device-sign", 0);
-	dn = kid(&a, kids(&a, sign, 1), "device-identity", 1);
+	wa_nb_attr(r, "id", jid);
+	sign = wa_nb_kid(&a, wa_nb_kids(&a, r, 1), "pair-device-sign", 0);
+	dn = wa_nb_kid(&a, wa_nb_kids(&a, sign, 1), "device-identity", 1);
 	snprintf(kis, sizeof(kis), "%" PRIu32, ki);
-	attr(dn, "key-index", kis);
-	set_bytes(dn, reply.p, reply.len);
+	wa_nb_attr(dn, "key-index", kis);
+	wa_nb_bytes(dn, reply.p, reply.len);
 	(void)send_node(e, r);
 	arena_release(&a);
 	uv_timer_stop(&e->t_qr);
@@ -1074,15 +934,15 @@ lc_iq(struct wa_eng *e, struct arena *a, const char *stage,
 
 	next_id(e, e->lc_id);
 	q = iq(a, e->lc_id, "set", "md");
-	lc = kid(a, kids(a, q, 1), "link_code_companion_reg", 3);
+	lc = wa_nb_kid(a, wa_nb_kids(a, q, 1), "link_code_companion_reg", 3);
 	at = &lc->attrs[lc->nattrs++];
 	at->key = wa_str_c("jid");
 	at->val.kind = WA_VAL_JID;
 	at->val.u.jid.user = wa_str_c(e->lc_pn);
 	at->val.u.jid.server = wa_str_c("s.whatsapp.net");
-	attr(lc, "stage", stage);
+	wa_nb_attr(lc, "stage", stage);
 	*lcp = lc;
-	*ch = kids(a, lc, n);
+	*ch = wa_nb_kids(a, lc, n);
 	return q;
 }
 
@@ -1111,18 +971,18 @@ lc_hello(struct wa_eng *e)
 		goto fail;
 	arena_init(&a, 0);
 	q = lc_iq(e, &a, "companion_hello", &lc, &c, 5);
-	attr(lc, "should_show_push_notification", "true");
-	set_bytes(kid(&a, &c[0],
+	wa_nb_attr(lc, "should_show_push_notification", "true");
+	wa_nb_bytes(wa_nb_kid(&a, &c[0],
 	    "link_code_pairing_wrapped_companion_ephemeral_pub", 0), wrapped,
 	    sizeof(wrapped));
-	set_bytes(kid(&a, &c[1], "companion_server_auth_key_pub", 0),
+	wa_nb_bytes(wa_nb_kid(&a, &c[1], "companion_server_auth_key_pub", 0),
 	    e->dev.noise_pub, WA_ENG_KEY_LEN);
 	/* The server wants "Browser (OS)" with common names (6.7, [WM]);
 	 * platform id 1 (Chrome) goes with that display. */
-	set_bytes(kid(&a, &c[2], "companion_platform_id", 0), "1", 1);
-	set_bytes(kid(&a, &c[3], "companion_platform_display", 0),
+	wa_nb_bytes(wa_nb_kid(&a, &c[2], "companion_platform_id", 0), "1", 1);
+	wa_nb_bytes(wa_nb_kid(&a, &c[3], "companion_platform_display", 0),
 	    "Chrome (Linux)", 14);
-	set_bytes(kid(&a, &c[4], "link_code_pairing_nonce", 0), &nonce, 1);
+	wa_nb_bytes(wa_nb_kid(&a, &c[4], "link_code_pairing_nonce", 0), &nonce, 1);
 	rc = send_node(e, q);
 	arena_release(&a);
 	if (rc != 0)
@@ -1150,8 +1010,8 @@ on_lc_reply(struct wa_eng *e, const struct wa_node *n)
 	char			 shown[WA_PAIRCODE_LEN + 2];
 
 	e->lc_id[0] = '\0';
-	if (!sattr_is(n, "type", "result")) {
-		struct wa_str	 code = sattr(child(n, "error"), "code");
+	if (!wa_node_str_is(n, "type", "result")) {
+		struct wa_str	 code = wa_node_str(wa_node_child(n, "error"), "code");
 
 		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server refused %s "
 		    "(error %.*s)", e->lc == LC_HELLO ? "the link code request" :
@@ -1162,8 +1022,8 @@ on_lc_reply(struct wa_eng *e, const struct wa_node *n)
 	}
 	if (e->lc != LC_HELLO)
 		return;		/* companion_finish: pair-success follows */
-	r = child(child(n, "link_code_companion_reg"), "link_code_pairing_ref");
-	if (!bytes_of(r, &p, &len) || len == 0 || len >= MAX_REF_LEN) {
+	r = wa_node_child(wa_node_child(n, "link_code_companion_reg"), "link_code_pairing_ref");
+	if (!wa_node_bytes(r, &p, &len) || len == 0 || len >= MAX_REF_LEN) {
 		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the link code request's "
 		    "answer lacks a ref");
 		lc_reset(e);
@@ -1195,12 +1055,12 @@ on_lc_primary(struct wa_eng *e, const struct wa_node *lc)
 		    "ignored");
 		return;
 	}
-	if (!bytes_of(child(lc, "link_code_pairing_ref"), &ref, &ref_len) ||
+	if (!wa_node_bytes(wa_node_child(lc, "link_code_pairing_ref"), &ref, &ref_len) ||
 	    ref_len != strlen(e->lc_ref) || memcmp(ref, e->lc_ref,
-	    ref_len) != 0 || !bytes_of(child(lc,
+	    ref_len) != 0 || !wa_node_bytes(wa_node_child(lc,
 	    "link_code_pairing_wrapped_primary_ephemeral_pub"), &wr,
 	    &wr_len) || wr_len != WA_PAIRCODE_WRAPPED_LEN ||
-	    !bytes_of(child(lc, "primary_identity_pub"), &pid, &pid_len) ||
+	    !wa_node_bytes(wa_node_child(lc, "primary_identity_pub"), &pid, &pid_len) ||
 	    pid_len != WA_ENG_KEY_LEN) {
 		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "a malformed link code "
 		    "notification, or one for another ref");
@@ -1221,11 +1081,11 @@ on_lc_primary(struct wa_eng *e, const struct wa_node *lc)
 	}
 	arena_init(&a, 0);
 	q = lc_iq(e, &a, "companion_finish", &l, &c, 3);
-	set_bytes(kid(&a, &c[0], "link_code_pairing_wrapped_key_bundle", 0),
+	wa_nb_bytes(wa_nb_kid(&a, &c[0], "link_code_pairing_wrapped_key_bundle", 0),
 	    bundle, sizeof(bundle));
-	set_bytes(kid(&a, &c[1], "companion_identity_public", 0),
+	wa_nb_bytes(wa_nb_kid(&a, &c[1], "companion_identity_public", 0),
 	    e->dev.identity_pub, WA_ENG_KEY_LEN);
-	set_bytes(kid(&a, &c[2], "link_code_pairing_ref", 0), e->lc_ref,
+	wa_nb_bytes(wa_nb_kid(&a, &c[2], "link_code_pairing_ref", 0), e->lc_ref,
 	    strlen(e->lc_ref));
 	rc = send_node(e, q);
 	arena_release(&a);
@@ -1322,7 +1182,7 @@ on_success(struct wa_eng *e, const struct wa_node *n)
 	e->online_since_ms = now_ms(e);
 	e->version_retried = false;	/* a later 405 may look up again */
 	/* 7.1: persist our LID when the server names it. */
-	if (jid_attr(n, "lid", lid, sizeof(lid)) &&
+	if (wa_node_jid(n, "lid", lid, sizeof(lid)) &&
 	    strcmp(lid, e->dev.lid) != 0) {
 		snprintf(e->dev.lid, sizeof(e->dev.lid), "%s", lid);
 		if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0)
@@ -1337,7 +1197,7 @@ on_success(struct wa_eng *e, const struct wa_node *n)
 	arena_init(&a, 0);
 	next_id(e, e->count_id);
 	q = iq(&a, e->count_id, "get", "encrypt");
-	kid(&a, kids(&a, q, 1), "count", 0);
+	wa_nb_kid(&a, wa_nb_kids(&a, q, 1), "count", 0);
 	(void)send_node(e, q);
 	/* ... and the upload: keys stored earlier and never acknowledged go
 	 * first; a store with no prekeys at all means the server has none of
@@ -1360,7 +1220,7 @@ on_success(struct wa_eng *e, const struct wa_node *n)
 	arena_reset(&a);
 	next_id(e, act);
 	q = iq(&a, act, "set", "passive");
-	kid(&a, kids(&a, q, 1), "active", 0);
+	wa_nb_kid(&a, wa_nb_kids(&a, q, 1), "active", 0);
 	(void)send_node(e, q);
 	arena_release(&a);
 }
@@ -1374,19 +1234,19 @@ ack_notification(struct wa_eng *e, const struct wa_node *n)
 	char			 id[IQ_ID_LEN * 2], type[64];
 
 	/* 11.7: <ack class="notification" id to type/>. */
-	sattr_copy(n, "id", id, sizeof(id));
-	sattr_copy(n, "type", type, sizeof(type));
+	wa_node_str_copy(n, "id", id, sizeof(id));
+	wa_node_str_copy(n, "type", type, sizeof(type));
 	arena_init(&a, 0);
-	ack = mk(&a, "ack", 4);
-	attr(ack, "class", "notification");
-	attr(ack, "id", id);
+	ack = wa_nb_new(&a, "ack", 4);
+	wa_nb_attr(ack, "class", "notification");
+	wa_nb_attr(ack, "id", id);
 	if (from != NULL) {
 		ack->attrs[ack->nattrs].key = wa_str_c("to");
 		ack->attrs[ack->nattrs++].val = *from;
 	} else
-		attr_server(ack, "to");
+		wa_nb_attr_server(ack, "to");
 	if (type[0] != '\0')
-		attr(ack, "type", type);
+		wa_nb_attr(ack, "type", type);
 	(void)send_node(e, ack);
 	arena_release(&a);
 }
@@ -1402,8 +1262,8 @@ on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 {
 	int	 rc;
 
-	if (child(n, "companion_reg_refresh") == NULL &&
-	    child(n, "pair-device-rotate-qr") == NULL) {
+	if (wa_node_child(n, "companion_reg_refresh") == NULL &&
+	    wa_node_child(n, "pair-device-rotate-qr") == NULL) {
 		log_warn("companion_reg_refresh without a known child: "
 		    "ignored");
 		return;
@@ -1436,8 +1296,8 @@ on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 static void
 on_stream_error(struct wa_eng *e, const struct wa_node *n)
 {
-	struct wa_str		 code = sattr(n, "code");
-	const struct wa_node	*cf = child(n, "conflict");
+	struct wa_str		 code = wa_node_str(n, "code");
+	const struct wa_node	*cf = wa_node_child(n, "conflict");
 	struct wa_str		 ct;
 	char			 why[160];
 
@@ -1445,17 +1305,17 @@ on_stream_error(struct wa_eng *e, const struct wa_node *n)
 		lost(e, 0, NEXT_NOW, "the server asked for a restart (515)");
 		return;
 	}
-	if (cf != NULL && sattr_is(cf, "type", "replaced")) {
+	if (cf != NULL && wa_node_str_is(cf, "type", "replaced")) {
 		lost(e, 0, NEXT_STOP, "another connection replaced this one");
 		return;
 	}
-	if ((cf != NULL && sattr_is(cf, "type", "device_removed")) ||
+	if ((cf != NULL && wa_node_str_is(cf, "type", "device_removed")) ||
 	    wa_str_eqc(code, "401")) {
 		lost(e, WC_ELOGGEDOUT, NEXT_LOGOUT,
 		    "this device was logged out from the phone");
 		return;
 	}
-	ct = cf != NULL ? sattr(cf, "type") : code;
+	ct = cf != NULL ? wa_node_str(cf, "type") : code;
 	snprintf(why, sizeof(why), _("stream error %.*s%s%.*s"),
 	    (int)code.len, code.p != NULL ? code.p : "",
 	    cf != NULL ? ", conflict " : "", cf != NULL ? (int)ct.len : 0,
@@ -1467,7 +1327,7 @@ on_stream_error(struct wa_eng *e, const struct wa_node *n)
 static void
 on_failure(struct wa_eng *e, const struct wa_node *n)
 {
-	struct wa_str	 r = sattr(n, "reason");
+	struct wa_str	 r = wa_node_str(n, "reason");
 	char		 tmp[8], why[160];
 	unsigned long	 reason = 0;
 	const char	*words;
@@ -1536,21 +1396,21 @@ on_failure(struct wa_eng *e, const struct wa_node *n)
 static void
 on_iq(struct wa_eng *e, const struct wa_node *n)
 {
-	struct wa_str		 id = sattr(n, "id");
+	struct wa_str		 id = wa_node_str(n, "id");
 	const struct wa_node	*c;
 
-	if (sattr_is(n, "type", "get") && (sattr_is(n, "xmlns",
-	    "urn:xmpp:ping") || child(n, "ping") != NULL)) {
+	if (wa_node_str_is(n, "type", "get") && (wa_node_str_is(n, "xmlns",
+	    "urn:xmpp:ping") || wa_node_child(n, "ping") != NULL)) {
 		send_result(e, id);	/* 1.4: the server's ping */
 		return;
 	}
-	if (sattr_is(n, "type", "set")) {
+	if (wa_node_str_is(n, "type", "set")) {
 		if (e->kind == KIND_REG &&
-		    (c = child(n, "pair-device")) != NULL &&
+		    (c = wa_node_child(n, "pair-device")) != NULL &&
 		    c->content.kind == WA_VAL_LIST)
 			on_pair_device(e, n, c);
 		else if (e->kind == KIND_REG &&
-		    (c = child(n, "pair-success")) != NULL)
+		    (c = wa_node_child(n, "pair-success")) != NULL)
 			on_pair_success(e, n, c);
 		return;
 	}
@@ -1566,8 +1426,8 @@ on_iq(struct wa_eng *e, const struct wa_node *n)
 		schedule_ping(e);
 	} else if (e->count_id[0] != '\0' && wa_str_eqc(id, e->count_id)) {
 		e->count_id[0] = '\0';
-		if (sattr_is(n, "type", "result") &&
-		    (c = child(n, "count")) != NULL)
+		if (wa_node_str_is(n, "type", "result") &&
+		    (c = wa_node_child(n, "count")) != NULL)
 			on_server_count(e, c);
 	} else if (e->upload_id[0] != '\0' && wa_str_eqc(id, e->upload_id))
 		on_upload_reply(e, n);
@@ -1615,13 +1475,13 @@ ev_frame(void *arg, const uint8_t *p, size_t len)
 		const struct wa_node	*c;
 
 		ack_notification(e, n);
-		if (sattr_is(n, "type", "companion_reg_refresh"))
+		if (wa_node_str_is(n, "type", "companion_reg_refresh"))
 			on_reg_refresh(e, n);
-		else if (sattr_is(n, "type", "link_code_companion_reg") &&
-		    (c = child(n, "link_code_companion_reg")) != NULL)
+		else if (wa_node_str_is(n, "type", "link_code_companion_reg") &&
+		    (c = wa_node_child(n, "link_code_companion_reg")) != NULL)
 			on_lc_primary(e, c);
-		else if (e->online && sattr_is(n, "type", "encrypt") &&
-		    (c = child(n, "count")) != NULL)
+		else if (e->online && wa_node_str_is(n, "type", "encrypt") &&
+		    (c = wa_node_child(n, "count")) != NULL)
 			on_server_count(e, c);	/* 7.4 */
 	} else
 		log_debug("ignored <%.*s>", (int)n->tag.len, n->tag.p);

@@ -6,7 +6,8 @@ libproto_a_CPPFLAGS = $(AM_CPPFLAGS) -DWC_IN_PROTO $(ZLIB_CFLAGS) \
 libproto_a_SOURCES = \
 	proto/bin.h proto/bin.c proto/print.c \
 	proto/tokens.h proto/tokens.c \
-	proto/pb.h proto/pb.c
+	proto/pb.h proto/pb.c \
+	proto/node.h proto/node.c
 
 # Protobuf schemas (protocol.md 17), compiled by protoc-c into the build
 # tree.
