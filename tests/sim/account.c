@@ -189,6 +189,10 @@ sim_device_json(const struct sim_account *a, const struct sim_device *d)
 	    json_object_new_int64((int64_t)d->identity.len));
 	json_object_object_add(o, "paired_at",
 	    json_object_new_int64(d->paired_at));
+	json_object_object_add(o, "removed",
+	    json_object_new_boolean(d->removed));
+	json_object_object_add(o, "bundles_served",
+	    json_object_new_int64((int64_t)d->bundles_served));
 	sim_prekeys_json(d, o);
 	return o;
 }
@@ -216,6 +220,15 @@ sim_account_json(const struct sim_account *a, bool keys)
 	    json_object_new_int64(a->keys.spk_id));
 	json_object_object_add(o, "prekeys",
 	    json_object_new_int64((int64_t)a->keys.nprekeys));
+	/* The phone's one-time prekeys the server still holds (8.1). */
+	json_object_object_add(o, "phone_prekeys_left", json_object_new_int64(
+	    (int64_t)(a->keys.nprekeys - a->phone_otks_used)));
+	json_object_object_add(o, "phone_bundles",
+	    json_object_new_int64((int64_t)a->phone_bundles));
+	json_object_object_add(o, "available",
+	    json_object_new_boolean(a->available));
+	json_object_object_add(o, "last_seen",
+	    json_object_new_int64(a->last_seen));
 	if (keys) {
 		put_hex(o, "signed_prekey_pub", a->keys.spk_pub,
 		    sizeof(a->keys.spk_pub));

@@ -16,6 +16,7 @@
 #include "cert.pb-c.h"
 #include "err.h"
 #include "http.h"
+#include "nodes.h"
 #include "pb.h"
 #include "session.h"
 #include "sim.h"
@@ -150,6 +151,14 @@ status(struct sim *s, struct buf *out)
 	json_object_object_add(o, "accounts", json_object_new_int64(na));
 	json_object_object_add(o, "unanswered_queries",
 	    json_object_new_int64((int64_t)s->unanswered));
+	json_object_object_add(o, "routed",
+	    json_object_new_int64((int64_t)s->nroutes));
+	json_object_object_add(o, "chatstates",
+	    json_object_new_int64((int64_t)s->chatstates));
+	json_object_object_add(o, "presences",
+	    json_object_new_int64((int64_t)s->presences));
+	json_object_object_add(o, "device_notifications",
+	    json_object_new_int64((int64_t)s->device_notifications));
 	json_object_object_add(o, "knobs", knobs_json(s));
 	return reply(out, o, 200);
 }
@@ -273,7 +282,8 @@ list_accounts(struct sim *s, struct buf *out)
 
 /*
  * GET /admin/devices/JID: what the sim holds for a device; POST
- * /admin/devices/JID/use-prekeys {n}: hand n one-time prekeys out.
+ * /admin/devices/JID/use-prekeys {n}: hand n one-time prekeys out; POST
+ * /admin/devices/JID/remove: unlink a companion.
  */
 static int
 device(struct sim *s, const char *path, struct json_object *in, bool post,
@@ -288,8 +298,11 @@ device(struct sim *s, const char *path, struct json_object *in, bool post,
 	struct sim_device	*d;
 	unsigned long		 dev = 0;
 	size_t			 ul;
+	bool			 remove = false;
 
-	if (slash != NULL) {
+	if (slash != NULL && post && strcmp(slash, "/remove") == 0)
+		remove = true;
+	else if (slash != NULL) {
 		if (!post || strcmp(slash, "/use-prekeys") != 0)
 			return error(out, 404, "no such route");
 		if (!jint(in, "n", &nuse) || nuse < 0)
@@ -325,6 +338,15 @@ device(struct sim *s, const char *path, struct json_object *in, bool post,
 		return reply(out, sim_account_json(a, true), 200);
 	if ((d = sim_device_find(a, (uint32_t)dev)) == NULL)
 		return error(out, 404, "no such device");
+	if (remove) {
+		struct json_object	*o = json_object_new_object();
+
+		if (d->removed || !d->signed_back)
+			return error(out, 409, "the device is not linked");
+		json_object_object_add(o, "notified", json_object_new_int64(
+		    sim_route_remove_device(s, a, d)));
+		return reply(out, o, 200);
+	}
 	if (slash != NULL) {
 		struct json_object	*o = json_object_new_object();
 		unsigned		 notified = 0;
@@ -514,6 +536,46 @@ enter_code(struct sim *s, struct json_object *in, struct buf *out)
 	return reply(out, res, st);
 }
 
+/*
+ * POST /admin/mock-phone/receipt {pn, to, id, type?}: the phone (device
+ * 0) of account pn sends <receipt id to [type]> (protocol.md 9.6) through
+ * the router, as a phone that took or read a message would.
+ */
+static int
+phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
+{
+	const char		*pn = jstr(in, "pn"), *to = jstr(in, "to");
+	const char		*id = jstr(in, "id"), *type = jstr(in, "type");
+	struct sim_account	*a;
+	struct wa_node		*n;
+	struct arena		 ar;
+	int			 rc;
+
+	if (pn == NULL || to == NULL || id == NULL || id[0] == '\0' ||
+	    strchr(to, '@') == NULL)
+		return error(out, 400, "give {\"pn\", \"to\": JID, \"id\", "
+		    "\"type\"?}");
+	if ((a = sim_account_by_pn(s, pn)) == NULL)
+		return error(out, 404, "no such account");
+	arena_init(&ar, 0);
+	n = sn_new(&ar, "receipt");
+	sn_attr(&ar, n, "id", id);
+	sn_attr(&ar, n, "to", to);
+	if (type != NULL && type[0] != '\0')
+		sn_attr(&ar, n, "type", type);
+	rc = sim_route_inject(s, a, 0, n);
+	arena_release(&ar);
+	if (rc != 0)
+		return error(out, 500, wc_strerror(rc));
+	{
+		struct json_object	*o = json_object_new_object();
+
+		json_object_object_add(o, "routed",
+		    json_object_new_int64((int64_t)s->nroutes));
+		return reply(out, o, 200);
+	}
+}
+
 /* GET /sw.js: a service-worker-like page carrying the version the way
  * protocol.md 3.3 says clients scrape it. */
 static int
@@ -568,8 +630,12 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 		st = add_account(s, in, true, out);
 	else if ((get || post) && strncmp(p, "devices/", 8) == 0)
 		st = device(s, p + 8, in, post, out);
+	else if (post && strcmp(p, "mock-phone/receipt") == 0)
+		st = phone_receipt(s, in, out);
 	else if (post && strcmp(p, "mock-phone/enter-code") == 0)
 		st = enter_code(s, in, out);
+	else if (get && strcmp(p, "messages") == 0)
+		st = reply(out, sim_route_json(s), 200);
 	else if (get && strcmp(p, "connections") == 0)
 		st = list_conns(s, out);
 	else if (post && strncmp(p, "connections/", 12) == 0)

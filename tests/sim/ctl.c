@@ -37,6 +37,10 @@ ctl_usage(FILE *f)
 "                                  client (CHILD: companion_reg_refresh or\n"
 "                                  pair-device-rotate-qr)\n"
 "  use-prekeys JID N               hand N one-time prekeys of a device out\n"
+"  remove-device JID               unlink a companion (devices notification)\n"
+"  messages                        every stanza routed (messages, receipts)\n"
+"  phone-receipt PN TO ID [TYPE]   PN's phone sends a receipt for message ID\n"
+"                                  to TO (a JID), e.g. TYPE read\n"
 "  malformed ID KIND               send a malformed frame: truncated,\n"
 "                                  oversized, garbage, undecryptable\n"
 "  knobs [NAME=VALUE]...           show or set malformed_next, cert_fault,\n"
@@ -185,6 +189,21 @@ dispatch(const char *base, int argc, char **argv)
 		return request(base, "GET", "/admin/status", NULL, NULL);
 	if (strcmp(cmd, "accounts") == 0 && argc == 1)
 		return request(base, "GET", "/admin/accounts", NULL, NULL);
+	if (strcmp(cmd, "messages") == 0 && argc == 1)
+		return request(base, "GET", "/admin/messages", NULL, NULL);
+	if (strcmp(cmd, "phone-receipt") == 0 && (argc == 4 || argc == 5)) {
+		o = json_object_new_object();
+		add_str(o, "pn", argv[1]);
+		add_str(o, "to", argv[2]);
+		add_str(o, "id", argv[3]);
+		add_str(o, "type", argc == 5 ? argv[4] : NULL);
+		return post_json(base, "/admin/mock-phone/receipt", o);
+	}
+	if (strcmp(cmd, "remove-device") == 0 && argc == 2) {
+		snprintf(path, sizeof(path), "/admin/devices/%s/remove",
+		    argv[1]);
+		return post_json(base, path, json_object_new_object());
+	}
 	if (strcmp(cmd, "connections") == 0 && argc == 1)
 		return request(base, "GET", "/admin/connections", NULL, NULL);
 	if (strcmp(cmd, "shutdown") == 0 && argc == 1)

@@ -169,6 +169,10 @@ usage(FILE *f)
 "                                          with its uploaded prekeys\n"
 "  POST /admin/devices/JID/use-prekeys {n} hand n one-time prekeys out; below\n"
 "                                          5 left, send the encrypt notification\n"
+"  POST /admin/devices/JID/remove          unlink a companion: its connections\n"
+"                                          dropped, devices notification sent\n"
+"  GET  /admin/messages                    every stanza routed to a device\n"
+"                                          (id, from, to, enc, delivered, acked)\n"
 "  GET  /admin/connections                 live connections\n"
 "  POST /admin/connections/ID/drop         close it (ID: number, last, all)\n"
 "  POST /admin/connections/ID/stream-error {code}   send <stream:error>, close\n"
@@ -193,6 +197,8 @@ usage(FILE *f)
 "  POST /admin/mock-phone/enter-code {code, pn?}   the phone enters a link\n"
 "                                          code (XXXX-XXXX) for the client\n"
 "                                          that sent companion_hello\n"
+"  POST /admin/mock-phone/receipt {pn, to, id, type?}  PN's phone sends\n"
+"                                          <receipt> (read, ...) for message id\n"
 "  GET  /sw.js                             \"client_revision\":REV, as on\n"
 "                                          web.whatsapp.com/sw.js\n"
 "  POST /admin/shutdown                    exit cleanly\n"
@@ -555,6 +561,7 @@ main(int argc, char **argv)
 	rc = run(&s);
 	sim_log(&s, "stopped after %llu handshakes",
 	    (unsigned long long)s.nhandshakes);
+	sim_route_free(&s);
 	sim_accounts_free(&s);
 	buf_release(&s.chain);
 	if (s.sig != NULL)

@@ -67,6 +67,24 @@ sn_attr_jid(struct arena *a, struct wa_node *n, const char *key,
 }
 
 void
+sn_attr_val(struct arena *a, struct wa_node *n, const char *key,
+    const struct wa_val *v)
+{
+	struct wa_attr	*at = add_attr(a, n);
+
+	at->key = dup(a, key, strlen(key));
+	at->val = *v;
+}
+
+void
+sn_append(struct arena *a, struct wa_node *parent, const struct wa_node *src)
+{
+	struct wa_node	*ch = sn_child(a, parent, "x");
+
+	*ch = *src;
+}
+
+void
 sn_bytes(struct arena *a, struct wa_node *n, const void *p, size_t len)
 {
 	n->content.kind = WA_VAL_BYTES;

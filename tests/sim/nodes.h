@@ -22,6 +22,14 @@ void		 sn_attr(struct arena *a, struct wa_node *n, const char *key,
 void		 sn_attr_jid(struct arena *a, struct wa_node *n,
 		    const char *key, const char *user, const char *server,
 		    uint16_t device);
+/* Add attribute key with value v as it is (not copied: v's strings must
+ * outlive n). */
+void		 sn_attr_val(struct arena *a, struct wa_node *n, const char *key,
+		    const struct wa_val *v);
+/* Append a shallow copy of node src as a child of parent (src's strings
+ * and children are shared, not copied). */
+void		 sn_append(struct arena *a, struct wa_node *parent,
+		    const struct wa_node *src);
 /* Set bytes content (copied). */
 void		 sn_bytes(struct arena *a, struct wa_node *n, const void *p,
 		    size_t len);

@@ -541,6 +541,7 @@ sim_pair_handle_reply(struct sim_conn *c, const struct wa_node *n)
 	    "515", c->pair_acct->pn, c->pair_dev->id);
 	(void)sim_conn_stream_error(c, 515);
 	snprintf(c->last, sizeof(c->last), "paired, 515 sent");
+	(void)sim_route_devices_notify(c->s, c->pair_acct, c->pair_dev, "add");
 	return 1;
 }
 

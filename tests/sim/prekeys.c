@@ -3,8 +3,7 @@
  * tests/sim/prekeys.c -- what the simulator answers a logged-in companion
  * (protocol.md 7; interop.md 3-4): the prekey count and upload (checked,
  * stored per device), passive/active, the key-bundle digest, props,
- * blocklist, privacy, usync of the own account (8.2), acks of the
- * client's acks and receipts (11.7), and the low-prekey encrypt
+ * blocklist, privacy, usync (8.2), and the low-prekey encrypt
  * notification (7.4) when the admin hands keys out.  An iq it does not
  * know is answered with error 501 and logged as unanswered, so that no
  * client waits on a query timeout.
@@ -490,7 +489,7 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 			dn = sn_child(&a, dl, "device");
 			sn_attr(&a, dn, "id", "0");
 			for (d = acct->devices; d != NULL; d = d->next) {
-				if (!d->signed_back)
+				if (!d->signed_back || d->removed)
 					continue;
 				dn = sn_child(&a, dl, "device");
 				snprintf(v, sizeof(v), "%u", d->id);
@@ -507,28 +506,6 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 	send_free(c, &a, r);
 }
 
-/* Ack a receipt from the client (11.7). */
-static void
-ack_receipt(struct sim_conn *c, const struct wa_node *n)
-{
-	struct arena	 a;
-	struct wa_node	*r;
-	struct wa_str	 type = sn_get(n, "type");
-	char		 id[64], t[32];
-
-	arena_init(&a, 0);
-	r = sn_new(&a, "ack");
-	node_id(n, id, sizeof(id));
-	sn_attr(&a, r, "class", "receipt");
-	sn_attr(&a, r, "id", id);
-	if (type.len > 0) {
-		snprintf(t, sizeof(t), "%.*s", (int)type.len, type.p);
-		sn_attr(&a, r, "type", t);
-	}
-	(void)sim_conn_send_node(c, r);
-	arena_release(&a);
-}
-
 int
 sim_connect_handle(struct sim_conn *c, const struct wa_node *n)
 {
@@ -536,18 +513,14 @@ sim_connect_handle(struct sim_conn *c, const struct wa_node *n)
 	bool		 get = wa_str_eqc(type, "get");
 	bool		 set = wa_str_eqc(type, "set");
 
+	if (sim_route_handle(c, n))
+		return 1;	/* 1:1 messaging: route.c */
 	if (sn_is(n, "presence"))
-		return 1;	/* nobody subscribes to it here */
+		return 1;	/* before login: ignored */
 	if (!c->authed || c->dev == NULL)
 		return 0;
 	if (sn_is(n, "ack"))
 		return 1;	/* the client's ack of a notification */
-	if (sn_is(n, "receipt")) {
-		ack_receipt(c, n);
-		return 1;
-	}
-	if (sn_is(n, "chatstate"))
-		return 1;
 	if (!sn_is(n, "iq") || (!get && !set))
 		return 0;
 	if (wa_str_eqc(xmlns, "encrypt") && get && sn_find(n, "count")) {

@@ -142,6 +142,23 @@ void	sim_iq_result(struct sim_conn *c, const struct wa_node *n);
 bool	sim_node_bytes(const struct wa_node *n, const uint8_t **p,
 	    size_t *len);
 
+/*
+ * route.c: the 1:1 messaging stanzas of a logged-in connection: the prekey
+ * bundle query (protocol.md 8.1), <message> (9.4), <receipt> (9.6),
+ * <ack class="message|receipt"> (11.7), <chatstate> and <presence> (15).
+ * Returns 1 when n was one of them (handled), else 0.
+ */
+int	sim_route_handle(struct sim_conn *c, const struct wa_node *n);
+/*
+ * route.c: c has just logged in: send every stanza queued for its device
+ * and not acked, each with offline="1" (11.6).  Returns how many were
+ * sent (the count for <ib><offline count=N/>).
+ */
+unsigned sim_route_login(struct sim_conn *c);
+/* route.c: c is closing: its presence subscriptions end; its account goes
+ * unavailable when no other connection of it is left. */
+void	sim_route_conn_closed(struct sim_conn *c);
+
 /* pair.c: forget the device being paired on c (not signed back). */
 void	sim_pair_forget(struct sim_conn *c);
 /* pair.c: an iq answering pair-success; returns 1 if it was one. */

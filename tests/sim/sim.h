@@ -25,6 +25,9 @@ struct lws_vhost;
 struct sim_http;
 struct sim_conn;
 struct json_object;
+struct wa_node;
+struct sim_sub;
+struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
 #define SIM_NAME_MAX	64	/* bytes of a push name, + NUL */
@@ -86,6 +89,8 @@ struct sim_device {
 	uint64_t		 id_conflicts;	/* an id re-uploaded, other key */
 	uint64_t		 low_notifications;	/* encrypt count sent */
 	bool			 spk_verified;	/* last upload's skey */
+	uint64_t		 bundles_served;	/* 8.1 answers naming it */
+	bool			 removed;	/* unlinked (admin remove) */
 };
 
 /* A user: an account that links companions, or a contact. */
@@ -100,7 +105,52 @@ struct sim_account {
 	uint32_t		 next_device;	/* next companion id */
 	uint32_t		 next_key_index;
 	struct sim_device	*devices;	/* companions, newest first */
+	size_t			 phone_otks_used;	/* keys.prekeys handed out */
+	uint64_t		 phone_bundles;	/* 8.1 answers for device 0 */
+	bool			 available;	/* presence (15.1) */
+	int64_t			 last_seen;	/* unix s; 0 = never */
 };
+
+/* What a routed stanza is (route.c). */
+enum sim_route_kind {
+	SIM_ROUTE_MESSAGE,	/* <message> (protocol.md 9.4, 11.1) */
+	SIM_ROUTE_RECEIPT,	/* <receipt> (9.6) */
+};
+
+/*
+ * One stanza routed to one device: kept, in the order routed, for the
+ * sim's lifetime.  Until the device acks it (<ack class=...>, or any
+ * <receipt> for a message) it is the device's offline queue: sent at once
+ * when the device is connected, and again at each login (protocol.md
+ * 11.6) until acked.
+ */
+struct sim_route {
+	struct sim_route	*next;		/* oldest first */
+	uint64_t		 seq;		/* 1, 2, ... */
+	enum sim_route_kind	 kind;
+	char			 id[80];	/* stanza id */
+	char			 type[24];	/* stanza type attribute, or "" */
+	char			 from[96];	/* sender device JID (as sent) */
+	char			 to[96];	/* target device JID */
+	char			 enc[48];	/* enc types, "pkmsg", or "" */
+	struct sim_account	*acct;		/* target account */
+	uint32_t		 device;	/* target device id; 0 = phone */
+	struct buf		 stanza;	/* the node, wa_bin_encode()d */
+	int64_t			 t;		/* unix s, when routed */
+	unsigned		 deliveries;	/* times sent to the device */
+	unsigned		 offline_deliveries;	/* of them at a login */
+	bool			 acked;
+};
+
+/*
+ * The seam for simulated phones (device 0): called with each stanza
+ * routed to device 0 of account a (n is valid for the call only).
+ * Returns true when the phone took it (it is then delivered and acked);
+ * false leaves it queued.  Loop thread.
+ */
+typedef bool (*sim_phone_hook)(void *arg, struct sim *s,
+    struct sim_account *a, const struct sim_route *r,
+    const struct wa_node *n);
 
 struct sim_opts {
 	const char	*host;		/* bind address */
@@ -149,6 +199,16 @@ struct sim {
 	uint64_t		 next_conn_id;
 	uint64_t		 next_iq;
 	uint64_t		 nhandshakes;	/* completed */
+
+	/* Routing (route.c). */
+	struct sim_route	*routes, **routes_tail;
+	uint64_t		 nroutes;
+	struct sim_sub		*subs;		/* presence subscriptions */
+	sim_phone_hook		 phone_hook;	/* NULL: phones keep a queue */
+	void			*phone_arg;
+	uint64_t		 chatstates;	/* relayed */
+	uint64_t		 presences;	/* presence stanzas sent */
+	uint64_t		 device_notifications;
 
 	uv_signal_t		 sigint, sigterm;
 	uv_timer_t		 reaper;	/* finishes the lws teardown */
@@ -236,6 +296,38 @@ size_t	sim_prekeys_use(struct sim *s, struct sim_account *a,
 void	sim_prekeys_release(struct sim_device *d);
 /* Add d's prekey report to the JSON o. */
 void	sim_prekeys_json(const struct sim_device *d, struct json_object *o);
+
+/* --- route.c --- */
+/*
+ * Tell the contacts of account a that its companion d was added ("add",
+ * after pairing) or removed ("remove"): <notification type="devices">
+ * (protocol.md 11.7, 8.2) to every connected device of every other
+ * account, and to a's own other connected devices.  Returns how many
+ * were sent.
+ */
+unsigned sim_route_devices_notify(struct sim *s, struct sim_account *a,
+	    const struct sim_device *d, const char *what);
+/*
+ * Unlink companion d of a: marked removed (login refused, left out of
+ * usync and bundles), its connections dropped, its queue dropped, and the
+ * "remove" devices notification sent.  Returns the notifications sent.
+ */
+unsigned sim_route_remove_device(struct sim *s, struct sim_account *a,
+	    struct sim_device *d);
+/*
+ * The other half of the phone seam: route stanza n (a <message> as 9.4
+ * shapes it, or a <receipt> as 9.6 does) as if device dev of a (0: its
+ * phone) had sent it on a connection: the same fan-out, queues and acks
+ * of queued stanzas, but no server ack (there is no connection to send
+ * it to).  n is only read during the call.  Returns 0; WC_ESTATE when
+ * a has no such device; WC_EINVAL for another stanza.
+ */
+int	sim_route_inject(struct sim *s, struct sim_account *a, uint32_t dev,
+	    const struct wa_node *n);
+/* GET /admin/messages: every routed stanza (new reference). */
+struct json_object *sim_route_json(const struct sim *s);
+/* Free the routing state (at exit). */
+void	sim_route_free(struct sim *s);
 
 /* --- admin.c --- */
 int	sim_admin_start(struct sim *s);

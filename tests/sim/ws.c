@@ -406,6 +406,7 @@ send_success(struct sim_conn *c)
 	struct arena	 a;
 	struct wa_node	*n, *ib, *off;
 	char		 t[24];
+	unsigned	 queued;
 
 	arena_init(&a, 0);
 	n = sn_new(&a, "success");
@@ -423,10 +424,13 @@ send_success(struct sim_conn *c)
 		    c->dev->id);
 		note(c, "logged in");
 	}
-	/* No offline backlog: say so at once (interop.md P3). */
+	/* The offline queue, then its end (protocol.md 11.6; interop.md
+	 * P3: without <offline> Baileys waits 30 s). */
+	queued = c->authed ? sim_route_login(c) : 0;
 	ib = sn_new(&a, "ib");
 	off = sn_child(&a, ib, "offline");
-	sn_attr(&a, off, "count", "0");
+	snprintf(t, sizeof(t), "%u", queued);
+	sn_attr(&a, off, "count", t);
 	(void)sim_conn_send_node(c, ib);
 	arena_release(&a);
 }
@@ -453,7 +457,8 @@ on_login(struct sim_conn *c, const Wa__ClientPayload *cp)
 	c->passive = cp->has_passive && cp->passive;
 	snprintf(pn, sizeof(pn), "%" PRIu64, c->username);
 	if ((c->acct = sim_account_by_pn(c->s, pn)) == NULL ||
-	    (c->dev = sim_device_find(c->acct, c->device)) == NULL) {
+	    (c->dev = sim_device_find(c->acct, c->device)) == NULL ||
+	    c->dev->removed) {
 		c->acct = NULL;
 		fail(c, 401, "login of an unknown device");
 		return;
@@ -776,6 +781,7 @@ conn_free(struct sim_conn *c)
 		if (c->next != NULL)
 			c->next->prevp = c->prevp;
 	}
+	sim_route_conn_closed(c);
 	if (c->pair_dev != NULL && !c->pair_dev->signed_back) {
 		sim_conn_log(c, "closed before pair-device-sign: device %u "
 		    "forgotten", c->pair_dev->id);

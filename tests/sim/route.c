@@ -1,0 +1,1139 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/sim/route.c -- the server side of 1:1 messaging in the simulator:
+ * prekey bundles (protocol.md 8.1), routing <message> stanzas to each
+ * named device (9.4, 11.1) with the server ack (9.6), per-device offline
+ * queues delivered at login before <ib><offline count=N/> (11.6) and kept
+ * until the device acks (11.7), the relay of receipts (9.6), chat states
+ * and presence (15), and the devices notification (8.2, 11.7) when a
+ * companion is linked or unlinked.
+ *
+ * Stanzas for device 0 (a simulated primary phone) go to s->phone_hook,
+ * the seam for phones that decrypt and answer; without a hook they stay
+ * queued and are listed by GET /admin/messages.
+ */
+#include "compat.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <openssl/evp.h>
+
+#include "arena.h"
+#include "bin.h"
+#include "crypto.h"
+#include "err.h"
+#include "nodes.h"
+#include "session.h"
+#include "sim.h"
+#include "xmalloc.h"
+
+#define ROUTE_MAX_TO		256	/* <to> children routed per message */
+#define ROUTE_MAX_USERS		256	/* <user> children per bundle query */
+#define ROUTE_MAX_IDS		64	/* ids per receipt (id + <item>s) */
+#define ROUTE_MAX_DEVICES	64	/* devices per account in a hash */
+
+/* A presence subscription of one connection (15.2). */
+struct sim_sub {
+	struct sim_sub		*next;
+	uint64_t		 conn_id;
+	struct sim_account	*target;
+	bool			 lid;	/* subscribed by LID */
+};
+
+/* A JID attribute, parsed. */
+struct jid {
+	char		 user[SIM_PN_MAX];
+	char		 server[32];
+	uint32_t	 device;
+	bool		 lid;	/* server "lid" */
+	bool		 pn;	/* server "s.whatsapp.net" or "c.us" */
+};
+
+static int64_t
+now_s(void)
+{
+	return (int64_t)time(NULL);
+}
+
+static void
+cstr(struct wa_str v, char *out, size_t len)
+{
+	if (v.len >= len)
+		v.len = len - 1;
+	if (v.len > 0)
+		memcpy(out, v.p, v.len);
+	out[v.len] = '\0';
+}
+
+static void
+attr_str(const struct wa_node *n, const char *key, char *out, size_t len)
+{
+	cstr(sn_get(n, key), out, len);
+}
+
+/*
+ * Parse a JID value: a JID, or a string "user[.agent|_agent][:device]@
+ * server".  Returns false when v is absent or not a JID of digits.
+ */
+static bool
+parse_jid(const struct wa_val *v, struct jid *j)
+{
+	struct wa_str	 u, srv;
+	const char	*at, *colon;
+	size_t		 i, ulen;
+
+	memset(j, 0, sizeof(*j));
+	if (v == NULL)
+		return false;
+	if (v->kind == WA_VAL_JID) {
+		u = v->u.jid.user;
+		srv = v->u.jid.server;
+		j->device = v->u.jid.device;
+	} else if (v->kind == WA_VAL_STR) {
+		if ((at = memchr(v->u.str.p, '@', v->u.str.len)) == NULL)
+			return false;
+		u.p = v->u.str.p;
+		u.len = (size_t)(at - v->u.str.p);
+		srv.p = at + 1;
+		srv.len = v->u.str.len - u.len - 1;
+		if ((colon = memchr(u.p, ':', u.len)) != NULL) {
+			uint32_t	 d = 0;
+
+			for (i = (size_t)(colon - u.p) + 1; i < u.len; i++) {
+				if (u.p[i] < '0' || u.p[i] > '9' || d > 65535)
+					return false;
+				d = d * 10 + (uint32_t)(u.p[i] - '0');
+			}
+			j->device = d;
+			u.len = (size_t)(colon - u.p);
+		}
+	} else
+		return false;
+	/* The user's digits, without an agent suffix. */
+	for (ulen = 0; ulen < u.len && u.p[ulen] >= '0' && u.p[ulen] <= '9';
+	    ulen++)
+		;
+	if (ulen == 0 || ulen >= sizeof(j->user) || (ulen < u.len &&
+	    u.p[ulen] != '.' && u.p[ulen] != '_'))
+		return false;
+	memcpy(j->user, u.p, ulen);
+	j->user[ulen] = '\0';
+	cstr(srv, j->server, sizeof(j->server));
+	j->lid = strcmp(j->server, "lid") == 0;
+	j->pn = strcmp(j->server, "s.whatsapp.net") == 0 ||
+	    strcmp(j->server, "c.us") == 0;
+	return true;
+}
+
+static struct sim_account *
+jid_account(struct sim *s, const struct jid *j)
+{
+	if (j->lid)
+		return sim_account_by_lid(s, j->user);
+	if (j->pn)
+		return sim_account_by_pn(s, j->user);
+	return NULL;
+}
+
+/* Device id of a (0, or a linked companion) that can receive. */
+static struct sim_device *
+live_device(struct sim_account *a, uint32_t id)
+{
+	struct sim_device	*d = sim_device_find(a, id);
+
+	return d != NULL && d->signed_back && !d->removed ? d : NULL;
+}
+
+static bool
+device_exists(struct sim_account *a, uint32_t id)
+{
+	return id == 0 || live_device(a, id) != NULL;
+}
+
+static void
+jid_text(char *out, size_t len, const struct sim_account *a, bool lid,
+    uint32_t dev)
+{
+	if (dev == 0)
+		snprintf(out, len, "%s@%s", lid ? a->lid : a->pn,
+		    lid ? "lid" : "s.whatsapp.net");
+	else
+		snprintf(out, len, "%s:%u@%s", lid ? a->lid : a->pn, dev,
+		    lid ? "lid" : "s.whatsapp.net");
+}
+
+static void
+put_jid(struct arena *ar, struct wa_node *n, const char *key,
+    const struct sim_account *a, bool lid, uint32_t dev)
+{
+	sn_attr_jid(ar, n, key, lid ? a->lid : a->pn, lid ? "lid" :
+	    "s.whatsapp.net", (uint16_t)dev);
+}
+
+static void
+put_t(struct arena *ar, struct wa_node *n, const char *key, int64_t t)
+{
+	char	 v[24];
+
+	snprintf(v, sizeof(v), "%" PRId64, t);
+	sn_attr(ar, n, key, v);
+}
+
+/* A connection that can take stanzas for device dev of a. */
+static bool
+conn_is(const struct sim_conn *c, const struct sim_account *a, uint32_t dev)
+{
+	return c->authed && c->st == SIM_C_READY && c->acct == a &&
+	    c->dev != NULL && c->dev->id == dev;
+}
+
+/* Who sent a stanza being routed: a connection, or (injected through
+ * sim_route_inject) a device without one, such as a simulated phone. */
+struct origin {
+	struct sim		*s;
+	struct sim_conn		*c;	/* NULL when injected */
+	struct sim_account	*acct;
+	uint32_t		 dev;
+	const char		*name;	/* push name for notify, or "" */
+};
+
+static void	olog(const struct origin *o, const char *fmt, ...)
+		    PRINTFLIKE(2, 3);
+
+static void
+olog(const struct origin *o, const char *fmt, ...)
+{
+	char	 line[512];
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (o->c != NULL)
+		sim_conn_log(o->c, "%s", line);
+	else
+		sim_log(o->s, "device %s:%u: %s", o->acct->pn, o->dev, line);
+}
+
+static void
+origin_conn(struct origin *o, struct sim_conn *c)
+{
+	o->s = c->s;
+	o->c = c;
+	o->acct = c->acct;
+	o->dev = c->dev->id;
+	o->name = c->push_name[0] != '\0' ? c->push_name : c->acct->name;
+}
+
+/* --- the route log and offline queues --- */
+
+static struct sim_route *
+route_add(struct sim *s, enum sim_route_kind kind, const char *id,
+    const char *type, const char *from, struct sim_account *acct,
+    uint32_t dev, bool lid, const char *enc, const struct wa_node *n)
+{
+	struct sim_route	*r = xcalloc(1, sizeof(*r));
+	int			 rc;
+
+	if ((rc = wa_bin_encode(n, &r->stanza)) != 0) {
+		sim_log(s, "route: cannot encode a stanza for %s:%u: %s",
+		    acct->pn, dev, wc_strerror(rc));
+		buf_release(&r->stanza);
+		free(r);
+		return NULL;
+	}
+	if (s->routes_tail == NULL)
+		s->routes_tail = &s->routes;
+	r->seq = ++s->nroutes;
+	r->kind = kind;
+	snprintf(r->id, sizeof(r->id), "%s", id);
+	snprintf(r->type, sizeof(r->type), "%s", type);
+	snprintf(r->from, sizeof(r->from), "%s", from);
+	jid_text(r->to, sizeof(r->to), acct, lid, dev);
+	snprintf(r->enc, sizeof(r->enc), "%s", enc);
+	r->acct = acct;
+	r->device = dev;
+	r->t = now_s();
+	*s->routes_tail = r;
+	s->routes_tail = &r->next;
+	return r;
+}
+
+/*
+ * Send r to its device: to connection only, or (only NULL) to every live
+ * connection of it; with offline="1" when offline.  Device 0 goes to the
+ * phone hook.  Returns how many times it was sent.
+ */
+static unsigned
+route_deliver(struct sim *s, struct sim_route *r, struct sim_conn *only,
+    bool offline)
+{
+	struct arena	 a;
+	struct wa_node	*n;
+	struct sim_conn	*c;
+	unsigned	 sent = 0;
+
+	if (r->acked)
+		return 0;
+	arena_init(&a, 0);
+	if (wa_bin_decode(r->stanza.p, r->stanza.len, &a, &n, NULL) != 0) {
+		arena_release(&a);
+		return 0;	/* cannot happen: it was encoded here */
+	}
+	if (offline)
+		sn_attr(&a, n, "offline", "1");
+	if (r->device == 0) {
+		if (s->phone_hook != NULL && s->phone_hook(s->phone_arg, s,
+		    r->acct, r, n)) {
+			r->deliveries++;
+			r->acked = true;
+			sent = 1;
+		}
+		arena_release(&a);
+		return sent;
+	}
+	for (c = s->conns; c != NULL; c = c->next) {
+		if (!conn_is(c, r->acct, r->device) || (only != NULL &&
+		    c != only))
+			continue;
+		if (sim_conn_send_node(c, n) == 0) {
+			sent++;
+			r->deliveries++;
+			if (offline)
+				r->offline_deliveries++;
+		}
+	}
+	arena_release(&a);
+	return sent;
+}
+
+unsigned
+sim_route_login(struct sim_conn *c)
+{
+	struct sim_route	*r;
+	unsigned		 n = 0;
+
+	if (c->acct == NULL || c->dev == NULL)
+		return 0;
+	for (r = c->s->routes; r != NULL; r = r->next)
+		if (!r->acked && r->acct == c->acct && r->device == c->dev->id)
+			n += route_deliver(c->s, r, c, true);
+	if (n > 0)
+		sim_conn_log(c, "offline queue: %u stanzas sent", n);
+	return n;
+}
+
+/* Mark the stanzas of kind with id (and type, for receipts) routed to
+ * o's device as acked; returns how many. */
+static unsigned
+route_ack(const struct origin *o, enum sim_route_kind kind, const char *id,
+    const char *type)
+{
+	struct sim_route	*r;
+	unsigned		 n = 0;
+
+	for (r = o->s->routes; r != NULL; r = r->next)
+		if (!r->acked && r->kind == kind && r->acct == o->acct &&
+		    r->device == o->dev && strcmp(r->id, id) == 0 &&
+		    (type == NULL || strcmp(r->type, type) == 0)) {
+			r->acked = true;
+			n++;
+		}
+	return n;
+}
+
+/* --- prekey bundles (8.1) --- */
+
+static void
+put_be(struct arena *a, struct wa_node *n, uint32_t v, size_t len)
+{
+	uint8_t	 b[4];
+	size_t	 i;
+
+	for (i = 0; i < len; i++)
+		b[i] = (uint8_t)(v >> (8 * (len - 1 - i)));
+	sn_bytes(a, n, b, len);
+}
+
+/* The key material of one bundle. */
+static void
+put_bundle(struct arena *a, struct wa_node *u, uint32_t reg,
+    const uint8_t *ident, uint32_t spk_id, const uint8_t *spk,
+    const uint8_t *sig, const uint32_t *otk_id, const uint8_t *otk)
+{
+	struct wa_node	*sk, *k;
+	uint8_t		 five = 5;
+
+	put_be(a, sn_child(a, u, "registration"), reg, 4);
+	sn_bytes(a, sn_child(a, u, "type"), &five, 1);
+	sn_bytes(a, sn_child(a, u, "identity"), ident, SIM_KEY_LEN);
+	sk = sn_child(a, u, "skey");
+	put_be(a, sn_child(a, sk, "id"), spk_id, 3);
+	sn_bytes(a, sn_child(a, sk, "value"), spk, SIM_KEY_LEN);
+	sn_bytes(a, sn_child(a, sk, "signature"), sig, 64);
+	if (otk_id != NULL) {
+		k = sn_child(a, u, "key");
+		put_be(a, sn_child(a, k, "id"), *otk_id, 3);
+		sn_bytes(a, sn_child(a, k, "value"), otk, SIM_KEY_LEN);
+	}
+}
+
+static void
+bundle_error(struct arena *a, struct wa_node *u, const char *code,
+    const char *text)
+{
+	struct wa_node	*e = sn_child(a, u, "error");
+
+	sn_attr(a, e, "code", code);
+	sn_attr(a, e, "text", text);
+}
+
+/* Fill u with the bundle of the device named by jid j (8.1, 5.3). */
+static void
+one_bundle(struct sim_conn *c, struct arena *a, struct wa_node *u,
+    const struct jid *j)
+{
+	struct sim		*s = c->s;
+	struct sim_account	*acct = jid_account(s, j);
+	struct sim_device	*d;
+
+	if (acct == NULL) {
+		bundle_error(a, u, "404", "item-not-found");
+		return;
+	}
+	if (j->device == 0) {
+		const struct sim_signal_keys	*k = &acct->keys;
+		const struct sim_prekey		*p = NULL;
+
+		if (acct->phone_otks_used < k->nprekeys)
+			p = &k->prekeys[acct->phone_otks_used++];
+		put_bundle(a, u, k->reg_id, k->ident_pub, k->spk_id,
+		    k->spk_pub, k->spk_sig, p != NULL ? &p->id : NULL,
+		    p != NULL ? p->pub : NULL);
+		acct->phone_bundles++;
+		sim_conn_log(c, "bundle of %s@%s (phone): prekey %s", j->user,
+		    j->server, p != NULL ? "included" : "none left");
+		return;
+	}
+	if ((d = live_device(acct, j->device)) == NULL || d->uploads == 0) {
+		bundle_error(a, u, "404", "item-not-found");
+		return;
+	}
+	{
+		struct sim_otk	 otk;
+		bool		 have = d->notks > 0;
+		unsigned	 notified = 0;
+
+		if (have) {
+			otk = d->otks[0];
+			(void)sim_prekeys_use(s, acct, d, 1, &notified);
+		}
+		put_bundle(a, u, d->reg_id, d->ident_pub, d->spk_id,
+		    d->spk_pub, d->spk_sig, have ? &otk.id : NULL,
+		    have ? otk.pub : NULL);
+		if (d->identity.len > 0)
+			sn_bytes(a, sn_child(a, u, "device-identity"),
+			    d->identity.p, d->identity.len);
+		d->bundles_served++;
+		sim_conn_log(c, "bundle of %s:%u@%s: prekey %s", j->user,
+		    j->device, j->server, have ? "included" : "none left");
+	}
+}
+
+static void
+answer_bundles(struct sim_conn *c, const struct wa_node *n,
+    const struct wa_node *key)
+{
+	struct arena	 a;
+	struct wa_node	*r, *list;
+	char		 id[80];
+	size_t		 i, nu = 0;
+
+	arena_init(&a, 0);
+	attr_str(n, "id", id, sizeof(id));
+	r = sn_new(&a, "iq");
+	sn_attr_jid(&a, r, "from", "", "s.whatsapp.net", 0);
+	sn_attr(&a, r, "type", "result");
+	sn_attr(&a, r, "id", id);
+	list = sn_new(&a, "list");
+	for (i = 0; key->content.kind == WA_VAL_LIST &&
+	    i < key->content.u.list.n && nu < ROUTE_MAX_USERS; i++) {
+		const struct wa_node	*q = &key->content.u.list.v[i];
+		const struct wa_val	*jv = wa_node_attr(q, "jid");
+		struct wa_node		*u;
+		struct jid		 j;
+
+		if (!sn_is(q, "user") || jv == NULL)
+			continue;
+		/* Build the <user> apart, then append it whole. */
+		u = sn_new(&a, "user");
+		sn_attr_val(&a, u, "jid", jv);
+		if (!parse_jid(jv, &j))
+			bundle_error(&a, u, "400", "bad-request");
+		else
+			one_bundle(c, &a, u, &j);
+		sn_append(&a, list, u);
+		nu++;
+	}
+	sn_append(&a, r, list);
+	(void)sim_conn_send_node(c, r);
+	c->answered++;
+	arena_release(&a);
+}
+
+/* --- messages (9.4, 9.6, 11.1) --- */
+
+static void
+send_ack(struct sim_conn *c, const char *cls, const char *id,
+    const struct wa_val *from, const char *type, const char *error,
+    int64_t t)
+{
+	struct arena	 a;
+	struct wa_node	*r;
+
+	arena_init(&a, 0);
+	r = sn_new(&a, "ack");
+	sn_attr(&a, r, "class", cls);
+	sn_attr(&a, r, "id", id);
+	if (from != NULL)
+		sn_attr_val(&a, r, "from", from);
+	if (type != NULL && type[0] != '\0')
+		sn_attr(&a, r, "type", type);
+	if (t != 0)
+		put_t(&a, r, "t", t);
+	if (error != NULL)
+		sn_attr(&a, r, "error", error);
+	(void)sim_conn_send_node(c, r);
+	arena_release(&a);
+}
+
+/* The server's ack to o, when o is a connection. */
+static void
+oack(const struct origin *o, const char *cls, const char *id,
+    const struct wa_val *from, const char *type, const char *error,
+    int64_t t)
+{
+	if (o->c != NULL)
+		send_ack(o->c, cls, id, from, type, error, t);
+}
+
+/* What one <message> from o carries, for its targets. */
+struct msg_ctx {
+	const struct wa_node	*n;
+	const struct wa_node	*ident;		/* <device-identity> */
+	struct sim_account	*peer;		/* the addressee */
+	struct jid		 to;
+	const struct wa_val	*to_val;
+	char			 id[80], type[24], edit[8], category[24];
+	char			 from[96];	/* sender device, as sent */
+	bool			 lid;		/* the stanza's namespace */
+	int64_t			 t;
+	unsigned		 routed, sent, skipped;
+};
+
+static void
+route_one(struct origin *o, struct msg_ctx *m, const struct jid *tj,
+    const struct wa_node *enc)
+{
+	struct sim		*s = o->s;
+	struct sim_account	*ta = jid_account(s, tj), *me = o->acct;
+	struct arena		 a;
+	struct wa_node		*out;
+	struct sim_route	*r;
+	char			 etype[24];
+
+	if (ta == NULL || (ta != m->peer && ta != me) || enc == NULL ||
+	    !device_exists(ta, tj->device) || (ta == me &&
+	    tj->device == o->dev)) {
+		olog(o, "message %s: <to jid=\"%s:%u@%s\"> skipped "
+		    "(%s)", m->id, tj->user, tj->device, tj->server,
+		    enc == NULL ? "no <enc>" : ta == NULL ? "unknown user" :
+		    ta != m->peer && ta != me ? "neither addressee nor own" :
+		    ta == me && tj->device == o->dev ? "sending device" :
+		    "unknown device");
+		m->skipped++;
+		return;
+	}
+	attr_str(enc, "type", etype, sizeof(etype));
+	arena_init(&a, 0);
+	out = sn_new(&a, "message");
+	put_jid(&a, out, "from", me, m->lid, o->dev);
+	sn_attr(&a, out, "id", m->id);
+	if (m->type[0] != '\0')
+		sn_attr(&a, out, "type", m->type);
+	put_t(&a, out, "t", m->t);
+	if (m->edit[0] != '\0')
+		sn_attr(&a, out, "edit", m->edit);
+	if (m->category[0] != '\0')
+		sn_attr(&a, out, "category", m->category);
+	if (ta == me) {
+		/* Self fan-out (11.1): recipient is the chat. */
+		sn_attr_jid(&a, out, "recipient", m->to.user, m->lid ? "lid" :
+		    "s.whatsapp.net", 0);
+		if (m->lid)
+			sn_attr_jid(&a, out, "peer_recipient_pn", m->peer->pn,
+			    "s.whatsapp.net", 0);
+	}
+	if (o->name[0] != '\0')
+		sn_attr(&a, out, "notify", o->name);
+	if (m->lid)
+		sn_attr_jid(&a, out, "sender_pn", me->pn, "s.whatsapp.net", 0);
+	else
+		sn_attr_jid(&a, out, "sender_lid", me->lid, "lid", 0);
+	sn_append(&a, out, enc);
+	if (m->ident != NULL && strcmp(etype, "pkmsg") == 0)
+		sn_append(&a, out, m->ident);
+	r = route_add(s, SIM_ROUTE_MESSAGE, m->id, m->type, m->from, ta,
+	    tj->device, tj->lid, etype, out);
+	arena_release(&a);
+	if (r == NULL)
+		return;
+	m->routed++;
+	if (route_deliver(s, r, NULL, false) > 0)
+		m->sent++;
+}
+
+static void
+on_message(struct origin *o, const struct wa_node *n)
+{
+	struct sim		*s = o->s;
+	struct msg_ctx		 m;
+	const struct wa_node	*parts, *enc;
+	size_t			 i;
+
+	memset(&m, 0, sizeof(m));
+	m.n = n;
+	m.t = now_s();
+	attr_str(n, "id", m.id, sizeof(m.id));
+	attr_str(n, "type", m.type, sizeof(m.type));
+	attr_str(n, "edit", m.edit, sizeof(m.edit));
+	attr_str(n, "category", m.category, sizeof(m.category));
+	if (m.id[0] == '\0') {
+		olog(o, "message without an id ignored");
+		return;
+	}
+	m.to_val = wa_node_attr(n, "to");
+	if (!parse_jid(m.to_val, &m.to)) {
+		oack(o, "message", m.id, NULL, NULL, "400", m.t);
+		olog(o, "message %s: no usable to: ack error 400",
+		    m.id);
+		return;
+	}
+	if (!m.to.lid && !m.to.pn) {
+		/* Groups, broadcasts, newsletters: not simulated yet. */
+		oack(o, "message", m.id, m.to_val, NULL, "501", m.t);
+		olog(o, "message %s to @%s: not routed (ack error "
+		    "501)", m.id, m.to.server);
+		return;
+	}
+	if ((m.peer = jid_account(s, &m.to)) == NULL) {
+		oack(o, "message", m.id, m.to_val, NULL, "404", m.t);
+		olog(o, "message %s to unknown %s@%s: ack error 404",
+		    m.id, m.to.user, m.to.server);
+		return;
+	}
+	m.lid = m.to.lid;
+	jid_text(m.from, sizeof(m.from), o->acct, m.lid, o->dev);
+	m.ident = sn_find(n, "device-identity");
+	if ((parts = sn_find(n, "participants")) != NULL) {
+		for (i = 0; parts->content.kind == WA_VAL_LIST &&
+		    i < parts->content.u.list.n && i < ROUTE_MAX_TO; i++) {
+			const struct wa_node	*to;
+			struct jid		 tj;
+
+			to = &parts->content.u.list.v[i];
+
+			if (!sn_is(to, "to") ||
+			    !parse_jid(wa_node_attr(to, "jid"), &tj)) {
+				m.skipped++;
+				continue;
+			}
+			route_one(o, &m, &tj, sn_find(to, "enc"));
+		}
+	} else if ((enc = sn_find(n, "enc")) != NULL) {
+		/* One device named by to: a retry resend (device_fanout
+		 * false) or a peer message to the own phone (9.4, 9.6). */
+		route_one(o, &m, &m.to, enc);
+	}
+	oack(o, "message", m.id, m.to_val, NULL, NULL, m.t);
+	olog(o, "message %s (%s) to %s@%s: %u devices routed, %u "
+	    "sent now, %u skipped", m.id, m.type, m.to.user, m.to.server,
+	    m.routed, m.sent, m.skipped);
+}
+
+/* --- receipts (9.6) --- */
+
+static void
+on_receipt(struct origin *o, const struct wa_node *n)
+{
+	struct sim		*s = o->s;
+	struct sim_account	*ta, *me = o->acct;
+	const struct wa_val	*to_val = wa_node_attr(n, "to");
+	const struct wa_node	*list = sn_find(n, "list");
+	struct jid		 to;
+	char			 id[80], type[24], from[96];
+	unsigned		 acked, routed = 0, sent = 0;
+	uint32_t		 dev;
+	size_t			 i;
+
+	attr_str(n, "id", id, sizeof(id));
+	attr_str(n, "type", type, sizeof(type));
+	if (id[0] == '\0') {
+		olog(o, "receipt without an id ignored");
+		return;
+	}
+	oack(o, "receipt", id, to_val, type, NULL, 0);
+	/* A receipt is the device's ack of the messages it names (11.7). */
+	acked = route_ack(o, SIM_ROUTE_MESSAGE, id, NULL);
+	for (i = 0; list != NULL && list->content.kind == WA_VAL_LIST &&
+	    i < list->content.u.list.n && i < ROUTE_MAX_IDS; i++) {
+		char	 item[80];
+
+		attr_str(&list->content.u.list.v[i], "id", item, sizeof(item));
+		if (item[0] != '\0')
+			acked += route_ack(o, SIM_ROUTE_MESSAGE, item, NULL);
+	}
+	if (!parse_jid(to_val, &to) || (ta = jid_account(s, &to)) == NULL) {
+		olog(o, "receipt %s (%s): no known addressee, not "
+		    "relayed", id, type[0] != '\0' ? type : "delivery");
+		return;
+	}
+	jid_text(from, sizeof(from), me, to.lid, o->dev);
+	/* To the device named, or to every device of the user. */
+	for (dev = 0; dev < 256; dev++) {
+		struct arena		 a;
+		struct wa_node		*out;
+		struct sim_route	*r;
+		size_t			 k;
+
+		if (to.device != 0 ? dev != to.device : !device_exists(ta, dev))
+			continue;
+		if (!device_exists(ta, dev) || (ta == me && dev == o->dev))
+			continue;
+		arena_init(&a, 0);
+		out = sn_new(&a, "receipt");
+		put_jid(&a, out, "from", me, to.lid, o->dev);
+		sn_attr(&a, out, "id", id);
+		put_t(&a, out, "t", now_s());
+		if (type[0] != '\0')
+			sn_attr(&a, out, "type", type);
+		for (k = 0; k < n->nattrs; k++) {
+			const struct wa_attr	*at = &n->attrs[k];
+
+			if (wa_str_eqc(at->key, "participant") ||
+			    wa_str_eqc(at->key, "recipient")) {
+				char	 key[16];
+
+				cstr(at->key, key, sizeof(key));
+				sn_attr_val(&a, out, key, &at->val);
+			}
+		}
+		for (k = 0; n->content.kind == WA_VAL_LIST &&
+		    k < n->content.u.list.n; k++)
+			sn_append(&a, out, &n->content.u.list.v[k]);
+		r = route_add(s, SIM_ROUTE_RECEIPT, id, type, from, ta, dev,
+		    to.lid, "", out);
+		arena_release(&a);
+		if (r == NULL)
+			continue;
+		routed++;
+		if (route_deliver(s, r, NULL, false) > 0)
+			sent++;
+	}
+	olog(o, "receipt %s (%s) to %s:%u@%s: acks %u, relayed to %u "
+	    "devices, %u now", id, type[0] != '\0' ? type : "delivery",
+	    to.user, to.device, to.server, acked, routed, sent);
+}
+
+static void
+on_ack(struct sim_conn *c, const struct wa_node *n)
+{
+	struct origin	 o;
+	char		 id[80], cls[24], type[24];
+	unsigned	 k;
+
+	origin_conn(&o, c);
+	attr_str(n, "id", id, sizeof(id));
+	attr_str(n, "class", cls, sizeof(cls));
+	attr_str(n, "type", type, sizeof(type));
+	if (strcmp(cls, "message") == 0)
+		k = route_ack(&o, SIM_ROUTE_MESSAGE, id, NULL);
+	else
+		k = route_ack(&o, SIM_ROUTE_RECEIPT, id, type);
+	if (k > 0 || c->s->opt.verbose)
+		sim_conn_log(c, "ack of %s %s%s%s: %u queued stanzas done",
+		    cls, id, type[0] != '\0' ? " " : "", type, k);
+}
+
+/* --- chat states and presence (15.2, 15.3) --- */
+
+static void
+on_chatstate(struct sim_conn *c, const struct wa_node *n)
+{
+	struct sim		*s = c->s;
+	struct sim_account	*ta;
+	struct sim_conn		*o;
+	struct jid		 to;
+	struct arena		 a;
+	struct wa_node		*out;
+	unsigned		 sent = 0;
+	size_t			 k;
+
+	if (!parse_jid(wa_node_attr(n, "to"), &to) ||
+	    (ta = jid_account(s, &to)) == NULL) {
+		sim_conn_log(c, "chatstate to an unknown user dropped");
+		return;
+	}
+	arena_init(&a, 0);
+	out = sn_new(&a, "chatstate");
+	put_jid(&a, out, "from", c->acct, to.lid, 0);
+	for (k = 0; n->content.kind == WA_VAL_LIST && k < n->content.u.list.n;
+	    k++)
+		sn_append(&a, out, &n->content.u.list.v[k]);
+	for (o = s->conns; o != NULL; o = o->next)
+		if (o != c && o->authed && o->st == SIM_C_READY &&
+		    o->acct == ta && o->dev != NULL &&
+		    sim_conn_send_node(o, out) == 0)
+			sent++;
+	arena_release(&a);
+	s->chatstates++;
+	sim_conn_log(c, "chatstate to %s@%s: relayed to %u connections",
+	    to.user, to.server, sent);
+}
+
+/* <presence from=a [type="unavailable" last=T]/> to one connection. */
+static void
+send_presence(struct sim_conn *c, struct sim_account *a, bool lid)
+{
+	struct arena	 ar;
+	struct wa_node	*p;
+
+	arena_init(&ar, 0);
+	p = sn_new(&ar, "presence");
+	put_jid(&ar, p, "from", a, lid, 0);
+	if (!a->available) {
+		sn_attr(&ar, p, "type", "unavailable");
+		if (a->last_seen != 0)
+			put_t(&ar, p, "last", a->last_seen);
+	}
+	if (sim_conn_send_node(c, p) == 0)
+		c->s->presences++;
+	arena_release(&ar);
+}
+
+static void
+presence_changed(struct sim *s, struct sim_account *a)
+{
+	struct sim_sub	*sub;
+	struct sim_conn	*c;
+
+	for (sub = s->subs; sub != NULL; sub = sub->next)
+		if (sub->target == a && (c = sim_conn_by_id(s,
+		    sub->conn_id)) != NULL && c->st == SIM_C_READY)
+			send_presence(c, a, sub->lid);
+}
+
+static void
+on_presence(struct sim_conn *c, const struct wa_node *n)
+{
+	struct sim		*s = c->s;
+	struct sim_account	*ta;
+	struct sim_sub		*sub, **pp;
+	struct jid		 to;
+	char			 type[24];
+
+	attr_str(n, "type", type, sizeof(type));
+	if (strcmp(type, "subscribe") == 0 || strcmp(type, "unsubscribe") ==
+	    0) {
+		if (!parse_jid(wa_node_attr(n, "to"), &to) ||
+		    (ta = jid_account(s, &to)) == NULL)
+			return;
+		for (pp = &s->subs; (sub = *pp) != NULL; pp = &sub->next)
+			if (sub->conn_id == c->id && sub->target == ta)
+				break;
+		if (type[0] == 'u') {
+			if (sub != NULL) {
+				*pp = sub->next;
+				free(sub);
+			}
+			return;
+		}
+		if (sub == NULL) {
+			sub = xcalloc(1, sizeof(*sub));
+			sub->conn_id = c->id;
+			sub->target = ta;
+			sub->next = s->subs;
+			s->subs = sub;
+		}
+		sub->lid = to.lid;
+		sim_conn_log(c, "presence subscription to %s@%s", to.user,
+		    to.server);
+		send_presence(c, ta, to.lid);
+		return;
+	}
+	if (type[0] != '\0' && strcmp(type, "available") != 0 &&
+	    strcmp(type, "unavailable") != 0)
+		return;
+	c->acct->available = strcmp(type, "unavailable") != 0;
+	if (!c->acct->available)
+		c->acct->last_seen = now_s();
+	sim_conn_log(c, "presence of %s: %s", c->acct->pn,
+	    c->acct->available ? "available" : "unavailable");
+	presence_changed(s, c->acct);
+}
+
+void
+sim_route_conn_closed(struct sim_conn *c)
+{
+	struct sim	*s = c->s;
+	struct sim_sub	*sub, **pp;
+	struct sim_conn	*o;
+
+	for (pp = &s->subs; (sub = *pp) != NULL;) {
+		if (sub->conn_id == c->id) {
+			*pp = sub->next;
+			free(sub);
+		} else
+			pp = &sub->next;
+	}
+	if (!c->authed || c->acct == NULL || !c->acct->available ||
+	    s->stopping)
+		return;
+	for (o = s->conns; o != NULL; o = o->next)
+		if (o != c && o->authed && o->acct == c->acct &&
+		    o->st == SIM_C_READY)
+			return;
+	c->acct->available = false;
+	c->acct->last_seen = now_s();
+	presence_changed(s, c->acct);
+}
+
+/* --- devices notifications (8.2, 11.7) --- */
+
+static int
+strp_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "2:" + base64 of SHA-256 of the sorted device JIDs, first 6 bytes
+ * (protocol.md 10.3), over a's current devices. */
+static void
+device_hash(const struct sim_account *a, char out[16])
+{
+	char			 jids[ROUTE_MAX_DEVICES][48];
+	char			*ptr[ROUTE_MAX_DEVICES];
+	const struct sim_device	*d;
+	struct buf		 cat = BUF_INIT;
+	uint8_t			 h[32];
+	unsigned char		 b64[16];
+	size_t			 n = 0, i;
+
+	snprintf(jids[n], sizeof(jids[n]), "%s.0:0@s.whatsapp.net", a->pn);
+	ptr[n] = jids[n];
+	n++;
+	for (d = a->devices; d != NULL && n < ROUTE_MAX_DEVICES; d = d->next) {
+		if (!d->signed_back || d->removed)
+			continue;
+		snprintf(jids[n], sizeof(jids[n]), "%s.0:%u@s.whatsapp.net",
+		    a->pn, d->id);
+		ptr[n] = jids[n];
+		n++;
+	}
+	qsort(ptr, n, sizeof(ptr[0]), strp_cmp);
+	for (i = 0; i < n; i++)
+		buf_append(&cat, ptr[i], strlen(ptr[i]));
+	wa_crypto_sha256(cat.p, cat.len, h);
+	buf_release(&cat);
+	EVP_EncodeBlock(b64, h, 6);	/* 8 characters, no padding */
+	out[0] = '2';
+	out[1] = ':';
+	memcpy(out + 2, b64, 8);
+	out[10] = '\0';
+}
+
+unsigned
+sim_route_devices_notify(struct sim *s, struct sim_account *a,
+    const struct sim_device *d, const char *what)
+{
+	struct arena	 ar;
+	struct wa_node	*n, *op, *dev, *kil;
+	struct sim_conn	*c;
+	char		 id[32], hash[16], v[16];
+	unsigned	 sent = 0;
+	int64_t		 t = now_s();
+
+	device_hash(a, hash);
+	arena_init(&ar, 0);
+	n = sn_new(&ar, "notification");
+	snprintf(id, sizeof(id), "sim-%" PRIu64, ++s->next_iq);
+	put_jid(&ar, n, "from", a, false, 0);
+	put_jid(&ar, n, "lid", a, true, 0);
+	sn_attr(&ar, n, "id", id);
+	put_t(&ar, n, "t", t);
+	sn_attr(&ar, n, "type", "devices");
+	op = sn_child(&ar, n, what);
+	sn_attr(&ar, op, "device_hash", hash);
+	dev = sn_child(&ar, op, "device");
+	put_jid(&ar, dev, "jid", a, false, d->id);
+	if (strcmp(what, "add") == 0) {
+		snprintf(v, sizeof(v), "%u", d->key_index);
+		sn_attr(&ar, dev, "key-index", v);
+	}
+	put_jid(&ar, dev, "lid", a, true, d->id);
+	kil = sn_child(&ar, op, "key-index-list");
+	put_t(&ar, kil, "ts", t);
+	for (c = s->conns; c != NULL; c = c->next)
+		if (c->authed && c->st == SIM_C_READY && c->dev != NULL &&
+		    c->dev != d && sim_conn_send_node(c, n) == 0)
+			sent++;
+	arena_release(&ar);
+	s->device_notifications += sent;
+	sim_log(s, "devices notification (%s %s:%u, %s) sent to %u "
+	    "connections", what, a->pn, d->id, hash, sent);
+	return sent;
+}
+
+unsigned
+sim_route_remove_device(struct sim *s, struct sim_account *a,
+    struct sim_device *d)
+{
+	struct sim_conn		*c;
+	struct sim_route	*r;
+
+	d->removed = true;
+	for (c = s->conns; c != NULL; c = c->next)
+		if (c->dev == d && c->st != SIM_C_CLOSING)
+			sim_conn_drop(c);
+	for (r = s->routes; r != NULL; r = r->next)
+		if (r->acct == a && r->device == d->id)
+			r->acked = true;	/* nobody will take them */
+	return sim_route_devices_notify(s, a, d, "remove");
+}
+
+/* --- the entry point, the admin report, teardown --- */
+
+int
+sim_route_inject(struct sim *s, struct sim_account *a, uint32_t dev,
+    const struct wa_node *n)
+{
+	struct origin	 o;
+
+	if (!device_exists(a, dev))
+		return WC_ESTATE;
+	memset(&o, 0, sizeof(o));
+	o.s = s;
+	o.acct = a;
+	o.dev = dev;
+	o.name = a->name;
+	if (sn_is(n, "message"))
+		on_message(&o, n);
+	else if (sn_is(n, "receipt"))
+		on_receipt(&o, n);
+	else
+		return WC_EINVAL;
+	return 0;
+}
+
+int
+sim_route_handle(struct sim_conn *c, const struct wa_node *n)
+{
+	struct origin	 o;
+
+	if (!c->authed || c->dev == NULL || c->acct == NULL)
+		return 0;
+	origin_conn(&o, c);
+	if (sn_is(n, "message")) {
+		on_message(&o, n);
+		return 1;
+	}
+	if (sn_is(n, "receipt")) {
+		on_receipt(&o, n);
+		return 1;
+	}
+	if (sn_is(n, "ack") && (wa_str_eqc(sn_get(n, "class"), "message") ||
+	    wa_str_eqc(sn_get(n, "class"), "receipt"))) {
+		on_ack(c, n);
+		return 1;
+	}
+	if (sn_is(n, "chatstate")) {
+		on_chatstate(c, n);
+		return 1;
+	}
+	if (sn_is(n, "presence")) {
+		on_presence(c, n);
+		return 1;
+	}
+	if (sn_is(n, "iq") && wa_str_eqc(sn_get(n, "xmlns"), "encrypt") &&
+	    wa_str_eqc(sn_get(n, "type"), "get")) {
+		const struct wa_node	*key = sn_find(n, "key");
+
+		if (key != NULL) {
+			answer_bundles(c, n, key);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+struct json_object *
+sim_route_json(const struct sim *s)
+{
+	struct json_object	*arr = json_object_new_array();
+	const struct sim_route	*r;
+
+	for (r = s->routes; r != NULL; r = r->next) {
+		struct json_object	*o = json_object_new_object();
+		struct json_object	*enc = json_object_new_array();
+
+		json_object_object_add(o, "seq",
+		    json_object_new_int64((int64_t)r->seq));
+		json_object_object_add(o, "kind", json_object_new_string(
+		    r->kind == SIM_ROUTE_MESSAGE ? "message" : "receipt"));
+		json_object_object_add(o, "id", json_object_new_string(r->id));
+		json_object_object_add(o, "type",
+		    json_object_new_string(r->type));
+		json_object_object_add(o, "from",
+		    json_object_new_string(r->from));
+		json_object_object_add(o, "to", json_object_new_string(r->to));
+		if (r->enc[0] != '\0')
+			json_object_array_add(enc,
+			    json_object_new_string(r->enc));
+		json_object_object_add(o, "enc", enc);
+		json_object_object_add(o, "t", json_object_new_int64(r->t));
+		json_object_object_add(o, "delivered",
+		    json_object_new_boolean(r->deliveries > 0));
+		json_object_object_add(o, "deliveries",
+		    json_object_new_int64(r->deliveries));
+		json_object_object_add(o, "offline_deliveries",
+		    json_object_new_int64(r->offline_deliveries));
+		json_object_object_add(o, "acked",
+		    json_object_new_boolean(r->acked));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+void
+sim_route_free(struct sim *s)
+{
+	struct sim_route	*r;
+	struct sim_sub		*sub;
+
+	while ((r = s->routes) != NULL) {
+		s->routes = r->next;
+		buf_release(&r->stanza);
+		free(r);
+	}
+	s->routes_tail = &s->routes;
+	while ((sub = s->subs) != NULL) {
+		s->subs = sub->next;
+		free(sub);
+	}
+}
