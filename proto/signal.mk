@@ -1,1 +1,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
+# The Signal layer of 1:1 messaging (issue 6; protocol.md 5.4, 8.1, 9.4,
+# 11.2, 16): libsignal-protocol-c over the store (proto/signal.c, engine
+# side, no SQL; store/signal.c, every Signal SQL statement; the adapter in
+# src/app-store.c), and its test with two parties on real stores.
+# libproto.a already compiles with $(SIGNAL_CFLAGS) $(SODIUM_CFLAGS)
+# $(OPENSSL_CFLAGS) (proto/noise.mk).
+libproto_a_SOURCES += proto/wa-signal.h proto/signal.c
+libstore_a_SOURCES += store/signal.c
+
+check_PROGRAMS += tests/test-wa-signal
+tests_test_wa_signal_SOURCES = tests/test-wa-signal.c
+tests_test_wa_signal_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_wa_signal_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_wa_signal_LDADD = libapp.a libproto.a libstore.a libbase.a \
+	$(CMOCKA_LIBS) $(PROTO_LIBS) $(STORE_LIBS)
+TESTS += tests/test-wa-signal

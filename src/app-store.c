@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/app-store.c -- struct wa_store_ops over store/ (src/app-store.h).
+ * src/app-store.c -- struct wa_store_ops and struct wa_signal_store_ops
+ * over store/ (src/app-store.h).
  */
 #include "compat.h"
 
@@ -160,5 +161,160 @@ app_store_ops(struct store *s, struct wa_store_ops *ops)
 	ops->prekey_pending = prekey_pending;
 	ops->prekey_mark_uploaded = prekey_mark_uploaded;
 	ops->prekey_count = prekey_count;
+	ops->arg = s;
+}
+
+/* ---- Signal state (proto/wa-signal.h) ---- */
+
+_Static_assert(WA_SIGNAL_NAME_MAX == STORE_SIGNAL_NAME_MAX,
+    "address name caps differ");
+_Static_assert(WA_SIGNAL_KEY_LEN == STORE_KEY_LEN, "key lengths differ");
+
+static int
+sig_session_load(void *arg, const struct wa_signal_addr *a, struct buf *out)
+{
+	return store_signal_session_load(arg, a->name, a->device, out);
+}
+
+static int
+sig_session_store(void *arg, const struct wa_signal_addr *a,
+    const uint8_t *rec, size_t len)
+{
+	return store_signal_session_store(arg, a->name, a->device, rec, len);
+}
+
+static int
+sig_session_contains(void *arg, const struct wa_signal_addr *a)
+{
+	return store_signal_session_contains(arg, a->name, a->device);
+}
+
+static int
+sig_session_delete(void *arg, const struct wa_signal_addr *a)
+{
+	return store_signal_session_delete(arg, a->name, a->device);
+}
+
+static int
+sig_session_delete_all(void *arg, const char *name)
+{
+	return store_signal_session_delete_all(arg, name);
+}
+
+static int
+sig_session_devices(void *arg, const char *name, uint32_t *out, size_t max)
+{
+	return store_signal_session_devices(arg, name, out, max);
+}
+
+static int
+sig_own_load(void *arg, struct wa_signal_own *out)
+{
+	struct store_device	 d;
+	int			 rc;
+
+	memset(&d, 0, sizeof(d));
+	if ((rc = store_device_load(arg, &d)) <= 0)
+		return rc;
+	memcpy(out->identity_priv, d.identity_priv, 32);
+	memcpy(out->identity_pub, d.identity_pub, 32);
+	out->registration_id = d.registration_id;
+	out->spk_id = d.spk_id;
+	memcpy(out->spk_priv, d.spk_priv, 32);
+	memcpy(out->spk_pub, d.spk_pub, 32);
+	memcpy(out->spk_sig, d.spk_sig, 64);
+	store_device_release(&d);
+	return 1;
+}
+
+static int
+sig_prekey_load(void *arg, uint32_t id, uint8_t priv[WA_SIGNAL_KEY_LEN],
+    uint8_t pub[WA_SIGNAL_KEY_LEN])
+{
+	struct store_prekey	 k;
+	int			 rc;
+
+	if ((rc = store_prekey_get(arg, id, &k)) == 1) {
+		memcpy(priv, k.priv, 32);
+		memcpy(pub, k.pub, 32);
+	}
+	explicit_bzero(&k, sizeof(k));
+	return rc;
+}
+
+static int
+sig_prekey_remove(void *arg, uint32_t id)
+{
+	return store_prekey_remove(arg, id);
+}
+
+static int
+sig_identity_save(void *arg, const struct wa_signal_addr *a,
+    const uint8_t key[WA_SIGNAL_KEY_LEN], int64_t now_ms)
+{
+	return store_signal_identity_save(arg, a->name, a->device, key, now_ms);
+}
+
+static int
+sig_identity_load(void *arg, const struct wa_signal_addr *a,
+    uint8_t key[WA_SIGNAL_KEY_LEN])
+{
+	return store_signal_identity_load(arg, a->name, a->device, key, NULL);
+}
+
+static int
+sig_sender_key_load(void *arg, const char *group,
+    const struct wa_signal_addr *sender, struct buf *out)
+{
+	return store_signal_sender_key_load(arg, group, sender->name,
+	    sender->device, out);
+}
+
+static int
+sig_sender_key_store(void *arg, const char *group,
+    const struct wa_signal_addr *sender, const uint8_t *rec, size_t len)
+{
+	return store_signal_sender_key_store(arg, group, sender->name,
+	    sender->device, rec, len);
+}
+
+static int
+sig_tx_begin(void *arg)
+{
+	return store_signal_begin(arg);
+}
+
+static int
+sig_tx_commit(void *arg)
+{
+	return store_signal_commit(arg);
+}
+
+static int
+sig_tx_rollback(void *arg)
+{
+	return store_signal_rollback(arg);
+}
+
+void
+app_store_signal_ops(struct store *s, struct wa_signal_store_ops *ops)
+{
+	memset(ops, 0, sizeof(*ops));
+	ops->session_load = sig_session_load;
+	ops->session_store = sig_session_store;
+	ops->session_contains = sig_session_contains;
+	ops->session_delete = sig_session_delete;
+	ops->session_delete_all = sig_session_delete_all;
+	ops->session_devices = sig_session_devices;
+	ops->own_load = sig_own_load;
+	ops->prekey_load = sig_prekey_load;
+	ops->prekey_remove = sig_prekey_remove;
+	ops->identity_save = sig_identity_save;
+	ops->identity_load = sig_identity_load;
+	ops->sender_key_load = sig_sender_key_load;
+	ops->sender_key_store = sig_sender_key_store;
+	ops->tx_begin = sig_tx_begin;
+	ops->tx_commit = sig_tx_commit;
+	ops->tx_rollback = sig_tx_rollback;
 	ops->arg = s;
 }

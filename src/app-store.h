@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * src/app-store.h -- binds store/ into the engine's struct wa_store_ops
- * (proto/eng.h): the thin adapter of the composition root, converting
+ * (proto/eng.h) and the Signal layer's struct wa_signal_store_ops
+ * (proto/wa-signal.h): the thin adapter of the composition root, converting
  * between store rows and the engine's plain structs.  Runs on the thread
  * that owns the store (the engine thread).
  */
@@ -9,6 +10,7 @@
 #define WC_APP_STORE_H
 
 #include "eng.h"
+#include "wa-signal.h"
 
 struct store;
 
@@ -20,5 +22,15 @@ struct store;
  * Cannot fail.
  */
 void	app_store_ops(struct store *s, struct wa_store_ops *ops);
+
+/*
+ * Fill *ops with the Signal adapter over s (borrowed, as above): sessions,
+ * remote identities and sender keys in store/signal.c's tables; the own
+ * identity, registration id and signed prekey from the device row; the
+ * one-time prekeys of table prekey (removed on use); transactions as
+ * store_signal_begin/commit/rollback (nested savepoints).  Errors the ops
+ * return: those of store/ (-EIO, -EINVAL).  Cannot fail.
+ */
+void	app_store_signal_ops(struct store *s, struct wa_signal_store_ops *ops);
 
 #endif

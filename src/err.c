@@ -69,6 +69,18 @@ wc_strerror(int err)
 		return _("cannot connect to the server");
 	case WC_ECLOSED:
 		return _("the server closed the connection");
+	case WC_EDUPMSG:
+		return _("Signal message already decrypted");
+	case WC_ENOSESSION:
+		return _("no Signal session with that device");
+	case WC_EBADMSG:
+		return _("invalid Signal message");
+	case WC_ENOKEY:
+		return _("the message names a prekey we no longer have");
+	case WC_EBADKEY:
+		return _("invalid Signal key or signature");
+	case WC_EUNTRUSTED:
+		return _("untrusted identity key");
 	}
 	if (err == 0)
 		return _("success");

@@ -40,6 +40,12 @@ enum wc_err {
 	WC_ECERTNOTYET,		/* a certificate's notBefore is after now */
 	WC_ECONNECT,		/* cannot connect (refused, DNS, TLS, upgrade) */
 	WC_ECLOSED,		/* the peer closed the connection */
+	WC_EDUPMSG,		/* Signal message already decrypted: ack, ignore */
+	WC_ENOSESSION,		/* no Signal session with that address */
+	WC_EBADMSG,		/* Signal message malformed or fails its MAC */
+	WC_ENOKEY,		/* a pkmsg names a prekey we no longer have */
+	WC_EBADKEY,		/* a Signal key or prekey signature is invalid */
+	WC_EUNTRUSTED,		/* libsignal refused a remote identity */
 };
 
 /*

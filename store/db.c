@@ -2,7 +2,7 @@
 /*
  * store/db.c -- opening the database: file modes, pragmas, numbered
  * schema migrations.  The statements of each table live in their own file
- * (store/device.c, store/prekey.c).
+ * (store/device.c, store/prekey.c, store/signal.c).
  */
 #include "compat.h"
 
@@ -43,6 +43,96 @@ static const char *const migrations[] = {
 	"  uploaded INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TABLE counter (name TEXT PRIMARY KEY, value INTEGER NOT NULL);"
 	"INSERT INTO counter VALUES ('next_prekey_id', 1);",
+	/*
+	 * 2: Signal state (store/signal.c): sessions and sender keys as
+	 * libsignal's own serialized records, keyed by address (protocol.md
+	 * 5.4); remote identity keys (32 bytes, no 0x05 type byte) with the
+	 * time they were first seen and last changed (0: never changed).
+	 */
+	"CREATE TABLE session ("
+	"  name TEXT NOT NULL, device INTEGER NOT NULL,"
+	"  record BLOB NOT NULL,"
+	"  PRIMARY KEY (name, device)) WITHOUT ROWID;"
+	"CREATE TABLE identity ("
+	"  name TEXT NOT NULL, device INTEGER NOT NULL,"
+	"  key BLOB NOT NULL CHECK (length(key) = 32),"
+	"  seen_ms INTEGER NOT NULL, changed_ms INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (name, device)) WITHOUT ROWID;"
+	"CREATE TABLE sender_key ("
+	"  group_id TEXT NOT NULL, name TEXT NOT NULL, device INTEGER NOT NULL,"
+	"  record BLOB NOT NULL,"
+	"  PRIMARY KEY (group_id, name, device)) WITHOUT ROWID;",
+	/*
+	 * 3: chats, messages and what hangs off them (store/message.c).
+	 * chat: one row per chat JID; last_ms and last_rowid name its newest
+	 * message and last_* hold a copy of that message's preview (text cut
+	 * to STORE_CHAT_PREVIEW_MAX characters), kept current by
+	 * store/message.c, so the chat list reads the chat table alone (no
+	 * random reads into a million-row message table); muted_until and
+	 * pinned are ms (0: off).
+	 * message: rowid is the store order and the keyset tiebreak
+	 * (AUTOINCREMENT: never reused, so a saved cursor stays valid);
+	 * UNIQUE (chat, from_me, id) makes delivery exactly once; sender is
+	 * the author's user JID in groups, '' otherwise; state is enum
+	 * store_msg_state (only ever moves up, except FAILED -> QUEUED);
+	 * edited is the ms of the edit shown (0: none); payload is an
+	 * outgoing message's plaintext protobuf, kept for resends.  Indexes:
+	 * message_page pages by (chat, ts_ms, rowid) (perf.md U1/U2: keyset,
+	 * no OFFSET); message_outbox holds just the QUEUED rows,
+	 * message_unread just the RECEIVED ones, message_payload the rows
+	 * with a payload.  reaction: one per (chat, target, sender), emoji
+	 * '' is a removal kept as a tombstone.  contact: names of a user JID
+	 * (PN or LID).  lid_map: PN <-> LID user JIDs, one to one
+	 * (protocol.md 5.3).  device_list: a usync device list (protocol.md
+	 * 8.2), 9 bytes per device: id and key index as 4-byte big-endian,
+	 * then 1 if hosted.
+	 */
+	"CREATE TABLE chat ("
+	"  jid TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL DEFAULT '',"
+	"  last_ms INTEGER NOT NULL DEFAULT 0,"
+	"  last_rowid INTEGER NOT NULL DEFAULT 0,"
+	"  unread INTEGER NOT NULL DEFAULT 0,"
+	"  muted_until INTEGER NOT NULL DEFAULT 0,"
+	"  pinned INTEGER NOT NULL DEFAULT 0,"
+	"  archived INTEGER NOT NULL DEFAULT 0,"
+	"  last_read_rowid INTEGER NOT NULL DEFAULT 0,"
+	"  last_from_me INTEGER NOT NULL DEFAULT 0,"
+	"  last_sender TEXT NOT NULL DEFAULT '',"
+	"  last_kind INTEGER NOT NULL DEFAULT 0,"
+	"  last_state INTEGER NOT NULL DEFAULT 0,"
+	"  last_deleted INTEGER NOT NULL DEFAULT 0,"
+	"  last_text TEXT NOT NULL DEFAULT '');"
+	"CREATE INDEX chat_order ON chat (archived, pinned, last_ms);"
+	"CREATE TABLE message ("
+	"  rowid INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  chat TEXT NOT NULL, id TEXT NOT NULL,"
+	"  sender TEXT NOT NULL DEFAULT '',"
+	"  from_me INTEGER NOT NULL, ts_ms INTEGER NOT NULL,"
+	"  kind INTEGER NOT NULL DEFAULT 0, text TEXT NOT NULL DEFAULT '',"
+	"  quoted_id TEXT NOT NULL DEFAULT '',"
+	"  quoted_sender TEXT NOT NULL DEFAULT '',"
+	"  quoted_text TEXT NOT NULL DEFAULT '',"
+	"  state INTEGER NOT NULL, edited INTEGER NOT NULL DEFAULT 0,"
+	"  deleted INTEGER NOT NULL DEFAULT 0, payload BLOB,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  UNIQUE (chat, from_me, id));"
+	"CREATE INDEX message_page ON message (chat, ts_ms);"
+	"CREATE INDEX message_outbox ON message (state) WHERE state = 0;"
+	"CREATE INDEX message_unread ON message (chat, ts_ms) WHERE state = 3;"
+	"CREATE INDEX message_payload ON message (ts_ms)"
+	"  WHERE payload IS NOT NULL;"
+	"CREATE TABLE reaction ("
+	"  chat TEXT NOT NULL, target_id TEXT NOT NULL, sender TEXT NOT NULL,"
+	"  emoji TEXT NOT NULL, ts_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (chat, target_id, sender)) WITHOUT ROWID;"
+	"CREATE TABLE contact ("
+	"  jid TEXT PRIMARY KEY NOT NULL, push_name TEXT NOT NULL DEFAULT '',"
+	"  name TEXT NOT NULL DEFAULT '') WITHOUT ROWID;"
+	"CREATE TABLE lid_map ("
+	"  pn TEXT PRIMARY KEY NOT NULL, lid TEXT NOT NULL UNIQUE) WITHOUT ROWID;"
+	"CREATE TABLE device_list ("
+	"  user TEXT PRIMARY KEY NOT NULL, devices BLOB NOT NULL,"
+	"  fetched_ms INTEGER NOT NULL) WITHOUT ROWID;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	1	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	3	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -131,5 +131,535 @@ MUST_CHECK int	store_prekey_pending(struct store *s, struct store_prekey *out,
 
 /* Count stored prekeys (uploaded or not).  Returns the count or -EIO. */
 MUST_CHECK int	store_prekey_count(struct store *s);
+
+/*
+ * Signal state (store/signal.c, protocol.md 5.4, 16): libsignal's
+ * serialized session and sender-key records, stored as opaque blobs, and
+ * the identity keys of remote addresses.  An address is (name, device):
+ * name is the NUL-terminated libsignal address name ("<user>" for PN,
+ * "<user>_1" for LID, ...), at most STORE_SIGNAL_NAME_MAX bytes without
+ * the NUL (longer names: -EINVAL); device is the JID's device.  Records
+ * are at most STORE_SIGNAL_RECORD_MAX bytes (larger: -EINVAL on store,
+ * -EIO on load).  Loads append the record to *out (a struct buf, src/
+ * buf.h); records hold key material, so the caller wipes out->p.
+ */
+#define STORE_SIGNAL_NAME_MAX	128		/* bytes of an address name */
+#define STORE_SIGNAL_RECORD_MAX	(1u << 20)	/* bytes of one record */
+
+struct buf;
+
+/*
+ * Open a transaction (BEGIN IMMEDIATE: the write lock is taken now, so a
+ * writer on another connection delays it, within the busy timeout,
+ * rather than failing it later), or, inside an open one, a nested level
+ * (a SAVEPOINT): every write until the matching store_signal_commit() is
+ * durable together or not at all.  Each begin needs its own commit or
+ * rollback, innermost first.  Inside one, store calls that open their own
+ * BEGIN IMMEDIATE transaction (store_prekey_put(), store_device_save(),
+ * store_device_forget()) fail with -EIO.  Returns 0 or -EIO (also
+ * SQLITE_BUSY after the busy timeout).
+ */
+MUST_CHECK int	store_signal_begin(struct store *s);
+/* Commit the innermost transaction (durable once the outermost commits).
+ * Returns 0 or -EIO (then roll it back). */
+MUST_CHECK int	store_signal_commit(struct store *s);
+/* Undo every write since the matching begin and close that level.
+ * Returns 0 or -EIO. */
+MUST_CHECK int	store_signal_rollback(struct store *s);
+
+/*
+ * Load the session record of (name, device), appended to *out.  Returns 1
+ * when stored, 0 when not (*out untouched), -EINVAL (name too long) or
+ * -EIO.
+ */
+MUST_CHECK int	store_signal_session_load(struct store *s, const char *name,
+		    uint32_t device, struct buf *out);
+/* Insert or replace the session record rec[0..len) of (name, device).
+ * Returns 0, -EINVAL (name too long, len 0 or too big) or -EIO. */
+MUST_CHECK int	store_signal_session_store(struct store *s, const char *name,
+		    uint32_t device, const uint8_t *rec, size_t len);
+/* Returns 1 when (name, device) has a session record, 0 when not,
+ * -EINVAL or -EIO. */
+MUST_CHECK int	store_signal_session_contains(struct store *s,
+		    const char *name, uint32_t device);
+/* Delete the session of (name, device).  Returns 1 when one was
+ * deleted, 0 when there was none, -EINVAL or -EIO. */
+MUST_CHECK int	store_signal_session_delete(struct store *s, const char *name,
+		    uint32_t device);
+/* Delete the sessions of every device of name.  Returns how many were
+ * deleted (>= 0), -EINVAL or -EIO. */
+MUST_CHECK int	store_signal_session_delete_all(struct store *s,
+		    const char *name);
+/*
+ * Write up to max device ids of name that have a session, lowest first,
+ * to out.  Returns how many sessions name has in all (may exceed max:
+ * only max are written), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_signal_session_devices(struct store *s, const char *name,
+		    uint32_t *out, size_t max);
+
+/*
+ * Record the 32-byte identity key of (name, device) (without the 0x05
+ * type byte), seen at now_ms (ms since the Unix epoch).  A first key is
+ * stored with seen_ms = now_ms; a different key replaces the stored one
+ * and sets changed_ms = now_ms (WhatsApp trusts a new key and tells the
+ * user, protocol.md 11.2).  Returns 1 when a stored key was replaced by a
+ * different one, 0 when the key is new or unchanged, -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_signal_identity_save(struct store *s, const char *name,
+		    uint32_t device, const uint8_t key[STORE_KEY_LEN],
+		    int64_t now_ms);
+/*
+ * Load the identity key of (name, device) into key, and when changed_ms
+ * is not NULL the time it last changed (0: never).  Returns 1 when
+ * stored, 0 when not (outputs untouched), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_signal_identity_load(struct store *s, const char *name,
+		    uint32_t device, uint8_t key[STORE_KEY_LEN],
+		    int64_t *changed_ms);
+
+/*
+ * Load the sender-key record of sender (name, device) in group_id (the
+ * group's full JID, protocol.md 5.4), appended to *out.  group_id is at
+ * most STORE_SIGNAL_NAME_MAX bytes.  Returns 1 when stored, 0 when not,
+ * -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_signal_sender_key_load(struct store *s,
+		    const char *group_id, const char *name, uint32_t device,
+		    struct buf *out);
+/* Insert or replace that record with rec[0..len).  Returns 0, -EINVAL or
+ * -EIO. */
+MUST_CHECK int	store_signal_sender_key_store(struct store *s,
+		    const char *group_id, const char *name, uint32_t device,
+		    const uint8_t *rec, size_t len);
+
+/*
+ * ---------------------------------------------------------------------
+ * Chats, messages, the outbox, reactions, contacts, the PN-LID mapping
+ * and cached device lists (store/message.c, schema migration 3).
+ *
+ * Strings from the network are stored as given (UTF-8 or any other bytes;
+ * the UI sanitizes).  JIDs, message ids, names and emoji are
+ * NUL-terminated and at most STORE_JID_MAX / STORE_MSG_ID_MAX /
+ * STORE_NAME_MAX bytes; message text travels as (pointer, length), so it
+ * may hold NUL bytes.  Arguments above a limit fail with -EINVAL and
+ * nothing is written.  A chat is named by its JID as the engine keys it
+ * (the LID user JID once the PN-LID mapping is known, protocol.md 5.3);
+ * the store does not translate JIDs.  Every function that writes more
+ * than one row runs in a savepoint (store_signal_begin()), so it is
+ * atomic on its own and also nests inside a caller's transaction, e.g.
+ * the "decrypt + store + ratchet" transaction of reliability.md rule 1.
+ * Times are ms since the Unix epoch (UTC).  Engine thread (or whichever
+ * thread owns the struct store); none of these functions print.
+ * ---------------------------------------------------------------------
+ */
+#define STORE_JID_MAX		128	/* bytes of a JID or an AD-JID */
+#define STORE_MSG_ID_MAX	128	/* bytes of a message id (22 usually) */
+#define STORE_NAME_MAX		1024	/* bytes of a name, push name, emoji */
+#define STORE_MSG_TEXT_MAX	(16u << 20) /* bytes of text, quoted text */
+#define STORE_MSG_PAYLOAD_MAX	(16u << 20) /* bytes of a Message protobuf */
+#define STORE_MSG_PAGE_MAX	500	/* rows in one page */
+#define STORE_CHAT_PREVIEW_MAX	200	/* characters of a chat-list preview */
+#define STORE_DEVLIST_MAX	256	/* devices in one cached device list */
+
+/*
+ * Message states.  Numeric order is progress order, and every update
+ * only moves a message to a higher state ("forward"): a late delivery
+ * receipt never takes a read message back to delivered.  Outgoing:
+ * QUEUED -> SENT -> DELIVERED -> READ -> PLAYED, or QUEUED -> FAILED (the
+ * one backward step, FAILED -> QUEUED, is store_msg_retry()).  Incoming:
+ * RECEIVED -> READ (we sent a read receipt, protocol.md 11.8) -> PLAYED.
+ */
+enum store_msg_state {
+	STORE_MSG_FAILED = -1,	/* out: the server refused it (an ack error) */
+	STORE_MSG_QUEUED = 0,	/* out: stored with its payload, not acked */
+	STORE_MSG_SENT = 1,	/* out: the server acked it (protocol.md 9.6) */
+	STORE_MSG_DELIVERED = 2,/* out: a delivery receipt (no type) */
+	STORE_MSG_RECEIVED = 3,	/* in: stored; no read receipt sent yet */
+	STORE_MSG_READ = 4,	/* out: a read receipt; in: we sent one */
+	STORE_MSG_PLAYED = 5,	/* out: a played receipt; in: we sent one */
+};
+
+/* What a message row holds. */
+enum store_msg_kind {
+	STORE_MSG_TEXT = 0,	/* conversation, extendedTextMessage */
+	STORE_MSG_MEDIA = 1,	/* media; text is the caption */
+	STORE_MSG_NOTICE = 2,	/* local notice ("security code changed") */
+	STORE_MSG_UNSUPPORTED = 3,	/* a type we cannot show yet */
+	STORE_MSG_PLACEHOLDER = 4,	/* undecryptable yet; awaits a resend */
+};
+
+/*
+ * A message to store: every pointer is borrowed for the call; NULL
+ * strings are stored as "".  chat, id are required.
+ */
+struct store_msg_new {
+	const char	*chat;		/* chat JID (user or group JID) */
+	const char	*id;		/* message id (protocol.md 9.5) */
+	const char	*sender;	/* group: author's user JID; else "" */
+	bool		 from_me;	/* sent by this account (any device) */
+	int64_t		 ts_ms;		/* message time */
+	enum store_msg_kind kind;
+	const char	*text;		/* NULL only when text_len is 0 */
+	size_t		 text_len;	/* bytes, <= STORE_MSG_TEXT_MAX */
+	const char	*quoted_id;	/* replied-to message id, or NULL */
+	const char	*quoted_sender;	/* its author, or NULL */
+	const char	*quoted_text;	/* its text as quoted, or NULL */
+	const uint8_t	*payload;	/* outgoing: Message protobuf bytes */
+	size_t		 payload_len;	/* bytes, <= STORE_MSG_PAYLOAD_MAX */
+	enum store_msg_state state;	/* store_msg_insert_incoming() only */
+};
+
+/* One reaction on a message (protocol.md 11.5).  Owned by its page. */
+struct store_reaction {
+	char		*sender;	/* reacting user JID; "" for own */
+	char		*emoji;		/* never "" (removals are not listed) */
+	int64_t		 ts_ms;
+};
+
+/*
+ * A message row as read back.  Every pointer is owned by the page (or
+ * the struct) it came in; strings are never NULL ("" when empty).
+ */
+struct store_msg {
+	int64_t		 rowid;		/* store order, keyset tiebreak */
+	char		*chat;
+	char		*id;
+	char		*sender;
+	bool		 from_me;
+	int64_t		 ts_ms;
+	enum store_msg_kind kind;
+	char		*text;		/* text_len bytes, then a NUL */
+	size_t		 text_len;
+	char		*quoted_id;
+	char		*quoted_sender;
+	char		*quoted_text;
+	enum store_msg_state state;
+	int64_t		 edited_ms;	/* time of the edit shown; 0: none */
+	bool		 deleted;	/* revoked: text is "" */
+	uint8_t		*payload;	/* outbox, store_msg_get(); else NULL */
+	size_t		 payload_len;
+	int		 attempts;	/* store_msg_note_attempt() count */
+	struct store_reaction *reactions; /* pages only; else NULL */
+	size_t		 nreactions;
+};
+
+/*
+ * An array of messages, oldest first (ascending (ts_ms, rowid)), at most
+ * the max asked for.  more: another call in the same direction would
+ * return rows.  Freed with store_msg_page_free().
+ */
+struct store_msg_page {
+	struct store_msg *msgs;
+	size_t		 n;
+	bool		 more;
+};
+
+/* Free a page's rows and reset it to empty (NULL or empty is a no-op). */
+void		store_msg_page_free(struct store_msg_page *p);
+/* Free the strings and payload of one row (store_msg_get()). */
+void		store_msg_release(struct store_msg *m);
+
+/*
+ * Store an outgoing message as QUEUED with its payload (the encoded
+ * Message protobuf, kept so a resend carries the same id and content),
+ * create its chat if needed and make it the chat's newest activity.  Call
+ * before the first send attempt, so a message the user typed survives a
+ * crash or a disconnect (features.md: nchat loses failed sends).  m->state
+ * is ignored; m->from_me must be true.  Returns 0 and *rowid (may be
+ * NULL), -EEXIST when (chat, from_me, id) is already stored (nothing
+ * written), -EINVAL (a limit above, no payload, !from_me) or -EIO.
+ */
+MUST_CHECK int	store_msg_insert_outgoing(struct store *s,
+		    const struct store_msg_new *m, int64_t *rowid);
+
+/*
+ * Store a message that arrived (or one our other device sent), exactly
+ * once per (chat, from_me, id): the engine calls it inside the decrypt
+ * transaction and acks only after COMMIT (reliability.md rule 1), so a
+ * redelivery after a crash lands here again.  A new row bumps the chat's
+ * last activity and, when !from_me and the kind is not NOTICE, its
+ * unread count.  A row that is still a PLACEHOLDER (the message failed to
+ * decrypt) is filled in place by a non-placeholder m, keeping its rowid
+ * (reliability.md: "recovered message shown in place").  m->state is
+ * RECEIVED (READ or PLAYED from history sync) for others' messages and
+ * SENT..PLAYED for our other devices' (other values: -EINVAL); a NOTICE
+ * is stored READ, so no read receipt is ever sent for it.
+ * Returns 0 (inserted), 1 (duplicate: nothing changed) or 2 (a
+ * placeholder was filled), with *rowid (may be NULL) the row's rowid in
+ * all three cases; -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_insert_incoming(struct store *s,
+		    const struct store_msg_new *m, int64_t *rowid);
+
+/*
+ * Load up to max (1..STORE_MSG_PAGE_MAX) QUEUED outgoing messages, oldest
+ * first (in the order they were stored), with their payloads, for the
+ * outbox to send after a (re)connect.  Returns 0 and *out (freed with
+ * store_msg_page_free()), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_outbox(struct store *s, size_t max,
+		    struct store_msg_page *out);
+
+/* Count one more send attempt of outgoing (chat, id).  Returns 1 when the
+ * message exists, 0 when not, -EINVAL or -EIO. */
+MUST_CHECK int	store_msg_note_attempt(struct store *s, const char *chat,
+		    const char *id);
+
+/*
+ * The server acked our (chat, id) (protocol.md 9.6): QUEUED -> SENT.
+ * server_ts_ms (> 0) becomes the message time ("t" of the ack) and the
+ * chat's last activity follows; 0 keeps the stored time.  The payload is
+ * kept for answering retry receipts (protocol.md 9.6 step 1) until
+ * store_msg_payload_prune().  Returns 1 when the state moved, 0 when the
+ * message is unknown or already past QUEUED (a repeated ack), -EINVAL,
+ * -EIO.
+ */
+MUST_CHECK int	store_msg_mark_sent(struct store *s, const char *chat,
+		    const char *id, int64_t server_ts_ms);
+
+/*
+ * A receipt for message (chat, from_me, id): move it forward to state
+ * (DELIVERED, READ or PLAYED; READ/PLAYED also for incoming rows, after we
+ * sent that receipt).  Never moves a message backwards and never revives
+ * a FAILED one.  A receipt names the chat as its "from" (1:1) or the
+ * group; map LID/PN before calling.  Returns 1 when the state moved, 0
+ * when not (unknown id, or already at or past state), -EINVAL (another
+ * state) or -EIO.
+ */
+MUST_CHECK int	store_msg_mark(struct store *s, const char *chat,
+		    bool from_me, const char *id, enum store_msg_state state);
+
+/*
+ * The server refused outgoing (chat, id) (an ack with error=..., protocol.md
+ * 9.6): QUEUED -> FAILED, keeping the payload for store_msg_retry().
+ * Returns 1 when marked, 0 when unknown or not QUEUED, -EINVAL, -EIO.
+ */
+MUST_CHECK int	store_msg_mark_failed(struct store *s, const char *chat,
+		    const char *id);
+
+/* The user retries a FAILED outgoing (chat, id): back to QUEUED with the
+ * same id and payload.  Returns 1, 0 (unknown or not FAILED), -EINVAL,
+ * -EIO. */
+MUST_CHECK int	store_msg_retry(struct store *s, const char *chat,
+		    const char *id);
+
+/* The user deletes a FAILED outgoing (chat, id) (never sent, so nothing
+ * to revoke); the chat's preview falls back to the message before it.
+ * Returns 1, 0 (unknown or not FAILED), -EINVAL, -EIO. */
+MUST_CHECK int	store_msg_delete_failed(struct store *s, const char *chat,
+		    const char *id);
+
+/*
+ * Drop the payloads of outgoing messages past QUEUED (sent or later) with
+ * ts_ms < before_ms: they can no longer be re-encrypted for a retry
+ * receipt.  QUEUED and FAILED rows keep theirs.  Returns the number of
+ * payloads dropped (>= 0) or -EIO.
+ */
+MUST_CHECK int	store_msg_payload_prune(struct store *s,
+		    int64_t before_ms);
+
+/*
+ * Load message (chat, from_me, id) with its payload (when kept) into
+ * *out, freed with store_msg_release().  For retry receipts (protocol.md
+ * 9.6) and quotes.  Returns 1 and *out, 0 (not stored), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_get(struct store *s, const char *chat,
+		    bool from_me, const char *id, struct store_msg *out);
+
+/*
+ * An edit of (chat, from_me, id) (protocol.md 11.5): the text becomes
+ * text[0..text_len) and edited_ms = edit_ms (> 0), unless the message is
+ * revoked or already shows an edit at least as new (edits arriving out of
+ * order keep the newest).  Authorship (only the author edits) is the
+ * caller's check.  Returns 1 when applied, 0 when not (unknown target,
+ * revoked, older edit), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_edit(struct store *s, const char *chat,
+		    bool from_me, const char *id, const char *text,
+		    size_t text_len, int64_t edit_ms);
+
+/*
+ * A revoke of (chat, from_me, id) (protocol.md 11.4 type 0, 11.5): the
+ * row stays (deleted = true, so the UI shows "message deleted") with its
+ * text, quote and payload cleared.  Returns 1 when applied, 0 when unknown
+ * or already revoked, -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_revoke(struct store *s, const char *chat,
+		    bool from_me, const char *id);
+
+/*
+ * Pages of a chat's messages by keyset (perf.md U1/U2: an index on
+ * (chat, ts_ms) with rowid as tiebreak; never OFFSET or COUNT(*), never a
+ * whole chat in memory).  Each returns up to max (1..STORE_MSG_PAGE_MAX)
+ * rows oldest first in *out, with each row's reactions (at most 8192 on
+ * one page, oldest first per row); payloads are not loaded.  newest: the
+ * last max rows; before: the max rows just older than the row (ts_ms,
+ * rowid) (usually out->msgs[0] of the page shown);
+ * after: the max rows just newer than (ts_ms, rowid).  Walking with
+ * before/after visits every row exactly once, also among equal ts_ms.
+ * Returns 0 and *out (freed with store_msg_page_free(); n may be 0),
+ * -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_page_newest(struct store *s, const char *chat,
+		    size_t max, struct store_msg_page *out);
+MUST_CHECK int	store_msg_page_before(struct store *s, const char *chat,
+		    int64_t ts_ms, int64_t rowid, size_t max,
+		    struct store_msg_page *out);
+MUST_CHECK int	store_msg_page_after(struct store *s, const char *chat,
+		    int64_t ts_ms, int64_t rowid, size_t max,
+		    struct store_msg_page *out);
+
+/*
+ * Set sender's reaction on message target_id of chat (protocol.md 11.5):
+ * one reaction per (chat, target, sender), the newest by ts_ms wins
+ * (out-of-order arrivals keep the newest); emoji "" removes it (kept as a
+ * tombstone so an older reaction arriving late stays removed).  sender ""
+ * is our own.  The target need not be stored yet.  Returns 1 when the
+ * stored reaction changed, 0 when an equal or newer one is stored,
+ * -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_reaction_set(struct store *s, const char *chat,
+		    const char *target_id, const char *sender,
+		    const char *emoji, int64_t ts_ms);
+
+/* A chat-list row (pointers owned by the list). */
+struct store_chat {
+	char		*jid;
+	char		*name;		/* chat name (group subject), or "" */
+	char		*contact_name;	/* address-book name, or "" */
+	char		*push_name;	/* push name of jid, or "" */
+	int64_t		 last_ms;	/* newest message's time; 0: none */
+	int		 unread;	/* received messages not yet read */
+	int64_t		 muted_until;	/* ms; 0: not muted, -1: always */
+	int64_t		 pinned;	/* ms pinned at; 0: not pinned */
+	bool		 archived;
+	int64_t		 last_read_rowid; /* newest rowid at the last read */
+	/* The newest message, for the preview line (empty when none). */
+	int64_t		 last_rowid;	/* 0: the chat has no message */
+	bool		 last_from_me;
+	char		*last_sender;
+	enum store_msg_kind last_kind;
+	enum store_msg_state last_state;
+	bool		 last_deleted;
+	char		*last_text;	/* <= STORE_CHAT_PREVIEW_MAX chars */
+	size_t		 last_text_len;
+};
+
+struct store_chat_list {
+	struct store_chat *chats;
+	size_t		 n;
+	bool		 more;	/* more chats than max */
+};
+
+/*
+ * The chats with archived == archived, pinned first (newest pin first),
+ * then by last activity, newest first; each with its newest message and
+ * the contact's names, in one query over the chat table, which keeps a
+ * copy of each chat's newest message (no query per chat, no read into
+ * the message table; perf.md U1).  Up to max
+ * (>= 1) chats.  Returns 0 and *out (freed with store_chat_list_free()),
+ * -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_chat_list(struct store *s, bool archived,
+		    size_t max, struct store_chat_list *out);
+/* Free a chat list and reset it to empty (NULL is a no-op). */
+void		store_chat_list_free(struct store_chat_list *l);
+
+/* Create chat jid if missing and set its name (group subject).  Returns 0,
+ * -EINVAL or -EIO. */
+MUST_CHECK int	store_chat_set_name(struct store *s, const char *jid,
+		    const char *name);
+
+/* Create chat jid if missing and set its app-state flags (protocol.md 13):
+ * muted_until ms (0 unmuted, -1 always), pinned ms (0 unpinned),
+ * archived.  Returns 0, -EINVAL or -EIO. */
+MUST_CHECK int	store_chat_set_flags(struct store *s, const char *jid,
+		    int64_t muted_until, int64_t pinned, bool archived);
+
+/* A message to send a read receipt for (protocol.md 11.8). */
+struct store_msg_ref {
+	char		*id;
+	char		*sender;	/* group: the participant; 1:1: "" */
+	int64_t		 ts_ms;
+};
+
+/*
+ * The user read chat jid: its unread count becomes 0, last_read_rowid
+ * its newest message, and up to max (1..STORE_MSG_PAGE_MAX) of the oldest
+ * incoming RECEIVED messages move to READ and are returned in
+ * (*ids, *n) (freed with store_msg_refs_free()), oldest first, so the
+ * caller sends one read receipt per sender with their ids.  Returns 1
+ * when more RECEIVED messages remain (call again), 0 when none do,
+ * -EINVAL or -EIO (nothing changed, *ids untouched).
+ */
+MUST_CHECK int	store_chat_mark_read(struct store *s, const char *jid,
+		    size_t max, struct store_msg_ref **ids, size_t *n);
+void		store_msg_refs_free(struct store_msg_ref *ids, size_t n);
+
+/*
+ * Push names (protocol.md 15.4: the notify attribute, HistorySync
+ * pushnames; the caller ignores "-") and address-book names of a user JID
+ * (PN or LID).  Returns 0, -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_contact_set_push_name(struct store *s,
+		    const char *jid, const char *push_name);
+MUST_CHECK int	store_contact_set_name(struct store *s, const char *jid,
+		    const char *name);
+
+/* A contact's names, "" when unknown. */
+struct store_contact {
+	char		 push_name[STORE_NAME_MAX + 1];
+	char		 name[STORE_NAME_MAX + 1];
+};
+
+/* Load jid's names into *out.  Returns 1, 0 (unknown jid; *out untouched),
+ * -EINVAL or -EIO. */
+MUST_CHECK int	store_contact_get(struct store *s, const char *jid,
+		    struct store_contact *out);
+
+/*
+ * The PN <-> LID mapping (protocol.md 5.3), both user JIDs without device
+ * ("123@s.whatsapp.net", "456@lid").  One LID per PN and one PN per LID:
+ * putting a pair replaces any mapping of either side.  Returns 1 when the
+ * mapping changed, 0 when it was already stored, -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_lid_put(struct store *s, const char *pn,
+		    const char *lid);
+/* Look up the LID of pn / the PN of lid into out (STORE_JID_MAX + 1
+ * bytes).  Returns 1, 0 (unknown; out untouched), -EINVAL or -EIO. */
+MUST_CHECK int	store_lid_get_lid(struct store *s, const char *pn,
+		    char out[STORE_JID_MAX + 1]);
+MUST_CHECK int	store_lid_get_pn(struct store *s, const char *lid,
+		    char out[STORE_JID_MAX + 1]);
+
+/* One device of a cached usync device list (protocol.md 8.2). */
+struct store_devlist_entry {
+	uint32_t	 id;		/* device id; 0 the primary */
+	uint32_t	 key_index;	/* ADV key index; 0 for device 0 */
+	bool		 hosted;	/* is_hosted="true" */
+};
+
+/*
+ * Cache user's device list (user JID, no device), fetched at fetched_ms,
+ * replacing any cached one.  n <= STORE_DEVLIST_MAX.  Returns 0, -EINVAL
+ * or -EIO.
+ */
+MUST_CHECK int	store_devlist_put(struct store *s, const char *user,
+		    const struct store_devlist_entry *devs, size_t n,
+		    int64_t fetched_ms);
+/*
+ * Load user's cached list into out (room for max entries) and *fetched_ms
+ * (may be NULL).  Returns the device count (>= 0; only min(count, max)
+ * written) or -ENOENT when nothing is cached, -EINVAL or -EIO (a corrupt
+ * row).
+ */
+MUST_CHECK int	store_devlist_get(struct store *s, const char *user,
+		    struct store_devlist_entry *out, size_t max,
+		    int64_t *fetched_ms);
+/* Drop user's cached list (a devices notification, a phash mismatch,
+ * protocol.md 8.2, 9.6).  Returns 1 when one was cached, 0, -EINVAL,
+ * -EIO. */
+MUST_CHECK int	store_devlist_forget(struct store *s, const char *user);
 
 #endif

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * store/signal.c -- Signal state (tables session, identity, sender_key):
+ * libsignal's records as opaque blobs keyed by address, remote identity
+ * keys with the time they changed, and the nested transactions the
+ * engine wraps around "session advanced + message stored"
+ * (store/store.h, protocol.md 5.4, 11.2, 16).
+ *
+ * Statements are prepared per call: store-int.h's cache has no slots for
+ * them yet (one prepare is a few microseconds, well under the engine's
+ * budget for a message).
+ */
+#include "compat.h"
+
+#include <errno.h>
+
+#include <sodium.h>
+
+#define LOG_TAG "store"
+#include "buf.h"
+#include "err.h"
+#include "log.h"
+#include "store-int.h"
+
+static int
+check_name(const char *name)
+{
+	if (name == NULL || strnlen(name, STORE_SIGNAL_NAME_MAX + 1) >
+	    STORE_SIGNAL_NAME_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
+		log_error("%s", sqlite3_errmsg(s->db));
+		*st = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Step a statement that returns no rows, then finalize it. */
+static int
+run(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int	 rc = sqlite3_step(st);
+
+	if (rc != SQLITE_DONE)
+		log_error("%s: %s", what, sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+static void
+bind_addr(sqlite3_stmt *st, int col, const char *name, uint32_t device)
+{
+	sqlite3_bind_text(st, col, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, col + 1, device);
+}
+
+/*
+ * Step st (which selects one blob) and append the blob to out.  Returns
+ * 1, 0 (no row) or -EIO; finalizes st.
+ */
+static int
+load_blob(struct store *s, sqlite3_stmt *st, struct buf *out,
+    const char *what)
+{
+	const void	*p;
+	int		 rc, n;
+
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		log_error("%s: %s", what, sqlite3_errmsg(s->db));
+		sqlite3_finalize(st);
+		return -EIO;
+	}
+	p = sqlite3_column_blob(st, 0);
+	n = sqlite3_column_bytes(st, 0);
+	if (p == NULL || n <= 0 || (size_t)n > STORE_SIGNAL_RECORD_MAX) {
+		log_error("%s: the stored record is corrupt", what);
+		sqlite3_finalize(st);
+		return -EIO;
+	}
+	buf_append(out, p, (size_t)n);
+	sqlite3_finalize(st);
+	return 1;
+}
+
+/*
+ * Transactions nest: the outermost level is BEGIN IMMEDIATE, so the write
+ * lock is taken up front and a writer on another connection makes us wait
+ * (busy timeout) instead of failing a deferred transaction's upgrade with
+ * SQLITE_BUSY_SNAPSHOT; inner levels are savepoints named "signal".  The
+ * innermost level is a savepoint exactly when one named "signal" exists,
+ * which RELEASE / ROLLBACK TO find out without any state of our own.
+ */
+int
+store_signal_begin(struct store *s)
+{
+	return store_exec(s, sqlite3_get_autocommit(s->db) ?
+	    "BEGIN IMMEDIATE" : "SAVEPOINT signal");
+}
+
+int
+store_signal_commit(struct store *s)
+{
+	if (sqlite3_exec(s->db, "RELEASE signal", NULL, NULL, NULL) ==
+	    SQLITE_OK)
+		return 0;
+	return store_exec(s, "COMMIT");
+}
+
+int
+store_signal_rollback(struct store *s)
+{
+	if (sqlite3_exec(s->db, "ROLLBACK TO signal", NULL, NULL, NULL) ==
+	    SQLITE_OK)
+		return store_exec(s, "RELEASE signal");
+	return store_exec(s, "ROLLBACK");
+}
+
+int
+store_signal_session_load(struct store *s, const char *name, uint32_t device,
+    struct buf *out)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "SELECT record FROM session"
+	    " WHERE name = ?1 AND device = ?2", &st)) != 0)
+		return rc;
+	bind_addr(st, 1, name, device);
+	return load_blob(s, st, out, "loading a session");
+}
+
+int
+store_signal_session_store(struct store *s, const char *name,
+    uint32_t device, const uint8_t *rec, size_t len)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if (rec == NULL || len == 0 || len > STORE_SIGNAL_RECORD_MAX)
+		return -EINVAL;
+	if ((rc = prepare(s, "INSERT OR REPLACE INTO session"
+	    " (name, device, record) VALUES (?1, ?2, ?3)", &st)) != 0)
+		return rc;
+	bind_addr(st, 1, name, device);
+	sqlite3_bind_blob(st, 3, rec, (int)len, SQLITE_STATIC);
+	return run(s, st, "storing a session");
+}
+
+int
+store_signal_session_contains(struct store *s, const char *name,
+    uint32_t device)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "SELECT 1 FROM session"
+	    " WHERE name = ?1 AND device = ?2", &st)) != 0)
+		return rc;
+	bind_addr(st, 1, name, device);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		log_error("looking a session up: %s", sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int
+store_signal_session_delete(struct store *s, const char *name,
+    uint32_t device)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "DELETE FROM session"
+	    " WHERE name = ?1 AND device = ?2", &st)) != 0)
+		return rc;
+	bind_addr(st, 1, name, device);
+	if ((rc = run(s, st, "deleting a session")) != 0)
+		return rc;
+	return sqlite3_changes(s->db) > 0 ? 1 : 0;
+}
+
+int
+store_signal_session_delete_all(struct store *s, const char *name)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "DELETE FROM session WHERE name = ?1", &st)) != 0)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if ((rc = run(s, st, "deleting sessions")) != 0)
+		return rc;
+	return sqlite3_changes(s->db);
+}
+
+int
+store_signal_session_devices(struct store *s, const char *name,
+    uint32_t *out, size_t max)
+{
+	sqlite3_stmt	*st;
+	int		 rc, n = 0;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "SELECT device FROM session WHERE name = ?1"
+	    " ORDER BY device", &st)) != 0)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((size_t)n < max)
+			out[n] = (uint32_t)sqlite3_column_int64(st, 0);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		log_error("listing sessions: %s", sqlite3_errmsg(s->db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -EIO;
+}
+
+int
+store_signal_identity_load(struct store *s, const char *name,
+    uint32_t device, uint8_t key[STORE_KEY_LEN], int64_t *changed_ms)
+{
+	sqlite3_stmt	*st;
+	const void	*p;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "SELECT key, changed_ms FROM identity"
+	    " WHERE name = ?1 AND device = ?2", &st)) != 0)
+		return rc;
+	bind_addr(st, 1, name, device);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	p = rc == SQLITE_ROW ? sqlite3_column_blob(st, 0) : NULL;
+	if (p == NULL || sqlite3_column_bytes(st, 0) != STORE_KEY_LEN) {
+		log_error("loading an identity: %s", rc == SQLITE_ROW ?
+		    "corrupt key" : sqlite3_errmsg(s->db));
+		sqlite3_finalize(st);
+		return -EIO;
+	}
+	memcpy(key, p, STORE_KEY_LEN);
+	if (changed_ms != NULL)
+		*changed_ms = sqlite3_column_int64(st, 1);
+	sqlite3_finalize(st);
+	return 1;
+}
+
+int
+store_signal_identity_save(struct store *s, const char *name,
+    uint32_t device, const uint8_t key[STORE_KEY_LEN], int64_t now_ms)
+{
+	sqlite3_stmt	*st;
+	uint8_t		 old[STORE_KEY_LEN];
+	int		 rc, had;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if ((had = store_signal_identity_load(s, name, device, old,
+	    NULL)) < 0)
+		return had;
+	if (had == 1 && sodium_memcmp(old, key, STORE_KEY_LEN) == 0)
+		return 0;
+	if (had == 0)
+		rc = prepare(s, "INSERT INTO identity (name, device, key,"
+		    " seen_ms) VALUES (?1, ?2, ?3, ?4)", &st);
+	else
+		rc = prepare(s, "UPDATE identity SET key = ?3, seen_ms = ?4,"
+		    " changed_ms = ?4 WHERE name = ?1 AND device = ?2", &st);
+	if (rc != 0)
+		return rc;
+	bind_addr(st, 1, name, device);
+	sqlite3_bind_blob(st, 3, key, STORE_KEY_LEN, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, now_ms);
+	if ((rc = run(s, st, "saving an identity")) != 0)
+		return rc;
+	return had;
+}
+
+int
+store_signal_sender_key_load(struct store *s, const char *group_id,
+    const char *name, uint32_t device, struct buf *out)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(group_id)) != 0 || (rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "SELECT record FROM sender_key WHERE group_id = ?1"
+	    " AND name = ?2 AND device = ?3", &st)) != 0)
+		return rc;
+	sqlite3_bind_text(st, 1, group_id, -1, SQLITE_STATIC);
+	bind_addr(st, 2, name, device);
+	return load_blob(s, st, out, "loading a sender key");
+}
+
+int
+store_signal_sender_key_store(struct store *s, const char *group_id,
+    const char *name, uint32_t device, const uint8_t *rec, size_t len)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(group_id)) != 0 || (rc = check_name(name)) != 0)
+		return rc;
+	if (rec == NULL || len == 0 || len > STORE_SIGNAL_RECORD_MAX)
+		return -EINVAL;
+	if ((rc = prepare(s, "INSERT OR REPLACE INTO sender_key"
+	    " (group_id, name, device, record) VALUES (?1, ?2, ?3, ?4)",
+	    &st)) != 0)
+		return rc;
+	sqlite3_bind_text(st, 1, group_id, -1, SQLITE_STATIC);
+	bind_addr(st, 2, name, device);
+	sqlite3_bind_blob(st, 4, rec, (int)len, SQLITE_STATIC);
+	return run(s, st, "storing a sender key");
+}
