@@ -38,6 +38,7 @@
 #include "err.h"
 #include "log.h"
 #include "pair.h"
+#include "dm.h"
 #include "node.h"
 #include "paircode.h"
 #include "i18n.h"
@@ -113,6 +114,11 @@ struct wa_eng {
 	uint8_t			 lc_eph_priv[WA_ENG_KEY_LEN];
 	char			 lc_ref[MAX_REF_LEN];
 	char			 lc_id[IQ_ID_LEN];	/* hello or finish */
+
+	/* 1:1 messaging (proto/dm.h); NULL without its stores */
+	struct wa_signal	*sig;
+	struct wa_dm		*dm;
+	struct wa_dm_host	 dm_host;
 };
 
 static void	connect_now(struct wa_eng *e);
@@ -605,6 +611,8 @@ lost(struct wa_eng *e, int err, enum next nx, const char *reason)
 	if (e->online && t - e->online_since_ms >= WA_ENG_STABLE_MS)
 		e->fails = 0;
 	e->online = false;
+	if (e->dm != NULL)
+		wa_dm_offline(e->dm);
 	e->kind = KIND_NONE;
 	e->ping_out = false;
 	e->count_id[0] = e->upload_id[0] = e->ping_id[0] = '\0';
@@ -1223,6 +1231,29 @@ on_success(struct wa_eng *e, const struct wa_node *n)
 	wa_nb_kid(&a, wa_nb_kids(&a, q, 1), "active", 0);
 	(void)send_node(e, q);
 	arena_release(&a);
+	/* Then messaging: our presence, and the outbox. */
+	if (e->dm != NULL && !e->freed)
+		wa_dm_online(e->dm, e->dev.jid, e->dev.lid, e->dev.push_name,
+		    e->dev.registration_id, e->dev.adv_identity,
+		    e->dev.adv_identity_len);
+}
+
+/* <notification type="account_sync" pushname>: our own push name
+ * (protocol.md 11.7, [RS]), kept with the device. */
+static void
+on_account_sync(struct wa_eng *e, const struct wa_node *n)
+{
+	char	 name[sizeof(e->dev.push_name)];
+	int	 rc;
+
+	wa_node_str_copy(n, "pushname", name, sizeof(name));
+	if (name[0] == '\0' || strcmp(name, e->dev.push_name) == 0)
+		return;
+	snprintf(e->dev.push_name, sizeof(e->dev.push_name), "%s", name);
+	if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0)
+		log_warn("cannot store our push name: %s", wc_strerror(rc));
+	if (e->dm != NULL)
+		wa_dm_set_push_name(e->dm, name);
 }
 
 static void
@@ -1431,6 +1462,8 @@ on_iq(struct wa_eng *e, const struct wa_node *n)
 			on_server_count(e, c);
 	} else if (e->upload_id[0] != '\0' && wa_str_eqc(id, e->upload_id))
 		on_upload_reply(e, n);
+	else if (e->dm != NULL && e->online)
+		(void)wa_dm_stanza(e->dm, n);
 }
 
 /* --- wa_conn callbacks --- */
@@ -1483,7 +1516,13 @@ ev_frame(void *arg, const uint8_t *p, size_t len)
 		else if (e->online && wa_node_str_is(n, "type", "encrypt") &&
 		    (c = wa_node_child(n, "count")) != NULL)
 			on_server_count(e, c);	/* 7.4 */
-	} else
+		else if (e->online && wa_node_str_is(n, "type", "account_sync"))
+			on_account_sync(e, n);
+		else if (e->online && e->dm != NULL)
+			(void)wa_dm_stanza(e->dm, n);	/* devices */
+	} else if (e->online && e->dm != NULL && wa_dm_stanza(e->dm, n))
+		;	/* message, receipt, ack, chatstate, presence */
+	else
 		log_debug("ignored <%.*s>", (int)n->tag.len, n->tag.p);
 out:
 	arena_release(&a);
@@ -1555,6 +1594,52 @@ on_retry_timer(uv_timer_t *t)
 
 /* --- the public API --- */
 
+/* --- the messaging module's view of the engine --- */
+
+static int
+dm_send(void *arg, const struct wa_node *n)
+{
+	return send_node(arg, n);
+}
+
+static void
+dm_iq_id(void *arg, char out[32])
+{
+	next_id(arg, out);
+}
+
+static int64_t
+dm_now(void *arg)
+{
+	return now_ms(arg);
+}
+
+static int
+dm_rng(void *arg, uint8_t *p, size_t len)
+{
+	struct wa_eng	*e = arg;
+
+	return e->rng(e->rng_arg, p, len);
+}
+
+static int
+dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
+{
+	e->dm_host.send = dm_send;
+	e->dm_host.iq_id = dm_iq_id;
+	e->dm_host.now_ms = dm_now;
+	e->dm_host.rng = dm_rng;
+	e->dm_host.arg = e;
+	return wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
+	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm);
+}
+
+struct wa_dm *
+wa_eng_dm(struct wa_eng *e)
+{
+	return e->dm;
+}
+
 int
 wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 {
@@ -1614,6 +1699,16 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	uv_timer_init(loop, &e->t_ping);
 	e->t_retry.data = e->t_qr.data = e->t_ping.data = e;
 	e->open_timers = N_TIMERS;
+	if (cfg->signal_store != NULL && cfg->dm_store != NULL &&
+	    cfg->on_dm_event != NULL &&
+	    ((rc = wa_signal_new(cfg->signal_store, cfg->now_ms,
+	    cfg->clock_arg, &e->sig)) != 0 ||
+	    (rc = dm_start(e, cfg)) != 0)) {
+		wa_signal_free(e->sig);
+		e->sig = NULL;
+		wa_eng_free(e);
+		return rc;
+	}
 	*out = e;
 	return 0;
 }
@@ -1688,6 +1783,10 @@ wa_eng_free(struct wa_eng *e)
 		qr_file_remove(e);	/* its QR dies with the connection */
 	wa_conn_free(e->c);
 	e->c = NULL;
+	wa_dm_free(e->dm);
+	e->dm = NULL;
+	wa_signal_free(e->sig);
+	e->sig = NULL;
 	uv_close((uv_handle_t *)&e->t_retry, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_qr, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_ping, on_timer_closed);

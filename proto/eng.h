@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "conn.h"
+#include "dm.h"
 
 struct uv_loop_s;
 struct wa_eng;
@@ -190,12 +191,21 @@ struct wa_eng_cfg {
 						 * engine's life */
 	wa_eng_event_fn		 on_event;	/* required */
 	void			*ev_arg;
+	/* 1:1 messaging (proto/dm.h): with all three set, the engine sends
+	 * and receives messages once logged in; else it only links and
+	 * stays connected.  Borrowed for the engine's life. */
+	const struct wa_signal_store_ops *signal_store;
+	const struct wa_dm_store_ops *dm_store;
+	wa_dm_event_fn		 on_dm_event;
+	void			*dm_ev_arg;
+	struct wa_dm_cfg	 dm;		/* the messaging settings */
 };
 
 /*
  * Create an engine on loop (nothing is sent yet).  Returns 0 and *out.
  * Errors: -EINVAL (no rng, clock, store or on_event), those of
- * wa_conn_new().  *out untouched on error.
+ * wa_conn_new(), wa_signal_new() and wa_dm_new().  *out untouched on
+ * error.
  */
 MUST_CHECK int	wa_eng_new(struct uv_loop_s *loop, const struct wa_eng_cfg *cfg,
 		    struct wa_eng **out);
@@ -211,6 +221,13 @@ MUST_CHECK int	wa_eng_new(struct uv_loop_s *loop, const struct wa_eng_cfg *cfg,
  * RNG's error, WC_ECRYPTO (signing failed).
  */
 MUST_CHECK int	wa_eng_start(struct wa_eng *e);
+
+/*
+ * The messaging module, to send and mark read through (proto/dm.h), or
+ * NULL when the engine was made without its stores.  Borrowed: valid
+ * until wa_eng_free().  Engine thread.
+ */
+struct wa_dm	*wa_eng_dm(struct wa_eng *e);
 
 /*
  * Pair by phone-number code (6.7) with pn (digits, country code first, an

@@ -23,3 +23,10 @@ tests_test_wa_eng_SOURCES = tests/test-wa-eng.c
 tests_test_wa_eng_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
 tests_test_wa_eng_LDADD = libproto.a libbase.a $(CMOCKA_LIBS) $(ENG_LIBS)
 TESTS += tests/test-wa-eng
+
+# 1:1 messaging (proto/dm.c, proto/usync.c) through the engine against
+# wachat-sim: with Baileys, and across kill -9 (the outbox, the receive
+# transaction).
+TESTS += tests/sim-dm.sh tests/sim-dm-crash.sh
+EXTRA_DIST += tests/sim-dm.sh tests/sim-dm-crash.sh \
+	tests/sim-interop/wachat-dm.mjs

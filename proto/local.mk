@@ -7,7 +7,9 @@ libproto_a_SOURCES = \
 	proto/bin.h proto/bin.c proto/print.c \
 	proto/tokens.h proto/tokens.c \
 	proto/pb.h proto/pb.c \
-	proto/node.h proto/node.c
+	proto/node.h proto/node.c \
+	proto/usync.h proto/usync.c \
+	proto/dm.h proto/dm.c
 
 # Protobuf schemas (protocol.md 17), compiled by protoc-c into the build
 # tree.

@@ -3,4 +3,4 @@
 # struct wa_store_ops (src/app-store.c).
 noinst_LIBRARIES += libapp.a
 libapp_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
-libapp_a_SOURCES = src/app-store.h src/app-store.c
+libapp_a_SOURCES = src/app-store.h src/app-store.c src/app-dm.h src/app-dm.c

@@ -12,6 +12,21 @@
  *   store-put n=N first=ID   (the store committed a prekey batch)
  *   timeout
  * then, on exit, "store jid=JID prekeys=N pending=M" (or "store none").
+ * With --messaging the engine also sends and receives 1:1 messages
+ * (proto/dm.h) and prints each messaging event:
+ *   dm-message CHAT ID from_me=0|1 state=S notice=0|1 quoted=ID|-: TEXT
+ *   dm-state CHAT ID STATE | dm-changed CHAT ID: TEXT | dm-deleted CHAT ID
+ *   dm-reaction CHAT ID SENDER: EMOJI | dm-typing CHAT on|off
+ *   dm-presence CHAT online|offline last=S | dm-send-failed CHAT ID err=E: WHY
+ * (STATE: queued sent delivered read failed received); with --commands it
+ * reads one command a line from standard input (a pipe):
+ *   send CHAT TEXT... | reply CHAT QUOTED-ID QUOTED-SENDER|- TEXT...
+ *   react CHAT TARGET-ID me|them EMOJI|- | read CHAT | typing CHAT on|off
+ *   subscribe CHAT | retry CHAT ID | quit
+ * and answers "queued ID" to send and reply, "error: ..." to a bad one.
+ * --crash-after-receive ends the process with _exit(9) right after the
+ * transaction that stored an incoming message commits (before its
+ * receipt and ack leave).
  * --show only prints that line.  --crash-after-store ends the process
  * with _exit(9) right after the first prekey batch is committed (before
  * the upload leaves).  --pair-code PN pairs by phone-number code instead
@@ -33,6 +48,7 @@
 
 #include <uv.h>
 
+#include "app-dm.h"
 #include "app-store.h"
 #include "crypto.h"
 #include "eng.h"
@@ -46,6 +62,14 @@ struct drv {
 	struct wa_eng		*e;
 	struct store		*s;
 	struct wa_store_ops	 real, ops;
+	struct wa_signal_store_ops sig_ops;
+	struct wa_dm_store_ops	 dm_ops, dm_real;
+	bool			 crash_after_receive;
+	bool			 received;	/* in the open transaction */
+	uv_poll_t		 in;
+	bool			 reading;
+	char			 line[70000];
+	size_t			 line_len;
 	const char		*until;
 	uint64_t		 linger_ms;
 	bool			 crash_after_store;
@@ -61,6 +85,11 @@ finish(struct drv *d, int status)
 	d->done = true;
 	d->status = status;
 	fflush(stdout);
+	if (d->reading) {
+		uv_poll_stop(&d->in);
+		uv_close((uv_handle_t *)&d->in, NULL);
+		d->reading = false;
+	}
 	wa_eng_free(d->e);
 	d->e = NULL;
 	uv_close((uv_handle_t *)&d->deadline, NULL);
@@ -144,6 +173,215 @@ on_event(void *arg, const struct wa_eng_ev *ev)
 		uv_timer_start(&d->linger, on_linger, d->linger_ms, 0);
 	} else
 		finish(d, 0);
+}
+
+static const char *
+state_name(int st)
+{
+	switch (st) {
+	case WA_DM_QUEUED:	return "queued";
+	case WA_DM_SENT:	return "sent";
+	case WA_DM_DELIVERED:	return "delivered";
+	case WA_DM_READ:	return "read";
+	case WA_DM_FAILED:	return "failed";
+	case WA_DM_RECEIVED:	return "received";
+	}
+	return "?";
+}
+
+static void
+on_dm_event(void *arg, const struct wa_dm_ev *ev)
+{
+	struct drv	*d = arg;
+	const char	*k = "?";
+
+	switch (ev->kind) {
+	case WA_DM_EV_MESSAGE:
+		k = "dm-message";
+		printf("%s %s %s from_me=%d state=%s notice=%d quoted=%s: "
+		    "%s\n", k, ev->chat, ev->id, ev->from_me,
+		    state_name(ev->state), ev->notice, ev->quoted_id != NULL ?
+		    ev->quoted_id : "-", ev->text != NULL ? ev->text : "");
+		break;
+	case WA_DM_EV_STATE:
+		k = "dm-state";
+		printf("%s %s %s %s\n", k, ev->chat, ev->id,
+		    state_name(ev->state));
+		break;
+	case WA_DM_EV_CHANGED:
+		k = ev->text != NULL ? "dm-changed" : "dm-deleted";
+		if (ev->text != NULL)
+			printf("%s %s %s: %s\n", k, ev->chat, ev->id, ev->text);
+		else
+			printf("%s %s %s\n", k, ev->chat, ev->id);
+		break;
+	case WA_DM_EV_REACTION:
+		k = "dm-reaction";
+		printf("%s %s %s %s: %s\n", k, ev->chat, ev->id,
+		    ev->sender[0] != '\0' ? ev->sender : "me", ev->text);
+		break;
+	case WA_DM_EV_TYPING:
+		k = "dm-typing";
+		printf("%s %s %s\n", k, ev->chat, ev->state ? "on" : "off");
+		break;
+	case WA_DM_EV_PRESENCE:
+		k = "dm-presence";
+		printf("%s %s %s last=%" PRId64 "\n", k, ev->chat,
+		    ev->state ? "online" : "offline", ev->ts_ms / 1000);
+		break;
+	case WA_DM_EV_SEND_FAILED:
+		k = "dm-send-failed";
+		printf("%s %s %s err=%d: %s\n", k, ev->chat, ev->id, ev->err,
+		    ev->text);
+		break;
+	}
+	fflush(stdout);
+	if (d->done || d->until == NULL || strcmp(d->until, k) != 0)
+		return;
+	finish(d, 0);
+}
+
+/*
+ * The store's in_insert, tx_begin and tx_commit, for
+ * --crash-after-receive; the ops keep the store as their argument, so the
+ * driver is found here (one per process).
+ */
+static struct drv	*the_drv;
+
+static int
+in_wrap(void *arg, const struct wa_dm_msg *m)
+{
+	struct drv	*d = the_drv;
+	int		 rc = d->dm_real.in_insert(arg, m);
+
+	if (rc == 0 && !m->from_me)
+		d->received = true;
+	return rc;
+}
+
+static int
+commit_wrap(void *arg)
+{
+	struct drv	*d = the_drv;
+	int		 rc = d->dm_real.tx_commit(arg);
+
+	if (rc == 0 && d->received && d->crash_after_receive) {
+		printf("crash after receive\n");
+		fflush(stdout);
+		_exit(9);
+	}
+	return rc;
+}
+
+static int
+begin_wrap(void *arg)
+{
+	the_drv->received = false;
+	return the_drv->dm_real.tx_begin(arg);
+}
+
+/* The next space-separated word of *p, NUL-terminated in place. */
+static char *
+word(char **p)
+{
+	char	*w;
+
+	while (**p == ' ')
+		(*p)++;
+	if (**p == '\0')
+		return NULL;
+	w = *p;
+	while (**p != '\0' && **p != ' ')
+		(*p)++;
+	if (**p == ' ')
+		*(*p)++ = '\0';
+	return w;
+}
+
+static void
+command(struct drv *d, char *line)
+{
+	struct wa_dm	*dm = d->e != NULL ? wa_eng_dm(d->e) : NULL;
+	char		*p = line, *cmd, *chat, *a1, *a2, id[WA_DM_ID_MAX];
+	int		 rc = -EINVAL;
+
+	if ((cmd = word(&p)) == NULL)
+		return;
+	if (strcmp(cmd, "quit") == 0) {
+		finish(d, 0);
+		return;
+	}
+	chat = word(&p);
+	if (dm == NULL || chat == NULL) {
+		printf("error: %s\n", dm == NULL ? "no messaging" : "no chat");
+		fflush(stdout);
+		return;
+	}
+	if (strcmp(cmd, "send") == 0 && *p != '\0') {
+		if ((rc = wa_dm_send_text(dm, chat, p, NULL, NULL, NULL,
+		    id)) == 0)
+			printf("queued %s\n", id);
+	} else if (strcmp(cmd, "reply") == 0 && (a1 = word(&p)) != NULL &&
+	    (a2 = word(&p)) != NULL && *p != '\0') {
+		if ((rc = wa_dm_send_text(dm, chat, p, a1, strcmp(a2, "-") ==
+		    0 ? NULL : a2, NULL, id)) == 0)
+			printf("queued %s\n", id);
+	} else if (strcmp(cmd, "react") == 0 && (a1 = word(&p)) != NULL &&
+	    (a2 = word(&p)) != NULL && *p != '\0') {
+		rc = wa_dm_send_reaction(dm, chat, a1, strcmp(a2, "me") == 0,
+		    strcmp(p, "-") == 0 ? "" : p);
+	} else if (strcmp(cmd, "read") == 0) {
+		rc = wa_dm_mark_read(dm, chat);
+		if (rc >= 0) {
+			printf("read %d\n", rc);
+			rc = 0;
+		}
+	} else if (strcmp(cmd, "typing") == 0 && (a1 = word(&p)) != NULL)
+		rc = wa_dm_typing(dm, chat, strcmp(a1, "on") == 0);
+	else if (strcmp(cmd, "subscribe") == 0)
+		rc = wa_dm_subscribe(dm, chat);
+	else if (strcmp(cmd, "retry") == 0 && (a1 = word(&p)) != NULL) {
+		rc = wa_dm_retry(dm, chat, a1);
+		if (rc >= 0) {
+			printf("retry %d\n", rc);
+			rc = 0;
+		}
+	}
+	if (rc != 0)
+		printf("error: %s: %s\n", cmd, wc_strerror(rc));
+	fflush(stdout);
+}
+
+static void
+on_stdin(uv_poll_t *h, int status, int events)
+{
+	struct drv	*d = h->data;
+	ssize_t		 k;
+	char		*nl;
+
+	(void)events;
+	if (status < 0)
+		return;
+	k = read(STDIN_FILENO, d->line + d->line_len,
+	    sizeof(d->line) - 1 - d->line_len);
+	if (k <= 0) {
+		if (k < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		uv_poll_stop(h);	/* end of the commands: keep running */
+		return;
+	}
+	d->line_len += (size_t)k;
+	d->line[d->line_len] = '\0';
+	while ((nl = strchr(d->line, '\n')) != NULL) {
+		*nl = '\0';
+		command(d, d->line);
+		if (d->done)
+			return;
+		d->line_len -= (size_t)(nl + 1 - d->line);
+		memmove(d->line, nl + 1, d->line_len + 1);
+	}
+	if (d->line_len == sizeof(d->line) - 1)
+		d->line_len = 0;	/* a line too long: dropped */
 }
 
 static void
@@ -280,6 +518,9 @@ main(int argc, char **argv)
 		{ "version", required_argument, NULL, 'V' },
 		{ "version-url", required_argument, NULL, 'U' },
 		{ "ca-file", required_argument, NULL, 'A' },
+		{ "messaging", no_argument, NULL, 'M' },
+		{ "commands", no_argument, NULL, 'K' },
+		{ "crash-after-receive", no_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct drv		 d;
@@ -287,7 +528,7 @@ main(int argc, char **argv)
 	uint8_t			 root[32];
 	const char		*dir = NULL;
 	unsigned long		 deadline = 20000;
-	bool			 show = false;
+	bool			 show = false, messaging = false, commands = false;
 	int			 ch, rc;
 
 	memset(&d, 0, sizeof(d));
@@ -348,6 +589,15 @@ main(int argc, char **argv)
 		case 'A':
 			cfg.ca_file = optarg;
 			break;
+		case 'M':
+			messaging = true;
+			break;
+		case 'K':
+			commands = true;
+			break;
+		case 'R':
+			d.crash_after_receive = true;
+			break;
 		default:
 			fprintf(stderr, "usage: wa-eng-driver --store DIR "
 			    "[--url URL --root HEX --until EVENT ...]\n");
@@ -387,6 +637,22 @@ main(int argc, char **argv)
 	cfg.store = &d.ops;
 	cfg.on_event = on_event;
 	cfg.ev_arg = &d;
+	if (messaging) {
+		app_store_signal_ops(d.s, &d.sig_ops);
+		app_dm_ops(d.s, &d.dm_real);
+		d.dm_ops = d.dm_real;
+		d.dm_ops.in_insert = in_wrap;
+		d.dm_ops.tx_begin = begin_wrap;
+		d.dm_ops.tx_commit = commit_wrap;
+		the_drv = &d;
+		cfg.signal_store = &d.sig_ops;
+		cfg.dm_store = &d.dm_ops;
+		cfg.on_dm_event = on_dm_event;
+		cfg.dm_ev_arg = &d;
+		cfg.dm.send_read_receipts = true;
+		cfg.dm.send_typing = true;
+		cfg.dm.send_presence = true;
+	}
 	if (uv_loop_init(&d.loop) != 0)
 		return 1;
 	if ((rc = wa_eng_new(&d.loop, &cfg, &d.e)) != 0) {
@@ -398,6 +664,11 @@ main(int argc, char **argv)
 	uv_timer_init(&d.loop, &d.linger);
 	d.deadline.data = d.linger.data = &d;
 	uv_timer_start(&d.deadline, on_deadline, deadline, 0);
+	if (commands && uv_poll_init(&d.loop, &d.in, STDIN_FILENO) == 0) {
+		d.in.data = &d;
+		d.reading = true;
+		uv_poll_start(&d.in, UV_READABLE, on_stdin);
+	}
 	if ((rc = wa_eng_start(d.e)) != 0) {
 		fprintf(stderr, "wa_eng_start: %s\n", wc_strerror(rc));
 		finish(&d, 1);

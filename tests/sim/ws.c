@@ -424,6 +424,22 @@ send_success(struct sim_conn *c)
 		    c->dev->id);
 		note(c, "logged in");
 	}
+	/* The account's push name, as the server tells a companion
+	 * (<notification type="account_sync" pushname>, protocol.md 11.7,
+	 * [RS]; interop.md P9: without one a client sends no presence). */
+	if (c->authed && c->acct->name[0] != '\0') {
+		struct wa_node	*as = sn_new(&a, "notification");
+		char		 id[32];
+
+		sim_conn_iq_id(c, id, sizeof(id));
+		sn_attr_jid(&a, as, "from", c->acct->pn, "s.whatsapp.net", 0);
+		sn_attr(&a, as, "id", id);
+		snprintf(t, sizeof(t), "%" PRId64, now_s());
+		sn_attr(&a, as, "t", t);
+		sn_attr(&a, as, "type", "account_sync");
+		sn_attr(&a, as, "pushname", c->acct->name);
+		(void)sim_conn_send_node(c, as);
+	}
 	/* The offline queue, then its end (protocol.md 11.6; interop.md
 	 * P3: without <offline> Baileys waits 30 s). */
 	queued = c->authed ? sim_route_login(c) : 0;

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/dm.h -- 1:1 messaging in the engine: the outbox that sends each
+ * queued message once to every device of the contact and to our own other
+ * devices (usync device lists, prekey bundles, Signal pkmsg then msg,
+ * deviceSentMessage), the server ack, receiving pkmsg and msg (stored with
+ * the advanced session in one transaction before the ack), delivery and
+ * read receipts both ways, retry receipts both ways within bounds,
+ * replies, reactions, edits and revokes, chat states and presence.
+ * Sources: protocol.md 5.3, 8, 9, 11, 15; interop.md 5 and 7.
+ *
+ * A struct wa_dm lives on the engine thread (proto/eng.c) and is driven by
+ * it: the engine hands it every <message>, <receipt>, <ack>, <chatstate>,
+ * <presence>, devices notification and iq result it does not handle
+ * itself, and tells it when the connection comes and goes.  It sends
+ * through the host's send(), and reports to the UI through the host's
+ * event().  Every function: engine thread only.
+ */
+#ifndef WA_DM_H
+#define WA_DM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bin.h"
+#include "wa-signal.h"
+
+struct buf;
+struct wa_dm;
+
+#define WA_DM_JID_MAX		96	/* bytes of a JID, with the NUL */
+#define WA_DM_ID_MAX		64	/* bytes of a message id, with the NUL */
+#define WA_DM_TEXT_MAX		65536	/* bytes of text we send */
+#define WA_DM_RETRY_SEND_MAX	5	/* retry receipts we send per message
+					 * (protocol.md 9.6: [BL] up to 5) */
+#define WA_DM_RETRY_ANSWER_MAX	9	/* retry receipts we answer per device
+					 * and message ([WM]: the 10th is
+					 * dropped) */
+#define WA_DM_IQ_TIMEOUT_MS	30000	/* an unanswered usync or key query */
+
+/* A message's state, as the store keeps it; only ever moves forward
+ * (QUEUED < SENT < DELIVERED < READ), FAILED aside. */
+enum wa_dm_state {
+	WA_DM_QUEUED = 0,	/* written, not yet acked by the server */
+	WA_DM_SENT = 1,		/* the server acked it: one tick */
+	WA_DM_DELIVERED = 2,	/* a device of the contact has it */
+	WA_DM_READ = 3,		/* the contact read it */
+	WA_DM_FAILED = 4,	/* the server refused it; may be retried */
+	WA_DM_RECEIVED = 5,	/* an incoming message */
+};
+
+/* What a stored message is. */
+enum wa_dm_kind {
+	WA_DM_TEXT = 0,		/* text, maybe a reply */
+	WA_DM_NOTICE = 1,	/* a line from wachat: an unsupported type,
+				 * a changed security code */
+};
+
+/* A message as it goes into the store.  Strings borrowed, never NULL
+ * except where said. */
+struct wa_dm_msg {
+	const char	*chat;		/* the contact's user JID (non-AD) */
+	const char	*id;		/* message id */
+	const char	*sender;	/* author's user JID; "" for our own */
+	bool		 from_me;
+	int64_t		 ts_ms;		/* ms since the epoch */
+	enum wa_dm_kind	 kind;
+	const char	*text;		/* UTF-8 as received, unsanitised */
+	const char	*quoted_id;	/* a reply: the quoted id, else NULL */
+	const char	*quoted_sender;	/* may be NULL */
+	const char	*quoted_text;	/* may be NULL */
+	enum wa_dm_state state;
+	const uint8_t	*payload;	/* outgoing: the Message protobuf */
+	size_t		 payload_len;
+};
+
+/* A queued outgoing message, as the store hands it back.  Owned: free
+ * with wa_dm_out_release(). */
+struct wa_dm_out {
+	int64_t		 rowid;
+	char		 chat[WA_DM_JID_MAX];
+	char		 id[WA_DM_ID_MAX];
+	uint8_t		*payload;	/* malloc'd Message protobuf */
+	size_t		 payload_len;
+	char		 type[16];	/* stanza type: "text", "reaction" */
+	char		 edit[4];	/* "" or the edit attribute */
+};
+
+/* Free what o owns and zero it. */
+void		wa_dm_out_release(struct wa_dm_out *o);
+
+/*
+ * The message store, bound over store/ by the composition root
+ * (src/app-store.c).  Every op gets arg first and returns >= 0 on success
+ * or a negative code (src/err.h).  Called on the engine thread, inside the
+ * transactions of the Signal ops (struct wa_signal_store_ops tx_*), which
+ * share the database.
+ */
+struct wa_dm_store_ops {
+	/* Insert an outgoing message (state QUEUED, with payload, type and
+	 * edit attribute of its stanza); durable on return.  0. */
+	int	(*out_insert)(void *arg, const struct wa_dm_msg *m,
+		    const char *type, const char *edit);
+	/* The oldest QUEUED outgoing message with rowid > after: 1 and *o,
+	 * or 0 when none. */
+	int	(*out_next)(void *arg, int64_t after, struct wa_dm_out *o);
+	/* The payload, type and edit of our message (chat, id) whatever its
+	 * state (for a retry receipt): 1 and *o, or 0 when unknown. */
+	int	(*out_get)(void *arg, const char *chat, const char *id,
+		    struct wa_dm_out *o);
+	/* Move our message (chat, id) forward to state (SENT with the
+	 * server's ts_ms; DELIVERED; READ), or to FAILED, or from FAILED
+	 * back to QUEUED (a retry): 1 when it moved, 0 when it was already
+	 * there or further (or not FAILED, for QUEUED), or unknown. */
+	int	(*out_state)(void *arg, const char *chat, const char *id,
+		    enum wa_dm_state state, int64_t ts_ms);
+	/* Insert an incoming (or own-device) message: 0 inserted, 1 when
+	 * (chat, from_me, id) is stored already (nothing changed). */
+	int	(*in_insert)(void *arg, const struct wa_dm_msg *m);
+	/* Edit (text != NULL) or revoke (text NULL) the message (chat, id)
+	 * of author from_me/sender: 1 when found, 0 when not. */
+	int	(*change)(void *arg, const char *chat, const char *id,
+		    bool from_me, const char *text, int64_t ts_ms);
+	/* Set (emoji non-empty) or remove the reaction of sender ("" for
+	 * us) to message target in chat: 0. */
+	int	(*react)(void *arg, const char *chat, const char *target,
+		    const char *sender, const char *emoji, int64_t ts_ms);
+	/* Mark every received message of chat read; append the ids that
+	 * were unread to *ids as NUL-terminated strings one after another
+	 * (count returned, >= 0). */
+	int	(*mark_read)(void *arg, const char *chat, struct buf *ids);
+	/* Save a contact's push name: 0. */
+	int	(*push_name)(void *arg, const char *jid, const char *name);
+	/* Save the PN-LID mapping of a user (5.3; both non-AD): 0. */
+	int	(*lid_put)(void *arg, const char *pn, const char *lid);
+	/* The device ids cached for a user (non-AD JID) into ids[0..max):
+	 * the count (>= 1), or 0 when none is cached. */
+	int	(*devices_get)(void *arg, const char *user, uint16_t *ids,
+		    size_t max);
+	/* Cache a user's device ids (n may be 0: a user with none); n = -1
+	 * drops the cache (a devices notification). */
+	int	(*devices_put)(void *arg, const char *user,
+		    const uint16_t *ids, int n);
+	/* Transactions, nesting, shared with the Signal ops: a received
+	 * message and the session it advanced commit together. */
+	int	(*tx_begin)(void *arg);
+	int	(*tx_commit)(void *arg);
+	int	(*tx_rollback)(void *arg);
+	void	*arg;
+};
+
+/* What the engine gives the module. */
+struct wa_dm_host {
+	/* Encode and send a stanza; 0 or < 0. */
+	int	(*send)(void *arg, const struct wa_node *n);
+	/* A fresh iq id for this connection, NUL-terminated, < 32 bytes. */
+	void	(*iq_id)(void *arg, char out[32]);
+	/* Wall clock, ms since the epoch. */
+	int64_t	(*now_ms)(void *arg);
+	/* len random bytes; 0 or < 0. */
+	int	(*rng)(void *arg, uint8_t *p, size_t len);
+	void	*arg;
+};
+
+/* What the module tells the UI. */
+enum wa_dm_ev_kind {
+	WA_DM_EV_MESSAGE,	/* a message was stored: chat, id, sender,
+				 * from_me, text, ts_ms, state, notice */
+	WA_DM_EV_STATE,		/* our message (chat, id) moved to state */
+	WA_DM_EV_CHANGED,	/* message (chat, id) was edited (text) or
+				 * deleted (text NULL) */
+	WA_DM_EV_REACTION,	/* sender reacted to (chat, id) with text
+				 * ("" removed) */
+	WA_DM_EV_TYPING,	/* chat: sender composing (state 1) or not */
+	WA_DM_EV_PRESENCE,	/* chat (a user) online (state 1) or not;
+				 * ts_ms = last seen, 0 unknown */
+	WA_DM_EV_SEND_FAILED,	/* our message (chat, id) failed: err, text
+				 * = why in words */
+};
+
+struct wa_dm_ev {
+	enum wa_dm_ev_kind kind;
+	const char	*chat;
+	const char	*id;		/* may be NULL */
+	const char	*sender;	/* may be NULL; "" for us */
+	const char	*text;		/* may be NULL */
+	const char	*quoted_id;	/* MESSAGE: the reply's quoted id */
+	bool		 from_me;
+	bool		 notice;	/* a WA_DM_NOTICE line */
+	int		 state;
+	int		 err;
+	int64_t		 ts_ms;
+};
+
+typedef void	(*wa_dm_event_fn)(void *arg, const struct wa_dm_ev *ev);
+
+/* Settings (src/conf.h names them). */
+struct wa_dm_cfg {
+	bool		 send_read_receipts;	/* read receipts go out */
+	bool		 send_typing;		/* our chat states go out */
+	bool		 send_presence;		/* we show as online */
+};
+
+/*
+ * A new module over the borrowed host, store and Signal context (they
+ * must outlive it), reporting through on_event(ev_arg, ...).  Returns 0
+ * and *out, freed with wa_dm_free().  Errors: -EINVAL (a NULL argument or
+ * op).
+ */
+MUST_CHECK int	wa_dm_new(const struct wa_dm_host *host,
+		    const struct wa_dm_store_ops *st, struct wa_signal *sig,
+		    const struct wa_dm_cfg *cfg, wa_dm_event_fn on_event,
+		    void *ev_arg, struct wa_dm **out);
+
+/* Free dm (NULL is a no-op). */
+void		wa_dm_free(struct wa_dm *dm);
+
+/*
+ * The connection is logged in as own_jid (our PN AD-JID), own_lid (our
+ * LID AD-JID, or ""), with push name (may be ""), our Signal
+ * registration id (for retry receipts) and the ADV device identity to send with a pkmsg (borrowed; must stay valid while online).
+ * Sends our presence when the setting allows, then the outbox.
+ */
+void		wa_dm_online(struct wa_dm *dm, const char *own_jid,
+		    const char *own_lid, const char *push_name,
+		    uint32_t registration_id, const uint8_t *adv,
+		    size_t adv_len);
+
+/*
+ * Our push name became known or changed (an account_sync notification,
+ * protocol.md 11.7): announce our presence now if it was held back for
+ * want of one (15.1).  name borrowed (copied).
+ */
+void		wa_dm_set_push_name(struct wa_dm *dm, const char *name);
+
+/* The connection is gone: work in flight is forgotten (the outbox keeps
+ * every unacked message for the next connection). */
+void		wa_dm_offline(struct wa_dm *dm);
+
+/*
+ * Take a stanza: <message>, <receipt>, <ack class="message">,
+ * <chatstate>, <presence>, <notification type="devices">, or an <iq>
+ * answering one of the module's queries.  Returns 1 when it was the
+ * module's (handled, and acked where the protocol wants), 0 when not.
+ */
+int		wa_dm_stanza(struct wa_dm *dm, const struct wa_node *n);
+
+/*
+ * Queue a text to the contact chat (a user JID, PN or LID), a reply when
+ * quoted_id is not NULL (quoted_sender: its author's user JID, or NULL
+ * for our own; quoted_text may be NULL).  The message is written to the
+ * store before this returns, then sent when online.  Writes its id to
+ * id_out (may be NULL).  Returns 0.  Errors: -EINVAL (bad chat JID, empty
+ * or over WA_DM_TEXT_MAX text), the store's errors.
+ */
+MUST_CHECK int	wa_dm_send_text(struct wa_dm *dm, const char *chat,
+		    const char *text, const char *quoted_id,
+		    const char *quoted_sender, const char *quoted_text,
+		    char id_out[WA_DM_ID_MAX]);
+
+/*
+ * Queue a reaction to message target of chat (from_me: ours), emoji ""
+ * removing ours.  Returns 0.  Errors as wa_dm_send_text().
+ */
+MUST_CHECK int	wa_dm_send_reaction(struct wa_dm *dm, const char *chat,
+		    const char *target, bool from_me, const char *emoji);
+
+/* Put our failed message (chat, id) back in the outbox.  Returns 1 when
+ * it was failed, 0 when not, or the store's error. */
+MUST_CHECK int	wa_dm_retry(struct wa_dm *dm, const char *chat,
+		    const char *id);
+
+/*
+ * The user has read chat: mark its messages read and, when the setting
+ * allows and we are online, send one read receipt for the unread ids.
+ * Returns the count of ids, or the store's error.
+ */
+MUST_CHECK int	wa_dm_mark_read(struct wa_dm *dm, const char *chat);
+
+/* Tell chat we are typing (true) or stopped (false), when the setting
+ * allows and we are online.  Returns 0 or the send's error. */
+int		wa_dm_typing(struct wa_dm *dm, const char *chat, bool composing);
+
+/* Ask for chat's presence (online, last seen).  Returns 0 or the send's
+ * error. */
+int		wa_dm_subscribe(struct wa_dm *dm, const char *chat);
+
+#endif

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* src/app-dm.c -- store/ bound into struct wa_dm_store_ops (app-dm.h). */
+#include "compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app-dm.h"
+#include "buf.h"
+#include "store.h"
+#include "xmalloc.h"
+
+#define OUTBOX_PAGE	64
+
+static void
+fill_out(const struct store_msg *m, struct wa_dm_out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rowid = m->rowid;
+	snprintf(o->chat, sizeof(o->chat), "%s", m->chat);
+	snprintf(o->id, sizeof(o->id), "%s", m->id);
+	o->payload = xmalloc(m->payload_len > 0 ? m->payload_len : 1);
+	memcpy(o->payload, m->payload, m->payload_len);
+	o->payload_len = m->payload_len;
+	/* The stanza's type and edit attribute follow from the payload
+	 * (Message field 46 reactionMessage: type "reaction"; an empty
+	 * reaction revokes ours: edit 7, protocol.md 9.4). */
+	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_TEXT &&
+	    m->text_len == 0 && m->quoted_id[0] == '\0' && m->payload_len > 2 &&
+	    m->payload[0] == 0xF2 && m->payload[1] == 0x02 ? "reaction" :
+	    "text");
+}
+
+static int
+out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
+    const char *edit)
+{
+	struct store_msg_new	 n;
+
+	(void)type;
+	(void)edit;
+	memset(&n, 0, sizeof(n));
+	n.chat = m->chat;
+	n.id = m->id;
+	n.sender = "";
+	n.from_me = true;
+	n.ts_ms = m->ts_ms;
+	n.kind = STORE_MSG_TEXT;
+	n.text = m->text;
+	n.text_len = m->text != NULL ? strlen(m->text) : 0;
+	n.quoted_id = m->quoted_id;
+	n.quoted_sender = m->quoted_sender;
+	n.quoted_text = m->quoted_text;
+	n.payload = m->payload;
+	n.payload_len = m->payload_len;
+	return store_msg_insert_outgoing(arg, &n, NULL);
+}
+
+static int
+out_next(void *arg, int64_t after, struct wa_dm_out *o)
+{
+	struct store_msg_page	 p;
+	size_t			 i;
+	int			 rc;
+
+	memset(&p, 0, sizeof(p));
+	if ((rc = store_msg_outbox(arg, OUTBOX_PAGE, &p)) != 0)
+		return rc;
+	rc = 0;
+	for (i = 0; i < p.n; i++)
+		if (p.msgs[i].rowid > after) {
+			fill_out(&p.msgs[i], o);
+			rc = 1;
+			break;
+		}
+	store_msg_page_free(&p);
+	return rc;
+}
+
+static int
+out_get(void *arg, const char *chat, const char *id, struct wa_dm_out *o)
+{
+	struct store_msg	 m;
+	int			 rc;
+
+	memset(&m, 0, sizeof(m));
+	if ((rc = store_msg_get(arg, chat, true, id, &m)) != 1)
+		return rc;
+	if (m.payload == NULL || m.payload_len == 0)
+		rc = 0;		/* pruned: cannot be sent again */
+	else
+		fill_out(&m, o);
+	store_msg_release(&m);
+	return rc;
+}
+
+static int
+out_state(void *arg, const char *chat, const char *id,
+    enum wa_dm_state state, int64_t ts_ms)
+{
+	switch (state) {
+	case WA_DM_QUEUED:
+		return store_msg_retry(arg, chat, id);
+	case WA_DM_SENT:
+		return store_msg_mark_sent(arg, chat, id, ts_ms);
+	case WA_DM_DELIVERED:
+		return store_msg_mark(arg, chat, true, id,
+		    STORE_MSG_DELIVERED);
+	case WA_DM_READ:
+		return store_msg_mark(arg, chat, true, id, STORE_MSG_READ);
+	case WA_DM_FAILED:
+		return store_msg_mark_failed(arg, chat, id);
+	case WA_DM_RECEIVED:
+		break;
+	}
+	return -EINVAL;
+}
+
+static int
+in_insert(void *arg, const struct wa_dm_msg *m)
+{
+	struct store_msg_new	 n;
+	int			 rc;
+
+	memset(&n, 0, sizeof(n));
+	n.chat = m->chat;
+	n.id = m->id;
+	n.sender = m->sender;
+	n.from_me = m->from_me;
+	n.ts_ms = m->ts_ms;
+	n.kind = m->kind == WA_DM_NOTICE ? STORE_MSG_NOTICE : STORE_MSG_TEXT;
+	n.text = m->text;
+	n.text_len = m->text != NULL ? strlen(m->text) : 0;
+	n.quoted_id = m->quoted_id;
+	n.quoted_sender = m->quoted_sender;
+	n.quoted_text = m->quoted_text;
+	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	rc = store_msg_insert_incoming(arg, &n, NULL);
+	return rc == 2 ? 0 : rc;
+}
+
+static int
+change(void *arg, const char *chat, const char *id, bool from_me,
+    const char *text, int64_t ts_ms)
+{
+	if (text == NULL)
+		return store_msg_revoke(arg, chat, from_me, id);
+	return store_msg_edit(arg, chat, from_me, id, text, strlen(text),
+	    ts_ms > 0 ? ts_ms : 1);
+}
+
+static int
+react(void *arg, const char *chat, const char *target, const char *sender,
+    const char *emoji, int64_t ts_ms)
+{
+	int	 rc = store_reaction_set(arg, chat, target, sender, emoji,
+		    ts_ms);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
+mark_read(void *arg, const char *chat, struct buf *ids)
+{
+	struct store_msg_ref	*r = NULL;
+	size_t			 n = 0, i, total = 0;
+	int			 rc;
+
+	do {
+		if ((rc = store_chat_mark_read(arg, chat, STORE_MSG_PAGE_MAX,
+		    &r, &n)) < 0)
+			return rc;
+		for (i = 0; i < n; i++)
+			buf_append(ids, r[i].id, strlen(r[i].id) + 1);
+		total += n;
+		store_msg_refs_free(r, n);
+		r = NULL;
+		n = 0;
+	} while (rc == 1);
+	return (int)total;
+}
+
+static int
+push_name(void *arg, const char *jid, const char *name)
+{
+	if (strcmp(name, "-") == 0)
+		return 0;
+	return store_contact_set_push_name(arg, jid, name);
+}
+
+static int
+lid_put(void *arg, const char *pn, const char *lid)
+{
+	int	 rc = store_lid_put(arg, pn, lid);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
+devices_get(void *arg, const char *user, uint16_t *ids, size_t max)
+{
+	struct store_devlist_entry	 d[STORE_DEVLIST_MAX];
+	size_t				 i, k;
+	int				 rc;
+
+	rc = store_devlist_get(arg, user, d, STORE_DEVLIST_MAX, NULL);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc < 0)
+		return rc;
+	k = (size_t)rc < max ? (size_t)rc : max;
+	for (i = 0; i < k; i++)
+		ids[i] = (uint16_t)d[i].id;
+	return (int)k;
+}
+
+static int
+devices_put(void *arg, const char *user, const uint16_t *ids, int n)
+{
+	struct store_devlist_entry	 d[STORE_DEVLIST_MAX];
+	int				 i, rc;
+
+	if (n < 0) {
+		rc = store_devlist_forget(arg, user);
+		return rc < 0 ? rc : 0;
+	}
+	if (n > STORE_DEVLIST_MAX)
+		n = STORE_DEVLIST_MAX;
+	memset(d, 0, sizeof(d));
+	for (i = 0; i < n; i++)
+		d[i].id = ids[i];
+	return store_devlist_put(arg, user, d, (size_t)n, 0);
+}
+
+static int
+tx_begin(void *arg)
+{
+	return store_signal_begin(arg);
+}
+
+static int
+tx_commit(void *arg)
+{
+	return store_signal_commit(arg);
+}
+
+static int
+tx_rollback(void *arg)
+{
+	return store_signal_rollback(arg);
+}
+
+void
+app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
+{
+	memset(ops, 0, sizeof(*ops));
+	ops->out_insert = out_insert;
+	ops->out_next = out_next;
+	ops->out_get = out_get;
+	ops->out_state = out_state;
+	ops->in_insert = in_insert;
+	ops->change = change;
+	ops->react = react;
+	ops->mark_read = mark_read;
+	ops->push_name = push_name;
+	ops->lid_put = lid_put;
+	ops->devices_get = devices_get;
+	ops->devices_put = devices_put;
+	ops->tx_begin = tx_begin;
+	ops->tx_commit = tx_commit;
+	ops->tx_rollback = tx_rollback;
+	ops->arg = s;
+}

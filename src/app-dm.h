@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app-dm.h -- binds store/'s message tables into the messaging
+ * module's struct wa_dm_store_ops (proto/dm.h): the composition root's
+ * adapter, mapping its states and rows onto store/'s.  Runs on the thread
+ * that owns the store (the engine thread).
+ */
+#ifndef WC_APP_DM_H
+#define WC_APP_DM_H
+
+#include "dm.h"
+
+struct store;
+
+/*
+ * Fill *ops with the adapter over s (borrowed: it must outlive every use
+ * of ops).  Transactions are store_signal_begin/commit/rollback, the same
+ * savepoints the Signal ops use, so a message and the session it advanced
+ * commit together.  The ops return store/'s errors (-EINVAL, -EIO).
+ * Cannot fail.
+ */
+void	app_dm_ops(struct store *s, struct wa_dm_store_ops *ops);
+
+#endif

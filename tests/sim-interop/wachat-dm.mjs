@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// 1:1 messaging between wachat's engine (tests/wa-eng-driver --messaging,
+// no UI, a real store) and unmodified Baileys, through wachat-sim
+// (protocol.md 8, 9, 11, 15; interop.md 5, 7).  Texts both ways (pkmsg
+// first, then msg), a reply and a reaction both ways, delivery and read
+// receipts both ways, typing both ways, a message sent while the other
+// side is offline delivered at its next login (both directions), and the
+// outbox: a message queued while wachat is offline goes out once it
+// connects, exactly once.  TAP.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bail, builddir, finish, importPkg, ok, quietLogger, rmTree, rootPub, sleep, startSim, until, within } from './lib.mjs';
+
+const baileys = await importPkg('@whiskeysockets/baileys/lib/index.js');
+const defaults = await importPkg('@whiskeysockets/baileys/lib/Defaults/index.js');
+const makeWASocket = baileys.default ?? baileys.makeWASocket;
+defaults.WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(rootPub, 'hex');
+
+let sim;
+try {
+	sim = await startSim();
+} catch (e) {
+	bail(`wachat-sim did not start: ${e.message}`);
+}
+const ME = '15550000001';	// wachat's account
+const BOB = '15550000002';	// Baileys
+const meJid = `${ME}@s.whatsapp.net`;
+const bobJid = `${BOB}@s.whatsapp.net`;
+const driverBin = path.join(builddir, 'tests/wa-eng-driver');
+const store = path.join(sim.tmp, 'wachat');
+
+// wachat's engine: a driver process; its output lines in w.lines.
+function wachat(extra = []) {
+	const qr = path.join(sim.tmp, 'qr');
+	const p = spawn(driverBin, ['--url', sim.url, '--root', rootPub, '--store', store, '--qr-file', qr,
+		'--messaging', '--commands', '--deadline-ms', '120000', ...extra], { stdio: ['pipe', 'pipe', 'pipe'] });
+	const w = { p, lines: [], err: '', qr };
+	let buf = '';
+	p.stdout.on('data', (d) => {
+		buf += d;
+		let i;
+		while ((i = buf.indexOf('\n')) >= 0) {
+			w.lines.push(buf.slice(0, i));
+			buf = buf.slice(i + 1);
+		}
+	});
+	p.stderr.on('data', (d) => { w.err += d; });
+	w.exited = new Promise((resolve) => p.on('exit', (code, sig) => resolve(code ?? sig)));
+	w.cmd = (line) => p.stdin.write(`${line}\n`);
+	w.wait = (ms, what, re) => within(ms, (async () => {
+		for (;;) {
+			const l = w.lines.find((x) => re.test(x));
+			if (l)
+				return l;
+			await sleep(20);
+		}
+	})(), `wachat: ${what}`);
+	w.count = (re) => w.lines.filter((x) => re.test(x)).length;
+	w.quit = async () => {
+		w.cmd('quit');
+		try {
+			return await within(10000, w.exited, 'wachat exit');
+		} catch {
+			p.kill('SIGKILL');
+			return 'killed';
+		}
+	};
+	return w;
+}
+
+// Baileys: bob, paired by the sim's mock phone.
+const bob = { dir: path.join(sim.tmp, 'auth-bob'), ev: [] };
+async function bobConnect() {
+	bob.sock = makeWASocket({
+		waWebSocketUrl: sim.url, auth: bob.state, logger: quietLogger,
+		browser: baileys.Browsers.ubuntu('Chrome'), connectTimeoutMs: 10000, defaultQueryTimeoutMs: 5000,
+		markOnlineOnConnect: true, syncFullHistory: false, shouldSyncHistoryMessage: () => false,
+	});
+	const sock = bob.sock;
+	sock.ev.on('creds.update', bob.saveCreds);
+	for (const e of ['connection.update', 'messages.upsert', 'messages.update', 'presence.update', 'messages.reaction'])
+		sock.ev.on(e, (d) => { if (bob.sock === sock) bob.ev.push({ e, d }); });
+}
+const bobWait = (ms, what, pred) => within(ms, (async () => {
+	for (;;) {
+		const x = bob.ev.find(pred);
+		if (x)
+			return x;
+		await sleep(20);
+	}
+})(), `bob: ${what}`);
+const bobOpen = () => bobWait(20000, 'open', (x) => x.e === 'connection.update' &&
+	(x.d.connection === 'open' || x.d.connection === 'close'));
+const upserted = (id) => (x) => x.e === 'messages.upsert' && x.d.messages.some((m) => m.key.id === id);
+const msgOf = (x, id) => x.d.messages.find((m) => m.key.id === id);
+const text = (m) => m?.message?.conversation ?? m?.message?.extendedTextMessage?.text;
+const routes = async () => (await sim.ctl('GET', '/admin/messages')).body;
+const idOf = (line) => line.split(' ')[2];
+
+let w;
+try {
+	for (const [pn, name] of [[ME, 'me'], [BOB, 'bob']]) {
+		const r = await sim.ctl('POST', '/admin/accounts', { pn, name });
+		if (r.status !== 200)
+			bail(`cannot create account ${pn}: ${JSON.stringify(r.body)}`);
+	}
+	// Link wachat (QR scanned by the phone) and bob.
+	w = wachat();
+	await until(15000, () => fs.existsSync(w.qr));
+	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${ME}`, fs.readFileSync(w.qr, 'utf8').trim());
+	await w.wait(30000, 'connected', /^connected /);
+	ok(scan.status === 200, 'wachat links by QR and logs in');
+	({ state: bob.state, saveCreds: bob.saveCreds } = await baileys.useMultiFileAuthState(bob.dir));
+	await bobConnect();
+	const { d } = await bobWait(15000, 'a QR', (x) => x.e === 'connection.update' && x.d.qr);
+	await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${BOB}`, d.qr);
+	await bobWait(15000, 'the 515 restart', (x) => x.e === 'connection.update' && x.d.connection === 'close');
+	bob.state.creds.me.name = 'bob';
+	bob.ev = [];
+	await bobConnect();
+	ok((await bobOpen()).d.connection === 'open', 'Baileys (bob) links and logs in');
+	await w.wait(20000, 'prekeys uploaded', /^prekeys-uploaded /);
+
+	// 1. wachat -> bob, the first one a pkmsg.
+	w.cmd(`send ${bobJid} hello bob 👋`);
+	const q1 = idOf(await w.wait(5000, 'queued', /^dm-message .* from_me=1 state=queued/));
+	const g1 = await bobWait(15000, 'the first text', upserted(q1)).catch(() => null);
+	const m1 = g1 && msgOf(g1, q1);
+	ok(text(m1) === 'hello bob 👋' && m1.pushName === 'me', "Baileys decrypts wachat's first text, with wachat's push name",
+		{ m1: m1 && { key: m1.key, text: text(m1), push: m1.pushName }, lines: w.lines.slice(-10) });
+	let r = (await routes()).filter((x) => x.id === q1 && x.kind === 'message');
+	ok(r.some((x) => x.to === `${BOB}:1@s.whatsapp.net` && x.enc[0] === 'pkmsg') && r.some((x) => x.to === `${BOB}@s.whatsapp.net`) &&
+		r.some((x) => x.to === meJid) && !r.some((x) => x.to === `${ME}:1@s.whatsapp.net`),
+		"one pkmsg to each of bob's devices and to wachat's own phone (deviceSentMessage), none to itself", r);
+	ok(await w.wait(10000, 'sent', new RegExp(`^dm-state ${bobJid} ${q1} sent$`)).then(() => true, () => false),
+		"the server's ack moves it to sent");
+	ok(await w.wait(10000, 'delivered', new RegExp(`^dm-state ${bobJid} ${q1} delivered$`)).then(() => true, () => false),
+		"bob's delivery receipt moves it to delivered");
+	await bob.sock.readMessages([m1.key]);
+	ok(await w.wait(10000, 'read', new RegExp(`^dm-state ${bobJid} ${q1} read$`)).then(() => true, () => false),
+		"bob's read receipt moves it to read");
+
+	// 2. bob -> wachat.
+	const s2 = await bob.sock.sendMessage(meJid, { text: 'hi wachat ✨' });
+	const l2 = await w.wait(10000, "bob's text", new RegExp(`^dm-message ${bobJid} ${s2.key.id} from_me=0`)).catch(() => null);
+	ok(l2 && l2.endsWith(': hi wachat ✨'), "wachat decrypts bob's text (pkmsg) and stores it", { l2, tail: w.lines.slice(-8) });
+	const upd = (id, status) => bobWait(10000, `status ${status} of ${id}`, (x) => x.e === 'messages.update' &&
+		x.d.some((u) => u.key.id === id && u.update.status >= status)).then(() => true, () => false);
+	ok(await upd(s2.key.id, 3), "bob sees wachat's delivery receipt");
+	w.cmd(`read ${bobJid}`);
+	await w.wait(5000, 'read 1', /^read 1$/);
+	ok(await upd(s2.key.id, 4), "bob sees wachat's read receipt once wachat marks the chat read");
+
+	// 3. A second text is a msg.
+	w.cmd(`send ${bobJid} second`);
+	const q3 = idOf(await w.wait(5000, 'queued 2', /^dm-message .* from_me=1 state=queued notice=0 quoted=-: second$/));
+	const g3 = await bobWait(10000, 'second', upserted(q3)).catch(() => null);
+	r = (await routes()).filter((x) => x.id === q3 && x.to === `${BOB}:1@s.whatsapp.net`);
+	ok(text(g3 && msgOf(g3, q3)) === 'second' && r[0]?.enc[0] === 'msg', 'a later text is a msg and decrypts', r);
+
+	// 4. Replies both ways.
+	const s4 = await bob.sock.sendMessage(meJid, { text: 'replying' }, { quoted: msgOf(g3, q3) });
+	const l4 = await w.wait(10000, "bob's reply", new RegExp(`^dm-message ${bobJid} ${s4.key.id} `)).catch(() => null);
+	ok(l4 && l4.includes(`quoted=${q3}:`) && l4.endsWith(': replying'), "wachat stores bob's reply with the quoted id", l4);
+	w.cmd(`reply ${bobJid} ${s4.key.id} ${bobJid} right back`);
+	const q5 = idOf(await w.wait(5000, 'queued reply', /^dm-message .*: right back$/));
+	const g5 = await bobWait(10000, "wachat's reply", upserted(q5)).catch(() => null);
+	const ci = g5 && msgOf(g5, q5)?.message?.extendedTextMessage?.contextInfo;
+	ok(ci?.stanzaId === s4.key.id && text(msgOf(g5, q5)) === 'right back', "Baileys reads wachat's reply quoting its message", ci);
+
+	// 5. Reactions both ways.
+	await bob.sock.sendMessage(meJid, { react: { text: '👍', key: msgOf(g5, q5).key } });
+	const l6 = await w.wait(10000, "bob's reaction", new RegExp(`^dm-reaction ${bobJid} ${q5} ${bobJid}: 👍$`)).catch(() => null);
+	ok(l6, "wachat stores bob's reaction to its message", w.lines.slice(-5));
+	w.cmd(`react ${bobJid} ${s4.key.id} them ❤️`);
+	const g7 = await bobWait(10000, "wachat's reaction", (x) => x.e === 'messages.upsert' &&
+		x.d.messages.some((m) => m.message?.reactionMessage?.key?.id === s4.key.id)).catch(() => null);
+	const rm = g7?.d.messages.find((m) => m.message?.reactionMessage)?.message.reactionMessage;
+	ok(rm?.text === '❤️', 'Baileys gets wachat\'s reaction to its message', rm);
+
+	// 6. Typing both ways.
+	w.cmd(`subscribe ${bobJid}`);
+	await sleep(300);
+	await bob.sock.sendPresenceUpdate('composing', meJid);
+	ok(await w.wait(5000, 'typing', new RegExp(`^dm-typing ${bobJid} on$`)).then(() => true, () => false),
+		'wachat sees bob typing');
+	await bob.sock.presenceSubscribe(meJid);
+	w.cmd(`typing ${bobJid} on`);
+	const ty = await bobWait(5000, 'composing', (x) => x.e === 'presence.update' &&
+		Object.values(x.d.presences).some((p) => p.lastKnownPresence === 'composing')).catch(() => null);
+	ok(ty && ty.d.id.startsWith(ME), 'Baileys sees wachat typing', ty?.d);
+
+	// 7. wachat offline: bob's message waits, arrives at wachat's next
+	// login exactly once; a message wachat queues before it connects goes
+	// out once it does.
+	ok(await w.quit() === 0, 'wachat stops cleanly');
+	const s8 = await bob.sock.sendMessage(meJid, { text: 'while you were away' });
+	await sleep(300);
+	w = wachat();
+	w.cmd(`send ${bobJid} queued before login`);
+	const l8 = await w.wait(20000, 'the queued text', new RegExp(`^dm-message ${bobJid} ${s8.key.id} from_me=0`)).catch(() => null);
+	ok(l8 && l8.endsWith(': while you were away'), "wachat, started again, gets bob's message sent while it was offline", w.lines.slice(-10));
+	const q9 = idOf(await w.wait(5000, 'queued 9', /^dm-message .*: queued before login$/));
+	const g9 = await bobWait(15000, 'the outbox text', upserted(q9)).catch(() => null);
+	ok(text(g9 && msgOf(g9, q9)) === 'queued before login', 'a message queued before the login goes out once connected');
+	await sleep(1500);
+	ok(w.count(new RegExp(`^dm-message ${bobJid} ${s8.key.id} `)) === 1 &&
+		bob.ev.filter(upserted(q9)).length === 1, 'each arrived exactly once');
+
+	// 8. bob offline: wachat's message waits for bob's next login.
+	bob.sock.end(undefined);
+	await until(5000, async () => !(await sim.ctl('GET', '/admin/connections')).body.some((x) => x.jid === `${BOB}:1@s.whatsapp.net`));
+	w.cmd(`send ${bobJid} for when you are back`);
+	const q10 = idOf(await w.wait(5000, 'queued 10', /^dm-message .*: for when you are back$/));
+	await w.wait(10000, 'sent 10', new RegExp(`^dm-state ${bobJid} ${q10} sent$`));
+	bob.ev = [];
+	await bobConnect();
+	await bobOpen();
+	const g10 = await bobWait(15000, 'the waiting text', upserted(q10)).catch(() => null);
+	ok(text(g10 && msgOf(g10, q10)) === 'for when you are back', 'bob gets wachat\'s message at his next login');
+	ok(await w.wait(10000, 'delivered 10', new RegExp(`^dm-state ${bobJid} ${q10} delivered$`)).then(() => true, () => false),
+		'and wachat sees it delivered');
+
+	const st = (await sim.ctl('GET', '/admin/status')).body;
+	ok(st.unanswered_queries === 0, 'the sim answered every query', sim.log().split('\n').filter((l) => /unanswered/.test(l)).slice(0, 10).join('\n'));
+	ok(await w.quit() === 0 && !/Sanitizer|runtime error/.test(w.err), 'wachat stops cleanly, no sanitizer report', w.err.slice(-2000));
+} catch (e) {
+	ok(false, `no exception: ${e.stack}`, w && w.lines.slice(-20).join('\n'));
+	if (w)
+		await w.quit();
+}
+try {
+	bob.sock?.end(undefined);
+} catch { /* closed */ }
+const code = await sim.stop();
+ok(code === 0, `wachat-sim exits cleanly (${code})`, sim.stderr());
+await rmTree(bob.dir);
+process.exit(finish());
