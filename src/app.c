@@ -210,13 +210,19 @@ eng_thread(void *arg)
 	int			 rc;
 
 	if ((rc = store_open(c->data_dir, &a->store)) != 0) {
-		size_t	 len = strlen(c->data_dir) + 256;
+		size_t	 len = strlen(c->data_dir) + 512;
 		char	*what = xmalloc(len);
 
 		eng_log(LOG_ERROR, "store_open %s: %s", c->data_dir,
 		    wc_strerror(rc));
-		snprintf(what, len, _("cannot open the store in %s"),
-		    c->data_dir);
+		if (rc == -EPERM)
+			snprintf(what, len, _("the data dir %s (or its "
+			    "database) is open to other users: wachat keeps "
+			    "keys there and refuses it; chmod 700 the "
+			    "directory and 600 its files"), c->data_dir);
+		else
+			snprintf(what, len, _("cannot open the store in %s"),
+			    c->data_dir);
 		ev = ev_new(EV_ERROR, what);
 		free(what);
 		ev->err = rc;
@@ -398,6 +404,23 @@ quit(struct app *a)
 	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT, NULL));
 }
 
+/* libwebsockets' log levels (LLL_*), for wa_conn_set_lws_log(). */
+#define LWS_ERR		1
+#define LWS_WARN	2
+#define LWS_NOTICE	4
+
+/* One line of libwebsockets' log, into ours (without its newline). */
+static void
+lws_line(int level, const char *line)
+{
+	size_t	 n = strlen(line);
+
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+		n--;
+	log_write(level & LWS_ERR ? LOG_ERROR : level & LWS_WARN ? LOG_WARN :
+	    LOG_INFO, "lws", "libwebsockets", "%.*s", (int)n, line);
+}
+
 static void
 on_signal(uv_signal_t *s, int signum)
 {
@@ -553,6 +576,8 @@ app_run(const struct conf *c, const char *pair_pn)
 		return EXIT_FAILURE;
 	}
 	make_parents(c->data_dir);
+	/* libwebsockets' own lines go to the log, never to the terminal. */
+	wa_conn_set_lws_log(LWS_ERR | LWS_WARN | LWS_NOTICE, lws_line);
 	if ((rc = wa_crypto_init()) != 0) {
 		fprintf(stderr, _("wachat: cannot start the crypto library: "
 		    "%s\n"), wc_strerror(rc));

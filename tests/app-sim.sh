@@ -102,6 +102,19 @@ check "... with no QR, and stops cleanly on SIGTERM: exit 0" \
     [ "$(grep -c 'QR' "$tmp/w3")" -eq 0 -a "$status" -eq 0 ]
 [ "$status" -eq 0 ] || { echo "# status $status"; diag "$tmp/w3"; diag "$tmp/w3.err"; }
 
+# --- a data dir open to other users is refused, and the screen says why
+mkdir -m 750 "$tmp/open"
+"$W" --data-dir "$tmp/open" --url "$URL" --root-key "$ROOT_PUB" \
+    >"$tmp/open.out" 2>&1
+status=$?
+refused() {
+	[ "$status" -eq 1 ] &&
+	    grep -q 'is open to other users.*chmod 700' "$tmp/open.out"
+}
+check "a data dir open to other users: exit 1, saying why and what to do" \
+    refused
+[ "$status" -eq 1 ] || diag "$tmp/open.out"
+
 # --- bad settings: named, with the file and line
 "$W" --log-level loud >"$tmp/bad1" 2>&1
 status=$?
