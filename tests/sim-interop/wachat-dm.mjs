@@ -69,13 +69,30 @@ function wachat(extra = []) {
 	return w;
 }
 
-// Baileys: bob, paired by the sim's mock phone.
-const bob = { dir: path.join(sim.tmp, 'auth-bob'), ev: [] };
+// Baileys' log lines about retries, shown when a retry check fails.
+const bobLines = [];
+const bobLog = {
+	level: 'debug',
+	child() { return bobLog; },
+	trace() {}, debug(o, m) { bobLog.keep(o, m); }, info(o, m) { bobLog.keep(o, m); },
+	warn(o, m) { bobLog.keep(o, m); }, error(o, m) { bobLog.keep(o, m); }, fatal() {},
+	keep(o, m) {
+		const line = `${m ?? ''} ${typeof o === 'string' ? o : JSON.stringify(o, (k, v) => typeof v === 'bigint' ? String(v) : v)}`;
+		if (/retry|again|session/i.test(line))
+			bobLines.push(line.slice(0, 300));
+	},
+};
+
+// Baileys: bob, paired by the sim's mock phone; what he sent, for his
+// answers to retry receipts (getMessage).
+const bob = { dir: path.join(sim.tmp, 'auth-bob'), ev: [], sent: new Map() };
 async function bobConnect() {
 	bob.sock = makeWASocket({
-		waWebSocketUrl: sim.url, auth: bob.state, logger: quietLogger,
+		waWebSocketUrl: sim.url, auth: bob.state, logger: bobLog,
 		browser: baileys.Browsers.ubuntu('Chrome'), connectTimeoutMs: 10000, defaultQueryTimeoutMs: 5000,
 		markOnlineOnConnect: true, syncFullHistory: false, shouldSyncHistoryMessage: () => false,
+		// the retry receipt may come before sendMessage() has returned
+		getMessage: (key) => until(3000, () => bob.sent.get(key.id)),
 	});
 	const sock = bob.sock;
 	sock.ev.on('creds.update', bob.saveCreds);
@@ -221,6 +238,25 @@ try {
 	ok(text(g10 && msgOf(g10, q10)) === 'for when you are back', 'bob gets wachat\'s message at his next login');
 	ok(await w.wait(10000, 'delivered 10', new RegExp(`^dm-state ${bobJid} ${q10} delivered$`)).then(() => true, () => false),
 		'and wachat sees it delivered');
+
+	// 9. Retry: wachat loses its session with bob; bob's next message
+	// cannot be decrypted, wachat sends a retry receipt, Baileys fetches a
+	// fresh bundle and sends it again as a pkmsg, and wachat stores it.
+	ok(await w.quit() === 0, 'wachat stops to lose its sessions with bob');
+	const db = path.join(store, 'wachat.db');
+	const del = spawn('sqlite3', [db, `DELETE FROM session WHERE name LIKE '${BOB}%'`]);
+	const delCode = await new Promise((resolve) => del.on('exit', resolve));
+	ok(delCode === 0, "wachat's sessions with bob are deleted from its database");
+	w = wachat();
+	await w.wait(20000, 'connected again', /^connected /);
+	const s11 = await bob.sock.sendMessage(meJid, { text: 'can you read this?' });
+	bob.sent.set(s11.key.id, s11.message);
+	const l11 = await w.wait(20000, 'the re-sent text', new RegExp(`^dm-message ${bobJid} ${s11.key.id} from_me=0`)).catch(() => null);
+	r = (await routes()).filter((x) => x.id === s11.key.id);
+	ok(r.some((x) => x.kind === 'receipt' && x.type === 'retry' && x.from.startsWith(`${ME}:1@`)) &&
+		r.filter((x) => x.kind === 'message' && x.to === `${ME}:1@s.whatsapp.net`).length >= 2,
+		'wachat could not decrypt it and sent a retry receipt; Baileys sent it again', { r, baileys: bobLines.slice(-15) });
+	ok(l11 && l11.endsWith(': can you read this?'), 'wachat decrypts the re-sent message and stores it', w.lines.slice(-10));
 
 	const st = (await sim.ctl('GET', '/admin/status')).body;
 	ok(st.unanswered_queries === 0, 'the sim answered every query', sim.log().split('\n').filter((l) => /unanswered/.test(l)).slice(0, 10).join('\n'));
