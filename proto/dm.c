@@ -244,6 +244,7 @@ wa_dm_new(const struct wa_dm_host *host, const struct wa_dm_store_ops *st,
 	    host->now_ms == NULL || host->rng == NULL ||
 	    st->out_insert == NULL || st->out_next == NULL ||
 	    st->out_get == NULL || st->out_state == NULL ||
+	    st->out_delete == NULL ||
 	    st->in_insert == NULL || st->change == NULL ||
 	    st->react == NULL || st->mark_read == NULL ||
 	    st->push_name == NULL || st->lid_put == NULL ||
@@ -887,6 +888,23 @@ wa_dm_retry(struct wa_dm *dm, const char *chat, const char *id)
 	emit_state(dm, chat, id, WA_DM_QUEUED);
 	dm->cursor = 0;
 	kick(dm);
+	return 1;
+}
+
+int
+wa_dm_delete_failed(struct wa_dm *dm, const char *chat, const char *id)
+{
+	struct wa_dm_ev	 ev;
+	int		 rc;
+
+	if ((rc = dm->st->out_delete(dm->st->arg, chat, id)) <= 0)
+		return rc;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_DM_EV_CHANGED;
+	ev.chat = chat;
+	ev.id = id;
+	ev.from_me = true;
+	emit(dm, &ev);		/* text NULL: gone */
 	return 1;
 }
 

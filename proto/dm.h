@@ -115,6 +115,9 @@ struct wa_dm_store_ops {
 	 * there or further (or not FAILED, for QUEUED), or unknown. */
 	int	(*out_state)(void *arg, const char *chat, const char *id,
 		    enum wa_dm_state state, int64_t ts_ms);
+	/* Delete our FAILED message (chat, id): 1, or 0 when it is not a
+	 * failed message of ours. */
+	int	(*out_delete)(void *arg, const char *chat, const char *id);
 	/* Insert an incoming (or own-device) message: 0 inserted, 1 when
 	 * (chat, from_me, id) is stored already (nothing changed). */
 	int	(*in_insert)(void *arg, const struct wa_dm_msg *m);
@@ -269,6 +272,12 @@ MUST_CHECK int	wa_dm_send_reaction(struct wa_dm *dm, const char *chat,
 /* Put our failed message (chat, id) back in the outbox.  Returns 1 when
  * it was failed, 0 when not, or the store's error. */
 MUST_CHECK int	wa_dm_retry(struct wa_dm *dm, const char *chat,
+		    const char *id);
+
+/* Delete our failed message (chat, id) from the outbox and the chat (it
+ * was never sent).  Returns 1 when deleted, 0 when it is not failed, or
+ * the store's error. */
+MUST_CHECK int	wa_dm_delete_failed(struct wa_dm *dm, const char *chat,
 		    const char *id);
 
 /*

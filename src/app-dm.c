@@ -119,6 +119,12 @@ out_state(void *arg, const char *chat, const char *id,
 }
 
 static int
+out_delete(void *arg, const char *chat, const char *id)
+{
+	return store_msg_delete_failed(arg, chat, id);
+}
+
+static int
 in_insert(void *arg, const struct wa_dm_msg *m)
 {
 	struct store_msg_new	 n;
@@ -260,6 +266,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->out_next = out_next;
 	ops->out_get = out_get;
 	ops->out_state = out_state;
+	ops->out_delete = out_delete;
 	ops->in_insert = in_insert;
 	ops->change = change;
 	ops->react = react;

@@ -20,6 +20,7 @@
 
 #include <uv.h>
 
+#include "app-dm.h"
 #include "app-store.h"
 #include "app.h"
 #include "buf.h"
@@ -33,6 +34,7 @@
 #include "log.h"
 #include "qr.h"
 #include "screen.h"
+#include "sanitize.h"
 #include "store.h"
 #include "xmalloc.h"
 
@@ -61,6 +63,8 @@ struct app {
 	struct evq		 cmds;		/* main -> engine */
 	struct store		*store;
 	struct wa_store_ops	 ops;
+	struct wa_signal_store_ops sig_ops;
+	struct wa_dm_store_ops	 dm_ops;
 	struct wa_eng		*eng;
 	bool			 stopping;	/* the engine is being shut */
 	char			*stop_text;	/* EV_STOPPED's text, or NULL */
@@ -167,6 +171,89 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 		send_ev(a, ev);
 }
 
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* The messaging module's events, as events for the main thread. */
+static void
+on_dm_event(void *arg, const struct wa_dm_ev *e)
+{
+	struct app	*a = arg;
+	struct ev	*ev;
+	enum ev_kind	 k = EV_MESSAGE;
+
+	switch (e->kind) {
+	case WA_DM_EV_MESSAGE:		k = EV_MESSAGE; break;
+	case WA_DM_EV_STATE:		k = EV_MSG_STATE; break;
+	case WA_DM_EV_CHANGED:		k = EV_MSG_CHANGED; break;
+	case WA_DM_EV_REACTION:		k = EV_REACTION; break;
+	case WA_DM_EV_TYPING:		k = EV_TYPING; break;
+	case WA_DM_EV_PRESENCE:		k = EV_PRESENCE; break;
+	case WA_DM_EV_SEND_FAILED:	k = EV_SEND_FAILED; break;
+	}
+	ev = ev_new(k, e->text);
+	ev->chat = dup_or_null(e->chat);
+	ev->id = dup_or_null(e->id);
+	ev->sender = dup_or_null(e->sender);
+	ev->quoted_id = dup_or_null(e->quoted_id);
+	ev->state = e->state;
+	ev->from_me = e->from_me;
+	ev->notice = e->notice;
+	ev->deleted = e->kind == WA_DM_EV_CHANGED && e->text == NULL;
+	ev->err = e->err;
+	ev->ts_ms = e->ts_ms;
+	send_ev(a, ev);
+}
+
+/* A messaging command for the engine's messaging module. */
+static void
+dm_cmd(struct app *a, const struct cmd *c)
+{
+	struct wa_dm	*dm = a->eng != NULL ? wa_eng_dm(a->eng) : NULL;
+	struct ev	*ev;
+	int		 rc = -ENOTCONN;
+
+	if (dm == NULL || c->chat == NULL)
+		return;
+	switch (c->kind) {
+	case CMD_SEND:
+		rc = wa_dm_send_text(dm, c->chat, c->arg, c->id, c->aux, NULL,
+		    NULL);
+		break;
+	case CMD_REACT:
+		rc = c->id != NULL ? wa_dm_send_reaction(dm, c->chat, c->id,
+		    c->flag != 0, c->arg) : -EINVAL;
+		break;
+	case CMD_MARK_READ:
+		rc = wa_dm_mark_read(dm, c->chat);
+		break;
+	case CMD_TYPING:
+		rc = wa_dm_typing(dm, c->chat, c->flag != 0);
+		break;
+	case CMD_SUBSCRIBE:
+		rc = wa_dm_subscribe(dm, c->chat);
+		break;
+	case CMD_RETRY:
+		rc = c->id != NULL ? wa_dm_retry(dm, c->chat, c->id) : -EINVAL;
+		break;
+	case CMD_DELETE:
+		rc = c->id != NULL ? wa_dm_delete_failed(dm, c->chat, c->id) :
+		    -EINVAL;
+		break;
+	case CMD_QUIT:
+	case CMD_PAIR_CODE:
+		return;
+	}
+	if (rc < 0) {
+		ev = ev_new(EV_ERROR, _("the command could not be carried out"));
+		ev->err = rc;
+		send_ev(a, ev);
+	}
+}
+
 /* The command queue's wakeup: drain it. */
 static void
 on_cmds(struct evq *q, void *arg)
@@ -194,6 +281,15 @@ on_cmds(struct evq *q, void *arg)
 				ev->err = rc;
 				send_ev(a, ev);
 			}
+			break;
+		case CMD_SEND:
+		case CMD_REACT:
+		case CMD_MARK_READ:
+		case CMD_TYPING:
+		case CMD_SUBSCRIBE:
+		case CMD_RETRY:
+		case CMD_DELETE:
+			dm_cmd(a, c);
 			break;
 		}
 		cmd_free(c);
@@ -243,6 +339,15 @@ eng_thread(void *arg)
 	cfg.store = &a->ops;
 	cfg.on_event = on_eng_event;
 	cfg.ev_arg = a;
+	app_store_signal_ops(a->store, &a->sig_ops);
+	app_dm_ops(a->store, &a->dm_ops);
+	cfg.signal_store = &a->sig_ops;
+	cfg.dm_store = &a->dm_ops;
+	cfg.on_dm_event = on_dm_event;
+	cfg.dm_ev_arg = a;
+	cfg.dm.send_read_receipts = true;
+	cfg.dm.send_typing = true;
+	cfg.dm.send_presence = true;
 	if ((rc = wa_eng_new(&a->eng_loop, &cfg, &a->eng)) != 0) {
 		eng_log(LOG_ERROR, "wa_eng_new: %s", wc_strerror(rc));
 		stop(a, "", rc);
@@ -309,6 +414,8 @@ close_cb(uv_handle_t *h)
 	(void)h;
 }
 
+static void	print_dm(const struct ev *ev);
+
 static void
 print_ev(struct app *a, const struct ev *ev)
 {
@@ -351,6 +458,15 @@ print_ev(struct app *a, const struct ev *ev)
 	case EV_ERROR:
 		printf(_("error: %s (%s)\n"), ev->text, wc_strerror(ev->err));
 		break;
+	case EV_MESSAGE:
+	case EV_MSG_STATE:
+	case EV_MSG_CHANGED:
+	case EV_REACTION:
+	case EV_TYPING:
+	case EV_PRESENCE:
+	case EV_SEND_FAILED:
+		print_dm(ev);
+		break;
 	case EV_STOPPED:
 		if (ev->err == WC_ELOGGEDOUT)
 			break;		/* EV_LOGGED_OUT said it */
@@ -362,6 +478,87 @@ print_ev(struct app *a, const struct ev *ev)
 	}
 	buf_release(&num);
 	fflush(stdout);
+}
+
+/* A chat's name for a line: +digits for a PN JID, else the JID. */
+static void
+chat_name(struct buf *out, const char *jid)
+{
+	size_t	 n = strcspn(jid, "@:");
+
+	if (strstr(jid, "@s.whatsapp.net") != NULL) {
+		buf_push(out, '+');
+		buf_append(out, jid, n);
+		buf_push(out, '\0');
+	} else
+		wc_sanitize(jid, strlen(jid), false, out);
+}
+
+static const char *
+state_word(int st)
+{
+	switch (st) {
+	case WA_DM_QUEUED:	return _("queued");
+	case WA_DM_SENT:	return _("sent");
+	case WA_DM_DELIVERED:	return _("delivered");
+	case WA_DM_READ:	return _("read");
+	case WA_DM_FAILED:	return _("failed");
+	}
+	return "";
+}
+
+/* A messaging event as a line; network text sanitised (one line). */
+static void
+print_dm(const struct ev *ev)
+{
+	struct buf	 who = BUF_INIT, txt = BUF_INIT;
+
+	chat_name(&who, ev->chat != NULL ? ev->chat : "");
+	wc_sanitize(ev->text, strlen(ev->text), false, &txt);
+	switch (ev->kind) {
+	case EV_MESSAGE:
+		if (ev->notice)
+			printf(_("%s: (%s)\n"), (char *)who.p, (char *)txt.p);
+		else if (ev->from_me)
+			printf(_("to %s: %s\n"), (char *)who.p, (char *)txt.p);
+		else
+			printf(_("from %s: %s\n"), (char *)who.p,
+			    (char *)txt.p);
+		break;
+	case EV_MSG_STATE:
+		printf(_("to %s: message %s %s\n"), (char *)who.p,
+		    ev->id != NULL ? ev->id : "", state_word(ev->state));
+		break;
+	case EV_MSG_CHANGED:
+		if (ev->deleted)
+			printf(_("%s: message %s deleted\n"), (char *)who.p,
+			    ev->id != NULL ? ev->id : "");
+		else
+			printf(_("%s: message %s edited: %s\n"),
+			    (char *)who.p, ev->id != NULL ? ev->id : "",
+			    (char *)txt.p);
+		break;
+	case EV_REACTION:
+		printf(_("%s: reaction %s to message %s\n"), (char *)who.p,
+		    (char *)txt.p, ev->id != NULL ? ev->id : "");
+		break;
+	case EV_TYPING:
+		if (ev->state)
+			printf(_("%s is typing\n"), (char *)who.p);
+		break;
+	case EV_PRESENCE:
+		printf(ev->state ? _("%s is online\n") : _("%s is offline\n"),
+		    (char *)who.p);
+		break;
+	case EV_SEND_FAILED:
+		printf(_("to %s: message %s not sent: %s\n"), (char *)who.p,
+		    ev->id != NULL ? ev->id : "", (char *)txt.p);
+		break;
+	default:
+		break;
+	}
+	buf_release(&who);
+	buf_release(&txt);
 }
 
 static void

@@ -27,6 +27,20 @@ enum ev_kind {
 				 * joined; text = why ("" when asked to
 				 * quit), err = 0 or the code that ended it.
 				 * Always the last event. */
+	/* 1:1 messaging (proto/dm.h): chat is the contact's user JID; text
+	 * comes from the network as sent (sanitise before showing it). */
+	EV_MESSAGE,		/* a message was stored: chat, id, sender
+				 * ("" ours), from_me, text, quoted_id,
+				 * state, notice, ts_ms */
+	EV_MSG_STATE,		/* our message (chat, id) moved to state */
+	EV_MSG_CHANGED,		/* (chat, id) edited to text, or deleted
+				 * (deleted = 1, text "") */
+	EV_REACTION,		/* sender reacted to (chat, id) with text
+				 * ("" removed) */
+	EV_TYPING,		/* chat is typing (state 1) or stopped */
+	EV_PRESENCE,		/* chat online (state 1) or not; ts_ms =
+				 * last seen, 0 unknown */
+	EV_SEND_FAILED,		/* our (chat, id) failed: text = why, err */
 };
 
 /* One event.  Owns text. */
@@ -37,6 +51,16 @@ struct ev {
 	uint32_t	 secs;		/* EV_QR: seconds the QR is shown */
 	uint32_t	 retry_ms;	/* EV_DISCONNECTED */
 	uint32_t	 num;		/* EV_CONNECTING: attempt, from 1 */
+	/* Messaging events; owned, NULL when not set. */
+	char		*chat;
+	char		*id;
+	char		*sender;
+	char		*quoted_id;
+	int		 state;		/* enum wa_dm_state (proto/dm.h) */
+	int		 from_me;	/* 0 or 1 */
+	int		 notice;	/* 1: a line from wachat, not a person */
+	int		 deleted;	/* EV_MSG_CHANGED: revoked */
+	int64_t		 ts_ms;
 };
 
 /*
@@ -45,8 +69,9 @@ struct ev {
  */
 struct ev	*ev_new(enum ev_kind kind, const char *text);
 
-/* Free ev and its text.  NULL is a no-op. */
+/* Free ev and its strings.  NULL is a no-op. */
 void		 ev_free(struct ev *ev);
+
 
 /* What the UI asks of the engine. */
 enum cmd_kind {
@@ -55,12 +80,26 @@ enum cmd_kind {
 	CMD_PAIR_CODE,		/* link by phone-number code instead of QR:
 				 * arg = the phone number, digits only with
 				 * the country code; EV_PAIR_CODE answers */
+	/* 1:1 messaging; chat = the contact's user JID. */
+	CMD_SEND,		/* arg = text; id = quoted id or NULL,
+				 * aux = quoted sender (NULL: ours) */
+	CMD_REACT,		/* id = target, arg = emoji ("" removes),
+				 * flag = the target is ours */
+	CMD_MARK_READ,		/* the user read chat */
+	CMD_TYPING,		/* flag = composing (1) or stopped (0) */
+	CMD_SUBSCRIBE,		/* ask for chat's presence */
+	CMD_RETRY,		/* send failed message id again */
+	CMD_DELETE,		/* delete failed message id */
 };
 
-/* One command.  Owns arg. */
+/* One command.  Owns its strings. */
 struct cmd {
 	enum cmd_kind	 kind;
 	char		*arg;		/* never NULL; may be "" */
+	char		*chat;		/* messaging: NULL otherwise */
+	char		*id;		/* may be NULL */
+	char		*aux;		/* may be NULL */
+	int		 flag;
 };
 
 /*
@@ -69,7 +108,15 @@ struct cmd {
  */
 struct cmd	*cmd_new(enum cmd_kind kind, const char *arg);
 
-/* Free c and its argument.  NULL is a no-op. */
+/*
+ * A messaging command: kind with copies of chat, id, arg and aux (each
+ * may be NULL; arg NULL means "") and flag.  Freed with cmd_free().
+ * Aborts on out-of-memory.
+ */
+struct cmd	*cmd_new_chat(enum cmd_kind kind, const char *chat,
+		    const char *id, const char *arg, const char *aux, int flag);
+
+/* Free c and its strings.  NULL is a no-op. */
 void		 cmd_free(struct cmd *c);
 
 #endif

@@ -35,6 +35,10 @@ ev_free(struct ev *ev)
 	if (ev == NULL)
 		return;
 	free(ev->text);
+	free(ev->chat);
+	free(ev->id);
+	free(ev->sender);
+	free(ev->quoted_id);
 	free(ev);
 }
 
@@ -48,12 +52,34 @@ cmd_new(enum cmd_kind kind, const char *arg)
 	return c;
 }
 
+static char *
+dup_or_null(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+struct cmd *
+cmd_new_chat(enum cmd_kind kind, const char *chat, const char *id,
+    const char *arg, const char *aux, int flag)
+{
+	struct cmd	*c = cmd_new(kind, arg);
+
+	c->chat = dup_or_null(chat);
+	c->id = dup_or_null(id);
+	c->aux = dup_or_null(aux);
+	c->flag = flag;
+	return c;
+}
+
 void
 cmd_free(struct cmd *c)
 {
 	if (c == NULL)
 		return;
 	free(c->arg);
+	free(c->chat);
+	free(c->id);
+	free(c->aux);
 	free(c);
 }
 

@@ -4,7 +4,8 @@ noinst_LIBRARIES += libbase.a
 libbase_a_SOURCES = \
 	src/compat.h src/banned.h src/err.h src/err.c \
 	src/xmalloc.h src/xmalloc.c src/arena.h src/arena.c \
-	src/buf.h src/buf.c src/i18n.h src/log.h src/log.c src/hex.h src/hex.c src/sysrand.h src/sysrand.c
+	src/buf.h src/buf.c src/i18n.h src/log.h src/log.c src/hex.h src/hex.c src/sysrand.h src/sysrand.c \
+	src/sanitize.h src/sanitize.c
 
 # The composition root: the queues between the threads, the settings and
 # the two threads themselves (src/app.c, the only code here that includes

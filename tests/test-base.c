@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "err.h"
+#include "sanitize.h"
 
 static void
 test_arena_alloc__returns_aligned_disjoint_blocks__across_chunks(void **state)
@@ -136,6 +137,73 @@ test_wc_strerror__names_every_code(void **state)
 		assert_string_not_equal(wc_strerror(e), "unknown error");
 }
 
+/* wc_sanitize(in) as a string (single line unless multiline). */
+static char *
+san(const char *in, size_t len, bool multiline, struct buf *b)
+{
+	b->len = 0;
+	wc_sanitize(in, len, multiline, b);
+	assert_int_equal(b->p[b->len - 1], '\0');
+	return (char *)b->p;
+}
+
+static void
+test_wc_sanitize__makes_escapes_controls_and_overrides_inert(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	static const char clear[] = "a\x1b[2Jb";
+	static const char osc52[] = "\x1b]52;c;aGVsbG8=\x07x";
+	static const char c1[] = "\xc2\x9b" "31m";	/* U+009B CSI */
+
+	(void)state;
+	/* ESC and BEL become U+FFFD: no sequence can start. */
+	assert_string_equal(san(clear, sizeof(clear) - 1, false, &b),
+	    "a\xEF\xBF\xBD[2Jb");
+	assert_null(strchr(san(osc52, sizeof(osc52) - 1, false, &b), 0x1b));
+	assert_null(strchr((char *)b.p, 0x07));
+	/* the 8-bit CSI too */
+	assert_string_equal(san(c1, sizeof(c1) - 1, false, &b),
+	    "\xEF\xBF\xBD" "31m");
+	/* CR cannot return to the start of the line to overwrite it */
+	assert_string_equal(san("ok\revil", 7, false, &b),
+	    "ok\xEF\xBF\xBD" "evil");
+	/* U+202E right-to-left override and U+2066 isolate */
+	assert_string_equal(san("\xe2\x80\xae" "gnp.exe", 10, false, &b),
+	    "\xEF\xBF\xBD" "gnp.exe");
+	assert_string_equal(san("\xe2\x81\xa6x", 4, false, &b),
+	    "\xEF\xBF\xBD" "x");
+	/* invalid UTF-8: an overlong slash, a lone continuation, a cut-short
+	 * sequence, a surrogate */
+	assert_string_equal(san("\xc0\xaf", 2, false, &b),
+	    "\xEF\xBF\xBD\xEF\xBF\xBD");
+	assert_string_equal(san("\x80", 1, false, &b), "\xEF\xBF\xBD");
+	assert_string_equal(san("\xe2\x82", 2, false, &b),
+	    "\xEF\xBF\xBD\xEF\xBF\xBD");
+	assert_string_equal(san("\xed\xa0\x80", 3, false, &b),
+	    "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+	/* a NUL inside the text */
+	assert_string_equal(san("a\0b", 3, false, &b), "a\xEF\xBF\xBD" "b");
+	buf_release(&b);
+}
+
+static void
+test_wc_sanitize__keeps_text_emoji_and_newlines_as_asked(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	/* emoji with a zero-width joiner and a skin tone, CJK, Arabic */
+	static const char txt[] = "hi \xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f"
+	    "\x92\xbb \xe4\xbd\xa0\xe5\xa5\xbd \xd9\x85\xd8\xb1\xd8\xad\xd8"
+	    "\xa8\xd8\xa7";
+
+	(void)state;
+	assert_string_equal(san(txt, sizeof(txt) - 1, false, &b), txt);
+	assert_string_equal(san("a\nb", 3, true, &b), "a\nb");
+	assert_string_equal(san("a\nb", 3, false, &b), "a\xE2\x8F\x8E" "b");
+	assert_string_equal(san("a\tb", 3, false, &b), "a b");
+	assert_string_equal(san("", 0, false, &b), "");
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -146,6 +214,8 @@ main(void)
 		cmocka_unit_test(test_arena_alloc__returns_a_block__of_length_0),
 		cmocka_unit_test(test_buf_append__grows_and_keeps_the_bytes),
 		cmocka_unit_test(test_wc_strerror__names_every_code),
+		cmocka_unit_test(test_wc_sanitize__makes_escapes_controls_and_overrides_inert),
+		cmocka_unit_test(test_wc_sanitize__keeps_text_emoji_and_newlines_as_asked),
 	};
 
 	return cmocka_run_group_tests_name("base", tests, NULL, NULL);

@@ -197,6 +197,14 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 	case EV_STOPPED:
 		set_status(s, _("stopped"));
 		break;
+	case EV_MESSAGE:
+	case EV_MSG_STATE:
+	case EV_MSG_CHANGED:
+	case EV_REACTION:
+	case EV_TYPING:
+	case EV_PRESENCE:
+	case EV_SEND_FAILED:
+		break;		/* the chat panes (issue 7) */
 	}
 	ui_screen_render(s);
 }

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/sanitize.h -- the one sanitizer for text from the network (message
+ * text, push names, reasons) before any output shows it: the screen, the
+ * line output, the window title, the log (reliability.md: text from the
+ * network never reaches the terminal raw).  Pure; any thread.
+ */
+#ifndef WC_SANITIZE_H
+#define WC_SANITIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct buf;
+
+/*
+ * Append to out a copy of in[0..len) that a terminal shows inert: valid
+ * UTF-8 only (each invalid byte becomes U+FFFD); no C0 control (ESC, BEL,
+ * CR, backspace, ...), DEL or C1 control (U+0080-U+009F): each becomes
+ * U+FFFD, except tab, which becomes a space, and newline, which stays
+ * when multiline is true and becomes U+23CE (a return symbol) when not;
+ * no bidirectional override or isolate (U+202A-U+202E, U+2066-U+2069)
+ * and no U+2028/U+2029 separators: each becomes U+FFFD.  A NUL is
+ * appended after the text (not counted in what a caller reads as the
+ * text's length: out->len - 1).  Cannot fail (aborts on out-of-memory).
+ */
+void	wc_sanitize(const char *in, size_t len, bool multiline, struct buf *out);
+
+#endif
