@@ -245,6 +245,8 @@ dm_cmd(struct app *a, const struct cmd *c)
 		break;
 	case CMD_QUIT:
 	case CMD_PAIR_CODE:
+	case CMD_LOAD_CHATS:
+	case CMD_LOAD_PAGE:
 		return;
 	}
 	if (rc < 0) {
@@ -252,6 +254,149 @@ dm_cmd(struct app *a, const struct cmd *c)
 		ev->err = rc;
 		send_ev(a, ev);
 	}
+}
+
+#define PAGE_DEFAULT	50
+#define CHATS_MAX	1000
+
+/* "👍 2  ❤️" from a row's reactions (one per sender). */
+static char *
+reaction_summary(const struct store_msg *m)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i, j, n;
+	bool		 seen;
+
+	for (i = 0; i < m->nreactions; i++) {
+		seen = false;
+		for (j = 0; j < i && !seen; j++)
+			seen = strcmp(m->reactions[j].emoji,
+			    m->reactions[i].emoji) == 0;
+		if (seen)
+			continue;
+		for (n = 0, j = i; j < m->nreactions; j++)
+			n += strcmp(m->reactions[j].emoji,
+			    m->reactions[i].emoji) == 0;
+		if (b.len > 0)
+			buf_append(&b, "  ", 2);
+		buf_append(&b, m->reactions[i].emoji,
+		    strlen(m->reactions[i].emoji));
+		if (n > 1) {
+			char	 num[24];
+
+			snprintf(num, sizeof(num), " %zu", n);
+			buf_append(&b, num, strlen(num));
+		}
+	}
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+/* EV_CHATS from the store (engine thread). */
+static void
+load_chats(struct app *a, const struct cmd *c)
+{
+	struct store_chat_list	 l;
+	struct ev		*ev;
+	size_t			 i, max = c->flag > 0 && c->flag <= CHATS_MAX ?
+				    (size_t)c->flag : CHATS_MAX;
+	int			 rc;
+
+	memset(&l, 0, sizeof(l));
+	if ((rc = store_chat_list(a->store, false, max, &l)) != 0) {
+		ev = ev_new(EV_ERROR, _("cannot read the chat list"));
+		ev->err = rc;
+		send_ev(a, ev);
+		return;
+	}
+	ev = ev_new(EV_CHATS, NULL);
+	ev->chats = xcalloc(l.n > 0 ? l.n : 1, sizeof(*ev->chats));
+	ev->nchats = l.n;
+	ev->more = l.more;
+	for (i = 0; i < l.n; i++) {
+		const struct store_chat	*sc = &l.chats[i];
+		struct ev_chat		*ec = &ev->chats[i];
+
+		ec->jid = xstrdup(sc->jid);
+		ec->name = xstrdup(sc->contact_name[0] != '\0' ?
+		    sc->contact_name : sc->name[0] != '\0' ? sc->name :
+		    sc->push_name);
+		ec->preview = xstrdup(sc->last_text);
+		ec->last_ms = sc->last_ms;
+		ec->unread = sc->unread;
+		ec->muted = sc->muted_until != 0;
+		ec->pinned = sc->pinned != 0;
+		ec->last_from_me = sc->last_from_me;
+		ec->last_state = sc->last_state;
+		ec->last_kind = sc->last_kind;
+		ec->last_deleted = sc->last_deleted;
+	}
+	store_chat_list_free(&l);
+	send_ev(a, ev);
+}
+
+/* EV_PAGE from the store by keyset (engine thread; perf.md U1, U2). */
+static void
+load_page(struct app *a, const struct cmd *c)
+{
+	struct store_msg_page	 p;
+	struct ev		*ev;
+	long long		 ts = 0, rowid = 0;
+	unsigned long		 max = PAGE_DEFAULT;
+	size_t			 i;
+	int			 rc;
+
+	if (c->arg[0] != '\0')
+		max = strtoul(c->arg, NULL, 10);
+	if (max == 0 || max > STORE_MSG_PAGE_MAX)
+		max = PAGE_DEFAULT;
+	memset(&p, 0, sizeof(p));
+	if (c->flag != 0 && (c->aux == NULL ||
+	    sscanf(c->aux, "%lld:%lld", &ts, &rowid) != 2))
+		rc = -EINVAL;
+	else if (c->flag == 0)
+		rc = store_msg_page_newest(a->store, c->chat, max, &p);
+	else if (c->flag < 0)
+		rc = store_msg_page_before(a->store, c->chat, ts, rowid, max,
+		    &p);
+	else
+		rc = store_msg_page_after(a->store, c->chat, ts, rowid, max,
+		    &p);
+	if (rc != 0) {
+		ev = ev_new(EV_ERROR, _("cannot read the messages"));
+		ev->err = rc;
+		send_ev(a, ev);
+		return;
+	}
+	ev = ev_new(EV_PAGE, NULL);
+	ev->chat = xstrdup(c->chat);
+	ev->num = (uint32_t)c->flag;
+	ev->more = p.more;
+	ev->msgs = xcalloc(p.n > 0 ? p.n : 1, sizeof(*ev->msgs));
+	ev->nmsgs = p.n;
+	for (i = 0; i < p.n; i++) {
+		const struct store_msg	*m = &p.msgs[i];
+		struct ev_msg		*em = &ev->msgs[i];
+
+		em->rowid = m->rowid;
+		em->id = xstrdup(m->id);
+		em->sender = xstrdup(m->sender);
+		em->from_me = m->from_me;
+		em->ts_ms = m->ts_ms;
+		em->kind = m->kind;
+		em->text = xmalloc(m->text_len + 1);
+		memcpy(em->text, m->text, m->text_len);
+		em->text[m->text_len] = '\0';
+		em->quoted_id = xstrdup(m->quoted_id);
+		em->quoted_sender = xstrdup(m->quoted_sender);
+		em->quoted_text = xstrdup(m->quoted_text);
+		em->state = m->state;
+		em->edited_ms = m->edited_ms;
+		em->deleted = m->deleted;
+		em->reactions = reaction_summary(m);
+	}
+	store_msg_page_free(&p);
+	send_ev(a, ev);
 }
 
 /* The command queue's wakeup: drain it. */
@@ -290,6 +435,13 @@ on_cmds(struct evq *q, void *arg)
 		case CMD_RETRY:
 		case CMD_DELETE:
 			dm_cmd(a, c);
+			break;
+		case CMD_LOAD_CHATS:
+			load_chats(a, c);
+			break;
+		case CMD_LOAD_PAGE:
+			if (c->chat != NULL)
+				load_page(a, c);
 			break;
 		}
 		cmd_free(c);
@@ -467,6 +619,9 @@ print_ev(struct app *a, const struct ev *ev)
 	case EV_SEND_FAILED:
 		print_dm(ev);
 		break;
+	case EV_CHATS:
+	case EV_PAGE:
+		break;		/* asked by the screen only */
 	case EV_STOPPED:
 		if (ev->err == WC_ELOGGEDOUT)
 			break;		/* EV_LOGGED_OUT said it */

@@ -41,6 +41,44 @@ enum ev_kind {
 	EV_PRESENCE,		/* chat online (state 1) or not; ts_ms =
 				 * last seen, 0 unknown */
 	EV_SEND_FAILED,		/* our (chat, id) failed: text = why, err */
+	/* Answers to CMD_LOAD_CHATS and CMD_LOAD_PAGE, read from the store
+	 * on the engine thread. */
+	EV_CHATS,		/* chats[0..nchats), in list order; more */
+	EV_PAGE,		/* chat's msgs[0..nmsgs), oldest first; num =
+				 * the command's direction; more */
+};
+
+/* One chat of EV_CHATS.  Strings owned by the event, never NULL. */
+struct ev_chat {
+	char		*jid;
+	char		*name;		/* contact, push or group name; "" */
+	char		*preview;	/* the newest message's text, raw */
+	int64_t		 last_ms;	/* 0: no message */
+	int		 unread;
+	int		 muted;		/* 1 muted */
+	int		 pinned;	/* 1 pinned */
+	int		 last_from_me;
+	int		 last_state;	/* enum store_msg_state */
+	int		 last_kind;	/* enum store_msg_kind */
+	int		 last_deleted;
+};
+
+/* One message of EV_PAGE.  Strings owned by the event, never NULL. */
+struct ev_msg {
+	int64_t		 rowid;		/* keyset cursor with ts_ms */
+	char		*id;
+	char		*sender;	/* "" ours or 1:1 */
+	int		 from_me;
+	int64_t		 ts_ms;
+	int		 kind;		/* enum store_msg_kind */
+	char		*text;		/* raw network text */
+	char		*quoted_id;
+	char		*quoted_sender;
+	char		*quoted_text;
+	int		 state;		/* enum store_msg_state */
+	int64_t		 edited_ms;	/* 0: never edited */
+	int		 deleted;
+	char		*reactions;	/* "👍 2  ❤️" (count when > 1); "" */
 };
 
 /* One event.  Owns text. */
@@ -61,6 +99,12 @@ struct ev {
 	int		 notice;	/* 1: a line from wachat, not a person */
 	int		 deleted;	/* EV_MSG_CHANGED: revoked */
 	int64_t		 ts_ms;
+	/* EV_CHATS, EV_PAGE; owned */
+	struct ev_chat	*chats;
+	size_t		 nchats;
+	struct ev_msg	*msgs;
+	size_t		 nmsgs;
+	int		 more;		/* more rows in that direction */
 };
 
 /*
@@ -90,6 +134,11 @@ enum cmd_kind {
 	CMD_SUBSCRIBE,		/* ask for chat's presence */
 	CMD_RETRY,		/* send failed message id again */
 	CMD_DELETE,		/* delete failed message id */
+	CMD_LOAD_CHATS,		/* EV_CHATS with up to flag chats */
+	CMD_LOAD_PAGE,		/* EV_PAGE of chat: flag 0 = the newest
+				 * page, -1 = before, +1 = after the row
+				 * named by aux "TS_MS:ROWID"; arg = max
+				 * rows in decimal ("" = 50) */
 };
 
 /* One command.  Owns its strings. */

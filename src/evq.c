@@ -32,8 +32,26 @@ ev_new(enum ev_kind kind, const char *text)
 void
 ev_free(struct ev *ev)
 {
+	size_t	 i;
+
 	if (ev == NULL)
 		return;
+	for (i = 0; i < ev->nchats; i++) {
+		free(ev->chats[i].jid);
+		free(ev->chats[i].name);
+		free(ev->chats[i].preview);
+	}
+	free(ev->chats);
+	for (i = 0; i < ev->nmsgs; i++) {
+		free(ev->msgs[i].id);
+		free(ev->msgs[i].sender);
+		free(ev->msgs[i].text);
+		free(ev->msgs[i].quoted_id);
+		free(ev->msgs[i].quoted_sender);
+		free(ev->msgs[i].quoted_text);
+		free(ev->msgs[i].reactions);
+	}
+	free(ev->msgs);
 	free(ev->text);
 	free(ev->chat);
 	free(ev->id);

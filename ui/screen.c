@@ -204,6 +204,8 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 	case EV_TYPING:
 	case EV_PRESENCE:
 	case EV_SEND_FAILED:
+	case EV_CHATS:
+	case EV_PAGE:
 		break;		/* the chat panes (issue 7) */
 	}
 	ui_screen_render(s);
