@@ -20,6 +20,7 @@
 #include "e2e.pb-c.h"
 #include "err.h"
 #include "msg.h"
+#include "node.h"
 #include "pb.h"
 #include "xmalloc.h"
 
@@ -675,126 +676,7 @@ wa_msg_content_release(struct wa_msg_content *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* --- building nodes --- */
-
-/* "user[:device]@server" (or a bare server) into j, pointing into s. */
-static int
-jid_parse(const char *s, struct wa_jid *j)
-{
-	const char	*at, *colon, *d;
-	unsigned long	 dev = 0;
-
-	if (s == NULL || s[0] == '\0')
-		return -EINVAL;
-	memset(j, 0, sizeof(*j));
-	if ((at = strchr(s, '@')) == NULL) {
-		j->server = wa_str_c(s);
-		return 0;
-	}
-	if (at[1] == '\0' || strchr(at + 1, '@') != NULL)
-		return -EINVAL;
-	j->server = wa_str_c(at + 1);
-	j->user.p = s;
-	j->user.len = (size_t)(at - s);
-	colon = memchr(s, ':', j->user.len);
-	if (colon != NULL) {
-		j->user.len = (size_t)(colon - s);
-		if (colon + 1 == at)
-			return -EINVAL;
-		for (d = colon + 1; d < at; d++) {
-			if (*d < '0' || *d > '9')
-				return -EINVAL;
-			dev = dev * 10 + (unsigned long)(*d - '0');
-			if (dev > 0xFFFF)
-				return -EINVAL;
-		}
-		j->device = (uint16_t)dev;
-	}
-	return 0;
-}
-
-static struct wa_node *
-mk(struct arena *a, const char *tag, size_t maxattrs)
-{
-	struct wa_node	*n = arena_alloc(a, sizeof(*n));
-
-	memset(n, 0, sizeof(*n));
-	n->tag = wa_str_c(tag);
-	if (maxattrs > 0) {
-		n->attrs = arena_alloc(a, maxattrs * sizeof(*n->attrs));
-		memset(n->attrs, 0, maxattrs * sizeof(*n->attrs));
-	}
-	return n;
-}
-
-/* A string attribute; nothing when val is NULL. */
-static void
-attr(struct wa_node *n, const char *key, const char *val)
-{
-	struct wa_attr	*at;
-
-	if (val == NULL)
-		return;
-	at = &n->attrs[n->nattrs++];
-	at->key = wa_str_c(key);
-	at->val.kind = WA_VAL_STR;
-	at->val.u.str = wa_str_c(val);
-}
-
-/* A JID attribute; nothing when val is NULL. */
-static int
-attr_jid(struct wa_node *n, const char *key, const char *val)
-{
-	struct wa_attr	*at;
-	struct wa_jid	 j;
-
-	if (val == NULL)
-		return 0;
-	if (jid_parse(val, &j) != 0)
-		return -EINVAL;
-	at = &n->attrs[n->nattrs++];
-	at->key = wa_str_c(key);
-	at->val.kind = WA_VAL_JID;
-	at->val.u.jid = j;
-	return 0;
-}
-
-/* A decimal attribute; the digits live in a. */
-static void
-attr_num(struct arena *a, struct wa_node *n, const char *key, int64_t v)
-{
-	char	*s = arena_alloc(a, 24);
-
-	snprintf(s, 24, "%" PRId64, v);
-	attr(n, key, s);
-}
-
-static void
-set_bytes(struct wa_node *n, const void *p, size_t len)
-{
-	n->content.kind = WA_VAL_BYTES;
-	n->content.u.str.p = p;
-	n->content.u.str.len = len;
-}
-
-/* Give n room for count children, zeroed; returns the array. */
-static struct wa_node *
-kids(struct arena *a, struct wa_node *n, size_t count)
-{
-	n->content.kind = WA_VAL_LIST;
-	n->content.u.list.n = count;
-	n->content.u.list.v = arena_alloc(a, count * sizeof(struct wa_node));
-	memset(n->content.u.list.v, 0, count * sizeof(struct wa_node));
-	return n->content.u.list.v;
-}
-
-/* Fill the preallocated child c as mk() does. */
-static struct wa_node *
-kid(struct arena *a, struct wa_node *c, const char *tag, size_t maxattrs)
-{
-	*c = *mk(a, tag, maxattrs);
-	return c;
-}
+/* --- building nodes (proto/node.h) --- */
 
 static const char *
 enc_name(enum wa_msg_enc_type t)
@@ -840,29 +722,29 @@ wa_msg_stanza(const struct wa_msg_send *s, struct arena *a,
 	type = s->type != NULL ? s->type : "text";
 	hide = s->edit != NULL || strcmp(type, "reaction") == 0;
 
-	n = mk(a, "message", 5);
-	attr(n, "id", s->id);
-	if (attr_jid(n, "to", s->to) != 0 ||
-	    attr_jid(n, "peer_recipient_pn", s->peer_recipient_pn) != 0)
+	n = wa_nb_new(a, "message", 5);
+	wa_nb_attr(n, "id", s->id);
+	if (wa_nb_attr_jid(n, "to", s->to) != 0 ||
+	    wa_nb_attr_jid(n, "peer_recipient_pn", s->peer_recipient_pn) != 0)
 		return -EINVAL;
-	attr(n, "type", type);
-	attr(n, "edit", s->edit);
-	ch = kids(a, n, pkmsg ? 2 : 1);
-	parts = kid(a, &ch[0], "participants", 0);
-	to = kids(a, parts, s->n_encs);
+	wa_nb_attr(n, "type", type);
+	wa_nb_attr(n, "edit", s->edit);
+	ch = wa_nb_kids(a, n, pkmsg ? 2 : 1);
+	parts = wa_nb_kid(a, &ch[0], "participants", 0);
+	to = wa_nb_kids(a, parts, s->n_encs);
 	for (i = 0; i < s->n_encs; i++) {
-		kid(a, &to[i], "to", 1);
-		if (attr_jid(&to[i], "jid", s->encs[i].jid) != 0)
+		wa_nb_kid(a, &to[i], "to", 1);
+		if (wa_nb_attr_jid(&to[i], "jid", s->encs[i].jid) != 0)
 			return -EINVAL;
-		enc = kid(a, kids(a, &to[i], 1), "enc", 3);
-		attr(enc, "v", "2");
-		attr(enc, "type", enc_name(s->encs[i].type));
+		enc = wa_nb_kid(a, wa_nb_kids(a, &to[i], 1), "enc", 3);
+		wa_nb_attr(enc, "v", "2");
+		wa_nb_attr(enc, "type", enc_name(s->encs[i].type));
 		if (hide)
-			attr(enc, "decrypt-fail", "hide");
-		set_bytes(enc, s->encs[i].ct, s->encs[i].ct_len);
+			wa_nb_attr(enc, "decrypt-fail", "hide");
+		wa_nb_bytes(enc, s->encs[i].ct, s->encs[i].ct_len);
 	}
 	if (pkmsg)
-		set_bytes(kid(a, &ch[1], "device-identity", 0),
+		wa_nb_bytes(wa_nb_kid(a, &ch[1], "device-identity", 0),
 		    s->device_identity, s->device_identity_len);
 	*out = n;
 	return 0;
@@ -953,26 +835,6 @@ nkids(const struct wa_node *n)
 	return n->content.kind == WA_VAL_LIST ? n->content.u.list.n : 0;
 }
 
-static const struct wa_node *
-child(const struct wa_node *n, const char *tag)
-{
-	size_t	 i;
-
-	for (i = 0; i < nkids(n); i++)
-		if (wa_str_eqc(n->content.u.list.v[i].tag, tag))
-			return &n->content.u.list.v[i];
-	return NULL;
-}
-
-static bool
-sattr_is(const struct wa_node *n, const char *key, const char *want)
-{
-	const struct wa_val	*v = wa_node_attr(n, key);
-
-	return v != NULL && (v->kind == WA_VAL_STR || v->kind ==
-	    WA_VAL_BYTES) && wa_str_eqc(v->u.str, want);
-}
-
 #define FAIL(msg) do {				\
 	if (why != NULL)			\
 		*why = (msg);			\
@@ -1000,7 +862,7 @@ parse_enc(const struct wa_node *e, struct wa_msg_enc_in *d, struct arena *a,
 	d->ct = (const uint8_t *)e->content.u.str.p;
 	d->ct_len = e->content.u.str.len;
 	d->mediatype = sattr(a, e, "mediatype");
-	d->hide_fail = sattr_is(e, "decrypt-fail", "hide");
+	d->hide_fail = wa_node_str_is(e, "decrypt-fail", "hide");
 	if (d->v != 2 && d->v != 3)
 		d->type = WA_MSG_ENC_OTHER;
 	else if (strcmp(d->type_name, "msg") == 0)
@@ -1048,7 +910,7 @@ wa_msg_stanza_parse(const struct wa_node *n, struct arena *a,
 	m.participant_lid = sattr(a, n, "participant_lid");
 	m.addressing_mode = sattr(a, n, "addressing_mode");
 	m.offline = wa_node_attr(n, "offline") != NULL;
-	m.unavailable = child(n, "unavailable") != NULL;
+	m.unavailable = wa_node_child(n, "unavailable") != NULL;
 	for (i = 0; i < nkids(n); i++)
 		ne += wa_str_eqc(n->content.u.list.v[i].tag, "enc");
 	if (ne > WA_MSG_MAX_ENCS)
@@ -1099,7 +961,7 @@ wa_msg_ack(const struct wa_node *n, const char *error,
 	    (from = wa_node_attr(n, "from")) == NULL)
 		return -EINVAL;
 	message = wa_str_eqc(n->tag, "message");
-	k = mk(a, "ack", 8);
+	k = wa_nb_new(a, "ack", 8);
 	k->attrs[k->nattrs].key = wa_str_c("class");
 	k->attrs[k->nattrs].val.kind = WA_VAL_STR;
 	k->attrs[k->nattrs++].val.u.str = n->tag;
@@ -1110,8 +972,8 @@ wa_msg_ack(const struct wa_node *n, const char *error,
 	/* 11.7: type copied except on message acks (whatsmeow). */
 	if (!message)
 		attr_val(k, "type", wa_node_attr(n, "type"));
-	attr(k, "error", error);
-	if (message && attr_jid(k, "from", own_pn_device) != 0)
+	wa_nb_attr(k, "error", error);
+	if (message && wa_nb_attr_jid(k, "from", own_pn_device) != 0)
 		return -EINVAL;
 	*out = k;
 	return 0;
@@ -1129,20 +991,20 @@ wa_msg_receipt(const struct wa_msg_receipt_out *r, struct arena *a,
 	for (i = 0; i < r->n_ids; i++)
 		if (r->ids[i] == NULL)
 			return -EINVAL;
-	n = mk(a, "receipt", 6);
-	attr(n, "id", r->ids[0]);
-	if (attr_jid(n, "to", r->to) != 0 ||
-	    attr_jid(n, "participant", r->participant) != 0 ||
-	    attr_jid(n, "recipient", r->recipient) != 0)
+	n = wa_nb_new(a, "receipt", 6);
+	wa_nb_attr(n, "id", r->ids[0]);
+	if (wa_nb_attr_jid(n, "to", r->to) != 0 ||
+	    wa_nb_attr_jid(n, "participant", r->participant) != 0 ||
+	    wa_nb_attr_jid(n, "recipient", r->recipient) != 0)
 		return -EINVAL;
-	attr(n, "type", r->type);
+	wa_nb_attr(n, "type", r->type);
 	if (r->t != 0)
-		attr_num(a, n, "t", r->t);
+		wa_nb_attr_num(a, n, "t", r->t);
 	if (r->n_ids > 1) {	/* 11.8: more ids as <list><item id/> */
-		list = kid(a, kids(a, n, 1), "list", 0);
-		items = kids(a, list, r->n_ids - 1);
+		list = wa_nb_kid(a, wa_nb_kids(a, n, 1), "list", 0);
+		items = wa_nb_kids(a, list, r->n_ids - 1);
 		for (i = 1; i < r->n_ids; i++)
-			attr(kid(a, &items[i - 1], "item", 1), "id", r->ids[i]);
+			wa_nb_attr(wa_nb_kid(a, &items[i - 1], "item", 1), "id", r->ids[i]);
 	}
 	*out = n;
 	return 0;
@@ -1157,26 +1019,26 @@ wa_msg_retry_receipt(const struct wa_msg_retry_out *r, struct arena *a,
 
 	if (r == NULL || r->to == NULL || r->id == NULL || r->count == 0)
 		return -EINVAL;
-	n = mk(a, "receipt", 6);
-	attr(n, "id", r->id);
-	if (attr_jid(n, "to", r->to) != 0 ||
-	    attr_jid(n, "participant", r->participant) != 0 ||
-	    attr_jid(n, "recipient", r->recipient) != 0)
+	n = wa_nb_new(a, "receipt", 6);
+	wa_nb_attr(n, "id", r->id);
+	if (wa_nb_attr_jid(n, "to", r->to) != 0 ||
+	    wa_nb_attr_jid(n, "participant", r->participant) != 0 ||
+	    wa_nb_attr_jid(n, "recipient", r->recipient) != 0)
 		return -EINVAL;
-	attr(n, "type", "retry");
-	attr(n, "category", r->category);
-	ch = kids(a, n, 2);
-	retry = kid(a, &ch[0], "retry", 4);	/* 9.6 */
-	attr_num(a, retry, "count", r->count);
-	attr(retry, "id", r->id);
-	attr_num(a, retry, "t", r->t);
-	attr(retry, "v", "1");
+	wa_nb_attr(n, "type", "retry");
+	wa_nb_attr(n, "category", r->category);
+	ch = wa_nb_kids(a, n, 2);
+	retry = wa_nb_kid(a, &ch[0], "retry", 4);	/* 9.6 */
+	wa_nb_attr_num(a, retry, "count", r->count);
+	wa_nb_attr(retry, "id", r->id);
+	wa_nb_attr_num(a, retry, "t", r->t);
+	wa_nb_attr(retry, "v", "1");
 	reg = arena_alloc(a, 4);
 	reg[0] = (uint8_t)(r->registration_id >> 24);
 	reg[1] = (uint8_t)(r->registration_id >> 16);
 	reg[2] = (uint8_t)(r->registration_id >> 8);
 	reg[3] = (uint8_t)r->registration_id;
-	set_bytes(kid(a, &ch[1], "registration", 0), reg, 4);
+	wa_nb_bytes(wa_nb_kid(a, &ch[1], "registration", 0), reg, 4);
 	*out = n;
 	return 0;
 }
@@ -1205,7 +1067,7 @@ wa_msg_receipt_parse(const struct wa_node *n, struct arena *a,
 	r.type = sattr(a, n, "type");
 	r.participant = sattr(a, n, "participant");
 	r.recipient = sattr(a, n, "recipient");
-	if ((list = child(n, "list")) != NULL)
+	if ((list = wa_node_child(n, "list")) != NULL)
 		for (i = 0; i < nkids(list); i++)
 			n_items += wa_str_eqc(list->content.u.list.v[i].tag,
 			    "item");
@@ -1223,7 +1085,7 @@ wa_msg_receipt_parse(const struct wa_node *n, struct arena *a,
 			FAIL("<item> without an id");
 		r.n_ids++;
 	}
-	if ((retry = child(n, "retry")) != NULL) {
+	if ((retry = wa_node_child(n, "retry")) != NULL) {
 		v = 0;
 		if (nattr(retry, "count", &v) < 0 || v > 0xFFFF)
 			FAIL("<retry> with a bad count");
@@ -1231,7 +1093,7 @@ wa_msg_receipt_parse(const struct wa_node *n, struct arena *a,
 		if (nattr(retry, "t", &r.retry_t) < 0)
 			FAIL("<retry> with a non-numeric t");
 	}
-	if ((reg = child(n, "registration")) != NULL) {
+	if ((reg = wa_node_child(n, "registration")) != NULL) {
 		const uint8_t	*b = (const uint8_t *)reg->content.u.str.p;
 
 		if ((reg->content.kind != WA_VAL_BYTES &&
@@ -1242,7 +1104,7 @@ wa_msg_receipt_parse(const struct wa_node *n, struct arena *a,
 		r.registration_id = (uint32_t)b[0] << 24 |
 		    (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 	}
-	r.has_keys = child(n, "keys") != NULL;
+	r.has_keys = wa_node_child(n, "keys") != NULL;
 	*out = r;
 	return 0;
 }
@@ -1254,7 +1116,7 @@ wa_msg_server_ack_parse(const struct wa_node *n, struct arena *a,
 	struct wa_msg_server_ack k;
 
 	if (n == NULL || !wa_str_eqc(n->tag, "ack") ||
-	    !sattr_is(n, "class", "message")) {
+	    !wa_node_str_is(n, "class", "message")) {
 		if (why != NULL)
 			*why = "not an <ack class=\"message\">";
 		return -EINVAL;
@@ -1279,19 +1141,19 @@ wa_msg_chatstate(const char *to, enum wa_msg_chatstate st, struct arena *a,
 {
 	struct wa_node	*n, *c;
 
-	n = mk(a, "chatstate", 1);
-	if (to == NULL || attr_jid(n, "to", to) != 0)
+	n = wa_nb_new(a, "chatstate", 1);
+	if (to == NULL || wa_nb_attr_jid(n, "to", to) != 0)
 		return -EINVAL;
-	c = kids(a, n, 1);
+	c = wa_nb_kids(a, n, 1);
 	switch (st) {
 	case WA_MSG_COMPOSING:
-		kid(a, c, "composing", 0);
+		wa_nb_kid(a, c, "composing", 0);
 		break;
 	case WA_MSG_RECORDING:
-		attr(kid(a, c, "composing", 1), "media", "audio");
+		wa_nb_attr(wa_nb_kid(a, c, "composing", 1), "media", "audio");
 		break;
 	case WA_MSG_PAUSED:
-		kid(a, c, "paused", 0);
+		wa_nb_kid(a, c, "paused", 0);
 		break;
 	}
 	*out = n;
@@ -1311,10 +1173,10 @@ wa_msg_chatstate_parse(const struct wa_node *n, struct arena *a,
 	if ((c.from = sattr(a, n, "from")) == NULL || c.from[0] == '\0')
 		return WC_EPROTO;
 	c.participant = sattr(a, n, "participant");
-	if ((k = child(n, "composing")) != NULL)
-		c.state = sattr_is(k, "media", "audio") ? WA_MSG_RECORDING :
+	if ((k = wa_node_child(n, "composing")) != NULL)
+		c.state = wa_node_str_is(k, "media", "audio") ? WA_MSG_RECORDING :
 		    WA_MSG_COMPOSING;
-	else if (child(n, "paused") != NULL)
+	else if (wa_node_child(n, "paused") != NULL)
 		c.state = WA_MSG_PAUSED;
 	else
 		return WC_EPROTO;
@@ -1330,9 +1192,9 @@ wa_msg_presence(bool available, const char *name, struct arena *a,
 
 	if (name == NULL || name[0] == '\0')
 		return -EINVAL;
-	n = mk(a, "presence", 2);
-	attr(n, "type", available ? "available" : "unavailable");
-	attr(n, "name", name);
+	n = wa_nb_new(a, "presence", 2);
+	wa_nb_attr(n, "type", available ? "available" : "unavailable");
+	wa_nb_attr(n, "name", name);
 	*out = n;
 	return 0;
 }
@@ -1343,12 +1205,12 @@ wa_msg_presence_subscribe(const char *to, const uint8_t *tctoken,
 {
 	struct wa_node	*n;
 
-	n = mk(a, "presence", 2);
-	attr(n, "type", "subscribe");
-	if (to == NULL || attr_jid(n, "to", to) != 0)
+	n = wa_nb_new(a, "presence", 2);
+	wa_nb_attr(n, "type", "subscribe");
+	if (to == NULL || wa_nb_attr_jid(n, "to", to) != 0)
 		return -EINVAL;
 	if (tctoken != NULL && tctoken_len > 0)
-		set_bytes(kid(a, kids(a, n, 1), "tctoken", 0), tctoken,
+		wa_nb_bytes(wa_nb_kid(a, wa_nb_kids(a, n, 1), "tctoken", 0), tctoken,
 		    tctoken_len);
 	*out = n;
 	return 0;
@@ -1367,8 +1229,8 @@ wa_msg_presence_parse(const struct wa_node *n, struct arena *a,
 	if ((p.from = sattr(a, n, "from")) == NULL || p.from[0] == '\0')
 		return WC_EPROTO;
 	type = wa_node_attr(n, "type");
-	p.available = type == NULL || sattr_is(n, "type", "available");
-	if (sattr_is(n, "last", "deny"))
+	p.available = type == NULL || wa_node_str_is(n, "type", "available");
+	if (wa_node_str_is(n, "last", "deny"))
 		p.last_denied = true;
 	else if (nattr(n, "last", &p.last_s) < 0)
 		return WC_EPROTO;
