@@ -72,25 +72,19 @@ is_url(const char *v, const char *a, const char *b)
 	return false;
 }
 
-/* N.N.N, each part 1-10 digits. */
+/* A WhatsApp Web version as announced: 2.3000.N, N 1-10 decimal digits
+ * (the form the version look-up finds, protocol.md 3.3). */
 static bool
 is_version(const char *v)
 {
-	int	 parts = 0;
+	static const char	 prefix[] = "2.3000.";
+	size_t			 n;
 
-	while (parts < 3) {
-		size_t	 n = strspn(v, "0123456789");
-
-		if (n == 0 || n > 10)
-			return false;
-		v += n;
-		parts++;
-		if (*v == '\0')
-			return parts == 3;
-		if (*v++ != '.')
-			return false;
-	}
-	return false;
+	if (!has_prefix(v, prefix))
+		return false;
+	v += sizeof(prefix) - 1;
+	n = strspn(v, "0123456789");
+	return n >= 1 && n <= 10 && v[n] == '\0';
 }
 
 static int

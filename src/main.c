@@ -37,12 +37,25 @@ usage(FILE *f)
 	fputs(_("  -h, --help          show this help and exit\n"), f);
 	fputs(_("  -V, --version       show the version and exit\n"), f);
 	fputs(_("\nWith no action, wachat links to WhatsApp and stays "
-	    "connected, printing what\nhappens, until interrupted.  "
+	    "connected until stopped\n"
+	    "(q, Ctrl-q, Ctrl-C or SIGTERM).  In a terminal it takes over "
+	    "the screen: a\n"
+	    "status line, the QR code to scan with the phone (WhatsApp, "
+	    "Linked devices)\n"
+	    "and, once linked, the chat and message panes; its keys:\n"
+	    "  q, Ctrl-q           quit\n"
+	    "  p                   before linking: type your phone number "
+	    "and get a code\n"
+	    "                      to enter on the phone instead of the QR "
+	    "code\n"
+	    "When standard input or output is not a terminal, it prints one "
+	    "line per event\ninstead.\n\n"
 	    "Settings (command line over the file):\n"), f);
 	fputs(_("  --pair-phone NUMBER link by a code typed on the phone with "
 	    "this number\n"
-	    "                      (country code first) instead of a QR "
-	    "code\n"), f);
+	    "                      (country code first; spaces, '-', '(' "
+	    "and ')' are\n"
+	    "                      ignored) instead of a QR code\n"), f);
 	fputs(_("  --config FILE       read settings from FILE (default:\n"
 	    "                      $XDG_CONFIG_HOME/wachat/wachat.conf)\n"), f);
 	fputs(_("  --url URL           the WebSocket URL (default:\n"
@@ -78,7 +91,25 @@ get_env(struct conf_env *env)
 	env->xdg_state_home = getenv("XDG_STATE_HOME");
 }
 
-/* A phone number as the engine takes it: '+' or not, 5-20 digits. */
+/*
+ * A phone number as people write it ("+1 (555) 000-0001") as the engine
+ * takes it: the spaces, '-', '(' and ')' dropped, a leading '+' kept.  A
+ * new string, freed by the caller.
+ */
+static char *
+phone_digits(const char *s)
+{
+	char	*out = xmalloc(strlen(s) + 1), *o = out;
+
+	for (; *s != '\0'; s++)
+		if (strchr(" -()", *s) == NULL)
+			*o++ = *s;
+	*o = '\0';
+	return out;
+}
+
+/* A phone number as the engine takes it (proto/eng.c): '+' or not, then
+ * 5-20 digits, the country code first (so not a 0). */
 static bool
 is_phone(const char *s)
 {
@@ -87,7 +118,7 @@ is_phone(const char *s)
 	if (*s == '+')
 		s++;
 	n = strspn(s, "0123456789");
-	return s[n] == '\0' && n >= 5 && n <= 20;
+	return s[n] == '\0' && n >= 5 && n <= 20 && s[0] != '0';
 }
 
 /* Load the settings and run the client; return an exit status. */
@@ -98,12 +129,17 @@ run(const char *file, const struct conf_arg *args, size_t nargs,
 	struct conf	 c;
 	struct conf_env	 env;
 	struct conf_err	 err;
+	char		*pn = NULL;
 	int		 status;
 
-	if (pair_pn != NULL && !is_phone(pair_pn)) {
-		fprintf(stderr, _("wachat: --pair-phone: not a phone number "
-		    "(5 to 20 digits, country code first)\n"));
-		return EXIT_FAILURE;
+	if (pair_pn != NULL) {
+		pn = phone_digits(pair_pn);
+		if (!is_phone(pn)) {
+			fprintf(stderr, _("wachat: --pair-phone: not a phone "
+			    "number (5 to 20 digits, country code first)\n"));
+			free(pn);
+			return EXIT_FAILURE;
+		}
 	}
 	get_env(&env);
 	if (conf_load(&c, &env, file, args, nargs, &err) != 0) {
@@ -117,10 +153,12 @@ run(const char *file, const struct conf_arg *args, size_t nargs,
 		else
 			fprintf(stderr, "wachat: --%s: %s\n", err.name,
 			    _(err.why));
+		free(pn);
 		return EXIT_FAILURE;
 	}
-	status = app_run(&c, pair_pn);
+	status = app_run(&c, pn);
 	conf_release(&c);
+	free(pn);
 	return status;
 }
 

@@ -4,7 +4,8 @@
 # dir shows a QR (also written to --qr-file), the phone's scan links it,
 # "connected" follows, SIGTERM stops it cleanly (exit 0) and leaves a 0700
 # data dir of 0600 files; a second run logs in with no QR; a third, on a
-# fresh data dir with --pair-phone, links by a code the phone enters.
+# fresh data dir with --pair-phone (the number written as people do, with
+# spaces, parentheses and a dash), links by a code the phone enters.
 # Also the messages for a bad setting on the command line and in the
 # file.  TAP.
 # Every wait is bounded; wachat and the sim are killed at the end.
@@ -84,11 +85,11 @@ check "... and stops cleanly on SIGTERM: exit 0" [ "$status" -eq 0 ]
 [ "$status" -eq 0 ] || { diag "$tmp/w2"; diag "$tmp/w2.err"; }
 
 # --- run 3: link a fresh data dir by a code typed on the phone
-wachat_bg "$tmp/w3" --data-dir "$tmp/data3" --pair-phone "+$PN"
+wachat_bg "$tmp/w3" --data-dir "$tmp/data3" --pair-phone "+1 (555) 000-0001"
 codere='[1-9A-HJ-NP-TV-Z]{4}-[1-9A-HJ-NP-TV-Z]{4}'
 wait_grep "$tmp/w3" "^enter this code on your phone: $codere\$" 150
 code=$(sed -n 's/^enter this code on your phone: //p' "$tmp/w3" | head -1)
-check "--pair-phone shows a code to type on the phone (${code:-none})" \
+check "--pair-phone '+1 (555) 000-0001' shows a code to type on the phone (${code:-none})" \
     [ -n "$code" ]
 [ -n "$code" ] || { diag "$tmp/w3"; diag "$tmp/w3.err"; }
 curl -s -m 10 -X POST -H 'Content-Type: application/json' \

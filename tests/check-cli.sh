@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The wachat command as a user runs it: --decode-frame on real frames (hex
 # in either case, from the argument or standard input), its errors and exit
-# statuses, --version, stray arguments, a failed write.  TAP.
+# statuses, --version, --help's keys, stray arguments, a failed write;
+# --pair-phone as people write numbers, --wa-version's form.  TAP.
 w=${top_builddir:-.}/wachat
 n=0
 fails=0
-echo "1..12"
+echo "1..19"
 check() {	# check DESCRIPTION WANT_STATUS WANT_OUTPUT COMMAND...
 	desc=$1 want_status=$2 want=$3
 	shift 3
@@ -55,4 +56,25 @@ check "reports a failed write" 1 "wachat: cannot write the output" \
 	sh -c "'$w' --version >/dev/full"
 check "names its version and the protobuf-c it binds" 0 "wachat $(sed -n 's/^AC_INIT(\[wachat\], \[\([^]]*\)\].*/\1/p' "${top_srcdir:-.}/configure.ac")" \
 	sh -c "'$w' --version | head -n 1"
+check "--help names the screen's keys" 0 \
+'  q, Ctrl-q           quit
+  p                   before linking: type your phone number and get a code' \
+	sh -c "'$w' --help | grep -E '^  (q, Ctrl-q|p)  '"
+# A good number gets past its check to the settings: the bad setting that
+# follows is what stops wachat (no connection is made).
+bad_level="wachat: --log-level: not one of error, warn, info, debug"
+bad_pn="wachat: --pair-phone: not a phone number (5 to 20 digits, country code first)"
+check "--pair-phone takes +1 555 000 0001 (spaces ignored)" 1 "$bad_level" \
+	"$w" --pair-phone "+1 555 000 0001" --log-level loud
+check "--pair-phone takes +1 (555) 000-0001 (parentheses, dashes ignored)" 1 \
+	"$bad_level" "$w" --pair-phone "+1 (555) 000-0001" --log-level loud
+check "--pair-phone refuses 4 digits" 1 "$bad_pn" \
+	"$w" --pair-phone "+1 555" --log-level loud
+check "--pair-phone refuses 21 digits" 1 "$bad_pn" \
+	"$w" --pair-phone "123456789012345678901" --log-level loud
+check "--pair-phone refuses a number without its country code (0 first)" 1 \
+	"$bad_pn" "$w" --pair-phone "0555 000 0001" --log-level loud
+check "--wa-version refuses a version not of the form 2.3000.N" 1 \
+	"wachat: --wa-version: not a version of the form 2.3000.1234567890" \
+	"$w" --wa-version 2.2413.1
 exit $((fails != 0))

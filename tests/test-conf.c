@@ -200,7 +200,15 @@ static const struct {
 	    "not an http:// or https:// URL" },
 #define BAD_VERSION "not a version of the form 2.3000.1234567890"
 	{ "wa-version", "2.3000", BAD_VERSION },
+	{ "wa-version", "2.3000.", BAD_VERSION },
 	{ "wa-version", "2.3000.x", BAD_VERSION },
+	{ "wa-version", "1.2.3", BAD_VERSION },		/* not 2.3000.N */
+	{ "wa-version", "2.2413.1", BAD_VERSION },
+	{ "wa-version", "2.30000.1", BAD_VERSION },
+	{ "wa-version", "02.3000.1", BAD_VERSION },
+	{ "wa-version", "2.3000.12345678901", BAD_VERSION },	/* 11 */
+	{ "wa-version", "2.3000.1.2", BAD_VERSION },
+	{ "wa-version", "2.3000.-1", BAD_VERSION },
 	{ "data-dir", "", "must not be empty" },
 	{ "log-file", "", "must not be empty" },
 	{ "log-level", "loud", "not one of error, warn, info, debug" },
@@ -250,6 +258,28 @@ test_conf_load__names_the_file_line_and_why__for_each_bad_value_in_the_file(
 		assert_int_equal(e.line, 4);
 		assert_string_equal(e.name, bad[i].name);
 		assert_string_equal(e.why, bad[i].why);
+	}
+}
+
+static void
+test_conf_load__takes_a_wa_version__of_2_3000_and_1_to_10_digits(
+    void **state)
+{
+	static const char *const good[] = {
+		"2.3000.7", "2.3000.1023456789", "2.3000.0000000001",
+	};
+	struct conf	 c;
+	struct conf_err	 e;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct conf_arg	 a = { "wa-version", good[i] };
+
+		assert_int_equal(conf_load(&c, &home_only, NULL, &a, 1, &e),
+		    0);
+		assert_string_equal(c.version, good[i]);
+		conf_release(&c);
 	}
 }
 
@@ -320,6 +350,7 @@ main(void)
 		cmocka_unit_test(test_conf_load__lets_the_command_line_override_the_file),
 		cmocka_unit_test(test_conf_load__names_the_option_and_why__for_each_bad_value_on_the_command_line),
 		cmocka_unit_test(test_conf_load__names_the_file_line_and_why__for_each_bad_value_in_the_file),
+		cmocka_unit_test(test_conf_load__takes_a_wa_version__of_2_3000_and_1_to_10_digits),
 		cmocka_unit_test(test_conf_load__reports_the_first_bad_line__for_a_syntax_error),
 		cmocka_unit_test(test_conf_load__fails__on_a_named_file_that_is_missing),
 		cmocka_unit_test(test_conf_load__fails__without_home_or_xdg_for_the_defaults),

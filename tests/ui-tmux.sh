@@ -7,7 +7,11 @@
 # again when it grows; the phone's scan links wachat, the pane shows the number and
 # "connected", and the key q stops it cleanly (exit 0).  Restarted, it
 # logs in with no QR.  In an 80x24 pane, too small for the QR, the key p
-# asks for the phone number and the code shown links a second account.
+# asks for the phone number (typed with spaces, dashes and a '+') and the
+# code shown links a second account.  Messages wrap whole at the window's
+# width (60x20, and the exact size the screen says it needs, where the QR
+# still decodes); a window too small for the panes says so; in a locale
+# that is not UTF-8 the screen says why it draws no QR and p still works.
 # TAP.
 # Every wait is bounded; tmux, wachat and the sim are killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
@@ -45,6 +49,27 @@ wait_pane() {
 	while [ "$i" -lt "${2:-100}" ]; do
 		capture
 		grep -Eq -- "$1" "$tmp/pane" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# joined: the pane's text as one line, each row trimmed, rows joined by
+# one space (a message wrapped over rows reads whole), in $tmp/joined.
+joined() {
+	sed -e 's/^ *//' -e 's/ *$//' "$tmp/pane" | grep -v '^$' |
+	    tr '\n' ' ' >"$tmp/joined"
+}
+
+# wait_joined TEXT [TENTHS]: wait until the pane shows TEXT (fixed
+# string), wrapped over rows or not.
+wait_joined() {
+	i=0
+	while [ "$i" -lt "${2:-100}" ]; do
+		capture
+		joined
+		grep -Fq -- "$1" "$tmp/joined" && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -99,13 +124,14 @@ if ! sim_start; then
 fi
 ctl account $PN 100000000000001 alice >/dev/null 2>&1
 
-# pane COLS ROWS DATA-DIR: wachat in a new detached tmux pane of that
-# size, against the sim, with its data in DATA-DIR; the pane's shell keeps
-# wachat's exit status in $tmp/status.
+# pane COLS ROWS DATA-DIR [LOCALE]: wachat in a new detached tmux pane of
+# that size, against the sim, with its data in DATA-DIR, in LOCALE
+# (default C.UTF-8); the pane's shell keeps wachat's exit status in
+# $tmp/status.
 pane() {
 	rm -f "$tmp/status"
 	tm new-session -d -s wachat -x "$1" -y "$2" \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen HOME='$HOME' \
+	    "env LANG=${4:-C.UTF-8} LC_ALL=${4:-C.UTF-8} TERM=screen HOME='$HOME' \
 	    '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$3' \
 	    --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
 }
@@ -140,6 +166,34 @@ check "a 60x24 window says it is too small for the QR" \
 [ $? -eq 0 ] || diag "$tmp/pane"
 check "... and offers the phone number instead" \
     grep -q 'press p to link with your phone number' "$tmp/pane"
+# 60x20: both messages whole, wrapped at word boundaries.
+tm resize-window -t wachat -x 60 -y 20
+small='The window is too small for the QR code: it needs [0-9]+×[0-9]+, this is 60×20\.'
+check "a 60x20 window shows the whole too-small message, wrapped" \
+    wait_pane 'this is 60×20' 50
+joined
+grep -Eq -- "$small" "$tmp/joined"
+check "... the message reads whole across its rows" [ $? -eq 0 ]
+grep -Eq -- "$small" "$tmp/joined" || diag "$tmp/pane"
+check "... and so does the offer of the phone number" \
+    grep -Fq 'Enlarge it, or press p to link with your phone number.' \
+    "$tmp/joined"
+# The size it says it needs is enough: the QR shows whole, with its hint.
+need=$(sed -n 's/.*it needs \([0-9]*\)×\([0-9]*\),.*/\1 \2/p' "$tmp/joined")
+need_x=${need% *}
+need_y=${need#* }
+tm resize-window -t wachat -x "${need_x:-57}" -y "${need_y:-32}"
+hint_re='scan this QR code with your phone within [0-9]+ s, or press p to link with your phone number'
+check "at the size it said it needs (${need_x}x${need_y}) the QR shows, with the whole hint" \
+    wait_pane 'scan this QR code with your phone' 50
+joined
+grep -Eq -- "$hint_re" "$tmp/joined"
+check "... the hint reads whole across its rows" [ $? -eq 0 ]
+grep -Eq -- "$hint_re" "$tmp/joined" || diag "$tmp/pane"
+qr_pgm "$tmp/pane" "$tmp/qr-small.pgm"
+zbarimg --raw -q "$tmp/qr-small.pgm" >"$tmp/decoded-small" 2>/dev/null
+check "... and the QR drawn there decodes to the text of --qr-file" \
+    [ "$(cat "$tmp/decoded-small")" = "$(cat "$tmp/qr")" ]
 tm resize-window -t wachat -x 100 -y 40
 check "the QR comes back when the window grows again" \
     wait_pane 'scan this QR code with your phone within [0-9]+ s' 50
@@ -157,6 +211,14 @@ check "the pane shows the linked number, connected" \
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... with the chat panes and the help line" \
     grep -q 'q quit' "$tmp/pane"
+
+# A window too small for the panes shows the status and says so.
+tm resize-window -t wachat -x 10 -y 5
+check "a 10x5 window shows only that it is too small" \
+    wait_joined 'window too small' 50
+check "... no pane or help line is drawn" eval '! grep -q "Chats\|q quit" "$tmp/pane"'
+tm resize-window -t wachat -x 100 -y 40
+check "the panes come back when the window grows" wait_pane 'q quit' 50
 
 check "the key q stops wachat cleanly: exit 0" quit_pane
 check "libraries' stderr lines went to the log, not across the screen" \
@@ -188,7 +250,17 @@ check "... and offers the phone number instead" \
 tm send-keys -t wachat p
 check "p opens the phone-number prompt" \
     wait_pane 'Phone number with country code' 50
-tm send-keys -t wachat -l "$PN2"
+tm send-keys -t wachat -l "1234"
+tm send-keys -t wachat Enter
+check "Enter with too few digits says what a phone number is" \
+    wait_joined 'a phone number has 5 to 20 digits, country code first' 50
+check "... and keeps the prompt open" grep -q 'country code: +1234' "$tmp/pane"
+tm send-keys -t wachat BSpace BSpace BSpace BSpace
+# As people write it: a '+', spaces, dashes; only the digits are taken.
+tm send-keys -t wachat -l "+1 555-000-0002"
+check "the prompt takes the digits of +1 555-000-0002" \
+    wait_pane "country code: \\+$PN2\$" 50
+[ $? -eq 0 ] || diag "$tmp/pane"
 tm send-keys -t wachat Enter
 check "the pane shows the code to enter on the phone" \
     wait_pane 'enter this code on your phone: [A-Z0-9]{4}-[A-Z0-9]{4}' 300
@@ -202,6 +274,24 @@ check "the phone accepts the code read off the pane (${code:-none})" \
 check "the 80x24 pane shows the second account linked and connected" \
     wait_pane "connected as \\+$PN2" 300
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
+check "... q stops it cleanly" quit_pane
+tm kill-server >/dev/null 2>&1
+
+# In a locale that is not UTF-8 the half-block QR would be garbage: the
+# screen says why there is none and what to do, and p still works.
+pane 100 40 "$tmp/data3" C
+check "in LC_ALL=C the screen says the locale is not UTF-8 and draws no QR" \
+    wait_joined "this terminal's locale is not UTF-8, so the QR code cannot be drawn: run with LANG=C.UTF-8 (or another UTF-8 locale), or press p to link with your phone number" 150
+[ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
+check "... no half block is on the screen" \
+    eval '! LC_ALL=C grep -q "$(printf "\342\226")" "$tmp/pane"'
+check "... the QR's text is still written to --qr-file" \
+    wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 50
+tm send-keys -t wachat p
+check "... p opens the phone-number prompt" \
+    wait_pane 'Phone number with country code' 50
+tm send-keys -t wachat Escape
+check "... Esc goes back" wait_joined "locale is not UTF-8" 50
 check "... q stops it cleanly" quit_pane
 tm kill-server >/dev/null 2>&1
 

@@ -8,7 +8,10 @@
 # wachat shows itself linked and connected.  Quit wachat with q: the sim
 # stops too, and the temporary folder that held everything (wachat's
 # settings, data and log, the sim's log) is removed.  Nothing is written
-# outside it: the demo never touches a real wachat profile.
+# outside it: the demo never touches a real wachat profile.  TERM, INT or
+# HUP sent to the demo stop wachat and the sim the same way; no process
+# of the demo outlives it.  The set-up's output goes to a log, shown only
+# when the set-up fails.
 #
 # Environment: WACHAT_BUILD_DIR, a build directory that already holds
 # wachat and wachat-sim, skips the set-up (the tests use it);
@@ -16,24 +19,21 @@
 # (default 5).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [ -n "${WACHAT_BUILD_DIR:-}" ]; then
-	b=$(cd "$WACHAT_BUILD_DIR" && pwd)
-else
-	echo "demo: setting up and building (the first time takes a few minutes)…"
-	sh "$top/tools/setup.sh" >/dev/null
-	b=$top/build
-fi
-sim=$b/tests/sim/wachat-sim
-root=$(sed -n 's/^public=//p' "$top/tests/sim/root-key.txt")
-delay=${WACHAT_DEMO_SCAN_DELAY:-5}
-PN=15550000001
-
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-demo.XXXXXX")
+sim=
+admin=
 sim_pid=
 phone_pid=
+wachat_pid=
+# Everything the demo started stops, wachat first (it gives the terminal
+# back), then the phone and the sim; then the folder goes.
 stop() {
 	set +e
-	[ -n "$phone_pid" ] && kill "$phone_pid" 2>/dev/null
+	if [ -n "$wachat_pid" ]; then
+		kill -TERM "$wachat_pid" 2>/dev/null
+		wait "$wachat_pid" 2>/dev/null
+	fi
+	[ -n "$phone_pid" ] && kill -TERM "$phone_pid" 2>/dev/null
 	if [ -n "$sim_pid" ]; then
 		"$sim" ctl --admin "$admin" shutdown >/dev/null 2>&1 ||
 			kill "$sim_pid" 2>/dev/null
@@ -49,7 +49,27 @@ stop() {
 	rm -rf "$tmp"
 }
 trap stop EXIT
-trap 'exit 130' INT TERM HUP
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+if [ -n "${WACHAT_BUILD_DIR:-}" ]; then
+	b=$(cd "$WACHAT_BUILD_DIR" && pwd)
+else
+	# Set-up's own output (apt-get, autogen, configure, make) goes to a
+	# log, shown only when it fails.
+	echo "demo: setting up and building (the first time takes a few minutes)…"
+	if ! sh "$top/tools/setup.sh" >"$tmp/setup.log" 2>&1; then
+		cat "$tmp/setup.log" >&2
+		echo "demo: the set-up failed (its output is above)" >&2
+		exit 1
+	fi
+	b=$top/build
+fi
+sim=$b/tests/sim/wachat-sim
+root=$(sed -n 's/^public=//p' "$top/tests/sim/root-key.txt")
+delay=${WACHAT_DEMO_SCAN_DELAY:-5}
+PN=15550000001
 
 # wachat's whole world lives in the temporary folder.
 HOME=$tmp/home
@@ -85,19 +105,35 @@ ctl contact 15550000003 100000000000003 "Alice" $PN
 ctl contact 15550000004 100000000000004 "Bob" $PN
 
 # The phone: once the QR has been on screen for a few seconds, scan it.
+# Each wait runs in the background so that TERM (the demo ending) stops
+# it at once, and nothing of the phone outlives the demo.
 (
+	child=
+	trap '[ -n "$child" ] && kill "$child" 2>/dev/null; exit 0' TERM
+	run() { "$@" & child=$!; wait "$child"; child=; }
 	i=0
 	while [ ! -s "$tmp/qr" ] && [ "$i" -lt 600 ]; do
-		sleep 0.1
+		run sleep 0.1
 		i=$((i + 1))
 	done
-	sleep "$delay"
-	[ -s "$tmp/qr" ] && "$sim" ctl --admin "$admin" scan-qr - $PN \
-	    <"$tmp/qr" >"$tmp/scan" 2>&1
+	run sleep "$delay"
+	[ -s "$tmp/qr" ] || exit 0
+	"$sim" ctl --admin "$admin" scan-qr - $PN <"$tmp/qr" >"$tmp/scan" \
+	    2>&1 &
+	child=$!
+	wait "$child"
 ) &
 phone_pid=$!
 
-status=0
+# wachat runs in the background, its keys from this terminal, so that
+# the demo's traps run when it gets TERM, INT or HUP (sh runs a trap only
+# once the foreground command has ended); q ends wachat and then the demo.
+exec 3<&0
 "$b/wachat" --url "ws://127.0.0.1:$port/ws/chat" --root-key "$root" \
-    --version-url "$admin/sw.js" --qr-file "$tmp/qr" || status=$?
+    --version-url "$admin/sw.js" --qr-file "$tmp/qr" <&3 3<&- &
+wachat_pid=$!
+exec 3<&-
+status=0
+wait "$wachat_pid" || status=$?
+wachat_pid=
 exit "$status"

@@ -10,11 +10,22 @@
 #   - configures and builds in build/ (extra configure options may follow).
 # Prints the path of the usable node on its last line of stdout as
 # NODE=/path.  Source of the package list: README.md, "Dependencies".
+# One set-up at a time in a checkout: a second one (two demos started at
+# once) waits on the lock build/.setup.lock (flock(1), util-linux) until
+# the first is done, instead of running configure and make in build/ at
+# the same time.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 say() { printf '%s\n' "setup: $*" >&2; }
+
+mkdir -p build
+exec 9>>build/.setup.lock
+if ! flock -n 9; then
+	say "another set-up is running in this checkout: waiting for it"
+	flock 9
+fi
 
 packages="build-essential autoconf automake autopoint gettext pkg-config
 	libncurses-dev libuv1-dev libsodium-dev libsignal-protocol-c-dev
@@ -70,7 +81,6 @@ if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt con
 	say "generating configure"
 	./autogen.sh >&2
 fi
-mkdir -p build
 cd build
 # Configure again when options are given, so they are never ignored.
 if [ ! -f Makefile ] || [ ../configure -nt Makefile ] || [ $# -gt 0 ]; then

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ui/screen.h -- the curses screen of the main thread: a status line, the
- * pairing QR code (or, in a terminal too small for it, a message and the
- * phone-number code), and after linking an empty chat list, message pane
- * and help line.  It takes the engine's events (src/event.h) and keys; the
+ * pairing QR code (or, in a terminal too small for it or whose locale is
+ * not UTF-8, a message saying so and the phone-number code), and after
+ * linking an empty chat list, message pane and help line (in a window
+ * under 20x6, a "window too small" message instead).  Messages are
+ * wrapped at the spaces between words to the window's width.  It takes the engine's events (src/event.h) and keys; the
  * caller's loop watches stdin, SIGWINCH and a one-second timer and calls
  * in here.  Main thread only: the only code that calls curses.
  */
@@ -28,7 +30,8 @@ enum ui_screen_act {
 /*
  * Take over the terminal (stdin and stdout): cbreak, no echo, keypad,
  * non-blocking reads, and draw the first screen.  The locale must be set
- * already.  Returns 0 and sets *out, freed with ui_screen_free().
+ * already: its codeset (nl_langinfo(CODESET)) decides whether the QR code,
+ * drawn with Unicode half blocks, can be shown.  Returns 0 and sets *out, freed with ui_screen_free().
  * Errors: -ENOTTY (no usable terminal).  *out untouched on error.
  */
 MUST_CHECK int	ui_screen_new(struct ui_screen **out);
@@ -41,8 +44,11 @@ void		ui_screen_apply(struct ui_screen *s, const struct ev *ev);
 
 /*
  * Read every key waiting on stdin and redraw.  While unlinked and with no
- * code shown, 'p' opens a prompt for the phone number (digits, Backspace,
- * Esc closes it, Enter takes 7 to 15 digits).  Returns UI_SCREEN_QUIT for
+ * code shown, 'p' opens a prompt for the phone number: digits (20 at
+ * most), Backspace, Esc closes it; spaces, '-', '(', ')' and '+' are
+ * taken and ignored; Enter takes 5 to 20 digits not starting with 0 (what
+ * the engine takes, as --pair-phone), else the prompt says what a phone
+ * number is and stays open.  Returns UI_SCREEN_QUIT for
  * 'q' (outside the prompt) or Ctrl-q, UI_SCREEN_PAIR_PHONE when Enter
  * took a number, else UI_SCREEN_NONE.
  */
