@@ -2,9 +2,9 @@
 /*
  * ui/qr.h -- the pairing QR code as terminal text: libqrencode makes the
  * modules, and each character cell shows two of them, one above the other,
- * with the Unicode half blocks.  A 200-300 byte companion-link string
- * (protocol.md 6.2) becomes a version 10-12 code, 57-65 modules across plus
- * a quiet zone of 2 on each side: 61-69 columns and 31-35 rows.  Pure
+ * with the Unicode half blocks.  A 170-300 byte companion-link string
+ * (protocol.md 6.2) becomes a version 9-12 code, 53-65 modules across plus
+ * a quiet zone of 2 on each side: 57-69 columns and 29-35 rows.  Pure
  * functions (no curses); callable from any thread.
  */
 #ifndef UI_QR_H
