@@ -30,3 +30,27 @@ bench:
 	NODE='$(NODE)' BENCH_LIB_CFLAGS='$(WC_CFLAGS) $(CFLAGS)' \
 	$(SHELL) $(top_srcdir)/tests/bench/run.sh
 .PHONY: bench
+
+# The 1:1 message benches (perf.md S1 dm_send_encode, R1 dm_recv_steady,
+# R4 receive_store_msg): tests/bench/bench-dm, run by run-dm.sh with
+# callgrind and the Node peers (bench-dm-peers.mjs: whatsapp-rust-bridge's
+# SessionCipher and Baileys' libsignal).  `make bench` runs them after the
+# codec and prekey benches; `make bench-dm` alone.
+EXTRA_PROGRAMS += tests/bench/bench-dm
+tests_bench_bench_dm_SOURCES = tests/bench/bench-dm.c \
+	tests/bench/alloc-count.c tests/bench/alloc-count.h
+tests_bench_bench_dm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store \
+	$(SQLITE_CFLAGS) $(SODIUM_CFLAGS) $(OPENSSL_CFLAGS)
+tests_bench_bench_dm_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
+tests_bench_bench_dm_LDADD = libapp.a libproto.a libstore.a libbase.a \
+	$(PROTO_LIBS) $(STORE_LIBS)
+CLEANFILES += tests/bench/bench-dm$(EXEEXT)
+EXTRA_DIST += tests/bench/bench-dm.c tests/bench/run-dm.sh \
+	tests/bench/bench-dm-peers.mjs
+
+bench-dm:
+	@$(MAKE) $(AM_MAKEFLAGS) tests/bench/bench-dm$(EXEEXT) >&2
+	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	NODE='$(NODE)' $(SHELL) $(top_srcdir)/tests/bench/run-dm.sh
+bench: bench-dm
+.PHONY: bench-dm
