@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -169,6 +170,67 @@ store_prepare(struct store *s, sqlite3_stmt **st, const char *sql)
 	return 0;
 }
 
+int
+store_stmt(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	struct store_cached	*c;
+	size_t			 i;
+
+	for (i = 0; i < s->ncache; i++) {
+		c = &s->cache[i];
+		if ((c->sql == sql || strcmp(c->sql, sql) == 0) && !c->busy) {
+			c->busy = 1;
+			*st = c->st;
+			return 0;
+		}
+	}
+	if (sqlite3_prepare_v3(s->db, sql, -1, s->ncache < STORE_STMT_CACHE ?
+	    SQLITE_PREPARE_PERSISTENT : 0, st, NULL) != SQLITE_OK) {
+		log_error("%s", sqlite3_errmsg(s->db));
+		*st = NULL;
+		return -EIO;
+	}
+	if (s->ncache < STORE_STMT_CACHE) {
+		c = &s->cache[s->ncache++];
+		c->sql = xstrdup(sql);
+		c->st = *st;
+		c->busy = 1;
+	}
+	return 0;
+}
+
+void
+store_stmt_done(struct store *s, sqlite3_stmt *st)
+{
+	size_t	 i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < s->ncache; i++)
+		if (s->cache[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			s->cache[i].busy = 0;
+			return;
+		}
+	sqlite3_finalize(st);
+}
+
+int
+store_run(struct store *s, const char *sql, int quiet)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (store_stmt(s, sql, &st) != 0)
+		return -EIO;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW && !quiet)
+		log_error("%s: %s", sql, sqlite3_errmsg(s->db));
+	store_stmt_done(s, st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -EIO;
+}
+
 static int
 user_version(struct store *s, int *v)
 {
@@ -300,6 +362,10 @@ store_close(struct store *s)
 		return;
 	for (i = 0; i < sizeof(s->st) / sizeof(s->st[0]); i++)
 		sqlite3_finalize(s->st[i]);
+	for (i = 0; i < s->ncache; i++) {
+		sqlite3_finalize(s->cache[i].st);
+		free(s->cache[i].sql);
+	}
 	sqlite3_close(s->db);
 	free(s);
 }

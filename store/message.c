@@ -44,15 +44,11 @@ str_ok(const char *p, size_t max, bool required)
 	return len <= max && (len > 0 || !required);
 }
 
+/* A statement for sql from the connection's cache (store_stmt()). */
 static int
 prep(struct store *s, sqlite3_stmt **st, const char *sql)
 {
-	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
-		log_error("%s", sqlite3_errmsg(s->db));
-		*st = NULL;
-		return -EIO;
-	}
-	return 0;
+	return store_stmt(s, sql, st);
 }
 
 /*
@@ -64,7 +60,7 @@ run(struct store *s, sqlite3_stmt *st, const char *what)
 {
 	int	 rc = sqlite3_step(st);
 
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	if (rc != SQLITE_DONE) {
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
 		return -EIO;
@@ -213,11 +209,11 @@ read_page(struct store *s, sqlite3_stmt *st, size_t max, bool payload,
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		store_msg_page_free(p);
 		return -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return 0;
 }
 
@@ -270,7 +266,7 @@ insert_row(struct store *s, const struct store_msg_new *m,
 		sqlite3_bind_blob(st, 12, m->payload, (int)m->payload_len,
 		    SQLITE_STATIC);
 	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
 		return -EEXIST;
 	if (rc != SQLITE_DONE) {
@@ -462,7 +458,7 @@ find_row(struct store *s, const char *chat, bool from_me, const char *id,
 		log_error("finding a message: %s", sqlite3_errmsg(s->db));
 		rc = -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc;
 }
 
@@ -712,7 +708,7 @@ store_msg_get(struct store *s, const char *chat, bool from_me, const char *id,
 		log_error("loading a message: %s", sqlite3_errmsg(s->db));
 		rc = -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc;
 }
 
@@ -806,10 +802,10 @@ attach_reactions(struct store *s, const char *chat, struct store_msg_page *p)
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("loading reactions: %s", sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return 0;
 }
 
@@ -997,11 +993,11 @@ store_chat_list(struct store *s, bool archived, size_t max,
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("loading the chat list: %s", sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		store_chat_list_free(&l);
 		return -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	*out = l;
 	return 0;
 }
@@ -1092,7 +1088,7 @@ take_unread(struct store *s, const char *jid, size_t max,
 		r[k].ts_ms = sqlite3_column_int64(st, 2);
 		k++;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("loading unread messages: %s", sqlite3_errmsg(s->db));
 		rc = -EIO;
@@ -1220,7 +1216,7 @@ store_contact_get(struct store *s, const char *jid, struct store_contact *out)
 		log_error("loading a contact: %s", sqlite3_errmsg(s->db));
 		rc = -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc;
 }
 
@@ -1268,7 +1264,7 @@ lid_get(struct store *s, const char *sql, const char *key,
 		    sqlite3_errmsg(s->db));
 		rc = -EIO;
 	}
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc;
 }
 
@@ -1351,12 +1347,12 @@ store_devlist_get(struct store *s, const char *user,
 	bind_str(st, 1, user);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -ENOENT;
 	}
 	if (rc != SQLITE_ROW) {
 		log_error("loading a device list: %s", sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -EIO;
 	}
 	p = sqlite3_column_blob(st, 0);
@@ -1365,7 +1361,7 @@ store_devlist_get(struct store *s, const char *user,
 	    len / DEVLIST_ENTRY_LEN > STORE_DEVLIST_MAX ||
 	    (p == NULL && len > 0)) {
 		log_error("a cached device list is corrupt (%zu bytes)", len);
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -EIO;
 	}
 	n = len / DEVLIST_ENTRY_LEN;
@@ -1378,7 +1374,7 @@ store_devlist_get(struct store *s, const char *user,
 	}
 	if (fetched_ms != NULL)
 		*fetched_ms = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return (int)n;
 }
 

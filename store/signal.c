@@ -31,15 +31,11 @@ check_name(const char *name)
 	return 0;
 }
 
+/* A statement for sql from the connection's cache (store_stmt()). */
 static int
 prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 {
-	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK) {
-		log_error("%s", sqlite3_errmsg(s->db));
-		*st = NULL;
-		return -EIO;
-	}
-	return 0;
+	return store_stmt(s, sql, st);
 }
 
 /* Step a statement that returns no rows, then finalize it. */
@@ -50,7 +46,7 @@ run(struct store *s, sqlite3_stmt *st, const char *what)
 
 	if (rc != SQLITE_DONE)
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -74,23 +70,23 @@ load_blob(struct store *s, sqlite3_stmt *st, struct buf *out,
 
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return 0;
 	}
 	if (rc != SQLITE_ROW) {
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -EIO;
 	}
 	p = sqlite3_column_blob(st, 0);
 	n = sqlite3_column_bytes(st, 0);
 	if (p == NULL || n <= 0 || (size_t)n > STORE_SIGNAL_RECORD_MAX) {
 		log_error("%s: the stored record is corrupt", what);
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -EIO;
 	}
 	buf_append(out, p, (size_t)n);
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return 1;
 }
 
@@ -105,26 +101,24 @@ load_blob(struct store *s, sqlite3_stmt *st, struct buf *out,
 int
 store_signal_begin(struct store *s)
 {
-	return store_exec(s, sqlite3_get_autocommit(s->db) ?
-	    "BEGIN IMMEDIATE" : "SAVEPOINT signal");
+	return store_run(s, sqlite3_get_autocommit(s->db) ?
+	    "BEGIN IMMEDIATE" : "SAVEPOINT signal", 0);
 }
 
 int
 store_signal_commit(struct store *s)
 {
-	if (sqlite3_exec(s->db, "RELEASE signal", NULL, NULL, NULL) ==
-	    SQLITE_OK)
+	if (store_run(s, "RELEASE signal", 1) == 0)
 		return 0;
-	return store_exec(s, "COMMIT");
+	return store_run(s, "COMMIT", 0);
 }
 
 int
 store_signal_rollback(struct store *s)
 {
-	if (sqlite3_exec(s->db, "ROLLBACK TO signal", NULL, NULL, NULL) ==
-	    SQLITE_OK)
-		return store_exec(s, "RELEASE signal");
-	return store_exec(s, "ROLLBACK");
+	if (store_run(s, "ROLLBACK TO signal", 1) == 0)
+		return store_run(s, "RELEASE signal", 0);
+	return store_run(s, "ROLLBACK", 0);
 }
 
 int
@@ -178,7 +172,7 @@ store_signal_session_contains(struct store *s, const char *name,
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		log_error("looking a session up: %s", sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -EIO;
 }
 
@@ -236,7 +230,7 @@ store_signal_session_devices(struct store *s, const char *name,
 	}
 	if (rc != SQLITE_DONE)
 		log_error("listing sessions: %s", sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return rc == SQLITE_DONE ? n : -EIO;
 }
 
@@ -256,20 +250,20 @@ store_signal_identity_load(struct store *s, const char *name,
 	bind_addr(st, 1, name, device);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return 0;
 	}
 	p = rc == SQLITE_ROW ? sqlite3_column_blob(st, 0) : NULL;
 	if (p == NULL || sqlite3_column_bytes(st, 0) != STORE_KEY_LEN) {
 		log_error("loading an identity: %s", rc == SQLITE_ROW ?
 		    "corrupt key" : sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
+		store_stmt_done(s, st);
 		return -EIO;
 	}
 	memcpy(key, p, STORE_KEY_LEN);
 	if (changed_ms != NULL)
 		*changed_ms = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
+	store_stmt_done(s, st);
 	return 1;
 }
 

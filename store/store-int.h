@@ -24,9 +24,20 @@ enum store_stmt {
 	ST_COUNT_
 };
 
+#define STORE_STMT_CACHE	96	/* statements kept prepared by SQL text */
+
+/* A statement of the cache: its SQL (owned copy), in use or free. */
+struct store_cached {
+	char		*sql;
+	sqlite3_stmt	*st;
+	int		 busy;
+};
+
 struct store {
 	sqlite3		*db;
 	sqlite3_stmt	*st[ST_COUNT_];	/* prepared on first use, then reused */
+	struct store_cached cache[STORE_STMT_CACHE];
+	size_t		 ncache;
 };
 
 /* Run sql (no rows).  Returns 0 or -EIO, with the message on stderr. */
@@ -34,5 +45,21 @@ int	store_exec(struct store *s, const char *sql);
 
 /* Prepare sql into *st once, or reset *st for reuse.  Returns 0 or -EIO. */
 int	store_prepare(struct store *s, sqlite3_stmt **st, const char *sql);
+
+/*
+ * A prepared statement for sql, from the cache (prepared once per
+ * connection, perf.md 5.4) when sql is cached and not in use, else a
+ * fresh one.  Hand it back with store_stmt_done() on every path.
+ * Returns 0 and *st, or -EIO (*st NULL).
+ */
+int	store_stmt(struct store *s, const char *sql, sqlite3_stmt **st);
+
+/* Done with st from store_stmt(): reset (cached) or finalized.  NULL is
+ * a no-op. */
+void	store_stmt_done(struct store *s, sqlite3_stmt *st);
+
+/* Run sql, one statement without rows, through the cache.  Returns 0 or
+ * -EIO (logged unless quiet). */
+int	store_run(struct store *s, const char *sql, int quiet);
 
 #endif
