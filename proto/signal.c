@@ -40,6 +40,7 @@
 #define SERIALIZED_KEY_LEN	(WA_SIGNAL_KEY_LEN + 1)	/* 05 || key */
 #define DJB_TYPE		0x05	/* libsignal's Curve25519 key type */
 #define AES_BLOCK		16
+#define HMAC_POOL		4	/* HMAC states open at once, kept */
 
 struct wa_signal {
 	const struct wa_signal_store_ops *ops;
@@ -48,7 +49,8 @@ struct wa_signal {
 	signal_context			*ctx;
 	signal_protocol_store_context	*store;
 	pthread_mutex_t			 lock;	/* recursive (libsignal) */
-	EVP_MAC				*hmac;	/* fetched once */
+	crypto_auth_hmacsha256_state	 hmac_pool[HMAC_POOL];
+	bool				 hmac_busy[HMAC_POOL];
 	struct buf			 tmp;	/* loaded records; wiped */
 	bool				 identity_changed; /* save_identity */
 };
@@ -89,6 +91,21 @@ wa_signal_err(int err)
 
 /* ---- the crypto provider ---------------------------------------------- */
 
+/* Wipe an HMAC state and give it back to the pool (or free it). */
+static void
+p_hmac_release(struct wa_signal *s, crypto_auth_hmacsha256_state *st)
+{
+	size_t	 i;
+
+	sodium_memzero(st, sizeof(*st));
+	for (i = 0; i < HMAC_POOL; i++)
+		if (st == &s->hmac_pool[i]) {
+			s->hmac_busy[i] = false;
+			return;
+		}
+	free(st);
+}
+
 static int
 p_random(uint8_t *data, size_t len, void *u)
 {
@@ -97,23 +114,31 @@ p_random(uint8_t *data, size_t len, void *u)
 	return 0;
 }
 
+/*
+ * HMAC-SHA256 on libsodium's state, from a small pool kept in the context
+ * (libsignal opens at most a few at once): no allocation per MAC, where
+ * OpenSSL's EVP_MAC allocates on every init (perf.md 5.2).
+ */
 static int
 p_hmac_init(void **ctx, const uint8_t *key, size_t key_len, void *u)
 {
-	struct wa_signal	*s = u;
-	EVP_MAC_CTX		*c;
-	OSSL_PARAM		 params[2];
+	struct wa_signal		*s = u;
+	crypto_auth_hmacsha256_state	*st = NULL;
+	size_t				 i;
 
-	if ((c = EVP_MAC_CTX_new(s->hmac)) == NULL)
+	for (i = 0; i < HMAC_POOL; i++)
+		if (!s->hmac_busy[i]) {
+			s->hmac_busy[i] = true;
+			st = &s->hmac_pool[i];
+			break;
+		}
+	if (st == NULL && (st = malloc(sizeof(*st))) == NULL)
 		return SG_ERR_NOMEM;
-	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST,
-	    (char *)(uintptr_t)"SHA256", 0);
-	params[1] = OSSL_PARAM_construct_end();
-	if (EVP_MAC_init(c, key, key_len, params) != 1) {
-		EVP_MAC_CTX_free(c);
+	if (crypto_auth_hmacsha256_init(st, key, key_len) != 0) {
+		p_hmac_release(s, st);
 		return SG_ERR_UNKNOWN;
 	}
-	*ctx = c;
+	*ctx = st;
 	return 0;
 }
 
@@ -121,19 +146,19 @@ static int
 p_hmac_update(void *ctx, const uint8_t *data, size_t len, void *u)
 {
 	(void)u;
-	return EVP_MAC_update(ctx, data, len) == 1 ? 0 : SG_ERR_UNKNOWN;
+	return crypto_auth_hmacsha256_update(ctx, data, len) == 0 ? 0 :
+	    SG_ERR_UNKNOWN;
 }
 
 static int
 p_hmac_final(void *ctx, signal_buffer **out, void *u)
 {
-	uint8_t	 md[32];
-	size_t	 n = 0;
+	uint8_t	 md[crypto_auth_hmacsha256_BYTES];
 
 	(void)u;
-	if (EVP_MAC_final(ctx, md, &n, sizeof(md)) != 1 || n != sizeof(md))
+	if (crypto_auth_hmacsha256_final(ctx, md) != 0)
 		return SG_ERR_UNKNOWN;
-	*out = signal_buffer_create(md, n);
+	*out = signal_buffer_create(md, sizeof(md));
 	sodium_memzero(md, sizeof(md));
 	return *out != NULL ? 0 : SG_ERR_NOMEM;
 }
@@ -141,8 +166,7 @@ p_hmac_final(void *ctx, signal_buffer **out, void *u)
 static void
 p_hmac_cleanup(void *ctx, void *u)
 {
-	(void)u;
-	EVP_MAC_CTX_free(ctx);	/* wipes the key schedule */
+	p_hmac_release(u, ctx);
 }
 
 static int
@@ -813,10 +837,6 @@ wa_signal_new(const struct wa_signal_store_ops *ops, wa_signal_clock_fn now_ms,
 		return -rc;
 	}
 	p.user_data = s;
-	if ((s->hmac = EVP_MAC_fetch(NULL, "HMAC", NULL)) == NULL) {
-		rc = WC_ECRYPTO;
-		goto fail;
-	}
 	if ((rc = signal_context_create(&s->ctx, s)) != 0 ||
 	    (rc = signal_context_set_crypto_provider(s->ctx, &p)) != 0 ||
 	    (rc = signal_context_set_locking_functions(s->ctx, p_lock,
@@ -839,7 +859,6 @@ wa_signal_free(struct wa_signal *s)
 		signal_protocol_store_context_destroy(s->store);
 	if (s->ctx != NULL)
 		signal_context_destroy(s->ctx);
-	EVP_MAC_free(s->hmac);
 	if (s->tmp.p != NULL)
 		sodium_memzero(s->tmp.p, s->tmp.cap);
 	buf_release(&s->tmp);
