@@ -79,6 +79,7 @@ struct wa_eng {
 	void			*ev_arg;
 	char			*version, *os, *qr_file;
 	uint32_t		 qr_first_ms, qr_next_ms, ping_ms, ping_dl_ms;
+	uint32_t		 retry_cap_ms;
 
 	struct wa_device	 dev;
 	enum conn_kind		 kind;
@@ -570,16 +571,16 @@ static uint32_t
 backoff_ms(struct wa_eng *e)
 {
 	uint64_t	 a = WA_ENG_RETRY_FIRST_MS, b = WA_ENG_RETRY_FIRST_MS;
-	uint32_t	 i, d;
+	uint32_t	 i, d, cap = e->retry_cap_ms;
 
 	/* Fibonacci: 1, 1, 2, 3, 5, ... s, capped (1.6, [RS]). */
-	for (i = 0; i < e->fails && a < WA_ENG_RETRY_CAP_MS; i++) {
+	for (i = 0; i < e->fails && a < cap; i++) {
 		uint64_t	 t = a + b;
 
 		a = b;
 		b = t;
 	}
-	d = a > WA_ENG_RETRY_CAP_MS ? WA_ENG_RETRY_CAP_MS : (uint32_t)a;
+	d = a > cap ? cap : (uint32_t)a;
 	/* +-10 % jitter. */
 	return d - d / 10 + rand_below(e, d / 5 + 1);
 }
@@ -1694,6 +1695,8 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	e->ping_ms = cfg->ping_ms;
 	e->ping_dl_ms = cfg->ping_deadline_ms ? cfg->ping_deadline_ms :
 	    WA_ENG_PING_DEADLINE_MS;
+	e->retry_cap_ms = cfg->retry_cap_ms ? cfg->retry_cap_ms :
+	    WA_ENG_RETRY_CAP_MS;
 	uv_timer_init(loop, &e->t_retry);
 	uv_timer_init(loop, &e->t_qr);
 	uv_timer_init(loop, &e->t_ping);

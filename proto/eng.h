@@ -183,6 +183,9 @@ struct wa_eng_cfg {
 	uint32_t		 qr_next_ms;	/* 0 = WA_ENG_QR_NEXT_MS */
 	uint32_t		 ping_ms;	/* 0 = random (20-30 s) */
 	uint32_t		 ping_deadline_ms; /* 0 = the default */
+	/* The longest wait between reconnects, ms; 0 = WA_ENG_RETRY_CAP_MS.
+	 * Below WA_ENG_RETRY_FIRST_MS every wait is this one. */
+	uint32_t		 retry_cap_ms;
 	wa_conn_rng_fn		 rng;		/* required */
 	void			*rng_arg;
 	wa_conn_clock_fn	 now_ms;	/* required */

@@ -27,6 +27,6 @@ TESTS += tests/test-wa-eng
 # 1:1 messaging (proto/dm.c, proto/usync.c) through the engine against
 # wachat-sim: with Baileys, and across kill -9 (the outbox, the receive
 # transaction).
-TESTS += tests/sim-dm.sh tests/sim-dm-crash.sh
-EXTRA_DIST += tests/sim-dm.sh tests/sim-dm-crash.sh \
+TESTS += tests/sim-dm.sh tests/sim-dm-crash.sh tests/sim-dm-cut.sh
+EXTRA_DIST += tests/sim-dm.sh tests/sim-dm-crash.sh tests/sim-dm-cut.sh \
 	tests/sim-interop/wachat-dm.mjs

@@ -37,11 +37,12 @@ not_ok() {
 	echo "not ok $n - $*"
 }
 
-# check DESCRIPTION COMMAND...: ok when the command succeeds.
+# check DESCRIPTION COMMAND...: ok when the command succeeds; returns 1
+# after a "not ok", so that `check ... || diag FILE` shows why.
 check() {
 	d=$1
 	shift
-	if "$@"; then ok "$d"; else not_ok "$d"; fi
+	if "$@"; then ok "$d"; else not_ok "$d"; return 1; fi
 }
 
 # Print a file as TAP diagnostics.

@@ -24,6 +24,7 @@
  *   react CHAT TARGET-ID me|them EMOJI|- | read CHAT | typing CHAT on|off
  *   subscribe CHAT | retry CHAT ID | quit
  * and answers "queued ID" to send and reply, "error: ..." to a bad one.
+ * --retry-cap-ms caps the wait between reconnects.
  * --crash-after-receive ends the process with _exit(9) right after the
  * transaction that stored an incoming message commits (before its
  * receipt and ack leave).
@@ -521,6 +522,7 @@ main(int argc, char **argv)
 		{ "messaging", no_argument, NULL, 'M' },
 		{ "commands", no_argument, NULL, 'K' },
 		{ "crash-after-receive", no_argument, NULL, 'R' },
+		{ "retry-cap-ms", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct drv		 d;
@@ -597,6 +599,9 @@ main(int argc, char **argv)
 			break;
 		case 'R':
 			d.crash_after_receive = true;
+			break;
+		case 'X':
+			cfg.retry_cap_ms = (uint32_t)strtoul(optarg, NULL, 10);
 			break;
 		default:
 			fprintf(stderr, "usage: wa-eng-driver --store DIR "

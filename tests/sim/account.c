@@ -97,6 +97,14 @@ sim_account_add(struct sim *s, const char *pn, const char *lid,
 		free(a);
 		return rc;
 	}
+	if ((rc = sim_phone_new(s, a, &a->phone)) != 0) {
+		sim_signal_keys_release(&a->keys);
+		free(a);
+		return rc;
+	}
+	a->echo = contact && strcmp(a->name, "Echo") == 0;
+	s->phone_hook = sim_phone_take;
+	s->phone_arg = NULL;
 	a->next = s->accounts;
 	s->accounts = a;
 	sim_log(s, "account %s: %s lid %s with %zu prekeys", contact ?
@@ -142,6 +150,7 @@ sim_accounts_free(struct sim *s)
 			sim_prekeys_release(d);
 			free(d);
 		}
+		sim_phone_free(a->phone);
 		sim_signal_keys_release(&a->keys);
 		free(a);
 	}
@@ -209,6 +218,7 @@ sim_account_json(const struct sim_account *a, bool keys)
 	json_object_object_add(o, "name", json_object_new_string(a->name));
 	json_object_object_add(o, "kind", json_object_new_string(a->contact ?
 	    "contact" : "account"));
+	json_object_object_add(o, "echo", json_object_new_boolean(a->echo));
 	if (a->owner[0] != '\0')
 		json_object_object_add(o, "contact_of",
 		    json_object_new_string(a->owner));

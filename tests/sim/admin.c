@@ -249,6 +249,7 @@ add_account(struct sim *s, struct json_object *in, bool contact,
     struct buf *out)
 {
 	struct sim_account	*a;
+	struct json_object	*v;
 	int			 rc;
 
 	rc = sim_account_add(s, jstr(in, "pn"), jstr(in, "lid"),
@@ -259,6 +260,8 @@ add_account(struct sim *s, struct json_object *in, bool contact,
 		return error(out, 409, "an account has this pn or lid");
 	if (rc != 0)
 		return error(out, 500, wc_strerror(rc));
+	if (json_object_object_get_ex(in, "echo", &v))
+		a->echo = json_object_get_boolean(v);
 	return reply(out, sim_account_json(a, true), 200);
 }
 
@@ -375,14 +378,31 @@ list_conns(struct sim *s, struct buf *out)
 	return reply(out, arr, 200);
 }
 
-/* POST /admin/connections/ID/ACTION, ID a number, "all" or "last". */
+/* Whether connection c is the logged-in device jid ("PN:DEV@s.whatsapp.net"). */
+static bool
+conn_is(const struct sim_conn *c, const char *jid)
+{
+	char	 j[SIM_PN_MAX + 32];
+
+	if (c->acct == NULL || c->dev == NULL)
+		return false;
+	if (c->dev->id == 0)
+		snprintf(j, sizeof(j), "%s@s.whatsapp.net", c->acct->pn);
+	else
+		snprintf(j, sizeof(j), "%s:%u@s.whatsapp.net", c->acct->pn,
+		    (unsigned)c->dev->id);
+	return strcmp(j, jid) == 0;
+}
+
+/* POST /admin/connections/ID/ACTION, ID a number, "all", "last" or the
+ * device JID logged in on it. */
 static int
 conn_action(struct sim *s, const char *rest, struct json_object *in,
     struct buf *out)
 {
 	const char	*slash = strchr(rest, '/'), *action;
 	struct sim_conn	*c, *next, *last = NULL;
-	char		 id[24];
+	char		 id[SIM_PN_MAX + 32];
 	int64_t		 v = 0;
 	int		 n = 0, rc = 0;
 	enum sim_bad	 bad = SIM_BAD_NONE;
@@ -412,6 +432,9 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 		    strcmp(ch, "pair-device-rotate-qr") != 0)
 			return error(out, 400, "child: companion_reg_refresh|"
 			    "pair-device-rotate-qr");
+	} else if (strcmp(action, "cut") == 0) {
+		if (!jint(in, "bytes", &v) || v < 1 || v > 0xFFFFFF)
+			return error(out, 400, "give {\"bytes\": N}, 1 or more");
 	} else if (strcmp(action, "drop") != 0)
 		return error(out, 404, "no such action");
 	for (c = s->conns; c != NULL; c = c->next)
@@ -419,12 +442,16 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 			last = c;
 	for (c = s->conns; c != NULL; c = next) {
 		next = c->next;
-		if (strcmp(id, "all") != 0 && !(strcmp(id, "last") == 0 &&
-		    c == last) && strtoull(id, NULL, 10) != c->id)
+		if (strchr(id, '@') != NULL ? !conn_is(c, id) || c->st ==
+		    SIM_C_CLOSING : strcmp(id, "all") != 0 &&
+		    !(strcmp(id, "last") == 0 && c == last) &&
+		    strtoull(id, NULL, 10) != c->id)
 			continue;
 		n++;
 		if (strcmp(action, "drop") == 0)
 			sim_conn_drop(c);
+		else if (strcmp(action, "cut") == 0)
+			c->cut_next = (size_t)v;
 		else if (strcmp(action, "stream-error") == 0)
 			rc = sim_conn_stream_error(c, (int)v);
 		else if (strcmp(action, "failure") == 0)
@@ -576,6 +603,71 @@ phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
 	}
 }
 
+/*
+ * POST /admin/mock-phone/send {from_pn, to, text | react_to + emoji,
+ * quoted_id?, quoted_participant?, react_from_me?}: from_pn's phone sends
+ * a text, reply or reaction to the user JID to (phone.c).
+ */
+static int
+phone_send(struct sim *s, struct json_object *in, struct buf *out)
+{
+	struct sim_phone_req	 req;
+	struct json_object	*res, *v;
+	const char		*why;
+	int			 st;
+
+	memset(&req, 0, sizeof(req));
+	req.from_pn = jstr(in, "from_pn");
+	req.to = jstr(in, "to");
+	req.text = jstr(in, "text");
+	req.quoted_id = jstr(in, "quoted_id");
+	req.quoted_participant = jstr(in, "quoted_participant");
+	req.react_to = jstr(in, "react_to");
+	req.emoji = jstr(in, "emoji");
+	if (json_object_object_get_ex(in, "react_from_me", &v))
+		req.react_from_me = json_object_get_boolean(v);
+	res = json_object_new_object();
+	st = sim_phone_send(s, &req, res, &why);
+	if (st != 200) {
+		json_object_put(res);
+		return error(out, st, why != NULL ? why : "not sent");
+	}
+	return reply(out, res, 200);
+}
+
+/* POST /admin/mock-phone/forget-sessions {pn}: PN's phone drops its
+ * Signal sessions. */
+static int
+phone_forget(struct sim *s, struct json_object *in, struct buf *out)
+{
+	const char		*pn = jstr(in, "pn");
+	struct sim_account	*a;
+	struct json_object	*o;
+
+	if (pn == NULL)
+		return error(out, 400, "give {\"pn\"}");
+	if ((a = sim_account_by_pn(s, pn)) == NULL)
+		return error(out, 404, "no such account");
+	o = json_object_new_object();
+	json_object_object_add(o, "forgotten",
+	    json_object_new_int64(sim_phone_forget(a)));
+	return reply(out, o, 200);
+}
+
+/* GET /admin/mock-phone/inbox?pn=PN: what PN's phone received and sent. */
+static int
+phone_inbox(struct sim *s, const char *q, struct buf *out)
+{
+	char			 pn[SIM_PN_MAX];
+	struct sim_account	*a;
+
+	if (q == NULL || !query(q, "pn", pn, sizeof(pn)))
+		return error(out, 400, "give ?pn=PN");
+	if ((a = sim_account_by_pn(s, pn)) == NULL)
+		return error(out, 404, "no such account");
+	return reply(out, sim_phone_json(a), 200);
+}
+
 /* GET /sw.js: a service-worker-like page carrying the version the way
  * protocol.md 3.3 says clients scrape it. */
 static int
@@ -632,6 +724,12 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 		st = device(s, p + 8, in, post, out);
 	else if (post && strcmp(p, "mock-phone/receipt") == 0)
 		st = phone_receipt(s, in, out);
+	else if (post && strcmp(p, "mock-phone/send") == 0)
+		st = phone_send(s, in, out);
+	else if (post && strcmp(p, "mock-phone/forget-sessions") == 0)
+		st = phone_forget(s, in, out);
+	else if (get && strcmp(p, "mock-phone/inbox") == 0)
+		st = phone_inbox(s, req->query, out);
 	else if (post && strcmp(p, "mock-phone/enter-code") == 0)
 		st = enter_code(s, in, out);
 	else if (get && strcmp(p, "messages") == 0)

@@ -27,7 +27,10 @@ ctl_usage(FILE *f)
 "  status                          ports, keys and counters\n"
 "  accounts                        accounts and contacts\n"
 "  account PN [LID [NAME]]         create an account\n"
-"  contact PN [LID [NAME [OF]]]    create a contact (of the account OF)\n"
+"  contact PN [LID [NAME [OF]]] [--echo]\n"
+"                                  create a contact (of the account OF); with\n"
+"                                  --echo (or named Echo) its phone answers\n"
+"                                  every text with \"echo: TEXT\"\n"
 "  device JID                      what the sim holds for a device\n"
 "  connections                     live connections\n"
 "  drop ID                         close a connection (ID: number, last, all)\n"
@@ -41,6 +44,14 @@ ctl_usage(FILE *f)
 "  messages                        every stanza routed (messages, receipts)\n"
 "  phone-receipt PN TO ID [TYPE]   PN's phone sends a receipt for message ID\n"
 "                                  to TO (a JID), e.g. TYPE read\n"
+"  phone-send PN TO TEXT [QUOTED-ID]  PN's phone sends TEXT (a reply to\n"
+"                                  QUOTED-ID) to the user JID TO\n"
+"  phone-react PN TO ID EMOJI      PN's phone reacts to message ID of TO\n"
+"  phone-inbox PN                  what PN's phone received and sent\n"
+"  phone-forget PN                 PN's phone drops its Signal sessions\n"
+"  cut ID BYTES                    send only BYTES bytes of the next\n"
+"                                  <message> frame to connection ID (a\n"
+"                                  number or the device JID), then close\n"
 "  malformed ID KIND               send a malformed frame: truncated,\n"
 "                                  oversized, garbage, undecryptable\n"
 "  knobs [NAME=VALUE]...           show or set malformed_next, cert_fault,\n"
@@ -184,6 +195,7 @@ dispatch(const char *base, int argc, char **argv)
 	char			 path[256];
 	long long		 v;
 	int			 i;
+	bool			 echo = false;
 
 	if (strcmp(cmd, "status") == 0 && argc == 1)
 		return request(base, "GET", "/admin/status", NULL, NULL);
@@ -199,6 +211,32 @@ dispatch(const char *base, int argc, char **argv)
 		add_str(o, "type", argc == 5 ? argv[4] : NULL);
 		return post_json(base, "/admin/mock-phone/receipt", o);
 	}
+	if (strcmp(cmd, "phone-send") == 0 && (argc == 4 || argc == 5)) {
+		o = json_object_new_object();
+		add_str(o, "from_pn", argv[1]);
+		add_str(o, "to", argv[2]);
+		add_str(o, "text", argv[3]);
+		add_str(o, "quoted_id", argc == 5 ? argv[4] : NULL);
+		return post_json(base, "/admin/mock-phone/send", o);
+	}
+	if (strcmp(cmd, "phone-react") == 0 && argc == 5) {
+		o = json_object_new_object();
+		add_str(o, "from_pn", argv[1]);
+		add_str(o, "to", argv[2]);
+		add_str(o, "react_to", argv[3]);
+		add_str(o, "emoji", strcmp(argv[4], "-") == 0 ? "" : argv[4]);
+		return post_json(base, "/admin/mock-phone/send", o);
+	}
+	if (strcmp(cmd, "phone-forget") == 0 && argc == 2) {
+		o = json_object_new_object();
+		add_str(o, "pn", argv[1]);
+		return post_json(base, "/admin/mock-phone/forget-sessions", o);
+	}
+	if (strcmp(cmd, "phone-inbox") == 0 && argc == 2) {
+		snprintf(path, sizeof(path), "/admin/mock-phone/inbox?pn=%s",
+		    argv[1]);
+		return request(base, "GET", path, NULL, NULL);
+	}
 	if (strcmp(cmd, "remove-device") == 0 && argc == 2) {
 		snprintf(path, sizeof(path), "/admin/devices/%s/remove",
 		    argv[1]);
@@ -209,9 +247,17 @@ dispatch(const char *base, int argc, char **argv)
 	if (strcmp(cmd, "shutdown") == 0 && argc == 1)
 		return request(base, "POST", "/admin/shutdown", NULL,
 		    "application/json");
+	if (strcmp(cmd, "contact") == 0 && argc >= 2 &&
+	    strcmp(argv[argc - 1], "--echo") == 0) {
+		echo = true;
+		argc--;
+	}
 	if ((strcmp(cmd, "account") == 0 && argc >= 2 && argc <= 4) ||
 	    (strcmp(cmd, "contact") == 0 && argc >= 2 && argc <= 5)) {
 		o = json_object_new_object();
+		if (echo)
+			json_object_object_add(o, "echo",
+			    json_object_new_boolean(true));
 		add_str(o, "pn", argv[1]);
 		add_str(o, "lid", argc > 2 ? argv[2] : NULL);
 		add_str(o, "name", argc > 3 ? argv[3] : NULL);
@@ -269,6 +315,14 @@ dispatch(const char *base, int argc, char **argv)
 	}
 	if (strcmp(cmd, "sw-js") == 0 && argc == 1)
 		return request(base, "GET", "/sw.js", NULL, NULL);
+	if (strcmp(cmd, "cut") == 0 && argc == 3) {
+		snprintf(path, sizeof(path), "/admin/connections/%s/cut",
+		    argv[1]);
+		o = json_object_new_object();
+		json_object_object_add(o, "bytes",
+		    json_object_new_int64(strtoll(argv[2], NULL, 10)));
+		return post_json(base, path, o);
+	}
 	if (strcmp(cmd, "malformed") == 0 && argc == 3) {
 		snprintf(path, sizeof(path), "/admin/connections/%s/malformed",
 		    argv[1]);

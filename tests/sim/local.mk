@@ -9,6 +9,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/pair.c \
 	tests/sim/prekeys.c \
 	tests/sim/route.c \
+	tests/sim/phone.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \
 	tests/sim/nodes.c tests/sim/nodes.h \
@@ -25,7 +26,7 @@ tests_sim_wachat_sim_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
 
 SIM_TESTS = tests/sim-conn.sh tests/sim-tls.sh tests/sim-baileys.sh \
 	tests/sim-baileys-connect.sh tests/sim-baileys-pairing.sh \
-	tests/sim-knobs.sh tests/sim-route.sh \
+	tests/sim-knobs.sh tests/sim-route.sh tests/sim-phone.sh \
 	tests/sim-bridge-cert.sh \
 	tests/sim-bridge-noise.sh
 TESTS += $(SIM_TESTS)

@@ -67,6 +67,9 @@ struct sim_conn {
 	struct txmsg		*txq, **txq_tail;
 	size_t			 txq_len;
 	bool			 close_after;	/* close when the queue is empty */
+	size_t			 cut_next;	/* send only this many bytes of
+						 * the next <message> frame, then
+						 * close (0: off) */
 	bool			 kill;		/* close at the next chance */
 
 	/* What the client said. */

@@ -27,6 +27,7 @@ struct sim_conn;
 struct json_object;
 struct wa_node;
 struct sim_sub;
+struct sim_phone;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
@@ -109,6 +110,8 @@ struct sim_account {
 	uint64_t		 phone_bundles;	/* 8.1 answers for device 0 */
 	bool			 available;	/* presence (15.1) */
 	int64_t			 last_seen;	/* unix s; 0 = never */
+	struct sim_phone	*phone;		/* device 0's Signal state (phone.c) */
+	bool			 echo;		/* the phone echoes texts */
 };
 
 /* What a routed stanza is (route.c). */
@@ -224,9 +227,11 @@ void	sim_stop(struct sim *s);
 /* --- account.c --- */
 /*
  * Create an account (contact false) or a contact with its primary phone's
- * Signal keys.  lid NULL or "" picks one; name may be NULL.  Returns 0 and
- * *out.  Errors: -EINVAL (a PN or LID not 1-20 digits), -EEXIST (PN or LID
- * taken), libsignal errors.
+ * Signal keys and its simulated phone (phone.c; s->phone_hook is set to
+ * sim_phone_take).  lid NULL or "" picks one; name may be NULL; a contact
+ * named "Echo" is an echo (a->echo; the caller may change it).  Returns
+ * 0 and *out.  Errors: -EINVAL (a PN or LID not 1-20 digits), -EEXIST
+ * (PN or LID taken), libsignal errors, those of sim_phone_new().
  */
 int	sim_account_add(struct sim *s, const char *pn, const char *lid,
 	    const char *name, bool contact, const char *owner,
@@ -328,6 +333,69 @@ int	sim_route_inject(struct sim *s, struct sim_account *a, uint32_t dev,
 struct json_object *sim_route_json(const struct sim *s);
 /* Free the routing state (at exit). */
 void	sim_route_free(struct sim *s);
+
+/* --- phone.c --- */
+/*
+ * The simulated primary phone of a: its Signal state in memory (sessions,
+ * identities, its one-time prekeys from a->keys with their private halves,
+ * the signed prekey and registration id of a->keys) behind a struct
+ * wa_signal (proto/wa-signal.h).  Call after wa_crypto_init().  Returns 0
+ * and *out (free with sim_phone_free()).  Errors: those of
+ * wa_signal_new() (-ENOMEM, WC_ECRYPTO).
+ */
+int	sim_phone_new(struct sim *s, struct sim_account *a,
+	    struct sim_phone **out);
+/* Free p (NULL is a no-op); its pending echo answers keep running until
+ * their timers close, so free after the loop has ended. */
+void	sim_phone_free(struct sim_phone *p);
+/*
+ * The phone hook (s->phone_hook, arg unused): a stanza routed to
+ * device 0 of a.  A <message>: each pkmsg/msg <enc> is decrypted (11.2),
+ * unpadded (9.3), parsed (11.3) and kept in the inbox; then one delivery
+ * receipt (type "sender" for a copy from a's own device, "peer_msg" for a
+ * peer message; 11.8), or, when nothing decrypted, a retry receipt (9.6;
+ * count 1..4 per message and sender, then nothing), sent through
+ * sim_route_inject().  An echo phone (a->echo) schedules, 300 ms later, a
+ * read receipt and "echo: TEXT" for every text or reply from another
+ * non-echo user.  A <receipt> is logged.  The work is done on the next
+ * loop turn (after the router has sent the sender its server ack); the
+ * stanza is copied.  Returns true (taken and acked)
+ * whenever a has a phone.  Loop thread.
+ */
+bool	sim_phone_take(void *arg, struct sim *s, struct sim_account *a,
+	    const struct sim_route *r, const struct wa_node *n);
+/* What POST /admin/mock-phone/send asks a phone to send. */
+struct sim_phone_req {
+	const char	*from_pn;	/* the sending phone's account */
+	const char	*to;		/* user JID, PN or LID namespace */
+	const char	*text;		/* UTF-8; not with react_to */
+	const char	*quoted_id;	/* reply to this message; may be NULL */
+	const char	*quoted_participant; /* its sender; default: to */
+	const char	*react_to;	/* react to this message id instead */
+	bool		 react_from_me;	/* ... which the phone's user sent */
+	const char	*emoji;		/* the reaction; "" or NULL removes */
+};
+/*
+ * Phone of from_pn sends req as a client does (9.2-9.4): the Message
+ * (text, reply or reaction, 9.1, 11.5), padded, to every device of the
+ * addressee (the phone and the companions with uploaded keys) and, as
+ * deviceSentMessage to req->to, to every companion of from_pn's account;
+ * sessions from bundles (one-time prekeys handed out as for 8.1), pkmsg
+ * until answered; no <device-identity>.  Routed with sim_route_inject(),
+ * so offline devices get it queued.  Fills res with id, to, devices
+ * ([{jid, enc}]) and skipped.  Returns an HTTP-ish status: 200; 400 (and
+ * *why) for a bad request, 404 for an unknown from_pn, 500 for a Signal
+ * or routing error.  Loop thread.
+ */
+int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
+	    struct json_object *res, const char **why);
+/* Drop every Signal session of a's phone, as a reinstalled phone would
+ * (the next msg it gets fails: retry receipts).  Returns how many. */
+int	sim_phone_forget(struct sim_account *a);
+/* GET /admin/mock-phone/inbox: a's phone (counters, inbox of decrypted
+ * messages with their content, receipts it got, messages it sent); a new
+ * reference. */
+struct json_object *sim_phone_json(const struct sim_account *a);
 
 /* --- admin.c --- */
 int	sim_admin_start(struct sim *s);

@@ -135,6 +135,18 @@ sim_conn_send_node(struct sim_conn *c, const struct wa_node *n)
 		goto out;
 	if ((rc = wa_noise_encrypt(&c->t, plain.p, plain.len, payload)) != 0)
 		goto out;
+	if (c->cut_next > 0 && wa_str_eqc(n->tag, "message")) {
+		/* The connection breaks in the middle of this frame: it stays
+		 * unacked in the route's queue, for the next login. */
+		size_t	 k = c->cut_next < out.len ? c->cut_next : out.len - 1;
+
+		sim_conn_log(c, "cut: %zu of %zu bytes of a <message> frame, "
+		    "then closed", k, out.len);
+		c->cut_next = 0;
+		queue_raw(c, out.p, k);
+		sim_conn_close_after(c);
+		goto out;
+	}
 	queue_raw(c, out.p, out.len);
 	c->frames_out++;
 out:
