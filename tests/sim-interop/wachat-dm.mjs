@@ -196,6 +196,21 @@ try {
 	const rm = g7?.d.messages.find((m) => m.message?.reactionMessage)?.message.reactionMessage;
 	ok(rm?.text === '❤️', 'Baileys gets wachat\'s reaction to its message', rm);
 
+	// 5b. Received edits and deletes are stored against their target; a
+	// type wachat cannot show yet becomes a notice naming it.
+	const s12 = await bob.sock.sendMessage(meJid, { text: 'a typo' });
+	await w.wait(10000, 'the text to edit', new RegExp(`^dm-message ${bobJid} ${s12.key.id} `));
+	await bob.sock.sendMessage(meJid, { text: 'no typo', edit: s12.key });
+	const l12 = await w.wait(10000, 'the edit', new RegExp(`^dm-changed ${bobJid} ${s12.key.id}: no typo$`)).catch(() => null);
+	ok(l12, "wachat applies bob's edit to the message it targets", w.lines.slice(-5));
+	await bob.sock.sendMessage(meJid, { delete: s12.key });
+	const l13 = await w.wait(10000, 'the delete', new RegExp(`^dm-deleted ${bobJid} ${s12.key.id}$`)).catch(() => null);
+	ok(l13, "wachat marks the message bob deleted for everyone", w.lines.slice(-5));
+	const s14 = await bob.sock.sendMessage(meJid, { location: { degreesLatitude: 52.52, degreesLongitude: 13.4 } });
+	const l14 = await w.wait(10000, 'the location', new RegExp(`^dm-message ${bobJid} ${s14.key.id} `)).catch(() => null);
+	ok(l14 && /notice=1 .*: unsupported message type: locationMessage$/.test(l14),
+		'a location message is stored as a notice naming its type, not dropped', l14);
+
 	// 6. Typing both ways.
 	w.cmd(`subscribe ${bobJid}`);
 	await sleep(300);
