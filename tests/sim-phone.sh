@@ -122,6 +122,26 @@ ctl phone-react $B $AJ "$bid" "👍" >/dev/null 2>&1
 check "a reaction from bob's phone arrives" \
     wait_grep "$tmp/alice.out" "^dm-reaction $BJ $bid .*: 👍\$" 100
 
+# A 10,000-deep quoted message: rejected (the nesting limit), acked, and
+# the chat goes on.
+curl -s -m 20 -X POST -H 'Content-Type: application/json' \
+    -d "{\"from_pn\":\"$B\",\"to\":\"$AJ\",\"nest\":10000}" \
+    "$ADMIN/admin/mock-phone/send" >"$tmp/deep.json" 2>&1
+did=$(sed -n 's/.*"id":"\([0-9A-F]*\)".*/\1/p' "$tmp/deep.json")
+acked_deep() {
+	ctl messages | tr '{' '\n' | grep "\"id\":\"$did\"" |
+	    grep "\"to\":\"$A:1@s.whatsapp.net\"" | grep -q '"acked":true'
+}
+i=0
+while ! acked_deep && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "a 10,000-deep quoted message ($did) is acked by alice's engine" acked_deep ||
+    diag "$tmp/deep.json"
+check "... not stored or shown" sh -c "! grep -q '^dm-message $BJ $did ' '$tmp/alice.out'"
+ctl phone-send $B $AJ "still here" >/dev/null 2>&1
+check "... and the chat goes on: the next message arrives" \
+    wait_grep "$tmp/alice.out" "^dm-message $BJ .*: still here\$" 100
+check "... alice's engine still runs" kill -0 "$alice_pid"
+
 # (c) alice's own phone sends in her name.
 ctl phone-send $A $BJ "sent from my phone" >"$tmp/send3.json" 2>&1
 oid=$(sed -n 's/.*"id":"\([0-9A-F]*\)".*/\1/p' "$tmp/send3.json")
@@ -148,8 +168,10 @@ check "phone-send to the own account or a device JID: 400" sh -c \
 check "phone-inbox of an unknown account fails" sh -c \
     "! '$SIM' ctl --admin '$ADMIN' phone-inbox 15559999999 >/dev/null 2>&1"
 
+# (alice's own phone cannot read the 10,000-deep message either: that one
+# is left out)
 check "no failure to decrypt on any side" sh -c \
-    "! grep -q 'cannot read it' '$tmp/sim.log' && ! grep -q '^dm-send-failed' '$tmp/alice.out'"
+    "! grep 'cannot read it' '$tmp/sim.log' | grep -qv '$did' && ! grep -q '^dm-send-failed' '$tmp/alice.out'"
 
 # A phone that lost its sessions (reinstalled): retry receipts, then
 # wachat's resend on a fresh bundle decrypts, and Echo answers.

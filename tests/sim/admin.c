@@ -605,8 +605,9 @@ phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
 
 /*
  * POST /admin/mock-phone/send {from_pn, to, text | react_to + emoji,
- * quoted_id?, quoted_participant?, react_from_me?}: from_pn's phone sends
- * a text, reply or reaction to the user JID to (phone.c).
+ * quoted_id?, quoted_participant?, react_from_me?, nest?}: from_pn's phone
+ * sends a text, reply or reaction to the user JID to (phone.c); nest N
+ * sends a reply quoting a reply ... N deep instead.
  */
 static int
 phone_send(struct sim *s, struct json_object *in, struct buf *out)
@@ -626,6 +627,13 @@ phone_send(struct sim *s, struct json_object *in, struct buf *out)
 	req.emoji = jstr(in, "emoji");
 	if (json_object_object_get_ex(in, "react_from_me", &v))
 		req.react_from_me = json_object_get_boolean(v);
+	if (json_object_object_get_ex(in, "nest", &v)) {
+		int64_t	 n = json_object_get_int64(v);
+
+		if (n < 1 || n > 100000)
+			return error(out, 400, "nest: 1 to 100000");
+		req.nest = (unsigned)n;
+	}
 	res = json_object_new_object();
 	st = sim_phone_send(s, &req, res, &why);
 	if (st != 200) {

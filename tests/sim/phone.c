@@ -778,6 +778,10 @@ encrypt_all(struct sim_phone *p, struct sim_account *peer, bool lid,
 		for (d = own[k]->devices; d != NULL; d = d->next) {
 			if (!live(d))
 				continue;
+			if (k == 1 && dsm->len == 0) {
+				cnt->skipped++;
+				continue;
+			}
 			rc = encrypt_for(p, own[k], d->id, lid, k == 0 ? inner :
 			    dsm, ar, parts, hide, &cnt->pkmsgs);
 			if (rc < 0)
@@ -846,8 +850,10 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	    &dev) || dev != 0 || (peer = jid_account(s, chat, &lid)) == NULL ||
 	    peer == me)
 		return -EINVAL;
-	if ((rc = wa_msg_wrap_dsm(inner->p, inner->len, chat, &dsm)) != 0)
-		return rc;
+	/* A message too deep to wrap (a hostile test message) goes to the
+	 * addressee only: no copy for the own companions. */
+	if (wa_msg_wrap_dsm(inner->p, inner->len, chat, &dsm) != 0)
+		dsm.len = 0;
 	hide = strcmp(type, "reaction") == 0 || edit != NULL;
 	sim_random(rnd, sizeof(rnd));
 	wa_msg_id(rnd, (uint64_t)time(NULL), me->pn, id);
@@ -901,6 +907,47 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	return 0;
 }
 
+/* Append a protobuf length-delimited field (tag: field << 3 | 2). */
+static void
+pb_field(struct buf *out, uint32_t field, const uint8_t *p, size_t len)
+{
+	uint64_t	 v;
+
+	for (v = (uint64_t)field << 3 | 2; v >= 0x80; v >>= 7)
+		buf_push(out, (uint8_t)(v | 0x80));
+	buf_push(out, (uint8_t)v);
+	for (v = len; v >= 0x80; v >>= 7)
+		buf_push(out, (uint8_t)(v | 0x80));
+	buf_push(out, (uint8_t)v);
+	buf_append(out, p, len);
+}
+
+/*
+ * A Message nest levels deep: each an extendedTextMessage(6) whose
+ * contextInfo(17) quotes (quotedMessage, 3) the next; the innermost a
+ * conversation(1).  Built inside out, into out.
+ */
+static void
+nested_message(unsigned nest, struct buf *out)
+{
+	struct buf	 cur = BUF_INIT, ci = BUF_INIT, ext = BUF_INIT;
+	unsigned	 i;
+
+	pb_field(&cur, 1, (const uint8_t *)"the bottom", 10);
+	for (i = 0; i < nest; i++) {
+		ci.len = ext.len = 0;
+		pb_field(&ci, 3, cur.p, cur.len);	/* quotedMessage */
+		pb_field(&ext, 1, (const uint8_t *)"deeper", 6);
+		pb_field(&ext, 17, ci.p, ci.len);	/* contextInfo */
+		cur.len = 0;
+		pb_field(&cur, 6, ext.p, ext.len);	/* extendedText */
+	}
+	buf_append(out, cur.p, cur.len);
+	buf_release(&cur);
+	buf_release(&ci);
+	buf_release(&ext);
+}
+
 int
 sim_phone_send(struct sim *s, const struct sim_phone_req *req,
     struct json_object *res, const char **why)
@@ -921,7 +968,10 @@ sim_phone_send(struct sim *s, const struct sim_phone_req *req,
 		*why = "no such account";
 		return 404;
 	}
-	if (req->react_to != NULL) {
+	if (req->nest > 0) {
+		nested_message(req->nest, &inner);
+		rc = 0;
+	} else if (req->react_to != NULL) {
 		struct wa_msg_key	 k = {
 			.remote_jid = req->to,
 			.from_me = req->react_from_me,

@@ -374,6 +374,10 @@ struct sim_phone_req {
 	const char	*react_to;	/* react to this message id instead */
 	bool		 react_from_me;	/* ... which the phone's user sent */
 	const char	*emoji;		/* the reaction; "" or NULL removes */
+	unsigned	 nest;		/* > 0: instead of text, a reply
+					 * quoting a reply ... nest deep (a
+					 * hostile message for the nesting
+					 * limits of the receiver) */
 };
 /*
  * Phone of from_pn sends req as a client does (9.2-9.4): the Message
