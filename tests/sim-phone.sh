@@ -189,6 +189,17 @@ check "the inbox shows the failure (retried) and the text read later" \
     grep -q "\"id\":\"$id3\",[^}]*\"retried\":true}.*\"id\":\"$id3\",[^}]*\"text\":\"after a reinstall\"" "$tmp/echo2.json"
 failed_now && diag "$tmp/echo2.json"
 
+# Echo's phone is reinstalled with a new identity: wachat's message fails
+# there, a second retry receipt makes wachat fetch the new bundle; the new
+# identity key is accepted as WhatsApp does and the chat says so.
+ctl phone-reinstall $E >/dev/null 2>&1
+echo "send $EJ to a new phone" >&3
+check "after the reinstall, a new identity: the chat notes that the security code changed" \
+    wait_grep "$tmp/alice.out" "^dm-message $EJ [^ ]* from_me=0 state=received notice=1 .*: security code changed\$" 150
+failed_now && { diag "$tmp/alice.out"; grep "phone $E" "$tmp/sim.log" | tail -n 20 | sed 's/^/# /'; }
+check "... and the message reaches the new phone: the echo comes back" \
+    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: to a new phone\$" 100
+
 echo quit >&3
 wait_pid "$alice_pid" 100
 exec 3>&-

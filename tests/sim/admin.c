@@ -643,6 +643,27 @@ phone_send(struct sim *s, struct json_object *in, struct buf *out)
 	return reply(out, res, 200);
 }
 
+/* POST /admin/mock-phone/reinstall {pn}: PN's phone gets a new identity
+ * and keys, and no session. */
+static int
+phone_reinstall(struct sim *s, struct json_object *in, struct buf *out)
+{
+	struct sim_account	*a;
+	struct json_object	*o;
+	const char		*pn = jstr(in, "pn");
+	int			 rc;
+
+	if (pn == NULL || (a = sim_account_by_pn(s, pn)) == NULL)
+		return error(out, 404, "no such account");
+	if ((rc = sim_phone_reinstall(s, a)) != 0)
+		return error(out, 409, wc_strerror(rc));
+	o = json_object_new_object();
+	json_object_object_add(o, "ok", json_object_new_boolean(1));
+	json_object_object_add(o, "registration_id",
+	    json_object_new_int64(a->keys.reg_id));
+	return reply(out, o, 200);
+}
+
 /* POST /admin/mock-phone/forget-sessions {pn}: PN's phone drops its
  * Signal sessions. */
 static int
@@ -734,6 +755,8 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 		st = phone_receipt(s, in, out);
 	else if (post && strcmp(p, "mock-phone/send") == 0)
 		st = phone_send(s, in, out);
+	else if (post && strcmp(p, "mock-phone/reinstall") == 0)
+		st = phone_reinstall(s, in, out);
 	else if (post && strcmp(p, "mock-phone/forget-sessions") == 0)
 		st = phone_forget(s, in, out);
 	else if (get && strcmp(p, "mock-phone/inbox") == 0)

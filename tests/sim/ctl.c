@@ -49,6 +49,7 @@ ctl_usage(FILE *f)
 "  phone-react PN TO ID EMOJI      PN's phone reacts to message ID of TO\n"
 "  phone-inbox PN                  what PN's phone received and sent\n"
 "  phone-forget PN                 PN's phone drops its Signal sessions\n"
+"  phone-reinstall PN              PN's phone gets a new identity and keys\n"
 "  cut ID BYTES                    send only BYTES bytes of the next\n"
 "                                  <message> frame to connection ID (a\n"
 "                                  number or the device JID), then close\n"
@@ -226,6 +227,11 @@ dispatch(const char *base, int argc, char **argv)
 		add_str(o, "react_to", argv[3]);
 		add_str(o, "emoji", strcmp(argv[4], "-") == 0 ? "" : argv[4]);
 		return post_json(base, "/admin/mock-phone/send", o);
+	}
+	if (strcmp(cmd, "phone-reinstall") == 0 && argc == 2) {
+		o = json_object_new_object();
+		add_str(o, "pn", argv[1]);
+		return post_json(base, "/admin/mock-phone/reinstall", o);
 	}
 	if (strcmp(cmd, "phone-forget") == 0 && argc == 2) {
 		o = json_object_new_object();

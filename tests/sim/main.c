@@ -211,6 +211,8 @@ usage(FILE *f)
 "  GET  /admin/mock-phone/inbox?pn=PN      what PN's phone received (decrypted)\n"
 "                                          and sent\n"
 "  POST /admin/mock-phone/forget-sessions {pn}  the phone drops its sessions\n"
+"  POST /admin/mock-phone/reinstall {pn}   the phone gets a new identity\n"
+"                                          and keys, and no session\n"
 "  GET  /sw.js                             \"client_revision\":REV, as on\n"
 "                                          web.whatsapp.com/sw.js\n"
 "  POST /admin/shutdown                    exit cleanly\n"

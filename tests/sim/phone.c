@@ -1357,6 +1357,32 @@ sim_phone_take(void *arg, struct sim *s, struct sim_account *a,
 }
 
 int
+sim_phone_reinstall(struct sim *s, struct sim_account *a)
+{
+	struct sim_signal_keys	 k, old;
+	struct sim_phone	*p;
+	int			 rc;
+
+	if (a->phone == NULL || a->phone->depth > 0)
+		return WC_ESTATE;
+	if ((rc = sim_signal_keys_make(s->sig, s->opt.nprekeys, &k)) != 0)
+		return rc;
+	old = a->keys;
+	a->keys = k;
+	if ((rc = sim_phone_new(s, a, &p)) != 0) {
+		a->keys = old;
+		sim_signal_keys_release(&k);
+		return rc;
+	}
+	sim_phone_free(a->phone);
+	a->phone = p;
+	sim_signal_keys_release(&old);
+	sim_log(s, "phone %s: reinstalled with a new identity, registration "
+	    "id %" PRIu32, a->pn, a->keys.reg_id);
+	return 0;
+}
+
+int
 sim_phone_forget(struct sim_account *a)
 {
 	struct sim_phone	*p = a->phone;

@@ -393,6 +393,12 @@ struct sim_phone_req {
  */
 int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
 	    struct json_object *res, const char **why);
+/*
+ * a's phone is reinstalled: a new identity, registration id, signed
+ * prekey and one-time prekeys (served in its bundles from now on), no
+ * session.  Returns 0, WC_ESTATE (busy), or the key maker's error.
+ */
+int	sim_phone_reinstall(struct sim *s, struct sim_account *a);
 /* Drop every Signal session of a's phone, as a reinstalled phone would
  * (the next msg it gets fails: retry receipts).  Returns how many. */
 int	sim_phone_forget(struct sim_account *a);
