@@ -23,7 +23,7 @@ check "admin creates an account with Signal keys for its phone" \
     "$tmp/acct"
 ctl contact 15550000002 "" bob 15550000001 >"$tmp/contact" 2>&1
 check "admin creates a contact with a LID of its own" \
-    grep -q '"pn":"15550000002","lid":"1[0-9]\{14\}","name":"bob","kind":"contact","contact_of":"15550000001"' \
+    grep -q '"pn":"15550000002","lid":"1[0-9]\{14\}","name":"bob","kind":"contact","echo":false,"contact_of":"15550000001"' \
     "$tmp/contact"
 if ctl account 15550000001 >"$tmp/dup" 2>&1; then
 	not_ok "admin refuses a second account with the same number"
