@@ -24,6 +24,7 @@
 #include "app-store.h"
 #include "app.h"
 #include "buf.h"
+#include "conf.h"
 #include "crypto.h"
 #include "eng.h"
 #include "err.h"
@@ -42,6 +43,7 @@
 
 struct app {
 	const struct conf	*conf;
+	struct ui_view_opts	 view;		/* the chat screen's settings */
 
 	/* Main thread. */
 	uv_loop_t		 ui_loop;
@@ -497,9 +499,9 @@ eng_thread(void *arg)
 	cfg.dm_store = &a->dm_ops;
 	cfg.on_dm_event = on_dm_event;
 	cfg.dm_ev_arg = a;
-	cfg.dm.send_read_receipts = true;
-	cfg.dm.send_typing = true;
-	cfg.dm.send_presence = true;
+	cfg.dm.send_read_receipts = c->read_receipts;
+	cfg.dm.send_typing = c->send_typing;
+	cfg.dm.send_presence = c->send_presence;
 	if ((rc = wa_eng_new(&a->eng_loop, &cfg, &a->eng)) != 0) {
 		eng_log(LOG_ERROR, "wa_eng_new: %s", wc_strerror(rc));
 		stop(a, "", rc);
@@ -788,7 +790,8 @@ on_signal(uv_signal_t *s, int signum)
 	quit(a);
 }
 
-/* Keys on stdin (curses screen only): 'q' or Ctrl-q quits. */
+/* Keys on stdin (curses screen only): the quit keys quit (q only before
+ * linking); the chat screen's commands go out through push_cmd(). */
 static void
 on_keys(uv_poll_t *p, int status, int events)
 {
@@ -813,6 +816,43 @@ on_keys(uv_poll_t *p, int status, int events)
 	case UI_SCREEN_NONE:
 		break;
 	}
+}
+
+/* A command from the chat screen, to the engine (takes c). */
+static void
+push_cmd(void *arg, struct cmd *c)
+{
+	struct app	*a = arg;
+
+	(void)evq_push(&a->cmds, c);
+}
+
+/*
+ * The chat screen's settings from c; the key bindings' names are checked
+ * here (ui/keys.h), each wrong one said on stderr.  Returns 0 or -EINVAL.
+ */
+static int
+view_opts(const struct conf *c, struct ui_view_opts *o)
+{
+	const char	*why;
+	int		 i, rc = 0;
+
+	ui_view_opts_default(o);
+	o->enter_sends = c->enter_sends;
+	o->read_receipts = c->read_receipts;
+	o->send_typing = c->send_typing;
+	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
+		if (c->keys[i] == NULL)
+			continue;
+		why = NULL;
+		if (ui_keys_bind(&o->keys, conf_key_actions[i], c->keys[i],
+		    &why) != 0) {
+			fprintf(stderr, "wachat: key-%s: %s\n",
+			    conf_key_actions[i], _(why));
+			rc = -EINVAL;
+		}
+	}
+	return rc;
 }
 
 static void
@@ -871,6 +911,7 @@ start_screen(struct app *a)
 		log_warn("no curses screen: %s", wc_strerror(rc));
 		return;
 	}
+	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to
 	 * the log file, not across the screen. */
 	if ((fd = open(a->conf->log_file, O_WRONLY | O_APPEND |
@@ -920,6 +961,8 @@ app_run(const struct conf *c, const char *pair_pn)
 	a.status = EXIT_FAILURE;
 	a.draw_qr = isatty(STDOUT_FILENO) == 1;
 	a.saved_err = -1;
+	if (view_opts(c, &a.view) != 0)
+		return EXIT_FAILURE;
 
 	make_parents(c->log_file);
 	if ((rc = log_open(c->log_file, c->log_level)) != 0) {

@@ -34,8 +34,30 @@ struct load {
 
 static const char *const names[] = {
 	"url", "root-key", "ca-file", "version-url", "wa-version", "data-dir",
-	"qr-file", "log-file", "log-level",
+	"qr-file", "log-file", "log-level", "read-receipts", "send-typing",
+	"send-presence", "enter-sends",
 };
+
+/* The screen's actions (ui/keys.h, same order there is not needed). */
+const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
+	"quit", "next-chat", "prev-chat", "unread-chat", "new-chat",
+	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
+	"react", "retry", "delete", "cancel", "help",
+};
+
+/* The index of a "key-ACTION" name in conf_key_actions, or -1. */
+static int
+key_action(const char *name)
+{
+	int	 i;
+
+	if (strncmp(name, "key-", 4) != 0)
+		return -1;
+	for (i = 0; i < CONF_KEY_ACTIONS; i++)
+		if (strcmp(conf_key_actions[i], name + 4) == 0)
+			return i;
+	return -1;
+}
 
 bool
 conf_is_name(const char *name)
@@ -45,7 +67,24 @@ conf_is_name(const char *name)
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(names[i], name) == 0)
 			return true;
-	return false;
+	return key_action(name) >= 0;
+}
+
+/* yes/no and its synonyms; -1 for anything else. */
+static int
+yes_no(const char *v)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+	size_t	 i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcmp(v, yes[i]) == 0)
+			return 1;
+		if (strcmp(v, no[i]) == 0)
+			return 0;
+	}
+	return -1;
 }
 
 static void
@@ -169,6 +208,31 @@ set(struct conf *c, const char *name, const char *value, const char **why)
 			return -EINVAL;
 		}
 		set_str(name[0] == 'd' ? &c->data_dir : &c->log_file, value);
+	} else if (key_action(name) >= 0) {
+		char	**slot = &c->keys[key_action(name)];
+
+		if (empty || strlen(value) >= CONF_KEY_MAX ||
+		    strpbrk(value, " \t") != NULL) {
+			*why = N_("not a key name (ctrl-x, alt-s, f1, tab, "
+			    "pgup, ...)");
+			return -EINVAL;
+		}
+		set_str(slot, value);
+	} else if (strcmp(name, "log-level") != 0) {
+		int	 yn = yes_no(value);
+
+		if (yn < 0) {
+			*why = N_("not yes or no");
+			return -EINVAL;
+		}
+		if (strcmp(name, "read-receipts") == 0)
+			c->read_receipts = yn;
+		else if (strcmp(name, "send-typing") == 0)
+			c->send_typing = yn;
+		else if (strcmp(name, "send-presence") == 0)
+			c->send_presence = yn;
+		else
+			c->enter_sends = yn;
 	} else {	/* log-level */
 		if (strcmp(value, "error") == 0)
 			c->log_level = LOG_ERROR;
@@ -319,6 +383,8 @@ conf_default_file(const struct conf_env *env)
 void
 conf_release(struct conf *c)
 {
+	int	 i;
+
 	free(c->url);
 	free(c->ca_file);
 	free(c->version_url);
@@ -326,6 +392,8 @@ conf_release(struct conf *c)
 	free(c->data_dir);
 	free(c->qr_file);
 	free(c->log_file);
+	for (i = 0; i < CONF_KEY_ACTIONS; i++)
+		free(c->keys[i]);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -349,6 +417,8 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.url = xstrdup(CONF_DEFAULT_URL);
 	c.version_url = xstrdup(CONF_DEFAULT_VERSION_URL);
 	c.log_level = LOG_INFO;
+	c.read_receipts = c.send_typing = c.send_presence = true;
+	c.enter_sends = true;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);

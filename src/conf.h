@@ -20,6 +20,8 @@
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/sw.js"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
+#define CONF_KEY_ACTIONS	17	/* key-ACTION settings */
+#define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 
 /* The settings.  Strings are owned (freed by conf_release()). */
 struct conf {
@@ -33,7 +35,21 @@ struct conf {
 	char		*qr_file;	/* the QR text's file, or NULL */
 	char		*log_file;	/* never NULL */
 	enum log_level	 log_level;
+	/* Privacy and the input line (yes/no in the file; default yes). */
+	bool		 read_receipts;	/* read receipts for chats shown */
+	bool		 send_typing;	/* "typing…" to the chat */
+	bool		 send_presence;	/* online/offline to contacts */
+	bool		 enter_sends;	/* Enter sends; no: Enter is a newline
+					 * and key-send (Ctrl-x) sends */
+	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
+	 * NULL for the default.  The key names are checked by the screen
+	 * (ui/keys.h) when it starts. */
+	char		*keys[CONF_KEY_ACTIONS];
 };
+
+/* The actions a key-ACTION setting may name, CONF_KEY_ACTIONS of them,
+ * as ui/keys.h names them. */
+extern const char *const conf_key_actions[];
 
 /* The environment the defaults depend on; NULL or "" for an unset one. */
 struct conf_env {
@@ -65,8 +81,9 @@ struct conf_err {
 /*
  * Fill *c from the defaults, the INI file and args[0..nargs), in that
  * order of precedence (lowest first).  file NULL reads the default file
- * when it exists; a named file must exist.  Keys are the names of
- * conf_names(), outside any section; '#' and ';' start comments.  The
+ * when it exists; a named file must exist.  Keys are the names
+ * conf_is_name() takes, outside any section; yes/no settings take yes,
+ * no, true, false, on, off, 1 or 0; '#' and ';' start comments.  The
  * paths default from env: data dir $XDG_DATA_HOME/wachat (else
  * $HOME/.local/share/wachat), log file $XDG_STATE_HOME/wachat/wachat.log
  * (else $HOME/.local/state/...).  Returns 0 and *c, freed with

@@ -38,16 +38,47 @@ usage(FILE *f)
 	fputs(_("  -V, --version       show the version and exit\n"), f);
 	fputs(_("\nWith no action, wachat links to WhatsApp and stays "
 	    "connected until stopped\n"
-	    "(q, Ctrl-q, Ctrl-C or SIGTERM).  In a terminal it takes over "
+	    "(Ctrl-q, Ctrl-C or SIGTERM).  In a terminal it takes over "
 	    "the screen: a\n"
 	    "status line, the QR code to scan with the phone (WhatsApp, "
 	    "Linked devices)\n"
-	    "and, once linked, the chat and message panes; its keys:\n"
+	    "and, once linked, the chat list, the open chat's messages and "
+	    "the input line.\n"
+	    "Before linking:\n"
 	    "  q, Ctrl-q           quit\n"
 	    "  p                   before linking: type your phone number "
 	    "and get a code\n"
 	    "                      to enter on the phone instead of the QR "
 	    "code\n"
+	    "Once linked (q is text then; each key can be rebound in the "
+	    "file with\n"
+	    "key-ACTION = KEY, e.g. key-send = ctrl-s):\n"
+	    "  Tab, Shift-Tab      next, previous chat (next-chat, "
+	    "prev-chat)\n"
+	    "  Ctrl-f              next chat with unread messages "
+	    "(unread-chat)\n"
+	    "  Ctrl-n              new chat by phone number (new-chat)\n"
+	    "  PgUp, PgDn          older, newer messages (prev-page, "
+	    "next-page)\n"
+	    "  Enter               send (with enter-sends = no: a new "
+	    "line)\n"
+	    "  Ctrl-x              send, also when Enter is a new line "
+	    "(send)\n"
+	    "  Alt-Enter           a new line when Enter sends (newline)\n"
+	    "  Up, Down            with the input empty: select a message "
+	    "(up, down)\n"
+	    "  Enter, Ctrl-r       reply to the selected message (reply)\n"
+	    "  Alt-s               react to it: 1-6 quick ones, 0 removes "
+	    "(react)\n"
+	    "  Ctrl-t, Ctrl-d      send again, delete a failed message "
+	    "(retry, delete)\n"
+	    "  Esc                 leave the selection, the reply, a prompt "
+	    "(cancel)\n"
+	    "  Ctrl-g              every key (help)\n"
+	    "  Ctrl-q              quit (quit)\n"
+	    "  Left, Right, Home, End, Ctrl-a, Ctrl-e, Backspace, Delete, "
+	    "Ctrl-k, Ctrl-u\n"
+	    "                      edit the input line\n"
 	    "When standard input or output is not a terminal, it prints one "
 	    "line per event\ninstead.\n\n"
 	    "Settings (command line over the file):\n"), f);
@@ -79,6 +110,16 @@ usage(FILE *f)
 	    "                      $XDG_STATE_HOME/wachat/wachat.log)\n"), f);
 	fputs(_("  --log-level LEVEL   error, warn, info (default) or debug\n"),
 	    f);
+	fputs(_("  --read-receipts yes|no  tell contacts when their messages "
+	    "were read\n"
+	    "                      (default yes)\n"), f);
+	fputs(_("  --send-typing yes|no    tell the chat while you type "
+	    "(default yes)\n"), f);
+	fputs(_("  --send-presence yes|no  tell contacts you are online "
+	    "(default yes)\n"), f);
+	fputs(_("  --enter-sends yes|no    Enter sends; no: Enter is a new "
+	    "line and Ctrl-x\n"
+	    "                      sends (default yes)\n"), f);
 }
 
 /* The environment the settings' defaults depend on. */
@@ -313,6 +354,10 @@ main(int argc, char **argv)
 		{ "qr-file", required_argument, NULL, 'S' },
 		{ "log-file", required_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'S' },
+		{ "read-receipts", required_argument, NULL, 'S' },
+		{ "send-typing", required_argument, NULL, 'S' },
+		{ "send-presence", required_argument, NULL, 'S' },
+		{ "enter-sends", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

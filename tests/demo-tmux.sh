@@ -102,9 +102,9 @@ check "the simulated phone scans it: the pane shows the account linked and conne
     wait_pane 'connected as \+15550000001' 300
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/demo.err"; }
 check "... with the chat panes and the help line" grep -q 'q quit' "$tmp/pane"
-tm send-keys -t demo q
+tm send-keys -t demo C-q
 st=$(wait_status)
-check "q ends the demo with status 0" [ "$st" = 0 ]
+check "Ctrl-q ends the demo with status 0" [ "$st" = 0 ]
 [ "$st" = 0 ] || diag "$tmp/demo.err"
 check "no process of the demo is left running" gone
 check "the demo's temporary folder is removed" \

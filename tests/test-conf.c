@@ -82,8 +82,44 @@ test_conf_load__gives_the_defaults__with_only_home_set(void **state)
 	assert_string_equal(c.log_file,
 	    "/home/u/.local/state/wachat/wachat.log");
 	assert_int_equal(c.log_level, LOG_INFO);
+	assert_true(c.read_receipts);
+	assert_true(c.send_typing);
+	assert_true(c.send_presence);
+	assert_true(c.enter_sends);
+	assert_null(c.keys[0]);
 	conf_release(&c);
 	conf_release(&c);	/* idempotent */
+}
+
+static void
+test_conf_load__reads_the_privacy_switches_and_key_bindings(void **state)
+{
+	struct conf		 c;
+	struct conf_err		 e;
+	const struct conf_arg	 args[] = { { "send-typing", "on" } };
+	int			 i, send = -1, help = -1;
+
+	(void)state;
+	write_file(path, "read-receipts = no\nsend-typing = false\n"
+	    "send-presence = off\nenter-sends = 0\nkey-send = ctrl-s\n"
+	    "key-help = f1\n");
+	assert_int_equal(conf_load(&c, &home_only, path, args, 1, &e), 0);
+	assert_false(c.read_receipts);
+	assert_true(c.send_typing);	/* the command line wins */
+	assert_false(c.send_presence);
+	assert_false(c.enter_sends);
+	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
+		if (strcmp(conf_key_actions[i], "send") == 0)
+			send = i;
+		if (strcmp(conf_key_actions[i], "help") == 0)
+			help = i;
+	}
+	assert_true(send >= 0 && help >= 0);
+	assert_string_equal(c.keys[send], "ctrl-s");
+	assert_string_equal(c.keys[help], "f1");
+	assert_true(conf_is_name("key-next-chat"));
+	assert_false(conf_is_name("key-"));
+	conf_release(&c);
 }
 
 static void
@@ -213,6 +249,13 @@ static const struct {
 	{ "log-file", "", "must not be empty" },
 	{ "log-level", "loud", "not one of error, warn, info, debug" },
 	{ "colour", "blue", "unknown setting" },
+	{ "read-receipts", "maybe", "not yes or no" },
+	{ "send-typing", "", "not yes or no" },
+	{ "send-presence", "YES", "not yes or no" },
+	{ "enter-sends", "2", "not yes or no" },
+	{ "key-fly", "ctrl-x", "unknown setting" },
+	{ "key-send", "", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
+	{ "key-send", "ctrl x", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
 };
 
 static void
@@ -345,6 +388,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conf_load__gives_the_defaults__with_only_home_set),
 		cmocka_unit_test(test_conf_load__uses_absolute_xdg_dirs__and_ignores_relative_ones),
+		cmocka_unit_test(test_conf_load__reads_the_privacy_switches_and_key_bindings),
 		cmocka_unit_test(test_conf_load__reads_every_setting__from_the_file),
 		cmocka_unit_test(test_conf_load__reads_the_default_file__under_xdg_config_home),
 		cmocka_unit_test(test_conf_load__lets_the_command_line_override_the_file),

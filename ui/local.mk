@@ -4,7 +4,9 @@
 noinst_LIBRARIES += libui.a
 libui_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui $(QRENCODE_CFLAGS) \
 	$(NCURSESW_CFLAGS)
-libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen.c
+libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen.c \
+	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
+	ui/msgs.h ui/msgs.c ui/keys.h ui/keys.c ui/view.h ui/view.c
 UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS)
 
 check_PROGRAMS += tests/test-ui-qr
@@ -14,10 +16,33 @@ tests_test_ui_qr_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_qr_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
 TESTS += tests/test-ui-qr
 
+# Text layout and the input line's editor.
+check_PROGRAMS += tests/test-ui-text
+tests_test_ui_text_SOURCES = tests/test-ui-text.c
+tests_test_ui_text_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui
+tests_test_ui_text_CFLAGS = $(TEST_CFLAGS)
+tests_test_ui_text_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
+TESTS += tests/test-ui-text
+
+# The chat screen's logic: commands from events and keys, paging.
+check_PROGRAMS += tests/test-ui-view
+tests_test_ui_view_SOURCES = tests/test-ui-view.c
+tests_test_ui_view_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui $(NCURSESW_CFLAGS)
+tests_test_ui_view_CFLAGS = $(TEST_CFLAGS)
+tests_test_ui_view_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+	$(UV_LIBS) $(INIH_LIBS)
+TESTS += tests/test-ui-view
+
 # The curses screen in a real terminal: wachat in a tmux pane against
 # wachat-sim, its QR read back with zbarimg.
 TESTS += tests/ui-tmux.sh
 EXTRA_DIST += tests/ui-tmux.sh
+
+# The chat screen in a real terminal: a chat from a simulated phone,
+# read receipts, sending with ticks, replies, reactions, escape sequences
+# inert, resizes.
+TESTS += tests/ui-chat-tmux.sh
+EXTRA_DIST += tests/ui-chat-tmux.sh
 
 # The README's first command in a tmux pane: the demo links and connects.
 TESTS += tests/demo-tmux.sh

@@ -21,6 +21,7 @@
 #include "i18n.h"
 #include "qr.h"
 #include "screen.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define PAIR_QR		1	/* black on white */
@@ -51,6 +52,7 @@ struct ui_screen {
 	bool		 bad_phone;	/* Enter found no phone number in
 					 * the prompt: say what one is */
 	char		 phone[PHONE_MAX + 1];	/* digits typed so far */
+	struct ui_view	*view;		/* the chat screen, or NULL */
 };
 
 static int64_t
@@ -59,6 +61,16 @@ mono_ms(void)
 	struct timespec	 ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The wall clock, ms since 1970 (message times, "today"). */
+static int64_t
+wall_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -139,12 +151,22 @@ ui_screen_new(struct ui_screen **out)
 	s = xcalloc(1, sizeof(*s));
 	s->utf8 = is_utf8(nl_langinfo(CODESET));
 	if (has_colors() && start_color() == OK &&
-	    init_pair(PAIR_QR, COLOR_BLACK, COLOR_WHITE) == OK)
+	    init_pair(PAIR_QR, COLOR_BLACK, COLOR_WHITE) == OK) {
 		s->colour = true;
+		ui_view_colours();
+	}
 	set_status(s, _("starting…"));
 	ui_screen_render(s);
 	*out = s;
 	return 0;
+}
+
+void
+ui_screen_attach(struct ui_screen *s, const struct ui_view_opts *o,
+    ui_view_push_fn push, void *arg)
+{
+	ui_view_free(s->view);
+	s->view = ui_view_new(o, push, arg);
 }
 
 void
@@ -153,6 +175,7 @@ ui_screen_free(struct ui_screen *s)
 	if (s == NULL)
 		return;
 	endwin();
+	ui_view_free(s->view);
 	drop_qr(s);
 	free(s->code);
 	free(s->status);
@@ -164,6 +187,8 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 {
 	char	 line[512];
 
+	if (s->view != NULL)
+		ui_view_apply(s->view, ev, wall_ms());
 	switch (ev->kind) {
 	case EV_CONNECTING:
 		s->retry_end = 0;
@@ -269,13 +294,49 @@ prompt_key(struct ui_screen *s, int k)
 	return UI_SCREEN_NONE;
 }
 
+/*
+ * The next key waiting, or -1: a character as its code point, a function
+ * key as UI_KEY_FN + its KEY_* code, Esc with a key right behind it as
+ * UI_KEY_ALT + that key (ui/keys.h).
+ */
+static int
+read_key(void)
+{
+	wint_t	 wc;
+	int	 r, k;
+
+	if ((r = get_wch(&wc)) == ERR)
+		return -1;
+	k = r == KEY_CODE_YES ? UI_KEY_FN + (int)wc : (int)wc;
+	if (k == KEY_ESC && (r = get_wch(&wc)) != ERR) {
+		if (r == KEY_CODE_YES)
+			return UI_KEY_ALT + UI_KEY_FN + (int)wc;
+		if ((int)wc != KEY_ESC)
+			return UI_KEY_ALT + (int)wc;
+	}
+	return k;
+}
+
 enum ui_screen_act
 ui_screen_key(struct ui_screen *s)
 {
 	enum ui_screen_act	 act = UI_SCREEN_NONE, a;
 	int			 k;
 
-	while ((k = getch()) != ERR) {
+	while ((k = read_key()) != -1) {
+		if (k == UI_KEY_FN + KEY_RESIZE)
+			continue;	/* resizeterm() says so */
+		if (s->linked && s->view != NULL) {
+			if (ui_view_key(s->view, k, wall_ms()))
+				return UI_SCREEN_QUIT;
+			continue;
+		}
+		/* Before linking: the pairing screen's keys, in curses'
+		 * codes; other characters do nothing there. */
+		if (k >= UI_KEY_FN && k < UI_KEY_ALT)
+			k -= UI_KEY_FN;
+		else if (k >= 0x100)
+			continue;
 		if (k == KEY_CTRL_Q)
 			return UI_SCREEN_QUIT;
 		if (k == KEY_RESIZE)	/* resizeterm() says so */
@@ -611,7 +672,10 @@ draw_linked(struct ui_screen *s)
 {
 	int	 w = COLS / 3, y;
 
-	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+	if (s->view != NULL &&
+	    ui_view_draw(s->view, 1, 0, LINES - 1, COLS, wall_ms()))
+		return;
+	if (s->view != NULL || COLS < MIN_COLS || LINES < MIN_LINES) {
 		if (LINES >= 2)
 			centre(s, 1 + (LINES - 2) / 2, _("window too small"));
 		return;
@@ -631,6 +695,8 @@ ui_screen_render(struct ui_screen *s)
 {
 	char	 line[600], *t;
 
+	if (s->view != NULL)
+		ui_view_tick(s->view, wall_ms());
 	erase();
 	if (s->retry_end != 0)
 		snprintf(line, sizeof(line), _("reconnecting in %ld s: %s"),
@@ -645,7 +711,9 @@ ui_screen_render(struct ui_screen *s)
 	attroff(A_REVERSE);
 	if (s->linked)
 		draw_linked(s);
-	else
+	else {
+		curs_set(0);
 		draw_pairing(s);
+	}
 	refresh();
 }

@@ -3,11 +3,14 @@
  * ui/screen.h -- the curses screen of the main thread: a status line, the
  * pairing QR code (or, in a terminal too small for it or whose locale is
  * not UTF-8, a message saying so and the phone-number code), and after
- * linking an empty chat list, message pane and help line (in a window
- * under 20x6, a "window too small" message instead).  Messages are
- * wrapped at the spaces between words to the window's width.  It takes the engine's events (src/event.h) and keys; the
- * caller's loop watches stdin, SIGWINCH and a one-second timer and calls
- * in here.  Main thread only: the only code that calls curses.
+ * linking the chat screen (ui/view.h: chat list, messages, input line,
+ * help line; without ui_screen_attach() empty panes), or in a window too
+ * small for it (under 40x13 with the chat screen, else 20x6) a "window
+ * too small" message.  Messages are wrapped at the spaces between words
+ * to the window's width.  It takes the engine's events (src/event.h) and
+ * keys; the caller's loop watches stdin, SIGWINCH and a one-second timer
+ * and calls in here.  Main thread only: the only code that calls curses
+ * (with the ui/ modules it draws through).
  */
 #ifndef UI_SCREEN_H
 #define UI_SCREEN_H
@@ -15,6 +18,7 @@
 #include <stdbool.h>
 
 #include "event.h"
+#include "view.h"
 
 struct ui_screen;
 
@@ -36,6 +40,16 @@ enum ui_screen_act {
  */
 MUST_CHECK int	ui_screen_new(struct ui_screen **out);
 
+/*
+ * After linking, show the chat screen (ui/view.h) with settings o
+ * (copied): the chat list, the open chat and the input line; the
+ * commands it makes go to push(arg, cmd), which takes each.  Call once,
+ * before the first event; without it the linked screen has empty panes.
+ */
+void		ui_screen_attach(struct ui_screen *s,
+		    const struct ui_view_opts *o, ui_view_push_fn push,
+		    void *arg);
+
 /* Give the terminal back and free s.  NULL is a no-op. */
 void		ui_screen_free(struct ui_screen *s);
 
@@ -50,7 +64,11 @@ void		ui_screen_apply(struct ui_screen *s, const struct ev *ev);
  * the engine takes, as --pair-phone), else the prompt says what a phone
  * number is and stays open.  Returns UI_SCREEN_QUIT for
  * 'q' (outside the prompt) or Ctrl-q, UI_SCREEN_PAIR_PHONE when Enter
- * took a number, else UI_SCREEN_NONE.
+ * took a number, else UI_SCREEN_NONE.  Once linked, with the chat
+ * screen attached, every key goes to it (ui_view_key(): 'q' is text
+ * then) and its quit key (Ctrl-q unless rebound) returns UI_SCREEN_QUIT.
+ * Keys are read as wide characters; Esc followed at once by a key is Alt
+ * with that key (ui/keys.h).
  */
 enum ui_screen_act ui_screen_key(struct ui_screen *s);
 

@@ -1,0 +1,844 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/test-ui-view.c -- the chat screen's logic without a terminal
+ * (ui/view.c, ui/chats.c, ui/msgs.c, ui/keys.c): which commands events
+ * and keys send to the engine (what the wire will carry: loads, read
+ * receipts, typing, sends, replies, reactions, retries, deletes), the
+ * keyset paging that keeps at most three pages, rows updated in place,
+ * and network text sanitised on the way in.  Made-up JIDs.
+ */
+#include "compat.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "chats.h"
+#include "conf.h"
+#include "event.h"
+#include "keys.h"
+#include "msgs.h"
+#include "view.h"
+#include "xmalloc.h"
+
+#define ALICE	"15550000002@s.whatsapp.net"
+#define BOB	"15550000003@s.whatsapp.net"
+#define NOW	1700000000000LL
+#define ENTER	'\r'
+#define UP	(UI_KEY_FN + KEY_UP)
+
+/* The commands the view pushed, oldest first. */
+struct sink {
+	struct cmd	*c[512];
+	size_t		 n;
+};
+
+static void
+sink_push(void *arg, struct cmd *c)
+{
+	struct sink	*s = arg;
+
+	assert_true(s->n < 512);
+	s->c[s->n++] = c;
+}
+
+static void
+sink_clear(struct sink *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->n; i++)
+		cmd_free(s->c[i]);
+	s->n = 0;
+}
+
+/* How many commands of kind were pushed; *last gets the last one. */
+static size_t
+count(const struct sink *s, enum cmd_kind kind, const struct cmd **last)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < s->n; i++)
+		if (s->c[i]->kind == kind) {
+			n++;
+			if (last != NULL)
+				*last = s->c[i];
+		}
+	return n;
+}
+
+static struct ev *
+chats_ev(int unread_alice, int unread_bob)
+{
+	struct ev	*ev = ev_new(EV_CHATS, NULL);
+
+	ev->nchats = 2;
+	ev->chats = xcalloc(2, sizeof(*ev->chats));
+	ev->chats[0].jid = xstrdup(ALICE);
+	ev->chats[0].name = xstrdup("Alice");
+	ev->chats[0].preview = xstrdup("hi\x1b[2J there");
+	ev->chats[0].last_ms = NOW;
+	ev->chats[0].unread = unread_alice;
+	ev->chats[1].jid = xstrdup(BOB);
+	ev->chats[1].name = xstrdup("");
+	ev->chats[1].preview = xstrdup("yo");
+	ev->chats[1].last_ms = NOW - 1000;
+	ev->chats[1].unread = unread_bob;
+	return ev;
+}
+
+/* A page of n rows of chat, rowids from first_rowid, one second apart,
+ * oldest first; direction dir, more as given. */
+static struct ev *
+page_ev(const char *chat, int dir, int64_t first_rowid, size_t n, int more)
+{
+	struct ev	*ev = ev_new(EV_PAGE, NULL);
+	char		 id[32];
+	size_t		 i;
+
+	ev->chat = xstrdup(chat);
+	ev->num = (uint32_t)dir;
+	ev->more = more;
+	ev->nmsgs = n;
+	ev->msgs = xcalloc(n > 0 ? n : 1, sizeof(*ev->msgs));
+	for (i = 0; i < n; i++) {
+		struct ev_msg	*m = &ev->msgs[i];
+
+		snprintf(id, sizeof(id), "ID%lld", (long long)(first_rowid +
+		    (int64_t)i));
+		m->rowid = first_rowid + (int64_t)i;
+		m->id = xstrdup(id);
+		m->sender = xstrdup("");
+		m->from_me = (i % 2) == 1;
+		m->ts_ms = NOW - 1000000 + m->rowid * 1000;
+		m->text = xstrdup("text");
+		m->quoted_id = xstrdup("");
+		m->quoted_sender = xstrdup("");
+		m->quoted_text = xstrdup("");
+		m->reactions = xstrdup("");
+		m->state = m->from_me ? 1 : 3;
+	}
+	return ev;
+}
+
+static struct ev *
+msg_ev(const char *chat, const char *id, int from_me, const char *text)
+{
+	struct ev	*ev = ev_new(EV_MESSAGE, text);
+
+	ev->chat = xstrdup(chat);
+	ev->id = xstrdup(id);
+	ev->sender = xstrdup("");
+	ev->from_me = from_me;
+	ev->state = from_me ? 0 : 5;
+	ev->ts_ms = NOW;
+	return ev;
+}
+
+static void
+apply_at(struct ui_view *v, struct ev *ev, int64_t now)
+{
+	ui_view_apply(v, ev, now);
+	ev_free(ev);
+}
+
+static void
+apply(struct ui_view *v, struct ev *ev)
+{
+	apply_at(v, ev, NOW);
+}
+
+static void
+type(struct ui_view *v, const char *s)
+{
+	for (; *s != '\0'; s++)
+		(void)ui_view_key(v, (unsigned char)*s, NOW);
+}
+
+struct fixture {
+	struct sink	 sink;
+	struct ui_view	*v;
+};
+
+static int
+setup(void **state)
+{
+	struct fixture		*f = xcalloc(1, sizeof(*f));
+	struct ui_view_opts	 o;
+
+	ui_view_opts_default(&o);
+	f->v = ui_view_new(&o, sink_push, &f->sink);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture	*f = *state;
+
+	ui_view_free(f->v);
+	sink_clear(&f->sink);
+	free(f);
+	return 0;
+}
+
+/* Connected, with the list and Alice's newest page in. */
+static void
+open_alice(struct fixture *f, int unread)
+{
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, chats_ev(unread, 0));
+	/* Nothing opens by itself: Tab opens the first chat. */
+	assert_null(ui_view_open_chat(f->v));
+	(void)ui_view_key(f->v, '\t', NOW);
+	apply(f->v, page_ev(ALICE, 0, 100, 10, 0));
+}
+
+static void
+test_ui_view__loads_the_chat_list_when_connected(void **state)
+{
+	struct fixture	*f = *state;
+
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
+}
+
+static void
+test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 2);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	assert_int_equal(c->flag, 0);
+	assert_string_equal(c->arg, "50");
+	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+}
+
+static void
+test_ui_view__sends_no_read_receipt_when_the_setting_is_off(void **st)
+{
+	struct fixture		*f = *st;
+	struct ui_view_opts	 o;
+
+	ui_view_free(f->v);
+	ui_view_opts_default(&o);
+	o.read_receipts = false;
+	f->v = ui_view_new(&o, sink_push, &f->sink);
+	open_alice(f, 2);
+	apply(f->v, msg_ev(ALICE, "IN1", 0, "hello"));
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
+}
+
+static void
+test_ui_view__marks_read_a_message_that_comes_while_shown(void **st)
+{
+	struct fixture	*f = *st;
+
+	open_alice(f, 0);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
+	apply(f->v, msg_ev(ALICE, "IN1", 0, "hello"));
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 1);
+	/* Another chat's message is not read. */
+	apply(f->v, msg_ev(BOB, "IN2", 0, "hello"));
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 1);
+}
+
+static void
+test_ui_view__enter_sends_the_text_with_typing_around_it(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 0);
+	sink_clear(&f->sink);
+	type(f->v, "hi ");
+	(void)ui_view_key(f->v, 0x1f44d, NOW);	/* 👍 */
+	assert_int_equal(count(&f->sink, CMD_TYPING, &c), 1);
+	assert_int_equal(c->flag, 1);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->arg, "hi \xf0\x9f\x91\x8d");
+	assert_null(c->id);
+	assert_int_equal(count(&f->sink, CMD_TYPING, &c), 2);
+	assert_int_equal(c->flag, 0);
+	assert_string_equal(ui_view_input(f->v), "");
+	/* Nothing typed: Enter sends nothing. */
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 1);
+}
+
+static void
+test_ui_view__typing_is_sent_at_most_every_few_seconds(void **st)
+{
+	struct fixture	*f = *st;
+
+	open_alice(f, 0);
+	sink_clear(&f->sink);
+	type(f->v, "abcdef");
+	assert_int_equal(count(&f->sink, CMD_TYPING, NULL), 1);
+	(void)ui_view_key(f->v, 'g', NOW + UI_VIEW_TYPING_MS);
+	assert_int_equal(count(&f->sink, CMD_TYPING, NULL), 2);
+	/* Idle: paused. */
+	ui_view_tick(f->v, NOW + 3 * UI_VIEW_TYPING_MS);
+	assert_int_equal(count(&f->sink, CMD_TYPING, NULL), 3);
+	assert_int_equal(f->sink.c[f->sink.n - 1]->flag, 0);
+}
+
+static void
+test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set(void **st)
+{
+	struct fixture		*f = *st;
+	struct ui_view_opts	 o;
+	const struct cmd	*c = NULL;
+	int			 key;
+
+	ui_view_free(f->v);
+	ui_view_opts_default(&o);
+	o.enter_sends = false;
+	f->v = ui_view_new(&o, sink_push, &f->sink);
+	open_alice(f, 0);
+	type(f->v, "a");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	type(f->v, "b");
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	assert_string_equal(ui_view_input(f->v), "a\nb");
+	assert_int_equal(ui_keys_parse("ctrl-x", &key), 0);
+	(void)ui_view_key(f->v, key, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->arg, "a\nb");
+}
+
+static void
+test_ui_view__up_selects_and_enter_replies_with_the_quoted_sender(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, UP, NOW);
+	/* The newest row (ID109, odd: ours); one more Up: ID108, theirs. */
+	assert_string_equal(ui_view_selected(f->v), "ID109");
+	(void)ui_view_key(f->v, UP, NOW);
+	assert_string_equal(ui_view_selected(f->v), "ID108");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_null(ui_view_selected(f->v));
+	type(f->v, "yes");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->id, "ID108");
+	assert_string_equal(c->aux, ALICE);
+	assert_string_equal(c->arg, "yes");
+	/* A reply to our own message has no quoted sender (ours). */
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	type(f->v, "me");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 2);
+	assert_string_equal(c->id, "ID109");
+	assert_null(c->aux);
+}
+
+static void
+test_ui_view__up_with_text_typed_does_not_select(void **st)
+{
+	struct fixture	*f = *st;
+
+	open_alice(f, 0);
+	type(f->v, "x");
+	(void)ui_view_key(f->v, UP, NOW);
+	assert_null(ui_view_selected(f->v));
+}
+
+static void
+test_ui_view__react_takes_a_quick_emoji_or_a_typed_one(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	int			 alt_s;
+
+	assert_int_equal(ui_keys_parse("alt-s", &alt_s), 0);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, alt_s, NOW);
+	(void)ui_view_key(f->v, '1', NOW);
+	assert_int_equal(count(&f->sink, CMD_REACT, &c), 1);
+	assert_string_equal(c->id, "ID109");
+	assert_string_equal(c->arg, "\xf0\x9f\x91\x8d");
+	assert_int_equal(c->flag, 1);	/* ours */
+	/* The selection stays: one Up more is the message before. */
+	assert_string_equal(ui_view_selected(f->v), "ID109");
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, alt_s, NOW);
+	(void)ui_view_key(f->v, 0x1f389, NOW);	/* 🎉 */
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_REACT, &c), 2);
+	assert_string_equal(c->id, "ID108");
+	assert_string_equal(c->arg, "\xf0\x9f\x8e\x89");
+	assert_int_equal(c->flag, 0);
+}
+
+static void
+test_ui_view__retry_and_delete_act_on_failed_messages_only(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	struct ev		*ev;
+	int			 retry, del;
+
+	assert_int_equal(ui_keys_parse("ctrl-t", &retry), 0);
+	assert_int_equal(ui_keys_parse("ctrl-d", &del), 0);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, retry, NOW);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, del, NOW);
+	assert_int_equal(count(&f->sink, CMD_RETRY, NULL), 0);
+	assert_int_equal(count(&f->sink, CMD_DELETE, NULL), 0);
+	ev = ev_new(EV_SEND_FAILED, "refused");
+	ev->chat = xstrdup(ALICE);
+	ev->id = xstrdup("ID109");
+	apply(f->v, ev);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, retry, NOW);
+	assert_int_equal(count(&f->sink, CMD_RETRY, &c), 1);
+	assert_string_equal(c->id, "ID109");
+	(void)ui_view_key(f->v, del, NOW);
+	assert_int_equal(count(&f->sink, CMD_DELETE, &c), 1);
+	assert_string_equal(c->id, "ID109");
+	assert_string_equal(c->chat, ALICE);
+}
+
+static void
+test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	int			 ctrl_f;
+
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 2);
+	assert_string_equal(c->chat, BOB);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_BTAB, NOW);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	apply(f->v, chats_ev(0, 4));
+	assert_int_equal(ui_keys_parse("ctrl-f", &ctrl_f), 0);
+	(void)ui_view_key(f->v, ctrl_f, NOW);
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
+	assert_string_equal(c->chat, BOB);
+}
+
+static void
+test_ui_view__new_chat_by_number_opens_its_jid(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	int			 ctrl_n;
+
+	open_alice(f, 0);
+	assert_int_equal(ui_keys_parse("ctrl-n", &ctrl_n), 0);
+	(void)ui_view_key(f->v, ctrl_n, NOW);
+	type(f->v, "12");
+	(void)ui_view_key(f->v, ENTER, NOW);	/* too short: stays */
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	type(f->v, "3 456-7890");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_string_equal(ui_view_open_chat(f->v),
+	    "1234567890@s.whatsapp.net");
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 2);
+	assert_string_equal(c->chat, "1234567890@s.whatsapp.net");
+	/* The list reloads without it: it stays, selected. */
+	apply(f->v, chats_ev(0, 0));
+	assert_string_equal(ui_view_open_chat(f->v),
+	    "1234567890@s.whatsapp.net");
+	type(f->v, "hi");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->chat, "1234567890@s.whatsapp.net");
+}
+
+static void
+test_ui_view__chat_list_reloads_at_most_once_a_second(void **st)
+{
+	struct fixture	*f = *st;
+
+	open_alice(f, 0);
+	sink_clear(&f->sink);
+	apply_at(f->v, msg_ev(BOB, "A", 0, "1"), NOW + 5000);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
+	apply_at(f->v, msg_ev(BOB, "B", 0, "2"), NOW + 5100);
+	apply_at(f->v, msg_ev(BOB, "C", 0, "3"), NOW + 5200);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
+	ui_view_tick(f->v, NOW + 5500);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
+	ui_view_tick(f->v, NOW + 6000);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 2);
+	ui_view_tick(f->v, NOW + 9000);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 2);
+}
+
+static void
+test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages(void **st)
+{
+	struct ui_msgs	 m;
+	struct cmd	*c;
+	struct ev	*ev;
+
+	(void)st;
+	ui_msgs_init(&m);
+	c = ui_msgs_open(&m, ALICE);
+	assert_int_equal(c->flag, 0);
+	cmd_free(c);
+	assert_null(ui_msgs_more(&m, -1));	/* the first page is due */
+	ev = page_ev(ALICE, 0, 1000, 50, 1);
+	assert_true(ui_msgs_page(&m, ev));
+	ev_free(ev);
+	assert_int_equal(m.n, 50);
+	c = ui_msgs_more(&m, -1);
+	assert_non_null(c);
+	assert_int_equal(c->flag, -1);
+	/* The cursor of the oldest row held: ts_ms:rowid. */
+	assert_string_equal(c->aux, "1700000000000:1000");
+	assert_null(ui_msgs_more(&m, -1));	/* one at a time */
+	cmd_free(c);
+	ev = page_ev(ALICE, -1, 950, 50, 1);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	c = ui_msgs_more(&m, -1);
+	assert_string_equal(c->aux, "1699999950000:950");
+	cmd_free(c);
+	ev = page_ev(ALICE, -1, 900, 50, 1);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	assert_int_equal(m.n, 150);
+	assert_false(m.more_after);
+	c = ui_msgs_more(&m, -1);
+	cmd_free(c);
+	ev = page_ev(ALICE, -1, 850, 50, 0);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	/* Never more than three pages: the newest went. */
+	assert_int_equal(m.n, UI_MSGS_KEEP);
+	assert_int_equal(m.v[0].rowid, 850);
+	assert_int_equal(m.v[m.n - 1].rowid, 999);
+	assert_false(m.more_before);
+	assert_true(m.more_after);
+	assert_null(ui_msgs_more(&m, -1));
+	c = ui_msgs_more(&m, 1);
+	assert_int_equal(c->flag, 1);
+	assert_string_equal(c->aux, "1699999999000:999");
+	cmd_free(c);
+	ev = page_ev(ALICE, 1, 1000, 50, 0);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	assert_int_equal(m.n, UI_MSGS_KEEP);
+	assert_int_equal(m.v[0].rowid, 900);
+	assert_true(m.more_before);
+	assert_false(m.more_after);
+	ui_msgs_release(&m);
+}
+
+static void
+test_ui_msgs__updates_rows_in_place_and_sanitises_text(void **st)
+{
+	struct ui_msgs	 m;
+	struct cmd	*c;
+	struct ev	*ev;
+	int		 i;
+
+	(void)st;
+	ui_msgs_init(&m);
+	cmd_free(ui_msgs_open(&m, ALICE));
+	ev = page_ev(ALICE, 0, 1, 3, 0);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	ev = msg_ev(ALICE, "OUT1", 1,
+	    "a\x1b[2Jb\x1b]52;c;aGk=\x07" "c\rd\xe2\x80\xae" "e\n" "f");
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	i = ui_msgs_find(&m, "OUT1");
+	assert_int_equal(i, 3);
+	assert_null(strchr(m.v[i].text, 0x1b));
+	assert_null(strchr(m.v[i].text, 0x07));
+	assert_null(strchr(m.v[i].text, '\r'));
+	assert_null(strstr(m.v[i].text, "\xe2\x80\xae"));
+	assert_non_null(strstr(m.v[i].text, "\xef\xbf\xbd"));
+	assert_non_null(strchr(m.v[i].text, '\n'));	/* kept: multiline */
+	assert_int_equal(m.v[i].tick, UI_TICK_QUEUED);
+	ev = ev_new(EV_MSG_STATE, NULL);
+	ev->chat = xstrdup(ALICE);
+	ev->id = xstrdup("OUT1");
+	ev->state = 2;
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_int_equal(m.v[i].tick, UI_TICK_DELIVERED);
+	ev = ev_new(EV_MSG_CHANGED, NULL);
+	ev->chat = xstrdup(ALICE);
+	ev->id = xstrdup("ID1");
+	ev->deleted = 1;
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_true(m.v[0].deleted);
+	ev = ev_new(EV_MSG_CHANGED, "new\x1b text");
+	ev->chat = xstrdup(ALICE);
+	ev->id = xstrdup("ID2");
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_true(m.v[1].edited);
+	assert_null(strchr(m.v[1].text, 0x1b));
+	/* A reaction to a stored row reads it again: the row after the
+	 * cursor just before it. */
+	ev = ev_new(EV_REACTION, "\xe2\x9d\xa4\x1b");
+	ev->chat = xstrdup(ALICE);
+	ev->id = xstrdup("ID3");
+	ev->sender = xstrdup(ALICE);
+	assert_true(ui_msgs_apply(&m, ev, &c));
+	ev_free(ev);
+	assert_non_null(c);
+	assert_int_equal(c->kind, CMD_LOAD_PAGE);
+	assert_int_equal(c->flag, 1);
+	assert_string_equal(c->arg, "1");
+	assert_string_equal(c->aux, "1699999003000:2");
+	cmd_free(c);
+	assert_null(strchr(m.v[2].reactions, 0x1b));
+	/* The answer refreshes the row in place, adds none. */
+	ev = page_ev(ALICE, 1, 3, 1, 1);
+	free(ev->msgs[0].reactions);
+	ev->msgs[0].reactions = xstrdup("\xe2\x9d\xa4 2");
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	assert_int_equal(m.n, 4);
+	assert_string_equal(m.v[2].reactions, "\xe2\x9d\xa4 2");
+	/* Another chat's events change nothing. */
+	ev = msg_ev(BOB, "X", 0, "x");
+	assert_false(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	ui_msgs_release(&m);
+}
+
+static void
+test_ui_chats__sanitises_names_previews_and_shows_numbers(void **st)
+{
+	struct ui_chats	 c;
+	struct ev	*ev = chats_ev(1, 0);
+
+	(void)st;
+	ui_chats_init(&c);
+	ui_chats_set(&c, ev);
+	ev_free(ev);
+	assert_int_equal(c.n, 2);
+	assert_null(strchr(c.v[0].preview, 0x1b));
+	assert_string_equal(c.v[0].name, "Alice");
+	assert_string_equal(c.v[1].name, "+15550000003");
+	assert_null(ui_chats_selected(&c));
+	assert_true(ui_chats_next_unread(&c));
+	assert_string_equal(ui_chats_selected(&c)->jid, ALICE);
+	assert_false(ui_chats_next_unread(&c));	/* only Alice's */
+	ui_chats_release(&c);
+}
+
+static void
+test_ui_chats_when__gives_the_time_today_else_the_date(void **st)
+{
+	char	 out[32];
+
+	(void)st;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	/* 2023-11-14 22:13:20 UTC */
+	ui_chats_when(NOW, NOW + 60000, out, sizeof(out));
+	assert_string_equal(out, "22:13");
+	ui_chats_when(NOW - 86400000LL, NOW, out, sizeof(out));
+	assert_string_equal(out, "13 Nov");
+	ui_chats_when(NOW - 400LL * 86400000LL, NOW, out, sizeof(out));
+	assert_string_equal(out, "2022-10-10");
+}
+
+static void
+test_ui_keys__parse_names_and_bind_actions(void **st)
+{
+	struct ui_keymap	 km;
+	const char		*why = NULL;
+	char			 name[32];
+	int			 k;
+
+	(void)st;
+	ui_keys_default(&km);
+	assert_int_equal(ui_keys_action(&km, 0x11), UI_ACT_QUIT);
+	assert_int_equal(ui_keys_action(&km, '\t'), UI_ACT_NEXT_CHAT);
+	assert_int_equal(ui_keys_action(&km, 'q'), UI_ACT_NONE);
+	assert_int_equal(ui_keys_parse("F1", &k), 0);
+	assert_int_equal(k, UI_KEY_FN + KEY_F(1));
+	assert_int_equal(ui_keys_parse("Alt-s", &k), 0);
+	assert_int_equal(k, UI_KEY_ALT + 's');
+	assert_int_equal(ui_keys_parse("ctrl-1", &k), -EINVAL);
+	assert_int_equal(ui_keys_parse("f13", &k), -EINVAL);
+	assert_int_equal(ui_keys_parse("", &k), -EINVAL);
+	assert_int_equal(ui_keys_parse("ab", &k), -EINVAL);
+	assert_int_equal(ui_keys_bind(&km, "help", "f1", &why), 0);
+	assert_int_equal(ui_keys_action(&km, UI_KEY_FN + KEY_F(1)),
+	    UI_ACT_HELP);
+	assert_int_equal(ui_keys_bind(&km, "fly", "f1", &why), -EINVAL);
+	assert_non_null(why);
+	assert_int_equal(ui_keys_bind(&km, "send", "ctrl-", &why), -EINVAL);
+	ui_keys_name(UI_KEY_ALT + 's', name, sizeof(name));
+	assert_string_equal(name, "Alt-s");
+	ui_keys_name(0x18, name, sizeof(name));
+	assert_string_equal(name, "Ctrl-x");
+	ui_keys_name(UI_KEY_FN + KEY_NPAGE, name, sizeof(name));
+	assert_string_equal(name, "PgDn");
+}
+
+/* The text of screen row y from column x, n cells (wide cells once). */
+static void
+row_text(int y, int x, int n, char *out, size_t size)
+{
+	wchar_t	 w[256];
+	int	 got;
+
+	out[0] = '\0';
+	got = mvinnwstr(y, x, w, n < 255 ? n : 255);
+	if (got != ERR)
+		(void)wcstombs(out, w, size);
+}
+
+/* The view drawn on a curses screen (a terminal of /dev/null): the pane
+ * border is straight, text after wide clusters starts where ui/text.c
+ * says, and a box too small is refused. */
+static void
+test_ui_view_draw__lays_out_wide_text_in_its_columns(void **st)
+{
+	struct fixture	*f = *st;
+	FILE		*out = fopen("/dev/null", "w");
+	FILE		*in = fopen("/dev/null", "r");
+	SCREEN		*sc;
+	struct ev	*ev;
+	char		 text[512];
+	int		 y, lw = 20, cols, k;
+	cchar_t		 cc;
+	wchar_t		 wc[CCHARW_MAX + 1];
+	attr_t		 at;
+	short		 pair;
+	bool		 found = false;
+
+	assert_non_null(out);
+	assert_non_null(in);
+	sc = newterm("xterm", out, in);
+	assert_non_null(sc);
+	(void)resizeterm(20, 60);
+	open_alice(f, 0);
+	ev = page_ev(ALICE, 0, 1, 1, 0);
+	free(ev->msgs[0].text);
+	ev->msgs[0].text = xstrdup("\xe4\xb8\xad\xe6\x96\x87"
+	    "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
+	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9X");
+	apply(f->v, ev);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	/* The list's border, straight down every row but the help line. */
+	for (y = 1; y < 19; y++)
+		assert_int_equal(mvinch(y, lw) & A_CHARTEXT,
+		    ACS_VLINE & A_CHARTEXT);
+	/* "中文👍🏽👨‍👩X": 2+2+2+2 columns, then X, at the indent. */
+	for (y = 1; y < 19 && !found; y++) {
+		row_text(y, lw + 1, 39, text, sizeof(text));
+		if (strstr(text, "\xe4\xb8\xad") == NULL)
+			continue;
+		found = true;
+		cols = lw + 1 + 1 + 2;	/* border, pane margin, indent */
+		assert_int_equal(mvin_wch(y, cols + 8, &cc), OK);
+		assert_int_equal(getcchar(&cc, wc, &at, &pair, NULL), OK);
+		assert_int_equal(wc[0], L'X');
+		/* The thumbs up keeps its skin tone in its cell. */
+		assert_int_equal(mvin_wch(y, cols + 4, &cc), OK);
+		k = getcchar(&cc, NULL, &at, &pair, NULL);
+		assert_true(k >= 2);
+	}
+	assert_true(found);
+	/* The input line, under its rule, above the help line. */
+	assert_int_equal(mvinch(17, lw + 1) & A_CHARTEXT,
+	    ACS_HLINE & A_CHARTEXT);
+	row_text(18, lw + 1, 3, text, sizeof(text));
+	assert_string_equal(text, ">  ");
+	row_text(19, 0, 12, text, sizeof(text));
+	assert_string_equal(text, " Enter send ");
+	/* Too small: nothing drawn, the caller says so. */
+	assert_false(ui_view_draw(f->v, 1, 0, 9, 30, NOW));
+	endwin();
+	delscreen(sc);
+	fclose(out);
+	fclose(in);
+}
+
+/* wachat.conf's key-ACTION names (src/conf.c) are the screen's actions. */
+static void
+test_ui_keys__binds_every_action_the_settings_file_names(void **st)
+{
+	struct ui_keymap	 km;
+	const char		*why = NULL;
+	int			 i, f1;
+
+	(void)st;
+	assert_int_equal(CONF_KEY_ACTIONS, UI_ACT_COUNT);
+	assert_int_equal(ui_keys_parse("f1", &f1), 0);
+	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
+		ui_keys_default(&km);
+		assert_int_equal(ui_keys_bind(&km, conf_key_actions[i], "f1",
+		    &why), 0);
+		assert_string_equal(ui_keys_action_name(ui_keys_action(&km,
+		    f1)), conf_key_actions[i]);
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ui_view__loads_the_chat_list_when_connected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__sends_no_read_receipt_when_the_setting_is_off, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__marks_read_a_message_that_comes_while_shown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__enter_sends_the_text_with_typing_around_it, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__typing_is_sent_at_most_every_few_seconds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__up_selects_and_enter_replies_with_the_quoted_sender, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__up_with_text_typed_does_not_select, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__react_takes_a_quick_emoji_or_a_typed_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__retry_and_delete_act_on_failed_messages_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__new_chat_by_number_opens_its_jid, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__chat_list_reloads_at_most_once_a_second, setup, teardown),
+		cmocka_unit_test(test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages),
+		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),
+		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
+		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),
+		cmocka_unit_test(test_ui_keys__parse_names_and_bind_actions),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__lays_out_wide_text_in_its_columns, setup, teardown),
+		cmocka_unit_test(test_ui_keys__binds_every_action_the_settings_file_names),
+	};
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

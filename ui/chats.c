@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ui/chats.c -- the chat list pane (ui/chats.h). */
+#include "compat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curses.h>
+
+#include "buf.h"
+#include "chats.h"
+#include "i18n.h"
+#include "sanitize.h"
+#include "text.h"
+#include "xmalloc.h"
+
+#define PN_SUFFIX	"@s.whatsapp.net"
+#define MARK_PINNED	"\xf0\x9f\x93\x8c"	/* 📌 */
+#define MARK_MUTED	"\xf0\x9f\x94\x87"	/* 🔇 */
+
+void
+ui_chats_init(struct ui_chats *c)
+{
+	memset(c, 0, sizeof(*c));
+}
+
+static void
+chat_release(struct ui_chat *ch)
+{
+	free(ch->jid);
+	free(ch->name);
+	free(ch->preview);
+}
+
+void
+ui_chats_release(struct ui_chats *c)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->n; i++)
+		chat_release(&c->v[i]);
+	free(c->v);
+	free(c->sel);
+	memset(c, 0, sizeof(*c));
+}
+
+static char *
+sanitised(const char *s, bool multiline)
+{
+	struct buf	 b = BUF_INIT;
+
+	wc_sanitize(s, strlen(s), multiline, &b);
+	return (char *)b.p;
+}
+
+void
+ui_chats_jid_name(const char *jid, struct buf *out)
+{
+	size_t	 n = strcspn(jid, "@:");
+	size_t	 sl = strlen(PN_SUFFIX), jl = strlen(jid);
+
+	if (jl > sl && strcmp(jid + jl - sl, PN_SUFFIX) == 0 && n > 0 &&
+	    strspn(jid, "0123456789") == n) {
+		buf_push(out, '+');
+		buf_append(out, jid, n);
+		buf_push(out, '\0');
+	} else
+		wc_sanitize(jid, jl, false, out);
+}
+
+static void
+chat_fill(struct ui_chat *ch, const char *jid, const char *name)
+{
+	struct buf	 b = BUF_INIT;
+
+	ch->jid = xstrdup(jid);
+	if (name != NULL && name[0] != '\0')
+		ch->name = sanitised(name, false);
+	else {
+		ui_chats_jid_name(jid, &b);
+		ch->name = (char *)b.p;
+	}
+}
+
+int
+ui_chats_find(const struct ui_chats *c, const char *jid)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].jid, jid) == 0)
+			return (int)i;
+	return -1;
+}
+
+void
+ui_chats_set(struct ui_chats *c, const struct ev *ev)
+{
+	struct ui_chat	*v;
+	size_t		 i, n = 0, extra = 0;
+	bool		 keep;
+
+	keep = c->sel != NULL;
+	if (keep) {
+		for (i = 0; i < ev->nchats; i++)
+			if (strcmp(ev->chats[i].jid, c->sel) == 0)
+				break;
+		extra = i == ev->nchats;
+	}
+	v = xcalloc(ev->nchats + extra + 1, sizeof(*v));
+	if (extra) {
+		/* Started by number, not stored yet: it stays, first. */
+		int	 old = ui_chats_find(c, c->sel);
+
+		if (old >= 0) {
+			v[n++] = c->v[old];
+			memset(&c->v[old], 0, sizeof(c->v[old]));
+		} else
+			chat_fill(&v[n++], c->sel, NULL);
+	}
+	for (i = 0; i < ev->nchats; i++) {
+		const struct ev_chat	*e = &ev->chats[i];
+		struct ui_chat		*ch = &v[n++];
+
+		chat_fill(ch, e->jid, e->name);
+		ch->preview = sanitised(e->last_deleted ?
+		    _("message deleted") : e->preview, false);
+		ch->last_ms = e->last_ms;
+		ch->unread = e->unread;
+		ch->muted = e->muted != 0;
+		ch->pinned = e->pinned != 0;
+		ch->last_from_me = e->last_from_me != 0;
+	}
+	for (i = 0; i < n; i++)
+		if (v[i].preview == NULL)
+			v[i].preview = xstrdup("");
+	for (i = 0; i < c->n; i++)
+		chat_release(&c->v[i]);
+	free(c->v);
+	c->v = v;
+	c->n = n;
+	if (c->top >= n)
+		c->top = 0;
+}
+
+struct ui_chat *
+ui_chats_selected(const struct ui_chats *c)
+{
+	int	 i = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+
+	return i >= 0 ? &c->v[i] : NULL;
+}
+
+bool
+ui_chats_select(struct ui_chats *c, const char *jid)
+{
+	if (ui_chats_find(c, jid) < 0)
+		return false;
+	if (c->sel == jid)
+		return true;
+	free(c->sel);
+	c->sel = xstrdup(jid);
+	return true;
+}
+
+bool
+ui_chats_move(struct ui_chats *c, int dir)
+{
+	int	 i;
+
+	if (c->n == 0)
+		return false;
+	i = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+	if (i < 0)
+		i = dir > 0 ? -1 : 0;
+	i = (i + (dir > 0 ? 1 : -1) + (int)c->n) % (int)c->n;
+	return ui_chats_select(c, c->v[i].jid);
+}
+
+bool
+ui_chats_next_unread(struct ui_chats *c)
+{
+	int	 i, k, start;
+
+	if (c->n == 0)
+		return false;
+	start = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+	for (k = 1; k <= (int)c->n; k++) {
+		i = (start + k + (int)c->n) % (int)c->n;
+		if (c->v[i].unread > 0 && i != start)
+			return ui_chats_select(c, c->v[i].jid);
+	}
+	return false;
+}
+
+void
+ui_chats_open(struct ui_chats *c, const char *jid)
+{
+	if (ui_chats_find(c, jid) < 0) {
+		c->v = xrealloc(c->v, (c->n + 1) * sizeof(*c->v));
+		memmove(c->v + 1, c->v, c->n * sizeof(*c->v));
+		memset(&c->v[0], 0, sizeof(c->v[0]));
+		chat_fill(&c->v[0], jid, NULL);
+		c->v[0].preview = xstrdup("");
+		c->n++;
+	}
+	(void)ui_chats_select(c, jid);
+}
+
+void
+ui_chats_when(int64_t ts_ms, int64_t now_ms, char *out, size_t size)
+{
+	time_t		 t = (time_t)(ts_ms / 1000);
+	time_t		 n = (time_t)(now_ms / 1000);
+	struct tm	 tm, tn;
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	if (localtime_r(&t, &tm) == NULL || localtime_r(&n, &tn) == NULL)
+		return;
+	if (tm.tm_year == tn.tm_year && tm.tm_yday == tn.tm_yday)
+		(void)strftime(out, size, "%H:%M", &tm);
+	else if (tm.tm_year == tn.tm_year)
+		(void)strftime(out, size, "%d %b", &tm);
+	else
+		(void)strftime(out, size, "%Y-%m-%d", &tm);
+}
+
+/* Draw s cut to cols columns at (y, x); returns the columns used. */
+static int
+put(int y, int x, const char *s, int cols)
+{
+	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
+}
+
+void
+ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
+    int64_t now_ms)
+{
+	char		 when[32], num[16];
+	int		 per = 2, fit = h / per, sel, i, row, used, tw, nw;
+	struct ui_chat	*ch;
+
+	if (fit < 1 || w < 4)
+		return;
+	sel = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+	if (sel >= 0) {
+		if ((size_t)sel < c->top)
+			c->top = (size_t)sel;
+		else if ((size_t)sel >= c->top + (size_t)fit)
+			c->top = (size_t)sel - (size_t)fit + 1;
+	}
+	for (i = 0; i < fit && c->top + (size_t)i < c->n; i++) {
+		ch = &c->v[c->top + (size_t)i];
+		row = y + i * per;
+		if ((int)(c->top + (size_t)i) == sel)
+			attron(A_REVERSE);
+		mvhline(row, x, ' ', w);
+		mvhline(row + 1, x, ' ', w);
+		when[0] = '\0';
+		if (ch->last_ms != 0)
+			ui_chats_when(ch->last_ms, now_ms, when, sizeof(when));
+		tw = ui_text_width(when, strlen(when));
+		used = 0;
+		if (ch->pinned)
+			used += put(row, x + used, MARK_PINNED, w - used);
+		if (ch->muted)
+			used += put(row, x + used, MARK_MUTED, w - used);
+		if (ch->unread > 0)
+			attron(A_BOLD);
+		used += put(row, x + used, ch->name, w - used - tw - 1);
+		if (ch->unread > 0)
+			attroff(A_BOLD);
+		if (tw > 0 && tw < w)
+			(void)put(row, x + w - tw, when, tw);
+		num[0] = '\0';
+		if (ch->unread > 0)
+			snprintf(num, sizeof(num), " %d", ch->unread);
+		nw = (int)strlen(num);
+		if (ch->muted)
+			attron(A_DIM);
+		(void)put(row + 1, x + 1, ch->preview, w - 1 - nw);
+		if (ch->muted)
+			attroff(A_DIM);
+		if (nw > 0 && nw < w) {
+			attron(A_BOLD);
+			(void)put(row + 1, x + w - nw, num, nw);
+			attroff(A_BOLD);
+		}
+		if ((int)(c->top + (size_t)i) == sel)
+			attroff(A_REVERSE);
+	}
+}

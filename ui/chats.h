@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/chats.h -- the chat list pane: the chats of the last EV_CHATS in the
+ * order it gives (pinned first, then by last activity), each with its
+ * name (or +number), a one-line preview, the time of its last message,
+ * its unread count and muted/pinned marks, all network text sanitised
+ * (src/sanitize.h); a selected chat kept by JID across reloads; chats
+ * started by phone number before they have a message.  Main thread; only
+ * ui_chats_draw() calls curses.
+ */
+#ifndef UI_CHATS_H
+#define UI_CHATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+struct buf;
+
+/* One chat; strings owned, never NULL, sanitised for the screen. */
+struct ui_chat {
+	char		*jid;		/* raw (a key, never shown) */
+	char		*name;		/* name, else +number, else JID */
+	char		*preview;	/* one line */
+	int64_t		 last_ms;	/* 0: no message */
+	int		 unread;
+	bool		 muted, pinned;
+	bool		 last_from_me;
+};
+
+struct ui_chats {
+	struct ui_chat	*v;
+	size_t		 n;
+	char		*sel;		/* the selected chat's JID, or NULL */
+	size_t		 top;		/* first chat drawn */
+};
+
+/* An empty list; released with ui_chats_release(). */
+void		ui_chats_init(struct ui_chats *c);
+void		ui_chats_release(struct ui_chats *c);
+
+/*
+ * Take the list of an EV_CHATS (ev borrowed).  The selection stays on
+ * its JID; a selected chat the list does not hold yet (started by
+ * number) stays first.  Nothing is selected until a key selects a chat
+ * (opening one marks it read: that is the user's choice).
+ */
+void		ui_chats_set(struct ui_chats *c, const struct ev *ev);
+
+/* The index of jid in the list, or -1. */
+int		ui_chats_find(const struct ui_chats *c, const char *jid);
+
+/* The selected chat, or NULL (borrowed until the list changes). */
+struct ui_chat	*ui_chats_selected(const struct ui_chats *c);
+
+/* Select jid (which must be in the list); returns false when it is not. */
+bool		ui_chats_select(struct ui_chats *c, const char *jid);
+
+/*
+ * Select the chat dir (+1 or -1) places from the selected one, wrapping
+ * round.  Returns false when the list is empty.
+ */
+bool		ui_chats_move(struct ui_chats *c, int dir);
+
+/*
+ * Select the next chat after the selected one (wrapping round) with
+ * unread messages.  Returns false when there is none.
+ */
+bool		ui_chats_next_unread(struct ui_chats *c);
+
+/*
+ * Add jid (a chat started by phone number) at the top when the list does
+ * not hold it, and select it.
+ */
+void		ui_chats_open(struct ui_chats *c, const char *jid);
+
+/*
+ * A chat's display name for jid: +digits for a PN JID
+ * ("15550000001@s.whatsapp.net"), else the sanitised JID; appended to
+ * out with a NUL (buf semantics as wc_sanitize()).
+ */
+void		ui_chats_jid_name(const char *jid, struct buf *out);
+
+/*
+ * When ts_ms was, for a list or a message: "HH:MM" when it is on now_ms's
+ * local day, else the date ("%d %b" this year, else "%Y-%m-%d").  Writes
+ * a NUL-terminated string of at most size bytes to out.
+ */
+void		ui_chats_when(int64_t ts_ms, int64_t now_ms, char *out,
+		    size_t size);
+
+/*
+ * Draw the list in the box at (y, x) of h rows and w columns, two rows a
+ * chat (name and time; preview and unread count), the selected chat in
+ * reverse, scrolled so that it shows.  Main thread (curses).
+ */
+void		ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
+		    int64_t now_ms);
+
+#endif

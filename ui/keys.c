@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ui/keys.c -- the chat screen's key bindings (ui/keys.h). */
+#include "compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <curses.h>
+
+#include "i18n.h"
+#include "keys.h"
+#include "text.h"
+
+static const struct {
+	const char	*name;
+	const char	*help;		/* N_() */
+	const char	*key;		/* default */
+} acts[UI_ACT_COUNT] = {
+	[UI_ACT_QUIT] =		{ "quit", N_("quit"), "ctrl-q" },
+	[UI_ACT_NEXT_CHAT] =	{ "next-chat", N_("next chat"), "tab" },
+	[UI_ACT_PREV_CHAT] =	{ "prev-chat", N_("previous chat"),
+				  "shift-tab" },
+	[UI_ACT_UNREAD_CHAT] =	{ "unread-chat", N_("next unread chat"),
+				  "ctrl-f" },
+	[UI_ACT_NEW_CHAT] =	{ "new-chat",
+				  N_("new chat by phone number"), "ctrl-n" },
+	[UI_ACT_PREV_PAGE] =	{ "prev-page", N_("older messages"),
+				  "pgup" },
+	[UI_ACT_NEXT_PAGE] =	{ "next-page", N_("newer messages"),
+				  "pgdn" },
+	[UI_ACT_SEND] =		{ "send", N_("send (or reply)"), "ctrl-x" },
+	[UI_ACT_NEWLINE] =	{ "newline",
+				  N_("new line in the message"), "alt-enter" },
+	[UI_ACT_SELECT_UP] =	{ "up",
+				  N_("select a message (input empty)"), "up" },
+	[UI_ACT_SELECT_DOWN] =	{ "down", N_("select a newer message"),
+				  "down" },
+	[UI_ACT_REPLY] =	{ "reply",
+				  N_("reply to the selected message"),
+				  "ctrl-r" },
+	[UI_ACT_REACT] =	{ "react", N_("react to the selected message"),
+				  "alt-s" },
+	[UI_ACT_RETRY] =	{ "retry",
+				  N_("send the selected failed message again"),
+				  "ctrl-t" },
+	[UI_ACT_DELETE] =	{ "delete",
+				  N_("delete the selected failed message"),
+				  "ctrl-d" },
+	[UI_ACT_CANCEL] =	{ "cancel",
+				  N_("leave selection, reply or prompt"),
+				  "esc" },
+	[UI_ACT_HELP] =		{ "help", N_("show or hide this help"),
+				  "ctrl-g" },
+};
+
+static const struct {
+	const char	*name;
+	const char	*shown;
+	int		 key;
+} named[] = {
+	{ "tab", "Tab", '\t' },
+	{ "shift-tab", "Shift-Tab", UI_KEY_FN + KEY_BTAB },
+	{ "enter", "Enter", '\r' },
+	{ "esc", "Esc", 0x1b },
+	{ "space", "Space", ' ' },
+	{ "backspace", "Backspace", UI_KEY_FN + KEY_BACKSPACE },
+	{ "delete", "Delete", UI_KEY_FN + KEY_DC },
+	{ "insert", "Insert", UI_KEY_FN + KEY_IC },
+	{ "up", "Up", UI_KEY_FN + KEY_UP },
+	{ "down", "Down", UI_KEY_FN + KEY_DOWN },
+	{ "left", "Left", UI_KEY_FN + KEY_LEFT },
+	{ "right", "Right", UI_KEY_FN + KEY_RIGHT },
+	{ "home", "Home", UI_KEY_FN + KEY_HOME },
+	{ "end", "End", UI_KEY_FN + KEY_END },
+	{ "pgup", "PgUp", UI_KEY_FN + KEY_PPAGE },
+	{ "pgdn", "PgDn", UI_KEY_FN + KEY_NPAGE },
+};
+
+void
+ui_keys_default(struct ui_keymap *km)
+{
+	int	 i;
+
+	for (i = 0; i < UI_ACT_COUNT; i++)
+		if (ui_keys_parse(acts[i].key, &km->key[i]) != 0)
+			km->key[i] = 0;
+}
+
+int
+ui_keys_parse(const char *name, int *key)
+{
+	size_t	 i, n;
+	uint32_t cp;
+	int	 k, alt = 0;
+	char	*end;
+	long	 f;
+
+	if (strncasecmp(name, "alt-", 4) == 0 && name[4] != '\0') {
+		alt = UI_KEY_ALT;
+		name += 4;
+	}
+	if (strcasecmp(name, "none") == 0 && alt == 0) {
+		*key = 0;
+		return 0;
+	}
+	if (strncasecmp(name, "ctrl-", 5) == 0 && name[5] != '\0' &&
+	    name[6] == '\0') {
+		char	 c = name[5] | 0x20;
+
+		if (c < 'a' || c > 'z')
+			return -EINVAL;
+		*key = alt + (c - 'a' + 1);
+		return 0;
+	}
+	if ((name[0] == 'f' || name[0] == 'F') && name[1] >= '1' &&
+	    name[1] <= '9') {
+		f = strtol(name + 1, &end, 10);
+		if (*end != '\0' || f < 1 || f > 12)
+			return -EINVAL;
+		*key = alt + UI_KEY_FN + KEY_F((int)f);
+		return 0;
+	}
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (strcasecmp(name, named[i].name) == 0) {
+			*key = alt + named[i].key;
+			return 0;
+		}
+	n = strlen(name);
+	if (n == 0 || n > 4 || ui_text_decode(name, n, &cp) != n ||
+	    cp == 0xfffd || cp < 0x21 || cp == 0x7f || (cp >= 0x80 &&
+	    cp < 0xa0))
+		return -EINVAL;
+	k = (int)cp;
+	*key = alt + k;
+	return 0;
+}
+
+int
+ui_keys_bind(struct ui_keymap *km, const char *action, const char *key,
+    const char **why)
+{
+	int	 i, k;
+
+	for (i = 0; i < UI_ACT_COUNT; i++)
+		if (strcmp(acts[i].name, action) == 0)
+			break;
+	if (i == UI_ACT_COUNT) {
+		*why = N_("no such key action");
+		return -EINVAL;
+	}
+	if (ui_keys_parse(key, &k) != 0) {
+		*why = N_("not a key name (ctrl-x, alt-s, f1, tab, pgup, "
+		    "...)");
+		return -EINVAL;
+	}
+	km->key[i] = k;
+	return 0;
+}
+
+enum ui_key_action
+ui_keys_action(const struct ui_keymap *km, int key)
+{
+	int	 i;
+
+	if (key == 0)
+		return UI_ACT_NONE;
+	for (i = 0; i < UI_ACT_COUNT; i++)
+		if (km->key[i] == key)
+			return (enum ui_key_action)i;
+	return UI_ACT_NONE;
+}
+
+const char *
+ui_keys_action_name(enum ui_key_action a)
+{
+	return a >= 0 && a < UI_ACT_COUNT ? acts[a].name : "";
+}
+
+const char *
+ui_keys_action_help(enum ui_key_action a)
+{
+	return a >= 0 && a < UI_ACT_COUNT ? _(acts[a].help) : "";
+}
+
+void
+ui_keys_name(int key, char *out, size_t size)
+{
+	const char	*alt = "";
+	size_t		 i;
+	int		 k = key;
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	if (key == 0)
+		return;
+	if (k >= UI_KEY_ALT) {
+		alt = "Alt-";
+		k -= UI_KEY_ALT;
+	}
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (named[i].key == k) {
+			snprintf(out, size, "%s%s", alt, named[i].shown);
+			return;
+		}
+	if (k >= UI_KEY_FN + KEY_F(1) && k <= UI_KEY_FN + KEY_F(12))
+		snprintf(out, size, "%sF%d", alt, k - UI_KEY_FN - KEY_F0);
+	else if (k >= 1 && k <= 26)
+		snprintf(out, size, "%sCtrl-%c", alt, 'a' + k - 1);
+	else if (k < UI_KEY_FN) {
+		char	 u[5] = { 0 };
+
+		if (k < 0x80)
+			u[0] = (char)k;
+		else if (k < 0x800) {
+			u[0] = (char)(0xc0 | k >> 6);
+			u[1] = (char)(0x80 | (k & 0x3f));
+		} else if (k < 0x10000) {
+			u[0] = (char)(0xe0 | k >> 12);
+			u[1] = (char)(0x80 | (k >> 6 & 0x3f));
+			u[2] = (char)(0x80 | (k & 0x3f));
+		} else {
+			u[0] = (char)(0xf0 | k >> 18);
+			u[1] = (char)(0x80 | (k >> 12 & 0x3f));
+			u[2] = (char)(0x80 | (k >> 6 & 0x3f));
+			u[3] = (char)(0x80 | (k & 0x3f));
+		}
+		snprintf(out, size, "%s%s", alt, u);
+	} else
+		snprintf(out, size, "%skey %d", alt, k - UI_KEY_FN);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/keys.h -- the chat screen's key bindings: an action per key, with
+ * defaults after nchat's (features.md 2a: Tab/Shift-Tab next/previous
+ * chat, Ctrl-f next unread, Ctrl-n new chat, PgUp/PgDn history, Up to
+ * select a message, Alt-s react, Ctrl-d delete, Ctrl-g help, Ctrl-q quit)
+ * and rebindable by name from wachat.conf ("key-send = ctrl-x").  A key
+ * is an int: a typed character is its code point; a curses function key
+ * is UI_KEY_FN + its KEY_* code; Alt (Esc then a key) adds UI_KEY_ALT.
+ * Pure; any thread.
+ */
+#ifndef UI_KEYS_H
+#define UI_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define UI_KEY_FN	0x200000	/* + a curses KEY_* code */
+#define UI_KEY_ALT	0x400000	/* + a key */
+
+enum ui_key_action {
+	UI_ACT_NONE = -1,
+	UI_ACT_QUIT,		/* quit */
+	UI_ACT_NEXT_CHAT,	/* next-chat */
+	UI_ACT_PREV_CHAT,	/* prev-chat */
+	UI_ACT_UNREAD_CHAT,	/* unread-chat */
+	UI_ACT_NEW_CHAT,	/* new-chat: by phone number */
+	UI_ACT_PREV_PAGE,	/* prev-page: older history */
+	UI_ACT_NEXT_PAGE,	/* next-page: newer history */
+	UI_ACT_SEND,		/* send (also when Enter is a newline) */
+	UI_ACT_NEWLINE,		/* newline (when Enter sends) */
+	UI_ACT_SELECT_UP,	/* up: select an older message */
+	UI_ACT_SELECT_DOWN,	/* down: a newer one */
+	UI_ACT_REPLY,		/* reply to the selected message */
+	UI_ACT_REACT,		/* react to it */
+	UI_ACT_RETRY,		/* send a failed one again */
+	UI_ACT_DELETE,		/* delete a failed one */
+	UI_ACT_CANCEL,		/* leave selection, reply, prompt */
+	UI_ACT_HELP,		/* help: every key */
+	UI_ACT_COUNT
+};
+
+struct ui_keymap {
+	int	 key[UI_ACT_COUNT];	/* 0: unbound */
+};
+
+/* The default bindings. */
+void		ui_keys_default(struct ui_keymap *km);
+
+/*
+ * Parse a key name: "ctrl-a".."ctrl-z", "alt-" + a key, "f1".."f12",
+ * "tab", "shift-tab", "enter", "esc", "backspace", "delete", "insert",
+ * "up", "down", "left", "right", "home", "end", "pgup", "pgdn", "space",
+ * "none" (unbound: 0), or one printable character.  Case does not
+ * matter but for the character.  Returns 0 and *key, or -EINVAL.
+ */
+MUST_CHECK int	ui_keys_parse(const char *name, int *key);
+
+/*
+ * Bind action (its name: "send", "next-chat", ... as listed above) to
+ * key (a name for ui_keys_parse()).  Returns 0, or -EINVAL with *why (a
+ * static English phrase marked N_()) saying what was wrong.
+ */
+MUST_CHECK int	ui_keys_bind(struct ui_keymap *km, const char *action,
+		    const char *key, const char **why);
+
+/* The action bound to key, or UI_ACT_NONE. */
+enum ui_key_action ui_keys_action(const struct ui_keymap *km, int key);
+
+/* An action's name ("next-chat"), and what it does (translated). */
+const char	*ui_keys_action_name(enum ui_key_action a);
+const char	*ui_keys_action_help(enum ui_key_action a);
+
+/* key as people write it ("Ctrl-x", "PgUp", "Alt-s"), into out (size
+ * bytes, NUL-terminated); "" for 0. */
+void		ui_keys_name(int key, char *out, size_t size);
+
+#endif

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/msgs.h -- the message pane of the open chat: at most UI_MSGS_KEEP
+ * rows of its history in memory, paged through the engine by keyset
+ * (CMD_LOAD_PAGE with the "TS_MS:ROWID" cursor of the oldest or newest
+ * row held; perf.md U1, U2), far rows dropped when a page comes in; live
+ * events (EV_MESSAGE, EV_MSG_STATE, EV_MSG_CHANGED, EV_REACTION) applied
+ * to the rows held.  Drawn as: day separators, a header per message
+ * (sender, time, ticks for ours: queued "…", sent ✓, delivered ✓✓, read
+ * ✓✓ in colour, failed !), the quoted line ("> text"), the text wrapped
+ * by display width (ui/text.h), a reactions line, edited and deleted
+ * marks, notices in their own style.  All network text is sanitised
+ * (src/sanitize.h) when it comes in.  Main thread; only ui_msgs_draw()
+ * calls curses.
+ */
+#ifndef UI_MSGS_H
+#define UI_MSGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "text.h"
+
+#define UI_MSGS_PAGE	50	/* rows a page asks for */
+#define UI_MSGS_KEEP	150	/* rows held at most: three pages */
+
+/* A message's delivery mark (ours only). */
+enum ui_tick {
+	UI_TICK_NONE,
+	UI_TICK_QUEUED,
+	UI_TICK_SENT,
+	UI_TICK_DELIVERED,
+	UI_TICK_READ,
+	UI_TICK_FAILED,
+};
+
+/*
+ * The tick of an event's state (enum wa_dm_state of proto/dm.h, as
+ * EV_MESSAGE and EV_MSG_STATE carry it: 0 queued, 1 sent, 2 delivered, 3
+ * read, 4 failed, 5 received) and of a page row's (enum store_msg_state
+ * of store/store.h: -1 failed, 0 queued, 1 sent, 2 delivered, 3
+ * received, 4 read, 5 played).
+ */
+enum ui_tick	ui_tick_of_event(int state);
+enum ui_tick	ui_tick_of_row(int state);
+
+/* A reaction of one sender to a row known only from events. */
+struct ui_react {
+	char	*sender;	/* raw; "" ours */
+	char	*emoji;		/* sanitised */
+};
+
+/* One message row; strings owned, never NULL. */
+struct ui_msg {
+	int64_t		 rowid;		/* 0: came as an event, not known */
+	int64_t		 ts_ms;
+	char		*id;		/* raw */
+	char		*sender;	/* raw JID; "" ours or 1:1 */
+	char		*text;		/* sanitised, may hold newlines */
+	char		*quoted_id;	/* raw; "" not a reply */
+	char		*quoted_sender;	/* raw */
+	char		*quoted;	/* sanitised, one line; may be "" */
+	char		*reactions;	/* sanitised summary, one line */
+	struct ui_react	*reacts;	/* from events (rowid 0 rows) */
+	size_t		 nreacts;
+	bool		 from_me, notice, edited, deleted;
+	enum ui_tick	 tick;
+	/* The wrapped text, for rows_width columns. */
+	struct ui_line	*rows;
+	int		 nrows, rows_width;
+};
+
+struct ui_msgs {
+	char		*chat;		/* the open chat's JID, or NULL */
+	struct ui_msg	*v;		/* oldest first */
+	size_t		 n;
+	bool		 more_before;	/* older rows are in the store */
+	bool		 more_after;	/* newer rows are (not held) */
+	int		 loading;	/* a page asked: 0 none, 2 newest,
+					 * -1 before, +1 after */
+	int		 scroll;	/* rows scrolled up from the bottom */
+	int		 sel;		/* the selected row, or -1 */
+	int		 height;	/* the last drawn pane's rows */
+	int		 width;		/* ... and columns */
+	bool		 at_top;	/* the oldest row held was drawn */
+	bool		 unseen;	/* new messages came while scrolled
+					 * away from the newest */
+};
+
+void		ui_msgs_init(struct ui_msgs *m);
+void		ui_msgs_release(struct ui_msgs *m);
+
+/*
+ * Open chat (jid, borrowed): forget the rows held and return the command
+ * asking for its newest page (the caller takes it).
+ */
+struct cmd	*ui_msgs_open(struct ui_msgs *m, const char *jid);
+
+/*
+ * The command asking for the page before the oldest row held (dir -1) or
+ * after the newest (dir +1), or NULL when the store has no more that
+ * way, a page is on its way already, or nothing is open.  The caller
+ * takes the command.
+ */
+struct cmd	*ui_msgs_more(struct ui_msgs *m, int dir);
+
+/*
+ * Take an EV_PAGE of the open chat (others are ignored): the newest page
+ * replaces the rows, a page before or after is merged (rows held already
+ * are refreshed in place), then the rows furthest from the page are
+ * dropped beyond UI_MSGS_KEEP (and the store is said to have more that
+ * way).  Returns true when it was for the open chat.
+ */
+bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);
+
+/*
+ * Take a messaging event of the open chat (EV_MESSAGE appends when the
+ * newest rows are held, in time order, or updates the row with its id;
+ * EV_MSG_STATE, EV_SEND_FAILED, EV_MSG_CHANGED and EV_REACTION update
+ * the row with the event's id when held).  For EV_REACTION on a row read
+ * from the store, *refresh (may be NULL) gets the command reading that
+ * row again for its reactions, else NULL.  Returns true when a row
+ * changed or was added.
+ */
+bool		ui_msgs_apply(struct ui_msgs *m, const struct ev *ev,
+		    struct cmd **refresh);
+
+/* The index of the row with id, or -1. */
+int		ui_msgs_find(const struct ui_msgs *m, const char *id);
+
+/* Scroll by rows (> 0 up, towards older); clamped at the newest. */
+void		ui_msgs_scroll(struct ui_msgs *m, int rows);
+
+/* Whether the oldest row held is drawn (scrolled to the top). */
+bool		ui_msgs_at_top(const struct ui_msgs *m);
+
+/*
+ * Draw the rows in the box at (y, x), h rows by w columns, newest at the
+ * bottom, scrolled by m->scroll; the selected row in reverse and kept in
+ * view.  peer is the name shown as the sender of the contact's messages
+ * (sanitised); now_ms decides "today".  Main thread (curses).
+ */
+void		ui_msgs_draw(struct ui_msgs *m, int y, int x, int h, int w,
+		    const char *peer, int64_t now_ms);
+
+#endif

@@ -1,0 +1,864 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ui/view.c -- the chat screen after linking (ui/view.h). */
+#include "compat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "buf.h"
+#include "chats.h"
+#include "i18n.h"
+#include "input.h"
+#include "msgs.h"
+#include "sanitize.h"
+#include "text.h"
+#include "view.h"
+#include "xmalloc.h"
+
+#define PAIR_READ	2	/* as ui/msgs.c */
+#define KEY_ESC		0x1b
+#define RELOAD_MS	1000	/* chat list reloads at most this often */
+#define TYPING_SHOWN_MS	30000	/* "typing…" without news goes after */
+#define INPUT_ROWS_MAX	5
+#define PN_SUFFIX	"@s.whatsapp.net"
+#define PHONE_MIN	5
+#define PHONE_MAX	20
+
+/* The quick reactions, on keys 1 to 6 in the react prompt. */
+static const char *const quick[] = {
+	"\xf0\x9f\x91\x8d", "\xe2\x9d\xa4\xef\xb8\x8f", "\xf0\x9f\x98\x82",
+	"\xf0\x9f\x98\xae", "\xf0\x9f\x98\xa2", "\xf0\x9f\x99\x8f",
+};
+
+enum prompt {
+	PROMPT_NONE,
+	PROMPT_NUMBER,		/* new chat: a phone number */
+	PROMPT_REACT,		/* an emoji for the selected message */
+};
+
+struct ui_view {
+	struct ui_view_opts o;
+	ui_view_push_fn	 push;
+	void		*arg;
+	struct ui_chats	 chats;
+	struct ui_msgs	 msgs;
+	struct ui_input	 in;
+	bool		 connected;
+	/* The open chat's bar. */
+	bool		 typing;
+	int64_t		 typing_until;
+	int		 online;	/* -1 unknown, 0, 1 */
+	int64_t		 last_seen_ms;
+	/* Our typing. */
+	bool		 composing;
+	int64_t		 composing_ms;	/* CMD_TYPING 1 sent at */
+	int64_t		 edit_ms;	/* the last edit */
+	char		*composing_chat;
+	/* The reply being written. */
+	char		*reply_id, *reply_sender, *reply_text;
+	enum prompt	 prompt;
+	struct ui_input	 pin;		/* the prompt's text */
+	const char	*prompt_err;	/* static, translated, or NULL */
+	char		*react_id;	/* the prompt's target */
+	bool		 react_mine;
+	bool		 help;
+	/* Chat list reloads. */
+	bool		 chats_due;
+	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
+	char		*note;		/* a passing line, sanitised */
+};
+
+static void
+push(struct ui_view *v, struct cmd *c)
+{
+	if (c != NULL)
+		v->push(v->arg, c);
+}
+
+void
+ui_view_opts_default(struct ui_view_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->enter_sends = o->read_receipts = o->send_typing = true;
+	ui_keys_default(&o->keys);
+}
+
+struct ui_view *
+ui_view_new(const struct ui_view_opts *o, ui_view_push_fn fn, void *arg)
+{
+	struct ui_view	*v = xcalloc(1, sizeof(*v));
+
+	v->o = *o;
+	v->push = fn;
+	v->arg = arg;
+	ui_chats_init(&v->chats);
+	ui_msgs_init(&v->msgs);
+	ui_input_init(&v->in);
+	ui_input_init(&v->pin);
+	v->online = -1;
+	return v;
+}
+
+static void
+drop_reply(struct ui_view *v)
+{
+	free(v->reply_id);
+	free(v->reply_sender);
+	free(v->reply_text);
+	v->reply_id = v->reply_sender = v->reply_text = NULL;
+}
+
+void
+ui_view_free(struct ui_view *v)
+{
+	if (v == NULL)
+		return;
+	ui_chats_release(&v->chats);
+	ui_msgs_release(&v->msgs);
+	ui_input_release(&v->in);
+	ui_input_release(&v->pin);
+	drop_reply(v);
+	free(v->react_id);
+	free(v->composing_chat);
+	free(v->note);
+	free(v);
+}
+
+static void
+set_note(struct ui_view *v, const char *text)
+{
+	struct buf	 b = BUF_INIT;
+
+	free(v->note);
+	v->note = NULL;
+	if (text == NULL)
+		return;
+	wc_sanitize(text, strlen(text), false, &b);
+	v->note = (char *)b.p;
+}
+
+/* Stop our typing (CMD_TYPING paused) where it was on. */
+static void
+typing_stop(struct ui_view *v)
+{
+	if (v->composing && v->composing_chat != NULL)
+		push(v, cmd_new_chat(CMD_TYPING, v->composing_chat, NULL,
+		    NULL, NULL, 0));
+	v->composing = false;
+	free(v->composing_chat);
+	v->composing_chat = NULL;
+}
+
+/* The input changed: composing, at most every UI_VIEW_TYPING_MS. */
+static void
+typing_edit(struct ui_view *v, int64_t now)
+{
+	const char	*chat = v->msgs.chat;
+
+	v->edit_ms = now;
+	if (!v->o.send_typing || chat == NULL)
+		return;
+	if (ui_input_is_empty(&v->in)) {
+		typing_stop(v);
+		return;
+	}
+	if (v->composing && now - v->composing_ms < UI_VIEW_TYPING_MS)
+		return;
+	v->composing = true;
+	v->composing_ms = now;
+	free(v->composing_chat);
+	v->composing_chat = xstrdup(chat);
+	push(v, cmd_new_chat(CMD_TYPING, chat, NULL, NULL, NULL, 1));
+}
+
+static void
+load_chats(struct ui_view *v, int64_t now)
+{
+	v->chats_due = false;
+	v->chats_ms = now;
+	push(v, cmd_new(CMD_LOAD_CHATS, NULL));
+}
+
+/* The chat list changed in the store: reload, at most once a second. */
+static void
+chats_changed(struct ui_view *v, int64_t now)
+{
+	if (!v->connected)
+		return;
+	if (now - v->chats_ms >= RELOAD_MS)
+		load_chats(v, now);
+	else
+		v->chats_due = true;
+}
+
+static void
+mark_read(struct ui_view *v)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (v->msgs.chat == NULL)
+		return;
+	if (ch != NULL)
+		ch->unread = 0;
+	if (v->o.read_receipts)
+		push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat, NULL, NULL,
+		    NULL, 0));
+}
+
+/* Show the selected chat when it is not the open one. */
+static void
+open_selected(struct ui_view *v)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (ch == NULL || (v->msgs.chat != NULL &&
+	    strcmp(v->msgs.chat, ch->jid) == 0))
+		return;
+	typing_stop(v);
+	drop_reply(v);
+	v->typing = false;
+	v->online = -1;
+	v->last_seen_ms = 0;
+	push(v, ui_msgs_open(&v->msgs, ch->jid));
+	if (v->connected)
+		push(v, cmd_new_chat(CMD_SUBSCRIBE, ch->jid, NULL, NULL, NULL,
+		    0));
+	if (ch->unread > 0)
+		mark_read(v);
+}
+
+static bool
+is_open(const struct ui_view *v, const char *chat)
+{
+	return chat != NULL && v->msgs.chat != NULL &&
+	    strcmp(chat, v->msgs.chat) == 0;
+}
+
+void
+ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	struct cmd	*refresh = NULL;
+
+	switch (ev->kind) {
+	case EV_CONNECTED:
+		v->connected = true;
+		load_chats(v, now);
+		if (v->msgs.chat != NULL)
+			push(v, cmd_new_chat(CMD_SUBSCRIBE, v->msgs.chat,
+			    NULL, NULL, NULL, 0));
+		break;
+	case EV_DISCONNECTED:
+	case EV_LOGGED_OUT:
+	case EV_STOPPED:
+		v->connected = false;
+		v->online = -1;
+		v->typing = false;
+		break;
+	case EV_CHATS:
+		ui_chats_set(&v->chats, ev);
+		open_selected(v);
+		break;
+	case EV_PAGE:
+		(void)ui_msgs_page(&v->msgs, ev);
+		break;
+	case EV_MESSAGE:
+		if (ui_msgs_apply(&v->msgs, ev, NULL) && !ev->from_me &&
+		    !ev->notice)
+			mark_read(v);
+		if (is_open(v, ev->chat) && !ev->from_me)
+			v->typing = false;
+		chats_changed(v, now);
+		break;
+	case EV_SEND_FAILED:
+		set_note(v, ev->text);
+		(void)ui_msgs_apply(&v->msgs, ev, NULL);
+		chats_changed(v, now);
+		break;
+	case EV_MSG_STATE:
+	case EV_MSG_CHANGED:
+		(void)ui_msgs_apply(&v->msgs, ev, NULL);
+		chats_changed(v, now);
+		break;
+	case EV_REACTION:
+		(void)ui_msgs_apply(&v->msgs, ev, &refresh);
+		push(v, refresh);
+		break;
+	case EV_TYPING:
+		if (is_open(v, ev->chat)) {
+			v->typing = ev->state != 0;
+			v->typing_until = now + TYPING_SHOWN_MS;
+		}
+		break;
+	case EV_PRESENCE:
+		if (is_open(v, ev->chat)) {
+			v->online = ev->state != 0;
+			if (ev->ts_ms != 0)
+				v->last_seen_ms = ev->ts_ms;
+		}
+		break;
+	case EV_CONNECTING:
+	case EV_QR:
+	case EV_PAIR_CODE:
+	case EV_PAIRED:
+	case EV_ERROR:
+		break;
+	}
+}
+
+void
+ui_view_tick(struct ui_view *v, int64_t now)
+{
+	if (v->chats_due && now - v->chats_ms >= RELOAD_MS)
+		load_chats(v, now);
+	if (v->composing && now - v->edit_ms >= UI_VIEW_TYPING_MS)
+		typing_stop(v);
+	if (v->typing && now >= v->typing_until)
+		v->typing = false;
+}
+
+static void
+send_input(struct ui_view *v, int64_t now)
+{
+	const char	*chat = v->msgs.chat;
+	struct cmd	*c;
+
+	(void)now;
+	if (chat == NULL || ui_input_is_empty(&v->in))
+		return;
+	c = cmd_new_chat(CMD_SEND, chat, v->reply_id, v->in.text,
+	    v->reply_sender, 0);
+	push(v, c);
+	ui_input_clear(&v->in);
+	drop_reply(v);
+	typing_stop(v);
+	v->msgs.scroll = 0;
+	v->msgs.sel = -1;
+	if (v->msgs.more_after) {
+		/* The newest rows are not held: read them. */
+		push(v, ui_msgs_open(&v->msgs, chat));
+	}
+}
+
+static void
+start_reply(struct ui_view *v)
+{
+	struct ui_msg	*g;
+	struct buf	 b = BUF_INIT;
+
+	if (v->msgs.sel < 0 || v->msgs.sel >= (int)v->msgs.n)
+		return;
+	g = &v->msgs.v[v->msgs.sel];
+	drop_reply(v);
+	v->reply_id = xstrdup(g->id);
+	/* The quoted author: NULL for ours, else who wrote it (the chat
+	 * itself in a 1:1 chat). */
+	if (!g->from_me)
+		v->reply_sender = xstrdup(g->sender[0] != '\0' ? g->sender :
+		    v->msgs.chat);
+	buf_append(&b, g->text, strcspn(g->text, "\n"));
+	buf_push(&b, '\0');
+	v->reply_text = (char *)b.p;
+	v->msgs.sel = -1;
+}
+
+static void
+start_prompt(struct ui_view *v, enum prompt p)
+{
+	v->prompt = p;
+	v->prompt_err = NULL;
+	ui_input_clear(&v->pin);
+}
+
+static void
+react(struct ui_view *v, const char *emoji)
+{
+	if (v->react_id != NULL && v->msgs.chat != NULL)
+		push(v, cmd_new_chat(CMD_REACT, v->msgs.chat, v->react_id,
+		    emoji, NULL, v->react_mine));
+	free(v->react_id);
+	v->react_id = NULL;
+	v->prompt = PROMPT_NONE;
+}
+
+/* Enter in the phone-number prompt: digits of a number with its country
+ * code, as the pairing prompt takes them. */
+static void
+take_number(struct ui_view *v)
+{
+	char	 jid[PHONE_MAX + sizeof(PN_SUFFIX)];
+	size_t	 i, n = 0;
+
+	for (i = 0; i < v->pin.len; i++) {
+		char	 c = v->pin.text[i];
+
+		if (c >= '0' && c <= '9') {
+			if (n >= PHONE_MAX)
+				break;
+			jid[n++] = c;
+		} else if (strchr(" -()+", c) == NULL)
+			break;
+	}
+	if (i < v->pin.len || n < PHONE_MIN || jid[0] == '0') {
+		v->prompt_err = _("a phone number has 5 to 20 digits, "
+		    "country code first");
+		return;
+	}
+	memcpy(jid + n, PN_SUFFIX, sizeof(PN_SUFFIX));
+	v->prompt = PROMPT_NONE;
+	ui_chats_open(&v->chats, jid);
+	open_selected(v);
+}
+
+static bool
+is_text_key(int k)
+{
+	return k >= 0x20 && k != 0x7f && k < UI_KEY_FN &&
+	    !(k >= 0x80 && k < 0xa0);
+}
+
+/* Editing keys common to the input line and prompts; true if taken. */
+static bool
+edit_key(struct ui_input *in, int k)
+{
+	switch (k) {
+	case UI_KEY_FN + KEY_LEFT:	ui_input_left(in); return true;
+	case UI_KEY_FN + KEY_RIGHT:	ui_input_right(in); return true;
+	case UI_KEY_FN + KEY_HOME:
+	case 0x01:			ui_input_home(in); return true;
+	case UI_KEY_FN + KEY_END:
+	case 0x05:			ui_input_end(in); return true;
+	case UI_KEY_FN + KEY_BACKSPACE:
+	case 0x7f:
+	case 0x08:			ui_input_backspace(in); return true;
+	case UI_KEY_FN + KEY_DC:	ui_input_delete(in); return true;
+	case 0x0b:			ui_input_kill_end(in); return true;
+	case 0x15:			ui_input_kill_start(in); return true;
+	}
+	if (is_text_key(k)) {
+		if (ui_input_insert_cp(in, (uint32_t)k) != 0)
+			beep();
+		return true;
+	}
+	return false;
+}
+
+static void
+prompt_key(struct ui_view *v, int k, enum ui_key_action a)
+{
+	if (a == UI_ACT_CANCEL || k == KEY_ESC) {
+		v->prompt = PROMPT_NONE;
+		return;
+	}
+	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
+		if (v->prompt == PROMPT_NUMBER)
+			take_number(v);
+		else if (!ui_input_is_empty(&v->pin))
+			react(v, v->pin.text);
+		return;
+	}
+	if (v->prompt == PROMPT_REACT && ui_input_is_empty(&v->pin) &&
+	    k >= '0' && k <= '6') {
+		react(v, k == '0' ? "" : quick[k - '1']);
+		return;
+	}
+	v->prompt_err = NULL;
+	(void)edit_key(&v->pin, k);
+}
+
+/* Keys with a message selected; true when taken. */
+static bool
+select_key(struct ui_view *v, int k, enum ui_key_action a)
+{
+	struct ui_msgs	*m = &v->msgs;
+	struct ui_msg	*g;
+
+	if (m->sel < 0 || m->sel >= (int)m->n)
+		return false;
+	g = &m->v[m->sel];
+	switch (a) {
+	case UI_ACT_SELECT_UP:
+		if (m->sel > 0)
+			m->sel--;
+		else
+			push(v, ui_msgs_more(m, -1));
+		return true;
+	case UI_ACT_SELECT_DOWN:
+		if (m->sel + 1 < (int)m->n)
+			m->sel++;
+		else
+			m->sel = -1;
+		return true;
+	case UI_ACT_REPLY:
+	case UI_ACT_SEND:
+		start_reply(v);
+		return true;
+	case UI_ACT_REACT:
+		free(v->react_id);
+		v->react_id = xstrdup(g->id);
+		v->react_mine = g->from_me;
+		start_prompt(v, PROMPT_REACT);
+		return true;
+	case UI_ACT_RETRY:
+		if (g->from_me && g->tick == UI_TICK_FAILED)
+			push(v, cmd_new_chat(CMD_RETRY, m->chat, g->id, NULL,
+			    NULL, 0));
+		else
+			set_note(v, _("only a failed message can be sent "
+			    "again"));
+		return true;
+	case UI_ACT_DELETE:
+		if (g->from_me && g->tick == UI_TICK_FAILED)
+			push(v, cmd_new_chat(CMD_DELETE, m->chat, g->id, NULL,
+			    NULL, 0));
+		else
+			set_note(v, _("only a failed message can be deleted "
+			    "(for now)"));
+		return true;
+	case UI_ACT_CANCEL:
+		m->sel = -1;
+		return true;
+	default:
+		break;
+	}
+	if (k == '\r' || k == '\n') {
+		start_reply(v);
+		return true;
+	}
+	/* Anything else is for the input line. */
+	m->sel = -1;
+	return false;
+}
+
+static void
+page(struct ui_view *v, int dir)
+{
+	struct ui_msgs	*m = &v->msgs;
+	int		 step = m->height > 2 ? m->height - 2 : 1;
+
+	if (dir < 0) {
+		if (ui_msgs_at_top(m))
+			push(v, ui_msgs_more(m, -1));
+		else
+			ui_msgs_scroll(m, step);
+	} else {
+		if (m->scroll == 0)
+			push(v, ui_msgs_more(m, 1));
+		else
+			ui_msgs_scroll(m, -step);
+	}
+}
+
+bool
+ui_view_key(struct ui_view *v, int k, int64_t now)
+{
+	enum ui_key_action	 a = ui_keys_action(&v->o.keys, k);
+	size_t			 len;
+
+	set_note(v, NULL);
+	if (v->help) {
+		v->help = false;
+		if (a != UI_ACT_QUIT)
+			return false;
+	}
+	if (v->prompt != PROMPT_NONE && a != UI_ACT_QUIT) {
+		prompt_key(v, k, a);
+		return false;
+	}
+	switch (a) {
+	case UI_ACT_QUIT:
+		typing_stop(v);
+		return true;
+	case UI_ACT_HELP:
+		v->help = true;
+		return false;
+	case UI_ACT_NEXT_CHAT:
+	case UI_ACT_PREV_CHAT:
+		if (ui_chats_move(&v->chats, a == UI_ACT_NEXT_CHAT ? 1 : -1))
+			open_selected(v);
+		return false;
+	case UI_ACT_UNREAD_CHAT:
+		if (ui_chats_next_unread(&v->chats))
+			open_selected(v);
+		else
+			set_note(v, _("no unread chat"));
+		return false;
+	case UI_ACT_NEW_CHAT:
+		start_prompt(v, PROMPT_NUMBER);
+		return false;
+	case UI_ACT_PREV_PAGE:
+	case UI_ACT_NEXT_PAGE:
+		page(v, a == UI_ACT_PREV_PAGE ? -1 : 1);
+		return false;
+	default:
+		break;
+	}
+	if (select_key(v, k, a))
+		return false;
+	switch (a) {
+	case UI_ACT_SELECT_UP:
+		if (ui_input_is_empty(&v->in) && v->msgs.n > 0)
+			v->msgs.sel = (int)v->msgs.n - 1;
+		return false;
+	case UI_ACT_CANCEL:
+		drop_reply(v);
+		return false;
+	case UI_ACT_SEND:
+		send_input(v, now);
+		return false;
+	case UI_ACT_NEWLINE:
+		if (ui_input_insert(&v->in, "\n", 1) == 0)
+			typing_edit(v, now);
+		return false;
+	default:
+		break;
+	}
+	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
+		if (v->o.enter_sends)
+			send_input(v, now);
+		else if (ui_input_insert(&v->in, "\n", 1) == 0)
+			typing_edit(v, now);
+		return false;
+	}
+	len = v->in.len;
+	if (edit_key(&v->in, k) && v->in.len != len)
+		typing_edit(v, now);	/* the text changed, not the cursor */
+	return false;
+}
+
+const char *
+ui_view_open_chat(const struct ui_view *v)
+{
+	return v->msgs.chat;
+}
+
+const char *
+ui_view_input(const struct ui_view *v)
+{
+	return v->in.text;
+}
+
+const char *
+ui_view_selected(const struct ui_view *v)
+{
+	return v->msgs.sel >= 0 && v->msgs.sel < (int)v->msgs.n ?
+	    v->msgs.v[v->msgs.sel].id : NULL;
+}
+
+/* ---- drawing ---- */
+
+void
+ui_view_colours(void)
+{
+	if (!has_colors())
+		return;
+	if (use_default_colors() != OK ||
+	    init_pair(PAIR_READ, COLOR_CYAN, -1) != OK)
+		(void)init_pair(PAIR_READ, COLOR_CYAN, COLOR_BLACK);
+}
+
+static int
+put(int y, int x, const char *s, int cols)
+{
+	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
+}
+
+static void
+draw_help(struct ui_view *v, int y, int x, int h, int w)
+{
+	char	 key[32], line[256];
+	int	 i, row = y;
+
+	attron(A_BOLD);
+	put(row++, x, _("Keys (any key closes this page)"), w);
+	attroff(A_BOLD);
+	for (i = 0; i < UI_ACT_COUNT && row < y + h; i++) {
+		ui_keys_name(v->o.keys.key[i], key, sizeof(key));
+		if (key[0] == '\0')
+			continue;
+		snprintf(line, sizeof(line), "%-12s %s", key,
+		    ui_keys_action_help((enum ui_key_action)i));
+		put(row++, x, line, w);
+	}
+	if (row < y + h) {
+		snprintf(line, sizeof(line), "%-12s %s", _("Enter"),
+		    v->o.enter_sends ? _("send") : _("new line"));
+		put(row++, x, line, w);
+	}
+	if (row < y + h) {
+		snprintf(line, sizeof(line), "%-12s %s", "Ctrl-a Ctrl-e",
+		    _("start, end of the line"));
+		put(row++, x, line, w);
+	}
+	if (row < y + h) {
+		snprintf(line, sizeof(line), "%-12s %s", "Ctrl-k Ctrl-u",
+		    _("delete to the end, to the start"));
+		put(row++, x, line, w);
+	}
+	if (row < y + h) {
+		snprintf(line, sizeof(line), "%-12s %s", "1-6 0",
+		    _("quick reactions, remove (react prompt)"));
+		put(row++, x, line, w);
+	}
+}
+
+/* The open chat's bar: name, then typing…, online or last seen. */
+static void
+draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	char		 when[32], line[96];
+	const char	*state = NULL;
+	int		 used;
+
+	attron(A_BOLD);
+	mvhline(y, x, ' ', w);
+	if (ch == NULL) {
+		put(y, x + 1, _("No chat open: Ctrl-n starts one by number"),
+		    w - 1);
+		attroff(A_BOLD);
+		return;
+	}
+	used = 1 + put(y, x + 1, ch->name, w - 1);
+	attroff(A_BOLD);
+	if (v->typing)
+		state = _("typing…");
+	else if (v->online == 1)
+		state = _("online");
+	else if (v->last_seen_ms != 0) {
+		ui_chats_when(v->last_seen_ms, now, when, sizeof(when));
+		snprintf(line, sizeof(line), _("last seen %s"), when);
+		state = line;
+	}
+	if (state != NULL) {
+		attron(A_DIM);
+		used += put(y, x + used, "  ", w - used);
+		(void)put(y, x + used, state, w - used);
+		attroff(A_DIM);
+	}
+}
+
+/* The help line at the bottom. */
+static void
+draw_hints(struct ui_view *v, int y, int x, int w)
+{
+	char	 send[32], next[32], help[32], quit[32], line[256];
+
+	ui_keys_name(v->o.keys.key[UI_ACT_SEND], send, sizeof(send));
+	ui_keys_name(v->o.keys.key[UI_ACT_NEXT_CHAT], next, sizeof(next));
+	ui_keys_name(v->o.keys.key[UI_ACT_HELP], help, sizeof(help));
+	ui_keys_name(v->o.keys.key[UI_ACT_QUIT], quit, sizeof(quit));
+	snprintf(line, sizeof(line), _("%s send  %s next chat  Up select  "
+	    "%s help  %s quit"), v->o.enter_sends ? "Enter" : send, next,
+	    help, quit);
+	attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	(void)put(y, x + 1, line, w - 1);
+	attroff(A_REVERSE);
+}
+
+bool
+ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
+{
+	struct ui_line	 l[INPUT_ROWS_MAX];
+	struct ui_chat	*ch;
+	struct ui_input	*in = v->prompt != PROMPT_NONE ? &v->pin : &v->in;
+	char		 line[512];
+	const char	*above = NULL, *lead = "> ";
+	int		 lw, rx, rw, rows, crow, ccol, shown, first, i, iy, my,
+			 mh, lead_w;
+
+	if (w < UI_VIEW_MIN_COLS || h < UI_VIEW_MIN_ROWS) {
+		curs_set(0);
+		return false;
+	}
+	draw_hints(v, y + h - 1, x, w);
+	h--;
+	lw = w / 3;
+	lw = lw < 16 ? 16 : lw > 32 ? 32 : lw;
+	attron(A_BOLD);
+	(void)put(y, x + 1, _("Chats"), lw - 1);
+	attroff(A_BOLD);
+	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
+	mvvline(y, x + lw, ACS_VLINE, h);
+	rx = x + lw + 1;
+	rw = w - lw - 1;
+	if (v->help) {
+		curs_set(0);
+		draw_help(v, y, rx + 1, h, rw - 1);
+		return true;
+	}
+	draw_bar(v, y, rx, rw, now);
+	/* The input at the bottom: what is typed, up to a few rows. */
+	if (v->prompt == PROMPT_NUMBER) {
+		above = v->prompt_err != NULL ? v->prompt_err :
+		    _("New chat: the phone number with its country code, "
+		    "Enter opens it, Esc goes back");
+		lead = "+";
+	} else if (v->prompt == PROMPT_REACT) {
+		snprintf(line, sizeof(line), _("React: 1 %s 2 %s 3 %s 4 %s "
+		    "5 %s 6 %s, 0 removes, or type one and Enter; Esc goes "
+		    "back"), quick[0], quick[1], quick[2], quick[3],
+		    quick[4], quick[5]);
+		above = line;
+		lead = "";
+	} else if (v->note != NULL)
+		above = v->note;
+	else if (v->reply_id != NULL) {
+		snprintf(line, sizeof(line), _("replying to: %s (Esc "
+		    "cancels)"), v->reply_text);
+		above = line;
+	} else if (v->msgs.sel >= 0) {
+		char	 r[32], e[32], d[32];
+
+		ui_keys_name(v->o.keys.key[UI_ACT_REACT], r, sizeof(r));
+		ui_keys_name(v->o.keys.key[UI_ACT_RETRY], e, sizeof(e));
+		ui_keys_name(v->o.keys.key[UI_ACT_DELETE], d, sizeof(d));
+		snprintf(line, sizeof(line), _("Enter replies, %s reacts, %s "
+		    "sends again, %s deletes (failed ones), Esc leaves"),
+		    r, e, d);
+		above = line;
+	}
+	lead_w = ui_text_width(lead, strlen(lead));
+	rows = ui_input_layout(in, rw - lead_w - 1, l, INPUT_ROWS_MAX,
+	    &crow, &ccol);
+	shown = rows < INPUT_ROWS_MAX ? rows : INPUT_ROWS_MAX;
+	first = crow - shown + 1 > 0 ? crow - shown + 1 : 0;
+	iy = y + h - shown;
+	mvhline(iy - 1, rx, ACS_HLINE, rw);
+	for (i = 0; i < shown; i++) {
+		if (i == 0)
+			(void)put(iy, rx, lead, lead_w);
+		if (first + i < rows && first + i < INPUT_ROWS_MAX)
+			(void)ui_text_draw(iy + i, rx + lead_w,
+			    in->text + l[first + i].off, l[first + i].len,
+			    rw - lead_w - 1);
+	}
+	my = y + 1;
+	mh = iy - 1 - my;
+	if (above != NULL) {
+		mh--;
+		attron(A_DIM);
+		(void)put(iy - 2, rx + 1, above, rw - 1);
+		attroff(A_DIM);
+	}
+	ch = ui_chats_selected(&v->chats);
+	if (mh > 0)
+		ui_msgs_draw(&v->msgs, my, rx + 1, mh, rw - 1,
+		    ch != NULL ? ch->name : "", now);
+	if (v->msgs.more_before && ui_msgs_at_top(&v->msgs) && mh > 0) {
+		attron(A_DIM);
+		(void)put(my, rx + rw - 12, _("PgUp: more"), 11);
+		attroff(A_DIM);
+	}
+	/* The cursor where the next key goes, unless a message is
+	 * selected (curses sends nothing when it does not change). */
+	if (v->msgs.sel < 0 && crow - first < shown) {
+		move(iy + crow - first, rx + lead_w + ccol);
+		curs_set(1);
+	} else
+		curs_set(0);
+	return true;
+}

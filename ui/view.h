@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view.h -- the chat screen after linking: the chat list (ui/chats.h),
+ * the open chat's messages (ui/msgs.h) under a bar with its name, typing…
+ * and online / last seen, the input line (ui/input.h) with its reply and
+ * prompts (a phone number for a new chat, an emoji to react), the help
+ * line and a help page listing every key (ui/keys.h).  It takes events
+ * (src/event.h) and keys, and asks the engine for what it needs by
+ * handing commands to the push function it was made with: CMD_LOAD_CHATS
+ * when connected and, at most once a second, after messages change a
+ * chat; CMD_LOAD_PAGE (keyset pages, perf.md U1/U2), CMD_SUBSCRIBE and
+ * CMD_MARK_READ when a chat opens; CMD_SEND, CMD_REACT, CMD_RETRY,
+ * CMD_DELETE, CMD_TYPING from keys.  Main thread only; ui_view_draw()
+ * and ui_view_colours() call curses, the rest does not (so it runs in
+ * tests without a terminal).
+ */
+#ifndef UI_VIEW_H
+#define UI_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "keys.h"
+
+#define UI_VIEW_MIN_COLS	40	/* smaller: a one-line message */
+#define UI_VIEW_MIN_ROWS	12	/* rows under the status line */
+#define UI_VIEW_TYPING_MS	5000	/* CMD_TYPING composing at most
+					 * this often; paused after as long
+					 * without a key */
+
+struct ui_view;
+
+/* Settings (wachat.conf: enter-sends, read-receipts, send-typing). */
+struct ui_view_opts {
+	bool		 enter_sends;	/* Enter sends; else a newline, and
+					 * the send key (Ctrl-x) sends */
+	bool		 read_receipts;	/* CMD_MARK_READ for a chat shown */
+	bool		 send_typing;	/* CMD_TYPING while typing */
+	struct ui_keymap keys;
+};
+
+/* Takes ownership of c. */
+typedef void	(*ui_view_push_fn)(void *arg, struct cmd *c);
+
+/* The settings with their defaults (yes, yes, yes; default keys). */
+void		 ui_view_opts_default(struct ui_view_opts *o);
+
+/*
+ * A new view with o (copied); commands go to push(arg, cmd).  Returns
+ * it, freed with ui_view_free().  Aborts on out-of-memory.
+ */
+struct ui_view	*ui_view_new(const struct ui_view_opts *o,
+		    ui_view_push_fn push, void *arg);
+
+/* Free v.  NULL is a no-op. */
+void		 ui_view_free(struct ui_view *v);
+
+/* Take an event (borrowed); now_ms is the wall clock (ms since 1970). */
+void		 ui_view_apply(struct ui_view *v, const struct ev *ev,
+		    int64_t now_ms);
+
+/*
+ * Take a key (ui/keys.h codes).  Returns true when it asks to quit.
+ */
+bool		 ui_view_key(struct ui_view *v, int key, int64_t now_ms);
+
+/* Time passes: a pending chat list reload, a typing pause. */
+void		 ui_view_tick(struct ui_view *v, int64_t now_ms);
+
+/*
+ * Draw in the box at (y, x), h rows by w columns, leaving the cursor in
+ * the input line.  Returns false, having drawn nothing, when the box is
+ * under UI_VIEW_MIN_COLS x UI_VIEW_MIN_ROWS (the caller says the window
+ * is too small).  Main thread (curses).
+ */
+bool		 ui_view_draw(struct ui_view *v, int y, int x, int h, int w,
+		    int64_t now_ms);
+
+/* Set up the view's colour pairs (after start_color()). */
+void		 ui_view_colours(void);
+
+/* For tests: the open chat's JID (or NULL), the input's text, the
+ * selected message's id (or NULL). */
+const char	*ui_view_open_chat(const struct ui_view *v);
+const char	*ui_view_input(const struct ui_view *v);
+const char	*ui_view_selected(const struct ui_view *v);
+
+#endif
