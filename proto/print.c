@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bin.h"
+#include "sanitize.h"
 
 static void
 put_str(struct buf *out, const char *s)
@@ -27,53 +28,6 @@ put_hexbyte(struct buf *out, uint8_t c)
 	buf_append(out, e, sizeof(e));
 }
 
-/* Length of the well-formed UTF-8 sequence at p[0..len), or 0. */
-static size_t
-utf8_len(const uint8_t *p, size_t len, uint32_t *cp)
-{
-	size_t		 n, i;
-	uint32_t	 c;
-
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2;
-		c = p[0] & 0x1F;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3;
-		c = p[0] & 0x0F;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4;
-		c = p[0] & 0x07;
-	} else
-		return 0;
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3F);
-	}
-	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10FFFF)) ||
-	    (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-/* Code points that move the cursor or reorder text: C1 controls, the
- * bidi embeddings, overrides and isolates, line and paragraph separators. */
-static bool
-is_unsafe(uint32_t c)
-{
-	return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) ||
-	    (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
-	    c == 0x2028 || c == 0x2029 || c == 0x200E || c == 0x200F ||
-	    c == 0x061C;
-}
-
 static void
 put_text(struct buf *out, struct wa_str s)
 {
@@ -82,14 +36,14 @@ put_text(struct buf *out, struct wa_str s)
 	uint32_t	 c = 0;
 
 	while (i < s.len) {
-		n = utf8_len(p + i, s.len - i, &c);
+		n = wc_utf8_seq(p + i, s.len - i, &c);
 		if (n == 0) {			/* not UTF-8 */
 			put_hexbyte(out, p[i]);
 			n = 1;
 		} else if (c == '"' || c == '\\') {
 			buf_push(out, '\\');
 			buf_push(out, p[i]);
-		} else if (is_unsafe(c)) {
+		} else if (wc_unsafe_cp(c)) {
 			for (size_t k = 0; k < n; k++)
 				put_hexbyte(out, p[i + k]);
 		} else

@@ -10,11 +10,8 @@
 static const char	 REPLACEMENT[] = "\xEF\xBF\xBD";	/* U+FFFD */
 static const char	 RETURN_SYM[] = "\xE2\x8F\x8E";	/* U+23CE */
 
-/* The length of the valid UTF-8 sequence at p (1-4), its code point in
- * *cp; 0 when the bytes are not one (overlong, surrogate, > U+10FFFF,
- * cut short). */
-static size_t
-utf8_seq(const unsigned char *p, size_t len, uint32_t *cp)
+size_t
+wc_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp)
 {
 	uint32_t	 c;
 	size_t		 n, i;
@@ -48,12 +45,13 @@ utf8_seq(const unsigned char *p, size_t len, uint32_t *cp)
 	return n;
 }
 
-static bool
-unsafe(uint32_t c)
+bool
+wc_unsafe_cp(uint32_t c)
 {
 	return c < 0x20 || c == 0x7F || (c >= 0x80 && c <= 0x9F) ||
 	    (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
-	    c == 0x2028 || c == 0x2029;
+	    c == 0x2028 || c == 0x2029 || c == 0x200E || c == 0x200F ||
+	    c == 0x061C;
 }
 
 void
@@ -65,7 +63,7 @@ wc_sanitize(const char *in, size_t len, bool multiline, struct buf *out)
 
 	buf_reserve(out, len + 1);
 	while (i < len) {
-		if ((n = utf8_seq(p + i, len - i, &c)) == 0) {
+		if ((n = wc_utf8_seq(p + i, len - i, &c)) == 0) {
 			buf_append(out, REPLACEMENT, 3);
 			i++;
 			continue;
@@ -76,7 +74,7 @@ wc_sanitize(const char *in, size_t len, bool multiline, struct buf *out)
 			buf_push(out, '\n');
 		else if (c == '\n')
 			buf_append(out, RETURN_SYM, 3);
-		else if (unsafe(c))
+		else if (wc_unsafe_cp(c))
 			buf_append(out, REPLACEMENT, 3);
 		else
 			buf_append(out, p + i, n);

@@ -172,6 +172,9 @@ test_wc_sanitize__makes_escapes_controls_and_overrides_inert(void **state)
 	    "\xEF\xBF\xBD" "gnp.exe");
 	assert_string_equal(san("\xe2\x81\xa6x", 4, false, &b),
 	    "\xEF\xBF\xBD" "x");
+	/* the right-to-left mark and the Arabic letter mark */
+	assert_string_equal(san("a\xe2\x80\x8f\xd8\x9c" "b", 7, false, &b),
+	    "a\xEF\xBF\xBD\xEF\xBF\xBD" "b");
 	/* invalid UTF-8: an overlong slash, a lone continuation, a cut-short
 	 * sequence, a surrogate */
 	assert_string_equal(san("\xc0\xaf", 2, false, &b),
