@@ -365,9 +365,15 @@ main(int argc, char **argv)
 	const char	*frame = NULL, *file = NULL, *pair_pn = NULL;
 	bool		 help = false, version = false;
 	int		 c, idx;
+	const char	*localedir = getenv("WACHAT_LOCALEDIR");
 
 	setlocale(LC_ALL, "");
-	bindtextdomain(PACKAGE, LOCALEDIR);
+	/* WACHAT_LOCALEDIR: the catalogues' directory instead of the
+	 * installed one (LOCALEDIR), for a build not installed (doc/wachat.1,
+	 * ENVIRONMENT). */
+	if (localedir == NULL || localedir[0] == '\0')
+		localedir = LOCALEDIR;
+	bindtextdomain(PACKAGE, localedir);
 	textdomain(PACKAGE);
 
 	while ((c = getopt_long(argc, argv, "hV", opts, &idx)) != -1) {

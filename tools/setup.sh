@@ -49,6 +49,21 @@ if [ -n "$missing" ]; then
 	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2
 fi
 
+# The German UI test (tests/ui-de-tmux.sh) runs wachat under
+# LANG=de_DE.UTF-8: Debian's locales package, and that locale generated.
+if ! locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\{0,1\}8'; then
+	if ! dpkg-query -W -f='${Status}\n' locales 2>/dev/null | grep -q 'install ok installed'; then
+		say "installing Debian package: locales"
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+		$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends locales >&2
+	fi
+	say "generating the locale de_DE.UTF-8 (locale-gen)"
+	$sudo sed -i 's/^# *\(de_DE\.UTF-8 UTF-8\)$/\1/' /etc/locale.gen
+	grep -qx 'de_DE\.UTF-8 UTF-8' /etc/locale.gen ||
+		echo 'de_DE.UTF-8 UTF-8' | $sudo tee -a /etc/locale.gen >/dev/null
+	$sudo locale-gen >&2
+fi
+
 # Node.js 20 or newer, for the interop tests (Baileys needs it).
 node_major() { "$1" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 node=$(command -v node || true)

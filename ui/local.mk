@@ -47,3 +47,9 @@ EXTRA_DIST += tests/ui-chat-tmux.sh
 # The README's first command in a tmux pane: the demo links and connects.
 TESTS += tests/demo-tmux.sh
 EXTRA_DIST += tests/demo-tmux.sh
+
+# The German UI in a real terminal: po/de.po complete, wachat --help and
+# the screens in German under LANG=de_DE.UTF-8 (the catalogue compiled
+# from po/de.po, found through WACHAT_LOCALEDIR).
+TESTS += tests/ui-de-tmux.sh
+EXTRA_DIST += tests/ui-de-tmux.sh
