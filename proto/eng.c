@@ -1022,10 +1022,15 @@ on_lc_reply(struct wa_eng *e, const struct wa_node *n)
 	if (!wa_node_str_is(n, "type", "result")) {
 		struct wa_str	 code = wa_node_str(wa_node_child(n, "error"), "code");
 
-		emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server refused %s "
-		    "(error %.*s)", e->lc == LC_HELLO ? "the link code request" :
-		    "the link code (was it typed correctly?)", (int)code.len,
-		    code.p != NULL ? code.p : "");
+		if (e->lc == LC_HELLO)
+			emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server "
+			    "refused the link code request (error %.*s)",
+			    (int)code.len, code.p != NULL ? code.p : "");
+		else
+			emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server "
+			    "refused the link code (was it typed correctly?) "
+			    "(error %.*s)", (int)code.len, code.p != NULL ?
+			    code.p : "");
 		lc_reset(e);
 		return;
 	}
@@ -1348,10 +1353,13 @@ on_stream_error(struct wa_eng *e, const struct wa_node *n)
 		return;
 	}
 	ct = cf != NULL ? wa_node_str(cf, "type") : code;
-	snprintf(why, sizeof(why), _("stream error %.*s%s%.*s"),
-	    (int)code.len, code.p != NULL ? code.p : "",
-	    cf != NULL ? ", conflict " : "", cf != NULL ? (int)ct.len : 0,
-	    cf != NULL && ct.p != NULL ? ct.p : "");
+	if (cf != NULL)
+		snprintf(why, sizeof(why), _("stream error %.*s, conflict "
+		    "%.*s"), (int)code.len, code.p != NULL ? code.p : "",
+		    (int)ct.len, ct.p != NULL ? ct.p : "");
+	else
+		snprintf(why, sizeof(why), _("stream error %.*s"),
+		    (int)code.len, code.p != NULL ? code.p : "");
 	lost(e, WC_EPROTO, NEXT_RETRY, why);
 }
 

@@ -235,7 +235,7 @@ check "back at 100x30: the list, the messages and the input line" \
 check "... with the input line" grep -Eq '│> ?' "$tmp/pane"
 
 tm send-keys -t wachat C-q
-wait_grep "$tmp/status" . 100
+wait_grep "$tmp/status" . 300
 check "Ctrl-q quits cleanly: exit 0" \
     [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
 failed_now && { show; diag "$tmp/w.err"; }

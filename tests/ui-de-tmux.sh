@@ -223,7 +223,7 @@ tm send-keys -t wachat Escape
 check "... Esc goes back" wait_pane 'Kein Chat offen' 50
 
 tm send-keys -t wachat C-q
-wait_grep "$tmp/status" . 100
+wait_grep "$tmp/status" . 300
 check "Ctrl-q stops wachat cleanly: exit 0" \
     [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
 [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }

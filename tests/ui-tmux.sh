@@ -139,7 +139,7 @@ pane() {
 # quit_pane: press q, wait for wachat's exit status; 0 when clean.
 quit_pane() {
 	tm send-keys -t wachat C-q
-	wait_grep "$tmp/status" . 100
+	wait_grep "$tmp/status" . 300
 	[ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] && return 0
 	capture
 	diag "$tmp/pane"
