@@ -222,8 +222,8 @@ dm_cmd(struct app *a, const struct cmd *c)
 		return;
 	switch (c->kind) {
 	case CMD_SEND:
-		rc = wa_dm_send_text(dm, c->chat, c->arg, c->id, c->aux, NULL,
-		    NULL);
+		rc = wa_dm_send_text(dm, c->chat, c->arg, c->id, c->aux,
+		    c->quoted, NULL);
 		break;
 	case CMD_REACT:
 		rc = c->id != NULL ? wa_dm_send_reaction(dm, c->chat, c->id,

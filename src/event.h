@@ -126,7 +126,8 @@ enum cmd_kind {
 				 * the country code; EV_PAIR_CODE answers */
 	/* 1:1 messaging; chat = the contact's user JID. */
 	CMD_SEND,		/* arg = text; id = quoted id or NULL,
-				 * aux = quoted sender (NULL: ours) */
+				 * aux = quoted sender (NULL: ours), quoted
+				 * = the quoted text shown (or NULL) */
 	CMD_REACT,		/* id = target, arg = emoji ("" removes),
 				 * flag = the target is ours */
 	CMD_MARK_READ,		/* the user read chat */
@@ -148,6 +149,7 @@ struct cmd {
 	char		*chat;		/* messaging: NULL otherwise */
 	char		*id;		/* may be NULL */
 	char		*aux;		/* may be NULL */
+	char		*quoted;	/* CMD_SEND: may be NULL */
 	int		 flag;
 };
 

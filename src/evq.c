@@ -98,6 +98,7 @@ cmd_free(struct cmd *c)
 	free(c->chat);
 	free(c->id);
 	free(c->aux);
+	free(c->quoted);
 	free(c);
 }
 

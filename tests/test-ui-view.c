@@ -346,6 +346,7 @@ test_ui_view__up_selects_and_enter_replies_with_the_quoted_sender(void **st)
 	assert_string_equal(c->id, "ID108");
 	assert_string_equal(c->aux, ALICE);
 	assert_string_equal(c->arg, "yes");
+	assert_string_equal(c->quoted, "text");	/* the quoted line */
 	/* A reply to our own message has no quoted sender (ours). */
 	(void)ui_view_key(f->v, UP, NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);

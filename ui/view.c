@@ -330,6 +330,8 @@ send_input(struct ui_view *v, int64_t now)
 		return;
 	c = cmd_new_chat(CMD_SEND, chat, v->reply_id, v->in.text,
 	    v->reply_sender, 0);
+	if (v->reply_text != NULL)
+		c->quoted = xstrdup(v->reply_text);
 	push(v, c);
 	ui_input_clear(&v->in);
 	drop_reply(v);
