@@ -12,7 +12,10 @@
 #      it as her own (deviceSentMessage), bob's phone reads it;
 #  (d) the phones' inboxes (admin) show what alice sent, decrypted,
 #      including the deviceSentMessage copy on alice's own phone;
-#  and a reply and a reaction from a phone, and the refusals.
+#  and a reply and a reaction from a phone, and the refusals; and a
+#  chatty contact (ctl contact --chatty) writes to its owner within its
+#  period once the owner has a linked companion, not before, to no one
+#  else.
 # TAP.  Every wait is bounded; everything is killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 DRV="$b/tests/wa-eng-driver"
@@ -199,6 +202,33 @@ check "after the reinstall, a new identity: the chat notes that the security cod
 failed_now && { diag "$tmp/alice.out"; grep "phone $E" "$tmp/sim.log" | tail -n 20 | sed 's/^/# /'; }
 check "... and the message reaches the new phone: the echo comes back" \
     wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: to a new phone\$" 100
+
+# A chatty contact writes to its owner now and then, once the owner has a
+# linked companion: carol (every 2 s) to alice; frank (every 1 s) is a
+# contact of dave, who has none, and sends nothing.
+C=15550000004
+CJ=$C@s.whatsapp.net
+check "ctl contact --chatty sets the period; none without an owner" sh -c \
+    "'$SIM' ctl --admin '$ADMIN' account 15550000005 100000000000005 dave >/dev/null &&
+     '$SIM' ctl --admin '$ADMIN' contact 15550000006 100000000000006 frank 15550000005 --chatty 1 >/dev/null &&
+     ! '$SIM' ctl --admin '$ADMIN' contact 15550000007 100000000000007 gus --chatty 1 >/dev/null 2>&1 &&
+     '$SIM' ctl --admin '$ADMIN' contact $C 100000000000004 carol $A --chatty 2 >/dev/null &&
+     '$SIM' ctl --admin '$ADMIN' phone-inbox $C | grep -q '\"chatty_s\":2'"
+check "carol's phone writes to alice within its period (2 s)" \
+    wait_grep "$tmp/alice.out" "^dm-message $CJ [0-9A-F]+ from_me=0 .*: .+\$" 30
+check "... and again, with another text" sh -c \
+    "i=0; while [ \$i -lt 30 ]; do
+       [ \$(grep -E '^dm-message $CJ [0-9A-F]+ from_me=0 ' '$tmp/alice.out' |
+           sed 's/^.*: //' | sort -u | wc -l) -ge 2 ] && exit 0
+       sleep 0.1; i=\$((i + 1)); done; exit 1"
+failed_now && { diag "$tmp/alice.out"; grep "phone $C" "$tmp/sim.log" | sed 's/^/# /'; }
+inbox $C >"$tmp/carol.json"
+check "... only to alice" sh -c \
+    "[ \"\$(grep -o '\"to\":\"[^\"]*\"' '$tmp/carol.json' | sort -u)\" = '\"to\":\"$AJ\"' ]"
+check "frank, whose account has no linked companion, sent nothing" sh -c \
+    "ctl_out=\$('$SIM' ctl --admin '$ADMIN' phone-inbox 15550000006) &&
+     echo \"\$ctl_out\" | grep -q '\"sent\":\[\]'"
+failed_now && { diag "$tmp/carol.json"; ctl phone-inbox 15550000006 | sed 's/^/# /'; }
 
 echo quit >&3
 wait_pid "$alice_pid" 100

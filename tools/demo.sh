@@ -101,7 +101,7 @@ ctl() { "$sim" ctl --admin "$admin" "$@" >/dev/null; }
 # The account wachat links to, and the people in its address book.
 ctl account $PN 100000000000001 "Demo User"
 ctl contact 15550000002 100000000000002 "Echo" $PN
-ctl contact 15550000003 100000000000003 "Alice" $PN
+ctl contact 15550000003 100000000000003 "Alice" $PN --chatty 45
 ctl contact 15550000004 100000000000004 "Bob" $PN
 
 # The phone: once the QR has been on screen for a few seconds, scan it.

@@ -44,6 +44,16 @@ EXTRA_DIST += tests/ui-tmux.sh
 TESTS += tests/ui-chat-tmux.sh
 EXTRA_DIST += tests/ui-chat-tmux.sh
 
+# A message sent as wachat is killed (SIGKILL) goes out exactly once after
+# the restart, shown once, its tick delivered.
+TESTS += tests/ui-chat-kill-tmux.sh
+EXTRA_DIST += tests/ui-chat-kill-tmux.sh
+
+# A message with Baileys through the sim shows on both sides with its
+# ticks: wachat's UI in tmux and Baileys, read receipts both ways.
+TESTS += tests/ui-baileys-tmux.sh
+EXTRA_DIST += tests/ui-baileys-tmux.sh tests/sim-interop/wachat-ui-baileys.mjs
+
 # The README's first command in a tmux pane: the demo links and connects.
 TESTS += tests/demo-tmux.sh
 EXTRA_DIST += tests/demo-tmux.sh

@@ -250,8 +250,14 @@ add_account(struct sim *s, struct json_object *in, bool contact,
 {
 	struct sim_account	*a;
 	struct json_object	*v;
+	int64_t			 chatty = 0;
 	int			 rc;
 
+	if (json_object_object_get_ex(in, "chatty_s", &v) && (!contact ||
+	    !jint(in, "chatty_s", &chatty) || chatty < 0 || chatty > 86400 ||
+	    (chatty > 0 && jstr(in, "of") == NULL)))
+		return error(out, 400, "chatty_s: 0-86400 seconds, for a "
+		    "contact with an owner (of)");
 	rc = sim_account_add(s, jstr(in, "pn"), jstr(in, "lid"),
 	    jstr(in, "name"), contact, jstr(in, "of"), &a);
 	if (rc == -EINVAL)
@@ -262,6 +268,9 @@ add_account(struct sim *s, struct json_object *in, bool contact,
 		return error(out, 500, wc_strerror(rc));
 	if (json_object_object_get_ex(in, "echo", &v))
 		a->echo = json_object_get_boolean(v);
+	if (chatty > 0 && (rc = sim_phone_chatty(s, a, (unsigned)chatty)) !=
+	    0)
+		return error(out, 500, wc_strerror(rc));
 	return reply(out, sim_account_json(a, true), 200);
 }
 

@@ -27,10 +27,12 @@ ctl_usage(FILE *f)
 "  status                          ports, keys and counters\n"
 "  accounts                        accounts and contacts\n"
 "  account PN [LID [NAME]]         create an account\n"
-"  contact PN [LID [NAME [OF]]] [--echo]\n"
+"  contact PN [LID [NAME [OF]]] [--echo] [--chatty S]\n"
 "                                  create a contact (of the account OF); with\n"
 "                                  --echo (or named Echo) its phone answers\n"
-"                                  every text with \"echo: TEXT\"\n"
+"                                  every text with \"echo: TEXT\"; with\n"
+"                                  --chatty S it writes to OF every S seconds\n"
+"                                  while OF has a linked companion\n"
 "  device JID                      what the sim holds for a device\n"
 "  connections                     live connections\n"
 "  drop ID                         close a connection (ID: number, last, all)\n"
@@ -196,6 +198,7 @@ dispatch(const char *base, int argc, char **argv)
 	char			 path[256];
 	long long		 v;
 	int			 i;
+	long long		 chatty = 0;
 	bool			 echo = false;
 
 	if (strcmp(cmd, "status") == 0 && argc == 1)
@@ -253,6 +256,15 @@ dispatch(const char *base, int argc, char **argv)
 	if (strcmp(cmd, "shutdown") == 0 && argc == 1)
 		return request(base, "POST", "/admin/shutdown", NULL,
 		    "application/json");
+	if (strcmp(cmd, "contact") == 0 && argc >= 3 &&
+	    strcmp(argv[argc - 2], "--chatty") == 0) {
+		if (int_arg(argv[argc - 1], &chatty) != 0 || chatty < 1) {
+			fprintf(stderr, "wachat-sim ctl: --chatty %s: not a "
+			    "number of seconds\n", argv[argc - 1]);
+			return 2;
+		}
+		argc -= 2;
+	}
 	if (strcmp(cmd, "contact") == 0 && argc >= 2 &&
 	    strcmp(argv[argc - 1], "--echo") == 0) {
 		echo = true;
@@ -264,6 +276,9 @@ dispatch(const char *base, int argc, char **argv)
 		if (echo)
 			json_object_object_add(o, "echo",
 			    json_object_new_boolean(true));
+		if (chatty > 0)
+			json_object_object_add(o, "chatty_s",
+			    json_object_new_int64(chatty));
 		add_str(o, "pn", argv[1]);
 		add_str(o, "lid", argc > 2 ? argv[2] : NULL);
 		add_str(o, "name", argc > 3 ? argv[3] : NULL);

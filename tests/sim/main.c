@@ -163,9 +163,12 @@ usage(FILE *f)
 "  GET  /admin/status                      ports, keys, counters, knobs\n"
 "  GET  /admin/accounts                    accounts and contacts, devices\n"
 "  POST /admin/accounts {pn,lid?,name?}    create an account (Signal keys made)\n"
-"  POST /admin/contacts {pn,lid?,name?,of?,echo?} create a contact (of =\n"
-"                                          owner PN; echo, or the name Echo:\n"
-"                                          it answers every text)\n"
+"  POST /admin/contacts {pn,lid?,name?,of?,echo?,chatty_s?} create a\n"
+"                                          contact (of = owner PN; echo, or\n"
+"                                          the name Echo: it answers every\n"
+"                                          text; chatty_s N: it writes to its\n"
+"                                          owner every N s while the owner\n"
+"                                          has a linked companion)\n"
 "  GET  /admin/devices/JID                 what the sim holds for a device\n"
 "                                          (PN[:DEV]@s.whatsapp.net, LID[:DEV]@lid),\n"
 "                                          with its uploaded prekeys\n"
@@ -308,6 +311,7 @@ sim_stop(struct sim *s)
 	if (s->stopping)
 		return;
 	s->stopping = true;
+	sim_phone_chatty_stop_all(s);
 	sim_http_stop(s->admin);
 	s->admin = NULL;
 	uv_close((uv_handle_t *)&s->sigint, NULL);

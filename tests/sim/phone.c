@@ -10,8 +10,8 @@
  * to (POST /admin/mock-phone/send) as a client does (9.2-9.4): every
  * device of the addressee and its own account's companions (those as
  * deviceSentMessage), sessions from the devices' prekey bundles.  An echo
- * phone reads every text it gets and answers "echo: TEXT".  Loop thread
- * only.
+ * phone reads every text it gets and answers "echo: TEXT"; a chatty one
+ * writes to its owner now and then.  Loop thread only.
  */
 #include "compat.h"
 
@@ -38,6 +38,7 @@
 #define PHONE_RETRY_SLOTS	64	/* message ids with a retry count */
 #define PHONE_RETRY_MAX		4	/* retry receipts per message ([WM]) */
 #define PHONE_ECHO_MS		300	/* an echo phone answers after this */
+#define PHONE_CHATTY_MAX_S	86400	/* longest chatty period */
 #define PHONE_TEXT_MAX		65536	/* bytes of text told to send */
 #define PHONE_JID_MAX		96
 
@@ -112,7 +113,30 @@ struct sim_phone {
 	struct retry_slot	 retries[PHONE_RETRY_SLOTS];
 	unsigned		 next_retry;
 	uint64_t		 decrypted, failed, duplicates, retry_receipts;
+	uint64_t		 resent;	/* an id read before, again */
 	uint64_t		 echoes;
+};
+
+/* A chatty contact's timer (sim_phone_chatty). */
+struct sim_chatty {
+	uv_timer_t		 t;
+	struct sim		*s;
+	struct sim_account	*a;		/* NULL once stopped */
+	unsigned		 next;		/* next of chatty_texts */
+};
+
+/* What a chatty contact says, in turn. */
+static const char *const chatty_texts[] = {
+	"Hi! How is your day going? \xf0\x9f\x98\x8a",
+	"\xc2\xbfQu\xc3\xa9 tal? \xc2\xa1Hace un d\xc3\xad" "a precioso! "
+	    "\xe2\x98\x80\xef\xb8\x8f",
+	"Bonjour ! On prend un caf\xc3\xa9 demain ? \xe2\x98\x95",
+	"Guten Abend! Hast du den Film gesehen? \xf0\x9f\x8e\xac",
+	"Ol\xc3\xa1! Tudo bem por a\xc3\xad? \xf0\x9f\x8c\xbb",
+	"\xe3\x81\x93\xe3\x82\x93\xe3\x81\xab\xe3\x81\xa1\xe3\x81\xaf"
+	    "\xef\xbc\x81 \xf0\x9f\x8c\xb8",
+	"Ciao! Ho trovato una pizzeria fantastica \xf0\x9f\x8d\x95",
+	"Just thinking of you \xe2\x80\x94 talk soon! \xf0\x9f\x91\x8b",
 };
 
 /* An echo answer waiting for its timer. */
@@ -1091,6 +1115,20 @@ inbox_add(struct sim_phone *p, const struct wa_msg_in *in, const char *enc)
 	return m;
 }
 
+/* m (the newest inbox row) repeats a message already read: the same id
+ * from the same device. */
+static bool
+already_read(const struct sim_phone *p, const struct inbox *m)
+{
+	size_t	 i, n = (size_t)(m - p->in);
+
+	for (i = 0; i < n; i++)
+		if (p->in[i].err == 0 && strcmp(p->in[i].id, m->id) == 0 &&
+		    strcmp(p->in[i].from, m->from) == 0)
+			return true;
+	return false;
+}
+
 static void	echo_schedule(struct sim_phone *p, const char *sender,
 		    const char *chat, const char *id, const char *text);
 
@@ -1243,6 +1281,16 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		}
 		p->decrypted++;
 		read = true;
+		if (m != NULL && already_read(p, m)) {
+			/* Sent again (its sender missed our receipt, or the
+			 * server's ack): a phone shows a message id once. */
+			p->nin--;
+			p->resent++;
+			sim_log(s, "phone %s: message %s from %s again: "
+			    "already read", p->a->pn, in.id, in.from);
+			wa_msg_content_release(&c);
+			continue;
+		}
 		if (m != NULL) {
 			m->kind = kind_name(c.kind);
 			m->text = dup_or_null(c.text);
@@ -1481,6 +1529,110 @@ echo_schedule(struct sim_phone *p, const char *sender, const char *chat,
 	uv_timer_start(&j->t, echo_fire, PHONE_ECHO_MS, 0);
 }
 
+/* --- the chatty contact --- */
+
+static void
+chatty_closed(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+/* a's owner has a linked companion with its prekeys on the server. */
+static bool
+owner_linked(struct sim *s, const struct sim_account *a,
+    struct sim_account **owner)
+{
+	const struct sim_device	*d;
+
+	if (a->owner[0] == '\0' ||
+	    (*owner = sim_account_by_pn(s, a->owner)) == NULL)
+		return false;
+	for (d = (*owner)->devices; d != NULL; d = d->next)
+		if (!d->removed && d->uploads > 0)
+			return true;
+	return false;
+}
+
+static void
+chatty_fire(uv_timer_t *t)
+{
+	struct sim_chatty	*c = t->data;
+	struct sim_account	*a = c->a, *owner;
+	struct buf		 inner = BUF_INIT;
+	struct wa_msg_text	 mt;
+	char			 chat[PHONE_JID_MAX];
+	char			 id[WA_MSG_ID_LEN + 1];
+	int			 rc;
+
+	if (a == NULL || c->s->stopping || a->phone == NULL ||
+	    !owner_linked(c->s, a, &owner))
+		return;
+	snprintf(chat, sizeof(chat), "%s@s.whatsapp.net", owner->pn);
+	memset(&mt, 0, sizeof(mt));
+	mt.text = chatty_texts[c->next];
+	c->next = (c->next + 1) % (sizeof(chatty_texts) /
+	    sizeof(chatty_texts[0]));
+	if ((rc = wa_msg_build_text(&mt, &inner)) == 0)
+		rc = phone_send_msg(a->phone, chat, &inner, "text", NULL, id,
+		    NULL);
+	if (rc != 0)
+		sim_log(c->s, "phone %s: chatty message to %s failed: %s",
+		    a->pn, owner->pn, wc_strerror(rc));
+	else
+		sim_log(c->s, "phone %s: chatty message %s to %s", a->pn, id,
+		    owner->pn);
+	buf_release(&inner);
+}
+
+static void
+chatty_stop(struct sim_account *a)
+{
+	struct sim_chatty	*c = a->chatty;
+
+	if (c == NULL)
+		return;
+	c->a = NULL;
+	uv_timer_stop(&c->t);
+	uv_close((uv_handle_t *)&c->t, chatty_closed);
+	a->chatty = NULL;
+}
+
+int
+sim_phone_chatty(struct sim *s, struct sim_account *a, unsigned period_s)
+{
+	struct sim_chatty	*c;
+
+	if (period_s > PHONE_CHATTY_MAX_S ||
+	    (period_s > 0 && a->owner[0] == '\0'))
+		return -EINVAL;
+	if (s->stopping)
+		return WC_ESTATE;
+	chatty_stop(a);
+	a->chatty_s = period_s;
+	if (period_s == 0)
+		return 0;
+	c = xcalloc(1, sizeof(*c));
+	c->s = s;
+	c->a = a;
+	uv_timer_init(&s->loop, &c->t);
+	c->t.data = c;
+	uv_timer_start(&c->t, chatty_fire, (uint64_t)period_s * 1000,
+	    (uint64_t)period_s * 1000);
+	a->chatty = c;
+	sim_log(s, "phone %s: writes to %s every %u s once it is linked",
+	    a->pn, a->owner, period_s);
+	return 0;
+}
+
+void
+sim_phone_chatty_stop_all(struct sim *s)
+{
+	struct sim_account	*a;
+
+	for (a = s->accounts; a != NULL; a = a->next)
+		chatty_stop(a);
+}
+
 /* --- the admin report --- */
 
 static void
@@ -1524,6 +1676,8 @@ sim_phone_json(const struct sim_account *a)
 
 	json_object_object_add(o, "pn", json_object_new_string(a->pn));
 	json_object_object_add(o, "echo", json_object_new_boolean(a->echo));
+	json_object_object_add(o, "chatty_s",
+	    json_object_new_int64((int64_t)a->chatty_s));
 	if (p == NULL)
 		return o;
 	json_object_object_add(o, "decrypted",
@@ -1532,6 +1686,8 @@ sim_phone_json(const struct sim_account *a)
 	    json_object_new_int64((int64_t)p->failed));
 	json_object_object_add(o, "duplicates",
 	    json_object_new_int64((int64_t)p->duplicates));
+	json_object_object_add(o, "resent",
+	    json_object_new_int64((int64_t)p->resent));
 	json_object_object_add(o, "retry_receipts",
 	    json_object_new_int64((int64_t)p->retry_receipts));
 	json_object_object_add(o, "echoes",

@@ -28,6 +28,7 @@ struct json_object;
 struct wa_node;
 struct sim_sub;
 struct sim_phone;
+struct sim_chatty;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
@@ -112,6 +113,9 @@ struct sim_account {
 	int64_t			 last_seen;	/* unix s; 0 = never */
 	struct sim_phone	*phone;		/* device 0's Signal state (phone.c) */
 	bool			 echo;		/* the phone echoes texts */
+	unsigned		 chatty_s;	/* writes to its owner every
+						 * chatty_s s; 0: never */
+	struct sim_chatty	*chatty;	/* its timer (phone.c) */
 };
 
 /* What a routed stanza is (route.c). */
@@ -351,7 +355,9 @@ void	sim_phone_free(struct sim_phone *p);
 /*
  * The phone hook (s->phone_hook, arg unused): a stanza routed to
  * device 0 of a.  A <message>: each pkmsg/msg <enc> is decrypted (11.2),
- * unpadded (9.3), parsed (11.3) and kept in the inbox; then one delivery
+ * unpadded (9.3), parsed (11.3) and kept in the inbox (a message id
+ * already read from the same device is not kept again, only counted as
+ * resent, as a phone shows a message once); then one delivery
  * receipt (type "sender" for a copy from a's own device, "peer_msg" for a
  * peer message; 11.8), or, when nothing decrypted, a retry receipt (9.6;
  * count 1..4 per message and sender, then nothing), sent through
@@ -402,6 +408,20 @@ int	sim_phone_reinstall(struct sim *s, struct sim_account *a);
 /* Drop every Signal session of a's phone, as a reinstalled phone would
  * (the next msg it gets fails: retry receipts).  Returns how many. */
 int	sim_phone_forget(struct sim_account *a);
+/*
+ * A chatty contact: every period_s seconds (1..86400) a's phone sends a
+ * short friendly text (a few languages, emoji; in turn from a fixed set)
+ * to the account a is a contact of (a->owner, PN namespace), but only
+ * while that account has a linked companion that uploaded its prekeys;
+ * a tick without one sends nothing.  period_s 0 stops it; calling again
+ * restarts the period.  Sets a->chatty_s.  Returns 0; -EINVAL (a has no
+ * owner, or period_s out of range), WC_ESTATE (the sim is stopping).
+ * Loop thread.
+ */
+int	sim_phone_chatty(struct sim *s, struct sim_account *a,
+	    unsigned period_s);
+/* Stop every chatty timer (sim_stop(); their handles close on the loop). */
+void	sim_phone_chatty_stop_all(struct sim *s);
 /* GET /admin/mock-phone/inbox: a's phone (counters, inbox of decrypted
  * messages with their content, receipts it got, messages it sent); a new
  * reference. */
