@@ -70,6 +70,7 @@ if ! sim_start; then
 fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
+ctl contact 15550000004 100000000000004 Echo $A >/dev/null 2>&1
 
 rm -f "$tmp/status"
 tm new-session -d -s wachat -x 100 -y 30 \
@@ -226,12 +227,37 @@ check "at 60x20 the chat list and the input line are there" \
 check "... with the input line and no 'too small'" sh -c \
     "grep -Eq '│> ?' '$tmp/pane' && ! grep -q 'too small' '$tmp/pane'"
 failed_now && show
+# As a person would: a new chat with Echo by number, a message with an
+# emoji; its tick goes to read (✓✓ in cyan: Echo's phone reads it) and
+# the echo appears.
+tm send-keys -t wachat C-n
+check "Ctrl-n asks for a number" wait_pane 'number' 50
+tm send-keys -t wachat -l "15550000004"
+tm send-keys -t wachat Enter
+tm send-keys -t wachat -l "hello echo 🎉"
+tm send-keys -t wachat Enter
+check "the echo contact answers in the open chat" \
+    wait_pane 'echo: hello echo 🎉' 150
+failed_now && show
+read_tick() {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		tm capture-pane -p -e -t wachat >"$tmp/pane-e" 2>/dev/null
+		grep -Eq "$(printf '\033')\[([0-9;]*;)?(36|38;5;6)m[^$(printf '\033')]*✓✓" \
+		    "$tmp/pane-e" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+check "... and our message's tick shows it read (✓✓ in the read colour)" read_tick
+
 tm resize-window -t wachat -x 30 -y 10
 check "at 30x10 one line says the window is too small" \
     wait_pane 'window too small' 50
 tm resize-window -t wachat -x 100 -y 30
 check "back at 100x30: the list, the messages and the input line" \
-    wait_pane 'hello from bob' 50
+    wait_pane 'echo: hello echo' 50
 check "... with the input line" grep -Eq '│> ?' "$tmp/pane"
 
 tm send-keys -t wachat C-q
