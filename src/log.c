@@ -9,7 +9,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "log.h"
+#include "sanitize.h"
 
 static struct {
 	pthread_mutex_t	 lock;
@@ -53,6 +55,7 @@ log_write(enum log_level level, const char *tag, const char *func,
 	struct timeval	 tv;
 	struct tm	 tm;
 	va_list		 ap;
+	struct buf	 safe = BUF_INIT;
 	size_t		 n;
 	int		 k;
 
@@ -74,8 +77,15 @@ log_write(enum log_level level, const char *tag, const char *func,
 	}
 	if (n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
-	line[n++] = '\n';
+	/* A log line may carry strings from the network (ids, reasons):
+	 * one line, inert in a terminal that shows the log (src/sanitize.h;
+	 * reliability.md).  A cut UTF-8 sequence at the end becomes U+FFFD. */
+	safe.len = 0;
+	wc_sanitize(line, n, false, &safe);
+	safe.p[safe.len - 1] = '\n';	/* the NUL wc_sanitize() ends with */
 	pthread_mutex_lock(&logger.lock);
-	(void)!write(logger.fd >= 0 ? logger.fd : STDERR_FILENO, line, n);
+	(void)!write(logger.fd >= 0 ? logger.fd : STDERR_FILENO, safe.p,
+	    safe.len);
 	pthread_mutex_unlock(&logger.lock);
+	buf_release(&safe);
 }

@@ -7,12 +7,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
 #include "arena.h"
 #include "buf.h"
 #include "err.h"
+#include "log.h"
 #include "sanitize.h"
 
 static void
@@ -207,6 +211,36 @@ test_wc_sanitize__keeps_text_emoji_and_newlines_as_asked(void **state)
 	buf_release(&b);
 }
 
+static void
+test_log_write__keeps_network_text_inert_in_the_log(void **state)
+{
+	char	 path[] = "/tmp/wachat-test-log.XXXXXX", got[512];
+	FILE	*f;
+	size_t	 n;
+	int	 fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(log_open(path, LOG_INFO), 0);
+	log_write(LOG_WARN, "test", "here", "message %s: %s", "ID\x1b[2J",
+	    "two\nlines\r\xe2\x80\xae");
+	log_close();
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(got, 1, sizeof(got) - 1, f);
+	fclose(f);
+	unlink(path);
+	got[n] = '\0';
+	assert_null(strchr(got, 0x1b));
+	assert_null(strchr(got, '\r'));
+	assert_null(strstr(got, "\xe2\x80\xae"));
+	/* one line, ending in its newline */
+	assert_ptr_equal(strchr(got, '\n'), got + n - 1);
+	assert_non_null(strstr(got, "WARN test here: message ID"));
+}
+
 int
 main(void)
 {
@@ -219,6 +253,7 @@ main(void)
 		cmocka_unit_test(test_wc_strerror__names_every_code),
 		cmocka_unit_test(test_wc_sanitize__makes_escapes_controls_and_overrides_inert),
 		cmocka_unit_test(test_wc_sanitize__keeps_text_emoji_and_newlines_as_asked),
+		cmocka_unit_test(test_log_write__keeps_network_text_inert_in_the_log),
 	};
 
 	return cmocka_run_group_tests_name("base", tests, NULL, NULL);
