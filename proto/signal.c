@@ -3,7 +3,8 @@
  * proto/signal.c -- libsignal-protocol-c over struct wa_signal_store_ops
  * (proto/wa-signal.h): the crypto provider, the store callbacks with who
  * frees each buffer, and the session, encrypt and decrypt calls wrapped
- * in the store's transactions.  No SQL here.
+ * in the store's transactions, and the same for group sender keys (SKDM,
+ * skmsg).  No SQL here.
  *
  * Buffer ownership at the libsignal boundary: a signal_buffer this file
  * hands to libsignal through a load callback (session, prekey, identity)
@@ -24,7 +25,10 @@
 #include <sodium.h>
 
 #include <curve.h>
+#include <group_cipher.h>
+#include <group_session_builder.h>
 #include <protocol.h>
+#include <sender_key_record.h>
 #include <session_builder.h>
 #include <session_cipher.h>
 #include <session_pre_key.h>
@@ -682,7 +686,7 @@ st_is_trusted(const signal_protocol_address *sa, uint8_t *key, size_t len,
 	return 1;
 }
 
-/* ---- sender keys (group messages, a later issue) ---------------------- */
+/* ---- sender-key store ------------------------------------------------- */
 
 static int
 sk_name(const signal_protocol_sender_key_name *n, char *group,
@@ -1141,4 +1145,254 @@ out:
 		    type == WA_SIGNAL_PKMSG ? "pkmsg" : "msg", a->device,
 		    wc_strerror(rc));
 	return rc;
+}
+
+/* ---- groups: sender keys (10.2-10.4, 11.2) ---------------------------- */
+
+/*
+ * Check the arguments common to the group calls and fill in libsignal's
+ * sender key name n, which points into group and a (both must outlive
+ * every use of n).
+ */
+static int
+group_name(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *a, signal_protocol_sender_key_name *n)
+{
+	size_t	 len;
+
+	if (group == NULL || a == NULL || !addr_ok(a))
+		return -EINVAL;
+	len = strnlen(group, WA_SIGNAL_NAME_MAX + 1);
+	if (len == 0 || len > WA_SIGNAL_NAME_MAX)
+		return -EINVAL;
+	if (s->ops->sender_key_load == NULL || s->ops->sender_key_store == NULL)
+		return -ENOTSUP;
+	n->group_id = group;
+	n->group_id_len = len;
+	to_sg(a, &n->sender);
+	return 0;
+}
+
+/* libsignal's "no session" is, for a sender key, "no sender key". */
+static int
+group_err(int rc)
+{
+	if (rc == SG_ERR_NO_SESSION || rc == SG_ERR_INVALID_KEY_ID)
+		return WC_ENOSENDERKEY;
+	/* SG_ERR_UNKNOWN while decoding means a field was missing. */
+	if (rc == SG_ERR_UNKNOWN)
+		return WC_EBADMSG;
+	return wa_signal_err(rc);
+}
+
+int
+wa_signal_group_skdm(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *own_addr, struct buf *skdm_out)
+{
+	signal_protocol_sender_key_name	  n;
+	group_session_builder		 *builder = NULL;
+	sender_key_distribution_message	 *skdm = NULL;
+	signal_buffer			 *ser = NULL;
+	int				  rc;
+
+	if ((rc = group_name(s, group, own_addr, &n)) != 0)
+		return rc;
+	if ((rc = group_session_builder_create(&builder, s->store,
+	    s->ctx)) != 0)
+		return wa_signal_err(rc);
+	if ((rc = tx_begin(s)) != 0)
+		goto out;
+	rc = group_session_builder_create_session(builder, &skdm, &n);
+	if (rc == 0 && (ser = ciphertext_message_get_serialized(
+	    (ciphertext_message *)skdm)) == NULL)
+		rc = WC_ECRYPTO;
+	if ((rc = tx_end(s, group_err(rc))) == 0)
+		buf_append(skdm_out, signal_buffer_data(ser),
+		    signal_buffer_len(ser));
+out:
+	SIGNAL_UNREF(skdm);
+	group_session_builder_free(builder);
+	if (rc != 0)
+		log_warn("no SKDM for a group: %s", wc_strerror(rc));
+	return rc;
+}
+
+int
+wa_signal_group_process_skdm(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *sender_addr, const uint8_t *skdm, size_t len)
+{
+	signal_protocol_sender_key_name	  n;
+	group_session_builder		 *builder = NULL;
+	sender_key_distribution_message	 *m = NULL;
+	int				  rc;
+
+	if ((rc = group_name(s, group, sender_addr, &n)) != 0)
+		return rc;
+	if (skdm == NULL)
+		return -EINVAL;
+	if (len > WA_SIGNAL_MAX_LEN)
+		return WC_ETOOBIG;
+	if (len == 0)
+		return WC_EBADMSG;
+	if ((rc = sender_key_distribution_message_deserialize(&m, skdm, len,
+	    s->ctx)) != 0) {
+		/* A missing field, a bad version or protobuf: the input's
+		 * fault; an invalid signing key stays WC_EBADKEY. */
+		rc = rc == SG_ERR_INVALID_KEY ? WC_EBADKEY :
+		    rc == SG_ERR_NOMEM ? -ENOMEM : WC_EBADMSG;
+		goto out;
+	}
+	if ((rc = group_session_builder_create(&builder, s->store,
+	    s->ctx)) != 0) {
+		rc = wa_signal_err(rc);
+		goto out;
+	}
+	if ((rc = tx_begin(s)) != 0)
+		goto out;
+	rc = tx_end(s, group_err(group_session_builder_process_session(
+	    builder, &n, m)));
+out:
+	group_session_builder_free(builder);
+	SIGNAL_UNREF(m);
+	if (rc != 0)
+		log_warn("SKDM from device %u refused: %s", sender_addr->device,
+		    wc_strerror(rc));
+	return rc;
+}
+
+int
+wa_signal_group_encrypt(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *own_addr, const uint8_t *p, size_t len,
+    struct buf *out)
+{
+	signal_protocol_sender_key_name	  n;
+	group_cipher			 *cipher = NULL;
+	ciphertext_message		 *msg = NULL;
+	signal_buffer			 *ser = NULL;
+	int				  rc;
+
+	if ((rc = group_name(s, group, own_addr, &n)) != 0)
+		return rc;
+	if (p == NULL && len > 0)
+		return -EINVAL;
+	if (len > WA_SIGNAL_MAX_LEN)
+		return WC_ETOOBIG;
+	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0)
+		return wa_signal_err(rc);
+	if ((rc = tx_begin(s)) != 0)
+		goto out;
+	rc = group_cipher_encrypt(cipher, p, len, &msg);
+	if (rc == 0 && ((ser = ciphertext_message_get_serialized(msg)) ==
+	    NULL || ciphertext_message_get_type(msg) !=
+	    CIPHERTEXT_SENDERKEY_TYPE))
+		rc = WC_ECRYPTO;
+	if ((rc = tx_end(s, group_err(rc))) == 0)
+		buf_append(out, signal_buffer_data(ser),
+		    signal_buffer_len(ser));
+out:
+	SIGNAL_UNREF(msg);
+	group_cipher_free(cipher);
+	if (rc != 0)
+		log_warn("skmsg not encrypted: %s", wc_strerror(rc));
+	return rc;
+}
+
+/*
+ * After group_cipher_decrypt() failed with rc: whether the sender's record
+ * has a key with key_id at all.  libsignal reports an unknown key id as an
+ * invalid message; the caller must tell "no sender key" (ask for the SKDM
+ * again) from a forged or broken skmsg.  Returns rc mapped, or
+ * WC_ENOSENDERKEY.
+ */
+static int
+group_decrypt_err(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *a, uint32_t key_id, int rc)
+{
+	sender_key_record	*rec = NULL;
+	sender_key_state	*state = NULL;
+	int			 lr;
+
+	if (rc != SG_ERR_INVALID_MESSAGE && rc != SG_ERR_NO_SESSION &&
+	    rc != SG_ERR_INVALID_KEY_ID)
+		return group_err(rc);
+	s->tmp.len = 0;
+	lr = s->ops->sender_key_load(s->ops->arg, group, a, &s->tmp);
+	if (lr < 0)
+		rc = lr;
+	else if (lr == 0)
+		rc = WC_ENOSENDERKEY;
+	else if (sender_key_record_deserialize(&rec, s->tmp.p, s->tmp.len,
+	    s->ctx) != 0)
+		rc = WC_EBADMSG;	/* a stored record libsignal wrote */
+	else if (sender_key_record_get_sender_key_state_by_id(rec, &state,
+	    key_id) != 0)
+		rc = WC_ENOSENDERKEY;
+	else
+		rc = group_err(rc);
+	if (s->tmp.p != NULL)
+		sodium_memzero(s->tmp.p, s->tmp.len);
+	s->tmp.len = 0;
+	SIGNAL_UNREF(rec);
+	return rc;
+}
+
+int
+wa_signal_group_decrypt(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *sender_addr, const uint8_t *c, size_t len,
+    struct buf *out)
+{
+	signal_protocol_sender_key_name	  n;
+	group_cipher			 *cipher = NULL;
+	sender_key_message		 *m = NULL;
+	signal_buffer			 *plain = NULL;
+	int				  rc;
+
+	if ((rc = group_name(s, group, sender_addr, &n)) != 0)
+		return rc;
+	if (c == NULL)
+		return -EINVAL;
+	if (len > WA_SIGNAL_MAX_LEN)
+		return WC_ETOOBIG;
+	if (len == 0)
+		return WC_EBADMSG;
+	if ((rc = sender_key_message_deserialize(&m, c, len, s->ctx)) != 0) {
+		rc = rc == SG_ERR_NOMEM ? -ENOMEM : WC_EBADMSG;
+		goto out;
+	}
+	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0) {
+		rc = wa_signal_err(rc);
+		goto out;
+	}
+	if ((rc = tx_begin(s)) != 0)
+		goto out;
+	rc = group_cipher_decrypt(cipher, m, NULL, &plain);
+	if (rc != 0)
+		rc = group_decrypt_err(s, group, sender_addr,
+		    sender_key_message_get_key_id(m), rc);
+	if ((rc = tx_end(s, rc)) == 0)
+		buf_append(out, signal_buffer_data(plain),
+		    signal_buffer_len(plain));
+out:
+	if (plain != NULL)
+		signal_buffer_bzero_free(plain);
+	SIGNAL_UNREF(m);
+	group_cipher_free(cipher);
+	if (rc != 0 && rc != WC_EDUPMSG)
+		log_warn("skmsg from device %u not decrypted: %s",
+		    sender_addr->device, wc_strerror(rc));
+	return rc;
+}
+
+int
+wa_signal_group_forget(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *own_addr)
+{
+	signal_protocol_sender_key_name	 n;
+	int				 rc;
+
+	if ((rc = group_name(s, group, own_addr, &n)) != 0)
+		return rc;
+	if (s->ops->sender_key_delete == NULL)
+		return -ENOTSUP;
+	return s->ops->sender_key_delete(s->ops->arg, group, own_addr);
 }

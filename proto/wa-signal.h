@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * proto/wa-signal.h -- the Signal layer of 1:1 messaging: libsignal-
- * protocol-c driven over wachat's store (protocol.md 5.4, 7.3, 8.1, 9.4,
- * 11.2, 16).  It maps JIDs to libsignal addresses, builds outgoing
- * sessions from prekey bundles, and encrypts and decrypts pkmsg and msg
- * payloads.  Persistence goes through struct wa_signal_store_ops (bound
- * over store/ by src/app-store.c); every record libsignal writes is
- * committed there before the call returns.  The crypto provider is OpenSSL
+ * proto/wa-signal.h -- the Signal layer of 1:1 and group messaging:
+ * libsignal-protocol-c driven over wachat's store (protocol.md 5.4, 7.3,
+ * 8.1, 9.4, 10.2-10.4, 11.2, 16).  It maps JIDs to libsignal addresses,
+ * builds outgoing sessions from prekey bundles, encrypts and decrypts
+ * pkmsg and msg payloads, and keeps group sender keys (SKDM, skmsg).
+ * Persistence goes through struct wa_signal_store_ops (bound over store/
+ * by src/app-store.c); every record libsignal writes is committed there
+ * before the call returns.  The crypto provider is OpenSSL
  * (HMAC-SHA256, SHA-512, AES-256-CBC and -CTR) and libsodium (random
  * bytes).
  *
@@ -124,6 +125,10 @@ struct wa_signal_store_ops {
 	int	(*sender_key_store)(void *arg, const char *group,
 		    const struct wa_signal_addr *sender, const uint8_t *rec,
 		    size_t len);
+	/* Delete that record: 1 when there was one, else 0.  Optional
+	 * (NULL: wa_signal_group_forget() fails with -ENOTSUP). */
+	int	(*sender_key_delete)(void *arg, const char *group,
+		    const struct wa_signal_addr *sender);
 	/* Transactions, which nest: begin opens a level, commit closes it
 	 * (durable when the outermost commits), rollback undoes its writes
 	 * and closes it. */
@@ -169,8 +174,10 @@ MUST_CHECK int	wa_signal_addr_from_jid(const char *jid, size_t len,
  * loaded yet.  Returns 0 and *out, freed with wa_signal_free().  Errors:
  * -EINVAL (a required op or now_ms is NULL: every op but
  * session_delete_all, session_devices and the sender-key ops is
- * required), -ENOMEM (libsignal could not allocate), WC_ECRYPTO
- * (OpenSSL has no HMAC), a negated errno from pthread_mutex_init().
+ * required; without sender_key_load and sender_key_store the
+ * wa_signal_group_* calls fail with -ENOTSUP), -ENOMEM (libsignal could
+ * not allocate), WC_ECRYPTO (OpenSSL has no HMAC), a negated errno from
+ * pthread_mutex_init().
  * *out untouched on error.
  */
 MUST_CHECK int	wa_signal_new(const struct wa_signal_store_ops *ops,
@@ -251,6 +258,95 @@ MUST_CHECK int	wa_signal_decrypt(struct wa_signal *s,
 MUST_CHECK int	wa_signal_remote_identity(struct wa_signal *s,
 		    const struct wa_signal_addr *a,
 		    uint8_t key[WA_SIGNAL_KEY_LEN]);
+
+/*
+ * ---- Groups: sender keys (protocol.md 10.2, 10.3, 11.2, 11.3) ----
+ *
+ * A sender key is named by (group, sender address): group is the group's
+ * JID text ("<id>@g.us", or "status@broadcast"), NUL-terminated, 1 to
+ * WA_SIGNAL_NAME_MAX bytes; the address is own_addr for our own key (our
+ * LID device in a LID-addressed group, else our PN device, 10.2) or the
+ * sender's encryption address for a peer's key (11.2).  Every record
+ * libsignal writes goes through the ops' sender_key_store inside a
+ * transaction (nested in the caller's, if any), so a failed call leaves
+ * the stored key as it was.  These calls need the ops' sender_key_load
+ * and sender_key_store: without them they fail with -ENOTSUP.  Same
+ * thread contract as the rest of this header.
+ */
+
+/*
+ * Our sender key for group, created when we have none (a fresh key id,
+ * chain key and signing key pair), and the serialized
+ * SenderKeyDistributionMessage for it (version byte 0x33 + protobuf,
+ * 10.2) appended to *skdm_out: the bytes of
+ * Message.senderKeyDistributionMessage.axolotlSenderKeyDistributionMessage,
+ * to be sent pairwise (wa_signal_encrypt()) to every device that lacks
+ * the key.  The SKDM carries the key's current iteration, so a receiver
+ * can read what we send from now on, not what we sent before.  A new key
+ * is stored (and committed, unless the caller's transaction is open)
+ * before this returns.  Returns 0.  Errors: -EINVAL (bad group or
+ * own_addr), -ENOTSUP (no sender-key ops), the store's errors, -ENOMEM,
+ * WC_ECRYPTO.  *skdm_out untouched on error.
+ */
+MUST_CHECK int	wa_signal_group_skdm(struct wa_signal *s, const char *group,
+		    const struct wa_signal_addr *own_addr,
+		    struct buf *skdm_out);
+
+/*
+ * Process the SKDM skdm[0..len) that sender_addr sent for group (the
+ * axolotlSenderKeyDistributionMessage of a decrypted pairwise Message,
+ * 11.3 step 2): its key is added to the sender's record (which keeps
+ * libsignal's last few keys), so skmsgs of that key decrypt.  Processing
+ * the same SKDM again does no harm.  Returns 0.  Errors: WC_EBADMSG
+ * (malformed, wrong version), WC_EBADKEY (its signing key is not a
+ * Curve25519 point), WC_ETOOBIG (len above WA_SIGNAL_MAX_LEN), -EINVAL
+ * (bad group or address, skdm NULL), -ENOTSUP, the store's errors,
+ * -ENOMEM.  Nothing is written on error.
+ */
+MUST_CHECK int	wa_signal_group_process_skdm(struct wa_signal *s,
+		    const char *group, const struct wa_signal_addr *sender_addr,
+		    const uint8_t *skdm, size_t len);
+
+/*
+ * Encrypt p[0..len) (the padded Message protobuf, 9.3) with our sender
+ * key for group and append the skmsg payload (a signed SenderKeyMessage,
+ * 10.3) to *out.  The advanced chain is stored before this returns:
+ * inside the caller's transaction when one is open (persist-before-send),
+ * else committed on its own.  Returns 0.  Errors: WC_ENOSENDERKEY (no
+ * sender key of ours for group: call wa_signal_group_skdm() first),
+ * WC_ETOOBIG (len above WA_SIGNAL_MAX_LEN), -EINVAL, -ENOTSUP, the
+ * store's errors, -ENOMEM, WC_ECRYPTO.  *out untouched on error.
+ */
+MUST_CHECK int	wa_signal_group_encrypt(struct wa_signal *s,
+		    const char *group, const struct wa_signal_addr *own_addr,
+		    const uint8_t *p, size_t len, struct buf *out);
+
+/*
+ * Decrypt the skmsg payload c[0..len) that sender_addr sent to group
+ * (11.2) and append the plaintext (still padded) to *out.  The sender's
+ * advanced chain (and the keys of skipped messages, for late arrivals) is
+ * written in one transaction, or nothing on error.  Returns 0.  Errors:
+ * WC_ENOSENDERKEY (no SKDM of that sender, or none for the key the skmsg
+ * names, was processed: send a retry receipt, 9.6), WC_EDUPMSG (already
+ * decrypted: ack it and ignore it), WC_EBADMSG (malformed, wrong version,
+ * bad signature, undecryptable, or more than 2000 messages ahead),
+ * WC_ETOOBIG (len above WA_SIGNAL_MAX_LEN), -EINVAL, -ENOTSUP, the
+ * store's errors, -ENOMEM.  *out untouched on error.
+ */
+MUST_CHECK int	wa_signal_group_decrypt(struct wa_signal *s,
+		    const char *group, const struct wa_signal_addr *sender_addr,
+		    const uint8_t *c, size_t len, struct buf *out);
+
+/*
+ * Drop our sender key for group (10.4: a participant who had it left or
+ * was removed), so the next wa_signal_group_skdm() creates a new key that
+ * must be distributed to every remaining device; receivers that do not
+ * get the new SKDM cannot read what follows.  Returns 1 when a key was
+ * dropped, 0 when there was none.  Errors: -ENOTSUP (the ops have no
+ * sender_key_delete), -EINVAL, the store's errors.
+ */
+MUST_CHECK int	wa_signal_group_forget(struct wa_signal *s, const char *group,
+		    const struct wa_signal_addr *own_addr);
 
 /*
  * Map a libsignal error (SG_ERR_*, -1000..-1999: the codes it defines are

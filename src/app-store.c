@@ -279,6 +279,14 @@ sig_sender_key_store(void *arg, const char *group,
 }
 
 static int
+sig_sender_key_delete(void *arg, const char *group,
+    const struct wa_signal_addr *sender)
+{
+	return store_signal_sender_key_delete(arg, group, sender->name,
+	    sender->device);
+}
+
+static int
 sig_tx_begin(void *arg)
 {
 	return store_signal_begin(arg);
@@ -313,6 +321,7 @@ app_store_signal_ops(struct store *s, struct wa_signal_store_ops *ops)
 	ops->identity_load = sig_identity_load;
 	ops->sender_key_load = sig_sender_key_load;
 	ops->sender_key_store = sig_sender_key_store;
+	ops->sender_key_delete = sig_sender_key_delete;
 	ops->tx_begin = sig_tx_begin;
 	ops->tx_commit = sig_tx_commit;
 	ops->tx_rollback = sig_tx_rollback;

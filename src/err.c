@@ -81,6 +81,8 @@ wc_strerror(int err)
 		return _("invalid Signal key or signature");
 	case WC_EUNTRUSTED:
 		return _("untrusted identity key");
+	case WC_ENOSENDERKEY:
+		return _("no sender key for that group member");
 	}
 	if (err == 0)
 		return _("success");

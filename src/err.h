@@ -46,6 +46,7 @@ enum wc_err {
 	WC_ENOKEY,		/* a pkmsg names a prekey we no longer have */
 	WC_EBADKEY,		/* a Signal key or prekey signature is invalid */
 	WC_EUNTRUSTED,		/* libsignal refused a remote identity */
+	WC_ENOSENDERKEY,	/* no sender key for that group sender or key id */
 };
 
 /*

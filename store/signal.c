@@ -335,3 +335,22 @@ store_signal_sender_key_store(struct store *s, const char *group_id,
 	sqlite3_bind_blob(st, 4, rec, (int)len, SQLITE_STATIC);
 	return run(s, st, "storing a sender key");
 }
+
+int
+store_signal_sender_key_delete(struct store *s, const char *group_id,
+    const char *name, uint32_t device)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(group_id)) != 0 || (rc = check_name(name)) != 0)
+		return rc;
+	if ((rc = prepare(s, "DELETE FROM sender_key WHERE group_id = ?1"
+	    " AND name = ?2 AND device = ?3", &st)) != 0)
+		return rc;
+	sqlite3_bind_text(st, 1, group_id, -1, SQLITE_STATIC);
+	bind_addr(st, 2, name, device);
+	if ((rc = run(s, st, "deleting a sender key")) != 0)
+		return rc;
+	return sqlite3_changes(s->db) > 0 ? 1 : 0;
+}

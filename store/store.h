@@ -232,6 +232,10 @@ MUST_CHECK int	store_signal_sender_key_load(struct store *s,
 MUST_CHECK int	store_signal_sender_key_store(struct store *s,
 		    const char *group_id, const char *name, uint32_t device,
 		    const uint8_t *rec, size_t len);
+/* Delete that record.  Returns 1 when there was one, 0 when not, -EINVAL
+ * or -EIO. */
+MUST_CHECK int	store_signal_sender_key_delete(struct store *s,
+		    const char *group_id, const char *name, uint32_t device);
 
 /*
  * ---------------------------------------------------------------------

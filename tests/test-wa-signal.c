@@ -738,7 +738,7 @@ static void
 test_wc_strerror__names_the_signal_codes(void **state)
 {
 	static const int codes[] = { WC_EDUPMSG, WC_ENOSESSION, WC_EBADMSG,
-	    WC_ENOKEY, WC_EBADKEY, WC_EUNTRUSTED };
+	    WC_ENOKEY, WC_EBADKEY, WC_EUNTRUSTED, WC_ENOSENDERKEY };
 	size_t	 i;
 
 	(void)state;
@@ -893,6 +893,12 @@ test_store_signal__keeps_sessions_identities_and_sender_keys_by_address(
 	assert_memory_equal(b.p, "sk", 2);
 	assert_int_equal(store_signal_sender_key_load(st, "3@g.us", "5_1", 3,
 	    &b), 0);
+	assert_int_equal(store_signal_sender_key_delete(st, "3@g.us", "5_1", 3),
+	    0);
+	assert_int_equal(store_signal_sender_key_delete(st, "1-2@g.us", "5_1",
+	    3), 1);
+	assert_int_equal(store_signal_sender_key_load(st, "1-2@g.us", "5_1", 3,
+	    &b), 0);
 
 	memset(longname, '7', sizeof(longname) - 1);
 	longname[sizeof(longname) - 1] = '\0';
@@ -902,6 +908,405 @@ test_store_signal__keeps_sessions_identities_and_sender_keys_by_address(
 	    -EINVAL);
 	buf_release(&b);
 	store_close(st);
+}
+
+/* ---- groups: sender keys (protocol.md 10.2-10.4, 11.2) ---- */
+
+#define GROUP		"120363000000000001@g.us"
+#define OTHER_GROUP	"120363000000000002@g.us"
+
+/* from's SKDM for group, as wa_signal_group_skdm() makes it. */
+static void
+skdm_of(struct party *from, const char *group, struct buf *skdm)
+{
+	skdm->len = 0;
+	assert_int_equal(wa_signal_group_skdm(from->sig, group, &from->addr,
+	    skdm), 0);
+	assert_true(skdm->len > 1);
+	assert_int_equal(skdm->p[0], 0x33);	/* version 3, 10.2 */
+}
+
+/* to processes the SKDM bytes from sent for group. */
+static void
+skdm_to(struct party *to, struct party *from, const char *group,
+    const struct buf *skdm)
+{
+	assert_int_equal(wa_signal_group_process_skdm(to->sig, group,
+	    &from->addr, skdm->p, skdm->len), 0);
+}
+
+/* from encrypts text for group; the skmsg in *ct. */
+static void
+group_send(struct party *from, const char *group, const char *text,
+    struct buf *ct)
+{
+	ct->len = 0;
+	assert_int_equal(wa_signal_group_encrypt(from->sig, group, &from->addr,
+	    (const uint8_t *)text, strlen(text), ct), 0);
+	assert_true(ct->len > strlen(text));
+	assert_int_equal(ct->p[0], 0x33);
+	assert_null(memmem(ct->p, ct->len, text, strlen(text)));
+}
+
+/* to decrypts from's skmsg ct in group and must read text. */
+static void
+group_recv(struct party *to, struct party *from, const char *group,
+    const struct buf *ct, const char *text)
+{
+	struct buf	 pt = BUF_INIT;
+
+	assert_int_equal(wa_signal_group_decrypt(to->sig, group, &from->addr,
+	    ct->p, ct->len, &pt), 0);
+	assert_int_equal(pt.len, strlen(text));
+	assert_memory_equal(pt.p, text, pt.len);
+	buf_release(&pt);
+}
+
+/* to cannot decrypt ct: the error, with nothing appended. */
+static int
+group_fail(struct party *to, struct party *from, const char *group,
+    const struct buf *ct)
+{
+	struct buf	 pt = BUF_INIT;
+	int		 rc;
+
+	rc = wa_signal_group_decrypt(to->sig, group, &from->addr, ct->p,
+	    ct->len, &pt);
+	assert_int_equal(pt.len, 0);
+	buf_release(&pt);
+	return rc;
+}
+
+static void
+test_wa_signal_group__skdm_lets_members_read_skmsgs__in_and_out_of_order(
+    void **state)
+{
+	struct party	 alice, bob, carol, dave;
+	struct buf	 skdm = BUF_INIT, again = BUF_INIT;
+	struct buf	 m1 = BUF_INIT, m2 = BUF_INIT, m3 = BUF_INIT;
+	struct buf	 m4 = BUF_INIT;
+
+	(void)state;
+	party_new(&alice, "111111111111111:3@lid");
+	party_new(&bob, "222222222222222@lid");
+	party_new(&carol, "15550000003:2@s.whatsapp.net");
+	party_new(&dave, "444@lid");
+	skdm_of(&alice, GROUP, &skdm);
+	/* The bytes travel (pairwise, 10.2) and are processed on arrival. */
+	skdm_to(&bob, &alice, GROUP, &skdm);
+	skdm_to(&carol, &alice, GROUP, &skdm);
+	skdm_to(&carol, &alice, GROUP, &skdm);	/* a second copy: harmless */
+
+	group_send(&alice, GROUP, "one", &m1);
+	group_send(&alice, GROUP, "two", &m2);
+	group_send(&alice, GROUP, "three", &m3);
+	assert_memory_not_equal(m1.p, m2.p, m1.len < m2.len ? m1.len :
+	    m2.len);
+	group_recv(&bob, &alice, GROUP, &m1, "one");
+	group_recv(&bob, &alice, GROUP, &m2, "two");
+	group_recv(&bob, &alice, GROUP, &m3, "three");
+	/* Carol gets them late and out of order. */
+	group_recv(&carol, &alice, GROUP, &m3, "three");
+	group_recv(&carol, &alice, GROUP, &m1, "one");
+	group_recv(&carol, &alice, GROUP, &m2, "two");
+	assert_int_equal(group_fail(&carol, &alice, GROUP, &m2), WC_EDUPMSG);
+	assert_int_equal(group_fail(&bob, &alice, GROUP, &m3), WC_EDUPMSG);
+
+	/* The key stays; its SKDM now starts at the current iteration: a
+	 * late joiner reads what comes next, not what came before. */
+	skdm_of(&alice, GROUP, &again);
+	assert_int_equal(again.len, skdm.len);
+	assert_memory_not_equal(again.p, skdm.p, skdm.len);
+	skdm_to(&dave, &alice, GROUP, &again);
+	group_send(&alice, GROUP, "four", &m4);
+	group_recv(&dave, &alice, GROUP, &m4, "four");
+	group_recv(&bob, &alice, GROUP, &m4, "four");
+	group_recv(&carol, &alice, GROUP, &m4, "four");
+	assert_int_equal(group_fail(&dave, &alice, GROUP, &m1), WC_EDUPMSG);
+	/* The key belongs to the group: the same sender elsewhere has none. */
+	assert_int_equal(group_fail(&bob, &alice, OTHER_GROUP, &m4),
+	    WC_ENOSENDERKEY);
+	buf_release(&skdm);
+	buf_release(&again);
+	buf_release(&m1);
+	buf_release(&m2);
+	buf_release(&m3);
+	buf_release(&m4);
+	party_free(&alice);
+	party_free(&bob);
+	party_free(&carol);
+	party_free(&dave);
+}
+
+static void
+test_wa_signal_group__each_sender_has_its_own_key__and_both_work(
+    void **state)
+{
+	struct party	 alice, bob, carol;
+	struct buf	 ska = BUF_INIT, skb = BUF_INIT, ct = BUF_INIT;
+
+	(void)state;
+	party_new(&alice, "111@lid");
+	party_new(&bob, "222:1@lid");
+	party_new(&carol, "333@lid");
+	skdm_of(&alice, GROUP, &ska);
+	skdm_to(&bob, &alice, GROUP, &ska);
+	skdm_to(&carol, &alice, GROUP, &ska);
+	group_send(&alice, GROUP, "hi all", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "hi all");
+	/* Bob's reply: his own key, made and sent the same way. */
+	skdm_of(&bob, GROUP, &skb);
+	assert_false(skb.len == ska.len &&
+	    memcmp(skb.p, ska.p, ska.len) == 0);
+	/* Before his SKDM arrives, Alice cannot read Bob. */
+	group_send(&bob, GROUP, "early", &ct);
+	assert_int_equal(group_fail(&alice, &bob, GROUP, &ct),
+	    WC_ENOSENDERKEY);
+	skdm_to(&alice, &bob, GROUP, &skb);
+	skdm_to(&carol, &bob, GROUP, &skb);
+	group_send(&bob, GROUP, "hello alice", &ct);
+	group_recv(&alice, &bob, GROUP, &ct, "hello alice");
+	group_recv(&carol, &bob, GROUP, &ct, "hello alice");
+	/* An skmsg is bound to its sender: Bob's is not Alice's. */
+	group_send(&bob, GROUP, "from bob", &ct);
+	assert_int_not_equal(group_fail(&carol, &alice, GROUP, &ct), 0);
+	group_recv(&carol, &bob, GROUP, &ct, "from bob");
+	/* Alice's key goes on beside Bob's. */
+	group_send(&alice, GROUP, "still me", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "still me");
+	group_recv(&carol, &alice, GROUP, &ct, "still me");
+	buf_release(&ska);
+	buf_release(&skb);
+	buf_release(&ct);
+	party_free(&alice);
+	party_free(&bob);
+	party_free(&carol);
+}
+
+static void
+test_wa_signal_group__sender_keys_survive_closing_and_reopening_the_stores(
+    void **state)
+{
+	struct party	 alice, bob;
+	struct buf	 skdm = BUF_INIT, ct = BUF_INIT, ct2 = BUF_INIT;
+
+	(void)state;
+	party_new(&alice, "111@lid");
+	party_new(&bob, "222@lid");
+	skdm_of(&alice, GROUP, &skdm);
+	party_close(&alice);
+	party_open(&alice);
+	/* The key made before the close is the one the SKDM names. */
+	skdm_to(&bob, &alice, GROUP, &skdm);
+	party_close(&bob);
+	party_open(&bob);
+	group_send(&alice, GROUP, "after", &ct);
+	party_close(&alice);
+	party_open(&alice);
+	group_send(&alice, GROUP, "later", &ct2);
+	group_recv(&bob, &alice, GROUP, &ct2, "later");
+	party_close(&bob);
+	party_open(&bob);
+	/* The skipped message's key was kept across the reopen. */
+	group_recv(&bob, &alice, GROUP, &ct, "after");
+	assert_int_equal(group_fail(&bob, &alice, GROUP, &ct2), WC_EDUPMSG);
+	group_send(&alice, GROUP, "again", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "again");
+	buf_release(&skdm);
+	buf_release(&ct);
+	buf_release(&ct2);
+	party_free(&alice);
+	party_free(&bob);
+}
+
+static void
+test_wa_signal_group_decrypt__fails_on_a_tampered_skmsg__and_the_next_decrypts(
+    void **state)
+{
+	struct party	 alice, bob;
+	struct buf	 skdm = BUF_INIT, ct = BUF_INIT, bad = BUF_INIT;
+	struct buf	 pt = BUF_INIT;
+	uint8_t		 junk[200];
+	size_t		 i, len;
+
+	(void)state;
+	party_new(&alice, "111@lid");
+	party_new(&bob, "222@lid");
+	skdm_of(&alice, GROUP, &skdm);
+	skdm_to(&bob, &alice, GROUP, &skdm);
+	group_send(&alice, GROUP, "genuine", &ct);
+	/* Each byte flipped in turn: version, protobuf, body, signature. */
+	for (i = 0; i < ct.len; i++) {
+		bad.len = 0;
+		buf_append(&bad, ct.p, ct.len);
+		bad.p[i] ^= 0x01;
+		assert_true(group_fail(&bob, &alice, GROUP, &bad) < 0);
+	}
+	bad.len = 0;
+	buf_append(&bad, ct.p, ct.len);
+	bad.p[bad.len - 1] ^= 0x80;	/* in the signature */
+	assert_int_equal(group_fail(&bob, &alice, GROUP, &bad), WC_EBADMSG);
+	bad.len = ct.len - 70;		/* the signature cut off */
+	assert_int_equal(group_fail(&bob, &alice, GROUP, &bad), WC_EBADMSG);
+	for (i = 0; i < 200; i++) {
+		len = 1 + randombytes_uniform(sizeof(junk));
+		randombytes_buf(junk, len);
+		if (i % 2 == 0)
+			junk[0] = 0x33;
+		assert_true(wa_signal_group_decrypt(bob.sig, GROUP, &alice.addr,
+		    junk, len, &pt) < 0);
+		assert_true(wa_signal_group_process_skdm(bob.sig, GROUP,
+		    &alice.addr, junk, len) < 0);
+	}
+	for (len = 1; len < skdm.len; len++)
+		assert_int_equal(wa_signal_group_process_skdm(bob.sig, GROUP,
+		    &alice.addr, skdm.p, len), WC_EBADMSG);
+	assert_int_equal(pt.len, 0);
+	group_recv(&bob, &alice, GROUP, &ct, "genuine");
+	group_send(&alice, GROUP, "next", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "next");
+	buf_release(&skdm);
+	buf_release(&ct);
+	buf_release(&bad);
+	party_free(&alice);
+	party_free(&bob);
+}
+
+static void
+test_wa_signal_group__without_an_skdm__fails_with_no_sender_key(void **state)
+{
+	struct party	 alice, bob;
+	struct buf	 skdm = BUF_INIT, ct = BUF_INIT;
+
+	(void)state;
+	party_new(&alice, "111@lid");
+	party_new(&bob, "222@lid");
+	/* No key of our own yet: the SKDM comes first. */
+	assert_int_equal(wa_signal_group_encrypt(alice.sig, GROUP, &alice.addr,
+	    (const uint8_t *)"x", 1, &ct), WC_ENOSENDERKEY);
+	assert_int_equal(ct.len, 0);
+	skdm_of(&alice, GROUP, &skdm);
+	group_send(&alice, GROUP, "unseen", &ct);
+	assert_int_equal(group_fail(&bob, &alice, GROUP, &ct),
+	    WC_ENOSENDERKEY);
+	/* The failure stored nothing; the SKDM then makes it readable. */
+	assert_int_equal(store_signal_sender_key_load(bob.st, GROUP,
+	    alice.addr.name, alice.addr.device, &skdm), 0);
+	skdm.len = 0;
+	skdm_of(&alice, GROUP, &skdm);
+	skdm_to(&bob, &alice, GROUP, &skdm);
+	group_send(&alice, GROUP, "seen", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "seen");
+	buf_release(&skdm);
+	buf_release(&ct);
+	party_free(&alice);
+	party_free(&bob);
+}
+
+static void
+test_wa_signal_group_forget__new_key_shuts_out_who_lacks_the_new_skdm(
+    void **state)
+{
+	struct party	 alice, bob, carol;
+	struct buf	 old = BUF_INIT, skdm = BUF_INIT, ct = BUF_INIT;
+
+	(void)state;
+	party_new(&alice, "111@lid");
+	party_new(&bob, "222@lid");
+	party_new(&carol, "333@lid");
+	skdm_of(&alice, GROUP, &old);
+	skdm_to(&bob, &alice, GROUP, &old);
+	skdm_to(&carol, &alice, GROUP, &old);
+	group_send(&alice, GROUP, "before", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "before");
+	group_recv(&carol, &alice, GROUP, &ct, "before");
+
+	/* Carol leaves (10.4): Alice rotates and tells only Bob. */
+	assert_int_equal(wa_signal_group_forget(alice.sig, GROUP, &alice.addr),
+	    1);
+	assert_int_equal(wa_signal_group_forget(alice.sig, GROUP, &alice.addr),
+	    0);
+	ct.len = 0;
+	assert_int_equal(wa_signal_group_encrypt(alice.sig, GROUP, &alice.addr,
+	    (const uint8_t *)"x", 1, &ct), WC_ENOSENDERKEY);
+	skdm_of(&alice, GROUP, &skdm);
+	assert_false(skdm.len == old.len &&
+	    memcmp(skdm.p, old.p, old.len) == 0);
+	skdm_to(&bob, &alice, GROUP, &skdm);
+	group_send(&alice, GROUP, "after", &ct);
+	group_recv(&bob, &alice, GROUP, &ct, "after");
+	assert_int_equal(group_fail(&carol, &alice, GROUP, &ct),
+	    WC_ENOSENDERKEY);
+	group_send(&alice, GROUP, "more", &ct);
+	assert_int_equal(group_fail(&carol, &alice, GROUP, &ct),
+	    WC_ENOSENDERKEY);
+	group_recv(&bob, &alice, GROUP, &ct, "more");
+	/* Forgetting one group leaves the others alone. */
+	skdm_of(&alice, OTHER_GROUP, &old);
+	assert_int_equal(wa_signal_group_forget(alice.sig, GROUP, &alice.addr),
+	    1);
+	group_send(&alice, OTHER_GROUP, "other", &ct);
+	buf_release(&old);
+	buf_release(&skdm);
+	buf_release(&ct);
+	party_free(&alice);
+	party_free(&bob);
+	party_free(&carol);
+}
+
+static void
+test_wa_signal_group__refuses_bad_arguments_and_missing_ops(void **state)
+{
+	struct party		 alice;
+	struct wa_signal_store_ops ops;
+	struct wa_signal	*s = NULL;
+	struct wa_signal_addr	 a;
+	struct buf		 out = BUF_INIT;
+	char			 longgroup[WA_SIGNAL_NAME_MAX + 2];
+	uint8_t			 b = 0x33;
+
+	(void)state;
+	party_new(&alice, "111@lid");
+	memset(longgroup, '1', sizeof(longgroup) - 1);
+	longgroup[sizeof(longgroup) - 1] = '\0';
+	assert_int_equal(wa_signal_group_skdm(alice.sig, "", &alice.addr,
+	    &out), -EINVAL);
+	assert_int_equal(wa_signal_group_skdm(alice.sig, longgroup,
+	    &alice.addr, &out), -EINVAL);
+	assert_int_equal(wa_signal_group_skdm(alice.sig, NULL, &alice.addr,
+	    &out), -EINVAL);
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(wa_signal_group_skdm(alice.sig, GROUP, &a, &out),
+	    -EINVAL);
+	assert_int_equal(wa_signal_group_decrypt(alice.sig, GROUP,
+	    &alice.addr, &b, 0, &out), WC_EBADMSG);
+	assert_int_equal(wa_signal_group_decrypt(alice.sig, GROUP,
+	    &alice.addr, &b, WA_SIGNAL_MAX_LEN + 1, &out), WC_ETOOBIG);
+	assert_int_equal(wa_signal_group_encrypt(alice.sig, GROUP,
+	    &alice.addr, &b, WA_SIGNAL_MAX_LEN + 1, &out), WC_ETOOBIG);
+	assert_int_equal(wa_signal_group_process_skdm(alice.sig, GROUP,
+	    &alice.addr, NULL, 1), -EINVAL);
+	assert_int_equal(out.len, 0);
+
+	/* sender_key_delete is optional; the others are needed here. */
+	ops = alice.ops;
+	ops.sender_key_delete = NULL;
+	assert_int_equal(wa_signal_new(&ops, fake_now, &alice, &s), 0);
+	assert_int_equal(wa_signal_group_skdm(s, GROUP, &alice.addr, &out), 0);
+	assert_int_equal(wa_signal_group_forget(s, GROUP, &alice.addr),
+	    -ENOTSUP);
+	wa_signal_free(s);
+	ops = alice.ops;
+	ops.sender_key_load = NULL;
+	assert_int_equal(wa_signal_new(&ops, fake_now, &alice, &s), 0);
+	assert_int_equal(wa_signal_group_encrypt(s, GROUP, &alice.addr, &b, 1,
+	    &out), -ENOTSUP);
+	wa_signal_free(s);
+	/* The SKDM made through the first context is alice's key. */
+	assert_int_equal(wa_signal_group_forget(alice.sig, GROUP, &alice.addr),
+	    1);
+	buf_release(&out);
+	party_free(&alice);
 }
 
 int
@@ -925,6 +1330,13 @@ main(void)
 		cmocka_unit_test(test_wa_signal_encrypt__inside_a_rolled_back_transaction__leaves_no_trace),
 		cmocka_unit_test(test_wa_signal__refuses_bad_arguments),
 		cmocka_unit_test(test_wc_strerror__names_the_signal_codes),
+		cmocka_unit_test(test_wa_signal_group__skdm_lets_members_read_skmsgs__in_and_out_of_order),
+		cmocka_unit_test(test_wa_signal_group__each_sender_has_its_own_key__and_both_work),
+		cmocka_unit_test(test_wa_signal_group__sender_keys_survive_closing_and_reopening_the_stores),
+		cmocka_unit_test(test_wa_signal_group_decrypt__fails_on_a_tampered_skmsg__and_the_next_decrypts),
+		cmocka_unit_test(test_wa_signal_group__without_an_skdm__fails_with_no_sender_key),
+		cmocka_unit_test(test_wa_signal_group_forget__new_key_shuts_out_who_lacks_the_new_skdm),
+		cmocka_unit_test(test_wa_signal_group__refuses_bad_arguments_and_missing_ops),
 		cmocka_unit_test(test_store_open__brings_a_version_1_store_to_the_signal_tables),
 		cmocka_unit_test(test_store_signal__nested_transactions_roll_back_only_their_level),
 		cmocka_unit_test(test_store_signal__keeps_sessions_identities_and_sender_keys_by_address),
