@@ -122,6 +122,18 @@ ctl contact 15550000004 100000000000004 "Bob" $PN
 	    2>&1 &
 	child=$!
 	wait "$child"
+	# Once the new device's keys are up, Echo says hello: the chat list
+	# then has a chat to open (Tab).
+	i=0
+	until "$sim" ctl --admin "$admin" device "$PN:1@s.whatsapp.net" \
+	    2>/dev/null | grep -q '"uploads":[1-9]'; do
+		i=$((i + 1))
+		[ "$i" -gt 300 ] && exit 0
+		run sleep 0.1
+	done
+	run "$sim" ctl --admin "$admin" phone-send 15550000002 \
+	    "$PN@s.whatsapp.net" "Hi, I am Echo: write me anything and I \
+will say it back." >/dev/null 2>&1
 ) &
 phone_pid=$!
 
