@@ -9,3 +9,16 @@ tests_test_wa_group_SOURCES = tests/test-wa-group.c
 tests_test_wa_group_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_group_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-group
+
+# Fuzz target for the group readers (libFuzzer under --enable-fuzzing)
+# and its corpus replay (seeds encoded by Baileys' encodeBinaryNode).
+FUZZ_PROGS += tests/fuzz/fuzz-wa-group
+tests_fuzz_fuzz_wa_group_SOURCES = tests/fuzz/fuzz-wa-group.c
+tests_fuzz_fuzz_wa_group_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_group_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+check_PROGRAMS += tests/fuzz/replay-wa-group
+tests_fuzz_replay_wa_group_SOURCES = tests/fuzz/fuzz-wa-group.c \
+	tests/fuzz/replay.c
+tests_fuzz_replay_wa_group_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/fuzz/replay-wa-group.sh
+EXTRA_DIST += tests/fuzz/replay-wa-group.sh
