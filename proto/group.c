@@ -417,68 +417,6 @@ wa_group_leave(const char *id, const char *group, struct arena *a,
 	return WC_EPROTO;			\
 } while (0)
 
-static const char *
-adup(struct arena *a, const char *p, size_t len)
-{
-	char	*s = arena_alloc(a, len + 1);
-
-	if (len > 0)
-		memcpy(s, p, len);
-	s[len] = '\0';
-	return s;
-}
-
-/* An attribute (string, bytes or JID) as text in a, or NULL. */
-static const char *
-sattr(struct arena *a, const struct wa_node *n, const char *key)
-{
-	const struct wa_val	*v = wa_node_attr(n, key);
-	char			 buf[WA_GROUP_MAX_JID];
-
-	if (v == NULL)
-		return NULL;
-	if (v->kind == WA_VAL_STR || v->kind == WA_VAL_BYTES)
-		return adup(a, v->u.str.p, v->u.str.len);
-	if (v->kind == WA_VAL_JID && wa_node_jid(n, key, buf, sizeof(buf)))
-		return adup(a, buf, strlen(buf));
-	return NULL;
-}
-
-/* A decimal attribute: 1 found, 0 absent, WC_EPROTO not a number. */
-static int
-nattr(const struct wa_node *n, const char *key, int64_t *v)
-{
-	const struct wa_val	*val = wa_node_attr(n, key);
-	int64_t			 r = 0;
-	size_t			 i;
-
-	if (val == NULL)
-		return 0;
-	if ((val->kind != WA_VAL_STR && val->kind != WA_VAL_BYTES) ||
-	    val->u.str.len == 0 || val->u.str.len > 18)
-		return WC_EPROTO;
-	for (i = 0; i < val->u.str.len; i++) {
-		if (val->u.str.p[i] < '0' || val->u.str.p[i] > '9')
-			return WC_EPROTO;
-		r = r * 10 + (val->u.str.p[i] - '0');
-	}
-	*v = r;
-	return 1;
-}
-
-static size_t
-nkids(const struct wa_node *n)
-{
-	return n != NULL && n->content.kind == WA_VAL_LIST ?
-	    n->content.u.list.n : 0;
-}
-
-static const struct wa_node *
-kid(const struct wa_node *n, size_t i)
-{
-	return &n->content.u.list.v[i];
-}
-
 /* The text content of n in a, or NULL. */
 static const char *
 text_of(struct arena *a, const struct wa_node *n)
@@ -488,7 +426,7 @@ text_of(struct arena *a, const struct wa_node *n)
 
 	if (!wa_node_bytes(n, &p, &len))
 		return NULL;
-	return adup(a, (const char *)p, len);
+	return wa_node_strdup(a, (const char *)p, len);
 }
 
 /* Read the <participant> children of n into *out, *n_out. */
@@ -499,24 +437,24 @@ parse_participants(const struct wa_node *n, struct arena *a,
 	struct wa_group_participant	*v = NULL, *p;
 	size_t				 i, cnt = 0, k = 0;
 
-	for (i = 0; i < nkids(n); i++)
-		cnt += wa_str_eqc(kid(n, i)->tag, "participant");
+	for (i = 0; i < wa_node_nkids(n); i++)
+		cnt += wa_str_eqc(wa_node_kid(n, i)->tag, "participant");
 	if (cnt > WA_GROUP_MAX_PARTICIPANTS)
 		FAIL("too many <participant>");
 	if (cnt > 0)
 		v = arena_alloc(a, cnt * sizeof(*v));
-	for (i = 0; i < nkids(n); i++) {
-		const struct wa_node	*c = kid(n, i);
+	for (i = 0; i < wa_node_nkids(n); i++) {
+		const struct wa_node	*c = wa_node_kid(n, i);
 
 		if (!wa_str_eqc(c->tag, "participant"))
 			continue;
 		p = &v[k++];
 		memset(p, 0, sizeof(*p));
-		if ((p->jid = sattr(a, c, "jid")) == NULL || p->jid[0] == '\0')
+		if ((p->jid = wa_node_text(a, c, "jid")) == NULL || p->jid[0] == '\0')
 			FAIL("<participant> without a jid");
-		p->lid = sattr(a, c, "lid");
-		p->phone_number = sattr(a, c, "phone_number");
-		p->display_name = sattr(a, c, "display_name");
+		p->lid = wa_node_text(a, c, "lid");
+		p->phone_number = wa_node_text(a, c, "phone_number");
+		p->display_name = wa_node_text(a, c, "display_name");
 		p->superadmin = wa_node_str_is(c, "type", "superadmin");
 		p->admin = p->superadmin || wa_node_str_is(c, "type", "admin");
 	}
@@ -542,7 +480,7 @@ wa_group_info_parse(const struct wa_node *g, struct arena *a,
 		return -EINVAL;
 	}
 	memset(&gi, 0, sizeof(gi));
-	if ((id = sattr(a, g, "id")) == NULL || id[0] == '\0')
+	if ((id = wa_node_text(a, g, "id")) == NULL || id[0] == '\0')
 		FAIL("<group> without an id");
 	if (strchr(id, '@') != NULL) {
 		gi.jid = id;
@@ -552,27 +490,27 @@ wa_group_info_parse(const struct wa_node *g, struct arena *a,
 		snprintf(jid, len, "%s@" GROUP_SERVER, id);
 		gi.jid = jid;
 	}
-	if (nattr(g, "s_t", &gi.subject_t) < 0 ||
-	    nattr(g, "creation", &gi.creation) < 0 ||
-	    nattr(g, "size", &gi.size) < 0)
+	if (wa_node_num(g, "s_t", &gi.subject_t) < 0 ||
+	    wa_node_num(g, "creation", &gi.creation) < 0 ||
+	    wa_node_num(g, "size", &gi.size) < 0)
 		FAIL("<group> with a non-numeric s_t, creation or size");
-	gi.subject = sattr(a, g, "subject");
-	gi.subject_owner = sattr(a, g, "s_o");
-	gi.subject_owner_pn = sattr(a, g, "s_o_pn");
-	gi.creator = sattr(a, g, "creator");
-	gi.creator_pn = sattr(a, g, "creator_pn");
-	gi.addressing_mode = sattr(a, g, "addressing_mode");
+	gi.subject = wa_node_text(a, g, "subject");
+	gi.subject_owner = wa_node_text(a, g, "s_o");
+	gi.subject_owner_pn = wa_node_text(a, g, "s_o_pn");
+	gi.creator = wa_node_text(a, g, "creator");
+	gi.creator_pn = wa_node_text(a, g, "creator_pn");
+	gi.addressing_mode = wa_node_text(a, g, "addressing_mode");
 	if (gi.addressing_mode == NULL)
 		gi.addressing_mode = "pn";
 	gi.lid = strcmp(gi.addressing_mode, "lid") == 0;
 	if ((c = wa_node_child(g, "description")) != NULL) {
-		gi.description_id = sattr(a, c, "id");
+		gi.description_id = wa_node_text(a, c, "id");
 		gi.description = text_of(a, wa_node_child(c, "body"));
 	}
 	gi.announce = wa_node_child(g, "announcement") != NULL;
 	gi.locked = wa_node_child(g, "locked") != NULL;
 	if ((c = wa_node_child(g, "ephemeral")) != NULL &&
-	    nattr(c, "expiration", &gi.ephemeral_s) < 0)
+	    wa_node_num(c, "expiration", &gi.ephemeral_s) < 0)
 		FAIL("<ephemeral> with a non-numeric expiration");
 	if ((rc = parse_participants(g, a, &gi.participants,
 	    &gi.n_participants, why)) != 0)
@@ -616,15 +554,15 @@ wa_group_iq_parse(const struct wa_node *iq, struct arena *a,
 	}
 	if ((gs = wa_node_child(iq, "groups")) == NULL)
 		FAIL("group answer without <group> or <groups>");
-	for (i = 0; i < nkids(gs); i++)
-		cnt += wa_str_eqc(kid(gs, i)->tag, "group");
+	for (i = 0; i < wa_node_nkids(gs); i++)
+		cnt += wa_str_eqc(wa_node_kid(gs, i)->tag, "group");
 	if (cnt > WA_GROUP_MAX_GROUPS)
 		FAIL("too many <group>");
 	v = arena_alloc(a, (cnt > 0 ? cnt : 1) * sizeof(*v));
-	for (i = 0; i < nkids(gs); i++) {
-		if (!wa_str_eqc(kid(gs, i)->tag, "group"))
+	for (i = 0; i < wa_node_nkids(gs); i++) {
+		if (!wa_str_eqc(wa_node_kid(gs, i)->tag, "group"))
 			continue;
-		if ((rc = wa_group_info_parse(kid(gs, i), a, &v[k++], why)) !=
+		if ((rc = wa_group_info_parse(wa_node_kid(gs, i), a, &v[k++], why)) !=
 		    0)
 			return rc;
 	}
@@ -681,13 +619,13 @@ parse_event(const struct wa_node *c, struct arena *a,
 			FAIL("<create> without a valid <group>");
 		break;
 	case WA_GROUP_EV_SUBJECT:
-		e->subject = sattr(a, c, "subject");
-		e->subject_owner = sattr(a, c, "s_o");
-		if (nattr(c, "s_t", &e->subject_t) < 0)
+		e->subject = wa_node_text(a, c, "subject");
+		e->subject_owner = wa_node_text(a, c, "s_o");
+		if (wa_node_num(c, "s_t", &e->subject_t) < 0)
 			FAIL("<subject> with a non-numeric s_t");
 		break;
 	case WA_GROUP_EV_DESCRIPTION:
-		e->description_id = sattr(a, c, "id");
+		e->description_id = wa_node_text(a, c, "id");
 		if (wa_node_child(c, "delete") == NULL)
 			e->description = text_of(a, wa_node_child(c, "body"));
 		break;
@@ -697,15 +635,15 @@ parse_event(const struct wa_node *c, struct arena *a,
 	case WA_GROUP_EV_DEMOTE:
 	case WA_GROUP_EV_LEAVE:
 	case WA_GROUP_EV_MODIFY:
-		e->reason = sattr(a, c, "reason");
+		e->reason = wa_node_text(a, c, "reason");
 		return parse_participants(c, a, &e->participants,
 		    &e->n_participants, why);
 	case WA_GROUP_EV_EPHEMERAL:
-		if (nattr(c, "expiration", &e->expiration_s) < 0)
+		if (wa_node_num(c, "expiration", &e->expiration_s) < 0)
 			FAIL("<ephemeral> with a non-numeric expiration");
 		break;
 	case WA_GROUP_EV_DELETE:
-		e->reason = sattr(a, c, "reason");
+		e->reason = wa_node_text(a, c, "reason");
 		break;
 	case WA_GROUP_EV_OTHER:
 	case WA_GROUP_EV_ANNOUNCE:
@@ -723,7 +661,7 @@ wa_group_notification_parse(const struct wa_node *n, struct arena *a,
     struct wa_group_event **out, size_t *n_out, const char **why)
 {
 	struct wa_group_event	 base, *v = NULL;
-	size_t			 i, cnt = nkids(n);
+	size_t			 i, cnt = wa_node_nkids(n);
 	int			 rc;
 
 	if (n == NULL || !wa_str_eqc(n->tag, "notification") ||
@@ -733,24 +671,24 @@ wa_group_notification_parse(const struct wa_node *n, struct arena *a,
 		return -EINVAL;
 	}
 	memset(&base, 0, sizeof(base));
-	if ((base.group = sattr(a, n, "from")) == NULL || base.group[0] == '\0')
+	if ((base.group = wa_node_text(a, n, "from")) == NULL || base.group[0] == '\0')
 		FAIL("<notification> without a from");
-	if ((base.id = sattr(a, n, "id")) == NULL || base.id[0] == '\0')
+	if ((base.id = wa_node_text(a, n, "id")) == NULL || base.id[0] == '\0')
 		FAIL("<notification> without an id");
-	if (nattr(n, "t", &base.t) < 0)
+	if (wa_node_num(n, "t", &base.t) < 0)
 		FAIL("<notification> with a non-numeric t");
-	base.author = sattr(a, n, "participant");
-	base.author_pn = sattr(a, n, "participant_pn");
-	base.notify = sattr(a, n, "notify");
+	base.author = wa_node_text(a, n, "participant");
+	base.author_pn = wa_node_text(a, n, "participant_pn");
+	base.notify = wa_node_text(a, n, "notify");
 	if (cnt > WA_GROUP_MAX_EVENTS)
 		FAIL("w:gp2 <notification> with too many children");
 	if (cnt > 0)
 		v = arena_alloc(a, cnt * sizeof(*v));
 	for (i = 0; i < cnt; i++) {
-		const struct wa_node	*c = kid(n, i);
+		const struct wa_node	*c = wa_node_kid(n, i);
 
 		v[i] = base;
-		v[i].tag = adup(a, c->tag.p, c->tag.len);
+		v[i].tag = wa_node_strdup(a, c->tag.p, c->tag.len);
 		v[i].kind = ev_kind(c->tag);
 		if ((rc = parse_event(c, a, &v[i], why)) != 0)
 			return rc;

@@ -752,89 +752,6 @@ wa_msg_stanza(const struct wa_msg_send *s, struct arena *a,
 
 /* --- reading nodes --- */
 
-/* Copy p[0..len) into a as a C string, cut at a NUL. */
-static const char *
-adup(struct arena *a, const char *p, size_t len)
-{
-	char	*s = arena_alloc(a, len + 1);
-
-	if (len > 0)
-		memcpy(s, p, len);
-	s[len] = '\0';
-	return s;
-}
-
-/* A value (string, bytes or JID) as text in a, or NULL. */
-static const char *
-val_text(struct arena *a, const struct wa_val *v)
-{
-	char		 buf[WA_MSG_MAX_JID];
-	const struct wa_jid *j;
-	int		 k;
-
-	if (v == NULL)
-		return NULL;
-	switch (v->kind) {
-	case WA_VAL_STR:
-	case WA_VAL_BYTES:
-		return adup(a, v->u.str.p, v->u.str.len);
-	case WA_VAL_JID:
-		j = &v->u.jid;
-		if (j->user.len == 0)
-			k = snprintf(buf, sizeof(buf), "%.*s",
-			    (int)j->server.len, j->server.p);
-		else if (j->device != 0)
-			k = snprintf(buf, sizeof(buf), "%.*s:%u@%.*s",
-			    (int)j->user.len, j->user.p, j->device,
-			    (int)j->server.len, j->server.p);
-		else
-			k = snprintf(buf, sizeof(buf), "%.*s@%.*s",
-			    (int)j->user.len, j->user.p,
-			    (int)j->server.len, j->server.p);
-		if (k < 0 || (size_t)k >= sizeof(buf))
-			return NULL;
-		return adup(a, buf, (size_t)k);
-	case WA_VAL_NONE:
-	case WA_VAL_LIST:
-		break;
-	}
-	return NULL;
-}
-
-static const char *
-sattr(struct arena *a, const struct wa_node *n, const char *key)
-{
-	return val_text(a, wa_node_attr(n, key));
-}
-
-/* A decimal attribute: 1 found, 0 absent, WC_EPROTO not a number. */
-static int
-nattr(const struct wa_node *n, const char *key, int64_t *v)
-{
-	const struct wa_val	*val = wa_node_attr(n, key);
-	int64_t			 r = 0;
-	size_t			 i;
-
-	if (val == NULL)
-		return 0;
-	if ((val->kind != WA_VAL_STR && val->kind != WA_VAL_BYTES) ||
-	    val->u.str.len == 0 || val->u.str.len > 18)
-		return WC_EPROTO;
-	for (i = 0; i < val->u.str.len; i++) {
-		if (val->u.str.p[i] < '0' || val->u.str.p[i] > '9')
-			return WC_EPROTO;
-		r = r * 10 + (val->u.str.p[i] - '0');
-	}
-	*v = r;
-	return 1;
-}
-
-static size_t
-nkids(const struct wa_node *n)
-{
-	return n->content.kind == WA_VAL_LIST ? n->content.u.list.n : 0;
-}
-
 #define FAIL(msg) do {				\
 	if (why != NULL)			\
 		*why = (msg);			\
@@ -849,19 +766,19 @@ parse_enc(const struct wa_node *e, struct wa_msg_enc_in *d, struct arena *a,
 	int64_t			 v = 0, count = 0;
 
 	memset(d, 0, sizeof(*d));
-	if (tv == NULL || (d->type_name = val_text(a, tv)) == NULL ||
+	if (tv == NULL || (d->type_name = wa_node_text(a, e, "type")) == NULL ||
 	    d->type_name[0] == '\0')
 		FAIL("<enc> without a type");
 	if (e->content.kind != WA_VAL_BYTES && e->content.kind != WA_VAL_STR)
 		FAIL("<enc> without ciphertext");
-	if (nattr(e, "v", &v) < 0 || nattr(e, "count", &count) < 0 ||
+	if (wa_node_num(e, "v", &v) < 0 || wa_node_num(e, "count", &count) < 0 ||
 	    count > 0xFFFF || v > 0xFFFF)
 		FAIL("<enc> with a bad v or count");
 	d->v = (unsigned)v;
 	d->count = (unsigned)count;
 	d->ct = (const uint8_t *)e->content.u.str.p;
 	d->ct_len = e->content.u.str.len;
-	d->mediatype = sattr(a, e, "mediatype");
+	d->mediatype = wa_node_text(a, e, "mediatype");
 	d->hide_fail = wa_node_str_is(e, "decrypt-fail", "hide");
 	if (d->v != 2 && d->v != 3)
 		d->type = WA_MSG_ENC_OTHER;
@@ -890,34 +807,34 @@ wa_msg_stanza_parse(const struct wa_node *n, struct arena *a,
 		return -EINVAL;
 	}
 	memset(&m, 0, sizeof(m));
-	if ((m.id = sattr(a, n, "id")) == NULL || m.id[0] == '\0')
+	if ((m.id = wa_node_text(a, n, "id")) == NULL || m.id[0] == '\0')
 		FAIL("<message> without an id");
-	if ((m.from = sattr(a, n, "from")) == NULL || m.from[0] == '\0')
+	if ((m.from = wa_node_text(a, n, "from")) == NULL || m.from[0] == '\0')
 		FAIL("<message> without a from");
-	if ((rc = nattr(n, "t", &m.t)) < 0)
+	if ((rc = wa_node_num(n, "t", &m.t)) < 0)
 		FAIL("<message> with a non-numeric t");
-	m.participant = sattr(a, n, "participant");
-	m.recipient = sattr(a, n, "recipient");
-	m.type = sattr(a, n, "type");
-	m.notify = sattr(a, n, "notify");
+	m.participant = wa_node_text(a, n, "participant");
+	m.recipient = wa_node_text(a, n, "recipient");
+	m.type = wa_node_text(a, n, "type");
+	m.notify = wa_node_text(a, n, "notify");
 	if (m.notify != NULL && strcmp(m.notify, "-") == 0)
 		m.notify = NULL;	/* 15.4 */
-	m.category = sattr(a, n, "category");
-	m.edit = sattr(a, n, "edit");
-	m.sender_pn = sattr(a, n, "sender_pn");
-	m.sender_lid = sattr(a, n, "sender_lid");
-	m.participant_pn = sattr(a, n, "participant_pn");
-	m.participant_lid = sattr(a, n, "participant_lid");
-	m.addressing_mode = sattr(a, n, "addressing_mode");
+	m.category = wa_node_text(a, n, "category");
+	m.edit = wa_node_text(a, n, "edit");
+	m.sender_pn = wa_node_text(a, n, "sender_pn");
+	m.sender_lid = wa_node_text(a, n, "sender_lid");
+	m.participant_pn = wa_node_text(a, n, "participant_pn");
+	m.participant_lid = wa_node_text(a, n, "participant_lid");
+	m.addressing_mode = wa_node_text(a, n, "addressing_mode");
 	m.offline = wa_node_attr(n, "offline") != NULL;
 	m.unavailable = wa_node_child(n, "unavailable") != NULL;
-	for (i = 0; i < nkids(n); i++)
+	for (i = 0; i < wa_node_nkids(n); i++)
 		ne += wa_str_eqc(n->content.u.list.v[i].tag, "enc");
 	if (ne > WA_MSG_MAX_ENCS)
 		FAIL("<message> with too many <enc>");
 	if (ne > 0)
 		m.encs = arena_alloc(a, ne * sizeof(*m.encs));
-	for (i = 0; i < nkids(n); i++) {
+	for (i = 0; i < wa_node_nkids(n); i++) {
 		const struct wa_node	*e = &n->content.u.list.v[i];
 
 		if (!wa_str_eqc(e->tag, "enc"))
@@ -1058,39 +975,39 @@ wa_msg_receipt_parse(const struct wa_node *n, struct arena *a,
 		return -EINVAL;
 	}
 	memset(&r, 0, sizeof(r));
-	if ((r.id = sattr(a, n, "id")) == NULL || r.id[0] == '\0')
+	if ((r.id = wa_node_text(a, n, "id")) == NULL || r.id[0] == '\0')
 		FAIL("<receipt> without an id");
-	if ((r.from = sattr(a, n, "from")) == NULL || r.from[0] == '\0')
+	if ((r.from = wa_node_text(a, n, "from")) == NULL || r.from[0] == '\0')
 		FAIL("<receipt> without a from");
-	if (nattr(n, "t", &r.t) < 0)
+	if (wa_node_num(n, "t", &r.t) < 0)
 		FAIL("<receipt> with a non-numeric t");
-	r.type = sattr(a, n, "type");
-	r.participant = sattr(a, n, "participant");
-	r.recipient = sattr(a, n, "recipient");
+	r.type = wa_node_text(a, n, "type");
+	r.participant = wa_node_text(a, n, "participant");
+	r.recipient = wa_node_text(a, n, "recipient");
 	if ((list = wa_node_child(n, "list")) != NULL)
-		for (i = 0; i < nkids(list); i++)
+		for (i = 0; i < wa_node_nkids(list); i++)
 			n_items += wa_str_eqc(list->content.u.list.v[i].tag,
 			    "item");
 	if (n_items + 1 > WA_MSG_MAX_IDS)
 		FAIL("<receipt> with too many ids");
 	r.ids = arena_alloc(a, (n_items + 1) * sizeof(*r.ids));
 	r.ids[r.n_ids++] = r.id;
-	for (i = 0; list != NULL && i < nkids(list); i++) {
+	for (i = 0; list != NULL && i < wa_node_nkids(list); i++) {
 		const struct wa_node	*it = &list->content.u.list.v[i];
 
 		if (!wa_str_eqc(it->tag, "item"))
 			continue;
-		if ((r.ids[r.n_ids] = sattr(a, it, "id")) == NULL ||
+		if ((r.ids[r.n_ids] = wa_node_text(a, it, "id")) == NULL ||
 		    r.ids[r.n_ids][0] == '\0')
 			FAIL("<item> without an id");
 		r.n_ids++;
 	}
 	if ((retry = wa_node_child(n, "retry")) != NULL) {
 		v = 0;
-		if (nattr(retry, "count", &v) < 0 || v > 0xFFFF)
+		if (wa_node_num(retry, "count", &v) < 0 || v > 0xFFFF)
 			FAIL("<retry> with a bad count");
 		r.retry_count = (unsigned)v;
-		if (nattr(retry, "t", &r.retry_t) < 0)
+		if (wa_node_num(retry, "t", &r.retry_t) < 0)
 			FAIL("<retry> with a non-numeric t");
 	}
 	if ((reg = wa_node_child(n, "registration")) != NULL) {
@@ -1122,13 +1039,13 @@ wa_msg_server_ack_parse(const struct wa_node *n, struct arena *a,
 		return -EINVAL;
 	}
 	memset(&k, 0, sizeof(k));
-	if ((k.id = sattr(a, n, "id")) == NULL || k.id[0] == '\0')
+	if ((k.id = wa_node_text(a, n, "id")) == NULL || k.id[0] == '\0')
 		FAIL("<ack> without an id");
-	if (nattr(n, "t", &k.t) < 0)
+	if (wa_node_num(n, "t", &k.t) < 0)
 		FAIL("<ack> with a non-numeric t");
-	k.from = sattr(a, n, "from");
-	k.error = sattr(a, n, "error");
-	k.phash = sattr(a, n, "phash");
+	k.from = wa_node_text(a, n, "from");
+	k.error = wa_node_text(a, n, "error");
+	k.phash = wa_node_text(a, n, "phash");
 	*out = k;
 	return 0;
 }
@@ -1170,9 +1087,9 @@ wa_msg_chatstate_parse(const struct wa_node *n, struct arena *a,
 	if (n == NULL || !wa_str_eqc(n->tag, "chatstate"))
 		return -EINVAL;
 	memset(&c, 0, sizeof(c));
-	if ((c.from = sattr(a, n, "from")) == NULL || c.from[0] == '\0')
+	if ((c.from = wa_node_text(a, n, "from")) == NULL || c.from[0] == '\0')
 		return WC_EPROTO;
-	c.participant = sattr(a, n, "participant");
+	c.participant = wa_node_text(a, n, "participant");
 	if ((k = wa_node_child(n, "composing")) != NULL)
 		c.state = wa_node_str_is(k, "media", "audio") ? WA_MSG_RECORDING :
 		    WA_MSG_COMPOSING;
@@ -1226,13 +1143,13 @@ wa_msg_presence_parse(const struct wa_node *n, struct arena *a,
 	if (n == NULL || !wa_str_eqc(n->tag, "presence"))
 		return -EINVAL;
 	memset(&p, 0, sizeof(p));
-	if ((p.from = sattr(a, n, "from")) == NULL || p.from[0] == '\0')
+	if ((p.from = wa_node_text(a, n, "from")) == NULL || p.from[0] == '\0')
 		return WC_EPROTO;
 	type = wa_node_attr(n, "type");
 	p.available = type == NULL || wa_node_str_is(n, "type", "available");
 	if (wa_node_str_is(n, "last", "deny"))
 		p.last_denied = true;
-	else if (nattr(n, "last", &p.last_s) < 0)
+	else if (wa_node_num(n, "last", &p.last_s) < 0)
 		return WC_EPROTO;
 	*out = p;
 	return 0;

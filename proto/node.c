@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "err.h"
 #include "node.h"
 
 struct wa_node *
@@ -209,4 +210,64 @@ wa_node_bytes(const struct wa_node *n, const uint8_t **p, size_t *len)
 	*p = (const uint8_t *)n->content.u.str.p;
 	*len = n->content.u.str.len;
 	return true;
+}
+
+size_t
+wa_node_nkids(const struct wa_node *n)
+{
+	return n != NULL && n->content.kind == WA_VAL_LIST ?
+	    n->content.u.list.n : 0;
+}
+
+const struct wa_node *
+wa_node_kid(const struct wa_node *n, size_t i)
+{
+	return &n->content.u.list.v[i];
+}
+
+const char *
+wa_node_strdup(struct arena *a, const char *p, size_t len)
+{
+	char	*s = arena_alloc(a, len + 1);
+
+	if (len > 0)
+		memcpy(s, p, len);
+	s[len] = '\0';
+	return s;
+}
+
+const char *
+wa_node_text(struct arena *a, const struct wa_node *n, const char *key)
+{
+	const struct wa_val	*v = wa_node_attr(n, key);
+	char			 buf[WA_NODE_JID_MAX];
+
+	if (v == NULL)
+		return NULL;
+	if (v->kind == WA_VAL_STR || v->kind == WA_VAL_BYTES)
+		return wa_node_strdup(a, v->u.str.p, v->u.str.len);
+	if (v->kind == WA_VAL_JID && wa_node_jid(n, key, buf, sizeof(buf)))
+		return wa_node_strdup(a, buf, strlen(buf));
+	return NULL;
+}
+
+int
+wa_node_num(const struct wa_node *n, const char *key, int64_t *v)
+{
+	const struct wa_val	*val = wa_node_attr(n, key);
+	int64_t			 r = 0;
+	size_t			 i;
+
+	if (val == NULL)
+		return 0;
+	if ((val->kind != WA_VAL_STR && val->kind != WA_VAL_BYTES) ||
+	    val->u.str.len == 0 || val->u.str.len > 18)
+		return WC_EPROTO;
+	for (i = 0; i < val->u.str.len; i++) {
+		if (val->u.str.p[i] < '0' || val->u.str.p[i] > '9')
+			return WC_EPROTO;
+		r = r * 10 + (val->u.str.p[i] - '0');
+	}
+	*v = r;
+	return 1;
 }

@@ -18,6 +18,8 @@
 #include "arena.h"
 #include "bin.h"
 
+#define WA_NODE_JID_MAX	256	/* bytes of a JID as text, with the NUL */
+
 /* --- building --- */
 
 /*
@@ -93,6 +95,31 @@ void		 wa_node_str_copy(const struct wa_node *n, const char *key,
  */
 bool		 wa_node_jid(const struct wa_node *n, const char *key,
 		    char *out, size_t len);
+
+/* The number of n's children (0 when n is NULL or has no list). */
+size_t		 wa_node_nkids(const struct wa_node *n);
+
+/* Child i of n; i must be below wa_node_nkids(n). */
+const struct wa_node *wa_node_kid(const struct wa_node *n, size_t i);
+
+/* p[0..len) copied into a as a C string (cut at a NUL it holds).  Never
+ * NULL (the arena aborts on out-of-memory). */
+const char	*wa_node_strdup(struct arena *a, const char *p, size_t len);
+
+/*
+ * Attribute key (a string, bytes, or a JID as "user[:device]@server")
+ * copied into a, or NULL when absent, of another kind, or a JID longer
+ * than WA_NODE_JID_MAX - 1 bytes.
+ */
+const char	*wa_node_text(struct arena *a, const struct wa_node *n,
+		    const char *key);
+
+/*
+ * A decimal attribute (1 to 18 digits): 1 and *v, 0 when absent (*v
+ * untouched), WC_EPROTO when it is not such a number.
+ */
+int		 wa_node_num(const struct wa_node *n, const char *key,
+		    int64_t *v);
 
 /*
  * n's content as bytes (a bytes or string content): true and *p, *len

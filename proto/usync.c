@@ -69,19 +69,6 @@ num_attr(const struct wa_node *n, const char *key, long max)
 	return v > max ? -1 : v;
 }
 
-static size_t
-nkids(const struct wa_node *n)
-{
-	return n != NULL && n->content.kind == WA_VAL_LIST ?
-	    n->content.u.list.n : 0;
-}
-
-static const struct wa_node *
-kidn(const struct wa_node *n, size_t i)
-{
-	return &n->content.u.list.v[i];
-}
-
 static int
 parse_user(const struct wa_node *un, struct wa_usync_user *u)
 {
@@ -105,8 +92,8 @@ parse_user(const struct wa_node *un, struct wa_usync_user *u)
 			u->error = true;
 		return 0;
 	}
-	for (i = 0; i < nkids(dl); i++) {
-		d = kidn(dl, i);
+	for (i = 0; i < wa_node_nkids(dl); i++) {
+		d = wa_node_kid(dl, i);
 		if (!wa_str_eqc(d->tag, "device"))
 			continue;
 		if ((id = num_attr(d, "id", 255)) < 0)
@@ -134,10 +121,10 @@ wa_usync_devices_parse(const struct wa_node *iq, struct wa_usync_user *out,
 	list = wa_node_child(wa_node_child(iq, "usync"), "list");
 	if (list == NULL)
 		return WC_EPROTO;
-	for (i = 0; i < nkids(list) && n < max; i++) {
-		if (!wa_str_eqc(kidn(list, i)->tag, "user"))
+	for (i = 0; i < wa_node_nkids(list) && n < max; i++) {
+		if (!wa_str_eqc(wa_node_kid(list, i)->tag, "user"))
 			continue;
-		if ((rc = parse_user(kidn(list, i), &out[n])) != 0)
+		if ((rc = parse_user(wa_node_kid(list, i), &out[n])) != 0)
 			return rc;
 		n++;
 	}
@@ -233,8 +220,8 @@ wa_usync_bundle(const struct wa_node *iq, const char *jid,
 	size_t			 i;
 	int			 rc;
 
-	for (i = 0; i < nkids(list); i++) {
-		u = kidn(list, i);
+	for (i = 0; i < wa_node_nkids(list); i++) {
+		u = wa_node_kid(list, i);
 		if (!wa_str_eqc(u->tag, "user") ||
 		    !wa_node_jid(u, "jid", j, sizeof(j)) || strcmp(j, jid) != 0)
 			continue;
@@ -244,7 +231,7 @@ wa_usync_bundle(const struct wa_node *iq, const char *jid,
 		if (wa_node_child(u, "keys") != NULL &&
 		    wa_node_child(u, "identity") == NULL)
 			u = wa_node_child(u, "keys");
-		if ((reg = exact(kidn(list, i), "registration", 4)) == NULL &&
+		if ((reg = exact(wa_node_kid(list, i), "registration", 4)) == NULL &&
 		    (reg = exact(u, "registration", 4)) == NULL)
 			return WC_EPROTO;
 		if ((rc = wa_usync_bundle_of(u, be(reg, 4), out)) != 0)
