@@ -46,6 +46,12 @@
 #define AES_BLOCK		16
 #define HMAC_POOL		4	/* HMAC states open at once, kept */
 
+/* The crypto provider's state: HMAC states kept for reuse. */
+struct provider {
+	crypto_auth_hmacsha256_state	 hmac_pool[HMAC_POOL];
+	bool				 hmac_busy[HMAC_POOL];
+};
+
 struct wa_signal {
 	const struct wa_signal_store_ops *ops;
 	wa_signal_clock_fn		 now_ms;
@@ -53,8 +59,7 @@ struct wa_signal {
 	signal_context			*ctx;
 	signal_protocol_store_context	*store;
 	pthread_mutex_t			 lock;	/* recursive (libsignal) */
-	crypto_auth_hmacsha256_state	 hmac_pool[HMAC_POOL];
-	bool				 hmac_busy[HMAC_POOL];
+	struct provider			 prov;	/* its user data */
 	struct buf			 tmp;	/* loaded records; wiped */
 	bool				 identity_changed; /* save_identity */
 };
@@ -97,7 +102,7 @@ wa_signal_err(int err)
 
 /* Wipe an HMAC state and give it back to the pool (or free it). */
 static void
-p_hmac_release(struct wa_signal *s, crypto_auth_hmacsha256_state *st)
+p_hmac_release(struct provider *s, crypto_auth_hmacsha256_state *st)
 {
 	size_t	 i;
 
@@ -126,7 +131,7 @@ p_random(uint8_t *data, size_t len, void *u)
 static int
 p_hmac_init(void **ctx, const uint8_t *key, size_t key_len, void *u)
 {
-	struct wa_signal		*s = u;
+	struct provider			*s = u;
 	crypto_auth_hmacsha256_state	*st = NULL;
 	size_t				 i;
 
@@ -799,23 +804,64 @@ set_stores(struct wa_signal *s)
 	return 0;
 }
 
+static const signal_crypto_provider provider = {
+	.random_func = p_random,
+	.hmac_sha256_init_func = p_hmac_init,
+	.hmac_sha256_update_func = p_hmac_update,
+	.hmac_sha256_final_func = p_hmac_final,
+	.hmac_sha256_cleanup_func = p_hmac_cleanup,
+	.sha512_digest_init_func = p_sha512_init,
+	.sha512_digest_update_func = p_sha512_update,
+	.sha512_digest_final_func = p_sha512_final,
+	.sha512_digest_cleanup_func = p_sha512_cleanup,
+	.encrypt_func = p_encrypt,
+	.decrypt_func = p_decrypt,
+};
+
+/* A libsignal context with the provider, for key making. */
+struct wa_signal_keygen {
+	signal_context		*ctx;
+	struct provider		 prov;
+};
+
+int
+wa_signal_keygen_new(struct wa_signal_keygen **out)
+{
+	struct wa_signal_keygen	*k = xcalloc(1, sizeof(*k));
+	signal_crypto_provider	 p = provider;
+	int			 rc;
+
+	p.user_data = &k->prov;
+	if ((rc = signal_context_create(&k->ctx, k)) != 0 ||
+	    (rc = signal_context_set_crypto_provider(k->ctx, &p)) != 0) {
+		wa_signal_keygen_free(k);
+		return wa_signal_err(rc);
+	}
+	*out = k;
+	return 0;
+}
+
+struct signal_context *
+wa_signal_keygen_context(struct wa_signal_keygen *k)
+{
+	return k->ctx;
+}
+
+void
+wa_signal_keygen_free(struct wa_signal_keygen *k)
+{
+	if (k == NULL)
+		return;
+	if (k->ctx != NULL)
+		signal_context_destroy(k->ctx);
+	free(k);
+}
+
 int
 wa_signal_new(const struct wa_signal_store_ops *ops, wa_signal_clock_fn now_ms,
     void *clock_arg, struct wa_signal **out)
 {
-	signal_crypto_provider	 p = {
-		.random_func = p_random,
-		.hmac_sha256_init_func = p_hmac_init,
-		.hmac_sha256_update_func = p_hmac_update,
-		.hmac_sha256_final_func = p_hmac_final,
-		.hmac_sha256_cleanup_func = p_hmac_cleanup,
-		.sha512_digest_init_func = p_sha512_init,
-		.sha512_digest_update_func = p_sha512_update,
-		.sha512_digest_final_func = p_sha512_final,
-		.sha512_digest_cleanup_func = p_sha512_cleanup,
-		.encrypt_func = p_encrypt,
-		.decrypt_func = p_decrypt,
-	};
+	signal_crypto_provider	 p = provider;
 	pthread_mutexattr_t	 attr;
 	struct wa_signal	*s;
 	int			 rc;
@@ -840,7 +886,7 @@ wa_signal_new(const struct wa_signal_store_ops *ops, wa_signal_clock_fn now_ms,
 		free(s);
 		return -rc;
 	}
-	p.user_data = s;
+	p.user_data = &s->prov;
 	if ((rc = signal_context_create(&s->ctx, s)) != 0 ||
 	    (rc = signal_context_set_crypto_provider(s->ctx, &p)) != 0 ||
 	    (rc = signal_context_set_locking_functions(s->ctx, p_lock,

@@ -138,6 +138,21 @@ struct wa_signal_store_ops {
 	void	*arg;
 };
 
+/*
+ * A libsignal context with wachat's crypto provider and nothing else (no
+ * stores, no locking), for code that drives libsignal-protocol-c itself
+ * to make keys (the simulator's phones, tests/sim/keys.c).  One thread at
+ * a time.  wa_signal_keygen_new() returns 0 and *out, freed with
+ * wa_signal_keygen_free() (NULL is a no-op); errors: WC_ECRYPTO or
+ * -ENOMEM (libsignal could not set up).  The context from
+ * wa_signal_keygen_context() is borrowed: valid until the free.
+ */
+struct signal_context;
+struct wa_signal_keygen;
+MUST_CHECK int	wa_signal_keygen_new(struct wa_signal_keygen **out);
+struct signal_context *wa_signal_keygen_context(struct wa_signal_keygen *k);
+void		wa_signal_keygen_free(struct wa_signal_keygen *k);
+
 /* The wall clock: ms since the Unix epoch (wa_conn_clock_fn's shape). */
 typedef int64_t	(*wa_signal_clock_fn)(void *arg);
 

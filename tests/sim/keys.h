@@ -41,12 +41,6 @@ void	sim_random(void *p, size_t len);
 int	sim_rng(void *arg, uint8_t *p, size_t len);
 
 /*
- * A libsignal context with the OpenSSL crypto provider.  Returns NULL on
- * failure (out of memory).  Free with signal_context_destroy().
- */
-struct signal_context *sim_signal_new(void);
-
-/*
  * Make a primary phone's keys with libsignal's key_helper: identity key
  * pair, registration id, signed prekey 1 and nprekeys one-time prekeys
  * starting at id 1.  Returns 0.  Errors: libsignal SG_ERR_* codes.

@@ -23,6 +23,7 @@
 #include "err.h"
 #include "http.h"
 #include "sim.h"
+#include "wa-signal.h"
 
 #ifndef SIM_ROOT_KEY_FILE
 #define SIM_ROOT_KEY_FILE "tests/sim/root-key.txt"
@@ -509,10 +510,13 @@ run(struct sim *s)
 	}
 	if (wa_crypto_init() != 0 || read_root(s, s->opt.root_key_file) != 0)
 		return 1;
-	if ((s->sig = sim_signal_new()) == NULL) {
+	/* libsignal with wachat's own crypto provider, to make the phones'
+	 * keys. */
+	if (wa_signal_keygen_new(&s->keygen) != 0) {
 		fprintf(stderr, "wachat-sim: cannot set up libsignal\n");
 		return 1;
 	}
+	s->sig = wa_signal_keygen_context(s->keygen);
 	sim_random(s->static_priv, SIM_KEY_LEN);
 	wa_crypto_x25519_base(s->static_priv, s->static_pub);
 	sim_random(s->inter_priv, SIM_KEY_LEN);
@@ -582,8 +586,7 @@ main(int argc, char **argv)
 	sim_route_free(&s);
 	sim_accounts_free(&s);
 	buf_release(&s.chain);
-	if (s.sig != NULL)
-		signal_context_destroy(s.sig);
+	wa_signal_keygen_free(s.keygen);
 	explicit_bzero(s.root_priv, sizeof(s.root_priv));
 	explicit_bzero(s.static_priv, sizeof(s.static_priv));
 	explicit_bzero(s.inter_priv, sizeof(s.inter_priv));

@@ -185,7 +185,8 @@ struct sim {
 	struct sim_http		*admin;
 	int			 port, admin_port;	/* bound ports */
 	FILE			*log;
-	struct signal_context	*sig;
+	struct wa_signal_keygen	*keygen;	/* libsignal for making keys */
+	struct signal_context	*sig;		/* its context (borrowed) */
 
 	uint8_t			 root_priv[SIM_KEY_LEN];
 	uint8_t			 root_pub[SIM_KEY_LEN];
