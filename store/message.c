@@ -52,6 +52,23 @@ prep(struct store *s, sqlite3_stmt **st, const char *sql)
 }
 
 /*
+ * Step st for at most one row: 1 when it gave one (read it, then hand st
+ * back), 0 when none, -EIO (logged with what) on an error.
+ */
+static int
+step_one(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int	 rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	log_error("%s: %s", what, sqlite3_errmsg(s->db));
+	return -EIO;
+}
+
+/*
  * Step st, which returns no rows, and finalize it.  Returns the number of
  * rows changed (>= 0) or -EIO.
  */
@@ -447,16 +464,9 @@ find_row(struct store *s, const char *chat, bool from_me, const char *id,
 	bind_str(st, 1, chat);
 	sqlite3_bind_int(st, 2, from_me);
 	bind_str(st, 3, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if ((rc = step_one(s, st, "finding a message")) == 1) {
 		*rowid = sqlite3_column_int64(st, 0);
 		*kind = sqlite3_column_int(st, 1);
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		log_error("finding a message: %s", sqlite3_errmsg(s->db));
-		rc = -EIO;
 	}
 	store_stmt_done(s, st);
 	return rc;
@@ -698,15 +708,8 @@ store_msg_get(struct store *s, const char *chat, bool from_me, const char *id,
 	bind_str(st, 1, chat);
 	sqlite3_bind_int(st, 2, from_me);
 	bind_str(st, 3, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if ((rc = step_one(s, st, "loading a message")) == 1) {
 		read_msg(st, out, true);
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		log_error("loading a message: %s", sqlite3_errmsg(s->db));
-		rc = -EIO;
 	}
 	store_stmt_done(s, st);
 	return rc;
@@ -1205,16 +1208,9 @@ store_contact_get(struct store *s, const char *jid, struct store_contact *out)
 	    " WHERE jid = ?1")) != 0)
 		return rc;
 	bind_str(st, 1, jid);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if ((rc = step_one(s, st, "loading a contact")) == 1) {
 		col_copy(st, 0, out->push_name, sizeof(out->push_name));
 		col_copy(st, 1, out->name, sizeof(out->name));
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		log_error("loading a contact: %s", sqlite3_errmsg(s->db));
-		rc = -EIO;
 	}
 	store_stmt_done(s, st);
 	return rc;
@@ -1253,17 +1249,8 @@ lid_get(struct store *s, const char *sql, const char *key,
 	if ((rc = prep(s, &st, sql)) != 0)
 		return rc;
 	bind_str(st, 1, key);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if ((rc = step_one(s, st, "loading a PN-LID mapping")) == 1)
 		col_copy(st, 0, out, STORE_JID_MAX + 1);
-		rc = 1;
-	} else if (rc == SQLITE_DONE) {
-		rc = 0;
-	} else {
-		log_error("loading a PN-LID mapping: %s",
-		    sqlite3_errmsg(s->db));
-		rc = -EIO;
-	}
 	store_stmt_done(s, st);
 	return rc;
 }
