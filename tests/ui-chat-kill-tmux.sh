@@ -103,9 +103,12 @@ alive() {
 	[ -r "/proc/$1/stat" ] &&
 	    ! sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'
 }
+
+# dead PID: wait up to 30 s (a clean stop on a loaded machine) for PID to
+# end; true when it has.
 dead() {
 	i=0
-	while alive "$1" && [ "$i" -lt 50 ]; do
+	while alive "$1" && [ "$i" -lt 300 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
