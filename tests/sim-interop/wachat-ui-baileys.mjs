@@ -168,7 +168,7 @@ try {
 		lines.filter((l) => l.includes('hello from Baileys 👋')).length === 1, 'each text shows once in the message pane', pane);
 
 	keys('C-q');
-	await until(10000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
+	await until(30000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
 	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';
 	let err = '';
 	try { err = fs.readFileSync(errFile, 'utf8') + fs.readFileSync(logFile, 'utf8'); } catch { /* none */ }
