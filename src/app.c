@@ -383,6 +383,7 @@ load_page(struct app *a, const struct cmd *c)
 		em->rowid = m->rowid;
 		em->id = xstrdup(m->id);
 		em->sender = xstrdup(m->sender);
+		em->sender_name = xstrdup("");
 		em->from_me = m->from_me;
 		em->ts_ms = m->ts_ms;
 		em->kind = m->kind;

@@ -46,6 +46,23 @@ enum ev_kind {
 	EV_CHATS,		/* chats[0..nchats), in list order; more */
 	EV_PAGE,		/* chat's msgs[0..nmsgs), oldest first; num =
 				 * the command's direction; more */
+	/* Groups (issue 8): chat is the group JID ("...@g.us").  Group
+	 * messages come as EV_MESSAGE with chat = the group and sender =
+	 * the author's user JID, sender_name its name.  Group event lines
+	 * (created, subject changed, added, removed, left, promoted) come
+	 * as EV_MESSAGE with notice = 1. */
+	EV_GROUP,		/* a group's metadata, at login, on a change
+				 * or answering CMD_GROUP_INFO: chat, text =
+				 * subject, members[0..nmembers), num = 1
+				 * when we are no longer a member (left or
+				 * removed), aux = the description ("") */
+};
+/* One member of EV_GROUP.  Strings owned by the event, never NULL. */
+struct ev_member {
+	char		*jid;		/* user JID (PN when known, else LID) */
+	char		*name;		/* contact or push name; "" unknown */
+	int		 admin;		/* 1 admin, 2 superadmin (creator) */
+	int		 is_me;		/* 1: this is us */
 };
 
 /* One chat of EV_CHATS.  Strings owned by the event, never NULL. */
@@ -68,6 +85,8 @@ struct ev_msg {
 	int64_t		 rowid;		/* keyset cursor with ts_ms */
 	char		*id;
 	char		*sender;	/* "" ours or 1:1 */
+	char		*sender_name;	/* groups: the author's contact or
+					 * push name; "" unknown or ours */
 	int		 from_me;
 	int64_t		 ts_ms;
 	int		 kind;		/* enum store_msg_kind */
@@ -93,7 +112,10 @@ struct ev {
 	char		*chat;
 	char		*id;
 	char		*sender;
+	char		*sender_name;	/* EV_MESSAGE in a group: the
+					 * author's name, "" unknown */
 	char		*quoted_id;
+	char		*aux;		/* EV_GROUP: the description */
 	int		 state;		/* enum wa_dm_state (proto/dm.h) */
 	int		 from_me;	/* 0 or 1 */
 	int		 notice;	/* 1: a line from wachat, not a person */
@@ -105,6 +127,9 @@ struct ev {
 	struct ev_msg	*msgs;
 	size_t		 nmsgs;
 	int		 more;		/* more rows in that direction */
+	/* EV_GROUP; owned */
+	struct ev_member *members;
+	size_t		 nmembers;
 };
 
 /*
@@ -140,6 +165,17 @@ enum cmd_kind {
 				 * page, -1 = before, +1 = after the row
 				 * named by aux "TS_MS:ROWID"; arg = max
 				 * rows in decimal ("" = 50) */
+	/* Groups (issue 8).  Failures answer with EV_ERROR (text = why);
+	 * success with EV_GROUP and the event lines. */
+	CMD_GROUP_CREATE,	/* arg = subject, aux = the members: user
+				 * JIDs or phone numbers, separated by
+				 * commas or spaces (may be "") */
+	CMD_GROUP_SUBJECT,	/* chat = group, arg = the new subject */
+	CMD_GROUP_ADD,		/* chat = group, arg = members as above */
+	CMD_GROUP_REMOVE,	/* chat = group, arg = members as above */
+	CMD_GROUP_LEAVE,	/* chat = group */
+	CMD_GROUP_INFO,		/* chat = group: EV_GROUP, fresh from the
+				 * server when online, else as stored */
 };
 
 /* One command.  Owns its strings. */

@@ -45,6 +45,7 @@ ev_free(struct ev *ev)
 	for (i = 0; i < ev->nmsgs; i++) {
 		free(ev->msgs[i].id);
 		free(ev->msgs[i].sender);
+		free(ev->msgs[i].sender_name);
 		free(ev->msgs[i].text);
 		free(ev->msgs[i].quoted_id);
 		free(ev->msgs[i].quoted_sender);
@@ -52,6 +53,13 @@ ev_free(struct ev *ev)
 		free(ev->msgs[i].reactions);
 	}
 	free(ev->msgs);
+	for (i = 0; i < ev->nmembers; i++) {
+		free(ev->members[i].jid);
+		free(ev->members[i].name);
+	}
+	free(ev->members);
+	free(ev->sender_name);
+	free(ev->aux);
 	free(ev->text);
 	free(ev->chat);
 	free(ev->id);
