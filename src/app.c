@@ -249,6 +249,12 @@ dm_cmd(struct app *a, const struct cmd *c)
 	case CMD_PAIR_CODE:
 	case CMD_LOAD_CHATS:
 	case CMD_LOAD_PAGE:
+	case CMD_GROUP_CREATE:
+	case CMD_GROUP_SUBJECT:
+	case CMD_GROUP_ADD:
+	case CMD_GROUP_REMOVE:
+	case CMD_GROUP_LEAVE:
+	case CMD_GROUP_INFO:
 		return;
 	}
 	if (rc < 0) {
@@ -402,6 +408,18 @@ load_page(struct app *a, const struct cmd *c)
 	send_ev(a, ev);
 }
 
+/* A group command (issue 8): not yet carried out. */
+static void
+group_cmd(struct app *a, const struct cmd *c)
+{
+	struct ev	*ev;
+
+	ev = ev_new(EV_ERROR, _("the command could not be carried out"));
+	ev->err = -ENOSYS;
+	(void)c;
+	send_ev(a, ev);
+}
+
 /* The command queue's wakeup: drain it. */
 static void
 on_cmds(struct evq *q, void *arg)
@@ -445,6 +463,14 @@ on_cmds(struct evq *q, void *arg)
 		case CMD_LOAD_PAGE:
 			if (c->chat != NULL)
 				load_page(a, c);
+			break;
+		case CMD_GROUP_CREATE:
+		case CMD_GROUP_SUBJECT:
+		case CMD_GROUP_ADD:
+		case CMD_GROUP_REMOVE:
+		case CMD_GROUP_LEAVE:
+		case CMD_GROUP_INFO:
+			group_cmd(a, c);
 			break;
 		}
 		cmd_free(c);
@@ -624,6 +650,7 @@ print_ev(struct app *a, const struct ev *ev)
 		break;
 	case EV_CHATS:
 	case EV_PAGE:
+	case EV_GROUP:
 		break;		/* asked by the screen only */
 	case EV_STOPPED:
 		if (ev->err == WC_ELOGGEDOUT)

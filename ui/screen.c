@@ -253,6 +253,7 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 	case EV_SEND_FAILED:
 	case EV_CHATS:
 	case EV_PAGE:
+	case EV_GROUP:
 		break;		/* the chat panes (issue 7) */
 	}
 	ui_screen_render(s);
