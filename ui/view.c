@@ -304,6 +304,7 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 	case EV_PAIR_CODE:
 	case EV_PAIRED:
 	case EV_ERROR:
+	case EV_GROUP:
 		break;
 	}
 }
