@@ -134,6 +134,28 @@ static const char *const migrations[] = {
 	"CREATE TABLE device_list ("
 	"  user TEXT PRIMARY KEY NOT NULL, devices BLOB NOT NULL,"
 	"  fetched_ms INTEGER NOT NULL) WITHOUT ROWID;",
+	/*
+	 * 4: groups (store/group.c; protocol.md 10.1, 10.4).  grp: a
+	 * group's metadata as the last w:g2 answer or notification said;
+	 * left_group 1 once we left or were removed.  grp_member: its
+	 * participants by the JID the group addresses them with (the LID in
+	 * LID groups), alt the other one; admin 1, superadmin 2.
+	 * sender_key_recipient: the devices that hold our current sender
+	 * key for the group (10.4), wiped when the key is replaced.
+	 */
+	"CREATE TABLE grp ("
+	"  jid TEXT PRIMARY KEY NOT NULL, subject TEXT NOT NULL DEFAULT '',"
+	"  description TEXT NOT NULL DEFAULT '',"
+	"  mode TEXT NOT NULL DEFAULT 'pn', creator TEXT NOT NULL DEFAULT '',"
+	"  creation_ms INTEGER NOT NULL DEFAULT 0,"
+	"  left_group INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;"
+	"CREATE TABLE grp_member ("
+	"  grp TEXT NOT NULL, jid TEXT NOT NULL, alt TEXT NOT NULL DEFAULT '',"
+	"  admin INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (grp, jid)) WITHOUT ROWID;"
+	"CREATE TABLE sender_key_recipient ("
+	"  grp TEXT NOT NULL, device TEXT NOT NULL,"
+	"  PRIMARY KEY (grp, device)) WITHOUT ROWID;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))

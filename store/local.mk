@@ -6,7 +6,7 @@ libstore_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store $(SQLITE_CFLAGS) \
 libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
 	store/device.c store/prekey.c
 STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)
-libstore_a_SOURCES += store/message.c
+libstore_a_SOURCES += store/message.c store/query.c store/group.c
 
 check_PROGRAMS += tests/test-store-message
 tests_test_store_message_SOURCES = tests/test-store-message.c

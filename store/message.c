@@ -32,90 +32,12 @@
 	" attempts"
 #define MSG_NCOLS	15	/* payload, when asked for, is column 15 */
 
-/* A required (non-empty) or optional string within max bytes. */
-static bool
-str_ok(const char *p, size_t max, bool required)
-{
-	size_t	 len;
-
-	if (p == NULL)
-		return !required;
-	len = strnlen(p, max + 1);
-	return len <= max && (len > 0 || !required);
-}
-
-/* A statement for sql from the connection's cache (store_stmt()). */
-static int
-prep(struct store *s, sqlite3_stmt **st, const char *sql)
-{
-	return store_stmt(s, sql, st);
-}
-
-/*
- * Step st for at most one row: 1 when it gave one (read it, then hand st
- * back), 0 when none, -EIO (logged with what) on an error.
- */
-static int
-step_one(struct store *s, sqlite3_stmt *st, const char *what)
-{
-	int	 rc = sqlite3_step(st);
-
-	if (rc == SQLITE_ROW)
-		return 1;
-	if (rc == SQLITE_DONE)
-		return 0;
-	log_error("%s: %s", what, sqlite3_errmsg(s->db));
-	return -EIO;
-}
-
-/*
- * Step st, which returns no rows, and finalize it.  Returns the number of
- * rows changed (>= 0) or -EIO.
- */
-static int
-run(struct store *s, sqlite3_stmt *st, const char *what)
-{
-	int	 rc = sqlite3_step(st);
-
-	store_stmt_done(s, st);
-	if (rc != SQLITE_DONE) {
-		log_error("%s: %s", what, sqlite3_errmsg(s->db));
-		return -EIO;
-	}
-	return sqlite3_changes(s->db);
-}
-
-static void
-bind_str(sqlite3_stmt *st, int col, const char *p)
-{
-	sqlite3_bind_text(st, col, p != NULL ? p : "", -1, SQLITE_STATIC);
-}
-
 /* Bind p[0..len): text from the network may hold any bytes, NUL too. */
 static void
 bind_text(sqlite3_stmt *st, int col, const char *p, size_t len)
 {
 	sqlite3_bind_text(st, col, p != NULL ? p : "", p != NULL ? (int)len :
 	    0, SQLITE_STATIC);
-}
-
-/* A copy of text column col, NUL-terminated, its length in *len. */
-static char *
-col_dup(sqlite3_stmt *st, int col, size_t *len)
-{
-	const unsigned char	*p = sqlite3_column_text(st, col);
-	size_t			 n = 0;
-	char			*out;
-
-	if (p != NULL)
-		n = (size_t)sqlite3_column_bytes(st, col);
-	out = xmalloc(n + 1);
-	if (n > 0)
-		memcpy(out, p, n);
-	out[n] = '\0';
-	if (len != NULL)
-		*len = n;
-	return out;
 }
 
 static enum store_msg_kind
@@ -141,16 +63,16 @@ read_msg(sqlite3_stmt *st, struct store_msg *m, bool payload)
 {
 	memset(m, 0, sizeof(*m));
 	m->rowid = sqlite3_column_int64(st, 0);
-	m->chat = col_dup(st, 1, NULL);
-	m->id = col_dup(st, 2, NULL);
-	m->sender = col_dup(st, 3, NULL);
+	m->chat = store_q_col_dup(st, 1, NULL);
+	m->id = store_q_col_dup(st, 2, NULL);
+	m->sender = store_q_col_dup(st, 3, NULL);
 	m->from_me = sqlite3_column_int(st, 4) != 0;
 	m->ts_ms = sqlite3_column_int64(st, 5);
 	m->kind = kind_of(sqlite3_column_int64(st, 6));
-	m->text = col_dup(st, 7, &m->text_len);
-	m->quoted_id = col_dup(st, 8, NULL);
-	m->quoted_sender = col_dup(st, 9, NULL);
-	m->quoted_text = col_dup(st, 10, NULL);
+	m->text = store_q_col_dup(st, 7, &m->text_len);
+	m->quoted_id = store_q_col_dup(st, 8, NULL);
+	m->quoted_sender = store_q_col_dup(st, 9, NULL);
+	m->quoted_text = store_q_col_dup(st, 10, NULL);
 	m->state = state_of(sqlite3_column_int64(st, 11));
 	m->edited_ms = sqlite3_column_int64(st, 12);
 	m->deleted = sqlite3_column_int(st, 13) != 0;
@@ -238,12 +160,12 @@ read_page(struct store *s, sqlite3_stmt *st, size_t max, bool payload,
 static bool
 new_ok(const struct store_msg_new *m)
 {
-	return m != NULL && str_ok(m->chat, STORE_JID_MAX, true) &&
-	    str_ok(m->id, STORE_MSG_ID_MAX, true) &&
-	    str_ok(m->sender, STORE_JID_MAX, false) &&
-	    str_ok(m->quoted_id, STORE_MSG_ID_MAX, false) &&
-	    str_ok(m->quoted_sender, STORE_JID_MAX, false) &&
-	    str_ok(m->quoted_text, STORE_MSG_TEXT_MAX, false) &&
+	return m != NULL && store_q_str_ok(m->chat, STORE_JID_MAX, true) &&
+	    store_q_str_ok(m->id, STORE_MSG_ID_MAX, true) &&
+	    store_q_str_ok(m->sender, STORE_JID_MAX, false) &&
+	    store_q_str_ok(m->quoted_id, STORE_MSG_ID_MAX, false) &&
+	    store_q_str_ok(m->quoted_sender, STORE_JID_MAX, false) &&
+	    store_q_str_ok(m->quoted_text, STORE_MSG_TEXT_MAX, false) &&
 	    (m->text != NULL || m->text_len == 0) &&
 	    m->text_len <= STORE_MSG_TEXT_MAX &&
 	    m->payload_len <= STORE_MSG_PAYLOAD_MAX &&
@@ -262,22 +184,22 @@ insert_row(struct store *s, const struct store_msg_new *m,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "INSERT INTO message (chat, id, sender,"
+	if ((rc = store_q_prep(s, &st, "INSERT INTO message (chat, id, sender,"
 	    " from_me, ts_ms, kind, text, quoted_id, quoted_sender,"
 	    " quoted_text, state, payload)"
 	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
 	    != 0)
 		return rc;
-	bind_str(st, 1, m->chat);
-	bind_str(st, 2, m->id);
-	bind_str(st, 3, m->sender);
+	store_q_bind_str(st, 1, m->chat);
+	store_q_bind_str(st, 2, m->id);
+	store_q_bind_str(st, 3, m->sender);
 	sqlite3_bind_int(st, 4, m->from_me);
 	sqlite3_bind_int64(st, 5, m->ts_ms);
 	sqlite3_bind_int(st, 6, (int)m->kind);
 	bind_text(st, 7, m->text, m->text_len);
-	bind_str(st, 8, m->quoted_id);
-	bind_str(st, 9, m->quoted_sender);
-	bind_str(st, 10, m->quoted_text);
+	store_q_bind_str(st, 8, m->quoted_id);
+	store_q_bind_str(st, 9, m->quoted_sender);
+	store_q_bind_str(st, 10, m->quoted_text);
 	sqlite3_bind_int(st, 11, (int)state);
 	if (m->payload != NULL && m->payload_len > 0)
 		sqlite3_bind_blob(st, 12, m->payload, (int)m->payload_len,
@@ -305,7 +227,7 @@ chat_bump(struct store *s, const char *jid, int64_t ts_ms, int64_t rowid,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "INSERT INTO chat (jid, last_ms, last_rowid,"
+	if ((rc = store_q_prep(s, &st, "INSERT INTO chat (jid, last_ms, last_rowid,"
 	    " unread) VALUES (?1, ?2, ?3, ?4)"
 	    " ON CONFLICT (jid) DO UPDATE"
 	    " SET unread = unread + excluded.unread,"
@@ -315,11 +237,11 @@ chat_bump(struct store *s, const char *jid, int64_t ts_ms, int64_t rowid,
 	    "   (last_ms, last_rowid) THEN excluded.last_rowid"
 	    "   ELSE last_rowid END")) != 0)
 		return rc;
-	bind_str(st, 1, jid);
+	store_q_bind_str(st, 1, jid);
 	sqlite3_bind_int64(st, 2, ts_ms);
 	sqlite3_bind_int64(st, 3, rowid);
 	sqlite3_bind_int(st, 4, unread);
-	rc = run(s, st, "updating a chat");
+	rc = store_q_run(s, st, "updating a chat");
 	return rc < 0 ? rc : 0;
 }
 
@@ -339,7 +261,7 @@ preview_sync(struct store *s, const char *jid, bool from_me, const char *id)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "UPDATE chat SET"
+	if ((rc = store_q_prep(s, &st, "UPDATE chat SET"
 	    " last_from_me = " LAST("from_me", "0") ","
 	    " last_sender = " LAST("sender", "''") ","
 	    " last_kind = " LAST("kind", "0") ","
@@ -351,11 +273,11 @@ preview_sync(struct store *s, const char *jid, bool from_me, const char *id)
 	    "   FROM message WHERE chat = ?1 AND from_me = ?3 AND id = ?2))"))
 	    != 0)
 		return rc;
-	bind_str(st, 1, jid);
+	store_q_bind_str(st, 1, jid);
 	if (id != NULL)
-		bind_str(st, 2, id);
+		store_q_bind_str(st, 2, id);
 	sqlite3_bind_int(st, 3, from_me);
-	rc = run(s, st, "updating a chat preview");
+	rc = store_q_run(s, st, "updating a chat preview");
 	return rc < 0 ? rc : 0;
 }
 
@@ -380,15 +302,15 @@ chat_refresh(struct store *s, const char *jid)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "UPDATE chat SET"
+	if ((rc = store_q_prep(s, &st, "UPDATE chat SET"
 	    " last_ms = COALESCE((SELECT ts_ms FROM message WHERE chat = ?1"
 	    "   ORDER BY ts_ms DESC, rowid DESC LIMIT 1), 0),"
 	    " last_rowid = COALESCE((SELECT rowid FROM message WHERE chat = ?1"
 	    "   ORDER BY ts_ms DESC, rowid DESC LIMIT 1), 0)"
 	    " WHERE jid = ?1")) != 0)
 		return rc;
-	bind_str(st, 1, jid);
-	rc = run(s, st, "updating a chat");
+	store_q_bind_str(st, 1, jid);
+	rc = store_q_run(s, st, "updating a chat");
 	return rc < 0 ? rc : preview_sync(s, jid, false, NULL);
 }
 
@@ -435,18 +357,18 @@ fill_placeholder(struct store *s, int64_t rowid, const struct store_msg_new *m)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "UPDATE message SET sender = ?2, kind = ?3,"
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET sender = ?2, kind = ?3,"
 	    " text = ?4, quoted_id = ?5, quoted_sender = ?6, quoted_text = ?7"
 	    " WHERE rowid = ?1")) != 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, rowid);
-	bind_str(st, 2, m->sender);
+	store_q_bind_str(st, 2, m->sender);
 	sqlite3_bind_int(st, 3, (int)m->kind);
 	bind_text(st, 4, m->text, m->text_len);
-	bind_str(st, 5, m->quoted_id);
-	bind_str(st, 6, m->quoted_sender);
-	bind_str(st, 7, m->quoted_text);
-	rc = run(s, st, "filling a placeholder");
+	store_q_bind_str(st, 5, m->quoted_id);
+	store_q_bind_str(st, 6, m->quoted_sender);
+	store_q_bind_str(st, 7, m->quoted_text);
+	rc = store_q_run(s, st, "filling a placeholder");
 	return rc < 0 ? rc : 2;
 }
 
@@ -458,13 +380,13 @@ find_row(struct store *s, const char *chat, bool from_me, const char *id,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "SELECT rowid, kind FROM message"
+	if ((rc = store_q_prep(s, &st, "SELECT rowid, kind FROM message"
 	    " WHERE chat = ?1 AND from_me = ?2 AND id = ?3")) != 0)
 		return rc;
-	bind_str(st, 1, chat);
+	store_q_bind_str(st, 1, chat);
 	sqlite3_bind_int(st, 2, from_me);
-	bind_str(st, 3, id);
-	if ((rc = step_one(s, st, "finding a message")) == 1) {
+	store_q_bind_str(st, 3, id);
+	if ((rc = store_q_step_one(s, st, "finding a message")) == 1) {
 		*rowid = sqlite3_column_int64(st, 0);
 		*kind = sqlite3_column_int(st, 1);
 	}
@@ -532,7 +454,7 @@ store_msg_outbox(struct store *s, size_t max, struct store_msg_page *out)
 
 	if (max == 0 || max > STORE_MSG_PAGE_MAX)
 		return -EINVAL;
-	if ((rc = prep(s, &st, "SELECT " MSG_COLS ", payload FROM message"
+	if ((rc = store_q_prep(s, &st, "SELECT " MSG_COLS ", payload FROM message"
 	    " WHERE state = 0 ORDER BY rowid LIMIT ?1")) != 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, (int64_t)max + 1);
@@ -548,16 +470,16 @@ by_key(struct store *s, const char *sql, const char *chat, const char *id,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(chat, STORE_JID_MAX, true) ||
-	    !str_ok(id, STORE_MSG_ID_MAX, true))
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true))
 		return -EINVAL;
-	if ((rc = prep(s, &st, sql)) != 0)
+	if ((rc = store_q_prep(s, &st, sql)) != 0)
 		return rc;
-	bind_str(st, 1, chat);
-	bind_str(st, 2, id);
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
 	if (from_me >= 0)
 		sqlite3_bind_int(st, 3, from_me);
-	return run(s, st, what);
+	return store_q_run(s, st, what);
 }
 
 int
@@ -575,19 +497,19 @@ store_msg_mark_sent(struct store *s, const char *chat, const char *id,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(chat, STORE_JID_MAX, true) ||
-	    !str_ok(id, STORE_MSG_ID_MAX, true) || server_ts_ms < 0)
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) || server_ts_ms < 0)
 		return -EINVAL;
 	if ((rc = store_signal_begin(s)) != 0)
 		return rc;
-	if ((rc = prep(s, &st, "UPDATE message SET state = 1,"
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET state = 1,"
 	    " ts_ms = CASE WHEN ?3 > 0 THEN ?3 ELSE ts_ms END"
 	    " WHERE chat = ?1 AND from_me = 1 AND id = ?2 AND state = 0"))
 	    == 0) {
-		bind_str(st, 1, chat);
-		bind_str(st, 2, id);
+		store_q_bind_str(st, 1, chat);
+		store_q_bind_str(st, 2, id);
 		sqlite3_bind_int64(st, 3, server_ts_ms);
-		rc = run(s, st, "marking a message sent");
+		rc = store_q_run(s, st, "marking a message sent");
 	}
 	if (rc == 1 && server_ts_ms > 0) {
 		int	 r = chat_refresh(s, chat);
@@ -610,20 +532,20 @@ store_msg_mark(struct store *s, const char *chat, bool from_me,
 	if (state != STORE_MSG_DELIVERED && state != STORE_MSG_READ &&
 	    state != STORE_MSG_PLAYED)
 		return -EINVAL;
-	if (!str_ok(chat, STORE_JID_MAX, true) ||
-	    !str_ok(id, STORE_MSG_ID_MAX, true))
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true))
 		return -EINVAL;
 	if ((rc = store_signal_begin(s)) != 0)
 		return rc;
 	/* state >= 0: a FAILED message is never revived by a receipt. */
-	if ((rc = prep(s, &st, "UPDATE message SET state = ?4"
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET state = ?4"
 	    " WHERE chat = ?1 AND id = ?2 AND from_me = ?3"
 	    " AND state >= 0 AND state < ?4")) == 0) {
-		bind_str(st, 1, chat);
-		bind_str(st, 2, id);
+		store_q_bind_str(st, 1, chat);
+		store_q_bind_str(st, 2, id);
 		sqlite3_bind_int(st, 3, from_me);
 		sqlite3_bind_int(st, 4, (int)state);
-		rc = then_sync(s, run(s, st, "applying a receipt"), chat,
+		rc = then_sync(s, store_q_run(s, st, "applying a receipt"), chat,
 		    from_me, id);
 	}
 	return tx_end(s, rc);
@@ -684,12 +606,12 @@ store_msg_payload_prune(struct store *s, int64_t before_ms)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = prep(s, &st, "UPDATE message SET payload = NULL"
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET payload = NULL"
 	    " WHERE payload IS NOT NULL AND ts_ms < ?1 AND from_me = 1"
 	    " AND state > 0")) != 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, before_ms);
-	return run(s, st, "dropping payloads");
+	return store_q_run(s, st, "dropping payloads");
 }
 
 int
@@ -699,16 +621,16 @@ store_msg_get(struct store *s, const char *chat, bool from_me, const char *id,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(chat, STORE_JID_MAX, true) ||
-	    !str_ok(id, STORE_MSG_ID_MAX, true) || out == NULL)
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) || out == NULL)
 		return -EINVAL;
-	if ((rc = prep(s, &st, "SELECT " MSG_COLS ", payload FROM message"
+	if ((rc = store_q_prep(s, &st, "SELECT " MSG_COLS ", payload FROM message"
 	    " WHERE chat = ?1 AND from_me = ?2 AND id = ?3")) != 0)
 		return rc;
-	bind_str(st, 1, chat);
+	store_q_bind_str(st, 1, chat);
 	sqlite3_bind_int(st, 2, from_me);
-	bind_str(st, 3, id);
-	if ((rc = step_one(s, st, "loading a message")) == 1) {
+	store_q_bind_str(st, 3, id);
+	if ((rc = store_q_step_one(s, st, "loading a message")) == 1) {
 		read_msg(st, out, true);
 	}
 	store_stmt_done(s, st);
@@ -722,21 +644,21 @@ store_msg_edit(struct store *s, const char *chat, bool from_me,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(chat, STORE_JID_MAX, true) ||
-	    !str_ok(id, STORE_MSG_ID_MAX, true) || edit_ms <= 0 ||
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) || edit_ms <= 0 ||
 	    (text == NULL && text_len > 0) || text_len > STORE_MSG_TEXT_MAX)
 		return -EINVAL;
 	if ((rc = store_signal_begin(s)) != 0)
 		return rc;
-	if ((rc = prep(s, &st, "UPDATE message SET text = ?4, edited = ?5"
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET text = ?4, edited = ?5"
 	    " WHERE chat = ?1 AND id = ?2 AND from_me = ?3 AND deleted = 0"
 	    " AND edited < ?5")) == 0) {
-		bind_str(st, 1, chat);
-		bind_str(st, 2, id);
+		store_q_bind_str(st, 1, chat);
+		store_q_bind_str(st, 2, id);
 		sqlite3_bind_int(st, 3, from_me);
 		bind_text(st, 4, text, text_len);
 		sqlite3_bind_int64(st, 5, edit_ms);
-		rc = then_sync(s, run(s, st, "editing a message"), chat,
+		rc = then_sync(s, store_q_run(s, st, "editing a message"), chat,
 		    from_me, id);
 	}
 	return tx_end(s, rc);
@@ -771,7 +693,7 @@ attach_reactions(struct store *s, const char *chat, struct store_msg_page *p)
 		return 0;
 	first = &p->msgs[0];
 	last = &p->msgs[p->n - 1];
-	if ((rc = prep(s, &st, "SELECT m.rowid, r.sender, r.emoji, r.ts_ms"
+	if ((rc = store_q_prep(s, &st, "SELECT m.rowid, r.sender, r.emoji, r.ts_ms"
 	    " FROM message m JOIN reaction r"
 	    "   ON r.chat = m.chat AND r.target_id = m.id"
 	    " WHERE m.chat = ?1 AND m.ts_ms BETWEEN ?2 AND ?4"
@@ -779,7 +701,7 @@ attach_reactions(struct store *s, const char *chat, struct store_msg_page *p)
 	    " AND (m.ts_ms, m.rowid) <= (?4, ?5) AND r.emoji <> ''"
 	    " ORDER BY m.ts_ms, m.rowid, r.ts_ms LIMIT ?6")) != 0)
 		return rc;
-	bind_str(st, 1, chat);
+	store_q_bind_str(st, 1, chat);
 	sqlite3_bind_int64(st, 2, first->ts_ms);
 	sqlite3_bind_int64(st, 3, first->rowid);
 	sqlite3_bind_int64(st, 4, last->ts_ms);
@@ -799,8 +721,8 @@ attach_reactions(struct store *s, const char *chat, struct store_msg_page *p)
 		m->reactions = xrealloc(m->reactions, (m->nreactions + 1) *
 		    sizeof(*m->reactions));
 		r = &m->reactions[m->nreactions++];
-		r->sender = col_dup(st, 1, NULL);
-		r->emoji = col_dup(st, 2, NULL);
+		r->sender = store_q_col_dup(st, 1, NULL);
+		r->emoji = store_q_col_dup(st, 2, NULL);
 		r->ts_ms = sqlite3_column_int64(st, 3);
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
@@ -837,12 +759,12 @@ page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
 	size_t			 i;
 	int			 rc;
 
-	if (!str_ok(chat, STORE_JID_MAX, true) || max == 0 ||
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) || max == 0 ||
 	    max > STORE_MSG_PAGE_MAX || out == NULL)
 		return -EINVAL;
-	if ((rc = prep(s, &st, sql[dir])) != 0)
+	if ((rc = store_q_prep(s, &st, sql[dir])) != 0)
 		return rc;
-	bind_str(st, 1, chat);
+	store_q_bind_str(st, 1, chat);
 	sqlite3_bind_int64(st, 2, (int64_t)max + 1);
 	if (dir != PAGE_NEWEST) {
 		sqlite3_bind_int64(st, 3, ts_ms);
@@ -894,13 +816,13 @@ store_reaction_set(struct store *s, const char *chat, const char *target_id,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(chat, STORE_JID_MAX, true) ||
-	    !str_ok(target_id, STORE_MSG_ID_MAX, true) ||
-	    sender == NULL || !str_ok(sender, STORE_JID_MAX, false) ||
-	    !str_ok(emoji, STORE_NAME_MAX, false))
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(target_id, STORE_MSG_ID_MAX, true) ||
+	    sender == NULL || !store_q_str_ok(sender, STORE_JID_MAX, false) ||
+	    !store_q_str_ok(emoji, STORE_NAME_MAX, false))
 		return -EINVAL;
 	/* Last writer by ts_ms wins; a tie goes to the one arriving last. */
-	if ((rc = prep(s, &st, "INSERT INTO reaction (chat, target_id, sender,"
+	if ((rc = store_q_prep(s, &st, "INSERT INTO reaction (chat, target_id, sender,"
 	    " emoji, ts_ms) VALUES (?1, ?2, ?3, ?4, ?5)"
 	    " ON CONFLICT (chat, target_id, sender) DO UPDATE"
 	    " SET emoji = excluded.emoji, ts_ms = excluded.ts_ms"
@@ -908,12 +830,12 @@ store_reaction_set(struct store *s, const char *chat, const char *target_id,
 	    " (excluded.ts_ms = reaction.ts_ms AND"
 	    "  excluded.emoji <> reaction.emoji)")) != 0)
 		return rc;
-	bind_str(st, 1, chat);
-	bind_str(st, 2, target_id);
-	bind_str(st, 3, sender);
-	bind_str(st, 4, emoji);
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, target_id);
+	store_q_bind_str(st, 3, sender);
+	store_q_bind_str(st, 4, emoji);
 	sqlite3_bind_int64(st, 5, ts_ms);
-	return run(s, st, "storing a reaction");
+	return store_q_run(s, st, "storing a reaction");
 }
 
 void
@@ -951,7 +873,7 @@ store_chat_list(struct store *s, bool archived, size_t max,
 	/* One query over the chat table (which holds each chat's preview),
 	 * with the names by the contact's primary key: no query per chat and
 	 * no read into the message table. */
-	if ((rc = prep(s, &st, "SELECT c.jid, c.name, COALESCE(k.name, ''),"
+	if ((rc = store_q_prep(s, &st, "SELECT c.jid, c.name, COALESCE(k.name, ''),"
 	    " COALESCE(k.push_name, ''), c.last_ms, c.unread, c.muted_until,"
 	    " c.pinned, c.archived, c.last_read_rowid, c.last_rowid,"
 	    " c.last_from_me, c.last_sender, c.last_kind, c.last_state,"
@@ -976,10 +898,10 @@ store_chat_list(struct store *s, bool archived, size_t max,
 		}
 		c = &l.chats[l.n++];
 		memset(c, 0, sizeof(*c));
-		c->jid = col_dup(st, 0, NULL);
-		c->name = col_dup(st, 1, NULL);
-		c->contact_name = col_dup(st, 2, NULL);
-		c->push_name = col_dup(st, 3, NULL);
+		c->jid = store_q_col_dup(st, 0, NULL);
+		c->name = store_q_col_dup(st, 1, NULL);
+		c->contact_name = store_q_col_dup(st, 2, NULL);
+		c->push_name = store_q_col_dup(st, 3, NULL);
 		c->last_ms = sqlite3_column_int64(st, 4);
 		c->unread = sqlite3_column_int(st, 5);
 		c->muted_until = sqlite3_column_int64(st, 6);
@@ -988,11 +910,11 @@ store_chat_list(struct store *s, bool archived, size_t max,
 		c->last_read_rowid = sqlite3_column_int64(st, 9);
 		c->last_rowid = sqlite3_column_int64(st, 10);
 		c->last_from_me = sqlite3_column_int(st, 11) != 0;
-		c->last_sender = col_dup(st, 12, NULL);
+		c->last_sender = store_q_col_dup(st, 12, NULL);
 		c->last_kind = kind_of(sqlite3_column_int64(st, 13));
 		c->last_state = state_of(sqlite3_column_int64(st, 14));
 		c->last_deleted = sqlite3_column_int(st, 15) != 0;
-		c->last_text = col_dup(st, 16, &c->last_text_len);
+		c->last_text = store_q_col_dup(st, 16, &c->last_text_len);
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("loading the chat list: %s", sqlite3_errmsg(s->db));
@@ -1011,15 +933,15 @@ store_chat_set_name(struct store *s, const char *jid, const char *name)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(jid, STORE_JID_MAX, true) ||
-	    !str_ok(name, STORE_NAME_MAX, false))
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(name, STORE_NAME_MAX, false))
 		return -EINVAL;
-	if ((rc = prep(s, &st, "INSERT INTO chat (jid, name) VALUES (?1, ?2)"
+	if ((rc = store_q_prep(s, &st, "INSERT INTO chat (jid, name) VALUES (?1, ?2)"
 	    " ON CONFLICT (jid) DO UPDATE SET name = excluded.name")) != 0)
 		return rc;
-	bind_str(st, 1, jid);
-	bind_str(st, 2, name);
-	rc = run(s, st, "naming a chat");
+	store_q_bind_str(st, 1, jid);
+	store_q_bind_str(st, 2, name);
+	rc = store_q_run(s, st, "naming a chat");
 	return rc < 0 ? rc : 0;
 }
 
@@ -1030,20 +952,20 @@ store_chat_set_flags(struct store *s, const char *jid, int64_t muted_until,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(jid, STORE_JID_MAX, true) || muted_until < -1 ||
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true) || muted_until < -1 ||
 	    pinned < 0)
 		return -EINVAL;
-	if ((rc = prep(s, &st, "INSERT INTO chat (jid, muted_until, pinned,"
+	if ((rc = store_q_prep(s, &st, "INSERT INTO chat (jid, muted_until, pinned,"
 	    " archived) VALUES (?1, ?2, ?3, ?4)"
 	    " ON CONFLICT (jid) DO UPDATE"
 	    " SET muted_until = excluded.muted_until,"
 	    " pinned = excluded.pinned, archived = excluded.archived")) != 0)
 		return rc;
-	bind_str(st, 1, jid);
+	store_q_bind_str(st, 1, jid);
 	sqlite3_bind_int64(st, 2, muted_until);
 	sqlite3_bind_int64(st, 3, pinned);
 	sqlite3_bind_int(st, 4, archived);
-	rc = run(s, st, "setting chat flags");
+	rc = store_q_run(s, st, "setting chat flags");
 	return rc < 0 ? rc : 0;
 }
 
@@ -1075,19 +997,19 @@ take_unread(struct store *s, const char *jid, size_t max,
 	*more = false;
 	/* "state = 3" is literal so the partial index message_unread
 	 * serves it. */
-	if ((rc = prep(s, &st, "SELECT id, sender, ts_ms FROM message"
+	if ((rc = store_q_prep(s, &st, "SELECT id, sender, ts_ms FROM message"
 	    " WHERE chat = ?1 AND state = 3"
 	    " ORDER BY ts_ms, rowid LIMIT ?2")) != 0)
 		goto fail;
-	bind_str(st, 1, jid);
+	store_q_bind_str(st, 1, jid);
 	sqlite3_bind_int64(st, 2, (int64_t)max + 1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (k == max) {
 			*more = true;
 			break;
 		}
-		r[k].id = col_dup(st, 0, NULL);
-		r[k].sender = col_dup(st, 1, NULL);
+		r[k].id = store_q_col_dup(st, 0, NULL);
+		r[k].sender = store_q_col_dup(st, 1, NULL);
 		r[k].ts_ms = sqlite3_column_int64(st, 2);
 		k++;
 	}
@@ -1097,14 +1019,14 @@ take_unread(struct store *s, const char *jid, size_t max,
 		rc = -EIO;
 		goto fail;
 	}
-	if ((rc = prep(s, &st, "UPDATE message SET state = 4"
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET state = 4"
 	    " WHERE rowid IN (SELECT rowid FROM message"
 	    "   WHERE chat = ?1 AND state = 3 ORDER BY ts_ms, rowid LIMIT ?2)"))
 	    != 0)
 		goto fail;
-	bind_str(st, 1, jid);
+	store_q_bind_str(st, 1, jid);
 	sqlite3_bind_int64(st, 2, (int64_t)k);
-	if ((rc = run(s, st, "marking messages read")) < 0)
+	if ((rc = store_q_run(s, st, "marking messages read")) < 0)
 		goto fail;
 	*ids = r;
 	*n = k;
@@ -1124,16 +1046,16 @@ store_chat_mark_read(struct store *s, const char *jid, size_t max,
 	bool			 more = false;
 	int			 rc;
 
-	if (!str_ok(jid, STORE_JID_MAX, true) || max == 0 ||
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true) || max == 0 ||
 	    max > STORE_MSG_PAGE_MAX || ids == NULL || n == NULL)
 		return -EINVAL;
 	if ((rc = store_signal_begin(s)) != 0)
 		return rc;
 	if ((rc = take_unread(s, jid, max, &r, &k, &more)) == 0 &&
-	    (rc = prep(s, &st, "UPDATE chat SET unread = 0,"
+	    (rc = store_q_prep(s, &st, "UPDATE chat SET unread = 0,"
 	    " last_read_rowid = last_rowid WHERE jid = ?1")) == 0) {
-		bind_str(st, 1, jid);
-		if ((rc = run(s, st, "marking a chat read")) >= 0)
+		store_q_bind_str(st, 1, jid);
+		if ((rc = store_q_run(s, st, "marking a chat read")) >= 0)
 			rc = preview_sync(s, jid, false, NULL);
 	}
 	if ((rc = tx_end(s, rc)) < 0) {
@@ -1152,14 +1074,14 @@ contact_set(struct store *s, const char *sql, const char *jid,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(jid, STORE_JID_MAX, true) ||
-	    !str_ok(name, STORE_NAME_MAX, false))
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(name, STORE_NAME_MAX, false))
 		return -EINVAL;
-	if ((rc = prep(s, &st, sql)) != 0)
+	if ((rc = store_q_prep(s, &st, sql)) != 0)
 		return rc;
-	bind_str(st, 1, jid);
-	bind_str(st, 2, name);
-	rc = run(s, st, "storing a contact");
+	store_q_bind_str(st, 1, jid);
+	store_q_bind_str(st, 2, name);
+	rc = store_q_run(s, st, "storing a contact");
 	return rc < 0 ? rc : 0;
 }
 
@@ -1180,37 +1102,21 @@ store_contact_set_name(struct store *s, const char *jid, const char *name)
 	    " SET name = excluded.name", jid, name);
 }
 
-/* Copy text column col into out[size], cut at size - 1 bytes. */
-static void
-col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
-{
-	const unsigned char	*p = sqlite3_column_text(st, col);
-	size_t			 n = 0;
-
-	if (p != NULL)
-		n = (size_t)sqlite3_column_bytes(st, col);
-	if (n > size - 1)
-		n = size - 1;
-	if (n > 0)
-		memcpy(out, p, n);
-	out[n] = '\0';
-}
-
 int
 store_contact_get(struct store *s, const char *jid, struct store_contact *out)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(jid, STORE_JID_MAX, true) || out == NULL)
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true) || out == NULL)
 		return -EINVAL;
-	if ((rc = prep(s, &st, "SELECT push_name, name FROM contact"
+	if ((rc = store_q_prep(s, &st, "SELECT push_name, name FROM contact"
 	    " WHERE jid = ?1")) != 0)
 		return rc;
-	bind_str(st, 1, jid);
-	if ((rc = step_one(s, st, "loading a contact")) == 1) {
-		col_copy(st, 0, out->push_name, sizeof(out->push_name));
-		col_copy(st, 1, out->name, sizeof(out->name));
+	store_q_bind_str(st, 1, jid);
+	if ((rc = store_q_step_one(s, st, "loading a contact")) == 1) {
+		store_q_col_copy(st, 0, out->push_name, sizeof(out->push_name));
+		store_q_col_copy(st, 1, out->name, sizeof(out->name));
 	}
 	store_stmt_done(s, st);
 	return rc;
@@ -1222,18 +1128,18 @@ store_lid_put(struct store *s, const char *pn, const char *lid)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(pn, STORE_JID_MAX, true) ||
-	    !str_ok(lid, STORE_JID_MAX, true))
+	if (!store_q_str_ok(pn, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(lid, STORE_JID_MAX, true))
 		return -EINVAL;
 	/* OR REPLACE drops a row that holds either side; the WHERE makes a
 	 * repeated pair a no-op that reports 0. */
-	if ((rc = prep(s, &st, "INSERT OR REPLACE INTO lid_map (pn, lid)"
+	if ((rc = store_q_prep(s, &st, "INSERT OR REPLACE INTO lid_map (pn, lid)"
 	    " SELECT ?1, ?2 WHERE NOT EXISTS"
 	    " (SELECT 1 FROM lid_map WHERE pn = ?1 AND lid = ?2)")) != 0)
 		return rc;
-	bind_str(st, 1, pn);
-	bind_str(st, 2, lid);
-	rc = run(s, st, "storing a PN-LID mapping");
+	store_q_bind_str(st, 1, pn);
+	store_q_bind_str(st, 2, lid);
+	rc = store_q_run(s, st, "storing a PN-LID mapping");
 	return rc < 0 ? rc : rc > 0 ? 1 : 0;
 }
 
@@ -1244,13 +1150,13 @@ lid_get(struct store *s, const char *sql, const char *key,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(key, STORE_JID_MAX, true) || out == NULL)
+	if (!store_q_str_ok(key, STORE_JID_MAX, true) || out == NULL)
 		return -EINVAL;
-	if ((rc = prep(s, &st, sql)) != 0)
+	if ((rc = store_q_prep(s, &st, sql)) != 0)
 		return rc;
-	bind_str(st, 1, key);
-	if ((rc = step_one(s, st, "loading a PN-LID mapping")) == 1)
-		col_copy(st, 0, out, STORE_JID_MAX + 1);
+	store_q_bind_str(st, 1, key);
+	if ((rc = store_q_step_one(s, st, "loading a PN-LID mapping")) == 1)
+		store_q_col_copy(st, 0, out, STORE_JID_MAX + 1);
 	store_stmt_done(s, st);
 	return rc;
 }
@@ -1295,7 +1201,7 @@ store_devlist_put(struct store *s, const char *user,
 	size_t		 i;
 	int		 rc;
 
-	if (!str_ok(user, STORE_JID_MAX, true) || n > STORE_DEVLIST_MAX ||
+	if (!store_q_str_ok(user, STORE_JID_MAX, true) || n > STORE_DEVLIST_MAX ||
 	    (devs == NULL && n > 0))
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
@@ -1305,15 +1211,15 @@ store_devlist_put(struct store *s, const char *user,
 		put_be32(p + 4, devs[i].key_index);
 		p[8] = devs[i].hosted ? 1 : 0;
 	}
-	if ((rc = prep(s, &st, "INSERT OR REPLACE INTO device_list"
+	if ((rc = store_q_prep(s, &st, "INSERT OR REPLACE INTO device_list"
 	    " (user, devices, fetched_ms) VALUES (?1, ?2, ?3)")) != 0)
 		return rc;
-	bind_str(st, 1, user);
+	store_q_bind_str(st, 1, user);
 	/* An empty list is a zero-length blob (the column is NOT NULL). */
 	sqlite3_bind_blob(st, 2, blob, (int)(n * DEVLIST_ENTRY_LEN),
 	    SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 3, fetched_ms);
-	rc = run(s, st, "caching a device list");
+	rc = store_q_run(s, st, "caching a device list");
 	return rc < 0 ? rc : 0;
 }
 
@@ -1326,12 +1232,12 @@ store_devlist_get(struct store *s, const char *user,
 	size_t		 len, n, i;
 	int		 rc;
 
-	if (!str_ok(user, STORE_JID_MAX, true) || (out == NULL && max > 0))
+	if (!store_q_str_ok(user, STORE_JID_MAX, true) || (out == NULL && max > 0))
 		return -EINVAL;
-	if ((rc = prep(s, &st, "SELECT devices, fetched_ms FROM device_list"
+	if ((rc = store_q_prep(s, &st, "SELECT devices, fetched_ms FROM device_list"
 	    " WHERE user = ?1")) != 0)
 		return rc;
-	bind_str(st, 1, user);
+	store_q_bind_str(st, 1, user);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		store_stmt_done(s, st);
@@ -1371,11 +1277,11 @@ store_devlist_forget(struct store *s, const char *user)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (!str_ok(user, STORE_JID_MAX, true))
+	if (!store_q_str_ok(user, STORE_JID_MAX, true))
 		return -EINVAL;
-	if ((rc = prep(s, &st, "DELETE FROM device_list WHERE user = ?1")) != 0)
+	if ((rc = store_q_prep(s, &st, "DELETE FROM device_list WHERE user = ?1")) != 0)
 		return rc;
-	bind_str(st, 1, user);
-	rc = run(s, st, "forgetting a device list");
+	store_q_bind_str(st, 1, user);
+	rc = store_q_run(s, st, "forgetting a device list");
 	return rc < 0 ? rc : rc > 0 ? 1 : 0;
 }

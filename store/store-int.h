@@ -7,6 +7,8 @@
 #define STORE_INT_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "store.h"
 
@@ -61,5 +63,26 @@ void	store_stmt_done(struct store *s, sqlite3_stmt *st);
 /* Run sql, one statement without rows, through the cache.  Returns 0 or
  * -EIO (logged unless quiet). */
 int	store_run(struct store *s, const char *sql, int quiet);
+
+/* --- store/query.c --- */
+
+/* p is a string within max bytes, non-empty when required (NULL is
+ * accepted when not required). */
+bool	store_q_str_ok(const char *p, size_t max, bool required);
+/* store_stmt() with the arguments in the order of the callers. */
+int	store_q_prep(struct store *s, sqlite3_stmt **st, const char *sql);
+/* Step st for at most one row: 1 when it gave one (read it, then hand st
+ * back with store_stmt_done()), 0 when none, -EIO (logged with what). */
+int	store_q_step_one(struct store *s, sqlite3_stmt *st, const char *what);
+/* Step st, which returns no rows, and hand it back.  Returns the number
+ * of rows changed (>= 0) or -EIO (logged with what). */
+int	store_q_run(struct store *s, sqlite3_stmt *st, const char *what);
+/* Bind p (NULL as "") to col, SQLITE_STATIC: p must outlive the step. */
+void	store_q_bind_str(sqlite3_stmt *st, int col, const char *p);
+/* A malloc'd NUL-terminated copy of text column col, its length in *len
+ * (may be NULL).  Aborts on out-of-memory. */
+char	*store_q_col_dup(sqlite3_stmt *st, int col, size_t *len);
+/* Copy text column col into out[size], cut at size - 1 bytes. */
+void	store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size);
 
 #endif

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	3	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	4	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -665,5 +665,85 @@ MUST_CHECK int	store_devlist_get(struct store *s, const char *user,
  * protocol.md 8.2, 9.6).  Returns 1 when one was cached, 0, -EINVAL,
  * -EIO. */
 MUST_CHECK int	store_devlist_forget(struct store *s, const char *user);
+
+/*
+ * ---------------------------------------------------------------------
+ * Groups (store/group.c, schema migration 4; protocol.md 10.1, 10.4):
+ * metadata and participants as the server last told them, and which
+ * devices hold our current sender key.  Limits and threads as for
+ * messages above; JIDs at most STORE_JID_MAX bytes, subject and
+ * description at most STORE_NAME_MAX * 4.
+ * ---------------------------------------------------------------------
+ */
+#define STORE_GROUP_TEXT_MAX	(4 * STORE_NAME_MAX)	/* subject, description */
+#define STORE_GROUP_MEMBERS_MAX	4096
+
+/* One participant.  Owned by its struct store_group. */
+struct store_group_member {
+	char		*jid;		/* as the group addresses it (LID in LID
+					 * groups), user JID */
+	char		*alt;		/* the other one (PN or LID), or "" */
+	int		 admin;		/* 0, 1 admin, 2 superadmin */
+};
+
+/* A group.  Strings never NULL ("" when unknown). */
+struct store_group {
+	char		*jid;		/* "<id>@g.us" */
+	char		*subject;
+	char		*description;
+	char		*mode;		/* addressing mode: "lid" or "pn" */
+	char		*creator;
+	int64_t		 creation_ms;
+	bool		 left;		/* we left or were removed */
+	struct store_group_member *members;
+	size_t		 n;
+};
+
+/*
+ * Store g whole: its metadata, and its participants replacing those
+ * stored (in one savepoint); the chat g->jid is created if missing and
+ * named by the subject.  Pointers borrowed.  Returns 0, -EINVAL (a limit
+ * above, no jid, n above STORE_GROUP_MEMBERS_MAX) or -EIO.
+ */
+MUST_CHECK int	store_group_put(struct store *s, const struct store_group *g);
+
+/* Load group jid with its members (admins first, then by JID) into *out,
+ * freed with store_group_release().  Returns 1, 0 when unknown (*out
+ * zeroed), -EINVAL or -EIO. */
+MUST_CHECK int	store_group_get(struct store *s, const char *jid,
+		    struct store_group *out);
+/* Free what g owns and zero it (NULL is a no-op). */
+void		store_group_release(struct store_group *g);
+
+/* Set a known group's subject, and its chat's name.  Returns 1 when the
+ * group is known, 0 when not, -EINVAL or -EIO. */
+MUST_CHECK int	store_group_set_subject(struct store *s, const char *jid,
+		    const char *subject);
+/* Mark a known group left (true: we left or were removed) or joined
+ * again.  Returns 1 when known, 0 when not, -EINVAL or -EIO. */
+MUST_CHECK int	store_group_set_left(struct store *s, const char *jid,
+		    bool left);
+/* Add participant jid (alt may be NULL) to group grp, or set its admin
+ * level when present.  Returns 0, -EINVAL or -EIO. */
+MUST_CHECK int	store_group_member_put(struct store *s, const char *grp,
+		    const char *jid, const char *alt, int admin);
+/* Remove participant jid (matched by jid or alt) from grp.  Returns 1
+ * when it was there, 0 when not, -EINVAL or -EIO. */
+MUST_CHECK int	store_group_member_remove(struct store *s, const char *grp,
+		    const char *jid);
+
+/* Does device (an AD-JID) hold our current sender key of grp (10.4)?
+ * Returns 1 or 0, -EINVAL or -EIO. */
+MUST_CHECK int	store_skr_has(struct store *s, const char *grp,
+		    const char *device);
+/* Record that device holds it (after the server acked the SKDM).
+ * Returns 0, -EINVAL or -EIO. */
+MUST_CHECK int	store_skr_put(struct store *s, const char *grp,
+		    const char *device);
+/* Forget that device holds it (a retry receipt), or every device of grp
+ * when device is NULL (the key is being replaced).  Returns the number
+ * of rows dropped, -EINVAL or -EIO. */
+MUST_CHECK int	store_skr_forget(struct store *s, const char *grp,
+		    const char *device);
 
 #endif

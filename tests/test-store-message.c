@@ -824,7 +824,7 @@ count_rows(const char *path, const char *sql)
 }
 
 static void
-test_store_open__brings_a_schema_2_database_to_3__and_reopens_idempotently(
+test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempotently(
     void **state)
 {
 	char			*dir = tmpdir(), path[300];
@@ -836,7 +836,7 @@ test_store_open__brings_a_schema_2_database_to_3__and_reopens_idempotently(
 	(void)state;
 	snprintf(path, sizeof(path), "%s/wachat.db", dir);
 	/* A schema-2 database holding a prekey: made by this code, then
-	 * migration 3's tables dropped and the version set back. */
+	 * the tables of migrations 3 and 4 dropped and the version set back. */
 	assert_int_equal(store_open(dir, &s), 0);
 	memset(&k, 0x11, sizeof(k));
 	k.id = 1;
@@ -846,13 +846,14 @@ test_store_open__brings_a_schema_2_database_to_3__and_reopens_idempotently(
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE chat; DROP TABLE message;"
 	    "DROP TABLE reaction; DROP TABLE contact; DROP TABLE lid_map;"
-	    "DROP TABLE device_list; PRAGMA user_version = 2", NULL, NULL,
+	    "DROP TABLE device_list; DROP TABLE grp; DROP TABLE grp_member;"
+	    "DROP TABLE sender_key_recipient; PRAGMA user_version = 2", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(db);
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 3);
+	assert_int_equal(STORE_SCHEMA_VERSION, 4);
 	assert_int_equal(store_prekey_count(s), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
 	store_close(s);
@@ -869,10 +870,83 @@ test_store_open__brings_a_schema_2_database_to_3__and_reopens_idempotently(
 	free(dir);
 }
 
+static void
+test_store_group__keeps_members_subject_and_sender_key_recipients(void **state)
+{
+	char			*dir = tmpdir();
+	struct store		*s = NULL;
+	char			 m1[] = "111@lid", a1[] = "4911@s.whatsapp.net";
+	char			 m2[] = "222@lid", a2[] = "";
+	char			 m3[] = "333@lid", a3[] = "4933@s.whatsapp.net";
+	char			 gj[] = "123-456@g.us", subj[] = "Hikers";
+	char			 empty[] = "", mode[] = "lid";
+	struct store_group_member mem[3] = {
+		{ m1, a1, 0 }, { m2, a2, 2 }, { m3, a3, 1 },
+	};
+	struct store_group	 g = { gj, subj, empty, mode, m2, 1000, false,
+				    mem, 3 }, out;
+	struct store_chat_list	 cp;
+
+	(void)state;
+	assert_int_equal(store_open(dir, &s), 0);
+	assert_int_equal(store_group_get(s, g.jid, &out), 0);
+	assert_int_equal(store_group_put(s, &g), 0);
+	assert_int_equal(store_group_get(s, g.jid, &out), 1);
+	assert_string_equal(out.subject, "Hikers");
+	assert_string_equal(out.mode, "lid");
+	assert_int_equal(out.n, 3);
+	/* admins first: the creator, then the admin, then by JID */
+	assert_string_equal(out.members[0].jid, "222@lid");
+	assert_int_equal(out.members[0].admin, 2);
+	assert_string_equal(out.members[1].jid, "333@lid");
+	assert_string_equal(out.members[2].alt, "4911@s.whatsapp.net");
+	store_group_release(&out);
+	/* the chat list names the group by its subject */
+	assert_int_equal(store_group_set_subject(s, g.jid, "Hikers 2026"), 1);
+	memset(&cp, 0, sizeof(cp));
+	assert_int_equal(store_chat_list(s, false, 10, &cp), 0);
+	assert_int_equal(cp.n, 1);
+	assert_string_equal(cp.chats[0].name, "Hikers 2026");
+	store_chat_list_free(&cp);
+	/* removed by the PN alternate; added back; left */
+	assert_int_equal(store_group_member_remove(s, g.jid,
+	    "4911@s.whatsapp.net"), 1);
+	assert_int_equal(store_group_member_remove(s, g.jid, "999@lid"), 0);
+	assert_int_equal(store_group_member_put(s, g.jid, "444@lid", NULL, 0),
+	    0);
+	assert_int_equal(store_group_set_left(s, g.jid, true), 1);
+	assert_int_equal(store_group_get(s, g.jid, &out), 1);
+	assert_int_equal(out.n, 3);
+	assert_true(out.left);
+	assert_string_equal(out.members[2].jid, "444@lid");
+	store_group_release(&out);
+	/* who holds our sender key */
+	assert_int_equal(store_skr_has(s, g.jid, "111:3@lid"), 0);
+	assert_int_equal(store_skr_put(s, g.jid, "111:3@lid"), 0);
+	assert_int_equal(store_skr_put(s, g.jid, "333@lid"), 0);
+	assert_int_equal(store_skr_has(s, g.jid, "111:3@lid"), 1);
+	assert_int_equal(store_skr_forget(s, g.jid, "111:3@lid"), 1);
+	assert_int_equal(store_skr_has(s, g.jid, "111:3@lid"), 0);
+	assert_int_equal(store_skr_has(s, g.jid, "333@lid"), 1);
+	assert_int_equal(store_skr_forget(s, g.jid, NULL), 1);
+	assert_int_equal(store_skr_has(s, g.jid, "333@lid"), 0);
+	/* survives a reopen */
+	store_close(s);
+	s = NULL;
+	assert_int_equal(store_open(dir, &s), 0);
+	assert_int_equal(store_group_get(s, g.jid, &out), 1);
+	assert_string_equal(out.subject, "Hikers 2026");
+	store_group_release(&out);
+	store_close(s);
+	rmtree(dir);
+	free(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_store_group__keeps_members_subject_and_sender_key_recipients),
 		cmocka_unit_test(test_store_msg_insert_incoming__stores_a_message_once__a_redelivery_is_a_duplicate),
 		cmocka_unit_test(test_store_msg_insert_incoming__fills_a_placeholder_in_place),
 		cmocka_unit_test(test_store_msg_outbox__survives_a_reopen_with_payload_and_state),
@@ -888,7 +962,7 @@ main(void)
 		cmocka_unit_test(test_store_lid__maps_both_ways__one_to_one),
 		cmocka_unit_test(test_store_devlist__round_trips_ids_key_indexes_and_hosted),
 		cmocka_unit_test(test_store_msg__refuses_oversized_fields),
-		cmocka_unit_test(test_store_open__brings_a_schema_2_database_to_3__and_reopens_idempotently),
+		cmocka_unit_test(test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempotently),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

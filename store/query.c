@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* store/query.c -- small statement helpers shared by store/ (store-int.h). */
+#include "compat.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#define LOG_TAG "store"
+#include "log.h"
+#include "store-int.h"
+#include "xmalloc.h"
+
+/* A required (non-empty) or optional string within max bytes. */
+bool
+store_q_str_ok(const char *p, size_t max, bool required)
+{
+	size_t	 len;
+
+	if (p == NULL)
+		return !required;
+	len = strnlen(p, max + 1);
+	return len <= max && (len > 0 || !required);
+}
+
+/* A statement for sql from the connection's cache (store_stmt()). */
+int
+store_q_prep(struct store *s, sqlite3_stmt **st, const char *sql)
+{
+	return store_stmt(s, sql, st);
+}
+
+/*
+ * Step st for at most one row: 1 when it gave one (read it, then hand st
+ * back), 0 when none, -EIO (logged with what) on an error.
+ */
+int
+store_q_step_one(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int	 rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	log_error("%s: %s", what, sqlite3_errmsg(s->db));
+	return -EIO;
+}
+
+/*
+ * Step st, which returns no rows, and finalize it.  Returns the number of
+ * rows changed (>= 0) or -EIO.
+ */
+int
+store_q_run(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int	 rc = sqlite3_step(st);
+
+	store_stmt_done(s, st);
+	if (rc != SQLITE_DONE) {
+		log_error("%s: %s", what, sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	return sqlite3_changes(s->db);
+}
+
+
+void
+store_q_bind_str(sqlite3_stmt *st, int col, const char *p)
+{
+	sqlite3_bind_text(st, col, p != NULL ? p : "", -1, SQLITE_STATIC);
+}
+
+/* A copy of text column col, NUL-terminated, its length in *len. */
+char *
+store_q_col_dup(sqlite3_stmt *st, int col, size_t *len)
+{
+	const unsigned char	*p = sqlite3_column_text(st, col);
+	size_t			 n = 0;
+	char			*out;
+
+	if (p != NULL)
+		n = (size_t)sqlite3_column_bytes(st, col);
+	out = xmalloc(n + 1);
+	if (n > 0)
+		memcpy(out, p, n);
+	out[n] = '\0';
+	if (len != NULL)
+		*len = n;
+	return out;
+}
+
+/* Copy text column col into out[size], cut at size - 1 bytes. */
+void
+store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
+{
+	const unsigned char	*p = sqlite3_column_text(st, col);
+	size_t			 n = 0;
+
+	if (p != NULL)
+		n = (size_t)sqlite3_column_bytes(st, col);
+	if (n > size - 1)
+		n = size - 1;
+	if (n > 0)
+		memcpy(out, p, n);
+	out[n] = '\0';
+}
