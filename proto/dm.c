@@ -19,68 +19,9 @@
 #include "node.h"
 #include "usync.h"
 #include "xmalloc.h"
+#include "dm-int.h"
 
-#define MAX_FANOUT	(2 * WA_USYNC_MAX_DEVICES)
-#define N_COUNTERS	64
-#define COUNTER_KEY	(WA_DM_JID_MAX + WA_DM_ID_MAX)
-
-enum phase { P_IDLE, P_DEVICES, P_KEYS, P_ACK };
-
-/* The outgoing message being sent: one at a time, oldest first. */
-struct job {
-	enum phase	 phase;
-	struct wa_dm_out o;
-	char		 iq[32];		/* the usync or key query */
-	char		 users[2][WA_DM_JID_MAX];	/* contact, us */
-	char		 devs[MAX_FANOUT][WA_DM_JID_MAX];
-	bool		 own[MAX_FANOUT];	/* one of our devices */
-	size_t		 ndevs;
-};
-
-/* A retry answer waiting for a prekey bundle. */
-struct pending_retry {
-	bool		 active;
-	char		 iq[32];
-	char		 device[WA_DM_JID_MAX];
-	char		 chat[WA_DM_JID_MAX];
-	char		 id[WA_DM_ID_MAX];
-	unsigned	 count;
-	int64_t		 t;
-};
-
-/* Bounded counters keyed by "device/id" (retry storms, 9.6). */
-struct counter {
-	char		 key[COUNTER_KEY];
-	unsigned	 n;
-};
-
-struct wa_dm {
-	struct wa_dm_host	 host;
-	const struct wa_dm_store_ops *st;
-	struct wa_signal	*sig;
-	struct wa_dm_cfg	 cfg;
-	wa_dm_event_fn		 on_event;
-	void			*ev_arg;
-
-	bool			 online;
-	char			 own_jid[WA_DM_JID_MAX];	/* AD-JID */
-	char			 own_pn[WA_DM_JID_MAX];	/* user JIDs */
-	char			 own_lid[WA_DM_JID_MAX];
-	unsigned		 own_dev;
-	char			 push_name[128];
-	uint32_t		 regid;
-	const uint8_t		*adv;
-	size_t			 adv_len;
-	bool			 presence_sent;
-
-	struct job		 job;
-	bool			 kicking, rekick;
-	int64_t			 cursor;	/* last outbox rowid tried */
-	struct pending_retry	 retry;
-	struct counter		 sent_retries[N_COUNTERS];	/* ours */
-	struct counter		 answered[N_COUNTERS];	/* theirs */
-	size_t			 sent_next, answered_next;
-};
+#define MAX_FANOUT	(2 * WA_USYNC_MAX_DEVICES)	/* 1:1 */
 
 void
 wa_dm_out_release(struct wa_dm_out *o)
@@ -91,14 +32,14 @@ wa_dm_out_release(struct wa_dm_out *o)
 
 /* --- small helpers --- */
 
-static void
-emit(struct wa_dm *dm, const struct wa_dm_ev *ev)
+void
+dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev)
 {
 	dm->on_event(dm->ev_arg, ev);
 }
 
-static void
-emit_state(struct wa_dm *dm, const char *chat, const char *id, int state)
+void
+dm_emit_state(struct wa_dm *dm, const char *chat, const char *id, int state)
 {
 	struct wa_dm_ev	 ev;
 
@@ -108,18 +49,18 @@ emit_state(struct wa_dm *dm, const char *chat, const char *id, int state)
 	ev.id = id;
 	ev.state = state;
 	ev.from_me = true;
-	emit(dm, &ev);
+	dm_emit(dm, &ev);
 }
 
-static int
-send(struct wa_dm *dm, const struct wa_node *n)
+int
+dm_send(struct wa_dm *dm, const struct wa_node *n)
 {
 	return dm->host.send(dm->host.arg, n);
 }
 
 /* "user[:dev]@server" -> "user@server" in out; false when not a JID. */
-static bool
-user_of(const char *jid, char *out, size_t len)
+bool
+dm_user_of(const char *jid, char *out, size_t len)
 {
 	const char	*at = strchr(jid, '@'), *colon;
 	size_t		 ulen;
@@ -134,8 +75,8 @@ user_of(const char *jid, char *out, size_t len)
 }
 
 /* The device number of an AD-JID (0 without one). */
-static unsigned
-device_of(const char *jid)
+unsigned
+dm_device_of(const char *jid)
 {
 	const char	*at = strchr(jid, '@'), *colon;
 
@@ -145,28 +86,28 @@ device_of(const char *jid)
 	return colon != NULL ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
 }
 
-static const char *
-server_of(const char *jid)
+const char *
+dm_server_of(const char *jid)
 {
 	const char	*at = strchr(jid, '@');
 
 	return at != NULL ? at + 1 : "";
 }
 
-static bool
-same_user(const char *a, const char *b)
+bool
+dm_same_user(const char *a, const char *b)
 {
 	char	 ua[WA_DM_JID_MAX], ub[WA_DM_JID_MAX];
 
-	return a[0] != '\0' && b[0] != '\0' && user_of(a, ua, sizeof(ua)) &&
-	    user_of(b, ub, sizeof(ub)) && strcmp(ua, ub) == 0;
+	return a[0] != '\0' && b[0] != '\0' && dm_user_of(a, ua, sizeof(ua)) &&
+	    dm_user_of(b, ub, sizeof(ub)) && strcmp(ua, ub) == 0;
 }
 
 /* One of our own accounts' JIDs (PN or LID)? */
-static bool
-is_own(const struct wa_dm *dm, const char *jid)
+bool
+dm_is_own(const struct wa_dm *dm, const char *jid)
 {
-	return same_user(jid, dm->own_pn) || same_user(jid, dm->own_lid);
+	return dm_same_user(jid, dm->own_pn) || dm_same_user(jid, dm->own_lid);
 }
 
 /* Bump the counter of key; returns its new value. */
@@ -185,15 +126,15 @@ count(struct counter *c, size_t *next, const char *key)
 	return 1;
 }
 
-static int
-addr_of(const char *jid, struct wa_signal_addr *a)
+int
+dm_addr_of(const char *jid, struct wa_signal_addr *a)
 {
 	return wa_signal_addr_from_jid(jid, strlen(jid), a);
 }
 
 /* Store a notice line in chat and tell the UI. */
-static void
-notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
+void
+dm_notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
     const char *text)
 {
 	struct wa_dm_msg m;
@@ -227,7 +168,25 @@ notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
 	ev.ts_ms = ts;
 	ev.notice = true;
 	ev.state = WA_DM_RECEIVED;
-	emit(dm, &ev);
+	dm_emit(dm, &ev);
+}
+
+void
+dm_name_of(struct wa_dm *dm, const char *jid, char *out, size_t len)
+{
+	char	 user[WA_DM_JID_MAX];
+
+	if (!dm_user_of(jid, user, sizeof(user))) {
+		snprintf(out, len, "someone");
+		return;
+	}
+	if (dm->st->name_get(dm->st->arg, user, out, len) == 1 &&
+	    out[0] != '\0')
+		return;
+	if (strcmp(dm_server_of(user), "s.whatsapp.net") == 0)
+		snprintf(out, len, "+%.*s", (int)strcspn(user, "@"), user);
+	else
+		snprintf(out, len, "someone");
 }
 
 /* --- lifecycle --- */
@@ -250,7 +209,11 @@ wa_dm_new(const struct wa_dm_host *host, const struct wa_dm_store_ops *st,
 	    st->push_name == NULL || st->lid_put == NULL ||
 	    st->devices_get == NULL || st->devices_put == NULL ||
 	    st->tx_begin == NULL || st->tx_commit == NULL ||
-	    st->tx_rollback == NULL)
+	    st->tx_rollback == NULL || st->group_get == NULL ||
+	    st->group_put == NULL || st->group_subject == NULL ||
+	    st->group_member == NULL || st->group_left == NULL ||
+	    st->skr_has == NULL || st->skr_put == NULL ||
+	    st->skr_forget == NULL || st->name_get == NULL)
 		return -EINVAL;
 	dm = xcalloc(1, sizeof(*dm));
 	dm->host = *host;
@@ -263,9 +226,18 @@ wa_dm_new(const struct wa_dm_host *host, const struct wa_dm_store_ops *st,
 	return 0;
 }
 
-static void
-job_clear(struct wa_dm *dm)
+void
+dm_job_clear(struct wa_dm *dm)
 {
+	struct job	*j = &dm->job;
+
+	free(j->users);
+	free(j->asked);
+	free(j->devs);
+	free(j->own);
+	free(j->need);
+	free(j->kasked);
+	free(j->got);
 	wa_dm_out_release(&dm->job.o);
 	memset(&dm->job, 0, sizeof(dm->job));
 }
@@ -275,11 +247,10 @@ wa_dm_free(struct wa_dm *dm)
 {
 	if (dm == NULL)
 		return;
-	job_clear(dm);
+	dm_job_clear(dm);
 	free(dm);
 }
 
-static void	kick(struct wa_dm *dm);
 
 /* 11.8: delivery receipts count only after our presence; without a push
  * name the server refuses one (15.1). */
@@ -294,7 +265,7 @@ send_presence(struct wa_dm *dm)
 		return;
 	arena_init(&a, 512);
 	if (wa_msg_presence(true, dm->push_name, &a, &n) == 0 &&
-	    send(dm, n) == 0)
+	    dm_send(dm, n) == 0)
 		dm->presence_sent = true;
 	arena_release(&a);
 }
@@ -315,12 +286,12 @@ wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
 {
 	dm->online = true;
 	snprintf(dm->own_jid, sizeof(dm->own_jid), "%s", own_jid);
-	if (!user_of(own_jid, dm->own_pn, sizeof(dm->own_pn)))
+	if (!dm_user_of(own_jid, dm->own_pn, sizeof(dm->own_pn)))
 		dm->own_pn[0] = '\0';
-	if (own_lid == NULL || !user_of(own_lid, dm->own_lid,
+	if (own_lid == NULL || !dm_user_of(own_lid, dm->own_lid,
 	    sizeof(dm->own_lid)))
 		dm->own_lid[0] = '\0';
-	dm->own_dev = device_of(own_jid);
+	dm->own_dev = dm_device_of(own_jid);
 	snprintf(dm->push_name, sizeof(dm->push_name), "%s",
 	    push_name != NULL ? push_name : "");
 	dm->regid = registration_id;
@@ -329,25 +300,25 @@ wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
 	dm->cursor = 0;
 	dm->presence_sent = false;
 	send_presence(dm);
-	kick(dm);
+	dm_group_online(dm);
+	dm_kick(dm);
 }
 
 void
 wa_dm_offline(struct wa_dm *dm)
 {
 	dm->online = false;
-	job_clear(dm);
+	dm_job_clear(dm);
+	dm_group_offline(dm);
 	memset(&dm->retry, 0, sizeof(dm->retry));
 }
 
 /* --- sending: the outbox --- */
 
-static void	job_keys(struct wa_dm *dm);
-static void	job_encrypt(struct wa_dm *dm);
 
 /* The job's message failed for good: mark it, tell the UI, go on. */
-static void
-job_fail(struct wa_dm *dm, int err, const char *why)
+void
+dm_job_fail(struct wa_dm *dm, int err, const char *why)
 {
 	struct wa_dm_ev	 ev;
 	int		 rc;
@@ -366,20 +337,22 @@ job_fail(struct wa_dm *dm, int err, const char *why)
 	ev.err = err;
 	ev.text = why;
 	ev.state = WA_DM_FAILED;
-	emit(dm, &ev);
-	job_clear(dm);
-	kick(dm);
+	dm_emit(dm, &ev);
+	dm_job_clear(dm);
+	dm_kick(dm);
 }
 
 static void	kick_one(struct wa_dm *dm);
+static void	job_fanout(struct wa_dm *dm);
+static void	dm_job_encrypt(struct wa_dm *dm);
 
 /*
  * Start the next queued message, if any and if idle.  A message that
  * fails at once asks for the next one through here again: a loop, not a
  * recursion, however many fail in a row.
  */
-static void
-kick(struct wa_dm *dm)
+void
+dm_kick(struct wa_dm *dm)
 {
 	if (dm->kicking) {
 		dm->rekick = true;
@@ -409,48 +382,66 @@ kick_one(struct wa_dm *dm)
 		return;
 	}
 	dm->cursor = j->o.rowid;
+	j->phase = P_DEVICES;
+	if (strcmp(dm_server_of(j->o.chat), "g.us") == 0) {
+		j->group = true;
+		dm_group_job_start(dm);
+		return;
+	}
 	/* The whole stanza uses the chat's namespace (9.4). */
-	own = strcmp(server_of(j->o.chat), "lid") == 0 &&
+	own = strcmp(dm_server_of(j->o.chat), "lid") == 0 &&
 	    dm->own_lid[0] != '\0' ? dm->own_lid : dm->own_pn;
-	if (!user_of(j->o.chat, j->users[0], sizeof(j->users[0]))) {
-		j->phase = P_DEVICES;
-		job_fail(dm, -EINVAL, "not a contact's JID");
+	j->users = xcalloc(2, sizeof(*j->users));
+	j->asked = xcalloc(2, sizeof(*j->asked));
+	j->nusers = 2;
+	if (!dm_user_of(j->o.chat, j->users[0], sizeof(j->users[0]))) {
+		dm_job_fail(dm, -EINVAL, "not a contact's JID");
 		return;
 	}
 	snprintf(j->users[1], sizeof(j->users[1]), "%s", own);
-	j->phase = P_DEVICES;
-	{
-		uint16_t	 ids[WA_USYNC_MAX_DEVICES];
-		const char	*need[2];
-		size_t		 nneed = 0, i;
-		struct arena	 a;
-		struct wa_node	*q;
+	dm_job_devices(dm);
+}
 
-		for (i = 0; i < 2; i++) {
-			rc = dm->st->devices_get(dm->st->arg, j->users[i], ids,
-			    WA_USYNC_MAX_DEVICES);
-			if (rc < 0) {
-				job_fail(dm, rc, "cannot read the device list");
-				return;
-			}
-			if (rc == 0)
-				need[nneed++] = j->users[i];
-		}
-		if (nneed == 0) {
-			job_keys(dm);
+void
+dm_job_devices(struct wa_dm *dm)
+{
+	struct job	*j = &dm->job;
+	uint16_t	 ids[WA_USYNC_MAX_DEVICES];
+	const char	*need[WA_USYNC_MAX_USERS];
+	size_t		 nneed = 0, i;
+	struct arena	 a;
+	struct wa_node	*q;
+	int		 rc;
+
+	j->phase = P_DEVICES;
+	for (i = 0; i < j->nusers && nneed < WA_USYNC_MAX_USERS; i++) {
+		if (j->asked[i])
+			continue;
+		rc = dm->st->devices_get(dm->st->arg, j->users[i], ids,
+		    WA_USYNC_MAX_DEVICES);
+		if (rc < 0) {
+			dm_job_fail(dm, rc, "cannot read the device list");
 			return;
 		}
-		dm->host.iq_id(dm->host.arg, j->iq);
-		arena_init(&a, 1024);
-		rc = wa_usync_devices_query(j->iq, j->iq, need, nneed, &a, &q);
-		if (rc == 0)
-			rc = send(dm, q);
-		arena_release(&a);
-		if (rc != 0)
-			log_warn("usync not sent: %s", wc_strerror(rc));
-		/* a send error means the connection is going: the
-		 * outbox starts again on the next one */
+		if (rc == 0) {
+			j->asked[i] = true;
+			need[nneed++] = j->users[i];
+		}
 	}
+	if (nneed == 0) {
+		job_fanout(dm);
+		return;
+	}
+	dm->host.iq_id(dm->host.arg, j->iq);
+	arena_init(&a, 1024);
+	rc = wa_usync_devices_query(j->iq, j->iq, need, nneed, &a, &q);
+	if (rc == 0)
+		rc = dm_send(dm, q);
+	arena_release(&a);
+	if (rc != 0)
+		log_warn("usync not sent: %s", wc_strerror(rc));
+	/* a send error means the connection is going: the outbox starts
+	 * again on the next one */
 }
 
 static void
@@ -464,7 +455,7 @@ on_usync(struct wa_dm *dm, const struct wa_node *n)
 	k = wa_usync_devices_parse(n, u, WA_USYNC_MAX_USERS);
 	if (k < 0) {
 		free(u);
-		job_fail(dm, k, "the server did not list the devices");
+		dm_job_fail(dm, k, "the server did not list the devices");
 		return;
 	}
 	for (i = 0; i < k; i++) {
@@ -473,72 +464,125 @@ on_usync(struct wa_dm *dm, const struct wa_node *n)
 		if ((rc = dm->st->devices_put(dm->st->arg, u[i].jid,
 		    u[i].devices, (int)u[i].n_devices)) < 0)
 			log_warn("cannot cache devices: %s", wc_strerror(rc));
-		if (u[i].lid[0] != '\0' && strcmp(server_of(u[i].jid),
-		    "s.whatsapp.net") == 0 && user_of(u[i].jid, pn,
-		    sizeof(pn)) && user_of(u[i].lid, u[i].lid,
+		if (u[i].lid[0] != '\0' && strcmp(dm_server_of(u[i].jid),
+		    "s.whatsapp.net") == 0 && dm_user_of(u[i].jid, pn,
+		    sizeof(pn)) && dm_user_of(u[i].lid, u[i].lid,
 		    sizeof(u[i].lid)))
 			(void)dm->st->lid_put(dm->st->arg, pn, u[i].lid);
 	}
 	free(u);
-	job_keys(dm);
+	dm_job_devices(dm);
 }
 
-/* The fan-out list, then the key query for devices without a session. */
+bool
+dm_job_add_dev(struct job *j, const char *device, bool own)
+{
+	size_t	 cap;
+
+	if (j->ndevs == j->capdevs) {
+		if (j->capdevs >= DM_FANOUT_MAX)
+			return false;
+		cap = j->capdevs == 0 ? 16 : j->capdevs * 2;
+		j->devs = xrealloc(j->devs, cap * sizeof(*j->devs));
+		j->own = xrealloc(j->own, cap * sizeof(*j->own));
+		j->need = xrealloc(j->need, cap * sizeof(*j->need));
+		j->kasked = xrealloc(j->kasked, cap * sizeof(*j->kasked));
+		j->got = xrealloc(j->got, cap * sizeof(*j->got));
+		j->capdevs = cap;
+	}
+	snprintf(j->devs[j->ndevs], WA_DM_JID_MAX, "%s", device);
+	j->own[j->ndevs] = own;
+	j->need[j->ndevs] = true;
+	j->kasked[j->ndevs] = false;
+	j->got[j->ndevs] = false;
+	j->ndevs++;
+	return true;
+}
+
+/* The fan-out list from the cached device lists, then the keys. */
 static void
-job_keys(struct wa_dm *dm)
+job_fanout(struct wa_dm *dm)
+{
+	struct job	*j = &dm->job;
+	uint16_t	 ids[WA_USYNC_MAX_DEVICES];
+	char		 dev[WA_DM_JID_MAX];
+	size_t		 u;
+	int		 k, i, rc;
+
+	j->ndevs = 0;
+	for (u = 0; u < j->nusers; u++) {
+		const char	*at = strchr(j->users[u], '@');
+		bool		 own = dm_is_own(dm, j->users[u]);
+
+		k = dm->st->devices_get(dm->st->arg, j->users[u], ids,
+		    WA_USYNC_MAX_DEVICES);
+		if (k < 0) {
+			dm_job_fail(dm, k, "cannot read the device list");
+			return;
+		}
+		if (k == 0 && u == 0 && !j->group) {
+			/* usync knows nobody of this number */
+			dm_job_fail(dm, WC_EPROTO, "the number is not on "
+			    "WhatsApp");
+			return;
+		}
+		for (i = 0; i < k; i++) {
+			if (own && ids[i] == dm->own_dev)
+				continue;	/* never our own device */
+			if (ids[i] == 99)
+				continue;	/* hosted: no fan-out (10.3) */
+			if (ids[i] == 0)
+				snprintf(dev, sizeof(dev), "%s", j->users[u]);
+			else
+				snprintf(dev, sizeof(dev), "%.*s:%u%s",
+				    (int)(at - j->users[u]), j->users[u],
+				    ids[i], at);
+			if (!dm_job_add_dev(j, dev, own)) {
+				dm_job_fail(dm, WC_ETOOBIG, "too many "
+				    "devices");
+				return;
+			}
+		}
+	}
+	if (j->group && (rc = dm_group_job_need(dm)) != 0) {
+		dm_job_fail(dm, rc, "cannot read who holds our sender key");
+		return;
+	}
+	dm_job_keys(dm);
+}
+
+/* The key query for devices that need a copy and have no session, in
+ * batches; then the encryption. */
+void
+dm_job_keys(struct wa_dm *dm)
 {
 	struct job		*j = &dm->job;
-	uint16_t		 ids[WA_USYNC_MAX_DEVICES];
 	const char		*need[WA_USYNC_MAX_USERS];
 	struct wa_signal_addr	 ad;
 	struct arena		 a;
 	struct wa_node		*q;
 	size_t			 u, nneed = 0;
-	int			 k, i, rc;
+	int			 rc;
 
-	j->ndevs = 0;
-	for (u = 0; u < 2; u++) {
-		const char	*at = strchr(j->users[u], '@');
-
-		k = dm->st->devices_get(dm->st->arg, j->users[u], ids,
-		    WA_USYNC_MAX_DEVICES);
-		if (k < 0) {
-			job_fail(dm, k, "cannot read the device list");
-			return;
-		}
-		if (k == 0 && u == 0) {
-			/* usync knows nobody of this number */
-			job_fail(dm, WC_EPROTO, "the number is not on "
-			    "WhatsApp");
-			return;
-		}
-		for (i = 0; i < k && j->ndevs < MAX_FANOUT; i++) {
-			if (u == 1 && ids[i] == dm->own_dev)
-				continue;	/* never our own device */
-			if (ids[i] == 0)
-				snprintf(j->devs[j->ndevs], WA_DM_JID_MAX,
-				    "%s", j->users[u]);
-			else
-				snprintf(j->devs[j->ndevs], WA_DM_JID_MAX,
-				    "%.*s:%u%s", (int)(at - j->users[u]),
-				    j->users[u], ids[i], at);
-			j->own[j->ndevs] = u == 1;
-			j->ndevs++;
-		}
-	}
 	for (u = 0; u < j->ndevs && nneed < WA_USYNC_MAX_USERS; u++) {
-		if ((rc = addr_of(j->devs[u], &ad)) != 0)
+		if (!j->need[u] || j->kasked[u] ||
+		    (rc = dm_addr_of(j->devs[u], &ad)) != 0)
 			continue;
 		rc = wa_signal_has_session(dm->sig, &ad);
 		if (rc < 0) {
-			job_fail(dm, rc, "cannot read a session");
+			dm_job_fail(dm, rc, "cannot read a session");
 			return;
 		}
-		if (rc == 0)
+		if (rc == 0) {
+			j->kasked[u] = true;
 			need[nneed++] = j->devs[u];
+		}
 	}
 	if (nneed == 0) {
-		job_encrypt(dm);
+		if (j->group)
+			dm_group_job_encrypt(dm);
+		else
+			dm_job_encrypt(dm);
 		return;
 	}
 	j->phase = P_KEYS;
@@ -546,15 +590,15 @@ job_keys(struct wa_dm *dm)
 	arena_init(&a, 1024);
 	rc = wa_usync_keys_query(j->iq, need, nneed, &a, &q);
 	if (rc == 0)
-		rc = send(dm, q);
+		rc = dm_send(dm, q);
 	arena_release(&a);
 	if (rc != 0)
 		log_warn("key query not sent: %s", wc_strerror(rc));
 }
 
 /* Build a session from a bundle; a changed identity becomes a notice. */
-static int
-take_bundle(struct wa_dm *dm, const char *device,
+int
+dm_take_bundle(struct wa_dm *dm, const char *device,
     const struct wa_signal_bundle *b)
 {
 	struct wa_signal_addr	 ad;
@@ -562,13 +606,13 @@ take_bundle(struct wa_dm *dm, const char *device,
 	char			 chat[WA_DM_JID_MAX];
 	int			 rc;
 
-	if ((rc = addr_of(device, &ad)) != 0)
+	if ((rc = dm_addr_of(device, &ad)) != 0)
 		return rc;
 	if ((rc = wa_signal_process_bundle(dm->sig, &ad, b, &changed)) != 0)
 		return rc;
-	if (changed && user_of(device, chat, sizeof(chat)) &&
-	    !is_own(dm, device))
-		notice(dm, chat, chat, dm->host.now_ms(dm->host.arg),
+	if (changed && dm_user_of(device, chat, sizeof(chat)) &&
+	    !dm_is_own(dm, device))
+		dm_notice(dm, chat, chat, dm->host.now_ms(dm->host.arg),
 		    "security code changed");
 	return 0;
 }
@@ -583,27 +627,27 @@ on_keys(struct wa_dm *dm, const struct wa_node *n)
 	int			 rc;
 
 	if (!wa_node_str_is(n, "type", "result")) {
-		job_fail(dm, WC_EPROTO, "the server gave no prekeys");
+		dm_job_fail(dm, WC_EPROTO, "the server gave no prekeys");
 		return;
 	}
 	for (i = 0; i < j->ndevs; i++) {
-		if (addr_of(j->devs[i], &ad) != 0 ||
+		if (!j->kasked[i] || dm_addr_of(j->devs[i], &ad) != 0 ||
 		    wa_signal_has_session(dm->sig, &ad) == 1)
 			continue;
 		rc = wa_usync_bundle(n, j->devs[i], &b);
 		if (rc == 1)
-			rc = take_bundle(dm, j->devs[i], &b);
+			rc = dm_take_bundle(dm, j->devs[i], &b);
 		if (rc != 0)
 			log_warn("device %u of a contact: no session (%s)",
-			    device_of(j->devs[i]), rc == 0 ? "no bundle" :
+			    dm_device_of(j->devs[i]), rc == 0 ? "no bundle" :
 			    wc_strerror(rc));
 	}
-	job_encrypt(dm);
+	dm_job_keys(dm);
 }
 
 /* Pad with one random byte's worth (9.3). */
-static void
-pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out)
+void
+dm_pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out)
 {
 	uint8_t	 r = 0;
 
@@ -615,8 +659,8 @@ pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out)
  * Encrypt payload p for device (wrapped in deviceSentMessage for chat
  * when own); appends the ciphertext to *ct.
  */
-static int
-encrypt_for(struct wa_dm *dm, const char *device, bool own, const char *chat,
+int
+dm_encrypt_for(struct wa_dm *dm, const char *device, bool own, const char *chat,
     const uint8_t *p, size_t len, enum wa_msg_enc_type *type, struct buf *ct)
 {
 	struct wa_signal_addr	 ad;
@@ -624,14 +668,14 @@ encrypt_for(struct wa_dm *dm, const char *device, bool own, const char *chat,
 	enum wa_signal_type	 st;
 	int			 rc;
 
-	if ((rc = addr_of(device, &ad)) != 0)
+	if ((rc = dm_addr_of(device, &ad)) != 0)
 		return rc;
 	if (own) {
 		if ((rc = wa_msg_wrap_dsm(p, len, chat, &dsm)) != 0)
 			return rc;
-		pad(dm, dsm.p, dsm.len, &plain);
+		dm_pad(dm, dsm.p, dsm.len, &plain);
 	} else
-		pad(dm, p, len, &plain);
+		dm_pad(dm, p, len, &plain);
 	rc = wa_signal_encrypt(dm->sig, &ad, plain.p, plain.len, &st, ct);
 	buf_release(&dsm);
 	buf_release(&plain);
@@ -642,7 +686,7 @@ encrypt_for(struct wa_dm *dm, const char *device, bool own, const char *chat,
 }
 
 static void
-job_encrypt(struct wa_dm *dm)
+dm_job_encrypt(struct wa_dm *dm)
 {
 	struct job		*j = &dm->job;
 	struct wa_msg_enc_out	 enc[MAX_FANOUT];
@@ -655,15 +699,19 @@ job_encrypt(struct wa_dm *dm)
 	int			 rc = 0;
 
 	memset(ct, 0, sizeof(ct));
+	if (j->ndevs > MAX_FANOUT) {
+		dm_job_fail(dm, WC_ETOOBIG, "too many devices");
+		return;
+	}
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0) {
-		job_fail(dm, rc, "cannot open a transaction");
+		dm_job_fail(dm, rc, "cannot open a transaction");
 		return;
 	}
 	for (i = 0; i < j->ndevs; i++) {
-		if (addr_of(j->devs[i], &ad) != 0 ||
+		if (dm_addr_of(j->devs[i], &ad) != 0 ||
 		    wa_signal_has_session(dm->sig, &ad) != 1)
 			continue;	/* no bundle: skipped (logged) */
-		rc = encrypt_for(dm, j->devs[i], j->own[i], j->users[0],
+		rc = dm_encrypt_for(dm, j->devs[i], j->own[i], j->users[0],
 		    j->o.payload, j->o.payload_len, &enc[ne].type, &ct[ne]);
 		if (rc != 0)
 			break;
@@ -683,14 +731,14 @@ job_encrypt(struct wa_dm *dm)
 	if (rc == 0 && npeer == 0) {
 		for (i = 0; i < ne; i++)
 			buf_release(&ct[i]);
-		job_fail(dm, WC_ENOSESSION, "no device of the contact could "
+		dm_job_fail(dm, WC_ENOSESSION, "no device of the contact could "
 		    "be reached");
 		return;
 	}
 	if (rc != 0) {
 		for (i = 0; i < ne; i++)
 			buf_release(&ct[i]);
-		job_fail(dm, rc, "cannot encrypt");
+		dm_job_fail(dm, rc, "cannot encrypt");
 		return;
 	}
 	memset(&s, 0, sizeof(s));
@@ -706,7 +754,7 @@ job_encrypt(struct wa_dm *dm)
 	rc = wa_msg_stanza(&s, &a, &n);
 	if (rc == 0) {
 		j->phase = P_ACK;
-		if ((rc = send(dm, n)) != 0)
+		if ((rc = dm_send(dm, n)) != 0)
 			log_warn("message %s: %s; resent on the next "
 			    "connection", j->o.id, wc_strerror(rc));
 		else
@@ -717,12 +765,12 @@ job_encrypt(struct wa_dm *dm)
 	for (i = 0; i < ne; i++)
 		buf_release(&ct[i]);
 	if (rc != 0 && j->phase != P_ACK)
-		job_fail(dm, rc, "cannot build the stanza");
+		dm_job_fail(dm, rc, "cannot build the stanza");
 }
 
 /* The server's ack of our message (9.6). */
 static int
-on_server_ack(struct wa_dm *dm, const struct wa_node *n)
+dm_on_server_ack(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct job		*j = &dm->job;
 	struct wa_msg_server_ack ack;
@@ -740,18 +788,20 @@ on_server_ack(struct wa_dm *dm, const struct wa_node *n)
 		snprintf(why, sizeof(why), "the server refused it (error %s)",
 		    ack.error);
 		arena_release(&a);
-		job_fail(dm, WC_EPROTO, why);
+		dm_job_fail(dm, WC_EPROTO, why);
 		return 1;
 	}
+	if (j->group)
+		dm_group_job_acked(dm);
 	rc = dm->st->out_state(dm->st->arg, j->o.chat, j->o.id, WA_DM_SENT,
 	    ack.t > 0 ? ack.t * 1000 : dm->host.now_ms(dm->host.arg));
 	arena_release(&a);
 	if (rc < 0)
 		log_error("cannot mark %s sent: %s", j->o.id, wc_strerror(rc));
 	else if (rc > 0)
-		emit_state(dm, j->o.chat, j->o.id, WA_DM_SENT);
-	job_clear(dm);
-	kick(dm);
+		dm_emit_state(dm, j->o.chat, j->o.id, WA_DM_SENT);
+	dm_job_clear(dm);
+	dm_kick(dm);
 	return 1;
 }
 
@@ -770,7 +820,7 @@ queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
 	int64_t		 now = dm->host.now_ms(dm->host.arg);
 	int		 rc;
 
-	if (!user_of(chat, user, sizeof(user)) || strcmp(user, chat) != 0)
+	if (!dm_user_of(chat, user, sizeof(user)) || strcmp(user, chat) != 0)
 		return -EINVAL;
 	if ((rc = dm->host.rng(dm->host.arg, rnd, sizeof(rnd))) != 0)
 		return rc;
@@ -807,9 +857,9 @@ queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
 		ev.quoted_id = quoted_id;
 		ev.ts_ms = now;
 		ev.state = WA_DM_QUEUED;
-		emit(dm, &ev);
+		dm_emit(dm, &ev);
 	}
-	kick(dm);
+	dm_kick(dm);
 	return 0;
 }
 
@@ -870,7 +920,7 @@ wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
 		ev.text = emoji;
 		ev.from_me = true;
 		ev.ts_ms = now;
-		emit(dm, &ev);
+		dm_emit(dm, &ev);
 	}
 out:
 	buf_release(&p);
@@ -885,9 +935,9 @@ wa_dm_retry(struct wa_dm *dm, const char *chat, const char *id)
 	if ((rc = dm->st->out_state(dm->st->arg, chat, id, WA_DM_QUEUED,
 	    0)) <= 0)
 		return rc;
-	emit_state(dm, chat, id, WA_DM_QUEUED);
+	dm_emit_state(dm, chat, id, WA_DM_QUEUED);
 	dm->cursor = 0;
-	kick(dm);
+	dm_kick(dm);
 	return 1;
 }
 
@@ -904,7 +954,7 @@ wa_dm_delete_failed(struct wa_dm *dm, const char *chat, const char *id)
 	ev.chat = chat;
 	ev.id = id;
 	ev.from_me = true;
-	emit(dm, &ev);		/* text NULL: gone */
+	dm_emit(dm, &ev);		/* text NULL: gone */
 	return 1;
 }
 
@@ -925,20 +975,28 @@ wa_dm_mark_read(struct wa_dm *dm, const char *chat)
 	}
 	rc = 0;
 	if (dm->online && dm->cfg.send_read_receipts) {
+		bool	 group = strcmp(dm_server_of(chat), "g.us") == 0;
+		const char *who = NULL;
+
 		arena_init(&a, 1024);
 		while (off < ids.len) {
+			/* pairs: id, then its sender ("" in 1:1 chats) */
 			v[k++] = (const char *)ids.p + off;
 			off += strlen((const char *)ids.p + off) + 1;
-			if (k < WA_MSG_MAX_IDS && off < ids.len)
+			who = off < ids.len ? (const char *)ids.p + off : "";
+			off += strlen(who) + 1;
+			/* a group receipt names the author (11.8) */
+			if (!group && k < WA_MSG_MAX_IDS && off < ids.len)
 				continue;
 			memset(&r, 0, sizeof(r));
 			r.to = chat;
+			r.participant = group && who[0] != '\0' ? who : NULL;
 			r.type = "read";
 			r.ids = v;
 			r.n_ids = k;
 			r.t = dm->host.now_ms(dm->host.arg) / 1000;
 			if ((rc = wa_msg_receipt(&r, &a, &n)) == 0)
-				rc = send(dm, n);
+				rc = dm_send(dm, n);
 			k = 0;
 		}
 		arena_release(&a);
@@ -959,7 +1017,7 @@ wa_dm_typing(struct wa_dm *dm, const char *chat, bool composing)
 	arena_init(&a, 256);
 	if ((rc = wa_msg_chatstate(chat, composing ? WA_MSG_COMPOSING :
 	    WA_MSG_PAUSED, &a, &n)) == 0)
-		rc = send(dm, n);
+		rc = dm_send(dm, n);
 	arena_release(&a);
 	return rc;
 }
@@ -975,15 +1033,15 @@ wa_dm_subscribe(struct wa_dm *dm, const char *chat)
 		return 0;
 	arena_init(&a, 256);
 	if ((rc = wa_msg_presence_subscribe(chat, NULL, 0, &a, &n)) == 0)
-		rc = send(dm, n);
+		rc = dm_send(dm, n);
 	arena_release(&a);
 	return rc;
 }
 
 /* --- receiving --- */
 
-static void
-send_ack(struct wa_dm *dm, const struct wa_node *n, const char *error)
+void
+dm_send_ack(struct wa_dm *dm, const struct wa_node *n, const char *error)
 {
 	struct arena	 a;
 	struct wa_node	*ack;
@@ -992,13 +1050,13 @@ send_ack(struct wa_dm *dm, const struct wa_node *n, const char *error)
 	/* from= our PN device on message acks, as Baileys (11.7) */
 	if (wa_msg_ack(n, error, wa_str_eqc(n->tag, "message") &&
 	    dm->own_jid[0] != '\0' ? dm->own_jid : NULL, &a, &ack) == 0)
-		(void)send(dm, ack);
+		(void)dm_send(dm, ack);
 	arena_release(&a);
 }
 
 /* Our retry receipt for a message we cannot decrypt (9.6), bounded. */
-static void
-send_retry(struct wa_dm *dm, const struct wa_msg_in *m)
+void
+dm_send_retry(struct wa_dm *dm, const struct wa_msg_in *m)
 {
 	struct wa_msg_retry_out	 r;
 	struct arena		 a;
@@ -1022,14 +1080,14 @@ send_retry(struct wa_dm *dm, const struct wa_msg_in *m)
 	r.t = m->t;
 	r.registration_id = dm->regid;
 	arena_init(&a, 512);
-	if (wa_msg_retry_receipt(&r, &a, &n) == 0 && send(dm, n) == 0)
+	if (wa_msg_retry_receipt(&r, &a, &n) == 0 && dm_send(dm, n) == 0)
 		log_info("message %s: retry receipt %u sent", m->id, c);
 	arena_release(&a);
 }
 
 /* Store and announce what a decrypted Message holds. */
-static int
-apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
+int
+dm_apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
     const char *sender, bool from_me, const struct wa_msg_content *c,
     bool *shown)
 {
@@ -1078,7 +1136,7 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 			m2.kind = WA_DM_TEXT;
 			m2.text = c->text != NULL ? c->text : "";
 			m2.quoted_id = c->quoted_id;
-			if (c->quoted_participant != NULL && user_of(
+			if (c->quoted_participant != NULL && dm_user_of(
 			    c->quoted_participant, qs, sizeof(qs)))
 				m2.quoted_sender = qs;
 			m2.quoted_text = c->quoted_text;
@@ -1126,7 +1184,7 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	case WA_MSG_SKDM:
 		return 0;
 	}
-	emit(dm, &ev);
+	dm_emit(dm, &ev);
 	return 0;
 }
 
@@ -1147,7 +1205,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	bool			 changed = false, unreadable = false;
 	int			 rc, rc2, crc;
 
-	if ((rc = addr_of(m->from, &ad)) != 0)
+	if ((rc = dm_addr_of(m->from, &ad)) != 0)
 		return rc;
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		return rc;
@@ -1161,10 +1219,10 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 			/* our own device's message: its chat is the
 			 * destination (11.3) */
 			if (c.dsm_destination != NULL && from_me &&
-			    !user_of(c.dsm_destination, chat, WA_DM_JID_MAX))
+			    !dm_user_of(c.dsm_destination, chat, WA_DM_JID_MAX))
 				crc = WC_EPROTO;
 			if (crc == 0)
-				rc = apply(dm, m, chat, sender, from_me, &c,
+				rc = dm_apply(dm, m, chat, sender, from_me, &c,
 				    shown);
 			wa_msg_content_release(&c);
 		}
@@ -1181,7 +1239,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	wa_crypto_wipe(plain.p, plain.len);
 	buf_release(&plain);
 	if (rc == 0 && changed && !from_me)
-		notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
+		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
 		    "security code changed");
 	return rc == 0 && unreadable ? 1 : rc;
 }
@@ -1204,33 +1262,36 @@ on_message(struct wa_dm *dm, const struct wa_node *n)
 	if ((rc = wa_msg_stanza_parse(n, &a, &m, &why)) != 0) {
 		log_warn("a malformed <message>: %s", why != NULL ? why :
 		    wc_strerror(rc));
-		send_ack(dm, n, "487");
+		dm_send_ack(dm, n, "487");
 		arena_release(&a);
 		return;
 	}
-	if (strcmp(server_of(m.from), "g.us") == 0 ||
-	    strcmp(server_of(m.from), "broadcast") == 0 ||
+	if (strcmp(dm_server_of(m.from), "g.us") == 0) {
+		dm_group_on_message(dm, n, &m);
+		arena_release(&a);
+		return;
+	}
+	if (strcmp(dm_server_of(m.from), "broadcast") == 0 ||
 	    m.participant != NULL) {
-		/* groups and status: a later issue; acked, not lost on the
+		/* status and broadcasts: not handled; acked, not lost on the
 		 * server's side */
-		log_info("message %s from a group or broadcast: not handled "
-		    "yet", m.id);
-		send_ack(dm, n, NULL);
+		log_info("message %s from a broadcast: not handled", m.id);
+		dm_send_ack(dm, n, NULL);
 		arena_release(&a);
 		return;
 	}
-	from_me = is_own(dm, m.from);
+	from_me = dm_is_own(dm, m.from);
 	if (from_me) {
 		/* our own device: the chat is the recipient (11.1) */
-		if (m.recipient == NULL || !user_of(m.recipient, chat,
+		if (m.recipient == NULL || !dm_user_of(m.recipient, chat,
 		    sizeof(chat)))
 			snprintf(chat, sizeof(chat), "%s", dm->own_pn);
 		sender[0] = '\0';
 	} else {
 		/* a contact; its chat by PN when the stanza names it */
-		if (!user_of(m.sender_pn != NULL ? m.sender_pn : m.from, chat,
+		if (!dm_user_of(m.sender_pn != NULL ? m.sender_pn : m.from, chat,
 		    sizeof(chat))) {
-			send_ack(dm, n, "487");
+			dm_send_ack(dm, n, "487");
 			arena_release(&a);
 			return;
 		}
@@ -1238,7 +1299,7 @@ on_message(struct wa_dm *dm, const struct wa_node *n)
 		if (m.sender_pn != NULL) {
 			char	 lid[WA_DM_JID_MAX];
 
-			if (user_of(m.from, lid, sizeof(lid)))
+			if (dm_user_of(m.from, lid, sizeof(lid)))
 				(void)dm->st->lid_put(dm->st->arg, chat, lid);
 		}
 		if (m.notify != NULL)
@@ -1269,7 +1330,7 @@ on_message(struct wa_dm *dm, const struct wa_node *n)
 		}
 	}
 	if (failed)
-		send_retry(dm, &m);
+		dm_send_retry(dm, &m);
 	else {
 		/* 11.8: one delivery receipt once handled */
 		memset(&r, 0, sizeof(r));
@@ -1281,9 +1342,9 @@ on_message(struct wa_dm *dm, const struct wa_node *n)
 		r.type = from_me ? "sender" : (!dm->presence_sent ?
 		    "inactive" : NULL);
 		if (wa_msg_receipt(&r, &a, &rn) == 0)
-			(void)send(dm, rn);
+			(void)dm_send(dm, rn);
 	}
-	send_ack(dm, n, bad_pb ? "491" : NULL);
+	dm_send_ack(dm, n, bad_pb ? "491" : NULL);
 	(void)shown;
 	arena_release(&a);
 }
@@ -1298,7 +1359,7 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 	enum wa_msg_enc_type	 type;
 	struct arena		 a;
 	struct wa_node		*msg, *c, *enc;
-	bool			 own = is_own(dm, device);
+	bool			 own = dm_is_own(dm, device);
 	size_t			 nk;
 	int			 rc;
 
@@ -1309,7 +1370,7 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 	}
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		goto out;
-	rc = encrypt_for(dm, device, own, chat, o.payload, o.payload_len,
+	rc = dm_encrypt_for(dm, device, own, chat, o.payload, o.payload_len,
 	    &type, &ct);
 	if (rc == 0)
 		rc = dm->st->tx_commit(dm->st->arg);
@@ -1340,7 +1401,7 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 	if (nk == 2)
 		wa_nb_bytes(wa_nb_kid(&a, &c[1], "device-identity", 0),
 		    dm->adv, dm->adv_len);
-	rc = send(dm, msg);
+	rc = dm_send(dm, msg);
 	arena_release(&a);
 	if (rc == 0)
 		log_info("message %s re-sent to a device that asked (%u)", id,
@@ -1374,9 +1435,9 @@ on_retry_receipt(struct wa_dm *dm, const struct wa_node *n,
 	if (r->has_keys && r->has_registration &&
 	    wa_usync_bundle_of(wa_node_child(n, "keys"), r->registration_id,
 	    &b) == 0) {
-		if ((rc = take_bundle(dm, r->from, &b)) != 0)
+		if ((rc = dm_take_bundle(dm, r->from, &b)) != 0)
 			log_warn("retry keys: %s", wc_strerror(rc));
-	} else if (addr_of(r->from, &ad) == 0 &&
+	} else if (dm_addr_of(r->from, &ad) == 0 &&
 	    (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2)) {
 		/* fetch a fresh bundle first, then answer */
 		if (dm->retry.active)
@@ -1393,7 +1454,7 @@ on_retry_receipt(struct wa_dm *dm, const struct wa_node *n,
 		devs[0] = r->from;
 		arena_init(&a, 512);
 		if (wa_usync_keys_query(dm->retry.iq, devs, 1, &a, &q) != 0 ||
-		    send(dm, q) != 0)
+		    dm_send(dm, q) != 0)
 			dm->retry.active = false;
 		arena_release(&a);
 		return;
@@ -1411,7 +1472,7 @@ on_retry_keys(struct wa_dm *dm, const struct wa_node *n)
 	dm->retry.active = false;
 	rc = wa_usync_bundle(n, p.device, &b);
 	if (rc == 1)
-		rc = take_bundle(dm, p.device, &b);
+		rc = dm_take_bundle(dm, p.device, &b);
 	if (rc != 0) {
 		log_warn("retry of %s: no bundle (%s)", p.id,
 		    rc == 0 ? "none" : wc_strerror(rc));
@@ -1435,19 +1496,31 @@ on_receipt(struct wa_dm *dm, const struct wa_node *n)
 	if ((rc = wa_msg_receipt_parse(n, &a, &r, &why)) != 0) {
 		log_warn("a malformed <receipt>: %s", why != NULL ? why :
 		    wc_strerror(rc));
-		send_ack(dm, n, NULL);
+		dm_send_ack(dm, n, NULL);
 		arena_release(&a);
 		return;
 	}
-	send_ack(dm, n, NULL);
+	dm_send_ack(dm, n, NULL);
 	/* The chat: the contact, or for our own devices the recipient. */
-	if (is_own(dm, r.from) && r.recipient != NULL)
-		rc = user_of(r.recipient, chat, sizeof(chat)) ? 0 : -EINVAL;
+	if (dm_is_own(dm, r.from) && r.recipient != NULL)
+		rc = dm_user_of(r.recipient, chat, sizeof(chat)) ? 0 : -EINVAL;
 	else
-		rc = user_of(r.from, chat, sizeof(chat)) ? 0 : -EINVAL;
-	if (rc != 0 || r.participant != NULL) {
+		rc = dm_user_of(r.from, chat, sizeof(chat)) ? 0 : -EINVAL;
+	if (rc == 0 && r.participant != NULL &&
+	    strcmp(dm_server_of(r.from), "g.us") == 0) {
+		if (r.type != NULL && strcmp(r.type, "retry") == 0) {
+			dm_group_on_retry(dm, &r);
+			arena_release(&a);
+			return;
+		}
+		if (dm_is_own(dm, r.participant)) {
+			arena_release(&a);
+			return;		/* our other device: no tick */
+		}
+		snprintf(chat, sizeof(chat), "%s", r.from);
+	} else if (rc != 0 || r.participant != NULL) {
 		arena_release(&a);
-		return;		/* groups: later */
+		return;
 	}
 	if (r.type != NULL && strcmp(r.type, "retry") == 0) {
 		on_retry_receipt(dm, n, &r, chat);
@@ -1464,7 +1537,7 @@ on_receipt(struct wa_dm *dm, const struct wa_node *n)
 		arena_release(&a);
 		return;
 	}
-	if (is_own(dm, r.from)) {
+	if (dm_is_own(dm, r.from)) {
 		arena_release(&a);
 		return;		/* our other device has it: no tick */
 	}
@@ -1472,7 +1545,7 @@ on_receipt(struct wa_dm *dm, const struct wa_node *n)
 		rc = dm->st->out_state(dm->st->arg, chat, r.ids[i], st,
 		    r.t * 1000);
 		if (rc > 0)
-			emit_state(dm, chat, r.ids[i], st);
+			dm_emit_state(dm, chat, r.ids[i], st);
 		else if (rc < 0)
 			log_warn("receipt for %s: %s", r.ids[i],
 			    wc_strerror(rc));
@@ -1490,13 +1563,13 @@ on_chatstate(struct wa_dm *dm, const struct wa_node *n)
 
 	arena_init(&a, 256);
 	if (wa_msg_chatstate_parse(n, &a, &c) == 0 && c.participant == NULL &&
-	    user_of(c.from, chat, sizeof(chat))) {
+	    dm_user_of(c.from, chat, sizeof(chat))) {
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_DM_EV_TYPING;
 		ev.chat = chat;
 		ev.sender = chat;
 		ev.state = c.state != WA_MSG_PAUSED;
-		emit(dm, &ev);
+		dm_emit(dm, &ev);
 	}
 	arena_release(&a);
 }
@@ -1511,13 +1584,13 @@ on_presence(struct wa_dm *dm, const struct wa_node *n)
 
 	arena_init(&a, 256);
 	if (wa_msg_presence_parse(n, &a, &p) == 0 &&
-	    user_of(p.from, chat, sizeof(chat)) && !is_own(dm, chat)) {
+	    dm_user_of(p.from, chat, sizeof(chat)) && !dm_is_own(dm, chat)) {
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_DM_EV_PRESENCE;
 		ev.chat = chat;
 		ev.state = p.available;
 		ev.ts_ms = p.last_s * 1000;
-		emit(dm, &ev);
+		dm_emit(dm, &ev);
 	}
 	arena_release(&a);
 }
@@ -1530,7 +1603,7 @@ on_devices(struct wa_dm *dm, const struct wa_node *n)
 	char	 from[WA_DM_JID_MAX];
 
 	if (wa_node_jid(n, "from", from, sizeof(from)) &&
-	    user_of(from, user, sizeof(user)))
+	    dm_user_of(from, user, sizeof(user)))
 		(void)dm->st->devices_put(dm->st->arg, user, NULL, -1);
 }
 
@@ -1549,7 +1622,7 @@ wa_dm_stanza(struct wa_dm *dm, const struct wa_node *n)
 	}
 	if (wa_str_eqc(n->tag, "ack"))
 		return wa_node_str_is(n, "class", "message") ?
-		    on_server_ack(dm, n) : 0;
+		    dm_on_server_ack(dm, n) : 0;
 	if (wa_str_eqc(n->tag, "chatstate")) {
 		on_chatstate(dm, n);
 		return 1;
@@ -1563,8 +1636,15 @@ wa_dm_stanza(struct wa_dm *dm, const struct wa_node *n)
 		on_devices(dm, n);
 		return 0;	/* the engine acks notifications */
 	}
+	if (wa_str_eqc(n->tag, "notification") &&
+	    wa_node_str_is(n, "type", "w:gp2")) {
+		dm_group_on_notification(dm, n);
+		return 0;	/* the engine acks notifications */
+	}
 	if (!wa_str_eqc(n->tag, "iq"))
 		return 0;
+	if (dm_group_on_iq(dm, n))
+		return 1;
 	id = wa_node_str(n, "id");
 	if (dm->retry.active && wa_str_eqc(id, dm->retry.iq)) {
 		on_retry_keys(dm, n);

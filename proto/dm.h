@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "bin.h"
+#include "group.h"
 #include "wa-signal.h"
 
 struct buf;
@@ -90,6 +91,21 @@ struct wa_dm_out {
 /* Free what o owns and zero it. */
 void		wa_dm_out_release(struct wa_dm_out *o);
 
+/* A group as the store hands it to the module (store_ops group_get).
+ * Owned: free with wa_dm_group_release(). */
+struct wa_dm_group {
+	bool		 lid;		/* addressing mode "lid" */
+	bool		 left;		/* we are no longer a member */
+	char		(*members)[WA_DM_JID_MAX]; /* user JIDs as the group
+					 * addresses them (LIDs in LID
+					 * groups); malloc'd */
+	char		(*alts)[WA_DM_JID_MAX];	/* the other JID or "" */
+	size_t		 n;
+};
+
+/* Free what g owns and zero it. */
+void		wa_dm_group_release(struct wa_dm_group *g);
+
 /*
  * The message store, bound over store/ by the composition root
  * (src/app-store.c).  Every op gets arg first and returns >= 0 on success
@@ -145,6 +161,30 @@ struct wa_dm_store_ops {
 	 * drops the cache (a devices notification). */
 	int	(*devices_put)(void *arg, const char *user,
 		    const uint16_t *ids, int n);
+	/* Groups (protocol.md 10).  group_get: the group's members and
+	 * mode into *g (the caller releases it): 1, or 0 when unknown. */
+	int	(*group_get)(void *arg, const char *group,
+		    struct wa_dm_group *g);
+	/* Store the metadata read from a w:g2 answer or a create
+	 * notification, members replaced, joined (not left): 0. */
+	int	(*group_put)(void *arg, const struct wa_group_info *g);
+	/* Rename a known group: 0. */
+	int	(*group_subject)(void *arg, const char *group,
+		    const char *subject);
+	/* Add member jid (alt: its other JID, may be NULL) with admin level
+	 * 0..2, or remove it (admin -1): 0. */
+	int	(*group_member)(void *arg, const char *group, const char *jid,
+		    const char *alt, int admin);
+	/* Mark a group left (true) or joined again: 0. */
+	int	(*group_left)(void *arg, const char *group, bool left);
+	/* The devices holding our sender key of group (10.4): has -> 1 or
+	 * 0; put -> 0; forget (device NULL: all) -> >= 0. */
+	int	(*skr_has)(void *arg, const char *group, const char *device);
+	int	(*skr_put)(void *arg, const char *group, const char *device);
+	int	(*skr_forget)(void *arg, const char *group, const char *device);
+	/* A person's name for event lines: contact or push name of jid (or
+	 * of its PN-LID alternate) into out[len]: 1, or 0 when none. */
+	int	(*name_get)(void *arg, const char *jid, char *out, size_t len);
 	/* Transactions, nesting, shared with the Signal ops: a received
 	 * message and the session it advanced commit together. */
 	int	(*tx_begin)(void *arg);
@@ -180,6 +220,10 @@ enum wa_dm_ev_kind {
 				 * ts_ms = last seen, 0 unknown */
 	WA_DM_EV_SEND_FAILED,	/* our message (chat, id) failed: err, text
 				 * = why in words */
+	WA_DM_EV_GROUP,		/* group chat's metadata changed in the store
+				 * (read it there); state 1: we left */
+	WA_DM_EV_ERROR,		/* a group command failed: chat (may be
+				 * NULL), text = why in words, err */
 };
 
 struct wa_dm_ev {
@@ -294,5 +338,25 @@ int		wa_dm_typing(struct wa_dm *dm, const char *chat, bool composing);
 /* Ask for chat's presence (online, last seen).  Returns 0 or the send's
  * error. */
 int		wa_dm_subscribe(struct wa_dm *dm, const char *chat);
+
+/*
+ * Groups (proto/dm-group.c; protocol.md 10.1, whatsmeow group.go).  Each
+ * sends one w:g2 iq; its answer is stored and reported as WA_DM_EV_GROUP
+ * (with event lines), or as WA_DM_EV_ERROR.  JIDs: user JIDs (PN or
+ * LID); group: "<id>@g.us".  Each returns 0.  Errors: -ENOTCONN
+ * (offline), -EINVAL (a bad JID, an empty subject, n 0 where members are
+ * needed), -EBUSY (DM_GROUP_IQS changes already in flight), the send's
+ * errors.
+ */
+MUST_CHECK int	wa_dm_group_create(struct wa_dm *dm, const char *subject,
+		    const char *const *members, size_t n);
+MUST_CHECK int	wa_dm_group_subject(struct wa_dm *dm, const char *group,
+		    const char *subject);
+MUST_CHECK int	wa_dm_group_participants(struct wa_dm *dm,
+		    const char *group, enum wa_group_change what,
+		    const char *const *jids, size_t n);
+MUST_CHECK int	wa_dm_group_leave(struct wa_dm *dm, const char *group);
+/* Ask for the group's metadata afresh (WA_DM_EV_GROUP when it comes). */
+MUST_CHECK int	wa_dm_group_info(struct wa_dm *dm, const char *group);
 
 #endif

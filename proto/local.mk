@@ -9,7 +9,7 @@ libproto_a_SOURCES = \
 	proto/pb.h proto/pb.c \
 	proto/node.h proto/node.c \
 	proto/usync.h proto/usync.c \
-	proto/dm.h proto/dm.c
+	proto/dm.h proto/dm.c proto/dm-int.h proto/dm-group.c
 
 # Protobuf schemas (protocol.md 17), compiled by protoc-c into the build
 # tree.

@@ -178,8 +178,11 @@ mark_read(void *arg, const char *chat, struct buf *ids)
 		if ((rc = store_chat_mark_read(arg, chat, STORE_MSG_PAGE_MAX,
 		    &r, &n)) < 0)
 			return rc;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			/* pairs: the id, then its sender (proto/dm.h) */
 			buf_append(ids, r[i].id, strlen(r[i].id) + 1);
+			buf_append(ids, r[i].sender, strlen(r[i].sender) + 1);
+		}
 		total += n;
 		store_msg_refs_free(r, n);
 		r = NULL;
@@ -258,6 +261,162 @@ tx_rollback(void *arg)
 	return store_signal_rollback(arg);
 }
 
+/* --- groups --- */
+
+static int
+group_get(void *arg, const char *group, struct wa_dm_group *out)
+{
+	struct store_group	 g;
+	size_t			 i;
+	int			 rc;
+
+	if ((rc = store_group_get(arg, group, &g)) != 1)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	out->lid = strcmp(g.mode, "lid") == 0;
+	out->left = g.left;
+	out->members = xcalloc(g.n + 1, sizeof(*out->members));
+	out->alts = xcalloc(g.n + 1, sizeof(*out->alts));
+	for (i = 0; i < g.n; i++) {
+		snprintf(out->members[out->n], sizeof(out->members[0]), "%s",
+		    g.members[i].jid);
+		snprintf(out->alts[out->n], sizeof(out->alts[0]), "%s",
+		    g.members[i].alt);
+		out->n++;
+	}
+	store_group_release(&g);
+	return 1;
+}
+
+static int
+group_put(void *arg, const struct wa_group_info *gi)
+{
+	struct store_group	 g;
+	size_t			 i;
+	int			 rc, soft = 0;
+
+	memset(&g, 0, sizeof(g));
+	g.jid = (char *)gi->jid;
+	g.subject = (char *)(gi->subject != NULL ? gi->subject : "");
+	g.description = (char *)(gi->description != NULL ?
+	    gi->description : "");
+	g.mode = (char *)(gi->lid ? "lid" : "pn");
+	g.creator = (char *)(gi->creator != NULL ? gi->creator : "");
+	g.creation_ms = gi->creation * 1000;
+	g.n = gi->n_participants;
+	g.members = xcalloc(g.n + 1, sizeof(*g.members));
+	for (i = 0; i < g.n; i++) {
+		const struct wa_group_participant *p = &gi->participants[i];
+		const char *alt = p->phone_number != NULL ? p->phone_number :
+		    p->lid;
+
+		g.members[i].jid = (char *)p->jid;
+		g.members[i].alt = (char *)(alt != NULL ? alt : "");
+		g.members[i].admin = p->superadmin ? 2 : p->admin ? 1 : 0;
+		/* the names the server gives go to the contacts */
+		if (p->display_name != NULL && p->display_name[0] != '\0' &&
+		    store_contact_set_push_name(arg, alt != NULL &&
+		    strstr(alt, "@s.whatsapp.net") != NULL ? alt : p->jid,
+		    p->display_name) < 0)
+			soft++;
+		if (p->phone_number != NULL &&
+		    store_lid_put(arg, p->phone_number, p->jid) < 0)
+			soft++;
+		else if (p->lid != NULL && store_lid_put(arg, p->jid, p->lid) <
+		    0)
+			soft++;
+	}
+	/* names and mappings are a best effort: the group is what counts */
+	rc = store_group_put(arg, &g);
+	free(g.members);
+	(void)soft;
+	return rc;
+}
+
+static int
+group_subject(void *arg, const char *group, const char *subject)
+{
+	int	 rc = store_group_set_subject(arg, group, subject);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
+group_member(void *arg, const char *group, const char *jid, const char *alt,
+    int admin)
+{
+	int	 rc;
+
+	if (admin < 0)
+		rc = store_group_member_remove(arg, group, jid);
+	else
+		rc = store_group_member_put(arg, group, jid, alt, admin);
+	return rc < 0 ? rc : 0;
+}
+
+static int
+group_left(void *arg, const char *group, bool left)
+{
+	int	 rc = store_group_set_left(arg, group, left);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
+skr_has(void *arg, const char *group, const char *device)
+{
+	return store_skr_has(arg, group, device);
+}
+
+static int
+skr_put(void *arg, const char *group, const char *device)
+{
+	return store_skr_put(arg, group, device);
+}
+
+static int
+skr_forget(void *arg, const char *group, const char *device)
+{
+	return store_skr_forget(arg, group, device);
+}
+
+int
+app_dm_name(struct store *s, const char *jid, char *out, size_t len)
+{
+	struct store_contact	*c = xmalloc(sizeof(*c));
+	char			 other[STORE_JID_MAX + 1];
+	int			 rc, k;
+
+	for (k = 0; k < 2; k++) {
+		rc = store_contact_get(s, jid, c);
+		if (rc == 1 && (c->name[0] != '\0' || c->push_name[0] !=
+		    '\0')) {
+			snprintf(out, len, "%s", c->name[0] != '\0' ? c->name :
+			    c->push_name);
+			free(c);
+			return 1;
+		}
+		/* then the same person under the other JID (5.3) */
+		if (strstr(jid, "@lid") != NULL)
+			rc = store_lid_get_pn(s, jid, other);
+		else
+			rc = store_lid_get_lid(s, jid, other);
+		if (rc != 1)
+			break;
+		jid = other;
+	}
+	free(c);
+	if (len > 0)
+		out[0] = '\0';
+	return 0;
+}
+
+static int
+name_get(void *arg, const char *jid, char *out, size_t len)
+{
+	return app_dm_name(arg, jid, out, len);
+}
+
 void
 app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 {
@@ -275,6 +434,15 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->lid_put = lid_put;
 	ops->devices_get = devices_get;
 	ops->devices_put = devices_put;
+	ops->group_get = group_get;
+	ops->group_put = group_put;
+	ops->group_subject = group_subject;
+	ops->group_member = group_member;
+	ops->group_left = group_left;
+	ops->skr_has = skr_has;
+	ops->skr_put = skr_put;
+	ops->skr_forget = skr_forget;
+	ops->name_get = name_get;
 	ops->tx_begin = tx_begin;
 	ops->tx_commit = tx_commit;
 	ops->tx_rollback = tx_rollback;

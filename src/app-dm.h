@@ -21,4 +21,12 @@ struct store;
  */
 void	app_dm_ops(struct store *s, struct wa_dm_store_ops *ops);
 
+/*
+ * A person's name for the screen and event lines: the address-book name,
+ * else the push name, of jid (a user JID) or of its PN-LID alternate
+ * (protocol.md 5.3), into out[len].  Returns 1, or 0 when none is known
+ * (out ""), on the thread that owns s.
+ */
+int	app_dm_name(struct store *s, const char *jid, char *out, size_t len);
+
 #endif

@@ -68,6 +68,8 @@ struct app {
 	struct wa_signal_store_ops sig_ops;
 	struct wa_dm_store_ops	 dm_ops;
 	struct wa_eng		*eng;
+	char			 own_user[128];	/* our PN user JID, once
+						 * connected */
 	bool			 stopping;	/* the engine is being shut */
 	char			*stop_text;	/* EV_STOPPED's text, or NULL */
 	int			 stop_err;	/* EV_STOPPED's err */
@@ -132,6 +134,10 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 		break;
 	case WA_ENG_EV_CONNECTED:
 		ev = ev_new(EV_CONNECTED, e->text);
+		snprintf(a->own_user, sizeof(a->own_user), "%.*s@%s",
+		    (int)strcspn(e->text, ":@"), e->text,
+		    strchr(e->text, '@') != NULL ? strchr(e->text, '@') + 1 :
+		    "s.whatsapp.net");
 		break;
 	case WA_ENG_EV_PREKEYS_STORED:
 	case WA_ENG_EV_PREKEYS_SENT:
@@ -179,6 +185,51 @@ dup_or_null(const char *s)
 	return s != NULL ? xstrdup(s) : NULL;
 }
 
+/* A group member's or author's name (engine thread); "" unknown. */
+static char *
+sender_name(struct app *a, const char *jid)
+{
+	char	 name[1100];
+
+	if (app_dm_name(a->store, jid, name, sizeof(name)) != 1)
+		name[0] = '\0';
+	return xstrdup(name);
+}
+
+/* EV_GROUP for group, read from the store (engine thread); NULL when the
+ * group is unknown. */
+static struct ev *
+group_ev(struct app *a, const char *group)
+{
+	struct store_group	 g;
+	struct ev		*ev;
+	size_t			 i;
+
+	if (store_group_get(a->store, group, &g) != 1)
+		return NULL;
+	ev = ev_new(EV_GROUP, g.subject);
+	ev->chat = xstrdup(group);
+	ev->aux = xstrdup(g.description);
+	ev->num = g.left ? 1 : 0;
+	ev->members = xcalloc(g.n + 1, sizeof(*ev->members));
+	for (i = 0; i < g.n; i++) {
+		struct ev_member	*m = &ev->members[i];
+		const char		*pn = strstr(g.members[i].alt,
+					    "@s.whatsapp.net") != NULL ?
+					    g.members[i].alt : g.members[i].jid;
+
+		m->jid = xstrdup(pn);
+		m->name = sender_name(a, g.members[i].jid);
+		m->admin = g.members[i].admin;
+		m->is_me = a->own_user[0] != '\0' &&
+		    (strcmp(g.members[i].jid, a->own_user) == 0 ||
+		    strcmp(g.members[i].alt, a->own_user) == 0);
+	}
+	ev->nmembers = g.n;
+	store_group_release(&g);
+	return ev;
+}
+
 /* The messaging module's events, as events for the main thread. */
 static void
 on_dm_event(void *arg, const struct wa_dm_ev *e)
@@ -195,6 +246,13 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 	case WA_DM_EV_TYPING:		k = EV_TYPING; break;
 	case WA_DM_EV_PRESENCE:		k = EV_PRESENCE; break;
 	case WA_DM_EV_SEND_FAILED:	k = EV_SEND_FAILED; break;
+	case WA_DM_EV_ERROR:		k = EV_ERROR; break;
+	case WA_DM_EV_GROUP:
+		if (e->chat != NULL && (ev = group_ev(a, e->chat)) != NULL) {
+			ev->num = e->state != 0;
+			send_ev(a, ev);
+		}
+		return;
 	}
 	ev = ev_new(k, e->text);
 	ev->chat = dup_or_null(e->chat);
@@ -207,6 +265,9 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 	ev->deleted = e->kind == WA_DM_EV_CHANGED && e->text == NULL;
 	ev->err = e->err;
 	ev->ts_ms = e->ts_ms;
+	if (k == EV_MESSAGE && e->sender != NULL && e->sender[0] != '\0' &&
+	    e->chat != NULL && strstr(e->chat, "@g.us") != NULL)
+		ev->sender_name = sender_name(a, e->sender);
 	send_ev(a, ev);
 }
 
@@ -389,7 +450,8 @@ load_page(struct app *a, const struct cmd *c)
 		em->rowid = m->rowid;
 		em->id = xstrdup(m->id);
 		em->sender = xstrdup(m->sender);
-		em->sender_name = xstrdup("");
+		em->sender_name = m->sender[0] != '\0' ?
+		    sender_name(a, m->sender) : xstrdup("");
 		em->from_me = m->from_me;
 		em->ts_ms = m->ts_ms;
 		em->kind = m->kind;
@@ -408,16 +470,125 @@ load_page(struct app *a, const struct cmd *c)
 	send_ev(a, ev);
 }
 
-/* A group command (issue 8): not yet carried out. */
+/* Split a list of members ("+49 151 …, 4915…@s.whatsapp.net") into
+ * user JIDs in *out (up to max); returns the count, -EINVAL on a bad
+ * entry. */
+static int
+member_jids(const char *list, char (*out)[128], size_t max)
+{
+	size_t	 n = 0, k;
+	const char *p = list;
+
+	while (*p != '\0') {
+		char	 digits[32];
+		size_t	 nd = 0;
+		const char *e;
+
+		while (*p == ',' || *p == ';' || *p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		e = p + strcspn(p, ",;\t");
+		if (memchr(p, '@', (size_t)(e - p)) != NULL) {
+			k = (size_t)(e - p);
+			while (k > 0 && p[k - 1] == ' ')
+				k--;
+			if (n >= max || k >= sizeof(out[0]))
+				return -EINVAL;
+			memcpy(out[n], p, k);
+			out[n++][k] = '\0';
+		} else {
+			/* a phone number as people write it */
+			for (; p < e; p++) {
+				if (*p >= '0' && *p <= '9') {
+					if (nd + 1 >= sizeof(digits))
+						return -EINVAL;
+					digits[nd++] = *p;
+				} else if (strchr(" +-()./", *p) == NULL)
+					return -EINVAL;
+			}
+			if (nd < 5 || nd > 20 || n >= max)
+				return -EINVAL;
+			digits[nd] = '\0';
+			snprintf(out[n++], sizeof(out[0]), "%s@s.whatsapp.net",
+			    digits);
+		}
+		p = e;
+	}
+	return (int)n;
+}
+
+/* A group command (issue 8), carried out by the messaging module. */
 static void
 group_cmd(struct app *a, const struct cmd *c)
 {
+	struct wa_dm	*dm = a->eng != NULL ? wa_eng_dm(a->eng) : NULL;
+	char		(*jids)[128] = NULL;
+	const char	**v = NULL;
 	struct ev	*ev;
+	int		 rc = -ENOTCONN, n = 0, i;
 
-	ev = ev_new(EV_ERROR, _("the command could not be carried out"));
-	ev->err = -ENOSYS;
-	(void)c;
-	send_ev(a, ev);
+	if (dm == NULL)
+		goto out;
+	if (c->kind == CMD_GROUP_CREATE || c->kind == CMD_GROUP_ADD ||
+	    c->kind == CMD_GROUP_REMOVE) {
+		jids = xcalloc(WA_GROUP_MAX_PARTICIPANTS, sizeof(*jids));
+		v = xcalloc(WA_GROUP_MAX_PARTICIPANTS, sizeof(*v));
+		n = member_jids(c->kind == CMD_GROUP_CREATE ? (c->aux != NULL ?
+		    c->aux : "") : c->arg, jids, WA_GROUP_MAX_PARTICIPANTS);
+		if (n < 0) {
+			ev = ev_new(EV_ERROR, _("a member is neither a phone "
+			    "number nor a JID"));
+			ev->err = -EINVAL;
+			send_ev(a, ev);
+			goto done;
+		}
+		for (i = 0; i < n; i++)
+			v[i] = jids[i];
+	}
+	switch (c->kind) {
+	case CMD_GROUP_CREATE:
+		rc = wa_dm_group_create(dm, c->arg, v, (size_t)n);
+		break;
+	case CMD_GROUP_SUBJECT:
+		rc = c->chat != NULL ? wa_dm_group_subject(dm, c->chat,
+		    c->arg) : -EINVAL;
+		break;
+	case CMD_GROUP_ADD:
+	case CMD_GROUP_REMOVE:
+		rc = c->chat != NULL ? wa_dm_group_participants(dm, c->chat,
+		    c->kind == CMD_GROUP_ADD ? WA_GROUP_ADD : WA_GROUP_REMOVE,
+		    v, (size_t)n) : -EINVAL;
+		break;
+	case CMD_GROUP_LEAVE:
+		rc = c->chat != NULL ? wa_dm_group_leave(dm, c->chat) :
+		    -EINVAL;
+		break;
+	case CMD_GROUP_INFO:
+		if (c->chat == NULL) {
+			rc = -EINVAL;
+			break;
+		}
+		/* what the store knows now, then the server's answer */
+		if ((ev = group_ev(a, c->chat)) != NULL)
+			send_ev(a, ev);
+		rc = wa_dm_group_info(dm, c->chat);
+		if (rc == -ENOTCONN)
+			rc = 0;
+		break;
+	default:
+		rc = -EINVAL;
+		break;
+	}
+out:
+	if (rc < 0) {
+		ev = ev_new(EV_ERROR, _("the command could not be carried out"));
+		ev->err = rc;
+		send_ev(a, ev);
+	}
+done:
+	free(jids);
+	free(v);
 }
 
 /* The command queue's wakeup: drain it. */

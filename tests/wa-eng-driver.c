@@ -190,6 +190,26 @@ state_name(int st)
 	return "?";
 }
 
+/* "dm-group JID left=0|1 subject=S members=J1,J2 (sorted)" from the
+ * store, as the UI would read it. */
+static void
+group_line(struct drv *d, const char *group, int left)
+{
+	struct store_group	 g;
+	size_t			 i;
+
+	if (store_group_get(d->s, group, &g) != 1) {
+		printf("dm-group %s unknown\n", group);
+		return;
+	}
+	printf("dm-group %s left=%d stored_left=%d mode=%s subject=%s "
+	    "members=", group, left, g.left, g.mode, g.subject);
+	for (i = 0; i < g.n; i++)
+		printf("%s%s", i > 0 ? "," : "", g.members[i].jid);
+	printf("\n");
+	store_group_release(&g);
+}
+
 static void
 on_dm_event(void *arg, const struct wa_dm_ev *ev)
 {
@@ -234,6 +254,15 @@ on_dm_event(void *arg, const struct wa_dm_ev *ev)
 		k = "dm-send-failed";
 		printf("%s %s %s err=%d: %s\n", k, ev->chat, ev->id, ev->err,
 		    ev->text);
+		break;
+	case WA_DM_EV_GROUP:
+		k = "dm-group";
+		group_line(d, ev->chat, ev->state);
+		break;
+	case WA_DM_EV_ERROR:
+		k = "dm-error";
+		printf("%s %s err=%d: %s\n", k, ev->chat != NULL ? ev->chat :
+		    "-", ev->err, ev->text);
 		break;
 	}
 	fflush(stdout);
@@ -341,6 +370,27 @@ command(struct drv *d, char *line)
 		rc = wa_dm_typing(dm, chat, strcmp(a1, "on") == 0);
 	else if (strcmp(cmd, "subscribe") == 0)
 		rc = wa_dm_subscribe(dm, chat);
+	else if (strcmp(cmd, "group-create") == 0 && *p != '\0') {
+		/* group-create SUBJECT_WITHOUT_SPACES JID JID ... (chat is
+		 * the subject here) */
+		const char	*v[64];
+		size_t		 n = 0;
+
+		while (n < 64 && (a1 = word(&p)) != NULL)
+			v[n++] = a1;
+		rc = wa_dm_group_create(dm, chat, v, n);
+	} else if (strcmp(cmd, "group-subject") == 0 && *p != '\0')
+		rc = wa_dm_group_subject(dm, chat, p);
+	else if ((strcmp(cmd, "group-add") == 0 ||
+	    strcmp(cmd, "group-remove") == 0) && (a1 = word(&p)) != NULL) {
+		const char	*v[1] = { a1 };
+
+		rc = wa_dm_group_participants(dm, chat, cmd[6] == 'a' ?
+		    WA_GROUP_ADD : WA_GROUP_REMOVE, v, 1);
+	} else if (strcmp(cmd, "group-leave") == 0)
+		rc = wa_dm_group_leave(dm, chat);
+	else if (strcmp(cmd, "group-info") == 0)
+		rc = wa_dm_group_info(dm, chat);
 	else if (strcmp(cmd, "retry") == 0 && (a1 = word(&p)) != NULL) {
 		rc = wa_dm_retry(dm, chat, a1);
 		if (rc >= 0) {
