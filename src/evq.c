@@ -40,6 +40,7 @@ ev_free(struct ev *ev)
 		free(ev->chats[i].jid);
 		free(ev->chats[i].name);
 		free(ev->chats[i].preview);
+		free(ev->chats[i].last_sender_name);
 	}
 	free(ev->chats);
 	for (i = 0; i < ev->nmsgs; i++) {
