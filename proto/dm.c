@@ -909,7 +909,9 @@ wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
 	if ((rc = dm->st->react(dm->st->arg, chat, target, "", emoji,
 	    now)) < 0)
 		goto out;
-	rc = queue(dm, chat, &p, NULL, NULL, NULL, NULL, "reaction",
+	/* the emoji goes with it, so the store keeps the reaction hidden
+	 * and knows a removal (edit 7) */
+	rc = queue(dm, chat, &p, emoji, NULL, NULL, NULL, "reaction",
 	    emoji[0] == '\0' ? "7" : NULL, NULL, false);
 	if (rc == 0) {
 		memset(&ev, 0, sizeof(ev));

@@ -24,13 +24,13 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	o->payload = xmalloc(m->payload_len > 0 ? m->payload_len : 1);
 	memcpy(o->payload, m->payload, m->payload_len);
 	o->payload_len = m->payload_len;
-	/* The stanza's type and edit attribute follow from the payload
-	 * (Message field 46 reactionMessage: type "reaction"; an empty
-	 * reaction revokes ours: edit 7, protocol.md 9.4). */
-	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_TEXT &&
-	    m->text_len == 0 && m->quoted_id[0] == '\0' && m->payload_len > 2 &&
-	    m->payload[0] == 0xF2 && m->payload[1] == 0x02 ? "reaction" :
-	    "text");
+	/* A reaction is kept hidden with its emoji as text: the stanza's
+	 * type is "reaction", and an empty one revokes ours: edit 7
+	 * (protocol.md 9.4; whatsmeow getEditAttribute). */
+	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_HIDDEN ?
+	    "reaction" : "text");
+	snprintf(o->edit, sizeof(o->edit), "%s", m->kind == STORE_MSG_HIDDEN &&
+	    m->text_len == 0 ? "7" : "");
 }
 
 static int
@@ -39,15 +39,16 @@ out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
 {
 	struct store_msg_new	 n;
 
-	(void)type;
-	(void)edit;
+	(void)edit;		/* follows from kind and text (fill_out) */
 	memset(&n, 0, sizeof(n));
 	n.chat = m->chat;
 	n.id = m->id;
 	n.sender = "";
 	n.from_me = true;
 	n.ts_ms = m->ts_ms;
-	n.kind = STORE_MSG_TEXT;
+	/* a reaction is not a message of the chat: kept hidden */
+	n.kind = type != NULL && strcmp(type, "reaction") == 0 ?
+	    STORE_MSG_HIDDEN : STORE_MSG_TEXT;
 	n.text = m->text;
 	n.text_len = m->text != NULL ? strlen(m->text) : 0;
 	n.quoted_id = m->quoted_id;

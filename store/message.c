@@ -43,7 +43,7 @@ bind_text(sqlite3_stmt *st, int col, const char *p, size_t len)
 static enum store_msg_kind
 kind_of(int64_t v)
 {
-	return v >= STORE_MSG_TEXT && v <= STORE_MSG_PLACEHOLDER ?
+	return v >= STORE_MSG_TEXT && v <= STORE_MSG_HIDDEN ?
 	    (enum store_msg_kind)v : STORE_MSG_UNSUPPORTED;
 }
 
@@ -170,7 +170,7 @@ new_ok(const struct store_msg_new *m)
 	    m->text_len <= STORE_MSG_TEXT_MAX &&
 	    m->payload_len <= STORE_MSG_PAYLOAD_MAX &&
 	    (m->payload != NULL || m->payload_len == 0) &&
-	    m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_PLACEHOLDER;
+	    m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_HIDDEN;
 }
 
 /*
@@ -304,8 +304,10 @@ chat_refresh(struct store *s, const char *jid)
 
 	if ((rc = store_q_prep(s, &st, "UPDATE chat SET"
 	    " last_ms = COALESCE((SELECT ts_ms FROM message WHERE chat = ?1"
+	    "   AND kind != 5"	/* STORE_MSG_HIDDEN */
 	    "   ORDER BY ts_ms DESC, rowid DESC LIMIT 1), 0),"
 	    " last_rowid = COALESCE((SELECT rowid FROM message WHERE chat = ?1"
+	    "   AND kind != 5"	/* STORE_MSG_HIDDEN */
 	    "   ORDER BY ts_ms DESC, rowid DESC LIMIT 1), 0)"
 	    " WHERE jid = ?1")) != 0)
 		return rc;
@@ -343,6 +345,7 @@ store_msg_insert_outgoing(struct store *s, const struct store_msg_new *m,
 	if ((rc = store_signal_begin(s)) != 0)
 		return rc;
 	if ((rc = insert_row(s, m, STORE_MSG_QUEUED, &id)) == 0 &&
+	    m->kind != STORE_MSG_HIDDEN &&
 	    (rc = chat_bump(s, m->chat, m->ts_ms, id, 0)) == 0)
 		rc = preview_sync(s, m->chat, true, m->id);
 	if ((rc = tx_end(s, rc)) == 0 && rowid != NULL)
@@ -740,18 +743,20 @@ static int
 page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
     int64_t rowid, size_t max, struct store_msg_page *out)
 {
+	/* kind 5 is STORE_MSG_HIDDEN: never shown */
 	static const char *const sql[] = {
 		[PAGE_NEWEST] = "SELECT " MSG_COLS " FROM message"
-		    " WHERE chat = ?1 ORDER BY ts_ms DESC, rowid DESC LIMIT ?2",
+		    " WHERE chat = ?1 AND kind != 5"
+		    " ORDER BY ts_ms DESC, rowid DESC LIMIT ?2",
 		/* The range on ts_ms uses the index; the OR only filters the
 		 * few rows that share the cursor's ts_ms. */
 		[PAGE_BEFORE] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND ts_ms <= ?3"
-		    " AND (ts_ms < ?3 OR rowid < ?4)"
+		    " AND (ts_ms < ?3 OR rowid < ?4) AND kind != 5"
 		    " ORDER BY ts_ms DESC, rowid DESC LIMIT ?2",
 		[PAGE_AFTER] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND ts_ms >= ?3"
-		    " AND (ts_ms > ?3 OR rowid > ?4)"
+		    " AND (ts_ms > ?3 OR rowid > ?4) AND kind != 5"
 		    " ORDER BY ts_ms, rowid LIMIT ?2",
 	};
 	struct store_msg_page	 p;

@@ -291,6 +291,10 @@ enum store_msg_kind {
 	STORE_MSG_NOTICE = 2,	/* local notice ("security code changed") */
 	STORE_MSG_UNSUPPORTED = 3,	/* a type we cannot show yet */
 	STORE_MSG_PLACEHOLDER = 4,	/* undecryptable yet; awaits a resend */
+	STORE_MSG_HIDDEN = 5,	/* an outgoing protocol message (a reaction,
+				 * text = its emoji) kept for the outbox and
+				 * retries only: never in pages, previews,
+				 * the chat order or unread counts */
 };
 
 /*

@@ -942,11 +942,60 @@ test_store_group__keeps_members_subject_and_sender_key_recipients(void **state)
 	free(dir);
 }
 
+static void
+test_store_msg_hidden__a_sent_reaction_is_in_the_outbox_but_never_shown(
+    void **state)
+{
+	char			*dir = tmpdir();
+	struct store		*s = NULL;
+	static const uint8_t	 pb[] = { 0xF2, 0x02, 0x01, 0x00 };
+	struct store_msg_new	 t = out_msg(ALICE, "T1", 1000, "hello", pb, 4);
+	struct store_msg_new	 r = out_msg(ALICE, "R1", 2000, "👍", pb, 4);
+	struct store_msg_page	 p;
+	struct store_chat_list	 l;
+
+	(void)state;
+	r.kind = STORE_MSG_HIDDEN;
+	assert_int_equal(store_open(dir, &s), 0);
+	assert_int_equal(store_msg_insert_outgoing(s, &t, NULL), 0);
+	assert_int_equal(store_msg_insert_outgoing(s, &r, NULL), 0);
+	/* the outbox sends both */
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(store_msg_outbox(s, 10, &p), 0);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.msgs[1].kind, STORE_MSG_HIDDEN);
+	store_msg_page_free(&p);
+	/* the chat shows the text alone, and its preview is the text */
+	assert_int_equal(store_msg_page_newest(s, ALICE, 10, &p), 0);
+	assert_int_equal(p.n, 1);
+	assert_string_equal(p.msgs[0].id, "T1");
+	store_msg_page_free(&p);
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(store_chat_list(s, false, 10, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.chats[0].last_text, "hello");
+	assert_int_equal(l.chats[0].last_ms, 1000);
+	store_chat_list_free(&l);
+	/* acked: the text moves to sent; the reaction stays hidden and
+	 * the chat's order is unchanged */
+	assert_int_equal(store_msg_mark_sent(s, ALICE, "T1", 1500), 1);
+	assert_int_equal(state_of(s, ALICE, true, "T1"), STORE_MSG_SENT);
+	assert_int_equal(store_msg_mark_sent(s, ALICE, "R1", 3000), 1);
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(store_chat_list(s, false, 10, &l), 0);
+	assert_string_equal(l.chats[0].last_text, "hello");
+	store_chat_list_free(&l);
+	store_close(s);
+	rmtree(dir);
+	free(dir);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_group__keeps_members_subject_and_sender_key_recipients),
+		cmocka_unit_test(test_store_msg_hidden__a_sent_reaction_is_in_the_outbox_but_never_shown),
 		cmocka_unit_test(test_store_msg_insert_incoming__stores_a_message_once__a_redelivery_is_a_duplicate),
 		cmocka_unit_test(test_store_msg_insert_incoming__fills_a_placeholder_in_place),
 		cmocka_unit_test(test_store_msg_outbox__survives_a_reopen_with_payload_and_state),

@@ -195,6 +195,11 @@ try {
 		x.d.messages.some((m) => m.message?.reactionMessage?.key?.id === s4.key.id)).catch(() => null);
 	const rm = g7?.d.messages.find((m) => m.message?.reactionMessage)?.message.reactionMessage;
 	ok(rm?.text === '❤️', 'Baileys gets wachat\'s reaction to its message', rm);
+	w.cmd(`react ${bobJid} ${s4.key.id} them -`);
+	const g7b = await bobWait(10000, "wachat's reaction removed", (x) => x.e === 'messages.upsert' &&
+		x.d.messages.some((m) => m.message?.reactionMessage?.key?.id === s4.key.id &&
+			m.message.reactionMessage.text === '')).catch(() => null);
+	ok(g7b, 'Baileys sees wachat take its reaction back');
 
 	// 5b. Received edits and deletes are stored against their target; a
 	// type wachat cannot show yet becomes a notice naming it.
