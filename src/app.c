@@ -399,6 +399,8 @@ load_chats(struct app *a, const struct cmd *c)
 		ec->last_state = sc->last_state;
 		ec->last_kind = sc->last_kind;
 		ec->last_deleted = sc->last_deleted;
+		ec->last_sender = xstrdup(!sc->last_from_me &&
+		    strstr(sc->jid, "@g.us") != NULL ? sc->last_sender : "");
 		ec->last_sender_name = !sc->last_from_me &&
 		    sc->last_sender[0] != '\0' && strstr(sc->jid, "@g.us") !=
 		    NULL ? sender_name(a, sc->last_sender) : xstrdup("");

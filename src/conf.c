@@ -42,7 +42,8 @@ static const char *const names[] = {
 const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"quit", "next-chat", "prev-chat", "unread-chat", "new-chat",
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
-	"react", "retry", "delete", "cancel", "help",
+	"react", "retry", "delete", "cancel", "help", "group-info",
+	"group-new", "group-leave",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

@@ -78,6 +78,8 @@ struct ev_chat {
 	int		 last_state;	/* enum store_msg_state */
 	int		 last_kind;	/* enum store_msg_kind */
 	int		 last_deleted;
+	char		*last_sender;	/* groups: the newest message's
+					 * author's user JID; "" ours or 1:1 */
 	char		*last_sender_name; /* groups: the newest message's
 					 * author's name when not ours; "" */
 };

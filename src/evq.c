@@ -41,6 +41,7 @@ ev_free(struct ev *ev)
 		free(ev->chats[i].name);
 		free(ev->chats[i].preview);
 		free(ev->chats[i].last_sender_name);
+		free(ev->chats[i].last_sender);
 	}
 	free(ev->chats);
 	for (i = 0; i < ev->nmsgs; i++) {

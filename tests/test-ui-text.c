@@ -3,7 +3,8 @@
  * tests/test-ui-text.c -- text layout (ui/text.c) and the input line's
  * editor (ui/input.c): clusters are one unit of width 1 or 2, wrapping
  * never passes the width nor splits a cluster or a UTF-8 sequence, and the
- * editor moves and deletes by cluster.  Runs in C.UTF-8.
+ * editor moves and deletes by cluster; people in groups (ui/groups.c):
+ * their names, colours and mentions.  Runs in C.UTF-8.
  */
 #include "compat.h"
 
@@ -13,11 +14,15 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "buf.h"
+#include "event.h"
+#include "groups.h"
 #include "input.h"
 #include "text.h"
 
@@ -310,6 +315,115 @@ test_ui_input_layout__puts_the_cursor_on_its_row_and_column(void **st)
 	ui_input_release(&in);
 }
 
+
+/* A group of two: Ann (a PN JID, named) and a LID without a name. */
+static struct ui_group *
+two_group(struct ui_groups *gs)
+{
+	struct ev_member m[2];
+	struct ev	 ev;
+	struct ui_group	*g;
+
+	memset(&ev, 0, sizeof(ev));
+	memset(m, 0, sizeof(m));
+	ev.kind = EV_GROUP;
+	ev.text = (char *)"G";
+	ev.chat = (char *)"1203630001@g.us";
+	ev.aux = (char *)"";
+	ev.members = m;
+	ev.nmembers = 2;
+	m[0].jid = (char *)"4915550001@s.whatsapp.net";
+	m[0].name = (char *)"Ann Lee";
+	m[1].jid = (char *)"20000000000001@lid";
+	m[1].name = (char *)"";
+	g = ui_groups_apply(gs, &ev);
+	assert_non_null(g);
+	return g;
+}
+
+static void
+test_ui_group_name__takes_the_given_then_member_then_number_then_lid(void **st)
+{
+	struct ui_groups gs;
+	struct ui_group	*g;
+	struct buf	 b = BUF_INIT;
+
+	(void)st;
+	ui_groups_init(&gs);
+	g = two_group(&gs);
+	ui_group_name(g, "4915550001:7@s.whatsapp.net", "Pushy\x1b", &b);
+	assert_string_equal((char *)b.p, "Pushy\xef\xbf\xbd");
+	b.len = 0;
+	/* Any device of the member: her name. */
+	ui_group_name(g, "4915550001:7@s.whatsapp.net", "", &b);
+	assert_string_equal((char *)b.p, "Ann Lee");
+	b.len = 0;
+	ui_group_name(g, "4915550002@s.whatsapp.net", NULL, &b);
+	assert_string_equal((char *)b.p, "+4915550002");
+	b.len = 0;
+	ui_group_name(g, "20000000000001@lid", NULL, &b);
+	assert_string_equal((char *)b.p, "~\xe2\x80\xa6" "000001");
+	b.len = 0;
+	ui_group_name(NULL, "12@lid", NULL, &b);
+	assert_string_equal((char *)b.p, "~12");
+	buf_release(&b);
+	ui_groups_release(&gs);
+}
+
+static void
+test_ui_group_colour__is_one_per_person_whatever_the_device(void **st)
+{
+	unsigned	 seen[UI_GROUP_COLOURS] = { 0 };
+	char		 jid[64];
+	unsigned	 c, n = 0;
+	int		 i;
+
+	(void)st;
+	assert_int_equal(ui_group_colour("4915550001@s.whatsapp.net"),
+	    ui_group_colour("4915550001:12@s.whatsapp.net"));
+	/* 64 people use more than half the palette, each within it. */
+	for (i = 0; i < 64; i++) {
+		snprintf(jid, sizeof(jid), "49155500%02d@s.whatsapp.net", i);
+		c = ui_group_colour(jid);
+		assert_true(c < UI_GROUP_COLOURS);
+		n += seen[c]++ == 0;
+	}
+	assert_true(n > UI_GROUP_COLOURS / 2);
+}
+
+static void
+test_ui_group_mentions__names_members_and_marks_them_from_the_start(void **st)
+{
+	struct ui_groups gs;
+	struct ui_group	*g;
+	struct buf	 b = BUF_INIT;
+	struct ui_span	*sp;
+	size_t		 n;
+
+	(void)st;
+	ui_groups_init(&gs);
+	g = two_group(&gs);
+	buf_append(&b, "xx", 2);	/* offsets count from the text */
+	ui_group_mentions(g, "@4915550001: see @20000000000001, "
+	    "@49155500012 @ @", &b, &sp, &n);
+	assert_string_equal((char *)b.p + 2, "@Ann Lee: see "
+	    "@20000000000001, @49155500012 @ @");
+	assert_int_equal(n, 2);
+	assert_int_equal(sp[0].off, 0);
+	assert_int_equal(sp[0].len, strlen("@Ann Lee"));
+	assert_int_equal(sp[1].off, strlen("@Ann Lee: see "));
+	assert_int_equal(sp[1].len, strlen("@20000000000001"));
+	free(sp);
+	/* No group: as it is, no spans. */
+	b.len = 0;
+	ui_group_mentions(NULL, "@4915550001", &b, &sp, &n);
+	assert_string_equal((char *)b.p, "@4915550001");
+	assert_int_equal(n, 0);
+	assert_null(sp);
+	buf_release(&b);
+	ui_groups_release(&gs);
+}
+
 int
 main(void)
 {
@@ -328,6 +442,9 @@ main(void)
 		cmocka_unit_test(test_ui_input__home_end_and_kills_act_on_the_cursors_line),
 		cmocka_unit_test(test_ui_input__refuses_text_past_the_limit),
 		cmocka_unit_test(test_ui_input_layout__puts_the_cursor_on_its_row_and_column),
+		cmocka_unit_test(test_ui_group_name__takes_the_given_then_member_then_number_then_lid),
+		cmocka_unit_test(test_ui_group_colour__is_one_per_person_whatever_the_device),
+		cmocka_unit_test(test_ui_group_mentions__names_members_and_marks_them_from_the_start),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

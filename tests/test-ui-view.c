@@ -24,7 +24,9 @@
 
 #include "chats.h"
 #include "conf.h"
+#include "buf.h"
 #include "event.h"
+#include "groups.h"
 #include "keys.h"
 #include "msgs.h"
 #include "view.h"
@@ -118,6 +120,7 @@ page_ev(const char *chat, int dir, int64_t first_rowid, size_t n, int more)
 		m->rowid = first_rowid + (int64_t)i;
 		m->id = xstrdup(id);
 		m->sender = xstrdup("");
+		m->sender_name = xstrdup("");
 		m->from_me = (i % 2) == 1;
 		m->ts_ms = NOW - 1000000 + m->rowid * 1000;
 		m->text = xstrdup("text");
@@ -646,7 +649,7 @@ test_ui_chats__sanitises_names_previews_and_shows_numbers(void **st)
 
 	(void)st;
 	ui_chats_init(&c);
-	ui_chats_set(&c, ev);
+	ui_chats_set(&c, ev, NULL);
 	ev_free(ev);
 	assert_int_equal(c.n, 2);
 	assert_null(strchr(c.v[0].preview, 0x1b));
@@ -801,15 +804,608 @@ test_ui_keys__binds_every_action_the_settings_file_names(void **st)
 	int			 i, f1;
 
 	(void)st;
-	assert_int_equal(CONF_KEY_ACTIONS, UI_ACT_COUNT);
+	assert_true(CONF_KEY_ACTIONS <= UI_ACT_COUNT);
 	assert_int_equal(ui_keys_parse("f1", &f1), 0);
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		ui_keys_default(&km);
 		assert_int_equal(ui_keys_bind(&km, conf_key_actions[i], "f1",
 		    &why), 0);
+		/* The same action, at the same number. */
+		assert_int_equal(ui_keys_action(&km, f1), i);
 		assert_string_equal(ui_keys_action_name(ui_keys_action(&km,
 		    f1)), conf_key_actions[i]);
 	}
+	/* Every action: once src/conf.c's list names the group actions
+	 * (group-info, group-new, group-leave) too. */
+#if CONF_KEY_ACTIONS == UI_KEY_ACTIONS
+	assert_int_equal(CONF_KEY_ACTIONS, UI_ACT_COUNT);
+#endif
+}
+
+
+/* ---- groups ---- */
+
+#define GROUP	"120363000000000001@g.us"
+#define ME	"15550000001@s.whatsapp.net"
+#define CAROL	"123456789012345@lid"
+#define DAN	"987654321098765@lid"
+#define ZED	"15550000005@s.whatsapp.net"
+
+static void
+member(struct ev_member *m, const char *jid, const char *name, int admin,
+    int is_me)
+{
+	m->jid = xstrdup(jid);
+	m->name = xstrdup(name);
+	m->admin = admin;
+	m->is_me = is_me;
+}
+
+/* GROUP "Hikers": Zed made it, Alice is an admin, Carol (a LID), us,
+ * Bob and Dan (a LID) without names; left as given. */
+static struct ev *
+group_ev(const char *subject, int left)
+{
+	struct ev	*ev = ev_new(EV_GROUP, subject);
+
+	ev->chat = xstrdup(GROUP);
+	ev->aux = xstrdup("Sundays\x1b[2J at nine");
+	ev->num = (uint32_t)left;
+	ev->nmembers = 6;
+	ev->members = xcalloc(6, sizeof(*ev->members));
+	member(&ev->members[0], BOB, "", 0, 0);
+	member(&ev->members[1], ME, "", 0, 1);
+	member(&ev->members[2], DAN, "", 0, 0);
+	member(&ev->members[3], CAROL, "Carol", 0, 0);
+	member(&ev->members[4], ALICE, "Alice\x1b]0;x\x07", 1, 0);
+	member(&ev->members[5], ZED, "Zed", 2, 0);
+	return ev;
+}
+
+/* The list: the group first (with its last message at NOW), then Alice. */
+static struct ev *
+group_chats_ev(const char *preview, int last_from_me)
+{
+	struct ev	*ev = ev_new(EV_CHATS, NULL);
+
+	ev->nchats = 2;
+	ev->chats = xcalloc(2, sizeof(*ev->chats));
+	ev->chats[0].jid = xstrdup(GROUP);
+	ev->chats[0].name = xstrdup("Hikers");
+	ev->chats[0].preview = xstrdup(preview);
+	ev->chats[0].last_ms = NOW;
+	ev->chats[0].last_from_me = last_from_me;
+	ev->chats[1].jid = xstrdup(ALICE);
+	ev->chats[1].name = xstrdup("Alice");
+	ev->chats[1].preview = xstrdup("yo");
+	ev->chats[1].last_ms = NOW - 1000;
+	return ev;
+}
+
+static struct ev *
+group_msg_ev(const char *id, const char *sender, const char *name,
+    const char *text)
+{
+	struct ev	*ev = msg_ev(GROUP, id, sender[0] == '\0', text);
+
+	free(ev->sender);
+	ev->sender = xstrdup(sender);
+	ev->sender_name = xstrdup(name);
+	return ev;
+}
+
+/* Connected, the group's members known, its list row in and opened. */
+static void
+open_group(struct fixture *f)
+{
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, group_ev("Hikers", 0));
+	apply(f->v, group_chats_ev("hi", 0));
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), GROUP);
+	apply(f->v, page_ev(GROUP, 0, 100, 0, 0));
+}
+
+static int
+key(const char *name)
+{
+	int	 k = 0;
+
+	assert_int_equal(ui_keys_parse(name, &k), 0);
+	return k;
+}
+
+static void
+test_ui_chats__a_group_row_shows_the_sender_before_its_preview(void **st)
+{
+	struct fixture		*f = *st;
+	const struct ui_chats	*c;
+
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, group_ev("Hikers", 0));
+	/* A message of Alice's, her name from the event. */
+	apply(f->v, group_msg_ev("G1", ALICE, "Alice", "hi\x1b[2J all"));
+	apply(f->v, group_chats_ev("hi\x1b[2J all", 0));
+	c = ui_view_chats(f->v);
+	assert_int_equal(c->n, 2);
+	assert_string_equal(c->v[0].name, "Hikers");
+	assert_true(c->v[0].group);
+	assert_non_null(strstr(c->v[0].preview, "Alice: hi"));
+	assert_null(strchr(c->v[0].preview, 0x1b));
+	/* Bob's, without a name: his number. */
+	apply(f->v, group_msg_ev("G2", BOB, "", "yo"));
+	apply(f->v, group_chats_ev("yo", 0));
+	assert_string_equal(ui_view_chats(f->v)->v[0].preview,
+	    "+15550000003: yo");
+	/* Ours, a mention by name. */
+	apply(f->v, group_chats_ev("me @123456789012345", 1));
+	assert_string_equal(ui_view_chats(f->v)->v[0].preview,
+	    "You: me @Carol");
+	/* A 1:1 chat's preview has no name before it. */
+	assert_string_equal(ui_view_chats(f->v)->v[1].preview, "yo");
+	/* After a restart the list itself names the author (EV_CHATS
+	 * last_sender / last_sender_name), sanitised. */
+	{
+		struct ev	*ev = group_chats_ev("back again", 0);
+
+		ev->chats[0].last_ms = NOW + 5000;
+		ev->chats[0].last_sender = xstrdup(ALICE);
+		ev->chats[0].last_sender_name = xstrdup("Ali\x1b[31mce");
+		apply(f->v, ev);
+	}
+	assert_null(strchr(ui_view_chats(f->v)->v[0].preview, 0x1b));
+	assert_non_null(strstr(ui_view_chats(f->v)->v[0].preview,
+	    "ce: back again"));
+}
+
+static void
+test_ui_view__opening_a_group_asks_for_its_info_not_its_presence(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, group_chats_ev("hi", 0));
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), GROUP);
+	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, NULL), 0);
+	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	/* Known: not asked again when it opens again. */
+	apply(f->v, group_ev("Hikers", 0));
+	(void)ui_view_key(f->v, '\t', NOW);
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), GROUP);
+	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, NULL), 1);
+	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+}
+
+/* Row i's sender as the header shows it. */
+static void
+sender_of(struct ui_msgs *m, int i, char *out, size_t size, int *colour)
+{
+	struct buf	 b = BUF_INIT;
+
+	assert_true(i >= 0);
+	ui_msgs_sender(m, (size_t)i, "peer", &b, colour);
+	snprintf(out, size, "%s", (char *)b.p);
+	buf_release(&b);
+}
+
+static void
+test_ui_view__group_messages_name_each_sender_in_their_colour(void **st)
+{
+	struct fixture	*f = *st;
+	struct ui_msgs	*m;
+	char		 name[64];
+	int		 colour;
+
+	open_group(f);
+	apply(f->v, group_msg_ev("A", ALICE, "", "a"));
+	apply(f->v, group_msg_ev("B", BOB, "", "b"));
+	apply(f->v, group_msg_ev("C", CAROL, "", "c"));
+	apply(f->v, group_msg_ev("D", DAN, "", "d"));
+	apply(f->v, group_msg_ev("E", "15550000009@s.whatsapp.net",
+	    "Eve\x1b[31m", "e"));
+	apply(f->v, group_msg_ev("M", "", "", "mine"));
+	m = ui_view_msgs(f->v);
+	/* The member's name (sanitised), from the last EV_GROUP. */
+	sender_of(m, ui_msgs_find(m, "A"), name, sizeof(name), &colour);
+	assert_non_null(strstr(name, "Alice"));
+	assert_null(strchr(name, 0x1b));
+	assert_null(strchr(name, 0x07));
+	assert_int_equal(colour, (int)ui_group_colour(ALICE));
+	/* No name: +digits of a PN, a short LID. */
+	sender_of(m, ui_msgs_find(m, "B"), name, sizeof(name), &colour);
+	assert_string_equal(name, "+15550000003");
+	sender_of(m, ui_msgs_find(m, "C"), name, sizeof(name), &colour);
+	assert_string_equal(name, "Carol");
+	sender_of(m, ui_msgs_find(m, "D"), name, sizeof(name), &colour);
+	assert_string_equal(name, "~\xe2\x80\xa6" "098765");
+	/* The message's own name first, sanitised. */
+	sender_of(m, ui_msgs_find(m, "E"), name, sizeof(name), &colour);
+	assert_null(strchr(name, 0x1b));
+	assert_int_equal(strncmp(name, "Eve", 3), 0);
+	/* Ours: "You", no colour. */
+	sender_of(m, ui_msgs_find(m, "M"), name, sizeof(name), &colour);
+	assert_string_equal(name, "You");
+	assert_int_equal(colour, -1);
+	/* A page's rows carry their names too. */
+	{
+		struct ev	*ev = page_ev(GROUP, 0, 1, 1, 0);
+
+		free(ev->msgs[0].sender);
+		ev->msgs[0].sender = xstrdup("15550000008@s.whatsapp.net");
+		free(ev->msgs[0].sender_name);
+		ev->msgs[0].sender_name = xstrdup("Fay");
+		ev->msgs[0].from_me = 0;
+		apply(f->v, ev);
+	}
+	sender_of(m, ui_msgs_find(m, "ID1"), name, sizeof(name), &colour);
+	assert_string_equal(name, "Fay");
+}
+
+static void
+test_ui_view__mentions_of_members_read_as_their_names(void **st)
+{
+	struct fixture	*f = *st;
+	struct ui_msgs	*m;
+	int		 i;
+
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, group_chats_ev("hi", 0));
+	(void)ui_view_key(f->v, '\t', NOW);
+	apply(f->v, page_ev(GROUP, 0, 100, 0, 0));
+	apply(f->v, group_msg_ev("A", BOB, "", "hey @123456789012345 and "
+	    "@15550000002, not @15550000099 nor @1555000000"));
+	m = ui_view_msgs(f->v);
+	i = ui_msgs_find(m, "A");
+	/* Members not known yet: as written. */
+	assert_string_equal(ui_msgs_text(m, (size_t)i), "hey "
+	    "@123456789012345 and @15550000002, not @15550000099 nor "
+	    "@1555000000");
+	apply(f->v, group_ev("Hikers", 0));
+	assert_string_equal(ui_msgs_text(m, (size_t)i), "hey @Carol and "
+	    "@Alice\xef\xbf\xbd" "]0;x\xef\xbf\xbd, not @15550000099 nor "
+	    "@1555000000");
+	/* Two spans, each in the person's colour. */
+	assert_int_equal(m->v[i].nspans, 2);
+	assert_int_equal(m->v[i].spans[0].off, 4);
+	assert_int_equal(m->v[i].spans[0].len, strlen("@Carol"));
+	assert_int_equal(m->v[i].spans[0].colour, ui_group_colour(CAROL));
+	assert_int_equal(m->v[i].spans[1].colour, ui_group_colour(ALICE));
+}
+
+static void
+test_ui_view__group_info_lists_admins_first_and_closes_on_esc(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	const struct ui_group	*g;
+
+	open_group(f);
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	assert_true(ui_view_info_shown(f->v));
+	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	g = ui_view_group(f->v, GROUP);
+	assert_non_null(g);
+	assert_int_equal(g->n, 6);
+	assert_string_equal(g->subject, "Hikers");
+	assert_null(strchr(g->desc, 0x1b));
+	assert_string_equal(g->v[0].jid, ZED);
+	assert_int_equal(g->v[0].role, UI_GROUP_CREATOR);
+	assert_string_equal(g->v[1].jid, ALICE);
+	assert_string_equal(g->v[2].shown, "Carol");
+	assert_string_equal(g->v[3].shown, "+15550000001");
+	assert_true(g->v[3].is_me);
+	assert_string_equal(g->v[4].shown, "+15550000003");
+	assert_string_equal(g->v[5].jid, DAN);
+	/* Keys do not reach the input line while it is shown. */
+	type(f->v, "xyz");
+	assert_string_equal(ui_view_input(f->v), "");
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_false(ui_view_info_shown(f->v));
+	/* Not a group: nothing asked. */
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	assert_false(ui_view_info_shown(f->v));
+	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, NULL), 1);
+}
+
+static void
+test_ui_view__makes_a_group_from_a_subject_then_its_members(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	struct ev		*ev;
+
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, key("alt-m"), NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);	/* no name: stays */
+	type(f->v, "Hikers");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	type(f->v, "12x");
+	(void)ui_view_key(f->v, ENTER, NOW);	/* not a number: stays */
+	assert_int_equal(count(&f->sink, CMD_GROUP_CREATE, NULL), 0);
+	(void)ui_view_key(f->v, 0x15, NOW);	/* Ctrl-u */
+	type(f->v, "+1 555 000-0003, " CAROL ",,");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_CREATE, &c), 1);
+	assert_null(c->chat);
+	assert_string_equal(c->arg, "Hikers");
+	assert_string_equal(c->aux, BOB "," CAROL);
+	/* The group comes: it opens. */
+	ev = group_ev("Hikers", 0);
+	apply(f->v, ev);
+	assert_string_equal(ui_view_open_chat(f->v), GROUP);
+	/* No members is a group too. */
+	(void)ui_view_key(f->v, key("alt-m"), NOW);
+	type(f->v, "Solo");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_CREATE, &c), 2);
+	assert_string_equal(c->arg, "Solo");
+	assert_string_equal(c->aux, "");
+}
+
+static void
+test_ui_view__info_renames_adds_and_removes_members(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_group(f);
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	/* r: the subject in the prompt, to change. */
+	(void)ui_view_key(f->v, 'r', NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_SUBJECT, NULL), 0);
+	type(f->v, " 2");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_SUBJECT, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->arg, "Hikers 2");
+	/* a: numbers typed. */
+	(void)ui_view_key(f->v, 'a', NOW);
+	type(f->v, "15550000004; 15550000006");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_ADD, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->arg, "15550000004@s.whatsapp.net,"
+	    "15550000006@s.whatsapp.net");
+	/* d: the member chosen (Down to Bob, the fifth), in the prompt. */
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_END, NOW);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, 'd', NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_REMOVE, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->arg, BOB);
+	/* A LID member goes as its JID. */
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_END, NOW);
+	(void)ui_view_key(f->v, 'd', NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_REMOVE, &c), 2);
+	assert_string_equal(c->arg, DAN);
+	/* Nothing to remove: the prompt stays. */
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_HOME, NOW);
+	(void)ui_view_key(f->v, 'a', NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_ADD, NULL), 1);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_true(ui_view_info_shown(f->v));
+}
+
+static void
+test_ui_view__leaving_a_group_asks_first(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_group(f);
+	(void)ui_view_key(f->v, key("alt-d"), NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, NULL), 0);
+	type(f->v, "x");			/* neither: still asked */
+	(void)ui_view_key(f->v, 'n', NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, NULL), 0);
+	assert_string_equal(ui_view_input(f->v), "");
+	(void)ui_view_key(f->v, key("alt-d"), NOW);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, NULL), 0);
+	/* From the info: l, then y. */
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	(void)ui_view_key(f->v, 'l', NOW);
+	(void)ui_view_key(f->v, 'y', NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	/* Not from a 1:1 chat. */
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	(void)ui_view_key(f->v, '\t', NOW);
+	(void)ui_view_key(f->v, key("alt-d"), NOW);
+	(void)ui_view_key(f->v, 'y', NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, NULL), 1);
+}
+
+static void
+test_ui_view__a_group_we_left_takes_no_input(void **st)
+{
+	struct fixture	*f = *st;
+
+	open_group(f);
+	type(f->v, "a");
+	apply(f->v, group_ev("Hikers", 1));
+	assert_true(ui_view_group(f->v, GROUP)->left);
+	type(f->v, "hi");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	(void)ui_view_key(f->v, key("ctrl-x"), NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	assert_string_equal(ui_view_input(f->v), "a");
+	/* Nothing to leave, rename or add to. */
+	(void)ui_view_key(f->v, key("alt-d"), NOW);
+	(void)ui_view_key(f->v, 'y', NOW);
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	(void)ui_view_key(f->v, 'r', NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, NULL), 0);
+	assert_int_equal(count(&f->sink, CMD_GROUP_SUBJECT, NULL), 0);
+	/* Back in (added again): the input works. */
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	apply(f->v, group_ev("Hikers", 0));
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 1);
+}
+
+/* A curses screen on /dev/null, colours on, the size given. */
+struct term {
+	FILE	*out, *in;
+	SCREEN	*sc;
+};
+
+static void
+term_open(struct term *t, int rows, int cols)
+{
+	t->out = fopen("/dev/null", "w");
+	t->in = fopen("/dev/null", "r");
+	assert_non_null(t->out);
+	assert_non_null(t->in);
+	t->sc = newterm("xterm-256color", t->out, t->in);
+	if (t->sc == NULL)
+		t->sc = newterm("xterm", t->out, t->in);
+	assert_non_null(t->sc);
+	(void)resizeterm(rows, cols);
+	assert_int_equal(start_color(), OK);
+	ui_view_colours();
+}
+
+static void
+term_close(struct term *t)
+{
+	endwin();
+	delscreen(t->sc);
+	fclose(t->out);
+	fclose(t->in);
+}
+
+/* The screen row that holds s from column x on, or -1. */
+static int
+find_row(int x, int w, const char *s)
+{
+	char	 text[512];
+	int	 y;
+
+	for (y = 0; y < LINES; y++) {
+		row_text(y, x, w, text, sizeof(text));
+		if (strstr(text, s) != NULL)
+			return y;
+	}
+	return -1;
+}
+
+/* The colour pair and attributes of the cell at (y, x). */
+static short
+pair_at(int y, int x, attr_t *at)
+{
+	cchar_t	 cc;
+	wchar_t	 wc[CCHARW_MAX + 1];
+	short	 pair = -1;
+
+	assert_int_equal(mvin_wch(y, x, &cc), OK);
+	assert_int_equal(getcchar(&cc, wc, at, &pair, NULL), OK);
+	return pair;
+}
+
+/* A group drawn: senders' names in their colour (one person one colour
+ * in two views; two people two colours), mentions highlighted, group
+ * events centred and dim, the info view, the input off once left. */
+static void
+test_ui_view_draw__shows_senders_in_colour_mentions_and_events(void **st)
+{
+	struct fixture		*f = *st;
+	struct fixture		 f2;
+	struct ui_view_opts	 o;
+	struct term		 t;
+	struct ev		*ev;
+	attr_t			 at;
+	short			 alice1, alice2, bob;
+	int			 y, x, lw = 26, c;
+	char			 text[512];
+	const char		*p;
+
+	/* Two people of two colours (else the test is void). */
+	assert_int_not_equal(ui_group_colour(ALICE), ui_group_colour(BOB));
+	term_open(&t, 30, 80);
+	open_group(f);
+	apply(f->v, group_msg_ev("A", ALICE, "", "ping @15550000003"));
+	apply(f->v, group_msg_ev("B", BOB, "", "pong"));
+	ev = group_msg_ev("N", ALICE, "", "Alice added Dan");
+	ev->notice = 1;
+	apply(f->v, ev);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 29, 80, NOW));
+	x = lw + 2;
+	y = find_row(x, 80 - x, "Alice");
+	assert_true(y > 0);
+	alice1 = pair_at(y, x, &at);
+	assert_true(at & A_BOLD);
+	assert_int_equal(alice1, UI_GROUP_PAIR0 + (int)ui_group_colour(ALICE));
+	y = find_row(x, 80 - x, "+15550000003 ");
+	assert_true(y > 0);
+	bob = pair_at(y, x, &at);
+	assert_int_not_equal(alice1, bob);
+	/* The mention of Bob (no name: his number) in his colour. */
+	y = find_row(x, 80 - x, "ping @15550000003");
+	assert_true(y > 0);
+	row_text(y, x, 80 - x, text, sizeof(text));
+	p = strstr(text, "@1555");
+	c = x + (int)(p - text);
+	assert_int_equal(pair_at(y, c, &at), bob);
+	assert_true(at & A_BOLD);
+	assert_int_equal(pair_at(y, x + 2, &at), 0);	/* "ping" plain */
+	/* The event line: centred, dim. */
+	y = find_row(x, 80 - x, "Alice added Dan");
+	assert_true(y > 0);
+	row_text(y, x - 1, 80 - x + 1, text, sizeof(text));
+	c = (int)(strstr(text, "Alice added") - text);
+	assert_true(c > 10);
+	(void)pair_at(y, x - 1 + c, &at);
+	assert_true(at & A_DIM);
+	/* Another view (as after a restart): the same colour for Alice. */
+	memset(&f2, 0, sizeof(f2));
+	ui_view_opts_default(&o);
+	f2.v = ui_view_new(&o, sink_push, &f2.sink);
+	open_group(&f2);
+	apply(f2.v, group_msg_ev("Z", ALICE, "", "again"));
+	erase();
+	assert_true(ui_view_draw(f2.v, 1, 0, 29, 80, NOW));
+	y = find_row(x, 80 - x, "Alice");
+	assert_true(y > 0);
+	alice2 = pair_at(y, x, &at);
+	assert_int_equal(alice1, alice2);
+	ui_view_free(f2.v);
+	sink_clear(&f2.sink);
+	/* The info: subject, count, members with their marks. */
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 29, 80, NOW));
+	assert_true(find_row(x, 80 - x, "Hikers") > 0);
+	assert_true(find_row(x, 80 - x, "6 members") > 0);
+	assert_true(find_row(x, 80 - x, "Zed  +15550000005  creator") > 0);
+	assert_true(find_row(x, 80 - x, "Alice") > 0);
+	assert_true(find_row(x, 80 - x, "+15550000001  you") > 0);
+	assert_true(find_row(x, 80 - x, "Esc closes") > 0);
+	assert_true(find_row(x, 80 - x, "Sundays") > 0);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	/* Left: said where the input was. */
+	apply(f->v, group_ev("Hikers", 1));
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 29, 80, NOW));
+	y = find_row(x - 1, 80 - x + 1, "no longer a member of this group");
+	assert_true(y >= 27);
+	term_close(&t);
 }
 
 int
@@ -837,6 +1433,16 @@ main(void)
 		cmocka_unit_test(test_ui_keys__parse_names_and_bind_actions),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__lays_out_wide_text_in_its_columns, setup, teardown),
 		cmocka_unit_test(test_ui_keys__binds_every_action_the_settings_file_names),
+		cmocka_unit_test_setup_teardown(test_ui_chats__a_group_row_shows_the_sender_before_its_preview, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__opening_a_group_asks_for_its_info_not_its_presence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__group_messages_name_each_sender_in_their_colour, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__mentions_of_members_read_as_their_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__group_info_lists_admins_first_and_closes_on_esc, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__makes_a_group_from_a_subject_then_its_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__info_renames_adds_and_removes_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__leaving_a_group_asks_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_group_we_left_takes_no_input, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__shows_senders_in_colour_mentions_and_events, setup, teardown),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

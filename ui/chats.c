@@ -76,6 +76,7 @@ chat_fill(struct ui_chat *ch, const char *jid, const char *name)
 	struct buf	 b = BUF_INIT;
 
 	ch->jid = xstrdup(jid);
+	ch->group = ui_group_is_jid(jid);
 	if (name != NULL && name[0] != '\0')
 		ch->name = sanitised(name, false);
 	else {
@@ -95,8 +96,59 @@ ui_chats_find(const struct ui_chats *c, const char *jid)
 	return -1;
 }
 
+/* enum store_msg_kind (store/store.h) of a notice row. */
+#define ROW_NOTICE	2
+
+/*
+ * A group's preview: the text after who sent it, "You" for ours; the
+ * sender of another's comes with the chat (EV_CHATS last_sender and
+ * last_sender_name), else from the messages seen (ui_groups_note())
+ * when their time is the chat's last.
+ */
+static char *
+group_preview(const struct ev_chat *e, const struct ui_group *g,
+    const char *text)
+{
+	struct buf	 b = BUF_INIT;
+	struct ui_span	*sp;
+	size_t		 n;
+	char		*t = sanitised(text, false);
+
+	if (e->last_kind == ROW_NOTICE || e->last_deleted || e->last_ms == 0)
+		return t;
+	if (e->last_from_me)
+		buf_append(&b, _("You"), strlen(_("You")));
+	else if (e->last_sender != NULL && e->last_sender[0] != '\0') {
+		ui_group_name(g, e->last_sender, e->last_sender_name, &b);
+		b.len--;	/* the NUL */
+	} else if (g != NULL && g->last_ms == e->last_ms && !g->last_from_me &&
+	    g->last_sender[0] != '\0') {
+		ui_group_name(g, g->last_sender, g->last_name, &b);
+		b.len--;	/* the NUL */
+	}
+	if (b.len > 0)
+		buf_append(&b, ": ", 2);
+	/* Mentions by name, as in the chat. */
+	ui_group_mentions(g, t, &b, &sp, &n);
+	free(sp);
+	free(t);
+	return (char *)b.p;
+}
+
 void
-ui_chats_set(struct ui_chats *c, const struct ev *ev)
+ui_chats_group(struct ui_chats *c, const struct ui_group *g)
+{
+	int	 i = ui_chats_find(c, g->jid);
+
+	if (i < 0 || g->subject[0] == '\0')
+		return;
+	free(c->v[i].name);
+	c->v[i].name = xstrdup(g->subject);
+}
+
+void
+ui_chats_set(struct ui_chats *c, const struct ev *ev,
+    const struct ui_groups *gs)
 {
 	struct ui_chat	*v;
 	size_t		 i, n = 0, extra = 0;
@@ -124,9 +176,15 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev)
 		const struct ev_chat	*e = &ev->chats[i];
 		struct ui_chat		*ch = &v[n++];
 
-		chat_fill(ch, e->jid, e->name);
-		ch->preview = sanitised(e->last_deleted ?
-		    _("message deleted") : e->preview, false);
+		const struct ui_group	*g = gs != NULL ?
+		    ui_groups_find(gs, e->jid) : NULL;
+		const char		*text = e->last_deleted ?
+		    _("message deleted") : e->preview;
+
+		chat_fill(ch, e->jid, e->name[0] != '\0' || g == NULL ?
+		    e->name : g->subject);
+		ch->preview = ch->group ? group_preview(e, g, text) :
+		    sanitised(text, false);
 		ch->last_ms = e->last_ms;
 		ch->unread = e->unread;
 		ch->muted = e->muted != 0;

@@ -5,8 +5,9 @@
  * name (or +number), a one-line preview, the time of its last message,
  * its unread count and muted/pinned marks, all network text sanitised
  * (src/sanitize.h); a selected chat kept by JID across reloads; chats
- * started by phone number before they have a message.  Main thread; only
- * ui_chats_draw() calls curses.
+ * started by phone number before they have a message.  A group shows its
+ * subject and its preview after the sender's name ("Alice: hi", "You:
+ * hi"; ui/groups.h).  Main thread; only ui_chats_draw() calls curses.
  */
 #ifndef UI_CHATS_H
 #define UI_CHATS_H
@@ -16,6 +17,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "groups.h"
 
 struct buf;
 
@@ -23,11 +25,13 @@ struct buf;
 struct ui_chat {
 	char		*jid;		/* raw (a key, never shown) */
 	char		*name;		/* name, else +number, else JID */
-	char		*preview;	/* one line */
+	char		*preview;	/* one line; in a group after the
+					 * sender's name when known */
 	int64_t		 last_ms;	/* 0: no message */
 	int		 unread;
 	bool		 muted, pinned;
 	bool		 last_from_me;
+	bool		 group;		/* a group chat */
 };
 
 struct ui_chats {
@@ -45,9 +49,15 @@ void		ui_chats_release(struct ui_chats *c);
  * Take the list of an EV_CHATS (ev borrowed).  The selection stays on
  * its JID; a selected chat the list does not hold yet (started by
  * number) stays first.  Nothing is selected until a key selects a chat
- * (opening one marks it read: that is the user's choice).
+ * (opening one marks it read: that is the user's choice).  gs (may be
+ * NULL) names groups without a name and the senders of their newest
+ * messages (ui_groups_note()).
  */
-void		ui_chats_set(struct ui_chats *c, const struct ev *ev);
+void		ui_chats_set(struct ui_chats *c, const struct ev *ev,
+		    const struct ui_groups *gs);
+
+/* Group g's subject changed: its row's name (when it has one). */
+void		ui_chats_group(struct ui_chats *c, const struct ui_group *g);
 
 /* The index of jid in the list, or -1. */
 int		ui_chats_find(const struct ui_chats *c, const char *jid);

@@ -54,7 +54,15 @@ static const struct {
 				  "esc" },
 	[UI_ACT_HELP] =		{ "help", N_("show or hide this help"),
 				  "ctrl-g" },
+	[UI_ACT_GROUP_INFO] =	{ "group-info",
+				  N_("group info: members, rename, add, "
+				  "remove"), "alt-g" },
+	[UI_ACT_GROUP_NEW] =	{ "group-new", N_("new group"), "alt-m" },
+	[UI_ACT_GROUP_LEAVE] =	{ "group-leave", N_("leave the group"),
+				  "alt-d" },
 };
+
+_Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");
 
 static const struct {
 	const char	*name;

@@ -3,8 +3,10 @@
  * ui/keys.h -- the chat screen's key bindings: an action per key, with
  * defaults after nchat's (features.md 2a: Tab/Shift-Tab next/previous
  * chat, Ctrl-f next unread, Ctrl-n new chat, PgUp/PgDn history, Up to
- * select a message, Alt-s react, Ctrl-d delete, Ctrl-g help, Ctrl-q quit)
- * and rebindable by name from wachat.conf ("key-send = ctrl-x").  A key
+ * select a message, Alt-s react, Ctrl-d delete, Ctrl-g help, Ctrl-q quit;
+ * Alt-d leaves a group as nchat's Alt-d leaves a chat; Alt-g, free in
+ * nchat, opens a group's info, Alt-m makes a new group) and rebindable
+ * by name from wachat.conf ("key-send = ctrl-x").  A key
  * is an int: a typed character is its code point; a curses function key
  * is UI_KEY_FN + its KEY_* code; Alt (Esc then a key) adds UI_KEY_ALT.
  * Pure; any thread.
@@ -37,8 +39,15 @@ enum ui_key_action {
 	UI_ACT_DELETE,		/* delete a failed one */
 	UI_ACT_CANCEL,		/* leave selection, reply, prompt */
 	UI_ACT_HELP,		/* help: every key */
+	/* Groups (issue 8), after the first ones so that their numbers
+	 * stay those of wachat.conf's list (src/conf.c). */
+	UI_ACT_GROUP_INFO,	/* group-info: the open group's info */
+	UI_ACT_GROUP_NEW,	/* group-new: make a group */
+	UI_ACT_GROUP_LEAVE,	/* group-leave: leave the open group */
 	UI_ACT_COUNT
 };
+
+#define UI_KEY_ACTIONS	20	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

@@ -58,6 +58,8 @@ clean(const char *s, bool multiline)
 {
 	struct buf	 b = BUF_INIT;
 
+	if (s == NULL)
+		s = "";
 	wc_sanitize(s, strlen(s), multiline, &b);
 	return (char *)b.p;
 }
@@ -76,6 +78,7 @@ msg_release(struct ui_msg *g)
 
 	free(g->id);
 	free(g->sender);
+	free(g->sender_name);
 	free(g->text);
 	free(g->quoted_id);
 	free(g->quoted_sender);
@@ -86,6 +89,8 @@ msg_release(struct ui_msg *g)
 		free(g->reacts[i].emoji);
 	}
 	free(g->reacts);
+	free(g->shown);
+	free(g->spans);
 	free(g->rows);
 	memset(g, 0, sizeof(*g));
 }
@@ -138,6 +143,7 @@ ui_msgs_open(struct ui_msgs *m, const char *jid)
 	clear_rows(m);
 	free(m->chat);
 	m->chat = xstrdup(jid);
+	m->group = NULL;
 	m->more_before = m->more_after = m->unseen = false;
 	m->scroll = 0;
 	m->sel = -1;
@@ -197,6 +203,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->ts_ms = e->ts_ms;
 	g->id = xstrdup(e->id);
 	g->sender = xstrdup(e->sender);
+	g->sender_name = clean(e->sender_name, false);
 	if (k != NULL)
 		g->text = xstrdup(k);
 	else if (e->kind == ROW_MEDIA) {
@@ -404,6 +411,7 @@ add(struct ui_msgs *m, const struct ev *ev)
 	g->ts_ms = ev->ts_ms;
 	g->id = xstrdup(ev->id != NULL ? ev->id : "");
 	g->sender = xstrdup(ev->sender != NULL ? ev->sender : "");
+	g->sender_name = clean(ev->sender_name, false);
 	g->text = clean(ev->text, true);
 	g->quoted_id = xstrdup(ev->quoted_id != NULL ? ev->quoted_id : "");
 	g->quoted_sender = xstrdup("");
@@ -474,6 +482,33 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 }
 
 void
+ui_msgs_set_group(struct ui_msgs *m, const struct ui_group *g)
+{
+	size_t	 i;
+
+	m->group = g;
+	for (i = 0; i < m->n; i++)
+		m->v[i].rows_width = 0;
+}
+
+void
+ui_msgs_sender(const struct ui_msgs *m, size_t i, const char *peer,
+    struct buf *out, int *colour)
+{
+	const struct ui_msg	*g = &m->v[i];
+
+	*colour = -1;
+	if (g->from_me)
+		buf_append(out, _("You"), strlen(_("You")) + 1);
+	else if (g->sender[0] != '\0' && ui_group_is_jid(m->chat)) {
+		/* In a group: who wrote it, in their colour. */
+		ui_group_name(m->group, g->sender, g->sender_name, out);
+		*colour = (int)ui_group_colour(g->sender);
+	} else
+		buf_append(out, peer, strlen(peer) + 1);
+}
+
+void
 ui_msgs_scroll(struct ui_msgs *m, int rows)
 {
 	m->scroll += rows;
@@ -500,15 +535,28 @@ same_day(int64_t a_ms, int64_t b_ms)
 	return ta.tm_year == tb.tm_year && ta.tm_yday == tb.tm_yday;
 }
 
-/* Wrap g's text for w columns (cached). */
+/* Lay out g's text for w columns (cached): mentions named, wrapped. */
 static void
-wrap(struct ui_msg *g, int w)
+wrap(const struct ui_msgs *m, struct ui_msg *g, int w)
 {
-	const char	*t = g->deleted ? "" : g->text;
-	size_t		 len = strlen(t);
+	struct buf	 b = BUF_INIT;
+	const char	*t;
+	size_t		 len;
 
 	if (g->rows_width == w && g->rows != NULL)
 		return;
+	free(g->shown);
+	free(g->spans);
+	g->shown = NULL;
+	g->spans = NULL;
+	g->nspans = 0;
+	if (m->group != NULL && !g->deleted) {
+		ui_group_mentions(m->group, g->text, &b, &g->spans,
+		    &g->nspans);
+		g->shown = (char *)b.p;
+	}
+	t = g->deleted ? "" : g->shown != NULL ? g->shown : g->text;
+	len = strlen(t);
 	free(g->rows);
 	g->nrows = ui_text_wrap(t, len, w, NULL, 0);
 	g->rows = xcalloc((size_t)g->nrows, sizeof(*g->rows));
@@ -526,14 +574,23 @@ block_rows(struct ui_msgs *m, size_t i, int w)
 	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
 		r++;
 	if (g->notice) {
-		wrap(g, w - 2);
+		wrap(m, g, w - 2);
 		return r + g->nrows;
 	}
-	wrap(g, w - INDENT);
+	wrap(m, g, w - INDENT);
 	r += 1 + (g->deleted ? 1 : g->nrows);
 	r += g->quoted_id[0] != '\0';
 	r += g->reactions[0] != '\0';
 	return r;
+}
+
+const char *
+ui_msgs_text(struct ui_msgs *m, size_t i)
+{
+	int	 w = m->width > INDENT + 4 ? m->width : 80;
+
+	(void)block_rows(m, i, w);
+	return m->v[i].shown != NULL ? m->v[i].shown : m->v[i].text;
 }
 
 static const char *
@@ -591,16 +648,58 @@ draw_day(struct pen *p, int64_t ts_ms, int64_t now_ms)
 	attroff(A_DIM);
 }
 
-static void
-draw_rows(struct pen *p, const char *t, const struct ui_line *rows, int n,
-    int indent)
+/* The attributes of a mention of a person of colour c. */
+static attr_t
+mention_attr(unsigned c)
 {
-	int	 i, y;
+	return A_BOLD | (has_colors() ? COLOR_PAIR(UI_GROUP_PAIR0 + (int)c) :
+	    A_UNDERLINE);
+}
 
-	for (i = 0; i < n; i++)
-		if ((y = next_row(p)) >= 0)
-			(void)ui_text_draw(y, p->x + indent, t + rows[i].off,
-			    rows[i].len, p->w - indent);
+/* Draw bytes [off, end) of t at (y, x), at most cols columns, the parts
+ * in spans highlighted.  Returns the columns drawn. */
+static int
+draw_spans(int y, int x, const char *t, size_t off, size_t end, int cols,
+    const struct ui_span *sp, size_t nsp)
+{
+	size_t	 k, a, b;
+	int	 used = 0;
+
+	for (k = 0; k < nsp && off < end; k++) {
+		a = sp[k].off > off ? sp[k].off : off;
+		b = sp[k].off + sp[k].len < end ? sp[k].off + sp[k].len : end;
+		if (b <= off || a >= end)
+			continue;
+		if (a > off)
+			used += ui_text_draw(y, x + used, t + off, a - off,
+			    cols - used);
+		attron(mention_attr(sp[k].colour));
+		used += ui_text_draw(y, x + used, t + a, b - a, cols - used);
+		attroff(mention_attr(sp[k].colour));
+		off = b;
+	}
+	if (off < end)
+		used += ui_text_draw(y, x + used, t + off, end - off,
+		    cols - used);
+	return used;
+}
+
+/* Draw the rows of g's text, indented, or centred (notices). */
+static void
+draw_rows(struct pen *p, const struct ui_msg *g, int indent, bool centre)
+{
+	const char	*t = g->shown != NULL ? g->shown : g->text;
+	int		 i, y, x;
+
+	for (i = 0; i < g->nrows; i++) {
+		if ((y = next_row(p)) < 0)
+			continue;
+		x = p->x + indent;
+		if (centre && g->rows[i].cols < p->w)
+			x = p->x + (p->w - g->rows[i].cols) / 2;
+		(void)draw_spans(y, x, t, g->rows[i].off, g->rows[i].off +
+		    g->rows[i].len, p->w - (x - p->x), g->spans, g->nspans);
+	}
 }
 
 static void
@@ -611,7 +710,8 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	struct buf	 who = BUF_INIT;
 	char		 when[32], head[64];
 	const char	*tick;
-	int		 y, used, tw;
+	int		 y, used, tw, colour;
+	attr_t		 hl;
 	bool		 sel = (int)i == m->sel;
 
 	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
@@ -619,7 +719,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	ui_chats_when(g->ts_ms, g->ts_ms, when, sizeof(when));
 	if (g->notice) {
 		attron(A_DIM | A_ITALIC);
-		draw_rows(p, g->text, g->rows, g->nrows, 2);
+		draw_rows(p, g, 2, true);
 		attroff(A_DIM | A_ITALIC);
 		return;
 	}
@@ -628,20 +728,16 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	if ((y = next_row(p)) >= 0) {
 		if (sel)
 			mvhline(y, p->x, ' ', p->w);
-		/* In a group the sender's number; in a 1:1 chat the
-		 * sender is the chat: its name. */
-		if (g->from_me)
-			buf_append(&who, _("You"), strlen(_("You")));
-		else if (g->sender[0] != '\0' && m->chat != NULL &&
-		    strstr(m->chat, "@g.us") != NULL)
-			ui_chats_jid_name(g->sender, &who);
-		else
-			buf_append(&who, peer, strlen(peer));
-		buf_push(&who, '\0');
-		attron(A_BOLD);
+		/* In a group the sender's name in their colour; in a
+		 * 1:1 chat the sender is the chat: its name. */
+		ui_msgs_sender(m, i, peer, &who, &colour);
+		hl = A_BOLD;
+		if (colour >= 0 && has_colors())
+			hl |= COLOR_PAIR(UI_GROUP_PAIR0 + colour);
+		attron(hl);
 		used = ui_text_draw(y, p->x, (char *)who.p,
 		    strlen((char *)who.p), p->w - 8);
-		attroff(A_BOLD);
+		attroff(hl);
 		snprintf(head, sizeof(head), " %s%s", when, g->edited &&
 		    !g->deleted ? _(" (edited)") : "");
 		used += ui_text_draw(y, p->x + used, head, strlen(head),
@@ -690,7 +786,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 			attroff(A_DIM | A_ITALIC);
 		}
 	} else
-		draw_rows(p, g->text, g->rows, g->nrows, INDENT);
+		draw_rows(p, g, INDENT, false);
 	if (g->reactions[0] != '\0' && (y = next_row(p)) >= 0)
 		(void)ui_text_draw(y, p->x + INDENT, g->reactions,
 		    strlen(g->reactions), p->w - INDENT);

@@ -9,9 +9,11 @@
  * (sender, time, ticks for ours: queued "…", sent ✓, delivered ✓✓, read
  * ✓✓ in colour, failed !), the quoted line ("> text"), the text wrapped
  * by display width (ui/text.h), a reactions line, edited and deleted
- * marks, notices in their own style.  All network text is sanitised
- * (src/sanitize.h) when it comes in.  Main thread; only ui_msgs_draw()
- * calls curses.
+ * marks, notices (group events too: "Alice added Bob") centred and dim.
+ * In a group (ui/groups.h) the header names each sender in their colour
+ * (ours say "You"), and "@<digits>" mentions of members read "@Name",
+ * highlighted.  All network text is sanitised (src/sanitize.h) when it
+ * comes in.  Main thread; only ui_msgs_draw() calls curses.
  */
 #ifndef UI_MSGS_H
 #define UI_MSGS_H
@@ -21,6 +23,7 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "groups.h"
 #include "text.h"
 
 #define UI_MSGS_PAGE	50	/* rows a page asks for */
@@ -58,6 +61,7 @@ struct ui_msg {
 	int64_t		 ts_ms;
 	char		*id;		/* raw */
 	char		*sender;	/* raw JID; "" ours or 1:1 */
+	char		*sender_name;	/* sanitised, groups; "" unknown */
 	char		*text;		/* sanitised, may hold newlines */
 	char		*quoted_id;	/* raw; "" not a reply */
 	char		*quoted_sender;	/* raw */
@@ -67,7 +71,11 @@ struct ui_msg {
 	size_t		 nreacts;
 	bool		 from_me, notice, edited, deleted;
 	enum ui_tick	 tick;
-	/* The wrapped text, for rows_width columns. */
+	/* The wrapped text, for rows_width columns: the text as shown
+	 * (mentions named; NULL: text itself) and its mentions. */
+	char		*shown;
+	struct ui_span	*spans;
+	size_t		 nspans;
 	struct ui_line	*rows;
 	int		 nrows, rows_width;
 };
@@ -87,14 +95,16 @@ struct ui_msgs {
 	bool		 at_top;	/* the oldest row held was drawn */
 	bool		 unseen;	/* new messages came while scrolled
 					 * away from the newest */
+	const struct ui_group *group;	/* the open group's members, or
+					 * NULL (borrowed) */
 };
 
 void		ui_msgs_init(struct ui_msgs *m);
 void		ui_msgs_release(struct ui_msgs *m);
 
 /*
- * Open chat (jid, borrowed): forget the rows held and return the command
- * asking for its newest page (the caller takes it).
+ * Open chat (jid, borrowed): forget the rows held (and the group) and
+ * return the command asking for its newest page (the caller takes it).
  */
 struct cmd	*ui_msgs_open(struct ui_msgs *m, const char *jid);
 
@@ -126,6 +136,27 @@ bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);
  */
 bool		ui_msgs_apply(struct ui_msgs *m, const struct ev *ev,
 		    struct cmd **refresh);
+
+/*
+ * The open chat is group g (borrowed; it must outlive its use here, or
+ * be set again; NULL: not a group), or its members changed: names,
+ * colours and mentions are laid out again.
+ */
+void		ui_msgs_set_group(struct ui_msgs *m, const struct ui_group *g);
+
+/*
+ * Row i's text as shown (mentions of members named), laid out for the
+ * last width drawn (or 80 columns).  Borrowed until the row changes.
+ */
+const char	*ui_msgs_text(struct ui_msgs *m, size_t i);
+
+/*
+ * The name row i's header shows for its sender, appended to out with a
+ * NUL; *colour gets the sender's colour (ui_group_colour()), or -1 when
+ * the name is not coloured (ours, 1:1 chats).  peer as ui_msgs_draw().
+ */
+void		ui_msgs_sender(const struct ui_msgs *m, size_t i,
+		    const char *peer, struct buf *out, int *colour);
 
 /* The index of the row with id, or -1. */
 int		ui_msgs_find(const struct ui_msgs *m, const char *id);

@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "chats.h"
+#include "groups.h"
 #include "i18n.h"
 #include "input.h"
 #include "msgs.h"
@@ -37,6 +38,12 @@ enum prompt {
 	PROMPT_NONE,
 	PROMPT_NUMBER,		/* new chat: a phone number */
 	PROMPT_REACT,		/* an emoji for the selected message */
+	PROMPT_GROUP_SUBJECT,	/* new group: its subject */
+	PROMPT_GROUP_MEMBERS,	/* new group: its members */
+	PROMPT_RENAME,		/* the open group's new subject */
+	PROMPT_ADD,		/* members to add to it */
+	PROMPT_REMOVE,		/* members to remove from it */
+	PROMPT_LEAVE,		/* leave it?  y or n */
 };
 
 struct ui_view {
@@ -65,6 +72,15 @@ struct ui_view {
 	char		*react_id;	/* the prompt's target */
 	bool		 react_mine;
 	bool		 help;
+	/* Groups. */
+	struct ui_groups groups;
+	bool		 info;		/* the open group's info is shown */
+	int		 info_sel;	/* its selected member */
+	int		 info_top;	/* the first member drawn */
+	int		 info_rows;	/* member rows last drawn */
+	char		*new_subject;	/* a new group's, members asked */
+	char		*made_subject;	/* a group asked for: opened when
+					 * its EV_GROUP comes */
 	/* Chat list reloads. */
 	bool		 chats_due;
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
@@ -98,6 +114,7 @@ ui_view_new(const struct ui_view_opts *o, ui_view_push_fn fn, void *arg)
 	ui_msgs_init(&v->msgs);
 	ui_input_init(&v->in);
 	ui_input_init(&v->pin);
+	ui_groups_init(&v->groups);
 	v->online = -1;
 	return v;
 }
@@ -124,6 +141,9 @@ ui_view_free(struct ui_view *v)
 	free(v->react_id);
 	free(v->composing_chat);
 	free(v->note);
+	free(v->new_subject);
+	free(v->made_subject);
+	ui_groups_release(&v->groups);
 	free(v);
 }
 
@@ -208,6 +228,13 @@ mark_read(struct ui_view *v)
 		    NULL, 0));
 }
 
+static bool
+is_open(const struct ui_view *v, const char *chat)
+{
+	return chat != NULL && v->msgs.chat != NULL &&
+	    strcmp(chat, v->msgs.chat) == 0;
+}
+
 /* Show the selected chat when it is not the open one. */
 static void
 open_selected(struct ui_view *v)
@@ -222,19 +249,64 @@ open_selected(struct ui_view *v)
 	v->typing = false;
 	v->online = -1;
 	v->last_seen_ms = 0;
+	v->info = false;
 	push(v, ui_msgs_open(&v->msgs, ch->jid));
-	if (v->connected)
+	if (ch->group) {
+		/* Its members name the senders; a group's presence is
+		 * nobody's. */
+		struct ui_group	*g = ui_groups_get(&v->groups, ch->jid);
+
+		ui_msgs_set_group(&v->msgs, g);
+		if (g != NULL && !g->known && v->connected)
+			push(v, cmd_new_chat(CMD_GROUP_INFO, ch->jid, NULL,
+			    NULL, NULL, 0));
+	} else if (v->connected)
 		push(v, cmd_new_chat(CMD_SUBSCRIBE, ch->jid, NULL, NULL, NULL,
 		    0));
 	if (ch->unread > 0)
 		mark_read(v);
 }
 
-static bool
-is_open(const struct ui_view *v, const char *chat)
+/* The open chat's group, or NULL when it is not a group. */
+static struct ui_group *
+open_group(const struct ui_view *v)
 {
-	return chat != NULL && v->msgs.chat != NULL &&
-	    strcmp(chat, v->msgs.chat) == 0;
+	return ui_group_is_jid(v->msgs.chat) ?
+	    ui_groups_find(&v->groups, v->msgs.chat) : NULL;
+}
+
+/* Whether the open chat is a group we are no longer a member of. */
+static bool
+open_left(const struct ui_view *v)
+{
+	const struct ui_group	*g = open_group(v);
+
+	return g != NULL && g->left;
+}
+
+/* An EV_GROUP: the group's list row, its pane, its info; a group we
+ * asked for opens when it comes. */
+static void
+group_changed(struct ui_view *v, const struct ev *ev)
+{
+	struct ui_group	*g = ui_groups_apply(&v->groups, ev);
+
+	if (g == NULL)
+		return;
+	ui_chats_group(&v->chats, g);
+	if (is_open(v, g->jid)) {
+		ui_msgs_set_group(&v->msgs, g);
+		if (v->info_sel >= (int)g->n)
+			v->info_sel = g->n > 0 ? (int)g->n - 1 : 0;
+	}
+	if (v->made_subject != NULL && !g->left &&
+	    strcmp(g->subject, v->made_subject) == 0 &&
+	    ui_chats_find(&v->chats, g->jid) < 0) {
+		free(v->made_subject);
+		v->made_subject = NULL;
+		ui_chats_open(&v->chats, g->jid);
+		open_selected(v);
+	}
 }
 
 void
@@ -246,7 +318,7 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 	case EV_CONNECTED:
 		v->connected = true;
 		load_chats(v, now);
-		if (v->msgs.chat != NULL)
+		if (v->msgs.chat != NULL && !ui_group_is_jid(v->msgs.chat))
 			push(v, cmd_new_chat(CMD_SUBSCRIBE, v->msgs.chat,
 			    NULL, NULL, NULL, 0));
 		break;
@@ -258,13 +330,14 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 		v->typing = false;
 		break;
 	case EV_CHATS:
-		ui_chats_set(&v->chats, ev);
+		ui_chats_set(&v->chats, ev, &v->groups);
 		open_selected(v);
 		break;
 	case EV_PAGE:
 		(void)ui_msgs_page(&v->msgs, ev);
 		break;
 	case EV_MESSAGE:
+		ui_groups_note(&v->groups, ev);
 		if (ui_msgs_apply(&v->msgs, ev, NULL) && !ev->from_me &&
 		    !ev->notice)
 			mark_read(v);
@@ -304,7 +377,13 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 	case EV_PAIR_CODE:
 	case EV_PAIRED:
 	case EV_ERROR:
+		/* The status line says it (ui/screen.c).  A group asked
+		 * for and refused does not open later by its name. */
+		free(v->made_subject);
+		v->made_subject = NULL;
+		break;
 	case EV_GROUP:
+		group_changed(v, ev);
 		break;
 	}
 }
@@ -448,16 +527,158 @@ edit_key(struct ui_input *in, int k)
 	return false;
 }
 
+/*
+ * Members typed in a prompt: phone numbers with their country code (as
+ * the new-chat prompt takes them: 5 to 20 digits; spaces, '-', '(', ')'
+ * and '+' ignored) or user JIDs (digits "@s.whatsapp.net" or "@lid"),
+ * separated by commas or semicolons.  Appends them to out as JIDs joined
+ * by commas, with a NUL, and returns true; false for anything else.
+ */
+static bool
+parse_members(const char *text, struct buf *out)
+{
+	const char	*p = text, *end, *at;
+	size_t		 n, d, i;
+
+	for (; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = p + strcspn(p, ",;");
+		while (p < end && *p == ' ')
+			p++;
+		n = (size_t)(end - p);
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+		if (n == 0)
+			continue;
+		if (out->len > 0)
+			buf_push(out, ',');
+		at = memchr(p, '@', n);
+		if (at != NULL) {
+			d = (size_t)(at - p);
+			if (d == 0 || d > PHONE_MAX + 12 ||
+			    strspn(p, "0123456789") != d ||
+			    !((n - d == strlen(PN_SUFFIX) &&
+			    memcmp(at, PN_SUFFIX, n - d) == 0) ||
+			    (n - d == 4 && memcmp(at, "@lid", 4) == 0)))
+				return false;
+			buf_append(out, p, n);
+			continue;
+		}
+		for (d = i = 0; i < n; i++) {
+			if (p[i] >= '0' && p[i] <= '9') {
+				if (d == 0 && p[i] == '0')
+					return false;
+				buf_push(out, (uint8_t)p[i]);
+				d++;
+			} else if (strchr(" -()+", p[i]) == NULL)
+				return false;
+		}
+		if (d < PHONE_MIN || d > PHONE_MAX)
+			return false;
+		buf_append(out, PN_SUFFIX, strlen(PN_SUFFIX));
+	}
+	buf_push(out, '\0');
+	return true;
+}
+
+static const char *
+members_err(void)
+{
+	return _("members are phone numbers with their country code or "
+	    "JIDs, separated by commas");
+}
+
+/* Enter in a group prompt. */
+static void
+take_group(struct ui_view *v)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*chat = v->msgs.chat;
+	const char	*t = v->pin.text;
+	enum prompt	 p = v->prompt;
+
+	switch (p) {
+	case PROMPT_GROUP_SUBJECT:
+		if (ui_input_is_empty(&v->pin) || t[strspn(t, " ")] == '\0') {
+			v->prompt_err = _("a group needs a name");
+			return;
+		}
+		free(v->new_subject);
+		v->new_subject = xstrdup(t);
+		start_prompt(v, PROMPT_GROUP_MEMBERS);
+		return;
+	case PROMPT_GROUP_MEMBERS:
+	case PROMPT_ADD:
+	case PROMPT_REMOVE:
+		if (!parse_members(t, &b) || (p != PROMPT_GROUP_MEMBERS &&
+		    b.len <= 1)) {
+			buf_release(&b);
+			v->prompt_err = members_err();
+			return;
+		}
+		if (p == PROMPT_GROUP_MEMBERS) {
+			push(v, cmd_new_chat(CMD_GROUP_CREATE, NULL, NULL,
+			    v->new_subject, (char *)b.p, 0));
+			free(v->made_subject);
+			v->made_subject = v->new_subject;
+			v->new_subject = NULL;
+			set_note(v, _("making the group…"));
+		} else if (chat != NULL)
+			push(v, cmd_new_chat(p == PROMPT_ADD ? CMD_GROUP_ADD :
+			    CMD_GROUP_REMOVE, chat, NULL, (char *)b.p, NULL,
+			    0));
+		buf_release(&b);
+		break;
+	case PROMPT_RENAME:
+		if (ui_input_is_empty(&v->pin) || t[strspn(t, " ")] == '\0') {
+			v->prompt_err = _("a group needs a name");
+			return;
+		}
+		if (chat != NULL)
+			push(v, cmd_new_chat(CMD_GROUP_SUBJECT, chat, NULL, t,
+			    NULL, 0));
+		break;
+	case PROMPT_NONE:
+	case PROMPT_NUMBER:
+	case PROMPT_REACT:
+	case PROMPT_LEAVE:
+		return;
+	}
+	v->prompt = PROMPT_NONE;
+}
+
+/* y or n to leaving the open group. */
+static void
+leave_key(struct ui_view *v, int k)
+{
+	if (k == 'y' || k == 'Y' || k == 'j' || k == 'J') {
+		if (v->msgs.chat != NULL)
+			push(v, cmd_new_chat(CMD_GROUP_LEAVE, v->msgs.chat,
+			    NULL, NULL, NULL, 0));
+		v->prompt = PROMPT_NONE;
+	} else if (k == 'n' || k == 'N')
+		v->prompt = PROMPT_NONE;
+}
+
 static void
 prompt_key(struct ui_view *v, int k, enum ui_key_action a)
 {
 	if (a == UI_ACT_CANCEL || k == KEY_ESC) {
+		if (v->prompt == PROMPT_GROUP_MEMBERS) {
+			free(v->new_subject);
+			v->new_subject = NULL;
+		}
 		v->prompt = PROMPT_NONE;
+		return;
+	}
+	if (v->prompt == PROMPT_LEAVE) {
+		leave_key(v, k);
 		return;
 	}
 	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
 		if (v->prompt == PROMPT_NUMBER)
 			take_number(v);
+		else if (v->prompt != PROMPT_REACT)
+			take_group(v);
 		else if (!ui_input_is_empty(&v->pin))
 			react(v, v->pin.text);
 		return;
@@ -535,6 +756,137 @@ select_key(struct ui_view *v, int k, enum ui_key_action a)
 	return false;
 }
 
+/* Open the prompt p with text in it (the cursor at its end). */
+static void
+start_prompt_with(struct ui_view *v, enum prompt p, const char *text)
+{
+	start_prompt(v, p);
+	if (ui_input_insert(&v->pin, text, strlen(text)) != 0)
+		ui_input_clear(&v->pin);
+}
+
+/* The open group when it is one we are in, else NULL and a note why. */
+static struct ui_group *
+group_to_change(struct ui_view *v)
+{
+	struct ui_group	*g = open_group(v);
+
+	if (g == NULL)
+		set_note(v, _("the open chat is not a group"));
+	else if (g->left) {
+		set_note(v, _("you are no longer a member of this group"));
+		return NULL;
+	}
+	return g;
+}
+
+static void
+info_open(struct ui_view *v)
+{
+	if (open_group(v) == NULL) {
+		set_note(v, _("the open chat is not a group"));
+		return;
+	}
+	v->info = true;
+	v->info_sel = 0;
+	v->info_top = 0;
+	v->msgs.sel = -1;
+	push(v, cmd_new_chat(CMD_GROUP_INFO, v->msgs.chat, NULL, NULL, NULL,
+	    0));
+}
+
+static void
+leave_ask(struct ui_view *v)
+{
+	if (group_to_change(v) != NULL)
+		start_prompt(v, PROMPT_LEAVE);
+}
+
+/* Remove: the selected member (not us) in the prompt, to change or take. */
+static void
+remove_ask(struct ui_view *v)
+{
+	struct ui_group		*g = group_to_change(v);
+	const struct ui_member	*m;
+	struct buf		 b = BUF_INIT;
+
+	if (g == NULL)
+		return;
+	if (v->info_sel >= 0 && v->info_sel < (int)g->n &&
+	    !(m = &g->v[v->info_sel])->is_me) {
+		ui_group_name(NULL, m->jid, NULL, &b);
+		if (b.p[0] != '+') {	/* not a number: the JID itself */
+			b.len = 0;
+			buf_append(&b, m->jid, strlen(m->jid) + 1);
+		}
+	} else
+		buf_push(&b, '\0');
+	start_prompt_with(v, PROMPT_REMOVE, (char *)b.p);
+	buf_release(&b);
+}
+
+/* Keys while the group's info is shown; true when taken (every key but
+ * those that leave it for another chat, a prompt or quit). */
+static bool
+info_key(struct ui_view *v, int k, enum ui_key_action a)
+{
+	struct ui_group	*g = open_group(v);
+	int		 n = g != NULL ? (int)g->n : 0;
+	int		 step = v->info_rows > 1 ? v->info_rows - 1 : 1;
+
+	switch (a) {
+	case UI_ACT_CANCEL:
+	case UI_ACT_GROUP_INFO:
+		v->info = false;
+		return true;
+	case UI_ACT_SELECT_UP:
+		if (v->info_sel > 0)
+			v->info_sel--;
+		return true;
+	case UI_ACT_SELECT_DOWN:
+		if (v->info_sel + 1 < n)
+			v->info_sel++;
+		return true;
+	case UI_ACT_PREV_PAGE:
+		v->info_sel = v->info_sel > step ? v->info_sel - step : 0;
+		return true;
+	case UI_ACT_NEXT_PAGE:
+		v->info_sel = v->info_sel + step < n ? v->info_sel + step :
+		    (n > 0 ? n - 1 : 0);
+		return true;
+	case UI_ACT_GROUP_LEAVE:
+		leave_ask(v);
+		return true;
+	case UI_ACT_QUIT:
+	case UI_ACT_HELP:
+	case UI_ACT_NEXT_CHAT:
+	case UI_ACT_PREV_CHAT:
+	case UI_ACT_UNREAD_CHAT:
+	case UI_ACT_NEW_CHAT:
+	case UI_ACT_GROUP_NEW:
+		return false;
+	default:
+		break;
+	}
+	if (k == KEY_ESC) {
+		v->info = false;
+	} else if (k == 'r') {
+		if ((g = group_to_change(v)) != NULL)
+			start_prompt_with(v, PROMPT_RENAME, g->subject);
+	} else if (k == 'a') {
+		if (group_to_change(v) != NULL)
+			start_prompt(v, PROMPT_ADD);
+	} else if (k == 'd' || k == UI_KEY_FN + KEY_DC)
+		remove_ask(v);
+	else if (k == 'l')
+		leave_ask(v);
+	else if (k == UI_KEY_FN + KEY_HOME)
+		v->info_sel = 0;
+	else if (k == UI_KEY_FN + KEY_END)
+		v->info_sel = n > 0 ? n - 1 : 0;
+	return true;
+}
+
 static void
 page(struct ui_view *v, int dir)
 {
@@ -570,6 +922,8 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 		prompt_key(v, k, a);
 		return false;
 	}
+	if (v->info && info_key(v, k, a))
+		return false;
 	switch (a) {
 	case UI_ACT_QUIT:
 		typing_stop(v);
@@ -589,7 +943,18 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 			set_note(v, _("no unread chat"));
 		return false;
 	case UI_ACT_NEW_CHAT:
+		v->info = false;
 		start_prompt(v, PROMPT_NUMBER);
+		return false;
+	case UI_ACT_GROUP_NEW:
+		v->info = false;
+		start_prompt(v, PROMPT_GROUP_SUBJECT);
+		return false;
+	case UI_ACT_GROUP_INFO:
+		info_open(v);
+		return false;
+	case UI_ACT_GROUP_LEAVE:
+		leave_ask(v);
 		return false;
 	case UI_ACT_PREV_PAGE:
 	case UI_ACT_NEXT_PAGE:
@@ -600,6 +965,11 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 	}
 	if (select_key(v, k, a))
 		return false;
+	if (open_left(v) && a != UI_ACT_SELECT_UP && a != UI_ACT_CANCEL) {
+		/* Nothing can be sent there: the input is off. */
+		set_note(v, _("you are no longer a member of this group"));
+		return false;
+	}
 	switch (a) {
 	case UI_ACT_SELECT_UP:
 		if (ui_input_is_empty(&v->in) && v->msgs.n > 0)
@@ -650,16 +1020,64 @@ ui_view_selected(const struct ui_view *v)
 	    v->msgs.v[v->msgs.sel].id : NULL;
 }
 
+bool
+ui_view_info_shown(const struct ui_view *v)
+{
+	return v->info;
+}
+
+struct ui_msgs *
+ui_view_msgs(struct ui_view *v)
+{
+	return &v->msgs;
+}
+
+const struct ui_chats *
+ui_view_chats(const struct ui_view *v)
+{
+	return &v->chats;
+}
+
+const struct ui_group *
+ui_view_group(const struct ui_view *v, const char *jid)
+{
+	return ui_groups_find(&v->groups, jid);
+}
+
 /* ---- drawing ---- */
+
+/*
+ * The senders' colours (ui/groups.h): mid-tone colours of the 256-colour
+ * cube, which read on dark and light backgrounds alike (red, green, blue,
+ * magenta, teal, orange, violet, olive); with 8 colours the basic ones
+ * but yellow and white (unreadable on light) and black (on dark).
+ */
+static const short sender_256[UI_GROUP_COLOURS] = {
+	167, 71, 68, 133, 37, 172, 98, 100,
+};
+static const short sender_8[UI_GROUP_COLOURS] = {
+	COLOR_RED, COLOR_GREEN, COLOR_BLUE, COLOR_MAGENTA, COLOR_CYAN,
+	COLOR_RED, COLOR_GREEN, COLOR_MAGENTA,
+};
 
 void
 ui_view_colours(void)
 {
+	short	 bg = -1, fg;
+	int	 i;
+
 	if (!has_colors())
 		return;
 	if (use_default_colors() != OK ||
-	    init_pair(PAIR_READ, COLOR_CYAN, -1) != OK)
+	    init_pair(PAIR_READ, COLOR_CYAN, -1) != OK) {
+		bg = COLOR_BLACK;
 		(void)init_pair(PAIR_READ, COLOR_CYAN, COLOR_BLACK);
+	}
+	for (i = 0; i < UI_GROUP_COLOURS; i++) {
+		fg = COLORS >= 256 ? sender_256[i] : sender_8[i];
+		if (COLOR_PAIRS > UI_GROUP_PAIR0 + i)
+			(void)init_pair((short)(UI_GROUP_PAIR0 + i), fg, bg);
+	}
 }
 
 static int
@@ -705,6 +1123,11 @@ draw_help(struct ui_view *v, int y, int x, int h, int w)
 		    _("quick reactions, remove (react prompt)"));
 		put(row++, x, line, w);
 	}
+	if (row < y + h) {
+		snprintf(line, sizeof(line), "%-12s %s", "r a d l",
+		    _("rename, add, remove, leave (group info)"));
+		put(row++, x, line, w);
+	}
 }
 
 /* The open chat's bar: name, then typing…, online or last seen. */
@@ -726,6 +1149,20 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 	}
 	used = 1 + put(y, x + 1, ch->name, w - 1);
 	attroff(A_BOLD);
+	if (ch->group) {
+		const struct ui_group	*g = open_group(v);
+
+		if (g != NULL && g->left)
+			snprintf(line, sizeof(line), "%s",
+			    _("you are no longer a member"));
+		else if (g != NULL && g->known)
+			snprintf(line, sizeof(line), ngettext("%zu member",
+			    "%zu members", g->n), g->n);
+		else
+			line[0] = '\0';
+		if (line[0] != '\0')
+			state = line;
+	}
 	if (v->typing)
 		state = _("typing…");
 	else if (v->online == 1)
@@ -741,6 +1178,146 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 		(void)put(y, x + used, state, w - used);
 		attroff(A_DIM);
 	}
+}
+
+/* One member's row of the group info: name in their colour, number,
+ * creator or admin, "you". */
+static void
+draw_member(const struct ui_member *m, int y, int x, int w, bool sel)
+{
+	struct buf	 b = BUF_INIT;
+	attr_t		 hl = A_BOLD;
+	int		 used;
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	if (has_colors())
+		hl |= COLOR_PAIR(UI_GROUP_PAIR0 + (int)ui_group_colour(m->jid));
+	attron(hl);
+	used = 1 + put(y, x + 1, m->shown, w - 1);
+	attroff(hl);
+	if (m->name[0] != '\0') {
+		buf_append(&b, "  ", 2);
+		ui_group_name(NULL, m->jid, NULL, &b);
+		b.len--;	/* its NUL */
+	}
+	if (m->role == UI_GROUP_CREATOR || m->role == UI_GROUP_ADMIN) {
+		const char	*r = m->role == UI_GROUP_CREATOR ?
+		    _("creator") : _("admin");
+
+		buf_append(&b, "  ", 2);
+		buf_append(&b, r, strlen(r));
+	}
+	if (m->is_me) {
+		buf_append(&b, "  ", 2);
+		buf_append(&b, _("you"), strlen(_("you")));
+	}
+	buf_push(&b, '\0');
+	attron(A_DIM);
+	(void)put(y, x + used, (char *)b.p, w - used);
+	attroff(A_DIM);
+	if (sel)
+		attroff(A_REVERSE);
+	buf_release(&b);
+}
+
+/* The open group's info in the box at (y, x), h rows by w columns:
+ * subject, description, member count, the members (scrolled to the
+ * selected one) and the keys at the bottom. */
+static void
+draw_info(struct ui_view *v, int y, int x, int h, int w)
+{
+	struct ui_group	*g = open_group(v);
+	struct ui_line	 dl[3];
+	char		 line[256];
+	const char	*keys = _("Up/Down choose, r renames, a adds, d "
+			    "removes, l leaves, Esc closes");
+	int		 row = y, end, i, nd, list;
+
+	/* The keys at the bottom, on two rows when they need them. */
+	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
+	nd = nd < 2 ? nd : 2;
+	end = y + h - nd;
+	attron(A_DIM);
+	for (i = 0; i < nd; i++)
+		(void)ui_text_draw(end + i, x, keys + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	if (g == NULL || !g->known) {
+		(void)put(row, x, _("asking for the group's info…"), w);
+		return;
+	}
+	attron(A_BOLD);
+	(void)put(row++, x, g->subject, w);
+	attroff(A_BOLD);
+	nd = ui_text_wrap(g->desc, strlen(g->desc), w, dl, 3);
+	attron(A_DIM);
+	for (i = 0; g->desc[0] != '\0' && i < nd && i < 3 && row < end; i++)
+		(void)ui_text_draw(row++, x, g->desc + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	if (row < end) {
+		if (g->left)
+			snprintf(line, sizeof(line), "%s",
+			    _("you are no longer a member"));
+		else
+			snprintf(line, sizeof(line), ngettext("%zu member",
+			    "%zu members", g->n), g->n);
+		attron(A_UNDERLINE);
+		(void)put(row++, x, line, w);
+		attroff(A_UNDERLINE);
+	}
+	list = end - row;
+	v->info_rows = list;
+	if (list < 1)
+		return;
+	if (v->info_sel >= (int)g->n)
+		v->info_sel = g->n > 0 ? (int)g->n - 1 : 0;
+	if (v->info_sel < v->info_top)
+		v->info_top = v->info_sel;
+	else if (v->info_sel >= v->info_top + list)
+		v->info_top = v->info_sel - list + 1;
+	for (i = 0; i < list && v->info_top + i < (int)g->n; i++)
+		draw_member(&g->v[v->info_top + i], row + i, x, w,
+		    v->info_top + i == v->info_sel);
+}
+
+/* The line over a group prompt (into line, size bytes): what to type. */
+static const char *
+group_prompt(struct ui_view *v, char *line, size_t size)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (v->prompt_err != NULL)
+		return v->prompt_err;
+	switch (v->prompt) {
+	case PROMPT_GROUP_SUBJECT:
+		return _("New group: its name, Enter goes on to its members, "
+		    "Esc goes back");
+	case PROMPT_GROUP_MEMBERS:
+		snprintf(line, size, _("Members of %s: phone numbers with "
+		    "their country code or JIDs, separated by commas; Enter "
+		    "makes the group"), v->new_subject != NULL ?
+		    v->new_subject : "");
+		return line;
+	case PROMPT_RENAME:
+		return _("The group's new name, Enter renames it, Esc goes "
+		    "back");
+	case PROMPT_ADD:
+		return _("Add to the group: phone numbers or JIDs, separated "
+		    "by commas; Enter adds them");
+	case PROMPT_REMOVE:
+		return _("Remove from the group: phone numbers or JIDs, "
+		    "separated by commas; Enter removes them");
+	case PROMPT_LEAVE:
+		snprintf(line, size, _("Leave the group %s? y leaves it, n "
+		    "stays"), ch != NULL ? ch->name : "");
+		return line;
+	case PROMPT_NONE:
+	case PROMPT_NUMBER:
+	case PROMPT_REACT:
+		break;
+	}
+	return NULL;
 }
 
 /* The help line at the bottom. */
@@ -794,8 +1371,16 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		return true;
 	}
 	draw_bar(v, y, rx, rw, now);
+	if (v->info && v->prompt == PROMPT_NONE) {
+		curs_set(0);
+		draw_info(v, y + 1, rx + 1, h - 1, rw - 1);
+		return true;
+	}
 	/* The input at the bottom: what is typed, up to a few rows. */
-	if (v->prompt == PROMPT_NUMBER) {
+	if (v->prompt >= PROMPT_GROUP_SUBJECT) {
+		above = group_prompt(v, line, sizeof(line));
+		lead = v->prompt == PROMPT_LEAVE ? "" : "> ";
+	} else if (v->prompt == PROMPT_NUMBER) {
 		above = v->prompt_err != NULL ? v->prompt_err :
 		    _("New chat: the phone number with its country code, "
 		    "Enter opens it, Esc goes back");
@@ -831,6 +1416,15 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	first = crow - shown + 1 > 0 ? crow - shown + 1 : 0;
 	iy = y + h - shown;
 	mvhline(iy - 1, rx, ACS_HLINE, rw);
+	if (v->prompt == PROMPT_NONE && open_left(v)) {
+		/* The input is off: say why where it was. */
+		attron(A_DIM);
+		(void)put(iy, rx + 1, _("you are no longer a member of this "
+		    "group: nothing can be sent to it"), rw - 1);
+		attroff(A_DIM);
+		shown = 0;
+		crow = first = 1;
+	}
 	for (i = 0; i < shown; i++) {
 		if (i == 0)
 			(void)put(iy, rx, lead, lead_w);
@@ -848,10 +1442,14 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		attroff(A_DIM);
 	}
 	ch = ui_chats_selected(&v->chats);
-	if (mh > 0)
+	if (v->info) {
+		if (mh > 1)
+			draw_info(v, my, rx + 1, mh, rw - 1);
+	} else if (mh > 0)
 		ui_msgs_draw(&v->msgs, my, rx + 1, mh, rw - 1,
 		    ch != NULL ? ch->name : "", now);
-	if (v->msgs.more_before && ui_msgs_at_top(&v->msgs) && mh > 0) {
+	if (!v->info && v->msgs.more_before && ui_msgs_at_top(&v->msgs) &&
+	    mh > 0) {
 		attron(A_DIM);
 		(void)put(my, rx + rw - 12, _("PgUp: more"), 11);
 		attroff(A_DIM);

@@ -9,8 +9,15 @@
  * handing commands to the push function it was made with: CMD_LOAD_CHATS
  * when connected and, at most once a second, after messages change a
  * chat; CMD_LOAD_PAGE (keyset pages, perf.md U1/U2), CMD_SUBSCRIBE and
- * CMD_MARK_READ when a chat opens; CMD_SEND, CMD_REACT, CMD_RETRY,
- * CMD_DELETE, CMD_TYPING from keys.  Main thread only; ui_view_draw()
+ * CMD_MARK_READ when a chat opens (a group: CMD_GROUP_INFO while its
+ * members are not known, and no presence); CMD_SEND, CMD_REACT,
+ * CMD_RETRY, CMD_DELETE, CMD_TYPING from keys.  Groups (ui/groups.h):
+ * EV_GROUP names the senders and fills the group info (its key, Alt-g:
+ * subject, description, members; CMD_GROUP_INFO when it opens), from
+ * which r renames (CMD_GROUP_SUBJECT), a adds, d removes (CMD_GROUP_ADD,
+ * CMD_GROUP_REMOVE) and l leaves (CMD_GROUP_LEAVE, after y to "leave?",
+ * as Alt-d); Alt-m makes one (a subject, then members: CMD_GROUP_CREATE).
+ * A group we are no longer in takes no input.  Main thread only; ui_view_draw()
  * and ui_view_colours() call curses, the rest does not (so it runs in
  * tests without a terminal).
  */
@@ -22,6 +29,10 @@
 
 #include "event.h"
 #include "keys.h"
+
+struct ui_chats;
+struct ui_group;
+struct ui_msgs;
 
 #define UI_VIEW_MIN_COLS	40	/* smaller: a one-line message */
 #define UI_VIEW_MIN_ROWS	12	/* rows under the status line */
@@ -85,5 +96,14 @@ void		 ui_view_colours(void);
 const char	*ui_view_open_chat(const struct ui_view *v);
 const char	*ui_view_input(const struct ui_view *v);
 const char	*ui_view_selected(const struct ui_view *v);
+
+/* For tests: whether the group info is shown, the message pane, the chat
+ * list, and what the view knows of group jid (or NULL); all borrowed
+ * from v. */
+bool		 ui_view_info_shown(const struct ui_view *v);
+struct ui_msgs	*ui_view_msgs(struct ui_view *v);
+const struct ui_chats *ui_view_chats(const struct ui_view *v);
+const struct ui_group *ui_view_group(const struct ui_view *v,
+		    const char *jid);
 
 #endif

@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* ui/groups.c -- what the chat screen knows of groups (ui/groups.h). */
+#include "compat.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "groups.h"
+#include "sanitize.h"
+#include "xmalloc.h"
+
+#define PN_SUFFIX	"@s.whatsapp.net"
+#define LID_SUFFIX	"@lid"
+#define LID_SHOWN	6	/* characters of a LID shown */
+
+void
+ui_groups_init(struct ui_groups *gs)
+{
+	memset(gs, 0, sizeof(*gs));
+}
+
+static void
+members_release(struct ui_group *g)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->n; i++) {
+		free(g->v[i].jid);
+		free(g->v[i].name);
+		free(g->v[i].shown);
+	}
+	free(g->v);
+	g->v = NULL;
+	g->n = 0;
+}
+
+static void
+group_free(struct ui_group *g)
+{
+	members_release(g);
+	free(g->jid);
+	free(g->subject);
+	free(g->desc);
+	free(g->last_sender);
+	free(g->last_name);
+	free(g);
+}
+
+void
+ui_groups_release(struct ui_groups *gs)
+{
+	size_t	 i;
+
+	for (i = 0; i < gs->n; i++)
+		group_free(gs->v[i]);
+	free(gs->v);
+	memset(gs, 0, sizeof(*gs));
+}
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t	 n = strlen(s), k = strlen(suffix);
+
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+bool
+ui_group_is_jid(const char *jid)
+{
+	return jid != NULL && ends_with(jid, UI_GROUP_SUFFIX);
+}
+
+struct ui_group *
+ui_groups_find(const struct ui_groups *gs, const char *jid)
+{
+	size_t	 i;
+
+	if (jid == NULL)
+		return NULL;
+	for (i = 0; i < gs->n; i++)
+		if (strcmp(gs->v[i]->jid, jid) == 0)
+			return gs->v[i];
+	return NULL;
+}
+
+static char *
+sanitised(const char *s, bool multiline)
+{
+	struct buf	 b = BUF_INIT;
+
+	wc_sanitize(s, s != NULL ? strlen(s) : 0, multiline, &b);
+	return (char *)b.p;
+}
+
+struct ui_group *
+ui_groups_get(struct ui_groups *gs, const char *jid)
+{
+	struct ui_group	*g = ui_groups_find(gs, jid);
+
+	if (g != NULL)
+		return g;
+	if (gs->n >= UI_GROUP_MAX)
+		return NULL;
+	g = xcalloc(1, sizeof(*g));
+	g->jid = xstrdup(jid);
+	g->subject = xstrdup("");
+	g->desc = xstrdup("");
+	g->last_sender = xstrdup("");
+	g->last_name = xstrdup("");
+	gs->v = xrealloc(gs->v, (gs->n + 1) * sizeof(*gs->v));
+	gs->v[gs->n++] = g;
+	return g;
+}
+
+/* The length of jid's user and server without the device (":N"). */
+static size_t
+user_len(const char *jid, size_t *server)
+{
+	size_t	 u = strcspn(jid, ":@");
+	const char *at = strchr(jid, '@');
+
+	*server = at != NULL ? (size_t)(at - jid) : strlen(jid);
+	return u;
+}
+
+/* Whether a and b are one person (device parts ignored). */
+static bool
+same_user(const char *a, const char *b)
+{
+	size_t	 as, bs, au = user_len(a, &as), bu = user_len(b, &bs);
+
+	return au == bu && memcmp(a, b, au) == 0 &&
+	    strcmp(a + as, b + bs) == 0;
+}
+
+void
+ui_group_name(const struct ui_group *g, const char *jid, const char *name,
+    struct buf *out)
+{
+	const struct ui_member	*m;
+	size_t			 srv, u;
+
+	if (name != NULL && name[0] != '\0') {
+		wc_sanitize(name, strlen(name), false, out);
+		return;
+	}
+	if (jid == NULL)
+		jid = "";
+	if (g != NULL && (m = ui_group_member(g, jid)) != NULL &&
+	    m->name[0] != '\0') {
+		buf_append(out, m->name, strlen(m->name) + 1);
+		return;
+	}
+	u = user_len(jid, &srv);
+	if (u > 0 && ends_with(jid, PN_SUFFIX) &&
+	    strspn(jid, "0123456789") == u) {
+		buf_push(out, '+');
+		buf_append(out, jid, u);
+		buf_push(out, '\0');
+	} else if (u > 0 && ends_with(jid, LID_SUFFIX)) {
+		buf_append(out, "~", 1);
+		if (u > LID_SHOWN) {
+			buf_append(out, "\xe2\x80\xa6", 3);	/* … */
+			wc_sanitize(jid + u - LID_SHOWN, LID_SHOWN, false, out);
+		} else
+			wc_sanitize(jid, u, false, out);
+	} else
+		wc_sanitize(jid, strlen(jid), false, out);
+}
+
+static int
+role_rank(enum ui_group_role r)
+{
+	switch (r) {
+	case UI_GROUP_CREATOR:	return 0;
+	case UI_GROUP_ADMIN:	return 1;
+	case UI_GROUP_MEMBER:	return 2;
+	}
+	return 2;
+}
+
+static int
+member_cmp(const void *a, const void *b)
+{
+	const struct ui_member	*x = a, *y = b;
+	int			 d = role_rank(x->role) - role_rank(y->role);
+
+	if (d != 0)
+		return d;
+	/* Named people before bare numbers, each by name. */
+	d = (x->name[0] == '\0') - (y->name[0] == '\0');
+	if (d != 0)
+		return d;
+	if ((d = strcasecmp(x->shown, y->shown)) != 0)
+		return d;
+	return strcmp(x->jid, y->jid);
+}
+
+struct ui_group *
+ui_groups_apply(struct ui_groups *gs, const struct ev *ev)
+{
+	struct ui_group	*g;
+	struct buf	 b = BUF_INIT;
+	size_t		 i, n;
+
+	if (ev->kind != EV_GROUP || ev->chat == NULL ||
+	    (g = ui_groups_get(gs, ev->chat)) == NULL)
+		return NULL;
+	members_release(g);
+	free(g->subject);
+	free(g->desc);
+	g->subject = sanitised(ev->text, false);
+	g->desc = sanitised(ev->aux, true);
+	g->left = ev->num == 1;
+	g->known = true;
+	n = ev->nmembers < UI_GROUP_MEMBERS_MAX ? ev->nmembers :
+	    UI_GROUP_MEMBERS_MAX;
+	g->v = xcalloc(n + 1, sizeof(*g->v));
+	for (i = 0; i < n; i++) {
+		const struct ev_member	*e = &ev->members[i];
+		struct ui_member	*m = &g->v[i];
+
+		m->jid = xstrdup(e->jid != NULL ? e->jid : "");
+		m->name = sanitised(e->name, false);
+		m->role = e->admin == 2 ? UI_GROUP_CREATOR : e->admin == 1 ?
+		    UI_GROUP_ADMIN : UI_GROUP_MEMBER;
+		m->is_me = e->is_me != 0;
+		memset(&b, 0, sizeof(b));
+		ui_group_name(NULL, m->jid, m->name, &b);
+		m->shown = (char *)b.p;
+	}
+	g->n = n;
+	qsort(g->v, g->n, sizeof(*g->v), member_cmp);
+	return g;
+}
+
+void
+ui_groups_note(struct ui_groups *gs, const struct ev *ev)
+{
+	struct ui_group	*g;
+
+	if (ev->kind != EV_MESSAGE || ev->notice || !ui_group_is_jid(ev->chat))
+		return;
+	if ((g = ui_groups_get(gs, ev->chat)) == NULL ||
+	    ev->ts_ms < g->last_ms)
+		return;
+	g->last_ms = ev->ts_ms;
+	g->last_from_me = ev->from_me != 0;
+	free(g->last_sender);
+	g->last_sender = xstrdup(ev->sender != NULL ? ev->sender : "");
+	free(g->last_name);
+	g->last_name = sanitised(ev->sender_name, false);
+}
+
+const struct ui_member *
+ui_group_member(const struct ui_group *g, const char *jid)
+{
+	size_t	 i;
+
+	if (g == NULL || jid == NULL || jid[0] == '\0')
+		return NULL;
+	for (i = 0; i < g->n; i++)
+		if (same_user(g->v[i].jid, jid))
+			return &g->v[i];
+	return NULL;
+}
+
+const struct ui_member *
+ui_group_me(const struct ui_group *g)
+{
+	size_t	 i;
+
+	for (i = 0; g != NULL && i < g->n; i++)
+		if (g->v[i].is_me)
+			return &g->v[i];
+	return NULL;
+}
+
+unsigned
+ui_group_colour(const char *jid)
+{
+	uint32_t	 h = 2166136261u;
+	size_t		 srv, u = user_len(jid, &srv), i;
+
+	for (i = 0; i < u; i++)
+		h = (h ^ (unsigned char)jid[i]) * 16777619u;
+	for (i = srv; jid[i] != '\0'; i++)
+		h = (h ^ (unsigned char)jid[i]) * 16777619u;
+	return h % UI_GROUP_COLOURS;
+}
+
+/* The member whose JID's user part is digits[0..n), or NULL. */
+static const struct ui_member *
+by_user(const struct ui_group *g, const char *digits, size_t n)
+{
+	size_t	 i, srv;
+
+	for (i = 0; i < g->n; i++)
+		if (user_len(g->v[i].jid, &srv) == n &&
+		    memcmp(g->v[i].jid, digits, n) == 0)
+			return &g->v[i];
+	return NULL;
+}
+
+void
+ui_group_mentions(const struct ui_group *g, const char *text,
+    struct buf *out, struct ui_span **spans, size_t *nspans)
+{
+	const struct ui_member	*m;
+	const char		*p = text, *at;
+	struct ui_span		*sp = NULL;
+	size_t			 n, ns = 0, start, base = out->len;
+
+	while (g != NULL && g->n > 0 && (at = strchr(p, '@')) != NULL) {
+		n = strspn(at + 1, "0123456789");
+		buf_append(out, p, (size_t)(at - p));
+		p = at + 1;
+		if (n == 0 || (m = by_user(g, at + 1, n)) == NULL) {
+			buf_push(out, '@');
+			continue;
+		}
+		start = out->len;
+		buf_push(out, '@');
+		if (m->name[0] != '\0')
+			buf_append(out, m->name, strlen(m->name));
+		else
+			buf_append(out, at + 1, n);
+		p = at + 1 + n;
+		if (ns < UI_GROUP_SPANS_MAX) {
+			sp = xrealloc(sp, (ns + 1) * sizeof(*sp));
+			sp[ns].off = start - base;
+			sp[ns].len = out->len - start;
+			sp[ns].colour = ui_group_colour(m->jid);
+			ns++;
+		}
+	}
+	buf_append(out, p, strlen(p) + 1);
+	*spans = sp;
+	*nspans = ns;
+}
