@@ -3,7 +3,8 @@
 # and reconnects on the engine's libuv loop, over proto/conn.c.  Its test
 # driver runs it against wachat-sim with a real store (tests/sim-eng.sh).
 libproto_a_SOURCES += proto/eng.h proto/eng.c proto/pair.h proto/pair.c \
-	proto/paircode.h proto/paircode.c proto/engver.h proto/engver.c
+	proto/paircode.h proto/paircode.c proto/engver.h proto/engver.c \
+	proto/http-get.h proto/http-get.c
 libproto_a_CPPFLAGS += $(CURL_CFLAGS)
 # Every program that links the engine links libcurl too (the version
 # look-up after failure 405, proto/engver.c).
