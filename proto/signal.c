@@ -12,6 +12,14 @@
  * callback are borrowed for the call; objects libsignal returns to us
  * (ciphertext messages, plaintext buffers, keys we decode) are released
  * here with SIGNAL_UNREF or signal_buffer_(bzero_)free.
+ *
+ * Allocation: every libsignal call runs in a scope of the bump arena of
+ * proto/signal-arena.h, opened by the wa_signal_* call and closed after
+ * every libsignal object of the call is freed (outputs are copied out
+ * first).  The arena is paused around whatever reaches the store (the
+ * ops, hence SQLite), OpenSSL (which caches global state lazily) or a
+ * caller's buffer, so only libsignal's and protobuf-c's per-call blocks
+ * come from it.
  */
 #include "compat.h"
 
@@ -38,6 +46,7 @@
 #include "buf.h"
 #include "err.h"
 #include "log.h"
+#include "signal-arena.h"
 #include "wa-signal.h"
 #include "xmalloc.h"
 
@@ -46,10 +55,13 @@
 #define AES_BLOCK		16
 #define HMAC_POOL		4	/* HMAC states open at once, kept */
 
-/* The crypto provider's state: HMAC states kept for reuse. */
+/* The crypto provider's state: HMAC states kept for reuse, and one AES
+ * context per mode, made at first use and re-keyed after (OpenSSL 3
+ * allocates 3 times for a new context; perf.md 5.2). */
 struct provider {
 	crypto_auth_hmacsha256_state	 hmac_pool[HMAC_POOL];
 	bool				 hmac_busy[HMAC_POOL];
+	EVP_CIPHER_CTX			*aes[2];	/* CBC, CTR */
 };
 
 struct wa_signal {
@@ -182,23 +194,31 @@ static int
 p_sha512_init(void **ctx, void *u)
 {
 	EVP_MD_CTX	*c;
+	bool		 ar = wa_signal_arena_pause();	/* OpenSSL */
+	int		 rc = 0;
 
 	(void)u;
 	if ((c = EVP_MD_CTX_new()) == NULL)
-		return SG_ERR_NOMEM;
-	if (EVP_DigestInit_ex(c, EVP_sha512(), NULL) != 1) {
+		rc = SG_ERR_NOMEM;
+	else if (EVP_DigestInit_ex(c, EVP_sha512(), NULL) != 1) {
 		EVP_MD_CTX_free(c);
-		return SG_ERR_UNKNOWN;
-	}
-	*ctx = c;
-	return 0;
+		rc = SG_ERR_UNKNOWN;
+	} else
+		*ctx = c;
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 static int
 p_sha512_update(void *ctx, const uint8_t *data, size_t len, void *u)
 {
+	bool	 ar = wa_signal_arena_pause();
+	int	 rc;
+
 	(void)u;
-	return EVP_DigestUpdate(ctx, data, len) == 1 ? 0 : SG_ERR_UNKNOWN;
+	rc = EVP_DigestUpdate(ctx, data, len) == 1 ? 0 : SG_ERR_UNKNOWN;
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 /* Finalize, then start over: libsignal may reuse the context. */
@@ -207,10 +227,14 @@ p_sha512_final(void *ctx, signal_buffer **out, void *u)
 {
 	uint8_t		 md[64];
 	unsigned	 n = 0;
+	bool		 ar = wa_signal_arena_pause();
+	int		 ok;
 
 	(void)u;
-	if (EVP_DigestFinal_ex(ctx, md, &n) != 1 || n != sizeof(md) ||
-	    EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) != 1)
+	ok = EVP_DigestFinal_ex(ctx, md, &n) == 1 && n == sizeof(md) &&
+	    EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) == 1;
+	wa_signal_arena_resume(ar);
+	if (!ok)
 		return SG_ERR_UNKNOWN;
 	*out = signal_buffer_create(md, n);
 	sodium_memzero(md, sizeof(md));
@@ -220,40 +244,62 @@ p_sha512_final(void *ctx, signal_buffer **out, void *u)
 static void
 p_sha512_cleanup(void *ctx, void *u)
 {
+	bool	 ar = wa_signal_arena_pause();
+
 	(void)u;
 	EVP_MD_CTX_free(ctx);
+	wa_signal_arena_resume(ar);
 }
 
 /* AES-256 in the modes libsignal asks for: CBC with PKCS#7 padding (what
  * libsignal calls PKCS5), and CTR. */
 static int
-p_aes(signal_buffer **out, int cipher, const uint8_t *key, size_t key_len,
-    const uint8_t *iv, size_t iv_len, const uint8_t *in, size_t len, int enc)
+p_aes(struct provider *s, signal_buffer **out, int cipher, const uint8_t *key,
+    size_t key_len, const uint8_t *iv, size_t iv_len, const uint8_t *in,
+    size_t len, int enc)
 {
+	static const uint8_t	 zero[32];
 	const EVP_CIPHER	*c;
-	EVP_CIPHER_CTX		*ctx;
+	EVP_CIPHER_CTX		**ctx;
 	uint8_t			*tmp;
-	int			 n1 = 0, n2 = 0, rc = SG_ERR_UNKNOWN;
+	int			 n1 = 0, n2 = 0, rc = SG_ERR_UNKNOWN, ok;
+	bool			 ar;
 
-	if (cipher == SG_CIPHER_AES_CBC_PKCS5)
+	if (cipher == SG_CIPHER_AES_CBC_PKCS5) {
 		c = EVP_aes_256_cbc();
-	else if (cipher == SG_CIPHER_AES_CTR_NOPADDING)
+		ctx = &s->aes[0];
+	} else if (cipher == SG_CIPHER_AES_CTR_NOPADDING) {
 		c = EVP_aes_256_ctr();
-	else
+		ctx = &s->aes[1];
+	} else
 		return SG_ERR_INVAL;
 	if (key_len != 32 || iv_len != AES_BLOCK ||
 	    len > WA_SIGNAL_MAX_LEN + AES_BLOCK)
 		return SG_ERR_INVAL;
-	if ((ctx = EVP_CIPHER_CTX_new()) == NULL)
-		return SG_ERR_NOMEM;
-	tmp = xmalloc(len + AES_BLOCK);
-	if (EVP_CipherInit_ex(ctx, c, NULL, key, iv, enc) == 1 &&
-	    EVP_CipherUpdate(ctx, tmp, &n1, in, (int)len) == 1 &&
-	    EVP_CipherFinal_ex(ctx, tmp + n1, &n2) == 1) {
+	tmp = xmalloc(len + AES_BLOCK);	/* the arena's, in a scope */
+	ar = wa_signal_arena_pause();	/* OpenSSL: glibc's, kept */
+	if (*ctx == NULL) {
+		if ((*ctx = EVP_CIPHER_CTX_new()) == NULL) {
+			wa_signal_arena_resume(ar);
+			free(tmp);
+			return SG_ERR_NOMEM;
+		}
+		ok = EVP_CipherInit_ex(*ctx, c, NULL, key, iv, enc) == 1;
+	} else	/* the same cipher: only the key, IV and direction */
+		ok = EVP_CipherInit_ex(*ctx, NULL, NULL, key, iv, enc) == 1;
+	ok = ok && EVP_CipherUpdate(*ctx, tmp, &n1, in, (int)len) == 1 &&
+	    EVP_CipherFinal_ex(*ctx, tmp + n1, &n2) == 1;
+	/* No message key schedule left behind until the next call; after
+	 * a failure (a bad padding, say) the context is made anew. */
+	if (!ok || EVP_CipherInit_ex(*ctx, NULL, NULL, zero, zero, -1) != 1) {
+		EVP_CIPHER_CTX_free(*ctx);
+		*ctx = NULL;
+	}
+	wa_signal_arena_resume(ar);
+	if (ok) {
 		*out = signal_buffer_create(tmp, (size_t)n1 + (size_t)n2);
 		rc = *out != NULL ? 0 : SG_ERR_NOMEM;
 	}
-	EVP_CIPHER_CTX_free(ctx);
 	sodium_memzero(tmp, len + AES_BLOCK);
 	free(tmp);
 	return rc;
@@ -264,8 +310,7 @@ p_encrypt(signal_buffer **out, int cipher, const uint8_t *key,
     size_t key_len, const uint8_t *iv, size_t iv_len, const uint8_t *p,
     size_t len, void *u)
 {
-	(void)u;
-	return p_aes(out, cipher, key, key_len, iv, iv_len, p, len, 1);
+	return p_aes(u, out, cipher, key, key_len, iv, iv_len, p, len, 1);
 }
 
 static int
@@ -273,8 +318,16 @@ p_decrypt(signal_buffer **out, int cipher, const uint8_t *key,
     size_t key_len, const uint8_t *iv, size_t iv_len, const uint8_t *c,
     size_t len, void *u)
 {
-	(void)u;
-	return p_aes(out, cipher, key, key_len, iv, iv_len, c, len, 0);
+	return p_aes(u, out, cipher, key, key_len, iv, iv_len, c, len, 0);
+}
+
+/* Free what the provider kept (the AES contexts). */
+static void
+provider_release(struct provider *s)
+{
+	EVP_CIPHER_CTX_free(s->aes[0]);
+	EVP_CIPHER_CTX_free(s->aes[1]);
+	s->aes[0] = s->aes[1] = NULL;
 }
 
 static void
@@ -385,8 +438,10 @@ tmp_to_buffer(struct wa_signal *s, signal_buffer **out)
 static int
 own_load(struct wa_signal *s, struct wa_signal_own *own)
 {
+	bool	 ar = wa_signal_arena_pause();	/* the store */
 	int	 rc = s->ops->own_load(s->ops->arg, own);
 
+	wa_signal_arena_resume(ar);
 	return rc == 1 ? 0 : rc == 0 ? WC_ESTATE : rc;
 }
 
@@ -398,13 +453,17 @@ st_load_session(signal_buffer **record, signal_buffer **user_record,
 {
 	struct wa_signal	*s = u;
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	(void)user_record;	/* we keep none */
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
 	s->tmp.len = 0;
-	if ((rc = s->ops->session_load(s->ops->arg, &a, &s->tmp)) != 1)
+	ar = wa_signal_arena_pause();	/* the store; s->tmp lives on */
+	rc = s->ops->session_load(s->ops->arg, &a, &s->tmp);
+	wa_signal_arena_resume(ar);
+	if (rc != 1)
 		return rc;
 	return (rc = tmp_to_buffer(s, record)) == 0 ? 1 : rc;
 }
@@ -417,6 +476,7 @@ st_sub_devices(signal_int_list **sessions, const char *name, size_t len,
 	char			 n[WA_SIGNAL_NAME_MAX + 1];
 	uint32_t		 dev[WA_SIGNAL_DEVICE_MAX + 1];
 	signal_int_list		*l;
+	bool			 ar;
 	int			 rc, i;
 
 	if (name == NULL || len == 0 || len > WA_SIGNAL_NAME_MAX ||
@@ -426,9 +486,14 @@ st_sub_devices(signal_int_list **sessions, const char *name, size_t len,
 	n[len] = '\0';
 	if (s->ops->session_devices == NULL)
 		rc = 0;
-	else if ((rc = s->ops->session_devices(s->ops->arg, n, dev,
-	    sizeof(dev) / sizeof(dev[0]))) < 0)
-		return rc;
+	else {
+		ar = wa_signal_arena_pause();
+		rc = s->ops->session_devices(s->ops->arg, n, dev,
+		    sizeof(dev) / sizeof(dev[0]));
+		wa_signal_arena_resume(ar);
+		if (rc < 0)
+			return rc;
+	}
 	if (rc > (int)(sizeof(dev) / sizeof(dev[0])))
 		rc = (int)(sizeof(dev) / sizeof(dev[0]));
 	if ((l = signal_int_list_alloc()) == NULL)
@@ -448,13 +513,17 @@ st_store_session(const signal_protocol_address *sa, uint8_t *rec,
 {
 	struct wa_signal	*s = u;
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	(void)user_rec;
 	(void)user_len;
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
-	return s->ops->session_store(s->ops->arg, &a, rec, len);
+	ar = wa_signal_arena_pause();	/* the store */
+	rc = s->ops->session_store(s->ops->arg, &a, rec, len);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 static int
@@ -462,11 +531,15 @@ st_contains_session(const signal_protocol_address *sa, void *u)
 {
 	struct wa_signal	*s = u;
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
-	return s->ops->session_contains(s->ops->arg, &a);
+	ar = wa_signal_arena_pause();	/* the store */
+	rc = s->ops->session_contains(s->ops->arg, &a);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 static int
@@ -474,11 +547,15 @@ st_delete_session(const signal_protocol_address *sa, void *u)
 {
 	struct wa_signal	*s = u;
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
-	return s->ops->session_delete(s->ops->arg, &a);
+	ar = wa_signal_arena_pause();	/* the store */
+	rc = s->ops->session_delete(s->ops->arg, &a);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 static int
@@ -486,6 +563,8 @@ st_delete_all(const char *name, size_t len, void *u)
 {
 	struct wa_signal	*s = u;
 	char			 n[WA_SIGNAL_NAME_MAX + 1];
+	bool			 ar;
+	int			 rc;
 
 	if (name == NULL || len == 0 || len > WA_SIGNAL_NAME_MAX ||
 	    memchr(name, '\0', len) != NULL)
@@ -494,7 +573,10 @@ st_delete_all(const char *name, size_t len, void *u)
 		return -ENOTSUP;
 	memcpy(n, name, len);
 	n[len] = '\0';
-	return s->ops->session_delete_all(s->ops->arg, n);
+	ar = wa_signal_arena_pause();	/* the store */
+	rc = s->ops->session_delete_all(s->ops->arg, n);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 /* ---- one-time and signed prekeys -------------------------------------- */
@@ -509,9 +591,11 @@ st_load_prekey(signal_buffer **record, uint32_t id, void *u)
 	uint8_t			 pub[WA_SIGNAL_KEY_LEN];
 	ec_key_pair		*kp = NULL;
 	session_pre_key		*pk = NULL;
+	bool			 ar = wa_signal_arena_pause();	/* store */
 	int			 rc;
 
 	rc = s->ops->prekey_load(s->ops->arg, id, priv, pub);
+	wa_signal_arena_resume(ar);
 	if (rc == 0)
 		return SG_ERR_INVALID_KEY_ID;
 	if (rc < 0)
@@ -541,9 +625,11 @@ st_contains_prekey(uint32_t id, void *u)
 	struct wa_signal	*s = u;
 	uint8_t			 priv[WA_SIGNAL_KEY_LEN];
 	uint8_t			 pub[WA_SIGNAL_KEY_LEN];
+	bool			 ar = wa_signal_arena_pause();	/* store */
 	int			 rc;
 
 	rc = s->ops->prekey_load(s->ops->arg, id, priv, pub);
+	wa_signal_arena_resume(ar);
 	sodium_memzero(priv, sizeof(priv));
 	return rc;
 }
@@ -552,8 +638,13 @@ static int
 st_remove_prekey(uint32_t id, void *u)
 {
 	struct wa_signal	*s = u;
+	bool			 ar;
+	int			 rc;
 
-	return s->ops->prekey_remove(s->ops->arg, id);
+	ar = wa_signal_arena_pause();	/* the store */
+	rc = s->ops->prekey_remove(s->ops->arg, id);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 /* Only the current signed prekey is kept (no rotation yet, 7.6). */
@@ -662,6 +753,7 @@ st_save_identity(const signal_protocol_address *sa, uint8_t *key,
 {
 	struct wa_signal	*s = u;
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	if (key == NULL)
@@ -670,8 +762,10 @@ st_save_identity(const signal_protocol_address *sa, uint8_t *key,
 		return rc;
 	if (len != SERIALIZED_KEY_LEN || key[0] != DJB_TYPE)
 		return SG_ERR_INVALID_KEY;
+	ar = wa_signal_arena_pause();	/* the clock and the store */
 	rc = s->ops->identity_save(s->ops->arg, &a, key + 1,
 	    s->now_ms(s->clock_arg));
+	wa_signal_arena_resume(ar);
 	if (rc < 0)
 		return rc;
 	if (rc == 1)
@@ -713,6 +807,7 @@ st_store_sender_key(const signal_protocol_sender_key_name *n, uint8_t *rec,
 	struct wa_signal	*s = u;
 	char			 group[WA_SIGNAL_NAME_MAX + 1];
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	(void)user_rec;
@@ -721,7 +816,10 @@ st_store_sender_key(const signal_protocol_sender_key_name *n, uint8_t *rec,
 		return -ENOTSUP;
 	if ((rc = sk_name(n, group, &a)) != 0)
 		return rc;
-	return s->ops->sender_key_store(s->ops->arg, group, &a, rec, len);
+	ar = wa_signal_arena_pause();	/* the store */
+	rc = s->ops->sender_key_store(s->ops->arg, group, &a, rec, len);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 static int
@@ -731,6 +829,7 @@ st_load_sender_key(signal_buffer **record, signal_buffer **user_record,
 	struct wa_signal	*s = u;
 	char			 group[WA_SIGNAL_NAME_MAX + 1];
 	struct wa_signal_addr	 a;
+	bool			 ar;
 	int			 rc;
 
 	(void)user_record;
@@ -739,8 +838,10 @@ st_load_sender_key(signal_buffer **record, signal_buffer **user_record,
 	if ((rc = sk_name(n, group, &a)) != 0)
 		return rc;
 	s->tmp.len = 0;
-	if ((rc = s->ops->sender_key_load(s->ops->arg, group, &a,
-	    &s->tmp)) != 1)
+	ar = wa_signal_arena_pause();	/* the store; s->tmp lives on */
+	rc = s->ops->sender_key_load(s->ops->arg, group, &a, &s->tmp);
+	wa_signal_arena_resume(ar);
+	if (rc != 1)
 		return rc;
 	return (rc = tmp_to_buffer(s, record)) == 0 ? 1 : rc;
 }
@@ -854,6 +955,7 @@ wa_signal_keygen_free(struct wa_signal_keygen *k)
 		return;
 	if (k->ctx != NULL)
 		signal_context_destroy(k->ctx);
+	provider_release(&k->prov);
 	free(k);
 }
 
@@ -909,6 +1011,7 @@ wa_signal_free(struct wa_signal *s)
 		signal_protocol_store_context_destroy(s->store);
 	if (s->ctx != NULL)
 		signal_context_destroy(s->ctx);
+	provider_release(&s->prov);
 	if (s->tmp.p != NULL)
 		sodium_memzero(s->tmp.p, s->tmp.cap);
 	buf_release(&s->tmp);
@@ -1017,23 +1120,57 @@ wa_signal_remote_identity(struct wa_signal *s, const struct wa_signal_addr *a,
 static int
 tx_begin(struct wa_signal *s)
 {
+	bool	 ar = wa_signal_arena_pause();	/* the store */
+	int	 rc;
+
 	s->identity_changed = false;
-	return s->ops->tx_begin(s->ops->arg);
+	rc = s->ops->tx_begin(s->ops->arg);
+	wa_signal_arena_resume(ar);
+	return rc;
 }
 
 /* Commit on success (rc == 0), else roll back; returns the first error. */
 static int
 tx_end(struct wa_signal *s, int rc)
 {
+	bool	 ar = wa_signal_arena_pause();	/* the store, the log */
 	int	 rc2;
 
-	if (rc == 0) {
-		if ((rc = s->ops->tx_commit(s->ops->arg)) == 0)
-			return 0;
+	if (rc == 0 && (rc = s->ops->tx_commit(s->ops->arg)) == 0) {
+		wa_signal_arena_resume(ar);
+		return 0;
 	}
 	if ((rc2 = s->ops->tx_rollback(s->ops->arg)) != 0)
 		log_error("rolling back Signal state: %s", wc_strerror(rc2));
+	wa_signal_arena_resume(ar);
 	return rc;
+}
+
+/*
+ * Close the arena scope of a wa_signal_* call, once every libsignal
+ * object it made is freed.  Blocks that outlived it (none expected: a
+ * libsignal object kept past the call) keep their chunk alive; said once.
+ */
+static void
+arena_leave(void)
+{
+	static bool	 said;
+	size_t		 n;
+
+	if ((n = wa_signal_arena_leave()) != 0 &&
+	    !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		log_warn("%zu libsignal allocations outlived their call "
+		    "(their arena chunk is kept)", n);
+}
+
+/* Append to a caller's buffer from inside a scope: never the arena's. */
+static void
+out_append(struct buf *out, signal_buffer *b)
+{
+	bool	 ar = wa_signal_arena_pause();
+
+	buf_append(out, signal_buffer_data(b), signal_buffer_len(b));
+	wa_signal_arena_resume(ar);
 }
 
 int
@@ -1053,6 +1190,7 @@ wa_signal_process_bundle(struct wa_signal *s, const struct wa_signal_addr *a,
 	    b->prekey_id > WA_SIGNAL_PREKEY_ID_MAX)))
 		return WC_EBADKEY;
 	to_sg(a, &sa);
+	(void)wa_signal_arena_enter();
 	if ((rc = decode_pub(s, b->identity, &ik)) != 0 ||
 	    (rc = decode_pub(s, b->spk_pub, &spk)) != 0 ||
 	    (b->has_prekey && (rc = decode_pub(s, b->prekey_pub, &opk)) != 0))
@@ -1075,6 +1213,7 @@ out:
 	SIGNAL_UNREF(ik);
 	SIGNAL_UNREF(spk);
 	SIGNAL_UNREF(opk);
+	arena_leave();
 	if (rc != 0)
 		log_warn("prekey bundle of device %u refused: %s", a->device,
 		    wc_strerror(wa_signal_err(rc)));
@@ -1099,6 +1238,7 @@ wa_signal_encrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	if ((rc = tx_begin(s)) != 0)
 		return rc;
 	rc = s->ops->session_contains(s->ops->arg, a);
+	(void)wa_signal_arena_enter();
 	if (rc == 0)
 		rc = WC_ENOSESSION;
 	else if (rc == 1 && (rc = session_cipher_create(&cipher, s->store, &sa,
@@ -1112,13 +1252,13 @@ wa_signal_encrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 			rc = WC_ECRYPTO;
 	}
 	if ((rc = tx_end(s, wa_signal_err(rc))) == 0) {
-		buf_append(out, signal_buffer_data(ser),
-		    signal_buffer_len(ser));
+		out_append(out, ser);
 		*type = t == CIPHERTEXT_PREKEY_TYPE ? WA_SIGNAL_PKMSG :
 		    WA_SIGNAL_MSG;
 	}
 	SIGNAL_UNREF(msg);
 	session_cipher_free(cipher);
+	arena_leave();
 	return rc;
 }
 
@@ -1168,8 +1308,12 @@ wa_signal_decrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	if (len == 0)
 		return WC_EBADMSG;
 	to_sg(a, &sa);
-	if ((rc = session_cipher_create(&cipher, s->store, &sa, s->ctx)) != 0)
-		return wa_signal_err(rc);
+	(void)wa_signal_arena_enter();
+	if ((rc = session_cipher_create(&cipher, s->store, &sa,
+	    s->ctx)) != 0) {
+		rc = wa_signal_err(rc);
+		goto out;
+	}
 	if ((rc = tx_begin(s)) != 0)
 		goto out;
 	rc = decrypt_msg(s, cipher, type, c, len, &plain);
@@ -1177,8 +1321,7 @@ wa_signal_decrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	 * needed was missing: the message's fault. */
 	rc = tx_end(s, rc == SG_ERR_UNKNOWN ? WC_EBADMSG : wa_signal_err(rc));
 	if (rc == 0) {
-		buf_append(out, signal_buffer_data(plain),
-		    signal_buffer_len(plain));
+		out_append(out, plain);
 		if (identity_changed != NULL)
 			*identity_changed = s->identity_changed;
 	}
@@ -1186,6 +1329,7 @@ out:
 	if (plain != NULL)
 		signal_buffer_bzero_free(plain);
 	session_cipher_free(cipher);
+	arena_leave();
 	if (rc != 0 && rc != WC_EDUPMSG)
 		log_warn("%s from device %u not decrypted: %s",
 		    type == WA_SIGNAL_PKMSG ? "pkmsg" : "msg", a->device,
@@ -1243,9 +1387,12 @@ wa_signal_group_skdm(struct wa_signal *s, const char *group,
 
 	if ((rc = group_name(s, group, own_addr, &n)) != 0)
 		return rc;
+	(void)wa_signal_arena_enter();
 	if ((rc = group_session_builder_create(&builder, s->store,
-	    s->ctx)) != 0)
-		return wa_signal_err(rc);
+	    s->ctx)) != 0) {
+		rc = wa_signal_err(rc);
+		goto out;
+	}
 	if ((rc = tx_begin(s)) != 0)
 		goto out;
 	rc = group_session_builder_create_session(builder, &skdm, &n);
@@ -1253,11 +1400,11 @@ wa_signal_group_skdm(struct wa_signal *s, const char *group,
 	    (ciphertext_message *)skdm)) == NULL)
 		rc = WC_ECRYPTO;
 	if ((rc = tx_end(s, group_err(rc))) == 0)
-		buf_append(skdm_out, signal_buffer_data(ser),
-		    signal_buffer_len(ser));
+		out_append(skdm_out, ser);
 out:
 	SIGNAL_UNREF(skdm);
 	group_session_builder_free(builder);
+	arena_leave();
 	if (rc != 0)
 		log_warn("no SKDM for a group: %s", wc_strerror(rc));
 	return rc;
@@ -1280,6 +1427,7 @@ wa_signal_group_process_skdm(struct wa_signal *s, const char *group,
 		return WC_ETOOBIG;
 	if (len == 0)
 		return WC_EBADMSG;
+	(void)wa_signal_arena_enter();
 	if ((rc = sender_key_distribution_message_deserialize(&m, skdm, len,
 	    s->ctx)) != 0) {
 		/* A missing field, a bad version or protobuf: the input's
@@ -1300,6 +1448,7 @@ wa_signal_group_process_skdm(struct wa_signal *s, const char *group,
 out:
 	group_session_builder_free(builder);
 	SIGNAL_UNREF(m);
+	arena_leave();
 	if (rc != 0)
 		log_warn("SKDM from device %u refused: %s", sender_addr->device,
 		    wc_strerror(rc));
@@ -1323,8 +1472,11 @@ wa_signal_group_encrypt(struct wa_signal *s, const char *group,
 		return -EINVAL;
 	if (len > WA_SIGNAL_MAX_LEN)
 		return WC_ETOOBIG;
-	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0)
-		return wa_signal_err(rc);
+	(void)wa_signal_arena_enter();
+	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0) {
+		rc = wa_signal_err(rc);
+		goto out;
+	}
 	if ((rc = tx_begin(s)) != 0)
 		goto out;
 	rc = group_cipher_encrypt(cipher, p, len, &msg);
@@ -1333,11 +1485,11 @@ wa_signal_group_encrypt(struct wa_signal *s, const char *group,
 	    CIPHERTEXT_SENDERKEY_TYPE))
 		rc = WC_ECRYPTO;
 	if ((rc = tx_end(s, group_err(rc))) == 0)
-		buf_append(out, signal_buffer_data(ser),
-		    signal_buffer_len(ser));
+		out_append(out, ser);
 out:
 	SIGNAL_UNREF(msg);
 	group_cipher_free(cipher);
+	arena_leave();
 	if (rc != 0)
 		log_warn("skmsg not encrypted: %s", wc_strerror(rc));
 	return rc;
@@ -1356,13 +1508,16 @@ group_decrypt_err(struct wa_signal *s, const char *group,
 {
 	sender_key_record	*rec = NULL;
 	sender_key_state	*state = NULL;
+	bool			 ar;
 	int			 lr;
 
 	if (rc != SG_ERR_INVALID_MESSAGE && rc != SG_ERR_NO_SESSION &&
 	    rc != SG_ERR_INVALID_KEY_ID)
 		return group_err(rc);
 	s->tmp.len = 0;
+	ar = wa_signal_arena_pause();	/* the store; s->tmp lives on */
 	lr = s->ops->sender_key_load(s->ops->arg, group, a, &s->tmp);
+	wa_signal_arena_resume(ar);
 	if (lr < 0)
 		rc = lr;
 	else if (lr == 0)
@@ -1401,6 +1556,7 @@ wa_signal_group_decrypt(struct wa_signal *s, const char *group,
 		return WC_ETOOBIG;
 	if (len == 0)
 		return WC_EBADMSG;
+	(void)wa_signal_arena_enter();
 	if ((rc = sender_key_message_deserialize(&m, c, len, s->ctx)) != 0) {
 		rc = rc == SG_ERR_NOMEM ? -ENOMEM : WC_EBADMSG;
 		goto out;
@@ -1416,13 +1572,13 @@ wa_signal_group_decrypt(struct wa_signal *s, const char *group,
 		rc = group_decrypt_err(s, group, sender_addr,
 		    sender_key_message_get_key_id(m), rc);
 	if ((rc = tx_end(s, rc)) == 0)
-		buf_append(out, signal_buffer_data(plain),
-		    signal_buffer_len(plain));
+		out_append(out, plain);
 out:
 	if (plain != NULL)
 		signal_buffer_bzero_free(plain);
 	SIGNAL_UNREF(m);
 	group_cipher_free(cipher);
+	arena_leave();
 	if (rc != 0 && rc != WC_EDUPMSG)
 		log_warn("skmsg from device %u not decrypted: %s",
 		    sender_addr->device, wc_strerror(rc));

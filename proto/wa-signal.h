@@ -15,6 +15,11 @@
  * line, that name would hide the system's <signal.h>, which <uv.h> and
  * <sys/param.h> include.)
  *
+ * Memory: each call runs libsignal inside a scope of the per-call bump
+ * arena of proto/signal-arena.h (perf.md 2, 5.3), with the arena paused
+ * around the ops, OpenSSL and every append to a caller's struct buf, so
+ * what the caller gets back and what the ops see is ordinary heap memory.
+ *
  * Thread contract: a struct wa_signal and its ops belong to one thread
  * (the engine thread), after wa_crypto_init() has returned (libsodium is
  * initialised); the ops are called on that thread, never re-entrantly.

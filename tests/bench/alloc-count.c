@@ -7,6 +7,13 @@
  * while counting is on, adds the call and the bytes requested.  Symbols in
  * the executable come first in the dynamic lookup order, so json-c, zlib
  * and libc itself call these too.
+ *
+ * When the executable links the arena under libsignal
+ * (proto/signal-arena.c, pulled in by proto/signal.c), that file defines
+ * the malloc family and these weak definitions give way to it; the
+ * counter then hears from the arena's hooks, which fire only for calls
+ * that reach glibc, so a block served from the arena is not counted (as
+ * divan counts calls into the general-purpose allocator, perf.md 4.1).
  */
 #include "compat.h"
 
@@ -19,6 +26,12 @@
 #include <unistd.h>
 
 #include "alloc-count.h"
+#include "signal-arena.h"
+
+/* Weak: absent (NULL) unless the executable links proto/signal-arena.o. */
+#pragma weak wa_signal_arena_set_count_hooks
+
+#define WEAK	__attribute__((weak))
 
 /* glibc's allocator under names that nothing interposes. */
 void	*__libc_malloc(size_t);
@@ -43,9 +56,21 @@ note(size_t len)
 	}
 }
 
+static void
+note_free(void)
+{
+	if (counting)
+		count.frees++;
+}
+
 void
 alloc_count_start(void)
 {
+	static bool	 hooked;
+
+	if (!hooked && wa_signal_arena_set_count_hooks != NULL)
+		wa_signal_arena_set_count_hooks(note, note_free);
+	hooked = true;
 	count.calls = count.bytes = count.frees = 0;
 	counting = true;
 }
@@ -73,28 +98,28 @@ alloc_count_is_active(void)
 	return ac.calls == 1;
 }
 
-void *
+WEAK void *
 malloc(size_t len)
 {
 	note(len);
 	return __libc_malloc(len);
 }
 
-void *
+WEAK void *
 calloc(size_t n, size_t size)
 {
 	note(n * size);
 	return __libc_calloc(n, size);
 }
 
-void *
+WEAK void *
 realloc(void *p, size_t len)
 {
 	note(len);
 	return __libc_realloc(p, len);
 }
 
-void *
+WEAK void *
 reallocarray(void *p, size_t n, size_t size)
 {
 	if (size != 0 && n > SIZE_MAX / size) {
@@ -104,7 +129,7 @@ reallocarray(void *p, size_t n, size_t size)
 	return realloc(p, n * size);
 }
 
-void
+WEAK void
 free(void *p)
 {
 	if (counting && p != NULL)
@@ -112,21 +137,21 @@ free(void *p)
 	__libc_free(p);
 }
 
-void *
+WEAK void *
 memalign(size_t align, size_t len)
 {
 	note(len);
 	return __libc_memalign(align, len);
 }
 
-void *
+WEAK void *
 aligned_alloc(size_t align, size_t len)
 {
 	note(len);
 	return __libc_memalign(align, len);
 }
 
-int
+WEAK int
 posix_memalign(void **out, size_t align, size_t len)
 {
 	void	*p;
@@ -140,13 +165,13 @@ posix_memalign(void **out, size_t align, size_t len)
 	return 0;
 }
 
-void *
+WEAK void *
 valloc(size_t len)
 {
 	return memalign((size_t)sysconf(_SC_PAGESIZE), len);
 }
 
-void *
+WEAK void *
 pvalloc(size_t len)
 {
 	size_t	 page = (size_t)sysconf(_SC_PAGESIZE);

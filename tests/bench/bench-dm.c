@@ -51,9 +51,13 @@
  * allocs_excl_sqlite subtracts SQLite's calls (sqlite3_config(
  * SQLITE_CONFIG_MALLOC) with a counting wrapper); openssl_allocs is the
  * part of allocs made through OpenSSL (CRYPTO_set_mem_functions: the
- * crypto provider of proto/signal.c, EVP_MAC per HMAC).  Each operation is a
- * function of its own (bench_dm_*_op) for callgrind's --toggle-collect
- * (tests/bench/run-dm.sh).  Single-threaded.
+ * crypto provider of proto/signal.c).  libsignal's own allocations come
+ * from the per-call arena of proto/signal-arena.h and are not counted:
+ * only calls that reach glibc are, as divan counts calls into the
+ * general-purpose allocator (perf.md 4.1); "signal_arena" says whether
+ * the arena was on.  Each operation is a function of its own
+ * (bench_dm_*_op) for callgrind's --toggle-collect (tests/bench/run-dm.sh).
+ * Single-threaded.
  */
 #include "compat.h"
 
@@ -80,6 +84,7 @@
 #include "err.h"
 #include "msg.h"
 #include "node.h"
+#include "signal-arena.h"
 #include "store.h"
 #include "wa-signal.h"
 #include "xmalloc.h"
@@ -834,6 +839,17 @@ run(const struct dm_bench *b, struct dm_ctx *c, unsigned long n, double *t)
 	return sum / (double)n;
 }
 
+/* "on" when libsignal's calls run in the arena of proto/signal-arena.h
+ * (off in sanitizer builds, under valgrind, or WACHAT_SIGNAL_ARENA=0). */
+static const char *
+arena_state(void)
+{
+	bool	 on = wa_signal_arena_enter();
+
+	(void)wa_signal_arena_leave();
+	return on ? "on" : "off";
+}
+
 static int
 cmp_double(const void *a, const void *b)
 {
@@ -937,8 +953,8 @@ bench_run(const struct dm_bench *b, const struct options *o)
 	    (double)(acn.calls - sqn) / (double)n);
 	if (b->kind == DM_SEND)
 		printf("\"wire_bytes\":%zu,\"devices\":2,", c.wire_len);
-	printf("\"store\":\"%s\",\"iters\":%lu,\"samples\":%lu}\n", b->scope,
-	    n, o->samples);
+	printf("\"signal_arena\":\"%s\",\"store\":\"%s\",\"iters\":%lu,"
+	    "\"samples\":%lu}\n", arena_state(), b->scope, n, o->samples);
 	fflush(stdout);
 
 	free(all);

@@ -54,3 +54,24 @@ bench-dm:
 	NODE='$(NODE)' $(SHELL) $(top_srcdir)/tests/bench/run-dm.sh
 bench: bench-dm
 .PHONY: bench-dm
+
+# The group send benches (perf.md S3 group_send_warm_{10,50,256}, S5
+# skdm_send_256) at the Signal layer: tests/bench/bench-group, run by
+# run-group.sh with callgrind.  `make bench` runs them after bench-dm;
+# `make bench-group` alone.
+EXTRA_PROGRAMS += tests/bench/bench-group
+tests_bench_bench_group_SOURCES = tests/bench/bench-group.c \
+	tests/bench/alloc-count.c tests/bench/alloc-count.h
+tests_bench_bench_group_CPPFLAGS = $(AM_CPPFLAGS) $(SODIUM_CFLAGS) \
+	$(OPENSSL_CFLAGS)
+tests_bench_bench_group_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
+tests_bench_bench_group_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+CLEANFILES += tests/bench/bench-group$(EXEEXT)
+EXTRA_DIST += tests/bench/bench-group.c tests/bench/run-group.sh
+
+bench-group:
+	@$(MAKE) $(AM_MAKEFLAGS) tests/bench/bench-group$(EXEEXT) >&2
+	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	$(SHELL) $(top_srcdir)/tests/bench/run-group.sh
+bench: bench-group
+.PHONY: bench-group
