@@ -159,6 +159,10 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_int64((int64_t)s->presences));
 	json_object_object_add(o, "device_notifications",
 	    json_object_new_int64((int64_t)s->device_notifications));
+	json_object_object_add(o, "groups",
+	    json_object_new_int64((int64_t)s->ngroups));
+	json_object_object_add(o, "group_addressing",
+	    json_object_new_string(s->opt.group_pn ? "pn" : "lid"));
 	json_object_object_add(o, "knobs", knobs_json(s));
 	return reply(out, o, 200);
 }
@@ -750,7 +754,10 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 			return error(out, 400, "the body is not a JSON object");
 		}
 	}
-	if (get && strcmp(p, "status") == 0)
+	if ((get || post) && (st = sim_group_admin(s, p, req->query, in, post,
+	    out)) != 0)
+		;	/* groups: group.c */
+	else if (get && strcmp(p, "status") == 0)
 		st = status(s, out);
 	else if (get && strcmp(p, "accounts") == 0)
 		st = list_accounts(s, out);

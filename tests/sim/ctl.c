@@ -51,6 +51,20 @@ ctl_usage(FILE *f)
 "  phone-react PN TO ID EMOJI      PN's phone reacts to message ID of TO\n"
 "  phone-inbox PN                  what PN's phone received and sent\n"
 "  phone-forget PN                 PN's phone drops its Signal sessions\n"
+"  group-create SUBJECT [--pn] [--creator PN] MEMBER...\n"
+"                                  create a group (MEMBER: a PN, or sim:N for\n"
+"                                  N new simulated contacts; LID-addressed\n"
+"                                  unless --pn); the creator's phone acts\n"
+"  groups                          every group\n"
+"  group-info GROUP                a group (GROUP: its id or JID)\n"
+"  group-add GROUP MEMBER...       the creator adds members (notified)\n"
+"  group-remove GROUP PN...        the creator removes members (notified)\n"
+"  group-promote GROUP PN...       the creator makes them admins\n"
+"  group-demote GROUP PN...        ... or not\n"
+"  group-subject GROUP SUBJECT     the creator sets the subject\n"
+"  group-delivery GROUP ID         which member phones read message ID\n"
+"  phone-group-send PN GROUP TEXT  PN's phone sends TEXT to the group\n"
+"  group-inbox PN [GROUP]          the group messages PN's phone read\n"
 "  phone-reinstall PN              PN's phone gets a new identity and keys\n"
 "  cut ID BYTES                    send only BYTES bytes of the next\n"
 "                                  <message> frame to connection ID (a\n"
@@ -190,6 +204,81 @@ scan(const char *base, int argc, char **argv, bool dry)
 	return rc;
 }
 
+/* The group commands; -1 when argv is not one of them (usage). */
+static int
+group_cmd(const char *base, int argc, char **argv)
+{
+	const char		*cmd = argv[0];
+	struct json_object	*o, *arr;
+	char			 path[256];
+	int			 i = 2;
+
+	if (strcmp(cmd, "groups") == 0 && argc == 1)
+		return request(base, "GET", "/admin/groups", NULL, NULL);
+	if (strcmp(cmd, "group-info") == 0 && argc == 2) {
+		snprintf(path, sizeof(path), "/admin/groups/%s", argv[1]);
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strcmp(cmd, "group-delivery") == 0 && argc == 3) {
+		snprintf(path, sizeof(path), "/admin/groups/%s/delivery?id=%s",
+		    argv[1], argv[2]);
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strcmp(cmd, "group-inbox") == 0 && (argc == 2 || argc == 3)) {
+		snprintf(path, sizeof(path),
+		    "/admin/mock-phone/group-inbox?pn=%s%s%s", argv[1],
+		    argc == 3 ? "&group=" : "", argc == 3 ? argv[2] : "");
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strcmp(cmd, "phone-group-send") == 0 && argc == 4) {
+		o = json_object_new_object();
+		add_str(o, "from_pn", argv[1]);
+		add_str(o, "group", argv[2]);
+		add_str(o, "text", argv[3]);
+		return post_json(base, "/admin/mock-phone/group-send", o);
+	}
+	if (strcmp(cmd, "group-subject") == 0 && argc == 3) {
+		o = json_object_new_object();
+		add_str(o, "subject", argv[2]);
+		snprintf(path, sizeof(path), "/admin/groups/%s/subject",
+		    argv[1]);
+		return post_json(base, path, o);
+	}
+	if (strcmp(cmd, "group-create") == 0 && argc >= 2) {
+		o = json_object_new_object();
+		add_str(o, "subject", argv[1]);
+		arr = json_object_new_array();
+		for (; i < argc; i++) {
+			if (strcmp(argv[i], "--pn") == 0)
+				add_str(o, "addressing_mode", "pn");
+			else if (strcmp(argv[i], "--lid") == 0)
+				add_str(o, "addressing_mode", "lid");
+			else if (strcmp(argv[i], "--creator") == 0 &&
+			    i + 1 < argc)
+				add_str(o, "creator", argv[++i]);
+			else
+				json_object_array_add(arr,
+				    json_object_new_string(argv[i]));
+		}
+		json_object_object_add(o, "members", arr);
+		return post_json(base, "/admin/groups", o);
+	}
+	if ((strcmp(cmd, "group-add") == 0 || strcmp(cmd, "group-remove") ==
+	    0 || strcmp(cmd, "group-promote") == 0 ||
+	    strcmp(cmd, "group-demote") == 0) && argc >= 3) {
+		o = json_object_new_object();
+		arr = json_object_new_array();
+		for (; i < argc; i++)
+			json_object_array_add(arr,
+			    json_object_new_string(argv[i]));
+		json_object_object_add(o, "members", arr);
+		snprintf(path, sizeof(path), "/admin/groups/%s/%s", argv[1],
+		    cmd + 6);
+		return post_json(base, path, o);
+	}
+	return -1;
+}
+
 static int
 dispatch(const char *base, int argc, char **argv)
 {
@@ -245,6 +334,13 @@ dispatch(const char *base, int argc, char **argv)
 		snprintf(path, sizeof(path), "/admin/mock-phone/inbox?pn=%s",
 		    argv[1]);
 		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strncmp(cmd, "group", 5) == 0 || strcmp(cmd, "phone-group-send") ==
+	    0) {
+		int	 rc = group_cmd(base, argc, argv);
+
+		if (rc >= 0)
+			return rc;
 	}
 	if (strcmp(cmd, "remove-device") == 0 && argc == 2) {
 		snprintf(path, sizeof(path), "/admin/devices/%s/remove",

@@ -9,6 +9,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/pair.c \
 	tests/sim/prekeys.c \
 	tests/sim/route.c \
+	tests/sim/group.c \
 	tests/sim/phone.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \
@@ -27,6 +28,7 @@ tests_sim_wachat_sim_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
 SIM_TESTS = tests/sim-conn.sh tests/sim-tls.sh tests/sim-baileys.sh \
 	tests/sim-baileys-connect.sh tests/sim-baileys-pairing.sh \
 	tests/sim-knobs.sh tests/sim-route.sh tests/sim-phone.sh \
+	tests/sim-group.sh \
 	tests/sim-bridge-cert.sh \
 	tests/sim-bridge-noise.sh
 TESTS += $(SIM_TESTS)
@@ -36,6 +38,7 @@ EXTRA_DIST += $(SIM_TESTS) tests/sim/root-key.txt tests/sim/README.md \
 	tests/sim-interop/baileys-connect.mjs \
 	tests/sim-interop/baileys-pairing.mjs \
 	tests/sim-interop/baileys-route.mjs \
+	tests/sim-interop/baileys-group.mjs \
 	tests/sim-interop/bridge-cert.mjs \
 	tests/sim-interop/bridge-noise.mjs \
 	tests/sim-interop/lib.mjs \

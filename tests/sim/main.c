@@ -152,6 +152,8 @@ usage(FILE *f)
 "  --reg-refresh-pct P    at the first scan of a connection, with P%\n"
 "                         chance send companion_reg_refresh instead and\n"
 "                         refuse the scan (default 0; also a knob)\n"
+"  --group-addressing M   groups clients create are addressed by lid\n"
+"                         (default) or pn (protocol.md 10.1)\n"
 "  --handshake-timeout S  close connections that have not finished the\n"
 "                         handshake after S seconds (default 20)\n"
 "  --log FILE             log to FILE instead of stderr (appends)\n"
@@ -214,6 +216,16 @@ usage(FILE *f)
 "                                          as deviceSentMessage to PN's own)\n"
 "  GET  /admin/mock-phone/inbox?pn=PN      what PN's phone received (decrypted)\n"
 "                                          and sent\n"
+"  GET  /admin/groups, POST /admin/groups {subject, members: [PN|sim:N],\n"
+"                               creator?, addressing_mode?}  list or create\n"
+"  GET  /admin/groups/G                    a group and its members\n"
+"  POST /admin/groups/G/{add,remove,promote,demote} {members}, .../subject\n"
+"                               {subject}  the creator's phone changes it\n"
+"  GET  /admin/groups/G/delivery?id=ID     which member phones read ID\n"
+"  POST /admin/mock-phone/group-send {from_pn, group, text}  a member's\n"
+"                                          phone sends to the group\n"
+"  GET  /admin/mock-phone/group-inbox?pn=PN[&group=G]  the group messages\n"
+"                                          PN's phone decrypted\n"
 "  POST /admin/mock-phone/forget-sessions {pn}  the phone drops its sessions\n"
 "  POST /admin/mock-phone/reinstall {pn}   the phone gets a new identity\n"
 "                                          and keys, and no session\n"
@@ -357,7 +369,7 @@ parse_uint(const char *s, unsigned long max, unsigned long *out)
 enum {
 	OPT_HOST = 256, OPT_PORT, OPT_ADMIN_PORT, OPT_ROOT_KEY, OPT_CERT_FAULT,
 	OPT_TLS_CERT, OPT_TLS_KEY, OPT_REFS, OPT_PREKEYS, OPT_MIN_VERSION,
-	OPT_HS_TIMEOUT, OPT_LOG, OPT_SW_REVISION, OPT_REFRESH_PCT,
+	OPT_HS_TIMEOUT, OPT_LOG, OPT_SW_REVISION, OPT_REFRESH_PCT, OPT_GROUP_ADDR,
 };
 
 static int
@@ -377,6 +389,7 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		{ "handshake-timeout", required_argument, NULL, OPT_HS_TIMEOUT },
 		{ "sw-revision", required_argument, NULL, OPT_SW_REVISION },
 		{ "reg-refresh-pct", required_argument, NULL, OPT_REFRESH_PCT },
+		{ "group-addressing", required_argument, NULL, OPT_GROUP_ADDR },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -456,6 +469,15 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 				return 2;
 			}
 			o->refresh_pct = (unsigned)v;
+			break;
+		case OPT_GROUP_ADDR:
+			if (strcmp(optarg, "lid") != 0 &&
+			    strcmp(optarg, "pn") != 0) {
+				fprintf(stderr, "wachat-sim: --group-addressing: "
+				    "lid or pn\n");
+				return 2;
+			}
+			o->group_pn = strcmp(optarg, "pn") == 0;
 			break;
 		case OPT_HS_TIMEOUT:
 			if (parse_uint(optarg, 3600, &v) != 0 || v == 0) {
@@ -584,6 +606,7 @@ main(int argc, char **argv)
 	sim_log(&s, "stopped after %llu handshakes",
 	    (unsigned long long)s.nhandshakes);
 	sim_route_free(&s);
+	sim_groups_free(&s);
 	sim_accounts_free(&s);
 	buf_release(&s.chain);
 	wa_signal_keygen_free(s.keygen);

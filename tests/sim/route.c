@@ -6,7 +6,10 @@
  * queues delivered at login before <ib><offline count=N/> (11.6) and kept
  * until the device acks (11.7), the relay of receipts (9.6), chat states
  * and presence (15), and the devices notification (8.2, 11.7) when a
- * companion is linked or unlinked.
+ * companion is linked or unlinked.  Group messages (10.3, 10.5) fan out to
+ * every device of every member (group.c keeps the groups and answers the
+ * w:g2 iqs); group receipts go to the author's device; the w:gp2
+ * notifications group.c makes are queued here like messages.
  *
  * Stanzas for device 0 (a simulated primary phone) go to s->phone_hook,
  * the seam for phones that decrypt and answer; without a hook they stay
@@ -28,13 +31,16 @@
 #include "bin.h"
 #include "crypto.h"
 #include "err.h"
+#include "group.h"
 #include "nodes.h"
 #include "session.h"
 #include "sim.h"
 #include "xmalloc.h"
 
-#define ROUTE_MAX_TO		256	/* <to> children routed per message */
-#define ROUTE_MAX_USERS		256	/* <user> children per bundle query */
+#define ROUTE_MAX_TO		8192	/* <to> children routed per message
+					 * (a group of 1024 with their
+					 * companions) */
+#define ROUTE_MAX_USERS		8192	/* <user> children per bundle query */
 #define ROUTE_MAX_IDS		64	/* ids per receipt (id + <item>s) */
 #define ROUTE_MAX_DEVICES	64	/* devices per account in a hash */
 
@@ -44,15 +50,6 @@ struct sim_sub {
 	uint64_t		 conn_id;
 	struct sim_account	*target;
 	bool			 lid;	/* subscribed by LID */
-};
-
-/* A JID attribute, parsed. */
-struct jid {
-	char		 user[SIM_PN_MAX];
-	char		 server[32];
-	uint32_t	 device;
-	bool		 lid;	/* server "lid" */
-	bool		 pn;	/* server "s.whatsapp.net" or "c.us" */
 };
 
 static int64_t
@@ -81,8 +78,8 @@ attr_str(const struct wa_node *n, const char *key, char *out, size_t len)
  * Parse a JID value: a JID, or a string "user[.agent|_agent][:device]@
  * server".  Returns false when v is absent or not a JID of digits.
  */
-static bool
-parse_jid(const struct wa_val *v, struct jid *j)
+bool
+sim_jid_parse(const struct wa_val *v, struct sim_jid *j)
 {
 	struct wa_str	 u, srv;
 	const char	*at, *colon;
@@ -131,8 +128,8 @@ parse_jid(const struct wa_val *v, struct jid *j)
 	return true;
 }
 
-static struct sim_account *
-jid_account(struct sim *s, const struct jid *j)
+struct sim_account *
+sim_jid_account(struct sim *s, const struct sim_jid *j)
 {
 	if (j->lid)
 		return sim_account_by_lid(s, j->user);
@@ -329,6 +326,34 @@ sim_route_login(struct sim_conn *c)
 	return n;
 }
 
+int
+sim_route_queue(struct sim *s, enum sim_route_kind kind, const char *id,
+    const char *type, const char *from, struct sim_account *a, uint32_t dev,
+    bool lid, const char *enc, const struct wa_node *n)
+{
+	struct sim_route	*r;
+
+	if ((r = route_add(s, kind, id, type, from, a, dev, lid, enc, n)) ==
+	    NULL)
+		return -1;
+	return route_deliver(s, r, NULL, false) > 0;
+}
+
+size_t
+sim_route_devices(const struct sim_account *a, uint32_t *out, size_t max)
+{
+	const struct sim_device	*d;
+	size_t			 n = 0;
+
+	if (max == 0)
+		return 0;
+	out[n++] = 0;
+	for (d = a->devices; d != NULL && n < max; d = d->next)
+		if (d->signed_back && !d->removed)
+			out[n++] = d->id;
+	return n;
+}
+
 /* Mark the stanzas of kind with id (and type, for receipts) routed to
  * o's device as acked; returns how many. */
 static unsigned
@@ -397,10 +422,10 @@ bundle_error(struct arena *a, struct wa_node *u, const char *code,
 /* Fill u with the bundle of the device named by jid j (8.1, 5.3). */
 static void
 one_bundle(struct sim_conn *c, struct arena *a, struct wa_node *u,
-    const struct jid *j)
+    const struct sim_jid *j)
 {
 	struct sim		*s = c->s;
-	struct sim_account	*acct = jid_account(s, j);
+	struct sim_account	*acct = sim_jid_account(s, j);
 	struct sim_device	*d;
 
 	if (acct == NULL) {
@@ -467,14 +492,14 @@ answer_bundles(struct sim_conn *c, const struct wa_node *n,
 		const struct wa_node	*q = &key->content.u.list.v[i];
 		const struct wa_val	*jv = wa_node_attr(q, "jid");
 		struct wa_node		*u;
-		struct jid		 j;
+		struct sim_jid		 j;
 
 		if (!sn_is(q, "user") || jv == NULL)
 			continue;
 		/* Build the <user> apart, then append it whole. */
 		u = sn_new(&a, "user");
 		sn_attr_val(&a, u, "jid", jv);
-		if (!parse_jid(jv, &j))
+		if (!sim_jid_parse(jv, &j))
 			bundle_error(&a, u, "400", "bad-request");
 		else
 			one_bundle(c, &a, u, &j);
@@ -528,7 +553,7 @@ struct msg_ctx {
 	const struct wa_node	*n;
 	const struct wa_node	*ident;		/* <device-identity> */
 	struct sim_account	*peer;		/* the addressee */
-	struct jid		 to;
+	struct sim_jid		 to;
 	const struct wa_val	*to_val;
 	char			 id[80], type[24], edit[8], category[24];
 	char			 from[96];	/* sender device, as sent */
@@ -538,11 +563,11 @@ struct msg_ctx {
 };
 
 static void
-route_one(struct origin *o, struct msg_ctx *m, const struct jid *tj,
+route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
     const struct wa_node *enc)
 {
 	struct sim		*s = o->s;
-	struct sim_account	*ta = jid_account(s, tj), *me = o->acct;
+	struct sim_account	*ta = sim_jid_account(s, tj), *me = o->acct;
 	struct arena		 a;
 	struct wa_node		*out;
 	struct sim_route	*r;
@@ -599,6 +624,218 @@ route_one(struct origin *o, struct msg_ctx *m, const struct jid *tj,
 		m->sent++;
 }
 
+/* --- group messages (10.3, 10.5, 11.1) --- */
+
+/* One <to> of a group message's <participants>, resolved. */
+struct gto {
+	struct sim_account	*a;
+	uint32_t		 dev;
+	const struct wa_node	*enc;
+};
+
+/* The phash (10.3) of every device of every member of g, in g's
+ * namespace, into out; false when it cannot be computed. */
+static bool
+group_phash(struct sim_group *g, char out[WA_GROUP_PHASH_LEN + 1])
+{
+	char		**v = NULL;
+	size_t		 n = 0, cap = 0, i, k, nd;
+	uint32_t	 devs[ROUTE_MAX_DEVICES];
+	bool		 ok;
+
+	for (i = 0; i < g->n; i++) {
+		nd = sim_route_devices(g->m[i].acct, devs, ROUTE_MAX_DEVICES);
+		for (k = 0; k < nd; k++) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[n] = xmalloc(64);
+			jid_text(v[n], 64, g->m[i].acct, g->lid, devs[k]);
+			n++;
+		}
+	}
+	ok = wa_group_phash((const char *const *)v, n, out) == 0;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return ok;
+}
+
+/* Route a group message to device dev of member t, with penc (its
+ * pairwise copy, or NULL) and skmsg (or NULL). */
+static void
+group_route_one(struct origin *o, struct msg_ctx *m, struct sim_group *g,
+    struct sim_account *t, uint32_t dev, const struct wa_node *penc,
+    const struct wa_node *skmsg)
+{
+	struct arena	 a;
+	struct wa_node	*out;
+	char		 encs[48], etype[24] = "";
+
+	arena_init(&a, 0);
+	out = sn_new(&a, "message");
+	sn_attr_jid(&a, out, "from", g->id, "g.us", 0);
+	put_jid(&a, out, "participant", o->acct, g->lid, o->dev);
+	if (g->lid)
+		put_jid(&a, out, "participant_pn", o->acct, false, 0);
+	else
+		put_jid(&a, out, "participant_lid", o->acct, true, 0);
+	sn_attr(&a, out, "id", m->id);
+	if (m->type[0] != '\0')
+		sn_attr(&a, out, "type", m->type);
+	put_t(&a, out, "t", m->t);
+	if (m->edit[0] != '\0')
+		sn_attr(&a, out, "edit", m->edit);
+	if (o->name[0] != '\0')
+		sn_attr(&a, out, "notify", o->name);
+	sn_attr(&a, out, "addressing_mode", g->lid ? "lid" : "pn");
+	encs[0] = '\0';
+	if (penc != NULL) {
+		attr_str(penc, "type", etype, sizeof(etype));
+		sn_append(&a, out, penc);
+		snprintf(encs, sizeof(encs), "%s", etype);
+	}
+	if (skmsg != NULL) {
+		sn_append(&a, out, skmsg);
+		snprintf(encs + strlen(encs), sizeof(encs) - strlen(encs),
+		    "%sskmsg", encs[0] != '\0' ? " " : "");
+	}
+	if (m->ident != NULL && strcmp(etype, "pkmsg") == 0)
+		sn_append(&a, out, m->ident);
+	m->routed++;
+	if (sim_route_queue(o->s, SIM_ROUTE_MESSAGE, m->id, m->type, m->from,
+	    t, dev, g->lid, encs, out) > 0)
+		m->sent++;
+	arena_release(&a);
+}
+
+/*
+ * <message to="<group>@g.us"> from a member device (10.3): every device
+ * of every member but the sending one gets the skmsg, with its own
+ * pairwise <enc> when <participants> names it (and <device-identity>
+ * with a pkmsg).  With participant= (a retry resend, 10.5) only that
+ * device gets the <enc>.  The ack carries the server's phash when the
+ * client's differs (whatsmeow send.go reads it and drops its group
+ * cache).  A non-member gets ack error 403, an unknown group 404.
+ */
+static void
+on_group_message(struct origin *o, struct msg_ctx *m)
+{
+	struct sim		*s = o->s;
+	const struct wa_node	*n = m->n, *parts, *skmsg = NULL, *only_enc;
+	struct sim_group	*g = sim_group_find(s, m->to.user);
+	struct gto		*tos = NULL;
+	struct sim_jid		 pj;
+	char			 phash[WA_GROUP_PHASH_LEN + 1], cphash[24];
+	uint32_t		 devs[ROUTE_MAX_DEVICES];
+	size_t			 i, k, ntos = 0, nd;
+	bool			 only = false;
+
+	if (g == NULL) {
+		oack(o, "message", m->id, m->to_val, NULL, "404", m->t);
+		olog(o, "message %s to unknown group %s: ack error 404",
+		    m->id, m->to.user);
+		return;
+	}
+	if (sim_group_member(g, o->acct) == NULL) {
+		oack(o, "message", m->id, m->to_val, NULL, "403", m->t);
+		olog(o, "message %s to group %s from a non-member: ack "
+		    "error 403", m->id, g->id);
+		return;
+	}
+	m->lid = g->lid;
+	jid_text(m->from, sizeof(m->from), o->acct, g->lid, o->dev);
+	m->ident = sn_find(n, "device-identity");
+	for (i = 0; n->content.kind == WA_VAL_LIST &&
+	    i < n->content.u.list.n; i++) {
+		const struct wa_node	*e = &n->content.u.list.v[i];
+
+		if (sn_is(e, "enc") && wa_str_eqc(sn_get(e, "type"), "skmsg"))
+			skmsg = e;
+	}
+	if ((parts = sn_find(n, "participants")) != NULL &&
+	    parts->content.kind == WA_VAL_LIST) {
+		tos = xcalloc(parts->content.u.list.n + 1, sizeof(*tos));
+		for (i = 0; i < parts->content.u.list.n && i < ROUTE_MAX_TO;
+		    i++) {
+			const struct wa_node	*to = &parts->content.u.list.v[i];
+			struct sim_jid		 tj;
+
+			if (!sn_is(to, "to") ||
+			    !sim_jid_parse(wa_node_attr(to, "jid"), &tj) ||
+			    (tos[ntos].a = sim_jid_account(s, &tj)) == NULL ||
+			    (tos[ntos].enc = sn_find(to, "enc")) == NULL) {
+				m->skipped++;
+				continue;
+			}
+			tos[ntos++].dev = tj.device;
+		}
+	}
+	/* A retry resend: <message to=group participant=DEVICE><enc/>. */
+	only_enc = sn_find(n, "enc");
+	if (sim_jid_parse(wa_node_attr(n, "participant"), &pj)) {
+		only = true;
+		if (only_enc != NULL && wa_str_eqc(sn_get(only_enc, "type"),
+		    "skmsg"))
+			only_enc = NULL;
+	}
+	for (i = 0; i < g->n; i++) {
+		struct sim_account	*t = g->m[i].acct;
+
+		nd = sim_route_devices(t, devs, ROUTE_MAX_DEVICES);
+		for (k = 0; k < nd; k++) {
+			const struct wa_node	*penc = NULL;
+			size_t			 j;
+
+			if (t == o->acct && devs[k] == o->dev)
+				continue;
+			if (only) {
+				if (sim_jid_account(s, &pj) != t ||
+				    pj.device != devs[k] || only_enc == NULL)
+					continue;
+				group_route_one(o, m, g, t, devs[k], only_enc,
+				    NULL);
+				continue;
+			}
+			for (j = 0; j < ntos; j++)
+				if (tos[j].a == t && tos[j].dev == devs[k]) {
+					penc = tos[j].enc;
+					break;
+				}
+			if (penc == NULL && skmsg == NULL)
+				continue;
+			group_route_one(o, m, g, t, devs[k], penc, skmsg);
+		}
+	}
+	free(tos);
+	g->messages++;
+	attr_str(n, "phash", cphash, sizeof(cphash));
+	if (!only && cphash[0] != '\0' && group_phash(g, phash) &&
+	    strcmp(phash, cphash) != 0) {
+		if (o->c != NULL) {
+			struct arena	 a;
+			struct wa_node	*r;
+
+			arena_init(&a, 0);
+			r = sn_new(&a, "ack");
+			sn_attr(&a, r, "class", "message");
+			sn_attr(&a, r, "id", m->id);
+			sn_attr_val(&a, r, "from", m->to_val);
+			put_t(&a, r, "t", m->t);
+			sn_attr(&a, r, "phash", phash);
+			(void)sim_conn_send_node(o->c, r);
+			arena_release(&a);
+		}
+		olog(o, "message %s: the client's phash %s is not the "
+		    "group's %s", m->id, cphash, phash);
+	} else
+		oack(o, "message", m->id, m->to_val, NULL, NULL, m->t);
+	olog(o, "message %s (%s) to group %s: %u devices routed, %u sent "
+	    "now, %u skipped", m->id, m->type, g->id, m->routed, m->sent,
+	    m->skipped);
+}
+
 static void
 on_message(struct origin *o, const struct wa_node *n)
 {
@@ -619,20 +856,24 @@ on_message(struct origin *o, const struct wa_node *n)
 		return;
 	}
 	m.to_val = wa_node_attr(n, "to");
-	if (!parse_jid(m.to_val, &m.to)) {
+	if (!sim_jid_parse(m.to_val, &m.to)) {
 		oack(o, "message", m.id, NULL, NULL, "400", m.t);
 		olog(o, "message %s: no usable to: ack error 400",
 		    m.id);
 		return;
 	}
+	if (strcmp(m.to.server, "g.us") == 0) {
+		on_group_message(o, &m);
+		return;
+	}
 	if (!m.to.lid && !m.to.pn) {
-		/* Groups, broadcasts, newsletters: not simulated yet. */
+		/* Broadcasts, newsletters: not simulated. */
 		oack(o, "message", m.id, m.to_val, NULL, "501", m.t);
 		olog(o, "message %s to @%s: not routed (ack error "
 		    "501)", m.id, m.to.server);
 		return;
 	}
-	if ((m.peer = jid_account(s, &m.to)) == NULL) {
+	if ((m.peer = sim_jid_account(s, &m.to)) == NULL) {
 		oack(o, "message", m.id, m.to_val, NULL, "404", m.t);
 		olog(o, "message %s to unknown %s@%s: ack error 404",
 		    m.id, m.to.user, m.to.server);
@@ -645,12 +886,12 @@ on_message(struct origin *o, const struct wa_node *n)
 		for (i = 0; parts->content.kind == WA_VAL_LIST &&
 		    i < parts->content.u.list.n && i < ROUTE_MAX_TO; i++) {
 			const struct wa_node	*to;
-			struct jid		 tj;
+			struct sim_jid		 tj;
 
 			to = &parts->content.u.list.v[i];
 
 			if (!sn_is(to, "to") ||
-			    !parse_jid(wa_node_attr(to, "jid"), &tj)) {
+			    !sim_jid_parse(wa_node_attr(to, "jid"), &tj)) {
 				m.skipped++;
 				continue;
 			}
@@ -669,6 +910,67 @@ on_message(struct origin *o, const struct wa_node *n)
 
 /* --- receipts (9.6) --- */
 
+/*
+ * <receipt to="<group>@g.us" participant=AUTHOR_DEVICE> (any type, retry
+ * included, 10.5): relayed to that device of the author as <receipt
+ * from=group participant=RECEIPTING_DEVICE id t type> (in the group's
+ * namespace) with the children kept.  A participant without a device
+ * (the user, or its phone) gets it on every device of the author, as a
+ * 1:1 receipt to a user does; a retry receipt only on device 0.
+ */
+static void
+on_group_receipt(struct origin *o, const struct wa_node *n,
+    const struct sim_jid *to, const char *id, const char *type)
+{
+	struct sim		*s = o->s;
+	struct sim_group	*g = sim_group_find(s, to->user);
+	struct sim_account	*ta;
+	struct sim_jid		 pj;
+	struct arena		 a;
+	struct wa_node		*out;
+	char			 from[96];
+	uint32_t		 devs[ROUTE_MAX_DEVICES];
+	size_t			 k, nd;
+	unsigned		 routed = 0, sent = 0;
+
+	if (g == NULL || !sim_jid_parse(wa_node_attr(n, "participant"), &pj) ||
+	    (ta = sim_jid_account(s, &pj)) == NULL ||
+	    !device_exists(ta, pj.device) || (ta == o->acct &&
+	    pj.device == o->dev)) {
+		olog(o, "group receipt %s (%s): no known group or author, "
+		    "not relayed", id, type[0] != '\0' ? type : "delivery");
+		return;
+	}
+	jid_text(from, sizeof(from), o->acct, g->lid, o->dev);
+	arena_init(&a, 0);
+	out = sn_new(&a, "receipt");
+	sn_attr_jid(&a, out, "from", g->id, "g.us", 0);
+	put_jid(&a, out, "participant", o->acct, g->lid, o->dev);
+	sn_attr(&a, out, "id", id);
+	put_t(&a, out, "t", now_s());
+	if (type[0] != '\0')
+		sn_attr(&a, out, "type", type);
+	for (k = 0; n->content.kind == WA_VAL_LIST &&
+	    k < n->content.u.list.n; k++)
+		sn_append(&a, out, &n->content.u.list.v[k]);
+	nd = pj.device != 0 || strcmp(type, "retry") == 0 ? 1 :
+	    sim_route_devices(ta, devs, ROUTE_MAX_DEVICES);
+	if (nd == 1)
+		devs[0] = pj.device;
+	for (k = 0; k < nd; k++) {
+		if (ta == o->acct && devs[k] == o->dev)
+			continue;
+		if (sim_route_queue(s, SIM_ROUTE_RECEIPT, id, type, from, ta,
+		    devs[k], pj.lid, "", out) > 0)
+			sent++;
+		routed++;
+	}
+	arena_release(&a);
+	olog(o, "group receipt %s (%s) for %s:%u@%s in %s: relayed to %u "
+	    "devices, %u now", id, type[0] != '\0' ? type : "delivery",
+	    pj.user, pj.device, pj.server, g->id, routed, sent);
+}
+
 static void
 on_receipt(struct origin *o, const struct wa_node *n)
 {
@@ -676,7 +978,7 @@ on_receipt(struct origin *o, const struct wa_node *n)
 	struct sim_account	*ta, *me = o->acct;
 	const struct wa_val	*to_val = wa_node_attr(n, "to");
 	const struct wa_node	*list = sn_find(n, "list");
-	struct jid		 to;
+	struct sim_jid		 to;
 	char			 id[80], type[24], from[96];
 	unsigned		 acked, routed = 0, sent = 0;
 	uint32_t		 dev;
@@ -699,7 +1001,11 @@ on_receipt(struct origin *o, const struct wa_node *n)
 		if (item[0] != '\0')
 			acked += route_ack(o, SIM_ROUTE_MESSAGE, item, NULL);
 	}
-	if (!parse_jid(to_val, &to) || (ta = jid_account(s, &to)) == NULL) {
+	if (sim_jid_parse(to_val, &to) && strcmp(to.server, "g.us") == 0) {
+		on_group_receipt(o, n, &to, id, type);
+		return;
+	}
+	if (!sim_jid_parse(to_val, &to) || (ta = sim_jid_account(s, &to)) == NULL) {
 		olog(o, "receipt %s (%s): no known addressee, not "
 		    "relayed", id, type[0] != '\0' ? type : "delivery");
 		return;
@@ -764,11 +1070,20 @@ on_ack(struct sim_conn *c, const struct wa_node *n)
 	attr_str(n, "type", type, sizeof(type));
 	if (strcmp(cls, "message") == 0)
 		k = route_ack(&o, SIM_ROUTE_MESSAGE, id, NULL);
+	else if (strcmp(cls, "notification") == 0)
+		k = route_ack(&o, SIM_ROUTE_NOTIFICATION, id, NULL);
 	else
 		k = route_ack(&o, SIM_ROUTE_RECEIPT, id, type);
 	if (k > 0 || c->s->opt.verbose)
 		sim_conn_log(c, "ack of %s %s%s%s: %u queued stanzas done",
 		    cls, id, type[0] != '\0' ? " " : "", type, k);
+}
+
+void
+sim_route_notification_ack(struct sim_conn *c, const struct wa_node *n)
+{
+	if (c->authed && c->acct != NULL && c->dev != NULL)
+		on_ack(c, n);
 }
 
 /* --- chat states and presence (15.2, 15.3) --- */
@@ -779,14 +1094,14 @@ on_chatstate(struct sim_conn *c, const struct wa_node *n)
 	struct sim		*s = c->s;
 	struct sim_account	*ta;
 	struct sim_conn		*o;
-	struct jid		 to;
+	struct sim_jid		 to;
 	struct arena		 a;
 	struct wa_node		*out;
 	unsigned		 sent = 0;
 	size_t			 k;
 
-	if (!parse_jid(wa_node_attr(n, "to"), &to) ||
-	    (ta = jid_account(s, &to)) == NULL) {
+	if (!sim_jid_parse(wa_node_attr(n, "to"), &to) ||
+	    (ta = sim_jid_account(s, &to)) == NULL) {
 		sim_conn_log(c, "chatstate to an unknown user dropped");
 		return;
 	}
@@ -845,14 +1160,14 @@ on_presence(struct sim_conn *c, const struct wa_node *n)
 	struct sim		*s = c->s;
 	struct sim_account	*ta;
 	struct sim_sub		*sub, **pp;
-	struct jid		 to;
+	struct sim_jid		 to;
 	char			 type[24];
 
 	attr_str(n, "type", type, sizeof(type));
 	if (strcmp(type, "subscribe") == 0 || strcmp(type, "unsubscribe") ==
 	    0) {
-		if (!parse_jid(wa_node_attr(n, "to"), &to) ||
-		    (ta = jid_account(s, &to)) == NULL)
+		if (!sim_jid_parse(wa_node_attr(n, "to"), &to) ||
+		    (ta = sim_jid_account(s, &to)) == NULL)
 			return;
 		for (pp = &s->subs; (sub = *pp) != NULL; pp = &sub->next)
 			if (sub->conn_id == c->id && sub->target == ta)
@@ -1070,6 +1385,8 @@ sim_route_handle(struct sim_conn *c, const struct wa_node *n)
 		on_presence(c, n);
 		return 1;
 	}
+	if (sn_is(n, "iq") && sim_group_iq(c, n))
+		return 1;
 	if (sn_is(n, "iq") && wa_str_eqc(sn_get(n, "xmlns"), "encrypt") &&
 	    wa_str_eqc(sn_get(n, "type"), "get")) {
 		const struct wa_node	*key = sn_find(n, "key");
@@ -1095,16 +1412,22 @@ sim_route_json(const struct sim *s)
 		json_object_object_add(o, "seq",
 		    json_object_new_int64((int64_t)r->seq));
 		json_object_object_add(o, "kind", json_object_new_string(
-		    r->kind == SIM_ROUTE_MESSAGE ? "message" : "receipt"));
+		    r->kind == SIM_ROUTE_MESSAGE ? "message" :
+		    r->kind == SIM_ROUTE_RECEIPT ? "receipt" : "notification"));
 		json_object_object_add(o, "id", json_object_new_string(r->id));
 		json_object_object_add(o, "type",
 		    json_object_new_string(r->type));
 		json_object_object_add(o, "from",
 		    json_object_new_string(r->from));
 		json_object_object_add(o, "to", json_object_new_string(r->to));
-		if (r->enc[0] != '\0')
+		for (const char *e = r->enc; *e != '\0';) {
+			size_t	 l = strcspn(e, " ");
+
 			json_object_array_add(enc,
-			    json_object_new_string(r->enc));
+			    json_object_new_string_len(e, (int)l));
+			e += l;
+			e += strspn(e, " ");
+		}
 		json_object_object_add(o, "enc", enc);
 		json_object_object_add(o, "t", json_object_new_int64(r->t));
 		json_object_object_add(o, "delivered",

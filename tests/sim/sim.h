@@ -26,9 +26,11 @@ struct sim_http;
 struct sim_conn;
 struct json_object;
 struct wa_node;
+struct wa_val;
 struct sim_sub;
 struct sim_phone;
 struct sim_chatty;
+struct sim_group;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
@@ -122,6 +124,7 @@ struct sim_account {
 enum sim_route_kind {
 	SIM_ROUTE_MESSAGE,	/* <message> (protocol.md 9.4, 11.1) */
 	SIM_ROUTE_RECEIPT,	/* <receipt> (9.6) */
+	SIM_ROUTE_NOTIFICATION,	/* <notification type="w:gp2"> (11.7) */
 };
 
 /*
@@ -175,6 +178,38 @@ struct sim_opts {
 	uint32_t	 min_revision;	/* failure 405 below 2.3000.<this>; 0 = off */
 	uint32_t	 sw_revision;	/* client_revision served by /sw.js */
 	unsigned	 refresh_pct;	/* companion_reg_refresh at a scan, % */
+	bool		 group_pn;	/* groups clients create are PN-addressed
+					 * (--group-addressing pn); else LID */
+};
+
+#define SIM_SUBJECT_MAX	256	/* bytes of a group subject, + NUL */
+#define SIM_GROUP_MAX	1024	/* members of one group (WhatsApp's cap) */
+
+/* A member of a group (protocol.md 10.1). */
+struct sim_group_member {
+	struct sim_account	*acct;
+	bool			 admin;		/* type="admin" */
+	bool			 superadmin;	/* type="superadmin": the creator */
+};
+
+/*
+ * A group chat (group.c): "<id>@g.us", its metadata and members.  Kept
+ * for the sim's lifetime; members removed are gone from the array.
+ */
+struct sim_group {
+	struct sim_group	*next;		/* newest first */
+	char			 id[24];	/* digits of the JID's user */
+	char			 subject[SIM_SUBJECT_MAX];
+	int64_t			 s_t;		/* subject set at, unix s */
+	struct sim_account	*s_o;		/* who set it */
+	struct sim_account	*creator;
+	int64_t			 creation;	/* unix s */
+	char			 key[80];	/* the create key, or "" */
+	bool			 lid;		/* addressing_mode "lid" */
+	struct sim_group_member	*m;
+	size_t			 n, cap;
+	uint64_t		 messages;	/* group messages routed */
+	uint64_t		 notifications;	/* w:gp2 stanzas queued */
 };
 
 struct sim {
@@ -217,6 +252,11 @@ struct sim {
 	uint64_t		 chatstates;	/* relayed */
 	uint64_t		 presences;	/* presence stanzas sent */
 	uint64_t		 device_notifications;
+
+	/* Groups (group.c). */
+	struct sim_group	*groups;
+	uint64_t		 ngroups;
+	uint64_t		 next_sim_contact;	/* sim:N numbering */
 
 	uv_signal_t		 sigint, sigterm;
 	uv_timer_t		 reaper;	/* finishes the lws teardown */
@@ -334,10 +374,86 @@ unsigned sim_route_remove_device(struct sim *s, struct sim_account *a,
  */
 int	sim_route_inject(struct sim *s, struct sim_account *a, uint32_t dev,
 	    const struct wa_node *n);
+/*
+ * Queue stanza n (of kind, with id, type and sender from for GET
+ * /admin/messages; enc the enc types, space-separated, or "") for device
+ * dev of a, whose JID is written in the LID namespace when lid, and send
+ * it now when that device is connected (device 0: the phone hook); it
+ * stays queued until the device acks it (11.6, 11.7).  n is only read
+ * during the call.  Returns 1 when sent now, 0 when queued, -1 when n
+ * could not be encoded (logged).  Loop thread.
+ */
+int	sim_route_queue(struct sim *s, enum sim_route_kind kind,
+	    const char *id, const char *type, const char *from,
+	    struct sim_account *a, uint32_t dev, bool lid, const char *enc,
+	    const struct wa_node *n);
+/*
+ * The device ids of a that can receive (0, then each linked companion
+ * not removed), at most max into out; returns how many were written.
+ */
+size_t	sim_route_devices(const struct sim_account *a, uint32_t *out,
+	    size_t max);
+/*
+ * The client's <ack class="notification" id [type]> on connection c
+ * (11.7): the notifications with that id queued for c's device are done.
+ * ws.c calls it for every such ack.  Loop thread.
+ */
+void	sim_route_notification_ack(struct sim_conn *c, const struct wa_node *n);
 /* GET /admin/messages: every routed stanza (new reference). */
 struct json_object *sim_route_json(const struct sim *s);
 /* Free the routing state (at exit). */
 void	sim_route_free(struct sim *s);
+
+/* A JID value, parsed (route.c). */
+struct sim_jid {
+	char		 user[SIM_PN_MAX];	/* digits, no agent, or "" */
+	char		 server[32];
+	uint32_t	 device;
+	bool		 lid;	/* server "lid" */
+	bool		 pn;	/* server "s.whatsapp.net" or "c.us" */
+};
+/*
+ * Parse a JID value v (a JID, or a string "user[.agent|_agent][:device]
+ * @server") into *j.  Returns false when v is NULL or its user is not
+ * 1-20 digits.
+ */
+bool	sim_jid_parse(const struct wa_val *v, struct sim_jid *j);
+/* The account a PN or LID JID names, or NULL. */
+struct sim_account *sim_jid_account(struct sim *s, const struct sim_jid *j);
+
+/* --- group.c --- */
+/* The group with JID user id (digits; "@g.us" after them is allowed), or
+ * NULL. */
+struct sim_group *sim_group_find(struct sim *s, const char *id);
+/* The member entry of a in g, or NULL when a is not a member. */
+struct sim_group_member *sim_group_member(struct sim_group *g,
+	    const struct sim_account *a);
+/* "<id>@g.us" into out (len >= 32). */
+void	sim_group_jid(const struct sim_group *g, char *out, size_t len);
+/*
+ * A w:g2 iq of logged-in connection c (protocol.md 10.1; whatsmeow
+ * group.go shapes): metadata (<query request="interactive"/>), every
+ * group of the user (<participating>), <create>, <subject>, <add>,
+ * <remove>, <promote>, <demote>, <leave>; answered, and the w:gp2
+ * notifications queued for every device concerned but the acting one.
+ * Errors to the client: 400 malformed, 403 not a member (or not an
+ * admin, for participant changes), 404 unknown group.  Returns 1 when n
+ * was a w:g2 iq (answered), else 0.
+ */
+int	sim_group_iq(struct sim_conn *c, const struct wa_node *n);
+/*
+ * The admin routes of groups: GET/POST groups, GET groups/G,
+ * POST groups/G/{add,remove,promote,demote,subject}, GET
+ * groups/G/delivery?id=, POST mock-phone/group-send, GET
+ * mock-phone/group-inbox?pn=[&group=] (README.md).  path is the part
+ * after "/admin/", query the query string or NULL, in the parsed JSON
+ * body or NULL.  Writes the JSON answer to out; returns the HTTP
+ * status, or 0 when path is not one of them.
+ */
+int	sim_group_admin(struct sim *s, const char *path, const char *query,
+	    struct json_object *in, bool post, struct buf *out);
+/* Free every group (at exit). */
+void	sim_groups_free(struct sim *s);
 
 /* --- phone.c --- */
 /*
@@ -364,7 +480,13 @@ void	sim_phone_free(struct sim_phone *p);
  * count 1..4 per message and sender, then nothing), sent through
  * sim_route_inject().  An echo phone (a->echo) schedules, 300 ms later, a
  * read receipt and "echo: TEXT" for every text or reply from another
- * non-echo user.  A <receipt> is logged.  The work is done on the next
+ * non-echo user.  A group <message> (from a g.us JID, 10.3, 11.1): its
+ * pkmsg/msg decrypted from the participant device (an SKDM in it
+ * processed), its skmsg decrypted with the sender's key, the text kept in
+ * the group inbox; then a delivery receipt to=group participant=sender,
+ * or a retry receipt.  A <receipt> is logged; a retry receipt for a group
+ * message the phone sent is answered with a pairwise resend (text and
+ * SKDM, 10.5).  A w:gp2 notification is logged.  The work is done on the next
  * loop turn (after the router has sent the sender its server ack); the
  * stanza is copied.  Returns true (taken and acked)
  * whenever a has a phone.  Loop thread.
@@ -406,8 +528,10 @@ int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
  * session.  Returns 0, WC_ESTATE (busy), or the key maker's error.
  */
 int	sim_phone_reinstall(struct sim *s, struct sim_account *a);
-/* Drop every Signal session of a's phone, as a reinstalled phone would
- * (the next msg it gets fails: retry receipts).  Returns how many. */
+/* Drop every Signal session of a's phone, and its group sender keys (its
+ * own, those it received, the memory of who has its own), as a
+ * reinstalled phone would (the next msg or skmsg it gets fails: retry
+ * receipts).  Returns how many sessions. */
 int	sim_phone_forget(struct sim_account *a);
 /*
  * A chatty contact: every period_s seconds (1..86400) a's phone sends a
@@ -423,6 +547,30 @@ int	sim_phone_chatty(struct sim *s, struct sim_account *a,
 	    unsigned period_s);
 /* Stop every chatty timer (sim_stop(); their handles close on the loop). */
 void	sim_phone_chatty_stop_all(struct sim *s);
+/*
+ * The phone of from_pn, a member of group g, sends text to it as a client
+ * does (protocol.md 10.2-10.4): its sender key for g (made when it has
+ * none; own address its LID device in a LID group, else its PN device),
+ * the SKDM pairwise (pkmsg/msg, sessions from bundles) to every member
+ * device that has not had it from this phone, then one skmsg; routed with
+ * sim_route_inject().  Fills res with id, group, skdm ([{jid, enc}]),
+ * skipped (devices without keys).  Returns an HTTP-ish status: 200; 400
+ * (and *why) for a bad request, 403 when not a member, 404 unknown
+ * account, 500 for a Signal or routing error.  Loop thread.
+ */
+int	sim_phone_group_send(struct sim *s, struct sim_account *a,
+	    struct sim_group *g, const char *text, struct json_object *res,
+	    const char **why);
+/* a's phone drops its sender key for g and the memory of who has it
+ * (10.4: a member was removed), so its next send uses a new key. */
+void	sim_phone_group_forget(struct sim_account *a, const struct sim_group *g);
+/* The group messages a's phone decrypted, in order (of group gid, or of
+ * every group when gid is NULL): a new reference. */
+struct json_object *sim_phone_group_json(const struct sim_account *a,
+	    const char *gid);
+/* The text a's phone read for message id from group gid, or NULL. */
+const char *sim_phone_group_text(const struct sim_account *a,
+	    const char *gid, const char *id);
 /* GET /admin/mock-phone/inbox: a's phone (counters, inbox of decrypted
  * messages with their content, receipts it got, messages it sent); a new
  * reference. */

@@ -650,6 +650,7 @@ on_stanza(struct sim_conn *c, const struct wa_node *n)
 
 		sim_conn_log(c, "notification %.*s acked (%.*s)",
 		    (int)id.len, id.p, (int)t.len, t.p);
+		sim_route_notification_ack(c, n);
 		return 1;
 	}
 	return sim_connect_handle(c, n);
