@@ -163,6 +163,93 @@ put_info(struct wa_dm *dm, const struct wa_group_info *g)
 }
 
 static void	job_with_group(struct wa_dm *dm);
+static void	rotate(struct wa_dm *dm, const char *group);
+static void	who(struct wa_dm *dm, const struct wa_group_participant *p,
+		    const char *jid, char *out, size_t len);
+
+/* Our subject change went through: stored, and a line in the chat. */
+static void
+own_subject(struct wa_dm *dm, const struct group_iq *q)
+{
+	char	 line[400];
+
+	(void)dm->st->group_subject(dm->st->arg, q->group, q->subject);
+	snprintf(line, sizeof(line), "you changed the subject to \"%s\"",
+	    q->subject);
+	dm_notice(dm, q->group, "", dm->host.now_ms(dm->host.arg), line);
+}
+
+/*
+ * Our participant change went through (whatsmeow group.go: the answer
+ * holds <add|remove|promote|demote><participant jid [error]/>...): each
+ * participant without an error is recorded, with a line; a removal
+ * replaces our sender key (10.4) so the removed cannot read what follows.
+ */
+static void
+own_participants(struct wa_dm *dm, const struct group_iq *q,
+    const struct wa_node *n)
+{
+	const struct wa_node	*c, *p;
+	char			 jid[WA_DM_JID_MAX], pn[WA_DM_JID_MAX];
+	char			 name[96], line[300];
+	size_t			 i, k, nc, np;
+	bool			 removed = false;
+	int64_t			 now = dm->host.now_ms(dm->host.arg);
+
+	nc = wa_node_nkids(n);
+	for (i = 0; i < nc; i++) {
+		enum wa_group_change what;
+
+		c = wa_node_kid(n, i);
+		if (wa_str_eqc(c->tag, "add"))
+			what = WA_GROUP_ADD;
+		else if (wa_str_eqc(c->tag, "remove"))
+			what = WA_GROUP_REMOVE;
+		else if (wa_str_eqc(c->tag, "promote"))
+			what = WA_GROUP_PROMOTE;
+		else if (wa_str_eqc(c->tag, "demote"))
+			what = WA_GROUP_DEMOTE;
+		else
+			continue;
+		np = wa_node_nkids(c);
+		for (k = 0; k < np; k++) {
+			p = wa_node_kid(c, k);
+			if (!wa_str_eqc(p->tag, "participant") ||
+			    wa_node_str(p, "error").p != NULL ||
+			    !wa_node_jid(p, "jid", jid, sizeof(jid)))
+				continue;
+			if (!wa_node_jid(p, "phone_number", pn, sizeof(pn)))
+				pn[0] = '\0';
+			switch (what) {
+			case WA_GROUP_ADD:
+			case WA_GROUP_PROMOTE:
+			case WA_GROUP_DEMOTE:
+				(void)dm->st->group_member(dm->st->arg,
+				    q->group, jid, pn[0] != '\0' ? pn : NULL,
+				    what == WA_GROUP_PROMOTE ? 1 : 0);
+				break;
+			case WA_GROUP_REMOVE:
+				(void)dm->st->group_member(dm->st->arg,
+				    q->group, jid, NULL, -1);
+				if (pn[0] != '\0')
+					(void)dm->st->group_member(dm->st->arg,
+					    q->group, pn, NULL, -1);
+				removed = true;
+				break;
+			}
+			who(dm, NULL, pn[0] != '\0' ? pn : jid, name,
+			    sizeof(name));
+			snprintf(line, sizeof(line), what == WA_GROUP_ADD ?
+			    "you added %s" : what == WA_GROUP_REMOVE ?
+			    "you removed %s" : what == WA_GROUP_PROMOTE ?
+			    "you made %s an admin" : "you dismissed %s as "
+			    "admin", name);
+			dm_notice(dm, q->group, "", now, line);
+		}
+	}
+	if (removed)
+		rotate(dm, q->group);
+}
 
 int
 dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n)
@@ -247,7 +334,12 @@ dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n)
 			emit_group(dm, q.group, true);
 			break;
 		}
-		/* the notification tells the change; fetch it afresh too */
+		/* The server tells the other members; our own change is
+		 * ours to record (the acting device gets no w:gp2). */
+		if (q.what == GQ_SUBJECT)
+			own_subject(dm, &q);
+		else
+			own_participants(dm, &q, n);
 		if ((rc = ask_info(dm, GQ_INFO, q.group)) != 0)
 			log_warn("group refresh: %s", wc_strerror(rc));
 		break;
@@ -300,6 +392,7 @@ wa_dm_group_subject(struct wa_dm *dm, const char *group, const char *subject)
 		return -ENOTCONN;
 	if ((q = giq_new(dm, GQ_SUBJECT, group)) == NULL)
 		return -EBUSY;
+	snprintf(q->subject, sizeof(q->subject), "%s", subject);
 	arena_init(&a, 512);
 	rc = wa_group_set_subject(q->iq, group, subject, &a, &n);
 	rc = giq_send(dm, q, rc, n);

@@ -71,6 +71,7 @@ struct group_iq {
 	char		 iq[32];	/* "" when the slot is free */
 	int		 what;		/* enum in dm-group.c */
 	dm_jid		 group;
+	char		 subject[256];	/* a subject change: the new one */
 };
 
 struct wa_dm {

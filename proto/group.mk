@@ -22,3 +22,10 @@ tests_fuzz_replay_wa_group_SOURCES = tests/fuzz/fuzz-wa-group.c \
 tests_fuzz_replay_wa_group_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-group.sh
 EXTRA_DIST += tests/fuzz/replay-wa-group.sh
+
+# Groups end to end: wachat's engine (tests/wa-eng-driver) with two
+# Baileys clients and 256 simulated members through wachat-sim, LID and
+# PN addressing (tests/sim-interop/wachat-group.mjs).
+TESTS += tests/sim-group-eng.sh tests/sim-group-eng-pn.sh
+EXTRA_DIST += tests/sim-group-eng.sh tests/sim-group-eng-pn.sh \
+	tests/sim-interop/wachat-group.mjs
