@@ -244,8 +244,22 @@ ui_groups_note(struct ui_groups *gs, const struct ev *ev)
 
 	if (ev->kind != EV_MESSAGE || ev->notice || !ui_group_is_jid(ev->chat))
 		return;
-	if ((g = ui_groups_get(gs, ev->chat)) == NULL ||
-	    ev->ts_ms < g->last_ms)
+	if ((g = ui_groups_get(gs, ev->chat)) == NULL)
+		return;
+	/* a member whose name the group's info did not know: now it is */
+	if (ev->sender != NULL && ev->sender_name != NULL &&
+	    ev->sender_name[0] != '\0') {
+		struct ui_member *m = (struct ui_member *)ui_group_member(g,
+		    ev->sender);
+
+		if (m != NULL && m->name[0] == '\0') {
+			free(m->name);
+			m->name = sanitised(ev->sender_name, false);
+			free(m->shown);
+			m->shown = xstrdup(m->name);
+		}
+	}
+	if (ev->ts_ms < g->last_ms)
 		return;
 	g->last_ms = ev->ts_ms;
 	g->last_from_me = ev->from_me != 0;

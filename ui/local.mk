@@ -44,6 +44,9 @@ EXTRA_DIST += tests/ui-tmux.sh
 # inert, resizes.
 TESTS += tests/ui-chat-tmux.sh
 EXTRA_DIST += tests/ui-chat-tmux.sh
+# Groups on the chat screen (issue 8).
+TESTS += tests/ui-group-tmux.sh
+EXTRA_DIST += tests/ui-group-tmux.sh
 
 # A message sent as wachat is killed (SIGKILL) goes out exactly once after
 # the restart, shown once, its tick delivered.

@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Groups on the chat screen in a real terminal: wachat in a detached
+# 100x30 tmux pane against wachat-sim, linked as alice, in a LID group the
+# sim makes with three simulated members.  The group shows in the list by
+# its subject; a member's message shows in the list after the member's
+# name and in the pane under it, a mention of another member by name;
+# what alice types reaches every member's phone; Alt-g shows the group's
+# info (subject, members, the creator); Alt-d asks before leaving, n
+# stays, y leaves: the server no longer lists alice and the screen says
+# she is no longer a member; Ctrl-q quits with status 0.  TAP.  Every
+# wait is bounded; tmux, wachat and the sim are killed at the end.
+. "${top_srcdir:-.}/tests/sim-lib.sh"
+W="$b/wachat"
+A=15550000001
+S1=15559000001
+S2=15559000002
+S3=15559000003
+SOCK="$tmp/tmux.sock"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "Bail out! tmux is not installed"
+	exit 1
+fi
+
+HOME="$tmp/home"
+export HOME
+unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME TMUX
+mkdir -m 700 "$HOME"
+LOG="$HOME/.local/state/wachat/wachat.log"
+
+tm() {
+	tmux -u -S "$SOCK" -f /dev/null "$@"
+}
+
+trap 'tm kill-server >/dev/null 2>&1; cleanup' EXIT
+
+capture() {
+	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
+}
+
+# wait_pane REGEX [TENTHS]: until the pane shows a line matching REGEX.
+wait_pane() {
+	i=0
+	while [ "$i" -lt "${2:-100}" ]; do
+		capture
+		grep -Eq -- "$1" "$tmp/pane" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# wait_cmd TENTHS CMD...: until CMD succeeds.
+wait_cmd() {
+	wc_max=$1
+	shift
+	i=0
+	while [ "$i" -lt "$wc_max" ]; do
+		"$@" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+seen_failed=0
+failed_now() {
+	[ "$failed" -gt "$seen_failed" ] || return 1
+	seen_failed=$failed
+}
+
+show() {
+	capture
+	diag "$tmp/pane"
+	tail -n 30 "$LOG" 2>/dev/null | sed 's/^/# log: /'
+}
+
+if ! sim_start; then
+	echo "Bail out! wachat-sim did not start"
+	exit 1
+fi
+ctl account $A 100000000000001 alice >/dev/null 2>&1
+
+rm -f "$tmp/status"
+tm new-session -d -s wachat -x 100 -y 30 \
+    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color HOME='$HOME' \
+    '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
+    --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
+
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
+check "wachat links and connects" wait_pane "connected as \\+$A" 200
+failed_now && show
+wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
+
+# The sim makes a group of alice and three new simulated contacts.
+ctl group-create "Hikers ⛰" --lid $A sim:3 >"$tmp/g.json" 2>&1
+G=$(sed -n 's/.*"jid":"\([0-9]*@g\.us\)".*/\1/p' "$tmp/g.json" | head -n 1)
+check "the sim makes the group" [ -n "$G" ]
+check "the group shows in the list by its subject" wait_pane 'Hikers ⛰' 150
+failed_now && { show; diag "$tmp/g.json"; }
+
+# A member writes; another answers, mentioning the first by number.
+ctl phone-group-send $S1 "$G" "hello hikers" >"$tmp/send1.json" 2>&1
+check "the list shows the member's message after the member's name" \
+    wait_pane 'sim 1: hello hikers' 150
+failed_now && { show; diag "$tmp/send1.json"; }
+
+tm send-keys -t wachat Tab
+check "Tab opens the group: the message under its sender's name" \
+    wait_pane '│ *sim 1 [0-9]{2}:[0-9]{2}' 100
+failed_now && show
+ctl phone-group-send $S2 "$G" "@$S1 bring water" >"$tmp/send2.json" 2>&1
+check "another member's message under that member's name" \
+    wait_pane '│ *sim 2 [0-9]{2}:[0-9]{2}' 100
+check "... its mention of the first member by name" \
+    grep -q '@sim 1 bring water' "$tmp/pane"
+failed_now && show
+
+# alice writes: every member's phone reads it.
+tm send-keys -t wachat -l 'on my way 🥾'
+tm send-keys -t wachat Enter
+inbox_has() {
+	ctl group-inbox "$1" "$G" 2>/dev/null | grep -q '"text":"on my way 🥾"'
+}
+check "what alice types reaches the first member's phone" \
+    wait_cmd 150 inbox_has $S1
+check "... the second's" wait_cmd 50 inbox_has $S2
+check "... and the third's" wait_cmd 50 inbox_has $S3
+check "... and shows in the pane as hers" wait_pane 'on my way 🥾' 50
+failed_now && show
+
+# Alt-g: the group's info.
+tm send-keys -t wachat M-g
+check "Alt-g shows the group's info: its subject" wait_pane 'Hikers ⛰' 50
+check "... its members, by name when known, else by number" \
+    sh -c "grep -q 'sim 1' '$tmp/pane' && grep -q 'sim 2' '$tmp/pane' &&
+    grep -q '+$S3' '$tmp/pane'"
+check "... alice herself among them, as the creator" \
+    grep -Eq "\\+$A +creator +you" "$tmp/pane"
+failed_now && show
+tm send-keys -t wachat Escape
+sleep 0.5
+
+# Alt-d: leave, after a question.
+tm send-keys -t wachat M-d
+check "Alt-d asks before leaving" wait_pane '[Ll]eave' 50
+tm send-keys -t wachat n
+sleep 1
+ctl group-info "$G" >"$tmp/gi1.json" 2>&1
+check "n stays: the server still lists alice" \
+    grep -q "\"pn\":\"$A\"" "$tmp/gi1.json"
+tm send-keys -t wachat M-d
+wait_pane '[Ll]eave' 50
+tm send-keys -t wachat y
+left() {
+	ctl group-info "$G" >"$tmp/gi2.json" 2>&1
+	! grep -q "\"pn\":\"$A\"" "$tmp/gi2.json"
+}
+check "y leaves: the server no longer lists alice" wait_cmd 100 left
+check "... and the screen says she is no longer a member" \
+    wait_pane 'no longer a member' 100
+failed_now && { show; diag "$tmp/gi2.json"; }
+
+tm send-keys -t wachat C-q
+wait_grep "$tmp/status" . 300
+check "Ctrl-q quits cleanly: exit 0" \
+    [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
+failed_now && { show; diag "$tmp/w.err"; }
+tm kill-server >/dev/null 2>&1
+
+sim_stop
+check "wachat-sim exits cleanly (status $status)" [ "$status" -eq 0 ]
+if grep -q -E 'Sanitizer|runtime error:' "$tmp"/*.err "$LOG" 2>/dev/null
+then
+	not_ok "no sanitizer report from wachat-sim or wachat"
+	for f in "$tmp"/*.err "$LOG"; do
+		diag "$f"
+	done
+else
+	ok "no sanitizer report from wachat-sim or wachat"
+fi
+finish_tap
