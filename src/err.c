@@ -83,6 +83,12 @@ wc_strerror(int err)
 		return _("untrusted identity key");
 	case WC_ENOSENDERKEY:
 		return _("no sender key for that group member");
+	case WC_EENCHASH:
+		return _("downloaded file does not match its hash");
+	case WC_EPADDING:
+		return _("bad padding in decrypted media");
+	case WC_EFILEHASH:
+		return _("decrypted file does not match its hash");
 	}
 	if (err == 0)
 		return _("success");

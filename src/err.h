@@ -47,6 +47,9 @@ enum wc_err {
 	WC_EBADKEY,		/* a Signal key or prekey signature is invalid */
 	WC_EUNTRUSTED,		/* libsignal refused a remote identity */
 	WC_ENOSENDERKEY,	/* no sender key for that group sender or key id */
+	WC_EENCHASH,		/* a download's SHA-256 is not fileEncSHA256 */
+	WC_EPADDING,		/* bad PKCS#7 padding after a MAC that verified */
+	WC_EFILEHASH,		/* a plaintext's SHA-256 is not fileSHA256 */
 };
 
 /*

@@ -30,9 +30,10 @@ fi
 packages="build-essential autoconf automake autopoint gettext pkg-config
 	libncurses-dev libuv1-dev libsodium-dev libsignal-protocol-c-dev
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
-	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libcurl4-openssl-dev
+	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libdeflate-dev
+	libcurl4-openssl-dev
 	libjson-c-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev
-	zbar-tools tmux curl sqlite3 ca-certificates git xz-utils"
+	zbar-tools tmux curl sqlite3 ca-certificates openssl git xz-utils"
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
