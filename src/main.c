@@ -19,6 +19,7 @@
 #include "arena.h"
 #include "bin.h"
 #include "buf.h"
+#include "cli.h"
 #include "conf.h"
 #include "hex.h"
 #include "err.h"
@@ -120,6 +121,7 @@ usage(FILE *f)
 	fputs(_("  --enter-sends yes|no    Enter sends; no: Enter is a new "
 	    "line and Ctrl-x\n"
 	    "                      sends (default yes)\n"), f);
+	cli_usage(f);
 }
 
 /* The environment the settings' defaults depend on. */
@@ -375,6 +377,9 @@ main(int argc, char **argv)
 		localedir = LOCALEDIR;
 	bindtextdomain(PACKAGE, localedir);
 	textdomain(PACKAGE);
+	/* The read-only subcommands (src/cli.h): before anything starts. */
+	if (argc > 1 && cli_is_command(argv[1]))
+		return cli_main(argc - 1, argv + 1);
 
 	while ((c = getopt_long(argc, argv, "hV", opts, &idx)) != -1) {
 		switch (c) {

@@ -156,6 +156,69 @@ static const char *const migrations[] = {
 	"CREATE TABLE sender_key_recipient ("
 	"  grp TEXT NOT NULL, device TEXT NOT NULL,"
 	"  PRIMARY KEY (grp, device)) WITHOUT ROWID;",
+	/*
+	 * 5: full-text search (store/search.c).  message_fts: an FTS5 index
+	 * over message.text with external content (the text is stored once,
+	 * in message; the index holds only tokens), tokenized by unicode61
+	 * with diacritics removed ("cafe" finds "café", case folded), with
+	 * prefix indexes for 1 and 2 characters so a one- or two-letter
+	 * keystroke reads one doclist instead of merging thousands (perf.md
+	 * U3, A14).  A row is searchable when it is not revoked (deleted =
+	 * 0), is a text or a media caption (kind 0 or 1; notices,
+	 * placeholders and hidden protocol rows are not) and is not empty.
+	 * Every searchable row is either in message_fts or in fts_pending:
+	 * the triggers index a row as it is written, except while the row
+	 * 'fts_defer' is in counter (store/history.c sets it inside its own
+	 * transaction only, so no other connection ever sees it), when the
+	 * row's rowid goes to fts_pending instead, to be indexed later in
+	 * large batches by store_fts_catch_up() (perf.md H2: indexing 400
+	 * rows per transaction costs more than the rest of the import).  A
+	 * search reads both.  The update and delete triggers keep that true
+	 * for edits, revokes, placeholders filled and deletes: an
+	 * external-content "delete" must name the old text exactly, hence
+	 * old.text, and is only issued for a row that is in the index.
+	 * Existing rows are indexed here, in the migration's transaction,
+	 * then merged into one segment.
+	 */
+	"CREATE VIRTUAL TABLE message_fts USING fts5(text, content = 'message',"
+	"  content_rowid = 'rowid',"
+	"  tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');"
+	"CREATE TABLE fts_pending (rowid INTEGER PRIMARY KEY);"
+	"CREATE TRIGGER message_fts_insert AFTER INSERT ON message"
+	"  WHEN new.deleted = 0 AND new.kind IN (0, 1) AND new.text != '' BEGIN"
+	"  INSERT INTO message_fts (rowid, text) SELECT new.rowid, new.text"
+	"    WHERE NOT EXISTS (SELECT 1 FROM counter WHERE name = 'fts_defer');"
+	"  INSERT INTO fts_pending (rowid) SELECT new.rowid"
+	"    WHERE EXISTS (SELECT 1 FROM counter WHERE name = 'fts_defer');"
+	"  END;"
+	"CREATE TRIGGER message_fts_delete AFTER DELETE ON message BEGIN"
+	"  INSERT INTO message_fts (message_fts, rowid, text)"
+	"    SELECT 'delete', old.rowid, old.text WHERE old.deleted = 0"
+	"    AND old.kind IN (0, 1) AND old.text != ''"
+	"    AND old.rowid NOT IN (SELECT rowid FROM fts_pending);"
+	"  DELETE FROM fts_pending WHERE rowid = old.rowid;"
+	"  END;"
+	"CREATE TRIGGER message_fts_update AFTER UPDATE OF text, deleted, kind"
+	"  ON message WHEN (old.text IS NOT new.text"
+	"  OR old.deleted != new.deleted OR old.kind != new.kind)"
+	"  AND old.rowid NOT IN (SELECT rowid FROM fts_pending) BEGIN"
+	"  INSERT INTO message_fts (message_fts, rowid, text)"
+	"    SELECT 'delete', old.rowid, old.text WHERE old.deleted = 0"
+	"    AND old.kind IN (0, 1) AND old.text != '';"
+	"  INSERT INTO message_fts (rowid, text) SELECT new.rowid, new.text"
+	"    WHERE new.deleted = 0 AND new.kind IN (0, 1) AND new.text != '';"
+	"  END;"
+	"INSERT INTO message_fts (rowid, text) SELECT rowid, text FROM message"
+	"  WHERE deleted = 0 AND kind IN (0, 1) AND text != '';"
+	"INSERT INTO message_fts (message_fts) VALUES ('optimize');",
+	/*
+	 * 6: history-sync notifications waiting to be imported
+	 * (store/histq.c; protocol.md 12.1): the decrypted Message that
+	 * carried each, queued with the session it advanced.
+	 */
+	"CREATE TABLE hist_queue ("
+	"  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
+	"  msg BLOB NOT NULL, queued_ms INTEGER NOT NULL);",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	4	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	6	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -749,5 +749,220 @@ MUST_CHECK int	store_skr_put(struct store *s, const char *grp,
  * of rows dropped, -EINVAL or -EIO. */
 MUST_CHECK int	store_skr_forget(struct store *s, const char *grp,
 		    const char *device);
+
+/*
+ * ---------------------------------------------------------------------
+ * History-sync notifications waiting to be imported (store/histq.c,
+ * table hist_queue; protocol.md 12.1).  msg is the decrypted Message
+ * that carries the HistorySyncNotification, as received.
+ * ---------------------------------------------------------------------
+ */
+
+/* Queue msg[0..len) (<= STORE_MSG_PAYLOAD_MAX) under the message id id;
+ * a second put of the same id is ignored.  Returns 0, -EINVAL or -EIO. */
+MUST_CHECK int	store_histq_put(struct store *s, const char *id,
+		    const uint8_t *msg, size_t len, int64_t now_ms);
+/* The oldest queued notification: 1 with id and msg appended to *msg, 0
+ * when none, -EINVAL or -EIO. */
+MUST_CHECK int	store_histq_next(struct store *s,
+		    char id[STORE_MSG_ID_MAX + 1], struct buf *msg);
+/* Drop notification id once imported (or refused).  Returns 1 when it
+ * was queued, 0 when not, -EINVAL or -EIO. */
+MUST_CHECK int	store_histq_done(struct store *s, const char *id);
+
+/*
+ * ---------------------------------------------------------------------
+ * Full-text search, reading in context, read-only access
+ * (store/search.c, schema migration 5).
+ *
+ * Every searchable message (not revoked; a text or a media caption; not
+ * empty) is in the FTS5 index message_fts, kept current by triggers on
+ * the message table for every write, whichever function makes it;
+ * except that rows stored by store_hist_import() wait in a backlog
+ * (table fts_pending) until store_fts_catch_up() indexes them in large
+ * batches (perf.md H2).  A search reads the index and the backlog, so it
+ * always sees every stored message; only its cost grows with the
+ * backlog (about 1 us per pending row), so the caller catches up soon
+ * after an import, off the UI thread.  The
+ * index folds case and removes diacritics (unicode61 remove_diacritics
+ * 2, features.md D2).  unicode61 splits words at spaces and punctuation
+ * only, so a run of Chinese or Japanese characters without spaces is one
+ * word: a query finds it by its start (prefix), not by a word inside the
+ * run.  Same threads as the rest of the store.
+ * ---------------------------------------------------------------------
+ */
+#define STORE_SEARCH_MAX	500	/* rows in one search answer */
+#define STORE_SEARCH_QUERY_MAX	1024	/* bytes of a user's query */
+#define STORE_SEARCH_TERMS_MAX	16	/* words of a query used */
+#define STORE_SNIPPET_MAX	240	/* bytes of a snippet (about) */
+
+/*
+ * Which messages a search considers.  NULL / 0 fields do not filter.
+ */
+struct store_search_filter {
+	const char	*chat;		/* only this chat JID, or NULL */
+	const char	*sender;	/* only this author: a group
+					 * participant's user JID, "" for our
+					 * own messages; NULL: anyone */
+	int64_t		 since_ms;	/* ts_ms >= since_ms; 0: no bound */
+	int64_t		 until_ms;	/* ts_ms < until_ms; 0: no bound */
+};
+
+/* One search hit.  Strings owned by the result, never NULL. */
+struct store_search_hit {
+	int64_t		 rowid;		/* for store_msg_page_around() */
+	char		*chat;
+	char		*id;
+	char		*sender;	/* group author's user JID, or "" */
+	bool		 from_me;
+	int64_t		 ts_ms;
+	char		*chat_name;	/* chat name, contact name or push
+					 * name of the chat, or "" */
+	char		*snippet;	/* a window of the text around the
+					 * first match, cut at UTF-8
+					 * boundaries: snippet_len bytes,
+					 * then a NUL; not sanitized */
+	size_t		 snippet_len;
+	size_t		 match_start;	/* the first matched word is */
+	size_t		 match_end;	/* snippet[match_start..match_end)
+					 * (equal when none is known) */
+	bool		 cut_before;	/* text left out before the snippet */
+	bool		 cut_after;	/* and after it */
+};
+
+struct store_search_result {
+	struct store_search_hit *hits;
+	size_t		 n;
+	/* More matches exist than were returned: the limit was reached,
+	 * or (truncated) only the most recently stored candidates were
+	 * ordered, see store_search(). */
+	bool		 more;
+	bool		 truncated;
+};
+
+/*
+ * Search the messages for query, a user's words as typed: it is split
+ * into words by the index's own tokenizer (quotes, operators such as
+ * AND/OR/NOT/NEAR, '*', parentheses and other punctuation are just
+ * separators, never syntax, so no input is a syntax error); each word
+ * (at most STORE_SEARCH_TERMS_MAX) is a prefix that must match the start
+ * of a word of the message, and all words must match (AND).  Returns up
+ * to limit (1..STORE_SEARCH_MAX) hits that pass filter (NULL: none),
+ * newest first (ts_ms, then rowid, descending), each with a snippet.
+ * Bounded per keystroke (perf.md U3): only the STORE_SEARCH_CANDIDATES
+ * most recently stored matches are read and ordered by time, and
+ * out->truncated says when there were more (older matches exist: refine
+ * the query).  With a chat filter whose chat holds fewer than limit of
+ * those, every match in the chat is considered (exact): its newest 3,000
+ * messages are matched one by one, then, when they hold fewer than limit
+ * hits, the chat is walked by time against the set of all matches (the
+ * one costly case: a word rare in the chat but in hundreds of thousands
+ * of messages elsewhere).  Rows of the FTS backlog are always all
+ * considered.  A query with no
+ * word (only punctuation, or "") gives no hit.  Returns 0 and *out (freed with store_search_free()), -EINVAL
+ * (query NULL or above STORE_SEARCH_QUERY_MAX, limit, a filter string
+ * above its limit) or -EIO.  Works on a store_open_ro() connection.
+ */
+#define STORE_SEARCH_CANDIDATES	2000
+MUST_CHECK int	store_search(struct store *s, const char *query,
+		    const struct store_search_filter *filter, size_t limit,
+		    struct store_search_result *out);
+/* Free a result and reset it to empty (NULL is a no-op). */
+void		store_search_free(struct store_search_result *r);
+
+/*
+ * Index up to max (1..STORE_FTS_CATCH_UP_MAX) rows of the backlog that
+ * store_hist_import() left (oldest rowid first) in one savepoint: each
+ * row as it is now (a row revoked or emptied meanwhile is dropped from
+ * the backlog, not indexed).  Batches of a few thousand rows cost a
+ * fraction per row of what 400 rows per transaction cost.  Returns the
+ * number of rows still in the backlog (0: the index is complete),
+ * -EINVAL or -EIO (nothing changed).  The writing connection's thread
+ * (the history worker).
+ */
+#define STORE_FTS_CATCH_UP_MAX	100000
+MUST_CHECK int	store_fts_catch_up(struct store *s, size_t max);
+
+/*
+ * The message rowid of chat in context, for opening a search hit: up to
+ * before (0..STORE_MSG_PAGE_MAX) messages just older than it, the
+ * message itself, and up to after (0..STORE_MSG_PAGE_MAX) just newer, by
+ * keyset as store_msg_page_before()/after() (the same order, oldest
+ * first, with reactions).  out->more is true when either side has more
+ * rows (page on from the first or last row with store_msg_page_before()
+ * or _after()).  Returns 0 and *out (freed with store_msg_page_free()),
+ * -ENOENT (no message rowid in chat), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_page_around(struct store *s, const char *chat,
+		    int64_t rowid, size_t before, size_t after,
+		    struct store_msg_page *out);
+
+/*
+ * Chats matching who, for naming a chat on the command line: the chat
+ * whose JID is who; else those whose name, contact name or push name
+ * equals who ignoring ASCII case; else those whose names contain it
+ * (ASCII case ignored).  Up to max (>= 1) chats in store_chat_list()'s
+ * order, out->more when there are more.  Returns 0 and *out (freed with
+ * store_chat_list_free(); n may be 0), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_chat_find(struct store *s, const char *who,
+		    size_t max, struct store_chat_list *out);
+
+/*
+ * Open dir/wachat.db read-only (SQLITE_OPEN_READONLY: no migration, no
+ * write, not even a WAL checkpoint), with a busy timeout of 5 s, for the
+ * command-line readers (features.md D3): it reads while a running wachat
+ * writes the same database in WAL mode.  *version (may be NULL) receives
+ * the database's schema version when it could be read.  Returns 0 and
+ * *out (closed with store_close()), -ENOENT (no database in dir), -EPERM
+ * (dir or file open to group or others), WC_ESCHEMA (the schema is not
+ * STORE_SCHEMA_VERSION: newer, or older and not yet migrated by a
+ * wachat that writes), -EIO.  Any thread.
+ */
+MUST_CHECK int	store_open_ro(const char *dir, struct store **out,
+		    int *version);
+
+/*
+ * ---------------------------------------------------------------------
+ * History sync import (store/history.c; protocol.md 12).
+ * ---------------------------------------------------------------------
+ */
+#define STORE_HIST_BATCH_MAX	10000	/* messages in one import call */
+
+/*
+ * Store n (0..STORE_HIST_BATCH_MAX) messages from a history sync in one
+ * savepoint (atomic; nests in a caller's transaction), with one prepared
+ * statement for all rows.  A message already stored by (chat, from_me,
+ * id) is left as it is and counted as a duplicate (an import that
+ * resumes after a crash stores nothing twice).  Backlog is never unread:
+ * others' messages given as RECEIVED are stored READ (no read receipt is
+ * ever sent for them, no unread count moves).  Each chat touched gets its
+ * newest message and preview updated once per call (not once per row),
+ * and only when the imported message is newer than the stored one.  The
+ * rows are searchable at once but not indexed yet: they wait in the FTS
+ * backlog for store_fts_catch_up().  m->state: as
+ * store_msg_insert_incoming(); RECEIVED allowed for own messages too
+ * (stored as SENT).  Returns the number of messages inserted (n minus
+ * the duplicates, >= 0), -EINVAL (any message invalid: nothing written)
+ * or -EIO (nothing written).
+ */
+MUST_CHECK int	store_hist_import(struct store *s,
+		    const struct store_msg_new *msgs, size_t n);
+
+/*
+ * A chat from a history sync Conversation (protocol.md 12): created when
+ * missing with every value given; when it exists, history fills gaps and
+ * never overrides live data: name only when the stored one is "";
+ * last_ms only while the chat has no stored message (so it sorts in the
+ * chat list by the conversation's time); unread (>= 0) only when this
+ * device has not marked the chat read (last_read_rowid 0), and never
+ * lowered; archived, pinned (ms, 0: not) and muted_until (ms, 0: not,
+ * -1: always) only when the chat is created here (app state sync,
+ * protocol.md 13, is their live source).  name may be NULL.  Returns 1
+ * when the chat was created, 0 when it existed, -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_hist_chat(struct store *s, const char *jid,
+		    const char *name, int64_t last_ms, int unread,
+		    bool archived, int64_t pinned, int64_t muted_until);
 
 #endif

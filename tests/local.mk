@@ -63,3 +63,29 @@ tests_fuzz_replay_wa_bin_SOURCES = tests/fuzz/fuzz-wa-bin.c tests/fuzz/replay.c
 tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-bin.sh
 EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.dict
+
+# The history-store and search benches of issue 9 (perf.md H2
+# history_sync_store, U3 fts_1M): tests/bench/bench-search over a copy of
+# bench-history's 1,000,000-message database.  `make bench` runs them;
+# `make bench-search` alone.  (A check program only so that it can be
+# declared here, before tests/bench/local.mk sets EXTRA_PROGRAMS.)
+check_PROGRAMS += tests/bench/bench-search
+tests_bench_bench_search_SOURCES = tests/bench/bench-search.c \
+	tests/bench/alloc-count.c tests/bench/alloc-count.h
+tests_bench_bench_search_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store \
+	$(SQLITE_CFLAGS)
+tests_bench_bench_search_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
+tests_bench_bench_search_LDADD = libstore.a libbase.a $(STORE_LIBS)
+
+bench-search:
+	@$(MAKE) $(AM_MAKEFLAGS) tests/bench/bench-search$(EXEEXT) \
+	    tests/bench/bench-history$(EXEEXT) >&2
+	@tests/bench/bench-history gen tests/bench/history-1M >&2
+	@pin=; if command -v taskset >/dev/null 2>&1 && \
+	    [ "$$(getconf _NPROCESSORS_ONLN)" -ge 2 ]; then \
+	    pin='taskset -c 1'; fi; \
+	$$pin tests/bench/bench-search run tests/bench/history-1M \
+	    tests/bench/search-work $(BENCH_SEARCH_ARGS)
+	@rm -rf tests/bench/search-work
+bench: bench-search
+.PHONY: bench-search

@@ -1,0 +1,968 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli.c -- wachat chats, history, search, export: the database read
+ * directly, read-only, while another wachat may be running on it
+ * (src/cli.h, doc/wachat.1 SUBCOMMANDS).
+ *
+ * Text output passes every string that came from the network through
+ * wc_sanitize() (single-line), as the screen does.  JSON output is one
+ * object per line; its strings are valid UTF-8 (each invalid byte becomes
+ * U+FFFD) with every control character, DEL, C1 control, bidirectional
+ * control and line separator escaped as \uXXXX, so a line printed raw to
+ * a terminal is inert too, and a JSON reader gets the text back.  Times:
+ * text in local time, JSON as ts_ms and ISO 8601 UTC.  The strings are
+ * not marked for translation (po/POTFILES.in does not list this file).
+ */
+#include "compat.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "cli.h"
+#include "conf.h"
+#include "err.h"
+#include "sanitize.h"
+#include "store.h"
+#include "xmalloc.h"
+
+#define LIMIT_DEFAULT	50
+#define PAGE		200	/* rows read at a time */
+
+struct cli {
+	struct store	*s;
+	bool		 json;
+	struct buf	 line;
+	int		 status;	/* CLI_WRITE once a write failed */
+	char		 who[STORE_JID_MAX + 1];	/* sender name cache */
+	char		 who_name[STORE_NAME_MAX + 1];
+};
+
+static const char *const COMMANDS[] = { "chats", "history", "search",
+	"export" };
+
+bool
+cli_is_command(const char *arg)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++)
+		if (strcmp(arg, COMMANDS[i]) == 0)
+			return true;
+	return false;
+}
+
+void
+cli_usage(FILE *f)
+{
+	fputs("\nReading the database (read-only, also while wachat runs):\n"
+	    "  wachat chats [--json]               the chats, newest first\n"
+	    "  wachat history CHAT [--since DATE] [--limit N] [--json]\n"
+	    "                      a chat's messages, oldest first (the "
+	    "newest N, default\n"
+	    "                      50; with --since, the first N from DATE; "
+	    "N 0: all)\n"
+	    "  wachat search QUERY [--chat CHAT] [--limit N] [--json]\n"
+	    "                      messages with every word of QUERY (as "
+	    "word prefixes,\n"
+	    "                      case and accents ignored), newest first\n"
+	    "  wachat export CHAT --format txt|jsonl\n"
+	    "                      every message of a chat, oldest first\n"
+	    "CHAT is a JID, a phone number with its country code (+49...) "
+	    "or a chat's\n"
+	    "name (or a unique part of it); DATE is YYYY-MM-DD or ISO 8601 "
+	    "(local time\n"
+	    "unless it ends in Z or +HH:MM).  --data-dir and --config as "
+	    "above.\n"
+	    "Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
+	    "database error,\n"
+	    "4 CHAT names several chats (listed), 5 output not written.\n",
+	    f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Output */
+
+/* Append s, NUL-terminated. */
+static void
+put(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+static void
+putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2,
+    3)));
+
+static void
+putf(struct buf *b, const char *fmt, ...)
+{
+	char	 tmp[256];
+	va_list	 ap;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		buf_append(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n :
+		    sizeof(tmp) - 1);
+}
+
+/* Text from the network, inert on a terminal, on one line. */
+static void
+put_text(struct buf *b, const char *p, size_t len)
+{
+	wc_sanitize(p, len, false, b);
+	b->len--;	/* its NUL */
+}
+
+/*
+ * A JSON string of p[0..len): valid UTF-8, controls escaped.  Returns
+ * the byte length of the UTF-8 a JSON reader decodes (for offsets).
+ */
+static size_t
+json_chars(struct buf *b, const char *p, size_t len)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+	size_t			 i = 0, n, out = 0;
+	uint32_t		 c;
+
+	while (i < len) {
+		if ((n = wc_utf8_seq(u + i, len - i, &c)) == 0) {
+			put(b, "\\ufffd");
+			out += 3;
+			i++;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			buf_push(b, '\\');
+			buf_push(b, (uint8_t)c);
+		} else if (c == '\n')
+			put(b, "\\n");
+		else if (c == '\t')
+			put(b, "\\t");
+		else if (wc_unsafe_cp(c))
+			putf(b, "\\u%04x", (unsigned)c);
+		else
+			buf_append(b, u + i, n);
+		out += n;
+		i += n;
+	}
+	return out;
+}
+
+static void
+json_str(struct buf *b, const char *key, const char *p, size_t len)
+{
+	putf(b, ",\"%s\":\"", key);
+	json_chars(b, p, len);
+	buf_push(b, '"');
+}
+
+static void
+json_s(struct buf *b, const char *key, const char *s)
+{
+	json_str(b, key, s, strlen(s));
+}
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
+static int64_t
+days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t	 era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* Time ts_ms: "YYYY-MM-DD HH:MM" local (text) or ISO 8601 UTC (JSON). */
+static void
+put_time(struct buf *b, int64_t ts_ms, bool utc)
+{
+	time_t		 t = (time_t)(ts_ms / 1000);
+	struct tm	 tm;
+	char		 s[40];
+
+	if ((utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) == NULL) {
+		put(b, "?");
+		return;
+	}
+	if (utc)
+		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		strftime(s, sizeof(s), "%Y-%m-%d %H:%M", &tm);
+	put(b, s);
+}
+
+/* Write the line and start the next. */
+static void
+flush_line(struct cli *c)
+{
+	buf_push(&c->line, '\n');
+	if (fwrite(c->line.p, 1, c->line.len, stdout) != c->line.len)
+		c->status = CLI_WRITE;
+	c->line.len = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names */
+
+/* "+<digits>" for a phone-number JID, else the JID. */
+static void
+jid_label(const char *jid, char *out, size_t size)
+{
+	const char	*at = strchr(jid, '@');
+
+	if (at != NULL && strcmp(at, "@s.whatsapp.net") == 0 && at > jid)
+		snprintf(out, size, "+%.*s", (int)(at - jid), jid);
+	else
+		snprintf(out, size, "%s", jid);
+}
+
+static const char *
+chat_label(const struct store_chat *ch, char *tmp, size_t size)
+{
+	if (ch->name[0] != '\0')
+		return ch->name;
+	if (ch->contact_name[0] != '\0')
+		return ch->contact_name;
+	if (ch->push_name[0] != '\0')
+		return ch->push_name;
+	jid_label(ch->jid, tmp, size);
+	return tmp;
+}
+
+/* The name of user jid (contact name, push name, +number). */
+static const char *
+user_name(struct cli *c, const char *jid)
+{
+	struct store_contact	 k;
+
+	if (strcmp(c->who, jid) == 0)
+		return c->who_name;
+	snprintf(c->who, sizeof(c->who), "%s", jid);
+	if (store_contact_get(c->s, jid, &k) == 1 && (k.name[0] != '\0' ||
+	    k.push_name[0] != '\0'))
+		snprintf(c->who_name, sizeof(c->who_name), "%s",
+		    k.name[0] != '\0' ? k.name : k.push_name);
+	else
+		jid_label(jid, c->who_name, sizeof(c->who_name));
+	return c->who_name;
+}
+
+/* Who wrote a message: "me", the group author, or the 1:1 peer. */
+static const char *
+sender_name(struct cli *c, const char *chat, bool from_me,
+    const char *sender)
+{
+	if (from_me)
+		return "me";
+	return user_name(c, sender[0] != '\0' ? sender : chat);
+}
+
+/* ------------------------------------------------------------------ */
+/* Arguments */
+
+/* A phone number as people write it, as a PN user JID; false if not. */
+static bool
+phone_jid(const char *s, char *out, size_t size)
+{
+	char	 d[32];
+	size_t	 n = 0;
+
+	if (*s == '+')
+		s++;
+	for (; *s != '\0'; s++) {
+		if (strchr(" -()", *s) != NULL)
+			continue;
+		if (*s < '0' || *s > '9' || n + 1 >= sizeof(d))
+			return false;
+		d[n++] = *s;
+	}
+	d[n] = '\0';
+	if (n < 5 || n > 20 || d[0] == '0')
+		return false;
+	snprintf(out, size, "%s@s.whatsapp.net", d);
+	return true;
+}
+
+/* The chat whose JID is exactly jid: 1 (copied to out), 0, or -EIO. */
+static int
+exact_chat(struct cli *c, const char *jid, char out[STORE_JID_MAX + 1])
+{
+	struct store_chat_list	 l;
+	int			 rc;
+
+	if ((rc = store_chat_find(c->s, jid, 1, &l)) != 0)
+		return rc;
+	rc = l.n > 0 && strcmp(l.chats[0].jid, jid) == 0;
+	if (rc == 1)
+		snprintf(out, STORE_JID_MAX + 1, "%s", jid);
+	store_chat_list_free(&l);
+	return rc;
+}
+
+static void
+say_no_chat(const char *arg)
+{
+	struct buf	 b = BUF_INIT;
+
+	put_text(&b, arg, strnlen(arg, 200));
+	buf_push(&b, '\0');
+	fprintf(stderr, "wachat: no chat '%s'\n", (char *)b.p);
+	buf_release(&b);
+}
+
+/*
+ * The chat arg names, its JID in out: a JID names that chat; a phone
+ * number its PN chat, else the chat of its LID (protocol.md 5.3); else a
+ * unique name.  Returns an exit status.
+ */
+static int
+resolve_chat(struct cli *c, const char *arg, char out[STORE_JID_MAX + 1])
+{
+	struct store_chat_list	 l;
+	char			 jid[STORE_JID_MAX + 1], lid[STORE_JID_MAX + 1];
+	char			 tmp[STORE_JID_MAX + 2];
+	struct buf		 b = BUF_INIT;
+	const char		*name;
+	size_t			 i;
+	int			 rc;
+
+	if (strlen(arg) > STORE_NAME_MAX) {
+		say_no_chat(arg);
+		return CLI_NOT_FOUND;
+	}
+	if (phone_jid(arg, jid, sizeof(jid)) || strchr(arg, '@') != NULL) {
+		if (strchr(arg, '@') != NULL)
+			snprintf(jid, sizeof(jid), "%s", arg);
+		if ((rc = exact_chat(c, jid, out)) == 0 &&
+		    (rc = store_lid_get_lid(c->s, jid, lid)) == 1)
+			rc = exact_chat(c, lid, out);
+		if (rc < 0)
+			goto dberr;
+		if (rc == 0)
+			say_no_chat(arg);
+		return rc == 1 ? CLI_OK : CLI_NOT_FOUND;
+	}
+	if ((rc = store_chat_find(c->s, arg, 20, &l)) != 0)
+		goto dberr;
+	if (l.n == 1) {
+		snprintf(out, STORE_JID_MAX + 1, "%s", l.chats[0].jid);
+		store_chat_list_free(&l);
+		return CLI_OK;
+	}
+	if (l.n == 0) {
+		say_no_chat(arg);
+		store_chat_list_free(&l);
+		return CLI_NOT_FOUND;
+	}
+	put_text(&b, arg, strlen(arg));
+	buf_push(&b, '\0');
+	fprintf(stderr, "wachat: '%s' names %s%zu chats; name one by its "
+	    "JID:\n", (char *)b.p, l.more ? "more than " : "", l.n);
+	for (i = 0; i < l.n; i++) {
+		name = chat_label(&l.chats[i], tmp, sizeof(tmp));
+		b.len = 0;
+		put(&b, "  ");
+		put_text(&b, name, strlen(name));
+		put(&b, "  ");
+		put_text(&b, l.chats[i].jid, strlen(l.chats[i].jid));
+		buf_push(&b, '\0');
+		fprintf(stderr, "%s\n", (char *)b.p);
+	}
+	buf_release(&b);
+	store_chat_list_free(&l);
+	return CLI_AMBIGUOUS;
+dberr:
+	fprintf(stderr, "wachat: cannot read the chats: %s\n",
+	    wc_strerror(rc));
+	return CLI_DB;
+}
+
+/* n digits of s at *i as a number; -1 when they are not digits. */
+static int
+digits(const char *s, size_t *i, int n)
+{
+	int	 v = 0, k;
+
+	for (k = 0; k < n; k++) {
+		if (s[*i] < '0' || s[*i] > '9')
+			return -1;
+		v = v * 10 + (s[(*i)++] - '0');
+	}
+	return v;
+}
+
+/*
+ * DATE: YYYY-MM-DD, or YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM]
+ * (local time without a zone), as ms since the epoch.  false when not.
+ */
+static bool
+parse_date(const char *s, int64_t *ms)
+{
+	struct tm	 tm;
+	size_t		 i = 0;
+	int		 y, mo, d, h = 0, mi = 0, sec = 0, frac = 0, zs = 0,
+			 zh = 0, zm = 0;
+	bool		 zone = false;
+	time_t		 t;
+
+	if ((y = digits(s, &i, 4)) < 0 || s[i++] != '-' ||
+	    (mo = digits(s, &i, 2)) < 1 || mo > 12 || s[i++] != '-' ||
+	    (d = digits(s, &i, 2)) < 1 || d > 31)
+		return false;
+	if (s[i] == 'T' || s[i] == ' ') {
+		i++;
+		if ((h = digits(s, &i, 2)) < 0 || h > 23 || s[i++] != ':' ||
+		    (mi = digits(s, &i, 2)) < 0 || mi > 59)
+			return false;
+		if (s[i] == ':' && (i++, (sec = digits(s, &i, 2)) < 0 ||
+		    sec > 60))
+			return false;
+		if (s[i] == '.' || s[i] == ',') {
+			int	 k = 0;
+
+			for (i++; s[i] >= '0' && s[i] <= '9'; i++, k++)
+				if (k < 3)
+					frac = frac * 10 + (s[i] - '0');
+			if (k == 0)
+				return false;
+			for (; k < 3; k++)
+				frac *= 10;
+		}
+		if (s[i] == 'Z') {
+			zone = true;
+			i++;
+		} else if (s[i] == '+' || s[i] == '-') {
+			zone = true;
+			zs = s[i++] == '-' ? -1 : 1;
+			if ((zh = digits(s, &i, 2)) < 0 || zh > 23)
+				return false;
+			if (s[i] == ':')
+				i++;
+			if ((zm = digits(s, &i, 2)) < 0 || zm > 59)
+				return false;
+		}
+	}
+	if (s[i] != '\0')
+		return false;
+	if (zone) {
+		*ms = ((days_from_civil(y, mo, d) * 86400 + h * 3600 +
+		    mi * 60 + sec) - zs * (zh * 3600 + zm * 60)) * 1000 + frac;
+		return true;
+	}
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = sec;
+	tm.tm_isdst = -1;
+	if ((t = mktime(&tm)) == (time_t)-1)
+		return false;
+	*ms = (int64_t)t * 1000 + frac;
+	return true;
+}
+
+static bool
+parse_count(const char *s, long *out)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 0 || v > 100000000)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The subcommands */
+
+static int
+cmd_chats(struct cli *c)
+{
+	struct store_chat_list	 l;
+	char			 tmp[STORE_JID_MAX + 2];
+	int			 rc, a;
+	size_t			 i;
+
+	for (a = 0; a < 2; a++) {	/* not archived, then archived */
+		if ((rc = store_chat_list(c->s, a == 1, 1000000, &l)) != 0) {
+			fprintf(stderr, "wachat: cannot read the chats: %s\n",
+			    wc_strerror(rc));
+			return CLI_DB;
+		}
+		for (i = 0; i < l.n; i++) {
+			const struct store_chat	*ch = &l.chats[i];
+			const char		*name = chat_label(ch, tmp,
+						    sizeof(tmp));
+			const char		*text = ch->last_deleted ?
+						    "(message deleted)" :
+						    ch->last_text;
+
+			if (c->json) {
+				put(&c->line, "{\"type\":\"chat\"");
+				json_s(&c->line, "jid", ch->jid);
+				json_s(&c->line, "name", name);
+				putf(&c->line, ",\"last_ms\":%lld",
+				    (long long)ch->last_ms);
+				if (ch->last_ms > 0) {
+					put(&c->line, ",\"time\":\"");
+					put_time(&c->line, ch->last_ms, true);
+					put(&c->line, "\"");
+				} else
+					put(&c->line, ",\"time\":null");
+				putf(&c->line, ",\"unread\":%d,\"pinned\":%s,"
+				    "\"archived\":%s,\"muted\":%s",
+				    ch->unread, ch->pinned ? "true" : "false",
+				    ch->archived ? "true" : "false",
+				    ch->muted_until != 0 ? "true" : "false");
+				json_s(&c->line, "last_text", text);
+				buf_push(&c->line, '}');
+			} else {
+				if (ch->last_ms > 0)
+					put_time(&c->line, ch->last_ms, false);
+				else
+					put(&c->line, "                ");
+				put(&c->line, "  ");
+				put_text(&c->line, name, strlen(name));
+				put(&c->line, " <");
+				put_text(&c->line, ch->jid, strlen(ch->jid));
+				put(&c->line, ">");
+				if (ch->unread > 0)
+					putf(&c->line, " [%d unread]",
+					    ch->unread);
+				if (ch->pinned)
+					put(&c->line, " [pinned]");
+				if (ch->archived)
+					put(&c->line, " [archived]");
+				if (ch->muted_until != 0)
+					put(&c->line, " [muted]");
+				if (text[0] != '\0') {
+					put(&c->line, ": ");
+					put_text(&c->line, text, strlen(text));
+				}
+			}
+			flush_line(c);
+		}
+		store_chat_list_free(&l);
+	}
+	return c->status;
+}
+
+static const char *
+kind_name(enum store_msg_kind k)
+{
+	switch (k) {
+	case STORE_MSG_TEXT:
+		return "text";
+	case STORE_MSG_MEDIA:
+		return "media";
+	case STORE_MSG_NOTICE:
+		return "notice";
+	case STORE_MSG_UNSUPPORTED:
+		return "unsupported";
+	case STORE_MSG_PLACEHOLDER:
+		return "placeholder";
+	case STORE_MSG_HIDDEN:
+		return "hidden";
+	}
+	return "unsupported";
+}
+
+/* One message line (history, export). */
+static void
+put_msg(struct cli *c, const struct store_msg *m, bool seconds)
+{
+	const char	*who = sender_name(c, m->chat, m->from_me, m->sender);
+
+	if (c->json) {
+		put(&c->line, "{\"type\":\"message\"");
+		json_s(&c->line, "chat", m->chat);
+		json_s(&c->line, "id", m->id);
+		putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
+		    (long long)m->rowid, (long long)m->ts_ms);
+		put(&c->line, ",\"time\":\"");
+		put_time(&c->line, m->ts_ms, true);
+		putf(&c->line, "\",\"from_me\":%s", m->from_me ? "true" :
+		    "false");
+		json_s(&c->line, "sender", m->sender);
+		json_s(&c->line, "sender_name", who);
+		json_s(&c->line, "kind", kind_name(m->kind));
+		json_str(&c->line, "text", m->text, m->text_len);
+		if (m->quoted_id[0] != '\0')
+			json_s(&c->line, "quoted_id", m->quoted_id);
+		putf(&c->line, ",\"edited_ms\":%lld,\"deleted\":%s}",
+		    (long long)m->edited_ms, m->deleted ? "true" : "false");
+		flush_line(c);
+		return;
+	}
+	if (seconds) {
+		time_t		 t = (time_t)(m->ts_ms / 1000);
+		struct tm	 tm;
+		char		 s[32];
+
+		if (localtime_r(&t, &tm) != NULL &&
+		    strftime(s, sizeof(s), "%Y-%m-%d %H:%M:%S", &tm) > 0)
+			put(&c->line, s);
+	} else
+		put_time(&c->line, m->ts_ms, false);
+	put(&c->line, "  ");
+	put_text(&c->line, who, strlen(who));
+	put(&c->line, ": ");
+	if (m->deleted)
+		put(&c->line, "(message deleted)");
+	else {
+		if (m->kind == STORE_MSG_MEDIA)
+			put(&c->line, "[media] ");
+		else if (m->kind == STORE_MSG_PLACEHOLDER)
+			put(&c->line, "(waiting for this message)");
+		else if (m->kind == STORE_MSG_UNSUPPORTED &&
+		    m->text_len == 0)
+			put(&c->line, "(a message this wachat cannot show)");
+		put_text(&c->line, m->text, m->text_len);
+		if (m->edited_ms != 0)
+			put(&c->line, " (edited)");
+	}
+	flush_line(c);
+}
+
+/* Print the chat's messages from just after (ts, rowid), oldest first,
+ * up to limit (0: all).  Returns an exit status. */
+static int
+print_from(struct cli *c, const char *jid, int64_t ts, int64_t rowid,
+    long limit, bool seconds)
+{
+	struct store_msg_page	 p;
+	long			 done = 0;
+	size_t			 i, max;
+	int			 rc;
+
+	for (;;) {
+		max = limit == 0 || limit - done > PAGE ? PAGE :
+		    (size_t)(limit - done);
+		if ((rc = store_msg_page_after(c->s, jid, ts, rowid, max,
+		    &p)) != 0) {
+			fprintf(stderr, "wachat: cannot read the messages: "
+			    "%s\n", wc_strerror(rc));
+			return CLI_DB;
+		}
+		for (i = 0; i < p.n && c->status == CLI_OK; i++)
+			put_msg(c, &p.msgs[i], seconds);
+		done += (long)p.n;
+		if (p.n > 0) {
+			ts = p.msgs[p.n - 1].ts_ms;
+			rowid = p.msgs[p.n - 1].rowid;
+		}
+		i = p.n;
+		store_msg_page_free(&p);
+		if (i < max || (limit != 0 && done >= limit) ||
+		    c->status != CLI_OK)
+			break;
+	}
+	return c->status;
+}
+
+static int
+cmd_history(struct cli *c, const char *jid, bool since_set, int64_t since,
+    long limit)
+{
+	struct store_msg_page	 p;
+	int64_t			 ts = INT64_MIN, rowid = INT64_MIN;
+	long			 seen = 0;
+	size_t			 max;
+	bool			 more;
+	int			 rc;
+
+	if (since_set)
+		return print_from(c, jid, since - 1, INT64_MAX, limit, false);
+	if (limit == 0)
+		return print_from(c, jid, INT64_MIN, INT64_MIN, 0, false);
+	/* The newest limit: walk back to the oldest of them, then print
+	 * forward from just before it. */
+	for (;;) {
+		max = limit - seen > PAGE ? PAGE : (size_t)(limit - seen);
+		rc = seen == 0 ? store_msg_page_newest(c->s, jid, max, &p) :
+		    store_msg_page_before(c->s, jid, ts, rowid, max, &p);
+		if (rc != 0) {
+			fprintf(stderr, "wachat: cannot read the messages: "
+			    "%s\n", wc_strerror(rc));
+			return CLI_DB;
+		}
+		if (p.n > 0) {
+			ts = p.msgs[0].ts_ms;
+			rowid = p.msgs[0].rowid;
+		}
+		seen += (long)p.n;
+		more = p.more && seen < limit;
+		store_msg_page_free(&p);
+		if (!more)
+			break;
+	}
+	if (seen == 0)
+		return CLI_OK;
+	return print_from(c, jid, ts, rowid - 1, limit, false);
+}
+
+static int
+cmd_search(struct cli *c, const char *query, const char *jid, long limit)
+{
+	struct store_search_filter	 f;
+	struct store_search_result	 r;
+	size_t				 i;
+	int				 rc;
+
+	memset(&f, 0, sizeof(f));
+	f.chat = jid;
+	if (limit == 0 || limit > STORE_SEARCH_MAX)
+		limit = STORE_SEARCH_MAX;
+	if ((rc = store_search(c->s, query, &f, (size_t)limit, &r)) != 0) {
+		fprintf(stderr, "wachat: cannot search: %s\n", rc == -EINVAL ?
+		    "the query is too long" : wc_strerror(rc));
+		return rc == -EINVAL ? CLI_USAGE : CLI_DB;
+	}
+	for (i = 0; i < r.n && c->status == CLI_OK; i++) {
+		const struct store_search_hit	*h = &r.hits[i];
+		const char			*who = sender_name(c, h->chat,
+						    h->from_me, h->sender);
+		char				 tmp[STORE_JID_MAX + 2];
+		const char			*chat = h->chat_name;
+
+		if (chat[0] == '\0') {
+			jid_label(h->chat, tmp, sizeof(tmp));
+			chat = tmp;
+		}
+		if (c->json) {
+			size_t	 a;
+
+			put(&c->line, "{\"type\":\"hit\"");
+			json_s(&c->line, "chat", h->chat);
+			json_s(&c->line, "chat_name", chat);
+			json_s(&c->line, "id", h->id);
+			putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
+			    (long long)h->rowid, (long long)h->ts_ms);
+			put(&c->line, ",\"time\":\"");
+			put_time(&c->line, h->ts_ms, true);
+			putf(&c->line, "\",\"from_me\":%s", h->from_me ?
+			    "true" : "false");
+			json_s(&c->line, "sender", h->sender);
+			json_s(&c->line, "sender_name", who);
+			put(&c->line, ",\"snippet\":\"");
+			a = json_chars(&c->line, h->snippet, h->match_start);
+			{
+				size_t	 m = json_chars(&c->line, h->snippet +
+					    h->match_start, h->match_end -
+					    h->match_start);
+
+				json_chars(&c->line, h->snippet +
+				    h->match_end, h->snippet_len -
+				    h->match_end);
+				putf(&c->line, "\",\"match\":[%zu,%zu]", a,
+				    a + m);
+			}
+			putf(&c->line, ",\"cut_before\":%s,\"cut_after\":%s}",
+			    h->cut_before ? "true" : "false",
+			    h->cut_after ? "true" : "false");
+		} else {
+			put_time(&c->line, h->ts_ms, false);
+			put(&c->line, "  ");
+			put_text(&c->line, chat, strlen(chat));
+			put(&c->line, "  ");
+			put_text(&c->line, who, strlen(who));
+			put(&c->line, ": ");
+			if (h->cut_before)
+				put(&c->line, "...");
+			put_text(&c->line, h->snippet, h->match_start);
+			if (h->match_end > h->match_start) {
+				put(&c->line, "*");
+				put_text(&c->line, h->snippet + h->match_start,
+				    h->match_end - h->match_start);
+				put(&c->line, "*");
+			}
+			put_text(&c->line, h->snippet + h->match_end,
+			    h->snippet_len - h->match_end);
+			if (h->cut_after)
+				put(&c->line, "...");
+		}
+		flush_line(c);
+	}
+	if (r.more && !c->json && c->status == CLI_OK)
+		fprintf(stderr, "wachat: more messages match (--limit, or more "
+		    "words)\n");
+	rc = r.n == 0 ? CLI_NOT_FOUND : c->status;
+	store_search_free(&r);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Settings and the database */
+
+static int
+open_db(const char *file, const char *data_dir, struct store **s)
+{
+	struct conf	 conf;
+	struct conf_env	 env;
+	struct conf_err	 err;
+	struct conf_arg	 arg = { "data-dir", data_dir };
+	int		 rc, v = -1;
+
+	env.home = getenv("HOME");
+	env.xdg_config_home = getenv("XDG_CONFIG_HOME");
+	env.xdg_data_home = getenv("XDG_DATA_HOME");
+	env.xdg_state_home = getenv("XDG_STATE_HOME");
+	if (conf_load(&conf, &env, file, &arg, data_dir != NULL ? 1 : 0,
+	    &err) != 0) {
+		if (err.file[0] != '\0')
+			fprintf(stderr, "wachat: %s: %s\n", err.file, err.why);
+		else
+			fprintf(stderr, "wachat: --%s: %s\n", err.name,
+			    err.why);
+		return CLI_USAGE;
+	}
+	rc = store_open_ro(conf.data_dir, s, &v);
+	if (rc == -ENOENT)
+		fprintf(stderr, "wachat: no database in %s (wachat has not "
+		    "been linked with this data dir)\n", conf.data_dir);
+	else if (rc == WC_ESCHEMA && v > STORE_SCHEMA_VERSION)
+		fprintf(stderr, "wachat: the database in %s was written by a "
+		    "newer wachat (schema %d; this one reads %d)\n",
+		    conf.data_dir, v, STORE_SCHEMA_VERSION);
+	else if (rc == WC_ESCHEMA)
+		fprintf(stderr, "wachat: the database in %s has an older "
+		    "schema (%d; this one reads %d): run wachat once to "
+		    "upgrade it\n", conf.data_dir, v, STORE_SCHEMA_VERSION);
+	else if (rc != 0)
+		fprintf(stderr, "wachat: cannot open the database in %s: %s\n",
+		    conf.data_dir, wc_strerror(rc));
+	conf_release(&conf);
+	return rc == 0 ? CLI_OK : CLI_DB;
+}
+
+static int
+usage_error(const char *cmd, const char *why)
+{
+	fprintf(stderr, "wachat %s: %s\n", cmd, why);
+	cli_usage(stderr);
+	return CLI_USAGE;
+}
+
+int
+cli_main(int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "since", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, 'l' },
+		{ "chat", required_argument, NULL, 'c' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "data-dir", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char	*cmd = argv[0], *chat = NULL, *format = NULL;
+	const char	*data_dir = NULL, *file = NULL, *arg = NULL;
+	char		 jid[STORE_JID_MAX + 1];
+	struct cli	 c;
+	int64_t		 since = 0;
+	bool		 since_set = false;
+	long		 limit = LIMIT_DEFAULT;
+	int		 ch, status;
+
+	memset(&c, 0, sizeof(c));
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			c.json = true;
+			break;
+		case 's':
+			if (!parse_date(optarg, &since))
+				return usage_error(cmd, "--since: not a date "
+				    "(YYYY-MM-DD or ISO 8601)");
+			since_set = true;
+			break;
+		case 'l':
+			if (!parse_count(optarg, &limit))
+				return usage_error(cmd, "--limit: not a count");
+			break;
+		case 'c':
+			chat = optarg;
+			break;
+		case 'f':
+			format = optarg;
+			break;
+		case 'd':
+			data_dir = optarg;
+			break;
+		case 'C':
+			file = optarg;
+			break;
+		case 'h':
+			cli_usage(stdout);
+			return fflush(stdout) == 0 ? CLI_OK : CLI_WRITE;
+		default:
+			cli_usage(stderr);
+			return CLI_USAGE;
+		}
+	}
+	if (strcmp(cmd, "chats") == 0) {
+		if (optind != argc)
+			return usage_error(cmd, "takes no argument");
+	} else if (optind + 1 != argc)
+		return usage_error(cmd, strcmp(cmd, "search") == 0 ?
+		    "takes one QUERY (quote it)" : "takes one CHAT");
+	else
+		arg = argv[optind];
+	if ((since_set && strcmp(cmd, "history") != 0) ||
+	    (chat != NULL && strcmp(cmd, "search") != 0) ||
+	    (format != NULL && strcmp(cmd, "export") != 0))
+		return usage_error(cmd, "an option of another subcommand");
+	if (strcmp(cmd, "export") == 0) {
+		if (format == NULL || (strcmp(format, "txt") != 0 &&
+		    strcmp(format, "jsonl") != 0))
+			return usage_error(cmd, "--format txt or --format "
+			    "jsonl");
+		c.json = strcmp(format, "jsonl") == 0;
+	}
+	if ((status = open_db(file, data_dir, &c.s)) != CLI_OK)
+		return status;
+	if (strcmp(cmd, "chats") == 0)
+		status = cmd_chats(&c);
+	else if (strcmp(cmd, "search") == 0) {
+		status = CLI_OK;
+		if (chat != NULL)
+			status = resolve_chat(&c, chat, jid);
+		if (status == CLI_OK)
+			status = cmd_search(&c, arg, chat != NULL ? jid : NULL,
+			    limit);
+	} else if ((status = resolve_chat(&c, arg, jid)) == CLI_OK) {
+		if (strcmp(cmd, "history") == 0)
+			status = cmd_history(&c, jid, since_set, since, limit);
+		else
+			status = print_from(&c, jid, INT64_MIN, INT64_MIN, 0,
+			    true);
+	}
+	store_close(c.s);
+	buf_release(&c.line);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		status = CLI_WRITE;
+	if (status == CLI_WRITE)
+		fprintf(stderr, "wachat: cannot write the output\n");
+	return status;
+}

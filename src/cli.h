@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli.h -- the read-only subcommands: wachat chats, history, search,
+ * export (doc/wachat.1, SUBCOMMANDS; features.md D3, D4).  They open the
+ * database with store_open_ro(), so they work while another wachat runs
+ * on the same data dir, and print plain text (every string from the
+ * network through wc_sanitize()) or JSON lines (valid UTF-8, controls
+ * escaped).  Part of the composition root with src/main.c; main thread,
+ * before anything else starts.
+ */
+#ifndef WC_CLI_H
+#define WC_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit statuses of the subcommands (doc/wachat.1, EXIT STATUS). */
+enum cli_exit {
+	CLI_OK = 0,
+	CLI_USAGE = 1,		/* bad arguments or settings */
+	CLI_NOT_FOUND = 2,	/* no such chat, no hit, no message */
+	CLI_DB = 3,		/* no database, unreadable, other schema */
+	CLI_AMBIGUOUS = 4,	/* a chat name names several chats */
+	CLI_WRITE = 5,		/* the output could not be written */
+};
+
+/* Whether arg (argv[1]) names a subcommand. */
+bool	cli_is_command(const char *arg);
+
+/*
+ * Run subcommand argv[0] with its arguments argv[1..argc); returns an
+ * enum cli_exit status.  Reads settings (the data dir) as wachat does:
+ * --config FILE and --data-dir DIR are taken here too.  Prints to stdout
+ * and stderr only.
+ */
+int	cli_main(int argc, char **argv);
+
+/* Append the subcommands' part of --help to f. */
+void	cli_usage(FILE *f);
+
+#endif

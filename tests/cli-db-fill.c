@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/cli-db-fill.c -- the database tests/check-cli-read.sh reads,
+ * made through the store API (made-up JIDs and numbers only):
+ *
+ *   cli-db-fill fill DIR     chats and messages (below), then exit
+ *   cli-db-fill hold DIR     open DIR's database, begin a write
+ *                            transaction holding a new message, print
+ *                            "holding" and keep it open until standard
+ *                            input closes; then roll it back
+ *
+ * fill: Ana María (+15550000001, push name; 3 messages, one from us,
+ * one with ESC and OSC sequences and a bidi override in it, one that is
+ * revoked), the group "Café Society" (2 members' messages, one edited),
+ * Bob (a LID chat mapped from +15550000002), two chats named "Team" and
+ * "Team B" (ambiguous "Tea"), and 300 history messages imported in Ana's
+ * chat (2020-01-01 on, one per minute).
+ */
+#include "compat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "store.h"
+
+#define ANA	"15550000001@s.whatsapp.net"
+#define BOB_PN	"15550000002@s.whatsapp.net"
+#define BOB	"200000000002@lid"
+#define GROUP	"120363000000000009@g.us"
+#define CAROL	"15550000003@s.whatsapp.net"
+#define TEAM	"120363000000000010@g.us"
+#define TEAMB	"120363000000000011@g.us"
+#define T0	1577836800000LL		/* 2020-01-01T00:00:00Z */
+#define DAY	86400000LL
+
+static void
+check(int rc, const char *what)
+{
+	if (rc < 0) {
+		fprintf(stderr, "cli-db-fill: %s: %s\n", what, wc_strerror(rc));
+		exit(1);
+	}
+}
+
+static void
+in(struct store *s, const char *chat, const char *id, const char *sender,
+    bool from_me, int64_t ts, const char *text)
+{
+	static const uint8_t	 pb[] = "pb";
+	struct store_msg_new	 m;
+
+	memset(&m, 0, sizeof(m));
+	m.chat = chat;
+	m.id = id;
+	m.sender = sender;
+	m.from_me = from_me;
+	m.ts_ms = ts;
+	m.kind = STORE_MSG_TEXT;
+	m.text = text;
+	m.text_len = strlen(text);
+	m.state = from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	if (from_me) {
+		m.payload = pb;
+		m.payload_len = 2;
+		check(store_msg_insert_outgoing(s, &m, NULL), "outgoing");
+		check(store_msg_mark_sent(s, chat, id, 0), "sent");
+	} else
+		check(store_msg_insert_incoming(s, &m, NULL), "incoming");
+}
+
+static void
+fill(struct store *s)
+{
+	static struct store_msg_new	 h[300];
+	static char			 ids[300][16], texts[300][48];
+	int				 i;
+
+	for (i = 0; i < 300; i++) {
+		snprintf(ids[i], sizeof(ids[i]), "HIST%03d", i);
+		snprintf(texts[i], sizeof(texts[i]), "history line %d%s", i,
+		    i == 7 ? " with the word zanzibar" : "");
+		memset(&h[i], 0, sizeof(h[i]));
+		h[i].chat = ANA;
+		h[i].id = ids[i];
+		h[i].ts_ms = T0 + (int64_t)i * 60000;
+		h[i].kind = STORE_MSG_TEXT;
+		h[i].text = texts[i];
+		h[i].text_len = strlen(texts[i]);
+		h[i].state = STORE_MSG_READ;
+		h[i].from_me = i % 3 == 0;
+	}
+	check(store_hist_import(s, h, 300), "import");
+	check(store_contact_set_push_name(s, ANA, "Ana María"), "push name");
+	in(s, ANA, "A1", "", false, T0 + 400 * DAY, "Quieres un café mañana?");
+	in(s, ANA, "A2", "", true, T0 + 400 * DAY + 60000, "Sí! a las 10");
+	in(s, ANA, "A3", "", false, T0 + 400 * DAY + 120000,
+	    "evil \x1b[2J\x1b]52;c;SGVsbG8=\x07 cafe \xe2\x80\xae"
+	    "txt.exe\x9b" "31m done");
+	in(s, ANA, "A4", "", false, T0 + 400 * DAY + 180000, "gone soon");
+	check(store_msg_revoke(s, ANA, false, "A4"), "revoke");
+	check(store_chat_set_name(s, GROUP, "Café Society"), "group name");
+	check(store_contact_set_name(s, CAROL, "Carol"), "contact");
+	in(s, GROUP, "G1", CAROL, false, T0 + 300 * DAY, "Who brings the "
+	    "croissants?");
+	in(s, GROUP, "G2", BOB, false, T0 + 300 * DAY + 1000, "I will, "
+	    "\"promise\"\\ok");
+	check(store_msg_edit(s, GROUP, false, "G2", "I will bring them", 17,
+	    T0 + 300 * DAY + 5000), "edit");
+	check(store_lid_put(s, BOB_PN, BOB), "lid");
+	check(store_contact_set_push_name(s, BOB, "Bob"), "bob");
+	in(s, BOB, "B1", "", false, T0 + 200 * DAY, "see you at the station");
+	check(store_chat_set_name(s, TEAM, "Team"), "team");
+	check(store_chat_set_name(s, TEAMB, "Team B"), "team b");
+	in(s, TEAM, "T1", CAROL, false, T0 + 100 * DAY, "standup moved");
+	check(store_fts_catch_up(s, 100), "catch up");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct store	*s;
+	char		 line[64];
+
+	if (argc != 3 || (strcmp(argv[1], "fill") != 0 &&
+	    strcmp(argv[1], "hold") != 0)) {
+		fprintf(stderr, "usage: cli-db-fill fill|hold DIR\n");
+		return 2;
+	}
+	check(store_open(argv[2], &s), "open");
+	if (strcmp(argv[1], "fill") == 0) {
+		fill(s);
+		store_close(s);
+		return 0;
+	}
+	check(store_signal_begin(s), "begin");
+	in(s, ANA, "HELD", "", false, T0 + 500 * DAY, "uncommitted zanzibar");
+	printf("holding\n");
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin) != NULL)
+		;
+	check(store_signal_rollback(s), "rollback");
+	store_close(s);
+	return 0;
+}
