@@ -867,6 +867,27 @@ dm_group_on_message(struct wa_dm *dm, const struct wa_node *n,
 void
 dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 {
+	struct wa_signal_addr	 ad;
+
+	(void)dm->st->skr_forget(dm->st->arg, r->from, r->participant);
+	if (dm_addr_of(r->participant, &ad) != 0)
+		return;
+	/* no session with that device, or it asked more than once (its
+	 * session may be gone): a fresh bundle first (9.6) */
+	if (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2) {
+		if (dm_retry_fetch(dm, r->participant, r->from, r->id,
+		    r->retry_count, r->retry_t, true) != 0)
+			log_warn("group retry of %s: no bundle asked", r->id);
+		return;
+	}
+	dm_group_retry_answer(dm, r->participant, r->from, r->id,
+	    r->retry_count);
+}
+
+void
+dm_group_retry_answer(struct wa_dm *dm, const char *device,
+    const char *group, const char *id, unsigned count)
+{
 	struct wa_dm_out	 o;
 	struct wa_dm_group	 g;
 	struct wa_signal_addr	 own, ad;
@@ -882,12 +903,11 @@ dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 
 	memset(&o, 0, sizeof(o));
 	memset(&g, 0, sizeof(g));
-	(void)dm->st->skr_forget(dm->st->arg, r->from, r->participant);
-	if ((rc = dm->st->out_get(dm->st->arg, r->from, r->id, &o)) <= 0) {
-		log_warn("group retry for message %s we do not have", r->id);
+	if ((rc = dm->st->out_get(dm->st->arg, group, id, &o)) <= 0) {
+		log_warn("group retry for message %s we do not have", id);
 		return;
 	}
-	if (dm->st->group_get(dm->st->arg, r->from, &g) != 1) {
+	if (dm->st->group_get(dm->st->arg, group, &g) != 1) {
 		wa_dm_out_release(&o);
 		return;
 	}
@@ -896,19 +916,19 @@ dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 	    dm->own_dev, dm_server_of(u));
 	wa_dm_group_release(&g);
 	if ((rc = dm_addr_of(dev, &own)) != 0 ||
-	    (rc = dm_addr_of(r->participant, &ad)) != 0)
+	    (rc = dm_addr_of(device, &ad)) != 0)
 		goto out;
 	if (wa_signal_has_session(dm->sig, &ad) != 1) {
 		log_warn("group retry of %s: no session with that device",
-		    r->id);
+		    id);
 		goto out;
 	}
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		goto out;
-	rc = wa_signal_group_skdm(dm->sig, r->from, &own, &sk);
+	rc = wa_signal_group_skdm(dm->sig, group, &own, &sk);
 	if (rc == 0)
 		rc = wa_group_message_add_skdm(o.payload, o.payload_len,
-		    r->from, sk.p, sk.len, &msg);
+		    group, sk.p, sk.len, &msg);
 	if (rc == 0) {
 		dm_pad(dm, msg.p, msg.len, &plain);
 		rc = wa_signal_encrypt(dm->sig, &ad, plain.p, plain.len, &st,
@@ -923,9 +943,9 @@ dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 	arena_init(&a, 1024);
 	nk = st == WA_SIGNAL_PKMSG && dm->adv != NULL ? 2 : 1;
 	n = wa_nb_new(&a, "message", 6);
-	wa_nb_attr(n, "id", r->id);
-	if (wa_nb_attr_jid(n, "to", r->from) != 0 ||
-	    wa_nb_attr_jid(n, "participant", r->participant) != 0) {
+	wa_nb_attr(n, "id", id);
+	if (wa_nb_attr_jid(n, "to", group) != 0 ||
+	    wa_nb_attr_jid(n, "participant", device) != 0) {
 		arena_release(&a);
 		rc = -EINVAL;
 		goto out;
@@ -937,7 +957,7 @@ dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 	enc = wa_nb_kid(&a, &c[0], "enc", 3);
 	wa_nb_attr(enc, "v", "2");
 	wa_nb_attr(enc, "type", st == WA_SIGNAL_PKMSG ? "pkmsg" : "msg");
-	wa_nb_attr_num(&a, enc, "count", r->retry_count);
+	wa_nb_attr_num(&a, enc, "count", count);
 	wa_nb_bytes(enc, ct.p, ct.len);
 	if (nk == 2)
 		wa_nb_bytes(wa_nb_kid(&a, &c[1], "device-identity", 0),
@@ -946,10 +966,10 @@ dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 	arena_release(&a);
 	if (rc == 0)
 		log_info("group message %s re-sent to a device that asked",
-		    r->id);
+		    id);
 out:
 	if (rc != 0)
-		log_warn("group retry of %s: %s", r->id, wc_strerror(rc));
+		log_warn("group retry of %s: %s", id, wc_strerror(rc));
 	wa_crypto_wipe(plain.p, plain.len);
 	buf_release(&plain);
 	buf_release(&msg);

@@ -58,6 +58,7 @@ struct pending_retry {
 	char		 id[WA_DM_ID_MAX];
 	unsigned	 count;
 	int64_t		 t;
+	bool		 group;		/* a group's (10.5): chat is the group */
 };
 
 /* Bounded counters keyed by "device/id" (retry storms, 9.6). */
@@ -157,6 +158,14 @@ void	dm_group_on_message(struct wa_dm *dm, const struct wa_node *n,
 	    struct wa_msg_in *m);
 /* A retry receipt from a group member's device (10.5). */
 void	dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r);
+/* Answer it once a session with device is there: our message (group, id)
+ * with our SKDM, pairwise. */
+void	dm_group_retry_answer(struct wa_dm *dm, const char *device,
+	    const char *group, const char *id, unsigned count);
+/* Fetch a fresh bundle of device, then answer the retry of (chat, id)
+ * (dm->retry; one at a time): 0, or -EBUSY / the send's error. */
+int	dm_retry_fetch(struct wa_dm *dm, const char *device, const char *chat,
+	    const char *id, unsigned count, int64_t t, bool group);
 /* A w:gp2 notification (the engine acks it). */
 void	dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n);
 /* An iq answering one of the group queries: 1 when it was, else 0. */

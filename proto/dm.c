@@ -13,6 +13,7 @@
 #include "buf.h"
 #include "crypto.h"
 #include "dm.h"
+#include "history.h"
 #include "err.h"
 #include "log.h"
 #include "msg.h"
@@ -930,6 +931,72 @@ out:
 }
 
 int
+wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload, size_t len)
+{
+	struct wa_signal_addr	 ad;
+	enum wa_msg_enc_type	 type;
+	struct buf		 ct = BUF_INIT;
+	struct arena		 a;
+	struct wa_node		*n, *c, *enc;
+	uint8_t			 rnd[WA_MSG_ID_RAND_LEN];
+	char			 id[WA_MSG_ID_LEN + 1], pnu[40];
+	size_t			 nk;
+	int			 rc;
+
+	if (payload == NULL || len == 0)
+		return -EINVAL;
+	if (!dm->online || dm->own_pn[0] == '\0')
+		return -ENOTCONN;
+	/* our phone: device 0 of our own number (12.4) */
+	if ((rc = dm_addr_of(dm->own_pn, &ad)) != 0)
+		return rc;
+	if ((rc = wa_signal_has_session(dm->sig, &ad)) != 1)
+		return rc < 0 ? rc : WC_ENOSESSION;
+	if ((rc = dm->host.rng(dm->host.arg, rnd, sizeof(rnd))) != 0)
+		return rc;
+	snprintf(pnu, sizeof(pnu), "%.*s", (int)strcspn(dm->own_pn, "@"),
+	    dm->own_pn);
+	wa_msg_id(rnd, (uint64_t)(dm->host.now_ms(dm->host.arg) / 1000), pnu,
+	    id);
+	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
+		return rc;
+	rc = dm_encrypt_for(dm, dm->own_pn, false, dm->own_pn, payload, len,
+	    &type, &ct);
+	if (rc == 0)
+		rc = dm->st->tx_commit(dm->st->arg);
+	else
+		(void)dm->st->tx_rollback(dm->st->arg);
+	if (rc != 0) {
+		buf_release(&ct);
+		return rc;
+	}
+	arena_init(&a, 1024);
+	nk = type == WA_MSG_ENC_PKMSG && dm->adv != NULL ? 2 : 1;
+	n = wa_nb_new(&a, "message", 6);
+	wa_nb_attr(n, "id", id);
+	if ((rc = wa_nb_attr_jid(n, "to", dm->own_pn)) == 0) {
+		wa_nb_attr(n, "type", "text");
+		wa_nb_attr(n, "category", "peer");
+		wa_nb_attr(n, "push_priority", "high_force");
+		c = wa_nb_kids(&a, n, nk);
+		enc = wa_nb_kid(&a, &c[0], "enc", 2);
+		wa_nb_attr(enc, "v", "2");
+		wa_nb_attr(enc, "type", type == WA_MSG_ENC_PKMSG ? "pkmsg" :
+		    "msg");
+		wa_nb_bytes(enc, ct.p, ct.len);
+		if (nk == 2)
+			wa_nb_bytes(wa_nb_kid(&a, &c[1], "device-identity", 0),
+			    dm->adv, dm->adv_len);
+		rc = dm_send(dm, n);
+	}
+	arena_release(&a);
+	buf_release(&ct);
+	if (rc == 0)
+		log_info("peer message %s sent to our phone", id);
+	return rc;
+}
+
+int
 wa_dm_retry(struct wa_dm *dm, const char *chat, const char *id)
 {
 	int	 rc;
@@ -1205,6 +1272,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	struct buf		 plain = BUF_INIT;
 	size_t			 len;
 	bool			 changed = false, unreadable = false;
+	bool			 hist = false;
 	int			 rc, rc2, crc;
 
 	if ((rc = dm_addr_of(m->from, &ad)) != 0)
@@ -1223,7 +1291,15 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 			if (c.dsm_destination != NULL && from_me &&
 			    !dm_user_of(c.dsm_destination, chat, WA_DM_JID_MAX))
 				crc = WC_EPROTO;
-			if (crc == 0)
+			if (crc == 0 && from_me && c.kind == WA_MSG_PROTOCOL &&
+			    c.protocol_type == WA_HIST_PROTO_NOTIF &&
+			    dm->st->hist_put != NULL) {
+				/* history from our phone (12.1): queued with
+				 * the session, imported after the ack */
+				rc = dm->st->hist_put(dm->st->arg, m->id,
+				    plain.p, len);
+				hist = rc == 0;
+			} else if (crc == 0)
 				rc = dm_apply(dm, m, chat, sender, from_me, &c,
 				    shown);
 			wa_msg_content_release(&c);
@@ -1243,6 +1319,8 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	if (rc == 0 && changed && !from_me)
 		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
 		    "security code changed");
+	if (rc == 0 && hist && dm->host.history != NULL)
+		dm->host.history(dm->host.arg);
 	return rc == 0 && unreadable ? 1 : rc;
 }
 
@@ -1415,15 +1493,42 @@ out:
 	wa_dm_out_release(&o);
 }
 
+int
+dm_retry_fetch(struct wa_dm *dm, const char *device, const char *chat,
+    const char *id, unsigned count, int64_t t, bool group)
+{
+	struct arena	 a;
+	struct wa_node	*q;
+	const char	*devs[1];
+	int		 rc;
+
+	if (dm->retry.active)
+		return -EBUSY;	/* one at a time; it will ask again */
+	memset(&dm->retry, 0, sizeof(dm->retry));
+	dm->retry.active = true;
+	dm->retry.group = group;
+	snprintf(dm->retry.device, sizeof(dm->retry.device), "%s", device);
+	snprintf(dm->retry.chat, sizeof(dm->retry.chat), "%s", chat);
+	snprintf(dm->retry.id, sizeof(dm->retry.id), "%s", id);
+	dm->retry.count = count;
+	dm->retry.t = t;
+	dm->host.iq_id(dm->host.arg, dm->retry.iq);
+	devs[0] = device;
+	arena_init(&a, 512);
+	if ((rc = wa_usync_keys_query(dm->retry.iq, devs, 1, &a, &q)) == 0)
+		rc = dm_send(dm, q);
+	if (rc != 0)
+		dm->retry.active = false;
+	arena_release(&a);
+	return rc;
+}
+
 static void
 on_retry_receipt(struct wa_dm *dm, const struct wa_node *n,
     const struct wa_msg_receipt_in *r, const char *chat)
 {
 	struct wa_signal_bundle	 b;
 	struct wa_signal_addr	 ad;
-	struct arena		 a;
-	struct wa_node		*q;
-	const char		*devs[1];
 	char			 key[COUNTER_KEY];
 	int			 rc;
 
@@ -1442,23 +1547,8 @@ on_retry_receipt(struct wa_dm *dm, const struct wa_node *n,
 	} else if (dm_addr_of(r->from, &ad) == 0 &&
 	    (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2)) {
 		/* fetch a fresh bundle first, then answer */
-		if (dm->retry.active)
-			return;		/* one at a time; it will ask again */
-		memset(&dm->retry, 0, sizeof(dm->retry));
-		dm->retry.active = true;
-		snprintf(dm->retry.device, sizeof(dm->retry.device), "%s",
-		    r->from);
-		snprintf(dm->retry.chat, sizeof(dm->retry.chat), "%s", chat);
-		snprintf(dm->retry.id, sizeof(dm->retry.id), "%s", r->id);
-		dm->retry.count = r->retry_count;
-		dm->retry.t = r->retry_t;
-		dm->host.iq_id(dm->host.arg, dm->retry.iq);
-		devs[0] = r->from;
-		arena_init(&a, 512);
-		if (wa_usync_keys_query(dm->retry.iq, devs, 1, &a, &q) != 0 ||
-		    dm_send(dm, q) != 0)
-			dm->retry.active = false;
-		arena_release(&a);
+		(void)dm_retry_fetch(dm, r->from, chat, r->id, r->retry_count,
+		    r->retry_t, false);
 		return;
 	}
 	answer_retry(dm, r->from, chat, r->id, r->retry_count, r->retry_t);
@@ -1480,7 +1570,10 @@ on_retry_keys(struct wa_dm *dm, const struct wa_node *n)
 		    rc == 0 ? "none" : wc_strerror(rc));
 		return;
 	}
-	answer_retry(dm, p.device, p.chat, p.id, p.count, p.t);
+	if (p.group)
+		dm_group_retry_answer(dm, p.device, p.chat, p.id, p.count);
+	else
+		answer_retry(dm, p.device, p.chat, p.id, p.count, p.t);
 }
 
 static void
@@ -1511,7 +1604,17 @@ on_receipt(struct wa_dm *dm, const struct wa_node *n)
 	if (rc == 0 && r.participant != NULL &&
 	    strcmp(dm_server_of(r.from), "g.us") == 0) {
 		if (r.type != NULL && strcmp(r.type, "retry") == 0) {
-			dm_group_on_retry(dm, &r);
+			char	 key[COUNTER_KEY];
+
+			/* bounded as in 1:1 (9.6): no retry storm */
+			snprintf(key, sizeof(key), "%s/%s", r.participant,
+			    r.id);
+			if (count(dm->answered, &dm->answered_next, key) <=
+			    WA_DM_RETRY_ANSWER_MAX)
+				dm_group_on_retry(dm, &r);
+			else
+				log_warn("message %s: retry receipts beyond %u "
+				    "ignored", r.id, WA_DM_RETRY_ANSWER_MAX);
 			arena_release(&a);
 			return;
 		}

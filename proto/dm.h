@@ -182,6 +182,12 @@ struct wa_dm_store_ops {
 	int	(*skr_has)(void *arg, const char *group, const char *device);
 	int	(*skr_put)(void *arg, const char *group, const char *device);
 	int	(*skr_forget)(void *arg, const char *group, const char *device);
+	/* Queue a history-sync notification (the decrypted Message
+	 * msg[0..len) our phone sent with message id id, protocol.md 12.1)
+	 * in the transaction that stores the session it advanced: 0.  May
+	 * be NULL: such messages are then ignored. */
+	int	(*hist_put)(void *arg, const char *id, const uint8_t *msg,
+		    size_t len);
 	/* A person's name for event lines: contact or push name of jid (or
 	 * of its PN-LID alternate) into out[len]: 1, or 0 when none. */
 	int	(*name_get)(void *arg, const char *jid, char *out, size_t len);
@@ -203,6 +209,9 @@ struct wa_dm_host {
 	int64_t	(*now_ms)(void *arg);
 	/* len random bytes; 0 or < 0. */
 	int	(*rng)(void *arg, uint8_t *p, size_t len);
+	/* A history-sync notification was queued (hist_put): take it.  May
+	 * be NULL. */
+	void	(*history)(void *arg);
 	void	*arg;
 };
 
@@ -312,6 +321,19 @@ MUST_CHECK int	wa_dm_send_text(struct wa_dm *dm, const char *chat,
  */
 MUST_CHECK int	wa_dm_send_reaction(struct wa_dm *dm, const char *chat,
 		    const char *target, bool from_me, const char *emoji);
+
+/*
+ * Send payload[0..len) (a Message: a protocolMessage such as the
+ * on-demand history request of protocol.md 12.4) to our own phone as a
+ * peer message: <message to=OUR_NUMBER category="peer"
+ * push_priority="high_force" type="text"> with one <enc>, encrypted on
+ * the session with our phone ([WM] send.go BuildHistorySyncRequest and
+ * sendPeerMessage).  Not stored, not retried.  Returns 0.  Errors:
+ * -EINVAL, -ENOTCONN (offline), WC_ENOSESSION (no session with our phone
+ * yet), the Signal layer's and the send's errors.
+ */
+MUST_CHECK int	wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload,
+		    size_t len);
 
 /* Put our failed message (chat, id) back in the outbox.  Returns 1 when
  * it was failed, 0 when not, or the store's error. */

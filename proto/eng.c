@@ -39,6 +39,7 @@
 #include "log.h"
 #include "pair.h"
 #include "dm.h"
+#include "hsync.h"
 #include "node.h"
 #include "paircode.h"
 #include "i18n.h"
@@ -120,6 +121,9 @@ struct wa_eng {
 	struct wa_signal	*sig;
 	struct wa_dm		*dm;
 	struct wa_dm_host	 dm_host;
+	/* history sync (proto/hsync.h); NULL without its store */
+	struct wa_hsync		*hs;
+	struct wa_hsync_host	 hs_host;
 };
 
 static void	connect_now(struct wa_eng *e);
@@ -614,6 +618,8 @@ lost(struct wa_eng *e, int err, enum next nx, const char *reason)
 	e->online = false;
 	if (e->dm != NULL)
 		wa_dm_offline(e->dm);
+	if (e->hs != NULL)
+		wa_hsync_offline(e->hs);
 	e->kind = KIND_NONE;
 	e->ping_out = false;
 	e->count_id[0] = e->upload_id[0] = e->ping_id[0] = '\0';
@@ -1242,6 +1248,9 @@ on_success(struct wa_eng *e, const struct wa_node *n)
 		wa_dm_online(e->dm, e->dev.jid, e->dev.lid, e->dev.push_name,
 		    e->dev.registration_id, e->dev.adv_identity,
 		    e->dev.adv_identity_len);
+	/* And the history the phone sent that is not imported yet. */
+	if (e->hs != NULL && !e->freed)
+		wa_hsync_online(e->hs, e->dev.jid);
 }
 
 /* <notification type="account_sync" pushname>: our own push name
@@ -1471,6 +1480,8 @@ on_iq(struct wa_eng *e, const struct wa_node *n)
 			on_server_count(e, c);
 	} else if (e->upload_id[0] != '\0' && wa_str_eqc(id, e->upload_id))
 		on_upload_reply(e, n);
+	else if (e->hs != NULL && e->online && wa_hsync_stanza(e->hs, n))
+		;	/* media_conn */
 	else if (e->dm != NULL && e->online)
 		(void)wa_dm_stanza(e->dm, n);
 }
@@ -1631,16 +1642,38 @@ dm_rng(void *arg, uint8_t *p, size_t len)
 	return e->rng(e->rng_arg, p, len);
 }
 
+static void
+dm_history(void *arg)
+{
+	struct wa_eng	*e = arg;
+
+	if (e->hs != NULL)
+		wa_hsync_kick(e->hs);
+}
+
 static int
 dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 {
+	int	 rc;
+
 	e->dm_host.send = dm_send;
 	e->dm_host.iq_id = dm_iq_id;
 	e->dm_host.now_ms = dm_now;
 	e->dm_host.rng = dm_rng;
+	e->dm_host.history = dm_history;
 	e->dm_host.arg = e;
-	return wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
-	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm);
+	if ((rc = wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
+	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm)) != 0)
+		return rc;
+	if (cfg->hsync_store == NULL || cfg->on_hsync_event == NULL)
+		return 0;
+	e->hs_host.send = dm_send;
+	e->hs_host.iq_id = dm_iq_id;
+	e->hs_host.loop = e->loop;
+	e->hs_host.ca_file = e->ca_file;
+	e->hs_host.arg = e;
+	return wa_hsync_new(&e->hs_host, cfg->hsync_store,
+	    cfg->on_hsync_event, cfg->hsync_ev_arg, &e->hs);
 }
 
 struct wa_dm *
@@ -1794,6 +1827,8 @@ wa_eng_free(struct wa_eng *e)
 		qr_file_remove(e);	/* its QR dies with the connection */
 	wa_conn_free(e->c);
 	e->c = NULL;
+	wa_hsync_free(e->hs);
+	e->hs = NULL;
 	wa_dm_free(e->dm);
 	e->dm = NULL;
 	wa_signal_free(e->sig);

@@ -32,6 +32,7 @@
 
 #include "conn.h"
 #include "dm.h"
+#include "hsync.h"
 
 struct uv_loop_s;
 struct wa_eng;
@@ -202,6 +203,12 @@ struct wa_eng_cfg {
 	wa_dm_event_fn		 on_dm_event;
 	void			*dm_ev_arg;
 	struct wa_dm_cfg	 dm;		/* the messaging settings */
+	/* History sync (proto/hsync.h): with both set (and messaging), the
+	 * history our phone sends is imported; ca_file is trusted for the
+	 * media hosts too.  Borrowed for the engine's life. */
+	const struct wa_hsync_store_ops *hsync_store;
+	wa_hsync_event_fn	 on_hsync_event;
+	void			*hsync_ev_arg;
 };
 
 /*

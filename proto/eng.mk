@@ -4,7 +4,7 @@
 # driver runs it against wachat-sim with a real store (tests/sim-eng.sh).
 libproto_a_SOURCES += proto/eng.h proto/eng.c proto/pair.h proto/pair.c \
 	proto/paircode.h proto/paircode.c proto/engver.h proto/engver.c \
-	proto/http-get.h proto/http-get.c
+	proto/http-get.h proto/http-get.c proto/hsync.h proto/hsync.c
 libproto_a_CPPFLAGS += $(CURL_CFLAGS)
 # Every program that links the engine links libcurl too (the version
 # look-up after failure 405, proto/engver.c).

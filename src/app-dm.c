@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "app-dm.h"
+#include "app-hist.h"
 #include "buf.h"
 #include "store.h"
 #include "xmalloc.h"
@@ -413,6 +415,12 @@ app_dm_name(struct store *s, const char *jid, char *out, size_t len)
 }
 
 static int
+hist_put(void *arg, const char *id, const uint8_t *msg, size_t len)
+{
+	return app_hist_put(arg, id, msg, len, (int64_t)time(NULL) * 1000);
+}
+
+static int
 name_get(void *arg, const char *jid, char *out, size_t len)
 {
 	return app_dm_name(arg, jid, out, len);
@@ -444,6 +452,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_put = skr_put;
 	ops->skr_forget = skr_forget;
 	ops->name_get = name_get;
+	ops->hist_put = hist_put;
 	ops->tx_begin = tx_begin;
 	ops->tx_commit = tx_commit;
 	ops->tx_rollback = tx_rollback;

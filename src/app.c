@@ -21,6 +21,8 @@
 #include <uv.h>
 
 #include "app-dm.h"
+#include "app-hist.h"
+#include "history.h"
 #include "app-store.h"
 #include "app.h"
 #include "buf.h"
@@ -67,6 +69,7 @@ struct app {
 	struct wa_store_ops	 ops;
 	struct wa_signal_store_ops sig_ops;
 	struct wa_dm_store_ops	 dm_ops;
+	struct wa_hsync_store_ops hs_ops;
 	struct wa_eng		*eng;
 	char			 own_user[128];	/* our PN user JID, once
 						 * connected */
@@ -183,6 +186,22 @@ static char *
 dup_or_null(const char *s)
 {
 	return s != NULL ? xstrdup(s) : NULL;
+}
+
+/* History sync's events, for the main thread (engine thread). */
+static void
+on_hsync_event(void *arg, const struct wa_hsync_ev *e)
+{
+	struct app	*a = arg;
+	struct ev	*ev;
+
+	ev = ev_new(EV_HISTORY, e->kind == WA_HSYNC_EV_FAILED ? e->why : NULL);
+	ev->state = e->kind == WA_HSYNC_EV_PROGRESS ? 0 :
+	    e->kind == WA_HSYNC_EV_FAILED ? 1 : 2;
+	ev->num = e->progress;
+	ev->secs = (uint32_t)e->count;
+	ev->err = e->err;
+	send_ev(a, ev);
 }
 
 /* A group member's or author's name (engine thread); "" unknown. */
@@ -316,6 +335,7 @@ dm_cmd(struct app *a, const struct cmd *c)
 	case CMD_GROUP_REMOVE:
 	case CMD_GROUP_LEAVE:
 	case CMD_GROUP_INFO:
+	case CMD_HISTORY_MORE:
 		return;
 	}
 	if (rc < 0) {
@@ -523,6 +543,46 @@ member_jids(const char *list, char (*out)[128], size_t max)
 	return (int)n;
 }
 
+/*
+ * Ask our phone for the messages of chat older than the oldest stored
+ * (on-demand history, protocol.md 12.4; engine thread).  A refusal is
+ * said on the status line.
+ */
+static void
+history_more(struct app *a, const char *chat)
+{
+	struct wa_dm		*dm = a->eng != NULL ? wa_eng_dm(a->eng) : NULL;
+	struct store_msg_page	 p;
+	struct wa_hist_od_req	 r;
+	struct buf		 msg = BUF_INIT;
+	struct ev		*ev;
+	int			 rc = -ENOTCONN;
+
+	memset(&p, 0, sizeof(p));
+	if (dm != NULL && (rc = store_msg_page_after(a->store, chat, INT64_MIN,
+	    0, 1, &p)) == 0 && p.n == 1) {
+		memset(&r, 0, sizeof(r));
+		r.chat_jid = chat;
+		r.oldest_msg_id = p.msgs[0].id;
+		r.oldest_from_me = p.msgs[0].from_me;
+		r.count = 50;
+		r.oldest_ts_s = p.msgs[0].ts_ms / 1000;
+		if ((rc = wa_hist_on_demand_request(&r, &msg)) == 0)
+			rc = wa_dm_send_peer(dm, msg.p, msg.len);
+	} else if (rc == 0)
+		rc = -ENOENT;	/* nothing stored to go back from */
+	store_msg_page_free(&p);
+	buf_release(&msg);
+	if (rc != 0) {
+		eng_log(LOG_WARN, "older history not asked: %s",
+		    wc_strerror(rc));
+		ev = ev_new(EV_ERROR, _("cannot ask the phone for older "
+		    "messages"));
+		ev->err = rc;
+		send_ev(a, ev);
+	}
+}
+
 /* A group command (issue 8), carried out by the messaging module. */
 static void
 group_cmd(struct app *a, const struct cmd *c)
@@ -648,6 +708,10 @@ on_cmds(struct evq *q, void *arg)
 		case CMD_GROUP_INFO:
 			group_cmd(a, c);
 			break;
+		case CMD_HISTORY_MORE:
+			if (c->chat != NULL)
+				history_more(a, c->chat);
+			break;
 		}
 		cmd_free(c);
 	}
@@ -698,8 +762,12 @@ eng_thread(void *arg)
 	cfg.ev_arg = a;
 	app_store_signal_ops(a->store, &a->sig_ops);
 	app_dm_ops(a->store, &a->dm_ops);
+	app_hist_ops(a->store, &a->hs_ops);
 	cfg.signal_store = &a->sig_ops;
 	cfg.dm_store = &a->dm_ops;
+	cfg.hsync_store = &a->hs_ops;
+	cfg.on_hsync_event = on_hsync_event;
+	cfg.hsync_ev_arg = a;
 	cfg.on_dm_event = on_dm_event;
 	cfg.dm_ev_arg = a;
 	cfg.dm.send_read_receipts = c->read_receipts;
@@ -828,6 +896,14 @@ print_ev(struct app *a, const struct ev *ev)
 	case EV_PAGE:
 	case EV_GROUP:
 		break;		/* asked by the screen only */
+	case EV_HISTORY:
+		if (ev->state == 0)
+			printf(_("history: %lu messages imported (%lu%%)\n"),
+			    (unsigned long)ev->secs, (unsigned long)ev->num);
+		else if (ev->state == 1)
+			printf(_("history: a part was skipped: %s\n"),
+			    ev->text);
+		break;
 	case EV_STOPPED:
 		if (ev->err == WC_ELOGGEDOUT)
 			break;		/* EV_LOGGED_OUT said it */

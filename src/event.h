@@ -56,6 +56,12 @@ enum ev_kind {
 				 * subject, members[0..nmembers), num = 1
 				 * when we are no longer a member (left or
 				 * removed), aux = the description ("") */
+	/* History sync (issue 9; proto/hsync.h). */
+	EV_HISTORY,		/* state 0: a chunk was imported: num = the
+				 * phone's progress in percent, secs = the
+				 * messages stored; state 1: a chunk was
+				 * refused: text = why, err; state 2: all
+				 * taken (the queue is empty) */
 };
 /* One member of EV_GROUP.  Strings owned by the event, never NULL. */
 struct ev_member {
@@ -180,6 +186,11 @@ enum cmd_kind {
 	CMD_GROUP_LEAVE,	/* chat = group */
 	CMD_GROUP_INFO,		/* chat = group: EV_GROUP, fresh from the
 				 * server when online, else as stored */
+	/* History (issue 9). */
+	CMD_HISTORY_MORE,	/* the user scrolled above chat's oldest
+				 * stored message: ask the phone for older
+				 * ones (on-demand history, protocol.md
+				 * 12.4); they come as EV_HISTORY */
 };
 
 /* One command.  Owns its strings. */

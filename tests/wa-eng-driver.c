@@ -50,6 +50,7 @@
 #include <uv.h>
 
 #include "app-dm.h"
+#include "app-hist.h"
 #include "app-store.h"
 #include "crypto.h"
 #include "eng.h"
@@ -65,6 +66,7 @@ struct drv {
 	struct wa_store_ops	 real, ops;
 	struct wa_signal_store_ops sig_ops;
 	struct wa_dm_store_ops	 dm_ops, dm_real;
+	struct wa_hsync_store_ops hs_ops;
 	bool			 crash_after_receive;
 	bool			 received;	/* in the open transaction */
 	uv_poll_t		 in;
@@ -188,6 +190,23 @@ state_name(int st)
 	case WA_DM_RECEIVED:	return "received";
 	}
 	return "?";
+}
+
+/* "history progress|failed|idle type=T chunk=C progress=P count=N: why" */
+static void
+on_hsync_event(void *arg, const struct wa_hsync_ev *ev)
+{
+	struct drv	*d = arg;
+	const char	*k = ev->kind == WA_HSYNC_EV_PROGRESS ? "progress" :
+			    ev->kind == WA_HSYNC_EV_FAILED ? "failed" : "idle";
+
+	printf("history %s type=%d chunk=%u progress=%u count=%zu err=%d: %s\n",
+	    k, ev->sync_type, ev->chunk, ev->progress, ev->count, ev->err,
+	    ev->why != NULL ? ev->why : "");
+	fflush(stdout);
+	if (!d->done && d->until != NULL && strncmp(d->until, "history-",
+	    8) == 0 && strcmp(d->until + 8, k) == 0)
+		finish(d, 0);
 }
 
 /* "dm-group JID left=0|1 subject=S members=J1,J2 (sorted)" from the
@@ -699,6 +718,10 @@ main(int argc, char **argv)
 		d.dm_ops.in_insert = in_wrap;
 		d.dm_ops.tx_begin = begin_wrap;
 		d.dm_ops.tx_commit = commit_wrap;
+		app_hist_ops(d.s, &d.hs_ops);
+		cfg.hsync_store = &d.hs_ops;
+		cfg.on_hsync_event = on_hsync_event;
+		cfg.hsync_ev_arg = &d;
 		the_drv = &d;
 		cfg.signal_store = &d.sig_ops;
 		cfg.dm_store = &d.dm_ops;

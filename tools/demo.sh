@@ -134,6 +134,14 @@ ctl contact 15550000004 100000000000004 "Bob" $PN
 	run "$sim" ctl --admin "$admin" phone-send 15550000002 \
 	    "$PN@s.whatsapp.net" "Hi, I am Echo: write me anything and I \
 will say it back." >/dev/null 2>&1
+	# Alice makes a group with Bob and you; Bob asks there.
+	g=$("$sim" ctl --admin "$admin" group-create "Weekend hike ⛰" \
+	    --creator 15550000003 15550000003 15550000004 $PN 2>/dev/null |
+	    sed -n 's/.*"jid":"\([0-9]*@g\.us\)".*/\1/p' | head -n 1)
+	[ -n "$g" ] || exit 0
+	run sleep 2
+	run "$sim" ctl --admin "$admin" phone-group-send 15550000004 "$g" \
+	    "Who is in for Saturday? 🥾" >/dev/null 2>&1
 ) &
 phone_pid=$!
 

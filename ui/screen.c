@@ -53,6 +53,9 @@ struct ui_screen {
 					 * the prompt: say what one is */
 	char		 phone[PHONE_MAX + 1];	/* digits typed so far */
 	struct ui_view	*view;		/* the chat screen, or NULL */
+	char		*own;		/* our JID once connected, or NULL */
+	bool		 history_shown;	/* the status line shows history
+					 * sync's progress */
 };
 
 static int64_t
@@ -179,6 +182,7 @@ ui_screen_free(struct ui_screen *s)
 	drop_qr(s);
 	free(s->code);
 	free(s->status);
+	free(s->own);
 	free(s);
 }
 
@@ -217,6 +221,8 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 		drop_qr(s);
 		s->linked = true;
 		s->retry_end = 0;
+		free(s->own);
+		s->own = xstrdup(ev->text);
 		set_status_jid(s, true, ev->text);
 		break;
 	case EV_DISCONNECTED:
@@ -255,6 +261,21 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 	case EV_PAGE:
 	case EV_GROUP:
 		break;		/* the chat panes (issue 7) */
+	case EV_HISTORY:
+		/* the backlog coming in (issue 9), in the status line */
+		if (ev->state == 0)
+			snprintf(line, sizeof(line), _("history: %lu%% "
+			    "(%lu messages added)"), (unsigned long)ev->num,
+			    (unsigned long)ev->secs);
+		else if (ev->state == 1)
+			snprintf(line, sizeof(line), _("history: a part was "
+			    "skipped: %s"), ev->text);
+		if (ev->state != 2)
+			set_status(s, line);
+		else if (s->history_shown && s->own != NULL)
+			set_status_jid(s, true, s->own);	/* done */
+		s->history_shown = ev->state != 2;
+		break;
 	}
 	ui_screen_render(s);
 }

@@ -47,6 +47,8 @@ enum prompt {
 };
 
 struct ui_view {
+	bool		 phone_asked;	/* CMD_HISTORY_MORE went for the
+					 * open chat */
 	struct ui_view_opts o;
 	ui_view_push_fn	 push;
 	void		*arg;
@@ -194,6 +196,29 @@ typing_edit(struct ui_view *v, int64_t now)
 	push(v, cmd_new_chat(CMD_TYPING, chat, NULL, NULL, NULL, 1));
 }
 
+/*
+ * Older rows of the open chat: the store's next page, or when the store
+ * has none, the phone is asked once for older history (CMD_HISTORY_MORE;
+ * what it sends arrives as EV_HISTORY).
+ */
+static void
+older(struct ui_view *v)
+{
+	struct ui_msgs	*m = &v->msgs;
+	struct cmd	*c = ui_msgs_more(m, -1);
+
+	if (c != NULL) {
+		push(v, c);
+		return;
+	}
+	if (m->chat == NULL || m->more_before || m->loading != 0 ||
+	    m->n == 0 || v->phone_asked || !v->connected)
+		return;
+	v->phone_asked = true;
+	push(v, cmd_new_chat(CMD_HISTORY_MORE, m->chat, NULL, NULL, NULL, 0));
+	set_note(v, _("asking your phone for older messages…"));
+}
+
 static void
 load_chats(struct ui_view *v, int64_t now)
 {
@@ -250,6 +275,7 @@ open_selected(struct ui_view *v)
 	v->online = -1;
 	v->last_seen_ms = 0;
 	v->info = false;
+	v->phone_asked = false;
 	push(v, ui_msgs_open(&v->msgs, ch->jid));
 	if (ch->group) {
 		/* Its members name the senders; a group's presence is
@@ -385,6 +411,18 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 	case EV_GROUP:
 		group_changed(v, ev);
 		break;
+	case EV_HISTORY:
+		/* imported chats and messages: the list shows them; older
+		 * rows the phone was asked for: the pane takes them */
+		if (ev->state == 0) {
+			chats_changed(v, now);
+			if (v->phone_asked && v->msgs.chat != NULL) {
+				v->phone_asked = false;
+				v->msgs.more_before = true;
+				push(v, ui_msgs_more(&v->msgs, -1));
+			}
+		}
+		break;
 	}
 }
 
@@ -420,6 +458,7 @@ send_input(struct ui_view *v, int64_t now)
 	v->msgs.sel = -1;
 	if (v->msgs.more_after) {
 		/* The newest rows are not held: read them. */
+		v->phone_asked = false;
 		push(v, ui_msgs_open(&v->msgs, chat));
 	}
 }
@@ -707,7 +746,7 @@ select_key(struct ui_view *v, int k, enum ui_key_action a)
 		if (m->sel > 0)
 			m->sel--;
 		else
-			push(v, ui_msgs_more(m, -1));
+			older(v);
 		return true;
 	case UI_ACT_SELECT_DOWN:
 		if (m->sel + 1 < (int)m->n)
@@ -895,7 +934,7 @@ page(struct ui_view *v, int dir)
 
 	if (dir < 0) {
 		if (ui_msgs_at_top(m))
-			push(v, ui_msgs_more(m, -1));
+			older(v);
 		else
 			ui_msgs_scroll(m, step);
 	} else {

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* proto/hsync.c -- history sync in the engine (proto/hsync.h). */
+#include "compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+#include <uv.h>
+
+#define LOG_TAG "hist"
+#include "arena.h"
+#include "buf.h"
+#include "crypto.h"
+#include "err.h"
+#include "history.h"
+#include "hsync.h"
+#include "http-get.h"
+#include "log.h"
+#include "media.h"
+#include "msg.h"
+#include "node.h"
+#include "xmalloc.h"
+
+#define MAX_HOSTS	4
+#define HOST_MAX	256
+
+enum hstate { H_IDLE, H_MEDIA_CONN, H_FETCH };
+
+struct wa_hsync {
+	struct wa_hsync_host	 host;
+	const struct wa_hsync_store_ops *st;
+	wa_hsync_event_fn	 on_event;
+	void			*ev_arg;
+
+	bool			 online;
+	char			 own_user[96];	/* our PN user JID */
+	enum hstate		 state;
+	bool			 kicking, rekick;
+	/* The notification being taken. */
+	char			 id[WA_HSYNC_ID_MAX];
+	struct buf		 msg;		/* the Message bytes */
+	struct wa_hist_notif	 n;		/* points into msg / arena */
+	struct arena		 na;
+	size_t			 host_i;	/* host tried now */
+	struct wa_http_get	*get;
+	/* media_conn (14.2), cached until expires (uv_now, ms) */
+	char			 iq[32];
+	char			 hosts[MAX_HOSTS][HOST_MAX];
+	size_t			 nhosts;
+	uint64_t		 expires;
+};
+
+static void	kick(struct wa_hsync *h);
+
+int
+wa_hsync_url(const char *host, const char *direct_path,
+    const uint8_t enc_sha256[32], char *out, size_t len)
+{
+	char	 b64[sodium_base64_ENCODED_LEN(32,
+		    sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
+	int	 n;
+
+	if (host == NULL || direct_path == NULL || enc_sha256 == NULL ||
+	    out == NULL || direct_path[0] != '/')
+		return -EINVAL;
+	sodium_bin2base64(b64, sizeof(b64), enc_sha256, 32,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	n = snprintf(out, len, "https://%s%s%shash=%s&mms-type=md-msg-hist"
+	    "&__wa-mms=", host, direct_path, strchr(direct_path, '?') !=
+	    NULL ? "&" : "?", b64);
+	if (n < 0 || (size_t)n >= len)
+		return WC_ETOOBIG;
+	return 0;
+}
+
+int
+wa_hsync_new(const struct wa_hsync_host *host,
+    const struct wa_hsync_store_ops *st, wa_hsync_event_fn on_event,
+    void *ev_arg, struct wa_hsync **out)
+{
+	struct wa_hsync	*h;
+
+	if (host == NULL || st == NULL || on_event == NULL || out == NULL ||
+	    host->send == NULL || host->iq_id == NULL || host->loop == NULL ||
+	    st->next == NULL || st->done == NULL || st->import == NULL)
+		return -EINVAL;
+	h = xcalloc(1, sizeof(*h));
+	h->host = *host;
+	h->st = st;
+	h->on_event = on_event;
+	h->ev_arg = ev_arg;
+	arena_init(&h->na, 1024);
+	*out = h;
+	return 0;
+}
+
+/* Forget the notification being taken (it stays queued in the store). */
+static void
+drop_current(struct wa_hsync *h)
+{
+	wa_http_get_cancel(h->get);
+	h->get = NULL;
+	buf_release(&h->msg);
+	arena_reset(&h->na);
+	memset(&h->n, 0, sizeof(h->n));
+	h->id[0] = '\0';
+	h->host_i = 0;
+	h->state = H_IDLE;
+}
+
+void
+wa_hsync_free(struct wa_hsync *h)
+{
+	if (h == NULL)
+		return;
+	drop_current(h);
+	arena_release(&h->na);
+	free(h);
+}
+
+void
+wa_hsync_online(struct wa_hsync *h, const char *own_jid)
+{
+	size_t	 n = strcspn(own_jid, ":@");
+	const char *at = strchr(own_jid, '@');
+
+	h->online = true;
+	snprintf(h->own_user, sizeof(h->own_user), "%.*s@%s", (int)n, own_jid,
+	    at != NULL ? at + 1 : "s.whatsapp.net");
+	h->nhosts = 0;		/* a new connection: ask again */
+	kick(h);
+}
+
+void
+wa_hsync_offline(struct wa_hsync *h)
+{
+	h->online = false;
+	drop_current(h);
+}
+
+void
+wa_hsync_kick(struct wa_hsync *h)
+{
+	kick(h);
+}
+
+static void
+emit(struct wa_hsync *h, const struct wa_hsync_ev *ev)
+{
+	h->on_event(h->ev_arg, ev);
+}
+
+/* The notification is finished with (imported or refused): out of the
+ * queue, the receipt sent (12.2 step 6), on to the next. */
+static void
+finish(struct wa_hsync *h)
+{
+	struct wa_msg_receipt_out r;
+	struct arena		 a;
+	struct wa_node		*n;
+	const char		*ids[1];
+	int			 rc;
+
+	if ((rc = h->st->done(h->st->arg, h->id)) < 0)
+		log_error("history queue: %s", wc_strerror(rc));
+	memset(&r, 0, sizeof(r));
+	ids[0] = h->id;
+	r.to = h->own_user;
+	r.type = "hist_sync";
+	r.ids = ids;
+	r.n_ids = 1;
+	arena_init(&a, 256);
+	if (h->online && wa_msg_receipt(&r, &a, &n) == 0)
+		(void)h->host.send(h->host.arg, n);
+	arena_release(&a);
+	drop_current(h);
+}
+
+static void
+refuse(struct wa_hsync *h, int err, const char *why)
+{
+	struct wa_hsync_ev	 ev;
+
+	log_warn("history chunk %u refused: %s", h->n.chunk_order, why);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_HSYNC_EV_FAILED;
+	ev.sync_type = h->n.sync_type;
+	ev.chunk = h->n.chunk_order;
+	ev.err = err;
+	ev.why = why;
+	emit(h, &ev);
+	finish(h);
+}
+
+/* Inflate, parse and import one HistorySync blob (zlib). */
+static void
+take_blob(struct wa_hsync *h, const uint8_t *z, size_t zlen)
+{
+	struct wa_hsync_ev	 ev;
+	struct buf		 plain = BUF_INIT;
+	struct arena		 a;
+	struct wa_hist		*hist = NULL;
+	const char		*why = NULL;
+	int			 rc;
+
+	arena_init(&a, 64 * 1024);
+	rc = wa_hist_inflate(z, zlen, WA_HIST_MAX_INFLATED, &a, &plain, &why);
+	if (rc == 0)
+		rc = wa_hist_parse(plain.p, plain.len, &a, &hist, &why);
+	if (rc != 0) {
+		char	 line[200];
+
+		snprintf(line, sizeof(line), "the history blob is unreadable: "
+		    "%s", why != NULL ? why : wc_strerror(rc));
+		buf_release(&plain);
+		arena_release(&a);
+		refuse(h, rc, line);
+		return;
+	}
+	rc = h->st->import(h->st->arg, hist);
+	buf_release(&plain);
+	if (rc < 0) {
+		/* the store failed, not the blob: keep it queued */
+		log_error("history import: %s", wc_strerror(rc));
+		arena_release(&a);
+		drop_current(h);
+		return;
+	}
+	log_info("history chunk %u (type %d, %u%%): %zu conversations, %d "
+	    "new messages", hist->chunk_order, hist->sync_type,
+	    h->n.progress, hist->n_convs, rc);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_HSYNC_EV_PROGRESS;
+	ev.sync_type = h->n.sync_type;
+	ev.chunk = h->n.chunk_order;
+	ev.progress = h->n.progress != 0 ? h->n.progress : hist->progress;
+	ev.count = (size_t)rc;
+	arena_release(&a);
+	finish(h);
+	emit(h, &ev);
+}
+
+static void	fetch(struct wa_hsync *h);
+
+static void
+on_fetched(void *arg, int err, long status, uint8_t *body, size_t len,
+    const char *why)
+{
+	struct wa_hsync	*h = arg;
+	struct buf	 z = BUF_INIT;
+	const char	*why2 = NULL;
+	char		 line[200];
+	int		 rc;
+
+	h->get = NULL;
+	if (err == 0 && (status == 404 || status == 410)) {
+		free(body);
+		refuse(h, -ENOENT, "the history blob is gone from the media "
+		    "server");
+		kick(h);
+		return;
+	}
+	if (err != 0 || status < 200 || status > 299) {
+		free(body);
+		if (err == 0)
+			log_warn("history download: HTTP %ld", status);
+		else
+			log_warn("history download: %s", why);
+		if (++h->host_i < h->nhosts) {
+			fetch(h);	/* the next host */
+			return;
+		}
+		/* the network: kept queued, tried again at the next login */
+		drop_current(h);
+		return;
+	}
+	rc = wa_media_decrypt(h->n.media_key, WA_MEDIA_INFO_HISTORY, body, len,
+	    h->n.file_enc_sha256, h->n.file_sha256, WA_HSYNC_BLOB_MAX, &z,
+	    &why2);
+	free(body);
+	if (rc != 0) {
+		snprintf(line, sizeof(line), "the history blob does not "
+		    "decrypt: %s", why2 != NULL ? why2 : wc_strerror(rc));
+		buf_release(&z);
+		refuse(h, rc, line);
+		kick(h);
+		return;
+	}
+	take_blob(h, z.p, z.len);
+	wa_crypto_wipe(z.p, z.len);
+	buf_release(&z);
+	kick(h);
+}
+
+static void
+fetch(struct wa_hsync *h)
+{
+	struct wa_http_req	 r;
+	char			 url[WA_HIST_MAX_DIRECT_PATH + HOST_MAX + 128];
+	int			 rc;
+
+	if ((rc = wa_hsync_url(h->hosts[h->host_i], h->n.direct_path,
+	    h->n.file_enc_sha256, url, sizeof(url))) != 0) {
+		refuse(h, rc, "the history notification names no usable path");
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.url = url;
+	r.ca_file = h->host.ca_file;
+	r.timeout_ms = WA_HSYNC_TIMEOUT_MS;
+	r.max_body = WA_HSYNC_BLOB_MAX + 64;
+	r.headers[0] = "Origin: https://web.whatsapp.com";
+	r.headers[1] = "Referer: https://web.whatsapp.com/";
+	h->state = H_FETCH;
+	if ((rc = wa_http_get(h->host.loop, &r, on_fetched, h, &h->get)) !=
+	    0) {
+		log_warn("history download not started: %s", wc_strerror(rc));
+		drop_current(h);
+	}
+}
+
+static void
+ask_media_conn(struct wa_hsync *h)
+{
+	struct arena	 a;
+	struct wa_node	*n;
+
+	h->host.iq_id(h->host.arg, h->iq);
+	arena_init(&a, 256);
+	n = wa_nb_new(&a, "iq", 4);
+	wa_nb_attr(n, "id", h->iq);
+	wa_nb_attr(n, "xmlns", "w:m");
+	wa_nb_attr(n, "type", "set");
+	wa_nb_attr_server(n, "to");
+	(void)wa_nb_kid(&a, wa_nb_kids(&a, n, 1), "media_conn", 0);
+	h->state = H_MEDIA_CONN;
+	if (h->host.send(h->host.arg, n) != 0)
+		drop_current(h);
+	arena_release(&a);
+}
+
+int
+wa_hsync_stanza(struct wa_hsync *h, const struct wa_node *n)
+{
+	const struct wa_node	*mc, *k;
+	size_t			 i, nk;
+	int64_t			 ttl;
+
+	if (h->state != H_MEDIA_CONN || !wa_str_eqc(n->tag, "iq") ||
+	    !wa_str_eqc(wa_node_str(n, "id"), h->iq))
+		return 0;
+	h->iq[0] = '\0';
+	h->nhosts = 0;
+	mc = wa_node_child(n, "media_conn");
+	if (wa_node_str_is(n, "type", "result") && mc != NULL) {
+		nk = wa_node_nkids(mc);
+		for (i = 0; i < nk && h->nhosts < MAX_HOSTS; i++) {
+			k = wa_node_kid(mc, i);
+			if (!wa_str_eqc(k->tag, "host"))
+				continue;
+			wa_node_str_copy(k, "hostname", h->hosts[h->nhosts],
+			    HOST_MAX);
+			/* a host name, nothing that could bend the URL */
+			if (h->hosts[h->nhosts][0] != '\0' &&
+			    strspn(h->hosts[h->nhosts], "abcdefghijklmnopqrs"
+			    "tuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+			    == strlen(h->hosts[h->nhosts]))
+				h->nhosts++;
+		}
+		if (wa_node_num(mc, "ttl", &ttl) != 1 || ttl <= 0)
+			ttl = 300;
+		h->expires = uv_now(h->host.loop) + (uint64_t)ttl * 1000;
+	}
+	if (h->nhosts == 0) {
+		log_warn("media_conn gave no host: trying %s",
+		    WA_HSYNC_MEDIA_HOST);
+		snprintf(h->hosts[0], HOST_MAX, "%s", WA_HSYNC_MEDIA_HOST);
+		h->nhosts = 1;
+		h->expires = uv_now(h->host.loop) + 60 * 1000;
+	}
+	h->host_i = 0;
+	fetch(h);
+	return 1;
+}
+
+/* Take the next queued notification, when online and idle. */
+static void
+kick_one(struct wa_hsync *h)
+{
+	struct wa_hsync_ev	 ev;
+	const char		*why = NULL;
+	char			 line[200];
+	int			 rc;
+
+	if (!h->online || h->state != H_IDLE)
+		return;
+	drop_current(h);
+	if ((rc = h->st->next(h->st->arg, h->id, &h->msg)) <= 0) {
+		if (rc < 0)
+			log_error("history queue: %s", wc_strerror(rc));
+		h->id[0] = '\0';
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = WA_HSYNC_EV_IDLE;
+		if (rc == 0)
+			emit(h, &ev);
+		return;
+	}
+	if ((rc = wa_hist_notification_parse(h->msg.p, h->msg.len, &h->na,
+	    &h->n, &why)) != 0) {
+		snprintf(line, sizeof(line), "the history notification is "
+		    "unreadable: %s", why != NULL ? why : wc_strerror(rc));
+		refuse(h, rc, line);
+		h->rekick = true;
+		return;
+	}
+	if (h->n.inline_payload != NULL && h->n.inline_payload_len > 0) {
+		take_blob(h, h->n.inline_payload, h->n.inline_payload_len);
+		h->rekick = true;
+		return;
+	}
+	if (h->n.direct_path == NULL || h->n.media_key == NULL ||
+	    h->n.file_enc_sha256 == NULL) {
+		refuse(h, WC_EPROTO, "the history notification names no blob");
+		h->rekick = true;
+		return;
+	}
+	if (h->nhosts > 0 && uv_now(h->host.loop) < h->expires) {
+		h->host_i = 0;
+		fetch(h);
+	} else
+		ask_media_conn(h);
+}
+
+/* A loop, not a recursion, over notifications taken at once. */
+static void
+kick(struct wa_hsync *h)
+{
+	if (h->kicking) {
+		h->rekick = true;
+		return;
+	}
+	h->kicking = true;
+	do {
+		h->rekick = false;
+		kick_one(h);
+	} while (h->rekick);
+	h->kicking = false;
+}

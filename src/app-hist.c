@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app-hist.c -- history sync's store operations (proto/hsync.h) over
+ * store/: the queue of notifications, and the import of a parsed
+ * HistorySync chunk (protocol.md 12.3): chats, messages (their content
+ * read like a live message's, proto/msg.h), push names and the PN-LID
+ * mapping.  Engine thread.
+ */
+#include "compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_TAG "hist"
+#include "app-hist.h"
+#include "buf.h"
+#include "err.h"
+#include "log.h"
+#include "msg.h"
+#include "store.h"
+#include "xmalloc.h"
+
+#define BATCH		400	/* messages per transaction (perf.md H2) */
+
+static int
+q_next(void *arg, char id[WA_HSYNC_ID_MAX], struct buf *msg)
+{
+	char	 tmp[STORE_MSG_ID_MAX + 1];
+	int	 rc;
+
+	if ((rc = store_histq_next(arg, tmp, msg)) == 1)
+		snprintf(id, WA_HSYNC_ID_MAX, "%s", tmp);
+	return rc;
+}
+
+static int
+q_done(void *arg, const char *id)
+{
+	return store_histq_done(arg, id);
+}
+
+/* "123@lid" -> its PN user JID when the store knows it, else itself;
+ * "123:4@s.whatsapp.net" -> "123@s.whatsapp.net". */
+static void
+user_jid(struct store *s, const char *jid, char out[STORE_JID_MAX + 1])
+{
+	const char	*at = strchr(jid, '@');
+	size_t		 n = strcspn(jid, ":@");
+
+	if (at == NULL) {
+		snprintf(out, STORE_JID_MAX + 1, "%s", jid);
+		return;
+	}
+	snprintf(out, STORE_JID_MAX + 1, "%.*s%s", (int)n, jid, at);
+	if (strcmp(at, "@lid") == 0) {
+		char	 pn[STORE_JID_MAX + 1];
+
+		if (store_lid_get_pn(s, out, pn) == 1)
+			snprintf(out, STORE_JID_MAX + 1, "%s", pn);
+	}
+}
+
+/* A history status (12.3) as the state of one of our messages. */
+static enum store_msg_state
+out_state(int32_t st)
+{
+	switch (st) {
+	case WA_HIST_STATUS_PLAYED:		return STORE_MSG_PLAYED;
+	case WA_HIST_STATUS_READ:		return STORE_MSG_READ;
+	case WA_HIST_STATUS_DELIVERY_ACK:	return STORE_MSG_DELIVERED;
+	default:				return STORE_MSG_SENT;
+	}
+}
+
+/* One batch of rows, with the strings they point to. */
+struct batch {
+	struct store_msg_new	 m[BATCH];
+	struct wa_msg_content	 c[BATCH];
+	char			 sender[BATCH][STORE_JID_MAX + 1];
+	char			 notice[BATCH][96];
+	size_t			 n;
+	int			 stored;
+};
+
+static int
+flush(struct store *s, struct batch *b)
+{
+	size_t	 i;
+	int	 rc = 0;
+
+	if (b->n > 0 && (rc = store_hist_import(s, b->m, b->n)) > 0)
+		b->stored += rc;
+	for (i = 0; i < b->n; i++)
+		wa_msg_content_release(&b->c[i]);
+	b->n = 0;
+	return rc < 0 ? rc : 0;
+}
+
+/* Add message hm of chat to the batch (flushed when full). */
+static int
+add(struct store *s, struct batch *b, const char *chat, bool group,
+    const struct wa_hist_msg *hm)
+{
+	struct store_msg_new	*m;
+	struct wa_msg_content	*c;
+	const char		*who;
+	int			 rc;
+
+	if (hm->message == NULL || hm->id == NULL)
+		return 0;	/* a stub (a group event) or a refused one */
+	if (b->n == BATCH && (rc = flush(s, b)) != 0)
+		return rc;
+	m = &b->m[b->n];
+	c = &b->c[b->n];
+	memset(m, 0, sizeof(*m));
+	if (wa_msg_parse(hm->message, hm->message_len, c) != 0) {
+		memset(c, 0, sizeof(*c));
+		return 0;	/* unreadable: skipped, the rest goes on */
+	}
+	m->chat = chat;
+	m->id = hm->id;
+	m->from_me = hm->from_me;
+	m->ts_ms = (int64_t)hm->ts_s * 1000;
+	b->sender[b->n][0] = '\0';
+	who = hm->key_participant != NULL ? hm->key_participant :
+	    hm->participant;
+	if (group && !hm->from_me && who != NULL)
+		user_jid(s, who, b->sender[b->n]);
+	m->sender = b->sender[b->n];
+	/* the backlog is read: no notification, no read receipt */
+	m->state = hm->from_me ? out_state(hm->status) : STORE_MSG_READ;
+	switch (c->kind) {
+	case WA_MSG_TEXT:
+	case WA_MSG_REPLY:
+		m->kind = STORE_MSG_TEXT;
+		m->text = c->text != NULL ? c->text : "";
+		m->text_len = strlen(m->text);
+		m->quoted_id = c->quoted_id;
+		m->quoted_text = c->quoted_text;
+		break;
+	case WA_MSG_UNSUPPORTED:
+		snprintf(b->notice[b->n], sizeof(b->notice[0]), "unsupported "
+		    "message type: %s", c->unsupported_name != NULL ?
+		    c->unsupported_name : "unknown");
+		m->kind = STORE_MSG_UNSUPPORTED;
+		m->text = b->notice[b->n];
+		m->text_len = strlen(m->text);
+		break;
+	default:
+		/* reactions, edits, revokes, protocol messages: not rows */
+		wa_msg_content_release(c);
+		return 0;
+	}
+	b->n++;
+	return 0;
+}
+
+static int
+import(void *arg, const struct wa_hist *h)
+{
+	struct store		*s = arg;
+	struct batch		*b = xcalloc(1, sizeof(*b));
+	char			 chat[STORE_JID_MAX + 1];
+	size_t			 i, k;
+	int			 rc = 0, soft = 0;
+
+	/* names and mappings first: the chats' senders are read by them */
+	for (i = 0; i < h->n_lid_maps; i++)
+		if (store_lid_put(s, h->lid_maps[i].pn_jid,
+		    h->lid_maps[i].lid_jid) < 0)
+			soft++;
+	for (i = 0; i < h->n_pushnames; i++)
+		if (h->pushnames[i].name != NULL &&
+		    h->pushnames[i].name[0] != '\0' &&
+		    strcmp(h->pushnames[i].name, "-") != 0 &&
+		    store_contact_set_push_name(s, h->pushnames[i].jid,
+		    h->pushnames[i].name) < 0)
+			soft++;
+	for (i = 0; rc == 0 && i < h->n_convs; i++) {
+		const struct wa_hist_conv *cv = &h->convs[i];
+		bool	 group = strstr(cv->id, "@g.us") != NULL;
+		const char *name = cv->name != NULL ? cv->name :
+		    cv->display_name;
+		uint64_t last = cv->last_msg_ts_s != 0 ? cv->last_msg_ts_s :
+		    cv->conversation_ts_s;
+
+		if (strstr(cv->id, "@broadcast") != NULL)
+			continue;	/* status: not a chat */
+		if (cv->pn_jid != NULL && strstr(cv->id, "@lid") != NULL)
+			user_jid(s, cv->pn_jid, chat);
+		else
+			user_jid(s, cv->id, chat);
+		if ((rc = store_hist_chat(s, chat, group ? name : NULL,
+		    (int64_t)last * 1000, (int)cv->unread_count, cv->archived,
+		    cv->pinned != 0 ? (int64_t)last * 1000 : 0,
+		    (int64_t)cv->mute_end_s * 1000)) < 0)
+			break;
+		rc = 0;
+		for (k = 0; rc == 0 && k < cv->n_msgs; k++)
+			rc = add(s, b, chat, group, &cv->msgs[k]);
+		if (rc == 0)
+			rc = flush(s, b);
+	}
+	if (rc != 0) {
+		/* the rows of a batch that did not go in: free their text */
+		for (k = 0; k < b->n; k++)
+			wa_msg_content_release(&b->c[k]);
+	} else {
+		int	 c;
+
+		rc = b->stored;
+		/* the search index takes the imported rows in large batches
+		 * (searches see them before too, store_search()) */
+		while ((c = store_fts_catch_up(s, 5000)) > 0)
+			;
+		if (c < 0)
+			log_warn("search index: %s", wc_strerror(c));
+	}
+	if (soft > 0)
+		log_warn("history: %d names or mappings not stored", soft);
+	free(b);
+	return rc;
+}
+
+void
+app_hist_ops(struct store *s, struct wa_hsync_store_ops *ops)
+{
+	memset(ops, 0, sizeof(*ops));
+	ops->next = q_next;
+	ops->done = q_done;
+	ops->import = import;
+	ops->arg = s;
+}
+
+int
+app_hist_put(struct store *s, const char *id, const uint8_t *msg,
+    size_t len, int64_t now_ms)
+{
+	return store_histq_put(s, id, msg, len, now_ms);
+}
