@@ -260,6 +260,41 @@ try {
 	ok(d8.decrypted === 257 && d8.missing.length === 0 && r.length >= 257 && r.every((x) => x.enc.length === 1 && x.enc[0] === 'skmsg'),
 		'the second reaches all 256 with no SKDM: one skmsg each', { d8, sample: r.slice(0, 3), n: r.length });
 
+	// 9. Retries in a group (10.5).  A member's phone is reinstalled: it
+	// cannot read wachat's next message, asks again, and wachat sends it
+	// the text with its sender key pairwise on a fresh session.
+	from = w.lines.length;
+	const small = await sim.ctl('POST', '/admin/groups', { subject: 'Retry', members: [ME, 'sim:2'] });
+	const gs = small.body.jid;
+	const [m1, m2] = small.body.created_contacts;
+	await w.wait(20000, 'the small group', new RegExp(`^dm-group ${gs} `), from);
+	w.cmd(`send ${gs} first of all`);
+	const q9 = idOf(await w.wait(5000, 'queued 9', new RegExp(`^dm-message ${gs} \\S+ from_me=1 state=queued .*: first of all$`)));
+	await delivery(gs, q9);
+	await sim.ctl('POST', '/admin/mock-phone/reinstall', { pn: m1 });
+	w.cmd(`send ${gs} after your reinstall`);
+	const q10 = idOf(await w.wait(5000, 'queued 10', new RegExp(`^dm-message ${gs} \\S+ from_me=1 state=queued .*: after your reinstall$`)));
+	const inbox = async (pn, id) => (await sim.ctl('GET', `/admin/mock-phone/group-inbox?pn=${pn}&group=${gs}`)).body.inbox.find((x) => x.id === id);
+	const got10 = await until(20000, () => inbox(m1, q10));
+	r = (await routes()).filter((x) => x.id === q10 && x.kind === 'receipt' && x.type === 'retry');
+	ok(got10?.text === 'after your reinstall' && got10.enc !== 'skmsg' && r.length >= 1,
+		"a reinstalled member's phone asks again and reads wachat's message sent pairwise with the sender key", { got10, r });
+	// 10. wachat loses a member's sender key: it asks again, the member's
+	// phone resends, wachat stores the message.
+	const first = await sim.ctl('POST', '/admin/mock-phone/group-send', { from_pn: m2, group: gs, text: 'hello from m2' });
+	await w.wait(20000, "the member's first text", new RegExp(`^dm-message ${gs} ${first.body.id} from_me=0`));
+	ok(await w.quit() === 0, 'wachat stops to lose a member\'s sender key');
+	const db = path.join(store, 'wachat.db');
+	const del = spawn('sqlite3', [db, `DELETE FROM sender_key WHERE group_id = '${gs}' AND (name LIKE '${small.body.participants.find((x) => x.pn === m2)?.lid}%' OR name LIKE '${m2}%')`]);
+	ok(await new Promise((resolve) => del.on('exit', resolve)) === 0, "the member's sender key is deleted from wachat's database");
+	w = wachat();
+	await w.wait(20000, 'connected again', /^connected /);
+	const sent = await sim.ctl('POST', '/admin/mock-phone/group-send', { from_pn: m2, group: gs, text: 'can you read me?' });
+	const l11 = await w.wait(20000, "the member's resent text", new RegExp(`^dm-message ${gs} ${sent.body.id} from_me=0`)).catch(() => null);
+	r = (await routes()).filter((x) => x.id === sent.body.id && x.kind === 'receipt' && x.type === 'retry');
+	ok(l11?.endsWith(': can you read me?') && r.length >= 1,
+		"wachat, without the sender's key, sends a retry receipt and stores the message the phone sends again", { l11, r, tail: w.lines.slice(-6) });
+
 	const st = (await sim.ctl('GET', '/admin/status')).body;
 	ok(st.unanswered_queries === 0, 'the sim answered every query', sim.log().split('\n').filter((l) => /unanswered/.test(l)).slice(0, 10).join('\n'));
 	ok(await w.quit() === 0 && !/Sanitizer|runtime error/.test(w.err), 'wachat stops cleanly, no sanitizer report', w.err.slice(-2000));
