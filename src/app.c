@@ -336,6 +336,7 @@ dm_cmd(struct app *a, const struct cmd *c)
 	case CMD_GROUP_LEAVE:
 	case CMD_GROUP_INFO:
 	case CMD_HISTORY_MORE:
+	case CMD_SEARCH:
 		return;
 	}
 	if (rc < 0) {
@@ -429,47 +430,22 @@ load_chats(struct app *a, const struct cmd *c)
 	send_ev(a, ev);
 }
 
-/* EV_PAGE from the store by keyset (engine thread; perf.md U1, U2). */
-static void
-load_page(struct app *a, const struct cmd *c)
+/* EV_PAGE of chat from page p (engine thread): num, more as given. */
+static struct ev *
+page_ev(struct app *a, const char *chat, const struct store_msg_page *p,
+    int num, bool more)
 {
-	struct store_msg_page	 p;
 	struct ev		*ev;
-	long long		 ts = 0, rowid = 0;
-	unsigned long		 max = PAGE_DEFAULT;
 	size_t			 i;
-	int			 rc;
 
-	if (c->arg[0] != '\0')
-		max = strtoul(c->arg, NULL, 10);
-	if (max == 0 || max > STORE_MSG_PAGE_MAX)
-		max = PAGE_DEFAULT;
-	memset(&p, 0, sizeof(p));
-	if (c->flag != 0 && (c->aux == NULL ||
-	    sscanf(c->aux, "%lld:%lld", &ts, &rowid) != 2))
-		rc = -EINVAL;
-	else if (c->flag == 0)
-		rc = store_msg_page_newest(a->store, c->chat, max, &p);
-	else if (c->flag < 0)
-		rc = store_msg_page_before(a->store, c->chat, ts, rowid, max,
-		    &p);
-	else
-		rc = store_msg_page_after(a->store, c->chat, ts, rowid, max,
-		    &p);
-	if (rc != 0) {
-		ev = ev_new(EV_ERROR, _("cannot read the messages"));
-		ev->err = rc;
-		send_ev(a, ev);
-		return;
-	}
 	ev = ev_new(EV_PAGE, NULL);
-	ev->chat = xstrdup(c->chat);
-	ev->num = (uint32_t)c->flag;
-	ev->more = p.more;
-	ev->msgs = xcalloc(p.n > 0 ? p.n : 1, sizeof(*ev->msgs));
-	ev->nmsgs = p.n;
-	for (i = 0; i < p.n; i++) {
-		const struct store_msg	*m = &p.msgs[i];
+	ev->chat = xstrdup(chat);
+	ev->num = (uint32_t)num;
+	ev->more = more;
+	ev->msgs = xcalloc(p->n > 0 ? p->n : 1, sizeof(*ev->msgs));
+	ev->nmsgs = p->n;
+	for (i = 0; i < p->n; i++) {
+		const struct store_msg	*m = &p->msgs[i];
 		struct ev_msg		*em = &ev->msgs[i];
 
 		em->rowid = m->rowid;
@@ -491,6 +467,143 @@ load_page(struct app *a, const struct cmd *c)
 		em->deleted = m->deleted;
 		em->reactions = reaction_summary(m);
 	}
+	return ev;
+}
+
+/*
+ * EV_PAGE num 2: the message of rowid aux in chat with max / 2 rows on
+ * each side (a search hit, in context; engine thread), with whether
+ * older and newer rows are left.
+ */
+static void
+load_around(struct app *a, const struct cmd *c, size_t max)
+{
+	struct store_msg_page	 p, q;
+	struct ev		*ev;
+	long long		 rowid = 0;
+	bool			 before = false, after = false;
+	int			 rc;
+
+	memset(&p, 0, sizeof(p));
+	memset(&q, 0, sizeof(q));
+	if (c->aux == NULL || sscanf(c->aux, "%lld", &rowid) != 1)
+		rc = -EINVAL;
+	else
+		rc = store_msg_page_around(a->store, c->chat, rowid, max / 2,
+		    max / 2, &p);
+	if (rc == 0 && p.n > 0) {
+		/* one row each way says whether more are left */
+		if ((rc = store_msg_page_before(a->store, c->chat,
+		    p.msgs[0].ts_ms, p.msgs[0].rowid, 1, &q)) == 0)
+			before = q.n > 0;
+		store_msg_page_free(&q);
+		if (rc == 0 && (rc = store_msg_page_after(a->store, c->chat,
+		    p.msgs[p.n - 1].ts_ms, p.msgs[p.n - 1].rowid, 1, &q)) == 0)
+			after = q.n > 0;
+		store_msg_page_free(&q);
+	}
+	if (rc != 0) {
+		store_msg_page_free(&p);
+		ev = ev_new(EV_ERROR, _("cannot read the messages"));
+		ev->err = rc;
+		send_ev(a, ev);
+		return;
+	}
+	ev = page_ev(a, c->chat, &p, 2, before);
+	ev->more_after = after;
+	store_msg_page_free(&p);
+	send_ev(a, ev);
+}
+
+/* EV_SEARCH answering CMD_SEARCH (engine thread). */
+static void
+search(struct app *a, const struct cmd *c)
+{
+	struct store_search_filter f;
+	struct store_search_result r;
+	struct ev		*ev;
+	size_t			 i, max = c->flag > 0 && c->flag <=
+				    STORE_SEARCH_MAX ? (size_t)c->flag : 50;
+	int			 rc;
+
+	memset(&f, 0, sizeof(f));
+	memset(&r, 0, sizeof(r));
+	f.chat = c->chat;
+	f.sender = c->aux;
+	f.since_ms = c->since_ms;
+	f.until_ms = c->until_ms;
+	if ((rc = store_search(a->store, c->arg, &f, max, &r)) != 0) {
+		ev = ev_new(EV_ERROR, _("cannot search the messages"));
+		ev->err = rc;
+		send_ev(a, ev);
+		return;
+	}
+	ev = ev_new(EV_SEARCH, c->arg);
+	ev->more = r.more || r.truncated;
+	ev->hits = xcalloc(r.n > 0 ? r.n : 1, sizeof(*ev->hits));
+	ev->nhits = r.n;
+	for (i = 0; i < r.n; i++) {
+		const struct store_search_hit	*h = &r.hits[i];
+		struct ev_hit			*e = &ev->hits[i];
+
+		e->rowid = h->rowid;
+		e->chat = xstrdup(h->chat);
+		e->chat_name = xstrdup(h->chat_name);
+		e->id = xstrdup(h->id);
+		e->sender = xstrdup(h->sender);
+		e->sender_name = h->sender[0] != '\0' ?
+		    sender_name(a, h->sender) : xstrdup("");
+		e->from_me = h->from_me;
+		e->ts_ms = h->ts_ms;
+		e->snippet = xmalloc(h->snippet_len + 1);
+		memcpy(e->snippet, h->snippet, h->snippet_len);
+		e->snippet[h->snippet_len] = '\0';
+		e->match_start = h->match_start;
+		e->match_end = h->match_end;
+		e->cut_before = h->cut_before;
+		e->cut_after = h->cut_after;
+	}
+	store_search_free(&r);
+	send_ev(a, ev);
+}
+
+/* EV_PAGE from the store by keyset (engine thread; perf.md U1, U2). */
+static void
+load_page(struct app *a, const struct cmd *c)
+{
+	struct store_msg_page	 p;
+	struct ev		*ev;
+	long long		 ts = 0, rowid = 0;
+	unsigned long		 max = PAGE_DEFAULT;
+	int			 rc;
+
+	if (c->arg[0] != '\0')
+		max = strtoul(c->arg, NULL, 10);
+	if (max == 0 || max > STORE_MSG_PAGE_MAX)
+		max = PAGE_DEFAULT;
+	if (c->flag == 2) {
+		load_around(a, c, max);
+		return;
+	}
+	memset(&p, 0, sizeof(p));
+	if (c->flag != 0 && (c->aux == NULL ||
+	    sscanf(c->aux, "%lld:%lld", &ts, &rowid) != 2))
+		rc = -EINVAL;
+	else if (c->flag == 0)
+		rc = store_msg_page_newest(a->store, c->chat, max, &p);
+	else if (c->flag < 0)
+		rc = store_msg_page_before(a->store, c->chat, ts, rowid, max,
+		    &p);
+	else
+		rc = store_msg_page_after(a->store, c->chat, ts, rowid, max,
+		    &p);
+	if (rc != 0) {
+		ev = ev_new(EV_ERROR, _("cannot read the messages"));
+		ev->err = rc;
+		send_ev(a, ev);
+		return;
+	}
+	ev = page_ev(a, c->chat, &p, c->flag, p.more);
 	store_msg_page_free(&p);
 	send_ev(a, ev);
 }
@@ -712,6 +825,9 @@ on_cmds(struct evq *q, void *arg)
 			if (c->chat != NULL)
 				history_more(a, c->chat);
 			break;
+		case CMD_SEARCH:
+			search(a, c);
+			break;
 		}
 		cmd_free(c);
 	}
@@ -895,6 +1011,7 @@ print_ev(struct app *a, const struct ev *ev)
 	case EV_CHATS:
 	case EV_PAGE:
 	case EV_GROUP:
+	case EV_SEARCH:
 		break;		/* asked by the screen only */
 	case EV_HISTORY:
 		if (ev->state == 0)

@@ -45,7 +45,9 @@ enum ev_kind {
 	 * on the engine thread. */
 	EV_CHATS,		/* chats[0..nchats), in list order; more */
 	EV_PAGE,		/* chat's msgs[0..nmsgs), oldest first; num =
-				 * the command's direction; more */
+				 * the command's direction (2: around a
+				 * message; then more = older rows exist,
+				 * more_after = newer rows exist); more */
 	/* Groups (issue 8): chat is the group JID ("...@g.us").  Group
 	 * messages come as EV_MESSAGE with chat = the group and sender =
 	 * the author's user JID, sender_name its name.  Group event lines
@@ -56,6 +58,10 @@ enum ev_kind {
 				 * subject, members[0..nmembers), num = 1
 				 * when we are no longer a member (left or
 				 * removed), aux = the description ("") */
+	/* Search (issue 9; store_search()). */
+	EV_SEARCH,		/* the answer to CMD_SEARCH: text = its query,
+				 * hits[0..nhits), newest first; more: there
+				 * are more matches than these */
 	/* History sync (issue 9; proto/hsync.h). */
 	EV_HISTORY,		/* state 0: a chunk was imported: num = the
 				 * phone's progress in percent, secs = the
@@ -63,6 +69,25 @@ enum ev_kind {
 				 * refused: text = why, err; state 2: all
 				 * taken (the queue is empty) */
 };
+/* One hit of EV_SEARCH.  Strings owned by the event, never NULL; text
+ * from the network raw (sanitise before showing it). */
+struct ev_hit {
+	int64_t		 rowid;		/* open it with CMD_LOAD_PAGE flag 2 */
+	char		*chat;
+	char		*chat_name;	/* "" unknown */
+	char		*id;
+	char		*sender;	/* group author's user JID, or "" */
+	char		*sender_name;	/* "" unknown or ours */
+	int		 from_me;
+	int64_t		 ts_ms;
+	char		*snippet;	/* text around the first match */
+	size_t		 match_start;	/* snippet[match_start..match_end) is
+					 * the first matched word */
+	size_t		 match_end;
+	int		 cut_before;	/* text left out before the snippet */
+	int		 cut_after;	/* and after it */
+};
+
 /* One member of EV_GROUP.  Strings owned by the event, never NULL. */
 struct ev_member {
 	char		*jid;		/* user JID (PN when known, else LID) */
@@ -140,6 +165,10 @@ struct ev {
 	/* EV_GROUP; owned */
 	struct ev_member *members;
 	size_t		 nmembers;
+	/* EV_SEARCH; owned */
+	struct ev_hit	*hits;
+	size_t		 nhits;
+	int		 more_after;	/* EV_PAGE num 2: newer rows exist */
 };
 
 /*
@@ -173,8 +202,10 @@ enum cmd_kind {
 	CMD_LOAD_CHATS,		/* EV_CHATS with up to flag chats */
 	CMD_LOAD_PAGE,		/* EV_PAGE of chat: flag 0 = the newest
 				 * page, -1 = before, +1 = after the row
-				 * named by aux "TS_MS:ROWID"; arg = max
-				 * rows in decimal ("" = 50) */
+				 * named by aux "TS_MS:ROWID", 2 = around
+				 * the message of rowid aux "ROWID" (a
+				 * search hit, in context); arg = max rows
+				 * in decimal ("" = 50) */
 	/* Groups (issue 8).  Failures answer with EV_ERROR (text = why);
 	 * success with EV_GROUP and the event lines. */
 	CMD_GROUP_CREATE,	/* arg = subject, aux = the members: user
@@ -187,6 +218,12 @@ enum cmd_kind {
 	CMD_GROUP_INFO,		/* chat = group: EV_GROUP, fresh from the
 				 * server when online, else as stored */
 	/* History (issue 9). */
+	CMD_SEARCH,		/* search for arg (words, each a prefix):
+				 * chat = only that chat (or NULL: all),
+				 * aux = only that author (user JID; "" our
+				 * own; NULL anyone), since_ms/until_ms the
+				 * date range (0: open), flag = the most
+				 * hits (0 = 50); EV_SEARCH answers */
 	CMD_HISTORY_MORE,	/* the user scrolled above chat's oldest
 				 * stored message: ask the phone for older
 				 * ones (on-demand history, protocol.md
@@ -202,6 +239,8 @@ struct cmd {
 	char		*aux;		/* may be NULL */
 	char		*quoted;	/* CMD_SEND: may be NULL */
 	int		 flag;
+	int64_t		 since_ms;	/* CMD_SEARCH: 0 = open */
+	int64_t		 until_ms;
 };
 
 /*

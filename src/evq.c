@@ -60,6 +60,15 @@ ev_free(struct ev *ev)
 		free(ev->members[i].name);
 	}
 	free(ev->members);
+	for (i = 0; i < ev->nhits; i++) {
+		free(ev->hits[i].chat);
+		free(ev->hits[i].chat_name);
+		free(ev->hits[i].id);
+		free(ev->hits[i].sender);
+		free(ev->hits[i].sender_name);
+		free(ev->hits[i].snippet);
+	}
+	free(ev->hits);
 	free(ev->sender_name);
 	free(ev->aux);
 	free(ev->text);

@@ -260,6 +260,7 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 	case EV_CHATS:
 	case EV_PAGE:
 	case EV_GROUP:
+	case EV_SEARCH:
 		break;		/* the chat panes (issue 7) */
 	case EV_HISTORY:
 		/* the backlog coming in (issue 9), in the status line */

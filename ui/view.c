@@ -411,6 +411,8 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 	case EV_GROUP:
 		group_changed(v, ev);
 		break;
+	case EV_SEARCH:
+		break;
 	case EV_HISTORY:
 		/* imported chats and messages: the list shows them; older
 		 * rows the phone was asked for: the pane takes them */
