@@ -110,6 +110,20 @@ sim_account_add(struct sim *s, const char *pn, const char *lid,
 	sim_log(s, "account %s: %s lid %s with %zu prekeys", contact ?
 	    "contact" : "created", a->pn, a->lid, a->keys.nprekeys);
 	*out = a;
+	if (!contact && s->opt.hist_chats > 0) {
+		/* --history-chats: every account's phone holds a history. */
+		struct sim_hist_cfg	 cfg = {
+			.chats = s->opt.hist_chats,
+			.msgs = s->opt.hist_msgs,
+			.seed = s->opt.hist_seed,
+			.chunk = s->opt.hist_chunk,
+			.full_if_asked = s->opt.hist_full_if_asked,
+		};
+		const char		*why;
+
+		if (sim_hist_set(s, a, &cfg, NULL, &why) != 200)
+			sim_log(s, "account %s: no history: %s", a->pn, why);
+	}
 	return 0;
 }
 
@@ -151,6 +165,7 @@ sim_accounts_free(struct sim *s)
 			free(d);
 		}
 		sim_phone_free(a->phone);
+		sim_hist_free(a);
 		sim_signal_keys_release(&a->keys);
 		free(a);
 	}

@@ -164,6 +164,7 @@ status(struct sim *s, struct buf *out)
 	json_object_object_add(o, "group_addressing",
 	    json_object_new_string(s->opt.group_pn ? "pn" : "lid"));
 	json_object_object_add(o, "knobs", knobs_json(s));
+	json_object_object_add(o, "history", sim_hist_status_json(s));
 	return reply(out, o, 200);
 }
 
@@ -757,6 +758,9 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	if ((get || post) && (st = sim_group_admin(s, p, req->query, in, post,
 	    out)) != 0)
 		;	/* groups: group.c */
+	else if ((get || post) && (st = sim_hist_admin(s, p, req->query, in,
+	    post, out)) != 0)
+		;	/* history sync: history.c */
 	else if (get && strcmp(p, "status") == 0)
 		st = status(s, out);
 	else if (get && strcmp(p, "accounts") == 0)

@@ -78,6 +78,18 @@ ctl_usage(FILE *f)
 "  dry-scan-qr QR|- [PN]           check a QR code, pair nothing\n"
 "  enter-code CODE [PN]            enter a link code on the phone (6.7)\n"
 "  sw-js                           the /sw.js page (the current version)\n"
+"  history-set PN CHATS MESSAGES [SEED [CHUNK]]\n"
+"                                  give PN's phone a generated history\n"
+"  history PN                      its summary and chat list\n"
+"  history-chat PN CHAT [OFFSET [LIMIT]]  a chat's messages, oldest first\n"
+"  history-send PN [DEVICE]        send the history (again) to PN's\n"
+"                                  companions (or DEVICE) now\n"
+"  history-fault PN KIND [DEVICE]  send a faulty blob: corrupt, bomb, nest,\n"
+"                                  gone\n"
+"  history-blobs                   every blob on the media host\n"
+"  history-status                  the history counters\n"
+"  history-media-delay MS          the media host waits MS ms before each\n"
+"                                  answer\n"
 "  shutdown                        stop the sim\n", f);
 }
 
@@ -279,6 +291,84 @@ group_cmd(const char *base, int argc, char **argv)
 	return -1;
 }
 
+/* The history commands; -1 when argv is not one of them (usage). */
+static int
+history_cmd(const char *base, int argc, char **argv)
+{
+	const char		*cmd = argv[0];
+	struct json_object	*o;
+	char			 path[512];
+	long long		 v;
+	int			 i;
+
+	if (strcmp(cmd, "history-set") == 0 && argc >= 4 && argc <= 6) {
+		static const char *const keys[] = { "chats", "messages", "seed",
+		    "chunk" };
+
+		o = json_object_new_object();
+		add_str(o, "pn", argv[1]);
+		for (i = 2; i < argc; i++) {
+			if (int_arg(argv[i], &v) != 0) {
+				json_object_put(o);
+				fprintf(stderr, "wachat-sim ctl: %s: not a "
+				    "number\n", argv[i]);
+				return 2;
+			}
+			json_object_object_add(o, keys[i - 2],
+			    json_object_new_int64(v));
+		}
+		return post_json(base, "/admin/history", o);
+	}
+	if (strcmp(cmd, "history") == 0 && argc == 2) {
+		snprintf(path, sizeof(path), "/admin/history?pn=%s", argv[1]);
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strcmp(cmd, "history-chat") == 0 && argc >= 3 && argc <= 5) {
+		snprintf(path, sizeof(path), "/admin/history/chat?pn=%s&jid=%s"
+		    "%s%s%s%s", argv[1], argv[2], argc > 3 ? "&offset=" : "",
+		    argc > 3 ? argv[3] : "", argc > 4 ? "&limit=" : "",
+		    argc > 4 ? argv[4] : "");
+		return request(base, "GET", path, NULL, NULL);
+	}
+	if ((strcmp(cmd, "history-send") == 0 && (argc == 2 || argc == 3)) ||
+	    (strcmp(cmd, "history-fault") == 0 && (argc == 3 || argc == 4))) {
+		bool	 fault = strcmp(cmd, "history-fault") == 0;
+		int	 d = fault ? 3 : 2;
+
+		o = json_object_new_object();
+		add_str(o, "pn", argv[1]);
+		if (fault)
+			add_str(o, "kind", argv[2]);
+		if (argc > d) {
+			if (int_arg(argv[d], &v) != 0) {
+				json_object_put(o);
+				fprintf(stderr, "wachat-sim ctl: bad device "
+				    "%s\n", argv[d]);
+				return 2;
+			}
+			json_object_object_add(o, "device",
+			    json_object_new_int64(v));
+		}
+		return post_json(base, fault ? "/admin/history/fault" :
+		    "/admin/history/send", o);
+	}
+	if (strcmp(cmd, "history-blobs") == 0 && argc == 1)
+		return request(base, "GET", "/admin/history/blobs", NULL, NULL);
+	if (strcmp(cmd, "history-media-delay") == 0 && argc == 2) {
+		if (int_arg(argv[1], &v) != 0) {
+			fprintf(stderr, "wachat-sim ctl: bad delay %s\n",
+			    argv[1]);
+			return 2;
+		}
+		o = json_object_new_object();
+		json_object_object_add(o, "delay_ms", json_object_new_int64(v));
+		return post_json(base, "/admin/history/media", o);
+	}
+	if (strcmp(cmd, "history-status") == 0 && argc == 1)
+		return request(base, "GET", "/admin/history/status", NULL, NULL);
+	return -1;
+}
+
 static int
 dispatch(const char *base, int argc, char **argv)
 {
@@ -334,6 +424,12 @@ dispatch(const char *base, int argc, char **argv)
 		snprintf(path, sizeof(path), "/admin/mock-phone/inbox?pn=%s",
 		    argv[1]);
 		return request(base, "GET", path, NULL, NULL);
+	}
+	if (strncmp(cmd, "history", 7) == 0) {
+		int	 rc = history_cmd(base, argc, argv);
+
+		if (rc >= 0)
+			return rc;
 	}
 	if (strncmp(cmd, "group", 5) == 0 || strcmp(cmd, "phone-group-send") ==
 	    0) {

@@ -151,6 +151,26 @@ member_remove(struct sim_group *g, struct sim_account *a)
 	return true;
 }
 
+struct sim_group *
+sim_group_make(struct sim *s, const char *subject, struct sim_account *creator,
+    bool lid, int64_t creation)
+{
+	struct sim_group	*g = group_new(s, subject, creator, lid, NULL);
+
+	g->s_t = g->creation = creation;
+	(void)member_add(g, creator, true);
+	return g;
+}
+
+bool
+sim_group_member_add(struct sim_group *g, struct sim_account *a, bool admin)
+{
+	if (!member_add(g, a, false))
+		return false;
+	g->m[g->n - 1].admin = admin;
+	return true;
+}
+
 void
 sim_groups_free(struct sim *s)
 {

@@ -11,6 +11,8 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/route.c \
 	tests/sim/group.c \
 	tests/sim/phone.c \
+	tests/sim/history.c \
+	tests/sim/media.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \
 	tests/sim/nodes.c tests/sim/nodes.h \
@@ -21,14 +23,14 @@ tests_sim_wachat_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSIM_ROOT_KEY_FILE='"$(abs_top_srcdir)/tests/sim/root-key.txt"'
 tests_sim_wachat_sim_CFLAGS = $(AM_CFLAGS) $(PROTOBUFC_CFLAGS) \
 	$(LWS_CFLAGS) $(UV_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS) \
-	$(OPENSSL_CFLAGS)
+	$(OPENSSL_CFLAGS) $(SODIUM_CFLAGS) $(ZLIB_CFLAGS)
 tests_sim_wachat_sim_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
 	$(LWS_LIBS) $(UV_LIBS) $(JSONC_LIBS) $(CURL_LIBS) -ldl
 
 SIM_TESTS = tests/sim-conn.sh tests/sim-tls.sh tests/sim-baileys.sh \
 	tests/sim-baileys-connect.sh tests/sim-baileys-pairing.sh \
 	tests/sim-knobs.sh tests/sim-route.sh tests/sim-phone.sh \
-	tests/sim-group.sh \
+	tests/sim-group.sh tests/sim-history.sh \
 	tests/sim-bridge-cert.sh \
 	tests/sim-bridge-noise.sh
 TESTS += $(SIM_TESTS)
@@ -39,6 +41,7 @@ EXTRA_DIST += $(SIM_TESTS) tests/sim/root-key.txt tests/sim/README.md \
 	tests/sim-interop/baileys-pairing.mjs \
 	tests/sim-interop/baileys-route.mjs \
 	tests/sim-interop/baileys-group.mjs \
+	tests/sim-interop/baileys-history.mjs \
 	tests/sim-interop/bridge-cert.mjs \
 	tests/sim-interop/bridge-noise.mjs \
 	tests/sim-interop/lib.mjs \

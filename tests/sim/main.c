@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -154,6 +155,22 @@ usage(FILE *f)
 "                         refuse the scan (default 0; also a knob)\n"
 "  --group-addressing M   groups clients create are addressed by lid\n"
 "                         (default) or pn (protocol.md 10.1)\n"
+"  --media-port N         the media host (history blobs; HTTPS with\n"
+"                         --tls-cert/--tls-key, else HTTP); 0 picks a free\n"
+"                         one (default 0; printed as media-port=N)\n"
+"  --media-delay-ms MS    the media host waits MS before each answer (slow\n"
+"                         media, to stop a client mid-import; default 0;\n"
+"                         also POST /admin/history/media)\n"
+"  --history-chats N      every account made gets a phone history of N\n"
+"                         chats (one in five a group), with contacts made\n"
+"                         for it; sent to each companion after it links\n"
+"  --history-messages M   messages in all (default 10 per chat)\n"
+"  --history-seed S       the generator's seed (default 1)\n"
+"  --history-chunk N      messages per history sync chunk (default 3000)\n"
+"  --history-full-if-asked  send FULL chunks (history older than a year)\n"
+"                         only to companions whose DeviceProps ask for a\n"
+"                         full sync (requireFullSync), as the phone does;\n"
+"                         by default every companion gets everything\n"
 "  --handshake-timeout S  close connections that have not finished the\n"
 "                         handshake after S seconds (default 20)\n"
 "  --log FILE             log to FILE instead of stderr (appends)\n"
@@ -231,6 +248,17 @@ usage(FILE *f)
 "                                          and keys, and no session\n"
 "  GET  /sw.js                             \"client_revision\":REV, as on\n"
 "                                          web.whatsapp.com/sw.js\n"
+"  POST /admin/history {pn,chats,messages,seed?,chunk?,now?,full?}\n"
+"                                          give PN's phone a generated history\n"
+"  GET  /admin/history?pn=PN               its summary and chat list\n"
+"  GET  /admin/history/chat?pn=PN&jid=CHAT[&offset=N&limit=N]  a chat's\n"
+"                                          messages, oldest first\n"
+"  POST /admin/history/send {pn,device?}   send the history (again) now\n"
+"  POST /admin/history/fault {pn,kind,device?}  send a faulty blob: corrupt,\n"
+"                                          bomb, nest, gone\n"
+"  GET  /admin/history/blobs               every blob on the media host\n"
+"  GET  /admin/history/status              the history counters\n"
+"  POST /admin/history/media {delay_ms}    the media host's delay\n"
 "  POST /admin/shutdown                    exit cleanly\n"
 "After <success> the sim answers the connect queries (prekey count and\n"
 "upload, passive, digest, props, blocklist, privacy, usync, ping) and\n"
@@ -370,6 +398,8 @@ enum {
 	OPT_HOST = 256, OPT_PORT, OPT_ADMIN_PORT, OPT_ROOT_KEY, OPT_CERT_FAULT,
 	OPT_TLS_CERT, OPT_TLS_KEY, OPT_REFS, OPT_PREKEYS, OPT_MIN_VERSION,
 	OPT_HS_TIMEOUT, OPT_LOG, OPT_SW_REVISION, OPT_REFRESH_PCT, OPT_GROUP_ADDR,
+	OPT_MEDIA_PORT, OPT_HIST_CHATS, OPT_HIST_MSGS, OPT_HIST_SEED,
+	OPT_HIST_CHUNK, OPT_HIST_FULL_ASKED, OPT_MEDIA_DELAY,
 };
 
 static int
@@ -390,6 +420,14 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		{ "sw-revision", required_argument, NULL, OPT_SW_REVISION },
 		{ "reg-refresh-pct", required_argument, NULL, OPT_REFRESH_PCT },
 		{ "group-addressing", required_argument, NULL, OPT_GROUP_ADDR },
+		{ "media-port", required_argument, NULL, OPT_MEDIA_PORT },
+		{ "media-delay-ms", required_argument, NULL, OPT_MEDIA_DELAY },
+		{ "history-chats", required_argument, NULL, OPT_HIST_CHATS },
+		{ "history-messages", required_argument, NULL, OPT_HIST_MSGS },
+		{ "history-seed", required_argument, NULL, OPT_HIST_SEED },
+		{ "history-chunk", required_argument, NULL, OPT_HIST_CHUNK },
+		{ "history-full-if-asked", no_argument, NULL,
+		    OPT_HIST_FULL_ASKED },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -479,6 +517,56 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 			}
 			o->group_pn = strcmp(optarg, "pn") == 0;
 			break;
+		case OPT_MEDIA_PORT:
+			if (parse_uint(optarg, 65535, &v) != 0) {
+				fprintf(stderr, "wachat-sim: bad port %s\n",
+				    optarg);
+				return 2;
+			}
+			o->media_port = (int)v;
+			break;
+		case OPT_MEDIA_DELAY:
+			if (parse_uint(optarg, 60000, &v) != 0) {
+				fprintf(stderr, "wachat-sim: --media-delay-ms: "
+				    "0-60000\n");
+				return 2;
+			}
+			o->media_delay_ms = (unsigned)v;
+			break;
+		case OPT_HIST_CHATS:
+			if (parse_uint(optarg, 20000, &v) != 0) {
+				fprintf(stderr, "wachat-sim: --history-chats: "
+				    "0-20000\n");
+				return 2;
+			}
+			o->hist_chats = (unsigned)v;
+			break;
+		case OPT_HIST_MSGS:
+			if (parse_uint(optarg, 2000000, &v) != 0) {
+				fprintf(stderr, "wachat-sim: --history-messages: "
+				    "0-2000000\n");
+				return 2;
+			}
+			o->hist_msgs = (unsigned)v;
+			break;
+		case OPT_HIST_SEED:
+			if (parse_uint(optarg, ULONG_MAX, &v) != 0) {
+				fprintf(stderr, "wachat-sim: bad --history-seed\n");
+				return 2;
+			}
+			o->hist_seed = v;
+			break;
+		case OPT_HIST_CHUNK:
+			if (parse_uint(optarg, 100000, &v) != 0 || v == 0) {
+				fprintf(stderr, "wachat-sim: --history-chunk: "
+				    "1-100000\n");
+				return 2;
+			}
+			o->hist_chunk = (unsigned)v;
+			break;
+		case OPT_HIST_FULL_ASKED:
+			o->hist_full_if_asked = true;
+			break;
 		case OPT_HS_TIMEOUT:
 			if (parse_uint(optarg, 3600, &v) != 0 || v == 0) {
 				fprintf(stderr, "wachat-sim: bad "
@@ -508,6 +596,8 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		usage(stderr);
 		return 2;
 	}
+	if (o->hist_chats > 0 && o->hist_msgs == 0)
+		o->hist_msgs = 10 * o->hist_chats;
 	if (o->sw_revision == 0)
 		o->sw_revision = o->min_revision > 1045649367u ?
 		    o->min_revision : 1045649367u;
@@ -547,6 +637,7 @@ run(struct sim *s)
 	s->min_revision = s->opt.min_revision;
 	s->sw_revision = s->opt.sw_revision;
 	s->refresh_pct = s->opt.refresh_pct;
+	s->media_delay_ms = s->opt.media_delay_ms;
 	lws_set_log_level(s->opt.verbose ? LLL_ERR | LLL_WARN | LLL_NOTICE :
 	    LLL_ERR | LLL_WARN, NULL);
 	uv_loop_init(&s->loop);
@@ -560,16 +651,22 @@ run(struct sim *s)
 		    "server: %s\n", wc_strerror(rc));
 		goto fail;
 	}
+	if ((rc = sim_media_start(s)) != 0) {
+		fprintf(stderr, "wachat-sim: cannot start the media host: "
+		    "%s\n", wc_strerror(rc));
+		goto fail;
+	}
 	if ((rc = sim_admin_start(s)) != 0) {
 		fprintf(stderr, "wachat-sim: cannot start the admin server: "
 		    "%s\n", uv_strerror(rc));
 		goto fail;
 	}
-	printf("port=%d\nadmin-port=%d\n", s->port, s->admin_port);
+	printf("port=%d\nmedia-port=%d\nadmin-port=%d\n", s->port,
+	    s->media_port, s->admin_port);
 	fflush(stdout);
-	sim_log(s, "listening on %s: WebSocket port %d%s, admin port %d",
-	    s->opt.host, s->port, s->opt.tls_cert != NULL ? " (TLS)" : "",
-	    s->admin_port);
+	sim_log(s, "listening on %s: WebSocket port %d%s, media port %d, "
+	    "admin port %d", s->opt.host, s->port, s->opt.tls_cert != NULL ?
+	    " (TLS)" : "", s->media_port, s->admin_port);
 	uv_run(&s->loop, UV_RUN_DEFAULT);
 	rc = 0;
 	goto out;
@@ -599,6 +696,7 @@ main(int argc, char **argv)
 	s.opt.nrefs = 6;
 	s.opt.nprekeys = 20;
 	s.opt.handshake_timeout_s = 20;
+	s.opt.hist_seed = 1;
 	if ((rc = parse_opts(argc, argv, &s.opt)) >= 0)
 		return rc;
 	signal(SIGPIPE, SIG_IGN);
@@ -608,6 +706,7 @@ main(int argc, char **argv)
 	sim_route_free(&s);
 	sim_groups_free(&s);
 	sim_accounts_free(&s);
+	sim_media_free(&s);
 	buf_release(&s.chain);
 	wa_signal_keygen_free(s.keygen);
 	explicit_bzero(s.root_priv, sizeof(s.root_priv));

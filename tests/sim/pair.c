@@ -265,6 +265,7 @@ pair_with(struct sim_conn *c, struct sim_account *a, const uint8_t adv[32],
 	memcpy(d->spk_sig, c->reg.spk_sig, 64);
 	d->platform_id = platform;
 	snprintf(d->os, sizeof(d->os), "%s", c->reg.os);
+	d->full_sync = c->reg.full_sync;
 	d->paired_at = (int64_t)time(NULL);
 	if ((rc = make_identity(a, d, adv, &container)) != 0 ||
 	    (rc = send_pair_success(c, a, d, &container)) != 0) {

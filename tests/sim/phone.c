@@ -31,6 +31,7 @@
 #include "bin.h"
 #include "err.h"
 #include "group.h"
+#include "history.h"
 #include "msg.h"
 #include "nodes.h"
 #include "sim.h"
@@ -1018,6 +1019,51 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	return 0;
 }
 
+int
+sim_phone_peer_send(struct sim *s, struct sim_account *a, uint32_t dev,
+    const struct buf *msg, char id[40])
+{
+	struct sim_phone	*p = a->phone;
+	struct arena		 ar;
+	struct wa_node		*parts, *m;
+	const struct wa_node	*enc;
+	struct wa_str		 et;
+	char			 from[PHONE_JID_MAX], t[24], etype[8];
+	uint8_t			 rnd[WA_MSG_ID_RAND_LEN];
+	unsigned		 npk = 0;
+	int			 rc;
+
+	if (p == NULL || dev == 0)
+		return WC_ESTATE;
+	arena_init(&ar, 0);
+	parts = sn_new(&ar, "participants");
+	if ((rc = encrypt_for(p, a, dev, false, msg, &ar, parts, false,
+	    &npk)) != 0) {
+		arena_release(&ar);
+		return rc < 0 ? rc : WC_ESTATE;
+	}
+	enc = sn_find(&parts->content.u.list.v[0], "enc");
+	et = sn_get(enc, "type");
+	snprintf(etype, sizeof(etype), "%.*s", (int)et.len, et.p);
+	sim_random(rnd, sizeof(rnd));
+	wa_msg_id(rnd, (uint64_t)time(NULL), a->pn, id);
+	m = sn_new(&ar, "message");
+	sn_attr_jid(&ar, m, "from", a->pn, "s.whatsapp.net", 0);
+	sn_attr(&ar, m, "id", id);
+	sn_attr(&ar, m, "type", "text");
+	sn_attr(&ar, m, "category", "peer");
+	snprintf(t, sizeof(t), "%lld", (long long)time(NULL));
+	sn_attr(&ar, m, "t", t);
+	if (a->name[0] != '\0')
+		sn_attr(&ar, m, "notify", a->name);
+	sn_append(&ar, m, enc);
+	device_jid(from, sizeof(from), a, false, 0);
+	rc = sim_route_queue(s, SIM_ROUTE_MESSAGE, id, "text", from, a, dev,
+	    false, etype, m);
+	arena_release(&ar);
+	return rc < 0 ? WC_EPROTO : 0;
+}
+
 /* Append a protobuf length-delimited field (tag: field << 3 | 2). */
 static void
 pb_field(struct buf *out, uint32_t field, const uint8_t *p, size_t len)
@@ -1223,7 +1269,8 @@ static void	echo_schedule(struct sim_phone *p, const char *sender,
  * error (a retry receipt is due). */
 static int
 receive_enc(struct sim_phone *p, const struct wa_msg_in *in,
-    const struct wa_msg_enc_in *e, struct wa_msg_content *c, struct inbox **m)
+    const struct wa_msg_enc_in *e, struct wa_msg_content *c, struct inbox **m,
+    struct buf *keep)
 {
 	struct wa_signal_addr	 addr;
 	struct buf		 plain = BUF_INIT;
@@ -1252,6 +1299,13 @@ receive_enc(struct sim_phone *p, const struct wa_msg_in *in,
 	else if ((rc = wa_msg_unpad(plain.p, plain.len, &len)) != 0)
 		goto out;
 	rc = wa_msg_parse(plain.p, len, c);
+	/* A peerDataOperationRequestMessage (history on demand, 12.4):
+	 * the Message itself goes to history.c. */
+	if (rc == 0 && c->kind == WA_MSG_PROTOCOL && c->protocol_type ==
+	    WA_HIST_PROTO_PDO_REQ) {
+		keep->len = 0;
+		buf_append(keep, plain.p, len);
+	}
 out:
 	wipe(&plain);
 	if (rc != 0) {
@@ -1336,6 +1390,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 	bool			 read = false, failed = false, dup = false;
 	bool			 sender_lid;
 	size_t			 i, fail_idx = SIZE_MAX;
+	struct buf		 pdo = BUF_INIT;
 	int			 rc;
 
 	arena_init(&ar, 0);
@@ -1359,7 +1414,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		if (e->type != WA_MSG_ENC_MSG && e->type != WA_MSG_ENC_PKMSG)
 			continue;
 		memset(&c, 0, sizeof(c));
-		rc = receive_enc(p, &in, e, &c, &m);
+		rc = receive_enc(p, &in, e, &c, &m, &pdo);
 		if (rc == 0) {
 			dup = true;
 			continue;
@@ -1412,6 +1467,10 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		send_retry(p, &in, fail_idx, &ar);
 	else if (read || dup)
 		send_delivered(p, &in, sender == p->a, &ar);
+	if (pdo.len > 0 && sender == p->a)
+		/* From our own companion: history on demand (history.c). */
+		sim_hist_on_demand(s, p->a, in.from, in.id, pdo.p, pdo.len);
+	wipe(&pdo);
 	arena_release(&ar);
 }
 
@@ -1936,6 +1995,13 @@ take_fire(uv_timer_t *t)
 	    &ar, &n, NULL) == 0) {
 		if (j->kind == SIM_ROUTE_RECEIPT) {
 			take_receipt(j->a->phone, j->id, j->type, n);
+			if (strcmp(j->type, "hist_sync") == 0) {
+				char	 from[PHONE_JID_MAX];
+
+				val_jid(wa_node_attr(n, "from"), from,
+				    sizeof(from));
+				sim_hist_receipt(j->s, j->a, j->id, from);
+			}
 			if (strcmp(j->type, "retry") == 0 &&
 			    wa_node_attr(n, "participant") != NULL)
 				group_retry(j->a->phone, n, j->id);

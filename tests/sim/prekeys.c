@@ -540,6 +540,9 @@ sim_connect_handle(struct sim_conn *c, const struct wa_node *n)
 			    "%u verified; %zu held", nk, c->dev->spk_id,
 			    c->dev->notks);
 			sim_iq_result(c, n);
+			/* Linked and reachable: the phone's history follows
+			 * (history.c). */
+			sim_hist_linked(c->s, c->acct, c->dev);
 		}
 		return 1;
 	}
@@ -601,6 +604,8 @@ sim_connect_handle(struct sim_conn *c, const struct wa_node *n)
 		answer_usync(c, n);
 		return 1;
 	}
+	if (sim_hist_media_conn(c, n))
+		return 1;	/* the media host: history.c */
 	if (wa_str_eqc(xmlns, "urn:xmpp:whatsapp:dirty") && set) {
 		sim_iq_result(c, n);
 		return 1;

@@ -38,6 +38,7 @@ struct sim_reg {
 	uint8_t		 build_hash[16];
 	char		 os[SIM_NAME_MAX];	/* DeviceProps.os */
 	int		 platform_type;		/* DeviceProps.platformType */
+	bool		 full_sync;	/* DeviceProps.requireFullSync */
 	bool		 spk_sig_ok;	/* eSkeySig verifies by eIdent */
 };
 

@@ -31,6 +31,7 @@ struct sim_sub;
 struct sim_phone;
 struct sim_chatty;
 struct sim_group;
+struct sim_hist;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
@@ -95,6 +96,8 @@ struct sim_device {
 	bool			 spk_verified;	/* last upload's skey */
 	uint64_t		 bundles_served;	/* 8.1 answers naming it */
 	bool			 removed;	/* unlinked (admin remove) */
+	bool			 hist_sent;	/* history sync sent (history.c) */
+	bool			 full_sync;	/* DeviceProps.requireFullSync */
 };
 
 /* A user: an account that links companions, or a contact. */
@@ -118,6 +121,8 @@ struct sim_account {
 	unsigned		 chatty_s;	/* writes to its owner every
 						 * chatty_s s; 0: never */
 	struct sim_chatty	*chatty;	/* its timer (phone.c) */
+	struct sim_hist		*hist;		/* its phone's chat history
+						 * (history.c), or NULL */
 };
 
 /* What a routed stanza is (route.c). */
@@ -180,6 +185,52 @@ struct sim_opts {
 	unsigned	 refresh_pct;	/* companion_reg_refresh at a scan, % */
 	bool		 group_pn;	/* groups clients create are PN-addressed
 					 * (--group-addressing pn); else LID */
+	int		 media_port;	/* media host (media.c); 0 = pick */
+	unsigned	 hist_chats;	/* --history-chats: every account made
+					 * gets a history; 0 = none */
+	unsigned	 hist_msgs;	/* --history-messages, in all */
+	uint64_t	 hist_seed;	/* --history-seed */
+	unsigned	 hist_chunk;	/* --history-chunk, messages; 0 = 3000 */
+	bool		 hist_full_if_asked;	/* --history-full-if-asked */
+	unsigned	 media_delay_ms;	/* --media-delay-ms */
+};
+
+/*
+ * A blob on the media host (media.c): a history sync chunk the phone
+ * stored, kept for the sim's lifetime; what its notification said.
+ */
+struct sim_blob {
+	struct sim_blob		*next;		/* oldest first */
+	uint64_t		 seq;		/* 1, 2, ... */
+	char			 kind[16];	/* chunk, on-demand, corrupt, bomb,
+						 * nest, gone */
+	char			 path[256];	/* direct path, with its query */
+	struct buf		 data;		/* what GET serves */
+	uint8_t			 enc_sha256[32];	/* SHA-256(data) */
+	uint8_t			 media_key[32];	/* its key (shown to tests) */
+	uint8_t			 file_sha256[32];	/* of the plaintext */
+	unsigned		 downloads;	/* GETs served */
+	bool			 gone;		/* 404 */
+	char			 pn[SIM_PN_MAX];	/* sent to this account's */
+	uint32_t		 device;	/* ... companion */
+	char			 msg_id[40];	/* the notification's message id */
+	int32_t			 sync_type;
+	uint32_t		 chunk_order, progress;
+	size_t			 nconvs, nmsgs;
+	bool			 receipt;	/* hist_sync receipt taken */
+};
+
+/* What a history is made from (history.c). */
+struct sim_hist_cfg {
+	unsigned	 chats;		/* 1..20000 */
+	unsigned	 msgs;		/* in all, 0..2000000 */
+	uint64_t	 seed;
+	unsigned	 chunk;		/* messages per chunk; 0 = 3000 */
+	int64_t		 now;		/* newest time, unix s; 0 = 2025-12-01 */
+	bool		 full_if_asked;	/* FULL chunks only to a companion
+					 * whose DeviceProps.requireFullSync
+					 * is true (as the phone does); else
+					 * to every one */
 };
 
 #define SIM_SUBJECT_MAX	256	/* bytes of a group subject, + NUL */
@@ -257,6 +308,18 @@ struct sim {
 	struct sim_group	*groups;
 	uint64_t		 ngroups;
 	uint64_t		 next_sim_contact;	/* sim:N numbering */
+
+	/* History sync (history.c) and the media host (media.c). */
+	int			 media_port;	/* bound */
+	struct sim_blob		*blobs, **blobs_tail;
+	uint64_t		 nblobs;
+	uint64_t		 hist_next_contact;	/* history contacts made */
+	uint64_t		 hist_chunks;	/* notifications sent */
+	uint64_t		 media_downloads, media_404, media_conns;
+	uint64_t		 hist_receipts;	/* hist_sync receipts taken */
+	uint64_t		 hist_on_demand;	/* requests answered */
+	uint64_t		 hist_faults;	/* faulty blobs sent */
+	unsigned		 media_delay_ms;	/* before each blob is served */
 
 	uv_signal_t		 sigint, sigterm;
 	uv_timer_t		 reaper;	/* finishes the lws teardown */
@@ -575,6 +638,85 @@ const char *sim_phone_group_text(const struct sim_account *a,
  * messages with their content, receipts it got, messages it sent); a new
  * reference. */
 struct json_object *sim_phone_json(const struct sim_account *a);
+
+/* --- group.c, for history.c --- */
+/* A group made as it stands, with no notification: creator its
+ * superadmin, created at creation (unix s); lid: LID-addressed. */
+struct sim_group *sim_group_make(struct sim *s, const char *subject,
+	    struct sim_account *creator, bool lid, int64_t creation);
+/* Add a to g quietly (admin when admin); false when a member already or
+ * g is full. */
+bool	sim_group_member_add(struct sim_group *g, struct sim_account *a,
+	    bool admin);
+
+/* --- phone.c, for history.c --- */
+/*
+ * a's phone sends the Message msg[0..len) (unpadded) to its own companion
+ * dev as a peer message (protocol.md 12.1): encrypted for that device
+ * (a session from its bundle when there is none; pkmsg until answered),
+ * <message from=PN id t type="text" category="peer"><enc/></message>,
+ * queued for the device with sim_route_queue() (kept until acked, sent
+ * again at each login).  Writes the message id to id.  Returns 0;
+ * WC_ESTATE (a has no phone, or the device has no keys), a Signal error,
+ * or WC_EPROTO (the stanza could not be encoded).  Loop thread.
+ */
+int	sim_phone_peer_send(struct sim *s, struct sim_account *a,
+	    uint32_t dev, const struct buf *msg, char id[40]);
+
+/* --- history.c --- */
+/*
+ * Give a's phone a history made from cfg (deterministic from cfg->seed
+ * and a's PN): cfg->chats chats, one in five a group (from the third
+ * on, when there are 3 or more), the others 1:1 with contacts made for
+ * it (PNs from 15557000001, LIDs from 207000000000001, named in several
+ * scripts, owner a), cfg->msgs messages spread 1/(i+1) over the chats.
+ * Fills res (may be NULL) with the summary.  Returns an HTTP-ish status:
+ * 200; 400 (a contact, bad numbers), 409 (a has one), 500; *why set when
+ * not 200.
+ */
+int	sim_hist_set(struct sim *s, struct sim_account *a,
+	    const struct sim_hist_cfg *cfg, struct json_object *res,
+	    const char **why);
+/* Free a's history (at exit). */
+void	sim_hist_free(struct sim_account *a);
+/* Companion d of a uploaded its prekeys (it is linked): the first time,
+ * and when a has a history, the phone sends it (on a timer, 50 ms). */
+void	sim_hist_linked(struct sim *s, struct sim_account *a,
+	    struct sim_device *d);
+/* <iq xmlns="w:m" type="set"><media_conn/></iq> on c: answered with the
+ * media host (protocol.md 14.2); returns 1, or 0 when n is not one. */
+int	sim_hist_media_conn(struct sim_conn *c, const struct wa_node *n);
+/* a's phone took a hist_sync receipt for message id from device from. */
+void	sim_hist_receipt(struct sim *s, struct sim_account *a, const char *id,
+	    const char *from);
+/* a's phone decrypted a peerDataOperationRequestMessage p[0..len) (the
+ * unpadded Message) in message msg_id from its device from: an
+ * on-demand request (12.4) is answered with an ON_DEMAND chunk. */
+void	sim_hist_on_demand(struct sim *s, struct sim_account *a,
+	    const char *from, const char *msg_id, const uint8_t *p,
+	    size_t len);
+/* The history counters for /admin/status (a new reference). */
+struct json_object *sim_hist_status_json(const struct sim *s);
+/*
+ * The admin routes under /admin/history (README.md): path after
+ * "/admin/", query string or NULL, JSON body or NULL.  Returns the HTTP
+ * status, or 0 when path is not one of them.
+ */
+int	sim_hist_admin(struct sim *s, const char *path, const char *query,
+	    struct json_object *in, bool post, struct buf *out);
+
+/* --- media.c --- */
+/* Start the media host's vhost on the lws context (after sim_ws_start()):
+ * TLS with --tls-cert/--tls-key.  Returns 0 or -EADDRINUSE. */
+int	sim_media_start(struct sim *s);
+/* Store data (taken; *data emptied) as a new blob of kind under a fresh
+ * direct path; returns it (owned by s). */
+struct sim_blob *sim_media_put(struct sim *s, const char *kind,
+	    struct buf *data);
+/* Free every blob (at exit). */
+void	sim_media_free(struct sim *s);
+/* A blob as JSON (a new reference). */
+struct json_object *sim_media_blob_json(const struct sim_blob *b);
 
 /* --- admin.c --- */
 int	sim_admin_start(struct sim *s);

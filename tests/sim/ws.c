@@ -367,6 +367,8 @@ take_reg(struct sim_conn *c, const Wa__ClientPayload__DevicePairingRegistrationD
 			    dp->os : "");
 			r->platform_type = dp->has_platformtype ?
 			    (int)dp->platformtype : 0;
+			r->full_sync = dp->has_requirefullsync &&
+			    dp->requirefullsync;
 			protobuf_c_message_free_unpacked(m, NULL);
 		} else
 			return "deviceProps is not a DeviceProps";
