@@ -1018,7 +1018,7 @@ wa_conn_payload_reg(const char *version, const struct wa_conn_reg *r,
 	dp.has_platformtype = 1;
 	dp.platformtype = (Wa__DeviceProps__PlatformType)r->platform_type;
 	dp.has_requirefullsync = 1;
-	dp.requirefullsync = 0;
+	dp.requirefullsync = r->full_sync ? 1 : 0;
 	dp.historysyncconfig = &hs;
 	pack_into(&dp.base, &props);
 

@@ -173,6 +173,9 @@ struct wa_conn_reg {
 	uint8_t		 spk_sig[64];		/* XEdDSA over 05 ‖ spk_pub */
 	const char	*os;		/* DeviceProps.os; NULL = "wachat" */
 	int		 platform_type;	/* DeviceProps.PlatformType; 0 = UNKNOWN */
+	bool		 full_sync;	/* DeviceProps.requireFullSync: ask the
+					 * phone for all history (FULL chunks,
+					 * protocol.md 12.1), not the last year */
 };
 
 /*

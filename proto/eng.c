@@ -105,6 +105,7 @@ struct wa_eng {
 
 	/* failure 405 (3.3) */
 	char			*version_url, *ca_file;
+	bool			 full_history;	/* requireFullSync at linking */
 	bool			 version_pinned;	/* set by the user */
 	bool			 version_retried;	/* since the last login */
 	struct wa_engver	*lookup;		/* in flight, or NULL */
@@ -1589,6 +1590,7 @@ connect_now(struct wa_eng *e)
 		memcpy(r.spk_pub, e->dev.spk_pub, WA_ENG_KEY_LEN);
 		memcpy(r.spk_sig, e->dev.spk_sig, WA_ENG_SIG_LEN);
 		r.os = e->os;
+		r.full_sync = e->full_history;
 		rc = wa_conn_payload_reg(e->version, &r, NULL, &pl);
 		e->kind = KIND_REG;
 	}
@@ -1729,6 +1731,7 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	if (cfg->pair_pn != NULL)
 		memcpy(e->lc_pn, pn, sizeof(pn));
 	e->os = xstrdup(cfg->os != NULL ? cfg->os : "wachat");
+	e->full_history = cfg->full_history;
 	e->qr_file = cfg->qr_file != NULL ? xstrdup(cfg->qr_file) : NULL;
 	e->qr_first_ms = cfg->qr_first_ms ? cfg->qr_first_ms :
 	    WA_ENG_QR_FIRST_MS;

@@ -176,6 +176,9 @@ struct wa_eng_cfg {
 	 * QR codes (6.7); see wa_eng_pair_code(). */
 	const char		*pair_pn;
 	const char		*os;		/* DeviceProps.os, or NULL */
+	/* Ask the phone, when linking, for all of the history (FULL
+	 * chunks, protocol.md 12.1) rather than about the last year. */
+	bool			 full_history;
 	/* NULL = none; else the current QR text is written there (0600,
 	 * replaced atomically) and the file removed once paired, logged
 	 * out, or when the engine is freed while showing it. */

@@ -68,3 +68,8 @@ bench-history-sync:
 	$(SHELL) $(top_srcdir)/tests/bench/run-history-sync.sh
 bench: bench-history-sync
 .PHONY: bench-history-sync
+
+# History sync end to end through wachat's engine and wachat-sim's phone
+# (tests/sim-interop/wachat-history.mjs).
+TESTS += tests/sim-history-eng.sh
+EXTRA_DIST += tests/sim-history-eng.sh tests/sim-interop/wachat-history.mjs

@@ -232,6 +232,22 @@ take_blob(struct wa_hsync *h, const uint8_t *z, size_t zlen)
 	log_info("history chunk %u (type %d, %u%%): %zu conversations, %d "
 	    "new messages", hist->chunk_order, hist->sync_type,
 	    h->n.progress, hist->n_convs, rc);
+	if (hist->n_bad_msgs > 0) {
+		/* refused one by one (nesting, size): said, the rest kept */
+		char	 line[200];
+		struct wa_hsync_ev fev;
+
+		snprintf(line, sizeof(line), "%zu messages of the history were "
+		    "refused: malformed or nested too deep", hist->n_bad_msgs);
+		log_warn("history chunk %u: %s", hist->chunk_order, line);
+		memset(&fev, 0, sizeof(fev));
+		fev.kind = WA_HSYNC_EV_FAILED;
+		fev.sync_type = h->n.sync_type;
+		fev.chunk = h->n.chunk_order;
+		fev.err = WC_EDEPTH;
+		fev.why = line;
+		emit(h, &fev);
+	}
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = WA_HSYNC_EV_PROGRESS;
 	ev.sync_type = h->n.sync_type;

@@ -9,6 +9,7 @@
 #include "compat.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,32 @@ app_hist_ops(struct store *s, struct wa_hsync_store_ops *ops)
 	ops->done = q_done;
 	ops->import = import;
 	ops->arg = s;
+}
+
+int
+app_hist_request_older(struct store *s, struct wa_dm *dm, const char *chat)
+{
+	struct store_msg_page	 p;
+	struct wa_hist_od_req	 r;
+	struct buf		 msg = BUF_INIT;
+	int			 rc;
+
+	memset(&p, 0, sizeof(p));
+	if ((rc = store_msg_page_after(s, chat, INT64_MIN, 0, 1, &p)) == 0 &&
+	    p.n == 1) {
+		memset(&r, 0, sizeof(r));
+		r.chat_jid = chat;
+		r.oldest_msg_id = p.msgs[0].id;
+		r.oldest_from_me = p.msgs[0].from_me;
+		r.count = APP_HIST_OLDER;
+		r.oldest_ts_s = p.msgs[0].ts_ms / 1000;
+		if ((rc = wa_hist_on_demand_request(&r, &msg)) == 0)
+			rc = wa_dm_send_peer(dm, msg.p, msg.len);
+	} else if (rc == 0)
+		rc = -ENOENT;	/* nothing stored to go back from */
+	store_msg_page_free(&p);
+	buf_release(&msg);
+	return rc;
 }
 
 int

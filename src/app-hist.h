@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dm.h"
 #include "hsync.h"
 
 struct store;
@@ -24,6 +25,20 @@ struct store;
  * PN-LID mappings.  s is borrowed for the life of the ops.
  */
 void	app_hist_ops(struct store *s, struct wa_hsync_store_ops *ops);
+
+#define APP_HIST_OLDER	50	/* messages asked of the phone at a time */
+
+struct wa_dm;
+
+/*
+ * Ask our phone (wa_dm_send_peer()) for the APP_HIST_OLDER messages of
+ * chat older than the oldest one stored (on-demand history, protocol.md
+ * 12.4); they come as a history chunk.  Returns 0.  Errors: -ENOENT
+ * (nothing stored in chat to go back from), the store's and
+ * wa_dm_send_peer()'s errors.
+ */
+int	app_hist_request_older(struct store *s, struct wa_dm *dm,
+	    const char *chat);
 
 /* Queue a history notification (store_histq_put()).  Returns 0, -EINVAL
  * or -EIO. */

@@ -22,7 +22,6 @@
 
 #include "app-dm.h"
 #include "app-hist.h"
-#include "history.h"
 #include "app-store.h"
 #include "app.h"
 #include "buf.h"
@@ -664,28 +663,12 @@ member_jids(const char *list, char (*out)[128], size_t max)
 static void
 history_more(struct app *a, const char *chat)
 {
-	struct wa_dm		*dm = a->eng != NULL ? wa_eng_dm(a->eng) : NULL;
-	struct store_msg_page	 p;
-	struct wa_hist_od_req	 r;
-	struct buf		 msg = BUF_INIT;
-	struct ev		*ev;
-	int			 rc = -ENOTCONN;
+	struct wa_dm	*dm = a->eng != NULL ? wa_eng_dm(a->eng) : NULL;
+	struct ev	*ev;
+	int		 rc = -ENOTCONN;
 
-	memset(&p, 0, sizeof(p));
-	if (dm != NULL && (rc = store_msg_page_after(a->store, chat, INT64_MIN,
-	    0, 1, &p)) == 0 && p.n == 1) {
-		memset(&r, 0, sizeof(r));
-		r.chat_jid = chat;
-		r.oldest_msg_id = p.msgs[0].id;
-		r.oldest_from_me = p.msgs[0].from_me;
-		r.count = 50;
-		r.oldest_ts_s = p.msgs[0].ts_ms / 1000;
-		if ((rc = wa_hist_on_demand_request(&r, &msg)) == 0)
-			rc = wa_dm_send_peer(dm, msg.p, msg.len);
-	} else if (rc == 0)
-		rc = -ENOENT;	/* nothing stored to go back from */
-	store_msg_page_free(&p);
-	buf_release(&msg);
+	if (dm != NULL)
+		rc = app_hist_request_older(a->store, dm, chat);
 	if (rc != 0) {
 		eng_log(LOG_WARN, "older history not asked: %s",
 		    wc_strerror(rc));
@@ -889,6 +872,7 @@ eng_thread(void *arg)
 	cfg.dm.send_read_receipts = c->read_receipts;
 	cfg.dm.send_typing = c->send_typing;
 	cfg.dm.send_presence = c->send_presence;
+	cfg.full_history = c->full_history;
 	if ((rc = wa_eng_new(&a->eng_loop, &cfg, &a->eng)) != 0) {
 		eng_log(LOG_ERROR, "wa_eng_new: %s", wc_strerror(rc));
 		stop(a, "", rc);
@@ -1189,6 +1173,8 @@ on_signal(uv_signal_t *s, int signum)
 
 /* Keys on stdin (curses screen only): the quit keys quit (q only before
  * linking); the chat screen's commands go out through push_cmd(). */
+static void	on_tick(uv_timer_t *t);
+
 static void
 on_keys(uv_poll_t *p, int status, int events)
 {
@@ -1213,6 +1199,10 @@ on_keys(uv_poll_t *p, int status, int events)
 	case UI_SCREEN_NONE:
 		break;
 	}
+	/* the next tick soon after a key: what waits on a pause in typing
+	 * (the search as you type, ui/view.c) goes then, not a second on */
+	if (!uv_is_closing((uv_handle_t *)&a->tick))
+		uv_timer_start(&a->tick, on_tick, 160, 1000);
 }
 
 /* A command from the chat screen, to the engine (takes c). */

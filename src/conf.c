@@ -35,7 +35,7 @@ struct load {
 static const char *const names[] = {
 	"url", "root-key", "ca-file", "version-url", "wa-version", "data-dir",
 	"qr-file", "log-file", "log-level", "read-receipts", "send-typing",
-	"send-presence", "enter-sends",
+	"send-presence", "enter-sends", "full-history",
 };
 
 /* The screen's actions (ui/keys.h, same order there is not needed). */
@@ -43,7 +43,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"quit", "next-chat", "prev-chat", "unread-chat", "new-chat",
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
 	"react", "retry", "delete", "cancel", "help", "group-info",
-	"group-new", "group-leave",
+	"group-new", "group-leave", "find", "find-all",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -232,6 +232,8 @@ set(struct conf *c, const char *name, const char *value, const char **why)
 			c->send_typing = yn;
 		else if (strcmp(name, "send-presence") == 0)
 			c->send_presence = yn;
+		else if (strcmp(name, "full-history") == 0)
+			c->full_history = yn;
 		else
 			c->enter_sends = yn;
 	} else {	/* log-level */
@@ -419,6 +421,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.version_url = xstrdup(CONF_DEFAULT_VERSION_URL);
 	c.log_level = LOG_INFO;
 	c.read_receipts = c.send_typing = c.send_presence = true;
+	c.full_history = true;
 	c.enter_sends = true;
 
 	if (file != NULL)

@@ -20,7 +20,7 @@
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/sw.js"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	20	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	22	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 
 /* The settings.  Strings are owned (freed by conf_release()). */
@@ -39,6 +39,7 @@ struct conf {
 	bool		 read_receipts;	/* read receipts for chats shown */
 	bool		 send_typing;	/* "typing…" to the chat */
 	bool		 send_presence;	/* online/offline to contacts */
+	bool		 full_history;	/* all history at linking (12.1) */
 	bool		 enter_sends;	/* Enter sends; no: Enter is a newline
 					 * and key-send (Ctrl-x) sends */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],

@@ -118,6 +118,10 @@ usage(FILE *f)
 	    "(default yes)\n"), f);
 	fputs(_("  --send-presence yes|no  tell contacts you are online "
 	    "(default yes)\n"), f);
+	fputs(_("  --full-history yes|no  when linking, ask the phone for all "
+	    "of the history,\n"
+	    "                      not about the last year (default yes)\n"),
+	    f);
 	fputs(_("  --enter-sends yes|no    Enter sends; no: Enter is a new "
 	    "line and Ctrl-x\n"
 	    "                      sends (default yes)\n"), f);
@@ -360,6 +364,7 @@ main(int argc, char **argv)
 		{ "send-typing", required_argument, NULL, 'S' },
 		{ "send-presence", required_argument, NULL, 'S' },
 		{ "enter-sends", required_argument, NULL, 'S' },
+		{ "full-history", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -29,6 +30,8 @@
 #include "groups.h"
 #include "keys.h"
 #include "msgs.h"
+#include "search.h"
+#include "text.h"
 #include "view.h"
 #include "xmalloc.h"
 
@@ -1408,6 +1411,479 @@ test_ui_view_draw__shows_senders_in_colour_mentions_and_events(void **st)
 	term_close(&t);
 }
 
+
+/* ---- search (issue 9) ---- */
+
+#define FAMILY	"120363000000000002@g.us"
+#define FAM1	"15550000009@s.whatsapp.net"
+
+/* Keys typed at now_ms. */
+static void
+type_at(struct ui_view *v, const char *s, int64_t now_ms)
+{
+	for (; *s != '\0'; s++)
+		(void)ui_view_key(v, (unsigned char)*s, now_ms);
+}
+
+/* The search opened by key k, text typed at t, a tick after the
+ * debounce, then closed: the last CMD_SEARCH pushed (or NULL), with the
+ * state line's error (UI_SEARCH_*) in *err. */
+static const struct cmd *
+search_for(struct fixture *f, const char *k, const char *text, int64_t t,
+    enum ui_search_err *err)
+{
+	const struct cmd	*c = NULL;
+	size_t			 i, n = strlen(text), before;
+
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, key(k), t);
+	assert_true(ui_view_search(f->v)->on);
+	assert_true(n > 0);
+	for (i = 0; i + 1 < n; i++)
+		(void)ui_view_key(f->v, (unsigned char)text[i], t);
+	/* Only what is asked once the whole text is typed. */
+	before = f->sink.n;
+	(void)ui_view_key(f->v, (unsigned char)text[n - 1], t);
+	ui_view_tick(f->v, t + UI_SEARCH_DEBOUNCE_MS);
+	if (err != NULL)
+		*err = ui_view_search(f->v)->qy.err;
+	for (i = before; i < f->sink.n; i++)
+		if (f->sink.c[i]->kind == CMD_SEARCH)
+			c = f->sink.c[i];
+	(void)ui_view_key(f->v, 0x1b, t + 1000);
+	assert_false(ui_view_search(f->v)->on);
+	return c;
+}
+
+/* An EV_SEARCH answering query with n hits in chat, rowids from 40
+ * down, newest first. */
+static struct ev *
+search_ev(const char *query, const char *chat, size_t n, int more)
+{
+	struct ev	*ev = ev_new(EV_SEARCH, query);
+	size_t		 i;
+
+	ev->more = more;
+	ev->nhits = n;
+	ev->hits = xcalloc(n > 0 ? n : 1, sizeof(*ev->hits));
+	for (i = 0; i < n; i++) {
+		struct ev_hit	*h = &ev->hits[i];
+
+		h->rowid = 40 - (int64_t)i;
+		h->chat = xstrdup(chat);
+		h->chat_name = xstrdup("");
+		h->id = xstrdup("X");
+		h->sender = xstrdup("");
+		h->sender_name = xstrdup("");
+		h->from_me = (int)(i % 2);
+		h->ts_ms = NOW - (int64_t)i * 60000;
+		/* "…say <ESC>[2J hello there" with "hello" matched */
+		h->snippet = xstrdup("say \x1b[2J hello there");
+		h->match_start = 9;
+		h->match_end = 14;
+		h->cut_before = 1;
+	}
+	return ev;
+}
+
+static void
+test_ui_view__find_searches_the_open_chat_as_you_type(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	size_t			 i;
+
+	open_alice(f, 0);
+	type(f->v, "draft");
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, key("alt-/"), NOW);
+	assert_true(ui_view_search(f->v)->on);
+	assert_false(ui_view_search(f->v)->global);
+	/* Nothing typed: nothing asked. */
+	ui_view_tick(f->v, NOW + 1000);
+	assert_int_equal(count(&f->sink, CMD_SEARCH, NULL), 0);
+	/* The first key asks at once, the next ones after the debounce. */
+	type_at(f->v, "hel", NOW + 1000);
+	assert_int_equal(count(&f->sink, CMD_SEARCH, &c), 1);
+	assert_string_equal(c->arg, "h");
+	ui_view_tick(f->v, NOW + 1000 + UI_SEARCH_DEBOUNCE_MS - 1);
+	assert_int_equal(count(&f->sink, CMD_SEARCH, NULL), 1);
+	ui_view_tick(f->v, NOW + 1000 + UI_SEARCH_DEBOUNCE_MS);
+	assert_int_equal(count(&f->sink, CMD_SEARCH, &c), 2);
+	assert_string_equal(c->arg, "hel");
+	assert_string_equal(c->chat, ALICE);
+	assert_null(c->aux);
+	assert_int_equal(c->flag, UI_SEARCH_HITS);
+	assert_true(c->since_ms == 0 && c->until_ms == 0);
+	/* Not sent again without a change. */
+	ui_view_tick(f->v, NOW + 5000);
+	assert_int_equal(count(&f->sink, CMD_SEARCH, NULL), 2);
+	/* The keys went to the search, not to the input line. */
+	assert_string_equal(ui_view_input(f->v), "draft");
+	for (i = 0; i < f->sink.n; i++)
+		assert_false(f->sink.c[i]->kind == CMD_TYPING &&
+		    f->sink.c[i]->flag == 1);
+	/* Deleting every character: no query, nothing sent. */
+	(void)ui_view_key(f->v, 0x15, NOW + 6000);
+	ui_view_tick(f->v, NOW + 7000);
+	assert_int_equal(count(&f->sink, CMD_SEARCH, NULL), 2);
+	(void)ui_view_key(f->v, 0x1b, NOW + 7000);
+	assert_false(ui_view_search(f->v)->on);
+	assert_string_equal(ui_view_input(f->v), "draft");
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+}
+
+/* The list of the group test with a chat of a name of two words and one
+ * of its first word. */
+static struct ev *
+family_chats_ev(void)
+{
+	struct ev	*ev = group_chats_ev("hi", 0);
+
+	ev->chats = xrealloc(ev->chats, 4 * sizeof(*ev->chats));
+	memset(&ev->chats[2], 0, 2 * sizeof(*ev->chats));
+	ev->chats[2].jid = xstrdup(FAMILY);
+	ev->chats[2].name = xstrdup("Family Group");
+	ev->chats[2].preview = xstrdup("");
+	ev->chats[3].jid = xstrdup(FAM1);
+	ev->chats[3].name = xstrdup("Family");
+	ev->chats[3].preview = xstrdup("");
+	ev->nchats = 4;
+	return ev;
+}
+
+static int64_t
+local_ms(int y, int m, int d)
+{
+	struct tm	 tm;
+
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = y - 1900;
+	tm.tm_mon = m - 1;
+	tm.tm_mday = d;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm) * 1000;
+}
+
+static void
+test_ui_view__global_search_takes_filters_as_typed(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c;
+	enum ui_search_err	 err;
+	int64_t			 t = NOW;
+
+	open_group(f);
+	apply(f->v, family_chats_ev());
+	/* All chats: no chat, no author, no dates. */
+	c = search_for(f, "alt-f", "hello world", t += 10000, &err);
+	assert_non_null(c);
+	assert_string_equal(c->arg, "hello world");
+	assert_null(c->chat);
+	assert_null(c->aux);
+	/* Alt-/ in the open group: that chat. */
+	c = search_for(f, "alt-/", "hello", t += 10000, NULL);
+	assert_string_equal(c->chat, GROUP);
+	/* from:me, with the words around it. */
+	c = search_for(f, "alt-f", "hi from:me there", t += 10000, NULL);
+	assert_string_equal(c->arg, "hi there");
+	assert_non_null(c->aux);
+	assert_string_equal(c->aux, "");
+	assert_null(c->chat);
+	/* from: a name (a whole one, though another starts with it), a
+	 * number, a member by the start of a name. */
+	c = search_for(f, "alt-f", "from:Alice hi", t += 10000, NULL);
+	assert_string_equal(c->aux, ALICE);
+	assert_string_equal(c->arg, "hi");
+	c = search_for(f, "alt-f", "from:+19 hi", t += 10000, &err);
+	assert_null(c);		/* "+19" is no number, nor a name */
+	assert_int_equal(err, UI_SEARCH_NO_PERSON);
+	c = search_for(f, "alt-f", "from:+1 hi", t += 10000, &err);
+	assert_non_null(c);	/* the start of Bob's number only */
+	assert_string_equal(c->aux, BOB);
+	c = search_for(f, "alt-f", "from:+15550000003 hi", t += 10000, NULL);
+	assert_string_equal(c->aux, BOB);
+	c = search_for(f, "alt-f", "from:car hi", t += 10000, NULL);
+	assert_string_equal(c->aux, CAROL);
+	c = search_for(f, "alt-f", "from:Nobody hi", t += 10000, &err);
+	assert_null(c);
+	assert_int_equal(err, UI_SEARCH_NO_PERSON);
+	/* in: a chat, by a name of two words, its start, in quotes. */
+	c = search_for(f, "alt-f", "in:Hikers hi", t += 10000, NULL);
+	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->arg, "hi");
+	c = search_for(f, "alt-f", "dinner in:family group", t += 10000, NULL);
+	assert_string_equal(c->chat, FAMILY);
+	assert_string_equal(c->arg, "dinner");
+	c = search_for(f, "alt-f", "in:Family dinner", t += 10000, NULL);
+	assert_string_equal(c->chat, FAM1);
+	assert_string_equal(c->arg, "dinner");
+	c = search_for(f, "alt-f", "chat:\"Family Group\" dinner",
+	    t += 10000, NULL);
+	assert_string_equal(c->chat, FAMILY);
+	assert_string_equal(c->arg, "dinner");
+	c = search_for(f, "alt-f", "in:hik hi", t += 10000, NULL);
+	assert_string_equal(c->chat, GROUP);
+	c = search_for(f, "alt-f", "in:fam hi", t += 10000, &err);
+	assert_null(c);		/* Family or Family Group? */
+	assert_int_equal(err, UI_SEARCH_AMBIGUOUS);
+	c = search_for(f, "alt-f", "in:Nowhere hi", t += 10000, &err);
+	assert_null(c);
+	assert_int_equal(err, UI_SEARCH_NO_CHAT);
+	/* Dates: after a day (from it on), before a month (up to it). */
+	c = search_for(f, "alt-f", "after:2024-01-15 before:2024-03 hi",
+	    t += 10000, NULL);
+	assert_true(c->since_ms == local_ms(2024, 1, 15));
+	assert_true(c->until_ms == local_ms(2024, 3, 1));
+	assert_string_equal(c->arg, "hi");
+	c = search_for(f, "alt-f", "after:2024-02-30 hi", t += 10000, &err);
+	assert_null(c);
+	assert_int_equal(err, UI_SEARCH_BAD_DATE);
+	/* All filters at once, in the group searched. */
+	c = search_for(f, "alt-/", "from:me before:2025 walk", t += 10000,
+	    NULL);
+	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->aux, "");
+	assert_true(c->until_ms == local_ms(2025, 1, 1));
+	assert_string_equal(c->arg, "walk");
+	/* Filters without a word: nothing to look for (the store finds
+	 * nothing without one). */
+	c = search_for(f, "alt-f", "from:me in:Hikers", t += 10000, NULL);
+	assert_null(c);
+}
+
+static void
+test_ui_view__search_lists_the_answer_to_the_last_query_only(void **st)
+{
+	struct fixture		*f = *st;
+	const struct ui_search	*s;
+	const char		*p;
+
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, key("alt-/"), NOW);
+	type_at(f->v, "hello", NOW);
+	ui_view_tick(f->v, NOW + 1000);
+	s = ui_view_search(f->v);
+	assert_string_equal(s->asked, "hello");
+	/* The answer to "h", late: stale. */
+	apply(f->v, search_ev("h", ALICE, 3, 0));
+	assert_int_equal(s->n, 0);
+	assert_false(s->answered);
+	apply(f->v, search_ev("hello", ALICE, 2, 1));
+	assert_int_equal(s->n, 2);
+	assert_true(s->more);
+	assert_int_equal(s->sel, 0);
+	/* The snippet inert, cut marked, the match found in it. */
+	p = s->v[0].snippet;
+	assert_null(strchr(p, 0x1b));
+	assert_memory_equal(p, "\xe2\x80\xa6" "say ", 7);
+	assert_int_equal(s->v[0].hl_end - s->v[0].hl_start, 5);
+	assert_memory_equal(p + s->v[0].hl_start, "hello", 5);
+	assert_string_equal(s->v[0].chat_name, "Alice");
+	assert_true(s->v[1].from_me);
+	assert_int_equal(s->v[1].colour, -1);
+	/* Down chooses the older one; Esc: back where we were. */
+	(void)ui_view_key(f->v, UP + (KEY_DOWN - KEY_UP), NOW);
+	assert_int_equal(s->sel, 1);
+	(void)ui_view_key(f->v, UP, NOW);
+	assert_int_equal(s->sel, 0);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_false(s->on);
+	assert_int_equal(s->n, 0);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_null(ui_view_selected(f->v));
+}
+
+static void
+test_ui_view__enter_opens_a_hit_in_its_chat_at_the_message(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	const struct ui_chats	*cs;
+	struct ui_msgs		*m;
+	struct ev		*ev;
+
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, key("alt-f"), NOW);
+	type_at(f->v, "hello", NOW);
+	ui_view_tick(f->v, NOW + 1000);
+	apply(f->v, search_ev("hello", BOB, 2, 0));
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_DOWN, NOW);
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_false(ui_view_search(f->v)->on);
+	/* Bob's chat, selected in the list, at rowid 39 in context. */
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	cs = ui_view_chats(f->v);
+	assert_string_equal(cs->sel, BOB);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_string_equal(c->chat, BOB);
+	assert_int_equal(c->flag, 2);
+	assert_string_equal(c->aux, "39");
+	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, NULL), 1);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	/* A newest page of Bob's (late) does not take the place of it. */
+	m = ui_view_msgs(f->v);
+	/* The page around it: the hit selected, more both ways. */
+	ev = page_ev(BOB, 2, 37, 5, 1);
+	ev->more_after = 1;
+	apply(f->v, ev);
+	assert_int_equal(m->n, 5);
+	assert_non_null(ui_view_selected(f->v));
+	assert_string_equal(ui_view_selected(f->v), "ID39");
+	assert_true(m->more_before);
+	assert_true(m->more_after);
+	assert_int_equal(m->loading, 0);
+	/* A live message of Bob's is not appended below rows not held. */
+	apply(f->v, msg_ev(BOB, "LIVE", 0, "new"));
+	assert_int_equal(m->n, 5);
+	/* PgDn pages on after the newest row held, PgUp before the
+	 * oldest. */
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_NPAGE, NOW);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_int_equal(c->flag, 1);
+	assert_non_null(strstr(c->aux, ":41"));
+	apply(f->v, page_ev(BOB, 1, 42, 3, 0));
+	assert_int_equal(m->n, 8);
+	assert_false(m->more_after);
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_PPAGE, NOW);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_int_equal(c->flag, -1);
+	assert_non_null(strstr(c->aux, ":37"));
+}
+
+static void
+test_ui_view__a_hit_of_the_open_chat_or_a_new_one_opens_in_context(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	const char		*carl = "15550000077@s.whatsapp.net";
+
+	open_alice(f, 0);
+	/* In the chat open: its rows again, around the hit. */
+	(void)ui_view_key(f->v, key("alt-/"), NOW);
+	type_at(f->v, "hello", NOW);
+	ui_view_tick(f->v, NOW + 500);
+	apply(f->v, search_ev("hello", ALICE, 1, 0));
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	assert_int_equal(c->flag, 2);
+	assert_string_equal(c->aux, "40");
+	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, NULL), 0);
+	/* A page of 0 rows around it (it went meanwhile): nothing
+	 * selected, nothing breaks. */
+	apply(f->v, page_ev(ALICE, 2, 1, 0, 0));
+	assert_null(ui_view_selected(f->v));
+	/* A chat the list does not hold: added and selected. */
+	(void)ui_view_key(f->v, key("alt-f"), NOW + 1000);
+	type_at(f->v, "hello", NOW + 1000);
+	ui_view_tick(f->v, NOW + 1500);
+	apply(f->v, search_ev("hello", carl, 1, 0));
+	(void)ui_view_key(f->v, ENTER, NOW + 1000);
+	assert_string_equal(ui_view_open_chat(f->v), carl);
+	assert_string_equal(ui_view_chats(f->v)->sel, carl);
+	/* The message cannot be read (EV_ERROR): the newest page. */
+	sink_clear(&f->sink);
+	apply(f->v, ev_new(EV_ERROR, "cannot read the messages"));
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_string_equal(c->chat, carl);
+	assert_int_equal(c->flag, 0);
+}
+
+static void
+test_ui_view__esc_closes_the_search_back_to_the_group_info(void **st)
+{
+	struct fixture	*f = *st;
+
+	open_group(f);
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	assert_true(ui_view_info_shown(f->v));
+	(void)ui_view_key(f->v, key("alt-/"), NOW);
+	assert_false(ui_view_info_shown(f->v));
+	assert_true(ui_view_search(f->v)->on);
+	/* Alt-f while open: all chats, the query kept. */
+	type_at(f->v, "walk", NOW);
+	(void)ui_view_key(f->v, key("alt-f"), NOW);
+	assert_true(ui_view_search(f->v)->global);
+	assert_string_equal(ui_view_search(f->v)->q.text, "walk");
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_true(ui_view_info_shown(f->v));
+	assert_false(ui_view_search(f->v)->on);
+	/* Reopened: empty. */
+	(void)ui_view_key(f->v, key("alt-f"), NOW);
+	assert_string_equal(ui_view_search(f->v)->q.text, "");
+}
+
+/* The search drawn in a small window (60x20): title with the filters,
+ * hits with the match highlighted and no escape sequence, the "more"
+ * and "no results" lines, the query in the input line. */
+static void
+test_ui_view_draw__search_fits_a_small_window(void **st)
+{
+	struct fixture	*f = *st;
+	struct term	 t;
+	struct ev	*ev;
+	char		 text[512];
+	attr_t		 at;
+	int		 y, x, lw = 20, c, i;
+	bool		 more = false;
+
+	term_open(&t, 20, 60);
+	open_group(f);
+	(void)ui_view_key(f->v, key("alt-f"), NOW);
+	type_at(f->v, "from:Alice hello", NOW);
+	ui_view_tick(f->v, NOW + 1000);
+	ev = search_ev("hello", GROUP, 8, 1);
+	for (i = 0; i < 8; i++) {
+		free(ev->hits[i].sender);
+		ev->hits[i].sender = xstrdup(ALICE);
+		ev->hits[i].from_me = 0;
+	}
+	apply(f->v, ev);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	x = lw + 2;
+	assert_true(find_row(x, 60 - x, "Search all chats  from:Alice") > 0);
+	y = find_row(x, 60 - x, "Hikers  Alice");
+	assert_true(y > 0);
+	/* The sender in her colour. */
+	row_text(y, x, 60 - x, text, sizeof(text));
+	c = x + (int)(strstr(text, "Alice") - text);
+	assert_int_equal(pair_at(y, c, &at),
+	    UI_GROUP_PAIR0 + (int)ui_group_colour(ALICE));
+	/* The snippet: inert, the match bold and underlined. */
+	row_text(y + 1, x, 60 - x, text, sizeof(text));
+	assert_null(strchr(text, 0x1b));
+	assert_non_null(strstr(text, "say \xef\xbf\xbd[2J hello"));
+	c = x + 1 + (int)ui_text_width(text, (size_t)(strstr(text, "hello") -
+	    text));
+	(void)pair_at(y + 1, c - 1, &at);
+	assert_true(at & A_UNDERLINE);
+	/* The query in the input line, the keys above it. */
+	assert_true(find_row(lw + 1, 60 - lw - 1, "/ from:Alice hello") == 18);
+	assert_true(find_row(x, 60 - x, "Esc closes") > 0);
+	/* The last hits and the "more" line, once scrolled down. */
+	for (i = 0; i < 8; i++)
+		(void)ui_view_key(f->v, UI_KEY_FN + KEY_DOWN, NOW);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	for (y = 0; y < 20; y++) {
+		row_text(y, x, 60 - x, text, sizeof(text));
+		more |= strstr(text, "more results") != NULL;
+	}
+	assert_true(more);
+	/* No hit. */
+	apply(f->v, search_ev("hello", GROUP, 0, 0));
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	assert_true(find_row(x, 60 - x, "no results") > 0);
+	term_close(&t);
+}
+
 int
 main(void)
 {
@@ -1443,6 +1919,13 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__leaving_a_group_asks_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__a_group_we_left_takes_no_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__shows_senders_in_colour_mentions_and_events, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__find_searches_the_open_chat_as_you_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__global_search_takes_filters_as_typed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__search_lists_the_answer_to_the_last_query_only, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__enter_opens_a_hit_in_its_chat_at_the_message, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_hit_of_the_open_chat_or_a_new_one_opens_in_context, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__esc_closes_the_search_back_to_the_group_info, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__search_fits_a_small_window, setup, teardown),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -410,6 +410,8 @@ command(struct drv *d, char *line)
 		rc = wa_dm_group_leave(dm, chat);
 	else if (strcmp(cmd, "group-info") == 0)
 		rc = wa_dm_group_info(dm, chat);
+	else if (strcmp(cmd, "history-more") == 0)
+		rc = app_hist_request_older(d->s, dm, chat);
 	else if (strcmp(cmd, "retry") == 0 && (a1 = word(&p)) != NULL) {
 		rc = wa_dm_retry(dm, chat, a1);
 		if (rc >= 0) {
@@ -588,6 +590,7 @@ main(int argc, char **argv)
 		{ "version", required_argument, NULL, 'V' },
 		{ "version-url", required_argument, NULL, 'U' },
 		{ "ca-file", required_argument, NULL, 'A' },
+		{ "full-history", no_argument, NULL, 'F' },
 		{ "messaging", no_argument, NULL, 'M' },
 		{ "commands", no_argument, NULL, 'K' },
 		{ "crash-after-receive", no_argument, NULL, 'R' },
@@ -659,6 +662,9 @@ main(int argc, char **argv)
 			break;
 		case 'A':
 			cfg.ca_file = optarg;
+			break;
+		case 'F':
+			cfg.full_history = true;
 			break;
 		case 'M':
 			messaging = true;

@@ -60,6 +60,11 @@ static const struct {
 	[UI_ACT_GROUP_NEW] =	{ "group-new", N_("new group"), "alt-m" },
 	[UI_ACT_GROUP_LEAVE] =	{ "group-leave", N_("leave the group"),
 				  "alt-d" },
+	[UI_ACT_FIND] =		{ "find", N_("search the open chat"),
+				  "alt-/" },
+	[UI_ACT_FIND_ALL] =	{ "find-all",
+				  N_("search all chats (from:, in:, after:, "
+				  "before:)"), "alt-f" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

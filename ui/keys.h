@@ -5,7 +5,9 @@
  * chat, Ctrl-f next unread, Ctrl-n new chat, PgUp/PgDn history, Up to
  * select a message, Alt-s react, Ctrl-d delete, Ctrl-g help, Ctrl-q quit;
  * Alt-d leaves a group as nchat's Alt-d leaves a chat; Alt-g, free in
- * nchat, opens a group's info, Alt-m makes a new group) and rebindable
+ * nchat, opens a group's info, Alt-m makes a new group; Alt-/ finds in
+ * the open chat as nchat's Alt-/ does, Alt-f, free in nchat, searches
+ * every chat) and rebindable
  * by name from wachat.conf ("key-send = ctrl-x").  A key
  * is an int: a typed character is its code point; a curses function key
  * is UI_KEY_FN + its KEY_* code; Alt (Esc then a key) adds UI_KEY_ALT.
@@ -44,10 +46,13 @@ enum ui_key_action {
 	UI_ACT_GROUP_INFO,	/* group-info: the open group's info */
 	UI_ACT_GROUP_NEW,	/* group-new: make a group */
 	UI_ACT_GROUP_LEAVE,	/* group-leave: leave the open group */
+	/* Search (issue 9). */
+	UI_ACT_FIND,		/* find: search the open chat */
+	UI_ACT_FIND_ALL,	/* find-all: search every chat */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	20	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	22	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

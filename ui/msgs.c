@@ -152,6 +152,21 @@ ui_msgs_open(struct ui_msgs *m, const char *jid)
 	return cmd_new_chat(CMD_LOAD_PAGE, jid, NULL, num, NULL, 0);
 }
 
+struct cmd *
+ui_msgs_open_at(struct ui_msgs *m, const char *jid, int64_t rowid)
+{
+	struct cmd	*c = ui_msgs_open(m, jid);
+	char		 id[24];
+
+	snprintf(id, sizeof(id), "%" PRId64, rowid);
+	free(c->aux);
+	c->aux = xstrdup(id);
+	c->flag = 2;
+	m->loading = 3;
+	m->target = rowid;
+	return c;
+}
+
 /* The keyset cursor of row g: "TS_MS:ROWID" (rowid - back). */
 static void
 cursor(const struct ui_msg *g, int64_t back, char *out, size_t size)
@@ -269,6 +284,34 @@ find_row(const struct ui_msgs *m, const struct ev_msg *e)
 	return -1;
 }
 
+/* A page around a message (EV_PAGE num 2): the rows, that message
+ * selected. */
+static bool
+page_around(struct ui_msgs *m, const struct ev *ev)
+{
+	size_t	 i, n = ev->nmsgs;
+
+	if (m->loading != 3)
+		return true;	/* not asked (or asked again since) */
+	clear_rows(m);
+	if (n > UI_MSGS_KEEP)
+		n = UI_MSGS_KEEP;
+	m->v = xcalloc(n > 0 ? n : 1, sizeof(*m->v));
+	m->sel = -1;
+	for (i = 0; i < n; i++) {
+		from_row(&m->v[i], &ev->msgs[i]);
+		if (ev->msgs[i].rowid == m->target)
+			m->sel = (int)i;
+	}
+	m->n = n;
+	m->scroll = 0;
+	m->more_before = ev->more != 0;
+	m->more_after = ev->more_after != 0 || n < ev->nmsgs;
+	m->unseen = false;
+	m->loading = 0;
+	return true;
+}
+
 bool
 ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 {
@@ -279,6 +322,8 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 	if (m->chat == NULL || ev->chat == NULL ||
 	    strcmp(ev->chat, m->chat) != 0)
 		return false;
+	if (dir == 2)
+		return page_around(m, ev);
 	if (dir == 0) {
 		clear_rows(m);
 		m->sel = -1;
@@ -401,7 +446,7 @@ add(struct ui_msgs *m, const struct ev *ev)
 		g->rows_width = 0;
 		return true;
 	}
-	if (m->more_after || m->loading == 2) {
+	if (m->more_after || m->loading >= 2) {
 		m->unseen = m->more_after;
 		return false;	/* the newest rows are not held */
 	}

@@ -87,7 +87,8 @@ struct ui_msgs {
 	bool		 more_before;	/* older rows are in the store */
 	bool		 more_after;	/* newer rows are (not held) */
 	int		 loading;	/* a page asked: 0 none, 2 newest,
-					 * -1 before, +1 after */
+					 * -1 before, +1 after, 3 around */
+	int64_t		 target;	/* the row asked with loading 3 */
 	int		 scroll;	/* rows scrolled up from the bottom */
 	int		 sel;		/* the selected row, or -1 */
 	int		 height;	/* the last drawn pane's rows */
@@ -109,6 +110,14 @@ void		ui_msgs_release(struct ui_msgs *m);
 struct cmd	*ui_msgs_open(struct ui_msgs *m, const char *jid);
 
 /*
+ * Open chat (jid, borrowed) at the message of rowid (a search hit):
+ * forget the rows held as ui_msgs_open() and return the command asking
+ * for the page around it (CMD_LOAD_PAGE flag 2; the caller takes it).
+ */
+struct cmd	*ui_msgs_open_at(struct ui_msgs *m, const char *jid,
+		    int64_t rowid);
+
+/*
  * The command asking for the page before the oldest row held (dir -1) or
  * after the newest (dir +1), or NULL when the store has no more that
  * way, a page is on its way already, or nothing is open.  The caller
@@ -121,7 +130,11 @@ struct cmd	*ui_msgs_more(struct ui_msgs *m, int dir);
  * replaces the rows, a page before or after is merged (rows held already
  * are refreshed in place), then the rows furthest from the page are
  * dropped beyond UI_MSGS_KEEP (and the store is said to have more that
- * way).  Returns true when it was for the open chat.
+ * way).  A page around a message (num 2, asked by ui_msgs_open_at())
+ * replaces the rows too, selects the message asked for (drawn in view)
+ * and says what the store has before and after it (ev->more,
+ * ev->more_after), so that paging goes on from there.  Returns true when
+ * it was for the open chat.
  */
 bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);
 

@@ -15,6 +15,7 @@
 #include "input.h"
 #include "msgs.h"
 #include "sanitize.h"
+#include "search.h"
 #include "text.h"
 #include "view.h"
 #include "xmalloc.h"
@@ -87,6 +88,9 @@ struct ui_view {
 	bool		 chats_due;
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
 	char		*note;		/* a passing line, sanitised */
+	/* Search (ui/search.h). */
+	struct ui_search search;
+	bool		 search_info;	/* the group info was shown */
 };
 
 static void
@@ -117,6 +121,7 @@ ui_view_new(const struct ui_view_opts *o, ui_view_push_fn fn, void *arg)
 	ui_input_init(&v->in);
 	ui_input_init(&v->pin);
 	ui_groups_init(&v->groups);
+	ui_search_init(&v->search);
 	v->online = -1;
 	return v;
 }
@@ -146,6 +151,7 @@ ui_view_free(struct ui_view *v)
 	free(v->new_subject);
 	free(v->made_subject);
 	ui_groups_release(&v->groups);
+	ui_search_release(&v->search);
 	free(v);
 }
 
@@ -260,9 +266,10 @@ is_open(const struct ui_view *v, const char *chat)
 	    strcmp(chat, v->msgs.chat) == 0;
 }
 
-/* Show the selected chat when it is not the open one. */
+/* Show the selected chat when it is not the open one: its newest page,
+ * or with rowid != 0 the page around that message (a search hit). */
 static void
-open_selected(struct ui_view *v)
+open_selected_at(struct ui_view *v, int64_t rowid)
 {
 	struct ui_chat	*ch = ui_chats_selected(&v->chats);
 
@@ -276,7 +283,8 @@ open_selected(struct ui_view *v)
 	v->last_seen_ms = 0;
 	v->info = false;
 	v->phone_asked = false;
-	push(v, ui_msgs_open(&v->msgs, ch->jid));
+	push(v, rowid != 0 ? ui_msgs_open_at(&v->msgs, ch->jid, rowid) :
+	    ui_msgs_open(&v->msgs, ch->jid));
 	if (ch->group) {
 		/* Its members name the senders; a group's presence is
 		 * nobody's. */
@@ -291,6 +299,27 @@ open_selected(struct ui_view *v)
 		    0));
 	if (ch->unread > 0)
 		mark_read(v);
+}
+
+static void
+open_selected(struct ui_view *v)
+{
+	open_selected_at(v, 0);
+}
+
+/* Open chat (selected in the list, added when the list lacks it) at the
+ * message of rowid, in context. */
+static void
+open_at(struct ui_view *v, const char *chat, int64_t rowid)
+{
+	if (!ui_chats_select(&v->chats, chat))
+		ui_chats_open(&v->chats, chat);
+	if (is_open(v, chat)) {
+		v->info = false;
+		v->phone_asked = false;
+		push(v, ui_msgs_open_at(&v->msgs, chat, rowid));
+	} else
+		open_selected_at(v, rowid);
 }
 
 /* The open chat's group, or NULL when it is not a group. */
@@ -407,11 +436,20 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 		 * for and refused does not open later by its name. */
 		free(v->made_subject);
 		v->made_subject = NULL;
+		/* A search hit that cannot be read: the newest page. */
+		if (ev->kind == EV_ERROR && v->msgs.loading == 3 &&
+		    v->msgs.chat != NULL) {
+			char	*chat = xstrdup(v->msgs.chat);
+
+			push(v, ui_msgs_open(&v->msgs, chat));
+			free(chat);
+		}
 		break;
 	case EV_GROUP:
 		group_changed(v, ev);
 		break;
 	case EV_SEARCH:
+		(void)ui_search_take(&v->search, ev, &v->chats, &v->groups);
 		break;
 	case EV_HISTORY:
 		/* imported chats and messages: the list shows them; older
@@ -428,6 +466,40 @@ ui_view_apply(struct ui_view *v, const struct ev *ev, int64_t now)
 	}
 }
 
+/* CMD_SEARCH for what the search prompt holds (nothing when it has no
+ * word or a filter names nothing: the hits listed go). */
+static void
+search_send(struct ui_view *v, int64_t now)
+{
+	struct ui_search	*s = &v->search;
+	struct cmd		*c = ui_search_cmd(&s->qy, s->global ? NULL :
+				    s->scope);
+
+	s->due = false;
+	if (c == NULL) {
+		ui_search_clear(s);
+		return;
+	}
+	free(s->asked);
+	s->asked = xstrdup(c->arg);
+	s->answered = false;
+	s->sent_ms = now;
+	push(v, c);
+}
+
+/* The search prompt changed: parsed again, and searched at once when the
+ * last search went UI_SEARCH_DEBOUNCE_MS ago, else on a tick after. */
+static void
+search_edit(struct ui_view *v, int64_t now)
+{
+	struct ui_search	*s = &v->search;
+
+	ui_search_parse(s->q.text, &v->chats, &v->groups, &s->qy);
+	s->due = true;
+	if (now - s->sent_ms >= UI_SEARCH_DEBOUNCE_MS)
+		search_send(v, now);
+}
+
 void
 ui_view_tick(struct ui_view *v, int64_t now)
 {
@@ -437,6 +509,9 @@ ui_view_tick(struct ui_view *v, int64_t now)
 		typing_stop(v);
 	if (v->typing && now >= v->typing_until)
 		v->typing = false;
+	if (v->search.on && v->search.due &&
+	    now - v->search.sent_ms >= UI_SEARCH_DEBOUNCE_MS)
+		search_send(v, now);
 }
 
 static void
@@ -947,6 +1022,96 @@ page(struct ui_view *v, int dir)
 	}
 }
 
+/* Open the search: in the open chat, or (global, or no chat open) in
+ * all.  Open already: the other scope, the query kept. */
+static void
+search_open(struct ui_view *v, bool global, int64_t now)
+{
+	struct ui_search	*s = &v->search;
+
+	if (v->msgs.chat == NULL)
+		global = true;
+	if (!s->on) {
+		ui_input_clear(&s->q);
+		ui_search_clear(s);
+		ui_search_query_release(&s->qy);
+		v->search_info = v->info;
+	}
+	s->on = true;
+	s->global = global;
+	free(s->scope);
+	s->scope = global ? NULL : xstrdup(v->msgs.chat);
+	v->prompt = PROMPT_NONE;
+	v->info = false;
+	s->sent_ms = 0;
+	search_edit(v, now);
+}
+
+static void
+search_close(struct ui_view *v)
+{
+	v->search.on = false;
+	ui_search_clear(&v->search);
+	v->info = v->search_info && open_group(v) != NULL;
+}
+
+/* Keys while the search is shown: every key but quit. */
+static void
+search_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	struct ui_search	*s = &v->search;
+	int			 n = (int)s->n;
+	int			 step = s->rows > 1 ? s->rows - 1 : 1;
+	size_t			 len = s->q.len;
+
+	switch (a) {
+	case UI_ACT_CANCEL:
+		search_close(v);
+		return;
+	case UI_ACT_HELP:
+		v->help = true;
+		return;
+	case UI_ACT_FIND:
+	case UI_ACT_FIND_ALL:
+		search_open(v, a == UI_ACT_FIND_ALL, now);
+		return;
+	case UI_ACT_SELECT_UP:
+		if (s->sel > 0)
+			s->sel--;
+		return;
+	case UI_ACT_SELECT_DOWN:
+		if (s->sel + 1 < n)
+			s->sel++;
+		return;
+	case UI_ACT_PREV_PAGE:
+		s->sel = s->sel > step ? s->sel - step : 0;
+		return;
+	case UI_ACT_NEXT_PAGE:
+		s->sel = s->sel + step < n ? s->sel + step :
+		    (n > 0 ? n - 1 : 0);
+		return;
+	case UI_ACT_SEND:
+		k = '\r';
+		break;
+	default:
+		break;
+	}
+	if (k == KEY_ESC) {
+		search_close(v);
+	} else if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
+		if (s->sel >= 0 && s->sel < n) {
+			const struct ui_search_hit	*h = &s->v[s->sel];
+			char				*chat = xstrdup(h->chat);
+			int64_t				 rowid = h->rowid;
+
+			search_close(v);
+			open_at(v, chat, rowid);
+			free(chat);
+		}
+	} else if (edit_key(&s->q, k) && s->q.len != len)
+		search_edit(v, now);
+}
+
 bool
 ui_view_key(struct ui_view *v, int k, int64_t now)
 {
@@ -959,8 +1124,16 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 		if (a != UI_ACT_QUIT)
 			return false;
 	}
+	if (v->search.on && a != UI_ACT_QUIT) {
+		search_key(v, k, a, now);
+		return false;
+	}
 	if (v->prompt != PROMPT_NONE && a != UI_ACT_QUIT) {
 		prompt_key(v, k, a);
+		return false;
+	}
+	if (a == UI_ACT_FIND || a == UI_ACT_FIND_ALL) {
+		search_open(v, a == UI_ACT_FIND_ALL, now);
 		return false;
 	}
 	if (v->info && info_key(v, k, a))
@@ -1083,6 +1256,12 @@ const struct ui_group *
 ui_view_group(const struct ui_view *v, const char *jid)
 {
 	return ui_groups_find(&v->groups, jid);
+}
+
+const struct ui_search *
+ui_view_search(const struct ui_view *v)
+{
+	return &v->search;
 }
 
 /* ---- drawing ---- */
@@ -1322,6 +1501,210 @@ draw_info(struct ui_view *v, int y, int x, int h, int w)
 		    v->info_top + i == v->info_sel);
 }
 
+/* The search's title (into b, with a NUL): where it looks, then the
+ * filters taken. */
+static void
+search_title(struct ui_view *v, struct buf *b)
+{
+	const struct ui_search		*s = &v->search;
+	const struct ui_search_query	*q = &s->qy;
+	char				 line[256];
+	int				 i;
+
+	if (s->global)
+		snprintf(line, sizeof(line), "%s", _("Search all chats"));
+	else {
+		i = s->scope != NULL ? ui_chats_find(&v->chats, s->scope) : -1;
+		snprintf(line, sizeof(line), _("Search in %s"), i >= 0 ?
+		    v->chats.v[i].name : "");
+	}
+	buf_append(b, line, strlen(line));
+	if (q->chat != NULL && q->chat_name != NULL) {
+		buf_append(b, "  in:", 5);
+		buf_append(b, q->chat_name, strlen(q->chat_name));
+	}
+	if (q->sender != NULL) {
+		buf_append(b, "  from:", 7);
+		if (q->sender[0] == '\0')
+			buf_append(b, "me", 2);
+		else if (q->sender_name != NULL)
+			buf_append(b, q->sender_name, strlen(q->sender_name));
+	}
+	if (q->since_text != NULL) {
+		buf_append(b, "  after:", 8);
+		buf_append(b, q->since_text, strlen(q->since_text));
+	}
+	if (q->until_text != NULL) {
+		buf_append(b, "  before:", 9);
+		buf_append(b, q->until_text, strlen(q->until_text));
+	}
+	buf_push(b, '\0');
+}
+
+/* What the search's list says instead of hits, or NULL (into line). */
+static const char *
+search_state(struct ui_view *v, char *line, size_t size)
+{
+	const struct ui_search		*s = &v->search;
+	const struct ui_search_query	*q = &s->qy;
+	const char			*bad = q->bad != NULL ? q->bad : "";
+
+	switch (q->err) {
+	case UI_SEARCH_NO_CHAT:
+		snprintf(line, size, _("no chat is named %s"), bad);
+		return line;
+	case UI_SEARCH_NO_PERSON:
+		snprintf(line, size, _("nobody is named %s"), bad);
+		return line;
+	case UI_SEARCH_AMBIGUOUS:
+		snprintf(line, size, _("%s starts several names: type more "
+		    "of it"), bad);
+		return line;
+	case UI_SEARCH_BAD_DATE:
+		snprintf(line, size, _("%s is not a date: YYYY-MM-DD, YYYY-MM "
+		    "or YYYY"), bad);
+		return line;
+	case UI_SEARCH_OK:
+		break;
+	}
+	if (q->words == NULL || q->words[0] == '\0')
+		return _("Type words to find; filters: from:NAME, from:me, "
+		    "in:CHAT, after:YYYY-MM-DD, before:YYYY-MM-DD");
+	if (s->asked != NULL && !s->answered && s->n == 0)
+		return _("searching…");
+	if (s->answered && s->n == 0)
+		return _("no results");
+	return NULL;
+}
+
+/* The snippet of h at (y, x), at most w columns, its match highlighted
+ * and shown (the start left out, "…", when the match is further on). */
+static void
+draw_snippet(const struct ui_search_hit *h, int y, int x, int w)
+{
+	const char	*t = h->snippet;
+	size_t		 off = 0, len = strlen(t), n;
+	int		 cols, used = 0;
+
+	if (w < 2)
+		return;
+	while (off < h->hl_start &&
+	    ui_text_width(t + off, h->hl_end - off) > w - 2) {
+		n = ui_text_next(t + off, len - off, &cols);
+		off += n;
+	}
+	if (off > 0)
+		used += put(y, x, "\xe2\x80\xa6", w);
+	if (h->hl_start > off)
+		used += ui_text_draw(y, x + used, t + off, h->hl_start - off,
+		    w - used);
+	if (h->hl_end > h->hl_start && h->hl_start >= off) {
+		attron(A_BOLD | A_UNDERLINE);
+		used += ui_text_draw(y, x + used, t + h->hl_start,
+		    h->hl_end - h->hl_start, w - used);
+		attroff(A_BOLD | A_UNDERLINE);
+	}
+	if (len > h->hl_end && w > used)
+		(void)ui_text_draw(y, x + used, t + h->hl_end,
+		    len - h->hl_end, w - used);
+}
+
+/* One hit in two rows at (y, x), w columns: when, the chat (all chats),
+ * who wrote it (in their colour in a group), then the snippet. */
+static void
+draw_hit(struct ui_view *v, const struct ui_search_hit *h, int y, int x,
+    int w, bool sel, int64_t now)
+{
+	char		 when[32];
+	const char	*who = h->from_me ? _("You") : h->who[0] != '\0' ?
+			    h->who : (v->search.global ? "" : h->chat_name);
+	attr_t		 hl = A_BOLD;
+	int		 used;
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	mvhline(y + 1, x, ' ', w);
+	ui_chats_when(h->ts_ms, now, when, sizeof(when));
+	attron(A_DIM);
+	used = put(y, x + 1, when, w - 1) + 1;
+	attroff(A_DIM);
+	if (v->search.global) {
+		used += put(y, x + used, "  ", w - used);
+		attron(A_BOLD);
+		used += put(y, x + used, h->chat_name, w - used);
+		attroff(A_BOLD);
+	}
+	if (who[0] != '\0') {
+		used += put(y, x + used, "  ", w - used);
+		if (h->colour >= 0 && has_colors())
+			hl |= COLOR_PAIR(UI_GROUP_PAIR0 + h->colour);
+		attron(hl);
+		(void)put(y, x + used, who, w - used);
+		attroff(hl);
+	}
+	draw_snippet(h, y + 1, x + 3, w - 3);
+	if (sel)
+		attroff(A_REVERSE);
+}
+
+/* The search in the box at (y, x), h rows by w columns: its title with
+ * the filters, the hits (scrolled to the chosen one) or what is instead,
+ * and the keys at the bottom. */
+static void
+draw_search(struct ui_view *v, int y, int x, int h, int w, int64_t now)
+{
+	struct ui_search	*s = &v->search;
+	struct ui_line		 dl[2];
+	struct buf		 b = BUF_INIT;
+	char			 line[512];
+	const char		*keys = _("Up/Down choose, Enter opens the "
+				    "message, Esc closes");
+	const char		*state;
+	int			 row = y, end, i, nd, list, shown;
+
+	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
+	nd = nd < 2 ? nd : 2;
+	end = y + h - nd;
+	attron(A_DIM);
+	for (i = 0; i < nd && end + i > y; i++)
+		(void)ui_text_draw(end + i, x, keys + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	search_title(v, &b);
+	attron(A_BOLD | A_UNDERLINE);
+	(void)put(row++, x, (char *)b.p, w);
+	attroff(A_BOLD | A_UNDERLINE);
+	buf_release(&b);
+	if (row >= end)
+		return;
+	if ((state = search_state(v, line, sizeof(line))) != NULL) {
+		attron(A_DIM);
+		(void)put(row, x + 1, state, w - 1);
+		attroff(A_DIM);
+		s->rows = 0;
+		return;
+	}
+	list = (end - row - (s->more ? 1 : 0)) / 2;
+	s->rows = list;
+	if (list < 1)
+		return;
+	if (s->sel >= (int)s->n)
+		s->sel = s->n > 0 ? (int)s->n - 1 : 0;
+	if (s->sel < s->top)
+		s->top = s->sel;
+	else if (s->sel >= s->top + list)
+		s->top = s->sel - list + 1;
+	for (shown = 0; shown < list && s->top + shown < (int)s->n; shown++)
+		draw_hit(v, &s->v[s->top + shown], row + 2 * shown, x, w,
+		    s->top + shown == s->sel, now);
+	if (s->more && s->top + shown >= (int)s->n) {
+		attron(A_DIM);
+		(void)put(row + 2 * shown, x + 1, _("more results…: add "
+		    "words or filters to narrow the search"), w - 1);
+		attroff(A_DIM);
+	}
+}
+
 /* The line over a group prompt (into line, size bytes): what to type. */
 static const char *
 group_prompt(struct ui_view *v, char *line, size_t size)
@@ -1385,7 +1768,8 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 {
 	struct ui_line	 l[INPUT_ROWS_MAX];
 	struct ui_chat	*ch;
-	struct ui_input	*in = v->prompt != PROMPT_NONE ? &v->pin : &v->in;
+	struct ui_input	*in = v->search.on ? &v->search.q :
+			    v->prompt != PROMPT_NONE ? &v->pin : &v->in;
 	char		 line[512];
 	const char	*above = NULL, *lead = "> ";
 	int		 lw, rx, rw, rows, crow, ccol, shown, first, i, iy, my,
@@ -1418,7 +1802,9 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		return true;
 	}
 	/* The input at the bottom: what is typed, up to a few rows. */
-	if (v->prompt >= PROMPT_GROUP_SUBJECT) {
+	if (v->search.on)
+		lead = "/ ";
+	else if (v->prompt >= PROMPT_GROUP_SUBJECT) {
 		above = group_prompt(v, line, sizeof(line));
 		lead = v->prompt == PROMPT_LEAVE ? "" : "> ";
 	} else if (v->prompt == PROMPT_NUMBER) {
@@ -1457,7 +1843,7 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	first = crow - shown + 1 > 0 ? crow - shown + 1 : 0;
 	iy = y + h - shown;
 	mvhline(iy - 1, rx, ACS_HLINE, rw);
-	if (v->prompt == PROMPT_NONE && open_left(v)) {
+	if (v->prompt == PROMPT_NONE && !v->search.on && open_left(v)) {
 		/* The input is off: say why where it was. */
 		attron(A_DIM);
 		(void)put(iy, rx + 1, _("you are no longer a member of this "
@@ -1483,21 +1869,24 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		attroff(A_DIM);
 	}
 	ch = ui_chats_selected(&v->chats);
-	if (v->info) {
+	if (v->search.on) {
+		if (mh > 1)
+			draw_search(v, my, rx + 1, mh, rw - 1, now);
+	} else if (v->info) {
 		if (mh > 1)
 			draw_info(v, my, rx + 1, mh, rw - 1);
 	} else if (mh > 0)
 		ui_msgs_draw(&v->msgs, my, rx + 1, mh, rw - 1,
 		    ch != NULL ? ch->name : "", now);
-	if (!v->info && v->msgs.more_before && ui_msgs_at_top(&v->msgs) &&
-	    mh > 0) {
+	if (!v->info && !v->search.on && v->msgs.more_before &&
+	    ui_msgs_at_top(&v->msgs) && mh > 0) {
 		attron(A_DIM);
 		(void)put(my, rx + rw - 12, _("PgUp: more"), 11);
 		attroff(A_DIM);
 	}
 	/* The cursor where the next key goes, unless a message is
 	 * selected (curses sends nothing when it does not change). */
-	if (v->msgs.sel < 0 && crow - first < shown) {
+	if ((v->msgs.sel < 0 || v->search.on) && crow - first < shown) {
 		move(iy + crow - first, rx + lead_w + ccol);
 		curs_set(1);
 	} else

@@ -17,7 +17,13 @@
  * which r renames (CMD_GROUP_SUBJECT), a adds, d removes (CMD_GROUP_ADD,
  * CMD_GROUP_REMOVE) and l leaves (CMD_GROUP_LEAVE, after y to "leave?",
  * as Alt-d); Alt-m makes one (a subject, then members: CMD_GROUP_CREATE).
- * A group we are no longer in takes no input.  Main thread only; ui_view_draw()
+ * A group we are no longer in takes no input.  Search (ui/search.h):
+ * Alt-/ searches the open chat, Alt-f all chats (with from:, in:, after:,
+ * before: filters), in a list over the messages that follows what is
+ * typed (CMD_SEARCH, at most every UI_SEARCH_DEBOUNCE_MS; an EV_SEARCH
+ * for another query is ignored); Enter opens the chosen hit's chat at it
+ * (CMD_LOAD_PAGE flag 2, the message selected), Esc goes back to the
+ * view as it was, the input line untouched.  Main thread only; ui_view_draw()
  * and ui_view_colours() call curses, the rest does not (so it runs in
  * tests without a terminal).
  */
@@ -33,6 +39,7 @@
 struct ui_chats;
 struct ui_group;
 struct ui_msgs;
+struct ui_search;
 
 #define UI_VIEW_MIN_COLS	40	/* smaller: a one-line message */
 #define UI_VIEW_MIN_ROWS	12	/* rows under the status line */
@@ -105,5 +112,9 @@ struct ui_msgs	*ui_view_msgs(struct ui_view *v);
 const struct ui_chats *ui_view_chats(const struct ui_view *v);
 const struct ui_group *ui_view_group(const struct ui_view *v,
 		    const char *jid);
+
+/* For tests: the search (ui/search.h; on says whether it is shown),
+ * borrowed from v. */
+const struct ui_search *ui_view_search(const struct ui_view *v);
 
 #endif
