@@ -47,6 +47,9 @@ EXTRA_DIST += tests/ui-chat-tmux.sh
 # Groups on the chat screen (issue 8).
 TESTS += tests/ui-group-tmux.sh
 EXTRA_DIST += tests/ui-group-tmux.sh
+# History, search and the shell commands beside the screen (issue 9).
+TESTS += tests/ui-history-tmux.sh
+EXTRA_DIST += tests/ui-history-tmux.sh
 
 # A message sent as wachat is killed (SIGKILL) goes out exactly once after
 # the restart, shown once, its tick delivered.
