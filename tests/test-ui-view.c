@@ -1884,10 +1884,40 @@ test_ui_view_draw__search_fits_a_small_window(void **st)
 	term_close(&t);
 }
 
+static void
+test_ui_view__above_the_oldest_message__the_phone_is_asked_once(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	struct ev		*ev;
+	size_t			 pages;
+
+	open_alice(f, 0);	/* the store has nothing older: more 0 */
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_PPAGE, NOW);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_PPAGE, NOW);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_PPAGE, NOW);
+	/* no page from the store, one request to the phone */
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, NULL), 0);
+	assert_int_equal(count(&f->sink, CMD_HISTORY_MORE, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	/* what the phone sends is imported: the pane asks the store */
+	ev = ev_new(EV_HISTORY, NULL);
+	ev->state = 0;
+	ev->num = 100;
+	ev->secs = 20;
+	apply(f->v, ev);
+	pages = count(&f->sink, CMD_LOAD_PAGE, &c);
+	assert_int_equal(pages, 1);
+	assert_int_equal(c->flag, -1);
+	assert_string_equal(c->chat, ALICE);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ui_view__above_the_oldest_message__the_phone_is_asked_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__loads_the_chat_list_when_connected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__sends_no_read_receipt_when_the_setting_is_off, setup, teardown),
