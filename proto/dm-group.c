@@ -215,9 +215,29 @@ own_participants(struct wa_dm *dm, const struct group_iq *q,
 		for (k = 0; k < np; k++) {
 			p = wa_node_kid(c, k);
 			if (!wa_str_eqc(p->tag, "participant") ||
-			    wa_node_str(p, "error").p != NULL ||
 			    !wa_node_jid(p, "jid", jid, sizeof(jid)))
 				continue;
+			if (wa_node_str(p, "error").p != NULL) {
+				/* one member refused: said, the rest done */
+				char	 err[8];
+
+				wa_node_str_copy(p, "error", err, sizeof(err));
+				if (!wa_node_jid(p, "phone_number", pn,
+				    sizeof(pn)))
+					pn[0] = '\0';
+				who(dm, NULL, pn[0] != '\0' ? pn : jid, name,
+				    sizeof(name));
+				snprintf(line, sizeof(line), "%s: %s", name,
+				    strcmp(err, "409") == 0 ? (what ==
+				    WA_GROUP_ADD ? "already a member" :
+				    "already so") : strcmp(err, "404") == 0 ?
+				    "not on WhatsApp or not a member" :
+				    strcmp(err, "403") == 0 ? "not allowed" :
+				    strcmp(err, "406") == 0 ? "the group's "
+				    "creator stays" : "refused by the server");
+				emit_error(dm, q->group, WC_EPROTO, line);
+				continue;
+			}
 			if (!wa_node_jid(p, "phone_number", pn, sizeof(pn)))
 				pn[0] = '\0';
 			switch (what) {
@@ -321,10 +341,20 @@ dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n)
 	case GQ_PARTICIPANTS:
 	case GQ_LEAVE:
 		if (!wa_node_str_is(n, "type", "result")) {
-			emit_error(dm, q.group, WC_EPROTO, q.what == GQ_SUBJECT ?
-			    "the subject could not be changed" : q.what ==
-			    GQ_LEAVE ? "the group could not be left" :
-			    "the members could not be changed");
+			char		 line[160];
+			int64_t		 code = 0;
+			const struct wa_node *er = wa_node_child(n, "error");
+
+			if (er != NULL)
+				(void)wa_node_num(er, "code", &code);
+			snprintf(line, sizeof(line), "%s: %s", q.what ==
+			    GQ_SUBJECT ? "the subject could not be changed" :
+			    q.what == GQ_LEAVE ? "the group could not be left" :
+			    "the members could not be changed", code == 403 ?
+			    "only the group's admins may" : code == 404 ?
+			    "no such group" : "the server refused it");
+			emit_error(dm, q.group, code == 403 ? -EACCES :
+			    code == 404 ? -ENOENT : WC_EPROTO, line);
 			break;
 		}
 		if (q.what == GQ_LEAVE) {
@@ -453,6 +483,59 @@ wa_dm_group_info(struct wa_dm *dm, const char *group)
 }
 
 /* --- sending --- */
+
+size_t
+dm_group_mentions(struct wa_dm *dm, const char *group, const char *text,
+    char ***out)
+{
+	struct wa_dm_group	 g;
+	struct buf		 b = BUF_INIT;
+	const char		*p = text;
+	size_t			 i, n = 0, off[WA_MSG_MAX_IDS];
+	char			**v;
+
+	*out = NULL;
+	memset(&g, 0, sizeof(g));
+	if (strchr(text, '@') == NULL ||
+	    dm->st->group_get(dm->st->arg, group, &g) != 1)
+		return 0;
+	while ((p = strchr(p, '@')) != NULL && n < WA_MSG_MAX_IDS) {
+		size_t	 k = strspn(p + 1, "0123456789");
+
+		p++;
+		if (k < 5)
+			continue;
+		for (i = 0; i < g.n; i++) {
+			const char *j = NULL;
+
+			if (strncmp(g.members[i], p, k) == 0 &&
+			    g.members[i][k] == '@')
+				j = g.members[i];
+			else if (strncmp(g.alts[i], p, k) == 0 &&
+			    g.alts[i][k] == '@')
+				j = g.alts[i];
+			if (j != NULL) {
+				off[n++] = b.len;
+				buf_append(&b, j, strlen(j) + 1);
+				break;
+			}
+		}
+		p += k;
+	}
+	wa_dm_group_release(&g);
+	if (n == 0) {
+		buf_release(&b);
+		return 0;
+	}
+	/* the pointers, then the strings, in one block */
+	v = xmalloc(n * sizeof(*v) + b.len);
+	memcpy((char *)(v + n), b.p, b.len);
+	for (i = 0; i < n; i++)
+		v[i] = (char *)(v + n) + off[i];
+	buf_release(&b);
+	*out = v;
+	return n;
+}
 
 /* Our own user JID in the group's namespace. */
 static const char *

@@ -156,6 +156,11 @@ void	dm_group_job_acked(struct wa_dm *dm);
 /* A <message> from a group (from g.us, participant set). */
 void	dm_group_on_message(struct wa_dm *dm, const struct wa_node *n,
 	    struct wa_msg_in *m);
+/* The members of group mentioned in text as "@DIGITS" (their user
+ * part, PN or LID): a malloc'd array of JIDs (one malloc block, free()
+ * it) in *out and their count; 0 and NULL when none. */
+size_t	dm_group_mentions(struct wa_dm *dm, const char *group,
+	    const char *text, char ***out);
 /* A retry receipt from a group member's device (10.5). */
 void	dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r);
 /* Answer it once a session with device is there: our message (group, id)

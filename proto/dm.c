@@ -871,6 +871,7 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 {
 	struct wa_msg_text	 t;
 	struct buf		 p = BUF_INIT;
+	char			**ment = NULL;
 	int			 rc;
 
 	if (chat == NULL || text == NULL || text[0] == '\0' ||
@@ -882,10 +883,15 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 	t.quoted_participant = quoted_id != NULL ? (quoted_sender != NULL &&
 	    quoted_sender[0] != '\0' ? quoted_sender : dm->own_pn) : NULL;
 	t.quoted_text = quoted_text;
+	/* "@NUMBER" of a group member: a mention (contextInfo.mentionedJid) */
+	if (strcmp(dm_server_of(chat), "g.us") == 0)
+		t.n_mentions = dm_group_mentions(dm, chat, text, &ment);
+	t.mentions = (const char *const *)ment;
 	if ((rc = wa_msg_build_text(&t, &p)) == 0)
 		rc = queue(dm, chat, &p, text, quoted_id, quoted_sender,
 		    quoted_text, "text", NULL, id_out, true);
 	buf_release(&p);
+	free(ment);
 	return rc;
 }
 
@@ -1163,9 +1169,15 @@ dm_apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	struct wa_dm_msg m2;
 	struct wa_dm_ev	 ev;
 	char		 line[160], qs[WA_DM_JID_MAX];
-	int64_t		 ts = m->t > 0 ? m->t * 1000 :
-			    dm->host.now_ms(dm->host.arg);
+	int64_t		 now = dm->host.now_ms(dm->host.arg);
+	int64_t		 ts = m->t > 0 ? m->t * 1000 : now;
 	int		 rc;
+
+	/* The server's t has whole seconds: a live message within its
+	 * second takes our clock's ms, so that it sorts after what we sent
+	 * in that same second. */
+	if (m->t > 0 && now >= ts && now < ts + 1000)
+		ts = now;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.chat = chat;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,6 +73,7 @@ struct app {
 	struct wa_eng		*eng;
 	char			 own_user[128];	/* our PN user JID, once
 						 * connected */
+	int			 lock_fd;	/* the data dir's lock, or -1 */
 	bool			 stopping;	/* the engine is being shut */
 	char			*stop_text;	/* EV_STOPPED's text, or NULL */
 	int			 stop_err;	/* EV_STOPPED's err */
@@ -237,6 +239,8 @@ group_ev(struct app *a, const char *group)
 					    g.members[i].alt : g.members[i].jid;
 
 		m->jid = xstrdup(pn);
+		m->alt = xstrdup(pn == g.members[i].alt ? g.members[i].jid :
+		    g.members[i].alt);
 		m->name = sender_name(a, g.members[i].jid);
 		m->admin = g.members[i].admin;
 		m->is_me = a->own_user[0] != '\0' &&
@@ -246,6 +250,32 @@ group_ev(struct app *a, const char *group)
 	ev->nmembers = g.n;
 	store_group_release(&g);
 	return ev;
+}
+
+/*
+ * Take the data dir's lock (DIR/lock, 0600, flock exclusive, kept while
+ * wachat runs).  Returns 0, -EWOULDBLOCK when another process holds it,
+ * or -errno.
+ */
+static int
+lock_data_dir(struct app *a, const char *dir)
+{
+	size_t	 len = strlen(dir) + 8;
+	char	*path = xmalloc(len);
+	int	 fd, rc = 0;
+
+	snprintf(path, len, "%s/lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	free(path);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		rc = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
+		(void)close(fd);
+		return rc;
+	}
+	a->lock_fd = fd;
+	return 0;
 }
 
 /* The messaging module's events, as events for the main thread. */
@@ -846,6 +876,21 @@ eng_thread(void *arg)
 		stop(a, "", rc);
 		goto out;
 	}
+	/* One wachat per data dir: a second would log in as the same device
+	 * and take messages from the first.  The shell commands read
+	 * without this lock. */
+	if ((rc = lock_data_dir(a, c->data_dir)) != 0) {
+		char	 what[600];
+
+		snprintf(what, sizeof(what), rc == -EWOULDBLOCK ?
+		    _("another wachat is running with the data dir %s") :
+		    _("cannot lock the data dir %s"), c->data_dir);
+		ev = ev_new(EV_ERROR, what);
+		ev->err = rc;
+		send_ev(a, ev);
+		stop(a, "", rc);
+		goto out;
+	}
 	app_store_ops(a->store, &a->ops);
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.url = c->url;
@@ -886,6 +931,9 @@ out:
 	uv_run(&a->eng_loop, UV_RUN_DEFAULT);
 	/* The loop ran out of handles: the engine and the queue are gone. */
 	store_close(a->store);
+	if (a->lock_fd >= 0)
+		(void)close(a->lock_fd);	/* releases the lock */
+	a->lock_fd = -1;
 	a->store = NULL;
 	if ((rc = uv_loop_close(&a->eng_loop)) != 0) {
 		eng_log(LOG_ERROR, "the engine loop has handles left: %s",
@@ -1346,6 +1394,7 @@ app_run(const struct conf *c, const char *pair_pn)
 	memset(&a, 0, sizeof(a));
 	a.conf = c;
 	a.status = EXIT_FAILURE;
+	a.lock_fd = -1;
 	a.draw_qr = isatty(STDOUT_FILENO) == 1;
 	a.saved_err = -1;
 	if (view_opts(c, &a.view) != 0)

@@ -589,7 +589,9 @@ kind_name(enum store_msg_kind k)
 static void
 put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 {
-	const char	*who = sender_name(c, m->chat, m->from_me, m->sender);
+	/* a notice is wachat's line about the chat, nobody's message */
+	const char	*who = m->kind == STORE_MSG_NOTICE ? "*" :
+			    sender_name(c, m->chat, m->from_me, m->sender);
 
 	if (c->json) {
 		put(&c->line, "{\"type\":\"message\"");
@@ -856,8 +858,8 @@ open_db(const char *file, const char *data_dir, struct store **s)
 static int
 usage_error(const char *cmd, const char *why)
 {
-	fprintf(stderr, "wachat %s: %s\n", cmd, why);
-	cli_usage(stderr);
+	fprintf(stderr, "wachat %s: %s (wachat --help lists the "
+	    "subcommands)\n", cmd, why);
 	return CLI_USAGE;
 }
 
@@ -917,7 +919,8 @@ cli_main(int argc, char **argv)
 			cli_usage(stdout);
 			return fflush(stdout) == 0 ? CLI_OK : CLI_WRITE;
 		default:
-			cli_usage(stderr);
+			fprintf(stderr, "wachat %s: wachat --help lists the "
+			    "subcommands and their options\n", cmd);
 			return CLI_USAGE;
 		}
 	}

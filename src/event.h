@@ -91,6 +91,7 @@ struct ev_hit {
 /* One member of EV_GROUP.  Strings owned by the event, never NULL. */
 struct ev_member {
 	char		*jid;		/* user JID (PN when known, else LID) */
+	char		*alt;		/* the other one (the LID), or "" */
 	char		*name;		/* contact or push name; "" unknown */
 	int		 admin;		/* 1 admin, 2 superadmin (creator) */
 	int		 is_me;		/* 1: this is us */

@@ -57,6 +57,7 @@ ev_free(struct ev *ev)
 	free(ev->msgs);
 	for (i = 0; i < ev->nmembers; i++) {
 		free(ev->members[i].jid);
+		free(ev->members[i].alt);
 		free(ev->members[i].name);
 	}
 	free(ev->members);

@@ -382,9 +382,28 @@ main(int argc, char **argv)
 		localedir = LOCALEDIR;
 	bindtextdomain(PACKAGE, localedir);
 	textdomain(PACKAGE);
-	/* The read-only subcommands (src/cli.h): before anything starts. */
-	if (argc > 1 && cli_is_command(argv[1]))
-		return cli_main(argc - 1, argv + 1);
+	/* The read-only subcommands (src/cli.h): before anything starts.
+	 * --data-dir and --config may come before the subcommand's name
+	 * ("wachat --data-dir D chats") as after it. */
+	{
+		int	 k = 1;
+
+		while (k < argc && (strcmp(argv[k], "--data-dir") == 0 ||
+		    strcmp(argv[k], "--config") == 0) && k + 1 < argc)
+			k += 2;
+		while (k < argc && (strncmp(argv[k], "--data-dir=", 11) == 0 ||
+		    strncmp(argv[k], "--config=", 9) == 0))
+			k++;
+		if (k < argc && cli_is_command(argv[k])) {
+			/* the name first, then what came before it */
+			char	*name = argv[k];
+
+			memmove(&argv[2], &argv[1], (size_t)(k - 1) *
+			    sizeof(*argv));
+			argv[1] = name;
+			return cli_main(argc - 1, argv + 1);
+		}
+	}
 
 	while ((c = getopt_long(argc, argv, "hV", opts, &idx)) != -1) {
 		switch (c) {

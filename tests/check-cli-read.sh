@@ -41,7 +41,7 @@ fi
 
 n=0
 fails=0
-echo "1..42"
+echo "1..44"
 ok() {	# ok DESCRIPTION: the last check passed when $? is 0
 	st=$?
 	n=$((n + 1))
@@ -84,6 +84,12 @@ sed -n 1p "$tmp/out" | grep -q '^2021-02-04 00:03  Ana María <' &&
     sed -n 2p "$tmp/out" | grep -q '^2020-10-27 00:00  Café Society <' &&
     sed -n 5p "$tmp/out" | grep -q '^ *Team B <'
 ok "chats puts the newest activity first"
+cp "$tmp/out" "$tmp/chats-default"
+run 0 --data-dir "$tmp/data/wachat" chats && cmp -s "$tmp/out" "$tmp/chats-default" &&
+    run 0 chats --data-dir "$tmp/data/wachat" && cmp -s "$tmp/out" "$tmp/chats-default"
+ok "--data-dir works before the subcommand's name as after it"
+run 1 chats --bogus && [ "$(wc -l <"$tmp/err")" -le 2 ]
+ok "an unknown option is said in a line or two, not the whole help"
 run 0 chats --json && json_ok 5 &&
     python3 -c '
 import json, sys

@@ -7,7 +7,7 @@
 w=${top_builddir:-.}/wachat
 n=0
 fails=0
-echo "1..19"
+echo "1..20"
 check() {	# check DESCRIPTION WANT_STATUS WANT_OUTPUT COMMAND...
 	desc=$1 want_status=$2 want=$3
 	shift 3
@@ -77,4 +77,30 @@ check "--pair-phone refuses a number without its country code (0 first)" 1 \
 check "--wa-version refuses a version not of the form 2.3000.N" 1 \
 	"wachat: --wa-version: not a version of the form 2.3000.1234567890" \
 	"$w" --wa-version 2.2413.1
+
+# One wachat per data dir: a second one started on it says so and stops.
+tmp=$(mktemp -d) || exit 1
+chmod 700 "$tmp"
+HOME=$tmp XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= \
+    "$w" --url ws://127.0.0.1:9/ws/chat --data-dir "$tmp/d" \
+    --log-file "$tmp/1.log" </dev/null >"$tmp/1.out" 2>&1 &
+first=$!
+i=0
+while [ "$i" -lt 100 ] && [ ! -e "$tmp/d/lock" ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.3
+HOME=$tmp XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= \
+    "$w" --url ws://127.0.0.1:9/ws/chat --data-dir "$tmp/d" \
+    --log-file "$tmp/2.log" </dev/null >"$tmp/2.out" 2>&1
+second=$?
+alive=0
+kill -0 $first 2>/dev/null && alive=1
+check "a second wachat on a data dir in use says so and stops (1), the first runs on" \
+	0 "status 1, first alive 1: error: another wachat is running with the data dir $tmp/d (Resource temporarily unavailable)" \
+	echo "status $second, first alive $alive: $(grep '^error' "$tmp/2.out")"
+kill $first 2>/dev/null
+wait $first 2>/dev/null
+rm -rf "$tmp"
 exit $((fails != 0))

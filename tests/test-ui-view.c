@@ -1078,6 +1078,16 @@ test_ui_view__mentions_of_members_read_as_their_names(void **st)
 	assert_int_equal(m->v[i].spans[0].len, strlen("@Carol"));
 	assert_int_equal(m->v[i].spans[0].colour, ui_group_colour(CAROL));
 	assert_int_equal(m->v[i].spans[1].colour, ui_group_colour(ALICE));
+	/* A member's other JID (its LID) and ourselves read as names too. */
+	{
+		struct ev	*ev = group_ev("Hikers", 0);
+
+		ev->members[5].alt = xstrdup("777777777777777@lid");
+		apply(f->v, ev);
+	}
+	apply(f->v, group_msg_ev("B", BOB, "", "@777777777777777 and @15550000001"));
+	i = ui_msgs_find(m, "B");
+	assert_string_equal(ui_msgs_text(m, (size_t)i), "@Zed and @you");
 }
 
 static void

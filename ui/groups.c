@@ -8,6 +8,7 @@
 
 #include "buf.h"
 #include "groups.h"
+#include "i18n.h"
 #include "sanitize.h"
 #include "xmalloc.h"
 
@@ -28,6 +29,7 @@ members_release(struct ui_group *g)
 
 	for (i = 0; i < g->n; i++) {
 		free(g->v[i].jid);
+		free(g->v[i].alt);
 		free(g->v[i].name);
 		free(g->v[i].shown);
 	}
@@ -224,6 +226,7 @@ ui_groups_apply(struct ui_groups *gs, const struct ev *ev)
 		struct ui_member	*m = &g->v[i];
 
 		m->jid = xstrdup(e->jid != NULL ? e->jid : "");
+		m->alt = xstrdup(e->alt != NULL ? e->alt : "");
 		m->name = sanitised(e->name, false);
 		m->role = e->admin == 2 ? UI_GROUP_CREATOR : e->admin == 1 ?
 		    UI_GROUP_ADMIN : UI_GROUP_MEMBER;
@@ -277,7 +280,8 @@ ui_group_member(const struct ui_group *g, const char *jid)
 	if (g == NULL || jid == NULL || jid[0] == '\0')
 		return NULL;
 	for (i = 0; i < g->n; i++)
-		if (same_user(g->v[i].jid, jid))
+		if (same_user(g->v[i].jid, jid) || (g->v[i].alt[0] != '\0' &&
+		    same_user(g->v[i].alt, jid)))
 			return &g->v[i];
 	return NULL;
 }
@@ -313,8 +317,10 @@ by_user(const struct ui_group *g, const char *digits, size_t n)
 	size_t	 i, srv;
 
 	for (i = 0; i < g->n; i++)
-		if (user_len(g->v[i].jid, &srv) == n &&
-		    memcmp(g->v[i].jid, digits, n) == 0)
+		if ((user_len(g->v[i].jid, &srv) == n &&
+		    memcmp(g->v[i].jid, digits, n) == 0) ||
+		    (g->v[i].alt[0] != '\0' && user_len(g->v[i].alt, &srv) == n &&
+		    memcmp(g->v[i].alt, digits, n) == 0))
 			return &g->v[i];
 	return NULL;
 }
@@ -340,6 +346,8 @@ ui_group_mentions(const struct ui_group *g, const char *text,
 		buf_push(out, '@');
 		if (m->name[0] != '\0')
 			buf_append(out, m->name, strlen(m->name));
+		else if (m->is_me)	/* ourselves, by no other name */
+			buf_append(out, _("you"), strlen(_("you")));
 		else
 			buf_append(out, at + 1, n);
 		p = at + 1 + n;

@@ -43,6 +43,7 @@ enum ui_group_role {
 /* One member; strings owned, never NULL. */
 struct ui_member {
 	char			*jid;	/* raw user JID (a key) */
+	char			*alt;	/* the other JID (a LID), or "" */
 	char			*name;	/* sanitised contact or push name; "" */
 	char			*shown;	/* name, else +digits, else short LID */
 	enum ui_group_role	 role;

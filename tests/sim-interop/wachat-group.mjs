@@ -180,6 +180,13 @@ try {
 		"wachat decrypts carol's group message");
 	ok(await bob.got(15000, c1) === 'carol too', "bob decrypts carol's group message");
 
+	// 4b. "@NUMBER" of a member goes as a mention (mentionedJid).
+	w.cmd(`send ${g1.id} see you there @${BOB}`);
+	const qm = idOf(await w.wait(5000, 'queued m', new RegExp(`^dm-message ${g1.id} \\S+ from_me=1 state=queued .*: see you there @${BOB}$`)));
+	const gm = await bob.wait(15000, 'the mention', (x) => x.e === 'messages.upsert' && x.d.messages.some((m) => m.key.id === qm)).catch(() => null);
+	const mj = gm?.d.messages.find((m) => m.key.id === qm)?.message?.extendedTextMessage?.contextInfo?.mentionedJid ?? [];
+	ok(mj.length === 1 && isOf(BOB, mj[0]), "a member's @number goes as a mention that Baileys reads", { mj });
+
 	// 5. wachat creates a group with bob and carol: Baileys sees it.
 	let from = w.lines.length;
 	w.cmd(`group-create Cooking ${bob.jid} ${carol.jid}`);
