@@ -818,7 +818,7 @@ take_group_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	struct buf		 plain = BUF_INIT;
 	size_t			 len;
 	bool			 changed = false, unreadable = false;
-	int			 rc, rc2, crc;
+	int			 rc, crc;
 
 	if ((rc = dm_addr_of(m->participant, &ad)) != 0)
 		return rc;
@@ -858,15 +858,7 @@ take_group_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 			unreadable = true;
 		}
 	}
-	if (rc == 0)
-		rc = dm->st->tx_commit(dm->st->arg);
-	else if ((rc2 = dm->st->tx_rollback(dm->st->arg)) != 0)
-		log_error("rollback: %s", wc_strerror(rc2));
-	wa_crypto_wipe(plain.p, plain.len);
-	buf_release(&plain);
-	if (rc == 0 && changed && !from_me)
-		dm_notice(dm, m->from, sender, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
+	rc = dm_enc_end(dm, rc, &plain, changed, from_me, m->from, sender);
 	return rc == 0 && unreadable ? 1 : rc;
 }
 

@@ -136,6 +136,12 @@ int	dm_take_bundle(struct wa_dm *dm, const char *device,
 void	dm_send_ack(struct wa_dm *dm, const struct wa_node *n,
 	    const char *error);
 void	dm_send_retry(struct wa_dm *dm, const struct wa_msg_in *m);
+/* End the transaction of one received <enc> whose result is rc: commit
+ * (rc 0) or roll back, wipe and free the plaintext, and on a commit add
+ * the "security code changed" line when changed (not for our own).
+ * Returns rc, or the commit's error. */
+int	dm_enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
+	    bool from_me, const char *chat, const char *sender);
 int	dm_apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	    const char *sender, bool from_me, const struct wa_msg_content *c,
 	    bool *shown);

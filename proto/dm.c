@@ -1160,6 +1160,24 @@ dm_send_retry(struct wa_dm *dm, const struct wa_msg_in *m)
 	arena_release(&a);
 }
 
+int
+dm_enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
+    bool from_me, const char *chat, const char *sender)
+{
+	int	 rc2;
+
+	if (rc == 0)
+		rc = dm->st->tx_commit(dm->st->arg);
+	else if ((rc2 = dm->st->tx_rollback(dm->st->arg)) != 0)
+		log_error("rollback: %s", wc_strerror(rc2));
+	wa_crypto_wipe(plain->p, plain->len);
+	buf_release(plain);
+	if (rc == 0 && changed && !from_me)
+		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
+		    "security code changed");
+	return rc;
+}
+
 /* Store and announce what a decrypted Message holds. */
 int
 dm_apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
@@ -1285,7 +1303,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	size_t			 len;
 	bool			 changed = false, unreadable = false;
 	bool			 hist = false;
-	int			 rc, rc2, crc;
+	int			 rc, crc;
 
 	if ((rc = dm_addr_of(m->from, &ad)) != 0)
 		return rc;
@@ -1322,15 +1340,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 			unreadable = true;
 		}
 	}
-	if (rc == 0)
-		rc = dm->st->tx_commit(dm->st->arg);
-	else if ((rc2 = dm->st->tx_rollback(dm->st->arg)) != 0)
-		log_error("rollback: %s", wc_strerror(rc2));
-	wa_crypto_wipe(plain.p, plain.len);
-	buf_release(&plain);
-	if (rc == 0 && changed && !from_me)
-		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
+	rc = dm_enc_end(dm, rc, &plain, changed, from_me, chat, sender);
 	if (rc == 0 && hist && dm->host.history != NULL)
 		dm->host.history(dm->host.arg);
 	return rc == 0 && unreadable ? 1 : rc;

@@ -73,7 +73,7 @@ store_group_put(struct store *s, const struct store_group *g)
 {
 	sqlite3_stmt	*st;
 	size_t		 i;
-	int		 rc, rc2;
+	int		 rc;
 
 	if (!group_ok(g))
 		return -EINVAL;
@@ -108,11 +108,7 @@ store_group_put(struct store *s, const struct store_group *g)
 	else if (rc >= 0)
 		rc = exec_1(s, "INSERT OR IGNORE INTO chat (jid) VALUES (?1)",
 		    g->jid, "creating a group chat");
-	if (rc >= 0)
-		return store_signal_commit(s);
-	if ((rc2 = store_signal_rollback(s)) != 0)
-		log_error("rollback: %s", wc_strerror(rc2));
-	return rc;
+	return store_q_tx_end(s, rc < 0 ? rc : 0);
 }
 
 void

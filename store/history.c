@@ -273,14 +273,5 @@ store_hist_chat(struct store *s, const char *jid, const char *name,
 	}
 	rc = created;
 out:
-	if (rc >= 0) {
-		int	 c = store_signal_commit(s);
-
-		if (c == 0)
-			return rc;
-		rc = c;
-	}
-	if (store_signal_rollback(s) != 0)
-		log_error("a rollback failed");
-	return rc;
+	return store_q_tx_end(s, rc);
 }

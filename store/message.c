@@ -316,22 +316,6 @@ chat_refresh(struct store *s, const char *jid)
 	return rc < 0 ? rc : preview_sync(s, jid, false, NULL);
 }
 
-/* Finish a savepoint: release it when rc >= 0, else roll it back. */
-static int
-tx_end(struct store *s, int rc)
-{
-	if (rc >= 0) {
-		int	 c = store_signal_commit(s);
-
-		if (c == 0)
-			return rc;
-		rc = c;
-	}
-	if (store_signal_rollback(s) != 0)
-		log_error("a rollback failed");
-	return rc;
-}
-
 int
 store_msg_insert_outgoing(struct store *s, const struct store_msg_new *m,
     int64_t *rowid)
@@ -348,7 +332,7 @@ store_msg_insert_outgoing(struct store *s, const struct store_msg_new *m,
 	    m->kind != STORE_MSG_HIDDEN &&
 	    (rc = chat_bump(s, m->chat, m->ts_ms, id, 0)) == 0)
 		rc = preview_sync(s, m->chat, true, m->id);
-	if ((rc = tx_end(s, rc)) == 0 && rowid != NULL)
+	if ((rc = store_q_tx_end(s, rc)) == 0 && rowid != NULL)
 		*rowid = id;
 	return rc;
 }
@@ -444,7 +428,7 @@ store_msg_insert_incoming(struct store *s, const struct store_msg_new *m,
 		if (rc == 0)
 			rc = preview_sync(s, m->chat, m->from_me, m->id);
 	}
-	if ((rc = tx_end(s, rc)) >= 0 && rowid != NULL)
+	if ((rc = store_q_tx_end(s, rc)) >= 0 && rowid != NULL)
 		*rowid = id;
 	return rc;
 }
@@ -522,7 +506,7 @@ store_msg_mark_sent(struct store *s, const char *chat, const char *id,
 	} else {
 		rc = then_sync(s, rc, chat, true, id);
 	}
-	return tx_end(s, rc);
+	return store_q_tx_end(s, rc);
 }
 
 int
@@ -551,7 +535,7 @@ store_msg_mark(struct store *s, const char *chat, bool from_me,
 		rc = then_sync(s, store_q_run(s, st, "applying a receipt"), chat,
 		    from_me, id);
 	}
-	return tx_end(s, rc);
+	return store_q_tx_end(s, rc);
 }
 
 /* by_key() and a preview refresh, in one savepoint. */
@@ -565,7 +549,7 @@ by_key_sync(struct store *s, const char *sql, const char *chat,
 		return rc;
 	rc = then_sync(s, by_key(s, sql, chat, id, from_me, what), chat,
 	    from_me, id);
-	return tx_end(s, rc);
+	return store_q_tx_end(s, rc);
 }
 
 int
@@ -600,7 +584,7 @@ store_msg_delete_failed(struct store *s, const char *chat, const char *id)
 		if (r != 0)
 			rc = r;
 	}
-	return tx_end(s, rc);
+	return store_q_tx_end(s, rc);
 }
 
 int
@@ -664,7 +648,7 @@ store_msg_edit(struct store *s, const char *chat, bool from_me,
 		rc = then_sync(s, store_q_run(s, st, "editing a message"), chat,
 		    from_me, id);
 	}
-	return tx_end(s, rc);
+	return store_q_tx_end(s, rc);
 }
 
 int
@@ -1063,7 +1047,7 @@ store_chat_mark_read(struct store *s, const char *jid, size_t max,
 		if ((rc = store_q_run(s, st, "marking a chat read")) >= 0)
 			rc = preview_sync(s, jid, false, NULL);
 	}
-	if ((rc = tx_end(s, rc)) < 0) {
+	if ((rc = store_q_tx_end(s, rc)) < 0) {
 		store_msg_refs_free(r, k);
 		return rc;
 	}

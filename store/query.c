@@ -105,3 +105,19 @@ store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
 		memcpy(out, p, n);
 	out[n] = '\0';
 }
+
+/* Finish a savepoint: release it when rc >= 0, else roll it back. */
+int
+store_q_tx_end(struct store *s, int rc)
+{
+	if (rc >= 0) {
+		int	 c = store_signal_commit(s);
+
+		if (c == 0)
+			return rc;
+		rc = c;
+	}
+	if (store_signal_rollback(s) != 0)
+		log_error("a rollback failed");
+	return rc;
+}

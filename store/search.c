@@ -653,16 +653,7 @@ store_fts_catch_up(struct store *s, size_t max)
 		rc = -EIO;
 	store_stmt_done(s, st);
 out:
-	if (rc >= 0) {
-		int	 c = store_signal_commit(s);
-
-		if (c == 0)
-			return rc;
-		rc = c;
-	}
-	if (store_signal_rollback(s) != 0)
-		log_error("a rollback failed");
-	return rc;
+	return store_q_tx_end(s, rc);
 }
 
 int

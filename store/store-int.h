@@ -82,6 +82,10 @@ void	store_q_bind_str(sqlite3_stmt *st, int col, const char *p);
 /* A malloc'd NUL-terminated copy of text column col, its length in *len
  * (may be NULL).  Aborts on out-of-memory. */
 char	*store_q_col_dup(sqlite3_stmt *st, int col, size_t *len);
+/* Finish a savepoint of store_signal_begin(): release it when rc >= 0
+ * (returning rc, or the release's error), else roll it back (returning
+ * rc; a failed rollback is logged). */
+int	store_q_tx_end(struct store *s, int rc);
 /* Copy text column col into out[size], cut at size - 1 bytes. */
 void	store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size);
 
