@@ -80,8 +80,19 @@ XDG_CACHE_HOME=$HOME/.cache
 export HOME XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_CACHE_HOME
 mkdir -m 700 "$HOME"
 
-# The local network: ports chosen by the kernel, on 127.0.0.1 only.
-"$sim" --port 0 --admin-port 0 --log "$tmp/sim.log" >"$tmp/sim.out" \
+# The local network: ports chosen by the kernel, on 127.0.0.1 only, over
+# TLS with a certificate made here (wachat trusts it by --ca-file, as it
+# would an extra CA), also for the media host the history comes from.
+if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+    -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
+    -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+    >"$tmp/openssl.log" 2>&1; then
+	echo "demo: cannot make the local network's certificate:" >&2
+	cat "$tmp/openssl.log" >&2
+	exit 1
+fi
+"$sim" --port 0 --admin-port 0 --media-port 0 --log "$tmp/sim.log" \
+    --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" >"$tmp/sim.out" \
     2>"$tmp/sim.err" &
 sim_pid=$!
 i=0
@@ -103,6 +114,8 @@ ctl account $PN 100000000000001 "Demo User"
 ctl contact 15550000002 100000000000002 "Echo" $PN
 ctl contact 15550000003 100000000000003 "Alice" $PN --chatty 45
 ctl contact 15550000004 100000000000004 "Bob" $PN
+# The phone's history of years of chats, sent to wachat once linked.
+ctl history-set $PN 40 3000 1
 
 # The phone: once the QR has been on screen for a few seconds, scan it.
 # Each wait runs in the background so that TERM (the demo ending) stops
@@ -149,8 +162,9 @@ phone_pid=$!
 # the demo's traps run when it gets TERM, INT or HUP (sh runs a trap only
 # once the foreground command has ended); q ends wachat and then the demo.
 exec 3<&0
-"$b/wachat" --url "ws://127.0.0.1:$port/ws/chat" --root-key "$root" \
-    --version-url "$admin/sw.js" --qr-file "$tmp/qr" <&3 3<&- &
+"$b/wachat" --url "wss://127.0.0.1:$port/ws/chat" --root-key "$root" \
+    --ca-file "$tmp/cert.pem" --version-url "$admin/sw.js" \
+    --qr-file "$tmp/qr" <&3 3<&- &
 wachat_pid=$!
 exec 3<&-
 status=0
