@@ -1541,7 +1541,9 @@ ev_frame(void *arg, const uint8_t *p, size_t len)
 			on_account_sync(e, n);
 		else if (e->online && e->dm != NULL)
 			(void)wa_dm_stanza(e->dm, n);	/* devices */
-	} else if (e->online && e->dm != NULL && wa_dm_stanza(e->dm, n))
+	} else if (e->online && e->hs != NULL && wa_hsync_stanza(e->hs, n))
+		;	/* the ack of a hist_sync receipt */
+	else if (e->online && e->dm != NULL && wa_dm_stanza(e->dm, n))
 		;	/* message, receipt, ack, chatstate, presence */
 	else
 		log_debug("ignored <%.*s>", (int)n->tag.len, n->tag.p);

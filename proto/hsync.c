@@ -85,7 +85,8 @@ wa_hsync_new(const struct wa_hsync_host *host,
 
 	if (host == NULL || st == NULL || on_event == NULL || out == NULL ||
 	    host->send == NULL || host->iq_id == NULL || host->loop == NULL ||
-	    st->next == NULL || st->done == NULL || st->import == NULL)
+	    st->next == NULL || st->done == NULL || st->import == NULL ||
+	    st->imported == NULL || st->unreceipted == NULL)
 		return -EINVAL;
 	h = xcalloc(1, sizeof(*h));
 	h->host = *host;
@@ -121,6 +122,40 @@ wa_hsync_free(struct wa_hsync *h)
 	free(h);
 }
 
+/* The receipts a crash lost: again, at login. */
+static void
+resend_receipts(struct wa_hsync *h)
+{
+	struct wa_msg_receipt_out r;
+	struct buf		 ids = BUF_INIT;
+	struct arena		 a;
+	struct wa_node		*n;
+	const char		*v[1];
+	size_t			 off = 0;
+	int			 k;
+
+	if ((k = h->st->unreceipted(h->st->arg, &ids)) <= 0) {
+		buf_release(&ids);
+		return;
+	}
+	arena_init(&a, 256);
+	while (off < ids.len) {
+		v[0] = (const char *)ids.p + off;
+		off += strlen(v[0]) + 1;
+		memset(&r, 0, sizeof(r));
+		r.to = h->own_user;
+		r.type = "hist_sync";
+		r.ids = v;
+		r.n_ids = 1;
+		arena_reset(&a);
+		if (wa_msg_receipt(&r, &a, &n) == 0)
+			(void)h->host.send(h->host.arg, n);
+	}
+	arena_release(&a);
+	buf_release(&ids);
+	log_info("%d history receipts sent again", k);
+}
+
 void
 wa_hsync_online(struct wa_hsync *h, const char *own_jid)
 {
@@ -131,6 +166,7 @@ wa_hsync_online(struct wa_hsync *h, const char *own_jid)
 	snprintf(h->own_user, sizeof(h->own_user), "%.*s@%s", (int)n, own_jid,
 	    at != NULL ? at + 1 : "s.whatsapp.net");
 	h->nhosts = 0;		/* a new connection: ask again */
+	resend_receipts(h);
 	kick(h);
 }
 
@@ -164,7 +200,7 @@ finish(struct wa_hsync *h)
 	const char		*ids[1];
 	int			 rc;
 
-	if ((rc = h->st->done(h->st->arg, h->id)) < 0)
+	if ((rc = h->st->imported(h->st->arg, h->id)) < 0)
 		log_error("history queue: %s", wc_strerror(rc));
 	memset(&r, 0, sizeof(r));
 	ids[0] = h->id;
@@ -365,6 +401,16 @@ wa_hsync_stanza(struct wa_hsync *h, const struct wa_node *n)
 	size_t			 i, nk;
 	int64_t			 ttl;
 
+	if (wa_str_eqc(n->tag, "ack") && wa_node_str_is(n, "class",
+	    "receipt") && wa_node_str_is(n, "type", "hist_sync")) {
+		char	 id[WA_HSYNC_ID_MAX];
+		int	 rc;
+
+		wa_node_str_copy(n, "id", id, sizeof(id));
+		if (id[0] != '\0' && (rc = h->st->done(h->st->arg, id)) < 0)
+			log_error("history queue: %s", wc_strerror(rc));
+		return 1;
+	}
 	if (h->state != H_MEDIA_CONN || !wa_str_eqc(n->tag, "iq") ||
 	    !wa_str_eqc(wa_node_str(n, "id"), h->iq))
 		return 0;

@@ -7,9 +7,10 @@
  * the blob fetched over HTTPS off the loop (proto/http-get.h), checked and
  * decrypted (proto/media.h), inflated and parsed (proto/history.h) within
  * bounds, handed to the store's import, then the hist_sync receipt.  A
- * notification leaves the queue only once imported, or refused as
- * corrupt: a crash mid-import imports it again (the store ignores what it
- * holds already).  Engine thread only.
+ * notification leaves the queue only once imported (or refused as
+ * corrupt) and its receipt acked by the server: a crash mid-import imports
+ * it again (the store ignores what it holds already), a receipt lost to a
+ * crash goes again at the next login.  Engine thread only.
  */
 #ifndef WA_HSYNC_H
 #define WA_HSYNC_H
@@ -35,7 +36,14 @@ struct wa_hsync_store_ops {
 	/* The oldest queued notification: 1 with its id and the decrypted
 	 * Message bytes appended to *msg, 0 when none, < 0 on error. */
 	int	(*next)(void *arg, char id[WA_HSYNC_ID_MAX], struct buf *msg);
-	/* Drop id from the queue: >= 0, or < 0. */
+	/* id is imported (or refused): its hist_sync receipt is due, and
+	 * next() no longer gives it: >= 0, or < 0. */
+	int	(*imported)(void *arg, const char *id);
+	/* The ids imported whose receipt the server has not acked, each
+	 * NUL-terminated, appended to *ids: their count, or < 0. */
+	int	(*unreceipted)(void *arg, struct buf *ids);
+	/* The server acked id's receipt: drop it from the queue: >= 0, or
+	 * < 0. */
 	int	(*done)(void *arg, const char *id);
 	/* Import one parsed chunk (conversations, messages, push names,
 	 * PN-LID mappings) durably; messages new to the store are not
@@ -99,7 +107,8 @@ void		wa_hsync_offline(struct wa_hsync *h);
 /* A notification was queued: take it when idle. */
 void		wa_hsync_kick(struct wa_hsync *h);
 
-/* An <iq> answering the module's media_conn query: 1 when it was (taken),
+/* An <iq> answering the module's media_conn query, or the server's <ack
+ * class="receipt" type="hist_sync"> of a receipt: 1 when it was (taken),
  * 0 when not. */
 int		wa_hsync_stanza(struct wa_hsync *h, const struct wa_node *n);
 

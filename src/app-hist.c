@@ -42,6 +42,18 @@ q_done(void *arg, const char *id)
 	return store_histq_done(arg, id);
 }
 
+static int
+q_imported(void *arg, const char *id)
+{
+	return store_histq_imported(arg, id);
+}
+
+static int
+q_unreceipted(void *arg, struct buf *ids)
+{
+	return store_histq_unreceipted(arg, ids);
+}
+
 /* "123@lid" -> its PN user JID when the store knows it, else itself;
  * "123:4@s.whatsapp.net" -> "123@s.whatsapp.net". */
 static void
@@ -231,6 +243,8 @@ app_hist_ops(struct store *s, struct wa_hsync_store_ops *ops)
 	memset(ops, 0, sizeof(*ops));
 	ops->next = q_next;
 	ops->done = q_done;
+	ops->imported = q_imported;
+	ops->unreceipted = q_unreceipted;
 	ops->import = import;
 	ops->arg = s;
 }

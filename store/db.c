@@ -219,6 +219,13 @@ static const char *const migrations[] = {
 	"CREATE TABLE hist_queue ("
 	"  rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,"
 	"  msg BLOB NOT NULL, queued_ms INTEGER NOT NULL);",
+	/*
+	 * 7: a notification imported stays in hist_queue (imported 1) until
+	 * the server acks its hist_sync receipt, so that a receipt lost to a
+	 * crash goes again at the next login.
+	 */
+	"ALTER TABLE hist_queue ADD COLUMN imported INTEGER NOT NULL"
+	"  DEFAULT 0;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))

@@ -46,7 +46,7 @@ store_histq_next(struct store *s, char id[STORE_MSG_ID_MAX + 1],
 	if (id == NULL || msg == NULL)
 		return -EINVAL;
 	if ((rc = store_q_prep(s, &st, "SELECT id, msg FROM hist_queue"
-	    " ORDER BY rowid LIMIT 1")) != 0)
+	    " WHERE imported = 0 ORDER BY rowid LIMIT 1")) != 0)
 		return rc;
 	if ((rc = store_q_step_one(s, st, "reading the history queue")) ==
 	    1) {
@@ -58,6 +58,49 @@ store_histq_next(struct store *s, char id[STORE_MSG_ID_MAX + 1],
 	}
 	store_stmt_done(s, st);
 	return rc;
+}
+
+int
+store_histq_imported(struct store *s, const char *id)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(id, STORE_MSG_ID_MAX, true))
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "UPDATE hist_queue SET imported = 1"
+	    " WHERE id = ?1")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, id);
+	rc = store_q_run(s, st, "marking a history notification imported");
+	return rc < 0 ? rc : rc > 0 ? 1 : 0;
+}
+
+int
+store_histq_unreceipted(struct store *s, struct buf *ids)
+{
+	sqlite3_stmt	*st;
+	const unsigned char *p;
+	int		 rc, n = 0;
+
+	if (ids == NULL)
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "SELECT id FROM hist_queue"
+	    " WHERE imported = 1 ORDER BY rowid")) != 0)
+		return rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		p = sqlite3_column_text(st, 0);
+		if (p == NULL)
+			continue;
+		buf_append(ids, p, strlen((const char *)p) + 1);
+		n++;
+	}
+	store_stmt_done(s, st);
+	if (rc != SQLITE_DONE) {
+		log_error("reading the history queue: %s", sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	return n;
 }
 
 int

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	6	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	7	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -762,11 +762,18 @@ MUST_CHECK int	store_skr_forget(struct store *s, const char *grp,
  * a second put of the same id is ignored.  Returns 0, -EINVAL or -EIO. */
 MUST_CHECK int	store_histq_put(struct store *s, const char *id,
 		    const uint8_t *msg, size_t len, int64_t now_ms);
-/* The oldest queued notification: 1 with id and msg appended to *msg, 0
- * when none, -EINVAL or -EIO. */
+/* The oldest queued notification not imported yet: 1 with id and msg
+ * appended to *msg, 0 when none, -EINVAL or -EIO. */
 MUST_CHECK int	store_histq_next(struct store *s,
 		    char id[STORE_MSG_ID_MAX + 1], struct buf *msg);
-/* Drop notification id once imported (or refused).  Returns 1 when it
+/* Mark notification id imported (or refused): its hist_sync receipt is
+ * due.  Returns 1 when it was queued, 0 when not, -EINVAL or -EIO. */
+MUST_CHECK int	store_histq_imported(struct store *s, const char *id);
+/* The ids of imported notifications whose receipt the server has not
+ * acked, oldest first, appended to *ids one after another with their
+ * NULs.  Returns their count (>= 0), -EINVAL or -EIO. */
+MUST_CHECK int	store_histq_unreceipted(struct store *s, struct buf *ids);
+/* Drop notification id (the server acked its receipt).  Returns 1 when it
  * was queued, 0 when not, -EINVAL or -EIO. */
 MUST_CHECK int	store_histq_done(struct store *s, const char *id);
 

@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "err.h"
+#include "buf.h"
 #include "store.h"
 
 #define ALICE	"100000000001@lid"
@@ -855,7 +856,7 @@ test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempoten
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 6);
+	assert_int_equal(STORE_SCHEMA_VERSION, 7);
 	assert_int_equal(store_prekey_count(s), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
 	store_close(s);
@@ -932,6 +933,31 @@ test_store_group__keeps_members_subject_and_sender_key_recipients(void **state)
 	assert_int_equal(store_skr_has(s, g.jid, "333@lid"), 1);
 	assert_int_equal(store_skr_forget(s, g.jid, NULL), 1);
 	assert_int_equal(store_skr_has(s, g.jid, "333@lid"), 0);
+	/* the history queue: next, imported (receipt due), done */
+	{
+		static const uint8_t	 n1[] = { 1, 2, 3 }, n2[] = { 4 };
+		char			 id[STORE_MSG_ID_MAX + 1];
+		struct buf		 b = BUF_INIT;
+
+		assert_int_equal(store_histq_put(s, "N1", n1, 3, 1), 0);
+		assert_int_equal(store_histq_put(s, "N2", n2, 1, 2), 0);
+		assert_int_equal(store_histq_put(s, "N1", n2, 1, 3), 0);
+		assert_int_equal(store_histq_next(s, id, &b), 1);
+		assert_string_equal(id, "N1");
+		assert_int_equal(b.len, 3);
+		assert_int_equal(store_histq_imported(s, "N1"), 1);
+		b.len = 0;
+		assert_int_equal(store_histq_next(s, id, &b), 1);
+		assert_string_equal(id, "N2");
+		b.len = 0;
+		assert_int_equal(store_histq_unreceipted(s, &b), 1);
+		assert_string_equal((const char *)b.p, "N1");
+		assert_int_equal(store_histq_done(s, "N1"), 1);
+		assert_int_equal(store_histq_done(s, "N1"), 0);
+		b.len = 0;
+		assert_int_equal(store_histq_unreceipted(s, &b), 0);
+		buf_release(&b);
+	}
 	/* survives a reopen */
 	store_close(s);
 	s = NULL;

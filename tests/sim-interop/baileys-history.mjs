@@ -192,7 +192,8 @@ try {
 	ok(pa.scan.status === 200 && pa.open, 'Baileys pairs as alice:1 and logs in', pa);
 	const done = await until(30000, async () => {
 		const s = await hstatus();
-		return s.chunks_sent > 0 && s.hist_sync_receipts >= s.chunks_sent && alice.msgs.size >= 1500 ? s : null;
+		return s.chunks_sent > 0 && s.hist_sync_receipts >= s.chunks_sent && alice.msgs.size >= 1500 &&
+			alice.sets.some((x) => x.syncType === 4) ? s : null;
 	});
 	const hs = await hstatus();
 	ok(!!done, 'every notification is answered with a hist_sync receipt, and Baileys holds 1,500 messages',
