@@ -140,6 +140,16 @@ check "... its members, by name when known, else by number" \
 check "... alice herself among them, as the creator" \
     grep -Eq "\\+$A +creator +you" "$tmp/pane"
 failed_now && show
+# Adding a number that is not on WhatsApp: said in words, for a while.
+tm send-keys -t wachat a
+sleep 0.3
+tm send-keys -t wachat -l '+1 555 999 9999'
+tm send-keys -t wachat Enter
+check "a number not on WhatsApp is refused in words on the status line" \
+    wait_pane 'not on WhatsApp' 100
+check "... and after a few seconds the status line says connected again" \
+    wait_pane "^ *connected as \\+$A" 150
+failed_now && show
 tm send-keys -t wachat Escape
 sleep 0.5
 

@@ -37,6 +37,8 @@
 #define MIN_LINES	6
 #define MAX_WRAP	64	/* rows a wrapped text may take */
 
+#define ERROR_SHOWN_MS	8000	/* an error on the status line, once connected */
+
 struct ui_screen {
 	char		*status;	/* the status line, without countdown */
 	char		*qr_text;	/* the QR's text, or NULL */
@@ -54,6 +56,8 @@ struct ui_screen {
 	char		 phone[PHONE_MAX + 1];	/* digits typed so far */
 	struct ui_view	*view;		/* the chat screen, or NULL */
 	char		*own;		/* our JID once connected, or NULL */
+	int64_t		 error_end;	/* an error shown until then (ms,
+					 * monotonic), 0 none */
 	bool		 history_shown;	/* the status line shows history
 					 * sync's progress */
 };
@@ -193,6 +197,10 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 
 	if (s->view != NULL)
 		ui_view_apply(s->view, ev, wall_ms());
+	if (ev->kind == EV_CONNECTING || ev->kind == EV_CONNECTED ||
+	    ev->kind == EV_DISCONNECTED || ev->kind == EV_LOGGED_OUT ||
+	    ev->kind == EV_STOPPED)
+		s->error_end = 0;	/* the connection's news wins */
 	switch (ev->kind) {
 	case EV_CONNECTING:
 		s->retry_end = 0;
@@ -246,6 +254,10 @@ ui_screen_apply(struct ui_screen *s, const struct ev *ev)
 		snprintf(line, sizeof(line), _("error: %s (%s)"), ev->text,
 		    wc_strerror(ev->err));
 		set_status(s, line);
+		/* once connected, an error is said for a while, then the
+		 * status line is back to "connected as" */
+		s->error_end = s->own != NULL && s->retry_end == 0 ?
+		    mono_ms() + ERROR_SHOWN_MS : 0;
 		break;
 	case EV_STOPPED:
 		set_status(s, _("stopped"));
@@ -720,6 +732,11 @@ ui_screen_render(struct ui_screen *s)
 
 	if (s->view != NULL)
 		ui_view_tick(s->view, wall_ms());
+	if (s->error_end != 0 && mono_ms() >= s->error_end) {
+		s->error_end = 0;
+		if (s->own != NULL && s->retry_end == 0)
+			set_status_jid(s, true, s->own);
+	}
 	erase();
 	if (s->retry_end != 0)
 		snprintf(line, sizeof(line), _("reconnecting in %ld s: %s"),
