@@ -18,51 +18,12 @@ W="$b/wachat"
 A=15550000001
 B=15550000003
 AJ=$A@s.whatsapp.net
-SOCK="$tmp/tmux.sock"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "Bail out! tmux is not installed"
-	exit 1
-fi
+. "${top_srcdir:-.}/tests/tmux-lib.sh"
 
-HOME="$tmp/home"
-export HOME
-unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME TMUX
-mkdir -m 700 "$HOME"
-LOG="$HOME/.local/state/wachat/wachat.log"
-
-tm() {
-	tmux -u -S "$SOCK" -f /dev/null "$@"
-}
-
-trap '[ -n "$sim_pid" ] && kill -CONT "$sim_pid" 2>/dev/null; tm kill-server >/dev/null 2>&1; cleanup' EXIT
-
-capture() {
-	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
-}
-
-# wait_pane REGEX [TENTHS]: until the pane shows a line matching REGEX.
-wait_pane() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-seen_failed=0
-failed_now() {
-	[ "$failed" -gt "$seen_failed" ] || return 1
-	seen_failed=$failed
-}
-
-show() {
-	capture
-	diag "$tmp/pane"
-	tail -n 30 "$LOG" 2>/dev/null | sed 's/^/# log: /'
+# a sim stopped by the test goes on, so that it can shut down
+tmux_before_cleanup() {
+	[ -n "$sim_pid" ] && kill -CONT "$sim_pid" 2>/dev/null
 }
 
 # The pane's command: wachat's pid goes to $tmp/pid (exec keeps it), its

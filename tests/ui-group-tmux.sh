@@ -16,65 +16,8 @@ A=15550000001
 S1=15559000001
 S2=15559000002
 S3=15559000003
-SOCK="$tmp/tmux.sock"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "Bail out! tmux is not installed"
-	exit 1
-fi
-
-HOME="$tmp/home"
-export HOME
-unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME TMUX
-mkdir -m 700 "$HOME"
-LOG="$HOME/.local/state/wachat/wachat.log"
-
-tm() {
-	tmux -u -S "$SOCK" -f /dev/null "$@"
-}
-
-trap 'tm kill-server >/dev/null 2>&1; cleanup' EXIT
-
-capture() {
-	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
-}
-
-# wait_pane REGEX [TENTHS]: until the pane shows a line matching REGEX.
-wait_pane() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# wait_cmd TENTHS CMD...: until CMD succeeds.
-wait_cmd() {
-	wc_max=$1
-	shift
-	i=0
-	while [ "$i" -lt "$wc_max" ]; do
-		"$@" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-seen_failed=0
-failed_now() {
-	[ "$failed" -gt "$seen_failed" ] || return 1
-	seen_failed=$failed
-}
-
-show() {
-	capture
-	diag "$tmp/pane"
-	tail -n 30 "$LOG" 2>/dev/null | sed 's/^/# log: /'
-}
+. "${top_srcdir:-.}/tests/tmux-lib.sh"
 
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"

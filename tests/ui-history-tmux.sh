@@ -11,53 +11,12 @@
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
-SOCK="$tmp/tmux.sock"
 
-for c in tmux openssl; do
-	if ! command -v $c >/dev/null 2>&1; then
-		echo "Bail out! $c is not installed (sh tools/setup.sh installs it)"
-		exit 1
-	fi
-done
-
-HOME="$tmp/home"
-export HOME
-unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME TMUX
-mkdir -m 700 "$HOME"
-LOG="$HOME/.local/state/wachat/wachat.log"
-
-tm() {
-	tmux -u -S "$SOCK" -f /dev/null "$@"
-}
-
-trap 'tm kill-server >/dev/null 2>&1; cleanup' EXIT
-
-capture() {
-	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
-}
-
-wait_pane() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-seen_failed=0
-failed_now() {
-	[ "$failed" -gt "$seen_failed" ] || return 1
-	seen_failed=$failed
-}
-
-show() {
-	capture
-	diag "$tmp/pane"
-	tail -n 30 "$LOG" 2>/dev/null | sed 's/^/# log: /'
-}
+if ! command -v openssl >/dev/null 2>&1; then
+	echo "Bail out! openssl is not installed (sh tools/setup.sh installs it)"
+	exit 1
+fi
+. "${top_srcdir:-.}/tests/tmux-lib.sh"
 
 if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
     -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \

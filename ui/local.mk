@@ -43,6 +43,7 @@ EXTRA_DIST += tests/ui-tmux.sh
 # read receipts, sending with ticks, replies, reactions, escape sequences
 # inert, resizes.
 TESTS += tests/ui-chat-tmux.sh
+EXTRA_DIST += tests/tmux-lib.sh
 EXTRA_DIST += tests/ui-chat-tmux.sh
 # Groups on the chat screen (issue 8).
 TESTS += tests/ui-group-tmux.sh

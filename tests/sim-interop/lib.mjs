@@ -151,3 +151,47 @@ export const quietLogger = {
 	child() { return quietLogger; },
 	trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {},
 };
+
+// wachat's engine under test: tests/wa-eng-driver --messaging --commands
+// against url with its store in dir (QR text in dir/../qr), its output
+// lines in w.lines; w.cmd(line) sends a command, w.wait(ms, what, re,
+// from) waits for a line matching re (from line index from on), w.count(re)
+// counts lines, w.quit() stops it (SIGKILL after 10 s) and resolves with
+// its status.  extra: more driver options.
+export function engineDriver(url, store, qr, extra = [], deadlineMs = 150000) {
+	const p = spawn(path.join(builddir, 'tests/wa-eng-driver'), ['--url', url, '--root', rootPub, '--store', store,
+		'--qr-file', qr, '--messaging', '--commands', '--deadline-ms', String(deadlineMs), ...extra],
+	{ stdio: ['pipe', 'pipe', 'pipe'] });
+	const w = { p, lines: [], err: '', qr };
+	let buf = '';
+	p.stdout.on('data', (d) => {
+		buf += d;
+		let i;
+		while ((i = buf.indexOf('\n')) >= 0) {
+			w.lines.push(buf.slice(0, i));
+			buf = buf.slice(i + 1);
+		}
+	});
+	p.stderr.on('data', (d) => { w.err += d; });
+	w.exited = new Promise((resolve) => p.on('exit', (code, sig) => resolve(code ?? sig)));
+	w.cmd = (line) => p.stdin.write(`${line}\n`);
+	w.wait = (ms, what, re, from = 0) => within(ms, (async () => {
+		for (;;) {
+			const l = w.lines.slice(from).find((x) => re.test(x));
+			if (l)
+				return l;
+			await sleep(20);
+		}
+	})(), `wachat: ${what}`);
+	w.count = (re) => w.lines.filter((x) => re.test(x)).length;
+	w.quit = async () => {
+		w.cmd('quit');
+		try {
+			return await within(10000, w.exited, 'wachat exit');
+		} catch {
+			p.kill('SIGKILL');
+			return 'killed';
+		}
+	};
+	return w;
+}

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bail, builddir, finish, importPkg, ok, quietLogger, rmTree, rootPub, sleep, startSim, until, within } from './lib.mjs';
+import { bail, engineDriver, finish, importPkg, ok, quietLogger, rmTree, rootPub, sleep, startSim, until, within } from './lib.mjs';
 
 const baileys = await importPkg('@whiskeysockets/baileys/lib/index.js');
 const defaults = await importPkg('@whiskeysockets/baileys/lib/Defaults/index.js');
@@ -27,44 +27,10 @@ const ME = '15550000001';	// wachat's account
 const BOB = '15550000002';	// Baileys
 const CAROL = '15550000003';	// Baileys
 const meJid = `${ME}@s.whatsapp.net`;
-const driverBin = path.join(builddir, 'tests/wa-eng-driver');
 const store = path.join(sim.tmp, 'wachat');
 
 function wachat() {
-	const qr = path.join(sim.tmp, 'qr');
-	const p = spawn(driverBin, ['--url', sim.url, '--root', rootPub, '--store', store, '--qr-file', qr,
-		'--messaging', '--commands', '--deadline-ms', '150000'], { stdio: ['pipe', 'pipe', 'pipe'] });
-	const w = { p, lines: [], err: '', qr };
-	let buf = '';
-	p.stdout.on('data', (d) => {
-		buf += d;
-		let i;
-		while ((i = buf.indexOf('\n')) >= 0) {
-			w.lines.push(buf.slice(0, i));
-			buf = buf.slice(i + 1);
-		}
-	});
-	p.stderr.on('data', (d) => { w.err += d; });
-	w.exited = new Promise((resolve) => p.on('exit', (code, sig) => resolve(code ?? sig)));
-	w.cmd = (line) => p.stdin.write(`${line}\n`);
-	w.wait = (ms, what, re, from = 0) => within(ms, (async () => {
-		for (;;) {
-			const l = w.lines.slice(from).find((x) => re.test(x));
-			if (l)
-				return l;
-			await sleep(20);
-		}
-	})(), `wachat: ${what}`);
-	w.quit = async () => {
-		w.cmd('quit');
-		try {
-			return await within(10000, w.exited, 'wachat exit');
-		} catch {
-			p.kill('SIGKILL');
-			return 'killed';
-		}
-	};
-	return w;
+	return engineDriver(sim.url, store, path.join(sim.tmp, 'qr'));
 }
 
 // A Baileys user, linked by the sim's mock phone.

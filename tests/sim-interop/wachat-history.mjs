@@ -9,15 +9,14 @@
 // or doubled; a corrupt blob, a bomb and a deeply nested message refused
 // with a clear line, the rest going on; older messages asked of the phone
 // (on-demand) arriving.  TAP.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bail, builddir, finish, ok, rootPub, sleep, startSim, until, within } from './lib.mjs';
+import { bail, builddir, engineDriver, finish, ok, sleep, startSim, until } from './lib.mjs';
 
 const ME = '15550000001';
 const CHATS = 500;
 const MSGS = 50000;
-const driverBin = path.join(builddir, 'tests/wa-eng-driver');
 const wachatBin = path.join(builddir, 'wachat');
 
 let sim;
@@ -36,40 +35,7 @@ const url = sim.url.replace(/^ws:/, 'wss:');
 const store = path.join(sim.tmp, 'wachat');
 
 function wachat() {
-	const qr = path.join(sim.tmp, 'qr');
-	const p = spawn(driverBin, ['--url', url, '--root', rootPub, '--store', store, '--qr-file', qr,
-		'--ca-file', cert, '--full-history', '--messaging', '--commands', '--deadline-ms', '300000'], { stdio: ['pipe', 'pipe', 'pipe'] });
-	const w = { p, lines: [], err: '', qr };
-	let buf = '';
-	p.stdout.on('data', (d) => {
-		buf += d;
-		let i;
-		while ((i = buf.indexOf('\n')) >= 0) {
-			w.lines.push(buf.slice(0, i));
-			buf = buf.slice(i + 1);
-		}
-	});
-	p.stderr.on('data', (d) => { w.err += d; });
-	w.exited = new Promise((resolve) => p.on('exit', (code, sig) => resolve(code ?? sig)));
-	w.cmd = (line) => p.stdin.write(`${line}\n`);
-	w.wait = (ms, what, re, from = 0) => within(ms, (async () => {
-		for (;;) {
-			const l = w.lines.slice(from).find((x) => re.test(x));
-			if (l)
-				return l;
-			await sleep(20);
-		}
-	})(), `wachat: ${what}`);
-	w.quit = async () => {
-		w.cmd('quit');
-		try {
-			return await within(10000, w.exited, 'wachat exit');
-		} catch {
-			p.kill('SIGKILL');
-			return 'killed';
-		}
-	};
-	return w;
+	return engineDriver(url, store, path.join(sim.tmp, 'qr'), ['--ca-file', cert, '--full-history'], 300000);
 }
 
 // wachat's shell commands on the store: { code, out, lines (JSON) }.
