@@ -1173,6 +1173,21 @@ test_ui_view__info_renames_adds_and_removes_members(void **st)
 
 	open_group(f);
 	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	/* A plain member may rename, not add or remove: a and d do
+	 * nothing but say so, and the info view stays. */
+	(void)ui_view_key(f->v, 'a', NOW);
+	(void)ui_view_key(f->v, 'd', NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_GROUP_ADD, NULL), 0);
+	assert_int_equal(count(&f->sink, CMD_GROUP_REMOVE, NULL), 0);
+	assert_true(ui_view_info_shown(f->v));
+	/* Made an admin, we may. */
+	{
+		struct ev	*ev = group_ev("Hikers", 0);
+
+		ev->members[1].admin = 1;
+		apply(f->v, ev);
+	}
 	/* r: the subject in the prompt, to change. */
 	(void)ui_view_key(f->v, 'r', NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_SUBJECT, NULL), 0);

@@ -896,6 +896,30 @@ group_to_change(struct ui_view *v)
 	return g;
 }
 
+/* Whether we may add and remove members of g: an admin, or not known
+ * yet (the server decides then). */
+static bool
+may_manage(const struct ui_group *g)
+{
+	const struct ui_member	*me = ui_group_me(g);
+
+	return me == NULL || me->role != UI_GROUP_MEMBER;
+}
+
+/* The open group, for adding or removing members: NULL (with a note) when
+ * it cannot be changed or we are not one of its admins. */
+static struct ui_group *
+group_to_manage(struct ui_view *v)
+{
+	struct ui_group	*g = group_to_change(v);
+
+	if (g != NULL && !may_manage(g)) {
+		set_note(v, _("only the group's admins add or remove members"));
+		return NULL;
+	}
+	return g;
+}
+
 static void
 info_open(struct ui_view *v)
 {
@@ -922,7 +946,7 @@ leave_ask(struct ui_view *v)
 static void
 remove_ask(struct ui_view *v)
 {
-	struct ui_group		*g = group_to_change(v);
+	struct ui_group		*g = group_to_manage(v);
 	const struct ui_member	*m;
 	struct buf		 b = BUF_INIT;
 
@@ -990,7 +1014,7 @@ info_key(struct ui_view *v, int k, enum ui_key_action a)
 		if ((g = group_to_change(v)) != NULL)
 			start_prompt_with(v, PROMPT_RENAME, g->subject);
 	} else if (k == 'a') {
-		if (group_to_change(v) != NULL)
+		if (group_to_manage(v) != NULL)
 			start_prompt(v, PROMPT_ADD);
 	} else if (k == 'd' || k == UI_KEY_FN + KEY_DC)
 		remove_ask(v);
@@ -1451,8 +1475,11 @@ draw_info(struct ui_view *v, int y, int x, int h, int w)
 	struct ui_group	*g = open_group(v);
 	struct ui_line	 dl[3];
 	char		 line[256];
-	const char	*keys = _("Up/Down choose, r renames, a adds, d "
-			    "removes, l leaves, Esc closes");
+	const char	*keys = g == NULL || may_manage(g) ?
+			    _("Up/Down choose, r renames, a adds, d "
+			    "removes, l leaves, Esc closes") :
+			    _("Up/Down choose, r renames, l leaves, Esc "
+			    "closes");
 	int		 row = y, end, i, nd, list;
 
 	/* The keys at the bottom, on two rows when they need them. */
