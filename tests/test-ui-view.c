@@ -1938,10 +1938,27 @@ test_ui_view__above_the_oldest_message__the_phone_is_asked_once(void **st)
 	assert_string_equal(c->chat, ALICE);
 }
 
+static void
+test_ui_view__typed_at_name_of_a_member_goes_as_a_mention(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_group(f);
+	sink_clear(&f->sink);
+	type(f->v, "see you @Carol and @Zed! @Nobody stays");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->arg, "see you @123456789012345 and "
+	    "@15550000005! @Nobody stays");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ui_view__typed_at_name_of_a_member_goes_as_a_mention, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__above_the_oldest_message__the_phone_is_asked_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__loads_the_chat_list_when_connected, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read, setup, teardown),

@@ -74,6 +74,18 @@ check "... and the third's" wait_cmd 50 inbox_has $S3
 check "... and shows in the pane as hers" wait_pane 'on my way 🥾' 50
 failed_now && show
 
+# "@sim 1" typed: a mention, sent as the member's number.
+tm send-keys -t wachat -l '@sim 1 wait for me'
+tm send-keys -t wachat Enter
+mention_sent() {
+	ctl group-inbox $S2 "$G" 2>/dev/null |
+	    grep -q "\"text\":\"@$S1 wait for me\""
+}
+check "@Name typed reaches the phones as a mention of that member" \
+    wait_cmd 100 mention_sent
+check "... and shows by name" wait_pane '@sim 1 wait for me' 50
+failed_now && show
+
 # Alt-g: the group's info.
 tm send-keys -t wachat M-g
 check "Alt-g shows the group's info: its subject" wait_pane 'Hikers ⛰' 50

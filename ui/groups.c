@@ -325,6 +325,39 @@ by_user(const struct ui_group *g, const char *digits, size_t n)
 	return NULL;
 }
 
+char *
+ui_group_mentions_out(const struct ui_group *g, const char *text)
+{
+	struct buf		 out = BUF_INIT;
+	const struct ui_member	*best;
+	const char		*p = text, *at;
+	size_t			 i, n, bestn, srv;
+
+	if (g == NULL || g->n == 0 || strchr(text, '@') == NULL)
+		return xstrdup(text);
+	while ((at = strchr(p, '@')) != NULL) {
+		buf_append(&out, p, (size_t)(at - p) + 1);	/* with '@' */
+		p = at + 1;
+		best = NULL;
+		bestn = 0;
+		for (i = 0; i < g->n; i++) {
+			n = strlen(g->v[i].name);
+			if (n > bestn && strncmp(p, g->v[i].name, n) == 0 &&
+			    !g->v[i].is_me) {
+				best = &g->v[i];
+				bestn = n;
+			}
+		}
+		if (best == NULL)
+			continue;
+		n = user_len(best->jid, &srv);
+		buf_append(&out, best->jid, n);
+		p += bestn;
+	}
+	buf_append(&out, p, strlen(p) + 1);
+	return (char *)out.p;
+}
+
 void
 ui_group_mentions(const struct ui_group *g, const char *text,
     struct buf *out, struct ui_span **spans, size_t *nspans)

@@ -135,6 +135,16 @@ void		ui_group_name(const struct ui_group *g, const char *jid,
 unsigned	ui_group_colour(const char *jid);
 
 /*
+ * What we type, as it goes out: "@Name" of a member whose name is known
+ * becomes "@DIGITS" of their JID (the longest name that fits wins), so
+ * that the engine sends it as a mention and every client shows the name.
+ * Returns a malloc'd copy (the same text when nothing changed); g may be
+ * NULL.  Aborts on out-of-memory.
+ */
+char		*ui_group_mentions_out(const struct ui_group *g,
+		    const char *text);
+
+/*
  * text (sanitised) with each "@<digits>" naming a member of g (digits =
  * the user part of its JID, PN or LID) as "@Name" when the member's name
  * is known, appended to out with a NUL.  The mentions of members (named

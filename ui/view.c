@@ -523,8 +523,15 @@ send_input(struct ui_view *v, int64_t now)
 	(void)now;
 	if (chat == NULL || ui_input_is_empty(&v->in))
 		return;
-	c = cmd_new_chat(CMD_SEND, chat, v->reply_id, v->in.text,
-	    v->reply_sender, 0);
+	{
+		/* "@Name" of a member goes as a mention (@DIGITS) */
+		char	*text = ui_group_mentions_out(open_group(v),
+			    v->in.text);
+
+		c = cmd_new_chat(CMD_SEND, chat, v->reply_id, text,
+		    v->reply_sender, 0);
+		free(text);
+	}
 	if (v->reply_text != NULL)
 		c->quoted = xstrdup(v->reply_text);
 	push(v, c);
