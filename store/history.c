@@ -25,8 +25,6 @@
 #include "store-int.h"
 #include "xmalloc.h"
 
-#define STR_(x)	#x
-#define STR(x)	STR_(x)
 
 static bool
 msg_ok(const struct store_msg_new *m)
@@ -96,9 +94,6 @@ touch(struct touched *t, size_t *nt, size_t *last, const char *jid,
 	}
 }
 
-#define LAST(col, dflt) "COALESCE((SELECT " col " FROM message" \
-	" WHERE rowid = chat.last_rowid), " dflt ")"
-
 /* Make (ts_ms, rowid) chat jid's newest message when it is newer, and
  * copy its preview; no unread change. */
 static int
@@ -119,20 +114,8 @@ chat_newest(struct store *s, const struct touched *t)
 	sqlite3_bind_int64(st, 3, t->rowid);
 	if ((rc = store_q_run(s, st, "updating a chat")) <= 0)
 		return rc;
-	if ((rc = store_q_prep(s, &st, "UPDATE chat SET"
-	    " last_from_me = " LAST("from_me", "0") ","
-	    " last_sender = " LAST("sender", "''") ","
-	    " last_kind = " LAST("kind", "0") ","
-	    " last_state = " LAST("state", "0") ","
-	    " last_deleted = " LAST("deleted", "0") ","
-	    " last_text = " LAST("substr(text, 1, "
-	    STR(STORE_CHAT_PREVIEW_MAX) ")", "''")
-	    " WHERE jid = ?1 AND last_rowid = ?2")) != 0)
-		return rc;
-	store_q_bind_str(st, 1, t->jid);
-	sqlite3_bind_int64(st, 2, t->rowid);
-	rc = store_q_run(s, st, "updating a chat preview");
-	return rc < 0 ? rc : 0;
+	/* it is the newest now: its preview */
+	return store_q_preview_sync(s, t->jid, false, NULL);
 }
 
 /* Insert the rows; note each chat's newest.  Returns the count inserted

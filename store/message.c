@@ -255,8 +255,9 @@ chat_bump(struct store *s, const char *jid, int64_t ts_ms, int64_t rowid,
  * reads nothing else).  With id (and from_me) only when that message is
  * the newest; id NULL: always.  Returns 0 or -EIO.
  */
-static int
-preview_sync(struct store *s, const char *jid, bool from_me, const char *id)
+int
+store_q_preview_sync(struct store *s, const char *jid, bool from_me,
+    const char *id)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -291,7 +292,7 @@ then_sync(struct store *s, int rc, const char *jid, bool from_me,
 
 	if (rc != 1)
 		return rc;
-	return (r = preview_sync(s, jid, from_me, id)) != 0 ? r : rc;
+	return (r = store_q_preview_sync(s, jid, from_me, id)) != 0 ? r : rc;
 }
 
 /* Point chat jid's newest message at what is stored now (after a
@@ -313,7 +314,7 @@ chat_refresh(struct store *s, const char *jid)
 		return rc;
 	store_q_bind_str(st, 1, jid);
 	rc = store_q_run(s, st, "updating a chat");
-	return rc < 0 ? rc : preview_sync(s, jid, false, NULL);
+	return rc < 0 ? rc : store_q_preview_sync(s, jid, false, NULL);
 }
 
 int
@@ -331,7 +332,7 @@ store_msg_insert_outgoing(struct store *s, const struct store_msg_new *m,
 	if ((rc = insert_row(s, m, STORE_MSG_QUEUED, &id)) == 0 &&
 	    m->kind != STORE_MSG_HIDDEN &&
 	    (rc = chat_bump(s, m->chat, m->ts_ms, id, 0)) == 0)
-		rc = preview_sync(s, m->chat, true, m->id);
+		rc = store_q_preview_sync(s, m->chat, true, m->id);
 	if ((rc = store_q_tx_end(s, rc)) == 0 && rowid != NULL)
 		*rowid = id;
 	return rc;
@@ -412,7 +413,7 @@ store_msg_insert_incoming(struct store *s, const struct store_msg_new *m,
 		if (kind == STORE_MSG_PLACEHOLDER &&
 		    m->kind != STORE_MSG_PLACEHOLDER)
 			rc = fill_placeholder(s, id, m);
-		if (rc == 2 && (rc = preview_sync(s, m->chat, m->from_me,
+		if (rc == 2 && (rc = store_q_preview_sync(s, m->chat, m->from_me,
 		    m->id)) == 0)
 			rc = 2;
 	} else if (rc == 0) {
@@ -426,7 +427,7 @@ store_msg_insert_incoming(struct store *s, const struct store_msg_new *m,
 			    m->kind != STORE_MSG_NOTICE &&
 			    m->state == STORE_MSG_RECEIVED ? 1 : 0);
 		if (rc == 0)
-			rc = preview_sync(s, m->chat, m->from_me, m->id);
+			rc = store_q_preview_sync(s, m->chat, m->from_me, m->id);
 	}
 	if ((rc = store_q_tx_end(s, rc)) >= 0 && rowid != NULL)
 		*rowid = id;
@@ -848,6 +849,23 @@ store_chat_list_free(struct store_chat_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+void
+store_q_chat_head(sqlite3_stmt *st, struct store_chat *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->jid = store_q_col_dup(st, 0, NULL);
+	c->name = store_q_col_dup(st, 1, NULL);
+	c->contact_name = store_q_col_dup(st, 2, NULL);
+	c->push_name = store_q_col_dup(st, 3, NULL);
+	c->last_ms = sqlite3_column_int64(st, 4);
+	c->unread = sqlite3_column_int(st, 5);
+	c->muted_until = sqlite3_column_int64(st, 6);
+	c->pinned = sqlite3_column_int64(st, 7);
+	c->archived = sqlite3_column_int(st, 8) != 0;
+	c->last_read_rowid = sqlite3_column_int64(st, 9);
+	c->last_rowid = sqlite3_column_int64(st, 10);
+}
+
 int
 store_chat_list(struct store *s, bool archived, size_t max,
     struct store_chat_list *out)
@@ -886,18 +904,7 @@ store_chat_list(struct store *s, bool archived, size_t max,
 			l.chats = xrealloc(l.chats, cap * sizeof(*l.chats));
 		}
 		c = &l.chats[l.n++];
-		memset(c, 0, sizeof(*c));
-		c->jid = store_q_col_dup(st, 0, NULL);
-		c->name = store_q_col_dup(st, 1, NULL);
-		c->contact_name = store_q_col_dup(st, 2, NULL);
-		c->push_name = store_q_col_dup(st, 3, NULL);
-		c->last_ms = sqlite3_column_int64(st, 4);
-		c->unread = sqlite3_column_int(st, 5);
-		c->muted_until = sqlite3_column_int64(st, 6);
-		c->pinned = sqlite3_column_int64(st, 7);
-		c->archived = sqlite3_column_int(st, 8) != 0;
-		c->last_read_rowid = sqlite3_column_int64(st, 9);
-		c->last_rowid = sqlite3_column_int64(st, 10);
+		store_q_chat_head(st, c);
 		c->last_from_me = sqlite3_column_int(st, 11) != 0;
 		c->last_sender = store_q_col_dup(st, 12, NULL);
 		c->last_kind = kind_of(sqlite3_column_int64(st, 13));
@@ -1045,7 +1052,7 @@ store_chat_mark_read(struct store *s, const char *jid, size_t max,
 	    " last_read_rowid = last_rowid WHERE jid = ?1")) == 0) {
 		store_q_bind_str(st, 1, jid);
 		if ((rc = store_q_run(s, st, "marking a chat read")) >= 0)
-			rc = preview_sync(s, jid, false, NULL);
+			rc = store_q_preview_sync(s, jid, false, NULL);
 	}
 	if ((rc = store_q_tx_end(s, rc)) < 0) {
 		store_msg_refs_free(r, k);

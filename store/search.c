@@ -757,18 +757,7 @@ store_chat_find(struct store *s, const char *who, size_t max,
 				    sizeof(*l.chats));
 			}
 			c = &l.chats[l.n++];
-			memset(c, 0, sizeof(*c));
-			c->jid = store_q_col_dup(st, 0, NULL);
-			c->name = store_q_col_dup(st, 1, NULL);
-			c->contact_name = store_q_col_dup(st, 2, NULL);
-			c->push_name = store_q_col_dup(st, 3, NULL);
-			c->last_ms = sqlite3_column_int64(st, 4);
-			c->unread = sqlite3_column_int(st, 5);
-			c->muted_until = sqlite3_column_int64(st, 6);
-			c->pinned = sqlite3_column_int64(st, 7);
-			c->archived = sqlite3_column_int(st, 8) != 0;
-			c->last_read_rowid = sqlite3_column_int64(st, 9);
-			c->last_rowid = sqlite3_column_int64(st, 10);
+			store_q_chat_head(st, c);
 			c->last_sender = xstrdup("");
 			c->last_text = xstrdup("");
 		}

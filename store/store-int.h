@@ -86,6 +86,18 @@ char	*store_q_col_dup(sqlite3_stmt *st, int col, size_t *len);
  * (returning rc, or the release's error), else roll it back (returning
  * rc; a failed rollback is logged). */
 int	store_q_tx_end(struct store *s, int rc);
+/* --- store/message.c, for the other files of store/ --- */
+
+/* Copy chat jid's newest message into its preview columns; with id (and
+ * from_me) only when that message is the newest, id NULL: always.
+ * Returns 0 or -EIO. */
+int	store_q_preview_sync(struct store *s, const char *jid, bool from_me,
+	    const char *id);
+/* Fill *c (zeroed first) from columns 0-10 of a chat row: jid, name,
+ * contact name, push name, last_ms, unread, muted_until, pinned,
+ * archived, last_read_rowid, last_rowid (strings malloc'd). */
+void	store_q_chat_head(sqlite3_stmt *st, struct store_chat *c);
+
 /* Copy text column col into out[size], cut at size - 1 bytes. */
 void	store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size);
 
