@@ -42,6 +42,32 @@ wait_pane() {
 	return 1
 }
 
+# wait_gone REGEX [TENTHS]: until no line of the pane matches REGEX.
+wait_gone() {
+	i=0
+	while [ "$i" -lt "${2:-100}" ]; do
+		capture
+		grep -Eq -- "$1" "$tmp/pane" || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# input_read: until wachat has read every byte sent to its terminal, and
+# a moment more.  An Esc with a key right behind it in the terminal's
+# queue reads as Alt-key, as in every curses program: after an Esc whose
+# effect does not show on the pane, wait with this before the next key.
+input_read() {
+	ir_tty=$(tm display-message -p -t wachat '#{pane_tty}')
+	wait_cmd 100 python3 -c '
+import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+n = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+sys.exit(0 if n == 0 else 1)' "$ir_tty" || return 1
+	sleep 0.2
+}
+
 # wait_cmd TENTHS CMD...: until CMD succeeds.
 wait_cmd() {
 	wc_max=$1

@@ -220,7 +220,17 @@ tm send-keys -t wachat C-n
 check "Ctrl-n asks for the number in German" \
     wait_pane 'Neuer Chat: Nummer mit Ländervorwahl, Enter öffnet, Esc zurück' 50
 tm send-keys -t wachat Escape
-check "... Esc goes back" wait_pane 'Kein Chat offen' 50
+# The hint "Kein Chat offen" stays in the message pane under the prompt:
+# only the prompt gone shows that the Esc was read, and a key sent before
+# that would reach wachat right behind the Esc and read as Alt-key.
+prompt_gone() {
+	capture
+	! grep -q 'Neuer Chat: Nummer' "$tmp/pane" &&
+	    grep -q 'Kein Chat offen' "$tmp/pane"
+}
+i=0
+while [ "$i" -lt 50 ] && ! prompt_gone; do sleep 0.1; i=$((i + 1)); done
+check "... Esc goes back" prompt_gone
 
 tm send-keys -t wachat C-q
 wait_grep "$tmp/status" . 300

@@ -106,7 +106,7 @@ check "... and after a few seconds the status line says connected again" \
     wait_pane "^ *connected as \\+$A" 150
 failed_now && show
 tm send-keys -t wachat Escape
-sleep 0.5
+check "Esc closes the info view" wait_gone 'creator +you' 50
 
 # Alt-d: leave, after a question.
 tm send-keys -t wachat M-d

@@ -109,7 +109,7 @@ failed_now && { show; diag "$tmp/pane-search"; }
 
 # The screen still sends, there.
 tm send-keys -t wachat Escape
-sleep 0.3
+input_read
 tm send-keys -t wachat -l 'back from the archive'
 tm send-keys -t wachat Enter
 check "the screen still sends: the message shows" \

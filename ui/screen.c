@@ -332,7 +332,7 @@ prompt_key(struct ui_screen *s, int k)
 /*
  * The next key waiting, or -1: a character as its code point, a function
  * key as UI_KEY_FN + its KEY_* code, Esc with a key right behind it as
- * UI_KEY_ALT + that key (ui/keys.h).
+ * UI_KEY_ALT + that key (ui/keys.h); a second Esc is not swallowed.
  */
 static int
 read_key(void)
@@ -348,6 +348,7 @@ read_key(void)
 			return UI_KEY_ALT + UI_KEY_FN + (int)wc;
 		if ((int)wc != KEY_ESC)
 			return UI_KEY_ALT + (int)wc;
+		unget_wch(wc);	/* Esc Esc: two Escs, the second read next */
 	}
 	return k;
 }
