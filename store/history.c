@@ -6,13 +6,12 @@
  * (store/store.h).
  *
  * Per row it costs one INSERT (the UNIQUE (chat, from_me, id) index makes
- * a duplicate a no-op); the FTS triggers of migration 5 put the row in
- * the backlog fts_pending instead of indexing it, because the counter
- * row 'fts_defer' exists for the length of the call (store_fts_catch_up()
- * indexes the backlog later, in large batches: perf.md H2); the chat
- * rows are written once per chat per call, after the rows.  That makes
- * the path several times faster than store_msg_insert_incoming() per
- * message (an FTS insert and two chat UPDATEs per row).
+ * a duplicate a no-op); the insert trigger (migration 8) puts the row in
+ * the backlog fts_pending, which store_fts_catch_up() indexes after the
+ * import, in large batches (perf.md H2); the chat rows are written once
+ * per chat per call, after the rows.  That makes the path several times
+ * faster than store_msg_insert_incoming() per message (two chat UPDATEs
+ * per row).
  */
 #include "compat.h"
 
@@ -193,12 +192,7 @@ store_hist_import(struct store *s, const struct store_msg_new *msgs,
 		free(t);
 		return rc;
 	}
-	/* Rows go to fts_pending, not the index (migration 5). */
-	if ((rc = store_run(s, "INSERT OR REPLACE INTO counter (name, value)"
-	    " VALUES ('fts_defer', 1)", 0)) == 0 &&
-	    (rc = inserted = insert_rows(s, msgs, n, t, &nt)) >= 0)
-		rc = store_run(s, "DELETE FROM counter"
-		    " WHERE name = 'fts_defer'", 0);
+	rc = inserted = insert_rows(s, msgs, n, t, &nt);
 	for (i = 0; rc >= 0 && i < nt; i++)
 		rc = chat_newest(s, &t[i]);
 	free(t);

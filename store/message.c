@@ -213,6 +213,10 @@ insert_row(struct store *s, const struct store_msg_new *m,
 		return -EIO;
 	}
 	*rowid = sqlite3_last_insert_rowid(s->db);
+	/* the insert trigger's condition (migration 8) */
+	if ((m->kind == STORE_MSG_TEXT || m->kind == STORE_MSG_MEDIA) &&
+	    m->text_len > 0)
+		s->fts_live++;
 	return 0;
 }
 

@@ -644,16 +644,44 @@ store_fts_catch_up(struct store *s, size_t max)
 	sqlite3_bind_int64(st, 1, last);
 	if ((rc = store_q_run(s, st, "indexing messages")) < 0)
 		goto out;
+	rc = store_fts_backlog(s);
+out:
+	s->fts_batching = true;	/* this commit is the batch */
+	rc = store_q_tx_end(s, rc);
+	s->fts_batching = false;
+	if (rc >= 0 && s->fts_live > (size_t)rc)
+		s->fts_live = (size_t)rc;
+	return rc;
+}
+
+int
+store_fts_backlog(struct store *s)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
 	if ((rc = store_q_prep(s, &st, "SELECT count(*) FROM fts_pending"))
 	    != 0)
-		goto out;
+		return rc;
 	if ((rc = store_q_step_one(s, st, "reading the FTS backlog")) == 1)
 		rc = sqlite3_column_int(st, 0);
 	else if (rc == 0)
 		rc = -EIO;
 	store_stmt_done(s, st);
-out:
-	return store_q_tx_end(s, rc);
+	return rc;
+}
+
+void
+store_fts_batch(struct store *s)
+{
+	int	 rc;
+
+	if (s->fts_live < STORE_FTS_BATCH || s->fts_batching ||
+	    !sqlite3_get_autocommit(s->db))
+		return;
+	if ((rc = store_fts_catch_up(s, STORE_FTS_BATCH_MAX)) < 0)
+		log_warn("search index: a batch failed (%d); its rows wait",
+		    rc);
 }
 
 int

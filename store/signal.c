@@ -108,9 +108,13 @@ store_signal_begin(struct store *s)
 int
 store_signal_commit(struct store *s)
 {
+	int	 rc;
+
 	if (store_run(s, "RELEASE signal", 1) == 0)
 		return 0;
-	return store_run(s, "COMMIT", 0);
+	if ((rc = store_run(s, "COMMIT", 0)) == 0)
+		store_fts_batch(s);
+	return rc;
 }
 
 int

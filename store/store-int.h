@@ -40,6 +40,9 @@ struct store {
 	sqlite3_stmt	*st[ST_COUNT_];	/* prepared on first use, then reused */
 	struct store_cached cache[STORE_STMT_CACHE];
 	size_t		 ncache;
+	size_t		 fts_live;	/* rows of the FTS backlog at least,
+					 * counted as written (store_fts_batch) */
+	bool		 fts_batching;	/* inside store_fts_batch() */
 };
 
 /* Run sql (no rows).  Returns 0 or -EIO, with the message on stderr. */
@@ -63,6 +66,21 @@ void	store_stmt_done(struct store *s, sqlite3_stmt *st);
 /* Run sql, one statement without rows, through the cache.  Returns 0 or
  * -EIO (logged unless quiet). */
 int	store_run(struct store *s, const char *sql, int quiet);
+
+/*
+ * The FTS backlog after a commit (migration 8): when at least
+ * STORE_FTS_BATCH searchable rows were written since the last batch, index
+ * up to STORE_FTS_BATCH_MAX of the oldest pending rows in a transaction of
+ * their own.  Called by store_signal_commit() after an outermost COMMIT;
+ * does nothing inside a transaction or a batch.  A failure is logged and
+ * the rows stay in the backlog (searches read it).
+ */
+#define STORE_FTS_BATCH		64
+#define STORE_FTS_BATCH_MAX	256
+void	store_fts_batch(struct store *s);
+
+/* The number of rows in the FTS backlog: >= 0, or -EIO. */
+int	store_fts_backlog(struct store *s);
 
 /* --- store/query.c --- */
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	7	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	8	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -783,14 +783,18 @@ MUST_CHECK int	store_histq_done(struct store *s, const char *id);
  * (store/search.c, schema migration 5).
  *
  * Every searchable message (not revoked; a text or a media caption; not
- * empty) is in the FTS5 index message_fts, kept current by triggers on
- * the message table for every write, whichever function makes it;
- * except that rows stored by store_hist_import() wait in a backlog
- * (table fts_pending) until store_fts_catch_up() indexes them in large
- * batches (perf.md H2).  A search reads the index and the backlog, so it
- * always sees every stored message; only its cost grows with the
- * backlog (about 1 us per pending row), so the caller catches up soon
- * after an import, off the UI thread.  The
+ * empty) is in the FTS5 index message_fts or in its backlog (table
+ * fts_pending), kept current by triggers on the message table for every
+ * write, whichever function makes it.  A row written goes to the backlog
+ * (migration 8: indexing it in its own transaction would cost more than
+ * storing it, perf.md R4); after a commit that leaves 64 or more rows
+ * written since the last batch, the store indexes up to 256 of the
+ * oldest in a transaction of its own, and store_fts_catch_up() indexes
+ * what a history import left in large batches (perf.md H2).  A search
+ * reads the index and the backlog, so it always sees every stored
+ * message; only its cost grows with the backlog (about 1 us per pending
+ * row), so the caller catches up soon after an import, off the UI
+ * thread.  The
  * index folds case and removes diacritics (unicode61 remove_diacritics
  * 2, features.md D2).  unicode61 splits words at spaces and punctuation
  * only, so a run of Chinese or Japanese characters without spaces is one
@@ -878,8 +882,9 @@ MUST_CHECK int	store_search(struct store *s, const char *query,
 void		store_search_free(struct store_search_result *r);
 
 /*
- * Index up to max (1..STORE_FTS_CATCH_UP_MAX) rows of the backlog that
- * store_hist_import() left (oldest rowid first) in one savepoint: each
+ * Index up to max (1..STORE_FTS_CATCH_UP_MAX) rows of the backlog (those
+ * store_hist_import() left, and live rows not batched yet; oldest rowid
+ * first) in one savepoint: each
  * row as it is now (a row revoked or emptied meanwhile is dropped from
  * the backlog, not indexed).  Batches of a few thousand rows cost a
  * fraction per row of what 400 rows per transaction cost.  Returns the

@@ -309,8 +309,9 @@ test_store_search__sees_imported_rows_before_and_after_the_index_catches_up(
 	assert_int_equal(store_msg_revoke(s, BOB, false, "H3"), 1);
 	assert_string_equal(ids(s, "ocean", NULL), "H1,LIVE");
 	assert_string_equal(ids(s, "sea", NULL), "H2");
-	/* indexed in two batches; the same answers from the index */
-	assert_int_equal(store_fts_catch_up(s, 2), 2);
+	/* indexed in two batches (the live row waits too, migration 8);
+	 * the same answers from the index */
+	assert_int_equal(store_fts_catch_up(s, 2), 3);
 	assert_int_equal(store_fts_catch_up(s, 100), 0);
 	assert_int_equal(store_fts_catch_up(s, 100), 0);
 	assert_string_equal(ids(s, "ocean", NULL), "H1,LIVE");
@@ -323,6 +324,78 @@ test_store_search__sees_imported_rows_before_and_after_the_index_catches_up(
 	assert_string_equal(ids(s, "pacif", NULL), "H1");
 	assert_int_equal(store_fts_catch_up(s, 0), -EINVAL);
 	store_close(s);
+}
+
+/* SELECT count(*) of sql on the database file at path, through a
+ * connection of its own. */
+static int
+count_in(const char *path, const char *sql)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	int		 n;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* Live messages are searchable the moment they are stored, wait in the
+ * backlog, and are indexed 64 at a time after a commit (migration 8,
+ * perf.md R4), across a restart too. */
+static void
+test_store_search__indexes_live_messages_in_batches_and_finds_them_at_once(
+    void **state)
+{
+	char			*dir = tmpdir(), path[300], id[16], text[64];
+	struct store		*s = NULL;
+	int			 i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/wachat.db", dir);
+	assert_int_equal(store_open(dir, &s), 0);
+	for (i = 0; i < 150; i++) {
+		snprintf(id, sizeof(id), "L%03d", i);
+		snprintf(text, sizeof(text), "live word%03d tide", i);
+		put(s, i % 2 ? ALICE : BOB, id, "", 1000 + i, text);
+		snprintf(text, sizeof(text), "word%03d", i);
+		assert_string_equal(ids(s, text, NULL), id);
+	}
+	/* two batches of 64 indexed, 22 waiting */
+	assert_int_equal(count_in(path, "SELECT count(*) FROM fts_pending"),
+	    22);
+	assert_int_equal(count_in(path, "SELECT count(*) FROM message_fts"
+	    " WHERE message_fts MATCH 'tide'"), 128);
+	assert_string_equal(ids(s, "word000", NULL), "L000");
+	assert_string_equal(ids(s, "word149", NULL), "L149");
+	/* a revoke and an edit of rows on both sides of the line */
+	assert_int_equal(store_msg_revoke(s, BOB, false, "L000"), 1);
+	assert_int_equal(store_msg_edit(s, ALICE, false, "L149", "ebb now", 7,
+	    9000), 1);
+	assert_string_equal(ids(s, "word000", NULL), "");
+	assert_string_equal(ids(s, "word149", NULL), "");
+	assert_string_equal(ids(s, "ebb", NULL), "L149");
+	store_close(s);
+	/* the rows left waiting count towards the next batch */
+	s = NULL;
+	assert_int_equal(store_open(dir, &s), 0);
+	for (i = 150; i < 192; i++) {
+		snprintf(id, sizeof(id), "L%03d", i);
+		snprintf(text, sizeof(text), "live word%03d tide", i);
+		put(s, ALICE, id, "", 1000 + i, text);
+	}
+	assert_int_equal(count_in(path, "SELECT count(*) FROM fts_pending"),
+	    0);
+	assert_string_equal(ids(s, "ebb", NULL), "L149");
+	assert_string_equal(ids(s, "word191", NULL), "L191");
+	assert_string_equal(ids(s, "word000", NULL), "");
+	store_close(s);
+	rmtree(dir);
+	free(dir);
 }
 
 /* n messages "common word N" in chat, times from ts0 up, imported. */
@@ -734,6 +807,7 @@ main(void)
 		cmocka_unit_test(test_store_search__orders_newest_first_by_time__not_by_storage),
 		cmocka_unit_test(test_store_search__keeps_the_index_current_on_revoke_edit_and_delete),
 		cmocka_unit_test(test_store_search__sees_imported_rows_before_and_after_the_index_catches_up),
+		cmocka_unit_test(test_store_search__indexes_live_messages_in_batches_and_finds_them_at_once),
 		cmocka_unit_test(test_store_search__scoped_to_a_chat_finds_its_matches_among_many),
 		cmocka_unit_test(test_store_search__gives_a_snippet_with_the_match_offsets),
 		cmocka_unit_test(test_store_search__names_the_chat_and_reports_more),

@@ -36,8 +36,10 @@
  * receive_store_msg (R4): one inbound <message> as it comes off the
  * noise layer: wa_bin_decode into an arena, wa_msg_stanza_parse, then
  * proto/dm.c's take_enc(): the store's transaction, wa_signal_decrypt,
- * unpad, parse, store_msg_insert_incoming() (message row + chat update;
- * the store has no FTS index), commit.  No receipt, no ack.
+ * unpad, parse, store_msg_insert_incoming() (message row, chat update,
+ * the row queued for the search index), commit; every 64th commit also
+ * indexes the 64 queued rows (store_fts_batch(), in the timed region: the
+ * mean and p99 carry it).  No receipt, no ack.
  *
  * The contact's messages (R1, R4) are made before each sample, outside
  * the timed region, by the contact's own wa_signal_encrypt(); each timed
