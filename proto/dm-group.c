@@ -682,6 +682,17 @@ dm_group_job_encrypt(struct wa_dm *dm)
 		rc = wa_signal_group_encrypt(dm->sig, j->o.chat, &own, plain.p,
 		    plain.len, &skmsg_pl);
 	}
+	/* The members it goes to, for its ticks: the devices come grouped
+	 * by user (job_fanout()). */
+	if (rc == 0 && dm->st->group_sent != NULL) {
+		unsigned	 nr = 0;
+
+		for (i = 0; i < j->ndevs; i++)
+			if (!j->own[i] && (i == 0 || j->own[i - 1] ||
+			    !dm_same_user(j->devs[i], j->devs[i - 1])))
+				nr++;
+		rc = dm->st->group_sent(dm->st->arg, j->o.chat, j->o.id, nr);
+	}
 	/* Persist before send (reliability.md rule 1). */
 	if (rc == 0)
 		rc = dm->st->tx_commit(dm->st->arg);

@@ -1598,6 +1598,38 @@ on_retry_keys(struct wa_dm *dm, const struct wa_node *n)
 		answer_retry(dm, p.device, p.chat, p.id, p.count, p.t);
 }
 
+/* A group member's receipt r for our messages in group: the ticks move
+ * when every member is there (protocol.md 9.6). */
+static void
+on_member_receipt(struct wa_dm *dm, const struct wa_msg_receipt_in *r,
+    const char *group)
+{
+	enum wa_dm_state	 st;
+	char			 member[WA_DM_JID_MAX];
+	size_t			 i;
+	int			 rc;
+
+	if (r->type == NULL || strcmp(r->type, "inactive") == 0)
+		st = WA_DM_DELIVERED;
+	else if (strcmp(r->type, "read") == 0 ||
+	    strcmp(r->type, "played") == 0)
+		st = WA_DM_READ;
+	else
+		return;		/* sender, read-self, ...: nothing to show */
+	if (!dm_user_of(r->participant, member, sizeof(member)))
+		return;
+	for (i = 0; i < r->n_ids; i++) {
+		rc = dm->st->member_receipt(dm->st->arg, group, r->ids[i],
+		    member, st);
+		if (rc > 0)
+			dm_emit_state(dm, group, r->ids[i],
+			    (enum wa_dm_state)rc);
+		else if (rc < 0)
+			log_warn("receipt for %s: %s", r->ids[i],
+			    wc_strerror(rc));
+	}
+}
+
 static void
 on_receipt(struct wa_dm *dm, const struct wa_node *n)
 {
@@ -1645,6 +1677,11 @@ on_receipt(struct wa_dm *dm, const struct wa_node *n)
 			return;		/* our other device: no tick */
 		}
 		snprintf(chat, sizeof(chat), "%s", r.from);
+		if (dm->st->member_receipt != NULL) {
+			on_member_receipt(dm, &r, chat);
+			arena_release(&a);
+			return;
+		}
 	} else if (rc != 0 || r.participant != NULL) {
 		arena_release(&a);
 		return;

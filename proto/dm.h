@@ -182,6 +182,18 @@ struct wa_dm_store_ops {
 	int	(*skr_has)(void *arg, const char *group, const char *device);
 	int	(*skr_put)(void *arg, const char *group, const char *device);
 	int	(*skr_forget)(void *arg, const char *group, const char *device);
+	/* Group ticks (protocol.md 9.6).  group_sent: our message id in
+	 * group went to recipients members (other than us): 0, in the
+	 * transaction that commits its encryption.  member_receipt: member
+	 * (a user JID) reported state (DELIVERED or READ) of our message id
+	 * in group: the state the message moved to (DELIVERED or READ: every
+	 * recipient is there), or 0.  Both may be NULL: the first receipt
+	 * then moves the message (out_state). */
+	int	(*group_sent)(void *arg, const char *group, const char *id,
+		    unsigned recipients);
+	int	(*member_receipt)(void *arg, const char *group,
+		    const char *id, const char *member,
+		    enum wa_dm_state state);
 	/* Queue a history-sync notification (the decrypted Message
 	 * msg[0..len) our phone sent with message id id, protocol.md 12.1)
 	 * in the transaction that stores the session it advanced: 0.  May

@@ -366,6 +366,28 @@ group_left(void *arg, const char *group, bool left)
 }
 
 static int
+group_sent(void *arg, const char *group, const char *id, unsigned recipients)
+{
+	int	 rc = store_msg_recipients(arg, group, id, recipients);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
+member_receipt(void *arg, const char *group, const char *id,
+    const char *member, enum wa_dm_state state)
+{
+	int	 rc = store_msg_member_receipt(arg, group, id, member,
+	    state == WA_DM_READ ? STORE_MSG_READ : STORE_MSG_DELIVERED);
+
+	if (rc == STORE_MSG_READ)
+		return WA_DM_READ;
+	if (rc == STORE_MSG_DELIVERED)
+		return WA_DM_DELIVERED;
+	return rc < 0 ? rc : 0;
+}
+
+static int
 skr_has(void *arg, const char *group, const char *device)
 {
 	return store_skr_has(arg, group, device);
@@ -451,6 +473,8 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_has = skr_has;
 	ops->skr_put = skr_put;
 	ops->skr_forget = skr_forget;
+	ops->group_sent = group_sent;
+	ops->member_receipt = member_receipt;
 	ops->name_get = name_get;
 	ops->hist_put = hist_put;
 	ops->tx_begin = tx_begin;

@@ -243,6 +243,21 @@ static const char *const migrations[] = {
 	"  INSERT INTO fts_pending (rowid) VALUES (new.rowid);"
 	"  END;"
 	"DELETE FROM counter WHERE name = 'fts_defer';",
+	/*
+	 * 9: a group message's ticks follow every member, not the first
+	 * (store_msg_member_receipt()): message.recipients is the number of
+	 * members a group message of ours went to (0: a 1:1 message, or a
+	 * group message stored before this migration: the first receipt
+	 * moves it, as before), member_receipt what each member's devices
+	 * reported of it (the highest state), kept until every member read
+	 * it.
+	 */
+	"ALTER TABLE message ADD COLUMN recipients INTEGER NOT NULL"
+	"  DEFAULT 0;"
+	"CREATE TABLE member_receipt ("
+	"  chat TEXT NOT NULL, id TEXT NOT NULL, member TEXT NOT NULL,"
+	"  state INTEGER NOT NULL,"
+	"  PRIMARY KEY (chat, id, member)) WITHOUT ROWID;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))

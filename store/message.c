@@ -543,6 +543,128 @@ store_msg_mark(struct store *s, const char *chat, bool from_me,
 	return store_q_tx_end(s, rc);
 }
 
+int
+store_msg_recipients(struct store *s, const char *chat, const char *id,
+    unsigned recipients)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) || recipients > 100000)
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET recipients = ?3"
+	    " WHERE chat = ?1 AND id = ?2 AND from_me = 1")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	sqlite3_bind_int(st, 3, (int)recipients);
+	return store_q_run(s, st, "recording a group message's recipients");
+}
+
+/* How many members of (chat, id) reported at least state: >= 0 or -EIO. */
+static int
+members_at(struct store *s, const char *chat, const char *id, int state)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = store_q_prep(s, &st, "SELECT count(*) FROM member_receipt"
+	    " WHERE chat = ?1 AND id = ?2 AND state >= ?3")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	sqlite3_bind_int(st, 3, state);
+	if ((rc = store_q_step_one(s, st, "counting receipts")) == 1)
+		rc = sqlite3_column_int(st, 0);
+	else if (rc == 0)
+		rc = -EIO;
+	store_stmt_done(s, st);
+	return rc;
+}
+
+int
+store_msg_member_receipt(struct store *s, const char *chat, const char *id,
+    const char *member, enum store_msg_state state)
+{
+	sqlite3_stmt	*st;
+	int		 rc, n = 0, cur = 0, to = 0;
+
+	if (state == STORE_MSG_PLAYED)
+		state = STORE_MSG_READ;
+	if ((state != STORE_MSG_DELIVERED && state != STORE_MSG_READ) ||
+	    !store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) ||
+	    !store_q_str_ok(member, STORE_JID_MAX, true))
+		return -EINVAL;
+	if ((rc = store_signal_begin(s)) != 0)
+		return rc;
+	if ((rc = store_q_prep(s, &st, "SELECT recipients, state FROM message"
+	    " WHERE chat = ?1 AND id = ?2 AND from_me = 1")) != 0)
+		goto out;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	if ((rc = store_q_step_one(s, st, "reading a group message")) == 1) {
+		n = sqlite3_column_int(st, 0);
+		cur = sqlite3_column_int(st, 1);
+	}
+	store_stmt_done(s, st);
+	/* unknown, FAILED, or every member read it already */
+	if (rc <= 0 || cur < 0 || cur >= (int)STORE_MSG_READ) {
+		rc = rc < 0 ? rc : 0;
+		goto out;
+	}
+	if (n == 0) {		/* no count: the first receipt moves it */
+		to = (int)state;
+		goto move;
+	}
+	if ((rc = store_q_prep(s, &st, "INSERT INTO member_receipt"
+	    " (chat, id, member, state) VALUES (?1, ?2, ?3, ?4)"
+	    " ON CONFLICT (chat, id, member) DO UPDATE"
+	    " SET state = max(state, excluded.state)")) != 0)
+		goto out;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	store_q_bind_str(st, 3, member);
+	sqlite3_bind_int(st, 4, (int)state);
+	if ((rc = store_q_run(s, st, "recording a receipt")) < 0)
+		goto out;
+	if ((rc = members_at(s, chat, id, STORE_MSG_READ)) < 0)
+		goto out;
+	if (rc >= n)
+		to = STORE_MSG_READ;
+	else if ((rc = members_at(s, chat, id, STORE_MSG_DELIVERED)) < 0)
+		goto out;
+	else if (rc >= n)
+		to = STORE_MSG_DELIVERED;
+move:
+	rc = 0;
+	if (to <= cur)
+		goto out;
+	if ((rc = store_q_prep(s, &st, "UPDATE message SET state = ?3"
+	    " WHERE chat = ?1 AND id = ?2 AND from_me = 1")) != 0)
+		goto out;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	sqlite3_bind_int(st, 3, to);
+	rc = then_sync(s, store_q_run(s, st, "applying a receipt"), chat, true,
+	    id);
+	if (rc == 1 && to == STORE_MSG_READ && n > 0) {
+		if ((rc = store_q_prep(s, &st, "DELETE FROM member_receipt"
+		    " WHERE chat = ?1 AND id = ?2")) == 0) {
+			store_q_bind_str(st, 1, chat);
+			store_q_bind_str(st, 2, id);
+			rc = store_q_run(s, st, "dropping receipts");
+		}
+		if (rc >= 0)
+			rc = 1;
+	}
+	if (rc == 1)
+		rc = to;
+out:
+	return store_q_tx_end(s, rc);
+}
+
 /* by_key() and a preview refresh, in one savepoint. */
 static int
 by_key_sync(struct store *s, const char *sql, const char *chat,

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	8	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	9	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -437,6 +437,33 @@ MUST_CHECK int	store_msg_mark_sent(struct store *s, const char *chat,
  */
 MUST_CHECK int	store_msg_mark(struct store *s, const char *chat,
 		    bool from_me, const char *id, enum store_msg_state state);
+
+/*
+ * Our group message (chat, id) went to recipients members (other than
+ * us, each with at least one device): its delivered and read ticks then
+ * wait for that many members (store_msg_member_receipt()).  Called in the
+ * transaction that sends it; again on a resend (the newest count holds).
+ * Returns 1 when recorded, 0 when (chat, id) is not a message of ours,
+ * -EINVAL (a string too long or empty, recipients > 100000) or -EIO.
+ */
+MUST_CHECK int	store_msg_recipients(struct store *s, const char *chat,
+		    const char *id, unsigned recipients);
+
+/*
+ * A receipt from member (a user JID, no device) of group chat for our
+ * message id: state DELIVERED, READ or PLAYED (PLAYED counts as READ).
+ * The member's highest state is kept; the message moves to DELIVERED when
+ * every one of its recipients (store_msg_recipients()) delivered or read
+ * it, to READ when every one read it (protocol.md 9.6; WhatsApp's ticks
+ * in a group), never backwards, never from FAILED.  A message with no
+ * recipient count moves on the first receipt, as store_msg_mark().  The
+ * members' rows are dropped once it is READ.  Returns the state it moved
+ * to (STORE_MSG_DELIVERED or STORE_MSG_READ, > 0), 0 when it did not move
+ * (unknown id, members still missing, already there), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_msg_member_receipt(struct store *s, const char *chat,
+		    const char *id, const char *member,
+		    enum store_msg_state state);
 
 /*
  * The server refused outgoing (chat, id) (an ack with error=..., protocol.md

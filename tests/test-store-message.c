@@ -287,6 +287,68 @@ test_store_msg_mark__moves_states_only_forward(void **state)
 	store_close(s);
 }
 
+/* A group message's ticks wait for every member it went to. */
+static void
+test_store_msg_member_receipt__moves_a_group_message_when_every_member_is_there(
+    void **state)
+{
+	struct store		*s = open_mem();
+	const uint8_t		 pl[] = "pb:x";
+	struct store_msg_new	 g = out_msg(GROUP, "G1", 1000, "hello all", pl,
+	    sizeof(pl));
+	struct store_msg_new	 o = out_msg(GROUP, "G0", 900, "old", pl,
+	    sizeof(pl));
+
+	(void)state;
+	assert_int_equal(store_msg_insert_outgoing(s, &o, NULL), 0);
+	assert_int_equal(store_msg_insert_outgoing(s, &g, NULL), 0);
+	assert_int_equal(store_msg_recipients(s, GROUP, "G1", 3), 1);
+	assert_int_equal(store_msg_recipients(s, GROUP, "NOPE", 3), 0);
+	assert_int_equal(store_msg_mark_sent(s, GROUP, "G1", 1100), 1);
+	/* two of three delivered: one tick still */
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", ALICE,
+	    STORE_MSG_DELIVERED), 0);
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", ALICE,
+	    STORE_MSG_DELIVERED), 0);		/* the same member twice */
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", BOB,
+	    STORE_MSG_READ), 0);		/* read counts as delivered */
+	assert_int_equal(state_of(s, GROUP, true, "G1"), STORE_MSG_SENT);
+	/* the third: delivered to all */
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", CAROL,
+	    STORE_MSG_DELIVERED), STORE_MSG_DELIVERED);
+	assert_int_equal(state_of(s, GROUP, true, "G1"), STORE_MSG_DELIVERED);
+	/* read by two, then played by the third: read by all */
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", ALICE,
+	    STORE_MSG_READ), 0);
+	assert_int_equal(state_of(s, GROUP, true, "G1"), STORE_MSG_DELIVERED);
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", CAROL,
+	    STORE_MSG_PLAYED), STORE_MSG_READ);
+	assert_int_equal(state_of(s, GROUP, true, "G1"), STORE_MSG_READ);
+	/* never backwards; late receipts change nothing */
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", BOB,
+	    STORE_MSG_DELIVERED), 0);
+	assert_int_equal(state_of(s, GROUP, true, "G1"), STORE_MSG_READ);
+	/* a message without a count (stored before migration 9) moves on
+	 * the first receipt, as before; unknown ids and bad input too */
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G0", ALICE,
+	    STORE_MSG_DELIVERED), STORE_MSG_DELIVERED);
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "NOPE", ALICE,
+	    STORE_MSG_READ), 0);
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", ALICE,
+	    STORE_MSG_SENT), -EINVAL);
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G1", "",
+	    STORE_MSG_READ), -EINVAL);
+	/* a FAILED message is never revived */
+	g.id = "G2";
+	assert_int_equal(store_msg_insert_outgoing(s, &g, NULL), 0);
+	assert_int_equal(store_msg_recipients(s, GROUP, "G2", 1), 1);
+	assert_int_equal(store_msg_mark_failed(s, GROUP, "G2"), 1);
+	assert_int_equal(store_msg_member_receipt(s, GROUP, "G2", ALICE,
+	    STORE_MSG_READ), 0);
+	assert_int_equal(state_of(s, GROUP, true, "G2"), STORE_MSG_FAILED);
+	store_close(s);
+}
+
 static void
 test_store_msg_mark_failed__keeps_the_payload_for_a_retry__or_a_delete(
     void **state)
@@ -850,13 +912,14 @@ test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempoten
 	    "DROP TABLE device_list; DROP TABLE grp; DROP TABLE grp_member;"
 	    "DROP TABLE sender_key_recipient; DROP TABLE message_fts;"
 	    "DROP TABLE fts_pending; DROP TABLE hist_queue;"
+	    "DROP TABLE member_receipt;"
 	    "PRAGMA user_version = 2", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(db);
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 8);
+	assert_int_equal(STORE_SCHEMA_VERSION, 9);
 	assert_int_equal(store_prekey_count(s), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
 	store_close(s);
@@ -1039,6 +1102,7 @@ main(void)
 		cmocka_unit_test(test_store_lid__maps_both_ways__one_to_one),
 		cmocka_unit_test(test_store_devlist__round_trips_ids_key_indexes_and_hosted),
 		cmocka_unit_test(test_store_msg__refuses_oversized_fields),
+		cmocka_unit_test(test_store_msg_member_receipt__moves_a_group_message_when_every_member_is_there),
 		cmocka_unit_test(test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempotently),
 	};
 

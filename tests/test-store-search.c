@@ -722,7 +722,8 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE message_fts;"
 	    "DROP TRIGGER message_fts_insert; DROP TRIGGER message_fts_delete;"
 	    "DROP TRIGGER message_fts_update; DROP TABLE fts_pending;"
-	    "DROP TABLE IF EXISTS hist_queue;"
+	    "DROP TABLE IF EXISTS hist_queue; DROP TABLE member_receipt;"
+	    "ALTER TABLE message DROP COLUMN recipients;"
 	    "INSERT INTO message (chat, id, from_me, ts_ms, text, state)"
 	    " VALUES ('" BOB "', 'B1', 0, 3000, 'written before', 3);"
 	    "PRAGMA user_version = 4", NULL, NULL, NULL), SQLITE_OK);

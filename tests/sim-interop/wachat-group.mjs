@@ -4,7 +4,8 @@
 // (protocol.md 10, 11.7; interop.md 6): a group Baileys creates appears
 // in wachat and the reverse; messages from each of the three reach the
 // other two; wachat's first send carries the SKDM to every device, the
-// second none; a member removed reads nothing sent while removed and
+// second none; the ticks wait for every member (read by one of two stays
+// delivered); a member removed reads nothing sent while removed and
 // reads again once added back (a new sender key); a restart keeps every
 // group and its sender-key state.  TAP.
 import { spawn } from 'node:child_process';
@@ -153,8 +154,34 @@ try {
 	const mj = gm?.d.messages.find((m) => m.key.id === qm)?.message?.extendedTextMessage?.contextInfo?.mentionedJid ?? [];
 	ok(mj.length === 1 && isOf(BOB, mj[0]), "a member's @number goes as a mention that Baileys reads", { mj });
 
-	// 5. wachat creates a group with bob and carol: Baileys sees it.
+	// 4c. The ticks follow every member: delivered once every member's
+	// devices have it, read only when every member read it; bob's read
+	// receipt alone leaves it delivered.
+	ok(await w.wait(15000, 'delivered 1', new RegExp(`^dm-state ${g1.id} ${q1} delivered$`)).then(() => true, () => false),
+		"wachat's first group message turns delivered once bob's and carol's devices have it");
 	let from = w.lines.length;
+	w.cmd(`send ${g1.id} ticks wait for everyone`);
+	const qt = idOf(await w.wait(5000, 'queued t', new RegExp(`^dm-message ${g1.id} \\S+ from_me=1 state=queued .*: ticks wait for everyone$`)));
+	ok(await bob.got(15000, qt) === 'ticks wait for everyone' && await carol.got(15000, qt) === 'ticks wait for everyone' &&
+		await w.wait(15000, 'delivered t', new RegExp(`^dm-state ${g1.id} ${qt} delivered$`), from).then(() => true, () => false),
+		'a second one: both have it, delivered', w.lines.slice(from));
+	const keyOf = (u) => u.ev.filter((x) => x.e === 'messages.upsert').flatMap((x) => x.d.messages).filter((m) => m.key.id === qt).map((m) => m.key).slice(0, 1);
+	// a read receipt from a device of pn for qt, routed to wachat's device
+	// and acked there
+	const readBy = async (pn) => (await routes()).some((x) => x.kind === 'receipt' && x.id === qt && x.type === 'read' &&
+		isOf(ME, x.to) && x.acked && isOf(pn, x.from));
+	await bob.sock.readMessages(keyOf(bob));
+	const bobRead = await until(15000, () => readBy(BOB));
+	await sleep(300);
+	const half = w.lines.slice(from).filter((l) => l.startsWith(`dm-state ${g1.id} ${qt} `)).pop();
+	ok(bobRead && half?.endsWith(' delivered'), "bob's read receipt reaches wachat and the message stays delivered (carol has not read it)",
+		{ bobRead, half });
+	await carol.sock.readMessages(keyOf(carol));
+	ok(await w.wait(15000, 'read t', new RegExp(`^dm-state ${g1.id} ${qt} read$`), from).then(() => true, () => false),
+		'read by carol too, it turns read', w.lines.slice(from));
+
+	// 5. wachat creates a group with bob and carol: Baileys sees it.
+	from = w.lines.length;
 	w.cmd(`group-create Cooking ${bob.jid} ${carol.jid}`);
 	const cl = await w.wait(15000, 'the created group', /^dm-group \S+@g\.us .*subject=Cooking/, from).catch(() => null);
 	const g2 = cl?.split(' ')[1];
