@@ -308,6 +308,34 @@ test_ui_view__typing_is_sent_at_most_every_few_seconds(void **st)
 	assert_int_equal(f->sink.c[f->sink.n - 1]->flag, 0);
 }
 
+/* A pasted text (between the bracketed-paste marks) keeps its lines: its
+ * newlines are not Enter, its tabs and control characters are not keys;
+ * Enter after it sends it whole. */
+static void
+test_ui_view__a_pasted_text_keeps_its_lines_and_sends_on_enter(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 0);
+	sink_clear(&f->sink);
+	(void)ui_view_key(f->v, UI_KEY_PASTE_BEGIN, NOW);
+	type(f->v, "line one\r\tline two\n\x11\x07" "end");
+	(void)ui_view_key(f->v, UI_KEY_ALT + 'g', NOW);	/* a pasted ESC g */
+	(void)ui_view_key(f->v, UI_KEY_PASTE_END, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	assert_false(ui_view_info_shown(f->v));
+	assert_non_null(ui_view_open_chat(f->v));
+	assert_string_equal(ui_view_input(f->v), "line one\n    line two\nend");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->arg, "line one\n    line two\nend");
+	/* after the paste, Enter is Enter again */
+	type(f->v, "x");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 2);
+}
+
 static void
 test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set(void **st)
 {
@@ -1966,6 +1994,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__marks_read_a_message_that_comes_while_shown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__enter_sends_the_text_with_typing_around_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__typing_is_sent_at_most_every_few_seconds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_pasted_text_keeps_its_lines_and_sends_on_enter,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__up_selects_and_enter_replies_with_the_quoted_sender, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__up_with_text_typed_does_not_select, setup, teardown),

@@ -176,6 +176,24 @@ check "... and the reaction shows under the message" \
     wait_pane '^.*│ +👍 *$' 50
 failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
 tm send-keys -t wachat Escape
+input_read
+
+# A text pasted as a terminal pastes it (tmux's paste with the
+# bracketed-paste marks wachat asked for) keeps its lines: nothing goes
+# at its newline, and Enter sends it whole.
+tm set-buffer -b paste "$(printf 'pasted one\npasted two')"
+tm paste-buffer -p -d -b paste -t wachat
+check "a pasted two-line text waits in the input line" \
+    wait_pane '│> ?pasted one' 50
+check "... its second line under it" grep -q '│ *pasted two' "$tmp/pane"
+failed_now && show
+sleep 0.5
+check "... nothing went to bob's phone at its newline" \
+    eval '! ctl phone-inbox $B | grep -q "pasted"'
+tm send-keys -t wachat Enter
+check "... Enter sends it whole: one message with both lines" \
+    inbox_match '"text":"pasted one\\npasted two"'
+failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
 
 # Resizes keep a sane layout.
 tm resize-window -t wachat -x 60 -y 20

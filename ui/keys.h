@@ -21,6 +21,13 @@
 
 #define UI_KEY_FN	0x200000	/* + a curses KEY_* code */
 #define UI_KEY_ALT	0x400000	/* + a key */
+/* The bracketed-paste marks ESC [ 200 ~ and ESC [ 201 ~ (xterm's mode
+ * 2004), as curses codes above KEY_MAX given to define_key(), and as
+ * keys. */
+#define UI_CURSES_PASTE_BEGIN	01000
+#define UI_CURSES_PASTE_END	01001
+#define UI_KEY_PASTE_BEGIN	(UI_KEY_FN + UI_CURSES_PASTE_BEGIN)
+#define UI_KEY_PASTE_END	(UI_KEY_FN + UI_CURSES_PASTE_END)
 
 enum ui_key_action {
 	UI_ACT_NONE = -1,

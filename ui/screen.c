@@ -149,6 +149,13 @@ ui_screen_new(struct ui_screen **out)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);	/* Esc alone, not the start of a sequence */
+	/* Bracketed paste: a pasted text comes between two marks, so its
+	 * newlines are newlines, not Enter (a terminal without mode 2004
+	 * ignores the request). */
+	define_key("\033[200~", UI_CURSES_PASTE_BEGIN);
+	define_key("\033[201~", UI_CURSES_PASTE_END);
+	fputs("\033[?2004h", stdout);
+	fflush(stdout);
 	/* Ctrl-q is a key here, not XON. */
 	if (tcgetattr(STDIN_FILENO, &t) == 0) {
 		t.c_iflag &= ~(tcflag_t)IXON;
@@ -182,6 +189,8 @@ ui_screen_free(struct ui_screen *s)
 	if (s == NULL)
 		return;
 	endwin();
+	fputs("\033[?2004l", stdout);	/* bracketed paste off */
+	fflush(stdout);
 	ui_view_free(s->view);
 	drop_qr(s);
 	free(s->code);

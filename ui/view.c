@@ -75,6 +75,7 @@ struct ui_view {
 	char		*react_id;	/* the prompt's target */
 	bool		 react_mine;
 	bool		 help;
+	bool		 pasting;	/* between the bracketed-paste marks */
 	/* Groups. */
 	struct ui_groups groups;
 	bool		 info;		/* the open group's info is shown */
@@ -1143,11 +1144,44 @@ search_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 		search_edit(v, now);
 }
 
+/*
+ * A key inside a bracketed paste: a newline is a newline of the message
+ * (in the input line; nothing in a prompt or a search), a tab four
+ * spaces, any other control character or Alt-key pasted nothing; true
+ * when taken.  Text goes on as typed.
+ */
+static bool
+paste_key(struct ui_view *v, int k, int64_t now)
+{
+	bool	 input = !v->help && !v->search.on && !v->info &&
+		    v->prompt == PROMPT_NONE && !open_left(v) &&
+		    v->msgs.sel < 0;
+
+	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
+		if (input && ui_input_insert(&v->in, "\n", 1) == 0)
+			typing_edit(v, now);
+		return true;
+	}
+	if (k == '\t') {
+		if (input && ui_input_insert(&v->in, "    ", 4) == 0)
+			typing_edit(v, now);
+		return true;
+	}
+	return k < 0x20 || k == 0x7f || k >= UI_KEY_ALT;
+}
+
 bool
 ui_view_key(struct ui_view *v, int k, int64_t now)
 {
 	enum ui_key_action	 a = ui_keys_action(&v->o.keys, k);
 	size_t			 len;
+
+	if (k == UI_KEY_PASTE_BEGIN || k == UI_KEY_PASTE_END) {
+		v->pasting = k == UI_KEY_PASTE_BEGIN;
+		return false;
+	}
+	if (v->pasting && paste_key(v, k, now))
+		return false;
 
 	set_note(v, NULL);
 	if (v->help) {
