@@ -55,7 +55,16 @@ cut_ok=0
 got=0
 while read -r off; do
 	i=$((i + 1))
-	# bob must be connected for the cut to be armed
+	# bob must be logged in (round i: his i-th login) for the cut to be
+	# armed: a cut armed before the <success> of a new connection would
+	# end that one before any login, and the logins would not count the
+	# cuts
+	k=0
+	while [ "$(grep -c '^connected ' "$tmp/bob.out")" -lt "$i" ]; do
+		k=$((k + 1))
+		[ "$k" -gt 300 ] && break
+		sleep 0.1
+	done
 	k=0
 	while ! ctl cut "$B:1@s.whatsapp.net" "$off" >/dev/null 2>&1; do
 		k=$((k + 1))
