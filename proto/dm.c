@@ -936,6 +936,75 @@ out:
 	return rc;
 }
 
+/* Our message target of chat changed here (text NULL: revoked): the
+ * store and the UI at once, the stanza through the outbox. */
+static int
+change_own(struct wa_dm *dm, const char *chat, const char *target,
+    const char *text, const struct buf *p, const char *edit)
+{
+	struct wa_dm_ev	 ev;
+	int64_t		 now = dm->host.now_ms(dm->host.arg);
+	int		 rc;
+
+	rc = dm->st->change(dm->st->arg, chat, target, true, text, now);
+	if (rc <= 0)
+		return rc < 0 ? rc : -ENOENT;
+	/* kept hidden: the payload's field tells the stanza's edit */
+	if ((rc = queue(dm, chat, p, text != NULL ? text : "", NULL, NULL,
+	    NULL, "text", edit, NULL, false)) != 0)
+		return rc;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_DM_EV_CHANGED;
+	ev.chat = chat;
+	ev.id = target;
+	ev.from_me = true;
+	ev.text = text;
+	ev.ts_ms = now;
+	dm_emit(dm, &ev);
+	return 0;
+}
+
+int
+wa_dm_send_edit(struct wa_dm *dm, const char *chat, const char *target,
+    const char *text)
+{
+	struct wa_msg_key	 k;
+	struct buf		 p = BUF_INIT;
+	int			 rc;
+
+	if (chat == NULL || target == NULL || text == NULL ||
+	    text[0] == '\0' || strlen(text) > WA_DM_TEXT_MAX)
+		return -EINVAL;
+	memset(&k, 0, sizeof(k));
+	k.remote_jid = chat;
+	k.from_me = true;
+	k.id = target;
+	if ((rc = wa_msg_build_edit(&k, text, dm->host.now_ms(dm->host.arg),
+	    &p)) == 0)
+		rc = change_own(dm, chat, target, text, &p, "1");
+	buf_release(&p);
+	return rc;
+}
+
+int
+wa_dm_send_revoke(struct wa_dm *dm, const char *chat, const char *target)
+{
+	struct wa_msg_key	 k;
+	struct buf		 p = BUF_INIT;
+	int			 rc;
+
+	if (chat == NULL || target == NULL)
+		return -EINVAL;
+	memset(&k, 0, sizeof(k));
+	k.remote_jid = chat;
+	k.from_me = true;
+	k.id = target;
+	if ((rc = wa_msg_build_revoke(&k, &p)) == 0)
+		rc = change_own(dm, chat, target, NULL, &p, "7");
+	buf_release(&p);
+	return rc;
+}
+
 int
 wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload, size_t len)
 {

@@ -335,6 +335,22 @@ MUST_CHECK int	wa_dm_send_reaction(struct wa_dm *dm, const char *chat,
 		    const char *target, bool from_me, const char *emoji);
 
 /*
+ * Edit our message target of chat to text (protocol.md 11.5: a
+ * MESSAGE_EDIT protocolMessage in editedMessage, stanza edit="1"), or
+ * delete it for everyone (wa_dm_send_revoke(): REVOKE, 11.4, edit="7").
+ * The store and the UI (WA_DM_EV_CHANGED) change at once; the stanza goes
+ * through the outbox (a hidden row: durable, sent once, to every device
+ * of the chat and to our own).  The time limits (15 minutes for an edit,
+ * two days for a delete) are the UI's to keep.  Returns 0.  Errors:
+ * -EINVAL (NULL or empty text, text over WA_DM_TEXT_MAX), -ENOENT (no
+ * such message of ours), the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_send_edit(struct wa_dm *dm, const char *chat,
+		    const char *target, const char *text);
+MUST_CHECK int	wa_dm_send_revoke(struct wa_dm *dm, const char *chat,
+		    const char *target);
+
+/*
  * Send payload[0..len) (a Message: a protocolMessage such as the
  * on-demand history request of protocol.md 12.4) to our own phone as a
  * peer message: <message to=OUR_NUMBER category="peer"

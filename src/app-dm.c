@@ -16,6 +16,22 @@
 
 #define OUTBOX_PAGE	64
 
+/* The field number of the first field of a protobuf p[0..len): its key,
+ * a varint; 0 when there is none. */
+static unsigned
+first_field(const uint8_t *p, size_t len)
+{
+	uint64_t	 key = 0;
+	size_t		 i;
+
+	for (i = 0; i < len && i < 5; i++) {
+		key |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if ((p[i] & 0x80) == 0)
+			return (unsigned)(key >> 3);
+	}
+	return 0;
+}
+
 static void
 fill_out(const struct store_msg *m, struct wa_dm_out *o)
 {
@@ -26,13 +42,28 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	o->payload = xmalloc(m->payload_len > 0 ? m->payload_len : 1);
 	memcpy(o->payload, m->payload, m->payload_len);
 	o->payload_len = m->payload_len;
-	/* A reaction is kept hidden with its emoji as text: the stanza's
-	 * type is "reaction", and an empty one revokes ours: edit 7
-	 * (protocol.md 9.4; whatsmeow getEditAttribute). */
-	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_HIDDEN ?
-	    "reaction" : "text");
-	snprintf(o->edit, sizeof(o->edit), "%s", m->kind == STORE_MSG_HIDDEN &&
-	    m->text_len == 0 ? "7" : "");
+	/* A hidden row is what its payload's first field says (protocol.md
+	 * 9.4, 11.4, 11.5; whatsmeow getEditAttribute): reactionMessage (46)
+	 * goes as type "reaction", an empty one (taking ours back) with
+	 * edit 7; protocolMessage (12, a delete) with edit 7; editedMessage
+	 * (58) with edit 1. */
+	snprintf(o->type, sizeof(o->type), "text");
+	o->edit[0] = '\0';
+	if (m->kind == STORE_MSG_HIDDEN) {
+		switch (first_field(m->payload, m->payload_len)) {
+		case 12:
+			snprintf(o->edit, sizeof(o->edit), "7");
+			break;
+		case 58:
+			snprintf(o->edit, sizeof(o->edit), "1");
+			break;
+		default:
+			snprintf(o->type, sizeof(o->type), "reaction");
+			if (m->text_len == 0)
+				snprintf(o->edit, sizeof(o->edit), "7");
+			break;
+		}
+	}
 }
 
 static int
@@ -41,16 +72,18 @@ out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
 {
 	struct store_msg_new	 n;
 
-	(void)edit;		/* follows from kind and text (fill_out) */
+	/* edit follows from the kind and the payload (fill_out) */
 	memset(&n, 0, sizeof(n));
 	n.chat = m->chat;
 	n.id = m->id;
 	n.sender = "";
 	n.from_me = true;
 	n.ts_ms = m->ts_ms;
-	/* a reaction is not a message of the chat: kept hidden */
-	n.kind = type != NULL && strcmp(type, "reaction") == 0 ?
-	    STORE_MSG_HIDDEN : STORE_MSG_TEXT;
+	/* a reaction, an edit or a delete is not a message of the chat:
+	 * kept hidden (fill_out() reads back what it is) */
+	n.kind = (type != NULL && strcmp(type, "reaction") == 0) ||
+	    (edit != NULL && edit[0] != '\0') ? STORE_MSG_HIDDEN :
+	    STORE_MSG_TEXT;
 	n.text = m->text;
 	n.text_len = m->text != NULL ? strlen(m->text) : 0;
 	n.quoted_id = m->quoted_id;

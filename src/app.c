@@ -350,6 +350,14 @@ dm_cmd(struct app *a, const struct cmd *c)
 	case CMD_RETRY:
 		rc = c->id != NULL ? wa_dm_retry(dm, c->chat, c->id) : -EINVAL;
 		break;
+	case CMD_EDIT:
+		rc = c->id != NULL && c->arg != NULL ? wa_dm_send_edit(dm,
+		    c->chat, c->id, c->arg) : -EINVAL;
+		break;
+	case CMD_REVOKE:
+		rc = c->id != NULL ? wa_dm_send_revoke(dm, c->chat, c->id) :
+		    -EINVAL;
+		break;
 	case CMD_DELETE:
 		rc = c->id != NULL ? wa_dm_delete_failed(dm, c->chat, c->id) :
 		    -EINVAL;
@@ -817,6 +825,8 @@ on_cmds(struct evq *q, void *arg)
 		case CMD_SUBSCRIBE:
 		case CMD_RETRY:
 		case CMD_DELETE:
+		case CMD_EDIT:
+		case CMD_REVOKE:
 			dm_cmd(a, c);
 			break;
 		case CMD_LOAD_CHATS:

@@ -43,7 +43,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"quit", "next-chat", "prev-chat", "unread-chat", "new-chat",
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
 	"react", "retry", "delete", "cancel", "help", "group-info",
-	"group-new", "group-leave", "find", "find-all",
+	"group-new", "group-leave", "find", "find-all", "edit",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

@@ -200,6 +200,10 @@ enum cmd_kind {
 	CMD_SUBSCRIBE,		/* ask for chat's presence */
 	CMD_RETRY,		/* send failed message id again */
 	CMD_DELETE,		/* delete failed message id */
+	CMD_EDIT,		/* our message id now says arg (the UI keeps
+				 * the 15 minutes) */
+	CMD_REVOKE,		/* delete our message id for everyone (the UI
+				 * keeps the two days) */
 	CMD_LOAD_CHATS,		/* EV_CHATS with up to flag chats */
 	CMD_LOAD_PAGE,		/* EV_PAGE of chat: flag 0 = the newest
 				 * page, -1 = before, +1 = after the row

@@ -462,6 +462,96 @@ test_ui_view__retry_and_delete_act_on_failed_messages_only(void **st)
 	assert_string_equal(c->chat, ALICE);
 }
 
+/* Alt-e on our newest message (sent 891 s ago): its text in the input
+ * line; Enter sends the new text as an edit, not a message; after 15
+ * minutes, or on someone else's message, a note instead. */
+static void
+test_ui_view__alt_e_edits_our_message_within_15_minutes(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	int			 edit, bs;
+
+	assert_int_equal(ui_keys_parse("alt-e", &edit), 0);
+	assert_int_equal(ui_keys_parse("backspace", &bs), 0);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, UP, NOW);
+	assert_string_equal(ui_view_selected(f->v), "ID109");
+	(void)ui_view_key(f->v, edit, NOW);
+	assert_null(ui_view_selected(f->v));
+	assert_string_equal(ui_view_input(f->v), "text");
+	(void)ui_view_key(f->v, bs, NOW);
+	type(f->v, "ts");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_EDIT, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->id, "ID109");
+	assert_string_equal(c->arg, "texts");
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	assert_string_equal(ui_view_input(f->v), "");
+	/* Esc while editing: nothing sent, the input empty again */
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, edit, NOW);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_string_equal(ui_view_input(f->v), "");
+	type(f->v, "new");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_EDIT, NULL), 1);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 1);
+	/* 16 minutes on: too late */
+	(void)ui_view_key(f->v, UP, NOW + 10 * 60 * 1000);
+	assert_string_equal(ui_view_selected(f->v), "ID109");
+	(void)ui_view_key(f->v, edit, NOW + 10 * 60 * 1000);
+	assert_string_equal(ui_view_input(f->v), "");
+	assert_int_equal(count(&f->sink, CMD_EDIT, NULL), 1);
+	/* Alice's message (ID108) cannot be edited */
+	(void)ui_view_key(f->v, UP, NOW);
+	assert_string_equal(ui_view_selected(f->v), "ID108");
+	(void)ui_view_key(f->v, edit, NOW);
+	assert_string_equal(ui_view_input(f->v), "");
+	(void)ui_view_key(f->v, ENTER, NOW);	/* a reply, then */
+	assert_int_equal(count(&f->sink, CMD_EDIT, NULL), 1);
+}
+
+/* Ctrl-d on our sent message asks, y deletes it for everyone, n keeps
+ * it; on Alice's message it does nothing. */
+static void
+test_ui_view__ctrl_d_deletes_our_message_for_everyone_after_asking(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	int			 del;
+
+	assert_int_equal(ui_keys_parse("ctrl-d", &del), 0);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, del, NOW);
+	(void)ui_view_key(f->v, 'n', NOW);
+	assert_int_equal(count(&f->sink, CMD_REVOKE, NULL), 0);
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, del, NOW);
+	(void)ui_view_key(f->v, 'x', NOW);	/* neither: still asking */
+	assert_int_equal(count(&f->sink, CMD_REVOKE, NULL), 0);
+	(void)ui_view_key(f->v, 'y', NOW);
+	assert_int_equal(count(&f->sink, CMD_REVOKE, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->id, "ID109");
+	assert_int_equal(count(&f->sink, CMD_DELETE, NULL), 0);
+	/* Alice's message: nothing asked, nothing sent */
+	(void)ui_view_key(f->v, UP, NOW);
+	(void)ui_view_key(f->v, UP, NOW);
+	assert_string_equal(ui_view_selected(f->v), "ID108");
+	(void)ui_view_key(f->v, del, NOW);
+	(void)ui_view_key(f->v, 'y', NOW);
+	assert_int_equal(count(&f->sink, CMD_REVOKE, NULL), 1);
+	/* two days later: too late */
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	(void)ui_view_key(f->v, UP, NOW + 2 * 86400000LL);
+	(void)ui_view_key(f->v, del, NOW + 2 * 86400000LL);
+	(void)ui_view_key(f->v, 'y', NOW + 2 * 86400000LL);
+	assert_int_equal(count(&f->sink, CMD_REVOKE, NULL), 1);
+}
+
 static void
 test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one(void **st)
 {
@@ -1994,6 +2084,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__marks_read_a_message_that_comes_while_shown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__enter_sends_the_text_with_typing_around_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__typing_is_sent_at_most_every_few_seconds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__alt_e_edits_our_message_within_15_minutes,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__ctrl_d_deletes_our_message_for_everyone_after_asking,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__a_pasted_text_keeps_its_lines_and_sends_on_enter,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set, setup, teardown),

@@ -195,6 +195,35 @@ check "... Enter sends it whole: one message with both lines" \
     inbox_match '"text":"pasted one\\npasted two"'
 failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
 
+# Up, Alt-e edits that message of ours: its text in the input line, the
+# new text goes to bob's phone as an edit of it, "(edited)" here; Up,
+# Ctrl-d, y deletes it for everyone.
+pid=$(ctl phone-inbox $B | tr '{' '\n' |
+    sed -n 's/.*"id":"\([^"]*\)".*"text":"pasted one\\npasted two".*/\1/p' |
+    head -n 1)
+tm send-keys -t wachat Up
+sleep 0.2
+tm send-keys -t wachat M-e
+check "Alt-e on it puts its text in the input line to edit" \
+    wait_pane 'editing your message' 50
+tm send-keys -t wachat BSpace BSpace BSpace
+tm send-keys -t wachat -l 'TWO'
+tm send-keys -t wachat Enter
+check "... Enter sends the new text as an edit of ${pid:-?} to bob's phone" \
+    inbox_match "\"kind\":\"edit\",\"text\":\"pasted one\\\\npasted TWO\",.*\"target_id\":\"$pid\""
+check "... and it shows edited here" wait_pane 'You [0-9:]+ \(edited\)' 50
+failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
+tm send-keys -t wachat Up
+sleep 0.2
+tm send-keys -t wachat C-d
+check "Ctrl-d on it asks before deleting it for everyone" \
+    wait_pane 'Delete this message for everyone' 50
+tm send-keys -t wachat y
+check "... y deletes it on bob's phone" \
+    inbox_match "\"kind\":\"revoke\",.*\"target_id\":\"$pid\""
+check "... and here" wait_pane 'message deleted' 50
+failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
+
 # Resizes keep a sane layout.
 tm resize-window -t wachat -x 60 -y 20
 check "at 60x20 the chat list and the input line are there" \

@@ -22,6 +22,7 @@
  * reads one command a line from standard input (a pipe):
  *   send CHAT TEXT... | reply CHAT QUOTED-ID QUOTED-SENDER|- TEXT...
  *   react CHAT TARGET-ID me|them EMOJI|- | read CHAT | typing CHAT on|off
+ *   edit CHAT OUR-ID TEXT... | revoke CHAT OUR-ID
  *   subscribe CHAT | retry CHAT ID | quit
  * and answers "queued ID" to send and reply, "error: ..." to a bad one.
  * --retry-cap-ms caps the wait between reconnects.
@@ -379,6 +380,11 @@ command(struct drv *d, char *line)
 	    (a2 = word(&p)) != NULL && *p != '\0') {
 		rc = wa_dm_send_reaction(dm, chat, a1, strcmp(a2, "me") == 0,
 		    strcmp(p, "-") == 0 ? "" : p);
+	} else if (strcmp(cmd, "edit") == 0 && (a1 = word(&p)) != NULL &&
+	    *p != '\0') {
+		rc = wa_dm_send_edit(dm, chat, a1, p);
+	} else if (strcmp(cmd, "revoke") == 0 && (a1 = word(&p)) != NULL) {
+		rc = wa_dm_send_revoke(dm, chat, a1);
 	} else if (strcmp(cmd, "read") == 0) {
 		rc = wa_dm_mark_read(dm, chat);
 		if (rc >= 0) {

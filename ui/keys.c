@@ -47,7 +47,8 @@ static const struct {
 				  N_("send the selected failed message again"),
 				  "ctrl-t" },
 	[UI_ACT_DELETE] =	{ "delete",
-				  N_("delete the selected failed message"),
+				  N_("delete your selected message for "
+				  "everyone (a failed one: here)"),
 				  "ctrl-d" },
 	[UI_ACT_CANCEL] =	{ "cancel",
 				  N_("leave selection, reply or prompt"),
@@ -65,6 +66,9 @@ static const struct {
 	[UI_ACT_FIND_ALL] =	{ "find-all",
 				  N_("search all chats (from:, in:, after:, "
 				  "before:)"), "alt-f" },
+	[UI_ACT_EDIT] =		{ "edit",
+				  N_("edit your selected message (15 "
+				  "minutes)"), "alt-e" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -45,7 +45,8 @@ enum ui_key_action {
 	UI_ACT_REPLY,		/* reply to the selected message */
 	UI_ACT_REACT,		/* react to it */
 	UI_ACT_RETRY,		/* send a failed one again */
-	UI_ACT_DELETE,		/* delete a failed one */
+	UI_ACT_DELETE,		/* delete a failed one here, a sent one of
+				 * ours for everyone */
 	UI_ACT_CANCEL,		/* leave selection, reply, prompt */
 	UI_ACT_HELP,		/* help: every key */
 	/* Groups (issue 8), after the first ones so that their numbers
@@ -56,10 +57,11 @@ enum ui_key_action {
 	/* Search (issue 9). */
 	UI_ACT_FIND,		/* find: search the open chat */
 	UI_ACT_FIND_ALL,	/* find-all: search every chat */
+	UI_ACT_EDIT,		/* edit: our selected message */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	22	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	23	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

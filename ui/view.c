@@ -45,6 +45,7 @@ enum prompt {
 	PROMPT_ADD,		/* members to add to it */
 	PROMPT_REMOVE,		/* members to remove from it */
 	PROMPT_LEAVE,		/* leave it?  y or n */
+	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
 };
 
 struct ui_view {
@@ -69,6 +70,8 @@ struct ui_view {
 	char		*composing_chat;
 	/* The reply being written. */
 	char		*reply_id, *reply_sender, *reply_text;
+	char		*edit_id;	/* our message being edited, or NULL */
+	char		*revoke_id;	/* asked about in PROMPT_REVOKE */
 	enum prompt	 prompt;
 	struct ui_input	 pin;		/* the prompt's text */
 	const char	*prompt_err;	/* static, translated, or NULL */
@@ -136,6 +139,17 @@ drop_reply(struct ui_view *v)
 	v->reply_id = v->reply_sender = v->reply_text = NULL;
 }
 
+/* Stop editing: the input held the message's text. */
+static void
+drop_edit(struct ui_view *v)
+{
+	if (v->edit_id == NULL)
+		return;
+	free(v->edit_id);
+	v->edit_id = NULL;
+	ui_input_clear(&v->in);
+}
+
 void
 ui_view_free(struct ui_view *v)
 {
@@ -146,6 +160,8 @@ ui_view_free(struct ui_view *v)
 	ui_input_release(&v->in);
 	ui_input_release(&v->pin);
 	drop_reply(v);
+	free(v->edit_id);
+	free(v->revoke_id);
 	free(v->react_id);
 	free(v->composing_chat);
 	free(v->note);
@@ -279,6 +295,7 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 		return;
 	typing_stop(v);
 	drop_reply(v);
+	drop_edit(v);
 	v->typing = false;
 	v->online = -1;
 	v->last_seen_ms = 0;
@@ -524,6 +541,15 @@ send_input(struct ui_view *v, int64_t now)
 	(void)now;
 	if (chat == NULL || ui_input_is_empty(&v->in))
 		return;
+	if (v->edit_id != NULL) {
+		/* the new text of our message (protocol.md 11.5) */
+		push(v, cmd_new_chat(CMD_EDIT, chat, v->edit_id, v->in.text,
+		    NULL, 0));
+		drop_edit(v);
+		typing_stop(v);
+		v->msgs.sel = -1;
+		return;
+	}
 	{
 		/* "@Name" of a member goes as a mention (@DIGITS) */
 		char	*text = ui_group_mentions_out(open_group(v),
@@ -558,6 +584,7 @@ start_reply(struct ui_view *v)
 		return;
 	g = &v->msgs.v[v->msgs.sel];
 	drop_reply(v);
+	drop_edit(v);
 	v->reply_id = xstrdup(g->id);
 	/* The quoted author: NULL for ours, else who wrote it (the chat
 	 * itself in a 1:1 chat). */
@@ -568,6 +595,72 @@ start_reply(struct ui_view *v)
 	buf_push(&b, '\0');
 	v->reply_text = (char *)b.p;
 	v->msgs.sel = -1;
+}
+
+/* Alt-e on our selected message: its text in the input line, Enter
+ * sends the new one.  WhatsApp takes edits for 15 minutes ([WM] allows
+ * 20; the phone offers 15). */
+#define EDIT_WINDOW_MS		(15 * 60 * 1000)
+#define REVOKE_WINDOW_MS	(2 * 24 * 3600 * 1000LL)
+
+static void
+start_edit(struct ui_view *v, const struct ui_msg *g, int64_t now)
+{
+	if (!g->from_me || g->notice || g->deleted) {
+		set_note(v, _("only your own messages can be edited"));
+		return;
+	}
+	if (g->tick == UI_TICK_QUEUED || g->tick == UI_TICK_FAILED) {
+		set_note(v, _("a message can be edited once it is sent"));
+		return;
+	}
+	if (now - g->ts_ms > EDIT_WINDOW_MS) {
+		set_note(v, _("a message can be edited for 15 minutes after "
+		    "it was sent"));
+		return;
+	}
+	drop_reply(v);
+	free(v->edit_id);
+	v->edit_id = xstrdup(g->id);
+	ui_input_clear(&v->in);
+	if (ui_input_insert(&v->in, g->text, strlen(g->text)) != 0)
+		ui_input_clear(&v->in);
+	v->msgs.sel = -1;
+}
+
+static void	start_prompt(struct ui_view *v, enum prompt p);
+
+/* The delete key on a selected message: a failed one of ours is dropped
+ * here; a sent one is deleted for everyone, within two days, after a
+ * question. */
+static void
+start_delete(struct ui_view *v, const struct ui_msg *g, int64_t now)
+{
+	if (g->from_me && g->tick == UI_TICK_FAILED) {
+		push(v, cmd_new_chat(CMD_DELETE, v->msgs.chat, g->id, NULL,
+		    NULL, 0));
+		return;
+	}
+	if (!g->from_me || g->notice) {
+		set_note(v, _("only your own messages can be deleted"));
+		return;
+	}
+	if (g->deleted)
+		return;
+	if (g->tick == UI_TICK_QUEUED) {
+		set_note(v, _("a message can be deleted for everyone once it "
+		    "is sent"));
+		return;
+	}
+	if (now - g->ts_ms > REVOKE_WINDOW_MS) {
+		set_note(v, _("a message can be deleted for everyone for two "
+		    "days after it was sent"));
+		return;
+	}
+	free(v->revoke_id);
+	v->revoke_id = xstrdup(g->id);
+	v->msgs.sel = -1;
+	start_prompt(v, PROMPT_REVOKE);
 }
 
 static void
@@ -765,8 +858,24 @@ take_group(struct ui_view *v)
 	case PROMPT_NUMBER:
 	case PROMPT_REACT:
 	case PROMPT_LEAVE:
+	case PROMPT_REVOKE:
 		return;
 	}
+	v->prompt = PROMPT_NONE;
+}
+
+/* y or n to deleting our message for everyone. */
+static void
+revoke_key(struct ui_view *v, int k)
+{
+	if (k == 'y' || k == 'Y' || k == 'j' || k == 'J') {
+		if (v->msgs.chat != NULL && v->revoke_id != NULL)
+			push(v, cmd_new_chat(CMD_REVOKE, v->msgs.chat,
+			    v->revoke_id, NULL, NULL, 0));
+	} else if (k != 'n' && k != 'N')
+		return;
+	free(v->revoke_id);
+	v->revoke_id = NULL;
 	v->prompt = PROMPT_NONE;
 }
 
@@ -798,6 +907,10 @@ prompt_key(struct ui_view *v, int k, enum ui_key_action a)
 		leave_key(v, k);
 		return;
 	}
+	if (v->prompt == PROMPT_REVOKE) {
+		revoke_key(v, k);
+		return;
+	}
 	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
 		if (v->prompt == PROMPT_NUMBER)
 			take_number(v);
@@ -818,7 +931,7 @@ prompt_key(struct ui_view *v, int k, enum ui_key_action a)
 
 /* Keys with a message selected; true when taken. */
 static bool
-select_key(struct ui_view *v, int k, enum ui_key_action a)
+select_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 {
 	struct ui_msgs	*m = &v->msgs;
 	struct ui_msg	*g;
@@ -858,12 +971,10 @@ select_key(struct ui_view *v, int k, enum ui_key_action a)
 			    "again"));
 		return true;
 	case UI_ACT_DELETE:
-		if (g->from_me && g->tick == UI_TICK_FAILED)
-			push(v, cmd_new_chat(CMD_DELETE, m->chat, g->id, NULL,
-			    NULL, 0));
-		else
-			set_note(v, _("only a failed message can be deleted "
-			    "(for now)"));
+		start_delete(v, g, now);
+		return true;
+	case UI_ACT_EDIT:
+		start_edit(v, g, now);
 		return true;
 	case UI_ACT_CANCEL:
 		m->sel = -1;
@@ -1242,7 +1353,7 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 	default:
 		break;
 	}
-	if (select_key(v, k, a))
+	if (select_key(v, k, a, now))
 		return false;
 	if (open_left(v) && a != UI_ACT_SELECT_UP && a != UI_ACT_CANCEL) {
 		/* Nothing can be sent there: the input is off. */
@@ -1256,6 +1367,7 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 		return false;
 	case UI_ACT_CANCEL:
 		drop_reply(v);
+		drop_edit(v);
 		return false;
 	case UI_ACT_SEND:
 		send_input(v, now);
@@ -1804,6 +1916,9 @@ group_prompt(struct ui_view *v, char *line, size_t size)
 		snprintf(line, size, _("Leave the group %s? y leaves it, n "
 		    "stays"), ch != NULL ? ch->name : "");
 		return line;
+	case PROMPT_REVOKE:
+		return _("Delete this message for everyone? y deletes it, n "
+		    "keeps it");
 	case PROMPT_NONE:
 	case PROMPT_NUMBER:
 	case PROMPT_REACT:
@@ -1874,7 +1989,8 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		lead = "/ ";
 	else if (v->prompt >= PROMPT_GROUP_SUBJECT) {
 		above = group_prompt(v, line, sizeof(line));
-		lead = v->prompt == PROMPT_LEAVE ? "" : "> ";
+		lead = v->prompt == PROMPT_LEAVE ||
+		    v->prompt == PROMPT_REVOKE ? "" : "> ";
 	} else if (v->prompt == PROMPT_NUMBER) {
 		above = v->prompt_err != NULL ? v->prompt_err :
 		    _("New chat: the phone number with its country code, "
@@ -1893,15 +2009,19 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		snprintf(line, sizeof(line), _("replying to: %s (Esc "
 		    "cancels)"), v->reply_text);
 		above = line;
+	} else if (v->edit_id != NULL) {
+		above = _("editing your message: Enter sends the new text, "
+		    "Esc cancels");
 	} else if (v->msgs.sel >= 0) {
-		char	 r[32], e[32], d[32];
+		char	 r[32], e[32], d[32], t[32];
 
 		ui_keys_name(v->o.keys.key[UI_ACT_REACT], r, sizeof(r));
-		ui_keys_name(v->o.keys.key[UI_ACT_RETRY], e, sizeof(e));
+		ui_keys_name(v->o.keys.key[UI_ACT_EDIT], t, sizeof(t));
 		ui_keys_name(v->o.keys.key[UI_ACT_DELETE], d, sizeof(d));
+		ui_keys_name(v->o.keys.key[UI_ACT_RETRY], e, sizeof(e));
 		snprintf(line, sizeof(line), _("Enter replies, %s reacts, %s "
-		    "sends again, %s deletes (failed ones), Esc leaves"),
-		    r, e, d);
+		    "edits, %s deletes, %s sends a failed one again, Esc "
+		    "leaves"), r, t, d, e);
 		above = line;
 	}
 	lead_w = ui_text_width(lead, strlen(lead));

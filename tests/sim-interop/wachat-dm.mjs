@@ -181,6 +181,29 @@ try {
 	ok(l14 && /notice=1 .*: unsupported message type: locationMessage$/.test(l14),
 		'a location message is stored as a notice naming its type, not dropped', l14);
 
+	// 5c. wachat edits its own message and deletes another for everyone:
+	// Baileys applies both to the messages they target (protocol.md 11.4,
+	// 11.5: editedMessage with edit="1", REVOKE with edit="7").
+	const protoOf = (m) => m?.message?.protocolMessage ?? m?.message?.editedMessage?.message?.protocolMessage;
+	const touches = (id, type) => (x) => (x.e === 'messages.upsert' && x.d.messages.some((m) => protoOf(m)?.key?.id === id &&
+		[type, type === 14 ? 'MESSAGE_EDIT' : 'REVOKE'].includes(protoOf(m)?.type))) ||
+		(x.e === 'messages.update' && x.d.some((u) => u.key?.id === id && (type === 14 ? u.update?.message?.editedMessage : u.update?.messageStubType === 1)));
+	w.cmd(`send ${bobJid} see you at 8`);
+	const qe = idOf(await w.wait(5000, 'queued e', new RegExp(`^dm-message ${bobJid} \\S+ from_me=1 state=queued .*: see you at 8$`)));
+	ok(await bobWait(10000, 'the text to edit', upserted(qe)).then(() => true, () => false), 'Baileys gets the message wachat will edit');
+	w.cmd(`edit ${bobJid} ${qe} see you at 9`);
+	const le = await w.wait(5000, 'edited here', new RegExp(`^dm-changed ${bobJid} ${qe}: see you at 9$`)).catch(() => null);
+	const ge = await bobWait(10000, "wachat's edit", touches(qe, 14)).catch(() => null);
+	const ep = ge?.e === 'messages.upsert' ? protoOf(ge.d.messages.find((m) => protoOf(m)?.key?.id === qe))?.editedMessage :
+		ge?.d.find((u) => u.key?.id === qe)?.update?.message?.editedMessage?.message?.protocolMessage?.editedMessage;
+	ok(le && ep?.conversation === 'see you at 9', "wachat edits its message: at once here, and Baileys reads the new text for it", { le, ep });
+	w.cmd(`revoke ${bobJid} ${qe}`);
+	const ld = await w.wait(5000, 'deleted here', new RegExp(`^dm-deleted ${bobJid} ${qe}$`)).catch(() => null);
+	const gd = await bobWait(10000, "wachat's delete", touches(qe, 0)).catch(() => null);
+	ok(ld && gd, 'wachat deletes it for everyone: at once here, and Baileys sees the revoke of it', { ld, gd: gd?.e });
+	w.cmd(`edit ${bobJid} NOSUCHID x`);
+	ok(await w.wait(5000, 'refused', /^error: /).then(() => true, () => false), 'editing an unknown message is refused');
+
 	// 6. Typing both ways.
 	w.cmd(`subscribe ${bobJid}`);
 	await sleep(300);
