@@ -150,11 +150,16 @@ MUST_CHECK int	wa_crypto_x25519(const uint8_t priv[WA_CRYPTO_KEY_LEN],
 /*
  * Sign msg[0..len) with the Curve25519 private key priv (clamped first, so
  * the signature belongs to wa_crypto_x25519_base(priv)), libsignal's way
- * (curve_calculate_signature: the sign bit of the Edwards key in the top
+ * (curve_calculate_signature(): the sign bit of the Edwards key in the top
  * bit of the last byte), using the 64 bytes random (fresh, secret, from
- * the caller's CSPRNG).  Writes the 64-byte signature to sig.  Allocates
- * (a libsignal context per call): not for hot paths.  Returns 0.  Errors:
- * WC_ECRYPTO (libsignal failed: out of memory); sig untouched on error.
+ * the caller's CSPRNG).  Writes the 64-byte signature to sig.  Computed on
+ * libsodium, the same bytes as libsignal-protocol-c's curve25519_sign(),
+ * which this module also replaces in the process so that libsignal's own
+ * signatures (skmsg, signed prekeys) are made the same way (crypto.c).
+ * Allocates nothing; keeps the Edwards points of the last 4 keys signed
+ * with per thread.  Any thread.  Returns 0.  Errors: WC_ECRYPTO (libsodium
+ * refused a scalar, which a clamped key and a hash reduced mod L only do
+ * with probability 2^-252); sig untouched on error.
  */
 MUST_CHECK int	wa_crypto_xeddsa_sign(const uint8_t priv[WA_CRYPTO_KEY_LEN],
 		    const uint8_t *msg, size_t len,

@@ -62,6 +62,9 @@ struct provider {
 	crypto_auth_hmacsha256_state	 hmac_pool[HMAC_POOL];
 	bool				 hmac_busy[HMAC_POOL];
 	EVP_CIPHER_CTX			*aes[2];	/* CBC, CTR */
+	EVP_CIPHER			*cipher[2];	/* fetched once: a
+					 * static EVP_aes_*() is fetched
+					 * again at every init (OpenSSL 3) */
 };
 
 struct wa_signal {
@@ -259,17 +262,20 @@ p_aes(struct provider *s, signal_buffer **out, int cipher, const uint8_t *key,
     size_t len, int enc)
 {
 	static const uint8_t	 zero[32];
-	const EVP_CIPHER	*c;
+	EVP_CIPHER		**c;
 	EVP_CIPHER_CTX		**ctx;
+	const char		*name;
 	uint8_t			*tmp;
 	int			 n1 = 0, n2 = 0, rc = SG_ERR_UNKNOWN, ok;
 	bool			 ar;
 
 	if (cipher == SG_CIPHER_AES_CBC_PKCS5) {
-		c = EVP_aes_256_cbc();
+		name = "AES-256-CBC";
+		c = &s->cipher[0];
 		ctx = &s->aes[0];
 	} else if (cipher == SG_CIPHER_AES_CTR_NOPADDING) {
-		c = EVP_aes_256_ctr();
+		name = "AES-256-CTR";
+		c = &s->cipher[1];
 		ctx = &s->aes[1];
 	} else
 		return SG_ERR_INVAL;
@@ -278,13 +284,15 @@ p_aes(struct provider *s, signal_buffer **out, int cipher, const uint8_t *key,
 		return SG_ERR_INVAL;
 	tmp = xmalloc(len + AES_BLOCK);	/* the arena's, in a scope */
 	ar = wa_signal_arena_pause();	/* OpenSSL: glibc's, kept */
+	if (*c == NULL)
+		*c = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (*ctx == NULL) {
-		if ((*ctx = EVP_CIPHER_CTX_new()) == NULL) {
+		if (*c == NULL || (*ctx = EVP_CIPHER_CTX_new()) == NULL) {
 			wa_signal_arena_resume(ar);
 			free(tmp);
 			return SG_ERR_NOMEM;
 		}
-		ok = EVP_CipherInit_ex(*ctx, c, NULL, key, iv, enc) == 1;
+		ok = EVP_CipherInit_ex(*ctx, *c, NULL, key, iv, enc) == 1;
 	} else	/* the same cipher: only the key, IV and direction */
 		ok = EVP_CipherInit_ex(*ctx, NULL, NULL, key, iv, enc) == 1;
 	ok = ok && EVP_CipherUpdate(*ctx, tmp, &n1, in, (int)len) == 1 &&
@@ -328,6 +336,9 @@ provider_release(struct provider *s)
 	EVP_CIPHER_CTX_free(s->aes[0]);
 	EVP_CIPHER_CTX_free(s->aes[1]);
 	s->aes[0] = s->aes[1] = NULL;
+	EVP_CIPHER_free(s->cipher[0]);
+	EVP_CIPHER_free(s->cipher[1]);
+	s->cipher[0] = s->cipher[1] = NULL;
 }
 
 static void

@@ -7,7 +7,9 @@
  */
 #include "compat.h"
 
+#include <dlfcn.h>
 #include <setjmp.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +19,9 @@
 
 #include "crypto.h"
 #include "err.h"
+
+int	curve25519_sign(unsigned char *, const unsigned char *,
+	    const unsigned char *, const unsigned long, const unsigned char *);
 
 /* Decode the hex string s into out (at most cap bytes); return the length. */
 static size_t
@@ -495,6 +500,55 @@ test_wa_crypto_xeddsa_sign__verifies__for_any_32_bytes_and_message(
 	assert_int_equal(wa_crypto_xeddsa_verify(pub, NULL, 0, sig), 0);
 }
 
+/* libsignal-protocol-c's own signing, which crypto.c replaces in the
+ * process: the next definition after this program's. */
+typedef int (*lsig_sign_fn)(unsigned char *, const unsigned char *,
+    const unsigned char *, const unsigned long, const unsigned char *);
+
+/* Our XEdDSA gives libsignal's bytes, for 300 keys (both signs of the
+ * Edwards point), messages of 0 to 1,495 bytes and random inputs; and
+ * libsignal's own calls come to it (WACHAT_XEDDSA=libsignal hands them
+ * back to libsignal: the same bytes again). */
+static void
+test_wa_crypto_xeddsa_sign__gives_libsignals_own_bytes(void **state)
+{
+	lsig_sign_fn	 theirs;
+	uint8_t		 k[32], rnd[64], msg[1500], a[64], b[64], c[64];
+	uint8_t		 priv[32], pub[32];
+	unsigned	 i, j, signs = 0;
+
+	(void)state;
+	*(void **)&theirs = dlsym(RTLD_NEXT, "curve25519_sign");
+	assert_non_null(theirs);
+	for (i = 0; i < 300; i++) {
+		wa_crypto_sha256(&i, sizeof(i), priv);
+		memcpy(k, priv, 32);
+		k[0] &= 248;
+		k[31] &= 127;
+		k[31] |= 64;
+		for (j = 0; j < 64; j++)
+			rnd[j] = (uint8_t)(i * 13 + j);
+		for (j = 0; j < i * 5; j++)
+			msg[j] = (uint8_t)(j * 7 ^ i);
+		assert_int_equal(theirs(a, k, msg, i * 5, rnd), 0);
+		assert_int_equal(curve25519_sign(b, k, msg, i * 5, rnd), 0);
+		assert_memory_equal(a, b, 64);
+		assert_int_equal(wa_crypto_xeddsa_sign(priv, msg, i * 5, rnd,
+		    c), 0);
+		assert_memory_equal(a, c, 64);
+		wa_crypto_x25519_base(priv, pub);
+		assert_int_equal(wa_crypto_xeddsa_verify(pub, msg, i * 5, c),
+		    0);
+		signs += a[63] >> 7;
+	}
+	assert_true(signs > 100 && signs < 200);	/* both signs seen */
+	assert_int_equal(setenv("WACHAT_XEDDSA", "libsignal", 1), 0);
+	assert_int_equal(curve25519_sign(b, k, msg, 10, rnd), 0);
+	assert_int_equal(theirs(a, k, msg, 10, rnd), 0);
+	assert_memory_equal(a, b, 64);
+	assert_int_equal(unsetenv("WACHAT_XEDDSA"), 0);
+}
+
 static int
 setup(void **state)
 {
@@ -522,6 +576,7 @@ main(void)
 		cmocka_unit_test(test_wa_crypto_xeddsa_verify__refuses_every_flipped_bit),
 		cmocka_unit_test(test_wa_crypto_xeddsa_sign__gives_the_signatures_the_bridge_verified),
 		cmocka_unit_test(test_wa_crypto_xeddsa_sign__verifies__for_any_32_bytes_and_message),
+		cmocka_unit_test(test_wa_crypto_xeddsa_sign__gives_libsignals_own_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
