@@ -981,10 +981,9 @@ dm_group_retry_answer(struct wa_dm *dm, const char *device,
 	struct buf		 ct = BUF_INIT;
 	enum wa_signal_type	 st;
 	struct arena		 a;
-	struct wa_node		*n, *c, *enc;
+	struct wa_node		*n;
 	char			 dev[WA_DM_JID_MAX];
 	const char		*u;
-	size_t			 nk;
 	int			 rc;
 
 	memset(&o, 0, sizeof(o));
@@ -1027,7 +1026,6 @@ dm_group_retry_answer(struct wa_dm *dm, const char *device,
 	if (rc != 0)
 		goto out;
 	arena_init(&a, 1024);
-	nk = st == WA_SIGNAL_PKMSG && dm->adv != NULL ? 2 : 1;
 	n = wa_nb_new(&a, "message", 6);
 	wa_nb_attr(n, "id", id);
 	if (wa_nb_attr_jid(n, "to", group) != 0 ||
@@ -1039,15 +1037,7 @@ dm_group_retry_answer(struct wa_dm *dm, const char *device,
 	wa_nb_attr(n, "type", o.type[0] != '\0' ? o.type : "text");
 	if (o.edit[0] != '\0')
 		wa_nb_attr(n, "edit", o.edit);
-	c = wa_nb_kids(&a, n, nk);
-	enc = wa_nb_kid(&a, &c[0], "enc", 3);
-	wa_nb_attr(enc, "v", "2");
-	wa_nb_attr(enc, "type", st == WA_SIGNAL_PKMSG ? "pkmsg" : "msg");
-	wa_nb_attr_num(&a, enc, "count", count);
-	wa_nb_bytes(enc, ct.p, ct.len);
-	if (nk == 2)
-		wa_nb_bytes(wa_nb_kid(&a, &c[1], "device-identity", 0),
-		    dm->adv, dm->adv_len);
+	dm_enc_kids(dm, &a, n, st == WA_SIGNAL_PKMSG, count, &ct);
 	rc = dm_send(dm, n);
 	arena_release(&a);
 	if (rc == 0)

@@ -140,6 +140,15 @@ void	dm_send_retry(struct wa_dm *dm, const struct wa_msg_in *m);
  * (rc 0) or roll back, wipe and free the plaintext, and on a commit add
  * the "security code changed" line when changed (not for our own).
  * Returns rc, or the commit's error. */
+/*
+ * Give n, a <message> to one device, its children: <enc v="2"
+ * type="pkmsg|msg" [count=count]> holding ct (count 0: none; a retry
+ * answer's count, protocol.md 9.6), then our <device-identity> after a
+ * pkmsg (9.2).  The nodes live in a.
+ */
+void	dm_enc_kids(struct wa_dm *dm, struct arena *a, struct wa_node *n,
+	    bool pkmsg, unsigned count, const struct buf *ct);
+
 int	dm_enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
 	    bool from_me, const char *chat, const char *sender);
 int	dm_apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,

@@ -53,6 +53,25 @@ dm_emit_state(struct wa_dm *dm, const char *chat, const char *id, int state)
 	dm_emit(dm, &ev);
 }
 
+void
+dm_enc_kids(struct wa_dm *dm, struct arena *a, struct wa_node *n,
+    bool pkmsg, unsigned count, const struct buf *ct)
+{
+	struct wa_node	*c, *enc;
+	size_t		 nk = pkmsg && dm->adv != NULL ? 2 : 1;
+
+	c = wa_nb_kids(a, n, nk);
+	enc = wa_nb_kid(a, &c[0], "enc", count > 0 ? 3 : 2);
+	wa_nb_attr(enc, "v", "2");
+	wa_nb_attr(enc, "type", pkmsg ? "pkmsg" : "msg");
+	if (count > 0)
+		wa_nb_attr_num(a, enc, "count", count);
+	wa_nb_bytes(enc, ct->p, ct->len);
+	if (nk == 2)
+		wa_nb_bytes(wa_nb_kid(a, &c[1], "device-identity", 0),
+		    dm->adv, dm->adv_len);
+}
+
 int
 dm_send(struct wa_dm *dm, const struct wa_node *n)
 {
@@ -1012,10 +1031,9 @@ wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload, size_t len)
 	enum wa_msg_enc_type	 type;
 	struct buf		 ct = BUF_INIT;
 	struct arena		 a;
-	struct wa_node		*n, *c, *enc;
+	struct wa_node		*n;
 	uint8_t			 rnd[WA_MSG_ID_RAND_LEN];
 	char			 id[WA_MSG_ID_LEN + 1], pnu[40];
-	size_t			 nk;
 	int			 rc;
 
 	if (payload == NULL || len == 0)
@@ -1046,22 +1064,13 @@ wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload, size_t len)
 		return rc;
 	}
 	arena_init(&a, 1024);
-	nk = type == WA_MSG_ENC_PKMSG && dm->adv != NULL ? 2 : 1;
 	n = wa_nb_new(&a, "message", 6);
 	wa_nb_attr(n, "id", id);
 	if ((rc = wa_nb_attr_jid(n, "to", dm->own_pn)) == 0) {
 		wa_nb_attr(n, "type", "text");
 		wa_nb_attr(n, "category", "peer");
 		wa_nb_attr(n, "push_priority", "high_force");
-		c = wa_nb_kids(&a, n, nk);
-		enc = wa_nb_kid(&a, &c[0], "enc", 2);
-		wa_nb_attr(enc, "v", "2");
-		wa_nb_attr(enc, "type", type == WA_MSG_ENC_PKMSG ? "pkmsg" :
-		    "msg");
-		wa_nb_bytes(enc, ct.p, ct.len);
-		if (nk == 2)
-			wa_nb_bytes(wa_nb_kid(&a, &c[1], "device-identity", 0),
-			    dm->adv, dm->adv_len);
+		dm_enc_kids(dm, &a, n, type == WA_MSG_ENC_PKMSG, 0, &ct);
 		rc = dm_send(dm, n);
 	}
 	arena_release(&a);
@@ -1529,9 +1538,8 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 	struct buf		 ct = BUF_INIT;
 	enum wa_msg_enc_type	 type;
 	struct arena		 a;
-	struct wa_node		*msg, *c, *enc;
+	struct wa_node		*msg;
 	bool			 own = dm_is_own(dm, device);
-	size_t			 nk;
 	int			 rc;
 
 	memset(&o, 0, sizeof(o));
@@ -1550,7 +1558,6 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 	if (rc != 0)
 		goto out;
 	arena_init(&a, 1024);
-	nk = type == WA_MSG_ENC_PKMSG && dm->adv != NULL ? 2 : 1;
 	msg = wa_nb_new(&a, "message", 6);
 	wa_nb_attr(msg, "id", id);
 	if (wa_nb_attr_jid(msg, "to", device) != 0) {
@@ -1563,15 +1570,7 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 	wa_nb_attr(msg, "device_fanout", "false");
 	if (o.edit[0] != '\0')
 		wa_nb_attr(msg, "edit", o.edit);
-	c = wa_nb_kids(&a, msg, nk);
-	enc = wa_nb_kid(&a, &c[0], "enc", 3);
-	wa_nb_attr(enc, "v", "2");
-	wa_nb_attr(enc, "type", type == WA_MSG_ENC_PKMSG ? "pkmsg" : "msg");
-	wa_nb_attr_num(&a, enc, "count", cnt);
-	wa_nb_bytes(enc, ct.p, ct.len);
-	if (nk == 2)
-		wa_nb_bytes(wa_nb_kid(&a, &c[1], "device-identity", 0),
-		    dm->adv, dm->adv_len);
+	dm_enc_kids(dm, &a, msg, type == WA_MSG_ENC_PKMSG, cnt, &ct);
 	rc = dm_send(dm, msg);
 	arena_release(&a);
 	if (rc == 0)
