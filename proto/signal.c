@@ -28,8 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* SHA256_Init() and its kin: deprecated in OpenSSL 3 for EVP, whose
+ * re-initialisation allocates (see p_hmac_init()). */
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <sodium.h>
 
 #include <curve.h>
@@ -58,9 +62,15 @@
 /* The crypto provider's state: HMAC states kept for reuse, and one AES
  * context per mode, made at first use and re-keyed after (OpenSSL 3
  * allocates 3 times for a new context; perf.md 5.2). */
+/* An HMAC-SHA256 in progress: the inner hash running, the outer pad. */
+struct hmac {
+	SHA256_CTX	 in;
+	uint8_t		 opad[64];
+	bool		 busy;
+};
+
 struct provider {
-	crypto_auth_hmacsha256_state	 hmac_pool[HMAC_POOL];
-	bool				 hmac_busy[HMAC_POOL];
+	struct hmac			 hmac_pool[HMAC_POOL];
 	EVP_CIPHER_CTX			*aes[2];	/* CBC, CTR */
 	EVP_CIPHER			*cipher[2];	/* fetched once: a
 					 * static EVP_aes_*() is fetched
@@ -115,21 +125,6 @@ wa_signal_err(int err)
 
 /* ---- the crypto provider ---------------------------------------------- */
 
-/* Wipe an HMAC state and give it back to the pool (or free it). */
-static void
-p_hmac_release(struct provider *s, crypto_auth_hmacsha256_state *st)
-{
-	size_t	 i;
-
-	sodium_memzero(st, sizeof(*st));
-	for (i = 0; i < HMAC_POOL; i++)
-		if (st == &s->hmac_pool[i]) {
-			s->hmac_busy[i] = false;
-			return;
-		}
-	free(st);
-}
-
 static int
 p_random(uint8_t *data, size_t len, void *u)
 {
@@ -139,49 +134,82 @@ p_random(uint8_t *data, size_t len, void *u)
 }
 
 /*
- * HMAC-SHA256 on libsodium's state, from a small pool kept in the context
- * (libsignal opens at most a few at once): no allocation per MAC, where
- * OpenSSL's EVP_MAC allocates on every init (perf.md 5.2).
+ * HMAC-SHA256 (RFC 2104) on OpenSSL's SHA-256, whose compression uses the
+ * CPU's SHA extensions where there are some (a fraction of libsodium's
+ * portable instructions per block; libsignal runs a dozen HMACs per
+ * message), on states from a small pool kept in the context (libsignal
+ * opens at most a few at once): a MAC allocates nothing, where EVP_MAC
+ * and even a reused EVP_MD_CTX allocate on every init in OpenSSL 3.0
+ * (perf.md 5.2).  A MAC beyond the pool gets a state of its own, freed
+ * after.
  */
+
+/* Wipe a MAC's state and give it back to the pool (or free it). */
+static void
+p_hmac_release(struct provider *s, struct hmac *h)
+{
+	sodium_memzero(h, sizeof(*h));
+	if (h < s->hmac_pool || h >= s->hmac_pool + HMAC_POOL)
+		free(h);
+}
+
 static int
 p_hmac_init(void **ctx, const uint8_t *key, size_t key_len, void *u)
 {
-	struct provider			*s = u;
-	crypto_auth_hmacsha256_state	*st = NULL;
-	size_t				 i;
+	struct provider	*s = u;
+	struct hmac	*h = NULL;
+	uint8_t		 k[64], ipad[64];
+	size_t		 i;
 
 	for (i = 0; i < HMAC_POOL; i++)
-		if (!s->hmac_busy[i]) {
-			s->hmac_busy[i] = true;
-			st = &s->hmac_pool[i];
+		if (!s->hmac_pool[i].busy) {
+			h = &s->hmac_pool[i];
 			break;
 		}
-	if (st == NULL && (st = malloc(sizeof(*st))) == NULL)
+	if (h == NULL && (h = calloc(1, sizeof(*h))) == NULL)
 		return SG_ERR_NOMEM;
-	if (crypto_auth_hmacsha256_init(st, key, key_len) != 0) {
-		p_hmac_release(s, st);
-		return SG_ERR_UNKNOWN;
+	h->busy = true;
+	memset(k, 0, sizeof(k));
+	if (key_len > sizeof(k))	/* a long key is hashed first */
+		SHA256(key, key_len, k);
+	else if (key_len > 0)
+		memcpy(k, key, key_len);
+	for (i = 0; i < sizeof(k); i++) {
+		ipad[i] = k[i] ^ 0x36;
+		h->opad[i] = k[i] ^ 0x5c;
 	}
-	*ctx = st;
+	SHA256_Init(&h->in);
+	SHA256_Update(&h->in, ipad, sizeof(ipad));
+	sodium_memzero(k, sizeof(k));
+	sodium_memzero(ipad, sizeof(ipad));
+	*ctx = h;
 	return 0;
 }
 
 static int
 p_hmac_update(void *ctx, const uint8_t *data, size_t len, void *u)
 {
+	struct hmac	*h = ctx;
+
 	(void)u;
-	return crypto_auth_hmacsha256_update(ctx, data, len) == 0 ? 0 :
-	    SG_ERR_UNKNOWN;
+	return SHA256_Update(&h->in, data, len) == 1 ? 0 : SG_ERR_UNKNOWN;
 }
 
 static int
 p_hmac_final(void *ctx, signal_buffer **out, void *u)
 {
-	uint8_t	 md[crypto_auth_hmacsha256_BYTES];
+	struct hmac	*h = ctx;
+	SHA256_CTX	 o;
+	uint8_t		 ih[32], md[32];
 
 	(void)u;
-	if (crypto_auth_hmacsha256_final(ctx, md) != 0)
-		return SG_ERR_UNKNOWN;
+	SHA256_Final(ih, &h->in);
+	SHA256_Init(&o);
+	SHA256_Update(&o, h->opad, sizeof(h->opad));
+	SHA256_Update(&o, ih, sizeof(ih));
+	SHA256_Final(md, &o);
+	sodium_memzero(ih, sizeof(ih));
+	sodium_memzero(&o, sizeof(o));
 	*out = signal_buffer_create(md, sizeof(md));
 	sodium_memzero(md, sizeof(md));
 	return *out != NULL ? 0 : SG_ERR_NOMEM;
