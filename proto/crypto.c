@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <sodium.h>
 
@@ -28,6 +29,7 @@
 
 #include "crypto.h"
 #include "err.h"
+#include "signal-arena.h"
 
 #define DJB_TYPE	0x05	/* libsignal's type byte of a Curve25519 key */
 
@@ -396,6 +398,121 @@ curve25519_sign(unsigned char *signature_out,
 	}
 	return xed_sign(curve25519_privkey, msg, msg_len, random,
 	    signature_out);
+}
+
+/*
+ * XEdDSA verification as libsignal-protocol-c 2.3.3 does it
+ * (curve25519_verify()), on libsodium: the Curve25519 public key u (its
+ * top bit ignored) becomes the Edwards y = (u - 1) / (u + 1) mod 2^255 -
+ * 19, given the sign bit the signature carries in its last byte, and the
+ * signature with that bit cleared is checked as Ed25519 over M.
+ * libsodium's check is the same equation with stricter input checks (S
+ * below L, R and A not of small order), which no signer following the
+ * scheme fails.  The y of the last XED_VCACHE keys are kept per thread
+ * (a group's members sign with the same sender key every time).
+ */
+#define XED_VCACHE	256
+
+static _Thread_local struct {
+	uint8_t	 u[WA_CRYPTO_KEY_LEN];
+	uint8_t	 y[WA_CRYPTO_KEY_LEN];
+	bool	 set;
+} xed_vcache[XED_VCACHE];
+static _Thread_local unsigned xed_vnext;
+
+/* y = (u - 1) / (u + 1) mod p for the key u (bit 255 ignored; u = -1
+ * gives 0, as libsignal's fe_invert does); 0 or -1 (out of memory). */
+static int
+xed_edwards_y(const uint8_t u_in[WA_CRYPTO_KEY_LEN],
+    uint8_t y_out[WA_CRYPTO_KEY_LEN])
+{
+	uint8_t	 ub[WA_CRYPTO_KEY_LEN];
+	BN_CTX	*bc;
+	BIGNUM	*p, *u, *num, *den, *y;
+	unsigned i;
+	bool	 ar;
+	int	 rc = -1;
+
+	for (i = 0; i < XED_VCACHE; i++)
+		if (xed_vcache[i].set &&
+		    memcmp(xed_vcache[i].u, u_in, WA_CRYPTO_KEY_LEN) == 0) {
+			memcpy(y_out, xed_vcache[i].y, WA_CRYPTO_KEY_LEN);
+			return 0;
+		}
+	memcpy(ub, u_in, sizeof(ub));
+	ub[31] &= 0x7f;
+	/* inside a libsignal call: OpenSSL's memory is glibc's */
+	ar = wa_signal_arena_pause();
+	if ((bc = BN_CTX_new()) == NULL) {
+		wa_signal_arena_resume(ar);
+		return -1;
+	}
+	BN_CTX_start(bc);
+	p = BN_CTX_get(bc);
+	u = BN_CTX_get(bc);
+	num = BN_CTX_get(bc);
+	den = BN_CTX_get(bc);
+	y = BN_CTX_get(bc);
+	if (y == NULL || BN_lebin2bn(ub, sizeof(ub), u) == NULL ||
+	    !BN_set_word(p, 19) || !BN_lshift(num, BN_value_one(), 255) ||
+	    !BN_sub(p, num, p) ||				/* 2^255 - 19 */
+	    !BN_nnmod(u, u, p, bc) ||
+	    !BN_mod_sub(num, u, BN_value_one(), p, bc) ||
+	    !BN_mod_add(den, u, BN_value_one(), p, bc))
+		goto out;
+	if (BN_is_zero(den))
+		BN_zero(y);
+	else if (BN_mod_inverse(den, den, p, bc) == NULL ||
+	    !BN_mod_mul(y, num, den, p, bc))
+		goto out;
+	if (BN_bn2lebinpad(y, y_out, WA_CRYPTO_KEY_LEN) !=
+	    WA_CRYPTO_KEY_LEN)
+		goto out;
+	i = xed_vnext++ % XED_VCACHE;
+	memcpy(xed_vcache[i].u, u_in, WA_CRYPTO_KEY_LEN);
+	memcpy(xed_vcache[i].y, y_out, WA_CRYPTO_KEY_LEN);
+	xed_vcache[i].set = true;
+	rc = 0;
+out:
+	BN_CTX_end(bc);
+	BN_CTX_free(bc);
+	wa_signal_arena_resume(ar);
+	return rc;
+}
+
+/*
+ * libsignal-protocol-c's verification primitive, replaced for the whole
+ * process as curve25519_sign() is: 0 when sig verifies, -1 when not (its
+ * convention).  WACHAT_XEDDSA=libsignal hands every call to libsignal's
+ * own.
+ */
+int	curve25519_verify(const unsigned char *, const unsigned char *,
+	    const unsigned char *, const unsigned long);
+
+int
+curve25519_verify(const unsigned char *signature,
+    const unsigned char *curve25519_pubkey, const unsigned char *msg,
+    const unsigned long msg_len)
+{
+	static int	(*next)(const unsigned char *, const unsigned char *,
+			    const unsigned char *, const unsigned long);
+	const char	*e = getenv("WACHAT_XEDDSA");
+	uint8_t		 a[WA_CRYPTO_KEY_LEN], sig[WA_CRYPTO_SIG_LEN];
+
+	if (e != NULL && strcmp(e, "libsignal") == 0) {
+		if (next == NULL)
+			*(void **)&next = dlsym(RTLD_NEXT,
+			    "curve25519_verify");
+		return next != NULL ? next(signature, curve25519_pubkey, msg,
+		    msg_len) : -1;
+	}
+	if (xed_edwards_y(curve25519_pubkey, a) != 0)
+		return -1;
+	a[31] = (uint8_t)((a[31] & 0x7f) | (signature[63] & 0x80));
+	memcpy(sig, signature, sizeof(sig));
+	sig[63] &= 0x7f;
+	return crypto_sign_ed25519_verify_detached(sig, msg, msg_len, a) == 0 ?
+	    0 : -1;
 }
 
 int

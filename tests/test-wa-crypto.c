@@ -22,6 +22,8 @@
 
 int	curve25519_sign(unsigned char *, const unsigned char *,
 	    const unsigned char *, const unsigned long, const unsigned char *);
+int	curve25519_verify(const unsigned char *, const unsigned char *,
+	    const unsigned char *, const unsigned long);
 
 /* Decode the hex string s into out (at most cap bytes); return the length. */
 static size_t
@@ -549,6 +551,59 @@ test_wa_crypto_xeddsa_sign__gives_libsignals_own_bytes(void **state)
 	assert_int_equal(unsetenv("WACHAT_XEDDSA"), 0);
 }
 
+/* Our verification decides as libsignal's own curve25519_verify() does:
+ * for 200 keys and messages, the signature as made, with one bit flipped
+ * (in R, in S, the sign bit, in the message), and under the same key
+ * with its ignored top bit set. */
+typedef int (*lsig_verify_fn)(const unsigned char *, const unsigned char *,
+    const unsigned char *, const unsigned long);
+
+static void
+test_wa_crypto_xeddsa_verify__decides_as_libsignal_does(void **state)
+{
+	lsig_verify_fn	 theirs;
+	uint8_t		 priv[32], pub[32], rnd[64], msg[600], sig[64];
+	uint8_t		 bad[64], pub2[32];
+	unsigned	 i, j, pos[] = { 0, 17, 31, 32, 40, 62, 63 * 8 + 7 };
+	unsigned	 refused = 0;
+
+	(void)state;
+	*(void **)&theirs = dlsym(RTLD_NEXT, "curve25519_verify");
+	assert_non_null(theirs);
+	for (i = 0; i < 200; i++) {
+		wa_crypto_sha256(&i, sizeof(i), priv);
+		wa_crypto_x25519_base(priv, pub);
+		memset(rnd, (int)i, sizeof(rnd));
+		for (j = 0; j < i * 3; j++)
+			msg[j] = (uint8_t)(i + j * 5);
+		assert_int_equal(wa_crypto_xeddsa_sign(priv, msg, i * 3, rnd,
+		    sig), 0);
+		assert_int_equal(curve25519_verify(sig, pub, msg, i * 3), 0);
+		assert_int_equal(theirs(sig, pub, msg, i * 3), 0);
+		for (j = 0; j < sizeof(pos) / sizeof(pos[0]); j++) {
+			unsigned	 b = j < 6 ? pos[j] * 8 + i % 8 : pos[j];
+
+			memcpy(bad, sig, 64);
+			bad[b / 8] ^= (uint8_t)(1u << (b % 8));
+			assert_int_equal(curve25519_verify(bad, pub, msg, i * 3),
+			    theirs(bad, pub, msg, i * 3));
+			refused += curve25519_verify(bad, pub, msg, i * 3) != 0;
+		}
+		if (i > 0) {
+			msg[i % (i * 3)] ^= 1;
+			assert_int_equal(curve25519_verify(sig, pub, msg, i * 3),
+			    -1);
+			assert_int_equal(theirs(sig, pub, msg, i * 3), -1);
+			msg[i % (i * 3)] ^= 1;
+		}
+		memcpy(pub2, pub, 32);
+		pub2[31] |= 0x80;
+		assert_int_equal(curve25519_verify(sig, pub2, msg, i * 3),
+		    theirs(sig, pub2, msg, i * 3));
+	}
+	assert_int_equal(refused, 200 * 7);
+}
+
 static int
 setup(void **state)
 {
@@ -577,6 +632,7 @@ main(void)
 		cmocka_unit_test(test_wa_crypto_xeddsa_sign__gives_the_signatures_the_bridge_verified),
 		cmocka_unit_test(test_wa_crypto_xeddsa_sign__verifies__for_any_32_bytes_and_message),
 		cmocka_unit_test(test_wa_crypto_xeddsa_sign__gives_libsignals_own_bytes),
+		cmocka_unit_test(test_wa_crypto_xeddsa_verify__decides_as_libsignal_does),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -22,6 +22,13 @@
  * (wa_bin_encode) into a fresh buffer.  N enters only through the
  * memoised phash, so the line must be the same at 10, 50 and 256.
  *
+ * group_recv (R3, whatsapp-rust's bench_group_recv scope): one of my
+ * skmsgs read by a member that holds my sender key (processed from my
+ * SKDM in the setup; its Signal state in memory too):
+ * wa_signal_group_decrypt (the chain step, the XEdDSA verification, AES),
+ * unpad, the Message parsed and checked.  The skmsgs are made before
+ * each run, outside the timed region.
+ *
  * skdm_send_256 (S5, bench_group_send_skdm_256): the first message to a
  * group of 256 devices, each with a session made from its prekey bundle
  * (wa_signal_process_bundle) and never answered, so every copy is a
@@ -336,6 +343,12 @@ struct group_ctx {
 	uint8_t				 adv[200]; /* stand-in
 					 * ADVSignedDeviceIdentity */
 	size_t				 wire_len;
+	/* group_recv: a member holding my sender key, and my skmsgs to it */
+	struct mem_store		*rm;
+	struct wa_signal_store_ops	 rops;
+	struct wa_signal		*rsig;
+	struct buf			*in;
+	size_t				 nin, next;
 };
 
 /* Device i of the group: 64 users of 4 devices each (main device first). */
@@ -432,11 +445,59 @@ ctx_new(struct group_ctx *c, size_t n, bool sessions)
 	memset(c->adv, 0xA5, sizeof(c->adv));
 }
 
+/* group_recv: member 0 as a party of its own (its Signal state in memory
+ * too) holding my sender key from my SKDM. */
+static void
+receiver_new(struct group_ctx *c)
+{
+	uint8_t	 keys[32];
+
+	c->rm = xcalloc(1, sizeof(*c->rm));
+	seeded(7, keys, sizeof(keys));
+	memcpy(c->rm->own.identity_priv, keys, 32);
+	wa_crypto_x25519_base(keys, c->rm->own.identity_pub);
+	c->rm->own.registration_id = 2002;
+	wa_crypto_wipe(keys, sizeof(keys));
+	c->rops = c->ops;
+	c->rops.arg = c->rm;
+	check(wa_signal_new(&c->rops, fixed_now, NULL, &c->rsig),
+	    "wa_signal_new (receiver)");
+	check(wa_signal_group_process_skdm(c->rsig, GROUP_JID, &c->me,
+	    c->skdm.p, c->skdm.len), "wa_signal_group_process_skdm");
+}
+
+static int	skmsg_of_text(struct group_ctx *c, struct buf *skmsg);
+
+/* Untimed: my next k skmsgs, for group_recv to read in order. */
+static void
+make_skmsgs(struct group_ctx *c, size_t k)
+{
+	size_t	 i;
+
+	for (i = 0; i < c->nin; i++)
+		buf_release(&c->in[i]);
+	free(c->in);
+	c->in = xcalloc(k, sizeof(*c->in));
+	for (i = 0; i < k; i++)
+		check(skmsg_of_text(c, &c->in[i]), "skmsg");
+	c->nin = k;
+	c->next = 0;
+}
+
 static void
 ctx_free(struct group_ctx *c)
 {
 	size_t	 i;
 
+	if (c->rsig != NULL) {
+		wa_signal_free(c->rsig);
+		buf_release(&c->rm->sender_key.b);
+		wa_crypto_wipe(c->rm, sizeof(*c->rm));
+		free(c->rm);
+	}
+	for (i = 0; i < c->nin; i++)
+		buf_release(&c->in[i]);
+	free(c->in);
 	wa_signal_free(c->sig);
 	for (i = 0; i < TABLE; i++) {
 		buf_release(&c->m->sessions[i].b);
@@ -496,6 +557,33 @@ bench_group_send_warm_op(struct group_ctx *c)
 out:
 	buf_release(&skmsg);
 	buf_release(&wire);
+	return rc;
+}
+
+/* R3: one skmsg of a member who holds the sender's key: decrypted (the
+ * chain step, the XEdDSA verification, AES-CBC), unpadded, the Message
+ * parsed, the record written back through the ops. */
+BENCH_OP static int
+bench_group_recv_op(struct group_ctx *c)
+{
+	struct buf		 plain = BUF_INIT;
+	struct wa_msg_content	 mc;
+	size_t			 len;
+	int			 rc;
+
+	if (c->next >= c->nin)
+		return -ENOENT;
+	rc = wa_signal_group_decrypt(c->rsig, GROUP_JID, &c->me,
+	    c->in[c->next].p, c->in[c->next].len, &plain);
+	c->next++;
+	if (rc == 0 && (rc = wa_msg_unpad(plain.p, plain.len, &len)) == 0 &&
+	    (rc = wa_msg_parse(plain.p, len, &mc)) == 0) {
+		if (mc.text == NULL || strcmp(mc.text, TEXT) != 0)
+			rc = WC_EBADMSG;
+		wa_msg_content_release(&mc);
+	}
+	wa_crypto_wipe(plain.p, plain.len);
+	buf_release(&plain);
 	return rc;
 }
 
@@ -571,13 +659,15 @@ struct group_bench {
 	const char	*name;
 	size_t		 devices;
 	bool		 skdm;
+	bool		 recv;
 };
 
 static const struct group_bench BENCHES[] = {
-	{ "group_send_warm_10", 10, false },
-	{ "group_send_warm_50", 50, false },
-	{ "group_send_warm_256", 256, false },
-	{ "skdm_send_256", 256, true },
+	{ "group_send_warm_10", 10, false, false },
+	{ "group_send_warm_50", 50, false, false },
+	{ "group_send_warm_256", 256, false, false },
+	{ "skdm_send_256", 256, true, false },
+	{ "group_recv", 1, false, true },
 };
 
 static double
@@ -592,6 +682,8 @@ now_ns(void)
 static int
 op(const struct group_bench *b, struct group_ctx *c)
 {
+	if (b->recv)
+		return bench_group_recv_op(c);
 	return b->skdm ? bench_skdm_send_256_op(c) :
 	    bench_group_send_warm_op(c);
 }
@@ -636,6 +728,14 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Untimed, before each run of k operations: group_recv's k skmsgs. */
+static void
+feed(const struct group_bench *b, struct group_ctx *c, size_t k)
+{
+	if (b->recv)
+		make_skmsgs(c, k);
+}
+
 static void
 bench_run(const struct group_bench *b, const struct options *o)
 {
@@ -647,7 +747,11 @@ bench_run(const struct group_bench *b, const struct options *o)
 	size_t			 total;
 
 	ctx_new(c, b->devices, b->skdm);
+	if (b->recv)
+		receiver_new(c);
+	feed(b, c, 3);
 	(void)run(b, c, 3, NULL);			/* warm */
+	feed(b, c, 1);
 	ossl_calls = 0;
 	counting = true;
 	alloc_count_start();
@@ -659,16 +763,20 @@ bench_run(const struct group_bench *b, const struct options *o)
 
 	min_n = b->skdm ? 5 : 100;
 	if ((n = o->iters) == 0) {
+		feed(b, c, 20);
 		per = run(b, c, b->skdm ? 3 : 20, NULL);
-		for (s = 0; s < 2; s++)
+		for (s = 0; s < 2; s++) {
+			feed(b, c, 20);
 			if ((t0 = run(b, c, b->skdm ? 3 : 20, NULL)) < per)
 				per = t0;
+		}
 		n = (unsigned long)(SAMPLE_NS / per);
 		if (n < min_n)
 			n = min_n;
 		if (n > 20000)
 			n = 20000;
 	}
+	feed(b, c, n);
 	alloc_count_start();
 	for (s = 0; s < n; s++)
 		if (op(b, c) != 0)
@@ -677,8 +785,10 @@ bench_run(const struct group_bench *b, const struct options *o)
 	total = (size_t)n * o->samples;
 	all = xcalloc(total, sizeof(*all));
 	means = xcalloc(o->samples, sizeof(*means));
-	for (s = 0; s < o->samples; s++)
+	for (s = 0; s < o->samples; s++) {
+		feed(b, c, n);
 		means[s] = run(b, c, n, all + s * n);
+	}
 	qsort(means, o->samples, sizeof(*means), cmp_double);
 	qsort(all, total, sizeof(*all), cmp_double);
 	printf("{\"name\":\"%s\",\"median_ns\":%.1f,\"min_ns\":%.1f,"

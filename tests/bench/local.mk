@@ -55,9 +55,9 @@ bench-dm:
 bench: bench-dm
 .PHONY: bench-dm
 
-# The group send benches (perf.md S3 group_send_warm_{10,50,256}, S5
-# skdm_send_256) at the Signal layer: tests/bench/bench-group, run by
-# run-group.sh with callgrind.  `make bench` runs them after bench-dm;
+# The group benches (perf.md S3 group_send_warm_{10,50,256}, S5
+# skdm_send_256, R3 group_recv) at the Signal layer:
+# tests/bench/bench-group, run by run-group.sh with callgrind.  `make bench` runs them after bench-dm;
 # `make bench-group` alone.
 EXTRA_PROGRAMS += tests/bench/bench-group
 tests_bench_bench_group_SOURCES = tests/bench/bench-group.c \

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/bench/run-group.sh -- what `make bench-group` (and `make bench`)
-# runs for the group send benches of perf.md (S3 group_send_warm_{10,50,
-# 256}, S5 skdm_send_256): tests/bench/bench-group pinned to CPU 1 with
+# runs for the group benches of perf.md (S3 group_send_warm_{10,50,256},
+# S5 skdm_send_256, R3 group_recv): tests/bench/bench-group pinned to CPU 1 with
 # whatsapp-rust's CI allocator settings, callgrind instructions per
 # operation (the difference method of run-dm.sh), and a summary against
 # perf.md's anchors and targets on stderr.  One JSON line per bench on
@@ -14,7 +14,7 @@
 
 builddir="${top_builddir:-.}"
 bench="$builddir/tests/bench/bench-group"
-ir_benches="${BENCH_IR:-group_send_warm_10:100 group_send_warm_256:100 skdm_send_256:3}"
+ir_benches="${BENCH_IR:-group_send_warm_10:100 group_send_warm_256:100 skdm_send_256:3 group_recv:100}"
 
 say() {
 	echo "bench-group: $*" >&2
@@ -155,6 +155,13 @@ BEGIN {
 		    (i == "") ? "" : (i <= 30000000))
 		chk("S5 skdm_send_256 <= 1.5 ms (median)", sprintf("%.2f ms", \
 		    t / 1e6), (t <= 1500000))
+	} else if (name == "group_recv") {
+		chk("R3 group_recv <= 4 allocations (perf.md target)", \
+		    a " allocations, " b " B", (a <= 4))
+		chk("R3 group_recv <= 50 us (median; perf.md target)", \
+		    sprintf("%.1f us", t / 1000), (t <= 50000))
+		chk("R3 group_recv Ir (perf.md: libsignal 1.66 M, with " \
+		    "libsodium verify 636 K)", (i == "") ? "not measured" : i, "")
 	}
 }
 END {
