@@ -1964,6 +1964,37 @@ test_ui_view__esc_closes_the_search_back_to_the_group_info(void **st)
 /* The search drawn in a small window (60x20): title with the filters,
  * hits with the match highlighted and no escape sequence, the "more"
  * and "no results" lines, the query in the input line. */
+/* A long group name inside a question is cut short ("…"), so that the
+ * question's answer keys still show in 80 columns. */
+static void
+test_ui_view_draw__a_long_name_leaves_the_question_whole(void **st)
+{
+	struct fixture	*f = *st;
+	struct term	 t;
+	struct ev	*ev;
+	char		 text[512];
+	int		 y;
+
+	term_open(&t, 24, 80);
+	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, group_ev("Hikers", 0));
+	ev = group_chats_ev("hi", 0);
+	free(ev->chats[0].name);
+	ev->chats[0].name = xstrdup("The very long name of the weekend "
+	    "hiking and climbing club of the valley");
+	apply(f->v, ev);
+	(void)ui_view_key(f->v, '\t', NOW);
+	apply(f->v, page_ev(GROUP, 0, 100, 0, 0));
+	(void)ui_view_key(f->v, key("alt-d"), NOW);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 23, 80, NOW));
+	y = find_row(0, 80, "Leave the group The very long");
+	assert_true(y > 0);
+	row_text(y, 0, 80, text, sizeof(text));
+	assert_non_null(strstr(text, "\xe2\x80\xa6? y leaves it, n stays"));
+	term_close(&t);
+}
+
 static void
 test_ui_view_draw__search_fits_a_small_window(void **st)
 {
@@ -2122,6 +2153,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__a_hit_of_the_open_chat_or_a_new_one_opens_in_context, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__esc_closes_the_search_back_to_the_group_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__search_fits_a_small_window, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_long_name_leaves_the_question_whole, setup, teardown),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -139,6 +139,47 @@ drop_reply(struct ui_view *v)
 	v->reply_id = v->reply_sender = v->reply_text = NULL;
 }
 
+/*
+ * s as it fits in cols columns, into out[size]: whole characters as seen
+ * (ui_text_fit()), ending in "…" when cut.  Returns out.
+ */
+#define NAME_COLS_MIN	8	/* a name cut shorter says nothing */
+
+static const char *
+shorten(const char *s, int cols, char *out, size_t size)
+{
+	size_t	 len = strlen(s), n;
+
+	n = ui_text_fit(s, len, cols, NULL);
+	if (n == len) {
+		snprintf(out, size, "%s", s);
+		return out;
+	}
+	n = ui_text_fit(s, len, cols > 1 ? cols - 1 : 0, NULL);
+	snprintf(out, size, "%.*s\u2026", (int)n, s);
+	return out;
+}
+
+/*
+ * The sentence fmt (one %s) with name in it, into line[size], the name
+ * cut short (shorten()) so that the whole sentence fits in cols columns
+ * (names and quotes are long; what the sentence says after them, like
+ * the keys that answer a question, must show).  Returns line.
+ */
+static const char *
+with_name(char *line, size_t size, int cols, const char *fmt,
+    const char *name)
+{
+	char	 nm[256];
+	int	 rest;
+
+	snprintf(line, size, fmt, "");
+	rest = cols - ui_text_width(line, strlen(line));
+	snprintf(line, size, fmt, shorten(name, rest > NAME_COLS_MIN ? rest :
+	    NAME_COLS_MIN, nm, sizeof(nm)));
+	return line;
+}
+
 /* Stop editing: the input held the message's text. */
 static void
 drop_edit(struct ui_view *v)
@@ -1695,8 +1736,8 @@ search_title(struct ui_view *v, struct buf *b)
 		snprintf(line, sizeof(line), "%s", _("Search all chats"));
 	else {
 		i = s->scope != NULL ? ui_chats_find(&v->chats, s->scope) : -1;
-		snprintf(line, sizeof(line), _("Search in %s"), i >= 0 ?
-		    v->chats.v[i].name : "");
+		(void)with_name(line, sizeof(line), 40, _("Search in %s"),
+		    i >= 0 ? v->chats.v[i].name : "");
 	}
 	buf_append(b, line, strlen(line));
 	if (q->chat != NULL && q->chat_name != NULL) {
@@ -1887,7 +1928,7 @@ draw_search(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 
 /* The line over a group prompt (into line, size bytes): what to type. */
 static const char *
-group_prompt(struct ui_view *v, char *line, size_t size)
+group_prompt(struct ui_view *v, char *line, size_t size, int cols)
 {
 	struct ui_chat	*ch = ui_chats_selected(&v->chats);
 
@@ -1898,11 +1939,10 @@ group_prompt(struct ui_view *v, char *line, size_t size)
 		return _("New group: its name, Enter goes on to its members, "
 		    "Esc goes back");
 	case PROMPT_GROUP_MEMBERS:
-		snprintf(line, size, _("Members of %s: phone numbers with "
-		    "their country code or JIDs, separated by commas; Enter "
-		    "makes the group"), v->new_subject != NULL ?
+		return with_name(line, size, cols, _("Members of %s: phone "
+		    "numbers with their country code or JIDs, separated by "
+		    "commas; Enter makes the group"), v->new_subject != NULL ?
 		    v->new_subject : "");
-		return line;
 	case PROMPT_RENAME:
 		return _("The group's new name, Enter renames it, Esc goes "
 		    "back");
@@ -1913,9 +1953,8 @@ group_prompt(struct ui_view *v, char *line, size_t size)
 		return _("Remove from the group: phone numbers or JIDs, "
 		    "separated by commas; Enter removes them");
 	case PROMPT_LEAVE:
-		snprintf(line, size, _("Leave the group %s? y leaves it, n "
-		    "stays"), ch != NULL ? ch->name : "");
-		return line;
+		return with_name(line, size, cols, _("Leave the group %s? y "
+		    "leaves it, n stays"), ch != NULL ? ch->name : "");
 	case PROMPT_REVOKE:
 		return _("Delete this message for everyone? y deletes it, n "
 		    "keeps it");
@@ -1988,7 +2027,7 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	if (v->search.on)
 		lead = "/ ";
 	else if (v->prompt >= PROMPT_GROUP_SUBJECT) {
-		above = group_prompt(v, line, sizeof(line));
+		above = group_prompt(v, line, sizeof(line), rw - 1);
 		lead = v->prompt == PROMPT_LEAVE ||
 		    v->prompt == PROMPT_REVOKE ? "" : "> ";
 	} else if (v->prompt == PROMPT_NUMBER) {
@@ -2006,8 +2045,8 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	} else if (v->note != NULL)
 		above = v->note;
 	else if (v->reply_id != NULL) {
-		snprintf(line, sizeof(line), _("replying to: %s (Esc "
-		    "cancels)"), v->reply_text);
+		(void)with_name(line, sizeof(line), rw - 1, _("replying to: %s "
+		    "(Esc cancels)"), v->reply_text);
 		above = line;
 	} else if (v->edit_id != NULL) {
 		above = _("editing your message: Enter sends the new text, "
