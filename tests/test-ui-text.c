@@ -315,6 +315,33 @@ test_ui_input_layout__puts_the_cursor_on_its_row_and_column(void **st)
 	ui_input_release(&in);
 }
 
+/* More rows than shown: the rows given end with the cursor's, wherever
+ * it is (seven lines, four rows shown). */
+static void
+test_ui_input_layout__gives_the_rows_around_the_cursor_past_max(void **st)
+{
+	static const char	 text[] = "a1\na2\na3\na4\na5\na6\na7";
+	struct ui_input		 in;
+	struct ui_line		 l[4];
+	int			 row, col;
+
+	(void)st;
+	ui_input_init(&in);
+	assert_int_equal(ui_input_insert(&in, text, sizeof(text) - 1), 0);
+	assert_int_equal(ui_input_layout(&in, 8, l, 4, &row, &col), 7);
+	assert_int_equal(row, 6);
+	assert_int_equal(col, 2);
+	assert_memory_equal(in.text + l[0].off, "a4", 2);
+	assert_memory_equal(in.text + l[3].off, "a7", 2);
+	/* the cursor on the second line: the first four */
+	in.cur = 4;
+	(void)ui_input_layout(&in, 8, l, 4, &row, &col);
+	assert_int_equal(row, 1);
+	assert_memory_equal(in.text + l[0].off, "a1", 2);
+	assert_memory_equal(in.text + l[3].off, "a4", 2);
+	ui_input_release(&in);
+}
+
 
 /* A group of two: Ann (a PN JID, named) and a LID without a name. */
 static struct ui_group *
@@ -442,6 +469,7 @@ main(void)
 		cmocka_unit_test(test_ui_input__home_end_and_kills_act_on_the_cursors_line),
 		cmocka_unit_test(test_ui_input__refuses_text_past_the_limit),
 		cmocka_unit_test(test_ui_input_layout__puts_the_cursor_on_its_row_and_column),
+		cmocka_unit_test(test_ui_input_layout__gives_the_rows_around_the_cursor_past_max),
 		cmocka_unit_test(test_ui_group_name__takes_the_given_then_member_then_number_then_lid),
 		cmocka_unit_test(test_ui_group_colour__is_one_per_person_whatever_the_device),
 		cmocka_unit_test(test_ui_group_mentions__names_members_and_marks_them_from_the_start),

@@ -168,7 +168,7 @@ ui_input_layout(const struct ui_input *in, int width, struct ui_line *lines,
     int max, int *row, int *col)
 {
 	struct ui_line	*l;
-	int		 rows, i, r = 0, c;
+	int		 rows, i, r = 0, c, first;
 
 	if (width < 1)
 		width = 1;
@@ -183,8 +183,10 @@ ui_input_layout(const struct ui_input *in, int width, struct ui_line *lines,
 		r++;
 		c = 0;
 	}
-	for (i = 0; i < rows && i < max; i++)
-		lines[i] = l[i];
+	/* the max rows that end with the cursor's */
+	first = r - max + 1 > 0 ? r - max + 1 : 0;
+	for (i = 0; i < max && first + i < rows; i++)
+		lines[i] = l[first + i];
 	free(l);
 	*row = r;
 	*col = c;

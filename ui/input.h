@@ -70,11 +70,12 @@ void	ui_input_clear(struct ui_input *in);
 bool	ui_input_is_empty(const struct ui_input *in);
 
 /*
- * The text wrapped to width columns (ui_text_wrap()): fills
- * lines[0..max), returns the rows it takes, and sets *row and *col to
- * the cursor's row (from 0) and column.  A cursor at the end of a full
- * row goes to the start of the next one (which may be one more row than
- * the text's, counted in the return).
+ * The text wrapped to width columns (ui_text_wrap()): returns the rows it
+ * takes, sets *row and *col to the cursor's row (from 0) and column, and
+ * fills lines[] with the up to max rows that end with the cursor's: rows
+ * F to F + max - 1 where F = max(0, *row - max + 1) (those that exist).
+ * A cursor at the end of a full row goes to the start of the next one
+ * (which may be one more row than the text's, counted in the return).
  */
 int	ui_input_layout(const struct ui_input *in, int width,
 	    struct ui_line *lines, int max, int *row, int *col);

@@ -2082,10 +2082,9 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	for (i = 0; i < shown; i++) {
 		if (i == 0)
 			(void)put(iy, rx, lead, lead_w);
-		if (first + i < rows && first + i < INPUT_ROWS_MAX)
+		if (first + i < rows)	/* l[] starts at row first */
 			(void)ui_text_draw(iy + i, rx + lead_w,
-			    in->text + l[first + i].off, l[first + i].len,
-			    rw - lead_w - 1);
+			    in->text + l[i].off, l[i].len, rw - lead_w - 1);
 	}
 	my = y + 1;
 	mh = iy - 1 - my;
