@@ -76,6 +76,9 @@ struct app {
 	int			 lock_fd;	/* the data dir's lock, or -1 */
 	bool			 stopping;	/* the engine is being shut */
 	char			*stop_text;	/* EV_STOPPED's text, or NULL */
+	char			*last_words;	/* said on stderr once the screen
+					 * is gone: why wachat stopped by
+					 * itself, or NULL */
 	int			 stop_err;	/* EV_STOPPED's err */
 };
 
@@ -1162,12 +1165,28 @@ on_events(struct evq *q, void *arg)
 {
 	struct app	*a = arg;
 	struct ev	*ev;
+	char		 words[512];
 
 	while (!a->stopped && (ev = evq_pop(q)) != NULL) {
 		if (a->screen != NULL)
 			ui_screen_apply(a->screen, ev);
 		else
 			print_ev(a, ev);
+		/* The screen goes with wachat: what made it stop by itself
+		 * is said again on the terminal after it. */
+		if (a->screen != NULL && ev->kind == EV_LOGGED_OUT) {
+			snprintf(words, sizeof(words), _("logged out: %s; run "
+			    "wachat again to link it anew"), ev->text);
+			free(a->last_words);
+			a->last_words = xstrdup(words);
+		} else if (a->screen != NULL && ev->kind == EV_STOPPED &&
+		    !a->quit_sent && a->last_words == NULL &&
+		    (ev->text[0] != '\0' || ev->err != 0)) {
+			snprintf(words, sizeof(words), _("stopped: %s"),
+			    ev->text[0] != '\0' ? ev->text :
+			    wc_strerror(ev->err));
+			a->last_words = xstrdup(words);
+		}
 		if (ev->kind == EV_STOPPED) {
 			a->stopped = true;
 			/* Asked to quit and stopped cleanly: success. */
@@ -1462,6 +1481,10 @@ app_run(const struct conf *c, const char *pair_pn)
 	uv_run(&a.ui_loop, UV_RUN_DEFAULT);
 	uv_thread_join(&a.thread);
 	stop_screen(&a);
+	if (a.last_words != NULL) {
+		fprintf(stderr, "wachat: %s\n", a.last_words);
+		free(a.last_words);
+	}
 	evq_release(&a.cmds);
 	evq_release(&a.events);
 	if ((rc = uv_loop_close(&a.ui_loop)) != 0) {

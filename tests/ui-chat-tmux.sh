@@ -29,10 +29,16 @@ ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 ctl contact 15550000004 100000000000004 Echo $A >/dev/null 2>&1
 
 rm -f "$tmp/status"
-tm new-session -d -s wachat -x 100 -y 30 \
-    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color HOME='$HOME' \
-    '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
-    --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
+# start_pane: wachat in the tmux session "wachat"; its exit status goes
+# to $tmp/status, its stderr to $tmp/w.err.
+start_pane() {
+	tm new-session -d -s wachat -x 100 -y 30 \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
+	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
+	    --data-dir '$tmp/data' --qr-file '$tmp/qr' 2>>'$tmp/w.err'; \
+	    echo \$? >'$tmp/status'"
+}
+start_pane
 # OSC 52 from a program would set tmux's buffer: the canary must stay.
 tm set-option -g set-clipboard on >/dev/null 2>&1
 tm set-buffer -b canary "canary" 2>/dev/null
@@ -268,6 +274,23 @@ tm send-keys -t wachat C-q
 wait_grep "$tmp/status" . 300
 check "Ctrl-q quits cleanly: exit 0" \
     [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
+failed_now && { show; diag "$tmp/w.err"; }
+
+# Unlinked from the phone: the screen goes and the terminal says why.
+rm -f "$tmp/status"
+: >"$tmp/w.err"
+start_pane
+check "started again, it logs in" wait_pane 'connected as' 300
+dev=$(ctl connections 2>/dev/null | tr ',' '\n' |
+    sed -n "s/.*\"jid\":\"\($A:[1-9][0-9]*@s.whatsapp.net\)\".*/\1/p" |
+    head -n 1)
+ctl remove-device "$dev" >/dev/null 2>&1
+wait_grep "$tmp/status" . 300
+check "unlinked ($dev), it stops with status 1" \
+    [ "$(cat "$tmp/status" 2>/dev/null)" = 1 ]
+check "... and says so on the terminal after the screen" \
+    grep -q '^wachat: logged out: .*run wachat again to link it anew$' \
+    "$tmp/w.err"
 failed_now && { show; diag "$tmp/w.err"; }
 tm kill-server >/dev/null 2>&1
 
