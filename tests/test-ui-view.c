@@ -428,6 +428,29 @@ test_ui_view__react_takes_a_quick_emoji_or_a_typed_one(void **st)
 	assert_string_equal(c->id, "ID108");
 	assert_string_equal(c->arg, "\xf0\x9f\x8e\x89");
 	assert_int_equal(c->flag, 0);
+	/* One emoji only: words or two emoji are refused, the prompt stays;
+	 * one with its skin tone, or a keycap, goes. */
+	(void)ui_view_key(f->v, alt_s, NOW);
+	type(f->v, "abc");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	(void)ui_view_key(f->v, 0x15, NOW);	/* Ctrl-u: the prompt empty */
+	(void)ui_view_key(f->v, 0x1f44d, NOW);
+	(void)ui_view_key(f->v, 0x1f44d, NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_REACT, NULL), 2);
+	(void)ui_view_key(f->v, 0x15, NOW);
+	(void)ui_view_key(f->v, 0x1f44d, NOW);
+	(void)ui_view_key(f->v, 0x1f3fd, NOW);	/* medium skin tone */
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_REACT, &c), 3);
+	assert_string_equal(c->arg, "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd");
+	(void)ui_view_key(f->v, alt_s, NOW);
+	type(f->v, "7");	/* not a quick key: typed */
+	(void)ui_view_key(f->v, 0xfe0f, NOW);
+	(void)ui_view_key(f->v, 0x20e3, NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_REACT, &c), 4);
+	assert_string_equal(c->arg, "7\xef\xb8\x8f\xe2\x83\xa3");
 }
 
 static void
@@ -460,6 +483,9 @@ test_ui_view__retry_and_delete_act_on_failed_messages_only(void **st)
 	assert_int_equal(count(&f->sink, CMD_DELETE, &c), 1);
 	assert_string_equal(c->id, "ID109");
 	assert_string_equal(c->chat, ALICE);
+	/* never sent, it is gone from the pane at once */
+	assert_int_equal(ui_msgs_find(ui_view_msgs(f->v), "ID109"), -1);
+	assert_null(ui_view_selected(f->v));
 }
 
 /* Alt-e on our newest message (sent 891 s ago): its text in the input

@@ -135,6 +135,20 @@ ui_msgs_find(const struct ui_msgs *m, const char *id)
 	return -1;
 }
 
+void
+ui_msgs_remove(struct ui_msgs *m, const char *id)
+{
+	int	 i = ui_msgs_find(m, id);
+
+	if (i < 0)
+		return;
+	msg_release(&m->v[i]);
+	memmove(&m->v[i], &m->v[i + 1], (m->n - (size_t)i - 1) *
+	    sizeof(*m->v));
+	m->n--;
+	m->sel = -1;
+}
+
 struct cmd *
 ui_msgs_open(struct ui_msgs *m, const char *jid)
 {
@@ -624,7 +638,7 @@ block_rows(struct ui_msgs *m, size_t i, int w)
 	}
 	wrap(m, g, w - INDENT);
 	r += 1 + (g->deleted ? 1 : g->nrows);
-	r += g->quoted_id[0] != '\0';
+	r += g->quoted_id[0] != '\0' && !g->deleted;	/* the quote goes too */
 	r += g->reactions[0] != '\0';
 	return r;
 }
@@ -807,7 +821,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	if (sel)
 		attroff(A_REVERSE);
 	buf_release(&who);
-	if (g->quoted_id[0] != '\0' && (y = next_row(p)) >= 0) {
+	if (g->quoted_id[0] != '\0' && !g->deleted && (y = next_row(p)) >= 0) {
 		struct buf	 q = BUF_INIT;
 
 		buf_append(&q, "> ", 2);

@@ -174,6 +174,10 @@ void		ui_msgs_sender(const struct ui_msgs *m, size_t i,
 /* The index of the row with id, or -1. */
 int		ui_msgs_find(const struct ui_msgs *m, const char *id);
 
+/* Drop the row with id (a failed message of ours deleted here): no
+ * selection after; nothing when there is none.  UI thread. */
+void		ui_msgs_remove(struct ui_msgs *m, const char *id);
+
 /* Scroll by rows (> 0 up, towards older); clamped at the newest. */
 void		ui_msgs_scroll(struct ui_msgs *m, int rows);
 

@@ -647,7 +647,11 @@ start_reply(struct ui_view *v)
 static void
 start_edit(struct ui_view *v, const struct ui_msg *g, int64_t now)
 {
-	if (!g->from_me || g->notice || g->deleted) {
+	if (g->deleted) {
+		set_note(v, _("a deleted message cannot be edited"));
+		return;
+	}
+	if (!g->from_me || g->notice) {
 		set_note(v, _("only your own messages can be edited"));
 		return;
 	}
@@ -678,8 +682,10 @@ static void
 start_delete(struct ui_view *v, const struct ui_msg *g, int64_t now)
 {
 	if (g->from_me && g->tick == UI_TICK_FAILED) {
+		/* never sent: gone from here and from the database */
 		push(v, cmd_new_chat(CMD_DELETE, v->msgs.chat, g->id, NULL,
 		    NULL, 0));
+		ui_msgs_remove(&v->msgs, g->id);
 		return;
 	}
 	if (!g->from_me || g->notice) {
@@ -710,6 +716,30 @@ start_prompt(struct ui_view *v, enum prompt p)
 	v->prompt = p;
 	v->prompt_err = NULL;
 	ui_input_clear(&v->pin);
+}
+
+/*
+ * Whether s is one emoji, as WhatsApp takes a reaction: a single
+ * character as seen (a grapheme cluster: with its skin tone, joined
+ * people, a flag's two letters, a keycap), starting with a pictograph or
+ * symbol (U+2000 on, past the letters of every script in the BMP but
+ * CJK's own symbols) or, for a keycap, a digit, # or * with U+20E3.
+ */
+static bool
+one_emoji(const char *s)
+{
+	size_t		 len = strlen(s), n;
+	uint32_t	 cp = 0;
+	int		 cols;
+
+	if (len == 0 || (n = ui_text_next(s, len, &cols)) != len)
+		return false;
+	(void)ui_text_decode(s, len, &cp);
+	if (cp >= 0x1f000 || (cp >= 0x2000 && cp < 0x3000) ||
+	    (cp >= 0x3030 && cp <= 0x303d) || cp == 0x3297 || cp == 0x3299)
+		return true;
+	return (cp == '#' || cp == '*' || (cp >= '0' && cp <= '9')) &&
+	    strstr(s, "\xe2\x83\xa3") != NULL;	/* U+20E3 */
 }
 
 static void
@@ -957,8 +987,11 @@ prompt_key(struct ui_view *v, int k, enum ui_key_action a)
 			take_number(v);
 		else if (v->prompt != PROMPT_REACT)
 			take_group(v);
-		else if (!ui_input_is_empty(&v->pin))
+		else if (one_emoji(v->pin.text))
 			react(v, v->pin.text);
+		else if (!ui_input_is_empty(&v->pin))
+			v->prompt_err = _("a reaction is one emoji: 1 to 6, "
+			    "0 removes yours, or type one and Enter");
 		return;
 	}
 	if (v->prompt == PROMPT_REACT && ui_input_is_empty(&v->pin) &&
@@ -2035,6 +2068,9 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		    _("New chat: the phone number with its country code, "
 		    "Enter opens it, Esc goes back");
 		lead = "+";
+	} else if (v->prompt == PROMPT_REACT && v->prompt_err != NULL) {
+		above = v->prompt_err;
+		lead = "";
 	} else if (v->prompt == PROMPT_REACT) {
 		snprintf(line, sizeof(line), _("React: 1 %s 2 %s 3 %s 4 %s "
 		    "5 %s 6 %s, 0 removes, or type one and Enter; Esc goes "
