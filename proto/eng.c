@@ -1562,7 +1562,13 @@ ev_close(void *arg, int err, const char *reason)
 		lost(e, err, NEXT_NOW, "paired; logging in");
 		return;
 	}
-	snprintf(why, sizeof(why), "%s: %s", wc_strerror(err), reason);
+	/* "the server closed the connection (code 1006)" says it all */
+	if (reason != NULL && strncmp(reason, wc_strerror(err),
+	    strlen(wc_strerror(err))) == 0)
+		snprintf(why, sizeof(why), "%s", reason);
+	else
+		snprintf(why, sizeof(why), "%s: %s", wc_strerror(err),
+		    reason != NULL ? reason : "");
 	lost(e, err, NEXT_RETRY, why);
 }
 

@@ -882,11 +882,8 @@ eng_thread(void *arg)
 		else
 			snprintf(what, len, _("cannot open the store in %s"),
 			    c->data_dir);
-		ev = ev_new(EV_ERROR, what);
+		stop(a, what, rc);	/* said once, as why it stopped */
 		free(what);
-		ev->err = rc;
-		send_ev(a, ev);
-		stop(a, "", rc);
 		goto out;
 	}
 	/* One wachat per data dir: a second would log in as the same device
@@ -898,10 +895,7 @@ eng_thread(void *arg)
 		snprintf(what, sizeof(what), rc == -EWOULDBLOCK ?
 		    _("another wachat is running with the data dir %s") :
 		    _("cannot lock the data dir %s"), c->data_dir);
-		ev = ev_new(EV_ERROR, what);
-		ev->err = rc;
-		send_ev(a, ev);
-		stop(a, "", rc);
+		stop(a, what, rc);	/* said once, as why it stopped */
 		goto out;
 	}
 	app_store_ops(a->store, &a->ops);

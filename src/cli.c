@@ -15,6 +15,7 @@
  */
 #include "compat.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -721,6 +722,18 @@ cmd_history(struct cli *c, const char *jid, bool since_set, int64_t since,
 	return print_from(c, jid, ts, rowid - 1, limit, false);
 }
 
+/* Whether q holds a letter or digit (any byte of a non-ASCII character
+ * counts: the index's tokenizer decides what it is), so that a search
+ * of punctuation alone is a usage error, not "no hit". */
+static bool
+has_word(const char *q)
+{
+	for (; *q != '\0'; q++)
+		if ((unsigned char)*q >= 0x80 || isalnum((unsigned char)*q))
+			return true;
+	return false;
+}
+
 static int
 cmd_search(struct cli *c, const char *query, const char *jid, long limit)
 {
@@ -932,6 +945,8 @@ cli_main(int argc, char **argv)
 		    "takes one QUERY (quote it)" : "takes one CHAT");
 	else
 		arg = argv[optind];
+	if (strcmp(cmd, "search") == 0 && !has_word(arg))
+		return usage_error(cmd, "QUERY has no word to search for");
 	if ((since_set && strcmp(cmd, "history") != 0) ||
 	    (chat != NULL && strcmp(cmd, "search") != 0) ||
 	    (format != NULL && strcmp(cmd, "export") != 0))
