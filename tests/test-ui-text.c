@@ -49,11 +49,22 @@ test_ui_text_next__takes_an_emoji_sequence_as_one_cluster_of_two(void **st)
 	size_t	 i;
 	int	 w;
 
+	static const int	 apart[] = { 4, 6, 2, 2, 2 };
+
 	(void)st;
+	ui_text_set_clusters(true);	/* a terminal that draws them whole */
 	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
 		assert_int_equal(ui_text_next(seqs[i], strlen(seqs[i]), &w),
 		    strlen(seqs[i]));
 		assert_int_equal(w, 2);
+	}
+	/* one that draws each character: one cluster still, as wide as its
+	 * characters (the VS16 heart and the flag 2 all the same) */
+	ui_text_set_clusters(false);
+	for (i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		assert_int_equal(ui_text_next(seqs[i], strlen(seqs[i]), &w),
+		    strlen(seqs[i]));
+		assert_int_equal(w, apart[i]);
 	}
 }
 
@@ -75,7 +86,10 @@ test_ui_text_width__counts_clusters_not_code_points(void **st)
 	const char	*s = "a" FAMILY "b" CJK E_ACUTE THUMBS_TONE;
 
 	(void)st;
+	ui_text_set_clusters(true);
 	assert_int_equal(ui_text_width(s, strlen(s)), 1 + 2 + 1 + 2 + 1 + 2);
+	ui_text_set_clusters(false);
+	assert_int_equal(ui_text_width(s, strlen(s)), 1 + 6 + 1 + 2 + 1 + 4);
 }
 
 static void
@@ -134,6 +148,7 @@ test_ui_text_wrap__never_splits_a_wide_cluster(void **st)
 	size_t		 total = 0;
 
 	(void)st;
+	ui_text_set_clusters(true);
 	n = ui_text_wrap(s, strlen(s), 5, l, 8);
 	assert_int_equal(n, 3);
 	for (i = 0; i < n; i++) {
@@ -144,11 +159,13 @@ test_ui_text_wrap__never_splits_a_wide_cluster(void **st)
 	}
 	assert_int_equal(total, strlen(s));
 	assert_int_equal(l[1].off, strlen(CJK FAMILY));
+	ui_text_set_clusters(false);
 }
 
-/* Random strings of mixed clusters at every width from 1 to 40: no row
- * wider than the width (but a lone 2-column cluster at width 1), every
- * row starts on a cluster, the rows cover the text in order. */
+/* Random strings of mixed clusters at every width from 1 to 40, for both
+ * kinds of terminal: no row wider than the width (but a lone cluster
+ * wider than it), every row starts on a cluster, the rows cover the text
+ * in order. */
 static void
 test_ui_text_wrap__random_text_fits_every_width(void **st)
 {
@@ -163,6 +180,7 @@ test_ui_text_wrap__random_text_fits_every_width(void **st)
 	(void)st;
 	srand(7);
 	for (round = 0; round < 300; round++) {
+		ui_text_set_clusters(round % 2 == 0);
 		len = 0;
 		while (len < 400) {
 			const char	*p = parts[rand() % 12];
@@ -176,8 +194,10 @@ test_ui_text_wrap__random_text_fits_every_width(void **st)
 			off = 0;
 			for (i = 0; i < n; i++) {
 				assert_true(l[i].off >= off);
+				/* wider only when one cluster is */
 				assert_true(l[i].cols <= width ||
-				    (width == 1 && l[i].cols == 2));
+				    ui_text_next(s + l[i].off, l[i].len, &w) ==
+				    l[i].len);
 				/* A row starts on a cluster boundary. */
 				off = 0;
 				while (off < l[i].off)
@@ -188,6 +208,7 @@ test_ui_text_wrap__random_text_fits_every_width(void **st)
 			}
 		}
 	}
+	ui_text_set_clusters(false);
 }
 
 static void

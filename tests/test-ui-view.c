@@ -905,6 +905,8 @@ test_ui_view_draw__lays_out_wide_text_in_its_columns(void **st)
 	    "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
 	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9X");
 	apply(f->v, ev);
+	/* For a terminal that draws clusters whole (ui/text.h). */
+	ui_text_set_clusters(true);
 	erase();
 	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
 	/* The list's border, straight down every row but the help line. */
@@ -925,6 +927,40 @@ test_ui_view_draw__lays_out_wide_text_in_its_columns(void **st)
 		assert_int_equal(mvin_wch(y, cols + 4, &cc), OK);
 		k = getcchar(&cc, NULL, &at, &pair, NULL);
 		assert_true(k >= 2);
+	}
+	assert_true(found);
+	/* For one that draws each character (xterm, tmux 3.3): the skin
+	 * tone in a cell of its own after the thumb, the man and the woman
+	 * each in theirs (no joiner left dangling at a cell's end): X at
+	 * +12. */
+	ui_text_set_clusters(false);
+	ev = page_ev(ALICE, 0, 1, 1, 0);
+	free(ev->msgs[0].text);
+	ev->msgs[0].text = xstrdup("\xe4\xb8\xad\xe6\x96\x87"
+	    "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
+	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9X");
+	apply(f->v, ev);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	found = false;
+	for (y = 1; y < 19 && !found; y++) {
+		row_text(y, lw + 1, 39, text, sizeof(text));
+		if (strstr(text, "\xe4\xb8\xad") == NULL)
+			continue;
+		found = true;
+		cols = lw + 1 + 1 + 2;
+		assert_int_equal(mvin_wch(y, cols + 12, &cc), OK);
+		assert_int_equal(getcchar(&cc, wc, &at, &pair, NULL), OK);
+		assert_int_equal(wc[0], L'X');
+		assert_int_equal(mvin_wch(y, cols + 6, &cc), OK);
+		assert_int_equal(getcchar(&cc, wc, &at, &pair, NULL), OK);
+		assert_int_equal(wc[0], 0x1f3fd);
+		assert_int_equal(mvin_wch(y, cols + 8, &cc), OK);
+		assert_int_equal(getcchar(&cc, wc, &at, &pair, NULL), OK);
+		assert_int_equal(wc[0], 0x1f468);
+		assert_int_equal(mvin_wch(y, cols + 10, &cc), OK);
+		assert_int_equal(getcchar(&cc, wc, &at, &pair, NULL), OK);
+		assert_int_equal(wc[0], 0x1f469);
 	}
 	assert_true(found);
 	/* The input line, under its rule, above the help line. */

@@ -230,6 +230,16 @@ check "... y deletes it on bob's phone" \
 check "... and here" wait_pane 'message deleted' 50
 failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
 
+# An emoji with a skin tone is as wide as tmux draws it (wachat asks the
+# terminal at start): editing around it leaves nothing stale on screen.
+tm send-keys -t wachat -l 'x👍🏽y'
+tm send-keys -t wachat Home Delete
+check "typing x👍🏽y, Home, Delete: the input line shows 👍🏽y, no x left" \
+    wait_pane '│> 👍🏽y *$' 50
+check "... nor anything after it" sh -c "! grep -q '👍🏽y.*[xy]' '$tmp/pane'"
+failed_now && show
+tm send-keys -t wachat C-u
+
 # Resizes keep a sane layout.
 tm resize-window -t wachat -x 60 -y 20
 check "at 60x20 the chat list and the input line are there" \

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "i18n.h"
 #include "qr.h"
 #include "screen.h"
+#include "text.h"
 #include "view.h"
 #include "xmalloc.h"
 
@@ -132,6 +134,50 @@ is_utf8(const char *codeset)
 	    strcasecmp(codeset, "UTF8") == 0;
 }
 
+/*
+ * Ask the terminal how wide it draws a thumbs up with a skin tone (a
+ * cluster of two wide characters): draw it at the start of the line, ask
+ * where the cursor is (DSR, ESC [ 6 n; every terminal emulator answers
+ * ESC [ row ; col R) and wipe it.  2 columns: it draws clusters whole; 4,
+ * or no answer within PROBE_MS: character by character, as wcwidth()
+ * says (ui/text.h).  In a UTF-8 locale only, with the terminal in
+ * curses' non-canonical mode.
+ */
+#define PROBE_MS	400
+
+static bool
+probe_clusters(void)
+{
+	static const char	 ask[] = "\r\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
+				    "\033[6n";
+	struct pollfd		 pf = { .fd = STDIN_FILENO, .events = POLLIN };
+	char			 b[64], *e;
+	size_t			 n = 0;
+	ssize_t			 r;
+	int			 row, col = 0, left = PROBE_MS;
+	struct timespec		 t0, t1;
+
+	fflush(stdout);
+	if (write(STDOUT_FILENO, ask, sizeof(ask) - 1) !=
+	    (ssize_t)sizeof(ask) - 1)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (left > 0 && n < sizeof(b) - 1 && poll(&pf, 1, left) > 0) {
+		if ((r = read(STDIN_FILENO, b + n, sizeof(b) - 1 - n)) <= 0)
+			break;
+		n += (size_t)r;
+		b[n] = '\0';
+		if ((e = strrchr(b, '\033')) != NULL &&
+		    sscanf(e, "\033[%d;%dR", &row, &col) == 2)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		left = PROBE_MS - (int)((t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_nsec - t0.tv_nsec) / 1000000);
+	}
+	(void)!write(STDOUT_FILENO, "\r\033[K", 5);
+	return col == 3;	/* the cursor after 2 columns */
+}
+
 int
 ui_screen_new(struct ui_screen **out)
 {
@@ -164,6 +210,8 @@ ui_screen_new(struct ui_screen **out)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->utf8 = is_utf8(nl_langinfo(CODESET));
+	if (s->utf8)
+		ui_text_set_clusters(probe_clusters());
 	if (has_colors() && start_color() == OK &&
 	    init_pair(PAIR_QR, COLOR_BLACK, COLOR_WHITE) == OK) {
 		s->colour = true;

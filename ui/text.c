@@ -72,6 +72,22 @@ cp_width(uint32_t c)
 	return wcwidth((wchar_t)c);
 }
 
+/* How the terminal draws an emoji sequence (ui_text_set_clusters()):
+ * one cell pair per cluster, or each character as wcwidth() says. */
+static bool	clusters;
+
+void
+ui_text_set_clusters(bool on)
+{
+	clusters = on;
+}
+
+bool
+ui_text_clusters(void)
+{
+	return clusters;
+}
+
 size_t
 ui_text_next(const char *s, size_t len, int *cols)
 {
@@ -107,6 +123,19 @@ ui_text_next(const char *s, size_t len, int *cols)
 		i += n;
 	}
 	w = cp_width(base);
+	if (!clusters) {
+		/* every character of the cluster as wide as it is alone: the
+		 * terminal draws a skin tone or a joined person after its
+		 * base, not over it */
+		size_t	 j = ui_text_decode(s, len, &c);
+		int	 cw;
+
+		while (j < i) {
+			j += ui_text_decode(s + j, i - j, &c);
+			if ((cw = cp_width(c)) > 0)
+				w = (w > 0 ? w : 0) + cw;
+		}
+	}
 	if (w < 1)
 		w = 1;	/* unknown, or a mark drawn on a space */
 	if ((vs16 || flag) && w < 2)
@@ -222,35 +251,45 @@ ui_text_draw(int y, int x, const char *s, size_t len, int cols)
 	short		 pair;
 	uint32_t	 c;
 	size_t		 i = 0, n, j, m;
-	int		 used = 0, w, cw, k, p;
+	int		 used = 0, w, cw, k, p, col;
 
 	(void)attr_get(&attr, &pair, NULL);
 	while (i < len && s[i] != '\n') {
 		n = ui_text_next(s + i, len - i, &w);
 		if (used + w > cols)
 			break;
-		j = ui_text_decode(s + i, n, &c);
-		cw = cp_width(c);
-		if (cw < 0) {
-			c = CP_BAD;
-			cw = 1;
-		}
-		k = 0;
-		if (cw == 0) {
-			wc[0] = L' ';	/* a lone mark, on a space */
-			cw = 1;
-			j = 0;
-		} else
-			wc[0] = (wchar_t)c;
-		wc[1] = L'\0';
-		memset(&cc, 0, sizeof(cc));
-		if (setcchar(&cc, wc, attr, pair, NULL) == OK) {
+		/* The cluster's cells: one holding it all (clusters), or one
+		 * per character with a width, each with the zero-width ones
+		 * that follow it (a joiner, a selector, marks). */
+		for (j = 0, col = 0; j < n && col < w;) {
+			j += ui_text_decode(s + i + j, n - j, &c);
+			cw = cp_width(c);
+			if (cw < 0) {
+				c = CP_BAD;
+				cw = 1;
+			}
+			if (cw == 0) {
+				if (col > 0)
+					continue;	/* past a full cell */
+				wc[0] = L' ';	/* a lone mark, on a space */
+				cw = 1;
+				j = 0;
+			} else
+				wc[0] = (wchar_t)c;
+			wc[1] = L'\0';
+			memset(&cc, 0, sizeof(cc));
+			if (setcchar(&cc, wc, attr, pair, NULL) != OK) {
+				col += cw;
+				continue;
+			}
 #ifdef NCURSES_VERSION
-			/* The rest of the cluster in the same cell: curses
-			 * sends every character of a cell, so the terminal
-			 * gets the whole sequence (up to the cell's room). */
+			/* The rest in the same cell: curses sends every
+			 * character of a cell, so the terminal gets the whole
+			 * sequence (up to the cell's room). */
 			for (k = 1; k < CCHARW_MAX && j < n; k++) {
 				m = ui_text_decode(s + i + j, n - j, &c);
+				if (!clusters && cp_width(c) > 0)
+					break;	/* the next cell's */
 				if (cp_width(c) < 0 && c != CP_ZWJ)
 					c = CP_BAD;
 				cc.chars[k] = (wchar_t)c;
@@ -260,9 +299,12 @@ ui_text_draw(int y, int x, const char *s, size_t len, int cols)
 			if (k > 1 && cc.chars[k - 1] == (wchar_t)CP_ZWJ)
 				cc.chars[k - 1] = L'\0';
 #endif
-			(void)mvadd_wch(y, x + used, &cc);
+			(void)mvadd_wch(y, x + used + col, &cc);
+			col += cw;
+			if (clusters)
+				break;
 		}
-		for (p = cw; p < w; p++)
+		for (p = col; p < w; p++)
 			(void)mvaddch(y, x + used + p, ' ');
 		used += w;
 		i += n;

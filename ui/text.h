@@ -3,10 +3,16 @@
  * ui/text.h -- UTF-8 text as a terminal lays it out: grapheme clusters
  * (a base character with its combining marks, variation selectors, skin
  * tones, zero-width-joined emoji, regional-indicator flag pairs) taken as
- * one unit, their width in columns (wcwidth of the base; 2 for emoji
- * presentation: a VS16 sequence or a flag), wrapping at the spaces
- * between words to a width, and drawing a cluster as one curses cell so
- * that what curses counts is what was laid out.  The text is sanitised
+ * one unit (of editing, wrapping, cutting), their width in columns, wrapping
+ * at the spaces between words to a width, and drawing a cluster so that
+ * what curses counts is what the terminal draws.  Terminals differ on
+ * emoji sequences: some draw a cluster in the width of its base (kitty,
+ * WezTerm, iTerm2), others each character in its own wcwidth (xterm, tmux
+ * 3.3, the Linux console), so a thumbs up with a skin tone is 2 columns
+ * or 4.  ui_text_set_clusters() says which (the screen asks the terminal
+ * at start, ui/screen.c); the width is then wcwidth of the base, or the
+ * sum of its characters' (2 at least for emoji presentation: a VS16
+ * sequence or a flag).  The text is sanitised
  * already (src/sanitize.h): the layout never sees a control character but
  * newline.  Widths follow the locale's wcwidth(), so the caller has set
  * an LC_CTYPE (a UTF-8 one for anything beyond ASCII).  The pure
@@ -19,6 +25,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * How the terminal draws emoji sequences: on, a cluster in one cell (as
+ * wide as its base); off (the default), each character with a width in
+ * its own cells.  Set once at start, before any layout (main thread);
+ * ui_text_clusters() reads it.
+ */
+void	ui_text_set_clusters(bool on);
+bool	ui_text_clusters(void);
 
 /* Combining marks kept in one cluster when drawn (reliability.md rule 3:
  * at most 8 marks per grapheme; curses keeps fewer). */
