@@ -2057,6 +2057,28 @@ test_ui_view_draw__a_long_name_leaves_the_question_whole(void **st)
 	term_close(&t);
 }
 
+/* A paste past the 65,536 bytes a message holds: the input keeps what
+ * fits, and the screen says the rest was left out. */
+static void
+test_ui_view_draw__a_paste_too_long_is_cut_and_said(void **st)
+{
+	struct fixture	*f = *st;
+	struct term	 t;
+	int		 i;
+
+	term_open(&t, 24, 100);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, UI_KEY_PASTE_BEGIN, NOW);
+	for (i = 0; i < UI_INPUT_MAX + 100; i++)
+		(void)ui_view_key(f->v, 'a' + i % 26, NOW);
+	(void)ui_view_key(f->v, UI_KEY_PASTE_END, NOW);
+	assert_int_equal(strlen(ui_view_input(f->v)), UI_INPUT_MAX);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 23, 100, NOW));
+	assert_true(find_row(0, 100, "the paste was cut at 65,536 bytes") > 0);
+	term_close(&t);
+}
+
 static void
 test_ui_view_draw__search_fits_a_small_window(void **st)
 {
@@ -2216,6 +2238,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__esc_closes_the_search_back_to_the_group_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__search_fits_a_small_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_long_name_leaves_the_question_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_paste_too_long_is_cut_and_said, setup, teardown),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -183,10 +183,18 @@ ui_input_layout(const struct ui_input *in, int width, struct ui_line *lines,
 		r++;
 		c = 0;
 	}
-	/* the max rows that end with the cursor's */
+	/* the max rows that end with the cursor's; the row after the
+	 * text's last, when the cursor is there, is empty */
 	first = r - max + 1 > 0 ? r - max + 1 : 0;
-	for (i = 0; i < max && first + i < rows; i++)
-		lines[i] = l[first + i];
+	for (i = 0; i < max; i++) {
+		if (first + i < rows)
+			lines[i] = l[first + i];
+		else {
+			lines[i].off = in->len;
+			lines[i].len = 0;
+			lines[i].cols = 0;
+		}
+	}
 	free(l);
 	*row = r;
 	*col = c;

@@ -1461,6 +1461,15 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 		return false;
 	}
 	len = v->in.len;
+	if (v->pasting && is_text_key(k)) {
+		/* a long paste: no bell per character past the end */
+		if (ui_input_insert_cp(&v->in, (uint32_t)k) == 0)
+			typing_edit(v, now);
+		else
+			set_note(v, _("the paste was cut at 65,536 bytes, "
+			    "a message's most"));
+		return false;
+	}
 	if (edit_key(&v->in, k) && v->in.len != len)
 		typing_edit(v, now);	/* the text changed, not the cursor */
 	return false;
