@@ -1310,6 +1310,20 @@ view_opts(const struct conf *c, struct ui_view_opts *o)
 			rc = -EINVAL;
 		}
 	}
+	/* A key set for an action that another has too: one of the two
+	 * could never run. */
+	for (i = 0; rc == 0 && i < CONF_KEY_ACTIONS; i++) {
+		int	 j;
+
+		if (c->keys[i] == NULL ||
+		    (j = ui_keys_clash(&o->keys, conf_key_actions[i])) < 0)
+			continue;
+		fprintf(stderr, _("wachat: key-%s: %s is also the key of %s "
+		    "(bind that one to another key, or to none)\n"),
+		    conf_key_actions[i], c->keys[i],
+		    ui_keys_action_name((enum ui_key_action)j));
+		rc = -EINVAL;
+	}
 	return rc;
 }
 

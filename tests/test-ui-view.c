@@ -853,6 +853,14 @@ test_ui_keys__parse_names_and_bind_actions(void **st)
 	assert_int_equal(ui_keys_bind(&km, "fly", "f1", &why), -EINVAL);
 	assert_non_null(why);
 	assert_int_equal(ui_keys_bind(&km, "send", "ctrl-", &why), -EINVAL);
+	/* the defaults share no key; help on quit's key clashes with it */
+	for (k = 0; k < UI_ACT_COUNT; k++)
+		assert_int_equal(ui_keys_clash(&km, ui_keys_action_name(
+		    (enum ui_key_action)k)), -1);
+	assert_int_equal(ui_keys_bind(&km, "help", "ctrl-q", &why), 0);
+	assert_int_equal(ui_keys_clash(&km, "help"), UI_ACT_QUIT);
+	assert_int_equal(ui_keys_clash(&km, "quit"), UI_ACT_HELP);
+	assert_int_equal(ui_keys_bind(&km, "help", "f1", &why), 0);
 	ui_keys_name(UI_KEY_ALT + 's', name, sizeof(name));
 	assert_string_equal(name, "Alt-s");
 	ui_keys_name(0x18, name, sizeof(name));

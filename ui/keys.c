@@ -177,6 +177,22 @@ ui_keys_bind(struct ui_keymap *km, const char *action, const char *key,
 	return 0;
 }
 
+int
+ui_keys_clash(const struct ui_keymap *km, const char *action)
+{
+	int	 i, j;
+
+	for (i = 0; i < UI_ACT_COUNT; i++)
+		if (strcmp(acts[i].name, action) == 0)
+			break;
+	if (i == UI_ACT_COUNT || km->key[i] == 0)
+		return -1;
+	for (j = 0; j < UI_ACT_COUNT; j++)
+		if (j != i && km->key[j] == km->key[i])
+			return j;
+	return -1;
+}
+
 enum ui_key_action
 ui_keys_action(const struct ui_keymap *km, int key)
 {

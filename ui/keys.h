@@ -80,6 +80,13 @@ void		ui_keys_default(struct ui_keymap *km);
 MUST_CHECK int	ui_keys_parse(const char *name, int *key);
 
 /*
+ * The other action bound to the key of action in km (two actions on one
+ * key: only the first would ever run), as an enum ui_key_action, or -1
+ * when none (or action unknown or unbound).  Any thread.
+ */
+int		ui_keys_clash(const struct ui_keymap *km, const char *action);
+
+/*
  * Bind action (its name: "send", "next-chat", ... as listed above) to
  * key (a name for ui_keys_parse()).  Returns 0, or -EINVAL with *why (a
  * static English phrase marked N_()) saying what was wrong.
