@@ -2087,6 +2087,35 @@ test_ui_view_draw__a_paste_too_long_is_cut_and_said(void **st)
 	term_close(&t);
 }
 
+/* A group made with fewer members than asked for says so when it opens,
+ * and "making the group…" is gone. */
+static void
+test_ui_view_draw__a_new_group_says_who_could_not_be_added(void **st)
+{
+	struct fixture	*f = *st;
+	struct term	 t;
+
+	term_open(&t, 24, 100);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, key("alt-m"), NOW);
+	type(f->v, "Hikers");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	type(f->v, "15550000002, 15550000003, 15550000004, 15550000005, "
+	    "15550000006, 15550000007, 15550000099");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 23, 100, NOW));
+	assert_true(find_row(0, 100, "making the group") > 0);
+	apply(f->v, group_ev("Hikers", 0));	/* 5 members besides us */
+	assert_string_equal(ui_view_open_chat(f->v), GROUP);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 23, 100, NOW));
+	assert_true(find_row(0, 100, "making the group") < 0);
+	assert_true(find_row(0, 100, "only 5 of 7 members could be added "
+	    "(not on WhatsApp?)") > 0);
+	term_close(&t);
+}
+
 static void
 test_ui_view_draw__search_fits_a_small_window(void **st)
 {
@@ -2247,6 +2276,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__search_fits_a_small_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_long_name_leaves_the_question_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_paste_too_long_is_cut_and_said, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_new_group_says_who_could_not_be_added, setup, teardown),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

@@ -86,6 +86,7 @@ struct ui_view {
 	int		 info_top;	/* the first member drawn */
 	int		 info_rows;	/* member rows last drawn */
 	char		*new_subject;	/* a new group's, members asked */
+	unsigned	 made_count;	/* the members asked for with it */
 	char		*made_subject;	/* a group asked for: opened when
 					 * its EV_GROUP comes */
 	/* Chat list reloads. */
@@ -420,6 +421,15 @@ group_changed(struct ui_view *v, const struct ev *ev)
 		v->made_subject = NULL;
 		ui_chats_open(&v->chats, g->jid);
 		open_selected(v);
+		set_note(v, NULL);	/* "making the group…" is done */
+		if (g->n > 0 && g->n - 1 < v->made_count) {
+			char	 line[160];
+
+			snprintf(line, sizeof(line), _("only %u of %u "
+			    "members could be added (not on WhatsApp?)"),
+			    (unsigned)(g->n - 1), v->made_count);
+			set_note(v, line);
+		}
 	}
 }
 
@@ -909,6 +919,9 @@ take_group(struct ui_view *v)
 			free(v->made_subject);
 			v->made_subject = v->new_subject;
 			v->new_subject = NULL;
+			v->made_count = 0;
+			for (size_t i = 0; i < b.len && b.p[i] != '\0'; i++)
+				v->made_count += i == 0 || b.p[i] == ',';
 			set_note(v, _("making the group…"));
 		} else if (chat != NULL)
 			push(v, cmd_new_chat(p == PROMPT_ADD ? CMD_GROUP_ADD :
