@@ -586,13 +586,24 @@ kind_name(enum store_msg_kind k)
 	return "unsupported";
 }
 
+/* The author of the message m quotes: "me" for ours. */
+static const char *
+quoted_name(struct cli *c, const struct store_msg *m)
+{
+	return m->quoted_sender[0] == '\0' ? "me" :
+	    user_name(c, m->quoted_sender);
+}
+
 /* One message line (history, export). */
 static void
 put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 {
+	char		 who[sizeof(c->who_name)];
+	size_t		 i;
+
 	/* a notice is wachat's line about the chat, nobody's message */
-	const char	*who = m->kind == STORE_MSG_NOTICE ? "*" :
-			    sender_name(c, m->chat, m->from_me, m->sender);
+	snprintf(who, sizeof(who), "%s", m->kind == STORE_MSG_NOTICE ? "*" :
+	    sender_name(c, m->chat, m->from_me, m->sender));
 
 	if (c->json) {
 		put(&c->line, "{\"type\":\"message\"");
@@ -608,8 +619,32 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		json_s(&c->line, "sender_name", who);
 		json_s(&c->line, "kind", kind_name(m->kind));
 		json_str(&c->line, "text", m->text, m->text_len);
-		if (m->quoted_id[0] != '\0')
+		if (m->quoted_id[0] != '\0') {
 			json_s(&c->line, "quoted_id", m->quoted_id);
+			json_s(&c->line, "quoted_sender", m->quoted_sender);
+			json_s(&c->line, "quoted_sender_name",
+			    quoted_name(c, m));
+			json_s(&c->line, "quoted_text", m->quoted_text);
+		}
+		if (m->nreactions > 0) {
+			put(&c->line, ",\"reactions\":[");
+			for (i = 0; i < m->nreactions; i++) {
+				const struct store_reaction *r =
+				    &m->reactions[i];
+
+				put(&c->line, i > 0 ? ",{" : "{");
+				put(&c->line, "\"emoji\":\"");
+				(void)json_chars(&c->line, r->emoji,
+				    strlen(r->emoji));
+				put(&c->line, "\"");
+				json_s(&c->line, "sender", r->sender);
+				json_s(&c->line, "sender_name",
+				    r->sender[0] == '\0' ? "me" :
+				    user_name(c, r->sender));
+				put(&c->line, "}");
+			}
+			put(&c->line, "]");
+		}
 		putf(&c->line, ",\"edited_ms\":%lld,\"deleted\":%s}",
 		    (long long)m->edited_ms, m->deleted ? "true" : "false");
 		flush_line(c);
@@ -628,6 +663,19 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	put(&c->line, "  ");
 	put_text(&c->line, who, strlen(who));
 	put(&c->line, ": ");
+	if (m->quoted_id[0] != '\0' && !m->deleted) {
+		const char	*q = quoted_name(c, m);
+
+		put(&c->line, "[reply to ");
+		put_text(&c->line, q, strlen(q));
+		if (m->quoted_text[0] != '\0') {
+			put(&c->line, ": \"");
+			put_text(&c->line, m->quoted_text,
+			    strlen(m->quoted_text));
+			put(&c->line, "\"");
+		}
+		put(&c->line, "] ");
+	}
 	if (m->deleted)
 		put(&c->line, "(message deleted)");
 	else {
@@ -641,6 +689,20 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		put_text(&c->line, m->text, m->text_len);
 		if (m->edited_ms != 0)
 			put(&c->line, " (edited)");
+		for (i = 0; i < m->nreactions; i++) {
+			const struct store_reaction	*r = &m->reactions[i];
+			const char			*n = r->sender[0] ==
+							    '\0' ? "me" :
+							    user_name(c,
+							    r->sender);
+
+			put(&c->line, i == 0 ? " [" : ", ");
+			put_text(&c->line, r->emoji, strlen(r->emoji));
+			put(&c->line, " ");
+			put_text(&c->line, n, strlen(n));
+		}
+		if (m->nreactions > 0)
+			put(&c->line, "]");
 	}
 	flush_line(c);
 }

@@ -111,7 +111,8 @@ run 0 history "+1 555 000 0001" --limit 1 &&
 ok "history takes a phone number as people write it"
 run 0 history +15550000002 && has '2020-07-19 00:00  Bob: see you at the station'
 ok "history finds a number's chat under its LID"
-run 0 history "café soc" && has '2020-10-27 00:00  Carol: Who brings the croissants?' &&
+run 0 history "café soc" &&
+    has '2020-10-27 00:00  Carol: Who brings the croissants? [👍 Bob, ❤ me]' &&
     has '2020-10-27 00:00  Bob: I will bring them (edited)'
 ok "history takes a unique part of a chat's name; group senders named"
 run 0 history "ANA MARíA" --limit 1 &&
@@ -204,6 +205,19 @@ import json, sys
 ids = [json.loads(l)["id"] for l in open(sys.argv[1], encoding="utf-8")]
 print(len(set(ids)), ids[0], ids[-1])' "$tmp/out")" = "304 HIST000 A4" ]
 ok "export --format jsonl: every message once, oldest first"
+run 0 export "Café Society" --format txt &&
+    has "2020-10-27 00:00:02  me: [reply to Carol: \"Who brings the croissants?\"] me too" &&
+    grep -q '  Carol: Who brings the croissants? \[👍 Bob, ❤ me\]$' "$tmp/out"
+ok "export --format txt: a reply names what it quotes, reactions follow the text"
+run 0 export "Café Society" --format jsonl &&
+    [ "$(python3 -c '
+import json, sys
+m = {j["id"]: j for j in map(json.loads, open(sys.argv[1], encoding="utf-8"))}
+r = m["G1"].get("reactions", [])
+print(m["G3"]["quoted_id"], m["G3"]["quoted_sender_name"], m["G3"]["quoted_text"],
+      "|", ",".join(x["emoji"] + "=" + x["sender_name"] for x in r))' "$tmp/out")" = \
+    "G1 Carol Who brings the croissants? | 👍=Bob,❤=me" ]
+ok "export --format jsonl: the quoted message and the reactions with their senders"
 run 1 export Ana
 ok "export without --format exits 1"
 run 1 export Ana --format html

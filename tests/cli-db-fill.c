@@ -108,6 +108,33 @@ fill(struct store *s)
 	    "\"promise\"\\ok");
 	check(store_msg_edit(s, GROUP, false, "G2", "I will bring them", 17,
 	    T0 + 300 * DAY + 5000), "edit");
+	/* our reply to Carol's question, and two reactions to it */
+	{
+		static const uint8_t	 pb[] = "pb";
+		struct store_msg_new	 m;
+
+		memset(&m, 0, sizeof(m));
+		m.chat = GROUP;
+		m.id = "G3";
+		m.sender = "";
+		m.from_me = true;
+		m.ts_ms = T0 + 300 * DAY + 2000;
+		m.kind = STORE_MSG_TEXT;
+		m.text = "me too";
+		m.text_len = 6;
+		m.quoted_id = "G1";
+		m.quoted_sender = CAROL;
+		m.quoted_text = "Who brings the croissants?";
+		m.state = STORE_MSG_SENT;
+		m.payload = pb;
+		m.payload_len = 2;
+		check(store_msg_insert_outgoing(s, &m, NULL), "reply");
+		check(store_msg_mark_sent(s, GROUP, "G3", 0), "sent");
+		check(store_reaction_set(s, GROUP, "G1", BOB, "\xf0\x9f\x91\x8d",
+		    T0 + 300 * DAY + 3000), "reaction");
+		check(store_reaction_set(s, GROUP, "G1", "", "\xe2\x9d\xa4",
+		    T0 + 300 * DAY + 4000), "reaction");
+	}
 	check(store_lid_put(s, BOB_PN, BOB), "lid");
 	check(store_contact_set_push_name(s, BOB, "Bob"), "bob");
 	in(s, BOB, "B1", "", false, T0 + 200 * DAY, "see you at the station");
