@@ -2116,6 +2116,37 @@ test_ui_view_draw__a_new_group_says_who_could_not_be_added(void **st)
 	term_close(&t);
 }
 
+/* In a small window the key page scrolls to its last entry; any other
+ * key closes it. */
+static void
+test_ui_view_draw__the_key_page_scrolls_in_a_small_window(void **st)
+{
+	struct fixture	*f = *st;
+	struct term	 t;
+	int		 i;
+
+	term_open(&t, 13, 40);
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, key("ctrl-g"), NOW);
+	erase();
+	assert_true(ui_view_draw(f->v, 0, 0, 13, 40, NOW));
+	assert_true(find_row(0, 40, "Keys (Up, Down") >= 0);
+	assert_true(find_row(0, 40, "rename, add") < 0);
+	for (i = 0; i < 10; i++)
+		(void)ui_view_key(f->v, UI_KEY_FN + KEY_NPAGE, NOW);
+	erase();
+	assert_true(ui_view_draw(f->v, 0, 0, 13, 40, NOW));
+	assert_true(find_row(0, 40, "r a d l") >= 0);
+	assert_true(find_row(0, 40, "Keys (Up, Down") >= 0);
+	(void)ui_view_key(f->v, UI_KEY_FN + KEY_UP, NOW);
+	(void)ui_view_key(f->v, 'x', NOW);	/* closes, types nothing */
+	erase();
+	assert_true(ui_view_draw(f->v, 0, 0, 13, 40, NOW));
+	assert_true(find_row(0, 40, "Keys (") < 0);
+	assert_string_equal(ui_view_input(f->v), "");
+	term_close(&t);
+}
+
 static void
 test_ui_view_draw__search_fits_a_small_window(void **st)
 {
@@ -2276,6 +2307,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__search_fits_a_small_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_long_name_leaves_the_question_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_paste_too_long_is_cut_and_said, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__the_key_page_scrolls_in_a_small_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_new_group_says_who_could_not_be_added, setup, teardown),
 	};
 

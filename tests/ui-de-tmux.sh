@@ -200,7 +200,8 @@ check "Ctrl-g shows the key page in German" \
 check "... each key with what it does" eval \
     'grep -q "Ctrl-q  *beenden" "$tmp/pane" &&
     grep -q "Tab  *nächster Chat" "$tmp/pane" &&
-    grep -q "Ctrl-a Ctrl-e Anfang, Ende der Zeile" "$tmp/pane"'
+    grep -A1 "^.*│ *Ctrl-a Ctrl-e *$" "$tmp/pane" |
+    grep -q "│  *Anfang, Ende der Zeile *$"'
 [ $? -eq 0 ] || diag "$tmp/pane"
 # 80 columns, as wide as the English needs: no German line is cut.
 tm resize-window -t wachat -x 80 -y 40

@@ -78,6 +78,7 @@ struct ui_view {
 	char		*react_id;	/* the prompt's target */
 	bool		 react_mine;
 	bool		 help;
+	int		 help_top, help_rows;	/* the key page's scroll */
 	bool		 pasting;	/* between the bracketed-paste marks */
 	/* Groups. */
 	struct ui_groups groups;
@@ -1300,6 +1301,7 @@ search_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 		return;
 	case UI_ACT_HELP:
 		v->help = true;
+		v->help_top = 0;
 		return;
 	case UI_ACT_FIND:
 	case UI_ACT_FIND_ALL:
@@ -1383,6 +1385,17 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 
 	set_note(v, NULL);
 	if (v->help) {
+		/* the key page scrolls; any other key closes it */
+		if (k == UI_KEY_FN + KEY_UP || k == UI_KEY_FN + KEY_DOWN ||
+		    k == UI_KEY_FN + KEY_PPAGE || k == UI_KEY_FN + KEY_NPAGE) {
+			int	 step = k == UI_KEY_FN + KEY_UP ||
+				    k == UI_KEY_FN + KEY_DOWN ? 1 :
+				    (v->help_rows > 1 ? v->help_rows - 1 : 1);
+
+			v->help_top += k == UI_KEY_FN + KEY_UP ||
+			    k == UI_KEY_FN + KEY_PPAGE ? -step : step;
+			return false;	/* draw_help() clamps it */
+		}
 		v->help = false;
 		if (a != UI_ACT_QUIT)
 			return false;
@@ -1407,6 +1420,7 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 		return true;
 	case UI_ACT_HELP:
 		v->help = true;
+		v->help_top = 0;
 		return false;
 	case UI_ACT_NEXT_CHAT:
 	case UI_ACT_PREV_CHAT:
@@ -1579,48 +1593,89 @@ put(int y, int x, const char *s, int cols)
 	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
 }
 
+/* The key page being laid out: rows counted from 0 over the whole page,
+ * those from top on drawn from screen row y while they fit. */
+struct help_pen {
+	int	 x, w, y, rows, top, n;
+	bool	 draw;
+};
+
+#define HELP_KEY_COLS	12
+
+/* One entry: the key, then what it does wrapped to the columns left
+ * (continued under the text, never cut in a word); a key wider than its
+ * column stands on a row of its own, its text under it. */
+static void
+help_entry(struct help_pen *p, const char *key, const char *what)
+{
+	struct ui_line	 l[8];
+	int		 n, i, tw = p->w - HELP_KEY_COLS - 1, r;
+	bool		 alone = ui_text_width(key, strlen(key)) >
+			    HELP_KEY_COLS;
+
+	if (tw < 8)
+		tw = 8;
+	n = ui_text_wrap(what, strlen(what), tw, l, 8);
+	for (i = alone ? -1 : 0; i < n && i < 8; i++, p->n++) {
+		r = p->n - p->top;
+		if (!p->draw || r < 0 || r >= p->rows)
+			continue;
+		if (i < 0 || (i == 0 && !alone))
+			(void)put(p->y + r, p->x, key, i < 0 ? p->w :
+			    HELP_KEY_COLS);
+		if (i >= 0)
+			(void)ui_text_draw(p->y + r, p->x + HELP_KEY_COLS + 1,
+			    what + l[i].off, l[i].len, tw);
+	}
+}
+
+static void
+help_entries(struct ui_view *v, struct help_pen *p)
+{
+	static const char *const fixed[][2] = {
+		{ "Ctrl-a Ctrl-e", N_("start, end of the line") },
+		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
+		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
+		{ "r a d l", N_("rename, add, remove, leave (group info)") },
+	};
+	char	 key[32];
+	size_t	 k;
+	int	 i;
+
+	p->n = 0;
+	for (i = 0; i < UI_ACT_COUNT; i++) {
+		ui_keys_name(v->o.keys.key[i], key, sizeof(key));
+		if (key[0] != '\0')
+			help_entry(p, key, ui_keys_action_help(
+			    (enum ui_key_action)i));
+	}
+	help_entry(p, _("Enter"), v->o.enter_sends ? _("send") :
+	    _("new line"));
+	for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+		help_entry(p, fixed[k][0], _(fixed[k][1]));
+}
+
+/* The key page, from its row v->help_top (clamped here); Up, Down, PgUp
+ * and PgDn scroll it when it does not fit (ui_view_key()). */
 static void
 draw_help(struct ui_view *v, int y, int x, int h, int w)
 {
-	char	 key[32], line[256];
-	int	 i, row = y;
+	struct help_pen	 p = { x, w, y + 1, h - 1, 0, 0, false };
 
+	help_entries(v, &p);		/* how many rows */
+	if (v->help_top > p.n - p.rows)
+		v->help_top = p.n - p.rows;
+	if (v->help_top < 0)
+		v->help_top = 0;
+	v->help_rows = p.rows;
+	p.top = v->help_top;
+	p.draw = true;
+	help_entries(v, &p);
 	attron(A_BOLD);
-	put(row++, x, _("Keys (any key closes this page)"), w);
+	(void)put(y, x, p.n > p.rows ? _("Keys (Up, Down, PgUp, PgDn "
+	    "scroll; any other key closes this page)") : _("Keys (any key "
+	    "closes this page)"), w);
 	attroff(A_BOLD);
-	for (i = 0; i < UI_ACT_COUNT && row < y + h; i++) {
-		ui_keys_name(v->o.keys.key[i], key, sizeof(key));
-		if (key[0] == '\0')
-			continue;
-		snprintf(line, sizeof(line), "%-12s %s", key,
-		    ui_keys_action_help((enum ui_key_action)i));
-		put(row++, x, line, w);
-	}
-	if (row < y + h) {
-		snprintf(line, sizeof(line), "%-12s %s", _("Enter"),
-		    v->o.enter_sends ? _("send") : _("new line"));
-		put(row++, x, line, w);
-	}
-	if (row < y + h) {
-		snprintf(line, sizeof(line), "%-12s %s", "Ctrl-a Ctrl-e",
-		    _("start, end of the line"));
-		put(row++, x, line, w);
-	}
-	if (row < y + h) {
-		snprintf(line, sizeof(line), "%-12s %s", "Ctrl-k Ctrl-u",
-		    _("delete to the end, to the start"));
-		put(row++, x, line, w);
-	}
-	if (row < y + h) {
-		snprintf(line, sizeof(line), "%-12s %s", "1-6 0",
-		    _("quick reactions, remove (react prompt)"));
-		put(row++, x, line, w);
-	}
-	if (row < y + h) {
-		snprintf(line, sizeof(line), "%-12s %s", "r a d l",
-		    _("rename, add, remove, leave (group info)"));
-		put(row++, x, line, w);
-	}
 }
 
 /* The open chat's bar: name, then typing…, online or last seen. */
