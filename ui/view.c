@@ -1899,8 +1899,8 @@ search_state(struct ui_view *v, char *line, size_t size)
 		break;
 	}
 	if (q->words == NULL || q->words[0] == '\0')
-		return _("Type words to find; filters: from:NAME, from:me, "
-		    "in:CHAT, after:YYYY-MM-DD, before:YYYY-MM-DD");
+		return _("Type words; filters: from:NAME in:CHAT "
+		    "after:DATE before:DATE");
 	if (s->asked != NULL && !s->answered && s->n == 0)
 		return _("searching…");
 	if (s->answered && s->n == 0)
@@ -2171,9 +2171,8 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		ui_keys_name(v->o.keys.key[UI_ACT_EDIT], t, sizeof(t));
 		ui_keys_name(v->o.keys.key[UI_ACT_DELETE], d, sizeof(d));
 		ui_keys_name(v->o.keys.key[UI_ACT_RETRY], e, sizeof(e));
-		snprintf(line, sizeof(line), _("Enter replies, %s reacts, %s "
-		    "edits, %s deletes, %s sends a failed one again, Esc "
-		    "leaves"), r, t, d, e);
+		snprintf(line, sizeof(line), _("Enter reply  %s react  %s "
+		    "edit  %s delete  %s resend  Esc back"), r, t, d, e);
 		above = line;
 	}
 	lead_w = ui_text_width(lead, strlen(lead));
