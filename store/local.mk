@@ -10,7 +10,7 @@ libstore_a_SOURCES += store/message.c store/query.c store/group.c \
 	store/histq.c
 
 check_PROGRAMS += tests/test-store-message
-tests_test_store_message_SOURCES = tests/test-store-message.c
+tests_test_store_message_SOURCES = tests/test-store-message.c tests/store-test.h
 tests_test_store_message_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
 tests_test_store_message_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_message_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
@@ -19,7 +19,7 @@ TESTS += tests/test-store-message
 # Full-text search, reading in context, the history import (issue 9).
 libstore_a_SOURCES += store/search.c store/history.c
 check_PROGRAMS += tests/test-store-search
-tests_test_store_search_SOURCES = tests/test-store-search.c
+tests_test_store_search_SOURCES = tests/test-store-search.c tests/store-test.h
 tests_test_store_search_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
 tests_test_store_search_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_search_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)

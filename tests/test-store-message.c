@@ -20,39 +20,12 @@
 #include "err.h"
 #include "buf.h"
 #include "store.h"
+#include "store-test.h"
 
 #define ALICE	"100000000001@lid"
 #define BOB	"100000000002@lid"
 #define CAROL	"100000000003@lid"
 #define GROUP	"120363000000000001@g.us"
-
-static char *
-tmpdir(void)
-{
-	char	 tmpl[] = "/tmp/wachat-test-XXXXXX";
-	char	*d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
-static void
-rmtree(const char *dir)
-{
-	char	 cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-static struct store *
-open_mem(void)
-{
-	struct store	*s = NULL;
-
-	assert_int_equal(store_open(NULL, &s), 0);
-	return s;
-}
 
 /* An incoming text message from sender in chat. */
 static struct store_msg_new
@@ -867,23 +840,6 @@ test_store_msg__refuses_oversized_fields(void **state)
 	assert_int_equal(p.n, 0);
 	store_msg_page_free(&p);
 	store_close(s);
-}
-
-static int
-count_rows(const char *path, const char *sql)
-{
-	sqlite3		*db;
-	sqlite3_stmt	*st;
-	int		 n;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL),
-	    SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
 }
 
 static void

@@ -19,39 +19,12 @@
 
 #include "err.h"
 #include "store.h"
+#include "store-test.h"
 
 #define ALICE	"100000000001@lid"
 #define BOB	"100000000002@lid"
 #define CAROL	"100000000003@lid"
 #define GROUP	"120363000000000001@g.us"
-
-static char *
-tmpdir(void)
-{
-	char	 tmpl[] = "/tmp/wachat-test-XXXXXX";
-	char	*d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
-static void
-rmtree(const char *dir)
-{
-	char	 cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-static struct store *
-open_mem(void)
-{
-	struct store	*s = NULL;
-
-	assert_int_equal(store_open(NULL, &s), 0);
-	return s;
-}
 
 static struct store_msg_new
 msg(const char *chat, const char *id, const char *sender, int64_t ts_ms,
@@ -326,24 +299,6 @@ test_store_search__sees_imported_rows_before_and_after_the_index_catches_up(
 	store_close(s);
 }
 
-/* SELECT count(*) of sql on the database file at path, through a
- * connection of its own. */
-static int
-count_in(const char *path, const char *sql)
-{
-	sqlite3		*db;
-	sqlite3_stmt	*st;
-	int		 n;
-
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
-}
-
 /* Live messages are searchable the moment they are stored, wait in the
  * backlog, and are indexed 64 at a time after a commit (migration 8,
  * perf.md R4), across a restart too. */
@@ -366,9 +321,9 @@ test_store_search__indexes_live_messages_in_batches_and_finds_them_at_once(
 		assert_string_equal(ids(s, text, NULL), id);
 	}
 	/* two batches of 64 indexed, 22 waiting */
-	assert_int_equal(count_in(path, "SELECT count(*) FROM fts_pending"),
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM fts_pending"),
 	    22);
-	assert_int_equal(count_in(path, "SELECT count(*) FROM message_fts"
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM message_fts"
 	    " WHERE message_fts MATCH 'tide'"), 128);
 	assert_string_equal(ids(s, "word000", NULL), "L000");
 	assert_string_equal(ids(s, "word149", NULL), "L149");
@@ -388,7 +343,7 @@ test_store_search__indexes_live_messages_in_batches_and_finds_them_at_once(
 		snprintf(text, sizeof(text), "live word%03d tide", i);
 		put(s, ALICE, id, "", 1000 + i, text);
 	}
-	assert_int_equal(count_in(path, "SELECT count(*) FROM fts_pending"),
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM fts_pending"),
 	    0);
 	assert_string_equal(ids(s, "ebb", NULL), "L149");
 	assert_string_equal(ids(s, "word191", NULL), "L191");

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/store-test.h -- what the store's cmocka tests share: a temporary
+ * directory and its removal, an in-memory store, and a count read from a
+ * database file through a connection of its own.  Header-only (static
+ * functions), included once per test program after <cmocka.h> and
+ * <sqlite3.h>.
+ */
+#ifndef TESTS_STORE_TEST_H
+#define TESTS_STORE_TEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+/* A fresh directory under /tmp; the caller frees the name and removes it
+ * (rmtree()). */
+static char *
+tmpdir(void)
+{
+	char	 tmpl[] = "/tmp/wachat-test-XXXXXX";
+	char	*d = mkdtemp(tmpl);
+
+	assert_non_null(d);
+	return strdup(d);
+}
+
+static void
+rmtree(const char *dir)
+{
+	char	 cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A store in memory, every migration run. */
+static struct store *
+open_mem(void)
+{
+	struct store	*s = NULL;
+
+	assert_int_equal(store_open(NULL, &s), 0);
+	return s;
+}
+
+/* The first column of the one row sql (a SELECT count(*) ...) gives on
+ * the database file at path. */
+static int
+count_rows(const char *path, const char *sql)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	int		 n;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+#endif
