@@ -41,7 +41,7 @@ fi
 
 n=0
 fails=0
-echo "1..44"
+echo "1..46"
 ok() {	# ok DESCRIPTION: the last check passed when $? is 0
 	st=$?
 	n=$((n + 1))
