@@ -1189,7 +1189,10 @@ dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n)
 				(void)dm->st->group_left(dm->st->arg, g, true);
 				left = true;
 			}
-			if (e->kind == WA_GROUP_EV_LEAVE)
+			/* a member who removes only themselves left (as
+			 * Baileys reads it) */
+			if (e->kind == WA_GROUP_EV_LEAVE ||
+			    (e->n_participants == 1 && strcmp(actor, them) == 0))
 				snprintf(line, sizeof(line), "%s left", them);
 			else
 				snprintf(line, sizeof(line), "%s removed %s",

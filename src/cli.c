@@ -68,7 +68,7 @@ cli_usage(FILE *f)
 	    "newest N, default\n"
 	    "                      50; with --since, the first N from DATE; "
 	    "N 0: all)\n"
-	    "  wachat search QUERY [--chat CHAT] [--limit N] [--json]\n"
+	    "  wachat search WORDS... [--chat CHAT] [--limit N] [--json]\n"
 	    "                      messages with every word of QUERY (as "
 	    "word prefixes,\n"
 	    "                      case and accents ignored), newest first\n"
@@ -955,6 +955,7 @@ cli_main(int argc, char **argv)
 	const char	*cmd = argv[0], *chat = NULL, *format = NULL;
 	const char	*data_dir = NULL, *file = NULL, *arg = NULL;
 	char		 jid[STORE_JID_MAX + 1];
+	static char	 query[4096];	/* search's words, joined */
 	struct cli	 c;
 	int64_t		 since = 0;
 	bool		 since_set = false;
@@ -1002,9 +1003,25 @@ cli_main(int argc, char **argv)
 	if (strcmp(cmd, "chats") == 0) {
 		if (optind != argc)
 			return usage_error(cmd, "takes no argument");
+	} else if (strcmp(cmd, "search") == 0 && optind < argc) {
+		/* the words of QUERY, quoted as one or not */
+		size_t	 n = 0;
+
+		for (int i = optind; i < argc; i++) {
+			size_t	 l = strlen(argv[i]);
+
+			if (n + l + 2 > sizeof(query))
+				return usage_error(cmd, "QUERY is too long");
+			if (i > optind)
+				query[n++] = ' ';
+			memcpy(query + n, argv[i], l);
+			n += l;
+		}
+		query[n] = '\0';
+		arg = query;
 	} else if (optind + 1 != argc)
 		return usage_error(cmd, strcmp(cmd, "search") == 0 ?
-		    "takes one QUERY (quote it)" : "takes one CHAT");
+		    "takes a QUERY" : "takes one CHAT");
 	else
 		arg = argv[optind];
 	if (strcmp(cmd, "search") == 0 && !has_word(arg))

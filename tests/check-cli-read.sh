@@ -41,7 +41,7 @@ fi
 
 n=0
 fails=0
-echo "1..46"
+echo "1..47"
 ok() {	# ok DESCRIPTION: the last check passed when $? is 0
 	st=$?
 	n=$((n + 1))
@@ -171,6 +171,10 @@ run 0 search cafe && [ "$(wc -l <"$tmp/out")" -eq 2 ] &&
 ok "search: 'cafe' finds 'café', newest first, the match marked"
 run 0 search "ZANZI" && has '2020-01-01 00:07  Ana María  Ana María: history line 7 with the word *zanzibar*'
 ok "search: a prefix in capitals finds an imported message"
+run 0 search "line 7 zanzi" && cp "$tmp/out" "$tmp/quoted" &&
+    run 0 search line 7 zanzi && cmp -s "$tmp/out" "$tmp/quoted" &&
+    [ -s "$tmp/out" ]
+ok "search: the words may follow unquoted (the same hits as quoted)"
 run 0 search '"AND (NEAR* "' ; st=$?
 [ "$st" -eq 0 ] || [ "$(cat "$tmp/out")" = "" ]
 ok "search: quotes, operators and stars are never a syntax error"

@@ -336,6 +336,55 @@ test_ui_view__a_pasted_text_keeps_its_lines_and_sends_on_enter(void **st)
 	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 2);
 }
 
+/* A blank message is not sent; spaces and blank lines around one go. */
+static void
+test_ui_view__sends_no_blank_message_and_trims_one(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 0);
+	type(f->v, "   ");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	assert_string_equal(ui_view_input(f->v), "   ");
+	(void)ui_view_key(f->v, 0x15, NOW);	/* Ctrl-u */
+	(void)ui_view_key(f->v, UI_KEY_PASTE_BEGIN, NOW);
+	type(f->v, "\r\n  two\r\nlines  \r\n\r\n");
+	(void)ui_view_key(f->v, UI_KEY_PASTE_END, NOW);
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->arg, "two\nlines");
+}
+
+/* What is typed stays with its chat: another chat opens with its own
+ * draft (or none), and coming back brings it again. */
+static void
+test_ui_view__each_chat_keeps_its_draft(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	int			 back;
+
+	assert_int_equal(ui_keys_parse("shift-tab", &back), 0);
+	open_alice(f, 0);
+	type(f->v, "for alice");
+	(void)ui_view_key(f->v, '\t', NOW);	/* the next chat: Bob */
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_string_equal(ui_view_input(f->v), "");
+	type(f->v, "for bob");
+	(void)ui_view_key(f->v, back, NOW);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_string_equal(ui_view_input(f->v), "for alice");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
+	assert_string_equal(c->chat, ALICE);
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_input(f->v), "for bob");
+	(void)ui_view_key(f->v, back, NOW);
+	assert_string_equal(ui_view_input(f->v), "");	/* sent: no draft */
+}
+
 static void
 test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set(void **st)
 {
@@ -2270,6 +2319,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__alt_e_edits_our_message_within_15_minutes,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__ctrl_d_deletes_our_message_for_everyone_after_asking,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__each_chat_keeps_its_draft,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__sends_no_blank_message_and_trims_one,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__a_pasted_text_keeps_its_lines_and_sends_on_enter,
 		    setup, teardown),

@@ -184,6 +184,7 @@ check "the pane holds our two messages, once each ($n_you of ours)" \
 
 tm send-keys -t wachat C-q
 check "Ctrl-q quits the restarted wachat" dead "$pid2"
+failed_now && show
 tm kill-server >/dev/null 2>&1
 
 sim_stop

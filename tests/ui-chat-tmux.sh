@@ -275,10 +275,14 @@ check "... and our message's tick shows it read (✓✓ in the read colour)" rea
 tm resize-window -t wachat -x 30 -y 10
 check "at 30x10 one line says the window is too small" \
     wait_pane 'window too small' 50
+tm send-keys -t wachat -l 'typed unseen'
+input_read
 tm resize-window -t wachat -x 100 -y 30
 check "back at 100x30: the list, the messages and the input line" \
     wait_pane 'echo: hello echo' 50
 check "... with the input line" grep -Eq '│> ?' "$tmp/pane"
+check "... empty: what was typed while nothing showed did not act" \
+    sh -c "! grep -q 'typed unseen' '$tmp/pane'"
 
 tm send-keys -t wachat C-q
 wait_grep "$tmp/status" . 300

@@ -5,9 +5,9 @@
 # contacts) and run wachat against it in this terminal.  The QR appears
 # first; a few seconds later the simulated phone scans it (it reads the
 # QR's text from the file wachat writes for that purpose, --qr-file) and
-# wachat shows itself linked and connected.  Quit wachat with q: the sim
-# stops too, and the temporary folder that held everything (wachat's
-# settings, data and log, the sim's log) is removed.  Nothing is written
+# wachat shows itself linked and connected.  Quit wachat with Ctrl-q (q
+# before linking): the sim stops too, and the temporary folder that held
+# everything (wachat's settings, data and log, the sim's log) is removed.  Nothing is written
 # outside it: the demo never touches a real wachat profile.  TERM, INT or
 # HUP sent to the demo stop wachat and the sim the same way; no process
 # of the demo outlives it.  The set-up's output goes to a log, shown only

@@ -143,7 +143,7 @@ is_utf8(const char *codeset)
  * says (ui/text.h).  In a UTF-8 locale only, with the terminal in
  * curses' non-canonical mode.
  */
-#define PROBE_MS	400
+#define PROBE_MS	1000
 
 static bool
 probe_clusters(void)
@@ -387,6 +387,39 @@ prompt_key(struct ui_screen *s, int k)
 }
 
 /*
+ * After Esc [: the rest of a cursor-position report (digits ; digits R)
+ * that came after probe_clusters() stopped waiting for it: read and
+ * dropped, true.  Anything else is given back, in order, false.
+ */
+static bool
+late_reply(void)
+{
+	wint_t	 got[16], fkey = 0;
+	int	 n = 0, semi = 0, r;
+
+	while (n < 16 && (r = get_wch(&got[n])) != ERR) {
+		if (r == KEY_CODE_YES) {	/* a function key: not one */
+			fkey = got[n];
+			break;
+		}
+		n++;
+		if (got[n - 1] == L'R' && semi == 1 && n > 3)
+			return true;
+		if (got[n - 1] == L';' && n > 1)
+			semi++;
+		else if (got[n - 1] < L'0' || got[n - 1] > L'9')
+			break;
+	}
+	if (fkey != 0)
+		(void)ungetch((int)fkey);
+	while (n-- > 0)
+		unget_wch(got[n]);
+	return false;
+}
+
+static int	read_key(void);
+
+/*
  * The next key waiting, or -1: a character as its code point, a function
  * key as UI_KEY_FN + its KEY_* code, Esc with a key right behind it as
  * UI_KEY_ALT + that key (ui/keys.h); a second Esc is not swallowed.
@@ -403,6 +436,8 @@ read_key(void)
 	if (k == KEY_ESC && (r = get_wch(&wc)) != ERR) {
 		if (r == KEY_CODE_YES)
 			return UI_KEY_ALT + UI_KEY_FN + (int)wc;
+		if (wc == L'[' && late_reply())
+			return read_key();
 		if ((int)wc != KEY_ESC)
 			return UI_KEY_ALT + (int)wc;
 		unget_wch(wc);	/* Esc Esc: two Escs, the second read next */
@@ -420,6 +455,12 @@ ui_screen_key(struct ui_screen *s)
 		if (k == UI_KEY_FN + KEY_RESIZE)
 			continue;	/* resizeterm() says so */
 		if (s->linked && s->view != NULL) {
+			/* a window too small to show the chat screen takes
+			 * no key but quit: nothing acts unseen */
+			if ((LINES - 1 < UI_VIEW_MIN_ROWS ||
+			    COLS < UI_VIEW_MIN_COLS) &&
+			    !ui_view_is_quit_key(s->view, k))
+				continue;
 			if (ui_view_key(s->view, k, wall_ms()))
 				return UI_SCREEN_QUIT;
 			continue;

@@ -79,7 +79,13 @@ struct ui_view {
 	bool		 react_mine;
 	bool		 help;
 	int		 help_top, help_rows;	/* the key page's scroll */
+	/* What was typed in chats left unsent: each chat keeps its draft
+	 * (the newest DRAFTS_MAX; in memory only). */
+	struct draft {
+		char	*chat, *text;
+	}		 drafts[16];
 	bool		 pasting;	/* between the bracketed-paste marks */
+	bool		 paste_cr;	/* the paste's last key was a CR */
 	/* Groups. */
 	struct ui_groups groups;
 	bool		 info;		/* the open group's info is shown */
@@ -203,6 +209,10 @@ ui_view_free(struct ui_view *v)
 	ui_input_release(&v->in);
 	ui_input_release(&v->pin);
 	drop_reply(v);
+	for (size_t i = 0; i < sizeof(v->drafts) / sizeof(v->drafts[0]); i++) {
+		free(v->drafts[i].chat);
+		free(v->drafts[i].text);
+	}
 	free(v->edit_id);
 	free(v->revoke_id);
 	free(v->react_id);
@@ -326,6 +336,65 @@ is_open(const struct ui_view *v, const char *chat)
 	    strcmp(chat, v->msgs.chat) == 0;
 }
 
+#define DRAFTS_MAX	(sizeof(((struct ui_view *)0)->drafts) / \
+			    sizeof(((struct ui_view *)0)->drafts[0]))
+
+/* Keep what is typed in the input line as chat's draft (or forget the
+ * draft when nothing is), and empty the line. */
+static void
+draft_put(struct ui_view *v, const char *chat)
+{
+	struct draft	*d = NULL;
+	size_t		 i;
+
+	for (i = 0; i < DRAFTS_MAX && d == NULL; i++)
+		if (v->drafts[i].chat != NULL &&
+		    strcmp(v->drafts[i].chat, chat) == 0)
+			d = &v->drafts[i];
+	if (d == NULL && ui_input_is_empty(&v->in))
+		return;
+	if (d == NULL) {
+		/* a free slot, else the first (the oldest kept) */
+		for (i = 0; i < DRAFTS_MAX && d == NULL; i++)
+			if (v->drafts[i].chat == NULL)
+				d = &v->drafts[i];
+		if (d == NULL) {
+			d = &v->drafts[0];
+			free(d->chat);
+			free(d->text);
+			memmove(&v->drafts[0], &v->drafts[1],
+			    (DRAFTS_MAX - 1) * sizeof(*d));
+			d = &v->drafts[DRAFTS_MAX - 1];
+			d->chat = d->text = NULL;
+		}
+		d->chat = xstrdup(chat);
+	}
+	free(d->text);
+	d->text = NULL;
+	if (ui_input_is_empty(&v->in)) {
+		free(d->chat);
+		d->chat = NULL;
+	} else
+		d->text = xstrdup(v->in.text);
+	ui_input_clear(&v->in);
+}
+
+/* Put chat's draft, if it has one, back in the (empty) input line. */
+static void
+draft_take(struct ui_view *v, const char *chat)
+{
+	size_t	 i;
+
+	for (i = 0; i < DRAFTS_MAX; i++)
+		if (v->drafts[i].chat != NULL &&
+		    strcmp(v->drafts[i].chat, chat) == 0) {
+			if (ui_input_insert(&v->in, v->drafts[i].text,
+			    strlen(v->drafts[i].text)) != 0)
+				ui_input_clear(&v->in);
+			return;
+		}
+}
+
 /* Show the selected chat when it is not the open one: its newest page,
  * or with rowid != 0 the page around that message (a search hit). */
 static void
@@ -339,6 +408,12 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	typing_stop(v);
 	drop_reply(v);
 	drop_edit(v);
+	/* each chat keeps what was typed in it */
+	if (v->msgs.chat != NULL) {
+		draft_put(v, v->msgs.chat);
+		draft_take(v, ch->jid);
+	} else if (ui_input_is_empty(&v->in))
+		draft_take(v, ch->jid);
 	v->typing = false;
 	v->online = -1;
 	v->last_seen_ms = 0;
@@ -593,6 +668,27 @@ send_input(struct ui_view *v, int64_t now)
 	(void)now;
 	if (chat == NULL || ui_input_is_empty(&v->in))
 		return;
+	/* as WhatsApp: no blank message, and no blank lines or spaces
+	 * around one (a paste's trailing newline, say) */
+	{
+		size_t	 a = strspn(v->in.text, " \t\r\n"), e = v->in.len;
+
+		while (e > a && strchr(" \t\r\n", v->in.text[e - 1]) != NULL)
+			e--;
+		if (e == a) {
+			set_note(v, _("nothing to send: the message is blank"));
+			return;
+		}
+		if (a > 0 || e < v->in.len) {
+			char	*t = xstrdup(v->in.text);
+
+			t[e] = '\0';
+			ui_input_clear(&v->in);
+			if (ui_input_insert(&v->in, t + a, e - a) != 0)
+				ui_input_clear(&v->in);
+			free(t);
+		}
+	}
 	if (v->edit_id != NULL) {
 		/* the new text of our message (protocol.md 11.5) */
 		push(v, cmd_new_chat(CMD_EDIT, chat, v->edit_id, v->in.text,
@@ -1355,11 +1451,17 @@ paste_key(struct ui_view *v, int k, int64_t now)
 {
 	bool	 input = !v->help && !v->search.on && !v->info &&
 		    v->prompt == PROMPT_NONE && !open_left(v) &&
-		    v->msgs.sel < 0;
+		    v->msgs.sel < 0, cr = v->paste_cr;
 
+	v->paste_cr = k == '\r';
+	if (k == '\n' && cr)
+		return true;		/* CR LF is one line break */
 	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
 		if (input && ui_input_insert(&v->in, "\n", 1) == 0)
 			typing_edit(v, now);
+		else if (!input && v->prompt != PROMPT_NONE &&
+		    ui_input_insert(&v->pin, " ", 1) != 0)	/* one line: */
+			beep();					/* a space */
 		return true;
 	}
 	if (k == '\t') {
@@ -1500,6 +1602,12 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 	if (edit_key(&v->in, k) && v->in.len != len)
 		typing_edit(v, now);	/* the text changed, not the cursor */
 	return false;
+}
+
+bool
+ui_view_is_quit_key(const struct ui_view *v, int k)
+{
+	return ui_keys_action(&v->o.keys, k) == UI_ACT_QUIT;
 }
 
 const char *

@@ -100,6 +100,9 @@ void		 ui_view_colours(void);
 
 /* For tests: the open chat's JID (or NULL), the input's text, the
  * selected message's id (or NULL). */
+/* Whether key k (as for ui_view_key()) is the quit key.  UI thread. */
+bool		 ui_view_is_quit_key(const struct ui_view *v, int k);
+
 const char	*ui_view_open_chat(const struct ui_view *v);
 const char	*ui_view_input(const struct ui_view *v);
 const char	*ui_view_selected(const struct ui_view *v);
