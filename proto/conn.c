@@ -459,14 +459,14 @@ conn_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 			fail(l, WC_ETRUNC, "the connection ended inside a "
 			    "frame (%zu bytes of it received)",
 			    wa_frame_reader_pending(&l->rd));
+		/* the reason adds to WC_ECLOSED's own words */
 		else if (l->st != L_READY)
-			fail(l, WC_ECLOSED, "the server closed the connection "
-			    "during the handshake");
+			fail(l, WC_ECLOSED, "during the handshake");
 		else if (l->close_code != 0)
-			fail(l, WC_ECLOSED, "the server closed the connection "
-			    "(WebSocket close %d)", l->close_code);
+			fail(l, WC_ECLOSED, "WebSocket close %d",
+			    l->close_code);
 		else
-			fail(l, WC_ECLOSED, "the server closed the connection");
+			fail(l, WC_ECLOSED, "%s", "");
 		return 0;
 	case LWS_CALLBACK_WSI_DESTROY:
 		if (l != NULL) {

@@ -73,9 +73,10 @@ struct wa_conn_events {
 	 * longer than max_frame), WC_ETRUNC (the stream ended inside a frame,
 	 * or a frame shorter than its authentication tag), WC_EBADMAC (a frame
 	 * that does not decrypt), WC_ENONCE (the counters ran out), or the
-	 * RNG's error.  reason is a short English sentence with the detail
-	 * (which certificate check failed, the frame length, ...), borrowed
-	 * for the call.  After on_close the wa_conn is idle: wa_conn_open()
+	 * RNG's error.  reason is a short English phrase with the detail
+	 * that err's own description lacks (which certificate check failed,
+	 * the frame length, "WebSocket close 1006", ...; "" when there is
+	 * none), borrowed for the call.  After on_close the wa_conn is idle: wa_conn_open()
 	 * may be called again (from on_close too).
 	 */
 	void	(*on_close)(void *arg, int err, const char *reason);

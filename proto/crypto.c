@@ -5,10 +5,11 @@
  *
  * Hashes, HMAC and X25519 come from libsodium, whose states live on the
  * stack, so the handshake allocates nothing for them.  AES-GCM comes from
- * OpenSSL because libsodium's needs AES-NI.  Signatures are made on
- * libsodium's group arithmetic bit for bit as libsignal-protocol-c makes
- * them (and libsignal's own signing is routed here: curve25519_sign()),
- * and verified by libsignal.
+ * OpenSSL because libsodium's needs AES-NI.  Signatures are made and
+ * checked on libsodium's group arithmetic bit for bit as
+ * libsignal-protocol-c makes and checks them, and libsignal's own signing
+ * and verification are routed here (curve25519_sign(),
+ * curve25519_verify()).
  */
 #include "compat.h"
 
@@ -293,34 +294,56 @@ wa_crypto_x25519(const uint8_t priv[WA_CRYPTO_KEY_LEN],
  * last byte (s < L leaves that bit free).  test-wa-crypto checks the
  * bytes against libsignal's own curve25519_sign() for the same inputs.
  */
-#define XED_CACHE	4	/* Edwards points kept per thread */
-
-static _Thread_local struct {
-	uint8_t	 k[WA_CRYPTO_KEY_LEN];	/* clamped private key */
-	uint8_t	 a[WA_CRYPTO_KEY_LEN];	/* k.B encoded */
+/* The last keys' Edwards points, per thread (a ring, oldest replaced):
+ * key -> point, both 32 bytes.  Keys are compared in constant time (a
+ * private key is one). */
+struct xed_slot {
+	uint8_t	 key[WA_CRYPTO_KEY_LEN];
+	uint8_t	 val[WA_CRYPTO_KEY_LEN];
 	bool	 set;
-} xed_cache[XED_CACHE];
-static _Thread_local unsigned xed_next;
+};
+
+static bool
+xed_cached(const struct xed_slot *c, unsigned n,
+    const uint8_t key[WA_CRYPTO_KEY_LEN], uint8_t val[WA_CRYPTO_KEY_LEN])
+{
+	unsigned	 i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].set &&
+		    sodium_memcmp(c[i].key, key, WA_CRYPTO_KEY_LEN) == 0) {
+			memcpy(val, c[i].val, WA_CRYPTO_KEY_LEN);
+			return true;
+		}
+	return false;
+}
+
+static void
+xed_keep(struct xed_slot *c, unsigned n, unsigned *next,
+    const uint8_t key[WA_CRYPTO_KEY_LEN], const uint8_t val[WA_CRYPTO_KEY_LEN])
+{
+	struct xed_slot	*e = &c[(*next)++ % n];
+
+	memcpy(e->key, key, WA_CRYPTO_KEY_LEN);
+	memcpy(e->val, val, WA_CRYPTO_KEY_LEN);
+	e->set = true;
+}
+
+#define XED_CACHE	4	/* private keys' points kept per thread */
+
+static _Thread_local struct xed_slot	xed_cache[XED_CACHE];
+static _Thread_local unsigned		xed_next;
 
 /* A = k.B for the clamped k, from the cache or computed; 0 or -1 (k is
  * zero: no key). */
 static int
 xed_point(const uint8_t k[WA_CRYPTO_KEY_LEN], uint8_t a[WA_CRYPTO_KEY_LEN])
 {
-	unsigned	 i;
-
-	for (i = 0; i < XED_CACHE; i++)
-		if (xed_cache[i].set &&
-		    sodium_memcmp(xed_cache[i].k, k, WA_CRYPTO_KEY_LEN) == 0) {
-			memcpy(a, xed_cache[i].a, WA_CRYPTO_KEY_LEN);
-			return 0;
-		}
+	if (xed_cached(xed_cache, XED_CACHE, k, a))
+		return 0;
 	if (crypto_scalarmult_ed25519_base_noclamp(a, k) != 0)
 		return -1;
-	i = xed_next++ % XED_CACHE;
-	memcpy(xed_cache[i].k, k, WA_CRYPTO_KEY_LEN);
-	memcpy(xed_cache[i].a, a, WA_CRYPTO_KEY_LEN);
-	xed_cache[i].set = true;
+	xed_keep(xed_cache, XED_CACHE, &xed_next, k, a);
 	return 0;
 }
 
@@ -370,6 +393,23 @@ out:
 }
 
 /*
+ * Whether WACHAT_XEDDSA=libsignal asks for libsignal's own code: then
+ * *own is (looked up once) libsignal's definition of sym, the next after
+ * ours, which may be NULL when it cannot be found.
+ */
+static bool
+libsignal_own(const char *sym, void **own)
+{
+	const char	*e = getenv("WACHAT_XEDDSA");
+
+	if (e == NULL || strcmp(e, "libsignal") != 0)
+		return false;
+	if (*own == NULL)
+		*own = dlsym(RTLD_NEXT, sym);
+	return true;
+}
+
+/*
  * libsignal-protocol-c's signing primitive, replaced for the whole process
  * (its callers inside the library reach it through the PLT): every
  * signature libsignal makes (sender-key messages, signed prekeys) is
@@ -385,14 +425,13 @@ curve25519_sign(unsigned char *signature_out,
     const unsigned char *curve25519_privkey, const unsigned char *msg,
     const unsigned long msg_len, const unsigned char *random)
 {
-	static int	(*next)(unsigned char *, const unsigned char *,
+	static void	*own;
+	int		(*next)(unsigned char *, const unsigned char *,
 			    const unsigned char *, const unsigned long,
 			    const unsigned char *);
-	const char	*e = getenv("WACHAT_XEDDSA");
 
-	if (e != NULL && strcmp(e, "libsignal") == 0) {
-		if (next == NULL)
-			*(void **)&next = dlsym(RTLD_NEXT, "curve25519_sign");
+	if (libsignal_own("curve25519_sign", &own)) {
+		*(void **)&next = own;
 		return next != NULL ? next(signature_out, curve25519_privkey,
 		    msg, msg_len, random) : -1;
 	}
@@ -413,12 +452,8 @@ curve25519_sign(unsigned char *signature_out,
  */
 #define XED_VCACHE	256
 
-static _Thread_local struct {
-	uint8_t	 u[WA_CRYPTO_KEY_LEN];
-	uint8_t	 y[WA_CRYPTO_KEY_LEN];
-	bool	 set;
-} xed_vcache[XED_VCACHE];
-static _Thread_local unsigned xed_vnext;
+static _Thread_local struct xed_slot	xed_vcache[XED_VCACHE];
+static _Thread_local unsigned		xed_vnext;
 
 /* y = (u - 1) / (u + 1) mod p for the key u (bit 255 ignored; u = -1
  * gives 0, as libsignal's fe_invert does); 0 or -1 (out of memory). */
@@ -429,16 +464,11 @@ xed_edwards_y(const uint8_t u_in[WA_CRYPTO_KEY_LEN],
 	uint8_t	 ub[WA_CRYPTO_KEY_LEN];
 	BN_CTX	*bc;
 	BIGNUM	*p, *u, *num, *den, *y;
-	unsigned i;
 	bool	 ar;
 	int	 rc = -1;
 
-	for (i = 0; i < XED_VCACHE; i++)
-		if (xed_vcache[i].set &&
-		    memcmp(xed_vcache[i].u, u_in, WA_CRYPTO_KEY_LEN) == 0) {
-			memcpy(y_out, xed_vcache[i].y, WA_CRYPTO_KEY_LEN);
-			return 0;
-		}
+	if (xed_cached(xed_vcache, XED_VCACHE, u_in, y_out))
+		return 0;
 	memcpy(ub, u_in, sizeof(ub));
 	ub[31] &= 0x7f;
 	/* inside a libsignal call: OpenSSL's memory is glibc's */
@@ -468,10 +498,7 @@ xed_edwards_y(const uint8_t u_in[WA_CRYPTO_KEY_LEN],
 	if (BN_bn2lebinpad(y, y_out, WA_CRYPTO_KEY_LEN) !=
 	    WA_CRYPTO_KEY_LEN)
 		goto out;
-	i = xed_vnext++ % XED_VCACHE;
-	memcpy(xed_vcache[i].u, u_in, WA_CRYPTO_KEY_LEN);
-	memcpy(xed_vcache[i].y, y_out, WA_CRYPTO_KEY_LEN);
-	xed_vcache[i].set = true;
+	xed_keep(xed_vcache, XED_VCACHE, &xed_vnext, u_in, y_out);
 	rc = 0;
 out:
 	BN_CTX_end(bc);
@@ -494,15 +521,13 @@ curve25519_verify(const unsigned char *signature,
     const unsigned char *curve25519_pubkey, const unsigned char *msg,
     const unsigned long msg_len)
 {
-	static int	(*next)(const unsigned char *, const unsigned char *,
+	static void	*own;
+	int		(*next)(const unsigned char *, const unsigned char *,
 			    const unsigned char *, const unsigned long);
-	const char	*e = getenv("WACHAT_XEDDSA");
 	uint8_t		 a[WA_CRYPTO_KEY_LEN], sig[WA_CRYPTO_SIG_LEN];
 
-	if (e != NULL && strcmp(e, "libsignal") == 0) {
-		if (next == NULL)
-			*(void **)&next = dlsym(RTLD_NEXT,
-			    "curve25519_verify");
+	if (libsignal_own("curve25519_verify", &own)) {
+		*(void **)&next = own;
 		return next != NULL ? next(signature, curve25519_pubkey, msg,
 		    msg_len) : -1;
 	}

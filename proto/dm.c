@@ -914,6 +914,16 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 	return rc;
 }
 
+/* The MessageKey of message id of chat (from_me: ours), 11.5. */
+static void
+msg_key(struct wa_msg_key *k, const char *chat, const char *id, bool from_me)
+{
+	memset(k, 0, sizeof(*k));
+	k->remote_jid = chat;
+	k->from_me = from_me;
+	k->id = id;
+}
+
 int
 wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
     bool from_me, const char *emoji)
@@ -926,10 +936,7 @@ wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
 
 	if (chat == NULL || target == NULL || emoji == NULL)
 		return -EINVAL;
-	memset(&k, 0, sizeof(k));
-	k.remote_jid = chat;
-	k.from_me = from_me;
-	k.id = target;
+	msg_key(&k, chat, target, from_me);
 	if ((rc = wa_msg_build_reaction(&k, emoji, now, &p)) != 0)
 		goto out;
 	if ((rc = dm->st->react(dm->st->arg, chat, target, "", emoji,
@@ -994,10 +1001,7 @@ wa_dm_send_edit(struct wa_dm *dm, const char *chat, const char *target,
 	if (chat == NULL || target == NULL || text == NULL ||
 	    text[0] == '\0' || strlen(text) > WA_DM_TEXT_MAX)
 		return -EINVAL;
-	memset(&k, 0, sizeof(k));
-	k.remote_jid = chat;
-	k.from_me = true;
-	k.id = target;
+	msg_key(&k, chat, target, true);
 	if ((rc = wa_msg_build_edit(&k, text, dm->host.now_ms(dm->host.arg),
 	    &p)) == 0)
 		rc = change_own(dm, chat, target, text, &p, "1");
@@ -1014,10 +1018,7 @@ wa_dm_send_revoke(struct wa_dm *dm, const char *chat, const char *target)
 
 	if (chat == NULL || target == NULL)
 		return -EINVAL;
-	memset(&k, 0, sizeof(k));
-	k.remote_jid = chat;
-	k.from_me = true;
-	k.id = target;
+	msg_key(&k, chat, target, true);
 	if ((rc = wa_msg_build_revoke(&k, &p)) == 0)
 		rc = change_own(dm, chat, target, NULL, &p, "7");
 	buf_release(&p);
@@ -1666,6 +1667,21 @@ on_retry_keys(struct wa_dm *dm, const struct wa_node *n)
 		answer_retry(dm, p.device, p.chat, p.id, p.count, p.t);
 }
 
+/* The tick a receipt of type (NULL: delivery) moves our message to:
+ * true and *st, or false for one that shows nothing (sender, read-self,
+ * peer_msg, ...). */
+static bool
+receipt_state(const char *type, enum wa_dm_state *st)
+{
+	if (type == NULL || strcmp(type, "inactive") == 0)
+		*st = WA_DM_DELIVERED;	/* inactive: it reached a device */
+	else if (strcmp(type, "read") == 0 || strcmp(type, "played") == 0)
+		*st = WA_DM_READ;
+	else
+		return false;
+	return true;
+}
+
 /* A group member's receipt r for our messages in group: the ticks move
  * when every member is there (protocol.md 9.6). */
 static void
@@ -1677,14 +1693,8 @@ on_member_receipt(struct wa_dm *dm, const struct wa_msg_receipt_in *r,
 	size_t			 i;
 	int			 rc;
 
-	if (r->type == NULL || strcmp(r->type, "inactive") == 0)
-		st = WA_DM_DELIVERED;
-	else if (strcmp(r->type, "read") == 0 ||
-	    strcmp(r->type, "played") == 0)
-		st = WA_DM_READ;
-	else
-		return;		/* sender, read-self, ...: nothing to show */
-	if (!dm_user_of(r->participant, member, sizeof(member)))
+	if (!receipt_state(r->type, &st) ||
+	    !dm_user_of(r->participant, member, sizeof(member)))
 		return;
 	for (i = 0; i < r->n_ids; i++) {
 		rc = dm->st->member_receipt(dm->st->arg, group, r->ids[i],
@@ -1759,13 +1769,7 @@ on_receipt(struct wa_dm *dm, const struct wa_node *n)
 		arena_release(&a);
 		return;
 	}
-	if (r.type == NULL || strcmp(r.type, "inactive") == 0)
-		st = WA_DM_DELIVERED;	/* inactive: it reached a device */
-	else if (strcmp(r.type, "read") == 0 || strcmp(r.type, "played") == 0)
-		st = WA_DM_READ;
-	else {
-		/* sender, inactive, read-self, peer_msg, ...: nothing to
-		 * show */
+	if (!receipt_state(r.type, &st)) {
 		arena_release(&a);
 		return;
 	}

@@ -1562,13 +1562,11 @@ ev_close(void *arg, int err, const char *reason)
 		lost(e, err, NEXT_NOW, "paired; logging in");
 		return;
 	}
-	/* "the server closed the connection (code 1006)" says it all */
-	if (reason != NULL && strncmp(reason, wc_strerror(err),
-	    strlen(wc_strerror(err))) == 0)
-		snprintf(why, sizeof(why), "%s", reason);
+	if (reason == NULL || reason[0] == '\0')
+		snprintf(why, sizeof(why), "%s", wc_strerror(err));
 	else
 		snprintf(why, sizeof(why), "%s: %s", wc_strerror(err),
-		    reason != NULL ? reason : "");
+		    reason);
 	lost(e, err, NEXT_RETRY, why);
 }
 

@@ -394,6 +394,18 @@ get_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)
 	return WC_EPROTO;
 }
 
+unsigned
+wa_msg_first_field(const uint8_t *p, size_t len)
+{
+	uint64_t	 key;
+	size_t		 pos = 0;
+
+	if (p == NULL || get_varint(p, len, &pos, &key) != 0 ||
+	    key >> 3 > UINT32_MAX)
+		return 0;
+	return (unsigned)(key >> 3);
+}
+
 /* Append each top-level field num of p[0..len) (checked wire data) to
  * out, tag and all. */
 static int

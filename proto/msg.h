@@ -67,6 +67,14 @@ void		wa_msg_pad(const uint8_t *p, size_t len, uint8_t rnd,
  */
 MUST_CHECK int	wa_msg_unpad(const uint8_t *p, size_t len, size_t *out_len);
 
+/*
+ * The field number of the first field of the Message p[0..len) (its
+ * key's varint), which tells a Message we built apart: reactionMessage
+ * 46, protocolMessage 12 (a delete), editedMessage 58, conversation 1,
+ * ...  Returns it, or 0 for an empty or malformed start.  Any thread.
+ */
+unsigned	wa_msg_first_field(const uint8_t *p, size_t len);
+
 /* --- Message protobufs we build --- */
 
 /* A reference to another message (MessageKey; protocol.md 11.4, 11.5). */

@@ -59,9 +59,6 @@
 #define AES_BLOCK		16
 #define HMAC_POOL		4	/* HMAC states open at once, kept */
 
-/* The crypto provider's state: HMAC states kept for reuse, and one AES
- * context per mode, made at first use and re-keyed after (OpenSSL 3
- * allocates 3 times for a new context; perf.md 5.2). */
 /* An HMAC-SHA256 in progress: the inner hash running, the outer pad. */
 struct hmac {
 	SHA256_CTX	 in;
@@ -69,6 +66,9 @@ struct hmac {
 	bool		 busy;
 };
 
+/* The crypto provider's state: HMAC states kept for reuse, and one AES
+ * context per mode, made at first use and re-keyed after (OpenSSL 3
+ * allocates 3 times for a new context; perf.md 5.2). */
 struct provider {
 	struct hmac			 hmac_pool[HMAC_POOL];
 	EVP_CIPHER_CTX			*aes[2];	/* CBC, CTR */
@@ -148,9 +148,13 @@ p_random(uint8_t *data, size_t len, void *u)
 static void
 p_hmac_release(struct provider *s, struct hmac *h)
 {
-	sodium_memzero(h, sizeof(*h));
-	if (h < s->hmac_pool || h >= s->hmac_pool + HMAC_POOL)
-		free(h);
+	size_t	 i;
+
+	sodium_memzero(h, sizeof(*h));	/* busy no more, too */
+	for (i = 0; i < HMAC_POOL; i++)
+		if (h == &s->hmac_pool[i])
+			return;
+	free(h);
 }
 
 static int

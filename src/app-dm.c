@@ -11,26 +11,11 @@
 #include "app-dm.h"
 #include "app-hist.h"
 #include "buf.h"
+#include "msg.h"
 #include "store.h"
 #include "xmalloc.h"
 
 #define OUTBOX_PAGE	64
-
-/* The field number of the first field of a protobuf p[0..len): its key,
- * a varint; 0 when there is none. */
-static unsigned
-first_field(const uint8_t *p, size_t len)
-{
-	uint64_t	 key = 0;
-	size_t		 i;
-
-	for (i = 0; i < len && i < 5; i++) {
-		key |= (uint64_t)(p[i] & 0x7f) << (7 * i);
-		if ((p[i] & 0x80) == 0)
-			return (unsigned)(key >> 3);
-	}
-	return 0;
-}
 
 static void
 fill_out(const struct store_msg *m, struct wa_dm_out *o)
@@ -50,7 +35,7 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	snprintf(o->type, sizeof(o->type), "text");
 	o->edit[0] = '\0';
 	if (m->kind == STORE_MSG_HIDDEN) {
-		switch (first_field(m->payload, m->payload_len)) {
+		switch (wa_msg_first_field(m->payload, m->payload_len)) {
 		case 12:
 			snprintf(o->edit, sizeof(o->edit), "7");
 			break;

@@ -586,12 +586,12 @@ kind_name(enum store_msg_kind k)
 	return "unsupported";
 }
 
-/* The author of the message m quotes: "me" for ours. */
+/* The name of user jid, "me" for "" (ours: a quote's author, a
+ * reaction's sender). */
 static const char *
-quoted_name(struct cli *c, const struct store_msg *m)
+name_or_me(struct cli *c, const char *jid)
 {
-	return m->quoted_sender[0] == '\0' ? "me" :
-	    user_name(c, m->quoted_sender);
+	return jid[0] == '\0' ? "me" : user_name(c, jid);
 }
 
 /* One message line (history, export). */
@@ -623,7 +623,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			json_s(&c->line, "quoted_id", m->quoted_id);
 			json_s(&c->line, "quoted_sender", m->quoted_sender);
 			json_s(&c->line, "quoted_sender_name",
-			    quoted_name(c, m));
+			    name_or_me(c, m->quoted_sender));
 			json_s(&c->line, "quoted_text", m->quoted_text);
 		}
 		if (m->nreactions > 0) {
@@ -639,8 +639,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 				put(&c->line, "\"");
 				json_s(&c->line, "sender", r->sender);
 				json_s(&c->line, "sender_name",
-				    r->sender[0] == '\0' ? "me" :
-				    user_name(c, r->sender));
+				    name_or_me(c, r->sender));
 				put(&c->line, "}");
 			}
 			put(&c->line, "]");
@@ -664,7 +663,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	put_text(&c->line, who, strlen(who));
 	put(&c->line, ": ");
 	if (m->quoted_id[0] != '\0' && !m->deleted) {
-		const char	*q = quoted_name(c, m);
+		const char	*q = name_or_me(c, m->quoted_sender);
 
 		put(&c->line, "[reply to ");
 		put_text(&c->line, q, strlen(q));
@@ -691,9 +690,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {
 			const struct store_reaction	*r = &m->reactions[i];
-			const char			*n = r->sender[0] ==
-							    '\0' ? "me" :
-							    user_name(c,
+			const char			*n = name_or_me(c,
 							    r->sender);
 
 			put(&c->line, i == 0 ? " [" : ", ");

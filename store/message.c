@@ -562,22 +562,28 @@ store_msg_recipients(struct store *s, const char *chat, const char *id,
 	return store_q_run(s, st, "recording a group message's recipients");
 }
 
-/* How many members of (chat, id) reported at least state: >= 0 or -EIO. */
+/* How many members of (chat, id) delivered it (a read counts: only
+ * DELIVERED and READ are kept) into *delivered, and read it into *read.
+ * Returns 0 or -EIO. */
 static int
-members_at(struct store *s, const char *chat, const char *id, int state)
+members_at(struct store *s, const char *chat, const char *id,
+    int *delivered, int *read)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if ((rc = store_q_prep(s, &st, "SELECT count(*) FROM member_receipt"
-	    " WHERE chat = ?1 AND id = ?2 AND state >= ?3")) != 0)
+	if ((rc = store_q_prep(s, &st, "SELECT count(*),"
+	    " coalesce(sum(state >= ?3), 0) FROM member_receipt"
+	    " WHERE chat = ?1 AND id = ?2")) != 0)
 		return rc;
 	store_q_bind_str(st, 1, chat);
 	store_q_bind_str(st, 2, id);
-	sqlite3_bind_int(st, 3, state);
-	if ((rc = store_q_step_one(s, st, "counting receipts")) == 1)
-		rc = sqlite3_column_int(st, 0);
-	else if (rc == 0)
+	sqlite3_bind_int(st, 3, STORE_MSG_READ);
+	if ((rc = store_q_step_one(s, st, "counting receipts")) == 1) {
+		*delivered = sqlite3_column_int(st, 0);
+		*read = sqlite3_column_int(st, 1);
+		rc = 0;
+	} else if (rc == 0)
 		rc = -EIO;
 	store_stmt_done(s, st);
 	return rc;
@@ -588,7 +594,7 @@ store_msg_member_receipt(struct store *s, const char *chat, const char *id,
     const char *member, enum store_msg_state state)
 {
 	sqlite3_stmt	*st;
-	int		 rc, n = 0, cur = 0, to = 0;
+	int		 rc, n = 0, cur = 0, to = 0, got = 0, seen = 0;
 
 	if (state == STORE_MSG_PLAYED)
 		state = STORE_MSG_READ;
@@ -629,14 +635,9 @@ store_msg_member_receipt(struct store *s, const char *chat, const char *id,
 	sqlite3_bind_int(st, 4, (int)state);
 	if ((rc = store_q_run(s, st, "recording a receipt")) < 0)
 		goto out;
-	if ((rc = members_at(s, chat, id, STORE_MSG_READ)) < 0)
+	if ((rc = members_at(s, chat, id, &got, &seen)) < 0)
 		goto out;
-	if (rc >= n)
-		to = STORE_MSG_READ;
-	else if ((rc = members_at(s, chat, id, STORE_MSG_DELIVERED)) < 0)
-		goto out;
-	else if (rc >= n)
-		to = STORE_MSG_DELIVERED;
+	to = seen >= n ? STORE_MSG_READ : got >= n ? STORE_MSG_DELIVERED : 0;
 move:
 	rc = 0;
 	if (to <= cur)

@@ -30,7 +30,7 @@ tests_test_base_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
 
 check_PROGRAMS += tests/test-store
-tests_test_store_SOURCES = tests/test-store.c
+tests_test_store_SOURCES = tests/test-store.c tests/store-test.h
 tests_test_store_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
 tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)

@@ -3,8 +3,8 @@
  * tests/store-test.h -- what the store's cmocka tests share: a temporary
  * directory and its removal, an in-memory store, and a count read from a
  * database file through a connection of its own.  Header-only (static
- * functions), included once per test program after <cmocka.h> and
- * <sqlite3.h>.
+ * inline functions, each program using what it needs), included once
+ * per test program after <cmocka.h> and <sqlite3.h>.
  */
 #ifndef TESTS_STORE_TEST_H
 #define TESTS_STORE_TEST_H
@@ -17,7 +17,7 @@
 
 /* A fresh directory under /tmp; the caller frees the name and removes it
  * (rmtree()). */
-static char *
+static inline char *
 tmpdir(void)
 {
 	char	 tmpl[] = "/tmp/wachat-test-XXXXXX";
@@ -27,7 +27,7 @@ tmpdir(void)
 	return strdup(d);
 }
 
-static void
+static inline void
 rmtree(const char *dir)
 {
 	char	 cmd[512];
@@ -37,7 +37,7 @@ rmtree(const char *dir)
 }
 
 /* A store in memory, every migration run. */
-static struct store *
+static inline struct store *
 open_mem(void)
 {
 	struct store	*s = NULL;
@@ -48,7 +48,7 @@ open_mem(void)
 
 /* The first column of the one row sql (a SELECT count(*) ...) gives on
  * the database file at path. */
-static int
+static inline int
 count_rows(const char *path, const char *sql)
 {
 	sqlite3		*db;

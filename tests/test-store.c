@@ -15,25 +15,7 @@
 
 #include "err.h"
 #include "store.h"
-
-static char *
-tmpdir(void)
-{
-	char	 tmpl[] = "/tmp/wachat-test-XXXXXX";
-	char	*d = mkdtemp(tmpl);
-
-	assert_non_null(d);
-	return strdup(d);
-}
-
-static void
-rmtree(const char *dir)
-{
-	char	 cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
+#include "store-test.h"
 
 static mode_t
 mode_of(const char *path)

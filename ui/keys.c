@@ -155,16 +155,25 @@ ui_keys_parse(const char *name, int *key)
 	return 0;
 }
 
+/* The index of the action named name, or -1. */
+static int
+action_of(const char *name)
+{
+	int	 i;
+
+	for (i = 0; i < UI_ACT_COUNT; i++)
+		if (strcmp(acts[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 int
 ui_keys_bind(struct ui_keymap *km, const char *action, const char *key,
     const char **why)
 {
-	int	 i, k;
+	int	 i = action_of(action), k;
 
-	for (i = 0; i < UI_ACT_COUNT; i++)
-		if (strcmp(acts[i].name, action) == 0)
-			break;
-	if (i == UI_ACT_COUNT) {
+	if (i < 0) {
 		*why = N_("no such key action");
 		return -EINVAL;
 	}
@@ -180,12 +189,9 @@ ui_keys_bind(struct ui_keymap *km, const char *action, const char *key,
 int
 ui_keys_clash(const struct ui_keymap *km, const char *action)
 {
-	int	 i, j;
+	int	 i = action_of(action), j;
 
-	for (i = 0; i < UI_ACT_COUNT; i++)
-		if (strcmp(acts[i].name, action) == 0)
-			break;
-	if (i == UI_ACT_COUNT || km->key[i] == 0)
+	if (i < 0 || km->key[i] == 0)
 		return -1;
 	for (j = 0; j < UI_ACT_COUNT; j++)
 		if (j != i && km->key[j] == km->key[i])

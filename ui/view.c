@@ -35,6 +35,8 @@ static const char *const quick[] = {
 	"\xf0\x9f\x98\xae", "\xf0\x9f\x98\xa2", "\xf0\x9f\x99\x8f",
 };
 
+#define DRAFTS_MAX	16	/* chats whose unsent text is kept */
+
 enum prompt {
 	PROMPT_NONE,
 	PROMPT_NUMBER,		/* new chat: a phone number */
@@ -80,10 +82,10 @@ struct ui_view {
 	bool		 help;
 	int		 help_top, help_rows;	/* the key page's scroll */
 	/* What was typed in chats left unsent: each chat keeps its draft
-	 * (the newest DRAFTS_MAX; in memory only). */
+	 * (the newest DRAFTS_MAX; in memory only; chat NULL: a free one). */
 	struct draft {
 		char	*chat, *text;
-	}		 drafts[16];
+	}		 drafts[DRAFTS_MAX];
 	bool		 pasting;	/* between the bracketed-paste marks */
 	bool		 paste_cr;	/* the paste's last key was a CR */
 	/* Groups. */
@@ -209,7 +211,7 @@ ui_view_free(struct ui_view *v)
 	ui_input_release(&v->in);
 	ui_input_release(&v->pin);
 	drop_reply(v);
-	for (size_t i = 0; i < sizeof(v->drafts) / sizeof(v->drafts[0]); i++) {
+	for (size_t i = 0; i < DRAFTS_MAX; i++) {
 		free(v->drafts[i].chat);
 		free(v->drafts[i].text);
 	}
@@ -336,46 +338,51 @@ is_open(const struct ui_view *v, const char *chat)
 	    strcmp(chat, v->msgs.chat) == 0;
 }
 
-#define DRAFTS_MAX	(sizeof(((struct ui_view *)0)->drafts) / \
-			    sizeof(((struct ui_view *)0)->drafts[0]))
+/* chat's draft slot, or NULL. */
+static struct draft *
+draft_of(struct ui_view *v, const char *chat)
+{
+	size_t	 i;
 
-/* Keep what is typed in the input line as chat's draft (or forget the
- * draft when nothing is), and empty the line. */
+	for (i = 0; i < DRAFTS_MAX; i++)
+		if (v->drafts[i].chat != NULL &&
+		    strcmp(v->drafts[i].chat, chat) == 0)
+			return &v->drafts[i];
+	return NULL;
+}
+
+/* Keep what is typed in the input line as chat's draft (none when nothing
+ * is), and empty the line.  The slots in use come first, oldest first:
+ * a draft kept again moves to the end, and when all are in use the
+ * oldest goes. */
 static void
 draft_put(struct ui_view *v, const char *chat)
 {
-	struct draft	*d = NULL;
-	size_t		 i;
+	struct draft	*d = draft_of(v, chat);
 
-	for (i = 0; i < DRAFTS_MAX && d == NULL; i++)
-		if (v->drafts[i].chat != NULL &&
-		    strcmp(v->drafts[i].chat, chat) == 0)
-			d = &v->drafts[i];
-	if (d == NULL && ui_input_is_empty(&v->in))
-		return;
-	if (d == NULL) {
-		/* a free slot, else the first (the oldest kept) */
-		for (i = 0; i < DRAFTS_MAX && d == NULL; i++)
-			if (v->drafts[i].chat == NULL)
-				d = &v->drafts[i];
-		if (d == NULL) {
-			d = &v->drafts[0];
-			free(d->chat);
-			free(d->text);
+	if (d != NULL) {
+		free(d->chat);
+		free(d->text);
+		memmove(d, d + 1, (size_t)(v->drafts + DRAFTS_MAX - d - 1) *
+		    sizeof(*d));
+		v->drafts[DRAFTS_MAX - 1].chat = NULL;
+		v->drafts[DRAFTS_MAX - 1].text = NULL;
+	}
+	if (!ui_input_is_empty(&v->in)) {
+		d = &v->drafts[DRAFTS_MAX - 1];
+		if (d->chat != NULL) {		/* full: the oldest goes */
+			free(v->drafts[0].chat);
+			free(v->drafts[0].text);
 			memmove(&v->drafts[0], &v->drafts[1],
 			    (DRAFTS_MAX - 1) * sizeof(*d));
-			d = &v->drafts[DRAFTS_MAX - 1];
 			d->chat = d->text = NULL;
 		}
+		/* the newest last, after the slots in use */
+		for (d = v->drafts; d->chat != NULL; d++)
+			;
 		d->chat = xstrdup(chat);
-	}
-	free(d->text);
-	d->text = NULL;
-	if (ui_input_is_empty(&v->in)) {
-		free(d->chat);
-		d->chat = NULL;
-	} else
 		d->text = xstrdup(v->in.text);
+	}
 	ui_input_clear(&v->in);
 }
 
@@ -383,16 +390,11 @@ draft_put(struct ui_view *v, const char *chat)
 static void
 draft_take(struct ui_view *v, const char *chat)
 {
-	size_t	 i;
+	struct draft	*d = draft_of(v, chat);
 
-	for (i = 0; i < DRAFTS_MAX; i++)
-		if (v->drafts[i].chat != NULL &&
-		    strcmp(v->drafts[i].chat, chat) == 0) {
-			if (ui_input_insert(&v->in, v->drafts[i].text,
-			    strlen(v->drafts[i].text)) != 0)
-				ui_input_clear(&v->in);
-			return;
-		}
+	if (d != NULL && ui_input_insert(&v->in, d->text, strlen(d->text)) !=
+	    0)
+		ui_input_clear(&v->in);
 }
 
 /* Show the selected chat when it is not the open one: its newest page,
@@ -1045,16 +1047,27 @@ take_group(struct ui_view *v)
 	v->prompt = PROMPT_NONE;
 }
 
+/* The answer k gives to a y/n question: 1 yes (y, or German j), 0 no,
+ * -1 neither (the question stays). */
+static int
+yes_no(int k)
+{
+	if (k == 'y' || k == 'Y' || k == 'j' || k == 'J')
+		return 1;
+	return k == 'n' || k == 'N' ? 0 : -1;
+}
+
 /* y or n to deleting our message for everyone. */
 static void
 revoke_key(struct ui_view *v, int k)
 {
-	if (k == 'y' || k == 'Y' || k == 'j' || k == 'J') {
-		if (v->msgs.chat != NULL && v->revoke_id != NULL)
-			push(v, cmd_new_chat(CMD_REVOKE, v->msgs.chat,
-			    v->revoke_id, NULL, NULL, 0));
-	} else if (k != 'n' && k != 'N')
+	int	 yes = yes_no(k);
+
+	if (yes < 0)
 		return;
+	if (yes == 1 && v->msgs.chat != NULL && v->revoke_id != NULL)
+		push(v, cmd_new_chat(CMD_REVOKE, v->msgs.chat, v->revoke_id,
+		    NULL, NULL, 0));
 	free(v->revoke_id);
 	v->revoke_id = NULL;
 	v->prompt = PROMPT_NONE;
@@ -1064,12 +1077,12 @@ revoke_key(struct ui_view *v, int k)
 static void
 leave_key(struct ui_view *v, int k)
 {
-	if (k == 'y' || k == 'Y' || k == 'j' || k == 'J') {
-		if (v->msgs.chat != NULL)
-			push(v, cmd_new_chat(CMD_GROUP_LEAVE, v->msgs.chat,
-			    NULL, NULL, NULL, 0));
-		v->prompt = PROMPT_NONE;
-	} else if (k == 'n' || k == 'N')
+	int	 yes = yes_no(k);
+
+	if (yes == 1 && v->msgs.chat != NULL)
+		push(v, cmd_new_chat(CMD_GROUP_LEAVE, v->msgs.chat, NULL, NULL,
+		    NULL, 0));
+	if (yes >= 0)
 		v->prompt = PROMPT_NONE;
 }
 
