@@ -4,16 +4,16 @@
  * Decoding reads through a bounds-checked cursor into an arena; encoding
  * appends to a caller-owned buffer.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "bin.h"
-#include "err.h"
-#include "tokens.h"
-#include "xmalloc.h"
+#include "proto/bin.h"
+#include "base/err.h"
+#include "proto/tokens.h"
+#include "base/xmalloc.h"
 
 /* Tag bytes (protocol.md 4.1). */
 enum {

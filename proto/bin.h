@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 #define WA_BIN_MAX_DEPTH	128	/* levels, root = 1; real trees < 20 */
 #define WA_BIN_MAX_FRAME	(16u << 20) /* bytes of an inflated payload */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/cert.c -- the server certificate chain.  See cert.h. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,13 +10,13 @@
 #include <protobuf-c/protobuf-c.h>
 #include <sodium.h>
 
-#include "buf.h"
-#include "cert.h"
+#include "base/buf.h"
+#include "proto/cert.h"
 #include "cert.pb-c.h"
-#include "crypto.h"
-#include "err.h"
-#include "pb.h"
-#include "xmalloc.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/pb.h"
+#include "base/xmalloc.h"
 
 const uint8_t WA_CERT_WHATSAPP_ROOT[WA_CRYPTO_KEY_LEN] = {
 	0x14, 0x23, 0x75, 0x57, 0x4d, 0x0a, 0x58, 0x71,

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "crypto.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 
 /*
  * WhatsApp's root public key (Curve25519, 32 bytes; protocol.md 2.4):

@@ -12,7 +12,7 @@
  * call or inside a libwebsockets callback (connecting, a deferred failure,
  * the teardown) runs from the "kick" timer.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,14 +26,14 @@
 #include <uv.h>
 
 #include "adv.pb-c.h"
-#include "cert.h"
-#include "conn.h"
-#include "crypto.h"
-#include "err.h"
-#include "frame.h"
-#include "noise.h"
+#include "proto/cert.h"
+#include "proto/conn.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/frame.h"
+#include "proto/noise.h"
 #include "wa6.pb-c.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define PAYLOAD_MAX	(64u << 10)	/* bytes of a ClientPayload */
 #define REASON_MAX	256

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 struct uv_loop_s;
 struct wa_conn;

@@ -11,7 +11,7 @@
  * and verification are routed here (curve25519_sign(),
  * curve25519_verify()).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <assert.h>
 #include <dlfcn.h>
@@ -28,9 +28,9 @@
 #include <curve.h>
 #include <signal_protocol.h>
 
-#include "crypto.h"
-#include "err.h"
-#include "signal-arena.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/signal-arena.h"
 
 #define DJB_TYPE	0x05	/* libsignal's type byte of a Curve25519 key */
 

@@ -7,7 +7,7 @@
  * and the w:gp2 notifications.  Sources: protocol.md 10.1-10.5, 11.2,
  * 11.3, 11.7; interop.md 6.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,16 +16,16 @@
 #include <string.h>
 
 #define LOG_TAG "dm"
-#include "arena.h"
-#include "buf.h"
-#include "crypto.h"
-#include "dm-int.h"
-#include "err.h"
-#include "group.h"
-#include "log.h"
-#include "msg.h"
-#include "node.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "proto/dm-int.h"
+#include "base/err.h"
+#include "proto/group.h"
+#include "base/log.h"
+#include "proto/msg.h"
+#include "proto/node.h"
+#include "base/xmalloc.h"
 
 /* What a group iq was for. */
 enum giq_what {

@@ -12,11 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "dm.h"
-#include "msg.h"
-#include "usync.h"
-#include "wa-signal.h"
+#include "base/buf.h"
+#include "proto/dm.h"
+#include "proto/msg.h"
+#include "proto/usync.h"
+#include "proto/wa-signal.h"
 
 #define N_COUNTERS	64
 #define COUNTER_KEY	(WA_DM_JID_MAX + WA_DM_ID_MAX)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/dm.c -- 1:1 messaging in the engine (proto/dm.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -9,18 +9,18 @@
 #include <string.h>
 
 #define LOG_TAG "dm"
-#include "arena.h"
-#include "buf.h"
-#include "crypto.h"
-#include "dm.h"
-#include "history.h"
-#include "err.h"
-#include "log.h"
-#include "msg.h"
-#include "node.h"
-#include "usync.h"
-#include "xmalloc.h"
-#include "dm-int.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "proto/dm.h"
+#include "proto/history.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "proto/msg.h"
+#include "proto/node.h"
+#include "proto/usync.h"
+#include "base/xmalloc.h"
+#include "proto/dm-int.h"
 
 #define MAX_FANOUT	(2 * WA_USYNC_MAX_DEVICES)	/* 1:1 */
 

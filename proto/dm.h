@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bin.h"
-#include "group.h"
-#include "wa-signal.h"
+#include "proto/bin.h"
+#include "proto/group.h"
+#include "proto/wa-signal.h"
 
 struct buf;
 struct wa_dm;
@@ -109,7 +109,7 @@ void		wa_dm_group_release(struct wa_dm_group *g);
 /*
  * The message store, bound over store/ by the composition root
  * (src/app-store.c).  Every op gets arg first and returns >= 0 on success
- * or a negative code (src/err.h).  Called on the engine thread, inside the
+ * or a negative code (base/err.h).  Called on the engine thread, inside the
  * transactions of the Signal ops (struct wa_signal_store_ops tx_*), which
  * share the database.
  */

@@ -11,7 +11,7 @@
  * runs on a libuv worker (proto/engver.c).  It also
  * writes the QR file when one is configured (a setting the demo uses).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,22 +28,22 @@
 
 #define LOG_TAG "eng"
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "conn.h"
-#include "crypto.h"
-#include "eng.h"
-#include "engver.h"
-#include "err.h"
-#include "log.h"
-#include "pair.h"
-#include "dm.h"
-#include "hsync.h"
-#include "node.h"
-#include "paircode.h"
-#include "i18n.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/conn.h"
+#include "proto/crypto.h"
+#include "proto/eng.h"
+#include "proto/engver.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "proto/pair.h"
+#include "proto/dm.h"
+#include "proto/hsync.h"
+#include "proto/node.h"
+#include "proto/paircode.h"
+#include "base/i18n.h"
+#include "base/xmalloc.h"
 
 /* 6.2 */
 #define QR_PREFIX	"https://wa.me/settings/linked_devices#"

@@ -30,9 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "conn.h"
-#include "dm.h"
-#include "hsync.h"
+#include "proto/conn.h"
+#include "proto/dm.h"
+#include "proto/hsync.h"
 
 struct uv_loop_s;
 struct wa_eng;

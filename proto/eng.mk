@@ -12,7 +12,7 @@ ENG_LIBS = $(CONN_LIBS) $(CURL_LIBS)
 
 check_PROGRAMS += tests/wa-eng-driver
 tests_wa_eng_driver_SOURCES = tests/wa-eng-driver.c
-tests_wa_eng_driver_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_wa_eng_driver_CPPFLAGS = $(AM_CPPFLAGS)
 tests_wa_eng_driver_CFLAGS = $(AM_CFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
 tests_wa_eng_driver_LDADD = libapp.a libproto.a libstore.a libbase.a \
 	$(ENG_LIBS) $(STORE_LIBS)

@@ -3,7 +3,7 @@
  * proto/engver.c -- sw.js look-up and scraper (proto/engver.h).  The
  * transfer is proto/http-get.h's: off the engine's loop.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -16,11 +16,11 @@
 
 #define LOG_TAG "eng"
 
-#include "engver.h"
-#include "err.h"
-#include "http-get.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "proto/engver.h"
+#include "base/err.h"
+#include "proto/http-get.h"
+#include "base/log.h"
+#include "base/xmalloc.h"
 
 #define KEY	"client_revision"
 

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/frame.c -- the WhatsApp frame layer.  See frame.h. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <assert.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "buf.h"
-#include "err.h"
-#include "frame.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "proto/frame.h"
 
 /* A pending buffer grown past this by one large frame is given back once
  * that frame is delivered, so one burst does not pin 16 MiB for good. */

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 #define WA_FRAME_HEADER_LEN	3		/* the length prefix */
 #define WA_FRAME_MAX_LEN	((1u << 24) - 1)	/* largest length */

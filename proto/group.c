@@ -5,7 +5,7 @@
  * readers of <group> and w:gp2 notifications.  Sections of protocol.md are
  * named where each fact is used.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,15 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 #include "e2e.pb-c.h"
-#include "err.h"
-#include "group.h"
-#include "node.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "proto/group.h"
+#include "proto/node.h"
+#include "base/xmalloc.h"
 
 #define GROUP_SERVER	"g.us"
 

@@ -29,10 +29,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "msg.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/msg.h"
 
 #define WA_GROUP_PHASH_LEN	10	/* "2:" + 8 base64 characters */
 #define WA_GROUP_MAX_DEVICES	8192	/* device JIDs hashed into one phash */

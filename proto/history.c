@@ -5,7 +5,7 @@
  * protobuf and the on-demand request.  Sections of protocol.md are named
  * where each fact is used.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,14 +18,14 @@
 #include <libdeflate.h>
 #endif
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 #include "e2e.pb-c.h"
-#include "err.h"
-#include "history.h"
+#include "base/err.h"
+#include "proto/history.h"
 #include "history.pb-c.h"
-#include "pb.h"
-#include "xmalloc.h"
+#include "proto/pb.h"
+#include "base/xmalloc.h"
 
 #define HASH_LEN	32	/* fileSHA256, fileEncSHA256, mediaKey */
 

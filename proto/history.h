@@ -11,7 +11,7 @@
  * time).
  *
  * Memory.  wa_hist_parse() unpacks with protobuf-c through a
- * ProtobufCAllocator over the caller's arena (src/arena.h) and points the
+ * ProtobufCAllocator over the caller's arena (base/arena.h) and points the
  * flat structs at protobuf-c's copies, so a warm arena (one reset between
  * chunks) makes no call to malloc at all, and none per message in any
  * case.  The arena needs about 4 times the inflated size (measured by
@@ -30,8 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "base/buf.h"
 
 /* Caps on what one chunk may hold.  Real chunks: a few MB inflated, up to
  * a few thousand messages; FULL syncs send many chunks. */

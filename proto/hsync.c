@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/hsync.c -- history sync in the engine (proto/hsync.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,18 +11,18 @@
 #include <uv.h>
 
 #define LOG_TAG "hist"
-#include "arena.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "history.h"
-#include "hsync.h"
-#include "http-get.h"
-#include "log.h"
-#include "media.h"
-#include "msg.h"
-#include "node.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/history.h"
+#include "proto/hsync.h"
+#include "proto/http-get.h"
+#include "base/log.h"
+#include "proto/media.h"
+#include "proto/msg.h"
+#include "proto/node.h"
+#include "base/xmalloc.h"
 
 #define MAX_HOSTS	4
 #define HOST_MAX	256

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bin.h"
-#include "history.h"
+#include "proto/bin.h"
+#include "proto/history.h"
 
 struct buf;
 struct uv_loop_s;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/http-get.c -- one HTTP(S) GET on a libuv worker (proto/http-get.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -17,11 +17,11 @@
 
 #define LOG_TAG "http"
 
-#include "buf.h"
-#include "err.h"
-#include "http-get.h"
-#include "log.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "proto/http-get.h"
+#include "base/log.h"
+#include "base/xmalloc.h"
 
 struct wa_http_get {
 	uv_work_t		 req;

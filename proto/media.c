@@ -6,7 +6,7 @@
  * AES-256-CBC from OpenSSL with its padding turned off, so a bad PKCS#7
  * pad is told apart from a bad MAC.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,10 +17,10 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "media.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/media.h"
 
 #define BLOCK	16	/* AES block, bytes */
 

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "err.h"
+#include "base/buf.h"
+#include "base/err.h"
 
 #define WA_MEDIA_KEY_LEN	32	/* mediaKey, bytes */
 #define WA_MEDIA_IV_LEN		16
@@ -42,7 +42,7 @@
 /*
  * This module's own failures, one per check of wa_media_decrypt(), so the
  * caller can tell a corrupt download (retry another host) from a wrong key
- * (do not); src/err.h's codes, named by wc_strerror().
+ * (do not); base/err.h's codes, named by wc_strerror().
  */
 #define WA_MEDIA_EENCHASH	WC_EENCHASH	/* SHA-256(blob) != fileEncSHA256 */
 #define WA_MEDIA_EPADDING	WC_EPADDING	/* bad PKCS#7 padding */

@@ -5,7 +5,7 @@
  * <receipt>, <ack>, <chatstate> and <presence> nodes.  Sections of
  * protocol.md are named where each fact is used.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 #include "e2e.pb-c.h"
-#include "err.h"
-#include "msg.h"
-#include "node.h"
-#include "pb.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "proto/msg.h"
+#include "proto/node.h"
+#include "proto/pb.h"
+#include "base/xmalloc.h"
 
 /* Message field numbers used below (9.1, 17). */
 #define F_CONTEXT_INFO		35	/* Message.messageContextInfo */

@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
 
 #define WA_MSG_ID_LEN		22	/* "3EB0" + 18 hex digits (9.5) */
 #define WA_MSG_ID_RAND_LEN	16	/* random bytes hashed into an id */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/node.c -- building and reading binary nodes (proto/node.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "err.h"
-#include "node.h"
+#include "base/err.h"
+#include "proto/node.h"
 
 struct wa_node *
 wa_nb_new(struct arena *a, const char *tag, size_t maxattrs)

@@ -2,7 +2,7 @@
 /*
  * proto/node.h -- building and reading binary nodes (struct wa_node,
  * proto/bin.h) in the engine: the small helpers every stanza builder and
- * parser shares.  Builders allocate from a caller's arena (src/arena.h)
+ * parser shares.  Builders allocate from a caller's arena (base/arena.h)
  * and borrow the strings they are given: those must outlive the encode.
  * Readers borrow from the node.  No I/O; pure functions, callable from any
  * thread on nodes that thread owns.  Source: protocol.md 4 (node layout,
@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "bin.h"
+#include "base/arena.h"
+#include "proto/bin.h"
 
 #define WA_NODE_JID_MAX	256	/* bytes of a JID as text, with the NUL */
 

@@ -3,7 +3,7 @@
  * proto/noise.c -- the XX handshake for both roles and the transport
  * cipher.  See noise.h; the operations are protocol.md 2.2's.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,13 +12,13 @@
 
 #include <protobuf-c/protobuf-c.h>
 
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "noise.h"
-#include "pb.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/noise.h"
+#include "proto/pb.h"
 #include "wa6.pb-c.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 /* nonce(n) = 8 zero bytes ‖ n as uint32 BE. */
 static void

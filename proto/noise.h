@@ -28,8 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "crypto.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 
 /* The pattern name, 28 characters and 4 zero bytes: the initial h as is. */
 #define WA_NOISE_PATTERN	"Noise_XX_25519_AESGCM_SHA256\0\0\0\0"

@@ -4,16 +4,16 @@
  * device signature (proto/pair.h; protocol.md 6.4, following [WM]
  * pair.go handlePair where the sources disagree on hosted accounts).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdbool.h>
 #include <string.h>
 
 #include "adv.pb-c.h"
-#include "crypto.h"
-#include "err.h"
-#include "pair.h"
-#include "pb.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/pair.h"
+#include "proto/pb.h"
 
 static bool
 ct_equal(const uint8_t *a, const uint8_t *b, size_t len)

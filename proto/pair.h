@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
-#include "crypto.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 
 #define WA_PAIR_KEY_LEN	32
 

@@ -4,15 +4,15 @@
  * with a phone-number code (proto/paircode.h; protocol.md 6.7, as [WM]
  * pair-code.go and [BL] socket.ts do it).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <string.h>
 
 #include <openssl/evp.h>
 
-#include "crypto.h"
-#include "err.h"
-#include "paircode.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/paircode.h"
 
 #define BUNDLE_INFO	"link_code_pairing_key_bundle_encryption_key"
 

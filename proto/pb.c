@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/pb.c -- depth- and length-checked protobuf unpacking. */
-#include "compat.h"
+#include "base/compat.h"
 
-#include "err.h"
-#include "pb.h"
+#include "base/err.h"
+#include "proto/pb.h"
 
 static int
 read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)

@@ -5,13 +5,13 @@
  * a well-formed UTF-8 sequence outside the C1, bidi and line control
  * ranges, so a dump is safe on a terminal.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "bin.h"
-#include "sanitize.h"
+#include "proto/bin.h"
+#include "base/sanitize.h"
 
 static void
 put_str(struct buf *out, const char *s)

@@ -15,9 +15,9 @@
  * free from any other thread, or of a block in a retired chunk, adds to
  * chunk->remote atomically.
  */
-#include "compat.h"
+#include "base/compat.h"
 
-#include "signal-arena.h"
+#include "proto/signal-arena.h"
 
 #if !defined(WA_SIGNAL_ARENA_OFF)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)

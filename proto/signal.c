@@ -21,7 +21,7 @@
  * caller's buffer, so only libsignal's and protobuf-c's per-call blocks
  * come from it.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -47,12 +47,12 @@
 #include <signal_protocol.h>
 
 #define LOG_TAG "signal"
-#include "buf.h"
-#include "err.h"
-#include "log.h"
-#include "signal-arena.h"
-#include "wa-signal.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "proto/signal-arena.h"
+#include "proto/wa-signal.h"
+#include "base/xmalloc.h"
 
 #define SERIALIZED_KEY_LEN	(WA_SIGNAL_KEY_LEN + 1)	/* 05 || key */
 #define DJB_TYPE		0x05	/* libsignal's Curve25519 key type */
@@ -94,7 +94,7 @@ wa_signal_err(int err)
 {
 	/*
 	 * libsignal's own codes are -1000..-1201; the rest of the range it
-	 * reserves (down to SG_ERR_MINIMUM) is where src/err.h's WC_E* codes
+	 * reserves (down to SG_ERR_MINIMUM) is where base/err.h's WC_E* codes
 	 * begin (they count up from -10000), so only that band is mapped.
 	 */
 	if (err > SG_ERR_UNKNOWN || err <= SG_ERR_UNKNOWN - 1000)

@@ -15,7 +15,7 @@ libstore_a_SOURCES += store/signal.c
 
 check_PROGRAMS += tests/test-wa-signal
 tests_test_wa_signal_SOURCES = tests/test-wa-signal.c
-tests_test_wa_signal_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_wa_signal_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_wa_signal_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_wa_signal_LDADD = libapp.a libproto.a libstore.a libbase.a \
 	$(CMOCKA_LIBS) $(PROTO_LIBS) $(STORE_LIBS)
@@ -25,7 +25,7 @@ TESTS += tests/test-wa-signal
 # still asks of glibc.
 check_PROGRAMS += tests/test-wa-signal-arena
 tests_test_wa_signal_arena_SOURCES = tests/test-wa-signal-arena.c
-tests_test_wa_signal_arena_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_wa_signal_arena_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_wa_signal_arena_CFLAGS = $(TEST_CFLAGS) $(SODIUM_CFLAGS) \
 	$(SQLITE_CFLAGS)
 tests_test_wa_signal_arena_LDADD = libapp.a libproto.a libstore.a libbase.a \

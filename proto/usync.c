@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* proto/usync.c -- device lists and prekey bundles (proto/usync.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "err.h"
-#include "node.h"
-#include "usync.h"
+#include "base/err.h"
+#include "proto/node.h"
+#include "proto/usync.h"
 
 static int
 check_n(size_t n)

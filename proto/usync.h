@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "wa-signal.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "proto/wa-signal.h"
 
 #define WA_USYNC_MAX_USERS	64	/* users in one query */
 #define WA_USYNC_MAX_DEVICES	64	/* devices kept per user */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* src/app-dm.c -- store/ bound into struct wa_dm_store_ops (app-dm.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,12 +8,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "app-dm.h"
-#include "app-hist.h"
-#include "buf.h"
-#include "msg.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "src/app-dm.h"
+#include "src/app-hist.h"
+#include "base/buf.h"
+#include "proto/msg.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #define OUTBOX_PAGE	64
 

@@ -8,7 +8,7 @@
 #ifndef WC_APP_DM_H
 #define WC_APP_DM_H
 
-#include "dm.h"
+#include "proto/dm.h"
 
 struct store;
 

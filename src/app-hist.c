@@ -6,7 +6,7 @@
  * read like a live message's, proto/msg.h), push names and the PN-LID
  * mapping.  Engine thread.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -15,13 +15,13 @@
 #include <string.h>
 
 #define LOG_TAG "hist"
-#include "app-hist.h"
-#include "buf.h"
-#include "err.h"
-#include "log.h"
-#include "msg.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "src/app-hist.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "proto/msg.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #define BATCH		400	/* messages per transaction (perf.md H2) */
 

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dm.h"
-#include "hsync.h"
+#include "proto/dm.h"
+#include "proto/hsync.h"
 
 struct store;
 

@@ -3,16 +3,16 @@
  * src/app-store.c -- struct wa_store_ops and struct wa_signal_store_ops
  * over store/ (src/app-store.h).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app-store.h"
-#include "err.h"
-#include "store.h"
+#include "src/app-store.h"
+#include "base/err.h"
+#include "store/store.h"
 
 static int
 device_load(void *arg, struct wa_device *out)

@@ -9,8 +9,8 @@
 #ifndef WC_APP_STORE_H
 #define WC_APP_STORE_H
 
-#include "eng.h"
-#include "wa-signal.h"
+#include "proto/eng.h"
+#include "proto/wa-signal.h"
 
 struct store;
 

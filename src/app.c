@@ -4,7 +4,7 @@
  * the store and the engine, the main thread with the plain-text front
  * end, and the two queues between them (src/evq.h).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 /* Lines from the main thread are tagged "ui", the engine thread's "eng". */
 #define LOG_TAG	"ui"
@@ -21,25 +21,25 @@
 
 #include <uv.h>
 
-#include "app-dm.h"
-#include "app-hist.h"
-#include "app-store.h"
-#include "app.h"
-#include "buf.h"
-#include "conf.h"
-#include "crypto.h"
-#include "eng.h"
-#include "err.h"
-#include "sysrand.h"
-#include "event.h"
-#include "evq.h"
-#include "i18n.h"
-#include "log.h"
-#include "qr.h"
-#include "screen.h"
-#include "sanitize.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "src/app-dm.h"
+#include "src/app-hist.h"
+#include "src/app-store.h"
+#include "src/app.h"
+#include "base/buf.h"
+#include "src/conf.h"
+#include "proto/crypto.h"
+#include "proto/eng.h"
+#include "base/err.h"
+#include "base/sysrand.h"
+#include "base/event.h"
+#include "src/evq.h"
+#include "base/i18n.h"
+#include "base/log.h"
+#include "ui/qr.h"
+#include "ui/screen.h"
+#include "base/sanitize.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #define eng_log(level, ...) log_write(level, "eng", __func__, __VA_ARGS__)
 

@@ -10,7 +10,7 @@
 #ifndef WC_APP_H
 #define WC_APP_H
 
-#include "conf.h"
+#include "src/conf.h"
 
 /*
  * Run wachat with the settings c (borrowed until it returns) until the

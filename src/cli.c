@@ -13,7 +13,7 @@
  * text in local time, JSON as ts_ms and ISO 8601 UTC.  The strings are
  * not marked for translation (po/POTFILES.in does not list this file).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,13 +24,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "buf.h"
-#include "cli.h"
-#include "conf.h"
-#include "err.h"
-#include "sanitize.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "src/cli.h"
+#include "src/conf.h"
+#include "base/err.h"
+#include "base/sanitize.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #define LIMIT_DEFAULT	50
 #define PAGE		200	/* rows read at a time */

@@ -3,7 +3,7 @@
  * src/conf.c -- settings from the defaults, the INI file (read with
  * libinih) and the command line (src/conf.h).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,10 +13,10 @@
 
 #include <ini.h>
 
-#include "conf.h"
-#include "hex.h"
-#include "i18n.h"
-#include "xmalloc.h"
+#include "src/conf.h"
+#include "base/hex.h"
+#include "base/i18n.h"
+#include "base/xmalloc.h"
 
 /* The longest value taken (paths, URLs): longer is surely a mistake. */
 #define CONF_VALUE_MAX	4096

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "log.h"
+#include "base/log.h"
 
 #define CONF_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/sw.js"

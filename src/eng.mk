@@ -2,6 +2,6 @@
 # The composition root's binding of store/ into the engine's
 # struct wa_store_ops (src/app-store.c).
 noinst_LIBRARIES += libapp.a
-libapp_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+libapp_a_CPPFLAGS = $(AM_CPPFLAGS)
 libapp_a_SOURCES = src/app-store.h src/app-store.c src/app-dm.h src/app-dm.c \
 	src/app-hist.h src/app-hist.c

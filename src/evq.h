@@ -5,7 +5,7 @@
  * thread may push; uv_async_send() wakes the consumer, and since wakeups
  * coalesce, the consumer's callback pops until the queue is empty.  One
  * carries struct ev from the engine to the UI, another struct cmd from the
- * UI to the engine (src/event.h); the queue itself holds any item with a
+ * UI to the engine (base/event.h); the queue itself holds any item with a
  * free function.
  *
  * Thread contract: evq_init(), evq_pop() and evq_close() run on the

@@ -1,19 +1,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The base layer: libc-only helpers every module links.
-noinst_LIBRARIES += libbase.a
-libbase_a_SOURCES = \
-	src/compat.h src/banned.h src/err.h src/err.c \
-	src/xmalloc.h src/xmalloc.c src/arena.h src/arena.c \
-	src/buf.h src/buf.c src/i18n.h src/log.h src/log.c src/hex.h src/hex.c src/sysrand.h src/sysrand.c \
-	src/sanitize.h src/sanitize.c
-
 # The composition root: the queues between the threads, the settings and
 # the two threads themselves (src/app.c, the only code here that includes
 # proto/, store/ and ui/).
 noinst_LIBRARIES += libroot.a
-libroot_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store -I$(top_srcdir)/ui \
+libroot_a_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(UV_CFLAGS) $(INIH_CFLAGS) $(PROTOBUFC_CFLAGS)
-libroot_a_SOURCES = src/event.h src/evq.h src/evq.c src/conf.h src/conf.c \
+libroot_a_SOURCES = src/evq.h src/evq.c src/conf.h src/conf.c \
 	src/app.h src/app.c
 ROOT_LIBS = libroot.a libapp.a libui.a libproto.a libstore.a libbase.a \
 	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS)

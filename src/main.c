@@ -4,7 +4,7 @@
  * (src/app.h) with the settings of src/conf.h; --decode-frame prints a
  * frame's node for inspection.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -15,16 +15,16 @@
 
 #include <protobuf-c/protobuf-c.h>
 
-#include "app.h"
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "cli.h"
-#include "conf.h"
-#include "hex.h"
-#include "err.h"
-#include "i18n.h"
-#include "xmalloc.h"
+#include "src/app.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "src/cli.h"
+#include "src/conf.h"
+#include "base/hex.h"
+#include "base/err.h"
+#include "base/i18n.h"
+#include "base/xmalloc.h"
 
 static void
 usage(FILE *f)

@@ -4,7 +4,7 @@
  * schema migrations.  The statements of each table live in their own file
  * (store/device.c, store/prekey.c, store/signal.c).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +15,10 @@
 #include <sqlite3.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 /*
  * Migration N takes the schema from version N-1 to N.  Append only: a

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store/device.c -- this device's own key material (table device). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 
 #include <sodium.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 /* Copy a BLOB column of exactly len bytes; false if it is not. */
 static bool

@@ -4,17 +4,17 @@
  * hold our sender key (tables grp, grp_member, sender_key_recipient of
  * schema migration 4; store/store.h).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 static bool
 group_ok(const struct store_group *g)

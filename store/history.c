@@ -13,16 +13,16 @@
  * faster than store_msg_insert_incoming() per message (two chat UPDATEs
  * per row).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <string.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 
 static bool

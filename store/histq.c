@@ -5,15 +5,15 @@
  * transaction that stores its message's Signal session, so it survives a
  * crash between the ack and the end of its import (protocol.md 12.1).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <string.h>
 
 #define LOG_TAG "store"
-#include "buf.h"
-#include "log.h"
-#include "store-int.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "store/store-int.h"
 
 int
 store_histq_put(struct store *s, const char *id, const uint8_t *msg,

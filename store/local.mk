@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The store: every SQL statement.  No proto/, no curses.
 noinst_LIBRARIES += libstore.a
-libstore_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store $(SQLITE_CFLAGS) \
+libstore_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) \
 	$(SODIUM_CFLAGS)
 libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
 	store/device.c store/prekey.c
@@ -11,7 +11,7 @@ libstore_a_SOURCES += store/message.c store/query.c store/group.c \
 
 check_PROGRAMS += tests/test-store-message
 tests_test_store_message_SOURCES = tests/test-store-message.c tests/store-test.h
-tests_test_store_message_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_store_message_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_store_message_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_message_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
 TESTS += tests/test-store-message
@@ -20,7 +20,7 @@ TESTS += tests/test-store-message
 libstore_a_SOURCES += store/search.c store/history.c
 check_PROGRAMS += tests/test-store-search
 tests_test_store_search_SOURCES = tests/test-store-search.c tests/store-test.h
-tests_test_store_search_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_store_search_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_store_search_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_search_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
 TESTS += tests/test-store-search
@@ -29,10 +29,10 @@ TESTS += tests/test-store-search
 # export) read the store directly; tests/cli-db-fill makes their test
 # database through the store API.
 wachat_SOURCES += src/cli.c src/cli.h
-wachat_CPPFLAGS += -I$(top_srcdir)/store
+wachat_CPPFLAGS +=
 check_PROGRAMS += tests/cli-db-fill
 tests_cli_db_fill_SOURCES = tests/cli-db-fill.c
-tests_cli_db_fill_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_cli_db_fill_CPPFLAGS = $(AM_CPPFLAGS)
 tests_cli_db_fill_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_cli_db_fill_LDADD = libstore.a libbase.a $(STORE_LIBS)
 TESTS += tests/check-cli-read.sh

@@ -14,15 +14,15 @@
  * cache has no slots for them yet (a prepare is a few microseconds; the
  * page budget is 1 ms).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 /* The most reactions attached to the rows of one page. */
 #define REACTIONS_PER_PAGE_MAX	8192

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store/prekey.c -- one-time prekeys (table prekey), protocol.md 7.3. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 
 #include <sodium.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
 
 int
 store_prekey_next_id(struct store *s, uint32_t *id)

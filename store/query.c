@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* store/query.c -- small statement helpers shared by store/ (store-int.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
 #define LOG_TAG "store"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 /* A required (non-empty) or optional string within max bytes. */
 bool

@@ -25,17 +25,17 @@
  * the backlog (fts_pending, rows imported but not indexed yet) are read
  * and matched here with the same tokenizer, and merged in.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define LOG_TAG "store"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
 
 #define TERM_MAX	256	/* bytes of one folded query word kept */
 #define SNIPPET_LEAD	60	/* bytes of context before the match */

@@ -10,17 +10,17 @@
  * them yet (one prepare is a few microseconds, well under the engine's
  * budget for a message).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 
 #include <sodium.h>
 
 #define LOG_TAG "store"
-#include "buf.h"
-#include "err.h"
-#include "log.h"
-#include "store-int.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
 
 static int
 check_name(const char *name)

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "store.h"
+#include "store/store.h"
 
 enum store_stmt {
 	ST_DEVICE_LOAD,

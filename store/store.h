@@ -4,7 +4,7 @@
  * store/.  It knows tables and rows (this device's keys, one-time prekeys),
  * not wire formats.  A struct store is one connection, used by one thread
  * at a time (the engine thread for the live path); it is opened in WAL mode
- * with synchronous=NORMAL.  Errors are negative codes (src/err.h); SQLite's
+ * with synchronous=NORMAL.  Errors are negative codes (base/err.h); SQLite's
  * own codes never leave store/.
  */
 #ifndef STORE_H

@@ -16,14 +16,14 @@
  * "Team B" (ambiguous "Tea"), and 300 history messages imported in Ana's
  * chat (2020-01-01 on, one per minute).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "store.h"
+#include "base/err.h"
+#include "store/store.h"
 
 #define ANA	"15550000001@s.whatsapp.net"
 #define BOB_PN	"15550000002@s.whatsapp.net"

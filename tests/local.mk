@@ -31,7 +31,7 @@ TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
 
 check_PROGRAMS += tests/test-store
 tests_test_store_SOURCES = tests/test-store.c tests/store-test.h
-tests_test_store_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_test_store_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_store_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
 TESTS += tests/test-store
@@ -72,7 +72,7 @@ EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.di
 check_PROGRAMS += tests/bench/bench-search
 tests_bench_bench_search_SOURCES = tests/bench/bench-search.c \
 	tests/bench/alloc-count.c tests/bench/alloc-count.h
-tests_bench_bench_search_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store \
+tests_bench_bench_search_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(SQLITE_CFLAGS)
 tests_bench_bench_search_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
 tests_bench_bench_search_LDADD = libstore.a libbase.a $(STORE_LIBS)

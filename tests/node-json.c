@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/node-json.c -- typed JSON <-> binary node, for tests and benches. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "hex.h"
+#include "base/hex.h"
 #include "node-json.h"
 
 static int

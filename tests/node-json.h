@@ -13,9 +13,9 @@
 
 #include <json-c/json.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
 
 /*
  * Build a node from the JSON object j into arena a (strings are copied into

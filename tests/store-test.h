@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "store/store.h"
 
 /* A fresh directory under /tmp; the caller frees the name and removes it
  * (rmtree()). */

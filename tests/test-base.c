@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/test-base.c -- the base layer: arena, buf, error strings. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,11 +13,11 @@
 
 #include <cmocka.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "err.h"
-#include "log.h"
-#include "sanitize.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "base/sanitize.h"
 
 static void
 test_arena_alloc__returns_aligned_disjoint_blocks__across_chunks(void **state)

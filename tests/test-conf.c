@@ -4,7 +4,7 @@
  * environment, the INI file, the command line over the file, and each bad
  * value with its message and place.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "conf.h"
+#include "src/conf.h"
 
 #define KEY_HEX	"0102030405060708090a0b0c0d0e0f10" \
 		"1112131415161718191a1b1c1d1e1f20"

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/test-evq.c -- the queues between the threads (src/evq.h) and the
- * events and commands they carry (src/event.h): order, ownership, wakeup
+ * events and commands they carry (base/event.h): order, ownership, wakeup
  * coalescing, draining, and the freeing of what was never drained.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <uv.h>
 
-#include "event.h"
-#include "evq.h"
+#include "base/event.h"
+#include "src/evq.h"
 
 #define N_THREADED	2000
 

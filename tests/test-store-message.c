@@ -5,7 +5,7 @@
  * keyset paging, the chat list, reactions, read receipts, contacts, the
  * PN-LID mapping, device lists and migration 3.  Made-up JIDs only.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -17,9 +17,9 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "err.h"
-#include "buf.h"
-#include "store.h"
+#include "base/err.h"
+#include "base/buf.h"
+#include "store/store.h"
 #include "store-test.h"
 
 #define ALICE	"100000000001@lid"

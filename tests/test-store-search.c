@@ -5,7 +5,7 @@
  * migration 5: what a user searching or opening a hit would see.
  * Made-up JIDs only.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "err.h"
-#include "store.h"
+#include "base/err.h"
+#include "store/store.h"
 #include "store-test.h"
 
 #define ALICE	"100000000001@lid"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/test-store.c -- the store: modes, migrations, device, prekeys. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -13,8 +13,8 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "err.h"
-#include "store.h"
+#include "base/err.h"
+#include "store/store.h"
 #include "store-test.h"
 
 static mode_t

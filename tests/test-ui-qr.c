@@ -4,7 +4,7 @@
  * drawn in the terminal are read back into modules, turned into an image
  * and decoded by zbarimg (zbar-tools), which must give back the text.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "qr.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "ui/qr.h"
+#include "base/xmalloc.h"
 
 /* A companion-link QR string shaped as protocol.md 6.2 gives it, made-up
  * values: ref, noise key, identity key, ADV secret (base64), platform. */

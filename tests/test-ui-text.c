@@ -6,7 +6,7 @@
  * editor moves and deletes by cluster; people in groups (ui/groups.c):
  * their names, colours and mentions.  Runs in C.UTF-8.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <locale.h>
@@ -20,11 +20,11 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "event.h"
-#include "groups.h"
-#include "input.h"
-#include "text.h"
+#include "base/buf.h"
+#include "base/event.h"
+#include "ui/groups.h"
+#include "ui/input.h"
+#include "ui/text.h"
 
 #define THUMBS_TONE	"\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"	/* 👍🏽 */
 #define FAMILY		"\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9" \

@@ -7,7 +7,7 @@
  * keyset paging that keeps at most three pages, rows updated in place,
  * and network text sanitised on the way in.  Made-up JIDs.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -23,17 +23,17 @@
 
 #include <cmocka.h>
 
-#include "chats.h"
-#include "conf.h"
-#include "buf.h"
-#include "event.h"
-#include "groups.h"
-#include "keys.h"
-#include "msgs.h"
-#include "search.h"
-#include "text.h"
-#include "view.h"
-#include "xmalloc.h"
+#include "ui/chats.h"
+#include "src/conf.h"
+#include "base/buf.h"
+#include "base/event.h"
+#include "ui/groups.h"
+#include "ui/keys.h"
+#include "ui/msgs.h"
+#include "ui/search.h"
+#include "ui/text.h"
+#include "ui/view.h"
+#include "base/xmalloc.h"
 
 #define ALICE	"15550000002@s.whatsapp.net"
 #define BOB	"15550000003@s.whatsapp.net"

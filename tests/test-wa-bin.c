@@ -5,7 +5,7 @@
  * boundary, depth limits, hostile inputs, compressed frames and seeded
  * random round trips.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <dirent.h>
 #include <setjmp.h>
@@ -20,12 +20,12 @@
 #include <openssl/sha.h>
 #include <zlib.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "err.h"
-#include "tokens.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "proto/tokens.h"
+#include "base/xmalloc.h"
 
 /* ------------------------------------------------------------------ */
 /* Golden files: tests/fixtures/wa-bin/NAME.hex */

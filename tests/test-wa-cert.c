@@ -4,7 +4,7 @@
  * issue and verify, and each check of protocol.md 2.4 failing with its own
  * code and reason.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,12 +16,12 @@
 #include <cmocka.h>
 #include <protobuf-c/protobuf-c.h>
 
-#include "buf.h"
-#include "cert.h"
+#include "base/buf.h"
+#include "proto/cert.h"
 #include "cert.pb-c.h"
-#include "crypto.h"
-#include "err.h"
-#include "pb.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/pb.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"

@@ -5,7 +5,7 @@
  * small fake servers on a private loop (the full handshake against
  * wachat-sim is tests/sim-conn.sh).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -18,11 +18,11 @@
 #include <uv.h>
 
 #include "adv.pb-c.h"
-#include "buf.h"
-#include "conn.h"
-#include "crypto.h"
-#include "err.h"
-#include "pb.h"
+#include "base/buf.h"
+#include "proto/conn.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/pb.h"
 #include "wa6.pb-c.h"
 
 /* --- ClientPayload --- */

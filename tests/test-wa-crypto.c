@@ -5,7 +5,7 @@
  * and vectors recorded from whatsapp-rust-bridge 0.5.4 (calculateAgreement,
  * generateKeyPair, calculateSignature, verifySignature).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "crypto.h"
-#include "err.h"
+#include "proto/crypto.h"
+#include "base/err.h"
 
 int	curve25519_sign(unsigned char *, const unsigned char *,
 	    const unsigned char *, const unsigned long, const unsigned char *);

@@ -10,7 +10,7 @@
  * computation.  Pairing, login and prekeys against
  * wachat-sim are tests/sim-eng.sh.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,13 +27,13 @@
 #include <uv.h>
 
 #include "adv.pb-c.h"
-#include "buf.h"
-#include "crypto.h"
-#include "eng.h"
-#include "engver.h"
-#include "err.h"
-#include "pair.h"
-#include "paircode.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "proto/eng.h"
+#include "proto/engver.h"
+#include "base/err.h"
+#include "proto/pair.h"
+#include "proto/paircode.h"
 
 /* --- a fake store in memory --- */
 

@@ -4,7 +4,7 @@
  * reader at every split point of a multi-frame stream, its size cap, and
  * the writer's connection header.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "err.h"
-#include "frame.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "proto/frame.h"
+#include "base/xmalloc.h"
 
 /* Payload sizes of the test stream: empty, tiny, and across 0xff. */
 static const size_t	 sizes[] = { 0, 1, 2, 3, 0, 5, 255, 256, 40 };

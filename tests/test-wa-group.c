@@ -7,7 +7,7 @@
  * <group> and w:gp2 notifications on hand-built and malformed nodes.
  * JIDs and numbers are made up.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -22,15 +22,15 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 #include "e2e.pb-c.h"
-#include "err.h"
-#include "group.h"
-#include "msg.h"
-#include "node.h"
+#include "base/err.h"
+#include "proto/group.h"
+#include "proto/msg.h"
+#include "proto/node.h"
 
 #define GROUP		"120363000000000001@g.us"
 #define GROUP_USER	"120363000000000001"

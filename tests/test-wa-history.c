@@ -9,7 +9,7 @@
  * nesting, truncation, the notification and the on-demand request (the
  * latter walked tag by tag on the wire).  JIDs and numbers are made up.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -27,13 +27,13 @@
 #include <openssl/kdf.h>
 #include <openssl/sha.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "history.h"
-#include "media.h"
-#include "msg.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/history.h"
+#include "proto/media.h"
+#include "proto/msg.h"
 
 /* ------------------------------------------------------------------ */
 /* an independent media scheme (protocol.md 14.1) on OpenSSL */

@@ -6,7 +6,7 @@
  * parser for every kind, hostile nesting, and the <message>, <receipt>,
  * <ack>, <chatstate> and <presence> nodes.  JIDs and numbers are made up.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -20,15 +20,15 @@
 #include <cmocka.h>
 #include <openssl/sha.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
 #include "e2e.pb-c.h"
-#include "err.h"
-#include "msg.h"
-#include "pb.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "proto/msg.h"
+#include "proto/pb.h"
+#include "base/xmalloc.h"
 
 #define PEER		"15550001111@s.whatsapp.net"
 #define PEER_LID	"111222333444555@lid"

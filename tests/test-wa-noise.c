@@ -6,7 +6,7 @@
  * whatsapp-rust-bridge's NoiseSession (tests/fixtures/wa-noise), tampering
  * with each message, and the transport counters.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,12 +18,12 @@
 #include <cmocka.h>
 #include <protobuf-c/protobuf-c.h>
 
-#include "buf.h"
-#include "cert.h"
-#include "crypto.h"
-#include "err.h"
-#include "noise.h"
-#include "pb.h"
+#include "base/buf.h"
+#include "proto/cert.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/noise.h"
+#include "proto/pb.h"
 #include "wa6.pb-c.h"
 
 #ifndef FIXTURES

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/test-wa-pb.c -- checked protobuf unpacking (proto/pb.c). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "pb.h"
+#include "base/err.h"
+#include "proto/pb.h"
 #include "wa6.pb-c.h"
 
 /* HandshakeMessage{clientHello{ephemeral=32 bytes of 0x11}} packed. */

@@ -11,7 +11,7 @@
  * alone.  In a sanitizer build (no arena) the arena tests are skipped
  * and the round trips still run.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -23,11 +23,11 @@
 #include <cmocka.h>
 #include <sodium.h>
 
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "signal-arena.h"
-#include "wa-signal.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/signal-arena.h"
+#include "proto/wa-signal.h"
 
 #define CLOCK_MS	1700000000000LL
 #define NREC		8	/* records of each kind per party */

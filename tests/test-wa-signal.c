@@ -7,7 +7,7 @@
  * consumed, reopening, duplicates, tampering, identity changes, and the
  * JID to address mapping of protocol.md 5.4.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <setjmp.h>
@@ -21,12 +21,12 @@
 #include <sodium.h>
 #include <sqlite3.h>
 
-#include "app-store.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "store.h"
-#include "wa-signal.h"
+#include "src/app-store.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "store/store.h"
+#include "proto/wa-signal.h"
 
 #define NPREKEYS	4
 #define CLOCK_MS	1700000000000LL

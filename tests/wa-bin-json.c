@@ -8,16 +8,16 @@
  *   wa-bin-json decode   hex frame payload per line -> typed JSON node or
  *                        {"error":"MESSAGE","offset":N}
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "hex.h"
+#include "base/err.h"
+#include "base/hex.h"
 #include "node-json.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static void
 encode_line(const char *line, struct arena *a, struct buf *out)

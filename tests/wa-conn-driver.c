@@ -14,7 +14,7 @@
  * error, 2 on timeout, 3 when the connection ended first, 4 when libuv
  * handles were left open at the end.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,14 +26,14 @@
 #include <openssl/evp.h>
 #include <uv.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "conn.h"
-#include "crypto.h"
-#include "err.h"
-#include "sysrand.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/conn.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "base/sysrand.h"
+#include "base/xmalloc.h"
 
 enum until { UNTIL_PAIR_DEVICE, UNTIL_OPEN, UNTIL_CLOSE };
 

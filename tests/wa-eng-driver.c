@@ -37,7 +37,7 @@
  * --linger-ms passed), 1 on a set-up error, 2 on timeout, 4 when libuv
  * handles were left open.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -50,14 +50,14 @@
 
 #include <uv.h>
 
-#include "app-dm.h"
-#include "app-hist.h"
-#include "app-store.h"
-#include "crypto.h"
-#include "eng.h"
-#include "err.h"
-#include "sysrand.h"
-#include "store.h"
+#include "src/app-dm.h"
+#include "src/app-hist.h"
+#include "src/app-store.h"
+#include "proto/crypto.h"
+#include "proto/eng.h"
+#include "base/err.h"
+#include "base/sysrand.h"
+#include "store/store.h"
 
 struct drv {
 	uv_loop_t		 loop;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/chats.c -- the chat list pane (ui/chats.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +9,12 @@
 
 #include <curses.h>
 
-#include "buf.h"
-#include "chats.h"
-#include "i18n.h"
-#include "sanitize.h"
-#include "text.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "ui/chats.h"
+#include "base/i18n.h"
+#include "base/sanitize.h"
+#include "ui/text.h"
+#include "base/xmalloc.h"
 
 #define PN_SUFFIX	"@s.whatsapp.net"
 #define MARK_PINNED	"\xf0\x9f\x93\x8c"	/* 📌 */

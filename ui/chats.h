@@ -4,7 +4,7 @@
  * order it gives (pinned first, then by last activity), each with its
  * name (or +number), a one-line preview, the time of its last message,
  * its unread count and muted/pinned marks, all network text sanitised
- * (src/sanitize.h); a selected chat kept by JID across reloads; chats
+ * (base/sanitize.h); a selected chat kept by JID across reloads; chats
  * started by phone number before they have a message.  A group shows its
  * subject and its preview after the sender's name ("Alice: hi", "You:
  * hi"; ui/groups.h).  Main thread; only ui_chats_draw() calls curses.
@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "groups.h"
+#include "base/event.h"
+#include "ui/groups.h"
 
 struct buf;
 

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/groups.c -- what the chat screen knows of groups (ui/groups.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "buf.h"
-#include "groups.h"
-#include "i18n.h"
-#include "sanitize.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "ui/groups.h"
+#include "base/i18n.h"
+#include "base/sanitize.h"
+#include "base/xmalloc.h"
 
 #define PN_SUFFIX	"@s.whatsapp.net"
 #define LID_SUFFIX	"@lid"

@@ -2,7 +2,7 @@
 /*
  * ui/groups.h -- what the chat screen knows of groups (issue 8): each
  * group's subject, description and members from its last EV_GROUP
- * (src/event.h), members sorted creator and admins first, then by name;
+ * (base/event.h), members sorted creator and admins first, then by name;
  * whether we are still a member; the sender of a group's newest message
  * seen (for the chat list's "Alice: hi").  And the rules the screen
  * follows for people in groups: a sender's name (the message's own name,
@@ -10,7 +10,7 @@
  * colour per person from a hash of the JID (the same after a restart and
  * in every view; nchat hashes the user id into its usercolor palette,
  * features.md 1b), and "@<digits>" mentions of members shown as
- * "@Name".  All network text is sanitised (src/sanitize.h) when it comes
+ * "@Name".  All network text is sanitised (base/sanitize.h) when it comes
  * in.  Pure: no curses, no translated strings; main thread (one struct
  * ui_groups is used by one thread).
  */
@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "base/event.h"
 
 struct buf;
 

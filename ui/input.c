@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/input.c -- the input line's editor (ui/input.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "xmalloc.h"
+#include "ui/input.h"
+#include "base/xmalloc.h"
 
 void
 ui_input_init(struct ui_input *in)

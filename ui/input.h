@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "text.h"
+#include "ui/text.h"
 
 /* The longest message typed, in bytes: more is not taken. */
 #define UI_INPUT_MAX	65536

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/keys.c -- the chat screen's key bindings (ui/keys.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 
 #include <curses.h>
 
-#include "i18n.h"
-#include "keys.h"
-#include "text.h"
+#include "base/i18n.h"
+#include "ui/keys.h"
+#include "ui/text.h"
 
 static const struct {
 	const char	*name;

@@ -2,7 +2,7 @@
 # The terminal UI: the only module that will include curses; never the
 # network, the loop, SQL, proto/ or store/.
 noinst_LIBRARIES += libui.a
-libui_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui $(QRENCODE_CFLAGS) \
+libui_a_CPPFLAGS = $(AM_CPPFLAGS) $(QRENCODE_CFLAGS) \
 	$(NCURSESW_CFLAGS)
 libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen.c \
 	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
@@ -12,7 +12,7 @@ UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS)
 
 check_PROGRAMS += tests/test-ui-qr
 tests_test_ui_qr_SOURCES = tests/test-ui-qr.c
-tests_test_ui_qr_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui
+tests_test_ui_qr_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_ui_qr_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_qr_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
 TESTS += tests/test-ui-qr
@@ -20,7 +20,7 @@ TESTS += tests/test-ui-qr
 # Text layout and the input line's editor.
 check_PROGRAMS += tests/test-ui-text
 tests_test_ui_text_SOURCES = tests/test-ui-text.c
-tests_test_ui_text_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui
+tests_test_ui_text_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_ui_text_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_text_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
 TESTS += tests/test-ui-text
@@ -28,7 +28,7 @@ TESTS += tests/test-ui-text
 # The chat screen's logic: commands from events and keys, paging.
 check_PROGRAMS += tests/test-ui-view
 tests_test_ui_view_SOURCES = tests/test-ui-view.c
-tests_test_ui_view_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/ui $(NCURSESW_CFLAGS)
+tests_test_ui_view_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
 tests_test_ui_view_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_view_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
 	$(UV_LIBS) $(INIH_LIBS)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/msgs.c -- the message pane of the open chat (ui/msgs.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,12 +10,12 @@
 
 #include <curses.h>
 
-#include "buf.h"
-#include "chats.h"
-#include "i18n.h"
-#include "msgs.h"
-#include "sanitize.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "ui/chats.h"
+#include "base/i18n.h"
+#include "ui/msgs.h"
+#include "base/sanitize.h"
+#include "base/xmalloc.h"
 
 /* enum store_msg_kind (store/store.h) of a page row. */
 #define ROW_MEDIA	1

@@ -12,7 +12,7 @@
  * marks, notices (group events too: "Alice added Bob") centred and dim.
  * In a group (ui/groups.h) the header names each sender in their colour
  * (ours say "You"), and "@<digits>" mentions of members read "@Name",
- * highlighted.  All network text is sanitised (src/sanitize.h) when it
+ * highlighted.  All network text is sanitised (base/sanitize.h) when it
  * comes in.  Main thread; only ui_msgs_draw() calls curses.
  */
 #ifndef UI_MSGS_H
@@ -22,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "groups.h"
-#include "text.h"
+#include "base/event.h"
+#include "ui/groups.h"
+#include "ui/text.h"
 
 #define UI_MSGS_PAGE	50	/* rows a page asks for */
 #define UI_MSGS_KEEP	150	/* rows held at most: three pages */

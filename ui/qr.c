@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/qr.c -- the pairing QR code in half blocks. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 
 #include <qrencode.h>
 
-#include "qr.h"
-#include "xmalloc.h"
+#include "ui/qr.h"
+#include "base/xmalloc.h"
 
 int
 ui_qr_make(const char *text, struct ui_qr *out)

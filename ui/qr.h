@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 #define UI_QR_QUIET	2	/* modules of light border on each side */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/screen.c -- the curses screen (ui/screen.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -17,14 +17,14 @@
 
 #include <curses.h>
 
-#include "buf.h"
-#include "err.h"
-#include "i18n.h"
-#include "qr.h"
-#include "screen.h"
-#include "text.h"
-#include "view.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/i18n.h"
+#include "ui/qr.h"
+#include "ui/screen.h"
+#include "ui/text.h"
+#include "ui/view.h"
+#include "base/xmalloc.h"
 
 #define PAIR_QR		1	/* black on white */
 #define KEY_CTRL_Q	0x11

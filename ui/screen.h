@@ -7,7 +7,7 @@
  * help line; without ui_screen_attach() empty panes), or in a window too
  * small for it (under 40x13 with the chat screen, else 20x6) a "window
  * too small" message.  Messages are wrapped at the spaces between words
- * to the window's width.  It takes the engine's events (src/event.h) and
+ * to the window's width.  It takes the engine's events (base/event.h) and
  * keys; the caller's loop watches stdin, SIGWINCH and a one-second timer
  * and calls in here.  Main thread only: the only code that calls curses
  * (with the ui/ modules it draws through).
@@ -17,8 +17,8 @@
 
 #include <stdbool.h>
 
-#include "event.h"
-#include "view.h"
+#include "base/event.h"
+#include "ui/view.h"
 
 struct ui_screen;
 

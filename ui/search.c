@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/search.c -- message search on the chat screen (ui/search.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +8,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "buf.h"
-#include "sanitize.h"
-#include "search.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "base/sanitize.h"
+#include "ui/search.h"
+#include "base/xmalloc.h"
 
 #define PN_SUFFIX	"@s.whatsapp.net"
 #define ELLIPSIS	"\xe2\x80\xa6"

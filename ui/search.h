@@ -11,7 +11,7 @@
  * the members of the groups known, case-insensitively for ASCII, a whole
  * name before the start of one.  And the answer (EV_SEARCH) as the
  * screen lists it: each hit's chat and sender names, its snippet
- * sanitised (src/sanitize.h) on one line with where the match is.  Pure:
+ * sanitised (base/sanitize.h) on one line with where the match is.  Pure:
  * no curses, no translated strings; main thread (one struct ui_search is
  * used by one thread).
  */
@@ -22,10 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chats.h"
-#include "event.h"
-#include "groups.h"
-#include "input.h"
+#include "ui/chats.h"
+#include "base/event.h"
+#include "ui/groups.h"
+#include "ui/input.h"
 
 #define UI_SEARCH_HITS		100	/* hits asked (CMD_SEARCH flag) */
 #define UI_SEARCH_DEBOUNCE_MS	150	/* CMD_SEARCH at most this often

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/text.c -- clusters, widths, wrapping and drawing (ui/text.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <string.h>
 #include <wchar.h>
 
 #include <curses.h>
 
-#include "text.h"
+#include "ui/text.h"
 
 #define CP_BAD		0xFFFDu
 #define CP_ZWJ		0x200Du

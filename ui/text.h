@@ -13,7 +13,7 @@
  * at start, ui/screen.c); the width is then wcwidth of the base, or the
  * sum of its characters' (2 at least for emoji presentation: a VS16
  * sequence or a flag).  The text is sanitised
- * already (src/sanitize.h): the layout never sees a control character but
+ * already (base/sanitize.h): the layout never sees a control character but
  * newline.  Widths follow the locale's wcwidth(), so the caller has set
  * an LC_CTYPE (a UTF-8 one for anything beyond ASCII).  The pure
  * functions may be called from any thread; ui_text_draw() calls curses

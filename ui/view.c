@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui/view.c -- the chat screen after linking (ui/view.h). */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,17 +8,17 @@
 
 #include <curses.h>
 
-#include "buf.h"
-#include "chats.h"
-#include "groups.h"
-#include "i18n.h"
-#include "input.h"
-#include "msgs.h"
-#include "sanitize.h"
-#include "search.h"
-#include "text.h"
-#include "view.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "ui/chats.h"
+#include "ui/groups.h"
+#include "base/i18n.h"
+#include "ui/input.h"
+#include "ui/msgs.h"
+#include "base/sanitize.h"
+#include "ui/search.h"
+#include "ui/text.h"
+#include "ui/view.h"
+#include "base/xmalloc.h"
 
 #define PAIR_READ	2	/* as ui/msgs.c */
 #define KEY_ESC		0x1b

@@ -5,7 +5,7 @@
  * and online / last seen, the input line (ui/input.h) with its reply and
  * prompts (a phone number for a new chat, an emoji to react), the help
  * line and a help page listing every key (ui/keys.h).  It takes events
- * (src/event.h) and keys, and asks the engine for what it needs by
+ * (base/event.h) and keys, and asks the engine for what it needs by
  * handing commands to the push function it was made with: CMD_LOAD_CHATS
  * when connected and, at most once a second, after messages change a
  * chat; CMD_LOAD_PAGE (keyset pages, perf.md U1/U2), CMD_SUBSCRIBE and
@@ -33,8 +33,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "keys.h"
+#include "base/event.h"
+#include "ui/keys.h"
 
 struct ui_chats;
 struct ui_group;

@@ -15,7 +15,7 @@
  * that reach glibc, so a block served from the arena is not counted (as
  * divan counts calls into the general-purpose allocator, perf.md 4.1).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "alloc-count.h"
-#include "signal-arena.h"
+#include "proto/signal-arena.h"
 
 /* Weak: absent (NULL) unless the executable links proto/signal-arena.o. */
 #pragma weak wa_signal_arena_set_count_hooks

@@ -61,7 +61,7 @@
  * (bench_dm_*_op) for callgrind's --toggle-collect (tests/bench/run-dm.sh).
  * Single-threaded.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -78,18 +78,18 @@
 #include <sqlite3.h>
 
 #include "alloc-count.h"
-#include "app-store.h"
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "msg.h"
-#include "node.h"
-#include "signal-arena.h"
-#include "store.h"
-#include "wa-signal.h"
-#include "xmalloc.h"
+#include "src/app-store.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/msg.h"
+#include "proto/node.h"
+#include "proto/signal-arena.h"
+#include "store/store.h"
+#include "proto/wa-signal.h"
+#include "base/xmalloc.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define BENCH_OP	__attribute__((noipa))

@@ -46,7 +46,7 @@
  * (bench_group_*_op) for callgrind's --toggle-collect
  * (tests/bench/run-group.sh).  Single-threaded.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -61,17 +61,17 @@
 #include <sodium.h>
 
 #include "alloc-count.h"
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "group.h"
-#include "msg.h"
-#include "node.h"
-#include "signal-arena.h"
-#include "wa-signal.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/group.h"
+#include "proto/msg.h"
+#include "proto/node.h"
+#include "proto/signal-arena.h"
+#include "proto/wa-signal.h"
+#include "base/xmalloc.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define BENCH_OP	__attribute__((noipa))

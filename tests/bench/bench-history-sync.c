@@ -31,7 +31,7 @@
  * "inflate_median_ns" and "parse_median_ns" split the median.  One JSON
  * line on stdout (perf.md 3.0), a summary on stderr.  Single-threaded.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -42,13 +42,13 @@
 #include <time.h>
 
 #include "alloc-count.h"
-#include "arena.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "history.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/history.h"
 #include "history.pb-c.h"
-#include "msg.h"
+#include "proto/msg.h"
 
 #ifdef HAVE_LIBDEFLATE
 #define INFLATER	"libdeflate"	/* proto/history.c's fast path */

@@ -40,7 +40,7 @@
  * targets on stderr.  Single-threaded; the store is opened once and stays
  * warm, as on the engine thread.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -56,10 +56,10 @@
 #include <sqlite3.h>
 
 #include "alloc-count.h"
-#include "err.h"
-#include "store-int.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "store/store-int.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define BENCH_OP	__attribute__((noipa))

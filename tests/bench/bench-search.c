@@ -35,7 +35,7 @@
  *
  * One JSON line per bench on stdout (perf.md 3.0), a table on stderr.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -50,9 +50,9 @@
 #include <unistd.h>
 
 #include "alloc-count.h"
-#include "err.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #define CONVS		500
 #define PER_CONV	40

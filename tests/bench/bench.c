@@ -23,7 +23,7 @@
  * so callgrind can collect on it (tests/bench/run.sh).  Single-threaded,
  * but for the prekey benches ending in _2t, which use one worker thread.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -42,14 +42,14 @@
 #include <sqlite3.h>
 
 #include "alloc-count.h"
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
 #include "node-json.h"
-#include "store.h"
-#include "xmalloc.h"
+#include "store/store.h"
+#include "base/xmalloc.h"
 
 #ifndef BENCH_FIXTURES
 #define BENCH_FIXTURES	"tests/bench/codec-fixtures.jsonl"

@@ -10,7 +10,7 @@
 EXTRA_PROGRAMS += tests/bench/bench-history
 tests_bench_bench_history_SOURCES = tests/bench/bench-history.c \
 	tests/bench/alloc-count.c tests/bench/alloc-count.h
-tests_bench_bench_history_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store \
+tests_bench_bench_history_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(SQLITE_CFLAGS)
 tests_bench_bench_history_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
 tests_bench_bench_history_LDADD = libstore.a libbase.a $(STORE_LIBS)

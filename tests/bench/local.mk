@@ -6,7 +6,7 @@ EXTRA_PROGRAMS = tests/bench/bench
 tests_bench_bench_SOURCES = tests/bench/bench.c tests/bench/alloc-count.c \
 	tests/bench/alloc-count.h tests/node-json.c tests/node-json.h
 tests_bench_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests \
-	-I$(top_srcdir)/store $(SQLITE_CFLAGS) $(SODIUM_CFLAGS) \
+	 $(SQLITE_CFLAGS) $(SODIUM_CFLAGS) \
 	-DBENCH_FIXTURES='"$(top_srcdir)/tests/bench/codec-fixtures.jsonl"'
 # -O2 after AM_CFLAGS overrides --enable-debug's -O1; a CFLAGS given to
 # configure still comes last, and run.sh warns when it lowers -O.
@@ -39,7 +39,7 @@ bench:
 EXTRA_PROGRAMS += tests/bench/bench-dm
 tests_bench_bench_dm_SOURCES = tests/bench/bench-dm.c \
 	tests/bench/alloc-count.c tests/bench/alloc-count.h
-tests_bench_bench_dm_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store \
+tests_bench_bench_dm_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(SQLITE_CFLAGS) $(SODIUM_CFLAGS) $(OPENSSL_CFLAGS)
 tests_bench_bench_dm_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
 tests_bench_bench_dm_LDADD = libapp.a libproto.a libstore.a libbase.a \

@@ -7,15 +7,15 @@
  * refuse a tree (an error code) but never produce bytes its own decoder
  * rejects.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "buf.h"
-#include "err.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "base/err.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

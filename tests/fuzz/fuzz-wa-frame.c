@@ -12,15 +12,15 @@
  * Each chunk is copied into an allocation of its own size, so a read past
  * a chunk is caught by ASan.  No crash, no leak.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "frame.h"
-#include "xmalloc.h"
+#include "base/err.h"
+#include "proto/frame.h"
+#include "base/xmalloc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

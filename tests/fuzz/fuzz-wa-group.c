@@ -10,14 +10,14 @@
  * WA_GROUP_MAX_PARTICIPANTS participants each), never crashes, never
  * leaks, and on error leaves its outputs untouched.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "group.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "proto/group.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

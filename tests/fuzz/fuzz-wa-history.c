@@ -10,14 +10,14 @@
  * proto/history.h, never crashes, never leaks, never inflates past its cap
  * and leaves its outputs untouched on error.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "history.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/history.h"
 
 #define FUZZ_MAX_INFLATED	(4u << 20)
 

@@ -10,15 +10,15 @@
  * wrapped by wa_msg_wrap_dsm(), with the wrapper's destination, unless the
  * two added levels take it past the depth limit.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "err.h"
-#include "msg.h"
+#include "base/buf.h"
+#include "base/err.h"
+#include "proto/msg.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

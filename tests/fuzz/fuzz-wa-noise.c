@@ -20,18 +20,18 @@
  * its argument (tests/fuzz/corpus/wa-noise): regenerate them when the
  * keys below or the handshake change.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "cert.h"
-#include "crypto.h"
-#include "err.h"
-#include "noise.h"
+#include "base/buf.h"
+#include "proto/cert.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/noise.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

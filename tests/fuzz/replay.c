@@ -4,7 +4,7 @@
  * without libFuzzer, as `make check` does.  Usage: replay-NAME PATH...
  * (files or directories).  Prints TAP: one line per corpus path.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

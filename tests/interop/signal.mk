@@ -6,7 +6,7 @@
 # (signal-check.mjs, TAP); tests/interop/wa-signal-tool is the C side.
 check_PROGRAMS += tests/interop/wa-signal-tool
 tests_interop_wa_signal_tool_SOURCES = tests/interop/wa-signal-tool.c
-tests_interop_wa_signal_tool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/store
+tests_interop_wa_signal_tool_CPPFLAGS = $(AM_CPPFLAGS)
 tests_interop_wa_signal_tool_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS) \
 	$(SQLITE_CFLAGS)
 tests_interop_wa_signal_tool_LDADD = libapp.a libproto.a libstore.a \

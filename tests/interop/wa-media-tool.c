@@ -16,7 +16,7 @@
  * here to proto/media.h's own WA_MEDIA_INFO_* constants, so the check
  * covers them too.  KEY, ENC and SHA are hex; ENC and SHA may be "-".
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,14 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "hex.h"
-#include "history.h"
-#include "media.h"
-#include "msg.h"
+#include "base/arena.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "base/hex.h"
+#include "proto/history.h"
+#include "proto/media.h"
+#include "proto/msg.h"
 
 static const struct {
 	const char	*type;

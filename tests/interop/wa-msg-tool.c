@@ -9,19 +9,19 @@
  *                       per line: what wa_msg_parse() made of the bytes
  *                       (names starting "padded" are unpadded first)
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "hex.h"
-#include "msg.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "base/hex.h"
+#include "proto/msg.h"
+#include "base/xmalloc.h"
 
 #define PEER_LID	"111222333444555@lid"
 #define PEER_PN		"15550001111@s.whatsapp.net"

@@ -18,7 +18,7 @@
  *   decrypt JID pkmsg|msg HEX   wa_signal_decrypt() -> "plain HEX"
  *   quit                 (or end of input) removes the directory
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -30,13 +30,13 @@
 
 #include <sodium.h>
 
-#include "app-store.h"
-#include "buf.h"
-#include "crypto.h"
-#include "err.h"
-#include "hex.h"
-#include "store.h"
-#include "wa-signal.h"
+#include "src/app-store.h"
+#include "base/buf.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "base/hex.h"
+#include "store/store.h"
+#include "proto/wa-signal.h"
 
 #define LINE_MAX_LEN	(1u << 20)
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/sim/account.c -- accounts, contacts and their devices. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 #include <json-c/json.h>
 
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static bool
 is_digits(const char *s, size_t max)

@@ -4,7 +4,7 @@
  * loopback HTTP (the routes are listed in wachat-sim --help and in
  * tests/sim/README.md).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -14,10 +14,10 @@
 #include <json-c/json.h>
 
 #include "cert.pb-c.h"
-#include "err.h"
+#include "base/err.h"
 #include "http.h"
 #include "nodes.h"
-#include "pb.h"
+#include "proto/pb.h"
 #include "session.h"
 #include "sim.h"
 

@@ -5,7 +5,7 @@
  * 0 on a 2xx answer, 1 on another answer, 2 on a usage error and 3 when
  * the sim cannot be reached.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "sim.h"
 
 static void

@@ -16,7 +16,7 @@
  * (10.1); the actor of a notification (participant=) is the user JID in
  * the group's namespace, with participant_pn / participant_lid the other.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -26,13 +26,13 @@
 
 #include <json-c/json.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "err.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/err.h"
 #include "nodes.h"
 #include "session.h"
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define GROUP_MAX_CHANGE	SIM_GROUP_MAX	/* participants in one change */
 #define GROUP_MAX_SIM		4096		/* sim:N contacts in one create */

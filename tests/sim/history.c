@@ -15,7 +15,7 @@
  * receipts, on-demand requests (12.4) and faulty blobs for tests.  Loop
  * thread only.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,17 +25,17 @@
 
 #include <json-c/json.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "crypto.h"
-#include "err.h"
-#include "history.h"
-#include "media.h"
-#include "msg.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/history.h"
+#include "proto/media.h"
+#include "proto/msg.h"
 #include "nodes.h"
 #include "session.h"
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define HIST_MAX_CHATS		20000
 #define HIST_MAX_MSGS		2000000

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/sim/http.c -- a minimal HTTP/1.1 server for the admin interface. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -10,9 +10,9 @@
 
 #include <uv.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "http.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 struct client;
 

@@ -13,7 +13,7 @@
 
 #include <uv.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 #define SIM_HTTP_MAX_HEAD	(16u << 10)	/* bytes of request line + headers */
 #define SIM_HTTP_MAX_BODY	(1u << 20)	/* bytes of a request body */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/sim/keys.c -- randomness and libsignal key material for the sim. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 #include <signal/session_pre_key.h>
 
 #include "keys.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 void
 sim_random(void *p, size_t len)

@@ -4,7 +4,7 @@
  * orderly shutdown; `wachat-sim ctl ...` is the command-line client of the
  * admin interface (ctl.c).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -20,11 +20,11 @@
 #include <protobuf-c/protobuf-c.h>
 #include <signal/signal_protocol.h>
 
-#include "crypto.h"
-#include "err.h"
+#include "proto/crypto.h"
+#include "base/err.h"
 #include "http.h"
 #include "sim.h"
-#include "wa-signal.h"
+#include "proto/wa-signal.h"
 
 #ifndef SIM_ROOT_KEY_FILE
 #define SIM_ROOT_KEY_FILE "tests/sim/root-key.txt"

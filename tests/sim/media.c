@@ -9,7 +9,7 @@
  * unknown or withdrawn path).  Every GET served is counted per blob.
  * Loop thread only.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -21,10 +21,10 @@
 #include <libwebsockets.h>
 #include <sodium.h>
 
-#include "crypto.h"
-#include "err.h"
+#include "proto/crypto.h"
+#include "base/err.h"
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define MEDIA_WRITE_CHUNK	16384	/* bytes per lws_write() */
 

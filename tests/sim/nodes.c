@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tests/sim/nodes.c -- node tree helpers for the simulator. */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <string.h>
 

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "bin.h"
+#include "base/arena.h"
+#include "proto/bin.h"
 
 /* A node with tag and no attributes or content. */
 struct wa_node	*sn_new(struct arena *a, const char *tag);

@@ -5,7 +5,7 @@
  * (6.3-6.4), checking the companion's pair-device-sign (6.5), then the
  * 515 restart (6.6).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,14 +17,14 @@
 #include <openssl/evp.h>
 
 #include "adv.pb-c.h"
-#include "arena.h"
-#include "crypto.h"
-#include "err.h"
+#include "base/arena.h"
+#include "proto/crypto.h"
+#include "base/err.h"
 #include "nodes.h"
-#include "pb.h"
+#include "proto/pb.h"
 #include "session.h"
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define QR_PREFIX	"https://wa.me/settings/linked_devices#"
 

@@ -17,7 +17,7 @@
  * it, then one skmsg) and answers retry receipts for what it sent.  Loop
  * thread only.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -27,16 +27,16 @@
 
 #include <json-c/json.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "err.h"
-#include "group.h"
-#include "history.h"
-#include "msg.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "base/err.h"
+#include "proto/group.h"
+#include "proto/history.h"
+#include "proto/msg.h"
 #include "nodes.h"
 #include "sim.h"
-#include "wa-signal.h"
-#include "xmalloc.h"
+#include "proto/wa-signal.h"
+#include "base/xmalloc.h"
 
 #define PHONE_TX_DEPTH		16	/* nested transactions */
 #define PHONE_INBOX_MAX		4096	/* messages kept per phone */

@@ -8,7 +8,7 @@
  * know is answered with error 501 and logged as unanswered, so that no
  * client waits on a query timeout.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,12 +18,12 @@
 #include <json-c/json.h>
 #include <openssl/evp.h>
 
-#include "arena.h"
-#include "crypto.h"
+#include "base/arena.h"
+#include "proto/crypto.h"
 #include "nodes.h"
 #include "session.h"
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 bool
 sim_node_bytes(const struct wa_node *n, const uint8_t **p, size_t *len)

@@ -15,7 +15,7 @@
  * the seam for phones that decrypt and answer; without a hook they stay
  * queued and are listed by GET /admin/messages.
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -27,15 +27,15 @@
 #include <json-c/json.h>
 #include <openssl/evp.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "crypto.h"
-#include "err.h"
-#include "group.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/group.h"
 #include "nodes.h"
 #include "session.h"
 #include "sim.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define ROUTE_MAX_TO		8192	/* <to> children routed per message
 					 * (a group of 1024 with their

@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bin.h"
-#include "buf.h"
-#include "frame.h"
-#include "noise.h"
+#include "proto/bin.h"
+#include "base/buf.h"
+#include "proto/frame.h"
+#include "proto/noise.h"
 #include "sim.h"
 
 struct lws;

@@ -17,7 +17,7 @@
 
 #include <uv.h>
 
-#include "buf.h"
+#include "base/buf.h"
 #include "keys.h"
 
 struct lws_context;

@@ -5,7 +5,7 @@
  * Noise responder, the ClientPayload (registration or login) and the
  * stanzas that follow (protocol.md 1-3, 6.1, 7.1; interop.md 1-2).
  */
-#include "compat.h"
+#include "base/compat.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -16,20 +16,20 @@
 #include <libwebsockets.h>
 #include <openssl/evp.h>
 
-#include "arena.h"
-#include "bin.h"
-#include "cert.h"
-#include "crypto.h"
-#include "err.h"
-#include "frame.h"
-#include "noise.h"
+#include "base/arena.h"
+#include "proto/bin.h"
+#include "proto/cert.h"
+#include "proto/crypto.h"
+#include "base/err.h"
+#include "proto/frame.h"
+#include "proto/noise.h"
 #include "nodes.h"
-#include "pb.h"
+#include "proto/pb.h"
 #include "session.h"
 #include "sim.h"
 #include "wa6.pb-c.h"
 #include "adv.pb-c.h"
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 #define SIM_MAX_FRAME	(1u << 22)	/* bytes of a client frame payload */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/sysrand.h -- the system's randomness and wall clock, in the shapes
+ * base/sysrand.h -- the system's randomness and wall clock, in the shapes
  * proto/ takes them (wa_conn_rng_fn, wa_conn_clock_fn), so the engine's
  * callers inject the real ones and tests can inject fakes.  Callable from
  * any thread.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/banned.h -- functions that are easy to misuse, made into compile
+ * base/banned.h -- functions that are easy to misuse, made into compile
  * errors (git's list, plus atoi).  In proto/ (compiled with -DWC_IN_PROTO)
  * time() and rand() are banned too, so the clock and the random source stay
  * injected.  Header only.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/compat.h -- included first by every .c file: config.h, the feature
+ * base/compat.h -- included first by every .c file: config.h, the feature
  * macros for POSIX and the ncursesw wide API, and the list of banned
  * functions.  Header only; no thread contract.
  */
@@ -32,6 +32,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "banned.h"
+#include "base/banned.h"
 
 #endif

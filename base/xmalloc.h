@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/xmalloc.h -- allocation that aborts on out-of-memory (as tmux and git
+ * base/xmalloc.h -- allocation that aborts on out-of-memory (as tmux and git
  * do).  Sizes read from the wire are capped before they reach these, so
  * hostile input cannot make them fail.  Callable from any thread.
  */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/xmalloc.c -- allocation wrappers that abort on out-of-memory. */
-#include "compat.h"
+/* base/xmalloc.c -- allocation wrappers that abort on out-of-memory. */
+#include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "xmalloc.h"
+#include "base/xmalloc.h"
 
 static void
 oom(size_t len)

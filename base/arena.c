@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/arena.c -- bump allocator in malloc'd chunks. */
-#include "compat.h"
+/* base/arena.c -- bump allocator in malloc'd chunks. */
+#include "base/compat.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "arena.h"
-#include "xmalloc.h"
+#include "base/arena.h"
+#include "base/xmalloc.h"
 
 #define ARENA_DEFAULT	(16 * 1024)
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/arena.h -- a bump allocator for short-lived trees (decoded nodes).
+ * base/arena.h -- a bump allocator for short-lived trees (decoded nodes).
  * Memory comes in chunks from malloc; arena_reset() folds them into one
  * chunk of their total size, so a reused arena allocates nothing once it
  * has grown to the size of the trees it holds.  An arena belongs to one

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/hex.h -- hexadecimal digits, for the command line, test tools and
+ * base/hex.h -- hexadecimal digits, for the command line, test tools and
  * logs.  Pure functions; callable from any thread.
  */
 #ifndef WC_HEX_H
@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 /* The value 0..15 of the hex digit c (either case), or -1. */
 int	hex_digit(int c);

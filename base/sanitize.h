@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/sanitize.h -- the one sanitizer for text from the network (message
+ * base/sanitize.h -- the one sanitizer for text from the network (message
  * text, push names, reasons) before any output shows it: the screen, the
  * line output, the window title, the log (reliability.md: text from the
  * network never reaches the terminal raw).  Pure; any thread.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/event.h -- the typed messages between the two threads (style.md
+ * base/event.h -- the typed messages between the two threads (style.md
  * 3.1): events from the engine thread to the UI thread, commands from the
  * UI thread to the engine thread.  Each is plain data that owns its
  * strings, so it can cross threads in a struct evq (src/evq.h) and be
@@ -140,7 +140,7 @@ struct ev_msg {
 struct ev {
 	enum ev_kind	 kind;
 	char		*text;		/* never NULL; may be "" */
-	int		 err;		/* 0 or a negative code (src/err.h) */
+	int		 err;		/* 0 or a negative code (base/err.h) */
 	uint32_t	 secs;		/* EV_QR: seconds the QR is shown */
 	uint32_t	 retry_ms;	/* EV_DISCONNECTED */
 	uint32_t	 num;		/* EV_CONNECTING: attempt, from 1 */

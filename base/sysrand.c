@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/sysrand.c -- getrandom(2) and the wall clock. */
-#include "compat.h"
+/* base/sysrand.c -- getrandom(2) and the wall clock. */
+#include "base/compat.h"
 
 #include <errno.h>
 #include <sys/random.h>
 #include <sys/types.h>
 
-#include "sysrand.h"
+#include "base/sysrand.h"
 
 int
 sys_random(void *arg, uint8_t *p, size_t len)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/buf.h -- a growable byte buffer.  Encoders append to a buf the caller
+ * base/buf.h -- a growable byte buffer.  Encoders append to a buf the caller
  * reuses, so a warm buffer allocates nothing.  A buf belongs to one thread
  * at a time.
  */

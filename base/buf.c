@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/buf.c -- growable byte buffer. */
-#include "compat.h"
+/* base/buf.c -- growable byte buffer. */
+#include "base/compat.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "xmalloc.h"
+#include "base/buf.h"
+#include "base/xmalloc.h"
 
 void
 buf_reserve(struct buf *b, size_t extra)

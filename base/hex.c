@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/hex.c -- hexadecimal digits. */
-#include "compat.h"
+/* base/hex.c -- hexadecimal digits. */
+#include "base/compat.h"
 
-#include "hex.h"
+#include "base/hex.h"
 
 int
 hex_digit(int c)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/sanitize.c -- inert text for the terminal (src/sanitize.h). */
-#include "compat.h"
+/* base/sanitize.c -- inert text for the terminal (base/sanitize.h). */
+#include "base/compat.h"
 
 #include <stdint.h>
 
-#include "buf.h"
-#include "sanitize.h"
+#include "base/buf.h"
+#include "base/sanitize.h"
 
 static const char	 REPLACEMENT[] = "\xEF\xBF\xBD";	/* U+FFFD */
 static const char	 RETURN_SYM[] = "\xE2\x8F\x8E";	/* U+23CE */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/log.c -- line logger, one write(2) per line under a mutex. */
-#include "compat.h"
+/* base/log.c -- line logger, one write(2) per line under a mutex. */
+#include "base/compat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,9 +9,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "log.h"
-#include "sanitize.h"
+#include "base/buf.h"
+#include "base/log.h"
+#include "base/sanitize.h"
 
 static struct {
 	pthread_mutex_t	 lock;
@@ -78,7 +78,7 @@ log_write(enum log_level level, const char *tag, const char *func,
 	if (n >= sizeof(line) - 1)
 		n = sizeof(line) - 2;
 	/* A log line may carry strings from the network (ids, reasons):
-	 * one line, inert in a terminal that shows the log (src/sanitize.h;
+	 * one line, inert in a terminal that shows the log (base/sanitize.h;
 	 * reliability.md).  A cut UTF-8 sequence at the end becomes U+FFFD. */
 	safe.len = 0;
 	wc_sanitize(line, n, false, &safe);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* src/err.c -- error code descriptions. */
-#include "compat.h"
+/* base/err.c -- error code descriptions. */
+#include "base/compat.h"
 
 #include <string.h>
 
-#include "err.h"
-#include "i18n.h"
+#include "base/err.h"
+#include "base/i18n.h"
 
 const char *
 wc_strerror(int err)

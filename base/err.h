@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/err.h -- the project's error codes.  Functions that can fail return
+ * base/err.h -- the project's error codes.  Functions that can fail return
  * int: 0 is success, a negative value is an error: either a negated errno
  * (equal to libuv's UV_E* on Unix), one of libsignal's SG_ERR_* codes
  * (-1000..-9999), or one of the WC_E* codes below, which lie below

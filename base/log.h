@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/log.h -- the logger, the one piece of mutable global state: one
+ * base/log.h -- the logger, the one piece of mutable global state: one
  * line per write(2) under a mutex, so callable from any thread.  Lines go
  * to the file set by log_open() (stderr until then) as
  *   2026-11-30T02:14:37.123Z LEVEL tag func: message
