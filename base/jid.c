@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* base/jid.c -- WhatsApp JIDs as text (base/jid.h). */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/jid.h"
+
+/* Decimal 0..65535 from p[0..len); false on anything else. */
+static bool
+parse_u16(const char *p, size_t len, uint16_t *out)
+{
+	unsigned long	 v = 0;
+	size_t		 i;
+
+	if (len == 0 || len > 5)
+		return false;
+	for (i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+		v = v * 10 + (unsigned long)(p[i] - '0');
+	}
+	if (v > 65535)
+		return false;
+	*out = (uint16_t)v;
+	return true;
+}
+
+/* The "user[.agent][:device]" part p[0..len) into j. */
+static bool
+parse_user(const char *p, size_t len, struct jid *j)
+{
+	const char	*colon = memchr(p, ':', len), *dot;
+	size_t		 ulen = colon != NULL ? (size_t)(colon - p) : len;
+
+	if (colon != NULL) {
+		if (!parse_u16(colon + 1, len - ulen - 1, &j->device))
+			return false;
+		j->has_device = true;
+	}
+	/* "user.agent[:device]": a dot in the user part starts the agent
+	 * (as whatsmeow's ParseJID reads it). */
+	dot = memchr(p, '.', ulen);
+	if (dot != NULL) {
+		if (!parse_u16(dot + 1, ulen - (size_t)(dot - p) - 1, &j->agent))
+			return false;
+		ulen = (size_t)(dot - p);
+	}
+	if (ulen == 0 || ulen > JID_USER_MAX)
+		return false;
+	j->user = p;
+	j->user_len = ulen;
+	return true;
+}
+
+int
+jid_parse(const char *s, struct jid *out)
+{
+	struct jid	 j = { 0 };
+	size_t		 len = strlen(s);
+	const char	*at = memchr(s, '@', len);
+
+	if (len == 0 || len >= JID_MAX)
+		return -EINVAL;
+	if (at == NULL) {
+		j.server = s;
+		j.server_len = len;
+	} else {
+		if (memchr(at + 1, '@', len - (size_t)(at - s) - 1) != NULL ||
+		    !parse_user(s, (size_t)(at - s), &j))
+			return -EINVAL;
+		j.server = at + 1;
+		j.server_len = len - (size_t)(at - s) - 1;
+	}
+	if (j.server_len == 0 || j.server_len > JID_SERVER_MAX ||
+	    memchr(j.server, ':', j.server_len) != NULL)
+		return -EINVAL;
+	*out = j;
+	return 0;
+}
+
+int
+jid_format(const struct jid *j, char *out, size_t size)
+{
+	char	 agent[8] = "", device[8] = "";
+	int	 k;
+
+	if (j->agent != 0)
+		snprintf(agent, sizeof(agent), ".%u", (unsigned)j->agent);
+	if (j->device != 0)
+		snprintf(device, sizeof(device), ":%u", (unsigned)j->device);
+	if (j->user_len == 0)
+		k = snprintf(out, size, "%.*s", (int)j->server_len, j->server);
+	else
+		k = snprintf(out, size, "%.*s%s%s@%.*s", (int)j->user_len,
+		    j->user, agent, device, (int)j->server_len, j->server);
+	if (k < 0 || (size_t)k >= size) {
+		if (size > 0)
+			out[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Write j with agent and device replaced; the common tail of the user
+ * and device forms.  out may overlap the text j points into. */
+static bool
+format_as(struct jid j, uint16_t agent, uint16_t device, char *out,
+    size_t size)
+{
+	char	 tmp[JID_MAX];
+
+	j.agent = agent;
+	j.device = device;
+	if (jid_format(&j, tmp, sizeof(tmp)) != 0 || strlen(tmp) >= size) {
+		if (size > 0)
+			out[0] = '\0';
+		return false;
+	}
+	memcpy(out, tmp, strlen(tmp) + 1);
+	return true;
+}
+
+bool
+jid_user_of(const char *s, char *out, size_t size)
+{
+	struct jid	 j;
+
+	if (jid_parse(s, &j) != 0 || j.user_len == 0) {
+		if (size > 0)
+			out[0] = '\0';
+		return false;
+	}
+	return format_as(j, 0, 0, out, size);
+}
+
+bool
+jid_with_device(const char *s, unsigned device, char *out, size_t size)
+{
+	struct jid	 j;
+
+	if (device > 65535 || jid_parse(s, &j) != 0 || j.user_len == 0) {
+		if (size > 0)
+			out[0] = '\0';
+		return false;
+	}
+	return format_as(j, j.agent, (uint16_t)device, out, size);
+}
+
+bool
+jid_make(const char *user, const char *server, char *out, size_t size)
+{
+	int	 k;
+
+	if (user == NULL || user[0] == '\0')
+		k = snprintf(out, size, "%s", server);
+	else
+		k = snprintf(out, size, "%s@%s", user, server);
+	if (k < 0 || (size_t)k >= size) {
+		if (size > 0)
+			out[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
+unsigned
+jid_device_of(const char *s)
+{
+	struct jid	 j;
+
+	return jid_parse(s, &j) == 0 ? j.device : 0;
+}
+
+const char *
+jid_server_of(const char *s)
+{
+	const char	*at = strchr(s, '@');
+
+	return at != NULL ? at + 1 : s;
+}
+
+bool
+jid_server_is(const char *s, const char *server)
+{
+	struct jid	 j;
+	size_t		 n = strlen(server);
+
+	return jid_parse(s, &j) == 0 && j.server_len == n &&
+	    memcmp(j.server, server, n) == 0;
+}
+
+bool
+jid_is_pn(const char *s)
+{
+	return jid_server_is(s, JID_SERVER_PN);
+}
+
+bool
+jid_is_lid(const char *s)
+{
+	return jid_server_is(s, JID_SERVER_LID);
+}
+
+bool
+jid_is_group(const char *s)
+{
+	return jid_server_is(s, JID_SERVER_GROUP);
+}
+
+bool
+jid_is_broadcast(const char *s)
+{
+	return jid_server_is(s, JID_SERVER_BROADCAST);
+}
+
+bool
+jid_is_newsletter(const char *s)
+{
+	return jid_server_is(s, JID_SERVER_NEWSLETTER);
+}
+
+bool
+jid_is_user(const char *s)
+{
+	struct jid	 j;
+
+	return jid_parse(s, &j) == 0 && j.user_len > 0 &&
+	    (jid_is_pn(s) || jid_is_lid(s));
+}
+
+bool
+jid_is_device(const char *s)
+{
+	struct jid	 j;
+
+	return jid_parse(s, &j) == 0 && j.has_device;
+}
+
+/* Same user part and server of two parsed JIDs. */
+static bool
+same_user(const struct jid *a, const struct jid *b)
+{
+	return a->user_len > 0 && a->user_len == b->user_len &&
+	    a->server_len == b->server_len &&
+	    memcmp(a->user, b->user, a->user_len) == 0 &&
+	    memcmp(a->server, b->server, a->server_len) == 0;
+}
+
+bool
+jid_equal(const char *a, const char *b)
+{
+	struct jid	 ja, jb;
+
+	if (jid_parse(a, &ja) != 0 || jid_parse(b, &jb) != 0)
+		return false;
+	if (ja.user_len == 0 && jb.user_len == 0)
+		return ja.server_len == jb.server_len &&
+		    memcmp(ja.server, jb.server, ja.server_len) == 0;
+	return same_user(&ja, &jb) && ja.agent == jb.agent &&
+	    ja.device == jb.device;
+}
+
+bool
+jid_same_user(const char *a, const char *b)
+{
+	struct jid	 ja, jb;
+
+	return a[0] != '\0' && b[0] != '\0' && jid_parse(a, &ja) == 0 &&
+	    jid_parse(b, &jb) == 0 && same_user(&ja, &jb);
+}
+
+bool
+jid_phone_of(const char *s, char *out, size_t size)
+{
+	struct jid	 j;
+	size_t		 i;
+
+	if (size > 0)
+		out[0] = '\0';
+	if (jid_parse(s, &j) != 0 || j.user_len == 0 || !jid_is_pn(s) ||
+	    j.user_len >= size)
+		return false;
+	for (i = 0; i < j.user_len; i++)
+		if (j.user[i] < '0' || j.user[i] > '9')
+			return false;
+	memcpy(out, j.user, j.user_len);
+	out[j.user_len] = '\0';
+	return true;
+}
+
+bool
+jid_from_phone(const char *p, size_t len, char *out, size_t size)
+{
+	size_t	 i;
+	int	 k;
+
+	if (size > 0)
+		out[0] = '\0';
+	if (len == 0 || len > 20)
+		return false;
+	for (i = 0; i < len; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return false;
+	k = snprintf(out, size, "%.*s@%s", (int)len, p, JID_SERVER_PN);
+	if (k < 0 || (size_t)k >= size) {
+		if (size > 0)
+			out[0] = '\0';
+		return false;
+	}
+	return true;
+}
