@@ -34,7 +34,7 @@ else
 	sed 's/^/# /' "$tmp/err"
 fi
 missing=
-for f in $(cd "$src" && grep -rl --include='*.c' -E '\<_\("|\<N_\("' src proto ui); do
+for f in $(cd "$src" && grep -rl --include='*.c' -E '\<_\("|\<N_\("' base src proto ui); do
 	grep -qx "$f" "$src/po/POTFILES.in" || missing="$missing $f"
 done
 if [ -z "$missing" ]; then
