@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * store/db.c -- opening the database: file modes, pragmas, numbered
- * schema migrations.  The statements of each table live in their own file
- * (store/device.c, store/prekey.c, store/signal.c).
+ * store/db.c -- the connection, at the bottom of store/: opening the
+ * database file (modes, pragmas, numbered schema migrations), the cache
+ * of prepared statements, closing.  store/open.c adds the modules' hooks
+ * to make store_open(); the statements of each table live in their own
+ * file (store/device.c, store/prekey.c, store/signal.c, store/message.c,
+ * ...).
  */
 #include "base/compat.h"
 
@@ -427,7 +430,7 @@ check_mode(const char *path, bool dir)
 }
 
 int
-store_open(const char *dir, struct store **out)
+store_db_open(const char *dir, struct store **out)
 {
 	struct store	*s;
 	char		*path = NULL;
@@ -465,13 +468,6 @@ store_open(const char *dir, struct store **out)
 		store_close(s);
 		return rc;
 	}
-	/* What an earlier run left in the backlog waits for the next batch
-	 * (store_fts_batch()). */
-	if ((rc = store_fts_backlog(s)) < 0) {
-		store_close(s);
-		return rc;
-	}
-	s->fts_live = (size_t)rc;
 	*out = s;
 	return 0;
 }

@@ -4,7 +4,7 @@ noinst_LIBRARIES += libstore.a
 libstore_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) \
 	$(SODIUM_CFLAGS)
 libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
-	store/device.c store/prekey.c
+	store/tx.c store/open.c store/device.c store/prekey.c
 STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)
 libstore_a_SOURCES += store/message.c store/query.c store/group.c \
 	store/histq.c

@@ -7,7 +7,7 @@
  * Paging is by keyset over the index message_page (chat, ts_ms) with the
  * rowid as tiebreak (perf.md U1/U2): a page costs one index seek however
  * deep it lies, and no query loads a whole chat.  Writes of more than one
- * row run in a savepoint (store_signal_begin()), so they nest inside the
+ * row run in a savepoint (store_tx_begin()), so they nest inside the
  * engine's "decrypt + store + ratchet" transaction (reliability.md rule 1).
  *
  * Statements are prepared per call, like store/signal.c: store-int.h's
@@ -331,13 +331,13 @@ store_msg_insert_outgoing(struct store *s, const struct store_msg_new *m,
 	if (!new_ok(m) || !m->from_me || m->payload == NULL ||
 	    m->payload_len == 0)
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	if ((rc = insert_row(s, m, STORE_MSG_QUEUED, &id)) == 0 &&
 	    m->kind != STORE_MSG_HIDDEN &&
 	    (rc = chat_bump(s, m->chat, m->ts_ms, id, 0)) == 0)
 		rc = store_q_preview_sync(s, m->chat, true, m->id);
-	if ((rc = store_q_tx_end(s, rc)) == 0 && rowid != NULL)
+	if ((rc = store_tx_end(s, rc)) == 0 && rowid != NULL)
 		*rowid = id;
 	return rc;
 }
@@ -410,7 +410,7 @@ store_msg_insert_incoming(struct store *s, const struct store_msg_new *m,
 		return -EINVAL;
 	if (!incoming_state_ok(m->from_me, m->state))
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	rc = find_row(s, m->chat, m->from_me, m->id, &id, &kind);
 	if (rc == 1) {
@@ -433,7 +433,7 @@ store_msg_insert_incoming(struct store *s, const struct store_msg_new *m,
 		if (rc == 0)
 			rc = store_q_preview_sync(s, m->chat, m->from_me, m->id);
 	}
-	if ((rc = store_q_tx_end(s, rc)) >= 0 && rowid != NULL)
+	if ((rc = store_tx_end(s, rc)) >= 0 && rowid != NULL)
 		*rowid = id;
 	return rc;
 }
@@ -492,7 +492,7 @@ store_msg_mark_sent(struct store *s, const char *chat, const char *id,
 	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
 	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) || server_ts_ms < 0)
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	if ((rc = store_q_prep(s, &st, "UPDATE message SET state = 1,"
 	    " ts_ms = CASE WHEN ?3 > 0 THEN ?3 ELSE ts_ms END"
@@ -511,7 +511,7 @@ store_msg_mark_sent(struct store *s, const char *chat, const char *id,
 	} else {
 		rc = then_sync(s, rc, chat, true, id);
 	}
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }
 
 int
@@ -527,7 +527,7 @@ store_msg_mark(struct store *s, const char *chat, bool from_me,
 	if (!store_q_str_ok(chat, STORE_JID_MAX, true) ||
 	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true))
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	/* state >= 0: a FAILED message is never revived by a receipt. */
 	if ((rc = store_q_prep(s, &st, "UPDATE message SET state = ?4"
@@ -540,7 +540,7 @@ store_msg_mark(struct store *s, const char *chat, bool from_me,
 		rc = then_sync(s, store_q_run(s, st, "applying a receipt"), chat,
 		    from_me, id);
 	}
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }
 
 int
@@ -603,7 +603,7 @@ store_msg_member_receipt(struct store *s, const char *chat, const char *id,
 	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) ||
 	    !store_q_str_ok(member, STORE_JID_MAX, true))
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	if ((rc = store_q_prep(s, &st, "SELECT recipients, state FROM message"
 	    " WHERE chat = ?1 AND id = ?2 AND from_me = 1")) != 0)
@@ -663,7 +663,7 @@ move:
 	if (rc == 1)
 		rc = to;
 out:
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }
 
 /* by_key() and a preview refresh, in one savepoint. */
@@ -673,11 +673,11 @@ by_key_sync(struct store *s, const char *sql, const char *chat,
 {
 	int	 rc;
 
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	rc = then_sync(s, by_key(s, sql, chat, id, from_me, what), chat,
 	    from_me, id);
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }
 
 int
@@ -701,7 +701,7 @@ store_msg_delete_failed(struct store *s, const char *chat, const char *id)
 {
 	int	 rc;
 
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	rc = by_key(s, "DELETE FROM message"
 	    " WHERE chat = ?1 AND id = ?2 AND from_me = 1 AND state = -1",
@@ -712,7 +712,7 @@ store_msg_delete_failed(struct store *s, const char *chat, const char *id)
 		if (r != 0)
 			rc = r;
 	}
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }
 
 int
@@ -763,7 +763,7 @@ store_msg_edit(struct store *s, const char *chat, bool from_me,
 	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true) || edit_ms <= 0 ||
 	    (text == NULL && text_len > 0) || text_len > STORE_MSG_TEXT_MAX)
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	if ((rc = store_q_prep(s, &st, "UPDATE message SET text = ?4, edited = ?5"
 	    " WHERE chat = ?1 AND id = ?2 AND from_me = ?3 AND deleted = 0"
@@ -776,7 +776,7 @@ store_msg_edit(struct store *s, const char *chat, bool from_me,
 		rc = then_sync(s, store_q_run(s, st, "editing a message"), chat,
 		    from_me, id);
 	}
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }
 
 int
@@ -1172,7 +1172,7 @@ store_chat_mark_read(struct store *s, const char *jid, size_t max,
 	if (!store_q_str_ok(jid, STORE_JID_MAX, true) || max == 0 ||
 	    max > STORE_MSG_PAGE_MAX || ids == NULL || n == NULL)
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	if ((rc = take_unread(s, jid, max, &r, &k, &more)) == 0 &&
 	    (rc = store_q_prep(s, &st, "UPDATE chat SET unread = 0,"
@@ -1181,7 +1181,7 @@ store_chat_mark_read(struct store *s, const char *jid, size_t max,
 		if ((rc = store_q_run(s, st, "marking a chat read")) >= 0)
 			rc = store_q_preview_sync(s, jid, false, NULL);
 	}
-	if ((rc = store_q_tx_end(s, rc)) < 0) {
+	if ((rc = store_tx_end(s, rc)) < 0) {
 		store_msg_refs_free(r, k);
 		return rc;
 	}

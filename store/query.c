@@ -64,7 +64,6 @@ store_q_run(struct store *s, sqlite3_stmt *st, const char *what)
 	return sqlite3_changes(s->db);
 }
 
-
 void
 store_q_bind_str(sqlite3_stmt *st, int col, const char *p)
 {
@@ -104,20 +103,4 @@ store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
 	if (n > 0)
 		memcpy(out, p, n);
 	out[n] = '\0';
-}
-
-/* Finish a savepoint: release it when rc >= 0, else roll it back. */
-int
-store_q_tx_end(struct store *s, int rc)
-{
-	if (rc >= 0) {
-		int	 c = store_signal_commit(s);
-
-		if (c == 0)
-			return rc;
-		rc = c;
-	}
-	if (store_signal_rollback(s) != 0)
-		log_error("a rollback failed");
-	return rc;
 }
