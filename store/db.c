@@ -67,11 +67,12 @@ static const char *const migrations[] = {
 	"  record BLOB NOT NULL,"
 	"  PRIMARY KEY (group_id, name, device)) WITHOUT ROWID;",
 	/*
-	 * 3: chats, messages and what hangs off them (store/message.c).
+	 * 3: chats, messages and what hangs off them (store/chat.c,
+	 * message.c, page.c, outbox.c, receipt.c, edit.c, contact.c).
 	 * chat: one row per chat JID; last_ms and last_rowid name its newest
 	 * message and last_* hold a copy of that message's preview (text cut
 	 * to STORE_CHAT_PREVIEW_MAX characters), kept current by
-	 * store/message.c, so the chat list reads the chat table alone (no
+	 * store/chat.c, so the chat list reads the chat table alone (no
 	 * random reads into a million-row message table); muted_until and
 	 * pinned are ms (0: off).
 	 * message: rowid is the store order and the keyset tiebreak

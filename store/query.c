@@ -70,6 +70,14 @@ store_q_bind_str(sqlite3_stmt *st, int col, const char *p)
 	sqlite3_bind_text(st, col, p != NULL ? p : "", -1, SQLITE_STATIC);
 }
 
+/* Bind p[0..len): text from the network may hold any bytes, NUL too. */
+void
+store_q_bind_text(sqlite3_stmt *st, int col, const char *p, size_t len)
+{
+	sqlite3_bind_text(st, col, p != NULL ? p : "", p != NULL ? (int)len :
+	    0, SQLITE_STATIC);
+}
+
 /* A copy of text column col, NUL-terminated, its length in *len. */
 char *
 store_q_col_dup(sqlite3_stmt *st, int col, size_t *len)
@@ -103,4 +111,23 @@ store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
 	if (n > 0)
 		memcpy(out, p, n);
 	out[n] = '\0';
+}
+
+/* A kind column: an unknown value reads as STORE_MSG_UNSUPPORTED. */
+enum store_msg_kind
+store_q_kind(int64_t v)
+{
+	return v >= STORE_MSG_TEXT && v <= STORE_MSG_HIDDEN ?
+	    (enum store_msg_kind)v : STORE_MSG_UNSUPPORTED;
+}
+
+/* A state column, clamped to FAILED..PLAYED. */
+enum store_msg_state
+store_q_state(int64_t v)
+{
+	if (v < STORE_MSG_FAILED)
+		return STORE_MSG_FAILED;
+	if (v > STORE_MSG_PLAYED)
+		return STORE_MSG_PLAYED;
+	return (enum store_msg_state)v;
 }

@@ -141,22 +141,69 @@ int	store_q_step_one(struct store *s, sqlite3_stmt *st, const char *what);
 int	store_q_run(struct store *s, sqlite3_stmt *st, const char *what);
 /* Bind p (NULL as "") to col, SQLITE_STATIC: p must outlive the step. */
 void	store_q_bind_str(sqlite3_stmt *st, int col, const char *p);
+/* Bind p[0..len) (NULL as "") to col, SQLITE_STATIC: text from the
+ * network may hold any bytes, NUL too. */
+void	store_q_bind_text(sqlite3_stmt *st, int col, const char *p,
+	    size_t len);
 /* A malloc'd NUL-terminated copy of text column col, its length in *len
  * (may be NULL).  Aborts on out-of-memory. */
 char	*store_q_col_dup(sqlite3_stmt *st, int col, size_t *len);
 /* Copy text column col into out[size], cut at size - 1 bytes. */
 void	store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size);
+/* A message's kind and state column as stored (unknown kinds read as
+ * UNSUPPORTED, states are clamped to FAILED..PLAYED). */
+enum store_msg_kind	store_q_kind(int64_t v);
+enum store_msg_state	store_q_state(int64_t v);
 
-/* --- store/message.c, for the other files of store/ --- */
+/* --- store/chat.c: a chat's newest message, for every message writer --- */
 
+/* Create chat jid if missing; make (ts_ms, rowid) its newest message when
+ * it is newer than the stored one; add unread.  Returns 0 or -EIO. */
+int	store_q_chat_bump(struct store *s, const char *jid, int64_t ts_ms,
+	    int64_t rowid, int unread);
 /* Copy chat jid's newest message into its preview columns; with id (and
  * from_me) only when that message is the newest, id NULL: always.
  * Returns 0 or -EIO. */
 int	store_q_preview_sync(struct store *s, const char *jid, bool from_me,
 	    const char *id);
+/* After a write that returned rc (1: one message changed), refresh the
+ * preview when (jid, from_me, id) is the chat's newest.  Returns rc or
+ * -EIO. */
+int	store_q_then_sync(struct store *s, int rc, const char *jid,
+	    bool from_me, const char *id);
+/* Point chat jid's newest message at what is stored now (after a delete
+ * or a time change), with its preview.  Returns 0 or -EIO. */
+int	store_q_chat_refresh(struct store *s, const char *jid);
 /* Fill *c (zeroed first) from columns 0-10 of a chat row: jid, name,
  * contact name, push name, last_ms, unread, muted_until, pinned,
  * archived, last_read_rowid, last_rowid (strings malloc'd). */
 void	store_q_chat_head(sqlite3_stmt *st, struct store_chat *c);
+
+/* --- store/message.c: updates of one message by its key --- */
+
+/* Run an UPDATE/DELETE with ?1 chat, ?2 id (and ?3 from_me when
+ * from_me >= 0).  Returns the rows changed, -EINVAL (chat or id empty
+ * or too long) or -EIO. */
+int	store_q_by_key(struct store *s, const char *sql, const char *chat,
+	    const char *id, int from_me, const char *what);
+/* store_q_by_key() and, when it changed the row, a preview refresh, in
+ * one savepoint.  Returns as store_q_by_key(). */
+int	store_q_by_key_sync(struct store *s, const char *sql,
+	    const char *chat, const char *id, bool from_me, const char *what);
+
+/* --- store/page.c: reading message rows --- */
+
+/* The columns of a message row, in the order store_q_read_page() reads
+ * them; payload, when asked for, follows as column MSG_NCOLS. */
+#define MSG_COLS "rowid, chat, id, sender, from_me, ts_ms, kind, text," \
+	" quoted_id, quoted_sender, quoted_text, state, edited, deleted," \
+	" attempts"
+#define MSG_NCOLS	15
+
+/* Read up to max rows of st (MSG_COLS, then payload when payload is
+ * true) into *p; one more row sets p->more.  Hands st back.  Returns 0
+ * or -EIO (logged with what; *p freed). */
+int	store_q_read_page(struct store *s, sqlite3_stmt *st, size_t max,
+	    bool payload, struct store_msg_page *p, const char *what);
 
 #endif

@@ -267,7 +267,11 @@ MUST_CHECK int	store_signal_sender_key_delete(struct store *s,
 /*
  * ---------------------------------------------------------------------
  * Chats, messages, the outbox, reactions, contacts, the PN-LID mapping
- * and cached device lists (store/message.c, schema migration 3).
+ * and cached device lists (schema migration 3): storing a message
+ * (store/message.c), reading rows and pages (store/page.c), the outbox
+ * (store/outbox.c), receipts and states (store/receipt.c), edits,
+ * revokes and reactions (store/edit.c), the chat table (store/chat.c),
+ * contacts, PN-LID and device lists (store/contact.c).
  *
  * Strings from the network are stored as given (UTF-8 or any other bytes;
  * the UI sanitizes).  JIDs, message ids, names and emoji are
