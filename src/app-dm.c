@@ -267,19 +267,19 @@ devices_put(void *arg, const char *user, const uint16_t *ids, int n)
 static int
 tx_begin(void *arg)
 {
-	return store_signal_begin(arg);
+	return store_tx_begin(arg);
 }
 
 static int
 tx_commit(void *arg)
 {
-	return store_signal_commit(arg);
+	return store_tx_commit(arg);
 }
 
 static int
 tx_rollback(void *arg)
 {
-	return store_signal_rollback(arg);
+	return store_tx_rollback(arg);
 }
 
 /* --- groups --- */

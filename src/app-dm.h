@@ -14,7 +14,7 @@ struct store;
 
 /*
  * Fill *ops with the adapter over s (borrowed: it must outlive every use
- * of ops).  Transactions are store_signal_begin/commit/rollback, the same
+ * of ops).  Transactions are store_tx_begin/commit/rollback, the same
  * savepoints the Signal ops use, so a message and the session it advanced
  * commit together.  The ops return store/'s errors (-EINVAL, -EIO).
  * Cannot fail.

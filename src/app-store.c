@@ -289,19 +289,19 @@ sig_sender_key_delete(void *arg, const char *group,
 static int
 sig_tx_begin(void *arg)
 {
-	return store_signal_begin(arg);
+	return store_tx_begin(arg);
 }
 
 static int
 sig_tx_commit(void *arg)
 {
-	return store_signal_commit(arg);
+	return store_tx_commit(arg);
 }
 
 static int
 sig_tx_rollback(void *arg)
 {
-	return store_signal_rollback(arg);
+	return store_tx_rollback(arg);
 }
 
 void

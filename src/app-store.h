@@ -28,7 +28,7 @@ void	app_store_ops(struct store *s, struct wa_store_ops *ops);
  * remote identities and sender keys in store/signal.c's tables; the own
  * identity, registration id and signed prekey from the device row; the
  * one-time prekeys of table prekey (removed on use); transactions as
- * store_signal_begin/commit/rollback (nested savepoints).  Errors the ops
+ * store_tx_begin/commit/rollback (nested savepoints).  Errors the ops
  * return: those of store/ (-EIO, -EINVAL).  Cannot fail.
  */
 void	app_store_signal_ops(struct store *s, struct wa_signal_store_ops *ops);

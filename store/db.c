@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * store/db.c -- opening the database: file modes, pragmas, numbered
- * schema migrations.  The statements of each table live in their own file
- * (store/device.c, store/prekey.c, store/signal.c).
+ * store/db.c -- the connection, at the bottom of store/: opening the
+ * database file (modes, pragmas, numbered schema migrations), the cache
+ * of prepared statements, closing.  store/open.c adds the modules' hooks
+ * to make store_open(); the statements of each table live in their own
+ * file (store/device.c, store/prekey.c, store/signal.c, store/message.c,
+ * ...).
  */
 #include "base/compat.h"
 
@@ -64,11 +67,12 @@ static const char *const migrations[] = {
 	"  record BLOB NOT NULL,"
 	"  PRIMARY KEY (group_id, name, device)) WITHOUT ROWID;",
 	/*
-	 * 3: chats, messages and what hangs off them (store/message.c).
+	 * 3: chats, messages and what hangs off them (store/chat.c,
+	 * message.c, page.c, outbox.c, receipt.c, edit.c, contact.c).
 	 * chat: one row per chat JID; last_ms and last_rowid name its newest
 	 * message and last_* hold a copy of that message's preview (text cut
 	 * to STORE_CHAT_PREVIEW_MAX characters), kept current by
-	 * store/message.c, so the chat list reads the chat table alone (no
+	 * store/chat.c, so the chat list reads the chat table alone (no
 	 * random reads into a million-row message table); muted_until and
 	 * pinned are ms (0: off).
 	 * message: rowid is the store order and the keyset tiebreak
@@ -427,7 +431,7 @@ check_mode(const char *path, bool dir)
 }
 
 int
-store_open(const char *dir, struct store **out)
+store_db_open(const char *dir, struct store **out)
 {
 	struct store	*s;
 	char		*path = NULL;
@@ -465,13 +469,6 @@ store_open(const char *dir, struct store **out)
 		store_close(s);
 		return rc;
 	}
-	/* What an earlier run left in the backlog waits for the next batch
-	 * (store_fts_batch()). */
-	if ((rc = store_fts_backlog(s)) < 0) {
-		store_close(s);
-		return rc;
-	}
-	s->fts_live = (size_t)rc;
 	*out = s;
 	return 0;
 }

@@ -77,7 +77,7 @@ store_group_put(struct store *s, const struct store_group *g)
 
 	if (!group_ok(g))
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	rc = store_q_prep(s, &st, "INSERT INTO grp (jid, subject, description,"
 	    " mode, creator, creation_ms, left_group)"
@@ -108,7 +108,7 @@ store_group_put(struct store *s, const struct store_group *g)
 	else if (rc >= 0)
 		rc = exec_1(s, "INSERT OR IGNORE INTO chat (jid) VALUES (?1)",
 		    g->jid, "creating a group chat");
-	return store_q_tx_end(s, rc < 0 ? rc : 0);
+	return store_tx_end(s, rc < 0 ? rc : 0);
 }
 
 void

@@ -188,7 +188,7 @@ store_hist_import(struct store *s, const struct store_msg_new *msgs,
 	if (n == 0)
 		return 0;
 	t = xcalloc(n, sizeof(*t));
-	if ((rc = store_signal_begin(s)) != 0) {
+	if ((rc = store_tx_begin(s)) != 0) {
 		free(t);
 		return rc;
 	}
@@ -196,9 +196,9 @@ store_hist_import(struct store *s, const struct store_msg_new *msgs,
 	for (i = 0; rc >= 0 && i < nt; i++)
 		rc = chat_newest(s, &t[i]);
 	free(t);
-	if (rc >= 0 && (rc = store_signal_commit(s)) == 0)
+	if (rc >= 0 && (rc = store_tx_commit(s)) == 0)
 		return inserted;
-	if (store_signal_rollback(s) != 0)
+	if (store_tx_rollback(s) != 0)
 		log_error("a rollback failed");
 	return rc;
 }
@@ -215,7 +215,7 @@ store_hist_chat(struct store *s, const char *jid, const char *name,
 	    !store_q_str_ok(name, STORE_NAME_MAX, false) || unread < 0 ||
 	    last_ms < 0 || pinned < 0 || muted_until < -1)
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	if ((rc = store_q_prep(s, &st, "INSERT INTO chat (jid, name, last_ms,"
 	    " unread, archived, pinned, muted_until)"
@@ -250,5 +250,5 @@ store_hist_chat(struct store *s, const char *jid, const char *name,
 	}
 	rc = created;
 out:
-	return store_q_tx_end(s, rc);
+	return store_tx_end(s, rc);
 }

@@ -4,10 +4,12 @@ noinst_LIBRARIES += libstore.a
 libstore_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) \
 	$(SODIUM_CFLAGS)
 libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
-	store/device.c store/prekey.c
+	store/tx.c store/open.c store/device.c store/prekey.c
 STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)
-libstore_a_SOURCES += store/message.c store/query.c store/group.c \
-	store/histq.c
+# Chats and messages (migration 3): one file per concern.
+libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
+	store/outbox.c store/receipt.c store/edit.c store/contact.c \
+	store/query.c store/group.c store/histq.c
 
 check_PROGRAMS += tests/test-store-message
 tests_test_store_message_SOURCES = tests/test-store-message.c tests/store-test.h

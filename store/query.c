@@ -64,11 +64,18 @@ store_q_run(struct store *s, sqlite3_stmt *st, const char *what)
 	return sqlite3_changes(s->db);
 }
 
-
 void
 store_q_bind_str(sqlite3_stmt *st, int col, const char *p)
 {
 	sqlite3_bind_text(st, col, p != NULL ? p : "", -1, SQLITE_STATIC);
+}
+
+/* Bind p[0..len): text from the network may hold any bytes, NUL too. */
+void
+store_q_bind_text(sqlite3_stmt *st, int col, const char *p, size_t len)
+{
+	sqlite3_bind_text(st, col, p != NULL ? p : "", p != NULL ? (int)len :
+	    0, SQLITE_STATIC);
 }
 
 /* A copy of text column col, NUL-terminated, its length in *len. */
@@ -106,18 +113,21 @@ store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* Finish a savepoint: release it when rc >= 0, else roll it back. */
-int
-store_q_tx_end(struct store *s, int rc)
+/* A kind column: an unknown value reads as STORE_MSG_UNSUPPORTED. */
+enum store_msg_kind
+store_q_kind(int64_t v)
 {
-	if (rc >= 0) {
-		int	 c = store_signal_commit(s);
+	return v >= STORE_MSG_TEXT && v <= STORE_MSG_HIDDEN ?
+	    (enum store_msg_kind)v : STORE_MSG_UNSUPPORTED;
+}
 
-		if (c == 0)
-			return rc;
-		rc = c;
-	}
-	if (store_signal_rollback(s) != 0)
-		log_error("a rollback failed");
-	return rc;
+/* A state column, clamped to FAILED..PLAYED. */
+enum store_msg_state
+store_q_state(int64_t v)
+{
+	if (v < STORE_MSG_FAILED)
+		return STORE_MSG_FAILED;
+	if (v > STORE_MSG_PLAYED)
+		return STORE_MSG_PLAYED;
+	return (enum store_msg_state)v;
 }

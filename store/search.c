@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * store/search.c -- full-text search over the FTS5 index message_fts of
- * schema migration 5, a message in context, chats by name, and the
- * read-only connection of the command line (store/store.h).
+ * schema migration 5 and its backlog (the batch after a commit,
+ * registered on the store at open as an after-commit hook; the catch-up
+ * after a history import), a message in context, chats by name
+ * (store/store.h).
  *
  * A user's query never reaches FTS5's query syntax: it is cut into words
  * by the index's own tokenizer (unicode61 remove_diacritics 2, through
@@ -29,7 +31,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define LOG_TAG "store"
 #include "base/err.h"
@@ -616,7 +617,7 @@ store_fts_catch_up(struct store *s, size_t max)
 
 	if (max == 0 || max > STORE_FTS_CATCH_UP_MAX)
 		return -EINVAL;
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		return rc;
 	/* The max-th pending rowid: the batch is every pending row up to
 	 * it, in rowid order. */
@@ -647,7 +648,7 @@ store_fts_catch_up(struct store *s, size_t max)
 	rc = store_fts_backlog(s);
 out:
 	s->fts_batching = true;	/* this commit is the batch */
-	rc = store_q_tx_end(s, rc);
+	rc = store_tx_end(s, rc);
 	s->fts_batching = false;
 	if (rc >= 0 && s->fts_live > (size_t)rc)
 		s->fts_live = (size_t)rc;
@@ -682,6 +683,20 @@ store_fts_batch(struct store *s)
 	if ((rc = store_fts_catch_up(s, STORE_FTS_BATCH_MAX)) < 0)
 		log_warn("search index: a batch failed (%d); its rows wait",
 		    rc);
+}
+
+int
+store_fts_attach(struct store *s)
+{
+	int	 rc;
+
+	/* What an earlier run left in the backlog waits for the next
+	 * batch. */
+	if ((rc = store_fts_backlog(s)) < 0)
+		return rc;
+	s->fts_live = (size_t)rc;
+	store_tx_after_commit(s, store_fts_batch);
+	return 0;
 }
 
 int
@@ -801,74 +816,4 @@ store_chat_find(struct store *s, const char *who, size_t max,
 fail:
 	store_chat_list_free(&l);
 	return rc;
-}
-
-/* A file or directory that exists with no group or other permission. */
-static int
-ro_mode_ok(const char *path, bool dir)
-{
-	struct stat	 st;
-
-	if (stat(path, &st) != 0)
-		return -errno;
-	if (dir != S_ISDIR(st.st_mode))
-		return dir ? -ENOTDIR : -EISDIR;
-	if ((st.st_mode & 077) != 0) {
-		log_error("%s is open to other users (mode %03o)", path,
-		    (unsigned)(st.st_mode & 0777));
-		return -EPERM;
-	}
-	return 0;
-}
-
-int
-store_open_ro(const char *dir, struct store **out, int *version)
-{
-	struct store	*s;
-	sqlite3_stmt	*st;
-	char		*path;
-	size_t		 len;
-	int		 rc, v = -1;
-
-	if (dir == NULL || out == NULL)
-		return -EINVAL;
-	len = strlen(dir) + sizeof("/wachat.db");
-	path = xmalloc(len);
-	snprintf(path, len, "%s/wachat.db", dir);
-	if ((rc = ro_mode_ok(dir, true)) != 0 ||
-	    (rc = ro_mode_ok(path, false)) != 0) {
-		free(path);
-		return rc;
-	}
-	s = xcalloc(1, sizeof(*s));
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOMUTEX, NULL);
-	free(path);
-	if (rc != SQLITE_OK) {
-		store_close(s);
-		return -EIO;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, 5000);
-	rc = -EIO;
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) ==
-	    SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			v = sqlite3_column_int(st, 0);
-			rc = 0;
-		} else
-			log_error("reading the schema version: %s",
-			    sqlite3_errmsg(s->db));
-		sqlite3_finalize(st);
-	}
-	if (rc == 0 && version != NULL)
-		*version = v;
-	if (rc == 0 && v != STORE_SCHEMA_VERSION)
-		rc = WC_ESCHEMA;
-	if (rc != 0) {
-		store_close(s);
-		return rc;
-	}
-	*out = s;
-	return 0;
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * store/signal.c -- Signal state (tables session, identity, sender_key):
- * libsignal's records as opaque blobs keyed by address, remote identity
- * keys with the time they changed, and the nested transactions the
- * engine wraps around "session advanced + message stored"
- * (store/store.h, protocol.md 5.4, 11.2, 16).
+ * libsignal's records as opaque blobs keyed by address, and remote
+ * identity keys with the time they changed (store/store.h, protocol.md
+ * 5.4, 11.2, 16).  The transactions the engine wraps around "session
+ * advanced + message stored" are store/tx.c's.
  *
- * Statements are prepared per call: store-int.h's cache has no slots for
- * them yet (one prepare is a few microseconds, well under the engine's
- * budget for a message).
+ * Statements come from the connection's cache by their SQL text
+ * (store_stmt()), prepared once per connection.
  */
 #include "base/compat.h"
 
@@ -88,41 +87,6 @@ load_blob(struct store *s, sqlite3_stmt *st, struct buf *out,
 	buf_append(out, p, (size_t)n);
 	store_stmt_done(s, st);
 	return 1;
-}
-
-/*
- * Transactions nest: the outermost level is BEGIN IMMEDIATE, so the write
- * lock is taken up front and a writer on another connection makes us wait
- * (busy timeout) instead of failing a deferred transaction's upgrade with
- * SQLITE_BUSY_SNAPSHOT; inner levels are savepoints named "signal".  The
- * innermost level is a savepoint exactly when one named "signal" exists,
- * which RELEASE / ROLLBACK TO find out without any state of our own.
- */
-int
-store_signal_begin(struct store *s)
-{
-	return store_run(s, sqlite3_get_autocommit(s->db) ?
-	    "BEGIN IMMEDIATE" : "SAVEPOINT signal", 0);
-}
-
-int
-store_signal_commit(struct store *s)
-{
-	int	 rc;
-
-	if (store_run(s, "RELEASE signal", 1) == 0)
-		return 0;
-	if ((rc = store_run(s, "COMMIT", 0)) == 0)
-		store_fts_batch(s);
-	return rc;
-}
-
-int
-store_signal_rollback(struct store *s)
-{
-	if (store_run(s, "ROLLBACK TO signal", 1) == 0)
-		return store_run(s, "RELEASE signal", 0);
-	return store_run(s, "ROLLBACK", 0);
 }
 
 int

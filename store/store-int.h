@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * store/store-int.h -- what the files of store/ share: the connection and
- * its cached prepared statements.  Not for other modules.
+ * store/store-int.h -- what the files of store/ share: the connection,
+ * its cached prepared statements and after-commit hooks, and the helpers
+ * one file offers the others, by file from the bottom of their call graph
+ * up (db.c calls no other file; no two files call each other in a
+ * circle).  Not for other modules.
  */
 #ifndef STORE_INT_H
 #define STORE_INT_H
@@ -35,15 +38,35 @@ struct store_cached {
 	int		 busy;
 };
 
+/*
+ * A function a module of store/ registers at open to run after every
+ * outermost COMMIT on the connection (store_tx_after_commit()).  It runs
+ * outside any transaction and may open its own; it reports nothing (a
+ * failure is its own to log).
+ */
+typedef void	(*store_tx_hook)(struct store *s);
+#define STORE_TX_HOOKS_MAX	4
+
 struct store {
 	sqlite3		*db;
 	sqlite3_stmt	*st[ST_COUNT_];	/* prepared on first use, then reused */
 	struct store_cached cache[STORE_STMT_CACHE];
 	size_t		 ncache;
+	store_tx_hook	 after_commit[STORE_TX_HOOKS_MAX]; /* store/tx.c */
+	size_t		 nafter_commit;
 	size_t		 fts_live;	/* rows of the FTS backlog at least,
 					 * counted as written (store_fts_batch) */
 	bool		 fts_batching;	/* inside store_fts_batch() */
 };
+
+/* --- store/db.c: the connection and its statements --- */
+
+/*
+ * The read-write connection of store_open() without the modules' hooks:
+ * file modes, pragmas, migrations.  Returns 0 and *out, or the errors of
+ * store_open() (-EPERM, WC_ESCHEMA, -EIO, a negative errno).
+ */
+int	store_db_open(const char *dir, struct store **out);
 
 /* Run sql (no rows).  Returns 0 or -EIO, with the message on stderr. */
 int	store_exec(struct store *s, const char *sql);
@@ -67,22 +90,43 @@ void	store_stmt_done(struct store *s, sqlite3_stmt *st);
  * -EIO (logged unless quiet). */
 int	store_run(struct store *s, const char *sql, int quiet);
 
+/* --- store/tx.c: transactions (store_tx_begin() in store.h) --- */
+
+/* Finish a level of store_tx_begin(): commit it when rc >= 0 (returning
+ * rc, or the commit's error), else roll it back (returning rc; a failed
+ * rollback is logged). */
+int	store_tx_end(struct store *s, int rc);
+
+/* Run fn after every outermost COMMIT of s from now on, after the hooks
+ * registered before it.  At most STORE_TX_HOOKS_MAX per store (more is a
+ * bug: assert). */
+void	store_tx_after_commit(struct store *s, store_tx_hook fn);
+
+/* --- store/search.c: the FTS backlog --- */
+
 /*
  * The FTS backlog after a commit (migration 8): when at least
  * STORE_FTS_BATCH searchable rows were written since the last batch, index
  * up to STORE_FTS_BATCH_MAX of the oldest pending rows in a transaction of
- * their own.  Called by store_signal_commit() after an outermost COMMIT;
- * does nothing inside a transaction or a batch.  A failure is logged and
- * the rows stay in the backlog (searches read it).
+ * their own.  The after-commit hook store_fts_attach() registers; does
+ * nothing inside a transaction or a batch.  A failure is logged and the
+ * rows stay in the backlog (searches read it).
  */
 #define STORE_FTS_BATCH		64
 #define STORE_FTS_BATCH_MAX	256
 void	store_fts_batch(struct store *s);
 
+/*
+ * The search index's part of store_open(): counts the backlog an earlier
+ * run left (it waits for the next batch) and registers store_fts_batch()
+ * as an after-commit hook of s.  Returns 0 or -EIO.
+ */
+int	store_fts_attach(struct store *s);
+
 /* The number of rows in the FTS backlog: >= 0, or -EIO. */
 int	store_fts_backlog(struct store *s);
 
-/* --- store/query.c --- */
+/* --- store/query.c: statement helpers --- */
 
 /* p is a string within max bytes, non-empty when required (NULL is
  * accepted when not required). */
@@ -97,26 +141,69 @@ int	store_q_step_one(struct store *s, sqlite3_stmt *st, const char *what);
 int	store_q_run(struct store *s, sqlite3_stmt *st, const char *what);
 /* Bind p (NULL as "") to col, SQLITE_STATIC: p must outlive the step. */
 void	store_q_bind_str(sqlite3_stmt *st, int col, const char *p);
+/* Bind p[0..len) (NULL as "") to col, SQLITE_STATIC: text from the
+ * network may hold any bytes, NUL too. */
+void	store_q_bind_text(sqlite3_stmt *st, int col, const char *p,
+	    size_t len);
 /* A malloc'd NUL-terminated copy of text column col, its length in *len
  * (may be NULL).  Aborts on out-of-memory. */
 char	*store_q_col_dup(sqlite3_stmt *st, int col, size_t *len);
-/* Finish a savepoint of store_signal_begin(): release it when rc >= 0
- * (returning rc, or the release's error), else roll it back (returning
- * rc; a failed rollback is logged). */
-int	store_q_tx_end(struct store *s, int rc);
-/* --- store/message.c, for the other files of store/ --- */
+/* Copy text column col into out[size], cut at size - 1 bytes. */
+void	store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size);
+/* A message's kind and state column as stored (unknown kinds read as
+ * UNSUPPORTED, states are clamped to FAILED..PLAYED). */
+enum store_msg_kind	store_q_kind(int64_t v);
+enum store_msg_state	store_q_state(int64_t v);
 
+/* --- store/chat.c: a chat's newest message, for every message writer --- */
+
+/* Create chat jid if missing; make (ts_ms, rowid) its newest message when
+ * it is newer than the stored one; add unread.  Returns 0 or -EIO. */
+int	store_q_chat_bump(struct store *s, const char *jid, int64_t ts_ms,
+	    int64_t rowid, int unread);
 /* Copy chat jid's newest message into its preview columns; with id (and
  * from_me) only when that message is the newest, id NULL: always.
  * Returns 0 or -EIO. */
 int	store_q_preview_sync(struct store *s, const char *jid, bool from_me,
 	    const char *id);
+/* After a write that returned rc (1: one message changed), refresh the
+ * preview when (jid, from_me, id) is the chat's newest.  Returns rc or
+ * -EIO. */
+int	store_q_then_sync(struct store *s, int rc, const char *jid,
+	    bool from_me, const char *id);
+/* Point chat jid's newest message at what is stored now (after a delete
+ * or a time change), with its preview.  Returns 0 or -EIO. */
+int	store_q_chat_refresh(struct store *s, const char *jid);
 /* Fill *c (zeroed first) from columns 0-10 of a chat row: jid, name,
  * contact name, push name, last_ms, unread, muted_until, pinned,
  * archived, last_read_rowid, last_rowid (strings malloc'd). */
 void	store_q_chat_head(sqlite3_stmt *st, struct store_chat *c);
 
-/* Copy text column col into out[size], cut at size - 1 bytes. */
-void	store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size);
+/* --- store/message.c: updates of one message by its key --- */
+
+/* Run an UPDATE/DELETE with ?1 chat, ?2 id (and ?3 from_me when
+ * from_me >= 0).  Returns the rows changed, -EINVAL (chat or id empty
+ * or too long) or -EIO. */
+int	store_q_by_key(struct store *s, const char *sql, const char *chat,
+	    const char *id, int from_me, const char *what);
+/* store_q_by_key() and, when it changed the row, a preview refresh, in
+ * one savepoint.  Returns as store_q_by_key(). */
+int	store_q_by_key_sync(struct store *s, const char *sql,
+	    const char *chat, const char *id, bool from_me, const char *what);
+
+/* --- store/page.c: reading message rows --- */
+
+/* The columns of a message row, in the order store_q_read_page() reads
+ * them; payload, when asked for, follows as column MSG_NCOLS. */
+#define MSG_COLS "rowid, chat, id, sender, from_me, ts_ms, kind, text," \
+	" quoted_id, quoted_sender, quoted_text, state, edited, deleted," \
+	" attempts"
+#define MSG_NCOLS	15
+
+/* Read up to max rows of st (MSG_COLS, then payload when payload is
+ * true) into *p; one more row sets p->more.  Hands st back.  Returns 0
+ * or -EIO (logged with what; *p freed). */
+int	store_q_read_page(struct store *s, sqlite3_stmt *st, size_t max,
+	    bool payload, struct store_msg_page *p, const char *what);
 
 #endif

@@ -22,21 +22,67 @@ struct store;
 
 /*
  * Open (creating as needed) the database "wachat.db" in dir, which is
- * created with mode 0700 when missing.  Refuses a dir or database file
- * whose mode grants any group or other permission (-EPERM), a database
- * written by a newer wachat (WC_ESCHEMA, the file left untouched), and a
- * file that is not a SQLite database (-EIO).  Runs the numbered migrations
- * up to STORE_SCHEMA_VERSION in one transaction.  dir NULL or ":memory:"
- * opens a private in-memory database (tests).  Returns 0 and *out, freed
- * with store_close().  Any thread; the store then belongs to it.
+ * created with mode 0700 when missing (store/open.c, store/db.c).
+ * Refuses a dir or database file whose mode grants any group or other
+ * permission (-EPERM), a database written by a newer wachat (WC_ESCHEMA,
+ * the file left untouched), and a file that is not a SQLite database
+ * (-EIO); a dir that cannot be read or created gives its negative errno.
+ * Runs the numbered migrations up to STORE_SCHEMA_VERSION in one
+ * transaction, then registers the after-commit hook of the search index
+ * (see store_tx_commit()), counting the FTS backlog an earlier run left
+ * (-EIO when it cannot be read).  dir NULL or ":memory:" opens a private
+ * in-memory database (tests).  Returns 0 and *out, freed with
+ * store_close(); *out untouched on error.  Any thread; the store then
+ * belongs to it.
  */
 MUST_CHECK int	store_open(const char *dir, struct store **out);
 
-/* Close the database and free s (NULL is a no-op). */
+/* Close the database and free s (NULL is a no-op).  s's thread. */
 void		store_close(struct store *s);
 
-/* The schema version of an open store (for tests and diagnostics). */
+/* The schema version of an open store (for tests and diagnostics):
+ * >= 0, or -EIO.  s's thread. */
 int		store_schema_version(struct store *s);
+
+/*
+ * Transactions (store/tx.c).  They nest, and every function of the store
+ * that writes more than one row runs in one of its own, so it is atomic
+ * alone and also nests inside a caller's (the engine's "session advanced
+ * + message stored", reliability.md rule 1; libsignal's store callbacks
+ * inside one encrypt).  The thread that owns s (the engine thread for
+ * the live path).
+ */
+
+/*
+ * Open a transaction (BEGIN IMMEDIATE: the write lock is taken now, so a
+ * writer on another connection delays it, within the busy timeout,
+ * rather than failing it later), or, inside an open one, a nested level
+ * (a SAVEPOINT): every write until the matching store_tx_commit() is
+ * durable together or not at all.  Each begin needs its own commit or
+ * rollback, innermost first.  Inside one, store calls that open their own
+ * BEGIN IMMEDIATE transaction (store_prekey_put(), store_device_save(),
+ * store_device_forget()) fail with -EIO.  Returns 0 or -EIO (also when
+ * another connection held the write lock past the busy timeout, 5 s).
+ */
+MUST_CHECK int	store_tx_begin(struct store *s);
+/*
+ * Commit the innermost level (durable once the outermost commits).
+ * Returns 0 or -EIO (then roll it back).  After the outermost COMMIT has
+ * succeeded, and before returning, it runs the after-commit hooks that
+ * store_open() registered, outside any transaction: today one, the search
+ * index's batch.  When 64 or more searchable rows were stored by
+ * store_msg_insert_outgoing() or _incoming() on this connection since the
+ * last batch (the backlog found at open counts too), it indexes up to 256
+ * of the oldest rows of the FTS backlog in a transaction of its own, as
+ * store_fts_catch_up() does (migration 8, perf.md R4), so that commit
+ * also pays for the batch.  A hook's failure is logged, never returned:
+ * the rows stay in the backlog, which searches read.  An inner level,
+ * and a store_open_ro() connection, run no hook.
+ */
+MUST_CHECK int	store_tx_commit(struct store *s);
+/* Undo every write since the matching begin and close that level; no
+ * hook runs.  Returns 0 or -EIO. */
+MUST_CHECK int	store_tx_rollback(struct store *s);
 
 /*
  * This companion device's own key material, made once at registration
@@ -149,25 +195,6 @@ MUST_CHECK int	store_prekey_count(struct store *s);
 struct buf;
 
 /*
- * Open a transaction (BEGIN IMMEDIATE: the write lock is taken now, so a
- * writer on another connection delays it, within the busy timeout,
- * rather than failing it later), or, inside an open one, a nested level
- * (a SAVEPOINT): every write until the matching store_signal_commit() is
- * durable together or not at all.  Each begin needs its own commit or
- * rollback, innermost first.  Inside one, store calls that open their own
- * BEGIN IMMEDIATE transaction (store_prekey_put(), store_device_save(),
- * store_device_forget()) fail with -EIO.  Returns 0 or -EIO (also
- * SQLITE_BUSY after the busy timeout).
- */
-MUST_CHECK int	store_signal_begin(struct store *s);
-/* Commit the innermost transaction (durable once the outermost commits).
- * Returns 0 or -EIO (then roll it back). */
-MUST_CHECK int	store_signal_commit(struct store *s);
-/* Undo every write since the matching begin and close that level.
- * Returns 0 or -EIO. */
-MUST_CHECK int	store_signal_rollback(struct store *s);
-
-/*
  * Load the session record of (name, device), appended to *out.  Returns 1
  * when stored, 0 when not (*out untouched), -EINVAL (name too long) or
  * -EIO.
@@ -240,7 +267,11 @@ MUST_CHECK int	store_signal_sender_key_delete(struct store *s,
 /*
  * ---------------------------------------------------------------------
  * Chats, messages, the outbox, reactions, contacts, the PN-LID mapping
- * and cached device lists (store/message.c, schema migration 3).
+ * and cached device lists (schema migration 3): storing a message
+ * (store/message.c), reading rows and pages (store/page.c), the outbox
+ * (store/outbox.c), receipts and states (store/receipt.c), edits,
+ * revokes and reactions (store/edit.c), the chat table (store/chat.c),
+ * contacts, PN-LID and device lists (store/contact.c).
  *
  * Strings from the network are stored as given (UTF-8 or any other bytes;
  * the UI sanitizes).  JIDs, message ids, names and emoji are
@@ -250,7 +281,7 @@ MUST_CHECK int	store_signal_sender_key_delete(struct store *s,
  * nothing is written.  A chat is named by its JID as the engine keys it
  * (the LID user JID once the PN-LID mapping is known, protocol.md 5.3);
  * the store does not translate JIDs.  Every function that writes more
- * than one row runs in a savepoint (store_signal_begin()), so it is
+ * than one row runs in a savepoint (store_tx_begin()), so it is
  * atomic on its own and also nests inside a caller's transaction, e.g.
  * the "decrypt + store + ratchet" transaction of reliability.md rule 1.
  * Times are ms since the Unix epoch (UTC).  Engine thread (or whichever
@@ -806,8 +837,8 @@ MUST_CHECK int	store_histq_done(struct store *s, const char *id);
 
 /*
  * ---------------------------------------------------------------------
- * Full-text search, reading in context, read-only access
- * (store/search.c, schema migration 5).
+ * Full-text search, reading in context (store/search.c, schema
+ * migration 5), read-only access (store/open.c).
  *
  * Every searchable message (not revoked; a text or a media caption; not
  * empty) is in the FTS5 index message_fts or in its backlog (table
@@ -816,7 +847,8 @@ MUST_CHECK int	store_histq_done(struct store *s, const char *id);
  * (migration 8: indexing it in its own transaction would cost more than
  * storing it, perf.md R4); after a commit that leaves 64 or more rows
  * written since the last batch, the store indexes up to 256 of the
- * oldest in a transaction of its own, and store_fts_catch_up() indexes
+ * oldest in a transaction of its own (the after-commit hook of
+ * store_tx_commit()), and store_fts_catch_up() indexes
  * what a history import left in large batches (perf.md H2).  A search
  * reads the index and the backlog, so it always sees every stored
  * message; only its cost grows with the backlog (about 1 us per pending

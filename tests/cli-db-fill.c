@@ -161,13 +161,13 @@ main(int argc, char **argv)
 		store_close(s);
 		return 0;
 	}
-	check(store_signal_begin(s), "begin");
+	check(store_tx_begin(s), "begin");
 	in(s, ANA, "HELD", "", false, T0 + 500 * DAY, "uncommitted zanzibar");
 	printf("holding\n");
 	fflush(stdout);
 	while (fgets(line, sizeof(line), stdin) != NULL)
 		;
-	check(store_signal_rollback(s), "rollback");
+	check(store_tx_rollback(s), "rollback");
 	store_close(s);
 	return 0;
 }

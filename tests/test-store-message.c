@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * tests/test-store-message.c -- the message store (store/message.c):
+ * tests/test-store-message.c -- the message store (store/message.c,
+ * page.c, outbox.c, receipt.c, edit.c, chat.c, contact.c):
  * exactly-once delivery, the outbox across a reopen, forward-only states,
  * keyset paging, the chat list, reactions, read receipts, contacts, the
  * PN-LID mapping, device lists and migration 3.  Made-up JIDs only.

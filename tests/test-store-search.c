@@ -721,7 +721,7 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	put(s, ALICE, "A1", "", 1000, "hello reader");
 	assert_int_equal(store_contact_set_push_name(s, ALICE, "Alice"), 0);
 	/* a writer holds a write transaction: the reader still reads */
-	assert_int_equal(store_signal_begin(s), 0);
+	assert_int_equal(store_tx_begin(s), 0);
 	put(s, ALICE, "A2", "", 2000, "hello uncommitted");
 	assert_int_equal(store_open_ro(dir, &ro, &v), 0);
 	assert_int_equal(v, STORE_SCHEMA_VERSION);
@@ -738,7 +738,7 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	store_chat_list_free(&l);
 	/* it writes nothing */
 	assert_int_equal(store_chat_set_name(ro, ALICE, "x"), -EIO);
-	assert_int_equal(store_signal_commit(s), 0);
+	assert_int_equal(store_tx_commit(s), 0);
 	store_close(ro);
 	store_close(s);
 	set_version(path, STORE_SCHEMA_VERSION + 1);

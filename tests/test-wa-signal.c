@@ -675,10 +675,10 @@ test_wa_signal_encrypt__inside_a_rolled_back_transaction__leaves_no_trace(
 	party_new(&alice, "111@lid");
 	party_new(&bob, "222@lid");
 	converse(&alice, &bob, 1);
-	assert_int_equal(store_signal_begin(alice.st), 0);
+	assert_int_equal(store_tx_begin(alice.st), 0);
 	assert_int_equal(send_text(&alice, &bob, "lost", &lost),
 	    WA_SIGNAL_MSG);
-	assert_int_equal(store_signal_rollback(alice.st), 0);
+	assert_int_equal(store_tx_rollback(alice.st), 0);
 	assert_int_equal(send_text(&alice, &bob, "kept", &ct), WA_SIGNAL_MSG);
 	recv_text(&bob, &alice, WA_SIGNAL_MSG, &ct, "kept", NULL);
 	/* Same counter as "kept": Bob takes it for a replay. */
@@ -686,9 +686,9 @@ test_wa_signal_encrypt__inside_a_rolled_back_transaction__leaves_no_trace(
 	    lost.p, lost.len, &pt, NULL), WC_EDUPMSG);
 
 	/* Committed, it survives a reopen. */
-	assert_int_equal(store_signal_begin(alice.st), 0);
+	assert_int_equal(store_tx_begin(alice.st), 0);
 	assert_int_equal(send_text(&alice, &bob, "sent", &ct), WA_SIGNAL_MSG);
-	assert_int_equal(store_signal_commit(alice.st), 0);
+	assert_int_equal(store_tx_commit(alice.st), 0);
 	party_close(&alice);
 	party_open(&alice);
 	recv_text(&bob, &alice, WA_SIGNAL_MSG, &ct, "sent", NULL);
@@ -819,23 +819,23 @@ test_store_signal__nested_transactions_roll_back_only_their_level(
 
 	(void)state;
 	assert_int_equal(store_open(NULL, &st), 0);
-	assert_int_equal(store_signal_begin(st), 0);
+	assert_int_equal(store_tx_begin(st), 0);
 	assert_int_equal(store_signal_session_store(st, "1", 1,
 	    (const uint8_t *)"a", 1), 0);
-	assert_int_equal(store_signal_begin(st), 0);
+	assert_int_equal(store_tx_begin(st), 0);
 	assert_int_equal(store_signal_session_store(st, "1", 2,
 	    (const uint8_t *)"b", 1), 0);
-	assert_int_equal(store_signal_rollback(st), 0);
-	assert_int_equal(store_signal_commit(st), 0);
+	assert_int_equal(store_tx_rollback(st), 0);
+	assert_int_equal(store_tx_commit(st), 0);
 	assert_int_equal(store_signal_session_contains(st, "1", 1), 1);
 	assert_int_equal(store_signal_session_contains(st, "1", 2), 0);
 	/* An outer rollback takes the committed inner level with it. */
-	assert_int_equal(store_signal_begin(st), 0);
-	assert_int_equal(store_signal_begin(st), 0);
+	assert_int_equal(store_tx_begin(st), 0);
+	assert_int_equal(store_tx_begin(st), 0);
 	assert_int_equal(store_signal_session_store(st, "1", 3,
 	    (const uint8_t *)"c", 1), 0);
-	assert_int_equal(store_signal_commit(st), 0);
-	assert_int_equal(store_signal_rollback(st), 0);
+	assert_int_equal(store_tx_commit(st), 0);
+	assert_int_equal(store_tx_rollback(st), 0);
 	assert_int_equal(store_signal_session_devices(st, "1", dev, 4), 1);
 	assert_int_equal(dev[0], 1);
 	store_close(st);

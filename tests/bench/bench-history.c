@@ -392,7 +392,7 @@ gen(const char *dir, const struct gen_opts *g)
 	 * index reads from disk. */
 	if ((rc = store_exec(s, "PRAGMA cache_size = -262144")) != 0)
 		die("PRAGMA cache_size", wc_strerror(rc));
-	if ((rc = store_signal_begin(s)) != 0)
+	if ((rc = store_tx_begin(s)) != 0)
 		die("BEGIN", wc_strerror(rc));
 	if ((rc = store_contact_set_push_name(s, BIG_CHAT, "Ana María")) != 0)
 		die("store_contact_set_push_name", wc_strerror(rc));
@@ -433,7 +433,7 @@ gen(const char *dir, const struct gen_opts *g)
 		}
 	}
 	sqlite3_finalize(bulk);
-	if ((rc = store_signal_commit(s)) != 0)
+	if ((rc = store_tx_commit(s)) != 0)
 		die("COMMIT", wc_strerror(rc));
 	(void)store_exec(s, "PRAGMA wal_checkpoint(TRUNCATE)");
 	store_close(s);

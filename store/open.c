@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * store/open.c -- the two ways into the database (store/store.h): the
+ * engine's read-write store, which is store/db.c's connection with the
+ * after-commit hooks of the modules that need one registered on it (the
+ * search index's batch, store/search.c), and the command line's
+ * read-only connection.  At the top of store/'s call graph: nothing in
+ * store/ calls it.
+ */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+
+#define LOG_TAG "store"
+#include "base/err.h"
+#include "base/log.h"
+#include "store/store-int.h"
+#include "base/xmalloc.h"
+
+int
+store_open(const char *dir, struct store **out)
+{
+	struct store	*s;
+	int		 rc;
+
+	if ((rc = store_db_open(dir, &s)) != 0)
+		return rc;
+	if ((rc = store_fts_attach(s)) != 0) {
+		store_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
+
+/* A file or directory that exists with no group or other permission. */
+static int
+ro_mode_ok(const char *path, bool dir)
+{
+	struct stat	 st;
+
+	if (stat(path, &st) != 0)
+		return -errno;
+	if (dir != S_ISDIR(st.st_mode))
+		return dir ? -ENOTDIR : -EISDIR;
+	if ((st.st_mode & 077) != 0) {
+		log_error("%s is open to other users (mode %03o)", path,
+		    (unsigned)(st.st_mode & 0777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+int
+store_open_ro(const char *dir, struct store **out, int *version)
+{
+	struct store	*s;
+	sqlite3_stmt	*st;
+	char		*path;
+	size_t		 len;
+	int		 rc, v = -1;
+
+	if (dir == NULL || out == NULL)
+		return -EINVAL;
+	len = strlen(dir) + sizeof("/wachat.db");
+	path = xmalloc(len);
+	snprintf(path, len, "%s/wachat.db", dir);
+	if ((rc = ro_mode_ok(dir, true)) != 0 ||
+	    (rc = ro_mode_ok(path, false)) != 0) {
+		free(path);
+		return rc;
+	}
+	s = xcalloc(1, sizeof(*s));
+	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX, NULL);
+	free(path);
+	if (rc != SQLITE_OK) {
+		store_close(s);
+		return -EIO;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, 5000);
+	rc = -EIO;
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) ==
+	    SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			v = sqlite3_column_int(st, 0);
+			rc = 0;
+		} else
+			log_error("reading the schema version: %s",
+			    sqlite3_errmsg(s->db));
+		sqlite3_finalize(st);
+	}
+	if (rc == 0 && version != NULL)
+		*version = v;
+	if (rc == 0 && v != STORE_SCHEMA_VERSION)
+		rc = WC_ESCHEMA;
+	if (rc != 0) {
+		store_close(s);
+		return rc;
+	}
+	*out = s;
+	return 0;
+}
