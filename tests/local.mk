@@ -16,7 +16,7 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 TEST_LIBS = libproto.a libbase.a $(CMOCKA_LIBS) $(PROTO_LIBS)
 
 # Unit tests, one program per module.
-check_PROGRAMS += tests/test-wa-bin tests/test-base tests/test-wa-pb
+check_PROGRAMS += tests/test-wa-bin tests/test-base tests/test-base-jid tests/test-wa-pb
 tests_test_wa_pb_SOURCES = tests/test-wa-pb.c
 tests_test_wa_pb_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
 tests_test_wa_pb_LDADD = $(TEST_LIBS)
@@ -27,7 +27,10 @@ tests_test_wa_bin_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
 tests_test_base_SOURCES = tests/test-base.c
 tests_test_base_CFLAGS = $(TEST_CFLAGS)
 tests_test_base_LDADD = $(TEST_LIBS)
-TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
+tests_test_base_jid_SOURCES = tests/test-base-jid.c
+tests_test_base_jid_CFLAGS = $(TEST_CFLAGS)
+tests_test_base_jid_LDADD = libbase.a $(CMOCKA_LIBS)
+TESTS += tests/test-wa-bin tests/test-base tests/test-base-jid tests/test-wa-pb
 
 check_PROGRAMS += tests/test-store
 tests_test_store_SOURCES = tests/test-store.c tests/store-test.h
