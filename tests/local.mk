@@ -66,6 +66,15 @@ tests_fuzz_replay_wa_bin_SOURCES = tests/fuzz/fuzz-wa-bin.c tests/fuzz/replay.c
 tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-bin.sh
 EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.dict
+FUZZ_PROGS += tests/fuzz/fuzz-base-jid
+tests_fuzz_fuzz_base_jid_SOURCES = tests/fuzz/fuzz-base-jid.c
+tests_fuzz_fuzz_base_jid_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_base_jid_LDADD = libbase.a
+check_PROGRAMS += tests/fuzz/replay-base-jid
+tests_fuzz_replay_base_jid_SOURCES = tests/fuzz/fuzz-base-jid.c tests/fuzz/replay.c
+tests_fuzz_replay_base_jid_LDADD = libbase.a
+TESTS += tests/fuzz/replay-base-jid.sh
+EXTRA_DIST += tests/fuzz/replay-base-jid.sh tests/fuzz/base-jid.dict
 
 # The history-store and search benches of issue 9 (perf.md H2
 # history_sync_store, U3 fts_1M): tests/bench/bench-search over a copy of
