@@ -44,7 +44,8 @@ parse_user(const char *p, size_t len, struct jid *j)
 	 * (as whatsmeow's ParseJID reads it). */
 	dot = memchr(p, '.', ulen);
 	if (dot != NULL) {
-		if (!parse_u16(dot + 1, ulen - (size_t)(dot - p) - 1, &j->agent))
+		if (!parse_u16(dot + 1, ulen - (size_t)(dot - p) - 1,
+		    &j->agent))
 			return false;
 		ulen = (size_t)(dot - p);
 	}

@@ -191,7 +191,7 @@ test_jid_parse__fails__on_a_colon_in_the_server(void **state)
 
 	(void)state;
 	assert_int_equal(jid_parse("1@s.whatsapp.net:5", &j), -EINVAL);
-	assert_int_equal(jid_parse("1:5", &j), -EINVAL);	/* server-only */
+	assert_int_equal(jid_parse("1:5", &j), -EINVAL);	/* no '@' */
 	assert_int_equal(jid_parse(":", &j), -EINVAL);
 }
 

@@ -102,7 +102,8 @@ static void
 check_user_forms(const char *s, const struct jid *j, unsigned dev)
 {
 	struct jid	 u;
-	char		 user[JID_MAX], twice[JID_MAX], w[JID_MAX], made[JID_MAX];
+	char		 user[JID_MAX], twice[JID_MAX], w[JID_MAX];
+	char		 made[JID_MAX];
 
 	if (j->user_len == 0) {
 		CHECK(!jid_user_of(s, user, sizeof(user)) && user[0] == '\0');
