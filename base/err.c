@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* base/err.c -- error code descriptions. */
+/* base/err.c -- error code descriptions: one message per WC_E* code. */
 #include "base/compat.h"
 
 #include <string.h>
@@ -7,89 +7,68 @@
 #include "base/err.h"
 #include "base/i18n.h"
 
+/* The message of each WC_E* code, marked for translation here and
+ * translated when returned. */
+static const struct {
+	enum wc_err	 code;
+	const char	*text;
+} msgs[] = {
+	{ WC_EPROTO, N_("protocol violation by the peer") },
+	{ WC_ETRUNC, N_("input ends inside a field") },
+	{ WC_EDEPTH, N_("nesting deeper than the limit") },
+	{ WC_ETOOBIG, N_("length above the limit") },
+	{ WC_EBADMAC, N_("authentication tag mismatch") },
+	{ WC_ELOGGEDOUT, N_("logged out by the server") },
+	{ WC_ESCHEMA, N_("database written by a newer wachat") },
+	{ WC_ETOKEN, N_("unknown dictionary token") },
+	{ WC_EINFLATE, N_("compressed frame does not inflate") },
+	{ WC_EINVAL, N_("value cannot be encoded") },
+	{ WC_ETRAILING, N_("bytes left after the node") },
+	{ WC_ECRYPTO, N_("crypto library failure") },
+	{ WC_EBADSIG, N_("signature does not verify") },
+	{ WC_ELOWORDER, N_("peer key is a low-order point") },
+	{ WC_ENONCE, N_("Noise counter exhausted; reconnect") },
+	{ WC_ESTATE, N_("call out of order for the state") },
+	{ WC_EHSMSG, N_("handshake message lacks the expected part") },
+	{ WC_EHSEPHEMERAL, N_("handshake ephemeral key is not 32 bytes") },
+	{ WC_EHSSTATIC, N_("handshake encrypted static key is not 48 bytes") },
+	{ WC_EHSPAYLOAD, N_("handshake payload missing or too short") },
+	{ WC_ECERTFORMAT, N_("malformed certificate chain") },
+	{ WC_ECERTROOT,
+	    N_("certificate chain not signed by the trusted root") },
+	{ WC_ECERTSIG, N_("leaf certificate not signed by the intermediate") },
+	{ WC_ECERTISSUER, N_("wrong issuer serial") },
+	{ WC_ECERTKEY, N_("leaf key is not the server's static key") },
+	{ WC_ECERTEXPIRED, N_("certificate expired") },
+	{ WC_ECERTNOTYET, N_("certificate not yet valid") },
+	{ WC_ECONNECT, N_("cannot connect to the server") },
+	{ WC_ECLOSED, N_("the server closed the connection") },
+	{ WC_EDUPMSG, N_("Signal message already decrypted") },
+	{ WC_ENOSESSION, N_("no Signal session with that device") },
+	{ WC_EBADMSG, N_("invalid Signal message") },
+	{ WC_ENOKEY, N_("the message names a prekey we no longer have") },
+	{ WC_EBADKEY, N_("invalid Signal key or signature") },
+	{ WC_EUNTRUSTED, N_("untrusted identity key") },
+	{ WC_ENOSENDERKEY, N_("no sender key for that group member") },
+	{ WC_EENCHASH, N_("downloaded file does not match its hash") },
+	{ WC_EPADDING, N_("bad padding in decrypted media") },
+	{ WC_EFILEHASH, N_("decrypted file does not match its hash") },
+};
+
+/* Every code has its message: a new code widens the range, so this fails
+ * until its message is in the table (one added after WC_EFILEHASH also
+ * goes here). */
+_Static_assert(sizeof(msgs) / sizeof(msgs[0]) ==
+    WC_EFILEHASH - WC_EPROTO + 1, "a WC_E* code without its message");
+
 const char *
 wc_strerror(int err)
 {
-	switch ((enum wc_err)err) {
-	case WC_EPROTO:
-		return _("protocol violation by the peer");
-	case WC_ETRUNC:
-		return _("input ends inside a field");
-	case WC_EDEPTH:
-		return _("nesting deeper than the limit");
-	case WC_ETOOBIG:
-		return _("length above the limit");
-	case WC_EBADMAC:
-		return _("authentication tag mismatch");
-	case WC_ELOGGEDOUT:
-		return _("logged out by the server");
-	case WC_ESCHEMA:
-		return _("database written by a newer wachat");
-	case WC_ETOKEN:
-		return _("unknown dictionary token");
-	case WC_EINFLATE:
-		return _("compressed frame does not inflate");
-	case WC_EINVAL:
-		return _("value cannot be encoded");
-	case WC_ETRAILING:
-		return _("bytes left after the node");
-	case WC_ECRYPTO:
-		return _("crypto library failure");
-	case WC_EBADSIG:
-		return _("signature does not verify");
-	case WC_ELOWORDER:
-		return _("peer key is a low-order point");
-	case WC_ENONCE:
-		return _("Noise counter exhausted; reconnect");
-	case WC_ESTATE:
-		return _("call out of order for the state");
-	case WC_EHSMSG:
-		return _("handshake message lacks the expected part");
-	case WC_EHSEPHEMERAL:
-		return _("handshake ephemeral key is not 32 bytes");
-	case WC_EHSSTATIC:
-		return _("handshake encrypted static key is not 48 bytes");
-	case WC_EHSPAYLOAD:
-		return _("handshake payload missing or too short");
-	case WC_ECERTFORMAT:
-		return _("malformed certificate chain");
-	case WC_ECERTROOT:
-		return _("certificate chain not signed by the trusted root");
-	case WC_ECERTSIG:
-		return _("leaf certificate not signed by the intermediate");
-	case WC_ECERTISSUER:
-		return _("wrong issuer serial");
-	case WC_ECERTKEY:
-		return _("leaf key is not the server's static key");
-	case WC_ECERTEXPIRED:
-		return _("certificate expired");
-	case WC_ECERTNOTYET:
-		return _("certificate not yet valid");
-	case WC_ECONNECT:
-		return _("cannot connect to the server");
-	case WC_ECLOSED:
-		return _("the server closed the connection");
-	case WC_EDUPMSG:
-		return _("Signal message already decrypted");
-	case WC_ENOSESSION:
-		return _("no Signal session with that device");
-	case WC_EBADMSG:
-		return _("invalid Signal message");
-	case WC_ENOKEY:
-		return _("the message names a prekey we no longer have");
-	case WC_EBADKEY:
-		return _("invalid Signal key or signature");
-	case WC_EUNTRUSTED:
-		return _("untrusted identity key");
-	case WC_ENOSENDERKEY:
-		return _("no sender key for that group member");
-	case WC_EENCHASH:
-		return _("downloaded file does not match its hash");
-	case WC_EPADDING:
-		return _("bad padding in decrypted media");
-	case WC_EFILEHASH:
-		return _("decrypted file does not match its hash");
-	}
+	size_t	 i;
+
+	for (i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++)
+		if ((int)msgs[i].code == err)
+			return _(msgs[i].text);
 	if (err == 0)
 		return _("success");
 	if (err <= -1000 && err > -10000)

@@ -44,7 +44,8 @@ parse_user(const char *p, size_t len, struct jid *j)
 	 * (as whatsmeow's ParseJID reads it). */
 	dot = memchr(p, '.', ulen);
 	if (dot != NULL) {
-		if (!parse_u16(dot + 1, ulen - (size_t)(dot - p) - 1, &j->agent))
+		if (!parse_u16(dot + 1, ulen - (size_t)(dot - p) - 1,
+		    &j->agent))
 			return false;
 		ulen = (size_t)(dot - p);
 	}
@@ -81,26 +82,43 @@ jid_parse(const char *s, struct jid *out)
 	return 0;
 }
 
+/* Append p[0..len) to out[0..size) at *off; false when it does not fit
+ * (with its NUL).  p may be NULL when len is 0. */
+static bool
+put(char *out, size_t size, size_t *off, const char *p, size_t len)
+{
+	if (len >= size - *off)
+		return false;
+	if (len > 0)
+		memmove(out + *off, p, len);
+	*off += len;
+	return true;
+}
+
 int
 jid_format(const struct jid *j, char *out, size_t size)
 {
 	char	 agent[8] = "", device[8] = "";
-	int	 k;
+	size_t	 off = 0;
+	bool	 ok = size > 0;
 
 	if (j->agent != 0)
 		snprintf(agent, sizeof(agent), ".%u", (unsigned)j->agent);
 	if (j->device != 0)
 		snprintf(device, sizeof(device), ":%u", (unsigned)j->device);
-	if (j->user_len == 0)
-		k = snprintf(out, size, "%.*s", (int)j->server_len, j->server);
-	else
-		k = snprintf(out, size, "%.*s%s%s@%.*s", (int)j->user_len,
-		    j->user, agent, device, (int)j->server_len, j->server);
-	if (k < 0 || (size_t)k >= size) {
+	if (ok && j->user_len > 0)
+		ok = put(out, size, &off, j->user, j->user_len) &&
+		    put(out, size, &off, agent, strlen(agent)) &&
+		    put(out, size, &off, device, strlen(device)) &&
+		    put(out, size, &off, "@", 1);
+	if (ok)
+		ok = put(out, size, &off, j->server, j->server_len);
+	if (!ok) {
 		if (size > 0)
 			out[0] = '\0';
 		return -ENAMETOOLONG;
 	}
+	out[off] = '\0';
 	return 0;
 }
 
@@ -152,16 +170,19 @@ jid_with_device(const char *s, unsigned device, char *out, size_t size)
 bool
 jid_make(const char *user, const char *server, char *out, size_t size)
 {
-	int	 k;
+	size_t	 ulen = user != NULL ? strlen(user) : 0, slen = strlen(server);
+	size_t	 at = ulen > 0 ? ulen + 1 : 0;
 
-	if (user == NULL || user[0] == '\0')
-		k = snprintf(out, size, "%s", server);
-	else
-		k = snprintf(out, size, "%s@%s", user, server);
-	if (k < 0 || (size_t)k >= size) {
+	if (slen >= size || at >= size - slen) {
 		if (size > 0)
 			out[0] = '\0';
 		return false;
+	}
+	/* The server first, past where the user goes: out may be user. */
+	memmove(out + at, server, slen + 1);
+	if (ulen > 0) {
+		memmove(out, user, ulen);
+		out[ulen] = '@';
 	}
 	return true;
 }
@@ -277,16 +298,18 @@ jid_phone_of(const char *s, char *out, size_t size)
 {
 	struct jid	 j;
 	size_t		 i;
+	bool		 ok;
 
-	if (size > 0)
-		out[0] = '\0';
-	if (jid_parse(s, &j) != 0 || j.user_len == 0 || !jid_is_pn(s) ||
-	    j.user_len >= size)
+	ok = jid_parse(s, &j) == 0 && j.user_len > 0 && j.user_len < size &&
+	    jid_is_pn(s);
+	for (i = 0; ok && i < j.user_len; i++)
+		ok = j.user[i] >= '0' && j.user[i] <= '9';
+	if (!ok) {
+		if (size > 0)
+			out[0] = '\0';
 		return false;
-	for (i = 0; i < j.user_len; i++)
-		if (j.user[i] < '0' || j.user[i] > '9')
-			return false;
-	memcpy(out, j.user, j.user_len);
+	}
+	memmove(out, j.user, j.user_len);	/* out may be s */
 	out[j.user_len] = '\0';
 	return true;
 }
@@ -294,21 +317,18 @@ jid_phone_of(const char *s, char *out, size_t size)
 bool
 jid_from_phone(const char *p, size_t len, char *out, size_t size)
 {
-	size_t	 i;
-	int	 k;
+	size_t	 i, slen = strlen(JID_SERVER_PN);
+	bool	 ok = len > 0 && len <= 20 && size > len + 1 + slen;
 
-	if (size > 0)
-		out[0] = '\0';
-	if (len == 0 || len > 20)
-		return false;
-	for (i = 0; i < len; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return false;
-	k = snprintf(out, size, "%.*s@%s", (int)len, p, JID_SERVER_PN);
-	if (k < 0 || (size_t)k >= size) {
+	for (i = 0; ok && i < len; i++)
+		ok = p[i] >= '0' && p[i] <= '9';
+	if (!ok) {
 		if (size > 0)
 			out[0] = '\0';
 		return false;
 	}
+	memmove(out, p, len);	/* out may be p */
+	out[len] = '@';
+	memcpy(out + len + 1, JID_SERVER_PN, slen + 1);
 	return true;
 }

@@ -48,44 +48,54 @@ struct jid {
 
 /*
  * Parse the NUL-terminated text s into *out (views into s, which must
- * outlive *out).  Returns 0, or -EINVAL when s is longer than JID_MAX - 1
- * bytes, has more than one '@', an empty user before '@', an empty or
- * too long server, a user over JID_USER_MAX bytes, or an agent or device
- * that is not 0..65535 in decimal.  *out untouched on error.
+ * outlive *out).  The user part is split at its first ':' (the device)
+ * and then at its first '.' (the agent).  Returns 0, or -EINVAL when s is
+ * "" or longer than JID_MAX - 1 bytes, has more than one '@', an empty
+ * user before '@', an empty or too long server or one with a ':', a user
+ * over JID_USER_MAX bytes, or an agent or device that is not 0..65535 in
+ * at most 5 decimal digits.  *out untouched on error.
  */
 MUST_CHECK int	jid_parse(const char *s, struct jid *out);
 
 /*
  * Write the JID j as text into out[0..size): "user[.agent][:device]@server"
- * (agent and device each only when non-zero, as WhatsApp writes them).
+ * (agent and device each only when non-zero, as WhatsApp writes them, so
+ * has_device is not written: "u:0@s" comes back as "u@s"), or the server
+ * alone when user_len is 0.  A JID jid_parse read formats in JID_MAX
+ * bytes and parses back to the same user, server, agent and device.
  * Returns 0, or -ENAMETOOLONG when it does not fit (out then holds "").
+ * out must not overlap the text j points into.
  */
 MUST_CHECK int	jid_format(const struct jid *j, char *out, size_t size);
 
 /*
  * The user JID of s ("user@server", agent and device dropped) into
- * out[0..size).  Returns true, false when s does not parse or the result
- * does not fit (out then holds "").  out may be s.
+ * out[0..size).  Returns true, false when s does not parse, is a
+ * server-only JID or the result does not fit (out then holds "").  out
+ * may be s.
  */
 bool		 jid_user_of(const char *s, char *out, size_t size);
 
 /*
  * The AD-JID of device `device` of the user of s ("user:device@server",
- * or "user@server" for device 0) into out[0..size).  Returns true, false
- * as jid_user_of.
+ * or "user@server" for device 0; an agent of s stays, as in
+ * "user.agent:device@server") into out[0..size).  Returns true, false as
+ * jid_user_of or when device is over 65535.  out may be s.
  */
 bool		 jid_with_device(const char *s, unsigned device, char *out,
 		    size_t size);
 
 /*
  * The JID "user@server" from its two halves into out[0..size); user may
- * be NULL or "" for a server-only JID.  Returns true, false when it does
- * not fit (out then holds "").
+ * be NULL or "" for a server-only JID.  Nothing is checked: the halves are
+ * joined as they are.  Returns true, false when it does not fit (out then
+ * holds "").  out may be user.
  */
 bool		 jid_make(const char *user, const char *server, char *out,
 		    size_t size);
 
-/* The device number of s (0 when it has none or does not parse). */
+/* The device number of s, 0..65535 (0 when it has none or does not
+ * parse). */
 unsigned	 jid_device_of(const char *s);
 
 /*
@@ -102,7 +112,8 @@ bool		 jid_is_lid(const char *s);	/* @lid */
 bool		 jid_is_group(const char *s);	/* @g.us */
 bool		 jid_is_broadcast(const char *s); /* @broadcast */
 bool		 jid_is_newsletter(const char *s); /* @newsletter */
-/* A user (PN or LID) JID, not a group, broadcast or server. */
+/* A user (PN or LID) JID or one of its devices, not a group, broadcast
+ * or server. */
 bool		 jid_is_user(const char *s);
 /* s names one device (has ":N", N may be 0). */
 bool		 jid_is_device(const char *s);
@@ -113,21 +124,22 @@ bool		 jid_is_device(const char *s);
  */
 bool		 jid_equal(const char *a, const char *b);
 
-/* The same user on the same server, whatever the device.  False when
- * either is "" or does not parse. */
+/* The same user on the same server, whatever the agent and device.  False
+ * when either is "", does not parse or is a server-only JID. */
 bool		 jid_same_user(const char *a, const char *b);
 
 /*
  * The phone number of a PN JID: its user part when s is @s.whatsapp.net
  * and the user is all digits, copied into out[0..size).  Returns true,
- * false otherwise (out then holds "").
+ * false otherwise or when it does not fit (out then holds "").  out may
+ * be s.
  */
 bool		 jid_phone_of(const char *s, char *out, size_t size);
 
 /*
  * The PN user JID of the phone number p[0..len) (digits only, 1..20 of
  * them) into out[0..size).  Returns true, false when p is not that or
- * the JID does not fit (out then holds "").
+ * the JID does not fit (out then holds "").  out may be p.
  */
 bool		 jid_from_phone(const char *p, size_t len, char *out,
 		    size_t size);

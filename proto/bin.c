@@ -439,11 +439,96 @@ read_list_size(struct cursor *c, uint8_t tag, size_t *n)
 	return 0;
 }
 
+static int	read_node(struct cursor *, unsigned, struct wa_node *);
+
+/* The (size - 1) / 2 attributes of n; start is where n began. */
+static int
+read_attrs(struct cursor *c, struct wa_node *n, size_t size, size_t start)
+{
+	struct wa_val	 v;
+	size_t		 i;
+	int		 rc;
+
+	/* Each takes at least two bytes, so a count beyond the bytes left
+	 * is refused before anything is allocated. */
+	n->nattrs = (size - 1) / 2;
+	if (need(c, n->nattrs * 2) != 0) {
+		c->pos = start;
+		return WC_ETRUNC;
+	}
+	n->attrs = n->nattrs != 0 ?
+	    arena_alloc(c->a, n->nattrs * sizeof(*n->attrs)) : NULL;
+	for (i = 0; i < n->nattrs; i++) {
+		struct wa_attr	*attr = &n->attrs[i];
+
+		if ((rc = read_item(c, &v)) != 0)
+			return rc;
+		if (v.kind != WA_VAL_STR || v.u.str.len == 0)
+			return WC_EPROTO;
+		attr->key = v.u.str;
+		if ((rc = read_item(c, &attr->val)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The child nodes of n, after their list tag (already read). */
+static int
+read_children(struct cursor *c, unsigned depth, struct wa_node *n,
+    uint8_t tag)
+{
+	size_t		 size, i, at = c->pos - 1;
+	int		 rc;
+
+	if ((rc = read_list_size(c, tag, &size)) != 0)
+		return rc;
+	/* Each child needs at least two bytes (F8 01 ...). */
+	if (need(c, size * 2) != 0) {
+		c->pos = at;
+		return WC_ETRUNC;
+	}
+	n->content.kind = WA_VAL_LIST;
+	n->content.u.list.n = size;
+	n->content.u.list.v = size != 0 ?
+	    arena_alloc(c->a, size * sizeof(struct wa_node)) : NULL;
+	for (i = 0; i < size; i++)
+		if ((rc = read_node(c, depth + 1,
+		    &n->content.u.list.v[i])) != 0)
+			return rc;
+	return 0;
+}
+
+/* The content of n: children, bytes or a string value. */
+static int
+read_content(struct cursor *c, unsigned depth, struct wa_node *n)
+{
+	uint8_t		 tag;
+	int		 rc;
+
+	if ((rc = read_u8(c, &tag)) != 0)
+		return rc;
+	switch (tag) {
+	case TAG_LIST_EMPTY:
+	case TAG_LIST_8:
+	case TAG_LIST_16:
+		return read_children(c, depth, n, tag);
+	case TAG_BINARY_8:
+	case TAG_BINARY_20:
+	case TAG_BINARY_32:
+		if ((rc = read_value(c, tag, &n->content)) != 0)
+			return rc;
+		n->content.kind = WA_VAL_BYTES;
+		return 0;
+	default:
+		return read_value(c, tag, &n->content);
+	}
+}
+
 static int
 read_node(struct cursor *c, unsigned depth, struct wa_node *n)
 {
 	struct wa_val	 v;
-	size_t		 size, i, at, start = c->pos;
+	size_t		 size, start = c->pos;
 	uint8_t		 tag;
 	int		 rc;
 
@@ -465,65 +550,13 @@ read_node(struct cursor *c, unsigned depth, struct wa_node *n)
 	if (v.kind != WA_VAL_STR || v.u.str.len == 0)
 		return WC_EPROTO;
 	n->tag = v.u.str;
-
-	/* Attributes: each takes at least two bytes, so a count beyond the
-	 * bytes left is refused before anything is allocated. */
-	n->nattrs = (size - 1) / 2;
-	if (need(c, n->nattrs * 2) != 0) {
-		c->pos = start;
-		return WC_ETRUNC;
-	}
-	n->attrs = n->nattrs != 0 ?
-	    arena_alloc(c->a, n->nattrs * sizeof(*n->attrs)) : NULL;
-	for (i = 0; i < n->nattrs; i++) {
-		struct wa_attr	*attr = &n->attrs[i];
-
-		if ((rc = read_item(c, &v)) != 0)
-			return rc;
-		if (v.kind != WA_VAL_STR || v.u.str.len == 0)
-			return WC_EPROTO;
-		attr->key = v.u.str;
-		if ((rc = read_item(c, &attr->val)) != 0)
-			return rc;
-	}
-
+	if ((rc = read_attrs(c, n, size, start)) != 0)
+		return rc;
 	/* Content, present when size is even. */
 	n->content.kind = WA_VAL_NONE;
 	if (size % 2 == 1)
 		return 0;
-	if ((rc = read_u8(c, &tag)) != 0)
-		return rc;
-	switch (tag) {
-	case TAG_LIST_EMPTY:
-	case TAG_LIST_8:
-	case TAG_LIST_16:
-		at = c->pos - 1;
-		if ((rc = read_list_size(c, tag, &size)) != 0)
-			return rc;
-		/* Each child needs at least two bytes (F8 01 ...). */
-		if (need(c, size * 2) != 0) {
-			c->pos = at;
-			return WC_ETRUNC;
-		}
-		n->content.kind = WA_VAL_LIST;
-		n->content.u.list.n = size;
-		n->content.u.list.v = size != 0 ?
-		    arena_alloc(c->a, size * sizeof(struct wa_node)) : NULL;
-		for (i = 0; i < size; i++)
-			if ((rc = read_node(c, depth + 1,
-			    &n->content.u.list.v[i])) != 0)
-				return rc;
-		return 0;
-	case TAG_BINARY_8:
-	case TAG_BINARY_20:
-	case TAG_BINARY_32:
-		if ((rc = read_value(c, tag, &n->content)) != 0)
-			return rc;
-		n->content.kind = WA_VAL_BYTES;
-		return 0;
-	default:
-		return read_value(c, tag, &n->content);
-	}
+	return read_content(c, depth, n);
 }
 
 int

@@ -401,90 +401,155 @@ on_rx(struct link *l, const uint8_t *p, size_t len)
 
 /* --- libwebsockets --- */
 
+/* One libwebsockets callback, as conn_cb hands it to its handler. */
+struct ws_call {
+	struct lws	*wsi;
+	struct link	*l;	/* the link of wsi; NULL once it let go */
+	struct wa_conn	*owner;
+	void		*user;
+	void		*in;
+	size_t		 len;
+};
+
+static int
+ws_cert_verify(const struct ws_call *k)
+{
+	/* Only to name the problem; lws decides (returning 0 keeps
+	 * OpenSSL's verdict). */
+	if (k->l != NULL && k->len == 0 && k->user != NULL)
+		snprintf(k->l->tls_err, sizeof(k->l->tls_err), "%s",
+		    X509_verify_cert_error_string(
+		    X509_STORE_CTX_get_error(k->user)));
+	return 0;
+}
+
+static int
+ws_connection_error(const struct ws_call *k)
+{
+	struct link	*l = k->l;
+
+	if (l == NULL)
+		return 0;
+	l->wsi = NULL;	/* lws is closing it: nothing to kill */
+	if (l->tls_err[0] != '\0')
+		fail(l, WC_ECONNECT, "cannot connect to %s: TLS "
+		    "certificate not trusted: %s", k->owner->hostport,
+		    l->tls_err);
+	else
+		fail(l, WC_ECONNECT, "cannot connect to %s: %s",
+		    k->owner->hostport, k->in != NULL ?
+		    (const char *)k->in : "connection failed");
+	return 0;
+}
+
+static int
+ws_established(const struct ws_call *k)
+{
+	if (k->l == NULL || k->l->c == NULL)
+		return -1;
+	k->l->wsi = k->wsi;
+	return start_handshake(k->l);
+}
+
+static int
+ws_receive(const struct ws_call *k)
+{
+	if (k->l == NULL || k->l->c == NULL)
+		return -1;
+	if (!lws_frame_is_binary(k->wsi))
+		return 0;	/* text messages are ignored */
+	if (k->l->st == L_CONNECTING)
+		return 0;
+	return on_rx(k->l, k->in, k->len);
+}
+
+static int
+ws_writeable(const struct ws_call *k)
+{
+	if (k->l == NULL || k->l->c == NULL)
+		return -1;
+	return write_one(k->l);
+}
+
+static int
+ws_peer_close(const struct ws_call *k)
+{
+	const uint8_t	*in = k->in;
+
+	if (k->l != NULL && in != NULL && k->len >= 2)
+		k->l->close_code = in[0] << 8 | in[1];
+	return 0;
+}
+
+static int
+ws_closed(const struct ws_call *k)
+{
+	struct link	*l = k->l;
+
+	if (l == NULL || l->c == NULL)
+		return 0;
+	l->wsi = NULL;	/* closing already */
+	if (wa_frame_reader_pending(&l->rd) > 0)
+		fail(l, WC_ETRUNC, "the connection ended inside a "
+		    "frame (%zu bytes of it received)",
+		    wa_frame_reader_pending(&l->rd));
+	/* the reason adds to WC_ECLOSED's own words */
+	else if (l->st != L_READY)
+		fail(l, WC_ECLOSED, "during the handshake");
+	else if (l->close_code != 0)
+		fail(l, WC_ECLOSED, "WebSocket close %d", l->close_code);
+	else
+		fail(l, WC_ECLOSED, "%s", "");
+	return 0;
+}
+
+static int
+ws_destroy(const struct ws_call *k)
+{
+	struct link	*l = k->l;
+
+	if (l == NULL)
+		return 0;
+	lws_set_opaque_user_data(k->wsi, NULL);
+	l->wsi = NULL;
+	l->lws_done = true;
+	if (l->c != NULL && l->st == L_CONNECTING)
+		fail(l, WC_ECONNECT, "cannot connect to %s",
+		    k->owner->hostport);
+	else if (l->c != NULL)
+		fail(l, WC_ECLOSED, "the connection was lost");
+	else
+		link_maybe_free(k->owner, l);
+	return 0;
+}
+
+/* The callbacks wachat handles; lws's dummy handler takes the others. */
+static const struct {
+	enum lws_callback_reasons	 reason;
+	int				(*fn)(const struct ws_call *);
+} ws_handlers[] = {
+	{ LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
+	    ws_cert_verify },
+	{ LWS_CALLBACK_CLIENT_CONNECTION_ERROR, ws_connection_error },
+	{ LWS_CALLBACK_CLIENT_ESTABLISHED, ws_established },
+	{ LWS_CALLBACK_CLIENT_RECEIVE, ws_receive },
+	{ LWS_CALLBACK_CLIENT_WRITEABLE, ws_writeable },
+	{ LWS_CALLBACK_WS_PEER_INITIATED_CLOSE, ws_peer_close },
+	{ LWS_CALLBACK_CLIENT_CLOSED, ws_closed },
+	{ LWS_CALLBACK_WSI_DESTROY, ws_destroy },
+};
+
 static int
 conn_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
     void *in, size_t len)
 {
-	struct link	*l = lws_get_opaque_user_data(wsi);
-	struct wa_conn	*owner = lws_context_user(lws_get_context(wsi));
+	struct ws_call	 k = { wsi, lws_get_opaque_user_data(wsi),
+	    lws_context_user(lws_get_context(wsi)), user, in, len };
+	size_t		 i;
 
-	switch (reason) {
-	case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
-		/* Only to name the problem; lws decides (returning 0 keeps
-		 * OpenSSL's verdict). */
-		if (l != NULL && len == 0 && user != NULL)
-			snprintf(l->tls_err, sizeof(l->tls_err), "%s",
-			    X509_verify_cert_error_string(
-			    X509_STORE_CTX_get_error(user)));
-		return 0;
-	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
-		if (l != NULL)
-			l->wsi = NULL;	/* lws is closing it: nothing to kill */
-		if (l != NULL && l->tls_err[0] != '\0')
-			fail(l, WC_ECONNECT, "cannot connect to %s: TLS "
-			    "certificate not trusted: %s", owner->hostport,
-			    l->tls_err);
-		else if (l != NULL)
-			fail(l, WC_ECONNECT, "cannot connect to %s: %s",
-			    owner->hostport, in != NULL ? (const char *)in :
-			    "connection failed");
-		return 0;
-	case LWS_CALLBACK_CLIENT_ESTABLISHED:
-		if (l == NULL || l->c == NULL)
-			return -1;
-		l->wsi = wsi;
-		return start_handshake(l);
-	case LWS_CALLBACK_CLIENT_RECEIVE:
-		if (l == NULL || l->c == NULL)
-			return -1;
-		if (!lws_frame_is_binary(wsi))
-			return 0;	/* text messages are ignored */
-		if (l->st == L_CONNECTING)
-			return 0;
-		return on_rx(l, in, len);
-	case LWS_CALLBACK_CLIENT_WRITEABLE:
-		if (l == NULL || l->c == NULL)
-			return -1;
-		return write_one(l);
-	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-		if (l != NULL && in != NULL && len >= 2)
-			l->close_code = ((const uint8_t *)in)[0] << 8 |
-			    ((const uint8_t *)in)[1];
-		return 0;
-	case LWS_CALLBACK_CLIENT_CLOSED:
-		if (l == NULL || l->c == NULL)
-			return 0;
-		l->wsi = NULL;	/* closing already */
-		if (wa_frame_reader_pending(&l->rd) > 0)
-			fail(l, WC_ETRUNC, "the connection ended inside a "
-			    "frame (%zu bytes of it received)",
-			    wa_frame_reader_pending(&l->rd));
-		/* the reason adds to WC_ECLOSED's own words */
-		else if (l->st != L_READY)
-			fail(l, WC_ECLOSED, "during the handshake");
-		else if (l->close_code != 0)
-			fail(l, WC_ECLOSED, "WebSocket close %d",
-			    l->close_code);
-		else
-			fail(l, WC_ECLOSED, "%s", "");
-		return 0;
-	case LWS_CALLBACK_WSI_DESTROY:
-		if (l != NULL) {
-			lws_set_opaque_user_data(wsi, NULL);
-			l->wsi = NULL;
-			l->lws_done = true;
-			if (l->c != NULL && l->st == L_CONNECTING)
-				fail(l, WC_ECONNECT, "cannot connect to %s",
-				    owner->hostport);
-			else if (l->c != NULL)
-				fail(l, WC_ECLOSED, "the connection was lost");
-			else
-				link_maybe_free(owner, l);
-		}
-		return 0;
-	default:
-		break;
-	}
+	for (i = 0; i < sizeof(ws_handlers) / sizeof(ws_handlers[0]); i++)
+		if (ws_handlers[i].reason == reason)
+			return ws_handlers[i].fn(&k);
 	return lws_callback_http_dummy(wsi, reason, user, in, len);
 }
 

@@ -28,6 +28,7 @@
 #include "src/cli.h"
 #include "src/conf.h"
 #include "base/err.h"
+#include "base/jid.h"
 #include "base/sanitize.h"
 #include "store/store.h"
 #include "base/xmalloc.h"
@@ -44,19 +45,16 @@ struct cli {
 	char		 who_name[STORE_NAME_MAX + 1];
 };
 
-static const char *const COMMANDS[] = { "chats", "history", "search",
-	"export" };
-
-bool
-cli_is_command(const char *arg)
-{
-	size_t	 i;
-
-	for (i = 0; i < sizeof(COMMANDS) / sizeof(COMMANDS[0]); i++)
-		if (strcmp(arg, COMMANDS[i]) == 0)
-			return true;
-	return false;
-}
+/* What the command line says, before the database opens. */
+struct cli_args {
+	const char	*cmd;		/* the subcommand's name */
+	const char	*chat, *format, *data_dir, *file;	/* or NULL */
+	const char	*arg;		/* CHAT, or QUERY's words joined */
+	int64_t		 since;		/* ms since the epoch */
+	bool		 since_set, json;
+	long		 limit;
+	char		 query[4096];	/* search's words, joined */
+};
 
 void
 cli_usage(FILE *f)
@@ -218,14 +216,14 @@ flush_line(struct cli *c)
 /* ------------------------------------------------------------------ */
 /* Names */
 
-/* "+<digits>" for a phone-number JID, else the JID. */
+/* "+<user>" for a phone-number user JID, else the JID. */
 static void
 jid_label(const char *jid, char *out, size_t size)
 {
-	const char	*at = strchr(jid, '@');
+	struct jid	 j;
 
-	if (at != NULL && strcmp(at, "@s.whatsapp.net") == 0 && at > jid)
-		snprintf(out, size, "+%.*s", (int)(at - jid), jid);
+	if (jid_parse(jid, &j) == 0 && j.user_len > 0 && jid_is_pn(jid))
+		snprintf(out, size, "+%.*s", (int)(j.server - 1 - jid), jid);
 	else
 		snprintf(out, size, "%s", jid);
 }
@@ -291,10 +289,9 @@ phone_jid(const char *s, char *out, size_t size)
 		d[n++] = *s;
 	}
 	d[n] = '\0';
-	if (n < 5 || n > 20 || d[0] == '0')
+	if (n < 5 || d[0] == '0')
 		return false;
-	snprintf(out, size, "%s@s.whatsapp.net", d);
-	return true;
+	return jid_from_phone(d, n, out, size);
 }
 
 /* The chat whose JID is exactly jid: 1 (copied to out), 0, or -EIO. */
@@ -405,6 +402,71 @@ digits(const char *s, size_t *i, int n)
 	return v;
 }
 
+/* A DATE's fields, as parse_date reads them. */
+struct date {
+	int	 y, mo, d, h, mi, sec, frac;	/* frac: ms */
+	bool	 zone;				/* Z or an offset given */
+	int	 zs, zh, zm;			/* the offset's sign, h, min */
+};
+
+/* YYYY-MM-DD at s[*i]. */
+static bool
+parse_day(const char *s, size_t *i, struct date *t)
+{
+	return (t->y = digits(s, i, 4)) >= 0 && s[(*i)++] == '-' &&
+	    (t->mo = digits(s, i, 2)) >= 1 && t->mo <= 12 &&
+	    s[(*i)++] == '-' && (t->d = digits(s, i, 2)) >= 1 && t->d <= 31;
+}
+
+/* [.fff] at s[*i]: any count of digits, the first three kept as ms. */
+static bool
+parse_frac(const char *s, size_t *i, struct date *t)
+{
+	int	 k = 0;
+
+	if (s[*i] != '.' && s[*i] != ',')
+		return true;
+	for ((*i)++; s[*i] >= '0' && s[*i] <= '9'; (*i)++, k++)
+		if (k < 3)
+			t->frac = t->frac * 10 + (s[*i] - '0');
+	for (; k > 0 && k < 3; k++)
+		t->frac *= 10;
+	return k > 0;
+}
+
+/* [Z|+HH:MM|-HH:MM|+HHMM|-HHMM] at s[*i]. */
+static bool
+parse_zone(const char *s, size_t *i, struct date *t)
+{
+	if (s[*i] == 'Z') {
+		t->zone = true;
+		(*i)++;
+	} else if (s[*i] == '+' || s[*i] == '-') {
+		t->zone = true;
+		t->zs = s[(*i)++] == '-' ? -1 : 1;
+		if ((t->zh = digits(s, i, 2)) < 0 || t->zh > 23)
+			return false;
+		if (s[*i] == ':')
+			(*i)++;
+		if ((t->zm = digits(s, i, 2)) < 0 || t->zm > 59)
+			return false;
+	}
+	return true;
+}
+
+/* HH:MM[:SS[.fff]][zone] at s[*i]. */
+static bool
+parse_clock(const char *s, size_t *i, struct date *t)
+{
+	if ((t->h = digits(s, i, 2)) < 0 || t->h > 23 || s[(*i)++] != ':' ||
+	    (t->mi = digits(s, i, 2)) < 0 || t->mi > 59)
+		return false;
+	if (s[*i] == ':' && ((*i)++, (t->sec = digits(s, i, 2)) < 0 ||
+	    t->sec > 60))
+		return false;
+	return parse_frac(s, i, t) && parse_zone(s, i, t);
+}
+
 /*
  * DATE: YYYY-MM-DD, or YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM]
  * (local time without a zone), as ms since the epoch.  false when not.
@@ -412,68 +474,30 @@ digits(const char *s, size_t *i, int n)
 static bool
 parse_date(const char *s, int64_t *ms)
 {
+	struct date	 t;
 	struct tm	 tm;
 	size_t		 i = 0;
-	int		 y, mo, d, h = 0, mi = 0, sec = 0, frac = 0, zs = 0,
-			 zh = 0, zm = 0;
-	bool		 zone = false;
-	time_t		 t;
+	time_t		 u;
 
-	if ((y = digits(s, &i, 4)) < 0 || s[i++] != '-' ||
-	    (mo = digits(s, &i, 2)) < 1 || mo > 12 || s[i++] != '-' ||
-	    (d = digits(s, &i, 2)) < 1 || d > 31)
+	memset(&t, 0, sizeof(t));
+	if (!parse_day(s, &i, &t))
 		return false;
-	if (s[i] == 'T' || s[i] == ' ') {
-		i++;
-		if ((h = digits(s, &i, 2)) < 0 || h > 23 || s[i++] != ':' ||
-		    (mi = digits(s, &i, 2)) < 0 || mi > 59)
-			return false;
-		if (s[i] == ':' && (i++, (sec = digits(s, &i, 2)) < 0 ||
-		    sec > 60))
-			return false;
-		if (s[i] == '.' || s[i] == ',') {
-			int	 k = 0;
-
-			for (i++; s[i] >= '0' && s[i] <= '9'; i++, k++)
-				if (k < 3)
-					frac = frac * 10 + (s[i] - '0');
-			if (k == 0)
-				return false;
-			for (; k < 3; k++)
-				frac *= 10;
-		}
-		if (s[i] == 'Z') {
-			zone = true;
-			i++;
-		} else if (s[i] == '+' || s[i] == '-') {
-			zone = true;
-			zs = s[i++] == '-' ? -1 : 1;
-			if ((zh = digits(s, &i, 2)) < 0 || zh > 23)
-				return false;
-			if (s[i] == ':')
-				i++;
-			if ((zm = digits(s, &i, 2)) < 0 || zm > 59)
-				return false;
-		}
-	}
+	if ((s[i] == 'T' || s[i] == ' ') && (i++, !parse_clock(s, &i, &t)))
+		return false;
 	if (s[i] != '\0')
 		return false;
-	if (zone) {
-		*ms = ((days_from_civil(y, mo, d) * 86400 + h * 3600 +
-		    mi * 60 + sec) - zs * (zh * 3600 + zm * 60)) * 1000 + frac;
+	if (t.zone) {
+		*ms = ((days_from_civil(t.y, t.mo, t.d) * 86400 + t.h * 3600 +
+		    t.mi * 60 + t.sec) - t.zs * (t.zh * 3600 + t.zm * 60)) *
+		    1000 + t.frac;
 		return true;
 	}
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mo - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = sec;
-	tm.tm_isdst = -1;
-	if ((t = mktime(&tm)) == (time_t)-1)
+	tm = (struct tm){ .tm_year = t.y - 1900, .tm_mon = t.mo - 1,
+	    .tm_mday = t.d, .tm_hour = t.h, .tm_min = t.mi, .tm_sec = t.sec,
+	    .tm_isdst = -1 };
+	if ((u = mktime(&tm)) == (time_t)-1)
 		return false;
-	*ms = (int64_t)t * 1000 + frac;
+	*ms = (int64_t)u * 1000 + t.frac;
 	return true;
 }
 
@@ -495,13 +519,15 @@ parse_count(const char *s, long *out)
 /* The subcommands */
 
 static int
-cmd_chats(struct cli *c)
+cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 {
 	struct store_chat_list	 l;
 	char			 tmp[STORE_JID_MAX + 2];
 	int			 rc, a;
 	size_t			 i;
 
+	(void)args;
+	(void)jid;
 	for (a = 0; a < 2; a++) {	/* not archived, then archived */
 		if ((rc = store_chat_list(c->s, a == 1, 1000000, &l)) != 0) {
 			fprintf(stderr, "wachat: cannot read the chats: %s\n",
@@ -741,18 +767,18 @@ print_from(struct cli *c, const char *jid, int64_t ts, int64_t rowid,
 }
 
 static int
-cmd_history(struct cli *c, const char *jid, bool since_set, int64_t since,
-    long limit)
+cmd_history(struct cli *c, const struct cli_args *a, const char *jid)
 {
 	struct store_msg_page	 p;
 	int64_t			 ts = INT64_MIN, rowid = INT64_MIN;
-	long			 seen = 0;
+	long			 seen = 0, limit = a->limit;
 	size_t			 max;
 	bool			 more;
 	int			 rc;
 
-	if (since_set)
-		return print_from(c, jid, since - 1, INT64_MAX, limit, false);
+	if (a->since_set)
+		return print_from(c, jid, a->since - 1, INT64_MAX, limit,
+		    false);
 	if (limit == 0)
 		return print_from(c, jid, INT64_MIN, INT64_MIN, 0, false);
 	/* The newest limit: walk back to the oldest of them, then print
@@ -794,10 +820,11 @@ has_word(const char *q)
 }
 
 static int
-cmd_search(struct cli *c, const char *query, const char *jid, long limit)
+cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 {
 	struct store_search_filter	 f;
 	struct store_search_result	 r;
+	long				 limit = args->limit;
 	size_t				 i;
 	int				 rc;
 
@@ -805,7 +832,8 @@ cmd_search(struct cli *c, const char *query, const char *jid, long limit)
 	f.chat = jid;
 	if (limit == 0 || limit > STORE_SEARCH_MAX)
 		limit = STORE_SEARCH_MAX;
-	if ((rc = store_search(c->s, query, &f, (size_t)limit, &r)) != 0) {
+	if ((rc = store_search(c->s, args->arg, &f, (size_t)limit,
+	    &r)) != 0) {
 		fprintf(stderr, "wachat: cannot search: %s\n", rc == -EINVAL ?
 		    "the query is too long" : wc_strerror(rc));
 		return rc == -EINVAL ? CLI_USAGE : CLI_DB;
@@ -927,6 +955,11 @@ open_db(const char *file, const char *data_dir, struct store **s)
 	return rc == 0 ? CLI_OK : CLI_DB;
 }
 
+/* ------------------------------------------------------------------ */
+/* The command line */
+
+#define GO_ON	(-1)	/* an argument step passed: on to the next */
+
 static int
 usage_error(const char *cmd, const char *why)
 {
@@ -935,123 +968,226 @@ usage_error(const char *cmd, const char *why)
 	return CLI_USAGE;
 }
 
+/* The options that do more than keep their value: each takes the value
+ * (NULL for a flag) and returns GO_ON or the exit status to stop with. */
+static int
+opt_json(struct cli_args *a, const char *v)
+{
+	(void)v;
+	a->json = true;
+	return GO_ON;
+}
+
+static int
+opt_since(struct cli_args *a, const char *v)
+{
+	if (!parse_date(v, &a->since))
+		return usage_error(a->cmd, "--since: not a date "
+		    "(YYYY-MM-DD or ISO 8601)");
+	a->since_set = true;
+	return GO_ON;
+}
+
+static int
+opt_limit(struct cli_args *a, const char *v)
+{
+	if (!parse_count(v, &a->limit))
+		return usage_error(a->cmd, "--limit: not a count");
+	return GO_ON;
+}
+
+static int
+opt_help(struct cli_args *a, const char *v)
+{
+	(void)a;
+	(void)v;
+	cli_usage(stdout);
+	return fflush(stdout) == 0 ? CLI_OK : CLI_WRITE;
+}
+
+#define KEEP(f)	NULL, offsetof(struct cli_args, f)
+static const struct cli_opt {
+	const char	*name;
+	int		 has_arg;
+	int		 val;		/* getopt_long's answer for it */
+	int		(*fn)(struct cli_args *, const char *);
+	size_t		 keep;		/* no fn: the value goes there */
+} OPTS[] = {
+	{ "json", no_argument, 'j', opt_json, 0 },
+	{ "since", required_argument, 's', opt_since, 0 },
+	{ "limit", required_argument, 'l', opt_limit, 0 },
+	{ "chat", required_argument, 'c', KEEP(chat) },
+	{ "format", required_argument, 'f', KEEP(format) },
+	{ "data-dir", required_argument, 'd', KEEP(data_dir) },
+	{ "config", required_argument, 'C', KEEP(file) },
+	{ "help", no_argument, 'h', opt_help, 0 },	/* also -h */
+};
+#undef KEEP
+#define NOPTS	(sizeof(OPTS) / sizeof(OPTS[0]))
+
+/* Read the options of argv into a; GO_ON or an exit status. */
+static int
+parse_options(struct cli_args *a, int argc, char **argv)
+{
+	struct option	 opts[NOPTS + 1];
+	size_t		 i;
+	int		 ch, status;
+
+	for (i = 0; i < NOPTS; i++)
+		opts[i] = (struct option){ OPTS[i].name, OPTS[i].has_arg,
+		    NULL, OPTS[i].val };
+	opts[NOPTS] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		for (i = 0; i < NOPTS && OPTS[i].val != ch; i++)
+			continue;
+		if (i == NOPTS) {
+			fprintf(stderr, "wachat %s: wachat --help lists the "
+			    "subcommands and their options\n", a->cmd);
+			return CLI_USAGE;
+		}
+		if (OPTS[i].fn == NULL)
+			memcpy((char *)a + OPTS[i].keep, &optarg,
+			    sizeof(optarg));
+		else if ((status = OPTS[i].fn(a, optarg)) != GO_ON)
+			return status;
+	}
+	return GO_ON;
+}
+
+/* The arguments after the options, argv[first..argc), for each kind of
+ * subcommand; GO_ON or an exit status. */
+static int
+args_none(struct cli_args *a, int first, int argc, char **argv)
+{
+	(void)argv;
+	if (first != argc)
+		return usage_error(a->cmd, "takes no argument");
+	return GO_ON;
+}
+
+static int
+args_chat(struct cli_args *a, int first, int argc, char **argv)
+{
+	if (first + 1 != argc)
+		return usage_error(a->cmd, "takes one CHAT");
+	a->arg = argv[first];
+	return GO_ON;
+}
+
+/* The words of QUERY, quoted as one or not. */
+static int
+args_query(struct cli_args *a, int first, int argc, char **argv)
+{
+	size_t	 n = 0, l;
+	int	 i;
+
+	if (first >= argc)
+		return usage_error(a->cmd, "takes a QUERY");
+	for (i = first; i < argc; i++) {
+		l = strlen(argv[i]);
+		if (n + l + 2 > sizeof(a->query))
+			return usage_error(a->cmd, "QUERY is too long");
+		if (i > first)
+			a->query[n++] = ' ';
+		memcpy(a->query + n, argv[i], l);
+		n += l;
+	}
+	a->query[n] = '\0';
+	a->arg = a->query;
+	if (!has_word(a->arg))
+		return usage_error(a->cmd, "QUERY has no word to search for");
+	return GO_ON;
+}
+
+/* export: every message of the chat jid. */
+static int
+cmd_export(struct cli *c, const struct cli_args *a, const char *jid)
+{
+	(void)a;
+	return print_from(c, jid, INT64_MIN, INT64_MIN, 0, true);
+}
+
+/* The subcommands: each runs on the open database with the JID of the
+ * chat it names (NULL for none) and returns an exit status. */
+static const struct cli_cmd {
+	const char	*name;
+	int		(*args)(struct cli_args *, int, int, char **);
+	int		(*run)(struct cli *, const struct cli_args *,
+			    const char *);
+	bool		 arg_is_chat;		/* CHAT, or --chat CHAT */
+	bool		 since, chat, format;	/* takes that option */
+} CMDS[] = {
+	{ "chats", args_none, cmd_chats, false, false, false, false },
+	{ "history", args_chat, cmd_history, true, true, false, false },
+	{ "search", args_query, cmd_search, false, false, true, false },
+	{ "export", args_chat, cmd_export, true, false, false, true },
+};
+#define NCMDS	(sizeof(CMDS) / sizeof(CMDS[0]))
+
+static const struct cli_cmd *
+find_cmd(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < NCMDS; i++)
+		if (strcmp(name, CMDS[i].name) == 0)
+			return &CMDS[i];
+	return NULL;
+}
+
+bool
+cli_is_command(const char *arg)
+{
+	return find_cmd(arg) != NULL;
+}
+
+/* The options k does not take are refused; export needs its --format
+ * (which says whether it writes JSON).  GO_ON or an exit status. */
+static int
+check_options(const struct cli_cmd *k, struct cli_args *a)
+{
+	if ((a->since_set && !k->since) || (a->chat != NULL && !k->chat) ||
+	    (a->format != NULL && !k->format))
+		return usage_error(a->cmd, "an option of another subcommand");
+	if (k->format) {
+		if (a->format == NULL || (strcmp(a->format, "txt") != 0 &&
+		    strcmp(a->format, "jsonl") != 0))
+			return usage_error(a->cmd, "--format txt or --format "
+			    "jsonl");
+		a->json = strcmp(a->format, "jsonl") == 0;
+	}
+	return GO_ON;
+}
+
 int
 cli_main(int argc, char **argv)
 {
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "since", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "chat", required_argument, NULL, 'c' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "data-dir", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char	*cmd = argv[0], *chat = NULL, *format = NULL;
-	const char	*data_dir = NULL, *file = NULL, *arg = NULL;
-	char		 jid[STORE_JID_MAX + 1];
-	static char	 query[4096];	/* search's words, joined */
-	struct cli	 c;
-	int64_t		 since = 0;
-	bool		 since_set = false;
-	long		 limit = LIMIT_DEFAULT;
-	int		 ch, status;
+	static struct cli_args	 a;
+	const struct cli_cmd	*k = find_cmd(argv[0]);
+	const char		*chat;
+	char			 jid[STORE_JID_MAX + 1];
+	struct cli		 c;
+	int			 status;
 
-	memset(&c, 0, sizeof(c));
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			c.json = true;
-			break;
-		case 's':
-			if (!parse_date(optarg, &since))
-				return usage_error(cmd, "--since: not a date "
-				    "(YYYY-MM-DD or ISO 8601)");
-			since_set = true;
-			break;
-		case 'l':
-			if (!parse_count(optarg, &limit))
-				return usage_error(cmd, "--limit: not a count");
-			break;
-		case 'c':
-			chat = optarg;
-			break;
-		case 'f':
-			format = optarg;
-			break;
-		case 'd':
-			data_dir = optarg;
-			break;
-		case 'C':
-			file = optarg;
-			break;
-		case 'h':
-			cli_usage(stdout);
-			return fflush(stdout) == 0 ? CLI_OK : CLI_WRITE;
-		default:
-			fprintf(stderr, "wachat %s: wachat --help lists the "
-			    "subcommands and their options\n", cmd);
-			return CLI_USAGE;
-		}
-	}
-	if (strcmp(cmd, "chats") == 0) {
-		if (optind != argc)
-			return usage_error(cmd, "takes no argument");
-	} else if (strcmp(cmd, "search") == 0 && optind < argc) {
-		/* the words of QUERY, quoted as one or not */
-		size_t	 n = 0;
-
-		for (int i = optind; i < argc; i++) {
-			size_t	 l = strlen(argv[i]);
-
-			if (n + l + 2 > sizeof(query))
-				return usage_error(cmd, "QUERY is too long");
-			if (i > optind)
-				query[n++] = ' ';
-			memcpy(query + n, argv[i], l);
-			n += l;
-		}
-		query[n] = '\0';
-		arg = query;
-	} else if (optind + 1 != argc)
-		return usage_error(cmd, strcmp(cmd, "search") == 0 ?
-		    "takes a QUERY" : "takes one CHAT");
-	else
-		arg = argv[optind];
-	if (strcmp(cmd, "search") == 0 && !has_word(arg))
-		return usage_error(cmd, "QUERY has no word to search for");
-	if ((since_set && strcmp(cmd, "history") != 0) ||
-	    (chat != NULL && strcmp(cmd, "search") != 0) ||
-	    (format != NULL && strcmp(cmd, "export") != 0))
-		return usage_error(cmd, "an option of another subcommand");
-	if (strcmp(cmd, "export") == 0) {
-		if (format == NULL || (strcmp(format, "txt") != 0 &&
-		    strcmp(format, "jsonl") != 0))
-			return usage_error(cmd, "--format txt or --format "
-			    "jsonl");
-		c.json = strcmp(format, "jsonl") == 0;
-	}
-	if ((status = open_db(file, data_dir, &c.s)) != CLI_OK)
+	memset(&a, 0, sizeof(a));
+	a.cmd = argv[0];
+	a.limit = LIMIT_DEFAULT;
+	if ((status = parse_options(&a, argc, argv)) != GO_ON)
 		return status;
-	if (strcmp(cmd, "chats") == 0)
-		status = cmd_chats(&c);
-	else if (strcmp(cmd, "search") == 0) {
-		status = CLI_OK;
-		if (chat != NULL)
-			status = resolve_chat(&c, chat, jid);
-		if (status == CLI_OK)
-			status = cmd_search(&c, arg, chat != NULL ? jid : NULL,
-			    limit);
-	} else if ((status = resolve_chat(&c, arg, jid)) == CLI_OK) {
-		if (strcmp(cmd, "history") == 0)
-			status = cmd_history(&c, jid, since_set, since, limit);
-		else
-			status = print_from(&c, jid, INT64_MIN, INT64_MIN, 0,
-			    true);
-	}
+	if (k == NULL)		/* main.c asked cli_is_command first */
+		return usage_error(a.cmd, "not a subcommand");
+	if ((status = k->args(&a, optind, argc, argv)) != GO_ON ||
+	    (status = check_options(k, &a)) != GO_ON)
+		return status;
+	memset(&c, 0, sizeof(c));
+	c.json = a.json;
+	if ((status = open_db(a.file, a.data_dir, &c.s)) != CLI_OK)
+		return status;
+	chat = k->arg_is_chat ? a.arg : a.chat;
+	status = chat != NULL ? resolve_chat(&c, chat, jid) : CLI_OK;
+	if (status == CLI_OK)
+		status = k->run(&c, &a, chat != NULL ? jid : NULL);
 	store_close(c.s);
 	buf_release(&c.line);
 	if (fflush(stdout) != 0 || ferror(stdout))

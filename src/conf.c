@@ -32,12 +32,6 @@ struct load {
 	bool		 failed;
 };
 
-static const char *const names[] = {
-	"url", "root-key", "ca-file", "version-url", "wa-version", "data-dir",
-	"qr-file", "log-file", "log-level", "read-receipts", "send-typing",
-	"send-presence", "enter-sends", "full-history",
-};
-
 /* The screen's actions (ui/keys.h, same order there is not needed). */
 const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"quit", "next-chat", "prev-chat", "unread-chat", "new-chat",
@@ -58,17 +52,6 @@ key_action(const char *name)
 		if (strcmp(conf_key_actions[i], name + 4) == 0)
 			return i;
 	return -1;
-}
-
-bool
-conf_is_name(const char *name)
-{
-	size_t	 i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strcmp(names[i], name) == 0)
-			return true;
-	return key_action(name) >= 0;
 }
 
 /* yes/no and its synonyms; -1 for anything else. */
@@ -146,13 +129,215 @@ parse_key(const char *v, uint8_t out[CONF_KEY_LEN])
 }
 
 /*
+ * The setters, one per kind of setting: each checks value and writes it
+ * into the field of c that the setting names.  Returns 0, or -EINVAL
+ * with *why naming the problem.  An empty value unsets the optional
+ * settings.
+ */
+struct setting {
+	const char	*name;
+	int		(*set)(struct conf *, const struct setting *,
+			    const char *, const char **);
+	size_t		 field;		/* offsetof(struct conf, the field) */
+};
+
+/* The field of c that s sets. */
+static void *
+field(struct conf *c, const struct setting *s)
+{
+	return (char *)c + s->field;
+}
+
+static int
+set_ws_url(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	if (!is_url(value, "ws://", "wss://")) {
+		*why = N_("not a ws:// or wss:// URL");
+		return -EINVAL;
+	}
+	set_str(field(c, s), value);
+	return 0;
+}
+
+static int
+set_http_url(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	if (!is_url(value, "http://", "https://")) {
+		*why = N_("not an http:// or https:// URL");
+		return -EINVAL;
+	}
+	set_str(field(c, s), value);
+	return 0;
+}
+
+static int
+set_root_key(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	uint8_t	 key[CONF_KEY_LEN];
+
+	(void)s;
+	if (value[0] == '\0') {
+		c->has_root_key = false;
+		return 0;
+	}
+	if (parse_key(value, key) != 0) {
+		*why = N_("not a key of 64 hexadecimal digits");
+		return -EINVAL;
+	}
+	memcpy(c->root_key, key, sizeof(key));
+	c->has_root_key = true;
+	return 0;
+}
+
+static int
+set_ca_file(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	bool	 empty = value[0] == '\0';
+
+	if (!empty && access(value, R_OK) != 0) {
+		*why = N_("cannot read the file");
+		return -EINVAL;
+	}
+	set_str(field(c, s), empty ? NULL : value);
+	return 0;
+}
+
+static int
+set_version(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	bool	 empty = value[0] == '\0';
+
+	if (!empty && !is_version(value)) {
+		*why = N_("not a version of the form 2.3000.1234567890");
+		return -EINVAL;
+	}
+	set_str(field(c, s), empty ? NULL : value);
+	return 0;
+}
+
+/* A path that may be unset (""). */
+static int
+set_opt_path(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	(void)why;
+	set_str(field(c, s), value[0] == '\0' ? NULL : value);
+	return 0;
+}
+
+/* A path that must be given. */
+static int
+set_path(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	if (value[0] == '\0') {
+		*why = N_("must not be empty");
+		return -EINVAL;
+	}
+	set_str(field(c, s), value);
+	return 0;
+}
+
+static int
+set_yes_no(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	int	 yn = yes_no(value);
+
+	if (yn < 0) {
+		*why = N_("not yes or no");
+		return -EINVAL;
+	}
+	*(bool *)field(c, s) = yn;
+	return 0;
+}
+
+static int
+set_log_level(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	static const struct {
+		const char	*name;
+		enum log_level	 level;
+	} levels[] = {
+		{ "error", LOG_ERROR }, { "warn", LOG_WARN },
+		{ "info", LOG_INFO }, { "debug", LOG_DEBUG },
+	};
+	size_t	 i;
+
+	(void)s;
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++)
+		if (strcmp(value, levels[i].name) == 0) {
+			c->log_level = levels[i].level;
+			return 0;
+		}
+	*why = N_("not one of error, warn, info, debug");
+	return -EINVAL;
+}
+
+/* key-ACTION: a key name as the screen reads them (ui/keys.h). */
+static int
+set_key(struct conf *c, int action, const char *value, const char **why)
+{
+	if (value[0] == '\0' || strlen(value) >= CONF_KEY_MAX ||
+	    strpbrk(value, " \t") != NULL) {
+		*why = N_("not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)");
+		return -EINVAL;
+	}
+	set_str(&c->keys[action], value);
+	return 0;
+}
+
+#define F(f)	offsetof(struct conf, f)
+static const struct setting settings[] = {
+	{ "url", set_ws_url, F(url) },
+	{ "root-key", set_root_key, F(root_key) },
+	{ "ca-file", set_ca_file, F(ca_file) },
+	{ "version-url", set_http_url, F(version_url) },
+	{ "wa-version", set_version, F(version) },
+	{ "data-dir", set_path, F(data_dir) },
+	{ "qr-file", set_opt_path, F(qr_file) },
+	{ "log-file", set_path, F(log_file) },
+	{ "log-level", set_log_level, F(log_level) },
+	{ "read-receipts", set_yes_no, F(read_receipts) },
+	{ "send-typing", set_yes_no, F(send_typing) },
+	{ "send-presence", set_yes_no, F(send_presence) },
+	{ "enter-sends", set_yes_no, F(enter_sends) },
+	{ "full-history", set_yes_no, F(full_history) },
+};
+#undef F
+
+/* The setting called name (not a key-ACTION), or NULL. */
+static const struct setting *
+find_setting(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
+		if (strcmp(settings[i].name, name) == 0)
+			return &settings[i];
+	return NULL;
+}
+
+bool
+conf_is_name(const char *name)
+{
+	return find_setting(name) != NULL || key_action(name) >= 0;
+}
+
+/*
  * Set name to value in c.  Returns 0, or -EINVAL with *why naming the
  * problem.  An empty value unsets the optional settings.
  */
 static int
 set(struct conf *c, const char *name, const char *value, const char **why)
 {
-	bool	 empty = value[0] == '\0';
+	const struct setting	*s = find_setting(name);
 
 	if (!conf_is_name(name)) {
 		*why = N_("unknown setting");
@@ -162,95 +347,9 @@ set(struct conf *c, const char *name, const char *value, const char **why)
 		*why = N_("value longer than 4096 bytes");
 		return -EINVAL;
 	}
-	if (strcmp(name, "url") == 0) {
-		if (!is_url(value, "ws://", "wss://")) {
-			*why = N_("not a ws:// or wss:// URL");
-			return -EINVAL;
-		}
-		set_str(&c->url, value);
-	} else if (strcmp(name, "root-key") == 0) {
-		uint8_t	 key[CONF_KEY_LEN];
-
-		if (empty) {
-			c->has_root_key = false;
-			return 0;
-		}
-		if (parse_key(value, key) != 0) {
-			*why = N_("not a key of 64 hexadecimal digits");
-			return -EINVAL;
-		}
-		memcpy(c->root_key, key, sizeof(key));
-		c->has_root_key = true;
-	} else if (strcmp(name, "ca-file") == 0) {
-		if (!empty && access(value, R_OK) != 0) {
-			*why = N_("cannot read the file");
-			return -EINVAL;
-		}
-		set_str(&c->ca_file, empty ? NULL : value);
-	} else if (strcmp(name, "version-url") == 0) {
-		if (!is_url(value, "http://", "https://")) {
-			*why = N_("not an http:// or https:// URL");
-			return -EINVAL;
-		}
-		set_str(&c->version_url, value);
-	} else if (strcmp(name, "wa-version") == 0) {
-		if (!empty && !is_version(value)) {
-			*why = N_("not a version of the form "
-			    "2.3000.1234567890");
-			return -EINVAL;
-		}
-		set_str(&c->version, empty ? NULL : value);
-	} else if (strcmp(name, "qr-file") == 0) {
-		set_str(&c->qr_file, empty ? NULL : value);
-	} else if (strcmp(name, "data-dir") == 0 ||
-	    strcmp(name, "log-file") == 0) {
-		if (empty) {
-			*why = N_("must not be empty");
-			return -EINVAL;
-		}
-		set_str(name[0] == 'd' ? &c->data_dir : &c->log_file, value);
-	} else if (key_action(name) >= 0) {
-		char	**slot = &c->keys[key_action(name)];
-
-		if (empty || strlen(value) >= CONF_KEY_MAX ||
-		    strpbrk(value, " \t") != NULL) {
-			*why = N_("not a key name (ctrl-x, alt-s, f1, tab, "
-			    "pgup, ...)");
-			return -EINVAL;
-		}
-		set_str(slot, value);
-	} else if (strcmp(name, "log-level") != 0) {
-		int	 yn = yes_no(value);
-
-		if (yn < 0) {
-			*why = N_("not yes or no");
-			return -EINVAL;
-		}
-		if (strcmp(name, "read-receipts") == 0)
-			c->read_receipts = yn;
-		else if (strcmp(name, "send-typing") == 0)
-			c->send_typing = yn;
-		else if (strcmp(name, "send-presence") == 0)
-			c->send_presence = yn;
-		else if (strcmp(name, "full-history") == 0)
-			c->full_history = yn;
-		else
-			c->enter_sends = yn;
-	} else {	/* log-level */
-		if (strcmp(value, "error") == 0)
-			c->log_level = LOG_ERROR;
-		else if (strcmp(value, "warn") == 0)
-			c->log_level = LOG_WARN;
-		else if (strcmp(value, "info") == 0)
-			c->log_level = LOG_INFO;
-		else if (strcmp(value, "debug") == 0)
-			c->log_level = LOG_DEBUG;
-		else {
-			*why = N_("not one of error, warn, info, debug");
-			return -EINVAL;
-		}
-	}
-	return 0;
+	if (s == NULL)
+		return set_key(c, key_action(name), value, why);
+	return s->set(c, s, value, why);
 }
 
 static void

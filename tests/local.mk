@@ -16,7 +16,7 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 TEST_LIBS = libproto.a libbase.a $(CMOCKA_LIBS) $(PROTO_LIBS)
 
 # Unit tests, one program per module.
-check_PROGRAMS += tests/test-wa-bin tests/test-base tests/test-wa-pb
+check_PROGRAMS += tests/test-wa-bin tests/test-base tests/test-base-jid tests/test-wa-pb
 tests_test_wa_pb_SOURCES = tests/test-wa-pb.c
 tests_test_wa_pb_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
 tests_test_wa_pb_LDADD = $(TEST_LIBS)
@@ -27,7 +27,10 @@ tests_test_wa_bin_LDADD = $(TEST_LIBS) $(OPENSSL_LIBS)
 tests_test_base_SOURCES = tests/test-base.c
 tests_test_base_CFLAGS = $(TEST_CFLAGS)
 tests_test_base_LDADD = $(TEST_LIBS)
-TESTS += tests/test-wa-bin tests/test-base tests/test-wa-pb
+tests_test_base_jid_SOURCES = tests/test-base-jid.c
+tests_test_base_jid_CFLAGS = $(TEST_CFLAGS)
+tests_test_base_jid_LDADD = libbase.a $(CMOCKA_LIBS)
+TESTS += tests/test-wa-bin tests/test-base tests/test-base-jid tests/test-wa-pb
 
 check_PROGRAMS += tests/test-store
 tests_test_store_SOURCES = tests/test-store.c tests/store-test.h
@@ -65,6 +68,15 @@ tests_fuzz_replay_wa_bin_SOURCES = tests/fuzz/fuzz-wa-bin.c tests/fuzz/replay.c
 tests_fuzz_replay_wa_bin_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-bin.sh
 EXTRA_DIST += tests/fuzz/replay-wa-bin.sh tests/fuzz/corpus tests/fuzz/wa-bin.dict
+FUZZ_PROGS += tests/fuzz/fuzz-base-jid
+tests_fuzz_fuzz_base_jid_SOURCES = tests/fuzz/fuzz-base-jid.c
+tests_fuzz_fuzz_base_jid_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_base_jid_LDADD = libbase.a
+check_PROGRAMS += tests/fuzz/replay-base-jid
+tests_fuzz_replay_base_jid_SOURCES = tests/fuzz/fuzz-base-jid.c tests/fuzz/replay.c
+tests_fuzz_replay_base_jid_LDADD = libbase.a
+TESTS += tests/fuzz/replay-base-jid.sh
+EXTRA_DIST += tests/fuzz/replay-base-jid.sh tests/fuzz/base-jid.dict
 
 # The history-store and search benches of issue 9 (perf.md H2
 # history_sync_store, U3 fts_1M): tests/bench/bench-search over a copy of
