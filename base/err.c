@@ -55,11 +55,10 @@ static const struct {
 	{ WC_EFILEHASH, N_("decrypted file does not match its hash") },
 };
 
-/* Every code has its message: a new code widens the range, so this fails
- * until its message is in the table (one added after WC_EFILEHASH also
- * goes here). */
+/* Every code has its message: a new code (added above WC_ELAST) widens
+ * the range, so this fails until its message is in the table. */
 _Static_assert(sizeof(msgs) / sizeof(msgs[0]) ==
-    WC_EFILEHASH - WC_EPROTO + 1, "a WC_E* code without its message");
+    WC_ELAST - WC_EPROTO, "a WC_E* code without its message");
 
 const char *
 wc_strerror(int err)
