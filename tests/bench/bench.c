@@ -1042,6 +1042,172 @@ pk_selected(const struct options *o, const char *name)
 	    (strcmp(o->only, "prekey") == 0 && strncmp(name, "prekey_", 7) == 0);
 }
 
+/* The number of prekey benches in PK_BENCHES. */
+#define PK_NBENCHES	(sizeof(PK_BENCHES) / sizeof(PK_BENCHES[0]))
+
+/* Whether --only selects any prekey bench; *two is set when one of those
+ * needs the worker. */
+static bool
+pk_any_selected(const struct options *o, bool *two)
+{
+	bool	 any = false;
+	size_t	 i;
+
+	*two = false;
+	for (i = 0; i < PK_NBENCHES; i++)
+		if (pk_selected(o, PK_BENCHES[i].name)) {
+			any = true;
+			*two |= PK_BENCHES[i].two;
+		}
+	return any;
+}
+
+/* The fixed device (seed, ids, identity and signed prekey) and the 812
+ * pre-made records in c->keys; dies when the ref10 keygen makes other
+ * public keys than libsodium's. */
+static void
+pk_ctx_init(struct pk_ctx *c)
+{
+	size_t	 i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < sizeof(c->seed); i++)
+		c->seed[i] = (uint8_t)(i * 37 + 11);
+	c->first_id = 1;
+	c->reg_id = 0x1234;
+	c->spk_id = 1;
+	for (i = 0; i < 32; i++) {
+		c->identity_pub[i] = (uint8_t)(i + 1);
+		c->spk_pub[i] = (uint8_t)(i + 101);
+	}
+	for (i = 0; i < 64; i++)
+		c->spk_sig[i] = (uint8_t)(i + 201);
+	c->gen = xcalloc(PK_N, sizeof(*c->gen));
+	c->keys = xcalloc(PK_N, sizeof(*c->keys));
+	pk_gen_range(c->seed, c->keys, 0, PK_N, 1, false);
+	/* The ref10 variants must make the same public keys. */
+	pk_gen_range(c->seed, c->gen, 0, PK_N, 1, true);
+	for (i = 0; i < PK_N; i++)
+		if (memcmp(c->gen[i].pub, c->keys[i].pub, STORE_KEY_LEN) != 0)
+			die("ref10 and libsodium keygen disagree", NULL);
+}
+
+/* The sized iq must be the same bytes as the engine's; and the iq must
+ * decode to 5 children, the list holding the 812 keys.  Dies otherwise. */
+static void
+pk_check_iq(struct pk_ctx *c)
+{
+	struct arena	 a1, a2;
+	struct buf	 w1 = BUF_INIT, w2 = BUF_INIT;
+	struct wa_node	*d;
+
+	arena_init(&a1, 0);
+	arena_init(&a2, PK_IQ_ARENA(PK_N));
+	if (pk_upload_iq(c, &a1, c->keys, PK_N, &w1, false) != 0 ||
+	    pk_upload_iq(c, &a2, c->keys, PK_N, &w2, true) != 0 ||
+	    w1.len != w2.len || memcmp(w1.p, w2.p, w1.len) != 0)
+		die("the sized upload iq differs from the engine's", NULL);
+	arena_reset(&a1);
+	if (wa_bin_decode(w1.p, w1.len, &a1, &d, NULL) != 0 ||
+	    d->content.kind != WA_VAL_LIST ||
+	    d->content.u.list.n != 5 ||
+	    d->content.u.list.v[3].content.kind != WA_VAL_LIST ||
+	    d->content.u.list.v[3].content.u.list.n != PK_N)
+		die("the upload iq does not decode as built", NULL);
+	buf_release(&w1);
+	buf_release(&w2);
+	arena_release(&a1);
+	arena_release(&a2);
+}
+
+/* A store in a fresh directory under $TMPDIR (or /tmp); dies on error. */
+static void
+pk_store_open(struct pk_ctx *c)
+{
+	const char	*tmp;
+	int		 rc;
+
+	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	snprintf(c->dir, sizeof(c->dir), "%s/wachat-bench-store.XXXXXX", tmp);
+	if (mkdtemp(c->dir) == NULL)
+		die(c->dir, strerror(errno));
+	if ((rc = store_open(c->dir, &c->st)) != 0)
+		die("store_open", wc_strerror(rc));
+}
+
+/*
+ * Start the worker of the _2t benches.  This thread stays on the CPU it
+ * runs on (run.sh pins it to CPU 1), the worker goes to CPU 0, or 1 when
+ * this is 0; *mine gets this thread's affinity before, for pk_worker_stop().
+ * Without a worker (c->have_worker false) the _2t benches run on one
+ * thread; a warning on stderr says so, or that they share one CPU.
+ */
+static void
+pk_worker_spawn(struct pk_ctx *c, cpu_set_t *mine)
+{
+	int	 rc, cur;
+
+	if ((cur = sched_getcpu()) < 0)
+		cur = 1;
+	c->worker_cpu = cur == 0 ? 1 : 0;
+	CPU_ZERO(mine);
+	(void)pthread_getaffinity_np(pthread_self(), sizeof(*mine), mine);
+	pthread_mutex_init(&c->mu, NULL);
+	pthread_cond_init(&c->cv, NULL);
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && pk_pin(cur)) {
+		c->two_cpus = true;
+		rc = pthread_create(&c->worker, NULL, pk_worker_start, c);
+	} else
+		rc = pthread_create(&c->worker, NULL, pk_worker, c);
+	c->have_worker = rc == 0;
+	if (!c->have_worker)
+		fprintf(stderr, "bench: no worker thread: the _2t "
+		    "benches run on one thread\n");
+	else if (!c->two_cpus)
+		fprintf(stderr, "bench: one CPU only: the _2t benches "
+		    "share it\n");
+}
+
+/* Stop and join the worker, if any, and give this thread back the
+ * affinity *mine that pk_worker_spawn() saved. */
+static void
+pk_worker_stop(struct pk_ctx *c, const cpu_set_t *mine)
+{
+	if (!c->have_worker)
+		return;
+	pthread_mutex_lock(&c->mu);
+	c->quit = true;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	pthread_join(c->worker, NULL);
+	(void)pthread_setaffinity_np(pthread_self(), sizeof(*mine), mine);
+}
+
+/* Close the store, remove its files and directory (a warning on stderr
+ * when the directory stays), wipe and free the keys. */
+static void
+pk_ctx_release(struct pk_ctx *c)
+{
+	static const char *const f[] = { "wachat.db", "wachat.db-wal",
+	    "wachat.db-shm" };
+	char		 path[300];
+	size_t		 i;
+
+	store_close(c->st);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/%s", c->dir, f[i]);
+		(void)unlink(path);
+	}
+	if (rmdir(c->dir) != 0)
+		fprintf(stderr, "bench: cannot remove %s: %s\n", c->dir,
+		    strerror(errno));
+	wa_crypto_wipe(c->gen, PK_N * sizeof(*c->gen));
+	wa_crypto_wipe(c->keys, PK_N * sizeof(*c->keys));
+	free(c->gen);
+	free(c->keys);
+}
+
 /*
  * perf.md P1-P3.  Returns whether any was selected by --only ("prekey"
  * selects them all; "prekey_gen_812" only that one).
@@ -1051,128 +1217,21 @@ bench_prekey(const struct options *o)
 {
 	struct pk_ctx	 c;
 	cpu_set_t	 mine;
-	const char	*tmp;
-	char		 path[300];
-	bool		 any = false, two = false;
+	bool		 two;
 	size_t		 i;
-	int		 rc, cur;
 
-	for (i = 0; i < sizeof(PK_BENCHES) / sizeof(PK_BENCHES[0]); i++)
-		if (pk_selected(o, PK_BENCHES[i].name)) {
-			any = true;
-			two |= PK_BENCHES[i].two;
-		}
-	if (!any)
+	if (!pk_any_selected(o, &two))
 		return false;
-	memset(&c, 0, sizeof(c));
-	for (i = 0; i < sizeof(c.seed); i++)
-		c.seed[i] = (uint8_t)(i * 37 + 11);
-	c.first_id = 1;
-	c.reg_id = 0x1234;
-	c.spk_id = 1;
-	for (i = 0; i < 32; i++) {
-		c.identity_pub[i] = (uint8_t)(i + 1);
-		c.spk_pub[i] = (uint8_t)(i + 101);
-	}
-	for (i = 0; i < 64; i++)
-		c.spk_sig[i] = (uint8_t)(i + 201);
-	c.gen = xcalloc(PK_N, sizeof(*c.gen));
-	c.keys = xcalloc(PK_N, sizeof(*c.keys));
-	pk_gen_range(c.seed, c.keys, 0, PK_N, 1, false);
-	/* The ref10 variants must make the same public keys. */
-	pk_gen_range(c.seed, c.gen, 0, PK_N, 1, true);
-	for (i = 0; i < PK_N; i++)
-		if (memcmp(c.gen[i].pub, c.keys[i].pub, STORE_KEY_LEN) != 0)
-			die("ref10 and libsodium keygen disagree", NULL);
-
-	/* The sized iq must be the same bytes as the engine's; and the iq
-	 * must decode to 5 children, the list holding the 812 keys. */
-	{
-		struct arena	 a1, a2;
-		struct buf	 w1 = BUF_INIT, w2 = BUF_INIT;
-		struct wa_node	*d;
-
-		arena_init(&a1, 0);
-		arena_init(&a2, PK_IQ_ARENA(PK_N));
-		if (pk_upload_iq(&c, &a1, c.keys, PK_N, &w1, false) != 0 ||
-		    pk_upload_iq(&c, &a2, c.keys, PK_N, &w2, true) != 0 ||
-		    w1.len != w2.len || memcmp(w1.p, w2.p, w1.len) != 0)
-			die("the sized upload iq differs from the engine's", NULL);
-		arena_reset(&a1);
-		if (wa_bin_decode(w1.p, w1.len, &a1, &d, NULL) != 0 ||
-		    d->content.kind != WA_VAL_LIST ||
-		    d->content.u.list.n != 5 ||
-		    d->content.u.list.v[3].content.kind != WA_VAL_LIST ||
-		    d->content.u.list.v[3].content.u.list.n != PK_N)
-			die("the upload iq does not decode as built", NULL);
-		buf_release(&w1);
-		buf_release(&w2);
-		arena_release(&a1);
-		arena_release(&a2);
-	}
-
-	if ((tmp = getenv("TMPDIR")) == NULL || *tmp == '\0')
-		tmp = "/tmp";
-	snprintf(c.dir, sizeof(c.dir), "%s/wachat-bench-store.XXXXXX", tmp);
-	if (mkdtemp(c.dir) == NULL)
-		die(c.dir, strerror(errno));
-	if ((rc = store_open(c.dir, &c.st)) != 0)
-		die("store_open", wc_strerror(rc));
-
-	if (two) {
-		/* This thread stays on the CPU it runs on (run.sh pins it to
-		 * CPU 1), the worker goes to CPU 0, or 1 when this is 0. */
-		if ((cur = sched_getcpu()) < 0)
-			cur = 1;
-		c.worker_cpu = cur == 0 ? 1 : 0;
-		CPU_ZERO(&mine);
-		(void)pthread_getaffinity_np(pthread_self(), sizeof(mine),
-		    &mine);
-		pthread_mutex_init(&c.mu, NULL);
-		pthread_cond_init(&c.cv, NULL);
-		if (sysconf(_SC_NPROCESSORS_ONLN) >= 2 && pk_pin(cur)) {
-			c.two_cpus = true;
-			rc = pthread_create(&c.worker, NULL, pk_worker_start,
-			    &c);
-		} else
-			rc = pthread_create(&c.worker, NULL, pk_worker, &c);
-		c.have_worker = rc == 0;
-		if (!c.have_worker)
-			fprintf(stderr, "bench: no worker thread: the _2t "
-			    "benches run on one thread\n");
-		else if (!c.two_cpus)
-			fprintf(stderr, "bench: one CPU only: the _2t benches "
-			    "share it\n");
-	}
-
-	for (i = 0; i < sizeof(PK_BENCHES) / sizeof(PK_BENCHES[0]); i++)
+	pk_ctx_init(&c);
+	pk_check_iq(&c);
+	pk_store_open(&c);
+	if (two)
+		pk_worker_spawn(&c, &mine);
+	for (i = 0; i < PK_NBENCHES; i++)
 		if (pk_selected(o, PK_BENCHES[i].name))
 			pk_run(&PK_BENCHES[i], &c, o);
-
-	if (c.have_worker) {
-		pthread_mutex_lock(&c.mu);
-		c.quit = true;
-		pthread_cond_broadcast(&c.cv);
-		pthread_mutex_unlock(&c.mu);
-		pthread_join(c.worker, NULL);
-		(void)pthread_setaffinity_np(pthread_self(), sizeof(mine),
-		    &mine);
-	}
-	store_close(c.st);
-	for (i = 0; i < 3; i++) {
-		static const char *const f[] = { "wachat.db", "wachat.db-wal",
-		    "wachat.db-shm" };
-
-		snprintf(path, sizeof(path), "%s/%s", c.dir, f[i]);
-		(void)unlink(path);
-	}
-	if (rmdir(c.dir) != 0)
-		fprintf(stderr, "bench: cannot remove %s: %s\n", c.dir,
-		    strerror(errno));
-	wa_crypto_wipe(c.gen, PK_N * sizeof(*c.gen));
-	wa_crypto_wipe(c.keys, PK_N * sizeof(*c.keys));
-	free(c.gen);
-	free(c.keys);
+	pk_worker_stop(&c, &mine);
+	pk_ctx_release(&c);
 	return true;
 }
 

@@ -156,15 +156,115 @@ out:
 	return rc;
 }
 
+/* The bundle of a process command, from its words v[2..8]; 0 or -EINVAL. */
+static int
+parse_bundle(char **v, struct wa_signal_bundle *b)
+{
+	int	 rc;
+
+	memset(b, 0, sizeof(*b));
+	b->has_prekey = true;
+	if ((rc = num(v[2], &b->registration_id)) != 0 ||
+	    (rc = key_hex(v[3], b->identity)) != 0 ||
+	    (rc = num(v[4], &b->spk_id)) != 0 ||
+	    (rc = key_hex(v[5], b->spk_pub)) != 0 ||
+	    from_hex(v[6], b->spk_sig, sizeof(b->spk_sig)) !=
+	    WA_SIGNAL_SIG_LEN || (rc = num(v[7], &b->prekey_id)) != 0 ||
+	    (rc = key_hex(v[8], b->prekey_pub)) != 0)
+		return rc != 0 ? rc : -EINVAL;
+	return 0;
+}
+
+/* process JID REG IDENTITY SPK_ID SPK_PUB SPK_SIG PREKEY_ID PREKEY_PUB */
+static int
+cmd_process(struct wa_signal *sig, const struct wa_signal_addr *a, char **v,
+    struct buf *io)
+{
+	struct wa_signal_bundle	 b;
+	int			 rc;
+
+	(void)io;
+	if ((rc = parse_bundle(v, &b)) != 0)
+		return rc;
+	if ((rc = wa_signal_process_bundle(sig, a, &b, NULL)) != 0)
+		return rc;
+	printf("ok\n");
+	return 0;
+}
+
+/* encrypt JID HEX */
+static int
+cmd_encrypt(struct wa_signal *sig, const struct wa_signal_addr *a, char **v,
+    struct buf *io)
+{
+	enum wa_signal_type	 t;
+	uint8_t			*p = malloc(LINE_MAX_LEN / 2);
+	long			 len;
+	int			 rc;
+
+	if (p == NULL)
+		return -ENOMEM;
+	if ((len = from_hex(v[2], p, LINE_MAX_LEN / 2)) < 0)
+		rc = -EINVAL;
+	else {
+		io->len = 0;
+		rc = wa_signal_encrypt(sig, a, p, (size_t)len, &t, io);
+	}
+	free(p);
+	if (rc == 0)
+		put_hex(t == WA_SIGNAL_PKMSG ? "pkmsg " : "msg ", io->p,
+		    io->len);
+	if (rc == 0)
+		printf("\n");
+	return rc;
+}
+
+/* decrypt JID pkmsg|msg HEX */
+static int
+cmd_decrypt(struct wa_signal *sig, const struct wa_signal_addr *a, char **v,
+    struct buf *io)
+{
+	enum wa_signal_type	 t;
+	uint8_t			*c = malloc(LINE_MAX_LEN / 2);
+	long			 len;
+	int			 rc;
+
+	if (c == NULL)
+		return -ENOMEM;
+	t = strcmp(v[2], "pkmsg") == 0 ? WA_SIGNAL_PKMSG :
+	    strcmp(v[2], "msg") == 0 ? WA_SIGNAL_MSG : 0;
+	if (t == 0 || (len = from_hex(v[3], c, LINE_MAX_LEN / 2)) < 0)
+		rc = -EINVAL;
+	else {
+		io->len = 0;
+		rc = wa_signal_decrypt(sig, a, t, c, (size_t)len, io, NULL);
+	}
+	free(c);
+	if (rc == 0) {
+		put_hex("plain ", io->p, io->len);
+		printf("\n");
+	}
+	return rc;
+}
+
+/* The commands: name, number of words with the name, handler. */
+static const struct tool_cmd {
+	const char	*name;
+	size_t		 words;
+	int		(*fn)(struct wa_signal *, const struct wa_signal_addr *,
+			    char **, struct buf *);
+} CMDS[] = {
+	{ "process", 9, cmd_process },
+	{ "encrypt", 3, cmd_encrypt },
+	{ "decrypt", 4, cmd_decrypt },
+};
+
 static int
 cmd(struct wa_signal *sig, char *line, struct buf *io)
 {
-	struct wa_signal_bundle	 b;
 	struct wa_signal_addr	 a;
-	enum wa_signal_type	 t;
 	char			*v[10], *save = NULL;
-	size_t			 n = 0;
-	long			 len;
+	size_t			 n = 0, i;
 	int			 rc;
 
 	for (v[n] = strtok_r(line, " \t\r\n", &save); v[n] != NULL && n < 9;
@@ -176,62 +276,9 @@ cmd(struct wa_signal *sig, char *line, struct buf *io)
 		return rc;
 	io->len = 0;
 	buf_reserve(io, LINE_MAX_LEN / 2);
-	if (strcmp(v[0], "process") == 0 && n == 9) {
-		memset(&b, 0, sizeof(b));
-		b.has_prekey = true;
-		if ((rc = num(v[2], &b.registration_id)) != 0 ||
-		    (rc = key_hex(v[3], b.identity)) != 0 ||
-		    (rc = num(v[4], &b.spk_id)) != 0 ||
-		    (rc = key_hex(v[5], b.spk_pub)) != 0 ||
-		    from_hex(v[6], b.spk_sig, sizeof(b.spk_sig)) !=
-		    WA_SIGNAL_SIG_LEN || (rc = num(v[7], &b.prekey_id)) != 0 ||
-		    (rc = key_hex(v[8], b.prekey_pub)) != 0)
-			return rc != 0 ? rc : -EINVAL;
-		if ((rc = wa_signal_process_bundle(sig, &a, &b, NULL)) != 0)
-			return rc;
-		printf("ok\n");
-		return 0;
-	}
-	if (strcmp(v[0], "encrypt") == 0 && n == 3) {
-		uint8_t	*p = malloc(LINE_MAX_LEN / 2);
-
-		if (p == NULL)
-			return -ENOMEM;
-		if ((len = from_hex(v[2], p, LINE_MAX_LEN / 2)) < 0)
-			rc = -EINVAL;
-		else {
-			io->len = 0;
-			rc = wa_signal_encrypt(sig, &a, p, (size_t)len, &t, io);
-		}
-		free(p);
-		if (rc == 0)
-			put_hex(t == WA_SIGNAL_PKMSG ? "pkmsg " : "msg ", io->p,
-			    io->len);
-		if (rc == 0)
-			printf("\n");
-		return rc;
-	}
-	if (strcmp(v[0], "decrypt") == 0 && n == 4) {
-		uint8_t	*c = malloc(LINE_MAX_LEN / 2);
-
-		if (c == NULL)
-			return -ENOMEM;
-		t = strcmp(v[2], "pkmsg") == 0 ? WA_SIGNAL_PKMSG :
-		    strcmp(v[2], "msg") == 0 ? WA_SIGNAL_MSG : 0;
-		if (t == 0 || (len = from_hex(v[3], c, LINE_MAX_LEN / 2)) < 0)
-			rc = -EINVAL;
-		else {
-			io->len = 0;
-			rc = wa_signal_decrypt(sig, &a, t, c, (size_t)len, io,
-			    NULL);
-		}
-		free(c);
-		if (rc == 0) {
-			put_hex("plain ", io->p, io->len);
-			printf("\n");
-		}
-		return rc;
-	}
+	for (i = 0; i < sizeof(CMDS) / sizeof(CMDS[0]); i++)
+		if (strcmp(v[0], CMDS[i].name) == 0 && n == CMDS[i].words)
+			return CMDS[i].fn(sig, &a, v, io);
 	return -EINVAL;
 }
 
