@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The Signal layer of 1:1 messaging (issue 6; protocol.md 5.4, 8.1, 9.4,
-# 11.2, 16): libsignal-protocol-c over the store (proto/signal.c, engine
-# side, no SQL; store/signal.c, every Signal SQL statement; the adapter in
-# src/app-store.c), and its test with two parties on real stores.
+# 11.2, 16): libsignal-protocol-c over the store (proto/signal*.c, listed
+# in proto/signal-int.h, engine side, no SQL; store/signal.c, every Signal
+# SQL statement; the adapter in src/app-store.c), and its test with two
+# parties on real stores.
 # libproto.a already compiles with $(SIGNAL_CFLAGS) $(SODIUM_CFLAGS)
 # $(OPENSSL_CFLAGS) (proto/noise.mk).
-libproto_a_SOURCES += proto/wa-signal.h proto/signal.c \
-	proto/signal-arena.h proto/signal-arena.c
+libproto_a_SOURCES += proto/wa-signal.h proto/signal-int.h proto/signal.c \
+	proto/signal-provider.c proto/signal-store.c proto/signal-session.c \
+	proto/signal-group.c proto/signal-arena.h proto/signal-arena.c
 # The bump arena under libsignal (proto/signal-arena.h) interposes malloc;
 # off under any sanitizer, which must keep its own allocator (gcc has no
 # macro for -fsanitize=undefined or fuzzer-no-link).
