@@ -23,7 +23,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/log.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/signal-int.h"
 #include "proto/wa-signal.h"
 
@@ -77,7 +77,7 @@ wa_signal_group_skdm(struct wa_signal *s, const char *group,
 
 	if ((rc = group_name(s, group, own_addr, &n)) != 0)
 		return rc;
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if ((rc = group_session_builder_create(&builder, s->store,
 	    s->ctx)) != 0) {
 		rc = wa_signal_err(rc);
@@ -117,7 +117,7 @@ wa_signal_group_process_skdm(struct wa_signal *s, const char *group,
 		return WC_ETOOBIG;
 	if (len == 0)
 		return WC_EBADMSG;
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if ((rc = sender_key_distribution_message_deserialize(&m, skdm, len,
 	    s->ctx)) != 0) {
 		/* A missing field, a bad version or protobuf: the input's
@@ -162,7 +162,7 @@ wa_signal_group_encrypt(struct wa_signal *s, const char *group,
 		return -EINVAL;
 	if (len > WA_SIGNAL_MAX_LEN)
 		return WC_ETOOBIG;
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0) {
 		rc = wa_signal_err(rc);
 		goto out;
@@ -205,9 +205,9 @@ group_decrypt_err(struct wa_signal *s, const char *group,
 	    rc != SG_ERR_INVALID_KEY_ID)
 		return group_err(rc);
 	s->tmp.len = 0;
-	ar = wa_signal_arena_pause();	/* the store; s->tmp lives on */
+	ar = scope_alloc_pause();	/* the store; s->tmp lives on */
 	lr = s->ops->sender_key_load(s->ops->arg, group, a, &s->tmp);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (lr < 0)
 		rc = lr;
 	else if (lr == 0)
@@ -246,7 +246,7 @@ wa_signal_group_decrypt(struct wa_signal *s, const char *group,
 		return WC_ETOOBIG;
 	if (len == 0)
 		return WC_EBADMSG;
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if ((rc = sender_key_message_deserialize(&m, c, len, s->ctx)) != 0) {
 		rc = rc == SG_ERR_NOMEM ? -ENOMEM : WC_EBADMSG;
 		goto out;

@@ -18,7 +18,7 @@
  *   signal-group.c     group sender keys: SKDM, skmsg encrypt, decrypt
  *
  * Allocation: every libsignal call runs in a scope of the per-call
- * arena of proto/signal-arena.h, opened by the wa_signal_* call and
+ * allocator of base/scope-alloc.h, opened by the wa_signal_* call and
  * closed (sig_scope_leave()) after every libsignal object of the call is
  * freed (outputs are copied out first).  The scope is paused around
  * whatever reaches the store (the ops, hence SQLite), OpenSSL (which

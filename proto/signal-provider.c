@@ -4,7 +4,7 @@
  * libsignal-protocol-c (proto/signal-int.h): random bytes from libsodium,
  * HMAC-SHA256 on states from a small pool, SHA-512 and AES-256 (CBC with
  * PKCS#7 padding, CTR) on OpenSSL.  OpenSSL's own memory is kept out of
- * the per-call arena (proto/signal-arena.h): it is glibc's.
+ * the per-call scope (base/scope-alloc.h): it is glibc's.
  */
 #include "base/compat.h"
 
@@ -22,7 +22,7 @@
 #include <signal_protocol.h>
 
 #include "base/xmalloc.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/signal-int.h"
 #include "proto/wa-signal.h"
 
@@ -130,7 +130,7 @@ static int
 p_sha512_init(void **ctx, void *u)
 {
 	EVP_MD_CTX	*c;
-	bool		 ar = wa_signal_arena_pause();	/* OpenSSL */
+	bool		 ar = scope_alloc_pause();	/* OpenSSL */
 	int		 rc = 0;
 
 	(void)u;
@@ -141,19 +141,19 @@ p_sha512_init(void **ctx, void *u)
 		rc = SG_ERR_UNKNOWN;
 	} else
 		*ctx = c;
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
 static int
 p_sha512_update(void *ctx, const uint8_t *data, size_t len, void *u)
 {
-	bool	 ar = wa_signal_arena_pause();
+	bool	 ar = scope_alloc_pause();
 	int	 rc;
 
 	(void)u;
 	rc = EVP_DigestUpdate(ctx, data, len) == 1 ? 0 : SG_ERR_UNKNOWN;
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -163,13 +163,13 @@ p_sha512_final(void *ctx, signal_buffer **out, void *u)
 {
 	uint8_t		 md[64];
 	unsigned	 n = 0;
-	bool		 ar = wa_signal_arena_pause();
+	bool		 ar = scope_alloc_pause();
 	int		 ok;
 
 	(void)u;
 	ok = EVP_DigestFinal_ex(ctx, md, &n) == 1 && n == sizeof(md) &&
 	    EVP_DigestInit_ex(ctx, EVP_sha512(), NULL) == 1;
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (!ok)
 		return SG_ERR_UNKNOWN;
 	*out = signal_buffer_create(md, n);
@@ -180,11 +180,11 @@ p_sha512_final(void *ctx, signal_buffer **out, void *u)
 static void
 p_sha512_cleanup(void *ctx, void *u)
 {
-	bool	 ar = wa_signal_arena_pause();
+	bool	 ar = scope_alloc_pause();
 
 	(void)u;
 	EVP_MD_CTX_free(ctx);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 }
 
 /* AES-256 in the modes libsignal asks for: CBC with PKCS#7 padding (what
@@ -216,12 +216,12 @@ p_aes(struct provider *s, signal_buffer **out, int cipher, const uint8_t *key,
 	    len > WA_SIGNAL_MAX_LEN + AES_BLOCK)
 		return SG_ERR_INVAL;
 	tmp = xmalloc(len + AES_BLOCK);	/* the arena's, in a scope */
-	ar = wa_signal_arena_pause();	/* OpenSSL: glibc's, kept */
+	ar = scope_alloc_pause();	/* OpenSSL: glibc's, kept */
 	if (*c == NULL)
 		*c = EVP_CIPHER_fetch(NULL, name, NULL);
 	if (*ctx == NULL) {
 		if (*c == NULL || (*ctx = EVP_CIPHER_CTX_new()) == NULL) {
-			wa_signal_arena_resume(ar);
+			scope_alloc_resume(ar);
 			free(tmp);
 			return SG_ERR_NOMEM;
 		}
@@ -236,7 +236,7 @@ p_aes(struct provider *s, signal_buffer **out, int cipher, const uint8_t *key,
 		EVP_CIPHER_CTX_free(*ctx);
 		*ctx = NULL;
 	}
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (ok) {
 		*out = signal_buffer_create(tmp, (size_t)n1 + (size_t)n2);
 		rc = *out != NULL ? 0 : SG_ERR_NOMEM;

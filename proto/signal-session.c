@@ -21,7 +21,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/log.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/signal-int.h"
 #include "proto/wa-signal.h"
 
@@ -61,7 +61,7 @@ wa_signal_process_bundle(struct wa_signal *s, const struct wa_signal_addr *a,
 	    b->prekey_id > WA_SIGNAL_PREKEY_ID_MAX)))
 		return WC_EBADKEY;
 	sig_to_sg(a, &sa);
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if ((rc = sig_decode_pub(s, b->identity, &ik)) != 0 ||
 	    (rc = sig_decode_pub(s, b->spk_pub, &spk)) != 0 ||
 	    (b->has_prekey &&
@@ -110,7 +110,7 @@ wa_signal_encrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	if ((rc = sig_tx_begin(s)) != 0)
 		return rc;
 	rc = s->ops->session_contains(s->ops->arg, a);
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if (rc == 0)
 		rc = WC_ENOSESSION;
 	else if (rc == 1 && (rc = session_cipher_create(&cipher, s->store, &sa,
@@ -180,7 +180,7 @@ wa_signal_decrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	if (len == 0)
 		return WC_EBADMSG;
 	sig_to_sg(a, &sa);
-	(void)wa_signal_arena_enter();
+	(void)scope_alloc_enter();
 	if ((rc = session_cipher_create(&cipher, s->store, &sa,
 	    s->ctx)) != 0) {
 		rc = wa_signal_err(rc);

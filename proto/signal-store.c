@@ -10,8 +10,9 @@
  * Buffer ownership at the libsignal boundary: a signal_buffer this file
  * hands to libsignal through a load callback (session, prekey, identity)
  * is libsignal's to free; record bytes libsignal passes to a store
- * callback are borrowed for the call.  The arena (proto/signal-arena.h)
- * is paused around every op: the store's memory is glibc's.
+ * callback are borrowed for the call.  The allocation scope
+ * (base/scope-alloc.h) is paused around every op: the store's memory is
+ * glibc's.
  */
 #include "base/compat.h"
 
@@ -26,7 +27,7 @@
 
 #include "base/buf.h"
 #include "base/err.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/signal-int.h"
 #include "proto/wa-signal.h"
 
@@ -122,10 +123,10 @@ tmp_to_buffer(struct wa_signal *s, signal_buffer **out)
 static int
 own_load(struct wa_signal *s, struct wa_signal_own *own)
 {
-	bool	 ar = wa_signal_arena_pause();	/* the store */
+	bool	 ar = scope_alloc_pause();	/* the store */
 	int	 rc = s->ops->own_load(s->ops->arg, own);
 
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc == 1 ? 0 : rc == 0 ? WC_ESTATE : rc;
 }
 
@@ -144,9 +145,9 @@ st_load_session(signal_buffer **record, signal_buffer **user_record,
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
 	s->tmp.len = 0;
-	ar = wa_signal_arena_pause();	/* the store; s->tmp lives on */
+	ar = scope_alloc_pause();	/* the store; s->tmp lives on */
 	rc = s->ops->session_load(s->ops->arg, &a, &s->tmp);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (rc != 1)
 		return rc;
 	return (rc = tmp_to_buffer(s, record)) == 0 ? 1 : rc;
@@ -171,10 +172,10 @@ st_sub_devices(signal_int_list **sessions, const char *name, size_t len,
 	if (s->ops->session_devices == NULL)
 		rc = 0;
 	else {
-		ar = wa_signal_arena_pause();
+		ar = scope_alloc_pause();
 		rc = s->ops->session_devices(s->ops->arg, n, dev,
 		    sizeof(dev) / sizeof(dev[0]));
-		wa_signal_arena_resume(ar);
+		scope_alloc_resume(ar);
 		if (rc < 0)
 			return rc;
 	}
@@ -204,9 +205,9 @@ st_store_session(const signal_protocol_address *sa, uint8_t *rec,
 	(void)user_len;
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
-	ar = wa_signal_arena_pause();	/* the store */
+	ar = scope_alloc_pause();	/* the store */
 	rc = s->ops->session_store(s->ops->arg, &a, rec, len);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -220,9 +221,9 @@ st_contains_session(const signal_protocol_address *sa, void *u)
 
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
-	ar = wa_signal_arena_pause();	/* the store */
+	ar = scope_alloc_pause();	/* the store */
 	rc = s->ops->session_contains(s->ops->arg, &a);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -236,9 +237,9 @@ st_delete_session(const signal_protocol_address *sa, void *u)
 
 	if ((rc = from_sg(sa, &a)) != 0)
 		return rc;
-	ar = wa_signal_arena_pause();	/* the store */
+	ar = scope_alloc_pause();	/* the store */
 	rc = s->ops->session_delete(s->ops->arg, &a);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -257,9 +258,9 @@ st_delete_all(const char *name, size_t len, void *u)
 		return -ENOTSUP;
 	memcpy(n, name, len);
 	n[len] = '\0';
-	ar = wa_signal_arena_pause();	/* the store */
+	ar = scope_alloc_pause();	/* the store */
 	rc = s->ops->session_delete_all(s->ops->arg, n);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -275,11 +276,11 @@ st_load_prekey(signal_buffer **record, uint32_t id, void *u)
 	uint8_t			 pub[WA_SIGNAL_KEY_LEN];
 	ec_key_pair		*kp = NULL;
 	session_pre_key		*pk = NULL;
-	bool			 ar = wa_signal_arena_pause();	/* store */
+	bool			 ar = scope_alloc_pause();	/* store */
 	int			 rc;
 
 	rc = s->ops->prekey_load(s->ops->arg, id, priv, pub);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (rc == 0)
 		return SG_ERR_INVALID_KEY_ID;
 	if (rc < 0)
@@ -309,11 +310,11 @@ st_contains_prekey(uint32_t id, void *u)
 	struct wa_signal	*s = u;
 	uint8_t			 priv[WA_SIGNAL_KEY_LEN];
 	uint8_t			 pub[WA_SIGNAL_KEY_LEN];
-	bool			 ar = wa_signal_arena_pause();	/* store */
+	bool			 ar = scope_alloc_pause();	/* store */
 	int			 rc;
 
 	rc = s->ops->prekey_load(s->ops->arg, id, priv, pub);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	sodium_memzero(priv, sizeof(priv));
 	return rc;
 }
@@ -325,9 +326,9 @@ st_remove_prekey(uint32_t id, void *u)
 	bool			 ar;
 	int			 rc;
 
-	ar = wa_signal_arena_pause();	/* the store */
+	ar = scope_alloc_pause();	/* the store */
 	rc = s->ops->prekey_remove(s->ops->arg, id);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -446,10 +447,10 @@ st_save_identity(const signal_protocol_address *sa, uint8_t *key,
 		return rc;
 	if (len != SERIALIZED_KEY_LEN || key[0] != DJB_TYPE)
 		return SG_ERR_INVALID_KEY;
-	ar = wa_signal_arena_pause();	/* the clock and the store */
+	ar = scope_alloc_pause();	/* the clock and the store */
 	rc = s->ops->identity_save(s->ops->arg, &a, key + 1,
 	    s->now_ms(s->clock_arg));
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (rc < 0)
 		return rc;
 	if (rc == 1)
@@ -500,9 +501,9 @@ st_store_sender_key(const signal_protocol_sender_key_name *n, uint8_t *rec,
 		return -ENOTSUP;
 	if ((rc = sk_name(n, group, &a)) != 0)
 		return rc;
-	ar = wa_signal_arena_pause();	/* the store */
+	ar = scope_alloc_pause();	/* the store */
 	rc = s->ops->sender_key_store(s->ops->arg, group, &a, rec, len);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -522,9 +523,9 @@ st_load_sender_key(signal_buffer **record, signal_buffer **user_record,
 	if ((rc = sk_name(n, group, &a)) != 0)
 		return rc;
 	s->tmp.len = 0;
-	ar = wa_signal_arena_pause();	/* the store; s->tmp lives on */
+	ar = scope_alloc_pause();	/* the store; s->tmp lives on */
 	rc = s->ops->sender_key_load(s->ops->arg, group, &a, &s->tmp);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	if (rc != 1)
 		return rc;
 	return (rc = tmp_to_buffer(s, record)) == 0 ? 1 : rc;

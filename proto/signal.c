@@ -6,8 +6,8 @@
  * and a recursive lock, and the key-making context without stores; the
  * mapping of libsignal's errors, JIDs to libsignal addresses (5.4), and
  * what every call of proto/signal-session.c and proto/signal-group.c
- * wraps around libsignal: the store's transaction, the per-call arena
- * scope (proto/signal-arena.h) and the copy of its output.  The layer's
+ * wraps around libsignal: the store's transaction, the per-call
+ * allocation scope (base/scope-alloc.h) and the copy of its output.  The layer's
  * files are listed in proto/signal-int.h.  No SQL here.
  *
  * Objects libsignal returns to us (ciphertext messages, plaintext
@@ -32,7 +32,7 @@
 #include "base/jid.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/signal-int.h"
 #include "proto/wa-signal.h"
 
@@ -272,12 +272,12 @@ wa_signal_addr_from_jid(const char *jid, size_t len, struct wa_signal_addr *out)
 int
 sig_tx_begin(struct wa_signal *s)
 {
-	bool	 ar = wa_signal_arena_pause();	/* the store */
+	bool	 ar = scope_alloc_pause();	/* the store */
 	int	 rc;
 
 	s->identity_changed = false;
 	rc = s->ops->tx_begin(s->ops->arg);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -285,16 +285,16 @@ sig_tx_begin(struct wa_signal *s)
 int
 sig_tx_end(struct wa_signal *s, int rc)
 {
-	bool	 ar = wa_signal_arena_pause();	/* the store, the log */
+	bool	 ar = scope_alloc_pause();	/* the store, the log */
 	int	 rc2;
 
 	if (rc == 0 && (rc = s->ops->tx_commit(s->ops->arg)) == 0) {
-		wa_signal_arena_resume(ar);
+		scope_alloc_resume(ar);
 		return 0;
 	}
 	if ((rc2 = s->ops->tx_rollback(s->ops->arg)) != 0)
 		log_error("rolling back Signal state: %s", wc_strerror(rc2));
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 
@@ -309,7 +309,7 @@ sig_scope_leave(void)
 	static bool	 said;
 	size_t		 n;
 
-	if ((n = wa_signal_arena_leave()) != 0 &&
+	if ((n = scope_alloc_leave()) != 0 &&
 	    !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
 		log_warn("%zu libsignal allocations outlived their call "
 		    "(their arena chunk is kept)", n);
@@ -319,8 +319,8 @@ sig_scope_leave(void)
 void
 sig_out_append(struct buf *out, signal_buffer *b)
 {
-	bool	 ar = wa_signal_arena_pause();
+	bool	 ar = scope_alloc_pause();
 
 	buf_append(out, signal_buffer_data(b), signal_buffer_len(b));
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 }
