@@ -108,7 +108,7 @@ bool	 scope_alloc_check(void);
 
 /* Process-wide counts since start, for tests and benches. */
 struct scope_alloc_stats {
-	uint64_t	 scopes;	/* outermost scopes that served blocks */
+	uint64_t	 scopes;	/* outermost scopes serving blocks */
 	uint64_t	 blocks;	/* blocks served from a chunk */
 	uint64_t	 fallbacks;	/* requests in scope sent to glibc */
 	uint64_t	 retired;	/* chunks retired with live blocks */
