@@ -30,7 +30,7 @@
 
 #include "proto/crypto.h"
 #include "base/err.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 
 #define DJB_TYPE	0x05	/* libsignal's type byte of a Curve25519 key */
 
@@ -472,9 +472,9 @@ xed_edwards_y(const uint8_t u_in[WA_CRYPTO_KEY_LEN],
 	memcpy(ub, u_in, sizeof(ub));
 	ub[31] &= 0x7f;
 	/* inside a libsignal call: OpenSSL's memory is glibc's */
-	ar = wa_signal_arena_pause();
+	ar = scope_alloc_pause();
 	if ((bc = BN_CTX_new()) == NULL) {
-		wa_signal_arena_resume(ar);
+		scope_alloc_resume(ar);
 		return -1;
 	}
 	BN_CTX_start(bc);
@@ -503,7 +503,7 @@ xed_edwards_y(const uint8_t u_in[WA_CRYPTO_KEY_LEN],
 out:
 	BN_CTX_end(bc);
 	BN_CTX_free(bc);
-	wa_signal_arena_resume(ar);
+	scope_alloc_resume(ar);
 	return rc;
 }
 

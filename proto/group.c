@@ -20,18 +20,17 @@
 #include "e2e.pb-c.h"
 #include "base/err.h"
 #include "proto/group.h"
+#include "base/jid.h"
 #include "proto/node.h"
 #include "base/xmalloc.h"
-
-#define GROUP_SERVER	"g.us"
 
 /* --- phash (10.3) --- */
 
 static bool
 is_hosted(const struct wa_jid *j)
 {
-	return wa_str_eqc(j->server, "hosted") ||
-	    wa_str_eqc(j->server, "hosted.lid") || j->device == 99;
+	return wa_str_eqc(j->server, JID_SERVER_HOSTED) ||
+	    wa_str_eqc(j->server, JID_SERVER_HOSTED_LID) || j->device == 99;
 }
 
 static int
@@ -121,10 +120,10 @@ out:
 static bool
 is_group_jid(const char *s)
 {
-	struct wa_jid	 j;
+	struct jid	 j;
 
-	return s != NULL && wa_jid_parse(s, &j) == 0 && j.user.len > 0 &&
-	    j.device == 0 && wa_str_eqc(j.server, GROUP_SERVER);
+	return s != NULL && jid_is_group(s) && jid_parse(s, &j) == 0 &&
+	    j.user_len > 0 && j.device == 0;
 }
 
 static const char *
@@ -292,7 +291,7 @@ wa_group_participating_query(const char *id, struct arena *a,
 
 	if (id == NULL)
 		return -EINVAL;
-	c = g2_iq(a, id, "get", GROUP_SERVER, &iq);
+	c = g2_iq(a, id, "get", JID_SERVER_GROUP, &iq);
 	p = wa_nb_kids(a, wa_nb_kid(a, c, "participating", 0), 2);
 	wa_nb_kid(a, &p[0], "participants", 0);
 	wa_nb_kid(a, &p[1], "description", 0);
@@ -331,7 +330,7 @@ wa_group_create(const char *id, const char *subject, const char *key,
 		key += 4;
 	if (key[0] == '\0')
 		return -EINVAL;
-	c = g2_iq(a, id, "set", GROUP_SERVER, &iq);
+	c = g2_iq(a, id, "set", JID_SERVER_GROUP, &iq);
 	wa_nb_kid(a, c, "create", 2);
 	wa_nb_attr(c, "subject", subject);
 	wa_nb_attr(c, "key", key);
@@ -400,7 +399,7 @@ wa_group_leave(const char *id, const char *group, struct arena *a,
 
 	if (id == NULL || !is_group_jid(group))
 		return -EINVAL;
-	c = g2_iq(a, id, "set", GROUP_SERVER, &iq);
+	c = g2_iq(a, id, "set", JID_SERVER_GROUP, &iq);
 	g = wa_nb_kid(a, wa_nb_kids(a, wa_nb_kid(a, c, "leave", 0), 1),
 	    "group", 1);
 	if (wa_nb_attr_jid(g, "id", group) != 0)
@@ -482,12 +481,12 @@ wa_group_info_parse(const struct wa_node *g, struct arena *a,
 	memset(&gi, 0, sizeof(gi));
 	if ((id = wa_node_text(a, g, "id")) == NULL || id[0] == '\0')
 		FAIL("<group> without an id");
-	if (strchr(id, '@') != NULL) {
+	if (jid_server_of(id) != id) {	/* a JID already */
 		gi.jid = id;
 	} else {
-		len = strlen(id) + sizeof("@" GROUP_SERVER);
+		len = strlen(id) + sizeof("@" JID_SERVER_GROUP);
 		jid = arena_alloc(a, len);
-		snprintf(jid, len, "%s@" GROUP_SERVER, id);
+		(void)jid_make(id, JID_SERVER_GROUP, jid, len);	/* fits */
 		gi.jid = jid;
 	}
 	if (wa_node_num(g, "s_t", &gi.subject_t) < 0 ||

@@ -15,6 +15,7 @@
 #include "base/buf.h"
 #include "proto/crypto.h"
 #include "base/err.h"
+#include "base/jid.h"
 #include "proto/history.h"
 #include "proto/hsync.h"
 #include "proto/http-get.h"
@@ -159,12 +160,8 @@ resend_receipts(struct wa_hsync *h)
 void
 wa_hsync_online(struct wa_hsync *h, const char *own_jid)
 {
-	size_t	 n = strcspn(own_jid, ":@");
-	const char *at = strchr(own_jid, '@');
-
 	h->online = true;
-	snprintf(h->own_user, sizeof(h->own_user), "%.*s@%s", (int)n, own_jid,
-	    at != NULL ? at + 1 : "s.whatsapp.net");
+	(void)jid_user_of(own_jid, h->own_user, sizeof(h->own_user));
 	h->nhosts = 0;		/* a new connection: ask again */
 	resend_receipts(h);
 	kick(h);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/jid.h"
 #include "proto/node.h"
 
 struct wa_node *
@@ -115,7 +116,7 @@ wa_nb_attr_server(struct wa_node *n, const char *key)
 	at->key = wa_str_c(key);
 	at->val.kind = WA_VAL_JID;
 	memset(&at->val.u.jid, 0, sizeof(at->val.u.jid));
-	at->val.u.jid.server = wa_str_c("s.whatsapp.net");
+	at->val.u.jid.server = wa_str_c(JID_SERVER_PN);
 }
 
 void

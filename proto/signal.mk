@@ -1,16 +1,14 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The Signal layer of 1:1 messaging (issue 6; protocol.md 5.4, 8.1, 9.4,
-# 11.2, 16): libsignal-protocol-c over the store (proto/signal.c, engine
-# side, no SQL; store/signal.c, every Signal SQL statement; the adapter in
-# src/app-store.c), and its test with two parties on real stores.
+# 11.2, 16): libsignal-protocol-c over the store (proto/signal*.c, listed
+# in proto/signal-int.h, engine side, no SQL; store/signal.c, every Signal
+# SQL statement; the adapter in src/app-store.c), and its test with two
+# parties on real stores.
 # libproto.a already compiles with $(SIGNAL_CFLAGS) $(SODIUM_CFLAGS)
 # $(OPENSSL_CFLAGS) (proto/noise.mk).
-libproto_a_SOURCES += proto/wa-signal.h proto/signal.c \
-	proto/signal-arena.h proto/signal-arena.c
-# The bump arena under libsignal (proto/signal-arena.h) interposes malloc;
-# off under any sanitizer, which must keep its own allocator (gcc has no
-# macro for -fsanitize=undefined or fuzzer-no-link).
-libproto_a_CPPFLAGS += $(if $(findstring -fsanitize,$(WC_CFLAGS) $(CFLAGS)),-DWA_SIGNAL_ARENA_OFF)
+libproto_a_SOURCES += proto/wa-signal.h proto/signal-int.h proto/signal.c \
+	proto/signal-provider.c proto/signal-store.c proto/signal-session.c \
+	proto/signal-group.c
 libstore_a_SOURCES += store/signal.c
 
 check_PROGRAMS += tests/test-wa-signal
@@ -21,8 +19,10 @@ tests_test_wa_signal_LDADD = libapp.a libproto.a libstore.a libbase.a \
 	$(CMOCKA_LIBS) $(PROTO_LIBS) $(STORE_LIBS)
 TESTS += tests/test-wa-signal
 
-# The arena itself: scopes, escapes, realloc, and what a steady encrypt
-# still asks of glibc.
+# The Signal layer on the scope allocator (base/scope-alloc.h, whose own
+# tests are tests/test-base-scope-alloc): round trips with nothing
+# escaping, and what a steady encrypt still asks of glibc; in a sanitizer
+# build, the round trips on the sanitizer's allocator.
 check_PROGRAMS += tests/test-wa-signal-arena
 tests_test_wa_signal_arena_SOURCES = tests/test-wa-signal-arena.c
 tests_test_wa_signal_arena_CPPFLAGS = $(AM_CPPFLAGS)

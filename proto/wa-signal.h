@@ -16,8 +16,8 @@
  * <sys/param.h> include.)
  *
  * Memory: each call runs libsignal inside a scope of the per-call bump
- * arena of proto/signal-arena.h (perf.md 2, 5.3), with the arena paused
- * around the ops, OpenSSL and every append to a caller's struct buf, so
+ * allocator of base/scope-alloc.h (perf.md 2, 5.3), paused around the
+ * ops, OpenSSL and every append to a caller's struct buf, so
  * what the caller gets back and what the ops see is ordinary heap memory.
  *
  * Thread contract: a struct wa_signal and its ops belong to one thread

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * tests/test-wa-signal-arena.c -- the bump arena under libsignal
- * (proto/signal-arena.h): blocks, realloc, pause, fallback, a block freed
- * after its scope and one that never is (the retire path), then the
- * Signal layer running on it: 1:1 and group round trips many times with
- * the right plaintext and no block escaping, and the number of calls a
- * steady encrypt still makes into glibc.  The parties keep their Signal
+ * tests/test-wa-signal-arena.c -- the Signal layer on the per-call scope
+ * allocator under libsignal (base/scope-alloc.h, whose own tests are
+ * tests/test-base-scope-alloc.c): 1:1 and group round trips many times
+ * with the right plaintext and no block escaping, and the number of calls
+ * a steady encrypt still makes into glibc.  The parties keep their Signal
  * state in memory (serialized records in small tables, like a cache in
- * front of SQLite), so the counts are libsignal's and proto/signal.c's
- * alone.  In a sanitizer build (no arena) the arena tests are skipped
- * and the round trips still run.
+ * front of SQLite), so the counts are libsignal's and proto/signal*.c's
+ * alone.  A sanitizer build (no scope allocator) runs another group: a
+ * scope serves nothing there, and the round trips hold on the allocator
+ * the sanitizer watches.
  */
 #include "base/compat.h"
 
@@ -26,14 +26,12 @@
 #include "base/buf.h"
 #include "proto/crypto.h"
 #include "base/err.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/wa-signal.h"
 
 #define CLOCK_MS	1700000000000LL
 #define NREC		8	/* records of each kind per party */
 #define GROUP		"120363000000000001@g.us"
-#define ESCAPED_TEXT	"kept past its scope, never freed, never reused, " \
-			"all 64 bytes!!!"	/* 63 characters and the NUL */
 
 /*
  * glibc calls a steady encrypt or decrypt (msg on an acknowledged
@@ -295,10 +293,10 @@ send_recv(struct party *from, struct party *to, const char *text,
 	assert_int_equal(wa_signal_encrypt(from->sig, &to->addr,
 	    (const uint8_t *)text, strlen(text), &t, &ct), 0);
 	assert_int_equal(t, want);
-	assert_false(wa_signal_arena_owns(ct.p));
+	assert_false(scope_alloc_owns(ct.p));
 	assert_int_equal(wa_signal_decrypt(to->sig, &from->addr, t, ct.p,
 	    ct.len, &pt, NULL), 0);
-	assert_false(wa_signal_arena_owns(pt.p));
+	assert_false(scope_alloc_owns(pt.p));
 	assert_int_equal(pt.len, strlen(text));
 	assert_memory_equal(pt.p, text, pt.len);
 	buf_release(&ct);
@@ -334,9 +332,9 @@ need_arena(void)
 {
 	bool	 on;
 
-	assert_true(wa_signal_arena_built());
-	on = wa_signal_arena_enter();
-	assert_int_equal(wa_signal_arena_leave(), 0);
+	assert_true(scope_alloc_built());
+	on = scope_alloc_enter();
+	assert_int_equal(scope_alloc_leave(), 0);
 	assert_true(on);
 }
 
@@ -349,12 +347,12 @@ test_signal_arena__off_in_this_build__every_block_from_the_allocator(
 	char	*p;
 
 	(void)state;
-	assert_false(wa_signal_arena_built());
-	assert_false(wa_signal_arena_enter());
+	assert_false(scope_alloc_built());
+	assert_false(scope_alloc_enter());
 	p = malloc(64);
 	assert_non_null(p);
 	memset(p, 0x5a, 64);
-	assert_int_equal(wa_signal_arena_leave(), 0);
+	assert_int_equal(scope_alloc_leave(), 0);
 	/* still ours after the scope: it was never the arena's */
 	assert_int_equal((unsigned char)p[63], 0x5a);
 	free(p);
@@ -378,176 +376,19 @@ on_free(void)
 {
 }
 
-/* Through a volatile pointer, so the compiler cannot fold malloc/free of
- * a block it can see (it knows them as builtins). */
-static void *(*volatile xmalloc_v)(size_t) = malloc;
-static void *(*volatile xrealloc_v)(void *, size_t) = realloc;
-static void *(*volatile xcalloc_v)(size_t, size_t) = calloc;
-static void (*volatile xfree_v)(void *) = free;
-
-/* ---- the arena ---- */
-
-static void
-test_signal_arena__blocks_are_aligned__and_realloc_growth_copies(
-    void **state)
-{
-	struct wa_signal_arena_stats	 before, after;
-	uint8_t				*p[8], *q;
-	size_t				 i;
-
-	(void)state;
-	need_arena();
-	wa_signal_arena_stats(&before);
-	assert_true(wa_signal_arena_enter());
-	for (i = 0; i < 8; i++) {
-		p[i] = xmalloc_v(i * 7 + 1);
-		assert_true(wa_signal_arena_owns(p[i]));
-		assert_int_equal((uintptr_t)p[i] % 16, 0);
-		memset(p[i], (int)i, i * 7 + 1);
-	}
-	for (i = 1; i < 8; i++)	/* no overlap */
-		assert_true(p[i] >= p[i - 1] + (i - 1) * 7 + 1);
-	q = xmalloc_v(10);
-	memcpy(q, "0123456789", 10);
-	q = xrealloc_v(q, 5000);
-	assert_true(wa_signal_arena_owns(q));
-	assert_memory_equal(q, "0123456789", 10);
-	memset(q + 10, 'x', 4990);
-	q = xrealloc_v(q, 12);	/* shrinks in place */
-	assert_memory_equal(q, "0123456789xx", 12);
-	for (i = 0; i < 8; i++) {
-		assert_int_equal(p[i][i * 7], (uint8_t)i);
-		xfree_v(p[i]);
-	}
-	xfree_v(q);
-	assert_int_equal(wa_signal_arena_leave(), 0);	/* reset, no escape */
-	wa_signal_arena_stats(&after);
-	assert_int_equal(after.retired, before.retired);
-	assert_true(after.blocks >= before.blocks + 10);
-}
-
-static void
-test_signal_arena__calloc_zeroes_a_reused_chunk(void **state)
-{
-	uint8_t	*p, zero[256];
-
-	(void)state;
-	need_arena();
-	memset(zero, 0, sizeof(zero));
-	assert_true(wa_signal_arena_enter());
-	p = xmalloc_v(256);
-	memset(p, 0xA5, 256);
-	xfree_v(p);
-	assert_int_equal(wa_signal_arena_leave(), 0);
-	assert_true(wa_signal_arena_enter());
-	p = xcalloc_v(16, 16);
-	assert_true(wa_signal_arena_owns(p));
-	assert_memory_equal(p, zero, 256);
-	xfree_v(p);
-	assert_int_equal(wa_signal_arena_leave(), 0);
-}
-
-static void
-test_signal_arena__paused_outside_and_too_big__go_to_glibc(void **state)
-{
-	uint8_t	*p, *q, *big, *o;
-
-	(void)state;
-	need_arena();
-	o = xmalloc_v(32);
-	assert_false(wa_signal_arena_owns(o));
-	assert_true(wa_signal_arena_enter());
-	assert_true(wa_signal_arena_pause());
-	p = xmalloc_v(32);
-	assert_false(wa_signal_arena_owns(p));
-	wa_signal_arena_resume(true);
-	q = xmalloc_v(32);
-	assert_true(wa_signal_arena_owns(q));
-	big = xmalloc_v(WA_SIGNAL_ARENA_CHUNK);	/* cannot fit */
-	assert_false(wa_signal_arena_owns(big));
-	memset(big, 1, WA_SIGNAL_ARENA_CHUNK);
-	o = xrealloc_v(o, 64);	/* a glibc block stays glibc's */
-	assert_false(wa_signal_arena_owns(o));
-	xfree_v(p);		/* glibc blocks freed in scope */
-	xfree_v(big);
-	xfree_v(q);
-	assert_int_equal(wa_signal_arena_leave(), 0);
-	xfree_v(o);
-}
-
-static void
-test_signal_arena__a_block_freed_after_its_scope__stays_valid_till_then(
-    void **state)
-{
-	struct wa_signal_arena_stats	 before, after;
-	uint8_t				*p, *q;
-
-	(void)state;
-	need_arena();
-	wa_signal_arena_stats(&before);
-	assert_true(wa_signal_arena_enter());
-	p = xmalloc_v(100);
-	memset(p, 0x5C, 100);
-	assert_int_equal(wa_signal_arena_leave(), 1);	/* retired */
-	/* the next scope gets another chunk: p is not written over */
-	assert_true(wa_signal_arena_enter());
-	q = xmalloc_v(100);
-	memset(q, 0xEE, 100);
-	assert_true(q < p || q >= p + 100);
-	xfree_v(q);
-	assert_int_equal(wa_signal_arena_leave(), 0);
-	assert_int_equal(p[0], 0x5C);
-	assert_int_equal(p[99], 0x5C);
-	/* grown outside any scope: glibc's, content kept */
-	p = xrealloc_v(p, 4000);
-	assert_false(wa_signal_arena_owns(p));
-	assert_int_equal(p[99], 0x5C);
-	xfree_v(p);
-	wa_signal_arena_stats(&after);
-	assert_int_equal(after.retired, before.retired + 1);
-	assert_int_equal(after.escaped, before.escaped + 1);
-}
-
-static void
-test_signal_arena__an_escaped_block__keeps_its_content_for_good(
-    void **state)
-{
-	static uint8_t	*escaped;	/* never freed, on purpose */
-	uint8_t		*p[10];
-	size_t		 i, j;
-
-	(void)state;
-	need_arena();
-	assert_true(wa_signal_arena_enter());
-	escaped = xmalloc_v(64);
-	memcpy(escaped, ESCAPED_TEXT, 64);
-	assert_int_equal(wa_signal_arena_leave(), 1);
-	for (i = 0; i < 50; i++) {
-		assert_true(wa_signal_arena_enter());
-		for (j = 0; j < 10; j++) {
-			p[j] = xmalloc_v(1000);
-			memset(p[j], 0xFF, 1000);
-		}
-		for (j = 0; j < 10; j++)
-			xfree_v(p[j]);
-		assert_int_equal(wa_signal_arena_leave(), 0);
-	}
-	assert_memory_equal(escaped, ESCAPED_TEXT, 64);
-}
-
 /* ---- the Signal layer on it ---- */
 
 static void
 test_signal_arena__dm_round_trips__give_the_plaintext__and_nothing_escapes(
     void **state)
 {
-	struct wa_signal_arena_stats	 before, after;
+	struct scope_alloc_stats	 before, after;
 	struct party			*a, *b;
 	char				 text[80];
 	int				 i;
 
 	(void)state;
-	wa_signal_arena_stats(&before);
+	scope_alloc_stats(&before);
 	a = party_new("15550000001@s.whatsapp.net");
 	b = party_new("15550000002@s.whatsapp.net");
 	converse(a, b);
@@ -562,9 +403,9 @@ test_signal_arena__dm_round_trips__give_the_plaintext__and_nothing_escapes(
 	}
 	party_free(a);
 	party_free(b);
-	wa_signal_arena_stats(&after);
+	scope_alloc_stats(&after);
 	assert_int_equal(after.retired, before.retired);
-	if (wa_signal_arena_built() && after.scopes > before.scopes) {
+	if (scope_alloc_built() && after.scopes > before.scopes) {
 		assert_true(after.scopes >= before.scopes + 600);
 		assert_true(after.blocks > before.blocks + 600 * 50);
 	}
@@ -573,7 +414,7 @@ test_signal_arena__dm_round_trips__give_the_plaintext__and_nothing_escapes(
 static void
 test_signal_arena__group_round_trips__give_the_plaintext(void **state)
 {
-	struct wa_signal_arena_stats	 before, after;
+	struct scope_alloc_stats	 before, after;
 	struct party			*a, *b;
 	struct buf			 skdm = BUF_INIT, ct = BUF_INIT;
 	struct buf			 pt = BUF_INIT;
@@ -581,12 +422,12 @@ test_signal_arena__group_round_trips__give_the_plaintext(void **state)
 	int				 i;
 
 	(void)state;
-	wa_signal_arena_stats(&before);
+	scope_alloc_stats(&before);
 	a = party_new("15550000001@s.whatsapp.net");
 	b = party_new("15550000002@s.whatsapp.net");
 	assert_int_equal(wa_signal_group_skdm(a->sig, GROUP, &a->addr, &skdm),
 	    0);
-	assert_false(wa_signal_arena_owns(skdm.p));
+	assert_false(scope_alloc_owns(skdm.p));
 	assert_int_equal(wa_signal_group_process_skdm(b->sig, GROUP, &a->addr,
 	    skdm.p, skdm.len), 0);
 	for (i = 0; i < 100; i++) {
@@ -609,7 +450,7 @@ test_signal_arena__group_round_trips__give_the_plaintext(void **state)
 	buf_release(&pt);
 	party_free(a);
 	party_free(b);
-	wa_signal_arena_stats(&after);
+	scope_alloc_stats(&after);
 	assert_int_equal(after.retired, before.retired);
 }
 
@@ -625,7 +466,7 @@ test_signal_arena__steady_encrypt_and_decrypt__make_few_glibc_calls(
 
 	(void)state;
 	need_arena();
-	wa_signal_arena_set_count_hooks(on_alloc, on_free);
+	scope_alloc_set_count_hooks(on_alloc, on_free);
 	a = party_new("15550000001@s.whatsapp.net");
 	b = party_new("15550000002@s.whatsapp.net");
 	converse(a, b);
@@ -651,7 +492,7 @@ test_signal_arena__steady_encrypt_and_decrypt__make_few_glibc_calls(
 	    &pt, NULL), 0);
 	counting = false;
 	dec = glibc_allocs;
-	wa_signal_arena_set_count_hooks(NULL, NULL);
+	scope_alloc_set_count_hooks(NULL, NULL);
 	print_message("glibc allocations: steady encrypt %lu, decrypt %lu\n",
 	    enc, dec);
 	assert_int_equal(pt.len, 60);
@@ -668,11 +509,6 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_signal_arena__blocks_are_aligned__and_realloc_growth_copies),
-		cmocka_unit_test(test_signal_arena__calloc_zeroes_a_reused_chunk),
-		cmocka_unit_test(test_signal_arena__paused_outside_and_too_big__go_to_glibc),
-		cmocka_unit_test(test_signal_arena__a_block_freed_after_its_scope__stays_valid_till_then),
-		cmocka_unit_test(test_signal_arena__an_escaped_block__keeps_its_content_for_good),
 		cmocka_unit_test(test_signal_arena__dm_round_trips__give_the_plaintext__and_nothing_escapes),
 		cmocka_unit_test(test_signal_arena__group_round_trips__give_the_plaintext),
 		cmocka_unit_test(test_signal_arena__steady_encrypt_and_decrypt__make_few_glibc_calls),
@@ -687,7 +523,7 @@ main(void)
 
 	if (wa_crypto_init() != 0)
 		return 1;
-	if (!wa_signal_arena_built())
+	if (!scope_alloc_built())
 		return cmocka_run_group_tests(off, NULL, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,8 +8,8 @@
  * the executable come first in the dynamic lookup order, so json-c, zlib
  * and libc itself call these too.
  *
- * When the executable links the arena under libsignal
- * (proto/signal-arena.c, pulled in by proto/signal.c), that file defines
+ * When the executable links the scope allocator under libsignal
+ * (base/scope-alloc.c, pulled in by proto/signal*.c), that file defines
  * the malloc family and these weak definitions give way to it; the
  * counter then hears from the arena's hooks, which fire only for calls
  * that reach glibc, so a block served from the arena is not counted (as
@@ -26,10 +26,10 @@
 #include <unistd.h>
 
 #include "alloc-count.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 
-/* Weak: absent (NULL) unless the executable links proto/signal-arena.o. */
-#pragma weak wa_signal_arena_set_count_hooks
+/* Weak: absent (NULL) unless the executable links base/scope-alloc.o. */
+#pragma weak scope_alloc_set_count_hooks
 
 #define WEAK	__attribute__((weak))
 
@@ -68,8 +68,8 @@ alloc_count_start(void)
 {
 	static bool	 hooked;
 
-	if (!hooked && wa_signal_arena_set_count_hooks != NULL)
-		wa_signal_arena_set_count_hooks(note, note_free);
+	if (!hooked && scope_alloc_set_count_hooks != NULL)
+		scope_alloc_set_count_hooks(note, note_free);
 	hooked = true;
 	count.calls = count.bytes = count.frees = 0;
 	counting = true;

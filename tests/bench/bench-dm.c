@@ -54,7 +54,7 @@
  * SQLITE_CONFIG_MALLOC) with a counting wrapper); openssl_allocs is the
  * part of allocs made through OpenSSL (CRYPTO_set_mem_functions: the
  * crypto provider of proto/signal.c).  libsignal's own allocations come
- * from the per-call arena of proto/signal-arena.h and are not counted:
+ * from the per-call arena of base/scope-alloc.h and are not counted:
  * only calls that reach glibc are, as divan counts calls into the
  * general-purpose allocator (perf.md 4.1); "signal_arena" says whether
  * the arena was on.  Each operation is a function of its own
@@ -86,7 +86,7 @@
 #include "base/err.h"
 #include "proto/msg.h"
 #include "proto/node.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "store/store.h"
 #include "proto/wa-signal.h"
 #include "base/xmalloc.h"
@@ -841,14 +841,14 @@ run(const struct dm_bench *b, struct dm_ctx *c, unsigned long n, double *t)
 	return sum / (double)n;
 }
 
-/* "on" when libsignal's calls run in the arena of proto/signal-arena.h
+/* "on" when libsignal's calls run in the arena of base/scope-alloc.h
  * (off in sanitizer builds, under valgrind, or WACHAT_SIGNAL_ARENA=0). */
 static const char *
 arena_state(void)
 {
-	bool	 on = wa_signal_arena_enter();
+	bool	 on = scope_alloc_enter();
 
-	(void)wa_signal_arena_leave();
+	(void)scope_alloc_leave();
 	return on ? "on" : "off";
 }
 

@@ -39,7 +39,7 @@
  * <device-identity> in a fresh 64 KB arena, marshalled.
  *
  * allocs/bytes count one warm operation across the process; allocations
- * served by the arena under libsignal (proto/signal-arena.h) never reach
+ * served by the arena under libsignal (base/scope-alloc.h) never reach
  * glibc and are not counted (perf.md 4.1); openssl_allocs is the part
  * made through OpenSSL; "signal_arena" says whether the arena was on.
  * Each operation is a function of its own
@@ -69,7 +69,7 @@
 #include "proto/group.h"
 #include "proto/msg.h"
 #include "proto/node.h"
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 #include "proto/wa-signal.h"
 #include "base/xmalloc.h"
 
@@ -709,14 +709,14 @@ run(const struct group_bench *b, struct group_ctx *c, unsigned long n,
 	return sum / (double)n;
 }
 
-/* "on" when libsignal's calls run in the arena of proto/signal-arena.h
+/* "on" when libsignal's calls run in the arena of base/scope-alloc.h
  * (off in sanitizer builds, under valgrind, or WACHAT_SIGNAL_ARENA=0). */
 static const char *
 arena_state(void)
 {
-	bool	 on = wa_signal_arena_enter();
+	bool	 on = scope_alloc_enter();
 
-	(void)wa_signal_arena_leave();
+	(void)scope_alloc_leave();
 	return on ? "on" : "off";
 }
 

@@ -1,53 +1,56 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * proto/signal-arena.c -- the per-operation bump arena under
- * libsignal-protocol-c, and the malloc family that routes to it or to
- * glibc (proto/signal-arena.h; glibc manual, "Replacing malloc": malloc,
- * free, calloc, realloc, plus aligned_alloc, malloc_usable_size,
- * memalign, posix_memalign, pvalloc, valloc; reallocarray too, because
- * glibc's own calls __libc_realloc directly).
+ * base/scope-alloc.c -- the per-scope bump allocator, and the malloc
+ * family that routes to it or to glibc (base/scope-alloc.h; glibc manual,
+ * "Replacing malloc": malloc, free, calloc, realloc, plus aligned_alloc,
+ * malloc_usable_size, memalign, posix_memalign, pvalloc, valloc;
+ * reallocarray too, because glibc's own calls __libc_realloc directly).
+ * Only libc is called from here: nothing of base/ above it (xmalloc,
+ * arena), which allocate through it.
  *
  * Layout: one reserved mapping [base, end) cut into chunks; a chunk starts
- * with struct chunk (CHUNK_HDR bytes), then blocks, each a 16-byte header
- * (the size asked for) and the payload, rounded up to 16 bytes.  Whether a
- * pointer is an arena block is a range check, which any thread can make.
- * The owning thread counts its blocks in chunk->live without atomics; a
- * free from any other thread, or of a block in a retired chunk, adds to
- * chunk->remote atomically.
+ * with struct chunk (CHUNK_HDR bytes, the head canary last), then the
+ * data: blocks, each a 16-byte header (the size asked for) and the
+ * payload, rounded up to 16 bytes; the chunk ends with the tail canary
+ * (TAIL bytes).  Whether a pointer is a scope block is a range check,
+ * which any thread can make.  The owning thread counts its blocks in
+ * chunk->live without atomics; a free from any other thread, or of a
+ * block in a retired chunk, adds to chunk->remote atomically.
  */
 #include "base/compat.h"
 
-#include "proto/signal-arena.h"
+#include "base/scope-alloc.h"
 
-#if !defined(WA_SIGNAL_ARENA_OFF)
+#if !defined(SCOPE_ALLOC_OFF)
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define WA_SIGNAL_ARENA_OFF 1
+#define SCOPE_ALLOC_OFF 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || \
     __has_feature(thread_sanitizer) || __has_feature(hwaddress_sanitizer)
-#define WA_SIGNAL_ARENA_OFF 1
+#define SCOPE_ALLOC_OFF 1
 #endif
 #endif
 #endif
 
-#if defined(WA_SIGNAL_ARENA_OFF)
+#if defined(SCOPE_ALLOC_OFF)
 
 /* A sanitizer build: the sanitizer's allocator stays in charge. */
-bool	 wa_signal_arena_enter(void) { return false; }
-size_t	 wa_signal_arena_leave(void) { return 0; }
-bool	 wa_signal_arena_pause(void) { return false; }
-void	 wa_signal_arena_resume(bool was_on) { (void)was_on; }
-bool	 wa_signal_arena_owns(const void *p) { (void)p; return false; }
-bool	 wa_signal_arena_built(void) { return false; }
+bool	 scope_alloc_enter(void) { return false; }
+size_t	 scope_alloc_leave(void) { return 0; }
+bool	 scope_alloc_pause(void) { return false; }
+void	 scope_alloc_resume(bool was_on) { (void)was_on; }
+bool	 scope_alloc_owns(const void *p) { (void)p; return false; }
+bool	 scope_alloc_check(void) { return true; }
+bool	 scope_alloc_built(void) { return false; }
 
 void
-wa_signal_arena_stats(struct wa_signal_arena_stats *out)
+scope_alloc_stats(struct scope_alloc_stats *out)
 {
 	memset(out, 0, sizeof(*out));
 }
 
 void
-wa_signal_arena_set_count_hooks(void (*on_alloc)(size_t), void (*on_free)(void))
+scope_alloc_set_count_hooks(void (*on_alloc)(size_t), void (*on_free)(void))
 {
 	(void)on_alloc;
 	(void)on_free;
@@ -72,11 +75,12 @@ void	*__libc_memalign(size_t, size_t);
 void	*__libc_valloc(size_t);
 void	*__libc_pvalloc(size_t);
 
-#define CHUNK		((size_t)WA_SIGNAL_ARENA_CHUNK)
-#define N_CHUNKS	(WA_SIGNAL_ARENA_REGION / WA_SIGNAL_ARENA_CHUNK)
-#define CHUNK_HDR	64	/* struct chunk, padded; keeps 16-alignment */
+#define CHUNK		((size_t)SCOPE_ALLOC_CHUNK)
+#define N_CHUNKS	(SCOPE_ALLOC_REGION / SCOPE_ALLOC_CHUNK)
+#define CHUNK_HDR	64	/* struct chunk; keeps 16-alignment */
+#define TAIL		16	/* the tail canary, twice */
 #define BLOCK_HDR	16
-#define DATA_MAX	(CHUNK - CHUNK_HDR)
+#define DATA_MAX	(CHUNK - CHUNK_HDR - TAIL)
 #define ROUND16(n)	(((n) + 15) & ~(size_t)15)
 
 struct chunk {
@@ -84,9 +88,14 @@ struct chunk {
 	size_t		 live;		/* blocks given out and not freed by
 					 * the owner while current */
 	size_t		 remote;	/* atomic: other frees */
+	uint64_t	 pad[4];
+	uint64_t	 head;		/* SCOPE_ALLOC_CANARY, just before
+					 * the data */
 };
 
-_Static_assert(sizeof(struct chunk) <= CHUNK_HDR, "chunk header too big");
+_Static_assert(sizeof(struct chunk) == CHUNK_HDR, "chunk header size");
+_Static_assert(DATA_MAX - BLOCK_HDR == SCOPE_ALLOC_BLOCK_MAX,
+    "SCOPE_ALLOC_BLOCK_MAX");
 
 struct tls {
 	struct chunk	*c;		/* current chunk, or NULL */
@@ -101,7 +110,8 @@ static __thread struct tls	 t;
 
 static pthread_once_t	 once = PTHREAD_ONCE_INIT;
 static char		*base, *end;	/* the region; NULL: none (yet) */
-static bool		 disabled;	/* WACHAT_SIGNAL_ARENA=0, or no map */
+static bool		 disabled;	/* WACHAT_SIGNAL_ARENA=0, no map,
+					 * or malloc is not ours */
 static size_t		 next_chunk;	/* atomic */
 static uint64_t		 st_scopes, st_blocks, st_fallbacks, st_retired,
 			 st_escaped;	/* atomic */
@@ -113,15 +123,61 @@ static size_t		(*libc_usable)(void *);
 static struct chunk	*take_chunk(void);
 static inline bool	 in_region(const void *);
 
+static inline char *
+data_of(struct chunk *c)
+{
+	return (char *)c + CHUNK_HDR;
+}
+
+/* The tail canary: the TAIL bytes after the data. */
+static inline uint64_t *
+tail_of(struct chunk *c)
+{
+	return (uint64_t *)(void *)(data_of(c) + DATA_MAX);
+}
+
+static bool
+canaries_ok(struct chunk *c)
+{
+	const uint64_t	*tl = tail_of(c);
+
+	return c->head == SCOPE_ALLOC_CANARY && tl[0] == SCOPE_ALLOC_CANARY &&
+	    tl[1] == SCOPE_ALLOC_CANARY;
+}
+
+/* A chunk overrun: nothing of it can be trusted any more.  No stdio (it
+ * allocates), no logger (base/log.c sits above this file). */
+static void
+overrun(void)
+{
+	static const char	 msg[] = "wachat: a scope allocator chunk's "
+				    "canary was overwritten (a block "
+				    "overrun): aborting\n";
+
+	(void)!write(2, msg, sizeof(msg) - 1);
+	abort();
+}
+
+/* Release every block of c: poison what they used (which wipes what a
+ * scope held there, libsignal's keys) and start over. */
+static void
+reset(struct chunk *c)
+{
+	memset(data_of(c), SCOPE_ALLOC_POISON, c->used);
+	c->used = c->live = 0;
+	__atomic_store_n(&c->remote, 0, __ATOMIC_RELAXED);
+}
+
 /*
  * Whether malloc reaches this file: a tool such as valgrind's memcheck
- * replaces the malloc family in the executable too, and then the arena
+ * replaces the malloc family in the executable too, and then scopes
  * must stay off.  One block asked for with this thread's scope on.
  */
 static bool
 probe(void)
 {
 	void	*(*volatile m)(size_t) = malloc;	/* not folded */
+	void	 (*volatile f)(void *) = free;
 	void	*p;
 	bool	 ours;
 
@@ -131,8 +187,8 @@ probe(void)
 	p = m(16);
 	t.on = false;
 	ours = p != NULL && in_region(p);
-	free(p);
-	t.c->used = t.c->live = 0;
+	f(p);
+	reset(t.c);
 	return ours;
 }
 
@@ -146,13 +202,13 @@ region_init(void)
 		disabled = true;
 		return;
 	}
-	p = mmap(NULL, WA_SIGNAL_ARENA_REGION, PROT_READ | PROT_WRITE,
+	p = mmap(NULL, SCOPE_ALLOC_REGION, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		disabled = true;
 		return;
 	}
-	__atomic_store_n(&end, (char *)p + WA_SIGNAL_ARENA_REGION,
+	__atomic_store_n(&end, (char *)p + SCOPE_ALLOC_REGION,
 	    __ATOMIC_RELEASE);
 	__atomic_store_n(&base, (char *)p, __ATOMIC_RELEASE);
 	if (!probe())
@@ -194,12 +250,14 @@ take_chunk(void)
 	c = (struct chunk *)(void *)(base + i * CHUNK);
 	c->used = c->live = 0;
 	__atomic_store_n(&c->remote, 0, __ATOMIC_RELAXED);
+	c->head = tail_of(c)[0] = tail_of(c)[1] = SCOPE_ALLOC_CANARY;
+	memset(data_of(c), SCOPE_ALLOC_POISON, DATA_MAX);
 	return c;
 }
 
 /* A block of n bytes from this thread's chunk, or NULL (off, too big). */
 static inline void *
-arena_alloc(size_t n)
+chunk_alloc(size_t n)
 {
 	struct chunk	*c = t.c;
 	size_t		 need;
@@ -210,7 +268,7 @@ arena_alloc(size_t n)
 		t.fallbacks++;
 		return NULL;
 	}
-	b = (char *)c + CHUNK_HDR + c->used;
+	b = data_of(c) + c->used;
 	c->used += need;
 	c->live++;
 	t.blocks++;
@@ -219,7 +277,7 @@ arena_alloc(size_t n)
 }
 
 static inline void
-arena_free(void *p)
+chunk_free(void *p)
 {
 	struct chunk	*c = chunk_of(p);
 
@@ -230,7 +288,7 @@ arena_free(void *p)
 }
 
 bool
-wa_signal_arena_enter(void)
+scope_alloc_enter(void)
 {
 	if (t.depth >= 32) {
 		t.over++;	/* deeper nesting keeps the state */
@@ -251,7 +309,7 @@ wa_signal_arena_enter(void)
 }
 
 size_t
-wa_signal_arena_leave(void)
+scope_alloc_leave(void)
 {
 	struct chunk	*c;
 	size_t		 live;
@@ -276,13 +334,12 @@ wa_signal_arena_leave(void)
 	}
 	if ((c = t.c) == NULL)
 		return 0;
+	if (!canaries_ok(c))
+		overrun();
 	live = c->live - __atomic_load_n(&c->remote, __ATOMIC_RELAXED);
 	if (live == 0) {
-		/* Nothing points into the chunk: wipe what the scope wrote
-		 * (libsignal's keys) and start over. */
-		memset((char *)c + CHUNK_HDR, 0, c->used);
-		c->used = c->live = 0;
-		__atomic_store_n(&c->remote, 0, __ATOMIC_RELAXED);
+		/* Nothing points into the chunk: start over. */
+		reset(c);
 		return 0;
 	}
 	/* Blocks outlive the scope: keep the chunk as it is, for good.  A
@@ -295,7 +352,7 @@ wa_signal_arena_leave(void)
 }
 
 bool
-wa_signal_arena_pause(void)
+scope_alloc_pause(void)
 {
 	bool	 was = t.on;
 
@@ -304,25 +361,45 @@ wa_signal_arena_pause(void)
 }
 
 void
-wa_signal_arena_resume(bool was_on)
+scope_alloc_resume(bool was_on)
 {
 	t.on = was_on && t.depth > 0 && t.c != NULL;
 }
 
 bool
-wa_signal_arena_owns(const void *p)
+scope_alloc_owns(const void *p)
 {
 	return p != NULL && in_region(p);
 }
 
 bool
-wa_signal_arena_built(void)
+scope_alloc_check(void)
+{
+	struct chunk	*c = t.c;
+	const uint64_t	*w;
+	const uint64_t	 poison = 0x0101010101010101ull * SCOPE_ALLOC_POISON;
+	size_t		 i;
+
+	if (c == NULL)
+		return true;
+	if (!canaries_ok(c))
+		return false;
+	/* used and DATA_MAX are multiples of 16: whole words */
+	w = (const uint64_t *)(const void *)(data_of(c) + c->used);
+	for (i = 0; i < (DATA_MAX - c->used) / sizeof(*w); i++)
+		if (w[i] != poison)
+			return false;
+	return true;
+}
+
+bool
+scope_alloc_built(void)
 {
 	return true;
 }
 
 void
-wa_signal_arena_stats(struct wa_signal_arena_stats *out)
+scope_alloc_stats(struct scope_alloc_stats *out)
 {
 	size_t	 n = __atomic_load_n(&next_chunk, __ATOMIC_RELAXED);
 
@@ -336,7 +413,7 @@ wa_signal_arena_stats(struct wa_signal_arena_stats *out)
 }
 
 void
-wa_signal_arena_set_count_hooks(void (*on_alloc)(size_t), void (*on_free)(void))
+scope_alloc_set_count_hooks(void (*on_alloc)(size_t), void (*on_free)(void))
 {
 	hook_alloc = on_alloc;
 	hook_free = on_free;
@@ -356,7 +433,7 @@ malloc(size_t n)
 {
 	void	*p;
 
-	if (t.on && (p = arena_alloc(n)) != NULL)
+	if (t.on && (p = chunk_alloc(n)) != NULL)
 		return p;
 	counted(n);
 	return __libc_malloc(n);
@@ -372,7 +449,7 @@ calloc(size_t n, size_t size)
 			errno = ENOMEM;
 			return NULL;
 		}
-		if ((p = arena_alloc(n * size)) != NULL) {
+		if ((p = chunk_alloc(n * size)) != NULL) {
 			memset(p, 0, n * size);	/* a reused chunk */
 			return p;
 		}
@@ -387,7 +464,7 @@ free(void *p)
 	if (p == NULL)
 		return;
 	if (in_region(p)) {
-		arena_free(p);
+		chunk_free(p);
 		return;
 	}
 	if (hook_free != NULL)
@@ -408,7 +485,7 @@ realloc(void *p, size_t n)
 		return __libc_realloc(p, n);
 	}
 	if (n == 0) {		/* as glibc: free, NULL */
-		arena_free(p);
+		chunk_free(p);
 		return NULL;
 	}
 	old = block_size(p);
@@ -416,10 +493,10 @@ realloc(void *p, size_t n)
 		*(size_t *)(void *)((char *)p - BLOCK_HDR) = n;
 		return p;
 	}
-	if ((q = malloc(n)) == NULL)	/* the arena if on, else glibc */
+	if ((q = malloc(n)) == NULL)	/* a chunk if on, else glibc */
 		return NULL;
 	memcpy(q, p, old);
-	arena_free(p);
+	chunk_free(p);
 	return q;
 }
 
@@ -494,4 +571,4 @@ malloc_usable_size(void *p)
 	return f(p);
 }
 
-#endif /* !WA_SIGNAL_ARENA_OFF */
+#endif /* !SCOPE_ALLOC_OFF */

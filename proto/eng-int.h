@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/eng-int.h -- what the files of the connection engine (proto/eng.h)
+ * share: the engine's state and the functions one of them calls in
+ * another.  Not for other modules.  Engine thread only, as proto/eng.h.
+ *
+ * The files, each calling only those above it (no circle):
+ *   eng-util.c    events out, stanzas out, iq ids, the clock and the RNG,
+ *                 our own JID, the QR file
+ *   eng-link.c    the connection's life: connect, keepalive, the version
+ *                 look-up after failure 405, stream errors and failures,
+ *                 the end of a connection and the reconnect
+ *   eng-pair.c    pairing: QR codes, pair-device and pair-success, the
+ *                 phone-number code, companion_reg_refresh
+ *   eng-login.c   after <success>: prekey count and upload, passive
+ *                 mode, messaging and history online, account sync
+ *   eng-stanza.c  the dispatch of incoming stanzas to the above
+ *   eng.c         the public API: create, start, free, and the
+ *                 registration material
+ */
+#ifndef WA_ENG_INT_H
+#define WA_ENG_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <uv.h>
+
+#include "base/arena.h"
+#include "base/compat.h"
+#include "proto/bin.h"
+#include "proto/dm.h"
+#include "proto/eng.h"
+#include "proto/engver.h"
+#include "proto/hsync.h"
+#include "proto/paircode.h"
+
+/* 6.2 */
+#define QR_PREFIX	"https://wa.me/settings/linked_devices#"
+#define MAX_REFS	16	/* the server sends 6 (6.1) */
+#define MAX_REF_LEN	256
+#define IQ_ID_LEN	32
+#define N_TIMERS	3
+#define PN_MAX		24	/* bytes of a phone number, with the NUL */
+
+enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
+/* What follows a lost connection. */
+enum eng_next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP };
+/* A phone-number code link (6.7) on the current connection. */
+enum lc_state {
+	LC_NONE,	/* none asked, or not yet sent */
+	LC_HELLO,	/* companion_hello sent, its result awaited */
+	LC_CODE,	/* the code is shown; the phone's notification awaited */
+	LC_FINISH,	/* companion_finish sent: pair-success awaited, with
+			 * the ADV secret derived from the code */
+};
+
+struct wa_eng {
+	uv_loop_t		*loop;
+	struct wa_conn		*c;
+	uv_timer_t		 t_retry, t_qr, t_ping;
+	int			 open_timers;
+	bool			 started, freed, halted;
+	const struct wa_store_ops *st;
+	wa_conn_rng_fn		 rng;
+	void			*rng_arg;
+	wa_conn_clock_fn	 now;
+	void			*clock_arg;
+	wa_eng_event_fn		 on_event;
+	void			*ev_arg;
+	char			*version, *os, *qr_file;
+	uint32_t		 qr_first_ms, qr_next_ms, ping_ms, ping_dl_ms;
+	uint32_t		 retry_cap_ms;
+
+	struct wa_device	 dev;
+	enum conn_kind		 kind;
+	bool			 online;
+	int64_t			 online_since_ms;
+	uint32_t		 attempt;	/* connects made */
+	uint32_t		 fails;		/* since the last stable link */
+
+	char			 refs[MAX_REFS][MAX_REF_LEN];
+	size_t			 nrefs, ref_idx;
+
+	char			 idp[12];	/* iq id prefix */
+	uint32_t		 idn;
+	char			 ping_id[IQ_ID_LEN];
+	bool			 ping_out;
+	char			 count_id[IQ_ID_LEN];
+	char			 upload_id[IQ_ID_LEN];
+	uint32_t		*upload_ids;	/* ids of the upload */
+	size_t			 upload_n;
+	bool			 uploaded;	/* on this connection */
+	char			 text[1024];	/* event text */
+
+	/* failure 405 (3.3) */
+	char			*version_url, *ca_file;
+	bool			 full_history;	/* requireFullSync at linking */
+	bool			 version_pinned;	/* set by the user */
+	bool			 version_retried;	/* since the last login */
+	struct wa_engver	*lookup;		/* in flight, or NULL */
+
+	/* pairing by code (6.7) */
+	char			 lc_pn[PN_MAX];	/* "" = pair by QR */
+	enum lc_state		 lc;
+	char			 lc_code[WA_PAIRCODE_LEN + 1];
+	uint8_t			 lc_eph_priv[WA_ENG_KEY_LEN];
+	char			 lc_ref[MAX_REF_LEN];
+	char			 lc_id[IQ_ID_LEN];	/* hello or finish */
+
+	/* 1:1 messaging (proto/dm.h); NULL without its stores */
+	struct wa_signal	*sig;
+	struct wa_dm		*dm;
+	struct wa_dm_host	 dm_host;
+	/* history sync (proto/hsync.h); NULL without its store */
+	struct wa_hsync		*hs;
+	struct wa_hsync_host	 hs_host;
+};
+
+/* ---- eng-util.c ---- */
+
+/* Start timer t (one shot, ms) unless the engine is being freed (a
+ * callback may have called wa_eng_free()). */
+void		 eng_timer_start(struct wa_eng *e, uv_timer_t *t,
+		    uv_timer_cb cb, uint64_t ms);
+
+/* Send the user one event (nothing once freed); text NULL is "". */
+void		 eng_emit(struct wa_eng *e, enum wa_eng_ev_kind kind, int err,
+		    const char *text, uint32_t num, uint32_t id);
+
+/* The same with text from the translated format fmt (po/Makevars names
+ * this function for xgettext), kept in e->text. */
+void		 eng_emitf(struct wa_eng *e, enum wa_eng_ev_kind kind, int err,
+		    const char *fmt, ...) PRINTFLIKE(4, 5);
+
+/* The injected clock: ms since the Unix epoch. */
+int64_t		 eng_now_ms(struct wa_eng *e);
+
+/* A uniform random value in [0, n); 0 when the RNG fails. */
+uint32_t	 eng_rand_below(struct wa_eng *e, uint32_t n);
+
+/* The next iq id of this engine ("PREFIX.N") into out. */
+void		 eng_next_id(struct wa_eng *e, char out[IQ_ID_LEN]);
+
+/*
+ * Encode and send n; the encoded bytes are wiped after.  Returns 0, or
+ * -ESHUTDOWN (the engine is being freed) or the error of wa_bin_encode()
+ * or wa_conn_send() (logged).
+ */
+int		 eng_send(struct wa_eng *e, const struct wa_node *n);
+
+/* An iq to s.whatsapp.net in arena a (id, type, xmlns borrowed; xmlns
+ * may be NULL), with room for two more attributes. */
+struct wa_node	*eng_iq(struct arena *a, const char *id, const char *type,
+		    const char *xmlns);
+
+/* Send <iq type="result" id> to s.whatsapp.net (errors logged only). */
+void		 eng_send_result(struct wa_eng *e, struct wa_str id);
+
+/* Our own JID "PN[:DEV]@server" as the login's username and device
+ * (6.6).  Returns 0, or -EINVAL when jid is not that. */
+int		 eng_parse_own_jid(const char *jid, uint64_t *pn,
+		    uint32_t *device);
+
+/* Write the QR text to the configured file (0600, replaced atomically);
+ * a failure is logged and sent as WA_ENG_EV_ERROR.  Nothing without a
+ * file.  Remove it (nothing without a file). */
+void		 eng_qr_file_write(struct wa_eng *e, const char *text);
+void		 eng_qr_file_remove(struct wa_eng *e);
+
+/* ---- eng-link.c ---- */
+
+/*
+ * The connection is over (or must be): close it, clear the per-connection
+ * state, then retry, reconnect now, stop, look the version up or forget
+ * the device, as nx says; reason (translated; po/Makevars names this
+ * function for xgettext) goes out with the event.
+ */
+void		 eng_lost(struct wa_eng *e, int err, enum eng_next nx,
+		    const char *reason);
+
+/* Stop the QR, keepalive and reconnect timers. */
+void		 eng_stop_timers(struct wa_eng *e);
+
+/* Arm the keepalive ping (1.4): the set interval, else 20-30 s. */
+void		 eng_schedule_ping(struct wa_eng *e);
+
+/* Open a connection: login payload when paired, else registration. */
+void		 eng_connect_now(struct wa_eng *e);
+
+/* The answer n to our keepalive ping (1.4). */
+void		 eng_on_ping_answer(struct wa_eng *e, const struct wa_node *n);
+
+/* Forget the code link of this connection (6.7), its keys wiped. */
+void		 eng_lc_reset(struct wa_eng *e);
+
+/* stream:error and failure (1.5): how the connection ends. */
+void		 eng_on_stream_error(struct wa_eng *e, const struct wa_node *n);
+void		 eng_on_failure(struct wa_eng *e, const struct wa_node *n);
+
+/* The connection's callbacks (struct wa_conn_events; arg is the engine)
+ * but the frame's, which is eng-stanza.c's. */
+void		 eng_on_open(void *arg);
+void		 eng_on_close(void *arg, int err, const char *reason);
+
+/* ---- eng-pair.c ---- */
+
+/* Copy the digits of pn (an optional leading '+', 5 to 20 digits, the
+ * first not 0) to out; false when pn is not such a number. */
+bool		 eng_pn_parse(const char *pn, char out[PN_MAX]);
+
+/* <iq type="set"> n holding pair-device pd (6.1) or pair-success ps
+ * (6.3-6.5). */
+void		 eng_on_pair_device(struct wa_eng *e, const struct wa_node *n,
+		    const struct wa_node *pd);
+void		 eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
+		    const struct wa_node *ps);
+
+/* The answer to companion_hello or companion_finish (6.7). */
+void		 eng_on_lc_reply(struct wa_eng *e, const struct wa_node *n);
+
+/* The phone's link_code_companion_reg lc (6.7 steps 3-5). */
+void		 eng_on_lc_primary(struct wa_eng *e, const struct wa_node *lc);
+
+/* The notification companion_reg_refresh n (6.2.1); the caller acks. */
+void		 eng_on_reg_refresh(struct wa_eng *e, const struct wa_node *n);
+
+/* ---- eng-login.c ---- */
+
+/* <success> n on the login connection (7.1, 7.2). */
+void		 eng_on_success(struct wa_eng *e, const struct wa_node *n);
+
+/* The answer n to our prekey upload (7.3). */
+void		 eng_on_upload_reply(struct wa_eng *e, const struct wa_node *n);
+
+/* The answer n to our prekey count query (7.2). */
+void		 eng_on_count_answer(struct wa_eng *e, const struct wa_node *n);
+
+/* The server's count of our prekeys, <count value> (7.3, 7.4). */
+void		 eng_on_server_count(struct wa_eng *e,
+		    const struct wa_node *count);
+
+/* <notification type="account_sync"> n: our push name (11.7). */
+void		 eng_on_account_sync(struct wa_eng *e, const struct wa_node *n);
+
+/* ---- eng-stanza.c ---- */
+
+/* The connection's frame callback: decode one stanza and route it. */
+void		 eng_on_frame(void *arg, const uint8_t *p, size_t len);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/signal-session.c -- 1:1 sessions of the Signal layer
+ * (proto/wa-signal.h, protocol.md 8.1, 9.4, 11.2): an outgoing session
+ * built from a prekey bundle, encrypt (pkmsg until answered, then msg) and
+ * decrypt, each in the store's transaction and the per-call arena scope
+ * (proto/signal-int.h).
+ */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <protocol.h>
+#include <session_builder.h>
+#include <session_cipher.h>
+#include <session_pre_key.h>
+#include <signal_protocol.h>
+
+#define LOG_TAG "signal"
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/log.h"
+#include "base/scope-alloc.h"
+#include "proto/signal-int.h"
+#include "proto/wa-signal.h"
+
+/* ---- sessions --------------------------------------------------------- */
+
+int
+wa_signal_has_session(struct wa_signal *s, const struct wa_signal_addr *a)
+{
+	if (!sig_addr_ok(a))
+		return -EINVAL;
+	return s->ops->session_contains(s->ops->arg, a);
+}
+
+int
+wa_signal_remote_identity(struct wa_signal *s, const struct wa_signal_addr *a,
+    uint8_t key[WA_SIGNAL_KEY_LEN])
+{
+	if (!sig_addr_ok(a))
+		return -EINVAL;
+	return s->ops->identity_load(s->ops->arg, a, key);
+}
+
+int
+wa_signal_process_bundle(struct wa_signal *s, const struct wa_signal_addr *a,
+    const struct wa_signal_bundle *b, bool *identity_changed)
+{
+	signal_protocol_address	 sa;
+	ec_public_key		*ik = NULL, *spk = NULL, *opk = NULL;
+	session_pre_key_bundle	*bundle = NULL;
+	session_builder		*builder = NULL;
+	int			 rc;
+
+	if (!sig_addr_ok(a))
+		return -EINVAL;
+	if (b->spk_id > WA_SIGNAL_PREKEY_ID_MAX ||
+	    (b->has_prekey && (b->prekey_id == 0 ||
+	    b->prekey_id > WA_SIGNAL_PREKEY_ID_MAX)))
+		return WC_EBADKEY;
+	sig_to_sg(a, &sa);
+	(void)scope_alloc_enter();
+	if ((rc = sig_decode_pub(s, b->identity, &ik)) != 0 ||
+	    (rc = sig_decode_pub(s, b->spk_pub, &spk)) != 0 ||
+	    (b->has_prekey &&
+	    (rc = sig_decode_pub(s, b->prekey_pub, &opk)) != 0))
+		goto out;
+	if ((rc = session_pre_key_bundle_create(&bundle, b->registration_id,
+	    (int)a->device, b->has_prekey ? b->prekey_id : 0, opk, b->spk_id,
+	    spk, b->spk_sig, sizeof(b->spk_sig), ik)) != 0 ||
+	    (rc = session_builder_create(&builder, s->store, &sa,
+	    s->ctx)) != 0)
+		goto out;
+	if ((rc = sig_tx_begin(s)) != 0)
+		goto out;
+	rc = sig_tx_end(s, wa_signal_err(session_builder_process_pre_key_bundle(
+	    builder, bundle)));
+	if (rc == 0 && identity_changed != NULL)
+		*identity_changed = s->identity_changed;
+out:
+	session_builder_free(builder);
+	SIGNAL_UNREF(bundle);
+	SIGNAL_UNREF(ik);
+	SIGNAL_UNREF(spk);
+	SIGNAL_UNREF(opk);
+	sig_scope_leave();
+	if (rc != 0)
+		log_warn("prekey bundle of device %u refused: %s", a->device,
+		    wc_strerror(wa_signal_err(rc)));
+	return wa_signal_err(rc);
+}
+
+int
+wa_signal_encrypt(struct wa_signal *s, const struct wa_signal_addr *a,
+    const uint8_t *p, size_t len, enum wa_signal_type *type, struct buf *out)
+{
+	signal_protocol_address	 sa;
+	session_cipher		*cipher = NULL;
+	ciphertext_message	*msg = NULL;
+	signal_buffer		*ser = NULL;
+	int			 rc, t = 0;
+
+	if (!sig_addr_ok(a) || (p == NULL && len > 0))
+		return -EINVAL;
+	if (len > WA_SIGNAL_MAX_LEN)
+		return WC_ETOOBIG;
+	sig_to_sg(a, &sa);
+	if ((rc = sig_tx_begin(s)) != 0)
+		return rc;
+	rc = s->ops->session_contains(s->ops->arg, a);
+	(void)scope_alloc_enter();
+	if (rc == 0)
+		rc = WC_ENOSESSION;
+	else if (rc == 1 && (rc = session_cipher_create(&cipher, s->store, &sa,
+	    s->ctx)) == 0)
+		rc = session_cipher_encrypt(cipher, p, len, &msg);
+	if (rc == 0) {
+		t = ciphertext_message_get_type(msg);
+		ser = ciphertext_message_get_serialized(msg);
+		if ((t != CIPHERTEXT_PREKEY_TYPE &&
+		    t != CIPHERTEXT_SIGNAL_TYPE) || ser == NULL)
+			rc = WC_ECRYPTO;
+	}
+	if ((rc = sig_tx_end(s, wa_signal_err(rc))) == 0) {
+		sig_out_append(out, ser);
+		*type = t == CIPHERTEXT_PREKEY_TYPE ? WA_SIGNAL_PKMSG :
+		    WA_SIGNAL_MSG;
+	}
+	SIGNAL_UNREF(msg);
+	session_cipher_free(cipher);
+	sig_scope_leave();
+	return rc;
+}
+
+static int
+decrypt_msg(struct wa_signal *s, session_cipher *cipher,
+    enum wa_signal_type type, const uint8_t *c, size_t len,
+    signal_buffer **plain)
+{
+	pre_key_signal_message	*pk = NULL;
+	signal_message		*m = NULL;
+	int			 rc;
+
+	switch (type) {
+	case WA_SIGNAL_PKMSG:
+		if ((rc = pre_key_signal_message_deserialize(&pk, c, len,
+		    s->ctx)) == 0)
+			rc = session_cipher_decrypt_pre_key_signal_message(
+			    cipher, pk, NULL, plain);
+		SIGNAL_UNREF(pk);
+		return rc;
+	case WA_SIGNAL_MSG:
+		if ((rc = signal_message_deserialize(&m, c, len,
+		    s->ctx)) == 0)
+			rc = session_cipher_decrypt_signal_message(cipher, m,
+			    NULL, plain);
+		SIGNAL_UNREF(m);
+		return rc;
+	}
+	return -EINVAL;
+}
+
+int
+wa_signal_decrypt(struct wa_signal *s, const struct wa_signal_addr *a,
+    enum wa_signal_type type, const uint8_t *c, size_t len, struct buf *out,
+    bool *identity_changed)
+{
+	signal_protocol_address	 sa;
+	session_cipher		*cipher = NULL;
+	signal_buffer		*plain = NULL;
+	int			 rc;
+
+	if (!sig_addr_ok(a) || c == NULL ||
+	    (type != WA_SIGNAL_PKMSG && type != WA_SIGNAL_MSG))
+		return -EINVAL;
+	if (len > WA_SIGNAL_MAX_LEN)
+		return WC_ETOOBIG;
+	if (len == 0)
+		return WC_EBADMSG;
+	sig_to_sg(a, &sa);
+	(void)scope_alloc_enter();
+	if ((rc = session_cipher_create(&cipher, s->store, &sa,
+	    s->ctx)) != 0) {
+		rc = wa_signal_err(rc);
+		goto out;
+	}
+	if ((rc = sig_tx_begin(s)) != 0)
+		goto out;
+	rc = decrypt_msg(s, cipher, type, c, len, &plain);
+	/* libsignal's SG_ERR_UNKNOWN while decrypting means a field it
+	 * needed was missing: the message's fault. */
+	rc = sig_tx_end(s, rc == SG_ERR_UNKNOWN ? WC_EBADMSG :
+	    wa_signal_err(rc));
+	if (rc == 0) {
+		sig_out_append(out, plain);
+		if (identity_changed != NULL)
+			*identity_changed = s->identity_changed;
+	}
+out:
+	if (plain != NULL)
+		signal_buffer_bzero_free(plain);
+	session_cipher_free(cipher);
+	sig_scope_leave();
+	if (rc != 0 && rc != WC_EDUPMSG)
+		log_warn("%s from device %u not decrypted: %s",
+		    type == WA_SIGNAL_PKMSG ? "pkmsg" : "msg", a->device,
+		    wc_strerror(rc));
+	return rc;
+}
