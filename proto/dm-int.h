@@ -1,9 +1,30 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * proto/dm-int.h -- what proto/dm.c (1:1 messaging, the outbox) and
- * proto/dm-group.c (groups: sender keys, metadata, notifications) share:
- * the module's state and its helpers.  Not for other modules.  Engine
- * thread only, as proto/dm.h.
+ * proto/dm-int.h -- what the files of the message engine (proto/dm.h)
+ * share: the module's state, the outbox job and the table through which
+ * its core reaches a fan-out, and the functions each file gives the
+ * others.  Not for other modules (tests may include it).  Engine thread
+ * only, as proto/dm.h.
+ *
+ * The files, and whom each calls (no circle):
+ *
+ *   dm.c          the front: lifecycle, presence, the stanza dispatch;
+ *                 binds the fan-outs into the core  -> every file below
+ *   dm-send.c     the commands: text, reaction, edit, delete, peer,
+ *                 read, typing  -> dm-job.c, dm-util.c
+ *   dm-recv.c     messages in (1:1 and group), chat states, presence,
+ *                 devices notifications  -> dm-util.c
+ *   dm-receipt.c  receipts in, retry receipts in and their answers
+ *                 -> dm-util.c
+ *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-util.c
+ *   dm-group.c    the group fan-out (sender keys, SKDM, skmsg)
+ *                 -> dm-admin.c (the metadata query), dm-job.c, dm-util.c
+ *   dm-admin.c    the w:g2 queries and changes, w:gp2 notifications
+ *                 -> dm-job.c, dm-util.c
+ *   dm-job.c      the outbox core: phases, persistence before send, the
+ *                 next job; a fan-out only through struct dm_fanout
+ *                 -> dm-util.c
+ *   dm-util.c     events, sends, names, the Signal helpers  -> none
  */
 #ifndef WA_DM_INT_H
 #define WA_DM_INT_H
@@ -12,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
 #include "base/buf.h"
 #include "proto/dm.h"
 #include "proto/msg.h"
@@ -23,16 +45,28 @@
 #define DM_GROUP_IQS	8	/* group queries and changes in flight */
 #define DM_FANOUT_MAX	8192	/* devices one message goes to */
 
+/*
+ * The phases of the outbox job.  P_IDLE: none; P_META: a group's metadata
+ * is asked (dm-admin.c answers through dm_job_meta()); P_DEVICES: a usync
+ * device query is out (or none is needed); P_KEYS: a prekey query is out;
+ * P_ACK: the stanza went out, the server's ack is awaited.
+ */
 enum phase { P_IDLE, P_META, P_DEVICES, P_KEYS, P_ACK };
 
+/* The kinds of job, each with its fan-out (struct dm_fanout). */
+enum dm_kind { DM_KIND_DIRECT, DM_KIND_GROUP, DM_KINDS };
+
 typedef char	dm_jid[WA_DM_JID_MAX];
+
+struct wa_dm;
+struct dm_fanout;
 
 /* The outgoing message being sent: one at a time, oldest first. */
 struct job {
 	enum phase	 phase;
+	const struct dm_fanout *kind;	/* NULL when idle */
 	struct wa_dm_out o;
 	char		 iq[32];	/* the query the job waits for */
-	bool		 group;		/* o.chat is a group */
 	bool		 lid;		/* a LID-addressed group */
 	dm_jid		 own_dev;	/* groups: our device in the group's
 					 * namespace (the sender-key name) */
@@ -47,6 +81,55 @@ struct job {
 	bool		*kasked;	/* a key query named devs[i] */
 	bool		*got;		/* groups: an SKDM copy went out */
 	size_t		 ndevs, capdevs;
+};
+
+/*
+ * What a fan-out's seal made for its stanza: the pairwise copies (enc[i]
+ * borrows ct[i] and a devs[] string of the job), and for a group the
+ * skmsg.  Owned by the core (dm-job.c), which releases it.
+ */
+struct dm_seal {
+	struct wa_msg_enc_out	*enc;
+	struct buf		*ct;
+	size_t			 n;	/* copies made */
+	size_t			 cap;	/* room in enc[] and ct[] */
+	bool			 pkmsg;	/* a copy is a pkmsg */
+	struct buf		 skmsg;	/* groups: the one skmsg */
+	size_t			 arena_len; /* bytes for the stanza's arena */
+	const char		*why;	/* words of a failure (static) */
+};
+
+/* Room for n copies in s (zeroed); the seal functions call it first. */
+void	dm_seal_reserve(struct dm_seal *s, size_t n);
+
+/*
+ * One kind of job as the core (dm-job.c) drives it; the fan-out files
+ * define one each (dm_direct_fanout, dm_group_fanout) and dm.c binds them
+ * into struct wa_dm.  The core calls, in order: start, then (after the
+ * device lists) need, then (with every session there) seal inside the
+ * store's transaction, stanza after its commit, and acked after the
+ * server's ack.  A hook that fails the job calls dm_job_fail().
+ */
+struct dm_fanout {
+	const char	*name;		/* for logs: "message", "group message" */
+	/* users[0] must have a device ("the number is not on WhatsApp") */
+	bool		 contact_required;
+	/* P_IDLE -> fill j->users, j->asked, j->nusers, then
+	 * dm_job_devices(); or wait for metadata (P_META, dm_job_meta()
+	 * calls start again); or dm_job_fail(). */
+	void	(*start)(struct wa_dm *dm);
+	/* Mark j->need[] after the fan-out list is made: 0 or an error.
+	 * NULL: every device needs a copy. */
+	int	(*need)(struct wa_dm *dm);
+	/* Encrypt the job for its devices into s (the sessions advance in
+	 * the core's open transaction): 0, or an error with s->why. */
+	int	(*seal)(struct wa_dm *dm, struct dm_seal *s);
+	/* After the commit: build the stanza from s in a: 0 and *out, or
+	 * an error with s->why. */
+	int	(*stanza)(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
+		    struct wa_node **out);
+	/* The server acked the stanza.  May be NULL. */
+	void	(*acked)(struct wa_dm *dm);
 };
 
 /* A retry answer waiting for a prekey bundle. */
@@ -70,7 +153,7 @@ struct counter {
 /* A w:g2 query or change waiting for its answer. */
 struct group_iq {
 	char		 iq[32];	/* "" when the slot is free */
-	int		 what;		/* enum in dm-group.c */
+	int		 what;		/* enum dm_gq */
 	dm_jid		 group;
 	char		 subject[256];	/* a subject change: the new one */
 };
@@ -82,6 +165,7 @@ struct wa_dm {
 	struct wa_dm_cfg	 cfg;
 	wa_dm_event_fn		 on_event;
 	void			*ev_arg;
+	const struct dm_fanout	*kinds[DM_KINDS];
 
 	bool			 online;
 	char			 own_jid[WA_DM_JID_MAX];	/* AD-JID */
@@ -104,42 +188,44 @@ struct wa_dm {
 	struct group_iq		 giq[DM_GROUP_IQS];
 };
 
-/* --- proto/dm.c --- */
+/* --- proto/dm-util.c: helpers every file uses --- */
 void	dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev);
 void	dm_emit_state(struct wa_dm *dm, const char *chat, const char *id,
 	    int state);
+/* WA_DM_EV_GROUP for group (left: we are out). */
+void	dm_emit_group(struct wa_dm *dm, const char *group, bool left);
+/* WA_DM_EV_ERROR for group (may be NULL) with err and words why. */
+void	dm_emit_error(struct wa_dm *dm, const char *group, int err,
+	    const char *why);
 int	dm_send(struct wa_dm *dm, const struct wa_node *n);
-/* "user[:dev]@server" -> "user@server" in out; false when not a JID. */
-bool	dm_user_of(const char *jid, char *out, size_t len);
-unsigned dm_device_of(const char *jid);
-const char *dm_server_of(const char *jid);
-bool	dm_same_user(const char *a, const char *b);
+/* One of our own accounts' JIDs (PN or LID), any device. */
 bool	dm_is_own(const struct wa_dm *dm, const char *jid);
+/* Our user JID in a group's namespace (lid: a LID group). */
+const char *dm_own_user(const struct wa_dm *dm, bool lid);
+/* Our device in that namespace, "user:dev@server", into out[len]. */
+void	dm_own_device(const struct wa_dm *dm, bool lid, char *out,
+	    size_t len);
 int	dm_addr_of(const char *jid, struct wa_signal_addr *a);
+/* Bump the counter of key in c[N_COUNTERS]; returns its new value. */
+unsigned dm_count(struct counter *c, size_t *next, const char *key);
+/* Store a notice line in chat and tell the UI. */
 void	dm_notice(struct wa_dm *dm, const char *chat, const char *sender,
 	    int64_t ts, const char *text);
-void	dm_job_clear(struct wa_dm *dm);
-void	dm_job_fail(struct wa_dm *dm, int err, const char *why);
-void	dm_kick(struct wa_dm *dm);
-/* Append device to the job's fan-out; false when full. */
-bool	dm_job_add_dev(struct job *j, const char *device, bool own);
-/* The usync step: ask for the device lists the store lacks, in batches;
- * then dm_job_fanout(). */
-void	dm_job_devices(struct wa_dm *dm);
-void	dm_job_keys(struct wa_dm *dm);
+/* Our name for a JID in event lines: contact or push name, else +digits
+ * of a PN, else "someone".  out[len]. */
+void	dm_name_of(struct wa_dm *dm, const char *jid, char *out, size_t len);
+/* Pad p[0..len) with one random byte's worth (9.3), appended to out. */
 void	dm_pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out);
+/*
+ * Encrypt payload p for device (wrapped in deviceSentMessage for chat
+ * when own); appends the ciphertext to *ct and sets *type.
+ */
 int	dm_encrypt_for(struct wa_dm *dm, const char *device, bool own,
 	    const char *chat, const uint8_t *p, size_t len,
 	    enum wa_msg_enc_type *type, struct buf *ct);
+/* Build a session from a bundle; a changed identity becomes a notice. */
 int	dm_take_bundle(struct wa_dm *dm, const char *device,
 	    const struct wa_signal_bundle *b);
-void	dm_send_ack(struct wa_dm *dm, const struct wa_node *n,
-	    const char *error);
-void	dm_send_retry(struct wa_dm *dm, const struct wa_msg_in *m);
-/* End the transaction of one received <enc> whose result is rc: commit
- * (rc 0) or roll back, wipe and free the plaintext, and on a commit add
- * the "security code changed" line when changed (not for our own).
- * Returns rc, or the commit's error. */
 /*
  * Give n, a <message> to one device, its children: <enc v="2"
  * type="pkmsg|msg" [count=count]> holding ct (count 0: none; a retry
@@ -148,44 +234,76 @@ void	dm_send_retry(struct wa_dm *dm, const struct wa_msg_in *m);
  */
 void	dm_enc_kids(struct wa_dm *dm, struct arena *a, struct wa_node *n,
 	    bool pkmsg, unsigned count, const struct buf *ct);
+/* Ack stanza n (error: NULL, or the code of a refusal). */
+void	dm_send_ack(struct wa_dm *dm, const struct wa_node *n,
+	    const char *error);
 
-int	dm_enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
-	    bool from_me, const char *chat, const char *sender);
-int	dm_apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
-	    const char *sender, bool from_me, const struct wa_msg_content *c,
-	    bool *shown);
-/* Our name for a JID in event lines: contact or push name, else +digits
- * of a PN, else "someone".  out[len]. */
-void	dm_name_of(struct wa_dm *dm, const char *jid, char *out, size_t len);
+/* --- proto/dm-job.c: the outbox core --- */
+/* Free what the job holds; back to P_IDLE. */
+void	dm_job_clear(struct wa_dm *dm);
+/* The job's message failed for good: mark it, tell the UI, go on. */
+void	dm_job_fail(struct wa_dm *dm, int err, const char *why);
+/* Start the next queued message, if any and if idle. */
+void	dm_kick(struct wa_dm *dm);
+/* Append device to the job's fan-out; false when full. */
+bool	dm_job_add_dev(struct job *j, const char *device, bool own);
+/* The usync step: ask for the device lists the store lacks, in batches;
+ * then the fan-out list, the keys, the seal and the send. */
+void	dm_job_devices(struct wa_dm *dm);
+/*
+ * The metadata a P_META job waited for: for group when rc is 0 (the
+ * kind's start runs again), or its failure rc with words why (the job
+ * fails whatever its group).  Nothing when no job waits.
+ */
+void	dm_job_meta(struct wa_dm *dm, const char *group, int rc,
+	    const char *why);
+/* An iq answering the job's query: 1 when it was, else 0. */
+int	dm_job_on_iq(struct wa_dm *dm, const struct wa_node *n);
+/* An <ack class="message">: 1 when it was the job's, else 0. */
+int	dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n);
+/*
+ * Put a message in the outbox: payload (the Message), its text for the
+ * store, the reply's quoted parts (may be NULL), stanza type and edit
+ * (may be NULL); a new id into id_out (may be NULL); show: tell the UI
+ * (WA_DM_EV_MESSAGE).  Then kick.  0, -EINVAL (chat not a user JID), or
+ * the rng's or the store's error.
+ */
+int	dm_job_queue(struct wa_dm *dm, const char *chat,
+	    const struct buf *payload, const char *text, const char *quoted_id,
+	    const char *quoted_sender, const char *quoted_text,
+	    const char *type, const char *edit, char id_out[WA_DM_ID_MAX],
+	    bool show);
 
-/* --- proto/dm-group.c --- */
-/* The job is for a group: load its members (or ask the server), then
- * dm_job_devices(). */
-void	dm_group_job_start(struct wa_dm *dm);
-/* Mark which fan-out devices need the SKDM (after dm_job_fanout()). */
-int	dm_group_job_need(struct wa_dm *dm);
-/* Encrypt (SKDM copies + skmsg) and send the job's group message. */
-void	dm_group_job_encrypt(struct wa_dm *dm);
-/* The server acked the job's group message: record the SKDM holders. */
-void	dm_group_job_acked(struct wa_dm *dm);
-/* A <message> from a group (from g.us, participant set). */
-void	dm_group_on_message(struct wa_dm *dm, const struct wa_node *n,
-	    struct wa_msg_in *m);
-/* The members of group mentioned in text as "@DIGITS" (their user
- * part, PN or LID): a malloc'd array of JIDs (one malloc block, free()
- * it) in *out and their count; 0 and NULL when none. */
-size_t	dm_group_mentions(struct wa_dm *dm, const char *group,
-	    const char *text, char ***out);
-/* A retry receipt from a group member's device (10.5). */
-void	dm_group_on_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r);
-/* Answer it once a session with device is there: our message (group, id)
- * with our SKDM, pairwise. */
-void	dm_group_retry_answer(struct wa_dm *dm, const char *device,
-	    const char *group, const char *id, unsigned count);
-/* Fetch a fresh bundle of device, then answer the retry of (chat, id)
- * (dm->retry; one at a time): 0, or -EBUSY / the send's error. */
-int	dm_retry_fetch(struct wa_dm *dm, const char *device, const char *chat,
-	    const char *id, unsigned count, int64_t t, bool group);
+/* --- the fan-outs (dm-direct.c, dm-group.c), bound by dm.c --- */
+extern const struct dm_fanout dm_direct_fanout;
+extern const struct dm_fanout dm_group_fanout;
+
+/* --- proto/dm-recv.c: messages and states in --- */
+void	dm_recv_message(struct wa_dm *dm, const struct wa_node *n);
+void	dm_recv_chatstate(struct wa_dm *dm, const struct wa_node *n);
+void	dm_recv_presence(struct wa_dm *dm, const struct wa_node *n);
+/* <notification type="devices">: the cached list is stale (11.7). */
+void	dm_recv_devices(struct wa_dm *dm, const struct wa_node *n);
+
+/* --- proto/dm-receipt.c: receipts and retries --- */
+void	dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n);
+/* An iq answering the pending retry's key query: 1 when it was. */
+int	dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n);
+
+/* --- proto/dm-admin.c: group queries and notifications --- */
+/* What a group iq is for. */
+enum dm_gq {
+	GQ_JOB = 1,		/* metadata for the outbox's group job */
+	GQ_INFO,		/* metadata asked by the user or a notification */
+	GQ_PARTICIPATING,	/* every group we are in, at login */
+	GQ_CREATE,
+	GQ_SUBJECT,
+	GQ_PARTICIPANTS,
+	GQ_LEAVE,
+};
+/* Ask the server for group's metadata (what: GQ_JOB or GQ_INFO): 0,
+ * -ENOTCONN, -EBUSY (no free slot), or the send's error. */
+int	dm_group_ask(struct wa_dm *dm, enum dm_gq what, const char *group);
 /* A w:gp2 notification (the engine acks it). */
 void	dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n);
 /* An iq answering one of the group queries: 1 when it was, else 0. */

@@ -14,7 +14,8 @@
  * <presence>, devices notification and iq result it does not handle
  * itself, and tells it when the connection comes and goes.  It sends
  * through the host's send(), and reports to the UI through the host's
- * event().  Every function: engine thread only.
+ * event().  Every function: engine thread only.  The files that make
+ * it up, and how they call each other, are listed in proto/dm-int.h.
  */
 #ifndef WA_DM_H
 #define WA_DM_H
@@ -390,7 +391,7 @@ int		wa_dm_typing(struct wa_dm *dm, const char *chat, bool composing);
 int		wa_dm_subscribe(struct wa_dm *dm, const char *chat);
 
 /*
- * Groups (proto/dm-group.c; protocol.md 10.1, whatsmeow group.go).  Each
+ * Groups (proto/dm-admin.c; protocol.md 10.1, whatsmeow group.go).  Each
  * sends one w:g2 iq; its answer is stored and reported as WA_DM_EV_GROUP
  * (with event lines), or as WA_DM_EV_ERROR.  JIDs: user JIDs (PN or
  * LID); group: "<id>@g.us".  Each returns 0.  Errors: -ENOTCONN

@@ -9,7 +9,10 @@ libproto_a_SOURCES = \
 	proto/pb.h proto/pb.c \
 	proto/node.h proto/node.c \
 	proto/usync.h proto/usync.c \
-	proto/dm.h proto/dm.c proto/dm-int.h proto/dm-group.c
+	proto/dm.h proto/dm-int.h proto/dm.c proto/dm-util.c \
+	proto/dm-job.c proto/dm-direct.c proto/dm-group.c \
+	proto/dm-admin.c proto/dm-recv.c proto/dm-receipt.c \
+	proto/dm-send.c
 
 # Protobuf schemas (protocol.md 17), compiled by protoc-c into the build
 # tree.

@@ -37,3 +37,18 @@ tests_fuzz_replay_wa_msg_SOURCES = tests/fuzz/fuzz-wa-msg.c \
 tests_fuzz_replay_wa_msg_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-msg.sh
 EXTRA_DIST += tests/fuzz/replay-wa-msg.sh
+
+# The outbox core of the message engine (proto/dm-job.c and the fan-outs
+# of proto/dm-direct.c and proto/dm-group.c) against the fakes of
+# tests/fakes/: an in-memory store, a transport that records the nodes
+# sent, a clock that stands still.
+check_PROGRAMS += tests/test-wa-dm-job
+tests_test_wa_dm_job_SOURCES = tests/test-wa-dm-job.c \
+	tests/fakes/fake-store.c tests/fakes/fake-store.h \
+	tests/fakes/fake-store-signal.c tests/fakes/fake-store-int.h \
+	tests/fakes/fake-transport.c tests/fakes/fake-transport.h \
+	tests/fakes/fake-clock.c tests/fakes/fake-clock.h
+tests_test_wa_dm_job_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) \
+	$(SODIUM_CFLAGS)
+tests_test_wa_dm_job_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-dm-job

@@ -1,0 +1,734 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/dm-admin.c -- groups as the message engine administers them
+ * (proto/dm.h): the w:g2 queries and changes (metadata, the groups we
+ * are in, create, subject, participants, leave) and their answers, the
+ * w:gp2 notifications, the event lines both make, and the sender-key
+ * rotation when someone leaves.  The outbox's P_META query is answered
+ * through dm_job_meta().  Sources: protocol.md 10.1, 10.4, 11.7;
+ * whatsmeow group.go.
+ */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_TAG "dm"
+#include "base/arena.h"
+#include "base/err.h"
+#include "base/jid.h"
+#include "base/log.h"
+#include "proto/dm-int.h"
+#include "proto/group.h"
+#include "proto/node.h"
+
+/* A group's JID "<id>@g.us", not the bare server (which jid_is_group()
+ * also accepts). */
+static bool
+is_group(const char *jid)
+{
+	char	 user[WA_DM_JID_MAX];
+
+	return jid != NULL && jid_is_group(jid) &&
+	    jid_user_of(jid, user, sizeof(user));
+}
+
+/* --- group iqs --- */
+
+static struct group_iq *
+giq_new(struct wa_dm *dm, enum dm_gq what, const char *group)
+{
+	size_t	 i;
+
+	for (i = 0; i < DM_GROUP_IQS; i++)
+		if (dm->giq[i].iq[0] == '\0') {
+			dm->host.iq_id(dm->host.arg, dm->giq[i].iq);
+			dm->giq[i].what = what;
+			snprintf(dm->giq[i].group, sizeof(dm->giq[i].group),
+			    "%s", group != NULL ? group : "");
+			return &dm->giq[i];
+		}
+	return NULL;
+}
+
+/* Send the iq built in a; the slot is freed when it cannot go. */
+static int
+giq_send(struct wa_dm *dm, struct group_iq *q, int rc, struct wa_node *n)
+{
+	if (rc == 0)
+		rc = dm_send(dm, n);
+	if (rc != 0)
+		q->iq[0] = '\0';
+	return rc;
+}
+
+int
+dm_group_ask(struct wa_dm *dm, enum dm_gq what, const char *group)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*n;
+	int		 rc;
+
+	if (!dm->online)
+		return -ENOTCONN;
+	if ((q = giq_new(dm, what, group)) == NULL)
+		return -EBUSY;
+	arena_init(&a, 512);
+	rc = wa_group_info_query(q->iq, group, &a, &n);
+	rc = giq_send(dm, q, rc, n);
+	arena_release(&a);
+	return rc;
+}
+
+void
+dm_group_online(struct wa_dm *dm)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*n;
+	int		 rc;
+
+	memset(dm->giq, 0, sizeof(dm->giq));
+	if ((q = giq_new(dm, GQ_PARTICIPATING, NULL)) == NULL)
+		return;
+	arena_init(&a, 512);
+	rc = wa_group_participating_query(q->iq, &a, &n);
+	if ((rc = giq_send(dm, q, rc, n)) != 0)
+		log_warn("group list not asked: %s", wc_strerror(rc));
+	arena_release(&a);
+}
+
+void
+dm_group_offline(struct wa_dm *dm)
+{
+	memset(dm->giq, 0, sizeof(dm->giq));
+}
+
+/* Store one group's metadata and tell the UI. */
+static void
+put_info(struct wa_dm *dm, const struct wa_group_info *g)
+{
+	int	 rc;
+
+	if ((rc = dm->st->group_put(dm->st->arg, g)) != 0) {
+		log_warn("cannot store a group: %s", wc_strerror(rc));
+		return;
+	}
+	dm_emit_group(dm, g->jid, false);
+}
+
+/* Drop our sender key of group: the next send makes and distributes a
+ * new one (10.4: someone who had it is gone). */
+static void
+rotate(struct wa_dm *dm, const char *group)
+{
+	struct wa_dm_group	 g;
+	struct wa_signal_addr	 own;
+	char			 dev[WA_DM_JID_MAX];
+	int			 rc;
+
+	memset(&g, 0, sizeof(g));
+	if (dm->st->group_get(dm->st->arg, group, &g) != 1)
+		return;
+	dm_own_device(dm, g.lid, dev, sizeof(dev));
+	wa_dm_group_release(&g);
+	if (dm_addr_of(dev, &own) == 0 &&
+	    (rc = wa_signal_group_forget(dm->sig, group, &own)) < 0)
+		log_warn("cannot drop our sender key: %s", wc_strerror(rc));
+	if ((rc = dm->st->skr_forget(dm->st->arg, group, NULL)) < 0)
+		log_warn("cannot forget sender-key holders: %s",
+		    wc_strerror(rc));
+}
+
+/* "Alice", "+4915…", "you" for a participant of an event line (p, or
+ * when NULL the JID jid). */
+static void
+who(struct wa_dm *dm, const struct wa_group_participant *p, const char *jid,
+    char *out, size_t len)
+{
+	const char	*j = p != NULL ? p->jid : jid;
+
+	if (j == NULL || j[0] == '\0') {
+		snprintf(out, len, "someone");
+		return;
+	}
+	if (dm_is_own(dm, j) || (p != NULL && p->phone_number != NULL &&
+	    dm_is_own(dm, p->phone_number))) {
+		snprintf(out, len, "you");
+		return;
+	}
+	if (p != NULL && p->phone_number != NULL && jid_is_lid(j))
+		j = p->phone_number;
+	dm_name_of(dm, j, out, len);
+}
+
+/* --- the answers to our own queries and changes --- */
+
+/* Our subject change went through: stored, and a line in the chat. */
+static void
+own_subject(struct wa_dm *dm, const struct group_iq *q)
+{
+	char	 line[400];
+
+	(void)dm->st->group_subject(dm->st->arg, q->group, q->subject);
+	snprintf(line, sizeof(line), "you changed the subject to \"%s\"",
+	    q->subject);
+	dm_notice(dm, q->group, "", dm->host.now_ms(dm->host.arg), line);
+}
+
+/* The change of a tag of a participants answer, and its line's words
+ * around the name ("you made " NAME " an admin"). */
+static const struct {
+	const char		*tag;
+	enum wa_group_change	 what;
+	const char		*pre, *post;
+} changes[] = {
+	{ "add", WA_GROUP_ADD, "you added ", "" },
+	{ "remove", WA_GROUP_REMOVE, "you removed ", "" },
+	{ "promote", WA_GROUP_PROMOTE, "you made ", " an admin" },
+	{ "demote", WA_GROUP_DEMOTE, "you dismissed ", " as admin" },
+};
+
+/* The words for a participant's error code err in an answer to what. */
+static const char *
+refusal(const char *err, enum wa_group_change what)
+{
+	if (strcmp(err, "409") == 0)
+		return what == WA_GROUP_ADD ? "already a member" :
+		    "already so";
+	if (strcmp(err, "404") == 0)
+		return "not on WhatsApp or not a member";
+	if (strcmp(err, "403") == 0)
+		return "not allowed";
+	if (strcmp(err, "406") == 0)
+		return "the group's creator stays";
+	return "refused by the server";
+}
+
+/*
+ * One <participant> of our change k (an index of changes[]): refused (an
+ * error line) or recorded with a line.  Returns true when a member was
+ * removed.
+ */
+static bool
+own_participant(struct wa_dm *dm, const struct group_iq *q, size_t k,
+    const struct wa_node *p, int64_t now)
+{
+	enum wa_group_change	 what = changes[k].what;
+	char			 jid[WA_DM_JID_MAX], pn[WA_DM_JID_MAX];
+	char			 name[96], line[300], err[8];
+	bool			 removed = false;
+
+	if (!wa_str_eqc(p->tag, "participant") ||
+	    !wa_node_jid(p, "jid", jid, sizeof(jid)))
+		return false;
+	if (!wa_node_jid(p, "phone_number", pn, sizeof(pn)))
+		pn[0] = '\0';
+	if (wa_node_str(p, "error").p != NULL) {
+		/* one member refused: said, the rest done */
+		wa_node_str_copy(p, "error", err, sizeof(err));
+		who(dm, NULL, pn[0] != '\0' ? pn : jid, name, sizeof(name));
+		snprintf(line, sizeof(line), "%s: %s", name, refusal(err,
+		    what));
+		dm_emit_error(dm, q->group, WC_EPROTO, line);
+		return false;
+	}
+	if (what == WA_GROUP_REMOVE) {
+		(void)dm->st->group_member(dm->st->arg, q->group, jid, NULL,
+		    -1);
+		if (pn[0] != '\0')
+			(void)dm->st->group_member(dm->st->arg, q->group, pn,
+			    NULL, -1);
+		removed = true;
+	} else
+		(void)dm->st->group_member(dm->st->arg, q->group, jid,
+		    pn[0] != '\0' ? pn : NULL, what == WA_GROUP_PROMOTE ? 1 : 0);
+	/* named after the store has the member (and its PN) */
+	who(dm, NULL, pn[0] != '\0' ? pn : jid, name, sizeof(name));
+	snprintf(line, sizeof(line), "%s%s%s", changes[k].pre, name,
+	    changes[k].post);
+	dm_notice(dm, q->group, "", now, line);
+	return removed;
+}
+
+/*
+ * Our participant change went through (whatsmeow group.go: the answer
+ * holds <add|remove|promote|demote><participant jid [error]/>...): each
+ * participant without an error is recorded, with a line; a removal
+ * replaces our sender key (10.4) so the removed cannot read what follows.
+ */
+static void
+own_participants(struct wa_dm *dm, const struct group_iq *q,
+    const struct wa_node *n)
+{
+	const struct wa_node	*c;
+	size_t			 i, k, p, nc = wa_node_nkids(n);
+	bool			 removed = false;
+	int64_t			 now = dm->host.now_ms(dm->host.arg);
+
+	for (i = 0; i < nc; i++) {
+		c = wa_node_kid(n, i);
+		for (k = 0; k < sizeof(changes) / sizeof(changes[0]); k++)
+			if (wa_str_eqc(c->tag, changes[k].tag))
+				break;
+		if (k == sizeof(changes) / sizeof(changes[0]))
+			continue;
+		for (p = 0; p < wa_node_nkids(c); p++)
+			removed |= own_participant(dm, q, k, wa_node_kid(c, p),
+			    now);
+	}
+	if (removed)
+		rotate(dm, q->group);
+}
+
+/* The words and error for a refused answer of a group query. */
+static void
+query_failed(struct wa_dm *dm, const struct group_iq *q, int rc)
+{
+	if (q->what == GQ_JOB)
+		dm_job_meta(dm, q->group, rc, rc == -EACCES || rc == -ENOENT ?
+		    "you are not a member of this group" :
+		    "the server did not describe the group");
+	else if (q->what == GQ_CREATE)
+		dm_emit_error(dm, NULL, rc, "the group could not be created");
+}
+
+/* The answer to a metadata query (GQ_JOB, GQ_INFO, GQ_PARTICIPATING,
+ * GQ_CREATE): the groups stored, a line for one we created, the job's
+ * metadata. */
+static void
+on_info(struct wa_dm *dm, const struct group_iq *q, const struct wa_node *n)
+{
+	struct wa_group_info	*gs = NULL;
+	struct arena		 a;
+	const char		*why = NULL;
+	size_t			 i, ng = 0;
+	int			 rc;
+
+	arena_init(&a, 4096);
+	rc = wa_group_iq_parse(n, &a, &gs, &ng, &why);
+	if (rc == -EACCES || rc == -ENOENT) {
+		/* not (or no longer) a member, or no such group */
+		if (q->group[0] != '\0') {
+			(void)dm->st->group_left(dm->st->arg, q->group, true);
+			dm_emit_group(dm, q->group, true);
+		}
+		query_failed(dm, q, rc);
+	} else if (rc != 0) {
+		log_warn("group answer: %s", why != NULL ? why :
+		    wc_strerror(rc));
+		query_failed(dm, q, rc);
+	} else {
+		for (i = 0; i < ng; i++)
+			put_info(dm, &gs[i]);
+		if (q->what == GQ_PARTICIPATING)
+			log_info("member of %zu groups", ng);
+		if (q->what == GQ_CREATE && ng == 1)
+			dm_notice(dm, gs[0].jid, "", dm->host.now_ms(
+			    dm->host.arg), "you created the group");
+		if (q->what == GQ_JOB)
+			dm_job_meta(dm, q->group, 0, NULL);
+	}
+	arena_release(&a);
+}
+
+/* A refused change: an error event with the reason in words. */
+static void
+change_refused(struct wa_dm *dm, const struct group_iq *q,
+    const struct wa_node *n)
+{
+	const struct wa_node	*er = wa_node_child(n, "error");
+	char			 line[160];
+	int64_t			 code = 0;
+
+	if (er != NULL)
+		(void)wa_node_num(er, "code", &code);
+	snprintf(line, sizeof(line), "%s: %s", q->what == GQ_SUBJECT ?
+	    "the subject could not be changed" : q->what == GQ_LEAVE ?
+	    "the group could not be left" : "the members could not be changed",
+	    code == 403 ? "only the group's admins may" : code == 404 ?
+	    "no such group" : "the server refused it");
+	dm_emit_error(dm, q->group, code == 403 ? -EACCES : code == 404 ?
+	    -ENOENT : WC_EPROTO, line);
+}
+
+/* The answer to a change (GQ_SUBJECT, GQ_PARTICIPANTS, GQ_LEAVE). */
+static void
+on_change(struct wa_dm *dm, const struct group_iq *q, const struct wa_node *n)
+{
+	int	 rc;
+
+	if (!wa_node_str_is(n, "type", "result")) {
+		change_refused(dm, q, n);
+		return;
+	}
+	if (q->what == GQ_LEAVE) {
+		(void)dm->st->group_left(dm->st->arg, q->group, true);
+		dm_notice(dm, q->group, "", dm->host.now_ms(dm->host.arg),
+		    "you left");
+		dm_emit_group(dm, q->group, true);
+		return;
+	}
+	/* The server tells the other members; our own change is ours to
+	 * record (the acting device gets no w:gp2). */
+	if (q->what == GQ_SUBJECT)
+		own_subject(dm, q);
+	else
+		own_participants(dm, q, n);
+	if ((rc = dm_group_ask(dm, GQ_INFO, q->group)) != 0)
+		log_warn("group refresh: %s", wc_strerror(rc));
+}
+
+int
+dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n)
+{
+	struct wa_str	 id = wa_node_str(n, "id");
+	struct group_iq	 q;
+	size_t		 i;
+
+	for (i = 0; i < DM_GROUP_IQS; i++)
+		if (dm->giq[i].iq[0] != '\0' && wa_str_eqc(id, dm->giq[i].iq))
+			break;
+	if (i == DM_GROUP_IQS)
+		return 0;
+	q = dm->giq[i];
+	dm->giq[i].iq[0] = '\0';
+	switch ((enum dm_gq)q.what) {
+	case GQ_JOB:
+	case GQ_INFO:
+	case GQ_PARTICIPATING:
+	case GQ_CREATE:
+		on_info(dm, &q, n);
+		break;
+	case GQ_SUBJECT:
+	case GQ_PARTICIPANTS:
+	case GQ_LEAVE:
+		on_change(dm, &q, n);
+		break;
+	}
+	return 1;
+}
+
+/* --- commands --- */
+
+int
+wa_dm_group_create(struct wa_dm *dm, const char *subject,
+    const char *const *members, size_t n)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*node;
+	uint8_t		 r[8];
+	char		 key[24];
+	int		 rc;
+
+	if (subject == NULL || subject[0] == '\0')
+		return -EINVAL;
+	if (!dm->online)
+		return -ENOTCONN;
+	if ((rc = dm->host.rng(dm->host.arg, r, sizeof(r))) != 0)
+		return rc;
+	snprintf(key, sizeof(key), "%02X%02X%02X%02X%02X%02X%02X%02X", r[0],
+	    r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+	if ((q = giq_new(dm, GQ_CREATE, NULL)) == NULL)
+		return -EBUSY;
+	arena_init(&a, 1024);
+	rc = wa_group_create(q->iq, subject, key, members, n, &a, &node);
+	rc = giq_send(dm, q, rc, node);
+	arena_release(&a);
+	return rc;
+}
+
+int
+wa_dm_group_subject(struct wa_dm *dm, const char *group, const char *subject)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*n;
+	int		 rc;
+
+	if (!is_group(group) || subject == NULL || subject[0] == '\0')
+		return -EINVAL;
+	if (!dm->online)
+		return -ENOTCONN;
+	if ((q = giq_new(dm, GQ_SUBJECT, group)) == NULL)
+		return -EBUSY;
+	snprintf(q->subject, sizeof(q->subject), "%s", subject);
+	arena_init(&a, 512);
+	rc = wa_group_set_subject(q->iq, group, subject, &a, &n);
+	rc = giq_send(dm, q, rc, n);
+	arena_release(&a);
+	return rc;
+}
+
+int
+wa_dm_group_participants(struct wa_dm *dm, const char *group,
+    enum wa_group_change what, const char *const *jids, size_t n)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*node;
+	int		 rc;
+
+	if (!is_group(group) || n == 0)
+		return -EINVAL;
+	if (!dm->online)
+		return -ENOTCONN;
+	if ((q = giq_new(dm, GQ_PARTICIPANTS, group)) == NULL)
+		return -EBUSY;
+	arena_init(&a, 1024);
+	rc = wa_group_participants_change(q->iq, group, what, jids, n, &a,
+	    &node);
+	rc = giq_send(dm, q, rc, node);
+	arena_release(&a);
+	return rc;
+}
+
+int
+wa_dm_group_leave(struct wa_dm *dm, const char *group)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*n;
+	int		 rc;
+
+	if (!is_group(group))
+		return -EINVAL;
+	if (!dm->online)
+		return -ENOTCONN;
+	if ((q = giq_new(dm, GQ_LEAVE, group)) == NULL)
+		return -EBUSY;
+	arena_init(&a, 512);
+	rc = wa_group_leave(q->iq, group, &a, &n);
+	rc = giq_send(dm, q, rc, n);
+	arena_release(&a);
+	return rc;
+}
+
+int
+wa_dm_group_info(struct wa_dm *dm, const char *group)
+{
+	if (!is_group(group))
+		return -EINVAL;
+	return dm_group_ask(dm, GQ_INFO, group);
+}
+
+/* --- notifications (11.7) --- */
+
+/* What the handlers of one notification event share. */
+struct gev {
+	const struct wa_group_event *e;
+	const char	*g;		/* the group */
+	char		 actor[96];	/* who did it */
+	char		 them[512];	/* the participants, named */
+	char		 line[800];	/* the event line, "" for none */
+	bool		 left;		/* we are out */
+	bool		 refresh;	/* ask the metadata afresh */
+};
+
+/* The names of an event's participants, joined with ", ". */
+static void
+names(struct wa_dm *dm, const struct wa_group_event *e, char *out, size_t len)
+{
+	char	 one[96];
+	size_t	 i, k = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < e->n_participants && k + 1 < len; i++) {
+		who(dm, &e->participants[i], NULL, one, sizeof(one));
+		k += (size_t)snprintf(out + k, len - k, "%s%s", i > 0 ? ", " :
+		    "", one);
+		if (k >= len)
+			k = len - 1;
+	}
+}
+
+static bool
+touches_us(struct wa_dm *dm, const struct wa_group_event *e)
+{
+	size_t	 i;
+
+	for (i = 0; i < e->n_participants; i++)
+		if (dm_is_own(dm, e->participants[i].jid) ||
+		    (e->participants[i].phone_number != NULL &&
+		    dm_is_own(dm, e->participants[i].phone_number)))
+			return true;
+	return false;
+}
+
+static void
+ev_create(struct wa_dm *dm, struct gev *v)
+{
+	if (v->e->created != NULL)
+		put_info(dm, v->e->created);
+	snprintf(v->line, sizeof(v->line), "%s created the group", v->actor);
+}
+
+static void
+ev_subject(struct wa_dm *dm, struct gev *v)
+{
+	if (v->e->subject == NULL)
+		return;
+	(void)dm->st->group_subject(dm->st->arg, v->g, v->e->subject);
+	snprintf(v->line, sizeof(v->line), "%s changed the subject to \"%s\"",
+	    v->actor, v->e->subject);
+}
+
+static void
+ev_description(struct wa_dm *dm, struct gev *v)
+{
+	(void)dm;
+	v->refresh = true;
+	snprintf(v->line, sizeof(v->line), "%s changed the group description",
+	    v->actor);
+}
+
+static void
+ev_add(struct wa_dm *dm, struct gev *v)
+{
+	const struct wa_group_participant *p;
+	size_t	 k;
+
+	for (k = 0; k < v->e->n_participants; k++) {
+		p = &v->e->participants[k];
+		(void)dm->st->group_member(dm->st->arg, v->g, p->jid,
+		    p->phone_number != NULL ? p->phone_number : p->lid, 0);
+	}
+	if (touches_us(dm, v->e)) {
+		(void)dm->st->group_left(dm->st->arg, v->g, false);
+		v->refresh = true;
+	}
+	snprintf(v->line, sizeof(v->line), "%s added %s", v->actor, v->them);
+}
+
+static void
+ev_remove(struct wa_dm *dm, struct gev *v)
+{
+	const struct wa_group_participant *p;
+	size_t	 k;
+
+	for (k = 0; k < v->e->n_participants; k++) {
+		p = &v->e->participants[k];
+		(void)dm->st->group_member(dm->st->arg, v->g, p->jid, NULL, -1);
+		if (p->phone_number != NULL)
+			(void)dm->st->group_member(dm->st->arg, v->g,
+			    p->phone_number, NULL, -1);
+	}
+	/* whoever is gone must not read what follows */
+	rotate(dm, v->g);
+	if (touches_us(dm, v->e)) {
+		(void)dm->st->group_left(dm->st->arg, v->g, true);
+		v->left = true;
+	}
+	/* a member who removes only themselves left (as Baileys reads it) */
+	if (v->e->kind == WA_GROUP_EV_LEAVE || (v->e->n_participants == 1 &&
+	    strcmp(v->actor, v->them) == 0))
+		snprintf(v->line, sizeof(v->line), "%s left", v->them);
+	else
+		snprintf(v->line, sizeof(v->line), "%s removed %s", v->actor,
+		    v->them);
+}
+
+static void
+ev_admin(struct wa_dm *dm, struct gev *v)
+{
+	bool	 promote = v->e->kind == WA_GROUP_EV_PROMOTE;
+	size_t	 k;
+
+	for (k = 0; k < v->e->n_participants; k++)
+		(void)dm->st->group_member(dm->st->arg, v->g,
+		    v->e->participants[k].jid, NULL, promote ? 1 : 0);
+	snprintf(v->line, sizeof(v->line), promote ? "%s made %s an admin" :
+	    "%s dismissed %s as admin", v->actor, v->them);
+}
+
+static void
+ev_modify(struct wa_dm *dm, struct gev *v)
+{
+	rotate(dm, v->g);
+}
+
+static void
+ev_delete(struct wa_dm *dm, struct gev *v)
+{
+	(void)dm->st->group_left(dm->st->arg, v->g, true);
+	v->left = true;
+	snprintf(v->line, sizeof(v->line), "the group was deleted");
+}
+
+/* The handler of each kind of event; the kinds not listed change
+ * nothing we keep. */
+static const struct {
+	enum wa_group_ev_kind	 kind;
+	void			(*fn)(struct wa_dm *, struct gev *);
+} gev_handlers[] = {
+	{ WA_GROUP_EV_CREATE, ev_create },
+	{ WA_GROUP_EV_SUBJECT, ev_subject },
+	{ WA_GROUP_EV_DESCRIPTION, ev_description },
+	{ WA_GROUP_EV_ADD, ev_add },
+	{ WA_GROUP_EV_REMOVE, ev_remove },
+	{ WA_GROUP_EV_LEAVE, ev_remove },
+	{ WA_GROUP_EV_PROMOTE, ev_admin },
+	{ WA_GROUP_EV_DEMOTE, ev_admin },
+	{ WA_GROUP_EV_MODIFY, ev_modify },
+	{ WA_GROUP_EV_DELETE, ev_delete },
+};
+
+/* One event of a notification: its handler, then its line. */
+static void
+on_event(struct wa_dm *dm, struct gev *v)
+{
+	const struct wa_group_event *e = v->e;
+	int64_t		 ts = e->t > 0 ? e->t * 1000 :
+			    dm->host.now_ms(dm->host.arg);
+	size_t		 i;
+
+	v->g = e->group;
+	who(dm, NULL, e->author_pn != NULL ? e->author_pn : e->author,
+	    v->actor, sizeof(v->actor));
+	if (e->author == NULL)
+		snprintf(v->actor, sizeof(v->actor), "someone");
+	names(dm, e, v->them, sizeof(v->them));
+	v->line[0] = '\0';
+	for (i = 0; i < sizeof(gev_handlers) / sizeof(gev_handlers[0]); i++)
+		if (gev_handlers[i].kind == e->kind) {
+			gev_handlers[i].fn(dm, v);
+			break;
+		}
+	if (v->line[0] != '\0')
+		dm_notice(dm, v->g, "", ts, v->line);
+}
+
+void
+dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n)
+{
+	struct wa_group_event	*ev = NULL;
+	struct gev		 v;
+	struct arena		 a;
+	const char		*why = NULL;
+	size_t			 i, ne = 0;
+	int			 rc;
+
+	arena_init(&a, 2048);
+	if ((rc = wa_group_notification_parse(n, &a, &ev, &ne, &why)) != 0) {
+		log_warn("a malformed group notification: %s", why != NULL ?
+		    why : wc_strerror(rc));
+		arena_release(&a);
+		return;
+	}
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < ne; i++) {
+		v.e = &ev[i];
+		on_event(dm, &v);
+	}
+	if (ne > 0) {
+		if (v.refresh && !v.left && (rc = dm_group_ask(dm, GQ_INFO,
+		    ev[0].group)) != 0)
+			log_warn("group refresh: %s", wc_strerror(rc));
+		dm_emit_group(dm, ev[0].group, v.left);
+	}
+	arena_release(&a);
+}
