@@ -213,34 +213,45 @@ jid_server_is(const char *s, const char *server)
 	    memcmp(j.server, server, n) == 0;
 }
 
+/* s has a user part and its server is exactly server. */
+static bool
+user_on(const char *s, const char *server)
+{
+	struct jid	 j;
+	size_t		 n = strlen(server);
+
+	return jid_parse(s, &j) == 0 && j.user_len > 0 &&
+	    j.server_len == n && memcmp(j.server, server, n) == 0;
+}
+
 bool
 jid_is_pn(const char *s)
 {
-	return jid_server_is(s, JID_SERVER_PN);
+	return user_on(s, JID_SERVER_PN);
 }
 
 bool
 jid_is_lid(const char *s)
 {
-	return jid_server_is(s, JID_SERVER_LID);
+	return user_on(s, JID_SERVER_LID);
 }
 
 bool
 jid_is_group(const char *s)
 {
-	return jid_server_is(s, JID_SERVER_GROUP);
+	return user_on(s, JID_SERVER_GROUP);
 }
 
 bool
 jid_is_broadcast(const char *s)
 {
-	return jid_server_is(s, JID_SERVER_BROADCAST);
+	return user_on(s, JID_SERVER_BROADCAST);
 }
 
 bool
 jid_is_newsletter(const char *s)
 {
-	return jid_server_is(s, JID_SERVER_NEWSLETTER);
+	return user_on(s, JID_SERVER_NEWSLETTER);
 }
 
 bool

@@ -107,6 +107,8 @@ const char	*jid_server_of(const char *s);
 /* s's server is exactly `server` (s parses as a JID). */
 bool		 jid_server_is(const char *s, const char *server);
 
+/* s is "user...@SERVER" for that server: a JID that parses, with a user
+ * part (the server alone, "g.us", is none of them). */
 bool		 jid_is_pn(const char *s);	/* @s.whatsapp.net */
 bool		 jid_is_lid(const char *s);	/* @lid */
 bool		 jid_is_group(const char *s);	/* @g.us */

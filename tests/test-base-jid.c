@@ -607,6 +607,14 @@ test_jid_is__each_predicate__true_and_false(void **state)
 	assert_false(jid_is_group("1@2@g.us"));
 	assert_false(jid_is_broadcast("1:x@broadcast"));
 	assert_false(jid_is_newsletter("1@newsletter:1"));
+
+	/* The server alone names no user, group or list. */
+	assert_false(jid_is_pn("s.whatsapp.net"));
+	assert_false(jid_is_lid("lid"));
+	assert_false(jid_is_group("g.us"));
+	assert_false(jid_is_broadcast("broadcast"));
+	assert_false(jid_is_newsletter("newsletter"));
+	assert_true(jid_server_is("g.us", JID_SERVER_GROUP));
 }
 
 static void
