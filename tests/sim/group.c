@@ -556,14 +556,148 @@ iq_leave(struct sim_conn *c, const struct wa_node *n,
 	(void)sim_conn_send_node(c, r);
 }
 
+/* One w:g2 iq being answered: its first child ch, and for an iq to a
+ * group the group and the sender's membership. */
+struct g2_call {
+	struct sim_conn		*c;
+	const struct wa_node	*n, *ch;
+	struct sim_group	*g;
+	struct sim_group_member	*me;
+	struct arena		*ar;
+};
+
+static void
+g2_participating(const struct g2_call *k)
+{
+	iq_participating(k->c, k->n, k->ar);
+}
+
+static void
+g2_create(const struct g2_call *k)
+{
+	iq_create(k->c, k->n, k->ch, k->ar);
+}
+
+static void
+g2_leave(const struct g2_call *k)
+{
+	iq_leave(k->c, k->n, k->ch, k->ar);
+}
+
+/* <query request="interactive"/>: the group's metadata. */
+static void
+g2_query(const struct g2_call *k)
+{
+	struct wa_node	*r = result(k->ar, k->n);
+
+	sn_append(k->ar, r, group_node(k->ar, k->g));
+	(void)sim_conn_send_node(k->c, r);
+}
+
+static void
+g2_subject(const struct g2_call *k)
+{
+	const uint8_t	*p;
+	size_t		 len;
+
+	if (!sim_node_bytes(k->ch, &p, &len) || len == 0) {
+		sim_iq_error(k->c, k->n, 400, "bad-request");
+		return;
+	}
+	set_subject(k->c->s, k->g, k->c->acct, k->c->dev->id,
+	    (const char *)p, len, k->ar);
+	sim_iq_result(k->c, k->n);
+}
+
+/* <add>, <remove>, <promote>, <demote> with <participant jid/>s, by an
+ * admin. */
+static void
+g2_change(const struct g2_call *k)
+{
+	struct sim		*s = k->c->s;
+	const struct wa_node	*ch = k->ch;
+	struct sim_account	**v;
+	const struct wa_val	**names;
+	struct wa_node		*r, *rc;
+	enum change		 what = sn_is(ch, "add") ? CH_ADD :
+	    sn_is(ch, "remove") ? CH_REMOVE : sn_is(ch, "promote") ?
+	    CH_PROMOTE : CH_DEMOTE;
+	size_t			 np;
+
+	if (!k->me->admin && !k->me->superadmin) {
+		sim_iq_error(k->c, k->n, 403, "not-authorized");
+		return;
+	}
+	v = xcalloc(GROUP_MAX_CHANGE, sizeof(*v));
+	names = xcalloc(GROUP_MAX_CHANGE, sizeof(*names));
+	np = participants_of(s, ch, v, names, GROUP_MAX_CHANGE);
+	r = result(k->ar, k->n);
+	rc = sn_new(k->ar, change_tag[what]);
+	(void)apply_change(s, k->g, what, k->c->acct, k->c->dev->id, v, names,
+	    np, k->ar, rc, NULL);
+	sn_append(k->ar, r, rc);
+	(void)sim_conn_send_node(k->c, r);
+	free(v);
+	free(names);
+}
+
+/*
+ * The w:g2 iqs answered: to="@g.us" (global) or to a group, get or set,
+ * the tag of the first child, and the handler.
+ */
+static const struct g2_iq {
+	bool		 global;
+	bool		 get;
+	const char	*child;
+	void		(*fn)(const struct g2_call *);
+} g2_iqs[] = {
+	{ true, true, "participating", g2_participating },
+	{ true, false, "create", g2_create },
+	{ true, false, "leave", g2_leave },
+	{ false, true, "query", g2_query },
+	{ false, false, "subject", g2_subject },
+	{ false, false, "add", g2_change },
+	{ false, false, "remove", g2_change },
+	{ false, false, "promote", g2_change },
+	{ false, false, "demote", g2_change },
+};
+
+/* to="@g.us" (an empty user) or to="g.us": the iq is about no group. */
+static bool
+g2_to_global(const struct wa_val *to)
+{
+	if (to == NULL)
+		return false;
+	if (to->kind == WA_VAL_JID)
+		return to->u.jid.user.len == 0 &&
+		    wa_str_eqc(to->u.jid.server, "g.us");
+	return to->kind == WA_VAL_STR && (wa_str_eqc(to->u.str, "@g.us") ||
+	    wa_str_eqc(to->u.str, "g.us"));
+}
+
+/* Answer k with the handler of g2_iqs[] for it, or error 501. */
+static void
+g2_dispatch(const struct g2_call *k, bool global, bool get)
+{
+	const struct g2_iq	*q;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(g2_iqs) / sizeof(g2_iqs[0]); i++) {
+		q = &g2_iqs[i];
+		if (q->global == global && q->get == get &&
+		    sn_is(k->ch, q->child)) {
+			q->fn(k);
+			return;
+		}
+	}
+	sim_iq_error(k->c, k->n, 501, "feature-not-implemented");
+}
+
 int
 sim_group_iq(struct sim_conn *c, const struct wa_node *n)
 {
-	struct sim		*s = c->s;
 	const struct wa_val	*to = wa_node_attr(n, "to");
-	const struct wa_node	*ch;
-	struct sim_group	*g = NULL;
-	struct sim_group_member	*me;
+	struct g2_call		 k;
 	struct sim_jid		 j;
 	struct arena		 ar;
 	bool			 get, global;
@@ -576,81 +710,24 @@ sim_group_iq(struct sim_conn *c, const struct wa_node *n)
 		sim_iq_error(c, n, 400, "bad-request");
 		return 1;
 	}
-	ch = &n->content.u.list.v[0];
-	/* to="@g.us" (an empty user) or to="<id>@g.us". */
-	global = to != NULL && ((to->kind == WA_VAL_JID &&
-	    to->u.jid.user.len == 0 && wa_str_eqc(to->u.jid.server, "g.us")) ||
-	    (to->kind == WA_VAL_STR && wa_str_eqc(to->u.str, "@g.us")) ||
-	    (to->kind == WA_VAL_STR && wa_str_eqc(to->u.str, "g.us")));
+	global = g2_to_global(to);
 	if (!global && (!sim_jid_parse(to, &j) || strcmp(j.server, "g.us") !=
 	    0)) {
 		sim_iq_error(c, n, 400, "bad-request");
 		return 1;
 	}
 	arena_init(&ar, 0);
-	if (global) {
-		if (get && sn_is(ch, "participating"))
-			iq_participating(c, n, &ar);
-		else if (!get && sn_is(ch, "create"))
-			iq_create(c, n, ch, &ar);
-		else if (!get && sn_is(ch, "leave"))
-			iq_leave(c, n, ch, &ar);
-		else
-			sim_iq_error(c, n, 501, "feature-not-implemented");
-		goto out;
-	}
-	if ((g = sim_group_find(s, j.user)) == NULL) {
+	memset(&k, 0, sizeof(k));
+	k.c = c;
+	k.n = n;
+	k.ch = &n->content.u.list.v[0];
+	k.ar = &ar;
+	if (!global && (k.g = sim_group_find(c->s, j.user)) == NULL)
 		sim_iq_error(c, n, 404, "item-not-found");
-		goto out;
-	}
-	if ((me = sim_group_member(g, c->acct)) == NULL) {
+	else if (!global && (k.me = sim_group_member(k.g, c->acct)) == NULL)
 		sim_iq_error(c, n, 403, "forbidden");
-		goto out;
-	}
-	if (get && sn_is(ch, "query")) {
-		struct wa_node	*r = result(&ar, n);
-
-		sn_append(&ar, r, group_node(&ar, g));
-		(void)sim_conn_send_node(c, r);
-	} else if (!get && sn_is(ch, "subject")) {
-		const uint8_t	*p;
-		size_t		 len;
-
-		if (!sim_node_bytes(ch, &p, &len) || len == 0) {
-			sim_iq_error(c, n, 400, "bad-request");
-			goto out;
-		}
-		set_subject(s, g, c->acct, c->dev->id, (const char *)p, len,
-		    &ar);
-		sim_iq_result(c, n);
-	} else if (!get && (sn_is(ch, "add") || sn_is(ch, "remove") ||
-	    sn_is(ch, "promote") || sn_is(ch, "demote"))) {
-		struct sim_account	**v;
-		const struct wa_val	**names;
-		struct wa_node		*r, *rc;
-		enum change		 what = sn_is(ch, "add") ? CH_ADD :
-		    sn_is(ch, "remove") ? CH_REMOVE : sn_is(ch, "promote") ?
-		    CH_PROMOTE : CH_DEMOTE;
-		size_t			 np;
-
-		if (!me->admin && !me->superadmin) {
-			sim_iq_error(c, n, 403, "not-authorized");
-			goto out;
-		}
-		v = xcalloc(GROUP_MAX_CHANGE, sizeof(*v));
-		names = xcalloc(GROUP_MAX_CHANGE, sizeof(*names));
-		np = participants_of(s, ch, v, names, GROUP_MAX_CHANGE);
-		r = result(&ar, n);
-		rc = sn_new(&ar, change_tag[what]);
-		(void)apply_change(s, g, what, c->acct, c->dev->id, v, names,
-		    np, &ar, rc, NULL);
-		sn_append(&ar, r, rc);
-		(void)sim_conn_send_node(c, r);
-		free(v);
-		free(names);
-	} else
-		sim_iq_error(c, n, 501, "feature-not-implemented");
-out:
+	else
+		g2_dispatch(&k, global, get);
 	arena_release(&ar);
 	return 1;
 }
