@@ -11,7 +11,9 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/route.c \
 	tests/sim/group.c \
 	tests/sim/phone.c \
-	tests/sim/history.c \
+	tests/sim/history.c tests/sim/history.h \
+	tests/sim/history-gen.c \
+	tests/sim/history-admin.c \
 	tests/sim/media.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \
