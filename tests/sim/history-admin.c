@@ -242,127 +242,248 @@ sim_hist_status_json(const struct sim *s)
 	return o;
 }
 
+/* One request under /admin/history, for the handlers of hist_routes[]. */
+struct hist_call {
+	const char		*q;	/* the query string, or NULL */
+	struct json_object	*in;	/* the JSON body, or NULL */
+	struct sim_account	*a;	/* the account pn names, or NULL */
+};
+
+/* GET /admin/history/blobs: every blob on the media host. */
+static int
+h_blobs(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	struct json_object	*list = json_object_new_array();
+	struct sim_blob		*b;
+
+	(void)k;
+	for (b = s->blobs; b != NULL; b = b->next)
+		json_object_array_add(list, sim_media_blob_json(b));
+	return reply(out, list, 200);
+}
+
+/* GET /admin/history/status: the counters. */
+static int
+h_status(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	(void)k;
+	return reply(out, sim_hist_status_json(s), 200);
+}
+
+/* POST /admin/history/media {delay_ms}: the media host's delay. */
+static int
+h_media(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	int64_t	 v;
+
+	if (jnum(k->in, "delay_ms", &v) != 1 || v < 0 || v > 60000)
+		return error(out, 400, "delay_ms: 0-60000");
+	s->media_delay_ms = (unsigned)v;
+	sim_log(s, "media: delay %u ms", s->media_delay_ms);
+	return reply(out, sim_hist_status_json(s), 200);
+}
+
+/* The history's parameters from in into cfg: 0, or the status of the
+ * error written. */
+static int
+set_cfg(struct sim *s, struct json_object *in, struct sim_hist_cfg *cfg,
+    struct buf *out)
+{
+	const char	*full;
+	int64_t		 v;
+	int		 rc;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (jnum(in, "chats", &v) != 1 || v < 1 || v > HIST_MAX_CHATS)
+		return error(out, 400, "give chats (1-20000)");
+	cfg->chats = (unsigned)v;
+	if (jnum(in, "messages", &v) != 1 || v < 0 || v > HIST_MAX_MSGS)
+		return error(out, 400, "give messages (0-2000000)");
+	cfg->msgs = (unsigned)v;
+	if ((rc = jnum(in, "seed", &v)) < 0)
+		return error(out, 400, "seed: a number");
+	cfg->seed = rc == 1 ? (uint64_t)v : 1;
+	if ((rc = jnum(in, "chunk", &v)) < 0 || (rc == 1 && (v < 1 ||
+	    v > HIST_MAX_CHUNK)))
+		return error(out, 400, "chunk: 1-100000 messages");
+	cfg->chunk = rc == 1 ? (unsigned)v : s->opt.hist_chunk;
+	if ((rc = jnum(in, "now", &v)) < 0 || (rc == 1 && v < 0))
+		return error(out, 400, "now: unix seconds");
+	cfg->now = rc == 1 ? v : 0;
+	full = jstr(in, "full");
+	if (full != NULL && strcmp(full, "always") != 0 &&
+	    strcmp(full, "if-asked") != 0)
+		return error(out, 400, "full: always or if-asked");
+	cfg->full_if_asked = full != NULL ? strcmp(full, "if-asked") == 0 :
+	    s->opt.hist_full_if_asked;
+	return 0;
+}
+
+/* POST /admin/history {pn, chats, messages, seed?, chunk?, now?, full?}. */
+static int
+h_set(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	struct sim_hist_cfg	 cfg;
+	struct json_object	*o;
+	const char		*why;
+	int			 st;
+
+	if ((st = set_cfg(s, k->in, &cfg, out)) != 0)
+		return st;
+	o = json_object_new_object();
+	st = sim_hist_set(s, k->a, &cfg, o, &why);
+	if (st != 200) {
+		json_object_put(o);
+		return error(out, st, why);
+	}
+	return reply(out, o, 200);
+}
+
+/* GET /admin/history?pn=PN: the summary and the chat list. */
+static int
+h_chats(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	(void)s;
+	if (k->a->hist == NULL)
+		return error(out, 404, "this account has no history");
+	return reply(out, chats_json(k->a), 200);
+}
+
+/* GET /admin/history/chat?pn=PN&jid=CHAT[&offset=N&limit=N]. */
+static int
+h_chat(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	char	 jid[HIST_JID_MAX];
+
+	(void)s;
+	if (k->a->hist == NULL)
+		return error(out, 404, "this account has no history");
+	if (!query(k->q, "jid", jid, sizeof(jid)))
+		return error(out, 400, "give ?pn=PN&jid=CHAT");
+	return chat_json(k->a, jid, k->q, out);
+}
+
+/*
+ * POST /admin/history/send {pn, device?} (kind NULL) and
+ * /admin/history/fault {pn, kind, device?}: the history, or a faulty
+ * blob, to the companion device or to every one linked with keys.
+ */
+static int
+send_to(struct sim *s, const struct hist_call *k, bool fault,
+    struct buf *out)
+{
+	struct sim_account	*a = k->a;
+	struct json_object	*o, *list;
+	const char		*kind = jstr(k->in, "kind");
+	uint32_t		 devs[64];
+	size_t			 nd, i;
+	int64_t			 dev = 0;
+	int			 rc;
+
+	if (jnum(k->in, "device", &dev) < 0)
+		return error(out, 400, "device: a number");
+	if (fault && (kind == NULL || (strcmp(kind, "corrupt") != 0 &&
+	    strcmp(kind, "bomb") != 0 && strcmp(kind, "nest") != 0 &&
+	    strcmp(kind, "gone") != 0)))
+		return error(out, 400, "kind: corrupt, bomb, nest or gone");
+	if (!fault && a->hist == NULL)
+		return error(out, 404, "this account has no history");
+	if ((nd = targets(a, dev, devs, 64)) == 0)
+		return error(out, 409, "no linked companion with keys to send "
+		    "to");
+	list = json_object_new_array();
+	for (i = 0, rc = 0; i < nd && rc == 0; i++) {
+		if (!fault) {
+			sim_device_find(a, devs[i])->hist_sent = true;
+			rc = hist_send(s, a, devs[i], list);
+		} else
+			rc = hist_send_fault(s, a, devs[i], kind, list);
+	}
+	if (rc != 0) {
+		json_object_put(list);
+		return error(out, 500, wc_strerror(rc));
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "sent", list);
+	return reply(out, o, 200);
+}
+
+static int
+h_send(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	return send_to(s, k, false, out);
+}
+
+static int
+h_fault(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	return send_to(s, k, true, out);
+}
+
+/*
+ * The routes: the path after "history", the method, whether the route is
+ * about one account (pn, in the body of a POST or the query of a GET:
+ * looked up first, for every route of those not found before), and the
+ * handler.
+ */
+static const struct hist_route {
+	const char	*path;
+	bool		 post;
+	bool		 account;
+	int		(*fn)(struct sim *, const struct hist_call *,
+			    struct buf *);
+} hist_routes[] = {
+	{ "/blobs", false, false, h_blobs },
+	{ "/status", false, false, h_status },
+	{ "/media", true, false, h_media },
+	{ "", true, true, h_set },
+	{ "", false, true, h_chats },
+	{ "/chat", false, true, h_chat },
+	{ "/send", true, true, h_send },
+	{ "/fault", true, true, h_fault },
+};
+
+/* The route for path and method among those with account acct, or
+ * NULL. */
+static const struct hist_route *
+hist_route(const char *path, bool post, bool acct)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(hist_routes) / sizeof(hist_routes[0]); i++)
+		if (hist_routes[i].account == acct &&
+		    hist_routes[i].post == post &&
+		    strcmp(hist_routes[i].path, path) == 0)
+			return &hist_routes[i];
+	return NULL;
+}
+
 int
 sim_hist_admin(struct sim *s, const char *path, const char *q,
     struct json_object *in, bool post, struct buf *out)
 {
-	struct sim_account	*a;
-	struct json_object	*o, *list;
-	struct sim_blob		*b;
-	char			 pn[SIM_PN_MAX], jid[HIST_JID_MAX];
-	const char		*why, *kind;
-	uint32_t		 devs[64];
-	size_t			 nd, i;
-	int64_t			 v, dev = 0;
-	int			 st, rc = 0;
+	const struct hist_route	*r;
+	struct hist_call	 k;
+	char			 pn[SIM_PN_MAX];
 
 	if (strncmp(path, "history", 7) != 0 || (path[7] != '\0' &&
 	    path[7] != '/'))
 		return 0;
 	path += 7;
-	if (!post && strcmp(path, "/blobs") == 0) {
-		list = json_object_new_array();
-		for (b = s->blobs; b != NULL; b = b->next)
-			json_object_array_add(list, sim_media_blob_json(b));
-		return reply(out, list, 200);
-	}
-	if (!post && strcmp(path, "/status") == 0)
-		return reply(out, sim_hist_status_json(s), 200);
-	if (post && strcmp(path, "/media") == 0) {
-		if (jnum(in, "delay_ms", &v) != 1 || v < 0 || v > 60000)
-			return error(out, 400, "delay_ms: 0-60000");
-		s->media_delay_ms = (unsigned)v;
-		sim_log(s, "media: delay %u ms", s->media_delay_ms);
-		return reply(out, sim_hist_status_json(s), 200);
-	}
+	memset(&k, 0, sizeof(k));
+	k.q = q;
+	k.in = in;
+	if ((r = hist_route(path, post, false)) != NULL)
+		return r->fn(s, &k, out);
 	if (post) {
 		const char	*p = jstr(in, "pn");
 
 		snprintf(pn, sizeof(pn), "%s", p != NULL ? p : "");
 	} else if (!query(q, "pn", pn, sizeof(pn)))
 		return error(out, 400, "give ?pn=PN");
-	if ((a = sim_account_by_pn(s, pn)) == NULL)
+	if ((k.a = sim_account_by_pn(s, pn)) == NULL)
 		return error(out, 404, "no such account");
-	if (post && path[0] == '\0') {
-		struct sim_hist_cfg	 cfg;
-
-		memset(&cfg, 0, sizeof(cfg));
-		if (jnum(in, "chats", &v) != 1 || v < 1 || v > HIST_MAX_CHATS)
-			return error(out, 400, "give chats (1-20000)");
-		cfg.chats = (unsigned)v;
-		if (jnum(in, "messages", &v) != 1 || v < 0 || v > HIST_MAX_MSGS)
-			return error(out, 400, "give messages (0-2000000)");
-		cfg.msgs = (unsigned)v;
-		if ((rc = jnum(in, "seed", &v)) < 0)
-			return error(out, 400, "seed: a number");
-		cfg.seed = rc == 1 ? (uint64_t)v : 1;
-		if ((rc = jnum(in, "chunk", &v)) < 0 || (rc == 1 && (v < 1 ||
-		    v > HIST_MAX_CHUNK)))
-			return error(out, 400, "chunk: 1-100000 messages");
-		cfg.chunk = rc == 1 ? (unsigned)v : s->opt.hist_chunk;
-		if ((rc = jnum(in, "now", &v)) < 0 || (rc == 1 && v < 0))
-			return error(out, 400, "now: unix seconds");
-		cfg.now = rc == 1 ? v : 0;
-		kind = jstr(in, "full");
-		if (kind != NULL && strcmp(kind, "always") != 0 &&
-		    strcmp(kind, "if-asked") != 0)
-			return error(out, 400, "full: always or if-asked");
-		cfg.full_if_asked = kind != NULL ? strcmp(kind, "if-asked") ==
-		    0 : s->opt.hist_full_if_asked;
-		o = json_object_new_object();
-		st = sim_hist_set(s, a, &cfg, o, &why);
-		if (st != 200) {
-			json_object_put(o);
-			return error(out, st, why);
-		}
-		return reply(out, o, 200);
-	}
-	if (!post && path[0] == '\0') {
-		if (a->hist == NULL)
-			return error(out, 404, "this account has no history");
-		return reply(out, chats_json(a), 200);
-	}
-	if (!post && strcmp(path, "/chat") == 0) {
-		if (a->hist == NULL)
-			return error(out, 404, "this account has no history");
-		if (!query(q, "jid", jid, sizeof(jid)))
-			return error(out, 400, "give ?pn=PN&jid=CHAT");
-		return chat_json(a, jid, q, out);
-	}
-	if (post && (strcmp(path, "/send") == 0 || strcmp(path, "/fault") ==
-	    0)) {
-		if ((rc = jnum(in, "device", &dev)) < 0)
-			return error(out, 400, "device: a number");
-		kind = jstr(in, "kind");
-		if (strcmp(path, "/fault") == 0 && (kind == NULL ||
-		    (strcmp(kind, "corrupt") != 0 && strcmp(kind, "bomb") != 0 &&
-		    strcmp(kind, "nest") != 0 && strcmp(kind, "gone") != 0)))
-			return error(out, 400, "kind: corrupt, bomb, nest or "
-			    "gone");
-		if (strcmp(path, "/send") == 0 && a->hist == NULL)
-			return error(out, 404, "this account has no history");
-		nd = targets(a, dev, devs, 64);
-		if (nd == 0)
-			return error(out, 409, "no linked companion with keys "
-			    "to send to");
-		list = json_object_new_array();
-		for (i = 0, rc = 0; i < nd && rc == 0; i++) {
-			if (strcmp(path, "/send") == 0) {
-				struct sim_device	*d =
-				    sim_device_find(a, devs[i]);
-
-				d->hist_sent = true;
-				rc = hist_send(s, a, devs[i], list);
-			} else
-				rc = hist_send_fault(s, a, devs[i], kind, list);
-		}
-		if (rc != 0) {
-			json_object_put(list);
-			return error(out, 500, wc_strerror(rc));
-		}
-		o = json_object_new_object();
-		json_object_object_add(o, "sent", list);
-		return reply(out, o, 200);
-	}
+	if ((r = hist_route(path, post, true)) != NULL)
+		return r->fn(s, &k, out);
 	return error(out, 404, "no such route");
 }
