@@ -172,17 +172,114 @@ make_contact(struct sim *s, struct sim_account *a, size_t k,
 	return rc;
 }
 
+/* The generator's state for a's history: the seed mixed with a's PN. */
+static uint64_t
+seed_state(const struct sim_hist *h, const struct sim_account *a)
+{
+	uint64_t	 st = h->seed;
+	size_t		 i;
+
+	for (i = 0; a->pn[i] != '\0'; i++)
+		st = st * 1099511628211ULL ^ (uint8_t)a->pn[i];
+	return st;
+}
+
+/* Messages per chat into cnt[0..h->nc): one each, the rest by weight
+ * 1/(i+1), what rounding leaves from the first chat on. */
+static void
+chat_counts(const struct sim_hist *h, size_t *cnt)
+{
+	uint64_t	 W = 0, rest;
+	size_t		 i, k;
+
+	for (i = 0; i < h->nc; i++)
+		W += 1000000000ULL / (i + 1);
+	rest = h->msgs >= h->nc ? h->msgs - h->nc : 0;
+	for (i = 0, k = 0; i < h->nc; i++) {
+		cnt[i] = h->msgs >= h->nc ? 1 + (size_t)(rest *
+		    (1000000000ULL / (i + 1)) / W) : i < h->msgs;
+		k += cnt[i];
+	}
+	for (i = 0; k < h->msgs && h->nc > 0; i = (i + 1) % h->nc, k++)
+		cnt[i]++;
+}
+
+/* Chat c as a new group of a's with a few of the contacts made. */
+static void
+make_group_chat(struct sim *s, struct sim_account *a, struct sim_hist *h,
+    struct hchat *c, uint64_t *st)
+{
+	size_t	 want = 2 + (size_t)rng_below(st, 5), tries;
+
+	snprintf(c->name, sizeof(c->name), "%s",
+	    subjects[h->ngroups % NELEM(subjects)]);
+	if (h->ngroups >= NELEM(subjects))
+		snprintf(c->name + strlen(c->name), sizeof(c->name) -
+		    strlen(c->name), " %u", h->ngroups /
+		    (unsigned)NELEM(subjects) + 1);
+	c->g = sim_group_make(s, c->name, a, false, h->now - 3 * HIST_YEAR -
+	    (int64_t)rng_below(st, HIST_YEAR));
+	for (tries = 0; c->g->n < want + 1 && tries < 64; tries++)
+		(void)sim_group_member_add(c->g, h->pool[rng_below(st,
+		    h->npool)], false);
+	sim_group_jid(c->g, c->jid, sizeof(c->jid));
+	h->ngroups++;
+}
+
+/*
+ * The c->n messages of chat number i of a's history, oldest first over
+ * 1.5-3 years, the newest at newest (chat i's newer than chat i+1's);
+ * *gk counts the messages of the whole history (their ids and words).
+ */
+static void
+make_messages(struct sim_hist *h, struct sim_account *a, struct hchat *c,
+    size_t i, uint64_t *st, uint64_t mix, uint64_t *gk)
+{
+	int64_t	 newest, span, avg, start;
+	size_t	 k;
+
+	newest = h->now - (int64_t)i * 7 * 3600 - 60 -
+	    (int64_t)rng_below(st, 3600);
+	span = 3 * HIST_YEAR * (50 + (int64_t)rng_below(st, 51)) / 100;
+	if (span < 4 * (int64_t)c->n)
+		span = 4 * (int64_t)c->n;
+	avg = span / (int64_t)c->n;
+	start = newest - (int64_t)c->n * avg;
+	for (k = 0; k < c->n; k++) {
+		struct hmsg	*m = &c->m[k];
+
+		m->ts = start + (int64_t)k * avg +
+		    (int64_t)rng_below(st, (uint64_t)avg);
+		snprintf(m->id, sizeof(m->id), "3EB0A1%016" PRIX64, mix ^ *gk);
+		m->from_me = rng_below(st, 3) == 0;
+		if (!m->from_me && c->g != NULL) {
+			const struct sim_group_member	*gm;
+
+			do
+				gm = &c->g->m[rng_below(st, c->g->n)];
+			while (gm->acct == a);
+			m->sender = gm->acct;
+		} else if (!m->from_me)
+			m->sender = c->peer;
+		m->text = make_text(st, *gk);
+		m->quoted = -1;
+		if (k > 0 && rng_below(st, 12) == 0)
+			m->quoted = (int32_t)(k - 1 - rng_below(st, k < 20 ? k :
+			    20));
+		(*gk)++;
+	}
+	c->m[c->n - 1].ts = newest;
+}
+
 static int
 generate(struct sim *s, struct sim_account *a, struct sim_hist *h)
 {
-	uint64_t	 st = h->seed, mix, gk = 0, W = 0, rest;
+	uint64_t	 st = seed_state(h, a), mix, gk = 0;
 	size_t		 n11 = 0, i, k, j = 0;
 	bool		*grp;
 	size_t		*cnt;
 	int		 rc = 0;
 
-	for (i = 0; a->pn[i] != '\0'; i++)
-		st = st * 1099511628211ULL ^ (uint8_t)a->pn[i];
 	mix = rng_next(&st);
 	h->nc = h->chats;
 	h->c = xcalloc(h->nc > 0 ? h->nc : 1, sizeof(*h->c));
@@ -200,39 +297,13 @@ generate(struct sim *s, struct sim_account *a, struct sim_hist *h)
 	for (k = 0; k < h->npool; k++)
 		if ((rc = make_contact(s, a, k, &h->pool[k])) != 0)
 			goto out;
-	/* Messages per chat: one each, the rest by weight 1/(i+1). */
-	for (i = 0; i < h->nc; i++)
-		W += 1000000000ULL / (i + 1);
-	rest = h->msgs >= h->nc ? h->msgs - h->nc : 0;
-	for (i = 0, k = 0; i < h->nc; i++) {
-		cnt[i] = h->msgs >= h->nc ? 1 + (size_t)(rest *
-		    (1000000000ULL / (i + 1)) / W) : i < h->msgs;
-		k += cnt[i];
-	}
-	for (i = 0; k < h->msgs && h->nc > 0; i = (i + 1) % h->nc, k++)
-		cnt[i]++;
+	chat_counts(h, cnt);
 	for (i = 0; i < h->nc; i++) {
 		struct hchat	*c = &h->c[i];
-		int64_t		 newest, span, avg, start;
 
-		if (grp[i]) {
-			size_t	 want = 2 + (size_t)rng_below(&st, 5), tries;
-
-			snprintf(c->name, sizeof(c->name), "%s",
-			    subjects[h->ngroups % NELEM(subjects)]);
-			if (h->ngroups >= NELEM(subjects))
-				snprintf(c->name + strlen(c->name),
-				    sizeof(c->name) - strlen(c->name), " %u",
-				    h->ngroups / (unsigned)NELEM(subjects) + 1);
-			c->g = sim_group_make(s, c->name, a, false, h->now -
-			    3 * HIST_YEAR - (int64_t)rng_below(&st, HIST_YEAR));
-			for (tries = 0; c->g->n < want + 1 && tries < 64;
-			    tries++)
-				(void)sim_group_member_add(c->g, h->pool[
-				    rng_below(&st, h->npool)], false);
-			sim_group_jid(c->g, c->jid, sizeof(c->jid));
-			h->ngroups++;
-		} else {
+		if (grp[i])
+			make_group_chat(s, a, h, c, &st);
+		else {
 			c->peer = h->pool[j++];
 			snprintf(c->jid, sizeof(c->jid), "%s@s.whatsapp.net",
 			    c->peer->pn);
@@ -240,41 +311,8 @@ generate(struct sim *s, struct sim_account *a, struct sim_hist *h)
 		}
 		c->n = cnt[i];
 		c->m = xcalloc(c->n + 1, sizeof(*c->m));
-		if (c->n == 0)
-			continue;
-		newest = h->now - (int64_t)i * 7 * 3600 - 60 -
-		    (int64_t)rng_below(&st, 3600);
-		span = 3 * HIST_YEAR * (50 + (int64_t)rng_below(&st, 51)) / 100;
-		if (span < 4 * (int64_t)c->n)
-			span = 4 * (int64_t)c->n;
-		avg = span / (int64_t)c->n;
-		start = newest - (int64_t)c->n * avg;
-		for (k = 0; k < c->n; k++) {
-			struct hmsg	*m = &c->m[k];
-
-			m->ts = start + (int64_t)k * avg +
-			    (int64_t)rng_below(&st, (uint64_t)avg);
-			snprintf(m->id, sizeof(m->id), "3EB0A1%016" PRIX64,
-			    mix ^ gk);
-			m->from_me = rng_below(&st, 3) == 0;
-			if (!m->from_me && c->g != NULL) {
-				const struct sim_group_member	*gm;
-
-				do
-					gm = &c->g->m[rng_below(&st, c->g->n)];
-				while (gm->acct == a);
-				m->sender = gm->acct;
-			} else if (!m->from_me)
-				m->sender = c->peer;
-			m->text = make_text(&st, gk);
-			m->quoted = -1;
-			if (k > 0 && rng_below(&st, 12) == 0)
-				m->quoted = (int32_t)(k - 1 - rng_below(&st,
-				    k < 20 ? k : 20));
-			gk++;
-		}
-		/* The newest at newest: chat i's is newer than chat i+1's. */
-		c->m[c->n - 1].ts = newest;
+		if (c->n > 0)
+			make_messages(h, a, c, i, &st, mix, &gk);
 	}
 	h->total = (size_t)gk;
 out:

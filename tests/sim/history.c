@@ -164,33 +164,17 @@ out:
 	return rc;
 }
 
-/* Build chunk k of a's history into a HistorySync, deflate and ship it. */
+/* The E2E Message of every message of k, in the order they are sent,
+ * appended to e2e; message x at off[x], len[x] bytes.  Returns 0 or an
+ * error. */
 static int
-ship_chunk(struct sim *s, struct sim_account *a, uint32_t dev,
-    const struct chunk *k, uint32_t order, uint32_t progress,
-    const char *od_id, struct json_object *list)
+chunk_messages(const struct sim_hist *h, const struct chunk *k,
+    const char *own, struct arena *ar, struct buf *e2e, size_t *off,
+    size_t *len)
 {
-	struct sim_hist		*h = a->hist;
-	struct arena		 ar;
-	struct wa_hist		 hs;
-	struct buf		 e2e = BUF_INIT, raw = BUF_INIT, z = BUF_INIT;
-	size_t			*off, *len, i, x = 0, q;
-	char			*own;
-	int64_t			 oldest = 0;
-	struct ship		 sp;
-	int			 rc = 0;
+	size_t	 i, q, x = 0;
+	int	 rc = 0;
 
-	arena_init(&ar, 0);
-	own = pn_jid(&ar, a);
-	memset(&hs, 0, sizeof(hs));
-	hs.sync_type = k->type;
-	hs.chunk_order = order;
-	hs.progress = progress;
-	hs.convs = arena_alloc(&ar, (k->n + 1) * sizeof(*hs.convs));
-	memset(hs.convs, 0, (k->n + 1) * sizeof(*hs.convs));
-	off = xcalloc(k->nmsgs + 1, sizeof(*off));
-	len = xcalloc(k->nmsgs + 1, sizeof(*len));
-	/* The E2E Messages first (e2e moves as it grows). */
 	for (i = 0; i < k->n && rc == 0; i++) {
 		const struct hchat	*c = &h->c[k->v[i].chat];
 
@@ -205,93 +189,141 @@ ship_chunk(struct sim *s, struct sim_account *a, uint32_t dev,
 
 				t.quoted_id = qm->id;
 				t.quoted_participant = qm->from_me ? own :
-				    pn_jid(&ar, qm->sender);
+				    pn_jid(ar, qm->sender);
 				t.quoted_text = qm->text;
 			}
-			off[x] = e2e.len;
-			rc = wa_msg_build_text(&t, &e2e);
-			len[x] = e2e.len - off[x];
+			off[x] = e2e->len;
+			rc = wa_msg_build_text(&t, e2e);
+			len[x] = e2e->len - off[x];
 			x++;
 		}
 	}
-	x = 0;
-	for (i = 0; i < k->n && rc == 0; i++) {
-		const struct seg	*sg = &k->v[i];
-		const struct hchat	*c = &h->c[sg->chat];
-		struct wa_hist_conv	*cv = &hs.convs[hs.n_convs++];
+	return rc;
+}
 
-		cv->id = c->jid;
-		cv->name = c->name;
-		if (c->peer != NULL) {
-			char	 l[HIST_JID_MAX];
+/* The conversation of segment sg of chunk type type into cv: the chat,
+ * its participants and messages [sg->lo, sg->hi) newest first, their
+ * E2E Messages from msg (at off, len; *x the next); *oldest lowered to
+ * the oldest message's time. */
+static void
+chunk_conv(const struct sim_hist *h, int32_t type, const struct seg *sg,
+    struct wa_hist_conv *cv, struct arena *ar, const struct buf *msg,
+    const size_t *off, const size_t *len, size_t *x, int64_t *oldest)
+{
+	const struct hchat	*c = &h->c[sg->chat];
+	size_t			 q;
 
-			cv->display_name = c->name;
-			snprintf(l, sizeof(l), "%s@lid", c->peer->lid);
-			cv->lid_jid = a_strdup(&ar, l);
-		}
-		if (c->n > 0)
-			cv->last_msg_ts_s = cv->conversation_ts_s =
-			    (uint64_t)c->m[c->n - 1].ts;
-		cv->end_of_history = sg->lo == 0 && k->type !=
-		    WA_HIST_ON_DEMAND;
-		if (c->g != NULL) {
-			cv->participants = arena_alloc(&ar, c->g->n *
-			    sizeof(*cv->participants));
-			for (q = 0; q < c->g->n; q++) {
-				cv->participants[q].jid = pn_jid(&ar,
-				    c->g->m[q].acct);
-				cv->participants[q].rank =
-				    c->g->m[q].superadmin ? 2 :
-				    c->g->m[q].admin ? 1 : 0;
-			}
-			cv->n_participants = c->g->n;
-		}
-		cv->n_msgs = sg->hi - sg->lo;
-		cv->msgs = arena_alloc(&ar, (cv->n_msgs + 1) *
-		    sizeof(*cv->msgs));
-		memset(cv->msgs, 0, (cv->n_msgs + 1) * sizeof(*cv->msgs));
-		for (q = 0; q < cv->n_msgs; q++, x++) {
-			const struct hmsg	*m = &c->m[sg->hi - 1 - q];
-			struct wa_hist_msg	*w = &cv->msgs[q];
+	cv->id = c->jid;
+	cv->name = c->name;
+	if (c->peer != NULL) {
+		char	 l[HIST_JID_MAX];
 
-			w->remote_jid = c->jid;
-			w->from_me = m->from_me;
-			w->id = m->id;
-			if (c->g != NULL && !m->from_me)
-				w->key_participant = w->participant =
-				    pn_jid(&ar, m->sender);
-			w->message = e2e.p + off[x];
-			w->message_len = len[x];
-			w->ts_s = (uint64_t)m->ts;
-			w->status = m->from_me ? WA_HIST_STATUS_READ : -1;
-			if (!m->from_me)
-				w->push_name = m->sender->name;
-			if (oldest == 0 || m->ts < oldest)
-				oldest = m->ts;
-		}
-		hs.n_msgs += cv->n_msgs;
+		cv->display_name = c->name;
+		snprintf(l, sizeof(l), "%s@lid", c->peer->lid);
+		cv->lid_jid = a_strdup(ar, l);
 	}
-	if (rc == 0 && k->pushnames) {
-		hs.pushnames = arena_alloc(&ar, (h->npool + 1) *
-		    sizeof(*hs.pushnames));
+	if (c->n > 0)
+		cv->last_msg_ts_s = cv->conversation_ts_s =
+		    (uint64_t)c->m[c->n - 1].ts;
+	cv->end_of_history = sg->lo == 0 && type != WA_HIST_ON_DEMAND;
+	if (c->g != NULL) {
+		cv->participants = arena_alloc(ar, c->g->n *
+		    sizeof(*cv->participants));
+		for (q = 0; q < c->g->n; q++) {
+			cv->participants[q].jid = pn_jid(ar, c->g->m[q].acct);
+			cv->participants[q].rank = c->g->m[q].superadmin ? 2 :
+			    c->g->m[q].admin ? 1 : 0;
+		}
+		cv->n_participants = c->g->n;
+	}
+	cv->n_msgs = sg->hi - sg->lo;
+	cv->msgs = arena_alloc(ar, (cv->n_msgs + 1) * sizeof(*cv->msgs));
+	memset(cv->msgs, 0, (cv->n_msgs + 1) * sizeof(*cv->msgs));
+	for (q = 0; q < cv->n_msgs; q++, (*x)++) {
+		const struct hmsg	*m = &c->m[sg->hi - 1 - q];
+		struct wa_hist_msg	*w = &cv->msgs[q];
+
+		w->remote_jid = c->jid;
+		w->from_me = m->from_me;
+		w->id = m->id;
+		if (c->g != NULL && !m->from_me)
+			w->key_participant = w->participant = pn_jid(ar,
+			    m->sender);
+		w->message = msg->p + off[*x];
+		w->message_len = len[*x];
+		w->ts_s = (uint64_t)m->ts;
+		w->status = m->from_me ? WA_HIST_STATUS_READ : -1;
+		if (!m->from_me)
+			w->push_name = m->sender->name;
+		if (*oldest == 0 || m->ts < *oldest)
+			*oldest = m->ts;
+	}
+}
+
+/* The push names and the PN-LID mappings of the contacts of h into hs,
+ * as chunk k asks. */
+static void
+chunk_names(const struct sim_hist *h, const struct chunk *k,
+    struct wa_hist *hs, struct arena *ar)
+{
+	size_t	 i;
+
+	if (k->pushnames) {
+		hs->pushnames = arena_alloc(ar, (h->npool + 1) *
+		    sizeof(*hs->pushnames));
 		for (i = 0; i < h->npool; i++) {
-			hs.pushnames[i].jid = pn_jid(&ar, h->pool[i]);
-			hs.pushnames[i].name = h->pool[i]->name;
+			hs->pushnames[i].jid = pn_jid(ar, h->pool[i]);
+			hs->pushnames[i].name = h->pool[i]->name;
 		}
-		hs.n_pushnames = h->npool;
+		hs->n_pushnames = h->npool;
 	}
-	if (rc == 0 && k->lid_maps) {
-		hs.lid_maps = arena_alloc(&ar, (h->npool + 1) *
-		    sizeof(*hs.lid_maps));
+	if (k->lid_maps) {
+		hs->lid_maps = arena_alloc(ar, (h->npool + 1) *
+		    sizeof(*hs->lid_maps));
 		for (i = 0; i < h->npool; i++) {
 			char	 l[HIST_JID_MAX];
 
 			snprintf(l, sizeof(l), "%s@lid", h->pool[i]->lid);
-			hs.lid_maps[i].pn_jid = pn_jid(&ar, h->pool[i]);
-			hs.lid_maps[i].lid_jid = a_strdup(&ar, l);
+			hs->lid_maps[i].pn_jid = pn_jid(ar, h->pool[i]);
+			hs->lid_maps[i].lid_jid = a_strdup(ar, l);
 		}
-		hs.n_lid_maps = h->npool;
+		hs->n_lid_maps = h->npool;
 	}
+}
+
+/* Build chunk k of a's history into a HistorySync, deflate and ship it. */
+static int
+ship_chunk(struct sim *s, struct sim_account *a, uint32_t dev,
+    const struct chunk *k, uint32_t order, uint32_t progress,
+    const char *od_id, struct json_object *list)
+{
+	struct sim_hist		*h = a->hist;
+	struct arena		 ar;
+	struct wa_hist		 hs;
+	struct buf		 e2e = BUF_INIT, raw = BUF_INIT, z = BUF_INIT;
+	size_t			*off, *len, i, x = 0;
+	int64_t			 oldest = 0;
+	struct ship		 sp;
+	int			 rc;
+
+	arena_init(&ar, 0);
+	memset(&hs, 0, sizeof(hs));
+	hs.sync_type = k->type;
+	hs.chunk_order = order;
+	hs.progress = progress;
+	hs.convs = arena_alloc(&ar, (k->n + 1) * sizeof(*hs.convs));
+	memset(hs.convs, 0, (k->n + 1) * sizeof(*hs.convs));
+	off = xcalloc(k->nmsgs + 1, sizeof(*off));
+	len = xcalloc(k->nmsgs + 1, sizeof(*len));
+	/* The E2E Messages first (e2e moves as it grows). */
+	rc = chunk_messages(h, k, pn_jid(&ar, a), &ar, &e2e, off, len);
+	for (i = 0; i < k->n && rc == 0; i++) {
+		chunk_conv(h, k->type, &k->v[i], &hs.convs[hs.n_convs], &ar,
+		    &e2e, off, len, &x, &oldest);
+		hs.n_msgs += hs.convs[hs.n_convs++].n_msgs;
+	}
+	if (rc == 0)
+		chunk_names(h, k, &hs, &ar);
 	if (rc == 0)
 		rc = wa_hist_build(&hs, &raw);
 	if (rc == 0)
@@ -342,36 +374,32 @@ flush(struct sim *s, struct sim_account *a, uint32_t dev, struct chunk *k,
  * year), FULL chunks (older), each chat newest first, chunk_order
  * 0, 1, ..., progress rising to 100, then PUSH_NAME.
  */
-int
-hist_send(struct sim *s, struct sim_account *a, uint32_t dev,
-    struct json_object *list)
+/*
+ * The INITIAL_BOOTSTRAP chunk into k: the newest messages of every chat
+ * (as many as fit h->chunk over the chats, 1 to HIST_BOOT_MAX each);
+ * top[i] where chat i's bootstrap starts.  Returns how many messages the
+ * whole sync sends (those older than a year only when full), for the
+ * progress.
+ */
+static size_t
+boot_chunk(const struct sim_hist *h, struct chunk *k, size_t *top,
+    bool full)
 {
-	struct sim_hist	*h = a->hist;
-	struct sim_device *d = sim_device_find(a, dev);
-	bool		 full = !h->full_if_asked || (d != NULL && d->full_sync);
-	size_t		 total = 0;
-	struct chunk	 k;
-	size_t		 boot, i, sent = 0, *top;
-	uint32_t	 order = 0;
 	int64_t		 cutoff = h->now - HIST_YEAR;
-	int		 pass, rc = 0;
-	double		 t0 = hist_now_ms();
+	size_t		 boot, i, total = 0;
 
-	memset(&k, 0, sizeof(k));
 	boot = h->chunk / (h->nc > 0 ? h->nc : 1);
 	if (boot < 1)
 		boot = 1;
 	if (boot > HIST_BOOT_MAX)
 		boot = HIST_BOOT_MAX;
-	top = xcalloc(h->nc + 1, sizeof(*top));
-	k.type = WA_HIST_INITIAL_BOOTSTRAP;
-	k.lid_maps = true;
+	k->type = WA_HIST_INITIAL_BOOTSTRAP;
+	k->lid_maps = true;
 	for (i = 0; i < h->nc; i++) {
 		size_t	 n = h->c[i].n;
 
 		top[i] = n > boot ? n - boot : 0;
-		seg_add(&k, i, top[i], n);
-		/* What will be sent, for the progress. */
+		seg_add(k, i, top[i], n);
 		if (full)
 			total += n;
 		else {
@@ -382,6 +410,27 @@ hist_send(struct sim *s, struct sim_account *a, uint32_t dev,
 			total += n - p;
 		}
 	}
+	return total;
+}
+
+int
+hist_send(struct sim *s, struct sim_account *a, uint32_t dev,
+    struct json_object *list)
+{
+	struct sim_hist	*h = a->hist;
+	struct sim_device *d = sim_device_find(a, dev);
+	bool		 full = !h->full_if_asked || (d != NULL && d->full_sync);
+	size_t		 total;
+	struct chunk	 k;
+	size_t		 i, sent = 0, *top;
+	uint32_t	 order = 0;
+	int64_t		 cutoff = h->now - HIST_YEAR;
+	int		 pass, rc = 0;
+	double		 t0 = hist_now_ms();
+
+	memset(&k, 0, sizeof(k));
+	top = xcalloc(h->nc + 1, sizeof(*top));
+	total = boot_chunk(h, &k, top, full);
 	rc = flush(s, a, dev, &k, &order, &sent, total, list);
 	for (pass = 0; pass < (full ? 2 : 1) && rc == 0; pass++) {
 		k.type = pass == 0 ? WA_HIST_RECENT : WA_HIST_FULL;
@@ -416,7 +465,8 @@ hist_send(struct sim *s, struct sim_account *a, uint32_t dev,
 	free(k.v);
 	h->runs++;
 	sim_log(s, "history of %s to device %u: %u notifications, %zu "
-	    "messages in %.0f ms%s%s", a->pn, dev, order, sent, hist_now_ms() - t0,
+	    "messages in %.0f ms%s%s", a->pn, dev, order, sent,
+	    hist_now_ms() - t0,
 	    full ? "" : " (no FULL chunks: requireFullSync is false)",
 	    rc != 0 ? " (stopped by an error)" : "");
 	if (rc != 0)
