@@ -8,7 +8,9 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/ws.c tests/sim/session.h \
 	tests/sim/pair.c \
 	tests/sim/prekeys.c \
-	tests/sim/route.c \
+	tests/sim/route.c tests/sim/route.h \
+	tests/sim/route-group.c \
+	tests/sim/route-presence.c \
 	tests/sim/group.c \
 	tests/sim/phone.c \
 	tests/sim/history.c tests/sim/history.h \
