@@ -12,7 +12,11 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/route-group.c \
 	tests/sim/route-presence.c \
 	tests/sim/group.c \
-	tests/sim/phone.c \
+	tests/sim/phone.c tests/sim/phone.h \
+	tests/sim/phone-store.c \
+	tests/sim/phone-send.c \
+	tests/sim/phone-group.c \
+	tests/sim/phone-chatty.c \
 	tests/sim/history.c tests/sim/history.h \
 	tests/sim/history-gen.c \
 	tests/sim/history-admin.c \
