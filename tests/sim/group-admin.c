@@ -323,8 +323,8 @@ admin_change(struct sim *s, struct sim_group *g, const char *what,
 	}
 	res = json_object_new_array();
 	arena_init(&ar, 0);
-	changed = grp_apply_change(s, g, ch, g->creator, 0, v, NULL, n, &ar, NULL,
-	    res);
+	changed = grp_apply_change(s, g, ch, g->creator, 0, v, NULL, n, &ar,
+	    NULL, res);
 	arena_release(&ar);
 	free(v);
 	o = group_json(g);

@@ -631,8 +631,8 @@ g2_change(const struct g2_call *k)
 	np = participants_of(s, ch, v, names, GROUP_MAX_CHANGE);
 	r = result(k->ar, k->n);
 	rc = sn_new(k->ar, change_tag[what]);
-	(void)grp_apply_change(s, k->g, what, k->c->acct, k->c->dev->id, v, names,
-	    np, k->ar, rc, NULL);
+	(void)grp_apply_change(s, k->g, what, k->c->acct, k->c->dev->id, v,
+	    names, np, k->ar, rc, NULL);
 	sn_append(k->ar, r, rc);
 	(void)sim_conn_send_node(k->c, r);
 	free(v);

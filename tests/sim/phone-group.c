@@ -196,8 +196,8 @@ phone_phash(const struct sim_group *g, char out[WA_GROUP_PHASH_LEN + 1])
 		nd = sim_route_devices(g->m[i].acct, devs, PHONE_GROUP_DEVICES);
 		for (k = 0; k < nd; k++) {
 			v[n] = xmalloc(PHONE_JID_MAX);
-			phone_device_jid(v[n], PHONE_JID_MAX, g->m[i].acct, g->lid,
-			    devs[k]);
+			phone_device_jid(v[n], PHONE_JID_MAX, g->m[i].acct,
+			    g->lid, devs[k]);
 			n++;
 		}
 	}
@@ -267,8 +267,8 @@ sim_phone_group_send(struct sim *s, struct sim_account *a,
 			gmem_key(key, sizeof(key), gjid, dj);
 			if (phone_kv_find(p, key) != NULL)
 				continue;
-			rc = phone_encrypt_for(p, m, devs[k], g->lid, &skmsg_plain,
-			    &ar, parts, false, &npk);
+			rc = phone_encrypt_for(p, m, devs[k], g->lid,
+			    &skmsg_plain, &ar, parts, false, &npk);
 			if (rc < 0) {
 				arena_release(&ar);
 				goto fail;
@@ -372,7 +372,8 @@ phone_group_retry(struct sim_phone *p, const struct wa_node *n, const char *id)
 		    strcmp(p->gsent[i].group, gjid) == 0)
 			gs = &p->gsent[i];
 	if (gs == NULL || (g = sim_group_find(s, gjid)) == NULL ||
-	    !phone_split_jid(pj, user, sizeof(user), server, sizeof(server), &dev) ||
+	    !phone_split_jid(pj, user, sizeof(user), server, sizeof(server),
+	    &dev) ||
 	    (t = phone_jid_account(s, pj, &lid)) == NULL ||
 	    sim_group_member(g, t) == NULL) {
 		sim_log(s, "phone %s: retry receipt for %s from %s: nothing to "
@@ -444,7 +445,8 @@ sim_phone_group_forget(struct sim_account *a, const struct sim_group *g)
 		if (strncmp(p->kv[i].key, pre, pl) == 0) {
 			char	*k = xstrdup(p->kv[i].key);
 
-			phone_kv_set_raw(p, k, NULL, 0);	/* the last row moves here */
+			/* The last row moves here. */
+			phone_kv_set_raw(p, k, NULL, 0);
 			free(k);
 		} else
 			i++;

@@ -173,8 +173,8 @@ encrypt_all(struct sim_phone *p, struct sim_account *peer, bool lid,
 				cnt->skipped++;
 				continue;
 			}
-			rc = phone_encrypt_for(p, own[k], d->id, lid, k == 0 ? inner :
-			    dsm, ar, parts, hide, &cnt->pkmsgs);
+			rc = phone_encrypt_for(p, own[k], d->id, lid, k == 0 ?
+			    inner : dsm, ar, parts, hide, &cnt->pkmsgs);
 			if (rc < 0)
 				return rc;
 			if (rc == 0)
@@ -238,8 +238,8 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	int			 rc;
 
 	if (!phone_split_jid(chat, user, sizeof(user), server, sizeof(server),
-	    &dev) || dev != 0 || (peer = phone_jid_account(s, chat, &lid)) == NULL ||
-	    peer == me)
+	    &dev) || dev != 0 || (peer = phone_jid_account(s, chat, &lid)) ==
+	    NULL || peer == me)
 		return -EINVAL;
 	/* A message too deep to wrap (a hostile test message) goes to the
 	 * addressee only: no copy for the own companions. */

@@ -231,7 +231,8 @@ op_prekey_load(void *arg, uint32_t id, uint8_t priv[WA_SIGNAL_KEY_LEN],
 	struct kv	*e;
 
 	snprintf(k, sizeof(k), "p/%" PRIu32, id);
-	if ((e = phone_kv_find(arg, k)) == NULL || e->val.len != 2 * SIM_KEY_LEN)
+	if ((e = phone_kv_find(arg, k)) == NULL ||
+	    e->val.len != 2 * SIM_KEY_LEN)
 		return 0;
 	memcpy(priv, e->val.p, SIM_KEY_LEN);
 	memcpy(pub, e->val.p + SIM_KEY_LEN, SIM_KEY_LEN);
@@ -274,7 +275,8 @@ op_identity_load(void *arg, const struct wa_signal_addr *a,
 	struct kv	*e;
 
 	key_addr(k, sizeof(k), 'i', a);
-	if ((e = phone_kv_find(arg, k)) == NULL || e->val.len != WA_SIGNAL_KEY_LEN)
+	if ((e = phone_kv_find(arg, k)) == NULL ||
+	    e->val.len != WA_SIGNAL_KEY_LEN)
 		return 0;
 	memcpy(key, e->val.p, WA_SIGNAL_KEY_LEN);
 	return 1;
@@ -361,8 +363,8 @@ op_tx_rollback(void *arg)
 	while (p->nundo > mark) {
 		struct undo	*u = &p->undo[--p->nundo];
 
-		phone_kv_set_raw(p, u->key, u->had ? (u->old.p != NULL ? u->old.p :
-		    (const uint8_t *)"") : NULL, u->old.len);
+		phone_kv_set_raw(p, u->key, u->had ? (u->old.p != NULL ?
+		    u->old.p : (const uint8_t *)"") : NULL, u->old.len);
 		undo_drop(u);
 	}
 	return 0;

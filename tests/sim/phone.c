@@ -157,7 +157,8 @@ phone_jid_account(struct sim *s, const char *jid, bool *lid)
 	char		 user[SIM_PN_MAX], server[32];
 	uint32_t	 dev;
 
-	if (!phone_split_jid(jid, user, sizeof(user), server, sizeof(server), &dev))
+	if (!phone_split_jid(jid, user, sizeof(user), server, sizeof(server),
+	    &dev))
 		return NULL;
 	if (lid != NULL)
 		*lid = strcmp(server, "lid") == 0;
@@ -189,7 +190,8 @@ phone_attr_jid(struct arena *ar, struct wa_node *n, const char *key,
 	char		 user[SIM_PN_MAX], server[32];
 	uint32_t	 dev;
 
-	if (phone_split_jid(jid, user, sizeof(user), server, sizeof(server), &dev))
+	if (phone_split_jid(jid, user, sizeof(user), server, sizeof(server),
+	    &dev))
 		sn_attr_jid(ar, n, key, user, server, (uint16_t)dev);
 	else
 		sn_attr(ar, n, key, jid);
@@ -362,8 +364,8 @@ out:
 /* A retry receipt for m (9.6), at most PHONE_RETRY_MAX per message and
  * sender; marks inbox row fail_idx retried. */
 void
-phone_send_retry(struct sim_phone *p, const struct wa_msg_in *m, size_t fail_idx,
-    struct arena *ar)
+phone_send_retry(struct sim_phone *p, const struct wa_msg_in *m,
+    size_t fail_idx, struct arena *ar)
 {
 	unsigned		 count = retry_count(p, m->from, m->id);
 	struct wa_msg_retry_out	 ro = {
@@ -487,18 +489,21 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->quoted_id = phone_dup_or_null(c.quoted_id);
 			m->emoji = phone_dup_or_null(c.emoji);
 			m->target_id = phone_dup_or_null(c.target.id);
-			m->dsm_destination = phone_dup_or_null(c.dsm_destination);
+			m->dsm_destination = phone_dup_or_null(
+			    c.dsm_destination);
 		}
 		sim_log(s, "phone %s: message %s from %s (%s, %s%s)",
-		    p->a->pn, in.id, in.from, e->type_name, phone_kind_name(c.kind),
-		    c.dsm_destination != NULL ? ", sent by an own device" : "");
+		    p->a->pn, in.id, in.from, e->type_name,
+		    phone_kind_name(c.kind), c.dsm_destination != NULL ?
+		    ", sent by an own device" : "");
 		if (p->a->echo && sender != NULL && sender != p->a &&
 		    !sender->echo && c.dsm_destination == NULL &&
 		    (c.kind == WA_MSG_TEXT || c.kind == WA_MSG_REPLY) &&
 		    c.text != NULL) {
 			char	 chat[PHONE_JID_MAX];
 
-			phone_device_jid(chat, sizeof(chat), sender, sender_lid, 0);
+			phone_device_jid(chat, sizeof(chat), sender,
+			    sender_lid, 0);
 			phone_echo_schedule(p, in.from, chat, in.id, c.text);
 		}
 		wa_msg_content_release(&c);

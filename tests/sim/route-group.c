@@ -301,8 +301,9 @@ route_group_receipt(struct origin *o, const struct wa_node *n,
 	    (ta = sim_jid_account(s, &pj)) == NULL ||
 	    !route_device_exists(ta, pj.device) || (ta == o->acct &&
 	    pj.device == o->dev)) {
-		route_olog(o, "group receipt %s (%s): no known group or author, "
-		    "not relayed", id, type[0] != '\0' ? type : "delivery");
+		route_olog(o, "group receipt %s (%s): no known group or "
+		    "author, not relayed", id, type[0] != '\0' ? type :
+		    "delivery");
 		return;
 	}
 	route_jid_text(from, sizeof(from), o->acct, g->lid, o->dev);

@@ -689,7 +689,8 @@ on_receipt(struct origin *o, const struct wa_node *n)
 	    i < list->content.u.list.n && i < ROUTE_MAX_IDS; i++) {
 		char	 item[80];
 
-		route_attr_str(&list->content.u.list.v[i], "id", item, sizeof(item));
+		route_attr_str(&list->content.u.list.v[i], "id", item,
+		    sizeof(item));
 		if (item[0] != '\0')
 			acked += route_ack(o, SIM_ROUTE_MESSAGE, item, NULL);
 	}
@@ -710,9 +711,11 @@ on_receipt(struct origin *o, const struct wa_node *n)
 		struct sim_route	*r;
 		size_t			 k;
 
-		if (to.device != 0 ? dev != to.device : !route_device_exists(ta, dev))
+		if (to.device != 0 ? dev != to.device :
+		    !route_device_exists(ta, dev))
 			continue;
-		if (!route_device_exists(ta, dev) || (ta == me && dev == o->dev))
+		if (!route_device_exists(ta, dev) || (ta == me &&
+		    dev == o->dev))
 			continue;
 		arena_init(&a, 0);
 		out = sn_new(&a, "receipt");
