@@ -318,8 +318,33 @@ make_reg(struct drv *d, const char *version, const char *push_name)
 	return wa_conn_payload_reg(version, &r, push_name, &d->payload);
 }
 
-int
-main(int argc, char **argv)
+/* What the options say beyond the connection's configuration. */
+struct opts {
+	const char	*version, *login, *push;
+	unsigned long	 deadline;	/* ms */
+	bool		 have_root, have_noise;
+	uint8_t		 root[32];	/* for cfg->root_pub */
+};
+
+/* --until pair-device|open|close into d; -1 when it is none of them. */
+static int
+parse_until(const char *arg, struct drv *d)
+{
+	if (strcmp(arg, "pair-device") == 0)
+		d->until = UNTIL_PAIR_DEVICE;
+	else if (strcmp(arg, "open") == 0)
+		d->until = UNTIL_OPEN;
+	else if (strcmp(arg, "close") == 0)
+		d->until = UNTIL_CLOSE;
+	else
+		return -1;
+	return 0;
+}
+
+/* The options into d, cfg and o: -1 to go on, else the exit status. */
+static int
+parse_opts(int argc, char **argv, struct drv *d, struct wa_conn_cfg *cfg,
+    struct opts *o)
 {
 	static const struct option	 longopts[] = {
 		{ "url", required_argument, NULL, 'u' },
@@ -340,85 +365,71 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct drv		 d;
-	struct wa_conn_cfg	 cfg;
-	uint8_t			 root[32];
-	const char		*version = NULL, *login = NULL, *push = NULL;
-	unsigned long		 deadline = 15000;
-	bool			 have_root = false, have_noise = false;
-	int			 ch, rc;
+	int	 ch;
 
-	memset(&d, 0, sizeof(d));
-	memset(&cfg, 0, sizeof(cfg));
 	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'u':
-			cfg.url = optarg;
+			cfg->url = optarg;
 			break;
 		case 'r':
-			if (parse_hex32(optarg, root) != 0) {
+			if (parse_hex32(optarg, o->root) != 0) {
 				fprintf(stderr, "--root: 64 hex digits\n");
 				return 1;
 			}
-			have_root = true;
+			o->have_root = true;
 			break;
 		case 'R':
-			if (read_root_file(optarg, root) != 0) {
+			if (read_root_file(optarg, o->root) != 0) {
 				fprintf(stderr, "%s: no public=HEX line\n",
 				    optarg);
 				return 1;
 			}
-			have_root = true;
+			o->have_root = true;
 			break;
 		case 'C':
-			cfg.ca_file = optarg;
+			cfg->ca_file = optarg;
 			break;
 		case 'm':
-			cfg.max_frame = strtoul(optarg, NULL, 10);
+			cfg->max_frame = strtoul(optarg, NULL, 10);
 			break;
 		case 'H':
-			cfg.handshake_timeout_ms = (uint32_t)strtoul(optarg,
+			cfg->handshake_timeout_ms = (uint32_t)strtoul(optarg,
 			    NULL, 10);
 			break;
 		case 'v':
-			version = optarg;
+			o->version = optarg;
 			break;
 		case 'l':
-			login = optarg;
+			o->login = optarg;
 			break;
 		case 'p':
-			push = optarg;
+			o->push = optarg;
 			break;
 		case 't':
-			if (strcmp(optarg, "pair-device") == 0)
-				d.until = UNTIL_PAIR_DEVICE;
-			else if (strcmp(optarg, "open") == 0)
-				d.until = UNTIL_OPEN;
-			else if (strcmp(optarg, "close") == 0)
-				d.until = UNTIL_CLOSE;
-			else {
+			if (parse_until(optarg, d) != 0) {
 				usage(stderr);
 				return 1;
 			}
 			break;
 		case 'n':
-			d.reconnects = (int)strtol(optarg, NULL, 10);
+			d->reconnects = (int)strtol(optarg, NULL, 10);
 			break;
 		case 'd':
-			deadline = strtoul(optarg, NULL, 10);
+			o->deadline = strtoul(optarg, NULL, 10);
 			break;
 		case 's':
-			d.skew_ms = strtoll(optarg, NULL, 10) * 1000;
+			d->skew_ms = strtoll(optarg, NULL, 10) * 1000;
 			break;
 		case 'k':
-			if (parse_hex32(optarg, d.noise_priv) != 0) {
+			if (parse_hex32(optarg, d->noise_priv) != 0) {
 				fprintf(stderr, "--noise-key: 64 hex digits\n");
 				return 1;
 			}
-			have_noise = true;
+			o->have_noise = true;
 			break;
 		case 'q':
-			d.print_qr = true;
+			d->print_qr = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -428,65 +439,105 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (cfg.url == NULL || optind != argc) {
+	if (cfg->url == NULL || optind != argc) {
 		usage(stderr);
 		return 1;
 	}
-	if (wa_crypto_init() != 0)
-		return 1;
-	if (!have_noise && sys_random(NULL, d.noise_priv, 32) != 0)
-		return 1;
-	wa_crypto_x25519_base(d.noise_priv, d.noise_pub);
-	if (login != NULL) {
+	return -1;
+}
+
+/* The ClientPayload into d->payload: a login as --login PN:DEVICE says,
+ * else a registration.  Returns 0, or 1 (said on stderr). */
+static int
+make_payload(struct drv *d, const struct opts *o)
+{
+	int	 rc;
+
+	if (o->login != NULL) {
 		unsigned long long	 pn;
 		unsigned long		 dev = 0;
 		char			*end;
 
-		pn = strtoull(login, &end, 10);
+		pn = strtoull(o->login, &end, 10);
 		if (*end == ':')
 			dev = strtoul(end + 1, &end, 10);
 		if (*end != '\0' || pn == 0) {
 			fprintf(stderr, "--login: PN:DEVICE\n");
 			return 1;
 		}
-		rc = wa_conn_payload_login(version, pn, (uint32_t)dev, push,
-		    &d.payload);
+		rc = wa_conn_payload_login(o->version, pn, (uint32_t)dev,
+		    o->push, &d->payload);
 	} else
-		rc = make_reg(&d, version, push);
+		rc = make_reg(d, o->version, o->push);
 	if (rc != 0) {
 		fprintf(stderr, "cannot build the ClientPayload: %s\n",
 		    wc_strerror(rc));
 		return 1;
 	}
-	cfg.root_pub = have_root ? root : NULL;
-	cfg.rng = sys_random;
-	cfg.now_ms = now_ms;
-	cfg.clock_arg = &d;
-	cfg.ev.on_open = ev_open;
-	cfg.ev.on_frame = ev_frame;
-	cfg.ev.on_close = ev_close;
-	cfg.ev.arg = &d;
+	return 0;
+}
+
+/* Connect and run until the awaited event, the deadline or the end.
+ * Returns the exit status. */
+static int
+run(struct drv *d, struct wa_conn_cfg *cfg, const struct opts *o)
+{
+	int	 rc;
+
+	cfg->root_pub = o->have_root ? o->root : NULL;
+	cfg->rng = sys_random;
+	cfg->now_ms = now_ms;
+	cfg->clock_arg = d;
+	cfg->ev.on_open = ev_open;
+	cfg->ev.on_frame = ev_frame;
+	cfg->ev.on_close = ev_close;
+	cfg->ev.arg = d;
 	wa_conn_set_lws_log(1 | 2, NULL);	/* LLL_ERR | LLL_WARN */
-	uv_loop_init(&d.loop);
-	if ((rc = wa_conn_new(&d.loop, &cfg, &d.c)) != 0) {
+	uv_loop_init(&d->loop);
+	if ((rc = wa_conn_new(&d->loop, cfg, &d->c)) != 0) {
 		fprintf(stderr, "wa_conn_new: %s\n", wc_strerror(rc));
-		uv_loop_close(&d.loop);
+		uv_loop_close(&d->loop);
 		return 1;
 	}
-	uv_timer_init(&d.loop, &d.deadline);
-	d.deadline.data = &d;
-	uv_timer_start(&d.deadline, on_deadline, deadline, 0);
-	if ((rc = wa_conn_open(d.c, d.noise_priv, d.payload.p,
-	    d.payload.len)) != 0) {
+	uv_timer_init(&d->loop, &d->deadline);
+	d->deadline.data = d;
+	uv_timer_start(&d->deadline, on_deadline, o->deadline, 0);
+	if ((rc = wa_conn_open(d->c, d->noise_priv, d->payload.p,
+	    d->payload.len)) != 0) {
 		fprintf(stderr, "wa_conn_open: %s\n", wc_strerror(rc));
-		finish(&d, 1);
+		finish(d, 1);
 	}
-	uv_run(&d.loop, UV_RUN_DEFAULT);
-	if (uv_loop_close(&d.loop) != 0) {
+	uv_run(&d->loop, UV_RUN_DEFAULT);
+	if (uv_loop_close(&d->loop) != 0) {
 		printf("handles left open\n");
-		d.status = 4;
+		d->status = 4;
 	}
+	return d->status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct drv		 d;
+	struct wa_conn_cfg	 cfg;
+	struct opts		 o;
+	int			 rc;
+
+	memset(&d, 0, sizeof(d));
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&o, 0, sizeof(o));
+	o.deadline = 15000;
+	if ((rc = parse_opts(argc, argv, &d, &cfg, &o)) >= 0)
+		return rc;
+	if (wa_crypto_init() != 0)
+		return 1;
+	if (!o.have_noise && sys_random(NULL, d.noise_priv, 32) != 0)
+		return 1;
+	wa_crypto_x25519_base(d.noise_priv, d.noise_pub);
+	if (make_payload(&d, &o) != 0)
+		return 1;
+	rc = run(&d, &cfg, &o);
 	wa_crypto_wipe(d.noise_priv, sizeof(d.noise_priv));
 	buf_release(&d.payload);
-	return d.status;
+	return rc;
 }

@@ -348,11 +348,253 @@ word(char **p)
 	return w;
 }
 
+/* One command of --commands, after its chat: the rest of the line in
+ * *p.  Returns 0, or an error (-EINVAL when the words are wrong). */
+typedef int (*cmd_fn)(struct drv *, struct wa_dm *, const char *,
+    const char *, char **);
+
+/* send CHAT TEXT... */
+static int
+cmd_send(struct drv *d, struct wa_dm *dm, const char *cmd, const char *chat,
+    char **p)
+{
+	char	 id[WA_DM_ID_MAX];
+	int	 rc;
+
+	(void)d;
+	(void)cmd;
+	if (**p == '\0')
+		return -EINVAL;
+	if ((rc = wa_dm_send_text(dm, chat, *p, NULL, NULL, NULL, id)) == 0)
+		printf("queued %s\n", id);
+	return rc;
+}
+
+/* reply CHAT QUOTED-ID QUOTED-SENDER|- TEXT... */
+static int
+cmd_reply(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	char	 id[WA_DM_ID_MAX], *a1, *a2;
+	int	 rc;
+
+	(void)d;
+	(void)cmd;
+	if ((a1 = word(p)) == NULL || (a2 = word(p)) == NULL || **p == '\0')
+		return -EINVAL;
+	if ((rc = wa_dm_send_text(dm, chat, *p, a1, strcmp(a2, "-") == 0 ?
+	    NULL : a2, NULL, id)) == 0)
+		printf("queued %s\n", id);
+	return rc;
+}
+
+/* react CHAT TARGET-ID me|them EMOJI|- */
+static int
+cmd_react(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	char	*a1, *a2;
+
+	(void)d;
+	(void)cmd;
+	if ((a1 = word(p)) == NULL || (a2 = word(p)) == NULL || **p == '\0')
+		return -EINVAL;
+	return wa_dm_send_reaction(dm, chat, a1, strcmp(a2, "me") == 0,
+	    strcmp(*p, "-") == 0 ? "" : *p);
+}
+
+/* edit CHAT OUR-ID TEXT... */
+static int
+cmd_edit(struct drv *d, struct wa_dm *dm, const char *cmd, const char *chat,
+    char **p)
+{
+	char	*a1;
+
+	(void)d;
+	(void)cmd;
+	if ((a1 = word(p)) == NULL || **p == '\0')
+		return -EINVAL;
+	return wa_dm_send_edit(dm, chat, a1, *p);
+}
+
+/* revoke CHAT OUR-ID */
+static int
+cmd_revoke(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	char	*a1;
+
+	(void)d;
+	(void)cmd;
+	if ((a1 = word(p)) == NULL)
+		return -EINVAL;
+	return wa_dm_send_revoke(dm, chat, a1);
+}
+
+/* read CHAT: "read N" */
+static int
+cmd_read(struct drv *d, struct wa_dm *dm, const char *cmd, const char *chat,
+    char **p)
+{
+	int	 rc;
+
+	(void)d;
+	(void)cmd;
+	(void)p;
+	if ((rc = wa_dm_mark_read(dm, chat)) < 0)
+		return rc;
+	printf("read %d\n", rc);
+	return 0;
+}
+
+/* typing CHAT on|off */
+static int
+cmd_typing(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	char	*a1;
+
+	(void)d;
+	(void)cmd;
+	if ((a1 = word(p)) == NULL)
+		return -EINVAL;
+	return wa_dm_typing(dm, chat, strcmp(a1, "on") == 0);
+}
+
+/* subscribe CHAT */
+static int
+cmd_subscribe(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	(void)d;
+	(void)cmd;
+	(void)p;
+	return wa_dm_subscribe(dm, chat);
+}
+
+/* group-create SUBJECT_WITHOUT_SPACES JID JID ... (chat is the subject
+ * here) */
+static int
+cmd_group_create(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	const char	*v[64];
+	char		*a1;
+	size_t		 n = 0;
+
+	(void)d;
+	(void)cmd;
+	if (**p == '\0')
+		return -EINVAL;
+	while (n < 64 && (a1 = word(p)) != NULL)
+		v[n++] = a1;
+	return wa_dm_group_create(dm, chat, v, n);
+}
+
+/* group-subject GROUP SUBJECT... */
+static int
+cmd_group_subject(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	(void)d;
+	(void)cmd;
+	if (**p == '\0')
+		return -EINVAL;
+	return wa_dm_group_subject(dm, chat, *p);
+}
+
+/* group-add GROUP JID, group-remove GROUP JID */
+static int
+cmd_group_member(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	const char	*v[1];
+
+	(void)d;
+	if ((v[0] = word(p)) == NULL)
+		return -EINVAL;
+	return wa_dm_group_participants(dm, chat, cmd[6] == 'a' ?
+	    WA_GROUP_ADD : WA_GROUP_REMOVE, v, 1);
+}
+
+/* group-leave GROUP */
+static int
+cmd_group_leave(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	(void)d;
+	(void)cmd;
+	(void)p;
+	return wa_dm_group_leave(dm, chat);
+}
+
+/* group-info GROUP */
+static int
+cmd_group_info(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	(void)d;
+	(void)cmd;
+	(void)p;
+	return wa_dm_group_info(dm, chat);
+}
+
+/* history-more CHAT */
+static int
+cmd_history_more(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	(void)cmd;
+	(void)p;
+	return app_hist_request_older(d->s, dm, chat);
+}
+
+/* retry CHAT ID: "retry N" */
+static int
+cmd_retry(struct drv *d, struct wa_dm *dm, const char *cmd,
+    const char *chat, char **p)
+{
+	char	*a1;
+	int	 rc;
+
+	(void)d;
+	(void)cmd;
+	if ((a1 = word(p)) == NULL)
+		return -EINVAL;
+	if ((rc = wa_dm_retry(dm, chat, a1)) < 0)
+		return rc;
+	printf("retry %d\n", rc);
+	return 0;
+}
+
+static const struct {
+	const char	*name;
+	cmd_fn		 fn;
+} commands[] = {
+	{ "send", cmd_send },
+	{ "reply", cmd_reply },
+	{ "react", cmd_react },
+	{ "edit", cmd_edit },
+	{ "revoke", cmd_revoke },
+	{ "read", cmd_read },
+	{ "typing", cmd_typing },
+	{ "subscribe", cmd_subscribe },
+	{ "group-create", cmd_group_create },
+	{ "group-subject", cmd_group_subject },
+	{ "group-add", cmd_group_member },
+	{ "group-remove", cmd_group_member },
+	{ "group-leave", cmd_group_leave },
+	{ "group-info", cmd_group_info },
+	{ "history-more", cmd_history_more },
+	{ "retry", cmd_retry },
+};
+
 static void
 command(struct drv *d, char *line)
 {
 	struct wa_dm	*dm = d->e != NULL ? wa_eng_dm(d->e) : NULL;
-	char		*p = line, *cmd, *chat, *a1, *a2, id[WA_DM_ID_MAX];
+	char		*p = line, *cmd, *chat;
+	size_t		 i;
 	int		 rc = -EINVAL;
 
 	if ((cmd = word(&p)) == NULL)
@@ -367,64 +609,11 @@ command(struct drv *d, char *line)
 		fflush(stdout);
 		return;
 	}
-	if (strcmp(cmd, "send") == 0 && *p != '\0') {
-		if ((rc = wa_dm_send_text(dm, chat, p, NULL, NULL, NULL,
-		    id)) == 0)
-			printf("queued %s\n", id);
-	} else if (strcmp(cmd, "reply") == 0 && (a1 = word(&p)) != NULL &&
-	    (a2 = word(&p)) != NULL && *p != '\0') {
-		if ((rc = wa_dm_send_text(dm, chat, p, a1, strcmp(a2, "-") ==
-		    0 ? NULL : a2, NULL, id)) == 0)
-			printf("queued %s\n", id);
-	} else if (strcmp(cmd, "react") == 0 && (a1 = word(&p)) != NULL &&
-	    (a2 = word(&p)) != NULL && *p != '\0') {
-		rc = wa_dm_send_reaction(dm, chat, a1, strcmp(a2, "me") == 0,
-		    strcmp(p, "-") == 0 ? "" : p);
-	} else if (strcmp(cmd, "edit") == 0 && (a1 = word(&p)) != NULL &&
-	    *p != '\0') {
-		rc = wa_dm_send_edit(dm, chat, a1, p);
-	} else if (strcmp(cmd, "revoke") == 0 && (a1 = word(&p)) != NULL) {
-		rc = wa_dm_send_revoke(dm, chat, a1);
-	} else if (strcmp(cmd, "read") == 0) {
-		rc = wa_dm_mark_read(dm, chat);
-		if (rc >= 0) {
-			printf("read %d\n", rc);
-			rc = 0;
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(cmd, commands[i].name) == 0) {
+			rc = commands[i].fn(d, dm, cmd, chat, &p);
+			break;
 		}
-	} else if (strcmp(cmd, "typing") == 0 && (a1 = word(&p)) != NULL)
-		rc = wa_dm_typing(dm, chat, strcmp(a1, "on") == 0);
-	else if (strcmp(cmd, "subscribe") == 0)
-		rc = wa_dm_subscribe(dm, chat);
-	else if (strcmp(cmd, "group-create") == 0 && *p != '\0') {
-		/* group-create SUBJECT_WITHOUT_SPACES JID JID ... (chat is
-		 * the subject here) */
-		const char	*v[64];
-		size_t		 n = 0;
-
-		while (n < 64 && (a1 = word(&p)) != NULL)
-			v[n++] = a1;
-		rc = wa_dm_group_create(dm, chat, v, n);
-	} else if (strcmp(cmd, "group-subject") == 0 && *p != '\0')
-		rc = wa_dm_group_subject(dm, chat, p);
-	else if ((strcmp(cmd, "group-add") == 0 ||
-	    strcmp(cmd, "group-remove") == 0) && (a1 = word(&p)) != NULL) {
-		const char	*v[1] = { a1 };
-
-		rc = wa_dm_group_participants(dm, chat, cmd[6] == 'a' ?
-		    WA_GROUP_ADD : WA_GROUP_REMOVE, v, 1);
-	} else if (strcmp(cmd, "group-leave") == 0)
-		rc = wa_dm_group_leave(dm, chat);
-	else if (strcmp(cmd, "group-info") == 0)
-		rc = wa_dm_group_info(dm, chat);
-	else if (strcmp(cmd, "history-more") == 0)
-		rc = app_hist_request_older(d->s, dm, chat);
-	else if (strcmp(cmd, "retry") == 0 && (a1 = word(&p)) != NULL) {
-		rc = wa_dm_retry(dm, chat, a1);
-		if (rc >= 0) {
-			printf("retry %d\n", rc);
-			rc = 0;
-		}
-	}
 	if (rc != 0)
 		printf("error: %s: %s\n", cmd, wc_strerror(rc));
 	fflush(stdout);
@@ -576,8 +765,18 @@ parse_hex32(const char *s, uint8_t out[32])
 	return 0;
 }
 
-int
-main(int argc, char **argv)
+/* What the options say beyond the engine's configuration. */
+struct opts {
+	const char	*dir;		/* --store */
+	unsigned long	 deadline;	/* ms */
+	bool		 show, messaging, commands;
+	uint8_t		 root[32];	/* --root, for cfg->root_pub */
+};
+
+/* The options into d, cfg and o: -1 to go on, else the exit status. */
+static int
+parse_opts(int argc, char **argv, struct drv *d, struct wa_eng_cfg *cfg,
+    struct opts *o)
 {
 	static const struct option	 longopts[] = {
 		{ "url", required_argument, NULL, 'u' },
@@ -603,86 +802,78 @@ main(int argc, char **argv)
 		{ "retry-cap-ms", required_argument, NULL, 'X' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct drv		 d;
-	struct wa_eng_cfg	 cfg;
-	uint8_t			 root[32];
-	const char		*dir = NULL;
-	unsigned long		 deadline = 20000;
-	bool			 show = false, messaging = false, commands = false;
-	int			 ch, rc;
+	int	 ch;
 
-	memset(&d, 0, sizeof(d));
-	memset(&cfg, 0, sizeof(cfg));
 	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'u':
-			cfg.url = optarg;
+			cfg->url = optarg;
 			break;
 		case 'r':
-			if (parse_hex32(optarg, root) != 0) {
+			if (parse_hex32(optarg, o->root) != 0) {
 				fprintf(stderr, "--root: 64 hex digits\n");
 				return 1;
 			}
-			cfg.root_pub = root;
+			cfg->root_pub = o->root;
 			break;
 		case 's':
-			dir = optarg;
+			o->dir = optarg;
 			break;
 		case 'f':
-			cfg.qr_file = optarg;
+			cfg->qr_file = optarg;
 			break;
 		case 'q':
-			cfg.qr_first_ms = cfg.qr_next_ms =
+			cfg->qr_first_ms = cfg->qr_next_ms =
 			    (uint32_t)strtoul(optarg, NULL, 10);
 			break;
 		case 'p':
-			cfg.ping_ms = (uint32_t)strtoul(optarg, NULL, 10);
+			cfg->ping_ms = (uint32_t)strtoul(optarg, NULL, 10);
 			break;
 		case 'P':
-			cfg.ping_deadline_ms = (uint32_t)strtoul(optarg, NULL,
+			cfg->ping_deadline_ms = (uint32_t)strtoul(optarg, NULL,
 			    10);
 			break;
 		case 't':
-			d.until = optarg;
+			d->until = optarg;
 			break;
 		case 'l':
-			d.linger_ms = strtoull(optarg, NULL, 10);
+			d->linger_ms = strtoull(optarg, NULL, 10);
 			break;
 		case 'd':
-			deadline = strtoul(optarg, NULL, 10);
+			o->deadline = strtoul(optarg, NULL, 10);
 			break;
 		case 'c':
-			d.crash_after_store = true;
+			d->crash_after_store = true;
 			break;
 		case 'S':
-			show = true;
+			o->show = true;
 			break;
 		case 'C':
-			cfg.pair_pn = optarg;
+			cfg->pair_pn = optarg;
 			break;
 		case 'V':
-			cfg.version = optarg;
+			cfg->version = optarg;
 			break;
 		case 'U':
-			cfg.version_url = optarg;
+			cfg->version_url = optarg;
 			break;
 		case 'A':
-			cfg.ca_file = optarg;
+			cfg->ca_file = optarg;
 			break;
 		case 'F':
-			cfg.full_history = true;
+			cfg->full_history = true;
 			break;
 		case 'M':
-			messaging = true;
+			o->messaging = true;
 			break;
 		case 'K':
-			commands = true;
+			o->commands = true;
 			break;
 		case 'R':
-			d.crash_after_receive = true;
+			d->crash_after_receive = true;
 			break;
 		case 'X':
-			cfg.retry_cap_ms = (uint32_t)strtoul(optarg, NULL, 10);
+			cfg->retry_cap_ms = (uint32_t)strtoul(optarg, NULL, 10);
 			break;
 		default:
 			fprintf(stderr, "usage: wa-eng-driver --store DIR "
@@ -690,7 +881,106 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (dir == NULL) {
+	return -1;
+}
+
+/* The engine's store (the real one, wrapped to report and to crash) and
+ * its event callbacks into cfg; with messaging the Signal, messaging and
+ * history stores too. */
+static void
+setup_engine(struct drv *d, struct wa_eng_cfg *cfg, bool messaging)
+{
+	app_store_ops(d->s, &d->real);
+	d->ops.device_load = w_load;
+	d->ops.device_save = w_save;
+	d->ops.device_forget = w_forget;
+	d->ops.prekey_next_id = w_next;
+	d->ops.prekey_put = put_wrap;
+	d->ops.prekey_pending = w_pend;
+	d->ops.prekey_mark_uploaded = w_mark;
+	d->ops.prekey_count = w_count;
+	d->ops.arg = d;
+	cfg->os = "wa-eng-driver";
+	cfg->rng = sys_random;
+	cfg->now_ms = sys_now_ms;
+	cfg->store = &d->ops;
+	cfg->on_event = on_event;
+	cfg->ev_arg = d;
+	if (!messaging)
+		return;
+	app_store_signal_ops(d->s, &d->sig_ops);
+	app_dm_ops(d->s, &d->dm_real);
+	d->dm_ops = d->dm_real;
+	d->dm_ops.in_insert = in_wrap;
+	d->dm_ops.tx_begin = begin_wrap;
+	d->dm_ops.tx_commit = commit_wrap;
+	app_hist_ops(d->s, &d->hs_ops);
+	cfg->hsync_store = &d->hs_ops;
+	cfg->on_hsync_event = on_hsync_event;
+	cfg->hsync_ev_arg = d;
+	the_drv = d;
+	cfg->signal_store = &d->sig_ops;
+	cfg->dm_store = &d->dm_ops;
+	cfg->on_dm_event = on_dm_event;
+	cfg->dm_ev_arg = d;
+	cfg->dm.send_read_receipts = true;
+	cfg->dm.send_typing = true;
+	cfg->dm.send_presence = true;
+}
+
+/* Run the engine until the awaited event, a deadline or an error; the
+ * store is closed on return.  Returns the exit status. */
+static int
+run(struct drv *d, struct wa_eng_cfg *cfg, const struct opts *o)
+{
+	int	 rc;
+
+	if (uv_loop_init(&d->loop) != 0)
+		return 1;
+	if ((rc = wa_eng_new(&d->loop, cfg, &d->e)) != 0) {
+		fprintf(stderr, "wa_eng_new: %s\n", wc_strerror(rc));
+		store_close(d->s);
+		return 1;
+	}
+	uv_timer_init(&d->loop, &d->deadline);
+	uv_timer_init(&d->loop, &d->linger);
+	d->deadline.data = d->linger.data = d;
+	uv_timer_start(&d->deadline, on_deadline, o->deadline, 0);
+	if (o->commands && uv_poll_init(&d->loop, &d->in, STDIN_FILENO) == 0) {
+		d->in.data = d;
+		d->reading = true;
+		uv_poll_start(&d->in, UV_READABLE, on_stdin);
+	}
+	if ((rc = wa_eng_start(d->e)) != 0) {
+		fprintf(stderr, "wa_eng_start: %s\n", wc_strerror(rc));
+		finish(d, 1);
+	}
+	uv_run(&d->loop, UV_RUN_DEFAULT);
+	show_store(d->s);
+	store_close(d->s);
+	if (uv_loop_close(&d->loop) != 0) {
+		printf("handles left open\n");
+		return 4;
+	}
+	fflush(stdout);
+	return d->status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct drv		 d;
+	struct wa_eng_cfg	 cfg;
+	struct opts		 o;
+	int			 rc;
+
+	memset(&d, 0, sizeof(d));
+	memset(&cfg, 0, sizeof(cfg));
+	memset(&o, 0, sizeof(o));
+	o.deadline = 20000;
+	if ((rc = parse_opts(argc, argv, &d, &cfg, &o)) >= 0)
+		return rc;
+	if (o.dir == NULL) {
 		fprintf(stderr, "--store DIR is required\n");
 		return 1;
 	}
@@ -698,78 +988,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "wa_crypto_init failed\n");
 		return 1;
 	}
-	if ((rc = store_open(dir, &d.s)) != 0) {
-		fprintf(stderr, "store_open %s: %s\n", dir, wc_strerror(rc));
+	if ((rc = store_open(o.dir, &d.s)) != 0) {
+		fprintf(stderr, "store_open %s: %s\n", o.dir, wc_strerror(rc));
 		return 1;
 	}
-	if (show) {
+	if (o.show) {
 		show_store(d.s);
 		store_close(d.s);
 		return 0;
 	}
-	app_store_ops(d.s, &d.real);
-	d.ops.device_load = w_load;
-	d.ops.device_save = w_save;
-	d.ops.device_forget = w_forget;
-	d.ops.prekey_next_id = w_next;
-	d.ops.prekey_put = put_wrap;
-	d.ops.prekey_pending = w_pend;
-	d.ops.prekey_mark_uploaded = w_mark;
-	d.ops.prekey_count = w_count;
-	d.ops.arg = &d;
-	cfg.os = "wa-eng-driver";
-	cfg.rng = sys_random;
-	cfg.now_ms = sys_now_ms;
-	cfg.store = &d.ops;
-	cfg.on_event = on_event;
-	cfg.ev_arg = &d;
-	if (messaging) {
-		app_store_signal_ops(d.s, &d.sig_ops);
-		app_dm_ops(d.s, &d.dm_real);
-		d.dm_ops = d.dm_real;
-		d.dm_ops.in_insert = in_wrap;
-		d.dm_ops.tx_begin = begin_wrap;
-		d.dm_ops.tx_commit = commit_wrap;
-		app_hist_ops(d.s, &d.hs_ops);
-		cfg.hsync_store = &d.hs_ops;
-		cfg.on_hsync_event = on_hsync_event;
-		cfg.hsync_ev_arg = &d;
-		the_drv = &d;
-		cfg.signal_store = &d.sig_ops;
-		cfg.dm_store = &d.dm_ops;
-		cfg.on_dm_event = on_dm_event;
-		cfg.dm_ev_arg = &d;
-		cfg.dm.send_read_receipts = true;
-		cfg.dm.send_typing = true;
-		cfg.dm.send_presence = true;
-	}
-	if (uv_loop_init(&d.loop) != 0)
-		return 1;
-	if ((rc = wa_eng_new(&d.loop, &cfg, &d.e)) != 0) {
-		fprintf(stderr, "wa_eng_new: %s\n", wc_strerror(rc));
-		store_close(d.s);
-		return 1;
-	}
-	uv_timer_init(&d.loop, &d.deadline);
-	uv_timer_init(&d.loop, &d.linger);
-	d.deadline.data = d.linger.data = &d;
-	uv_timer_start(&d.deadline, on_deadline, deadline, 0);
-	if (commands && uv_poll_init(&d.loop, &d.in, STDIN_FILENO) == 0) {
-		d.in.data = &d;
-		d.reading = true;
-		uv_poll_start(&d.in, UV_READABLE, on_stdin);
-	}
-	if ((rc = wa_eng_start(d.e)) != 0) {
-		fprintf(stderr, "wa_eng_start: %s\n", wc_strerror(rc));
-		finish(&d, 1);
-	}
-	uv_run(&d.loop, UV_RUN_DEFAULT);
-	show_store(d.s);
-	store_close(d.s);
-	if (uv_loop_close(&d.loop) != 0) {
-		printf("handles left open\n");
-		return 4;
-	}
-	fflush(stdout);
-	return d.status;
+	setup_engine(&d, &cfg, o.messaging);
+	return run(&d, &cfg, &o);
 }

@@ -408,88 +408,190 @@ conn_is(const struct sim_conn *c, const char *jid)
 	return strcmp(j, jid) == 0;
 }
 
+/* What an action on connections was given (conn_action()). */
+struct conn_arg {
+	int64_t		 v;		/* code, reason, bytes */
+	enum sim_bad	 bad;		/* malformed */
+	const char	*child;		/* reg-refresh, or NULL */
+};
+
+static int
+check_stream_error(struct json_object *in, struct conn_arg *a,
+    struct buf *out)
+{
+	if (!jint(in, "code", &a->v) || a->v < 0 || a->v > 65535)
+		return error(out, 400, "give {\"code\": N}, 0-65535");
+	return 0;
+}
+
+static int
+check_failure(struct json_object *in, struct conn_arg *a, struct buf *out)
+{
+	if (!jint(in, "reason", &a->v) || a->v < 0 || a->v > 65535)
+		return error(out, 400, "give {\"reason\": N}, 0-65535");
+	return 0;
+}
+
+static int
+check_malformed(struct json_object *in, struct conn_arg *a, struct buf *out)
+{
+	const char	*k = jstr(in, "kind");
+
+	if (k == NULL || sim_bad_parse(k, &a->bad) != 0 ||
+	    a->bad == SIM_BAD_NONE)
+		return error(out, 400, "give {\"kind\": truncated|"
+		    "oversized|garbage|undecryptable}");
+	return 0;
+}
+
+static int
+check_reg_refresh(struct json_object *in, struct conn_arg *a,
+    struct buf *out)
+{
+	a->child = jstr(in, "child");
+	if (a->child != NULL && strcmp(a->child, "companion_reg_refresh") !=
+	    0 && strcmp(a->child, "pair-device-rotate-qr") != 0)
+		return error(out, 400, "child: companion_reg_refresh|"
+		    "pair-device-rotate-qr");
+	return 0;
+}
+
+static int
+check_cut(struct json_object *in, struct conn_arg *a, struct buf *out)
+{
+	if (!jint(in, "bytes", &a->v) || a->v < 1 || a->v > 0xFFFFFF)
+		return error(out, 400, "give {\"bytes\": N}, 1 or more");
+	return 0;
+}
+
+static int
+check_nothing(struct json_object *in, struct conn_arg *a, struct buf *out)
+{
+	(void)in;
+	(void)a;
+	(void)out;
+	return 0;
+}
+
+static int
+do_drop(struct sim_conn *c, const struct conn_arg *a)
+{
+	(void)a;
+	sim_conn_drop(c);
+	return 0;
+}
+
+static int
+do_cut(struct sim_conn *c, const struct conn_arg *a)
+{
+	c->cut_next = (size_t)a->v;
+	return 0;
+}
+
+static int
+do_stream_error(struct sim_conn *c, const struct conn_arg *a)
+{
+	return sim_conn_stream_error(c, (int)a->v);
+}
+
+static int
+do_failure(struct sim_conn *c, const struct conn_arg *a)
+{
+	return sim_conn_failure(c, (int)a->v);
+}
+
+static int
+do_reg_refresh(struct sim_conn *c, const struct conn_arg *a)
+{
+	return sim_pair_reg_refresh(c, a->child);
+}
+
+static int
+do_malformed(struct sim_conn *c, const struct conn_arg *a)
+{
+	return sim_conn_bad(c, a->bad);
+}
+
+#define NOT_READY	"the connection has not finished its handshake"
+
+/*
+ * An action on connections: its name, the check of its body (0, or the
+ * status of the error it wrote), what it does to each connection (0 or
+ * an error), and what 409 says when that is WC_ESTATE.
+ */
+static const struct conn_act {
+	const char	*name;
+	int		(*check)(struct json_object *, struct conn_arg *,
+			    struct buf *);
+	int		(*apply)(struct sim_conn *, const struct conn_arg *);
+	const char	*estate;
+} conn_acts[] = {
+	{ "stream-error", check_stream_error, do_stream_error, NOT_READY },
+	{ "failure", check_failure, do_failure, NOT_READY },
+	{ "malformed", check_malformed, do_malformed, NOT_READY },
+	{ "reg-refresh", check_reg_refresh, do_reg_refresh,
+	    "not an unpaired registration connection" },
+	{ "cut", check_cut, do_cut, NOT_READY },
+	{ "drop", check_nothing, do_drop, NOT_READY },
+};
+
+/* Whether c is what id names: a number, "all", "last" (last: the newest
+ * connection) or a device JID logged in on a connection not closing. */
+static bool
+conn_named(const struct sim_conn *c, const char *id,
+    const struct sim_conn *last)
+{
+	if (strchr(id, '@') != NULL)
+		return conn_is(c, id) && c->st != SIM_C_CLOSING;
+	return strcmp(id, "all") == 0 || (strcmp(id, "last") == 0 &&
+	    c == last) || strtoull(id, NULL, 10) == c->id;
+}
+
 /* POST /admin/connections/ID/ACTION, ID a number, "all", "last" or the
  * device JID logged in on it. */
 static int
 conn_action(struct sim *s, const char *rest, struct json_object *in,
     struct buf *out)
 {
-	const char	*slash = strchr(rest, '/'), *action;
-	struct sim_conn	*c, *next, *last = NULL;
-	char		 id[SIM_PN_MAX + 32];
-	int64_t		 v = 0;
-	int		 n = 0, rc = 0;
-	enum sim_bad	 bad = SIM_BAD_NONE;
+	const char		*slash = strchr(rest, '/');
+	const struct conn_act	*act = NULL;
+	struct conn_arg		 arg;
+	struct sim_conn		*c, *next, *last = NULL;
+	struct json_object	*o;
+	char			 id[SIM_PN_MAX + 32];
+	size_t			 i;
+	int			 n = 0, rc;
 
 	if (slash == NULL || (size_t)(slash - rest) >= sizeof(id))
 		return error(out, 404, "no such route");
 	memcpy(id, rest, (size_t)(slash - rest));
 	id[slash - rest] = '\0';
-	action = slash + 1;
-	if (strcmp(action, "stream-error") == 0) {
-		if (!jint(in, "code", &v) || v < 0 || v > 65535)
-			return error(out, 400, "give {\"code\": N}, 0-65535");
-	} else if (strcmp(action, "failure") == 0) {
-		if (!jint(in, "reason", &v) || v < 0 || v > 65535)
-			return error(out, 400, "give {\"reason\": N}, 0-65535");
-	} else if (strcmp(action, "malformed") == 0) {
-		const char	*k = jstr(in, "kind");
-
-		if (k == NULL || sim_bad_parse(k, &bad) != 0 ||
-		    bad == SIM_BAD_NONE)
-			return error(out, 400, "give {\"kind\": truncated|"
-			    "oversized|garbage|undecryptable}");
-	} else if (strcmp(action, "reg-refresh") == 0) {
-		const char	*ch = jstr(in, "child");
-
-		if (ch != NULL && strcmp(ch, "companion_reg_refresh") != 0 &&
-		    strcmp(ch, "pair-device-rotate-qr") != 0)
-			return error(out, 400, "child: companion_reg_refresh|"
-			    "pair-device-rotate-qr");
-	} else if (strcmp(action, "cut") == 0) {
-		if (!jint(in, "bytes", &v) || v < 1 || v > 0xFFFFFF)
-			return error(out, 400, "give {\"bytes\": N}, 1 or more");
-	} else if (strcmp(action, "drop") != 0)
+	for (i = 0; i < sizeof(conn_acts) / sizeof(conn_acts[0]); i++)
+		if (strcmp(slash + 1, conn_acts[i].name) == 0)
+			act = &conn_acts[i];
+	if (act == NULL)
 		return error(out, 404, "no such action");
+	memset(&arg, 0, sizeof(arg));
+	if ((rc = act->check(in, &arg, out)) != 0)
+		return rc;
 	for (c = s->conns; c != NULL; c = c->next)
 		if (last == NULL || c->id > last->id)
 			last = c;
 	for (c = s->conns; c != NULL; c = next) {
 		next = c->next;
-		if (strchr(id, '@') != NULL ? !conn_is(c, id) || c->st ==
-		    SIM_C_CLOSING : strcmp(id, "all") != 0 &&
-		    !(strcmp(id, "last") == 0 && c == last) &&
-		    strtoull(id, NULL, 10) != c->id)
+		if (!conn_named(c, id, last))
 			continue;
 		n++;
-		if (strcmp(action, "drop") == 0)
-			sim_conn_drop(c);
-		else if (strcmp(action, "cut") == 0)
-			c->cut_next = (size_t)v;
-		else if (strcmp(action, "stream-error") == 0)
-			rc = sim_conn_stream_error(c, (int)v);
-		else if (strcmp(action, "failure") == 0)
-			rc = sim_conn_failure(c, (int)v);
-		else if (strcmp(action, "reg-refresh") == 0)
-			rc = sim_pair_reg_refresh(c, jstr(in, "child"));
-		else
-			rc = sim_conn_bad(c, bad);
-		if (rc != 0)
+		if ((rc = act->apply(c, &arg)) != 0)
 			return error(out, 409, rc != WC_ESTATE ?
-			    wc_strerror(rc) : strcmp(action, "reg-refresh") == 0 ?
-			    "not an unpaired registration connection" :
-			    "the connection has not finished its handshake");
+			    wc_strerror(rc) : act->estate);
 	}
 	if (n == 0)
 		return error(out, 404, "no such connection");
-	{
-		struct json_object	*o = json_object_new_object();
-
-		json_object_object_add(o, "ok", json_object_new_boolean(1));
-		json_object_object_add(o, "connections",
-		    json_object_new_int(n));
-		return reply(out, o, 200);
-	}
+	o = json_object_new_object();
+	json_object_object_add(o, "ok", json_object_new_boolean(1));
+	json_object_object_add(o, "connections", json_object_new_int(n));
+	return reply(out, o, 200);
 }
 
 static int
@@ -731,11 +833,211 @@ sw_js(struct sim *s, struct buf *out)
 	return 200 | SIM_HTTP_JS;
 }
 
+/* One admin request, for the handlers of admin_routes[]. */
+struct admin_call {
+	const struct sim_http_req *req;
+	const char		*rest;	/* the path after the route */
+	struct json_object	*in;	/* the JSON body, or NULL */
+	bool			 post;
+};
+
+static int
+r_status(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	(void)a;
+	return status(s, out);
+}
+
+static int
+r_accounts(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	(void)a;
+	return list_accounts(s, out);
+}
+
+static int
+r_account_add(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return add_account(s, a->in, false, out);
+}
+
+static int
+r_contact_add(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return add_account(s, a->in, true, out);
+}
+
+static int
+r_device(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return device(s, a->rest, a->in, a->post, out);
+}
+
+static int
+r_phone_receipt(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return phone_receipt(s, a->in, out);
+}
+
+static int
+r_phone_send(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return phone_send(s, a->in, out);
+}
+
+static int
+r_phone_reinstall(struct sim *s, const struct admin_call *a,
+    struct buf *out)
+{
+	return phone_reinstall(s, a->in, out);
+}
+
+static int
+r_phone_forget(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return phone_forget(s, a->in, out);
+}
+
+static int
+r_phone_inbox(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return phone_inbox(s, a->req->query, out);
+}
+
+static int
+r_enter_code(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return enter_code(s, a->in, out);
+}
+
+static int
+r_messages(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	(void)a;
+	return reply(out, sim_route_json(s), 200);
+}
+
+static int
+r_conns(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	(void)a;
+	return list_conns(s, out);
+}
+
+static int
+r_conn_action(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return conn_action(s, a->rest, a->in, out);
+}
+
+static int
+r_knobs_set(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return knobs(s, a->in, out);
+}
+
+static int
+r_knobs(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	(void)a;
+	return reply(out, knobs_json(s), 200);
+}
+
+static int
+r_cert_chain(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return cert_chain(s, a->req->query, out);
+}
+
+static int
+r_shutdown(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	(void)a;
+	sim_log(s, "shutdown requested by admin");
+	sim_stop(s);
+	return reply(out, json_object_new_object(), 200);
+}
+
+#define A_GET	0x1
+#define A_POST	0x2
+
+/*
+ * The routes under /admin/ (but groups, group.c, and history,
+ * history.c): the methods each takes, its path (a prefix when it ends
+ * with '/': the rest of the path goes to the handler) and its handler.
+ */
+static const struct admin_route {
+	int		 methods;
+	const char	*path;
+	int		(*fn)(struct sim *, const struct admin_call *,
+			    struct buf *);
+} admin_routes[] = {
+	{ A_GET, "status", r_status },
+	{ A_GET, "accounts", r_accounts },
+	{ A_POST, "accounts", r_account_add },
+	{ A_POST, "contacts", r_contact_add },
+	{ A_GET | A_POST, "devices/", r_device },
+	{ A_POST, "mock-phone/receipt", r_phone_receipt },
+	{ A_POST, "mock-phone/send", r_phone_send },
+	{ A_POST, "mock-phone/reinstall", r_phone_reinstall },
+	{ A_POST, "mock-phone/forget-sessions", r_phone_forget },
+	{ A_GET, "mock-phone/inbox", r_phone_inbox },
+	{ A_POST, "mock-phone/enter-code", r_enter_code },
+	{ A_GET, "messages", r_messages },
+	{ A_GET, "connections", r_conns },
+	{ A_POST, "connections/", r_conn_action },
+	{ A_POST, "knobs", r_knobs_set },
+	{ A_GET, "knobs", r_knobs },
+	{ A_GET, "cert-chain", r_cert_chain },
+	{ A_POST, "shutdown", r_shutdown },
+};
+
+/* Path p (after /admin/) with method m (A_GET or A_POST): its route's
+ * answer, or 404. */
+static int
+admin_route(struct sim *s, struct admin_call *a, const char *p, int m,
+    struct buf *out)
+{
+	const struct admin_route	*r;
+	size_t				 i, n;
+
+	for (i = 0; i < sizeof(admin_routes) / sizeof(admin_routes[0]); i++) {
+		r = &admin_routes[i];
+		n = strlen(r->path);
+		if ((r->methods & m) == 0)
+			continue;
+		if (r->path[n - 1] == '/' ? strncmp(p, r->path, n) != 0 :
+		    strcmp(p, r->path) != 0)
+			continue;
+		a->rest = p + (r->path[n - 1] == '/' ? n : 0);
+		return r->fn(s, a, out);
+	}
+	return error(out, 404, "no such route");
+}
+
+/* The JSON object of a POST body into *in (NULL without a body): 0, or
+ * the status of the error written. */
+static int
+admin_body(const struct sim_http_req *req, struct json_object **in,
+    struct buf *out)
+{
+	*in = NULL;
+	if (req->body_len == 0)
+		return 0;
+	*in = json_tokener_parse((const char *)req->body);
+	if (*in == NULL || !json_object_is_type(*in, json_type_object)) {
+		json_object_put(*in);
+		*in = NULL;
+		return error(out, 400, "the body is not a JSON object");
+	}
+	return 0;
+}
+
 static int
 handle(void *arg, const struct sim_http_req *req, struct buf *out)
 {
 	struct sim		*s = arg;
-	struct json_object	*in = NULL;
+	struct admin_call	 a;
 	const char		*p = req->path;
 	bool			 get = strcmp(req->method, "GET") == 0;
 	bool			 post = strcmp(req->method, "POST") == 0;
@@ -748,62 +1050,17 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	p += 7;
 	if (post && strcmp(p, "mock-phone/scan-qr") == 0)
 		return scan_qr(s, req, out);
-	if (post && req->body_len > 0) {
-		in = json_tokener_parse((const char *)req->body);
-		if (in == NULL || !json_object_is_type(in, json_type_object)) {
-			json_object_put(in);
-			return error(out, 400, "the body is not a JSON object");
-		}
-	}
-	if ((get || post) && (st = sim_group_admin(s, p, req->query, in, post,
-	    out)) != 0)
-		;	/* groups: group.c */
-	else if ((get || post) && (st = sim_hist_admin(s, p, req->query, in,
-	    post, out)) != 0)
-		;	/* history sync: history.c */
-	else if (get && strcmp(p, "status") == 0)
-		st = status(s, out);
-	else if (get && strcmp(p, "accounts") == 0)
-		st = list_accounts(s, out);
-	else if (post && strcmp(p, "accounts") == 0)
-		st = add_account(s, in, false, out);
-	else if (post && strcmp(p, "contacts") == 0)
-		st = add_account(s, in, true, out);
-	else if ((get || post) && strncmp(p, "devices/", 8) == 0)
-		st = device(s, p + 8, in, post, out);
-	else if (post && strcmp(p, "mock-phone/receipt") == 0)
-		st = phone_receipt(s, in, out);
-	else if (post && strcmp(p, "mock-phone/send") == 0)
-		st = phone_send(s, in, out);
-	else if (post && strcmp(p, "mock-phone/reinstall") == 0)
-		st = phone_reinstall(s, in, out);
-	else if (post && strcmp(p, "mock-phone/forget-sessions") == 0)
-		st = phone_forget(s, in, out);
-	else if (get && strcmp(p, "mock-phone/inbox") == 0)
-		st = phone_inbox(s, req->query, out);
-	else if (post && strcmp(p, "mock-phone/enter-code") == 0)
-		st = enter_code(s, in, out);
-	else if (get && strcmp(p, "messages") == 0)
-		st = reply(out, sim_route_json(s), 200);
-	else if (get && strcmp(p, "connections") == 0)
-		st = list_conns(s, out);
-	else if (post && strncmp(p, "connections/", 12) == 0)
-		st = conn_action(s, p + 12, in, out);
-	else if (post && strcmp(p, "knobs") == 0)
-		st = knobs(s, in, out);
-	else if (get && strcmp(p, "knobs") == 0)
-		st = reply(out, knobs_json(s), 200);
-	else if (get && strcmp(p, "cert-chain") == 0)
-		st = cert_chain(s, req->query, out);
-	else if (post && strcmp(p, "shutdown") == 0) {
-		sim_log(s, "shutdown requested by admin");
-		sim_stop(s);
-		st = reply(out, json_object_new_object(), 200);
-	} else if (!get && !post)
-		st = error(out, 405, "GET or POST");
-	else
-		st = error(out, 404, "no such route");
-	json_object_put(in);
+	if (!get && !post)
+		return error(out, 405, "GET or POST");
+	memset(&a, 0, sizeof(a));
+	a.req = req;
+	a.post = post;
+	if (post && (st = admin_body(req, &a.in, out)) != 0)
+		return st;
+	if ((st = sim_group_admin(s, p, req->query, a.in, post, out)) == 0 &&
+	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0)
+		st = admin_route(s, &a, p, post ? A_POST : A_GET, out);
+	json_object_put(a.in);
 	return st;
 }
 

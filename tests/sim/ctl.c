@@ -195,6 +195,219 @@ read_stdin(void)
 	return (char *)b.p;
 }
 
+/*
+ * One command of `wachat-sim ctl`: its name, how many words it takes
+ * (the name counted; max -1: no bound), its handler, and what a shared
+ * handler needs: the route (path, then argv[1] and suffix when suffix is
+ * not NULL) and the JSON members the following words go to.
+ */
+struct ctl_cmd {
+	const char	*name;
+	int		 min, max;
+	int		(*fn)(const struct ctl_cmd *, const char *, int,
+			    char **);
+	const char	*path;
+	const char	*suffix;
+	const char	*keys[4];
+};
+
+/* The route of c for argv: c->path, or c->path argv[1] c->suffix. */
+static void
+route(const struct ctl_cmd *c, char **argv, char *out, size_t len)
+{
+	if (c->suffix != NULL)
+		snprintf(out, len, "%s%s%s", c->path, argv[1], c->suffix);
+	else
+		snprintf(out, len, "%s", c->path);
+}
+
+/* GET the route. */
+static int
+get_route(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	char	 path[512];
+
+	(void)argc;
+	route(c, argv, path, sizeof(path));
+	return request(base, "GET", path, NULL, NULL);
+}
+
+/* POST {keys[0]: word, keys[1]: word, ...} to the route: the words after
+ * the name (after argv[1] when it is part of the route). */
+static int
+post_words(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	struct json_object	*o = json_object_new_object();
+	char			 path[512];
+	int			 i, first = c->suffix != NULL ? 2 : 1;
+
+	for (i = first; i < argc; i++)
+		add_str(o, c->keys[i - first], argv[i]);
+	route(c, argv, path, sizeof(path));
+	return post_json(base, path, o);
+}
+
+/* POST {keys[0]: N} to the route, N the number argv[2]. */
+static int
+post_num(const struct ctl_cmd *c, const char *base, char **argv,
+    long long v)
+{
+	struct json_object	*o = json_object_new_object();
+	char			 path[512];
+
+	route(c, argv, path, sizeof(path));
+	json_object_object_add(o, c->keys[0], json_object_new_int64(v));
+	return post_json(base, path, o);
+}
+
+/* stream-error ID CODE, failure ID REASON. */
+static int
+post_number(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	long long	 v;
+
+	(void)argc;
+	if (int_arg(argv[2], &v) != 0) {
+		fprintf(stderr, "wachat-sim ctl: %s: not a number\n", argv[2]);
+		return 2;
+	}
+	return post_num(c, base, argv, v);
+}
+
+/* use-prekeys JID N. */
+static int
+post_count(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	long long	 v;
+
+	(void)argc;
+	if (int_arg(argv[2], &v) != 0 || v < 0) {
+		fprintf(stderr, "wachat-sim ctl: %s: not a count\n", argv[2]);
+		return 2;
+	}
+	return post_num(c, base, argv, v);
+}
+
+/* cut ID BYTES: BYTES as strtoll reads it (the sim refuses bad ones). */
+static int
+post_bytes(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	(void)argc;
+	return post_num(c, base, argv, strtoll(argv[2], NULL, 10));
+}
+
+/* shutdown: POST with an empty body. */
+static int
+post_empty(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return request(base, "POST", c->path, NULL, "application/json");
+}
+
+/* phone-react PN TO ID EMOJI ("-" takes the reaction back). */
+static int
+phone_react(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	struct json_object	*o = json_object_new_object();
+
+	(void)argc;
+	add_str(o, "from_pn", argv[1]);
+	add_str(o, "to", argv[2]);
+	add_str(o, "react_to", argv[3]);
+	add_str(o, "emoji", strcmp(argv[4], "-") == 0 ? "" : argv[4]);
+	return post_json(base, c->path, o);
+}
+
+/* POST an account or contact {echo?, chatty_s?, pn, lid?, name?, of?}. */
+static int
+post_person(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv, bool echo, long long chatty)
+{
+	struct json_object	*o = json_object_new_object();
+
+	if (echo)
+		json_object_object_add(o, "echo",
+		    json_object_new_boolean(true));
+	if (chatty > 0)
+		json_object_object_add(o, "chatty_s",
+		    json_object_new_int64(chatty));
+	add_str(o, "pn", argv[1]);
+	add_str(o, "lid", argc > 2 ? argv[2] : NULL);
+	add_str(o, "name", argc > 3 ? argv[3] : NULL);
+	add_str(o, "of", argc > 4 ? argv[4] : NULL);
+	return post_json(base, c->path, o);
+}
+
+/* account PN [LID [NAME]]. */
+static int
+account(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	return post_person(c, base, argc, argv, false, 0);
+}
+
+/* contact PN [LID [NAME [OF]]] [--echo] [--chatty S]. */
+static int
+contact(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	long long	 chatty = 0;
+	bool		 echo = false;
+
+	if (argc >= 3 && strcmp(argv[argc - 2], "--chatty") == 0) {
+		if (int_arg(argv[argc - 1], &chatty) != 0 || chatty < 1) {
+			fprintf(stderr, "wachat-sim ctl: --chatty %s: not a "
+			    "number of seconds\n", argv[argc - 1]);
+			return 2;
+		}
+		argc -= 2;
+	}
+	if (argc >= 2 && strcmp(argv[argc - 1], "--echo") == 0) {
+		echo = true;
+		argc--;
+	}
+	if (argc < 2 || argc > 5) {
+		ctl_usage(stderr);
+		return 2;
+	}
+	return post_person(c, base, argc, argv, echo, chatty);
+}
+
+/* knobs [NAME=VALUE]...: GET without words, else POST them. */
+static int
+knobs(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	struct json_object	*o;
+	int			 i;
+
+	if (argc == 1)
+		return request(base, "GET", c->path, NULL, NULL);
+	o = json_object_new_object();
+	for (i = 1; i < argc; i++) {
+		char	*eq = strchr(argv[i], '=');
+
+		if (eq == NULL) {
+			json_object_put(o);
+			ctl_usage(stderr);
+			return 2;
+		}
+		*eq = '\0';
+		add_str(o, argv[i], eq + 1);
+	}
+	return post_json(base, c->path, o);
+}
+
+/* cert-chain [FAULT]. */
+static int
+cert_chain(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	char	 path[512];
+
+	snprintf(path, sizeof(path), "%s%s%s", c->path, argc == 2 ?
+	    "?fault=" : "", argc == 2 ? argv[1] : "");
+	return request(base, "GET", path, NULL, NULL);
+}
+
+/* scan-qr and dry-scan-qr QR|- [PN]. */
 static int
 scan(const char *base, int argc, char **argv, bool dry)
 {
@@ -216,359 +429,268 @@ scan(const char *base, int argc, char **argv, bool dry)
 	return rc;
 }
 
-/* The group commands; -1 when argv is not one of them (usage). */
 static int
-group_cmd(const char *base, int argc, char **argv)
+scan_qr(const struct ctl_cmd *c, const char *base, int argc, char **argv)
 {
-	const char		*cmd = argv[0];
-	struct json_object	*o, *arr;
-	char			 path[256];
-	int			 i = 2;
-
-	if (strcmp(cmd, "groups") == 0 && argc == 1)
-		return request(base, "GET", "/admin/groups", NULL, NULL);
-	if (strcmp(cmd, "group-info") == 0 && argc == 2) {
-		snprintf(path, sizeof(path), "/admin/groups/%s", argv[1]);
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strcmp(cmd, "group-delivery") == 0 && argc == 3) {
-		snprintf(path, sizeof(path), "/admin/groups/%s/delivery?id=%s",
-		    argv[1], argv[2]);
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strcmp(cmd, "group-inbox") == 0 && (argc == 2 || argc == 3)) {
-		snprintf(path, sizeof(path),
-		    "/admin/mock-phone/group-inbox?pn=%s%s%s", argv[1],
-		    argc == 3 ? "&group=" : "", argc == 3 ? argv[2] : "");
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strcmp(cmd, "phone-group-send") == 0 && argc == 4) {
-		o = json_object_new_object();
-		add_str(o, "from_pn", argv[1]);
-		add_str(o, "group", argv[2]);
-		add_str(o, "text", argv[3]);
-		return post_json(base, "/admin/mock-phone/group-send", o);
-	}
-	if (strcmp(cmd, "group-subject") == 0 && argc == 3) {
-		o = json_object_new_object();
-		add_str(o, "subject", argv[2]);
-		snprintf(path, sizeof(path), "/admin/groups/%s/subject",
-		    argv[1]);
-		return post_json(base, path, o);
-	}
-	if (strcmp(cmd, "group-create") == 0 && argc >= 2) {
-		o = json_object_new_object();
-		add_str(o, "subject", argv[1]);
-		arr = json_object_new_array();
-		for (; i < argc; i++) {
-			if (strcmp(argv[i], "--pn") == 0)
-				add_str(o, "addressing_mode", "pn");
-			else if (strcmp(argv[i], "--lid") == 0)
-				add_str(o, "addressing_mode", "lid");
-			else if (strcmp(argv[i], "--creator") == 0 &&
-			    i + 1 < argc)
-				add_str(o, "creator", argv[++i]);
-			else
-				json_object_array_add(arr,
-				    json_object_new_string(argv[i]));
-		}
-		json_object_object_add(o, "members", arr);
-		return post_json(base, "/admin/groups", o);
-	}
-	if ((strcmp(cmd, "group-add") == 0 || strcmp(cmd, "group-remove") ==
-	    0 || strcmp(cmd, "group-promote") == 0 ||
-	    strcmp(cmd, "group-demote") == 0) && argc >= 3) {
-		o = json_object_new_object();
-		arr = json_object_new_array();
-		for (; i < argc; i++)
-			json_object_array_add(arr,
-			    json_object_new_string(argv[i]));
-		json_object_object_add(o, "members", arr);
-		snprintf(path, sizeof(path), "/admin/groups/%s/%s", argv[1],
-		    cmd + 6);
-		return post_json(base, path, o);
-	}
-	return -1;
+	(void)c;
+	return scan(base, argc, argv, false);
 }
 
-/* The history commands; -1 when argv is not one of them (usage). */
 static int
-history_cmd(const char *base, int argc, char **argv)
+dry_scan_qr(const struct ctl_cmd *c, const char *base, int argc, char **argv)
 {
-	const char		*cmd = argv[0];
-	struct json_object	*o;
+	(void)c;
+	return scan(base, argc, argv, true);
+}
+
+/* group-delivery GROUP ID. */
+static int
+group_delivery(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	char	 path[512];
+
+	(void)c;
+	(void)argc;
+	snprintf(path, sizeof(path), "/admin/groups/%s/delivery?id=%s",
+	    argv[1], argv[2]);
+	return request(base, "GET", path, NULL, NULL);
+}
+
+/* group-inbox PN [GROUP]. */
+static int
+group_inbox(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	char	 path[512];
+
+	(void)c;
+	snprintf(path, sizeof(path), "/admin/mock-phone/group-inbox?pn=%s%s%s",
+	    argv[1], argc == 3 ? "&group=" : "", argc == 3 ? argv[2] : "");
+	return request(base, "GET", path, NULL, NULL);
+}
+
+/* group-create SUBJECT [--pn|--lid] [--creator PN] MEMBER... */
+static int
+group_create(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	struct json_object	*o = json_object_new_object(), *arr;
+	int			 i;
+
+	add_str(o, "subject", argv[1]);
+	arr = json_object_new_array();
+	for (i = 2; i < argc; i++) {
+		if (strcmp(argv[i], "--pn") == 0)
+			add_str(o, "addressing_mode", "pn");
+		else if (strcmp(argv[i], "--lid") == 0)
+			add_str(o, "addressing_mode", "lid");
+		else if (strcmp(argv[i], "--creator") == 0 && i + 1 < argc)
+			add_str(o, "creator", argv[++i]);
+		else
+			json_object_array_add(arr,
+			    json_object_new_string(argv[i]));
+	}
+	json_object_object_add(o, "members", arr);
+	return post_json(base, c->path, o);
+}
+
+/* group-add, -remove, -promote, -demote GROUP MEMBER... */
+static int
+group_change(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	struct json_object	*o = json_object_new_object(), *arr;
 	char			 path[512];
+	int			 i;
+
+	arr = json_object_new_array();
+	for (i = 2; i < argc; i++)
+		json_object_array_add(arr, json_object_new_string(argv[i]));
+	json_object_object_add(o, "members", arr);
+	route(c, argv, path, sizeof(path));
+	return post_json(base, path, o);
+}
+
+/* history-set PN CHATS MESSAGES [SEED [CHUNK]]. */
+static int
+history_set(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	static const char *const keys[] = { "chats", "messages", "seed",
+	    "chunk" };
+	struct json_object	*o = json_object_new_object();
 	long long		 v;
 	int			 i;
 
-	if (strcmp(cmd, "history-set") == 0 && argc >= 4 && argc <= 6) {
-		static const char *const keys[] = { "chats", "messages", "seed",
-		    "chunk" };
-
-		o = json_object_new_object();
-		add_str(o, "pn", argv[1]);
-		for (i = 2; i < argc; i++) {
-			if (int_arg(argv[i], &v) != 0) {
-				json_object_put(o);
-				fprintf(stderr, "wachat-sim ctl: %s: not a "
-				    "number\n", argv[i]);
-				return 2;
-			}
-			json_object_object_add(o, keys[i - 2],
-			    json_object_new_int64(v));
-		}
-		return post_json(base, "/admin/history", o);
-	}
-	if (strcmp(cmd, "history") == 0 && argc == 2) {
-		snprintf(path, sizeof(path), "/admin/history?pn=%s", argv[1]);
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strcmp(cmd, "history-chat") == 0 && argc >= 3 && argc <= 5) {
-		snprintf(path, sizeof(path), "/admin/history/chat?pn=%s&jid=%s"
-		    "%s%s%s%s", argv[1], argv[2], argc > 3 ? "&offset=" : "",
-		    argc > 3 ? argv[3] : "", argc > 4 ? "&limit=" : "",
-		    argc > 4 ? argv[4] : "");
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if ((strcmp(cmd, "history-send") == 0 && (argc == 2 || argc == 3)) ||
-	    (strcmp(cmd, "history-fault") == 0 && (argc == 3 || argc == 4))) {
-		bool	 fault = strcmp(cmd, "history-fault") == 0;
-		int	 d = fault ? 3 : 2;
-
-		o = json_object_new_object();
-		add_str(o, "pn", argv[1]);
-		if (fault)
-			add_str(o, "kind", argv[2]);
-		if (argc > d) {
-			if (int_arg(argv[d], &v) != 0) {
-				json_object_put(o);
-				fprintf(stderr, "wachat-sim ctl: bad device "
-				    "%s\n", argv[d]);
-				return 2;
-			}
-			json_object_object_add(o, "device",
-			    json_object_new_int64(v));
-		}
-		return post_json(base, fault ? "/admin/history/fault" :
-		    "/admin/history/send", o);
-	}
-	if (strcmp(cmd, "history-blobs") == 0 && argc == 1)
-		return request(base, "GET", "/admin/history/blobs", NULL, NULL);
-	if (strcmp(cmd, "history-media-delay") == 0 && argc == 2) {
-		if (int_arg(argv[1], &v) != 0) {
-			fprintf(stderr, "wachat-sim ctl: bad delay %s\n",
-			    argv[1]);
+	add_str(o, "pn", argv[1]);
+	for (i = 2; i < argc; i++) {
+		if (int_arg(argv[i], &v) != 0) {
+			json_object_put(o);
+			fprintf(stderr, "wachat-sim ctl: %s: not a number\n",
+			    argv[i]);
 			return 2;
 		}
-		o = json_object_new_object();
-		json_object_object_add(o, "delay_ms", json_object_new_int64(v));
-		return post_json(base, "/admin/history/media", o);
+		json_object_object_add(o, keys[i - 2],
+		    json_object_new_int64(v));
 	}
-	if (strcmp(cmd, "history-status") == 0 && argc == 1)
-		return request(base, "GET", "/admin/history/status", NULL, NULL);
-	return -1;
+	return post_json(base, c->path, o);
 }
+
+/* history-chat PN CHAT [OFFSET [LIMIT]]. */
+static int
+history_chat(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	char	 path[512];
+
+	(void)c;
+	snprintf(path, sizeof(path), "/admin/history/chat?pn=%s&jid=%s"
+	    "%s%s%s%s", argv[1], argv[2], argc > 3 ? "&offset=" : "",
+	    argc > 3 ? argv[3] : "", argc > 4 ? "&limit=" : "",
+	    argc > 4 ? argv[4] : "");
+	return request(base, "GET", path, NULL, NULL);
+}
+
+/* history-send PN [DEVICE], history-fault PN KIND [DEVICE]: the words
+ * after PN go to keys[], the last one (when there) is the device. */
+static int
+history_send(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	struct json_object	*o = json_object_new_object();
+	long long		 v;
+	int			 d = c->keys[0] != NULL ? 3 : 2;
+
+	add_str(o, "pn", argv[1]);
+	if (c->keys[0] != NULL)
+		add_str(o, c->keys[0], argv[2]);
+	if (argc > d) {
+		if (int_arg(argv[d], &v) != 0) {
+			json_object_put(o);
+			fprintf(stderr, "wachat-sim ctl: bad device %s\n",
+			    argv[d]);
+			return 2;
+		}
+		json_object_object_add(o, "device", json_object_new_int64(v));
+	}
+	return post_json(base, c->path, o);
+}
+
+/* history-media-delay MS. */
+static int
+history_media_delay(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	struct json_object	*o;
+	long long		 v;
+
+	(void)argc;
+	if (int_arg(argv[1], &v) != 0) {
+		fprintf(stderr, "wachat-sim ctl: bad delay %s\n", argv[1]);
+		return 2;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "delay_ms", json_object_new_int64(v));
+	return post_json(base, c->path, o);
+}
+
+#define ARG1	""	/* as a suffix: argv[1] ends the route */
+
+static const struct ctl_cmd ctl_cmds[] = {
+	{ "status", 1, 1, get_route, "/admin/status", NULL, { NULL } },
+	{ "accounts", 1, 1, get_route, "/admin/accounts", NULL, { NULL } },
+	{ "messages", 1, 1, get_route, "/admin/messages", NULL, { NULL } },
+	{ "phone-receipt", 4, 5, post_words, "/admin/mock-phone/receipt",
+	    NULL, { "pn", "to", "id", "type" } },
+	{ "phone-send", 4, 5, post_words, "/admin/mock-phone/send", NULL,
+	    { "from_pn", "to", "text", "quoted_id" } },
+	{ "phone-react", 5, 5, phone_react, "/admin/mock-phone/send", NULL,
+	    { NULL } },
+	{ "phone-reinstall", 2, 2, post_words, "/admin/mock-phone/reinstall",
+	    NULL, { "pn" } },
+	{ "phone-forget", 2, 2, post_words,
+	    "/admin/mock-phone/forget-sessions", NULL, { "pn" } },
+	{ "phone-inbox", 2, 2, get_route, "/admin/mock-phone/inbox?pn=", ARG1,
+	    { NULL } },
+	{ "history-set", 4, 6, history_set, "/admin/history", NULL,
+	    { NULL } },
+	{ "history", 2, 2, get_route, "/admin/history?pn=", ARG1, { NULL } },
+	{ "history-chat", 3, 5, history_chat, NULL, NULL, { NULL } },
+	{ "history-send", 2, 3, history_send, "/admin/history/send", NULL,
+	    { NULL } },
+	{ "history-fault", 3, 4, history_send, "/admin/history/fault", NULL,
+	    { "kind" } },
+	{ "history-blobs", 1, 1, get_route, "/admin/history/blobs", NULL,
+	    { NULL } },
+	{ "history-media-delay", 2, 2, history_media_delay,
+	    "/admin/history/media", NULL, { NULL } },
+	{ "history-status", 1, 1, get_route, "/admin/history/status", NULL,
+	    { NULL } },
+	{ "groups", 1, 1, get_route, "/admin/groups", NULL, { NULL } },
+	{ "group-info", 2, 2, get_route, "/admin/groups/", ARG1, { NULL } },
+	{ "group-delivery", 3, 3, group_delivery, NULL, NULL, { NULL } },
+	{ "group-inbox", 2, 3, group_inbox, NULL, NULL, { NULL } },
+	{ "phone-group-send", 4, 4, post_words,
+	    "/admin/mock-phone/group-send", NULL,
+	    { "from_pn", "group", "text" } },
+	{ "group-subject", 3, 3, post_words, "/admin/groups/", "/subject",
+	    { "subject" } },
+	{ "group-create", 2, -1, group_create, "/admin/groups", NULL,
+	    { NULL } },
+	{ "group-add", 3, -1, group_change, "/admin/groups/", "/add",
+	    { NULL } },
+	{ "group-remove", 3, -1, group_change, "/admin/groups/", "/remove",
+	    { NULL } },
+	{ "group-promote", 3, -1, group_change, "/admin/groups/", "/promote",
+	    { NULL } },
+	{ "group-demote", 3, -1, group_change, "/admin/groups/", "/demote",
+	    { NULL } },
+	{ "remove-device", 2, 2, post_words, "/admin/devices/", "/remove",
+	    { NULL } },
+	{ "connections", 1, 1, get_route, "/admin/connections", NULL,
+	    { NULL } },
+	{ "shutdown", 1, 1, post_empty, "/admin/shutdown", NULL, { NULL } },
+	{ "account", 2, 4, account, "/admin/accounts", NULL, { NULL } },
+	{ "contact", 1, -1, contact, "/admin/contacts", NULL, { NULL } },
+	{ "device", 2, 2, get_route, "/admin/devices/", ARG1, { NULL } },
+	{ "drop", 2, 2, post_words, "/admin/connections/", "/drop",
+	    { NULL } },
+	{ "stream-error", 3, 3, post_number, "/admin/connections/",
+	    "/stream-error", { "code" } },
+	{ "failure", 3, 3, post_number, "/admin/connections/", "/failure",
+	    { "reason" } },
+	{ "reg-refresh", 2, 3, post_words, "/admin/connections/",
+	    "/reg-refresh", { "child" } },
+	{ "use-prekeys", 3, 3, post_count, "/admin/devices/", "/use-prekeys",
+	    { "n" } },
+	{ "enter-code", 2, 3, post_words, "/admin/mock-phone/enter-code",
+	    NULL, { "code", "pn" } },
+	{ "sw-js", 1, 1, get_route, "/sw.js", NULL, { NULL } },
+	{ "cut", 3, 3, post_bytes, "/admin/connections/", "/cut",
+	    { "bytes" } },
+	{ "malformed", 3, 3, post_words, "/admin/connections/", "/malformed",
+	    { "kind" } },
+	{ "knobs", 1, -1, knobs, "/admin/knobs", NULL, { NULL } },
+	{ "cert-chain", 1, 2, cert_chain, "/admin/cert-chain", NULL,
+	    { NULL } },
+	{ "scan-qr", 1, -1, scan_qr, NULL, NULL, { NULL } },
+	{ "dry-scan-qr", 1, -1, dry_scan_qr, NULL, NULL, { NULL } },
+};
 
 static int
 dispatch(const char *base, int argc, char **argv)
 {
-	const char		*cmd = argv[0];
-	struct json_object	*o;
-	char			 path[256];
-	long long		 v;
-	int			 i;
-	long long		 chatty = 0;
-	bool			 echo = false;
+	const struct ctl_cmd	*c;
+	size_t			 i;
 
-	if (strcmp(cmd, "status") == 0 && argc == 1)
-		return request(base, "GET", "/admin/status", NULL, NULL);
-	if (strcmp(cmd, "accounts") == 0 && argc == 1)
-		return request(base, "GET", "/admin/accounts", NULL, NULL);
-	if (strcmp(cmd, "messages") == 0 && argc == 1)
-		return request(base, "GET", "/admin/messages", NULL, NULL);
-	if (strcmp(cmd, "phone-receipt") == 0 && (argc == 4 || argc == 5)) {
-		o = json_object_new_object();
-		add_str(o, "pn", argv[1]);
-		add_str(o, "to", argv[2]);
-		add_str(o, "id", argv[3]);
-		add_str(o, "type", argc == 5 ? argv[4] : NULL);
-		return post_json(base, "/admin/mock-phone/receipt", o);
+	for (i = 0; i < sizeof(ctl_cmds) / sizeof(ctl_cmds[0]); i++) {
+		c = &ctl_cmds[i];
+		if (strcmp(c->name, argv[0]) != 0)
+			continue;
+		if (argc < c->min || (c->max >= 0 && argc > c->max))
+			break;
+		return c->fn(c, base, argc, argv);
 	}
-	if (strcmp(cmd, "phone-send") == 0 && (argc == 4 || argc == 5)) {
-		o = json_object_new_object();
-		add_str(o, "from_pn", argv[1]);
-		add_str(o, "to", argv[2]);
-		add_str(o, "text", argv[3]);
-		add_str(o, "quoted_id", argc == 5 ? argv[4] : NULL);
-		return post_json(base, "/admin/mock-phone/send", o);
-	}
-	if (strcmp(cmd, "phone-react") == 0 && argc == 5) {
-		o = json_object_new_object();
-		add_str(o, "from_pn", argv[1]);
-		add_str(o, "to", argv[2]);
-		add_str(o, "react_to", argv[3]);
-		add_str(o, "emoji", strcmp(argv[4], "-") == 0 ? "" : argv[4]);
-		return post_json(base, "/admin/mock-phone/send", o);
-	}
-	if (strcmp(cmd, "phone-reinstall") == 0 && argc == 2) {
-		o = json_object_new_object();
-		add_str(o, "pn", argv[1]);
-		return post_json(base, "/admin/mock-phone/reinstall", o);
-	}
-	if (strcmp(cmd, "phone-forget") == 0 && argc == 2) {
-		o = json_object_new_object();
-		add_str(o, "pn", argv[1]);
-		return post_json(base, "/admin/mock-phone/forget-sessions", o);
-	}
-	if (strcmp(cmd, "phone-inbox") == 0 && argc == 2) {
-		snprintf(path, sizeof(path), "/admin/mock-phone/inbox?pn=%s",
-		    argv[1]);
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strncmp(cmd, "history", 7) == 0) {
-		int	 rc = history_cmd(base, argc, argv);
-
-		if (rc >= 0)
-			return rc;
-	}
-	if (strncmp(cmd, "group", 5) == 0 || strcmp(cmd, "phone-group-send") ==
-	    0) {
-		int	 rc = group_cmd(base, argc, argv);
-
-		if (rc >= 0)
-			return rc;
-	}
-	if (strcmp(cmd, "remove-device") == 0 && argc == 2) {
-		snprintf(path, sizeof(path), "/admin/devices/%s/remove",
-		    argv[1]);
-		return post_json(base, path, json_object_new_object());
-	}
-	if (strcmp(cmd, "connections") == 0 && argc == 1)
-		return request(base, "GET", "/admin/connections", NULL, NULL);
-	if (strcmp(cmd, "shutdown") == 0 && argc == 1)
-		return request(base, "POST", "/admin/shutdown", NULL,
-		    "application/json");
-	if (strcmp(cmd, "contact") == 0 && argc >= 3 &&
-	    strcmp(argv[argc - 2], "--chatty") == 0) {
-		if (int_arg(argv[argc - 1], &chatty) != 0 || chatty < 1) {
-			fprintf(stderr, "wachat-sim ctl: --chatty %s: not a "
-			    "number of seconds\n", argv[argc - 1]);
-			return 2;
-		}
-		argc -= 2;
-	}
-	if (strcmp(cmd, "contact") == 0 && argc >= 2 &&
-	    strcmp(argv[argc - 1], "--echo") == 0) {
-		echo = true;
-		argc--;
-	}
-	if ((strcmp(cmd, "account") == 0 && argc >= 2 && argc <= 4) ||
-	    (strcmp(cmd, "contact") == 0 && argc >= 2 && argc <= 5)) {
-		o = json_object_new_object();
-		if (echo)
-			json_object_object_add(o, "echo",
-			    json_object_new_boolean(true));
-		if (chatty > 0)
-			json_object_object_add(o, "chatty_s",
-			    json_object_new_int64(chatty));
-		add_str(o, "pn", argv[1]);
-		add_str(o, "lid", argc > 2 ? argv[2] : NULL);
-		add_str(o, "name", argc > 3 ? argv[3] : NULL);
-		add_str(o, "of", argc > 4 ? argv[4] : NULL);
-		return post_json(base, cmd[1] == 'c' ? "/admin/accounts" :
-		    "/admin/contacts", o);
-	}
-	if (strcmp(cmd, "device") == 0 && argc == 2) {
-		snprintf(path, sizeof(path), "/admin/devices/%s", argv[1]);
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strcmp(cmd, "drop") == 0 && argc == 2) {
-		snprintf(path, sizeof(path), "/admin/connections/%s/drop",
-		    argv[1]);
-		return post_json(base, path, json_object_new_object());
-	}
-	if ((strcmp(cmd, "stream-error") == 0 || strcmp(cmd, "failure") ==
-	    0) && argc == 3) {
-		if (int_arg(argv[2], &v) != 0) {
-			fprintf(stderr, "wachat-sim ctl: %s: not a number\n",
-			    argv[2]);
-			return 2;
-		}
-		snprintf(path, sizeof(path), "/admin/connections/%s/%s",
-		    argv[1], cmd);
-		o = json_object_new_object();
-		json_object_object_add(o, cmd[0] == 's' ? "code" : "reason",
-		    json_object_new_int64(v));
-		return post_json(base, path, o);
-	}
-	if (strcmp(cmd, "reg-refresh") == 0 && (argc == 2 || argc == 3)) {
-		snprintf(path, sizeof(path), "/admin/connections/%s/reg-refresh",
-		    argv[1]);
-		o = json_object_new_object();
-		add_str(o, "child", argc == 3 ? argv[2] : NULL);
-		return post_json(base, path, o);
-	}
-	if (strcmp(cmd, "use-prekeys") == 0 && argc == 3) {
-		if (int_arg(argv[2], &v) != 0 || v < 0) {
-			fprintf(stderr, "wachat-sim ctl: %s: not a count\n",
-			    argv[2]);
-			return 2;
-		}
-		snprintf(path, sizeof(path), "/admin/devices/%s/use-prekeys",
-		    argv[1]);
-		o = json_object_new_object();
-		json_object_object_add(o, "n", json_object_new_int64(v));
-		return post_json(base, path, o);
-	}
-	if (strcmp(cmd, "enter-code") == 0 && (argc == 2 || argc == 3)) {
-		o = json_object_new_object();
-		add_str(o, "code", argv[1]);
-		add_str(o, "pn", argc == 3 ? argv[2] : NULL);
-		return post_json(base, "/admin/mock-phone/enter-code", o);
-	}
-	if (strcmp(cmd, "sw-js") == 0 && argc == 1)
-		return request(base, "GET", "/sw.js", NULL, NULL);
-	if (strcmp(cmd, "cut") == 0 && argc == 3) {
-		snprintf(path, sizeof(path), "/admin/connections/%s/cut",
-		    argv[1]);
-		o = json_object_new_object();
-		json_object_object_add(o, "bytes",
-		    json_object_new_int64(strtoll(argv[2], NULL, 10)));
-		return post_json(base, path, o);
-	}
-	if (strcmp(cmd, "malformed") == 0 && argc == 3) {
-		snprintf(path, sizeof(path), "/admin/connections/%s/malformed",
-		    argv[1]);
-		o = json_object_new_object();
-		add_str(o, "kind", argv[2]);
-		return post_json(base, path, o);
-	}
-	if (strcmp(cmd, "knobs") == 0) {
-		if (argc == 1)
-			return request(base, "GET", "/admin/knobs", NULL, NULL);
-		o = json_object_new_object();
-		for (i = 1; i < argc; i++) {
-			char	*eq = strchr(argv[i], '=');
-
-			if (eq == NULL) {
-				json_object_put(o);
-				ctl_usage(stderr);
-				return 2;
-			}
-			*eq = '\0';
-			add_str(o, argv[i], eq + 1);
-		}
-		return post_json(base, "/admin/knobs", o);
-	}
-	if (strcmp(cmd, "cert-chain") == 0 && argc <= 2) {
-		snprintf(path, sizeof(path), "/admin/cert-chain%s%s",
-		    argc == 2 ? "?fault=" : "", argc == 2 ? argv[1] : "");
-		return request(base, "GET", path, NULL, NULL);
-	}
-	if (strcmp(cmd, "scan-qr") == 0)
-		return scan(base, argc, argv, false);
-	if (strcmp(cmd, "dry-scan-qr") == 0)
-		return scan(base, argc, argv, true);
 	ctl_usage(stderr);
 	return 2;
 }

@@ -8,10 +8,19 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/ws.c tests/sim/session.h \
 	tests/sim/pair.c \
 	tests/sim/prekeys.c \
-	tests/sim/route.c \
-	tests/sim/group.c \
-	tests/sim/phone.c \
-	tests/sim/history.c \
+	tests/sim/route.c tests/sim/route.h \
+	tests/sim/route-group.c \
+	tests/sim/route-presence.c \
+	tests/sim/group.c tests/sim/group.h \
+	tests/sim/group-admin.c \
+	tests/sim/phone.c tests/sim/phone.h \
+	tests/sim/phone-store.c \
+	tests/sim/phone-send.c \
+	tests/sim/phone-group.c \
+	tests/sim/phone-chatty.c \
+	tests/sim/history.c tests/sim/history.h \
+	tests/sim/history-gen.c \
+	tests/sim/history-admin.c \
 	tests/sim/media.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \

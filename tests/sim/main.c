@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -394,190 +395,187 @@ parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
-enum {
-	OPT_HOST = 256, OPT_PORT, OPT_ADMIN_PORT, OPT_ROOT_KEY, OPT_CERT_FAULT,
-	OPT_TLS_CERT, OPT_TLS_KEY, OPT_REFS, OPT_PREKEYS, OPT_MIN_VERSION,
-	OPT_HS_TIMEOUT, OPT_LOG, OPT_SW_REVISION, OPT_REFRESH_PCT, OPT_GROUP_ADDR,
-	OPT_MEDIA_PORT, OPT_HIST_CHATS, OPT_HIST_MSGS, OPT_HIST_SEED,
-	OPT_HIST_CHUNK, OPT_HIST_FULL_ASKED, OPT_MEDIA_DELAY,
+#define QUOTE(x)	#x
+#define XQUOTE(x)	QUOTE(x)
+
+/* How an option's argument is stored in its member of struct sim_opts. */
+enum opt_kind {
+	OPT_STR,	/* const char *, the argument itself */
+	OPT_INT,	/* int, a number min-max */
+	OPT_UNSIGNED,	/* unsigned, a number min-max */
+	OPT_U32,	/* uint32_t, a number min-max */
+	OPT_U64,	/* uint64_t, a number min-max */
+	OPT_TRUE,	/* bool, set by the option (no argument) */
+	OPT_FN,		/* parsed by fn */
+};
+
+/* One long option: where it goes and what is said when it is bad. */
+struct opt_def {
+	const char	*name;
+	enum opt_kind	 kind;
+	size_t		 off;		/* the member in struct sim_opts */
+	unsigned long	 min, max;
+	const char	*bad;		/* "wachat-sim: BAD[ARG]" on stderr */
+	bool		 bad_arg;	/* the argument follows bad */
+	int		(*fn)(const char *, struct sim_opts *);	/* 0 or -1 */
 };
 
 static int
+opt_cert_fault(const char *arg, struct sim_opts *o)
+{
+	return sim_cert_fault_parse(arg, &o->cert_fault);
+}
+
+static int
+opt_group_addressing(const char *arg, struct sim_opts *o)
+{
+	if (strcmp(arg, "lid") != 0 && strcmp(arg, "pn") != 0)
+		return -1;
+	o->group_pn = strcmp(arg, "pn") == 0;
+	return 0;
+}
+
+#define OFF(m)	offsetof(struct sim_opts, m)
+
+static const struct opt_def opt_defs[] = {
+	{ "host", OPT_STR, OFF(host), 0, 0, NULL, false, NULL },
+	{ "port", OPT_INT, OFF(port), 0, 65535, "bad port ", true, NULL },
+	{ "admin-port", OPT_INT, OFF(admin_port), 0, 65535, "bad port ", true,
+	    NULL },
+	{ "root-key", OPT_STR, OFF(root_key_file), 0, 0, NULL, false, NULL },
+	{ "cert-fault", OPT_FN, 0, 0, 0, "--cert-fault: none, other-root, "
+	    "leaf-key, expired or issuer-serial", false, opt_cert_fault },
+	{ "tls-cert", OPT_STR, OFF(tls_cert), 0, 0, NULL, false, NULL },
+	{ "tls-key", OPT_STR, OFF(tls_key), 0, 0, NULL, false, NULL },
+	{ "refs", OPT_UNSIGNED, OFF(nrefs), 1, SIM_REFS_MAX,
+	    "--refs: 1-" XQUOTE(SIM_REFS_MAX), false, NULL },
+	{ "prekeys", OPT_UNSIGNED, OFF(nprekeys), 0, 2000,
+	    "--prekeys: 0-2000", false, NULL },
+	{ "min-version", OPT_U32, OFF(min_revision), 0, UINT32_MAX,
+	    "bad --min-version", false, NULL },
+	{ "handshake-timeout", OPT_UNSIGNED, OFF(handshake_timeout_s), 1,
+	    3600, "bad --handshake-timeout", false, NULL },
+	{ "sw-revision", OPT_U32, OFF(sw_revision), 1, UINT32_MAX,
+	    "bad --sw-revision", false, NULL },
+	{ "reg-refresh-pct", OPT_UNSIGNED, OFF(refresh_pct), 0, 100,
+	    "--reg-refresh-pct: 0-100", false, NULL },
+	{ "group-addressing", OPT_FN, 0, 0, 0,
+	    "--group-addressing: lid or pn", false, opt_group_addressing },
+	{ "media-port", OPT_INT, OFF(media_port), 0, 65535, "bad port ", true,
+	    NULL },
+	{ "media-delay-ms", OPT_UNSIGNED, OFF(media_delay_ms), 0, 60000,
+	    "--media-delay-ms: 0-60000", false, NULL },
+	{ "history-chats", OPT_UNSIGNED, OFF(hist_chats), 0, 20000,
+	    "--history-chats: 0-20000", false, NULL },
+	{ "history-messages", OPT_UNSIGNED, OFF(hist_msgs), 0, 2000000,
+	    "--history-messages: 0-2000000", false, NULL },
+	{ "history-seed", OPT_U64, OFF(hist_seed), 0, ULONG_MAX,
+	    "bad --history-seed", false, NULL },
+	{ "history-chunk", OPT_UNSIGNED, OFF(hist_chunk), 1, 100000,
+	    "--history-chunk: 1-100000", false, NULL },
+	{ "history-full-if-asked", OPT_TRUE, OFF(hist_full_if_asked), 0, 0,
+	    NULL, false, NULL },
+	{ "log", OPT_STR, OFF(log_file), 0, 0, NULL, false, NULL },
+};
+#define NOPT_DEFS	(sizeof(opt_defs) / sizeof(opt_defs[0]))
+#define OPT_FIRST	256	/* getopt's value of opt_defs[0] */
+
+/* Store the number v (checked) in the member at m, as d's kind says. */
+static void
+opt_store_num(const struct opt_def *d, char *m, unsigned long v)
+{
+	int		 i = (int)v;
+	unsigned	 u = (unsigned)v;
+	uint32_t	 u32 = (uint32_t)v;
+	uint64_t	 u64 = v;
+
+	if (d->kind == OPT_INT)
+		memcpy(m, &i, sizeof(i));
+	else if (d->kind == OPT_UNSIGNED)
+		memcpy(m, &u, sizeof(u));
+	else if (d->kind == OPT_U32)
+		memcpy(m, &u32, sizeof(u32));
+	else
+		memcpy(m, &u64, sizeof(u64));
+}
+
+/* Option d with argument arg (NULL for OPT_TRUE) into o: 0, or 2 when
+ * the argument is bad (said on stderr). */
+static int
+opt_set(const struct opt_def *d, const char *arg, struct sim_opts *o)
+{
+	char		*m = (char *)o + d->off;
+	bool		 yes = true;
+	unsigned long	 v;
+
+	switch (d->kind) {
+	case OPT_STR:
+		memcpy(m, &arg, sizeof(arg));
+		return 0;
+	case OPT_TRUE:
+		memcpy(m, &yes, sizeof(yes));
+		return 0;
+	case OPT_FN:
+		if (d->fn(arg, o) == 0)
+			return 0;
+		break;
+	case OPT_INT:
+	case OPT_UNSIGNED:
+	case OPT_U32:
+	case OPT_U64:
+		if (parse_uint(arg, d->max, &v) == 0 && v >= d->min) {
+			opt_store_num(d, m, v);
+			return 0;
+		}
+		break;
+	}
+	fprintf(stderr, "wachat-sim: %s%s\n", d->bad, d->bad_arg ? arg : "");
+	return 2;
+}
+
+/* The defaults that depend on other options, and the pairs that go
+ * together: -1 when o is good, else 2 (said on stderr). */
+static int
+opts_finish(struct sim_opts *o)
+{
+	if (o->hist_chats > 0 && o->hist_msgs == 0)
+		o->hist_msgs = 10 * o->hist_chats;
+	if (o->sw_revision == 0)
+		o->sw_revision = o->min_revision > 1045649367u ?
+		    o->min_revision : 1045649367u;
+	if ((o->tls_cert == NULL) != (o->tls_key == NULL)) {
+		fprintf(stderr, "wachat-sim: --tls-cert and --tls-key go "
+		    "together\n");
+		return 2;
+	}
+	return -1;
+}
+
+/* The options into o: -1 to run, else the exit status (help, version, a
+ * bad option). */
+static int
 parse_opts(int argc, char **argv, struct sim_opts *o)
 {
-	static const struct option	 longopts[] = {
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "port", required_argument, NULL, OPT_PORT },
-		{ "admin-port", required_argument, NULL, OPT_ADMIN_PORT },
-		{ "root-key", required_argument, NULL, OPT_ROOT_KEY },
-		{ "cert-fault", required_argument, NULL, OPT_CERT_FAULT },
-		{ "tls-cert", required_argument, NULL, OPT_TLS_CERT },
-		{ "tls-key", required_argument, NULL, OPT_TLS_KEY },
-		{ "refs", required_argument, NULL, OPT_REFS },
-		{ "prekeys", required_argument, NULL, OPT_PREKEYS },
-		{ "min-version", required_argument, NULL, OPT_MIN_VERSION },
-		{ "handshake-timeout", required_argument, NULL, OPT_HS_TIMEOUT },
-		{ "sw-revision", required_argument, NULL, OPT_SW_REVISION },
-		{ "reg-refresh-pct", required_argument, NULL, OPT_REFRESH_PCT },
-		{ "group-addressing", required_argument, NULL, OPT_GROUP_ADDR },
-		{ "media-port", required_argument, NULL, OPT_MEDIA_PORT },
-		{ "media-delay-ms", required_argument, NULL, OPT_MEDIA_DELAY },
-		{ "history-chats", required_argument, NULL, OPT_HIST_CHATS },
-		{ "history-messages", required_argument, NULL, OPT_HIST_MSGS },
-		{ "history-seed", required_argument, NULL, OPT_HIST_SEED },
-		{ "history-chunk", required_argument, NULL, OPT_HIST_CHUNK },
-		{ "history-full-if-asked", no_argument, NULL,
-		    OPT_HIST_FULL_ASKED },
-		{ "log", required_argument, NULL, OPT_LOG },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned long	 v;
-	int		 ch;
+	static struct option	 longopts[NOPT_DEFS + 4];
+	size_t			 i;
+	int			 ch, rc;
 
+	for (i = 0; i < NOPT_DEFS; i++)
+		longopts[i] = (struct option){ opt_defs[i].name,
+		    opt_defs[i].kind == OPT_TRUE ? no_argument :
+		    required_argument, NULL, OPT_FIRST + (int)i };
+	longopts[i++] = (struct option){ "verbose", no_argument, NULL, 'v' };
+	longopts[i++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[i++] = (struct option){ "version", no_argument, NULL, 'V' };
+	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
 	while ((ch = getopt_long(argc, argv, "vhV", longopts, NULL)) != -1) {
+		if (ch >= OPT_FIRST && ch < OPT_FIRST + (int)NOPT_DEFS) {
+			if ((rc = opt_set(&opt_defs[ch - OPT_FIRST], optarg,
+			    o)) != 0)
+				return rc;
+			continue;
+		}
 		switch (ch) {
-		case OPT_HOST:
-			o->host = optarg;
-			break;
-		case OPT_PORT:
-		case OPT_ADMIN_PORT:
-			if (parse_uint(optarg, 65535, &v) != 0) {
-				fprintf(stderr, "wachat-sim: bad port %s\n",
-				    optarg);
-				return 2;
-			}
-			if (ch == OPT_PORT)
-				o->port = (int)v;
-			else
-				o->admin_port = (int)v;
-			break;
-		case OPT_ROOT_KEY:
-			o->root_key_file = optarg;
-			break;
-		case OPT_CERT_FAULT:
-			if (sim_cert_fault_parse(optarg, &o->cert_fault) != 0) {
-				fprintf(stderr, "wachat-sim: --cert-fault: none, "
-				    "other-root, leaf-key, expired or "
-				    "issuer-serial\n");
-				return 2;
-			}
-			break;
-		case OPT_TLS_CERT:
-			o->tls_cert = optarg;
-			break;
-		case OPT_TLS_KEY:
-			o->tls_key = optarg;
-			break;
-		case OPT_REFS:
-			if (parse_uint(optarg, SIM_REFS_MAX, &v) != 0 || v == 0) {
-				fprintf(stderr, "wachat-sim: --refs: 1-%d\n",
-				    SIM_REFS_MAX);
-				return 2;
-			}
-			o->nrefs = (unsigned)v;
-			break;
-		case OPT_PREKEYS:
-			if (parse_uint(optarg, 2000, &v) != 0) {
-				fprintf(stderr, "wachat-sim: --prekeys: 0-2000\n");
-				return 2;
-			}
-			o->nprekeys = (unsigned)v;
-			break;
-		case OPT_MIN_VERSION:
-			if (parse_uint(optarg, UINT32_MAX, &v) != 0) {
-				fprintf(stderr, "wachat-sim: bad --min-version\n");
-				return 2;
-			}
-			o->min_revision = (uint32_t)v;
-			break;
-		case OPT_SW_REVISION:
-			if (parse_uint(optarg, UINT32_MAX, &v) != 0 || v == 0) {
-				fprintf(stderr, "wachat-sim: bad --sw-revision\n");
-				return 2;
-			}
-			o->sw_revision = (uint32_t)v;
-			break;
-		case OPT_REFRESH_PCT:
-			if (parse_uint(optarg, 100, &v) != 0) {
-				fprintf(stderr, "wachat-sim: --reg-refresh-pct: "
-				    "0-100\n");
-				return 2;
-			}
-			o->refresh_pct = (unsigned)v;
-			break;
-		case OPT_GROUP_ADDR:
-			if (strcmp(optarg, "lid") != 0 &&
-			    strcmp(optarg, "pn") != 0) {
-				fprintf(stderr, "wachat-sim: --group-addressing: "
-				    "lid or pn\n");
-				return 2;
-			}
-			o->group_pn = strcmp(optarg, "pn") == 0;
-			break;
-		case OPT_MEDIA_PORT:
-			if (parse_uint(optarg, 65535, &v) != 0) {
-				fprintf(stderr, "wachat-sim: bad port %s\n",
-				    optarg);
-				return 2;
-			}
-			o->media_port = (int)v;
-			break;
-		case OPT_MEDIA_DELAY:
-			if (parse_uint(optarg, 60000, &v) != 0) {
-				fprintf(stderr, "wachat-sim: --media-delay-ms: "
-				    "0-60000\n");
-				return 2;
-			}
-			o->media_delay_ms = (unsigned)v;
-			break;
-		case OPT_HIST_CHATS:
-			if (parse_uint(optarg, 20000, &v) != 0) {
-				fprintf(stderr, "wachat-sim: --history-chats: "
-				    "0-20000\n");
-				return 2;
-			}
-			o->hist_chats = (unsigned)v;
-			break;
-		case OPT_HIST_MSGS:
-			if (parse_uint(optarg, 2000000, &v) != 0) {
-				fprintf(stderr, "wachat-sim: --history-messages: "
-				    "0-2000000\n");
-				return 2;
-			}
-			o->hist_msgs = (unsigned)v;
-			break;
-		case OPT_HIST_SEED:
-			if (parse_uint(optarg, ULONG_MAX, &v) != 0) {
-				fprintf(stderr, "wachat-sim: bad --history-seed\n");
-				return 2;
-			}
-			o->hist_seed = v;
-			break;
-		case OPT_HIST_CHUNK:
-			if (parse_uint(optarg, 100000, &v) != 0 || v == 0) {
-				fprintf(stderr, "wachat-sim: --history-chunk: "
-				    "1-100000\n");
-				return 2;
-			}
-			o->hist_chunk = (unsigned)v;
-			break;
-		case OPT_HIST_FULL_ASKED:
-			o->hist_full_if_asked = true;
-			break;
-		case OPT_HS_TIMEOUT:
-			if (parse_uint(optarg, 3600, &v) != 0 || v == 0) {
-				fprintf(stderr, "wachat-sim: bad "
-				    "--handshake-timeout\n");
-				return 2;
-			}
-			o->handshake_timeout_s = (unsigned)v;
-			break;
-		case OPT_LOG:
-			o->log_file = optarg;
-			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -596,17 +594,7 @@ parse_opts(int argc, char **argv, struct sim_opts *o)
 		usage(stderr);
 		return 2;
 	}
-	if (o->hist_chats > 0 && o->hist_msgs == 0)
-		o->hist_msgs = 10 * o->hist_chats;
-	if (o->sw_revision == 0)
-		o->sw_revision = o->min_revision > 1045649367u ?
-		    o->min_revision : 1045649367u;
-	if ((o->tls_cert == NULL) != (o->tls_key == NULL)) {
-		fprintf(stderr, "wachat-sim: --tls-cert and --tls-key go "
-		    "together\n");
-		return 2;
-	}
-	return -1;
+	return opts_finish(o);
 }
 
 static int

@@ -506,12 +506,171 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 	send_free(c, &a, r);
 }
 
+/* <iq xmlns="encrypt" type="set"><list>: the prekey upload (7.2). */
+static int
+iq_upload(struct sim_conn *c, const struct wa_node *n)
+{
+	size_t		 nk = 0;
+	const char	*why = upload(c, n, &nk);
+
+	if (why != NULL) {
+		c->dev->refused_uploads++;
+		sim_conn_log(c, "prekey upload refused: %s", why);
+		sim_iq_error(c, n, 400, why);
+		return 1;
+	}
+	sim_conn_log(c, "prekey upload: %zu keys, signed prekey %u verified; "
+	    "%zu held", nk, c->dev->spk_id, c->dev->notks);
+	sim_iq_result(c, n);
+	/* Linked and reachable: the phone's history follows (history.c). */
+	sim_hist_linked(c->s, c->acct, c->dev);
+	return 1;
+}
+
+/* <iq xmlns="encrypt" type="set"><rotate><skey>: a new signed prekey,
+ * its signature checked by the device's identity. */
+static int
+iq_rotate(struct sim_conn *c, const struct wa_node *n)
+{
+	const struct wa_node	*sk = sn_find(sn_find(n, "rotate"), "skey");
+	uint8_t			 spk[SIM_KEY_LEN], sig[64];
+	uint8_t			 msg[1 + SIM_KEY_LEN];
+	int64_t			 id;
+
+	if (sk == NULL || (id = be_child(sn_find(sk, "id"), 3)) < 0 ||
+	    !take(sn_find(sk, "value"), spk, SIM_KEY_LEN) ||
+	    !take(sn_find(sk, "signature"), sig, 64)) {
+		sim_iq_error(c, n, 400, "bad-request");
+		return 1;
+	}
+	msg[0] = 5;
+	memcpy(msg + 1, spk, SIM_KEY_LEN);
+	if (wa_crypto_xeddsa_verify(c->dev->ident_pub, msg, sizeof(msg),
+	    sig) != 0) {
+		sim_iq_error(c, n, 400, "signature-mismatch");
+		return 1;
+	}
+	c->dev->spk_id = (uint32_t)id;
+	memcpy(c->dev->spk_pub, spk, SIM_KEY_LEN);
+	memcpy(c->dev->spk_sig, sig, 64);
+	c->dev->spk_verified = true;
+	sim_iq_result(c, n);
+	return 1;
+}
+
+static int
+iq_passive(struct sim_conn *c, const struct wa_node *n)
+{
+	c->passive = sn_find(n, "passive") != NULL;
+	sim_iq_result(c, n);
+	return 1;
+}
+
+/* A set the sim takes without keeping anything (privacy tokens and
+ * settings, the dirty-bit clean). */
+static int
+iq_ok(struct sim_conn *c, const struct wa_node *n)
+{
+	sim_iq_result(c, n);
+	return 1;
+}
+
+static int
+iq_count(struct sim_conn *c, const struct wa_node *n)
+{
+	answer_count(c, n);
+	return 1;
+}
+
+static int
+iq_digest(struct sim_conn *c, const struct wa_node *n)
+{
+	answer_digest(c, n);
+	return 1;
+}
+
+static int
+iq_props(struct sim_conn *c, const struct wa_node *n)
+{
+	answer_props(c, n);
+	return 1;
+}
+
+static int
+iq_blocklist(struct sim_conn *c, const struct wa_node *n)
+{
+	answer_blocklist(c, n);
+	return 1;
+}
+
+static int
+iq_privacy(struct sim_conn *c, const struct wa_node *n)
+{
+	answer_privacy(c, n);
+	return 1;
+}
+
+static int
+iq_usync(struct sim_conn *c, const struct wa_node *n)
+{
+	answer_usync(c, n);
+	return 1;
+}
+
+#define IQ_GET	0x1
+#define IQ_SET	0x2
+
+/*
+ * The iqs of a logged-in connection the sim answers: xmlns, the types
+ * (get, set), the child the iq must have (or NULL) and the handler (1
+ * when it answered).
+ */
+static const struct connect_iq {
+	const char	*xmlns;
+	int		 types;
+	const char	*child;
+	int		(*fn)(struct sim_conn *, const struct wa_node *);
+} connect_iqs[] = {
+	{ "encrypt", IQ_GET, "count", iq_count },
+	{ "encrypt", IQ_SET, "list", iq_upload },
+	{ "encrypt", IQ_GET, "digest", iq_digest },
+	{ "encrypt", IQ_SET, "rotate", iq_rotate },
+	{ "passive", IQ_SET, NULL, iq_passive },
+	{ "abt", IQ_GET | IQ_SET, "props", iq_props },
+	{ "w", IQ_GET | IQ_SET, "props", iq_props },
+	{ "blocklist", IQ_GET, NULL, iq_blocklist },
+	{ "privacy", IQ_GET, NULL, iq_privacy },
+	{ "privacy", IQ_SET, NULL, iq_ok },
+	{ "usync", IQ_GET, NULL, iq_usync },
+	{ "w:m", IQ_SET, "media_conn", sim_hist_media_conn },	/* history.c */
+	{ "urn:xmpp:whatsapp:dirty", IQ_SET, NULL, iq_ok },
+};
+
+/* Any other iq: never leave a query unanswered. */
+static int
+iq_unanswered(struct sim_conn *c, const struct wa_node *n)
+{
+	struct buf	 txt = BUF_INIT;
+
+	c->s->unanswered++;
+	c->unknown++;
+	wa_bin_print(n, 0, &txt);
+	buf_push(&txt, '\0');
+	sim_conn_log(c, "unanswered query (sent error 501):\n%s",
+	    (char *)txt.p);
+	buf_release(&txt);
+	sim_iq_error(c, n, 501, "feature-not-implemented");
+	return 1;
+}
+
 int
 sim_connect_handle(struct sim_conn *c, const struct wa_node *n)
 {
-	struct wa_str	 type = sn_get(n, "type"), xmlns = sn_get(n, "xmlns");
-	bool		 get = wa_str_eqc(type, "get");
-	bool		 set = wa_str_eqc(type, "set");
+	struct wa_str		 type = sn_get(n, "type");
+	struct wa_str		 xmlns = sn_get(n, "xmlns");
+	const struct connect_iq	*q;
+	size_t			 i;
+	int			 t;
 
 	if (sim_route_handle(c, n))
 		return 1;	/* 1:1 messaging: route.c */
@@ -521,109 +680,18 @@ sim_connect_handle(struct sim_conn *c, const struct wa_node *n)
 		return 0;
 	if (sn_is(n, "ack"))
 		return 1;	/* the client's ack of a notification */
-	if (!sn_is(n, "iq") || (!get && !set))
+	t = wa_str_eqc(type, "get") ? IQ_GET : wa_str_eqc(type, "set") ?
+	    IQ_SET : 0;
+	if (!sn_is(n, "iq") || t == 0)
 		return 0;
-	if (wa_str_eqc(xmlns, "encrypt") && get && sn_find(n, "count")) {
-		answer_count(c, n);
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "encrypt") && set && sn_find(n, "list")) {
-		size_t		 nk = 0;
-		const char	*why = upload(c, n, &nk);
-
-		if (why != NULL) {
-			c->dev->refused_uploads++;
-			sim_conn_log(c, "prekey upload refused: %s", why);
-			sim_iq_error(c, n, 400, why);
-		} else {
-			sim_conn_log(c, "prekey upload: %zu keys, signed prekey "
-			    "%u verified; %zu held", nk, c->dev->spk_id,
-			    c->dev->notks);
-			sim_iq_result(c, n);
-			/* Linked and reachable: the phone's history follows
-			 * (history.c). */
-			sim_hist_linked(c->s, c->acct, c->dev);
-		}
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "encrypt") && get && sn_find(n, "digest")) {
-		answer_digest(c, n);
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "encrypt") && set && sn_find(n, "rotate")) {
-		const struct wa_node	*sk = sn_find(sn_find(n, "rotate"),
-		    "skey");
-		uint8_t			 spk[SIM_KEY_LEN], sig[64];
-		uint8_t			 msg[1 + SIM_KEY_LEN];
-		int64_t			 id;
-
-		if (sk == NULL || (id = be_child(sn_find(sk, "id"), 3)) < 0 ||
-		    !take(sn_find(sk, "value"), spk, SIM_KEY_LEN) ||
-		    !take(sn_find(sk, "signature"), sig, 64)) {
-			sim_iq_error(c, n, 400, "bad-request");
+	for (i = 0; i < sizeof(connect_iqs) / sizeof(connect_iqs[0]); i++) {
+		q = &connect_iqs[i];
+		if ((q->types & t) != 0 && wa_str_eqc(xmlns, q->xmlns) &&
+		    (q->child == NULL || sn_find(n, q->child) != NULL) &&
+		    q->fn(c, n))
 			return 1;
-		}
-		msg[0] = 5;
-		memcpy(msg + 1, spk, SIM_KEY_LEN);
-		if (wa_crypto_xeddsa_verify(c->dev->ident_pub, msg,
-		    sizeof(msg), sig) != 0) {
-			sim_iq_error(c, n, 400, "signature-mismatch");
-			return 1;
-		}
-		c->dev->spk_id = (uint32_t)id;
-		memcpy(c->dev->spk_pub, spk, SIM_KEY_LEN);
-		memcpy(c->dev->spk_sig, sig, 64);
-		c->dev->spk_verified = true;
-		sim_iq_result(c, n);
-		return 1;
 	}
-	if (wa_str_eqc(xmlns, "passive") && set) {
-		c->passive = sn_find(n, "passive") != NULL;
-		sim_iq_result(c, n);
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "abt") || wa_str_eqc(xmlns, "w")) {
-		if (sn_find(n, "props") != NULL) {
-			answer_props(c, n);
-			return 1;
-		}
-	}
-	if (wa_str_eqc(xmlns, "blocklist") && get) {
-		answer_blocklist(c, n);
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "privacy") && get) {
-		answer_privacy(c, n);
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "privacy") && set) {
-		sim_iq_result(c, n);	/* tokens, settings */
-		return 1;
-	}
-	if (wa_str_eqc(xmlns, "usync") && get) {
-		answer_usync(c, n);
-		return 1;
-	}
-	if (sim_hist_media_conn(c, n))
-		return 1;	/* the media host: history.c */
-	if (wa_str_eqc(xmlns, "urn:xmpp:whatsapp:dirty") && set) {
-		sim_iq_result(c, n);
-		return 1;
-	}
-	/* Anything else: never leave a query unanswered. */
-	c->s->unanswered++;
-	c->unknown++;
-	{
-		struct buf	 txt = BUF_INIT;
-
-		wa_bin_print(n, 0, &txt);
-		buf_push(&txt, '\0');
-		sim_conn_log(c, "unanswered query (sent error 501):\n%s",
-		    (char *)txt.p);
-		buf_release(&txt);
-	}
-	sim_iq_error(c, n, 501, "feature-not-implemented");
-	return 1;
+	return iq_unanswered(c, n);
 }
 
 /* <notification type="encrypt"><count value="N"/></notification> (7.4). */

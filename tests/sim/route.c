@@ -14,6 +14,9 @@
  * Stanzas for device 0 (a simulated primary phone) go to s->phone_hook,
  * the seam for phones that decrypt and answer; without a hook they stay
  * queued and are listed by GET /admin/messages.
+ *
+ * Group messages and receipts are in route-group.c, chat states and
+ * presence in route-presence.c.
  */
 #include "base/compat.h"
 
@@ -36,24 +39,13 @@
 #include "session.h"
 #include "sim.h"
 #include "base/xmalloc.h"
+#include "route.h"
 
-#define ROUTE_MAX_TO		8192	/* <to> children routed per message
-					 * (a group of 1024 with their
-					 * companions) */
 #define ROUTE_MAX_USERS		8192	/* <user> children per bundle query */
 #define ROUTE_MAX_IDS		64	/* ids per receipt (id + <item>s) */
-#define ROUTE_MAX_DEVICES	64	/* devices per account in a hash */
 
-/* A presence subscription of one connection (15.2). */
-struct sim_sub {
-	struct sim_sub		*next;
-	uint64_t		 conn_id;
-	struct sim_account	*target;
-	bool			 lid;	/* subscribed by LID */
-};
-
-static int64_t
-now_s(void)
+int64_t
+route_now_s(void)
 {
 	return (int64_t)time(NULL);
 }
@@ -68,8 +60,8 @@ cstr(struct wa_str v, char *out, size_t len)
 	out[v.len] = '\0';
 }
 
-static void
-attr_str(const struct wa_node *n, const char *key, char *out, size_t len)
+void
+route_attr_str(const struct wa_node *n, const char *key, char *out, size_t len)
 {
 	cstr(sn_get(n, key), out, len);
 }
@@ -147,14 +139,14 @@ live_device(struct sim_account *a, uint32_t id)
 	return d != NULL && d->signed_back && !d->removed ? d : NULL;
 }
 
-static bool
-device_exists(struct sim_account *a, uint32_t id)
+bool
+route_device_exists(struct sim_account *a, uint32_t id)
 {
 	return id == 0 || live_device(a, id) != NULL;
 }
 
-static void
-jid_text(char *out, size_t len, const struct sim_account *a, bool lid,
+void
+route_jid_text(char *out, size_t len, const struct sim_account *a, bool lid,
     uint32_t dev)
 {
 	if (dev == 0)
@@ -165,16 +157,16 @@ jid_text(char *out, size_t len, const struct sim_account *a, bool lid,
 		    lid ? "lid" : "s.whatsapp.net");
 }
 
-static void
-put_jid(struct arena *ar, struct wa_node *n, const char *key,
+void
+route_put_jid(struct arena *ar, struct wa_node *n, const char *key,
     const struct sim_account *a, bool lid, uint32_t dev)
 {
 	sn_attr_jid(ar, n, key, lid ? a->lid : a->pn, lid ? "lid" :
 	    "s.whatsapp.net", (uint16_t)dev);
 }
 
-static void
-put_t(struct arena *ar, struct wa_node *n, const char *key, int64_t t)
+void
+route_put_t(struct arena *ar, struct wa_node *n, const char *key, int64_t t)
 {
 	char	 v[24];
 
@@ -190,21 +182,8 @@ conn_is(const struct sim_conn *c, const struct sim_account *a, uint32_t dev)
 	    c->dev != NULL && c->dev->id == dev;
 }
 
-/* Who sent a stanza being routed: a connection, or (injected through
- * sim_route_inject) a device without one, such as a simulated phone. */
-struct origin {
-	struct sim		*s;
-	struct sim_conn		*c;	/* NULL when injected */
-	struct sim_account	*acct;
-	uint32_t		 dev;
-	const char		*name;	/* push name for notify, or "" */
-};
-
-static void	olog(const struct origin *o, const char *fmt, ...)
-		    PRINTFLIKE(2, 3);
-
-static void
-olog(const struct origin *o, const char *fmt, ...)
+void
+route_olog(const struct origin *o, const char *fmt, ...)
 {
 	char	 line[512];
 	va_list	 ap;
@@ -252,11 +231,11 @@ route_add(struct sim *s, enum sim_route_kind kind, const char *id,
 	snprintf(r->id, sizeof(r->id), "%s", id);
 	snprintf(r->type, sizeof(r->type), "%s", type);
 	snprintf(r->from, sizeof(r->from), "%s", from);
-	jid_text(r->to, sizeof(r->to), acct, lid, dev);
+	route_jid_text(r->to, sizeof(r->to), acct, lid, dev);
 	snprintf(r->enc, sizeof(r->enc), "%s", enc);
 	r->acct = acct;
 	r->device = dev;
-	r->t = now_s();
+	r->t = route_now_s();
 	*s->routes_tail = r;
 	s->routes_tail = &r->next;
 	return r;
@@ -481,7 +460,7 @@ answer_bundles(struct sim_conn *c, const struct wa_node *n,
 	size_t		 i, nu = 0;
 
 	arena_init(&a, 0);
-	attr_str(n, "id", id, sizeof(id));
+	route_attr_str(n, "id", id, sizeof(id));
 	r = sn_new(&a, "iq");
 	sn_attr_jid(&a, r, "from", "", "s.whatsapp.net", 0);
 	sn_attr(&a, r, "type", "result");
@@ -531,7 +510,7 @@ send_ack(struct sim_conn *c, const char *cls, const char *id,
 	if (type != NULL && type[0] != '\0')
 		sn_attr(&a, r, "type", type);
 	if (t != 0)
-		put_t(&a, r, "t", t);
+		route_put_t(&a, r, "t", t);
 	if (error != NULL)
 		sn_attr(&a, r, "error", error);
 	(void)sim_conn_send_node(c, r);
@@ -539,28 +518,14 @@ send_ack(struct sim_conn *c, const char *cls, const char *id,
 }
 
 /* The server's ack to o, when o is a connection. */
-static void
-oack(const struct origin *o, const char *cls, const char *id,
+void
+route_oack(const struct origin *o, const char *cls, const char *id,
     const struct wa_val *from, const char *type, const char *error,
     int64_t t)
 {
 	if (o->c != NULL)
 		send_ack(o->c, cls, id, from, type, error, t);
 }
-
-/* What one <message> from o carries, for its targets. */
-struct msg_ctx {
-	const struct wa_node	*n;
-	const struct wa_node	*ident;		/* <device-identity> */
-	struct sim_account	*peer;		/* the addressee */
-	struct sim_jid		 to;
-	const struct wa_val	*to_val;
-	char			 id[80], type[24], edit[8], category[24];
-	char			 from[96];	/* sender device, as sent */
-	bool			 lid;		/* the stanza's namespace */
-	int64_t			 t;
-	unsigned		 routed, sent, skipped;
-};
 
 static void
 route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
@@ -574,9 +539,9 @@ route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
 	char			 etype[24];
 
 	if (ta == NULL || (ta != m->peer && ta != me) || enc == NULL ||
-	    !device_exists(ta, tj->device) || (ta == me &&
+	    !route_device_exists(ta, tj->device) || (ta == me &&
 	    tj->device == o->dev)) {
-		olog(o, "message %s: <to jid=\"%s:%u@%s\"> skipped "
+		route_olog(o, "message %s: <to jid=\"%s:%u@%s\"> skipped "
 		    "(%s)", m->id, tj->user, tj->device, tj->server,
 		    enc == NULL ? "no <enc>" : ta == NULL ? "unknown user" :
 		    ta != m->peer && ta != me ? "neither addressee nor own" :
@@ -585,14 +550,14 @@ route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
 		m->skipped++;
 		return;
 	}
-	attr_str(enc, "type", etype, sizeof(etype));
+	route_attr_str(enc, "type", etype, sizeof(etype));
 	arena_init(&a, 0);
 	out = sn_new(&a, "message");
-	put_jid(&a, out, "from", me, m->lid, o->dev);
+	route_put_jid(&a, out, "from", me, m->lid, o->dev);
 	sn_attr(&a, out, "id", m->id);
 	if (m->type[0] != '\0')
 		sn_attr(&a, out, "type", m->type);
-	put_t(&a, out, "t", m->t);
+	route_put_t(&a, out, "t", m->t);
 	if (m->edit[0] != '\0')
 		sn_attr(&a, out, "edit", m->edit);
 	if (m->category[0] != '\0')
@@ -624,218 +589,6 @@ route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
 		m->sent++;
 }
 
-/* --- group messages (10.3, 10.5, 11.1) --- */
-
-/* One <to> of a group message's <participants>, resolved. */
-struct gto {
-	struct sim_account	*a;
-	uint32_t		 dev;
-	const struct wa_node	*enc;
-};
-
-/* The phash (10.3) of every device of every member of g, in g's
- * namespace, into out; false when it cannot be computed. */
-static bool
-group_phash(struct sim_group *g, char out[WA_GROUP_PHASH_LEN + 1])
-{
-	char		**v = NULL;
-	size_t		 n = 0, cap = 0, i, k, nd;
-	uint32_t	 devs[ROUTE_MAX_DEVICES];
-	bool		 ok;
-
-	for (i = 0; i < g->n; i++) {
-		nd = sim_route_devices(g->m[i].acct, devs, ROUTE_MAX_DEVICES);
-		for (k = 0; k < nd; k++) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
-			v[n] = xmalloc(64);
-			jid_text(v[n], 64, g->m[i].acct, g->lid, devs[k]);
-			n++;
-		}
-	}
-	ok = wa_group_phash((const char *const *)v, n, out) == 0;
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-	return ok;
-}
-
-/* Route a group message to device dev of member t, with penc (its
- * pairwise copy, or NULL) and skmsg (or NULL). */
-static void
-group_route_one(struct origin *o, struct msg_ctx *m, struct sim_group *g,
-    struct sim_account *t, uint32_t dev, const struct wa_node *penc,
-    const struct wa_node *skmsg)
-{
-	struct arena	 a;
-	struct wa_node	*out;
-	char		 encs[48], etype[24] = "";
-
-	arena_init(&a, 0);
-	out = sn_new(&a, "message");
-	sn_attr_jid(&a, out, "from", g->id, "g.us", 0);
-	put_jid(&a, out, "participant", o->acct, g->lid, o->dev);
-	if (g->lid)
-		put_jid(&a, out, "participant_pn", o->acct, false, 0);
-	else
-		put_jid(&a, out, "participant_lid", o->acct, true, 0);
-	sn_attr(&a, out, "id", m->id);
-	if (m->type[0] != '\0')
-		sn_attr(&a, out, "type", m->type);
-	put_t(&a, out, "t", m->t);
-	if (m->edit[0] != '\0')
-		sn_attr(&a, out, "edit", m->edit);
-	if (o->name[0] != '\0')
-		sn_attr(&a, out, "notify", o->name);
-	sn_attr(&a, out, "addressing_mode", g->lid ? "lid" : "pn");
-	encs[0] = '\0';
-	if (penc != NULL) {
-		attr_str(penc, "type", etype, sizeof(etype));
-		sn_append(&a, out, penc);
-		snprintf(encs, sizeof(encs), "%s", etype);
-	}
-	if (skmsg != NULL) {
-		sn_append(&a, out, skmsg);
-		snprintf(encs + strlen(encs), sizeof(encs) - strlen(encs),
-		    "%sskmsg", encs[0] != '\0' ? " " : "");
-	}
-	if (m->ident != NULL && strcmp(etype, "pkmsg") == 0)
-		sn_append(&a, out, m->ident);
-	m->routed++;
-	if (sim_route_queue(o->s, SIM_ROUTE_MESSAGE, m->id, m->type, m->from,
-	    t, dev, g->lid, encs, out) > 0)
-		m->sent++;
-	arena_release(&a);
-}
-
-/*
- * <message to="<group>@g.us"> from a member device (10.3): every device
- * of every member but the sending one gets the skmsg, with its own
- * pairwise <enc> when <participants> names it (and <device-identity>
- * with a pkmsg).  With participant= (a retry resend, 10.5) only that
- * device gets the <enc>.  The ack carries the server's phash when the
- * client's differs (whatsmeow send.go reads it and drops its group
- * cache).  A non-member gets ack error 403, an unknown group 404.
- */
-static void
-on_group_message(struct origin *o, struct msg_ctx *m)
-{
-	struct sim		*s = o->s;
-	const struct wa_node	*n = m->n, *parts, *skmsg = NULL, *only_enc;
-	struct sim_group	*g = sim_group_find(s, m->to.user);
-	struct gto		*tos = NULL;
-	struct sim_jid		 pj;
-	char			 phash[WA_GROUP_PHASH_LEN + 1], cphash[24];
-	uint32_t		 devs[ROUTE_MAX_DEVICES];
-	size_t			 i, k, ntos = 0, nd;
-	bool			 only = false;
-
-	if (g == NULL) {
-		oack(o, "message", m->id, m->to_val, NULL, "404", m->t);
-		olog(o, "message %s to unknown group %s: ack error 404",
-		    m->id, m->to.user);
-		return;
-	}
-	if (sim_group_member(g, o->acct) == NULL) {
-		oack(o, "message", m->id, m->to_val, NULL, "403", m->t);
-		olog(o, "message %s to group %s from a non-member: ack "
-		    "error 403", m->id, g->id);
-		return;
-	}
-	m->lid = g->lid;
-	jid_text(m->from, sizeof(m->from), o->acct, g->lid, o->dev);
-	m->ident = sn_find(n, "device-identity");
-	for (i = 0; n->content.kind == WA_VAL_LIST &&
-	    i < n->content.u.list.n; i++) {
-		const struct wa_node	*e = &n->content.u.list.v[i];
-
-		if (sn_is(e, "enc") && wa_str_eqc(sn_get(e, "type"), "skmsg"))
-			skmsg = e;
-	}
-	if ((parts = sn_find(n, "participants")) != NULL &&
-	    parts->content.kind == WA_VAL_LIST) {
-		tos = xcalloc(parts->content.u.list.n + 1, sizeof(*tos));
-		for (i = 0; i < parts->content.u.list.n && i < ROUTE_MAX_TO;
-		    i++) {
-			const struct wa_node	*to = &parts->content.u.list.v[i];
-			struct sim_jid		 tj;
-
-			if (!sn_is(to, "to") ||
-			    !sim_jid_parse(wa_node_attr(to, "jid"), &tj) ||
-			    (tos[ntos].a = sim_jid_account(s, &tj)) == NULL ||
-			    (tos[ntos].enc = sn_find(to, "enc")) == NULL) {
-				m->skipped++;
-				continue;
-			}
-			tos[ntos++].dev = tj.device;
-		}
-	}
-	/* A retry resend: <message to=group participant=DEVICE><enc/>. */
-	only_enc = sn_find(n, "enc");
-	if (sim_jid_parse(wa_node_attr(n, "participant"), &pj)) {
-		only = true;
-		if (only_enc != NULL && wa_str_eqc(sn_get(only_enc, "type"),
-		    "skmsg"))
-			only_enc = NULL;
-	}
-	for (i = 0; i < g->n; i++) {
-		struct sim_account	*t = g->m[i].acct;
-
-		nd = sim_route_devices(t, devs, ROUTE_MAX_DEVICES);
-		for (k = 0; k < nd; k++) {
-			const struct wa_node	*penc = NULL;
-			size_t			 j;
-
-			if (t == o->acct && devs[k] == o->dev)
-				continue;
-			if (only) {
-				if (sim_jid_account(s, &pj) != t ||
-				    pj.device != devs[k] || only_enc == NULL)
-					continue;
-				group_route_one(o, m, g, t, devs[k], only_enc,
-				    NULL);
-				continue;
-			}
-			for (j = 0; j < ntos; j++)
-				if (tos[j].a == t && tos[j].dev == devs[k]) {
-					penc = tos[j].enc;
-					break;
-				}
-			if (penc == NULL && skmsg == NULL)
-				continue;
-			group_route_one(o, m, g, t, devs[k], penc, skmsg);
-		}
-	}
-	free(tos);
-	g->messages++;
-	attr_str(n, "phash", cphash, sizeof(cphash));
-	if (!only && cphash[0] != '\0' && group_phash(g, phash) &&
-	    strcmp(phash, cphash) != 0) {
-		if (o->c != NULL) {
-			struct arena	 a;
-			struct wa_node	*r;
-
-			arena_init(&a, 0);
-			r = sn_new(&a, "ack");
-			sn_attr(&a, r, "class", "message");
-			sn_attr(&a, r, "id", m->id);
-			sn_attr_val(&a, r, "from", m->to_val);
-			put_t(&a, r, "t", m->t);
-			sn_attr(&a, r, "phash", phash);
-			(void)sim_conn_send_node(o->c, r);
-			arena_release(&a);
-		}
-		olog(o, "message %s: the client's phash %s is not the "
-		    "group's %s", m->id, cphash, phash);
-	} else
-		oack(o, "message", m->id, m->to_val, NULL, NULL, m->t);
-	olog(o, "message %s (%s) to group %s: %u devices routed, %u sent "
-	    "now, %u skipped", m->id, m->type, g->id, m->routed, m->sent,
-	    m->skipped);
-}
-
 static void
 on_message(struct origin *o, const struct wa_node *n)
 {
@@ -846,41 +599,41 @@ on_message(struct origin *o, const struct wa_node *n)
 
 	memset(&m, 0, sizeof(m));
 	m.n = n;
-	m.t = now_s();
-	attr_str(n, "id", m.id, sizeof(m.id));
-	attr_str(n, "type", m.type, sizeof(m.type));
-	attr_str(n, "edit", m.edit, sizeof(m.edit));
-	attr_str(n, "category", m.category, sizeof(m.category));
+	m.t = route_now_s();
+	route_attr_str(n, "id", m.id, sizeof(m.id));
+	route_attr_str(n, "type", m.type, sizeof(m.type));
+	route_attr_str(n, "edit", m.edit, sizeof(m.edit));
+	route_attr_str(n, "category", m.category, sizeof(m.category));
 	if (m.id[0] == '\0') {
-		olog(o, "message without an id ignored");
+		route_olog(o, "message without an id ignored");
 		return;
 	}
 	m.to_val = wa_node_attr(n, "to");
 	if (!sim_jid_parse(m.to_val, &m.to)) {
-		oack(o, "message", m.id, NULL, NULL, "400", m.t);
-		olog(o, "message %s: no usable to: ack error 400",
+		route_oack(o, "message", m.id, NULL, NULL, "400", m.t);
+		route_olog(o, "message %s: no usable to: ack error 400",
 		    m.id);
 		return;
 	}
 	if (strcmp(m.to.server, "g.us") == 0) {
-		on_group_message(o, &m);
+		route_group_message(o, &m);
 		return;
 	}
 	if (!m.to.lid && !m.to.pn) {
 		/* Broadcasts, newsletters: not simulated. */
-		oack(o, "message", m.id, m.to_val, NULL, "501", m.t);
-		olog(o, "message %s to @%s: not routed (ack error "
+		route_oack(o, "message", m.id, m.to_val, NULL, "501", m.t);
+		route_olog(o, "message %s to @%s: not routed (ack error "
 		    "501)", m.id, m.to.server);
 		return;
 	}
 	if ((m.peer = sim_jid_account(s, &m.to)) == NULL) {
-		oack(o, "message", m.id, m.to_val, NULL, "404", m.t);
-		olog(o, "message %s to unknown %s@%s: ack error 404",
+		route_oack(o, "message", m.id, m.to_val, NULL, "404", m.t);
+		route_olog(o, "message %s to unknown %s@%s: ack error 404",
 		    m.id, m.to.user, m.to.server);
 		return;
 	}
 	m.lid = m.to.lid;
-	jid_text(m.from, sizeof(m.from), o->acct, m.lid, o->dev);
+	route_jid_text(m.from, sizeof(m.from), o->acct, m.lid, o->dev);
 	m.ident = sn_find(n, "device-identity");
 	if ((parts = sn_find(n, "participants")) != NULL) {
 		for (i = 0; parts->content.kind == WA_VAL_LIST &&
@@ -902,74 +655,13 @@ on_message(struct origin *o, const struct wa_node *n)
 		 * false) or a peer message to the own phone (9.4, 9.6). */
 		route_one(o, &m, &m.to, enc);
 	}
-	oack(o, "message", m.id, m.to_val, NULL, NULL, m.t);
-	olog(o, "message %s (%s) to %s@%s: %u devices routed, %u "
+	route_oack(o, "message", m.id, m.to_val, NULL, NULL, m.t);
+	route_olog(o, "message %s (%s) to %s@%s: %u devices routed, %u "
 	    "sent now, %u skipped", m.id, m.type, m.to.user, m.to.server,
 	    m.routed, m.sent, m.skipped);
 }
 
 /* --- receipts (9.6) --- */
-
-/*
- * <receipt to="<group>@g.us" participant=AUTHOR_DEVICE> (any type, retry
- * included, 10.5): relayed to that device of the author as <receipt
- * from=group participant=RECEIPTING_DEVICE id t type> (in the group's
- * namespace) with the children kept.  A participant without a device
- * (the user, or its phone) gets it on every device of the author, as a
- * 1:1 receipt to a user does; a retry receipt only on device 0.
- */
-static void
-on_group_receipt(struct origin *o, const struct wa_node *n,
-    const struct sim_jid *to, const char *id, const char *type)
-{
-	struct sim		*s = o->s;
-	struct sim_group	*g = sim_group_find(s, to->user);
-	struct sim_account	*ta;
-	struct sim_jid		 pj;
-	struct arena		 a;
-	struct wa_node		*out;
-	char			 from[96];
-	uint32_t		 devs[ROUTE_MAX_DEVICES];
-	size_t			 k, nd;
-	unsigned		 routed = 0, sent = 0;
-
-	if (g == NULL || !sim_jid_parse(wa_node_attr(n, "participant"), &pj) ||
-	    (ta = sim_jid_account(s, &pj)) == NULL ||
-	    !device_exists(ta, pj.device) || (ta == o->acct &&
-	    pj.device == o->dev)) {
-		olog(o, "group receipt %s (%s): no known group or author, "
-		    "not relayed", id, type[0] != '\0' ? type : "delivery");
-		return;
-	}
-	jid_text(from, sizeof(from), o->acct, g->lid, o->dev);
-	arena_init(&a, 0);
-	out = sn_new(&a, "receipt");
-	sn_attr_jid(&a, out, "from", g->id, "g.us", 0);
-	put_jid(&a, out, "participant", o->acct, g->lid, o->dev);
-	sn_attr(&a, out, "id", id);
-	put_t(&a, out, "t", now_s());
-	if (type[0] != '\0')
-		sn_attr(&a, out, "type", type);
-	for (k = 0; n->content.kind == WA_VAL_LIST &&
-	    k < n->content.u.list.n; k++)
-		sn_append(&a, out, &n->content.u.list.v[k]);
-	nd = pj.device != 0 || strcmp(type, "retry") == 0 ? 1 :
-	    sim_route_devices(ta, devs, ROUTE_MAX_DEVICES);
-	if (nd == 1)
-		devs[0] = pj.device;
-	for (k = 0; k < nd; k++) {
-		if (ta == o->acct && devs[k] == o->dev)
-			continue;
-		if (sim_route_queue(s, SIM_ROUTE_RECEIPT, id, type, from, ta,
-		    devs[k], pj.lid, "", out) > 0)
-			sent++;
-		routed++;
-	}
-	arena_release(&a);
-	olog(o, "group receipt %s (%s) for %s:%u@%s in %s: relayed to %u "
-	    "devices, %u now", id, type[0] != '\0' ? type : "delivery",
-	    pj.user, pj.device, pj.server, g->id, routed, sent);
-}
 
 static void
 on_receipt(struct origin *o, const struct wa_node *n)
@@ -984,33 +676,34 @@ on_receipt(struct origin *o, const struct wa_node *n)
 	uint32_t		 dev;
 	size_t			 i;
 
-	attr_str(n, "id", id, sizeof(id));
-	attr_str(n, "type", type, sizeof(type));
+	route_attr_str(n, "id", id, sizeof(id));
+	route_attr_str(n, "type", type, sizeof(type));
 	if (id[0] == '\0') {
-		olog(o, "receipt without an id ignored");
+		route_olog(o, "receipt without an id ignored");
 		return;
 	}
-	oack(o, "receipt", id, to_val, type, NULL, 0);
+	route_oack(o, "receipt", id, to_val, type, NULL, 0);
 	/* A receipt is the device's ack of the messages it names (11.7). */
 	acked = route_ack(o, SIM_ROUTE_MESSAGE, id, NULL);
 	for (i = 0; list != NULL && list->content.kind == WA_VAL_LIST &&
 	    i < list->content.u.list.n && i < ROUTE_MAX_IDS; i++) {
 		char	 item[80];
 
-		attr_str(&list->content.u.list.v[i], "id", item, sizeof(item));
+		route_attr_str(&list->content.u.list.v[i], "id", item,
+		    sizeof(item));
 		if (item[0] != '\0')
 			acked += route_ack(o, SIM_ROUTE_MESSAGE, item, NULL);
 	}
 	if (sim_jid_parse(to_val, &to) && strcmp(to.server, "g.us") == 0) {
-		on_group_receipt(o, n, &to, id, type);
+		route_group_receipt(o, n, &to, id, type);
 		return;
 	}
 	if (!sim_jid_parse(to_val, &to) || (ta = sim_jid_account(s, &to)) == NULL) {
-		olog(o, "receipt %s (%s): no known addressee, not "
+		route_olog(o, "receipt %s (%s): no known addressee, not "
 		    "relayed", id, type[0] != '\0' ? type : "delivery");
 		return;
 	}
-	jid_text(from, sizeof(from), me, to.lid, o->dev);
+	route_jid_text(from, sizeof(from), me, to.lid, o->dev);
 	/* To the device named, or to every device of the user. */
 	for (dev = 0; dev < 256; dev++) {
 		struct arena		 a;
@@ -1018,15 +711,17 @@ on_receipt(struct origin *o, const struct wa_node *n)
 		struct sim_route	*r;
 		size_t			 k;
 
-		if (to.device != 0 ? dev != to.device : !device_exists(ta, dev))
+		if (to.device != 0 ? dev != to.device :
+		    !route_device_exists(ta, dev))
 			continue;
-		if (!device_exists(ta, dev) || (ta == me && dev == o->dev))
+		if (!route_device_exists(ta, dev) || (ta == me &&
+		    dev == o->dev))
 			continue;
 		arena_init(&a, 0);
 		out = sn_new(&a, "receipt");
-		put_jid(&a, out, "from", me, to.lid, o->dev);
+		route_put_jid(&a, out, "from", me, to.lid, o->dev);
 		sn_attr(&a, out, "id", id);
-		put_t(&a, out, "t", now_s());
+		route_put_t(&a, out, "t", route_now_s());
 		if (type[0] != '\0')
 			sn_attr(&a, out, "type", type);
 		for (k = 0; k < n->nattrs; k++) {
@@ -1052,7 +747,7 @@ on_receipt(struct origin *o, const struct wa_node *n)
 		if (route_deliver(s, r, NULL, false) > 0)
 			sent++;
 	}
-	olog(o, "receipt %s (%s) to %s:%u@%s: acks %u, relayed to %u "
+	route_olog(o, "receipt %s (%s) to %s:%u@%s: acks %u, relayed to %u "
 	    "devices, %u now", id, type[0] != '\0' ? type : "delivery",
 	    to.user, to.device, to.server, acked, routed, sent);
 }
@@ -1065,9 +760,9 @@ on_ack(struct sim_conn *c, const struct wa_node *n)
 	unsigned	 k;
 
 	origin_conn(&o, c);
-	attr_str(n, "id", id, sizeof(id));
-	attr_str(n, "class", cls, sizeof(cls));
-	attr_str(n, "type", type, sizeof(type));
+	route_attr_str(n, "id", id, sizeof(id));
+	route_attr_str(n, "class", cls, sizeof(cls));
+	route_attr_str(n, "type", type, sizeof(type));
 	if (strcmp(cls, "message") == 0)
 		k = route_ack(&o, SIM_ROUTE_MESSAGE, id, NULL);
 	else if (strcmp(cls, "notification") == 0)
@@ -1084,149 +779,6 @@ sim_route_notification_ack(struct sim_conn *c, const struct wa_node *n)
 {
 	if (c->authed && c->acct != NULL && c->dev != NULL)
 		on_ack(c, n);
-}
-
-/* --- chat states and presence (15.2, 15.3) --- */
-
-static void
-on_chatstate(struct sim_conn *c, const struct wa_node *n)
-{
-	struct sim		*s = c->s;
-	struct sim_account	*ta;
-	struct sim_conn		*o;
-	struct sim_jid		 to;
-	struct arena		 a;
-	struct wa_node		*out;
-	unsigned		 sent = 0;
-	size_t			 k;
-
-	if (!sim_jid_parse(wa_node_attr(n, "to"), &to) ||
-	    (ta = sim_jid_account(s, &to)) == NULL) {
-		sim_conn_log(c, "chatstate to an unknown user dropped");
-		return;
-	}
-	arena_init(&a, 0);
-	out = sn_new(&a, "chatstate");
-	put_jid(&a, out, "from", c->acct, to.lid, 0);
-	for (k = 0; n->content.kind == WA_VAL_LIST && k < n->content.u.list.n;
-	    k++)
-		sn_append(&a, out, &n->content.u.list.v[k]);
-	for (o = s->conns; o != NULL; o = o->next)
-		if (o != c && o->authed && o->st == SIM_C_READY &&
-		    o->acct == ta && o->dev != NULL &&
-		    sim_conn_send_node(o, out) == 0)
-			sent++;
-	arena_release(&a);
-	s->chatstates++;
-	sim_conn_log(c, "chatstate to %s@%s: relayed to %u connections",
-	    to.user, to.server, sent);
-}
-
-/* <presence from=a [type="unavailable" last=T]/> to one connection. */
-static void
-send_presence(struct sim_conn *c, struct sim_account *a, bool lid)
-{
-	struct arena	 ar;
-	struct wa_node	*p;
-
-	arena_init(&ar, 0);
-	p = sn_new(&ar, "presence");
-	put_jid(&ar, p, "from", a, lid, 0);
-	if (!a->available) {
-		sn_attr(&ar, p, "type", "unavailable");
-		if (a->last_seen != 0)
-			put_t(&ar, p, "last", a->last_seen);
-	}
-	if (sim_conn_send_node(c, p) == 0)
-		c->s->presences++;
-	arena_release(&ar);
-}
-
-static void
-presence_changed(struct sim *s, struct sim_account *a)
-{
-	struct sim_sub	*sub;
-	struct sim_conn	*c;
-
-	for (sub = s->subs; sub != NULL; sub = sub->next)
-		if (sub->target == a && (c = sim_conn_by_id(s,
-		    sub->conn_id)) != NULL && c->st == SIM_C_READY)
-			send_presence(c, a, sub->lid);
-}
-
-static void
-on_presence(struct sim_conn *c, const struct wa_node *n)
-{
-	struct sim		*s = c->s;
-	struct sim_account	*ta;
-	struct sim_sub		*sub, **pp;
-	struct sim_jid		 to;
-	char			 type[24];
-
-	attr_str(n, "type", type, sizeof(type));
-	if (strcmp(type, "subscribe") == 0 || strcmp(type, "unsubscribe") ==
-	    0) {
-		if (!sim_jid_parse(wa_node_attr(n, "to"), &to) ||
-		    (ta = sim_jid_account(s, &to)) == NULL)
-			return;
-		for (pp = &s->subs; (sub = *pp) != NULL; pp = &sub->next)
-			if (sub->conn_id == c->id && sub->target == ta)
-				break;
-		if (type[0] == 'u') {
-			if (sub != NULL) {
-				*pp = sub->next;
-				free(sub);
-			}
-			return;
-		}
-		if (sub == NULL) {
-			sub = xcalloc(1, sizeof(*sub));
-			sub->conn_id = c->id;
-			sub->target = ta;
-			sub->next = s->subs;
-			s->subs = sub;
-		}
-		sub->lid = to.lid;
-		sim_conn_log(c, "presence subscription to %s@%s", to.user,
-		    to.server);
-		send_presence(c, ta, to.lid);
-		return;
-	}
-	if (type[0] != '\0' && strcmp(type, "available") != 0 &&
-	    strcmp(type, "unavailable") != 0)
-		return;
-	c->acct->available = strcmp(type, "unavailable") != 0;
-	if (!c->acct->available)
-		c->acct->last_seen = now_s();
-	sim_conn_log(c, "presence of %s: %s", c->acct->pn,
-	    c->acct->available ? "available" : "unavailable");
-	presence_changed(s, c->acct);
-}
-
-void
-sim_route_conn_closed(struct sim_conn *c)
-{
-	struct sim	*s = c->s;
-	struct sim_sub	*sub, **pp;
-	struct sim_conn	*o;
-
-	for (pp = &s->subs; (sub = *pp) != NULL;) {
-		if (sub->conn_id == c->id) {
-			*pp = sub->next;
-			free(sub);
-		} else
-			pp = &sub->next;
-	}
-	if (!c->authed || c->acct == NULL || !c->acct->available ||
-	    s->stopping)
-		return;
-	for (o = s->conns; o != NULL; o = o->next)
-		if (o != c && o->authed && o->acct == c->acct &&
-		    o->st == SIM_C_READY)
-			return;
-	c->acct->available = false;
-	c->acct->last_seen = now_s();
-	presence_changed(s, c->acct);
 }
 
 /* --- devices notifications (8.2, 11.7) --- */
@@ -1282,28 +834,28 @@ sim_route_devices_notify(struct sim *s, struct sim_account *a,
 	struct sim_conn	*c;
 	char		 id[32], hash[16], v[16];
 	unsigned	 sent = 0;
-	int64_t		 t = now_s();
+	int64_t		 t = route_now_s();
 
 	device_hash(a, hash);
 	arena_init(&ar, 0);
 	n = sn_new(&ar, "notification");
 	snprintf(id, sizeof(id), "sim-%" PRIu64, ++s->next_iq);
-	put_jid(&ar, n, "from", a, false, 0);
-	put_jid(&ar, n, "lid", a, true, 0);
+	route_put_jid(&ar, n, "from", a, false, 0);
+	route_put_jid(&ar, n, "lid", a, true, 0);
 	sn_attr(&ar, n, "id", id);
-	put_t(&ar, n, "t", t);
+	route_put_t(&ar, n, "t", t);
 	sn_attr(&ar, n, "type", "devices");
 	op = sn_child(&ar, n, what);
 	sn_attr(&ar, op, "device_hash", hash);
 	dev = sn_child(&ar, op, "device");
-	put_jid(&ar, dev, "jid", a, false, d->id);
+	route_put_jid(&ar, dev, "jid", a, false, d->id);
 	if (strcmp(what, "add") == 0) {
 		snprintf(v, sizeof(v), "%u", d->key_index);
 		sn_attr(&ar, dev, "key-index", v);
 	}
-	put_jid(&ar, dev, "lid", a, true, d->id);
+	route_put_jid(&ar, dev, "lid", a, true, d->id);
 	kil = sn_child(&ar, op, "key-index-list");
-	put_t(&ar, kil, "ts", t);
+	route_put_t(&ar, kil, "ts", t);
 	for (c = s->conns; c != NULL; c = c->next)
 		if (c->authed && c->st == SIM_C_READY && c->dev != NULL &&
 		    c->dev != d && sim_conn_send_node(c, n) == 0)
@@ -1340,7 +892,7 @@ sim_route_inject(struct sim *s, struct sim_account *a, uint32_t dev,
 {
 	struct origin	 o;
 
-	if (!device_exists(a, dev))
+	if (!route_device_exists(a, dev))
 		return WC_ESTATE;
 	memset(&o, 0, sizeof(o));
 	o.s = s;
@@ -1378,11 +930,11 @@ sim_route_handle(struct sim_conn *c, const struct wa_node *n)
 		return 1;
 	}
 	if (sn_is(n, "chatstate")) {
-		on_chatstate(c, n);
+		route_chatstate(c, n);
 		return 1;
 	}
 	if (sn_is(n, "presence")) {
-		on_presence(c, n);
+		route_presence(c, n);
 		return 1;
 	}
 	if (sn_is(n, "iq") && sim_group_iq(c, n))
@@ -1447,7 +999,6 @@ void
 sim_route_free(struct sim *s)
 {
 	struct sim_route	*r;
-	struct sim_sub		*sub;
 
 	while ((r = s->routes) != NULL) {
 		s->routes = r->next;
@@ -1455,8 +1006,5 @@ sim_route_free(struct sim *s)
 		free(r);
 	}
 	s->routes_tail = &s->routes;
-	while ((sub = s->subs) != NULL) {
-		s->subs = sub->next;
-		free(sub);
-	}
+	route_subs_free(s);
 }

@@ -556,6 +556,7 @@ void	sim_phone_free(struct sim_phone *p);
  */
 bool	sim_phone_take(void *arg, struct sim *s, struct sim_account *a,
 	    const struct sim_route *r, const struct wa_node *n);
+/* --- phone-send.c --- */
 /* What POST /admin/mock-phone/send asks a phone to send. */
 struct sim_phone_req {
 	const char	*from_pn;	/* the sending phone's account */
@@ -585,6 +586,7 @@ struct sim_phone_req {
  */
 int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
 	    struct json_object *res, const char **why);
+/* --- phone.c --- */
 /*
  * a's phone is reinstalled: a new identity, registration id, signed
  * prekey and one-time prekeys (served in its bundles from now on), no
@@ -596,6 +598,11 @@ int	sim_phone_reinstall(struct sim *s, struct sim_account *a);
  * reinstalled phone would (the next msg or skmsg it gets fails: retry
  * receipts).  Returns how many sessions. */
 int	sim_phone_forget(struct sim_account *a);
+/* GET /admin/mock-phone/inbox: a's phone (counters, inbox of decrypted
+ * messages with their content, receipts it got, messages it sent); a new
+ * reference. */
+struct json_object *sim_phone_json(const struct sim_account *a);
+/* --- phone-chatty.c --- */
 /*
  * A chatty contact: every period_s seconds (1..86400) a's phone sends a
  * short friendly text (a few languages, emoji; in turn from a fixed set)
@@ -610,6 +617,7 @@ int	sim_phone_chatty(struct sim *s, struct sim_account *a,
 	    unsigned period_s);
 /* Stop every chatty timer (sim_stop(); their handles close on the loop). */
 void	sim_phone_chatty_stop_all(struct sim *s);
+/* --- phone-group.c --- */
 /*
  * The phone of from_pn, a member of group g, sends text to it as a client
  * does (protocol.md 10.2-10.4): its sender key for g (made when it has
@@ -634,10 +642,6 @@ struct json_object *sim_phone_group_json(const struct sim_account *a,
 /* The text a's phone read for message id from group gid, or NULL. */
 const char *sim_phone_group_text(const struct sim_account *a,
 	    const char *gid, const char *id);
-/* GET /admin/mock-phone/inbox: a's phone (counters, inbox of decrypted
- * messages with their content, receipts it got, messages it sent); a new
- * reference. */
-struct json_object *sim_phone_json(const struct sim_account *a);
 
 /* --- group.c, for history.c --- */
 /* A group made as it stands, with no notification: creator its
@@ -649,7 +653,7 @@ struct sim_group *sim_group_make(struct sim *s, const char *subject,
 bool	sim_group_member_add(struct sim_group *g, struct sim_account *a,
 	    bool admin);
 
-/* --- phone.c, for history.c --- */
+/* --- phone-send.c, for history.c --- */
 /*
  * a's phone sends the Message msg[0..len) (unpadded) to its own companion
  * dev as a peer message (protocol.md 12.1): encrypted for that device
@@ -663,7 +667,7 @@ bool	sim_group_member_add(struct sim_group *g, struct sim_account *a,
 int	sim_phone_peer_send(struct sim *s, struct sim_account *a,
 	    uint32_t dev, const struct buf *msg, char id[40]);
 
-/* --- history.c --- */
+/* --- history-gen.c --- */
 /*
  * Give a's phone a history made from cfg (deterministic from cfg->seed
  * and a's PN): cfg->chats chats, one in five a group (from the third
@@ -679,6 +683,7 @@ int	sim_hist_set(struct sim *s, struct sim_account *a,
 	    const char **why);
 /* Free a's history (at exit). */
 void	sim_hist_free(struct sim_account *a);
+/* --- history.c --- */
 /* Companion d of a uploaded its prekeys (it is linked): the first time,
  * and when a has a history, the phone sends it (on a timer, 50 ms). */
 void	sim_hist_linked(struct sim *s, struct sim_account *a,
@@ -695,6 +700,7 @@ void	sim_hist_receipt(struct sim *s, struct sim_account *a, const char *id,
 void	sim_hist_on_demand(struct sim *s, struct sim_account *a,
 	    const char *from, const char *msg_id, const uint8_t *p,
 	    size_t len);
+/* --- history-admin.c --- */
 /* The history counters for /admin/status (a new reference). */
 struct json_object *sim_hist_status_json(const struct sim *s);
 /*
