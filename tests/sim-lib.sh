@@ -78,6 +78,10 @@ wait_pid() {
 
 # sim_start [OPTION]...: start the sim; sets PORT, APORT, URL, ADMIN.
 sim_start() {
+	# Empty the last sim's output first: the redirection below happens in
+	# the background job, and until it does the wait could read the old
+	# file's ports.
+	: >"$tmp/sim.out"
 	"$SIM" --port 0 --admin-port 0 --log "$tmp/sim.log" "$@" \
 	    >"$tmp/sim.out" 2>"$tmp/sim.err" &
 	sim_pid=$!
