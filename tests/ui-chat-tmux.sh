@@ -242,6 +242,7 @@ tm send-keys -t wachat C-u
 
 # Resizes keep a sane layout.
 tm resize-window -t wachat -x 60 -y 20
+wait_size 60x20
 check "at 60x20 the chat list and the input line are there" \
     wait_pane 'Chats' 50
 check "... with the input line and no 'too small'" sh -c \
@@ -273,11 +274,13 @@ read_tick() {
 check "... and our message's tick shows it read (✓✓ in the read colour)" read_tick
 
 tm resize-window -t wachat -x 30 -y 10
+wait_size 30x10
 check "at 30x10 one line says the window is too small" \
     wait_pane 'window too small' 50
 tm send-keys -t wachat -l 'typed unseen'
 input_read
 tm resize-window -t wachat -x 100 -y 30
+wait_size 100x30
 check "back at 100x30: the list, the messages and the input line" \
     wait_pane 'echo: hello echo' 50
 check "... with the input line" grep -Eq '│> ?' "$tmp/pane"

@@ -167,6 +167,7 @@ check "... no English text on the screen" \
     eval '! grep -q "scan this\|waiting for\|phone number" "$tmp/pane"'
 
 tm resize-window -t wachat -x 60 -y 24
+wait_size 60x24
 check "a 60x24 window says in German that it is too small for the QR" \
     wait_joined 'Das Fenster ist zu klein für den QR-Code: nötig sind' 50
 [ $? -eq 0 ] || diag "$tmp/pane"
@@ -180,6 +181,7 @@ check "... with what Enter and Esc do" \
     wait_joined 'Enter fordert den Code an, Esc geht zurück.' 20
 tm send-keys -t wachat Escape
 tm resize-window -t wachat -x 100 -y 40
+wait_size 100x40
 check "Esc and a larger window bring the German QR hint back" \
     wait_pane 'scannen Sie diesen QR-Code' 50
 
@@ -205,6 +207,7 @@ check "... each key with what it does" eval \
 [ $? -eq 0 ] || diag "$tmp/pane"
 # 80 columns, as wide as the English needs: no German line is cut.
 tm resize-window -t wachat -x 80 -y 40
+wait_size 80x40
 check "... in 80 columns each line whole" \
     wait_pane 'Ctrl-t +fehlgeschlagene Nachricht erneut senden *$' 50
 [ $? -eq 0 ] || diag "$tmp/pane"
@@ -217,6 +220,7 @@ tm send-keys -t wachat Escape
 check "... any key closes it; the bar, whole in 80 columns" \
     wait_pane 'Kein Chat offen: Ctrl-n öffnet einen per Nummer *$' 50
 tm resize-window -t wachat -x 100 -y 40
+wait_size 100x40
 tm send-keys -t wachat C-n
 check "Ctrl-n asks for the number in German" \
     wait_pane 'Neuer Chat: Nummer mit Ländervorwahl, Enter öffnet, Esc zurück' 50

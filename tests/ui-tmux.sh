@@ -161,6 +161,7 @@ qr_pgm "$tmp/pane" "$tmp/qr.pgm"
 
 # A window too small for the QR says so; the QR comes back when it grows.
 tm resize-window -t wachat -x 60 -y 24
+wait_size 60x24
 check "a 60x24 window says it is too small for the QR" \
     wait_pane 'too small for the QR code' 50
 [ $? -eq 0 ] || diag "$tmp/pane"
@@ -168,6 +169,7 @@ check "... and offers the phone number instead" \
     grep -q 'press p to link with your phone number' "$tmp/pane"
 # 60x20: both messages whole, wrapped at word boundaries.
 tm resize-window -t wachat -x 60 -y 20
+wait_size 60x20
 small='The window is too small for the QR code: it needs [0-9]+×[0-9]+, this is 60×20\.'
 check "a 60x20 window shows the whole too-small message, wrapped" \
     wait_pane 'this is 60×20' 50
@@ -183,6 +185,7 @@ need=$(sed -n 's/.*it needs \([0-9]*\)×\([0-9]*\),.*/\1 \2/p' "$tmp/joined")
 need_x=${need% *}
 need_y=${need#* }
 tm resize-window -t wachat -x "${need_x:-57}" -y "${need_y:-32}"
+wait_size "${need_x:-57}x${need_y:-32}"
 hint_re='scan this QR code with your phone within [0-9]+ s, or press p to link with your phone number'
 check "at the size it said it needs (${need_x}x${need_y}) the QR shows, with the whole hint" \
     wait_pane 'scan this QR code with your phone' 50
@@ -195,6 +198,7 @@ zbarimg --raw -q "$tmp/qr-small.pgm" >"$tmp/decoded-small" 2>/dev/null
 check "... and the QR drawn there decodes to the text of --qr-file" \
     [ "$(cat "$tmp/decoded-small")" = "$(cat "$tmp/qr")" ]
 tm resize-window -t wachat -x 100 -y 40
+wait_size 100x40
 check "the QR comes back when the window grows again" \
     wait_pane 'scan this QR code with your phone within [0-9]+ s' 50
 
@@ -214,10 +218,12 @@ check "... with the chat panes and the help line" \
 
 # A window too small for the panes shows the status and says so.
 tm resize-window -t wachat -x 10 -y 5
+wait_size 10x5
 check "a 10x5 window shows only that it is too small" \
     wait_joined 'window too small' 50
 check "... no pane or help line is drawn" eval '! grep -q "Chats\|q quit" "$tmp/pane"'
 tm resize-window -t wachat -x 100 -y 40
+wait_size 100x40
 check "the panes come back when the window grows" wait_pane 'q quit' 50
 
 check "the key q stops wachat cleanly: exit 0" quit_pane
