@@ -16,7 +16,6 @@
 #include "ui/text.h"
 #include "base/xmalloc.h"
 
-#define PN_SUFFIX	"@s.whatsapp.net"
 #define MARK_PINNED	"\xf0\x9f\x93\x8c"	/* 📌 */
 #define MARK_MUTED	"\xf0\x9f\x94\x87"	/* 🔇 */
 
@@ -58,16 +57,8 @@ sanitised(const char *s, bool multiline)
 void
 ui_chats_jid_name(const char *jid, struct buf *out)
 {
-	size_t	 n = strcspn(jid, "@:");
-	size_t	 sl = strlen(PN_SUFFIX), jl = strlen(jid);
-
-	if (jl > sl && strcmp(jid + jl - sl, PN_SUFFIX) == 0 && n > 0 &&
-	    strspn(jid, "0123456789") == n) {
-		buf_push(out, '+');
-		buf_append(out, jid, n);
-		buf_push(out, '\0');
-	} else
-		wc_sanitize(jid, jl, false, out);
+	if (!ui_group_phone_name(jid, out))
+		wc_sanitize(jid, strlen(jid), false, out);
 }
 
 static void

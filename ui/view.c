@@ -12,6 +12,7 @@
 #include "ui/chats.h"
 #include "ui/groups.h"
 #include "base/i18n.h"
+#include "base/jid.h"
 #include "ui/input.h"
 #include "ui/msgs.h"
 #include "base/sanitize.h"
@@ -25,7 +26,6 @@
 #define RELOAD_MS	1000	/* chat list reloads at most this often */
 #define TYPING_SHOWN_MS	30000	/* "typing…" without news goes after */
 #define INPUT_ROWS_MAX	5
-#define PN_SUFFIX	"@s.whatsapp.net"
 #define PHONE_MIN	5
 #define PHONE_MAX	20
 
@@ -867,7 +867,7 @@ react(struct ui_view *v, const char *emoji)
 static void
 take_number(struct ui_view *v)
 {
-	char	 jid[PHONE_MAX + sizeof(PN_SUFFIX)];
+	char	 num[PHONE_MAX], jid[JID_MAX];
 	size_t	 i, n = 0;
 
 	for (i = 0; i < v->pin.len; i++) {
@@ -876,16 +876,16 @@ take_number(struct ui_view *v)
 		if (c >= '0' && c <= '9') {
 			if (n >= PHONE_MAX)
 				break;
-			jid[n++] = c;
+			num[n++] = c;
 		} else if (strchr(" -()+", c) == NULL)
 			break;
 	}
-	if (i < v->pin.len || n < PHONE_MIN || jid[0] == '0') {
+	if (i < v->pin.len || n < PHONE_MIN || num[0] == '0' ||
+	    !jid_from_phone(num, n, jid, sizeof(jid))) {
 		v->prompt_err = _("a phone number has 5 to 20 digits, "
 		    "country code first");
 		return;
 	}
-	memcpy(jid + n, PN_SUFFIX, sizeof(PN_SUFFIX));
 	v->prompt = PROMPT_NONE;
 	ui_chats_open(&v->chats, jid);
 	open_selected(v);
@@ -935,6 +935,7 @@ static bool
 parse_members(const char *text, struct buf *out)
 {
 	const char	*p = text, *end, *at;
+	char		 jid[JID_MAX], num[PHONE_MAX];
 	size_t		 n, d, i;
 
 	for (; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
@@ -950,12 +951,15 @@ parse_members(const char *text, struct buf *out)
 			buf_push(out, ',');
 		at = memchr(p, '@', n);
 		if (at != NULL) {
+			/* digits, then a PN or LID server and nothing else
+			 * (the JID as typed, a device or agent refused) */
 			d = (size_t)(at - p);
 			if (d == 0 || d > PHONE_MAX + 12 ||
-			    strspn(p, "0123456789") != d ||
-			    !((n - d == strlen(PN_SUFFIX) &&
-			    memcmp(at, PN_SUFFIX, n - d) == 0) ||
-			    (n - d == 4 && memcmp(at, "@lid", 4) == 0)))
+			    strspn(p, "0123456789") != d || n >= sizeof(jid))
+				return false;
+			memcpy(jid, p, n);
+			jid[n] = '\0';
+			if (!jid_is_pn(jid) && !jid_is_lid(jid))
 				return false;
 			buf_append(out, p, n);
 			continue;
@@ -964,14 +968,16 @@ parse_members(const char *text, struct buf *out)
 			if (p[i] >= '0' && p[i] <= '9') {
 				if (d == 0 && p[i] == '0')
 					return false;
-				buf_push(out, (uint8_t)p[i]);
+				if (d < sizeof(num))
+					num[d] = p[i];
 				d++;
 			} else if (strchr(" -()+", p[i]) == NULL)
 				return false;
 		}
-		if (d < PHONE_MIN || d > PHONE_MAX)
+		if (d < PHONE_MIN || d > PHONE_MAX ||
+		    !jid_from_phone(num, d, jid, sizeof(jid)))
 			return false;
-		buf_append(out, PN_SUFFIX, strlen(PN_SUFFIX));
+		buf_append(out, jid, strlen(jid));
 	}
 	buf_push(out, '\0');
 	return true;
