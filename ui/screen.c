@@ -247,106 +247,153 @@ ui_screen_free(struct ui_screen *s)
 	free(s);
 }
 
-void
-ui_screen_apply(struct ui_screen *s, const struct ev *ev)
+/*
+ * What each event does to the status line (the chat screen has had it
+ * already).  Each takes the event borrowed; a kind without one (the
+ * chat panes' own: messages, chats, pages, groups, search) changes
+ * nothing here.  The connection's news clears an error shown.
+ */
+static void
+on_connecting(struct ui_screen *s, const struct ev *ev)
+{
+	(void)ev;
+	s->error_end = 0;
+	s->retry_end = 0;
+	set_status(s, _("connecting…"));
+}
+
+static void
+on_qr(struct ui_screen *s, const struct ev *ev)
+{
+	drop_qr(s);
+	if (ui_qr_make(ev->text, &s->qr) == 0) {
+		s->qr_text = xstrdup(ev->text);
+		s->qr_end = mono_ms() + (int64_t)ev->secs * 1000;
+	}
+	set_status(s, _("waiting for the scan"));
+}
+
+static void
+on_pair_code(struct ui_screen *s, const struct ev *ev)
+{
+	drop_qr(s);	/* the code replaces the QR codes */
+	free(s->code);
+	s->code = xstrdup(ev->text);
+	set_status(s, _("waiting for the code to be entered"));
+}
+
+static void
+on_paired(struct ui_screen *s, const struct ev *ev)
+{
+	drop_qr(s);
+	s->linked = true;
+	set_status_jid(s, false, ev->text);
+}
+
+static void
+on_connected(struct ui_screen *s, const struct ev *ev)
+{
+	s->error_end = 0;
+	drop_qr(s);
+	s->linked = true;
+	s->retry_end = 0;
+	free(s->own);
+	s->own = xstrdup(ev->text);
+	set_status_jid(s, true, ev->text);
+}
+
+static void
+on_disconnected(struct ui_screen *s, const struct ev *ev)
 {
 	char	 line[512];
 
+	s->error_end = 0;
+	if (ev->retry_ms == 0) {
+		s->retry_end = 0;
+		snprintf(line, sizeof(line), _("reconnecting: %s"), ev->text);
+	} else {
+		s->retry_end = mono_ms() + ev->retry_ms;
+		snprintf(line, sizeof(line), "%s", ev->text);
+	}
+	set_status(s, line);
+}
+
+static void
+on_logged_out(struct ui_screen *s, const struct ev *ev)
+{
+	char	 line[512];
+
+	s->error_end = 0;
+	drop_qr(s);
+	s->linked = false;
+	snprintf(line, sizeof(line), _("logged out: %s"), ev->text);
+	set_status(s, line);
+}
+
+static void
+on_error(struct ui_screen *s, const struct ev *ev)
+{
+	char	 line[512];
+
+	snprintf(line, sizeof(line), _("error: %s (%s)"), ev->text,
+	    wc_strerror(ev->err));
+	set_status(s, line);
+	/* once connected, an error is said for a while, then the status
+	 * line is back to "connected as" */
+	s->error_end = s->own != NULL && s->retry_end == 0 ?
+	    mono_ms() + ERROR_SHOWN_MS : 0;
+}
+
+static void
+on_stopped(struct ui_screen *s, const struct ev *ev)
+{
+	(void)ev;
+	s->error_end = 0;
+	set_status(s, _("stopped"));
+}
+
+/* The backlog coming in (issue 9), in the status line. */
+static void
+on_history(struct ui_screen *s, const struct ev *ev)
+{
+	char	 line[512];
+
+	if (ev->state == 0)
+		snprintf(line, sizeof(line), _("history: %lu%% "
+		    "(%lu messages added)"), (unsigned long)ev->num,
+		    (unsigned long)ev->secs);
+	else if (ev->state == 1)
+		snprintf(line, sizeof(line), _("history: a part was "
+		    "skipped: %s"), ev->text);
+	if (ev->state != 2)
+		set_status(s, line);
+	else if (s->history_shown && s->own != NULL)
+		set_status_jid(s, true, s->own);	/* done */
+	s->history_shown = ev->state != 2;
+}
+
+static void (*const on_event[])(struct ui_screen *, const struct ev *) = {
+	[EV_CONNECTING] =	on_connecting,
+	[EV_QR] =		on_qr,
+	[EV_PAIR_CODE] =	on_pair_code,
+	[EV_PAIRED] =		on_paired,
+	[EV_CONNECTED] =	on_connected,
+	[EV_DISCONNECTED] =	on_disconnected,
+	[EV_LOGGED_OUT] =	on_logged_out,
+	[EV_ERROR] =		on_error,
+	[EV_STOPPED] =		on_stopped,
+	[EV_HISTORY] =		on_history,
+};
+
+void
+ui_screen_apply(struct ui_screen *s, const struct ev *ev)
+{
+	size_t	 k = (size_t)ev->kind;
+
 	if (s->view != NULL)
 		ui_view_apply(s->view, ev, wall_ms());
-	if (ev->kind == EV_CONNECTING || ev->kind == EV_CONNECTED ||
-	    ev->kind == EV_DISCONNECTED || ev->kind == EV_LOGGED_OUT ||
-	    ev->kind == EV_STOPPED)
-		s->error_end = 0;	/* the connection's news wins */
-	switch (ev->kind) {
-	case EV_CONNECTING:
-		s->retry_end = 0;
-		set_status(s, _("connecting…"));
-		break;
-	case EV_QR:
-		drop_qr(s);
-		if (ui_qr_make(ev->text, &s->qr) == 0) {
-			s->qr_text = xstrdup(ev->text);
-			s->qr_end = mono_ms() + (int64_t)ev->secs * 1000;
-		}
-		set_status(s, _("waiting for the scan"));
-		break;
-	case EV_PAIR_CODE:
-		drop_qr(s);	/* the code replaces the QR codes */
-		free(s->code);
-		s->code = xstrdup(ev->text);
-		set_status(s, _("waiting for the code to be entered"));
-		break;
-	case EV_PAIRED:
-		drop_qr(s);
-		s->linked = true;
-		set_status_jid(s, false, ev->text);
-		break;
-	case EV_CONNECTED:
-		drop_qr(s);
-		s->linked = true;
-		s->retry_end = 0;
-		free(s->own);
-		s->own = xstrdup(ev->text);
-		set_status_jid(s, true, ev->text);
-		break;
-	case EV_DISCONNECTED:
-		if (ev->retry_ms == 0) {
-			s->retry_end = 0;
-			snprintf(line, sizeof(line), _("reconnecting: %s"),
-			    ev->text);
-		} else {
-			s->retry_end = mono_ms() + ev->retry_ms;
-			snprintf(line, sizeof(line), "%s", ev->text);
-		}
-		set_status(s, line);
-		break;
-	case EV_LOGGED_OUT:
-		drop_qr(s);
-		s->linked = false;
-		snprintf(line, sizeof(line), _("logged out: %s"), ev->text);
-		set_status(s, line);
-		break;
-	case EV_ERROR:
-		snprintf(line, sizeof(line), _("error: %s (%s)"), ev->text,
-		    wc_strerror(ev->err));
-		set_status(s, line);
-		/* once connected, an error is said for a while, then the
-		 * status line is back to "connected as" */
-		s->error_end = s->own != NULL && s->retry_end == 0 ?
-		    mono_ms() + ERROR_SHOWN_MS : 0;
-		break;
-	case EV_STOPPED:
-		set_status(s, _("stopped"));
-		break;
-	case EV_MESSAGE:
-	case EV_MSG_STATE:
-	case EV_MSG_CHANGED:
-	case EV_REACTION:
-	case EV_TYPING:
-	case EV_PRESENCE:
-	case EV_SEND_FAILED:
-	case EV_CHATS:
-	case EV_PAGE:
-	case EV_GROUP:
-	case EV_SEARCH:
-		break;		/* the chat panes (issue 7) */
-	case EV_HISTORY:
-		/* the backlog coming in (issue 9), in the status line */
-		if (ev->state == 0)
-			snprintf(line, sizeof(line), _("history: %lu%% "
-			    "(%lu messages added)"), (unsigned long)ev->num,
-			    (unsigned long)ev->secs);
-		else if (ev->state == 1)
-			snprintf(line, sizeof(line), _("history: a part was "
-			    "skipped: %s"), ev->text);
-		if (ev->state != 2)
-			set_status(s, line);
-		else if (s->history_shown && s->own != NULL)
-			set_status_jid(s, true, s->own);	/* done */
-		s->history_shown = ev->state != 2;
-		break;
-	}
+	if (k < sizeof(on_event) / sizeof(on_event[0]) && on_event[k] != NULL)
+		on_event[k](s, ev);
 	ui_screen_render(s);
 }
 
