@@ -4,7 +4,7 @@
 noinst_LIBRARIES += libui.a
 libui_a_CPPFLAGS = $(AM_CPPFLAGS) $(QRENCODE_CFLAGS) \
 	$(NCURSESW_CFLAGS)
-libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen.c \
+libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen-int.h ui/screen.c ui/screen-draw.c \
 	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
 	ui/msgs.h ui/msgs-int.h ui/msgs.c ui/msgs-draw.c ui/keys.h ui/keys.c ui/groups.h ui/groups.c \
 	ui/search.h ui/search.c ui/view.h ui/view-int.h ui/view.c \
