@@ -151,18 +151,18 @@ ui_msgs_remove(struct ui_msgs *m, const char *id)
 struct cmd *
 ui_msgs_open(struct ui_msgs *m, const char *jid)
 {
-	char	 num[16];
+	char	 num[16], *chat = xstrdup(jid);	/* jid may be m->chat */
 
 	clear_rows(m);
 	free(m->chat);
-	m->chat = xstrdup(jid);
+	m->chat = chat;
 	m->group = NULL;
 	m->more_before = m->more_after = m->unseen = false;
 	m->scroll = 0;
 	m->sel = -1;
 	m->loading = 2;
 	snprintf(num, sizeof(num), "%d", UI_MSGS_PAGE);
-	return cmd_new_chat(CMD_LOAD_PAGE, jid, NULL, num, NULL, 0);
+	return cmd_new_chat(CMD_LOAD_PAGE, m->chat, NULL, num, NULL, 0);
 }
 
 struct cmd *
