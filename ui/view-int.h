@@ -39,9 +39,6 @@
 
 #define UI_VIEW_KEY_ESC		0x1b
 #define UI_VIEW_DRAFTS_MAX	16	/* chats whose unsent text is kept */
-#define UI_VIEW_QUICK		6	/* quick reactions, keys 1 to 6 */
-#define UI_VIEW_PHONE_MIN	5	/* digits of a phone number, with */
-#define UI_VIEW_PHONE_MAX	20	/* its country code */
 
 /* The prompt or question open over the input line (ui/view-prompt.c). */
 enum ui_view_prompt_kind {
@@ -242,9 +239,6 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
  */
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
-
-/* The quick reaction of key '1' + i (i < UI_VIEW_QUICK). */
-const char	*ui_view_prompt_quick(int i);
 
 /* ---- ui/view-info.c ---- */
 

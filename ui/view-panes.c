@@ -60,35 +60,15 @@ draw_member(const struct ui_member *m, int y, int x, int w, bool sel)
 	buf_release(&b);
 }
 
-/* The open group's info in the box at (y, x), h rows by w columns:
- * subject, description, member count, the members (scrolled to the
- * selected one) and the keys at the bottom. */
-void
-ui_view_panes_info(struct ui_view *v, int y, int x, int h, int w)
+/* The group's subject, description (up to 3 rows) and member count from
+ * row y, above row end, w columns.  Returns the next row. */
+static int
+draw_info_head(const struct ui_group *g, int y, int end, int x, int w)
 {
-	struct ui_group	*g = ui_view_open_group(v);
 	struct ui_line	 dl[3];
 	char		 line[256];
-	const char	*keys = g == NULL || ui_view_info_may_manage(g) ?
-			    _("Up/Down choose, r renames, a adds, d "
-			    "removes, l leaves, Esc closes") :
-			    _("Up/Down choose, r renames, l leaves, Esc "
-			    "closes");
-	int		 row = y, end, i, nd, list;
+	int		 row = y, i, nd;
 
-	/* The keys at the bottom, on two rows when they need them. */
-	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
-	nd = nd < 2 ? nd : 2;
-	end = y + h - nd;
-	attron(A_DIM);
-	for (i = 0; i < nd; i++)
-		(void)ui_text_draw(end + i, x, keys + dl[i].off, dl[i].len, w);
-	attroff(A_DIM);
-	if (g == NULL || !g->known) {
-		(void)ui_view_put(row, x, _("asking for the group's info…"),
-		    w);
-		return;
-	}
 	attron(A_BOLD);
 	(void)ui_view_put(row++, x, g->subject, w);
 	attroff(A_BOLD);
@@ -108,19 +88,60 @@ ui_view_panes_info(struct ui_view *v, int y, int x, int h, int w)
 		(void)ui_view_put(row++, x, line, w);
 		attroff(A_UNDERLINE);
 	}
-	list = end - row;
-	v->info.rows = list;
-	if (list < 1)
+	return row;
+}
+
+/* The members of g in list rows from row y, scrolled to the selected
+ * one. */
+static void
+draw_members(struct ui_view *v, const struct ui_group *g, int y, int x,
+    int w, int list)
+{
+	struct ui_view_info	*in = &v->info;
+	int			 i;
+
+	if (in->sel >= (int)g->n)
+		in->sel = g->n > 0 ? (int)g->n - 1 : 0;
+	if (in->sel < in->top)
+		in->top = in->sel;
+	else if (in->sel >= in->top + list)
+		in->top = in->sel - list + 1;
+	for (i = 0; i < list && in->top + i < (int)g->n; i++)
+		draw_member(&g->v[in->top + i], y + i, x, w,
+		    in->top + i == in->sel);
+}
+
+/* The open group's info in the box at (y, x), h rows by w columns:
+ * subject, description, member count, the members (scrolled to the
+ * selected one) and the keys at the bottom. */
+void
+ui_view_panes_info(struct ui_view *v, int y, int x, int h, int w)
+{
+	struct ui_group	*g = ui_view_open_group(v);
+	struct ui_line	 dl[2];
+	const char	*keys = g == NULL || ui_view_info_may_manage(g) ?
+			    _("Up/Down choose, r renames, a adds, d "
+			    "removes, l leaves, Esc closes") :
+			    _("Up/Down choose, r renames, l leaves, Esc "
+			    "closes");
+	int		 row, end, i, nd;
+
+	/* The keys at the bottom, on two rows when they need them. */
+	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
+	nd = nd < 2 ? nd : 2;
+	end = y + h - nd;
+	attron(A_DIM);
+	for (i = 0; i < nd; i++)
+		(void)ui_text_draw(end + i, x, keys + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	if (g == NULL || !g->known) {
+		(void)ui_view_put(y, x, _("asking for the group's info…"), w);
 		return;
-	if (v->info.sel >= (int)g->n)
-		v->info.sel = g->n > 0 ? (int)g->n - 1 : 0;
-	if (v->info.sel < v->info.top)
-		v->info.top = v->info.sel;
-	else if (v->info.sel >= v->info.top + list)
-		v->info.top = v->info.sel - list + 1;
-	for (i = 0; i < list && v->info.top + i < (int)g->n; i++)
-		draw_member(&g->v[v->info.top + i], row + i, x, w,
-		    v->info.top + i == v->info.sel);
+	}
+	row = draw_info_head(g, y, end, x, w);
+	v->info.rows = end - row;
+	if (v->info.rows >= 1)
+		draw_members(v, g, row, x, w, v->info.rows);
 }
 
 /* The search's title (into b, with a NUL): where it looks, then the

@@ -25,17 +25,16 @@
 #include "ui/text.h"
 #include "ui/view-int.h"
 
+/* Digits of a phone number with its country code, as the pairing
+ * prompt takes them. */
+#define PHONE_MIN	5
+#define PHONE_MAX	20
+
 /* The quick reactions, on keys 1 to 6 in the react prompt. */
-static const char *const quick[UI_VIEW_QUICK] = {
+static const char *const quick[] = {
 	"\xf0\x9f\x91\x8d", "\xe2\x9d\xa4\xef\xb8\x8f", "\xf0\x9f\x98\x82",
 	"\xf0\x9f\x98\xae", "\xf0\x9f\x98\xa2", "\xf0\x9f\x99\x8f",
 };
-
-const char *
-ui_view_prompt_quick(int i)
-{
-	return i >= 0 && i < UI_VIEW_QUICK ? quick[i] : "";
-}
 
 void
 ui_view_prompt_release(struct ui_view *v)
@@ -152,20 +151,20 @@ static void
 take_number(struct ui_view *v)
 {
 	const struct ui_input	*in = &v->prompt.in;
-	char			 num[UI_VIEW_PHONE_MAX], jid[JID_MAX];
+	char			 num[PHONE_MAX], jid[JID_MAX];
 	size_t			 i, n = 0;
 
 	for (i = 0; i < in->len; i++) {
 		char	 c = in->text[i];
 
 		if (c >= '0' && c <= '9') {
-			if (n >= UI_VIEW_PHONE_MAX)
+			if (n >= PHONE_MAX)
 				break;
 			num[n++] = c;
 		} else if (strchr(" -()+", c) == NULL)
 			break;
 	}
-	if (i < in->len || n < UI_VIEW_PHONE_MIN || num[0] == '0' ||
+	if (i < in->len || n < PHONE_MIN || num[0] == '0' ||
 	    !jid_from_phone(num, n, jid, sizeof(jid))) {
 		v->prompt.err = _("a phone number has 5 to 20 digits, "
 		    "country code first");
@@ -188,7 +187,7 @@ member_jid(const char *p, size_t n, size_t d, struct buf *out)
 {
 	char	 jid[JID_MAX];
 
-	if (d == 0 || d > UI_VIEW_PHONE_MAX + 12 ||
+	if (d == 0 || d > PHONE_MAX + 12 ||
 	    strspn(p, "0123456789") != d || n >= sizeof(jid))
 		return false;
 	memcpy(jid, p, n);
@@ -207,7 +206,7 @@ member_jid(const char *p, size_t n, size_t d, struct buf *out)
 static bool
 member_number(const char *p, size_t n, struct buf *out)
 {
-	char	 num[UI_VIEW_PHONE_MAX], jid[JID_MAX];
+	char	 num[PHONE_MAX], jid[JID_MAX];
 	size_t	 d, i;
 
 	for (d = i = 0; i < n; i++) {
@@ -220,7 +219,7 @@ member_number(const char *p, size_t n, struct buf *out)
 		} else if (strchr(" -()+", p[i]) == NULL)
 			return false;
 	}
-	if (d < UI_VIEW_PHONE_MIN || d > UI_VIEW_PHONE_MAX ||
+	if (d < PHONE_MIN || d > PHONE_MAX ||
 	    !jid_from_phone(num, d, jid, sizeof(jid)))
 		return false;
 	buf_append(out, jid, strlen(jid));
