@@ -640,7 +640,8 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 			ui_view_note(v, _("the paste was cut at 65,536 bytes, "
 			    "a message's most"));
 	} else if (ui_view_keys_edit(&v->in, k) && v->in.len != len)
-		ui_view_chat_typing_edit(v, now);  /* the text, not the cursor */
+		/* the text changed, not the cursor */
+		ui_view_chat_typing_edit(v, now);
 	return true;
 }
 
@@ -685,11 +686,12 @@ paste_key(struct ui_view *v, int k, int64_t now)
 	if (k == '\n' && cr)
 		return true;		/* CR LF is one line break */
 	if (is_enter(k)) {
+		/* a prompt is one line: a space there */
 		if (input && ui_input_insert(&v->in, "\n", 1) == 0)
 			ui_view_chat_typing_edit(v, now);
 		else if (!input && v->prompt.kind != PROMPT_NONE &&
-		    ui_input_insert(&v->prompt.in, " ", 1) != 0)  /* one line: */
-			beep();					/* a space */
+		    ui_input_insert(&v->prompt.in, " ", 1) != 0)
+			beep();
 		return true;
 	}
 	if (k == '\t') {
