@@ -76,6 +76,20 @@ wait_pid() {
 	bg_pids=$(echo "$bg_pids" | sed "s/\\<$1\\>//")
 }
 
+# wait_size COLSxROWS [TENTHS]: until tmux has resized the pane of the
+# window "wachat" (and so sent wachat its SIGWINCH): resize-window returns
+# before it has.  Uses the caller's tm().
+wait_size() {
+	ws_i=0
+	while [ "$ws_i" -lt "${2:-50}" ]; do
+		[ "$(tm display-message -p -t wachat '#{pane_width}x#{pane_height}' 2>/dev/null)" = "$1" ] &&
+		    return 0
+		sleep 0.1
+		ws_i=$((ws_i + 1))
+	done
+	return 1
+}
+
 # sim_start [OPTION]...: start the sim; sets PORT, APORT, URL, ADMIN.
 sim_start() {
 	# Empty the last sim's output first: the redirection below happens in

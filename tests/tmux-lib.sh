@@ -42,13 +42,6 @@ wait_pane() {
 	return 1
 }
 
-# wait_size COLSxROWS [TENTHS]: until tmux has resized the pane (and so
-# sent wachat its SIGWINCH); resize-window returns before it does.
-wait_size() {
-	wait_cmd "${2:-50}" sh -c '[ "$(tmux -u -S "$1" -f /dev/null display-message -p -t wachat "#{pane_width}x#{pane_height}")" = "$2" ]' \
-	    sh "$SOCK" "$1"
-}
-
 # wait_gone REGEX [TENTHS]: until no line of the pane matches REGEX.
 wait_gone() {
 	i=0

@@ -214,7 +214,7 @@ check "the pane shows the linked number, connected" \
     wait_pane "connected as \\+$PN" 150
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... with the chat panes and the help line" \
-    grep -q 'q quit' "$tmp/pane"
+    wait_pane 'q quit' 50
 
 # A window too small for the panes shows the status and says so.
 tm resize-window -t wachat -x 10 -y 5

@@ -61,26 +61,26 @@ ui_groups_release(struct ui_groups *gs)
 }
 
 /*
- * Whether the server of jid, what follows its last '@', is one that
- * is_server (jid_is_pn, jid_is_lid, jid_is_group of base/jid.h) takes,
- * with something before the '@'.  The server alone is given to it, as a
- * server-only JID: the chat screen tells JIDs apart by their server and
+ * Whether the server of jid, what follows its last '@', is `server`
+ * (JID_SERVER_PN, _LID, _GROUP of base/jid.h), with something before the
+ * '@'.  The server alone is given to jid_server_is(), as a server-only
+ * JID: the chat screen tells JIDs apart by their server and
  * has never parsed their user part, so a JID that jid_parse() refuses
  * for its user (a second '@', a device that is no number, a user over
  * JID_USER_MAX) still counts by its server, and a bare server does not.
  */
 static bool
-server_is(const char *jid, bool (*is_server)(const char *))
+server_is(const char *jid, const char *server)
 {
 	const char	*at = strrchr(jid, '@');
 
-	return at != NULL && at != jid && is_server(at + 1);
+	return at != NULL && at != jid && jid_server_is(at + 1, server);
 }
 
 bool
 ui_group_is_jid(const char *jid)
 {
-	return jid != NULL && server_is(jid, jid_is_group);
+	return jid != NULL && server_is(jid, JID_SERVER_GROUP);
 }
 
 struct ui_group *
@@ -152,7 +152,7 @@ ui_group_phone_name(const char *jid, struct buf *out)
 	size_t	 u = strcspn(jid, ":@");
 
 	if (u == 0 || strspn(jid, "0123456789") != u ||
-	    !server_is(jid, jid_is_pn))
+	    !server_is(jid, JID_SERVER_PN))
 		return false;
 	buf_push(out, '+');
 	buf_append(out, jid, u);
@@ -181,7 +181,7 @@ ui_group_name(const struct ui_group *g, const char *jid, const char *name,
 	u = user_len(jid, &srv);
 	if (ui_group_phone_name(jid, out))
 		return;
-	if (u > 0 && server_is(jid, jid_is_lid)) {
+	if (u > 0 && server_is(jid, JID_SERVER_LID)) {
 		buf_append(out, "~", 1);
 		if (u > LID_SHOWN) {
 			buf_append(out, "\xe2\x80\xa6", 3);	/* … */
