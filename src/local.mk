@@ -26,3 +26,20 @@ tests_test_conf_CFLAGS = $(TEST_CFLAGS) $(INIH_CFLAGS)
 tests_test_conf_LDADD = libroot.a libbase.a $(CMOCKA_LIBS) $(INIH_LIBS)
 TESTS += tests/test-evq tests/test-conf tests/app-sim.sh
 EXTRA_DIST += tests/app-sim.sh
+
+# The events' and commands' wire form (base/event-wire.h): its unit test,
+# and its fuzz target with the corpus replay.
+check_PROGRAMS += tests/test-ev-wire
+tests_test_ev_wire_SOURCES = tests/test-ev-wire.c
+tests_test_ev_wire_CFLAGS = $(TEST_CFLAGS)
+tests_test_ev_wire_LDADD = libbase.a $(CMOCKA_LIBS)
+TESTS += tests/test-ev-wire
+FUZZ_PROGS += tests/fuzz/fuzz-ev-wire
+tests_fuzz_fuzz_ev_wire_SOURCES = tests/fuzz/fuzz-ev-wire.c
+tests_fuzz_fuzz_ev_wire_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_ev_wire_LDADD = libbase.a
+check_PROGRAMS += tests/fuzz/replay-ev-wire
+tests_fuzz_replay_ev_wire_SOURCES = tests/fuzz/fuzz-ev-wire.c tests/fuzz/replay.c
+tests_fuzz_replay_ev_wire_LDADD = libbase.a
+TESTS += tests/fuzz/replay-ev-wire.sh
+EXTRA_DIST += tests/fuzz/replay-ev-wire.sh
