@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The composition root: the queues between the threads, the settings and
-# the two threads themselves (src/app.c, the only code here that includes
-# proto/, store/ and ui/).
+# the two threads themselves (src/app*.c, the only code here that includes
+# proto/, store/ and ui/; src/app-int.h says which file holds what).
 noinst_LIBRARIES += libroot.a
 libroot_a_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(UV_CFLAGS) $(INIH_CFLAGS) $(PROTOBUFC_CFLAGS)
 libroot_a_SOURCES = src/evq.h src/evq.c src/conf.h src/conf.c \
-	src/app.h src/app.c
+	src/app.h src/app.c src/app-int.h src/app-ui.c src/app-print.c \
+	src/app-eng.c src/app-cmd.c src/app-read.c
 ROOT_LIBS = libroot.a libapp.a libui.a libproto.a libstore.a libbase.a \
 	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS)
 
