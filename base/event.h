@@ -142,7 +142,7 @@ struct ev_pair_code {
 
 /* EV_PAIRED, EV_CONNECTED: our account. */
 struct ev_account {
-	char		*jid;		/* our PN AD-JID ("15550000001:4@...") */
+	char		*jid;		/* our PN AD-JID, "15550000001:4@..." */
 	char		*number;	/* its user part: the phone number,
 					 * digits (shown after a '+') */
 };
@@ -353,7 +353,7 @@ enum ev_history_step {
 /* EV_HISTORY (proto/hsync.h) */
 struct ev_history {
 	enum ev_history_step step;
-	uint32_t	 progress;	/* CHUNK: the phone's progress, percent */
+	uint32_t	 progress;	/* CHUNK: the phone's progress, % */
 	uint32_t	 stored;	/* CHUNK: messages stored */
 	char		*why;		/* REFUSED: in words; else "" */
 	int32_t		 err;		/* REFUSED: the code */

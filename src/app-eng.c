@@ -393,7 +393,8 @@ open_store(struct app *a)
 		else
 			snprintf(what, len, _("cannot open the store in %s"),
 			    c->data_dir);
-		app_eng_stop(a, what, rc);	/* said once, as why it stopped */
+		/* said once, as why it stopped */
+		app_eng_stop(a, what, rc);
 		free(what);
 		return rc;
 	}
@@ -406,7 +407,8 @@ open_store(struct app *a)
 		snprintf(what, sizeof(what), rc == -EWOULDBLOCK ?
 		    _("another wachat is running with the data dir %s") :
 		    _("cannot lock the data dir %s"), c->data_dir);
-		app_eng_stop(a, what, rc);	/* said once, as why it stopped */
+		/* said once, as why it stopped */
+		app_eng_stop(a, what, rc);
 		return rc;
 	}
 	return 0;

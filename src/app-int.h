@@ -47,16 +47,17 @@ struct app {
 	uv_poll_t		 keys;		/* stdin, with screen */
 	uv_signal_t		 sigwinch;	/* with screen */
 	uv_timer_t		 tick;		/* countdowns, with screen */
-	int			 saved_err;	/* stderr under the screen, or -1 */
+	int			 saved_err;	/* stderr under the screen,
+						 * or -1 */
 	struct evq		 events;	/* engine -> main */
 	uv_thread_t		 thread;
 	bool			 quit_sent;	/* CMD_QUIT pushed */
 	bool			 stopped;	/* EV_STOPPED seen */
 	bool			 draw_qr;	/* stdout is a terminal */
 	int			 status;	/* exit status */
-	char			*last_words;	/* said on stderr once the screen
-						 * is gone: why wachat stopped
-						 * by itself, or NULL */
+	char			*last_words;	/* said on stderr once the
+						 * screen is gone: why wachat
+						 * stopped by itself, or NULL */
 
 	/* Engine thread (set up by the main thread before it starts). */
 	uv_loop_t		 eng_loop;

@@ -43,11 +43,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		b.len = 0;
 		if ((rc = ev_wire_decode(data + off, size - off, &ev,
 		    &used)) == 0) {
-			same_again(ev_wire_encode(ev, &b), data + off, used, &b);
+			same_again(ev_wire_encode(ev, &b), data + off, used,
+			    &b);
 			ev_free(ev);
 		} else if ((rc = cmd_wire_decode(data + off, size - off, &c,
 		    &used)) == 0) {
-			same_again(cmd_wire_encode(c, &b), data + off, used, &b);
+			same_again(cmd_wire_encode(c, &b), data + off, used,
+			    &b);
 			cmd_free(c);
 		} else
 			break;
