@@ -16,7 +16,6 @@
 #include "ui/text.h"
 #include "base/xmalloc.h"
 
-#define PN_SUFFIX	"@s.whatsapp.net"
 #define MARK_PINNED	"\xf0\x9f\x93\x8c"	/* 📌 */
 #define MARK_MUTED	"\xf0\x9f\x94\x87"	/* 🔇 */
 
@@ -58,16 +57,8 @@ sanitised(const char *s, bool multiline)
 void
 ui_chats_jid_name(const char *jid, struct buf *out)
 {
-	size_t	 n = strcspn(jid, "@:");
-	size_t	 sl = strlen(PN_SUFFIX), jl = strlen(jid);
-
-	if (jl > sl && strcmp(jid + jl - sl, PN_SUFFIX) == 0 && n > 0 &&
-	    strspn(jid, "0123456789") == n) {
-		buf_push(out, '+');
-		buf_append(out, jid, n);
-		buf_push(out, '\0');
-	} else
-		wc_sanitize(jid, jl, false, out);
+	if (!ui_group_phone_name(jid, out))
+		wc_sanitize(jid, strlen(jid), false, out);
 }
 
 static void
@@ -294,13 +285,52 @@ put(int y, int x, const char *s, int cols)
 	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
 }
 
+/* Chat ch's two rows from (row, x), w columns: marks, name (bold when
+ * unread) and when; the preview (dim when muted) and the unread count. */
+static void
+draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms)
+{
+	char	 when[32], num[16];
+	int	 used = 0, tw, nw;
+
+	mvhline(row, x, ' ', w);
+	mvhline(row + 1, x, ' ', w);
+	when[0] = '\0';
+	if (ch->last_ms != 0)
+		ui_chats_when(ch->last_ms, now_ms, when, sizeof(when));
+	tw = ui_text_width(when, strlen(when));
+	if (ch->pinned)
+		used += put(row, x + used, MARK_PINNED, w - used);
+	if (ch->muted)
+		used += put(row, x + used, MARK_MUTED, w - used);
+	if (ch->unread > 0)
+		attron(A_BOLD);
+	used += put(row, x + used, ch->name, w - used - tw - 1);
+	if (ch->unread > 0)
+		attroff(A_BOLD);
+	if (tw > 0 && tw < w)
+		(void)put(row, x + w - tw, when, tw);
+	num[0] = '\0';
+	if (ch->unread > 0)
+		snprintf(num, sizeof(num), " %d", ch->unread);
+	nw = (int)strlen(num);
+	if (ch->muted)
+		attron(A_DIM);
+	(void)put(row + 1, x + 1, ch->preview, w - 1 - nw);
+	if (ch->muted)
+		attroff(A_DIM);
+	if (nw > 0 && nw < w) {
+		attron(A_BOLD);
+		(void)put(row + 1, x + w - nw, num, nw);
+		attroff(A_BOLD);
+	}
+}
+
 void
 ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
     int64_t now_ms)
 {
-	char		 when[32], num[16];
-	int		 per = 2, fit = h / per, sel, i, row, used, tw, nw;
-	struct ui_chat	*ch;
+	int	 per = 2, fit = h / per, sel, i;
 
 	if (fit < 1 || w < 4)
 		return;
@@ -312,42 +342,9 @@ ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
 			c->top = (size_t)sel - (size_t)fit + 1;
 	}
 	for (i = 0; i < fit && c->top + (size_t)i < c->n; i++) {
-		ch = &c->v[c->top + (size_t)i];
-		row = y + i * per;
 		if ((int)(c->top + (size_t)i) == sel)
 			attron(A_REVERSE);
-		mvhline(row, x, ' ', w);
-		mvhline(row + 1, x, ' ', w);
-		when[0] = '\0';
-		if (ch->last_ms != 0)
-			ui_chats_when(ch->last_ms, now_ms, when, sizeof(when));
-		tw = ui_text_width(when, strlen(when));
-		used = 0;
-		if (ch->pinned)
-			used += put(row, x + used, MARK_PINNED, w - used);
-		if (ch->muted)
-			used += put(row, x + used, MARK_MUTED, w - used);
-		if (ch->unread > 0)
-			attron(A_BOLD);
-		used += put(row, x + used, ch->name, w - used - tw - 1);
-		if (ch->unread > 0)
-			attroff(A_BOLD);
-		if (tw > 0 && tw < w)
-			(void)put(row, x + w - tw, when, tw);
-		num[0] = '\0';
-		if (ch->unread > 0)
-			snprintf(num, sizeof(num), " %d", ch->unread);
-		nw = (int)strlen(num);
-		if (ch->muted)
-			attron(A_DIM);
-		(void)put(row + 1, x + 1, ch->preview, w - 1 - nw);
-		if (ch->muted)
-			attroff(A_DIM);
-		if (nw > 0 && nw < w) {
-			attron(A_BOLD);
-			(void)put(row + 1, x + w - nw, num, nw);
-			attroff(A_BOLD);
-		}
+		draw_chat(&c->v[c->top + (size_t)i], y + i * per, x, w, now_ms);
 		if ((int)(c->top + (size_t)i) == sel)
 			attroff(A_REVERSE);
 	}

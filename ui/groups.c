@@ -9,11 +9,10 @@
 #include "base/buf.h"
 #include "ui/groups.h"
 #include "base/i18n.h"
+#include "base/jid.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 
-#define PN_SUFFIX	"@s.whatsapp.net"
-#define LID_SUFFIX	"@lid"
 #define LID_SHOWN	6	/* characters of a LID shown */
 
 void
@@ -61,18 +60,27 @@ ui_groups_release(struct ui_groups *gs)
 	memset(gs, 0, sizeof(*gs));
 }
 
+/*
+ * Whether the server of jid, what follows its last '@', is one that
+ * is_server (jid_is_pn, jid_is_lid, jid_is_group of base/jid.h) takes,
+ * with something before the '@'.  The server alone is given to it, as a
+ * server-only JID: the chat screen tells JIDs apart by their server and
+ * has never parsed their user part, so a JID that jid_parse() refuses
+ * for its user (a second '@', a device that is no number, a user over
+ * JID_USER_MAX) still counts by its server, and a bare server does not.
+ */
 static bool
-ends_with(const char *s, const char *suffix)
+server_is(const char *jid, bool (*is_server)(const char *))
 {
-	size_t	 n = strlen(s), k = strlen(suffix);
+	const char	*at = strrchr(jid, '@');
 
-	return n > k && strcmp(s + n - k, suffix) == 0;
+	return at != NULL && at != jid && is_server(at + 1);
 }
 
 bool
 ui_group_is_jid(const char *jid)
 {
-	return jid != NULL && ends_with(jid, UI_GROUP_SUFFIX);
+	return jid != NULL && server_is(jid, jid_is_group);
 }
 
 struct ui_group *
@@ -138,6 +146,20 @@ same_user(const char *a, const char *b)
 	    strcmp(a + as, b + bs) == 0;
 }
 
+bool
+ui_group_phone_name(const char *jid, struct buf *out)
+{
+	size_t	 u = strcspn(jid, ":@");
+
+	if (u == 0 || strspn(jid, "0123456789") != u ||
+	    !server_is(jid, jid_is_pn))
+		return false;
+	buf_push(out, '+');
+	buf_append(out, jid, u);
+	buf_push(out, '\0');
+	return true;
+}
+
 void
 ui_group_name(const struct ui_group *g, const char *jid, const char *name,
     struct buf *out)
@@ -157,12 +179,9 @@ ui_group_name(const struct ui_group *g, const char *jid, const char *name,
 		return;
 	}
 	u = user_len(jid, &srv);
-	if (u > 0 && ends_with(jid, PN_SUFFIX) &&
-	    strspn(jid, "0123456789") == u) {
-		buf_push(out, '+');
-		buf_append(out, jid, u);
-		buf_push(out, '\0');
-	} else if (u > 0 && ends_with(jid, LID_SUFFIX)) {
+	if (ui_group_phone_name(jid, out))
+		return;
+	if (u > 0 && server_is(jid, jid_is_lid)) {
 		buf_append(out, "~", 1);
 		if (u > LID_SHOWN) {
 			buf_append(out, "\xe2\x80\xa6", 3);	/* … */

@@ -25,7 +25,6 @@
 
 struct buf;
 
-#define UI_GROUP_SUFFIX		"@g.us"
 #define UI_GROUP_COLOURS	8	/* sender colours (ui_view_colours()) */
 #define UI_GROUP_PAIR0		3	/* their curses pairs: PAIR0 + 0..7 */
 #define UI_GROUP_MEMBERS_MAX	5000	/* members kept of one EV_GROUP
@@ -83,7 +82,8 @@ struct ui_span {
 void		ui_groups_init(struct ui_groups *gs);
 void		ui_groups_release(struct ui_groups *gs);
 
-/* Whether jid is a group's ("...@g.us"). */
+/* Whether jid is a group's ("...@g.us": its server, after the last '@',
+ * JID_SERVER_GROUP of base/jid.h, something before it).  NULL: false. */
 bool		ui_group_is_jid(const char *jid);
 
 /* The group jid, or NULL.  Borrowed until ui_groups_release(). */
@@ -116,6 +116,14 @@ const struct ui_member *ui_group_member(const struct ui_group *g,
 
 /* The member that is us, or NULL. */
 const struct ui_member *ui_group_me(const struct ui_group *g);
+
+/*
+ * "+digits" of a PN JID ("15550000001@s.whatsapp.net", with or without a
+ * device ":N"; its user part all digits, its server after the last '@'
+ * JID_SERVER_PN of base/jid.h), appended to out with a NUL, and true;
+ * false, out untouched, for any other JID.
+ */
+bool		ui_group_phone_name(const char *jid, struct buf *out);
 
 /*
  * A person's name as the screen shows it, appended to out with a NUL

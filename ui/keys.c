@@ -106,14 +106,68 @@ ui_keys_default(struct ui_keymap *km)
 			km->key[i] = 0;
 }
 
+/* The key of each form of key name (ui_keys_parse()), or -1 when name
+ * is not of that form. */
+
+/* "ctrl-a" to "ctrl-z". */
+static int
+ctrl_key(const char *name)
+{
+	char	 c;
+
+	if (strncasecmp(name, "ctrl-", 5) != 0 || name[5] == '\0' ||
+	    name[6] != '\0')
+		return -1;
+	c = name[5] | 0x20;
+	return c >= 'a' && c <= 'z' ? c - 'a' + 1 : -1;
+}
+
+/* "f1" to "f12". */
+static int
+fn_key(const char *name)
+{
+	char	*end;
+	long	 f;
+
+	if ((name[0] != 'f' && name[0] != 'F') || name[1] < '1' ||
+	    name[1] > '9')
+		return -1;
+	f = strtol(name + 1, &end, 10);
+	if (*end != '\0' || f < 1 || f > 12)
+		return -1;
+	return UI_KEY_FN + KEY_F((int)f);
+}
+
+/* "tab", "pgup", ... (named[]). */
+static int
+named_key(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (strcasecmp(name, named[i].name) == 0)
+			return named[i].key;
+	return -1;
+}
+
+/* One printable character (its code point), not a control one. */
+static int
+char_key(const char *name)
+{
+	size_t	 n = strlen(name);
+	uint32_t cp;
+
+	if (n == 0 || n > 4 || ui_text_decode(name, n, &cp) != n ||
+	    cp == 0xfffd || cp < 0x21 || cp == 0x7f || (cp >= 0x80 &&
+	    cp < 0xa0))
+		return -1;
+	return (int)cp;
+}
+
 int
 ui_keys_parse(const char *name, int *key)
 {
-	size_t	 i, n;
-	uint32_t cp;
 	int	 k, alt = 0;
-	char	*end;
-	long	 f;
 
 	if (strncasecmp(name, "alt-", 4) == 0 && name[4] != '\0') {
 		alt = UI_KEY_ALT;
@@ -123,34 +177,11 @@ ui_keys_parse(const char *name, int *key)
 		*key = 0;
 		return 0;
 	}
-	if (strncasecmp(name, "ctrl-", 5) == 0 && name[5] != '\0' &&
-	    name[6] == '\0') {
-		char	 c = name[5] | 0x20;
-
-		if (c < 'a' || c > 'z')
-			return -EINVAL;
-		*key = alt + (c - 'a' + 1);
-		return 0;
-	}
-	if ((name[0] == 'f' || name[0] == 'F') && name[1] >= '1' &&
-	    name[1] <= '9') {
-		f = strtol(name + 1, &end, 10);
-		if (*end != '\0' || f < 1 || f > 12)
-			return -EINVAL;
-		*key = alt + UI_KEY_FN + KEY_F((int)f);
-		return 0;
-	}
-	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
-		if (strcasecmp(name, named[i].name) == 0) {
-			*key = alt + named[i].key;
-			return 0;
-		}
-	n = strlen(name);
-	if (n == 0 || n > 4 || ui_text_decode(name, n, &cp) != n ||
-	    cp == 0xfffd || cp < 0x21 || cp == 0x7f || (cp >= 0x80 &&
-	    cp < 0xa0))
+	/* A name of one form is of no other (a bad "ctrl-1" or "f13" is
+	 * no key either way). */
+	if ((k = ctrl_key(name)) < 0 && (k = fn_key(name)) < 0 &&
+	    (k = named_key(name)) < 0 && (k = char_key(name)) < 0)
 		return -EINVAL;
-	k = (int)cp;
 	*key = alt + k;
 	return 0;
 }

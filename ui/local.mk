@@ -4,10 +4,14 @@
 noinst_LIBRARIES += libui.a
 libui_a_CPPFLAGS = $(AM_CPPFLAGS) $(QRENCODE_CFLAGS) \
 	$(NCURSESW_CFLAGS)
-libui_a_SOURCES = ui/qr.h ui/qr.c ui/screen.h ui/screen.c \
+libui_a_SOURCES = ui/qr.h ui/qr.c \
+	ui/screen.h ui/screen-int.h ui/screen.c ui/screen-draw.c \
 	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
-	ui/msgs.h ui/msgs.c ui/keys.h ui/keys.c ui/groups.h ui/groups.c \
-	ui/search.h ui/search.c ui/view.h ui/view.c
+	ui/msgs.h ui/msgs-int.h ui/msgs.c ui/msgs-draw.c \
+	ui/keys.h ui/keys.c ui/groups.h ui/groups.c ui/search.h ui/search.c \
+	ui/view.h ui/view-int.h ui/view.c ui/view-chat.c ui/view-prompt.c \
+	ui/view-info.c ui/view-search.c ui/view-keys.c ui/view-draw.c \
+	ui/view-panes.c
 UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS)
 
 check_PROGRAMS += tests/test-ui-qr

@@ -104,8 +104,9 @@ void		ui_msgs_init(struct ui_msgs *m);
 void		ui_msgs_release(struct ui_msgs *m);
 
 /*
- * Open chat (jid, borrowed): forget the rows held (and the group) and
- * return the command asking for its newest page (the caller takes it).
+ * Open chat (jid, borrowed; it may be m->chat, the open chat again):
+ * forget the rows held (and the group) and return the command asking for
+ * its newest page (the caller takes it).
  */
 struct cmd	*ui_msgs_open(struct ui_msgs *m, const char *jid);
 

@@ -9,11 +9,11 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/jid.h"
 #include "base/sanitize.h"
 #include "ui/search.h"
 #include "base/xmalloc.h"
 
-#define PN_SUFFIX	"@s.whatsapp.net"
 #define ELLIPSIS	"\xe2\x80\xa6"
 #define PHONE_MIN	5
 #define PHONE_MAX	20
@@ -173,6 +173,7 @@ static char *
 typed_jid(const char *v, size_t len)
 {
 	struct buf	 b = BUF_INIT;
+	char		 jid[JID_MAX];
 	size_t		 i, d = 0;
 
 	if (memchr(v, '@', len) != NULL) {
@@ -188,11 +189,10 @@ typed_jid(const char *v, size_t len)
 			return NULL;
 		d++;
 	}
-	if (d < PHONE_MIN || d > PHONE_MAX || v[len - d] == '0')
+	if (d < PHONE_MIN || d > PHONE_MAX || v[len - d] == '0' ||
+	    !jid_from_phone(v + len - d, d, jid, sizeof(jid)))
 		return NULL;
-	buf_append(&b, v + len - d, d);
-	buf_append(&b, PN_SUFFIX, sizeof(PN_SUFFIX));
-	return (char *)b.p;
+	return xstrdup(jid);
 }
 
 /* The number of the n digits at s. */

@@ -25,7 +25,8 @@
  * (CMD_LOAD_PAGE flag 2, the message selected), Esc goes back to the
  * view as it was, the input line untouched.  Main thread only; ui_view_draw()
  * and ui_view_colours() call curses, the rest does not (so it runs in
- * tests without a terminal).
+ * tests without a terminal).  The view's rooms, each in a file of its
+ * own, are listed in ui/view-int.h.
  */
 #ifndef UI_VIEW_H
 #define UI_VIEW_H

@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/msgs-draw.c -- the message pane's layout and drawing (ui/msgs.h): a
+ * row's text wrapped (mentions named) and cached for a width, the rows a
+ * message takes, and the pane drawn from the bottom up: day separators,
+ * headers with ticks, quotes, text, reactions, notices.  Only
+ * ui_msgs_draw() calls curses.
+ */
+#include "base/compat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curses.h>
+
+#include "base/buf.h"
+#include "ui/chats.h"
+#include "base/i18n.h"
+#include "ui/msgs.h"
+#include "ui/msgs-int.h"
+#include "base/xmalloc.h"
+
+#define PAIR_READ	2	/* read ticks: cyan (ui/view-draw.c inits it) */
+#define INDENT		2	/* the text under its header */
+
+static bool
+same_day(int64_t a_ms, int64_t b_ms)
+{
+	time_t		 a = (time_t)(a_ms / 1000), b = (time_t)(b_ms / 1000);
+	struct tm	 ta, tb;
+
+	if (localtime_r(&a, &ta) == NULL || localtime_r(&b, &tb) == NULL)
+		return true;
+	return ta.tm_year == tb.tm_year && ta.tm_yday == tb.tm_yday;
+}
+
+/* Lay out g's text for w columns (cached): mentions named, wrapped. */
+static void
+wrap(const struct ui_msgs *m, struct ui_msg *g, int w)
+{
+	struct buf	 b = BUF_INIT;
+	const char	*t;
+	size_t		 len;
+
+	if (g->rows_width == w && g->rows != NULL)
+		return;
+	free(g->shown);
+	free(g->spans);
+	g->shown = NULL;
+	g->spans = NULL;
+	g->nspans = 0;
+	if (m->group != NULL && !g->deleted) {
+		ui_group_mentions(m->group, g->text, &b, &g->spans,
+		    &g->nspans);
+		g->shown = (char *)b.p;
+	}
+	t = g->deleted ? "" : g->shown != NULL ? g->shown : g->text;
+	len = strlen(t);
+	free(g->rows);
+	g->nrows = ui_text_wrap(t, len, w, NULL, 0);
+	g->rows = xcalloc((size_t)g->nrows, sizeof(*g->rows));
+	(void)ui_text_wrap(t, len, w, g->rows, g->nrows);
+	g->rows_width = w;
+}
+
+int
+ui_msgs_block_rows(struct ui_msgs *m, size_t i, int w)
+{
+	struct ui_msg	*g = &m->v[i];
+	int		 r = 0;
+
+	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
+		r++;
+	if (g->notice) {
+		wrap(m, g, w - 2);
+		return r + g->nrows;
+	}
+	wrap(m, g, w - INDENT);
+	r += 1 + (g->deleted ? 1 : g->nrows);
+	r += g->quoted_id[0] != '\0' && !g->deleted;	/* the quote goes too */
+	r += g->reactions[0] != '\0';
+	return r;
+}
+
+const char *
+ui_msgs_text(struct ui_msgs *m, size_t i)
+{
+	int	 w = m->width > INDENT + 4 ? m->width : 80;
+
+	(void)ui_msgs_block_rows(m, i, w);
+	return m->v[i].shown != NULL ? m->v[i].shown : m->v[i].text;
+}
+
+static const char *
+tick_text(enum ui_tick t)
+{
+	switch (t) {
+	case UI_TICK_NONE:	return "";
+	case UI_TICK_QUEUED:	return "\xe2\x80\xa6";		/* … */
+	case UI_TICK_SENT:	return "\xe2\x9c\x93";		/* ✓ */
+	case UI_TICK_DELIVERED:
+	case UI_TICK_READ:	return "\xe2\x9c\x93\xe2\x9c\x93";
+	case UI_TICK_FAILED:	return "!";
+	}
+	return "";
+}
+
+/* A drawing row: only drawn when it falls in [top, top + h). */
+struct pen {
+	int	 y, x, h, w;
+	int	 top;		/* the layout row drawn at y */
+	int	 row;		/* the next layout row */
+};
+
+/* The screen row of the pen's next row, or -1 when it is not shown;
+ * moves the pen on a row. */
+static int
+next_row(struct pen *p)
+{
+	int	 r = p->row++;
+
+	return r >= p->top && r < p->top + p->h ? p->y + r - p->top : -1;
+}
+
+static void
+draw_day(struct pen *p, int64_t ts_ms, int64_t now_ms)
+{
+	char		 day[64], line[96];
+	time_t		 t = (time_t)(ts_ms / 1000);
+	struct tm	 tm;
+	int		 y = next_row(p), cols, x;
+
+	if (y < 0)
+		return;
+	if (same_day(ts_ms, now_ms))
+		snprintf(day, sizeof(day), "%s", _("Today"));
+	else if (localtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof(day), "%a %d %b %Y", &tm) == 0)
+		day[0] = '\0';
+	snprintf(line, sizeof(line), "\xe2\x94\x80\xe2\x94\x80 %s "
+	    "\xe2\x94\x80\xe2\x94\x80", day);
+	cols = ui_text_width(line, strlen(line));
+	x = p->x + (p->w - cols) / 2;
+	attron(A_DIM);
+	(void)ui_text_draw(y, x < p->x ? p->x : x, line, strlen(line), p->w);
+	attroff(A_DIM);
+}
+
+/* The attributes of a mention of a person of colour c. */
+static attr_t
+mention_attr(unsigned c)
+{
+	return A_BOLD | (has_colors() ? COLOR_PAIR(UI_GROUP_PAIR0 + (int)c) :
+	    A_UNDERLINE);
+}
+
+/* Draw bytes [off, end) of t at (y, x), at most cols columns, the parts
+ * in spans highlighted.  Returns the columns drawn. */
+static int
+draw_spans(int y, int x, const char *t, size_t off, size_t end, int cols,
+    const struct ui_span *sp, size_t nsp)
+{
+	size_t	 k, a, b;
+	int	 used = 0;
+
+	for (k = 0; k < nsp && off < end; k++) {
+		a = sp[k].off > off ? sp[k].off : off;
+		b = sp[k].off + sp[k].len < end ? sp[k].off + sp[k].len : end;
+		if (b <= off || a >= end)
+			continue;
+		if (a > off)
+			used += ui_text_draw(y, x + used, t + off, a - off,
+			    cols - used);
+		attron(mention_attr(sp[k].colour));
+		used += ui_text_draw(y, x + used, t + a, b - a, cols - used);
+		attroff(mention_attr(sp[k].colour));
+		off = b;
+	}
+	if (off < end)
+		used += ui_text_draw(y, x + used, t + off, end - off,
+		    cols - used);
+	return used;
+}
+
+/* Draw the rows of g's text, indented, or centred (notices). */
+static void
+draw_rows(struct pen *p, const struct ui_msg *g, int indent, bool centre)
+{
+	const char	*t = g->shown != NULL ? g->shown : g->text;
+	int		 i, y, x;
+
+	for (i = 0; i < g->nrows; i++) {
+		if ((y = next_row(p)) < 0)
+			continue;
+		x = p->x + indent;
+		if (centre && g->rows[i].cols < p->w)
+			x = p->x + (p->w - g->rows[i].cols) / 2;
+		(void)draw_spans(y, x, t, g->rows[i].off, g->rows[i].off +
+		    g->rows[i].len, p->w - (x - p->x), g->spans, g->nspans);
+	}
+}
+
+/* The tick t at (y, x), tw columns: read ones in colour (bold without
+ * colours), failed ones bold. */
+static void
+draw_tick(int y, int x, enum ui_tick t, const char *tick, int tw)
+{
+	attr_t	 a = t == UI_TICK_READ ? (has_colors() ?
+		    COLOR_PAIR(PAIR_READ) : A_BOLD) : t == UI_TICK_FAILED ?
+		    A_BOLD : 0;
+
+	if (a != 0)
+		attron(a);
+	(void)ui_text_draw(y, x, tick, strlen(tick), tw);
+	if (a != 0)
+		attroff(a);
+}
+
+/* Message i's header at row y: the sender (in a group in their colour; in
+ * a 1:1 chat the chat's name, peer), the time, "(edited)", our tick. */
+static void
+draw_head(struct ui_msgs *m, size_t i, const struct pen *p, int y,
+    const char *peer)
+{
+	struct ui_msg	*g = &m->v[i];
+	struct buf	 who = BUF_INIT;
+	char		 when[32], head[64];
+	const char	*tick;
+	int		 used, tw, colour;
+	attr_t		 hl = A_BOLD;
+
+	ui_chats_when(g->ts_ms, g->ts_ms, when, sizeof(when));
+	ui_msgs_sender(m, i, peer, &who, &colour);
+	if (colour >= 0 && has_colors())
+		hl |= COLOR_PAIR(UI_GROUP_PAIR0 + colour);
+	attron(hl);
+	used = ui_text_draw(y, p->x, (char *)who.p, strlen((char *)who.p),
+	    p->w - 8);
+	attroff(hl);
+	buf_release(&who);
+	snprintf(head, sizeof(head), " %s%s", when, g->edited &&
+	    !g->deleted ? _(" (edited)") : "");
+	used += ui_text_draw(y, p->x + used, head, strlen(head), p->w - used);
+	tick = tick_text(g->tick);
+	tw = ui_text_width(tick, strlen(tick));
+	if (tw > 0 && used + 1 + tw <= p->w)
+		draw_tick(y, p->x + used + 1, g->tick, tick, tw);
+}
+
+/* The quoted line of a reply at row y: "> text" ("> …" when the quoted
+ * text is not known). */
+static void
+draw_quote(const struct ui_msg *g, const struct pen *p, int y)
+{
+	struct buf	 q = BUF_INIT;
+
+	buf_append(&q, "> ", 2);
+	if (g->quoted[0] != '\0')
+		buf_append(&q, g->quoted, strlen(g->quoted));
+	else
+		buf_append(&q, "\xe2\x80\xa6", 3);
+	buf_push(&q, '\0');
+	attron(A_DIM);
+	(void)ui_text_draw(y, p->x + INDENT, (char *)q.p, strlen((char *)q.p),
+	    p->w - INDENT);
+	attroff(A_DIM);
+	buf_release(&q);
+}
+
+static void
+draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
+    int64_t now_ms)
+{
+	struct ui_msg	*g = &m->v[i];
+	int		 y;
+	bool		 sel = (int)i == m->sel;
+
+	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
+		draw_day(p, g->ts_ms, now_ms);
+	if (g->notice) {
+		attron(A_DIM | A_ITALIC);
+		draw_rows(p, g, 2, true);
+		attroff(A_DIM | A_ITALIC);
+		return;
+	}
+	if ((y = next_row(p)) >= 0) {
+		if (sel) {
+			attron(A_REVERSE);
+			mvhline(y, p->x, ' ', p->w);
+		}
+		draw_head(m, i, p, y, peer);
+		if (sel)
+			attroff(A_REVERSE);
+	}
+	if (g->quoted_id[0] != '\0' && !g->deleted && (y = next_row(p)) >= 0)
+		draw_quote(g, p, y);
+	if (!g->deleted)
+		draw_rows(p, g, INDENT, false);
+	else if ((y = next_row(p)) >= 0) {
+		attron(A_DIM | A_ITALIC);
+		(void)ui_text_draw(y, p->x + INDENT, _("message deleted"),
+		    strlen(_("message deleted")), p->w - INDENT);
+		attroff(A_DIM | A_ITALIC);
+	}
+	if (g->reactions[0] != '\0' && (y = next_row(p)) >= 0)
+		(void)ui_text_draw(y, p->x + INDENT, g->reactions,
+		    strlen(g->reactions), p->w - INDENT);
+}
+
+void
+ui_msgs_draw(struct ui_msgs *m, int y, int x, int h, int w,
+    const char *peer, int64_t now_ms)
+{
+	struct pen	 p;
+	int		 total = 0, *start, i, bottom, s, e;
+
+	m->height = h;
+	m->width = w;
+	if (h < 1 || w < INDENT + 4)
+		return;
+	start = xcalloc(m->n + 1, sizeof(*start));
+	for (i = 0; i < (int)m->n; i++) {
+		start[i] = total;
+		total += ui_msgs_block_rows(m, (size_t)i, w);
+	}
+	start[m->n] = total;
+	if (m->scroll > total - h)
+		m->scroll = total - h > 0 ? total - h : 0;
+	if (m->sel >= 0 && m->sel < (int)m->n) {
+		/* Keep the selected message in view, its header first. */
+		s = start[m->sel];
+		e = start[m->sel + 1];
+		bottom = total - m->scroll;
+		if (e > bottom)
+			m->scroll = total - e;
+		bottom = total - m->scroll;
+		if (s < bottom - h)
+			m->scroll = total - (s + h);
+		if (m->scroll < 0)
+			m->scroll = 0;
+	}
+	bottom = total - m->scroll;
+	memset(&p, 0, sizeof(p));
+	p.y = y;
+	p.x = x;
+	p.h = h;
+	p.w = w;
+	p.top = bottom - h;
+	/* Fewer rows than the pane: they sit at its bottom. */
+	if (p.top < 0) {
+		p.y -= p.top;
+		p.h += p.top;
+		p.top = 0;
+	}
+	m->at_top = p.top <= 0;
+	for (i = 0; i < (int)m->n; i++) {
+		if (start[i + 1] <= p.top || start[i] >= bottom) {
+			p.row = start[i + 1];
+			continue;
+		}
+		p.row = start[i];
+		draw_msg(m, (size_t)i, &p, peer, now_ms);
+	}
+	free(start);
+}

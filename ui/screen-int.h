@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/screen-int.h -- what ui/screen.c and ui/screen-draw.c share, for
+ * them alone: the screen's state and its clocks.  Main thread.
+ */
+#ifndef UI_SCREEN_INT_H
+#define UI_SCREEN_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ui/qr.h"
+#include "ui/view.h"
+
+#define UI_SCREEN_PAIR_QR	1	/* curses pair: black on white */
+#define UI_SCREEN_PHONE_MAX	20	/* digits of a phone number */
+
+struct ui_screen {
+	char		*status;	/* the status line, without countdown */
+	char		*qr_text;	/* the QR's text, or NULL */
+	struct ui_qr	 qr;		/* valid when qr_text != NULL */
+	int64_t		 qr_end;	/* monotonic ms the QR expires */
+	char		*code;		/* the phone-number code, or NULL */
+	int64_t		 retry_end;	/* reconnect at (ms), 0 when none */
+	bool		 linked;	/* EV_PAIRED or EV_CONNECTED seen */
+	bool		 colour;	/* UI_SCREEN_PAIR_QR usable */
+	bool		 utf8;		/* the locale's codeset is UTF-8: the
+					 * half-block QR can be drawn */
+	bool		 asking;	/* the phone-number prompt is open */
+	bool		 bad_phone;	/* Enter found no phone number in
+					 * the prompt: say what one is */
+	char		 phone[UI_SCREEN_PHONE_MAX + 1]; /* digits typed */
+	struct ui_view	*view;		/* the chat screen, or NULL */
+	char		*own;		/* our JID once connected, or NULL */
+	int64_t		 error_end;	/* an error shown until then (ms,
+					 * monotonic), 0 none */
+	bool		 history_shown;	/* the status line shows history
+					 * sync's progress */
+};
+
+/* The monotonic clock (countdowns) and the wall clock (message times,
+ * "today"), in ms. */
+int64_t		 ui_screen_mono_ms(void);
+int64_t		 ui_screen_wall_ms(void);
+
+/* Draw the whole screen from s (erase, draw, refresh). */
+void		 ui_screen_draw(struct ui_screen *s);
+
+#endif

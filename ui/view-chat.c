@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view-chat.c -- the open chat as we write in it (ui/view-int.h):
+ * each chat's draft, our typing (CMD_TYPING), the reply or edit being
+ * written and sending (CMD_SEND, CMD_EDIT), what is done to the selected
+ * message (reply, edit, delete, resend, react), and paging through the
+ * history (CMD_LOAD_PAGE, CMD_HISTORY_MORE).
+ */
+#include "base/compat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/i18n.h"
+#include "base/xmalloc.h"
+#include "ui/view-int.h"
+
+/* Alt-e on our selected message: its text in the input line, Enter
+ * sends the new one.  WhatsApp takes edits for 15 minutes ([WM] allows
+ * 20; the phone offers 15). */
+#define EDIT_WINDOW_MS		(15 * 60 * 1000)
+#define REVOKE_WINDOW_MS	(2 * 24 * 3600 * 1000LL)
+#define BLANKS			" \t\r\n"
+
+static void
+drop_reply(struct ui_view *v)
+{
+	struct ui_view_chat	*c = &v->chat;
+
+	free(c->reply_id);
+	free(c->reply_sender);
+	free(c->reply_text);
+	c->reply_id = c->reply_sender = c->reply_text = NULL;
+}
+
+/* Stop editing: the input held the message's text. */
+static void
+drop_edit(struct ui_view *v)
+{
+	if (v->chat.edit_id == NULL)
+		return;
+	free(v->chat.edit_id);
+	v->chat.edit_id = NULL;
+	ui_input_clear(&v->in);
+}
+
+void
+ui_view_chat_cancel(struct ui_view *v)
+{
+	drop_reply(v);
+	drop_edit(v);
+}
+
+void
+ui_view_chat_release(struct ui_view *v)
+{
+	struct ui_view_chat	*c = &v->chat;
+	size_t			 i;
+
+	drop_reply(v);
+	for (i = 0; i < UI_VIEW_DRAFTS_MAX; i++) {
+		free(c->drafts[i].chat);
+		free(c->drafts[i].text);
+	}
+	free(c->edit_id);
+	free(c->composing_chat);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- drafts ---- */
+
+/* chat's draft slot, or NULL. */
+static struct ui_view_draft *
+draft_of(struct ui_view *v, const char *chat)
+{
+	size_t	 i;
+
+	for (i = 0; i < UI_VIEW_DRAFTS_MAX; i++)
+		if (v->chat.drafts[i].chat != NULL &&
+		    strcmp(v->chat.drafts[i].chat, chat) == 0)
+			return &v->chat.drafts[i];
+	return NULL;
+}
+
+/* Keep what is typed in the input line as chat's draft (none when nothing
+ * is), and empty the line.  The slots in use come first, oldest first:
+ * a draft kept again moves to the end, and when all are in use the
+ * oldest goes. */
+static void
+draft_put(struct ui_view *v, const char *chat)
+{
+	struct ui_view_draft	*dr = v->chat.drafts, *d = draft_of(v, chat);
+
+	if (d != NULL) {
+		free(d->chat);
+		free(d->text);
+		memmove(d, d + 1, (size_t)(dr + UI_VIEW_DRAFTS_MAX - d - 1) *
+		    sizeof(*d));
+		dr[UI_VIEW_DRAFTS_MAX - 1].chat = NULL;
+		dr[UI_VIEW_DRAFTS_MAX - 1].text = NULL;
+	}
+	if (!ui_input_is_empty(&v->in)) {
+		d = &dr[UI_VIEW_DRAFTS_MAX - 1];
+		if (d->chat != NULL) {		/* full: the oldest goes */
+			free(dr[0].chat);
+			free(dr[0].text);
+			memmove(&dr[0], &dr[1], (UI_VIEW_DRAFTS_MAX - 1) *
+			    sizeof(*d));
+			d->chat = d->text = NULL;
+		}
+		/* the newest last, after the slots in use */
+		for (d = dr; d->chat != NULL; d++)
+			;
+		d->chat = xstrdup(chat);
+		d->text = xstrdup(v->in.text);
+	}
+	ui_input_clear(&v->in);
+}
+
+/* Put chat's draft, if it has one, back in the (empty) input line. */
+static void
+draft_take(struct ui_view *v, const char *chat)
+{
+	struct ui_view_draft	*d = draft_of(v, chat);
+
+	if (d != NULL && ui_input_insert(&v->in, d->text, strlen(d->text)) !=
+	    0)
+		ui_input_clear(&v->in);
+}
+
+void
+ui_view_chat_leave(struct ui_view *v, const char *jid)
+{
+	ui_view_chat_typing_stop(v);
+	drop_reply(v);
+	drop_edit(v);
+	/* each chat keeps what was typed in it */
+	if (v->msgs.chat != NULL) {
+		draft_put(v, v->msgs.chat);
+		draft_take(v, jid);
+	} else if (ui_input_is_empty(&v->in))
+		draft_take(v, jid);
+}
+
+/* ---- our typing ---- */
+
+void
+ui_view_chat_typing_stop(struct ui_view *v)
+{
+	struct ui_view_chat	*c = &v->chat;
+
+	if (c->composing && c->composing_chat != NULL)
+		ui_view_push(v, cmd_new_chat(CMD_TYPING, c->composing_chat,
+		    NULL, NULL, NULL, 0));
+	c->composing = false;
+	free(c->composing_chat);
+	c->composing_chat = NULL;
+}
+
+void
+ui_view_chat_typing_edit(struct ui_view *v, int64_t now)
+{
+	struct ui_view_chat	*c = &v->chat;
+	const char		*chat = v->msgs.chat;
+
+	c->edit_ms = now;
+	if (!v->o.send_typing || chat == NULL)
+		return;
+	if (ui_input_is_empty(&v->in)) {
+		ui_view_chat_typing_stop(v);
+		return;
+	}
+	if (c->composing && now - c->composing_ms < UI_VIEW_TYPING_MS)
+		return;
+	c->composing = true;
+	c->composing_ms = now;
+	free(c->composing_chat);
+	c->composing_chat = xstrdup(chat);
+	ui_view_push(v, cmd_new_chat(CMD_TYPING, chat, NULL, NULL, NULL, 1));
+}
+
+void
+ui_view_chat_tick(struct ui_view *v, int64_t now)
+{
+	if (v->chat.composing && now - v->chat.edit_ms >= UI_VIEW_TYPING_MS)
+		ui_view_chat_typing_stop(v);
+}
+
+/* ---- sending ---- */
+
+/*
+ * As WhatsApp: no blank message, and no blank lines or spaces around one
+ * (a paste's trailing newline, say): the input line trimmed.  Returns
+ * false, with a note, when nothing is left.
+ */
+static bool
+trim_input(struct ui_view *v)
+{
+	size_t	 a = strspn(v->in.text, BLANKS), e = v->in.len;
+	char	*t;
+
+	while (e > a && strchr(BLANKS, v->in.text[e - 1]) != NULL)
+		e--;
+	if (e == a) {
+		ui_view_note(v, _("nothing to send: the message is blank"));
+		return false;
+	}
+	if (a > 0 || e < v->in.len) {
+		t = xstrdup(v->in.text);
+		t[e] = '\0';
+		ui_input_clear(&v->in);
+		if (ui_input_insert(&v->in, t + a, e - a) != 0)
+			ui_input_clear(&v->in);
+		free(t);
+	}
+	return true;
+}
+
+/* The new text of our message being edited (protocol.md 11.5). */
+static void
+send_edit(struct ui_view *v)
+{
+	ui_view_push(v, cmd_new_chat(CMD_EDIT, v->msgs.chat, v->chat.edit_id,
+	    v->in.text, NULL, 0));
+	drop_edit(v);
+	ui_view_chat_typing_stop(v);
+	v->msgs.sel = -1;
+}
+
+void
+ui_view_chat_send(struct ui_view *v)
+{
+	struct ui_view_chat	*rc = &v->chat;
+	const char		*chat = v->msgs.chat;
+	struct cmd		*c;
+	char			*text;
+
+	if (chat == NULL || ui_input_is_empty(&v->in) || !trim_input(v))
+		return;
+	if (rc->edit_id != NULL) {
+		send_edit(v);
+		return;
+	}
+	/* "@Name" of a member goes as a mention (@DIGITS) */
+	text = ui_group_mentions_out(ui_view_open_group(v), v->in.text);
+	c = cmd_new_chat(CMD_SEND, chat, rc->reply_id, text, rc->reply_sender,
+	    0);
+	free(text);
+	if (rc->reply_text != NULL)
+		c->quoted = xstrdup(rc->reply_text);
+	ui_view_push(v, c);
+	ui_input_clear(&v->in);
+	drop_reply(v);
+	ui_view_chat_typing_stop(v);
+	v->msgs.scroll = 0;
+	v->msgs.sel = -1;
+	if (v->msgs.more_after) {
+		/* The newest rows are not held: read them. */
+		rc->phone_asked = false;
+		ui_view_push(v, ui_msgs_open(&v->msgs, chat));
+	}
+}
+
+/* ---- the selected message ---- */
+
+static struct ui_msg *
+selected(struct ui_view *v)
+{
+	struct ui_msgs	*m = &v->msgs;
+
+	return m->sel >= 0 && m->sel < (int)m->n ? &m->v[m->sel] : NULL;
+}
+
+void
+ui_view_chat_reply(struct ui_view *v)
+{
+	struct ui_msg	*g = selected(v);
+	struct buf	 b = BUF_INIT;
+
+	if (g == NULL)
+		return;
+	drop_reply(v);
+	drop_edit(v);
+	v->chat.reply_id = xstrdup(g->id);
+	/* The quoted author: NULL for ours, else who wrote it (the chat
+	 * itself in a 1:1 chat). */
+	if (!g->from_me)
+		v->chat.reply_sender = xstrdup(g->sender[0] != '\0' ?
+		    g->sender : v->msgs.chat);
+	buf_append(&b, g->text, strcspn(g->text, "\n"));
+	buf_push(&b, '\0');
+	v->chat.reply_text = (char *)b.p;
+	v->msgs.sel = -1;
+}
+
+/* Why our message g cannot be edited at now, or NULL when it can. */
+static const char *
+edit_refused(const struct ui_msg *g, int64_t now)
+{
+	if (g->deleted)
+		return _("a deleted message cannot be edited");
+	if (!g->from_me || g->notice)
+		return _("only your own messages can be edited");
+	if (g->tick == UI_TICK_QUEUED || g->tick == UI_TICK_FAILED)
+		return _("a message can be edited once it is sent");
+	if (now - g->ts_ms > EDIT_WINDOW_MS)
+		return _("a message can be edited for 15 minutes after it was "
+		    "sent");
+	return NULL;
+}
+
+void
+ui_view_chat_edit(struct ui_view *v, int64_t now)
+{
+	struct ui_msg	*g = selected(v);
+	const char	*why;
+
+	if (g == NULL)
+		return;
+	if ((why = edit_refused(g, now)) != NULL) {
+		ui_view_note(v, why);
+		return;
+	}
+	drop_reply(v);
+	free(v->chat.edit_id);
+	v->chat.edit_id = xstrdup(g->id);
+	ui_input_clear(&v->in);
+	if (ui_input_insert(&v->in, g->text, strlen(g->text)) != 0)
+		ui_input_clear(&v->in);
+	v->msgs.sel = -1;
+}
+
+/* Why our sent message g cannot be deleted for everyone at now, or NULL
+ * when it can; "" when there is nothing to say (it is deleted already). */
+static const char *
+revoke_refused(const struct ui_msg *g, int64_t now)
+{
+	if (!g->from_me || g->notice)
+		return _("only your own messages can be deleted");
+	if (g->deleted)
+		return "";
+	if (g->tick == UI_TICK_QUEUED)
+		return _("a message can be deleted for everyone once it is "
+		    "sent");
+	if (now - g->ts_ms > REVOKE_WINDOW_MS)
+		return _("a message can be deleted for everyone for two days "
+		    "after it was sent");
+	return NULL;
+}
+
+/* The delete key on a selected message: a failed one of ours is dropped
+ * here; a sent one is deleted for everyone, within two days, after a
+ * question. */
+void
+ui_view_chat_delete(struct ui_view *v, int64_t now)
+{
+	struct ui_msg	*g = selected(v);
+	const char	*why;
+
+	if (g == NULL)
+		return;
+	if (g->from_me && g->tick == UI_TICK_FAILED) {
+		/* never sent: gone from here and from the database */
+		ui_view_push(v, cmd_new_chat(CMD_DELETE, v->msgs.chat, g->id,
+		    NULL, NULL, 0));
+		ui_msgs_remove(&v->msgs, g->id);
+		return;
+	}
+	if ((why = revoke_refused(g, now)) != NULL) {
+		if (why[0] != '\0')
+			ui_view_note(v, why);
+		return;
+	}
+	v->msgs.sel = -1;
+	ui_view_prompt_revoke(v, g->id);
+}
+
+void
+ui_view_chat_retry(struct ui_view *v)
+{
+	struct ui_msg	*g = selected(v);
+
+	if (g == NULL)
+		return;
+	if (g->from_me && g->tick == UI_TICK_FAILED)
+		ui_view_push(v, cmd_new_chat(CMD_RETRY, v->msgs.chat, g->id,
+		    NULL, NULL, 0));
+	else
+		ui_view_note(v, _("only a failed message can be sent again"));
+}
+
+void
+ui_view_chat_react(struct ui_view *v)
+{
+	struct ui_msg	*g = selected(v);
+
+	if (g != NULL)
+		ui_view_prompt_react(v, g->id, g->from_me);
+}
+
+/* ---- paging ---- */
+
+/*
+ * Older rows of the open chat: the store's next page, or when the store
+ * has none, the phone is asked once for older history (CMD_HISTORY_MORE;
+ * what it sends arrives as EV_HISTORY).
+ */
+void
+ui_view_chat_older(struct ui_view *v)
+{
+	struct ui_msgs	*m = &v->msgs;
+	struct cmd	*c = ui_msgs_more(m, -1);
+
+	if (c != NULL) {
+		ui_view_push(v, c);
+		return;
+	}
+	if (m->chat == NULL || m->more_before || m->loading != 0 ||
+	    m->n == 0 || v->chat.phone_asked || !v->connected)
+		return;
+	v->chat.phone_asked = true;
+	ui_view_push(v, cmd_new_chat(CMD_HISTORY_MORE, m->chat, NULL, NULL,
+	    NULL, 0));
+	ui_view_note(v, _("asking your phone for older messages…"));
+}
+
+void
+ui_view_chat_page(struct ui_view *v, int dir)
+{
+	struct ui_msgs	*m = &v->msgs;
+	int		 step = m->height > 2 ? m->height - 2 : 1;
+
+	if (dir < 0) {
+		if (ui_msgs_at_top(m))
+			ui_view_chat_older(v);
+		else
+			ui_msgs_scroll(m, step);
+	} else {
+		if (m->scroll == 0)
+			ui_view_push(v, ui_msgs_more(m, 1));
+		else
+			ui_msgs_scroll(m, -step);
+	}
+}

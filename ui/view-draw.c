@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view-draw.c -- drawing the chat screen (ui_view_draw(),
+ * ui_view_colours(); ui/view-int.h): the chat list on the left, on the
+ * right the open chat's bar (name; typing…, online or last seen; a
+ * group's member count), the messages (ui/msgs.h) or what stands in
+ * their place (ui/view-panes.c), the line over the input (a note, a
+ * prompt's words, the reply or edit being written, the selected
+ * message's keys), the input line up to a few rows, the help line at the
+ * bottom, and the key page.  Main thread (curses).
+ */
+#include "base/compat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "base/buf.h"
+#include "base/i18n.h"
+#include "ui/text.h"
+#include "ui/view-int.h"
+
+#define PAIR_READ	2	/* read ticks (ui/msgs-draw.c) */
+#define INPUT_ROWS_MAX	5
+#define LIST_COLS_MIN	16	/* the chat list: a third of the width, */
+#define LIST_COLS_MAX	32	/* within these */
+
+/*
+ * The senders' colours (ui/groups.h): mid-tone colours of the 256-colour
+ * cube, which read on dark and light backgrounds alike (red, green, blue,
+ * magenta, teal, orange, violet, olive); with 8 colours the basic ones
+ * but yellow and white (unreadable on light) and black (on dark).
+ */
+static const short sender_256[UI_GROUP_COLOURS] = {
+	167, 71, 68, 133, 37, 172, 98, 100,
+};
+static const short sender_8[UI_GROUP_COLOURS] = {
+	COLOR_RED, COLOR_GREEN, COLOR_BLUE, COLOR_MAGENTA, COLOR_CYAN,
+	COLOR_RED, COLOR_GREEN, COLOR_MAGENTA,
+};
+
+void
+ui_view_colours(void)
+{
+	short	 bg = -1, fg;
+	int	 i;
+
+	if (!has_colors())
+		return;
+	if (use_default_colors() != OK ||
+	    init_pair(PAIR_READ, COLOR_CYAN, -1) != OK) {
+		bg = COLOR_BLACK;
+		(void)init_pair(PAIR_READ, COLOR_CYAN, COLOR_BLACK);
+	}
+	for (i = 0; i < UI_GROUP_COLOURS; i++) {
+		fg = COLORS >= 256 ? sender_256[i] : sender_8[i];
+		if (COLOR_PAIRS > UI_GROUP_PAIR0 + i)
+			(void)init_pair((short)(UI_GROUP_PAIR0 + i), fg, bg);
+	}
+}
+
+int
+ui_view_put(int y, int x, const char *s, int cols)
+{
+	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
+}
+
+/* The key page being laid out: rows counted from 0 over the whole page,
+ * those from top on drawn from screen row y while they fit. */
+struct help_pen {
+	int	 x, w, y, rows, top, n;
+	bool	 draw;
+};
+
+#define HELP_KEY_COLS	12
+
+/* One entry: the key, then what it does wrapped to the columns left
+ * (continued under the text, never cut in a word); a key wider than its
+ * column stands on a row of its own, its text under it. */
+static void
+help_entry(struct help_pen *p, const char *key, const char *what)
+{
+	struct ui_line	 l[8];
+	int		 n, i, tw = p->w - HELP_KEY_COLS - 1, r;
+	bool		 alone = ui_text_width(key, strlen(key)) >
+			    HELP_KEY_COLS;
+
+	if (tw < 8)
+		tw = 8;
+	n = ui_text_wrap(what, strlen(what), tw, l, 8);
+	for (i = alone ? -1 : 0; i < n && i < 8; i++, p->n++) {
+		r = p->n - p->top;
+		if (!p->draw || r < 0 || r >= p->rows)
+			continue;
+		if (i < 0 || (i == 0 && !alone))
+			(void)ui_view_put(p->y + r, p->x, key, i < 0 ? p->w :
+			    HELP_KEY_COLS);
+		if (i >= 0)
+			(void)ui_text_draw(p->y + r, p->x + HELP_KEY_COLS + 1,
+			    what + l[i].off, l[i].len, tw);
+	}
+}
+
+static void
+help_entries(struct ui_view *v, struct help_pen *p)
+{
+	static const char *const fixed[][2] = {
+		{ "Ctrl-a Ctrl-e", N_("start, end of the line") },
+		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
+		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
+		{ "r a d l", N_("rename, add, remove, leave (group info)") },
+	};
+	char	 key[32];
+	size_t	 k;
+	int	 i;
+
+	p->n = 0;
+	for (i = 0; i < UI_ACT_COUNT; i++) {
+		ui_keys_name(v->o.keys.key[i], key, sizeof(key));
+		if (key[0] != '\0')
+			help_entry(p, key, ui_keys_action_help(
+			    (enum ui_key_action)i));
+	}
+	help_entry(p, _("Enter"), v->o.enter_sends ? _("send") :
+	    _("new line"));
+	for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+		help_entry(p, fixed[k][0], _(fixed[k][1]));
+}
+
+/* The key page, from its row v->help.top (clamped here); Up, Down, PgUp
+ * and PgDn scroll it when it does not fit (ui/view-keys.c). */
+static void
+draw_help(struct ui_view *v, int y, int x, int h, int w)
+{
+	struct help_pen	 p = { x, w, y + 1, h - 1, 0, 0, false };
+
+	help_entries(v, &p);		/* how many rows */
+	if (v->help.top > p.n - p.rows)
+		v->help.top = p.n - p.rows;
+	if (v->help.top < 0)
+		v->help.top = 0;
+	v->help.rows = p.rows;
+	p.top = v->help.top;
+	p.draw = true;
+	help_entries(v, &p);
+	attron(A_BOLD);
+	(void)ui_view_put(y, x, p.n > p.rows ? _("Keys (Up, Down, PgUp, PgDn "
+	    "scroll; any other key closes this page)") : _("Keys (any key "
+	    "closes this page)"), w);
+	attroff(A_BOLD);
+}
+
+/* What the bar says after the name of chat ch: typing…, online or
+ * when last seen; else a group's member count, or that we left it; NULL
+ * for nothing (line: size bytes it may be written into). */
+static const char *
+bar_state(struct ui_view *v, const struct ui_chat *ch, int64_t now,
+    char *line, size_t size)
+{
+	const struct ui_group	*g;
+	char			 when[32];
+
+	if (v->bar.typing)
+		return _("typing…");
+	if (v->bar.online == 1)
+		return _("online");
+	if (v->bar.last_seen_ms != 0) {
+		ui_chats_when(v->bar.last_seen_ms, now, when, sizeof(when));
+		snprintf(line, size, _("last seen %s"), when);
+		return line;
+	}
+	if (!ch->group || (g = ui_view_open_group(v)) == NULL)
+		return NULL;
+	if (g->left)
+		return _("you are no longer a member");
+	if (!g->known)
+		return NULL;
+	snprintf(line, size, ngettext("%zu member", "%zu members", g->n),
+	    g->n);
+	return line;
+}
+
+/* The open chat's bar: name, then typing…, online or last seen. */
+static void
+draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	char		 line[96];
+	const char	*state;
+	int		 used;
+
+	attron(A_BOLD);
+	mvhline(y, x, ' ', w);
+	if (ch == NULL) {
+		ui_view_put(y, x + 1, _("No chat open: Ctrl-n starts one by "
+		    "number"), w - 1);
+		attroff(A_BOLD);
+		return;
+	}
+	used = 1 + ui_view_put(y, x + 1, ch->name, w - 1);
+	attroff(A_BOLD);
+	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
+		attron(A_DIM);
+		used += ui_view_put(y, x + used, "  ", w - used);
+		(void)ui_view_put(y, x + used, state, w - used);
+		attroff(A_DIM);
+	}
+}
+
+/* The help line at the bottom. */
+static void
+draw_hints(struct ui_view *v, int y, int x, int w)
+{
+	char	 send[32], next[32], help[32], quit[32], line[256];
+
+	ui_keys_name(v->o.keys.key[UI_ACT_SEND], send, sizeof(send));
+	ui_keys_name(v->o.keys.key[UI_ACT_NEXT_CHAT], next, sizeof(next));
+	ui_keys_name(v->o.keys.key[UI_ACT_HELP], help, sizeof(help));
+	ui_keys_name(v->o.keys.key[UI_ACT_QUIT], quit, sizeof(quit));
+	snprintf(line, sizeof(line), _("%s send  %s next chat  Up select  "
+	    "%s help  %s quit"), v->o.enter_sends ? "Enter" : send, next,
+	    help, quit);
+	attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	(void)ui_view_put(y, x + 1, line, w - 1);
+	attroff(A_REVERSE);
+}
+
+/* The line over the input line while nothing is open over it: a note,
+ * the reply or edit being written, the selected message's keys, or NULL
+ * (into line[size], for cols columns). */
+static const char *
+chat_above(struct ui_view *v, char *line, size_t size, int cols)
+{
+	const struct ui_keymap	*km = &v->o.keys;
+	char			 r[32], e[32], d[32], t[32];
+
+	if (v->note != NULL)
+		return v->note;
+	if (v->chat.reply_id != NULL)
+		return ui_view_with_name(line, size, cols, _("replying to: %s "
+		    "(Esc cancels)"), v->chat.reply_text);
+	if (v->chat.edit_id != NULL)
+		return _("editing your message: Enter sends the new text, "
+		    "Esc cancels");
+	if (v->msgs.sel < 0)
+		return NULL;
+	ui_keys_name(km->key[UI_ACT_REACT], r, sizeof(r));
+	ui_keys_name(km->key[UI_ACT_EDIT], t, sizeof(t));
+	ui_keys_name(km->key[UI_ACT_DELETE], d, sizeof(d));
+	ui_keys_name(km->key[UI_ACT_RETRY], e, sizeof(e));
+	snprintf(line, size, _("Enter reply  %s react  %s edit  %s delete  "
+	    "%s resend  Esc back"), r, t, d, e);
+	return line;
+}
+
+/* The right side of the screen and its input line as drawn. */
+struct side {
+	int	 y, x, h, w;	/* the box right of the chat list, over
+				 * the help line */
+	int	 iy;		/* the input's first row */
+	int	 ix;		/* its text's column (after its lead) */
+	int	 shown;		/* its rows drawn */
+	int	 first;		/* its first layout row drawn */
+	int	 crow, ccol;	/* the cursor in its layout */
+	int	 my, mh;	/* the message pane's first row and rows */
+};
+
+/* The input at the bottom of the side: what is typed, up to a few rows,
+ * under a rule and the line over it (the search's query, a prompt's
+ * text, the message).  Leaves the rows over it for the pane in s. */
+static void
+draw_input(struct ui_view *v, struct side *s)
+{
+	struct ui_line	 l[INPUT_ROWS_MAX];
+	struct ui_input	*in = v->search.on ? &v->search.q :
+			    v->prompt.kind != PROMPT_NONE ? &v->prompt.in :
+			    &v->in;
+	char		 line[512];
+	const char	*above = NULL, *lead = "> ";
+	int		 rows, i, lead_w;
+
+	if (v->search.on)
+		lead = "/ ";
+	else if (v->prompt.kind != PROMPT_NONE)
+		above = ui_view_prompt_text(v, line, sizeof(line), s->w - 1,
+		    &lead);
+	else
+		above = chat_above(v, line, sizeof(line), s->w - 1);
+	lead_w = ui_text_width(lead, strlen(lead));
+	s->ix = s->x + lead_w;
+	rows = ui_input_layout(in, s->w - lead_w - 1, l, INPUT_ROWS_MAX,
+	    &s->crow, &s->ccol);
+	s->shown = rows < INPUT_ROWS_MAX ? rows : INPUT_ROWS_MAX;
+	s->first = s->crow - s->shown + 1 > 0 ? s->crow - s->shown + 1 : 0;
+	s->iy = s->y + s->h - s->shown;
+	mvhline(s->iy - 1, s->x, ACS_HLINE, s->w);
+	if (v->prompt.kind == PROMPT_NONE && !v->search.on &&
+	    ui_view_open_left(v)) {
+		/* The input is off: say why where it was. */
+		attron(A_DIM);
+		(void)ui_view_put(s->iy, s->x + 1, _("you are no longer a "
+		    "member of this group: nothing can be sent to it"),
+		    s->w - 1);
+		attroff(A_DIM);
+		s->shown = 0;
+		s->crow = s->first = 1;
+	}
+	for (i = 0; i < s->shown; i++) {
+		if (i == 0)
+			(void)ui_view_put(s->iy, s->x, lead, lead_w);
+		if (s->first + i < rows)	/* l[] starts at row first */
+			(void)ui_text_draw(s->iy + i, s->ix,
+			    in->text + l[i].off, l[i].len, s->w - lead_w - 1);
+	}
+	s->my = s->y + 1;
+	s->mh = s->iy - 1 - s->my;
+	if (above != NULL) {
+		s->mh--;
+		attron(A_DIM);
+		(void)ui_view_put(s->iy - 2, s->x + 1, above, s->w - 1);
+		attroff(A_DIM);
+	}
+}
+
+/* Over the input: the search, the group info (a prompt of its open) or
+ * the messages, with "PgUp: more" when older ones are in the store. */
+static void
+draw_pane(struct ui_view *v, const struct side *s, int64_t now)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	int		 x = s->x + 1, w = s->w - 1;
+
+	if (v->search.on) {
+		if (s->mh > 1)
+			ui_view_panes_search(v, s->my, x, s->mh, w, now);
+		return;
+	}
+	if (v->info.on) {
+		if (s->mh > 1)
+			ui_view_panes_info(v, s->my, x, s->mh, w);
+		return;
+	}
+	if (s->mh <= 0)
+		return;
+	ui_msgs_draw(&v->msgs, s->my, x, s->mh, w, ch != NULL ? ch->name : "",
+	    now);
+	if (v->msgs.more_before && ui_msgs_at_top(&v->msgs)) {
+		attron(A_DIM);
+		(void)ui_view_put(s->my, s->x + s->w - 12, _("PgUp: more"), 11);
+		attroff(A_DIM);
+	}
+}
+
+/* The chat list on the left (lw columns of w, over h rows) and the rule
+ * right of it. */
+static void
+draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
+{
+	attron(A_BOLD);
+	(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
+	attroff(A_BOLD);
+	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
+	mvvline(y, x + lw, ACS_VLINE, h);
+}
+
+bool
+ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
+{
+	struct side	 s;
+	int		 lw = w / 3;
+
+	if (w < UI_VIEW_MIN_COLS || h < UI_VIEW_MIN_ROWS) {
+		curs_set(0);
+		return false;
+	}
+	draw_hints(v, y + h - 1, x, w);
+	h--;
+	lw = lw < LIST_COLS_MIN ? LIST_COLS_MIN : lw > LIST_COLS_MAX ?
+	    LIST_COLS_MAX : lw;
+	draw_list(v, y, x, h, lw, now);
+	memset(&s, 0, sizeof(s));
+	s.y = y;
+	s.x = x + lw + 1;
+	s.h = h;
+	s.w = w - lw - 1;
+	if (v->help.on) {
+		curs_set(0);
+		draw_help(v, s.y, s.x + 1, s.h, s.w - 1);
+		return true;
+	}
+	draw_bar(v, s.y, s.x, s.w, now);
+	if (v->info.on && v->prompt.kind == PROMPT_NONE) {
+		curs_set(0);
+		ui_view_panes_info(v, s.y + 1, s.x + 1, s.h - 1, s.w - 1);
+		return true;
+	}
+	draw_input(v, &s);
+	draw_pane(v, &s, now);
+	/* The cursor where the next key goes, unless a message is
+	 * selected (curses sends nothing when it does not change). */
+	if ((v->msgs.sel < 0 || v->search.on) && s.crow - s.first < s.shown) {
+		move(s.iy + s.crow - s.first, s.ix + s.ccol);
+		curs_set(1);
+	} else
+		curs_set(0);
+	return true;
+}

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view-int.h -- the rooms of the chat screen (ui/view.h), for its own
+ * files alone: the state of struct ui_view, a part for each room, and
+ * what the rooms ask of each other.  The files:
+ *   ui/view.c         the view itself: made and freed, events taken (the
+ *                     apply path: the only code of the view that reads
+ *                     an event), chats opened, time passing, what tests
+ *                     read, the passing note
+ *   ui/view-chat.c    the open chat as we write in it: drafts, our
+ *                     typing, the reply or edit being written, sending,
+ *                     what is done to the selected message, paging
+ *   ui/view-prompt.c  the one-line prompts (a number, an emoji, a
+ *                     group's name or members) and the y/n questions
+ *   ui/view-info.c    the open group's info and what changes the group
+ *   ui/view-search.c  the search: opened, closed, queries sent
+ *   ui/view-keys.c    key dispatch: which room takes a key, each room's
+ *                     table of (action, handler), the editing keys
+ *   ui/view-draw.c    drawing: the frame, the bar, the input line and
+ *                     the line over it, the help line and the key page
+ *   ui/view-panes.c   drawing the group info and the search's hits
+ * Main thread only.  Only the two drawing files call curses (and the
+ * editing keys' beep()).
+ */
+#ifndef UI_VIEW_INT_H
+#define UI_VIEW_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ui/chats.h"
+#include "ui/groups.h"
+#include "ui/input.h"
+#include "ui/keys.h"
+#include "ui/msgs.h"
+#include "ui/search.h"
+#include "ui/view.h"
+
+#define UI_VIEW_KEY_ESC		0x1b
+#define UI_VIEW_DRAFTS_MAX	16	/* chats whose unsent text is kept */
+
+/* The prompt or question open over the input line (ui/view-prompt.c). */
+enum ui_view_prompt_kind {
+	PROMPT_NONE,
+	PROMPT_NUMBER,		/* new chat: a phone number */
+	PROMPT_REACT,		/* an emoji for the selected message */
+	PROMPT_GROUP_SUBJECT,	/* new group: its subject */
+	PROMPT_GROUP_MEMBERS,	/* new group: its members */
+	PROMPT_RENAME,		/* the open group's new subject */
+	PROMPT_ADD,		/* members to add to it */
+	PROMPT_REMOVE,		/* members to remove from it */
+	PROMPT_LEAVE,		/* leave it?  y or n */
+	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
+};
+
+/* The open chat's bar: what the events say of the contact. */
+struct ui_view_bar {
+	bool		 typing;	/* "typing…" shown */
+	int64_t		 typing_until;	/* ms since 1970: shown until */
+	int		 online;	/* -1 unknown, 0, 1 */
+	int64_t		 last_seen_ms;	/* ms since 1970, 0 unknown */
+};
+
+/* What was typed in a chat left unsent (chat NULL: a free slot). */
+struct ui_view_draft {
+	char		*chat, *text;
+};
+
+/* The open chat as we write in it (ui/view-chat.c). */
+struct ui_view_chat {
+	/* The reply being written, all NULL when none; reply_sender
+	 * NULL also when the quoted message is ours. */
+	char		*reply_id, *reply_sender, *reply_text;
+	char		*edit_id;	/* our message being edited, or NULL */
+	/* Each chat's draft, the newest UI_VIEW_DRAFTS_MAX, in memory
+	 * only: the slots in use first, oldest first. */
+	struct ui_view_draft drafts[UI_VIEW_DRAFTS_MAX];
+	/* Our typing. */
+	bool		 composing;
+	int64_t		 composing_ms;	/* CMD_TYPING 1 sent at */
+	int64_t		 edit_ms;	/* the last edit */
+	char		*composing_chat;
+	bool		 phone_asked;	/* CMD_HISTORY_MORE went for the
+					 * open chat */
+};
+
+/* The prompt or question open (ui/view-prompt.c). */
+struct ui_view_prompt {
+	enum ui_view_prompt_kind kind;
+	struct ui_input	 in;		/* the prompt's text */
+	const char	*err;		/* static, translated, or NULL */
+	char		*react_id;	/* PROMPT_REACT's message */
+	bool		 react_mine;	/* ... is ours */
+	char		*revoke_id;	/* asked about in PROMPT_REVOKE */
+	char		*new_subject;	/* a new group's, members asked */
+	char		*made_subject;	/* a group asked for: opened when
+					 * its EV_GROUP comes */
+	unsigned	 made_count;	/* the members asked for with it */
+};
+
+/* The open group's info in the message pane's place (ui/view-info.c). */
+struct ui_view_info {
+	bool		 on;
+	int		 sel;		/* the selected member */
+	int		 top;		/* the first member drawn */
+	int		 rows;		/* member rows last drawn */
+};
+
+/* The key page (ui/view-draw.c). */
+struct ui_view_help {
+	bool		 on;
+	int		 top, rows;	/* its scroll, rows last drawn */
+};
+
+struct ui_view {
+	struct ui_view_opts o;
+	ui_view_push_fn	 push;
+	void		*arg;
+	bool		 connected;
+	struct ui_chats	 chats;
+	struct ui_msgs	 msgs;
+	struct ui_input	 in;		/* the input line */
+	struct ui_groups groups;
+	struct ui_search search;
+	bool		 search_info;	/* the group info was shown when
+					 * the search opened */
+	struct ui_view_bar bar;
+	struct ui_view_chat chat;
+	struct ui_view_prompt prompt;
+	struct ui_view_info info;
+	struct ui_view_help help;
+	bool		 pasting;	/* between the bracketed-paste marks */
+	bool		 paste_cr;	/* the paste's last key was a CR */
+	/* Chat list reloads. */
+	bool		 chats_due;
+	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
+	char		*note;		/* a passing line, sanitised */
+};
+
+/* ---- ui/view.c ---- */
+
+/* Hand c (taken; NULL: nothing) to the view's push function. */
+void		 ui_view_push(struct ui_view *v, struct cmd *c);
+
+/* Say text (copied, sanitised; NULL: nothing) on the line over the input
+ * until the next key. */
+void		 ui_view_note(struct ui_view *v, const char *text);
+
+/*
+ * The sentence fmt (one %s) with name in it, into line[size], the name
+ * cut short ("…") so that the whole sentence fits in cols columns (names
+ * are long; what the sentence says after them must show).  Returns line.
+ */
+const char	*ui_view_with_name(char *line, size_t size, int cols,
+		    const char *fmt, const char *name);
+
+/* Whether chat (may be NULL) is the open chat. */
+bool		 ui_view_is_open(const struct ui_view *v, const char *chat);
+
+/* Open the chat selected in the list when it is not the open one. */
+void		 ui_view_open_selected(struct ui_view *v);
+
+/* Open chat (borrowed; selected in the list, added when the list lacks
+ * it) at the message of rowid, in context. */
+void		 ui_view_open_at(struct ui_view *v, const char *chat,
+		    int64_t rowid);
+
+/* The open chat's group, or NULL when it is not a group. */
+struct ui_group	*ui_view_open_group(const struct ui_view *v);
+
+/* Whether the open chat is a group we are no longer a member of. */
+bool		 ui_view_open_left(const struct ui_view *v);
+
+/* ---- ui/view-chat.c ---- */
+
+void		 ui_view_chat_release(struct ui_view *v);
+
+/* The open chat (if any) is left for chat jid (borrowed): our typing
+ * stops, the reply or edit goes, the input line's text is kept as the
+ * open chat's draft and jid's draft, if any, comes back. */
+void		 ui_view_chat_leave(struct ui_view *v, const char *jid);
+
+/* Stop our typing (CMD_TYPING paused) where it was on. */
+void		 ui_view_chat_typing_stop(struct ui_view *v);
+
+/* The input line changed at now (ms): CMD_TYPING composing, at most
+ * every UI_VIEW_TYPING_MS, or paused when it is empty. */
+void		 ui_view_chat_typing_edit(struct ui_view *v, int64_t now);
+
+/* Time passes: our typing pauses UI_VIEW_TYPING_MS after the last key. */
+void		 ui_view_chat_tick(struct ui_view *v, int64_t now);
+
+/* Send what the input line holds (a reply, an edit or a message). */
+void		 ui_view_chat_send(struct ui_view *v);
+
+/* Drop the reply or edit being written. */
+void		 ui_view_chat_cancel(struct ui_view *v);
+
+/* The selected message m->v[m->sel]: reply to it; edit it; delete it
+ * (after a question); send it again (a failed one of ours); react. */
+void		 ui_view_chat_reply(struct ui_view *v);
+void		 ui_view_chat_edit(struct ui_view *v, int64_t now);
+void		 ui_view_chat_delete(struct ui_view *v, int64_t now);
+void		 ui_view_chat_retry(struct ui_view *v);
+void		 ui_view_chat_react(struct ui_view *v);
+
+/* Older rows: the store's next page, or once the phone's history. */
+void		 ui_view_chat_older(struct ui_view *v);
+
+/* A page of the open chat up (dir < 0, older) or down. */
+void		 ui_view_chat_page(struct ui_view *v, int dir);
+
+/* ---- ui/view-prompt.c ---- */
+
+void		 ui_view_prompt_release(struct ui_view *v);
+
+/* Open prompt kind, empty, or with text (borrowed) in it. */
+void		 ui_view_prompt_start(struct ui_view *v,
+		    enum ui_view_prompt_kind kind);
+void		 ui_view_prompt_start_with(struct ui_view *v,
+		    enum ui_view_prompt_kind kind, const char *text);
+
+/* Ask for an emoji for message id (borrowed; mine: it is ours), or
+ * whether to delete our message id for everyone. */
+void		 ui_view_prompt_react(struct ui_view *v, const char *id,
+		    bool mine);
+void		 ui_view_prompt_revoke(struct ui_view *v, const char *id);
+
+/* A key k (action a) for the prompt open; it takes every key. */
+void		 ui_view_prompt_key(struct ui_view *v, int k,
+		    enum ui_key_action a);
+
+/*
+ * The line over the prompt open (its error, or what to type), into
+ * line[size] when it is made for cols columns, and in *lead what the
+ * input line starts with.  Returns the line (static, translated, or
+ * line).
+ */
+const char	*ui_view_prompt_text(struct ui_view *v, char *line,
+		    size_t size, int cols, const char **lead);
+
+/* ---- ui/view-info.c ---- */
+
+/* Show the open group's info (asking for it), or say it is no group. */
+void		 ui_view_info_open(struct ui_view *v);
+
+/* From the info: ask to leave the open group; rename it (a prompt with
+ * its subject); add members (a prompt); remove the selected member (a
+ * prompt with them).  Each says why not when it cannot. */
+void		 ui_view_info_leave(struct ui_view *v);
+void		 ui_view_info_rename(struct ui_view *v);
+void		 ui_view_info_add(struct ui_view *v);
+void		 ui_view_info_remove(struct ui_view *v);
+
+/* Whether we may add and remove members of g: an admin, or not known
+ * yet (the server decides then). */
+bool		 ui_view_info_may_manage(const struct ui_group *g);
+
+/* ---- ui/view-search.c ---- */
+
+/* Open the search: in the open chat, or (global, or no chat open) in
+ * all; open already: the other scope, the query kept. */
+void		 ui_view_search_open(struct ui_view *v, bool global,
+		    int64_t now);
+
+/* Close it: the view as it was (the group info back if shown). */
+void		 ui_view_search_close(struct ui_view *v);
+
+/* Its query changed: parsed again and searched (debounced). */
+void		 ui_view_search_edit(struct ui_view *v, int64_t now);
+
+/* Open the chosen hit's chat at it (the search closes). */
+void		 ui_view_search_enter(struct ui_view *v);
+
+/* Time passes: a query due is sent. */
+void		 ui_view_search_tick(struct ui_view *v, int64_t now);
+
+/* ---- ui/view-keys.c ---- */
+
+/* The editing keys of the input line, prompts and the search's query
+ * (in): true when k was one (a text key beeps when it does not fit). */
+bool		 ui_view_keys_edit(struct ui_input *in, int k);
+
+/* ---- ui/view-draw.c ---- */
+
+/* Draw s at (y, x) in at most cols columns (none when cols <= 0).
+ * Returns the columns drawn. */
+int		 ui_view_put(int y, int x, const char *s, int cols);
+
+/* ---- ui/view-panes.c ---- */
+
+/* The open group's info, and the search, in the box at (y, x), h rows
+ * by w columns. */
+void		 ui_view_panes_info(struct ui_view *v, int y, int x, int h,
+		    int w);
+void		 ui_view_panes_search(struct ui_view *v, int y, int x, int h,
+		    int w, int64_t now);
+
+#endif

@@ -1,0 +1,735 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view-keys.c -- key dispatch of the chat screen (ui_view_key(),
+ * ui/view-int.h).  A key is first a bracketed paste's (a newline in a
+ * paste is a newline, not Enter), then the key page's while it is shown,
+ * then quit wherever it is typed; then the rooms are asked in turn, the
+ * first one open taking it: the search, a prompt, the group info, the
+ * chat screen's own keys, the selected message, a group we left, the
+ * input line.  A room holds a table of (action, handler) over the
+ * actions of ui/keys.h (the key bound to each, wachat.conf's key-*
+ * settings), and a handler for the other keys it takes (its letters,
+ * Enter, Esc, the editing keys).
+ */
+#include "base/compat.h"
+
+#include <curses.h>		/* KEY_* codes */
+
+#include "base/i18n.h"
+#include "ui/view-int.h"
+
+/* What an action does in a room, the key typed at now (ms). */
+typedef void	(*act_fn)(struct ui_view *, int64_t);
+
+/* One room: whether it is open (NULL: always), its actions (indexed by
+ * enum ui_key_action; NULL: none, or an action it does not take) and its
+ * other keys (NULL: none; true when it took the key). */
+struct room {
+	bool		(*on)(const struct ui_view *);
+	const act_fn	*acts;
+	bool		(*key)(struct ui_view *, int, enum ui_key_action,
+			    int64_t);
+};
+
+static bool
+is_enter(int k)
+{
+	return k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER;
+}
+
+static bool
+is_text_key(int k)
+{
+	return k >= 0x20 && k != 0x7f && k < UI_KEY_FN &&
+	    !(k >= 0x80 && k < 0xa0);
+}
+
+bool
+ui_view_keys_edit(struct ui_input *in, int k)
+{
+	switch (k) {
+	case UI_KEY_FN + KEY_LEFT:	ui_input_left(in); return true;
+	case UI_KEY_FN + KEY_RIGHT:	ui_input_right(in); return true;
+	case UI_KEY_FN + KEY_HOME:
+	case 0x01:			ui_input_home(in); return true;
+	case UI_KEY_FN + KEY_END:
+	case 0x05:			ui_input_end(in); return true;
+	case UI_KEY_FN + KEY_BACKSPACE:
+	case 0x7f:
+	case 0x08:			ui_input_backspace(in); return true;
+	case UI_KEY_FN + KEY_DC:	ui_input_delete(in); return true;
+	case 0x0b:			ui_input_kill_end(in); return true;
+	case 0x15:			ui_input_kill_start(in); return true;
+	}
+	if (is_text_key(k)) {
+		if (ui_input_insert_cp(in, (uint32_t)k) != 0)
+			beep();
+		return true;
+	}
+	return false;
+}
+
+/* Moving the selection of a list of n rows, step rows a page. */
+static void
+sel_up(int *sel)
+{
+	if (*sel > 0)
+		(*sel)--;
+}
+
+static void
+sel_down(int *sel, int n)
+{
+	if (*sel + 1 < n)
+		(*sel)++;
+}
+
+static void
+sel_page_up(int *sel, int step)
+{
+	*sel = *sel > step ? *sel - step : 0;
+}
+
+static void
+sel_page_down(int *sel, int n, int step)
+{
+	*sel = *sel + step < n ? *sel + step : (n > 0 ? n - 1 : 0);
+}
+
+/* ---- the chat screen's own actions (every room but the search, a
+ * prompt and the group info lets them through) ---- */
+
+static void
+help_open(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->help.on = true;
+	v->help.top = 0;
+}
+
+static void
+next_chat(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (ui_chats_move(&v->chats, 1))
+		ui_view_open_selected(v);
+}
+
+static void
+prev_chat(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (ui_chats_move(&v->chats, -1))
+		ui_view_open_selected(v);
+}
+
+static void
+unread_chat(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (ui_chats_next_unread(&v->chats))
+		ui_view_open_selected(v);
+	else
+		ui_view_note(v, _("no unread chat"));
+}
+
+static void
+new_chat(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->info.on = false;
+	ui_view_prompt_start(v, PROMPT_NUMBER);
+}
+
+static void
+new_group(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->info.on = false;
+	ui_view_prompt_start(v, PROMPT_GROUP_SUBJECT);
+}
+
+static void
+group_info(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_info_open(v);
+}
+
+static void
+group_leave(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_info_leave(v);
+}
+
+static void
+older_page(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_page(v, -1);
+}
+
+static void
+newer_page(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_page(v, 1);
+}
+
+static void
+find(struct ui_view *v, int64_t now)
+{
+	ui_view_search_open(v, false, now);
+}
+
+static void
+find_all(struct ui_view *v, int64_t now)
+{
+	ui_view_search_open(v, true, now);
+}
+
+static const act_fn chat_acts[UI_ACT_COUNT] = {
+	[UI_ACT_HELP] =		help_open,
+	[UI_ACT_NEXT_CHAT] =	next_chat,
+	[UI_ACT_PREV_CHAT] =	prev_chat,
+	[UI_ACT_UNREAD_CHAT] =	unread_chat,
+	[UI_ACT_NEW_CHAT] =	new_chat,
+	[UI_ACT_GROUP_NEW] =	new_group,
+	[UI_ACT_GROUP_INFO] =	group_info,
+	[UI_ACT_GROUP_LEAVE] =	group_leave,
+	[UI_ACT_PREV_PAGE] =	older_page,
+	[UI_ACT_NEXT_PAGE] =	newer_page,
+	[UI_ACT_FIND] =		find,
+	[UI_ACT_FIND_ALL] =	find_all,
+};
+
+/* ---- the key page: its scroll keys (Up, Down, PgUp, PgDn as typed,
+ * whatever they are bound to); any other key closes it and does
+ * nothing more, but quit ---- */
+
+static bool
+help_key(struct ui_view *v, int k, enum ui_key_action a)
+{
+	int	 page = v->help.rows > 1 ? v->help.rows - 1 : 1;
+
+	switch (k) {
+	case UI_KEY_FN + KEY_UP:	v->help.top -= 1; return true;
+	case UI_KEY_FN + KEY_DOWN:	v->help.top += 1; return true;
+	case UI_KEY_FN + KEY_PPAGE:	v->help.top -= page; return true;
+	case UI_KEY_FN + KEY_NPAGE:	v->help.top += page; return true;
+	}				/* ui/view-draw.c clamps it */
+	v->help.on = false;
+	return a != UI_ACT_QUIT;
+}
+
+/* ---- the search: every key but quit ---- */
+
+static bool
+search_on(const struct ui_view *v)
+{
+	return v->search.on;
+}
+
+static int
+search_step(const struct ui_view *v)
+{
+	return v->search.rows > 1 ? v->search.rows - 1 : 1;
+}
+
+static void
+search_cancel(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_search_close(v);
+}
+
+static void
+search_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_up(&v->search.sel);
+}
+
+static void
+search_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_down(&v->search.sel, (int)v->search.n);
+}
+
+static void
+search_page_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_page_up(&v->search.sel, search_step(v));
+}
+
+static void
+search_page_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_page_down(&v->search.sel, (int)v->search.n, search_step(v));
+}
+
+static void
+search_enter(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_search_enter(v);
+}
+
+static const act_fn search_acts[UI_ACT_COUNT] = {
+	[UI_ACT_CANCEL] =	search_cancel,
+	[UI_ACT_HELP] =		help_open,
+	[UI_ACT_FIND] =		find,
+	[UI_ACT_FIND_ALL] =	find_all,
+	[UI_ACT_SELECT_UP] =	search_up,
+	[UI_ACT_SELECT_DOWN] =	search_down,
+	[UI_ACT_PREV_PAGE] =	search_page_up,
+	[UI_ACT_NEXT_PAGE] =	search_page_down,
+	[UI_ACT_SEND] =		search_enter,
+};
+
+/* Esc closes, Enter opens the chosen hit, the rest edits the query. */
+static bool
+search_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	size_t	 len = v->search.q.len;
+
+	(void)a;
+	if (k == UI_VIEW_KEY_ESC)
+		ui_view_search_close(v);
+	else if (is_enter(k))
+		ui_view_search_enter(v);
+	else if (ui_view_keys_edit(&v->search.q, k) && v->search.q.len != len)
+		ui_view_search_edit(v, now);
+	return true;
+}
+
+/* ---- a prompt or question: every key but quit ---- */
+
+static bool
+prompt_on(const struct ui_view *v)
+{
+	return v->prompt.kind != PROMPT_NONE;
+}
+
+static bool
+prompt_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	(void)now;
+	ui_view_prompt_key(v, k, a);
+	return true;
+}
+
+/* ---- the group info: every key (those that leave it for another
+ * chat, a prompt or the search as on the chat screen) ---- */
+
+static bool
+info_on(const struct ui_view *v)
+{
+	return v->info.on;
+}
+
+/* The open group's members, and a page of them. */
+static int
+info_n(const struct ui_view *v)
+{
+	const struct ui_group	*g = ui_view_open_group(v);
+
+	return g != NULL ? (int)g->n : 0;
+}
+
+static int
+info_step(const struct ui_view *v)
+{
+	return v->info.rows > 1 ? v->info.rows - 1 : 1;
+}
+
+static void
+info_close(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->info.on = false;
+}
+
+static void
+info_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_up(&v->info.sel);
+}
+
+static void
+info_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_down(&v->info.sel, info_n(v));
+}
+
+static void
+info_page_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_page_up(&v->info.sel, info_step(v));
+}
+
+static void
+info_page_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	sel_page_down(&v->info.sel, info_n(v), info_step(v));
+}
+
+static void
+info_first(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->info.sel = 0;
+}
+
+static void
+info_last(struct ui_view *v, int64_t now)
+{
+	int	 n = info_n(v);
+
+	(void)now;
+	v->info.sel = n > 0 ? n - 1 : 0;
+}
+
+static void
+info_rename(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_info_rename(v);
+}
+
+static void
+info_add(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_info_add(v);
+}
+
+static void
+info_remove(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_info_remove(v);
+}
+
+static const act_fn info_acts[UI_ACT_COUNT] = {
+	[UI_ACT_CANCEL] =	info_close,
+	[UI_ACT_GROUP_INFO] =	info_close,
+	[UI_ACT_SELECT_UP] =	info_up,
+	[UI_ACT_SELECT_DOWN] =	info_down,
+	[UI_ACT_PREV_PAGE] =	info_page_up,
+	[UI_ACT_NEXT_PAGE] =	info_page_down,
+	[UI_ACT_GROUP_LEAVE] =	group_leave,
+	/* as on the chat screen */
+	[UI_ACT_HELP] =		help_open,
+	[UI_ACT_NEXT_CHAT] =	next_chat,
+	[UI_ACT_PREV_CHAT] =	prev_chat,
+	[UI_ACT_UNREAD_CHAT] =	unread_chat,
+	[UI_ACT_NEW_CHAT] =	new_chat,
+	[UI_ACT_GROUP_NEW] =	new_group,
+	[UI_ACT_FIND] =		find,
+	[UI_ACT_FIND_ALL] =	find_all,
+};
+
+/* Its letters and keys, whatever is bound to them. */
+static const struct {
+	int	 key;
+	act_fn	 fn;
+} info_keys[] = {
+	{ UI_VIEW_KEY_ESC,	 info_close },
+	{ 'r',			 info_rename },
+	{ 'a',			 info_add },
+	{ 'd',			 info_remove },
+	{ UI_KEY_FN + KEY_DC,	 info_remove },
+	{ 'l',			 group_leave },
+	{ UI_KEY_FN + KEY_HOME,	 info_first },
+	{ UI_KEY_FN + KEY_END,	 info_last },
+};
+
+static bool
+info_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	size_t	 i;
+
+	(void)a;
+	for (i = 0; i < sizeof(info_keys) / sizeof(info_keys[0]); i++)
+		if (info_keys[i].key == k) {
+			info_keys[i].fn(v, now);
+			break;
+		}
+	return true;
+}
+
+/* ---- the selected message: its actions; Enter replies; any other key
+ * leaves the selection and goes on to the input line ---- */
+
+static bool
+selected_on(const struct ui_view *v)
+{
+	return v->msgs.sel >= 0 && v->msgs.sel < (int)v->msgs.n;
+}
+
+static void
+sel_older(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->msgs.sel > 0)
+		v->msgs.sel--;
+	else
+		ui_view_chat_older(v);
+}
+
+static void
+sel_newer(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->msgs.sel + 1 < (int)v->msgs.n)
+		v->msgs.sel++;
+	else
+		v->msgs.sel = -1;
+}
+
+static void
+sel_reply(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_reply(v);
+}
+
+static void
+sel_react(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_react(v);
+}
+
+static void
+sel_retry(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_retry(v);
+}
+
+static void
+sel_delete(struct ui_view *v, int64_t now)
+{
+	ui_view_chat_delete(v, now);
+}
+
+static void
+sel_edit(struct ui_view *v, int64_t now)
+{
+	ui_view_chat_edit(v, now);
+}
+
+static void
+sel_leave(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->msgs.sel = -1;
+}
+
+static const act_fn select_acts[UI_ACT_COUNT] = {
+	[UI_ACT_SELECT_UP] =	sel_older,
+	[UI_ACT_SELECT_DOWN] =	sel_newer,
+	[UI_ACT_REPLY] =	sel_reply,
+	[UI_ACT_SEND] =		sel_reply,
+	[UI_ACT_REACT] =	sel_react,
+	[UI_ACT_RETRY] =	sel_retry,
+	[UI_ACT_DELETE] =	sel_delete,
+	[UI_ACT_EDIT] =		sel_edit,
+	[UI_ACT_CANCEL] =	sel_leave,
+};
+
+static bool
+select_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	(void)a;
+	(void)now;
+	if (k == '\r' || k == '\n') {
+		ui_view_chat_reply(v);
+		return true;
+	}
+	v->msgs.sel = -1;
+	return false;
+}
+
+/* ---- a group we left: nothing can be sent there (the input is off),
+ * but a message can be selected ---- */
+
+static bool
+left_on(const struct ui_view *v)
+{
+	return ui_view_open_left(v);
+}
+
+static bool
+left_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	(void)k;
+	(void)now;
+	if (a == UI_ACT_SELECT_UP || a == UI_ACT_CANCEL)
+		return false;
+	ui_view_note(v, _("you are no longer a member of this group"));
+	return true;
+}
+
+/* ---- the input line: every key ---- */
+
+static void
+input_newline(struct ui_view *v, int64_t now)
+{
+	if (ui_input_insert(&v->in, "\n", 1) == 0)
+		ui_view_chat_typing_edit(v, now);
+}
+
+/* Up with nothing typed selects the newest message. */
+static void
+input_select(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (ui_input_is_empty(&v->in) && v->msgs.n > 0)
+		v->msgs.sel = (int)v->msgs.n - 1;
+}
+
+static void
+input_cancel(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_cancel(v);
+}
+
+static void
+input_send(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_send(v);
+}
+
+static const act_fn input_acts[UI_ACT_COUNT] = {
+	[UI_ACT_SELECT_UP] =	input_select,
+	[UI_ACT_CANCEL] =	input_cancel,
+	[UI_ACT_SEND] =		input_send,
+	[UI_ACT_NEWLINE] =	input_newline,
+};
+
+/* Enter sends (or is a newline: enter-sends = no), the rest edits. */
+static bool
+input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	size_t	 len = v->in.len;
+
+	(void)a;
+	if (is_enter(k)) {
+		if (v->o.enter_sends)
+			ui_view_chat_send(v);
+		else
+			input_newline(v, now);
+	} else if (v->pasting && is_text_key(k)) {
+		/* a long paste: no bell per character past the end */
+		if (ui_input_insert_cp(&v->in, (uint32_t)k) == 0)
+			ui_view_chat_typing_edit(v, now);
+		else
+			ui_view_note(v, _("the paste was cut at 65,536 bytes, "
+			    "a message's most"));
+	} else if (ui_view_keys_edit(&v->in, k) && v->in.len != len)
+		/* the text changed, not the cursor */
+		ui_view_chat_typing_edit(v, now);
+	return true;
+}
+
+/* The rooms, in the order they are asked. */
+static const struct room rooms[] = {
+	{ search_on,	search_acts,	search_key },
+	{ prompt_on,	NULL,		prompt_key },
+	{ info_on,	info_acts,	info_key },
+	{ NULL,		chat_acts,	NULL },
+	{ selected_on,	select_acts,	select_key },
+	{ left_on,	NULL,		left_key },
+	{ NULL,		input_acts,	input_key },
+};
+
+/* Whether room r took key k (action a). */
+static bool
+room_key(const struct room *r, struct ui_view *v, int k,
+    enum ui_key_action a, int64_t now)
+{
+	if (r->acts != NULL && a > UI_ACT_NONE && a < UI_ACT_COUNT &&
+	    r->acts[a] != NULL) {
+		r->acts[a](v, now);
+		return true;
+	}
+	return r->key != NULL && r->key(v, k, a, now);
+}
+
+/*
+ * A key inside a bracketed paste: a newline is a newline of the message
+ * (in the input line; nothing in a prompt or a search), a tab four
+ * spaces, any other control character or Alt-key pasted nothing; true
+ * when taken.  Text goes on as typed.
+ */
+static bool
+paste_key(struct ui_view *v, int k, int64_t now)
+{
+	bool	 input = !v->help.on && !v->search.on && !v->info.on &&
+		    v->prompt.kind == PROMPT_NONE && !ui_view_open_left(v) &&
+		    v->msgs.sel < 0, cr = v->paste_cr;
+
+	v->paste_cr = k == '\r';
+	if (k == '\n' && cr)
+		return true;		/* CR LF is one line break */
+	if (is_enter(k)) {
+		/* a prompt is one line: a space there */
+		if (input && ui_input_insert(&v->in, "\n", 1) == 0)
+			ui_view_chat_typing_edit(v, now);
+		else if (!input && v->prompt.kind != PROMPT_NONE &&
+		    ui_input_insert(&v->prompt.in, " ", 1) != 0)
+			beep();
+		return true;
+	}
+	if (k == '\t') {
+		if (input && ui_input_insert(&v->in, "    ", 4) == 0)
+			ui_view_chat_typing_edit(v, now);
+		return true;
+	}
+	return k < 0x20 || k == 0x7f || k >= UI_KEY_ALT;
+}
+
+bool
+ui_view_key(struct ui_view *v, int k, int64_t now)
+{
+	enum ui_key_action	 a = ui_keys_action(&v->o.keys, k);
+	size_t			 i;
+
+	if (k == UI_KEY_PASTE_BEGIN || k == UI_KEY_PASTE_END) {
+		v->pasting = k == UI_KEY_PASTE_BEGIN;
+		return false;
+	}
+	if (v->pasting && paste_key(v, k, now))
+		return false;
+	ui_view_note(v, NULL);
+	if (v->help.on && help_key(v, k, a))
+		return false;
+	if (a == UI_ACT_QUIT) {
+		ui_view_chat_typing_stop(v);
+		return true;
+	}
+	for (i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++)
+		if ((rooms[i].on == NULL || rooms[i].on(v)) &&
+		    room_key(&rooms[i], v, k, a, now))
+			break;
+	return false;
+}
+
+bool
+ui_view_is_quit_key(const struct ui_view *v, int k)
+{
+	return ui_keys_action(&v->o.keys, k) == UI_ACT_QUIT;
+}

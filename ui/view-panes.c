@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view-panes.c -- what the chat screen draws in the message pane's
+ * place (ui/view-int.h): the open group's info (subject, description,
+ * members with their roles, the keys) and the search (its title with the
+ * filters taken, the hits two rows each with their match highlighted, or
+ * what is instead).  Main thread (curses).
+ */
+#include "base/compat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "base/buf.h"
+#include "base/i18n.h"
+#include "ui/text.h"
+#include "ui/view-int.h"
+
+/* One member's row of the group info: name in their colour, number,
+ * creator or admin, "you". */
+static void
+draw_member(const struct ui_member *m, int y, int x, int w, bool sel)
+{
+	struct buf	 b = BUF_INIT;
+	attr_t		 hl = A_BOLD;
+	int		 used;
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	if (has_colors())
+		hl |= COLOR_PAIR(UI_GROUP_PAIR0 + (int)ui_group_colour(m->jid));
+	attron(hl);
+	used = 1 + ui_view_put(y, x + 1, m->shown, w - 1);
+	attroff(hl);
+	if (m->name[0] != '\0') {
+		buf_append(&b, "  ", 2);
+		ui_group_name(NULL, m->jid, NULL, &b);
+		b.len--;	/* its NUL */
+	}
+	if (m->role == UI_GROUP_CREATOR || m->role == UI_GROUP_ADMIN) {
+		const char	*r = m->role == UI_GROUP_CREATOR ?
+		    _("creator") : _("admin");
+
+		buf_append(&b, "  ", 2);
+		buf_append(&b, r, strlen(r));
+	}
+	if (m->is_me) {
+		buf_append(&b, "  ", 2);
+		buf_append(&b, _("you"), strlen(_("you")));
+	}
+	buf_push(&b, '\0');
+	attron(A_DIM);
+	(void)ui_view_put(y, x + used, (char *)b.p, w - used);
+	attroff(A_DIM);
+	if (sel)
+		attroff(A_REVERSE);
+	buf_release(&b);
+}
+
+/* The group's subject, description (up to 3 rows) and member count from
+ * row y, above row end, w columns.  Returns the next row. */
+static int
+draw_info_head(const struct ui_group *g, int y, int end, int x, int w)
+{
+	struct ui_line	 dl[3];
+	char		 line[256];
+	int		 row = y, i, nd;
+
+	attron(A_BOLD);
+	(void)ui_view_put(row++, x, g->subject, w);
+	attroff(A_BOLD);
+	nd = ui_text_wrap(g->desc, strlen(g->desc), w, dl, 3);
+	attron(A_DIM);
+	for (i = 0; g->desc[0] != '\0' && i < nd && i < 3 && row < end; i++)
+		(void)ui_text_draw(row++, x, g->desc + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	if (row < end) {
+		if (g->left)
+			snprintf(line, sizeof(line), "%s",
+			    _("you are no longer a member"));
+		else
+			snprintf(line, sizeof(line), ngettext("%zu member",
+			    "%zu members", g->n), g->n);
+		attron(A_UNDERLINE);
+		(void)ui_view_put(row++, x, line, w);
+		attroff(A_UNDERLINE);
+	}
+	return row;
+}
+
+/* The members of g in list rows from row y, scrolled to the selected
+ * one. */
+static void
+draw_members(struct ui_view *v, const struct ui_group *g, int y, int x,
+    int w, int list)
+{
+	struct ui_view_info	*in = &v->info;
+	int			 i;
+
+	if (in->sel >= (int)g->n)
+		in->sel = g->n > 0 ? (int)g->n - 1 : 0;
+	if (in->sel < in->top)
+		in->top = in->sel;
+	else if (in->sel >= in->top + list)
+		in->top = in->sel - list + 1;
+	for (i = 0; i < list && in->top + i < (int)g->n; i++)
+		draw_member(&g->v[in->top + i], y + i, x, w,
+		    in->top + i == in->sel);
+}
+
+/* The open group's info in the box at (y, x), h rows by w columns:
+ * subject, description, member count, the members (scrolled to the
+ * selected one) and the keys at the bottom. */
+void
+ui_view_panes_info(struct ui_view *v, int y, int x, int h, int w)
+{
+	struct ui_group	*g = ui_view_open_group(v);
+	struct ui_line	 dl[2];
+	const char	*keys = g == NULL || ui_view_info_may_manage(g) ?
+			    _("Up/Down choose, r renames, a adds, d "
+			    "removes, l leaves, Esc closes") :
+			    _("Up/Down choose, r renames, l leaves, Esc "
+			    "closes");
+	int		 row, end, i, nd;
+
+	/* The keys at the bottom, on two rows when they need them. */
+	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
+	nd = nd < 2 ? nd : 2;
+	end = y + h - nd;
+	attron(A_DIM);
+	for (i = 0; i < nd; i++)
+		(void)ui_text_draw(end + i, x, keys + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	if (g == NULL || !g->known) {
+		(void)ui_view_put(y, x, _("asking for the group's info…"), w);
+		return;
+	}
+	row = draw_info_head(g, y, end, x, w);
+	v->info.rows = end - row;
+	if (v->info.rows >= 1)
+		draw_members(v, g, row, x, w, v->info.rows);
+}
+
+/* The search's title (into b, with a NUL): where it looks, then the
+ * filters taken. */
+static void
+search_title(struct ui_view *v, struct buf *b)
+{
+	const struct ui_search		*s = &v->search;
+	const struct ui_search_query	*q = &s->qy;
+	char				 line[256];
+	int				 i;
+
+	if (s->global)
+		snprintf(line, sizeof(line), "%s", _("Search all chats"));
+	else {
+		i = s->scope != NULL ? ui_chats_find(&v->chats, s->scope) : -1;
+		(void)ui_view_with_name(line, sizeof(line), 40,
+		    _("Search in %s"), i >= 0 ? v->chats.v[i].name : "");
+	}
+	buf_append(b, line, strlen(line));
+	if (q->chat != NULL && q->chat_name != NULL) {
+		buf_append(b, "  in:", 5);
+		buf_append(b, q->chat_name, strlen(q->chat_name));
+	}
+	if (q->sender != NULL) {
+		buf_append(b, "  from:", 7);
+		if (q->sender[0] == '\0')
+			buf_append(b, "me", 2);
+		else if (q->sender_name != NULL)
+			buf_append(b, q->sender_name, strlen(q->sender_name));
+	}
+	if (q->since_text != NULL) {
+		buf_append(b, "  after:", 8);
+		buf_append(b, q->since_text, strlen(q->since_text));
+	}
+	if (q->until_text != NULL) {
+		buf_append(b, "  before:", 9);
+		buf_append(b, q->until_text, strlen(q->until_text));
+	}
+	buf_push(b, '\0');
+}
+
+/* What the search's list says instead of hits, or NULL (into line). */
+static const char *
+search_state(struct ui_view *v, char *line, size_t size)
+{
+	const struct ui_search		*s = &v->search;
+	const struct ui_search_query	*q = &s->qy;
+	const char			*bad = q->bad != NULL ? q->bad : "";
+
+	switch (q->err) {
+	case UI_SEARCH_NO_CHAT:
+		snprintf(line, size, _("no chat is named %s"), bad);
+		return line;
+	case UI_SEARCH_NO_PERSON:
+		snprintf(line, size, _("nobody is named %s"), bad);
+		return line;
+	case UI_SEARCH_AMBIGUOUS:
+		snprintf(line, size, _("%s starts several names: type more "
+		    "of it"), bad);
+		return line;
+	case UI_SEARCH_BAD_DATE:
+		snprintf(line, size, _("%s is not a date: YYYY-MM-DD, YYYY-MM "
+		    "or YYYY"), bad);
+		return line;
+	case UI_SEARCH_OK:
+		break;
+	}
+	if (q->words == NULL || q->words[0] == '\0')
+		return _("Type words; filters: from:NAME in:CHAT "
+		    "after:DATE before:DATE");
+	if (s->asked != NULL && !s->answered && s->n == 0)
+		return _("searching…");
+	if (s->answered && s->n == 0)
+		return _("no results");
+	return NULL;
+}
+
+/* The snippet of h at (y, x), at most w columns, its match highlighted
+ * and shown (the start left out, "…", when the match is further on). */
+static void
+draw_snippet(const struct ui_search_hit *h, int y, int x, int w)
+{
+	const char	*t = h->snippet;
+	size_t		 off = 0, len = strlen(t), n;
+	int		 cols, used = 0;
+
+	if (w < 2)
+		return;
+	while (off < h->hl_start &&
+	    ui_text_width(t + off, h->hl_end - off) > w - 2) {
+		n = ui_text_next(t + off, len - off, &cols);
+		off += n;
+	}
+	if (off > 0)
+		used += ui_view_put(y, x, "\xe2\x80\xa6", w);
+	if (h->hl_start > off)
+		used += ui_text_draw(y, x + used, t + off, h->hl_start - off,
+		    w - used);
+	if (h->hl_end > h->hl_start && h->hl_start >= off) {
+		attron(A_BOLD | A_UNDERLINE);
+		used += ui_text_draw(y, x + used, t + h->hl_start,
+		    h->hl_end - h->hl_start, w - used);
+		attroff(A_BOLD | A_UNDERLINE);
+	}
+	if (len > h->hl_end && w > used)
+		(void)ui_text_draw(y, x + used, t + h->hl_end,
+		    len - h->hl_end, w - used);
+}
+
+/* One hit in two rows at (y, x), w columns: when, the chat (all chats),
+ * who wrote it (in their colour in a group), then the snippet. */
+static void
+draw_hit(struct ui_view *v, const struct ui_search_hit *h, int y, int x,
+    int w, bool sel, int64_t now)
+{
+	char		 when[32];
+	const char	*who = h->from_me ? _("You") : h->who[0] != '\0' ?
+			    h->who : (v->search.global ? "" : h->chat_name);
+	attr_t		 hl = A_BOLD;
+	int		 used;
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	mvhline(y + 1, x, ' ', w);
+	ui_chats_when(h->ts_ms, now, when, sizeof(when));
+	attron(A_DIM);
+	used = ui_view_put(y, x + 1, when, w - 1) + 1;
+	attroff(A_DIM);
+	if (v->search.global) {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		attron(A_BOLD);
+		used += ui_view_put(y, x + used, h->chat_name, w - used);
+		attroff(A_BOLD);
+	}
+	if (who[0] != '\0') {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		if (h->colour >= 0 && has_colors())
+			hl |= COLOR_PAIR(UI_GROUP_PAIR0 + h->colour);
+		attron(hl);
+		(void)ui_view_put(y, x + used, who, w - used);
+		attroff(hl);
+	}
+	draw_snippet(h, y + 1, x + 3, w - 3);
+	if (sel)
+		attroff(A_REVERSE);
+}
+
+/* The search in the box at (y, x), h rows by w columns: its title with
+ * the filters, the hits (scrolled to the chosen one) or what is instead,
+ * and the keys at the bottom. */
+void
+ui_view_panes_search(struct ui_view *v, int y, int x, int h, int w, int64_t now)
+{
+	struct ui_search	*s = &v->search;
+	struct ui_line		 dl[2];
+	struct buf		 b = BUF_INIT;
+	char			 line[512];
+	const char		*keys = _("Up/Down choose, Enter opens the "
+				    "message, Esc closes");
+	const char		*state;
+	int			 row = y, end, i, nd, list, shown;
+
+	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
+	nd = nd < 2 ? nd : 2;
+	end = y + h - nd;
+	attron(A_DIM);
+	for (i = 0; i < nd && end + i > y; i++)
+		(void)ui_text_draw(end + i, x, keys + dl[i].off, dl[i].len, w);
+	attroff(A_DIM);
+	search_title(v, &b);
+	attron(A_BOLD | A_UNDERLINE);
+	(void)ui_view_put(row++, x, (char *)b.p, w);
+	attroff(A_BOLD | A_UNDERLINE);
+	buf_release(&b);
+	if (row >= end)
+		return;
+	if ((state = search_state(v, line, sizeof(line))) != NULL) {
+		attron(A_DIM);
+		(void)ui_view_put(row, x + 1, state, w - 1);
+		attroff(A_DIM);
+		s->rows = 0;
+		return;
+	}
+	list = (end - row - (s->more ? 1 : 0)) / 2;
+	s->rows = list;
+	if (list < 1)
+		return;
+	if (s->sel >= (int)s->n)
+		s->sel = s->n > 0 ? (int)s->n - 1 : 0;
+	if (s->sel < s->top)
+		s->top = s->sel;
+	else if (s->sel >= s->top + list)
+		s->top = s->sel - list + 1;
+	for (shown = 0; shown < list && s->top + shown < (int)s->n; shown++)
+		draw_hit(v, &s->v[s->top + shown], row + 2 * shown, x, w,
+		    s->top + shown == s->sel, now);
+	if (s->more && s->top + shown >= (int)s->n) {
+		attron(A_DIM);
+		(void)ui_view_put(row + 2 * shown, x + 1, _("more results…: "
+		    "add words or filters to narrow the search"), w - 1);
+		attroff(A_DIM);
+	}
+}

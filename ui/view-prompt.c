@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/view-prompt.c -- the prompts and questions over the input line
+ * (ui/view-int.h): the one-line prompts (a phone number for a new chat,
+ * an emoji to react, a new group's name and members, a group's new name,
+ * members to add or remove) and the y/n questions (leave the group?
+ * delete our message for everyone?), as a table of (prompt, what it
+ * starts with, what Enter or y/n does), and the line each shows over the
+ * input.  The commands they make: CMD_REACT, CMD_GROUP_CREATE,
+ * CMD_GROUP_SUBJECT, CMD_GROUP_ADD, CMD_GROUP_REMOVE, CMD_GROUP_LEAVE,
+ * CMD_REVOKE.
+ */
+#include "base/compat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>		/* KEY_ENTER */
+
+#include "base/buf.h"
+#include "base/i18n.h"
+#include "base/jid.h"
+#include "base/xmalloc.h"
+#include "ui/text.h"
+#include "ui/view-int.h"
+
+/* Digits of a phone number with its country code, as the pairing
+ * prompt takes them. */
+#define PHONE_MIN	5
+#define PHONE_MAX	20
+
+/* The quick reactions, on keys 1 to 6 in the react prompt. */
+static const char *const quick[] = {
+	"\xf0\x9f\x91\x8d", "\xe2\x9d\xa4\xef\xb8\x8f", "\xf0\x9f\x98\x82",
+	"\xf0\x9f\x98\xae", "\xf0\x9f\x98\xa2", "\xf0\x9f\x99\x8f",
+};
+
+void
+ui_view_prompt_release(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	ui_input_release(&p->in);
+	free(p->react_id);
+	free(p->revoke_id);
+	free(p->new_subject);
+	free(p->made_subject);
+	memset(p, 0, sizeof(*p));
+}
+
+void
+ui_view_prompt_start(struct ui_view *v, enum ui_view_prompt_kind kind)
+{
+	v->prompt.kind = kind;
+	v->prompt.err = NULL;
+	ui_input_clear(&v->prompt.in);
+}
+
+void
+ui_view_prompt_start_with(struct ui_view *v, enum ui_view_prompt_kind kind,
+    const char *text)
+{
+	ui_view_prompt_start(v, kind);
+	if (ui_input_insert(&v->prompt.in, text, strlen(text)) != 0)
+		ui_input_clear(&v->prompt.in);
+}
+
+void
+ui_view_prompt_react(struct ui_view *v, const char *id, bool mine)
+{
+	free(v->prompt.react_id);
+	v->prompt.react_id = xstrdup(id);
+	v->prompt.react_mine = mine;
+	ui_view_prompt_start(v, PROMPT_REACT);
+}
+
+void
+ui_view_prompt_revoke(struct ui_view *v, const char *id)
+{
+	free(v->prompt.revoke_id);
+	v->prompt.revoke_id = xstrdup(id);
+	ui_view_prompt_start(v, PROMPT_REVOKE);
+}
+
+/* ---- reactions ---- */
+
+/*
+ * Whether s is one emoji, as WhatsApp takes a reaction: a single
+ * character as seen (a grapheme cluster: with its skin tone, joined
+ * people, a flag's two letters, a keycap), starting with a pictograph or
+ * symbol (U+2000 on, past the letters of every script in the BMP but
+ * CJK's own symbols) or, for a keycap, a digit, # or * with U+20E3.
+ */
+static bool
+one_emoji(const char *s)
+{
+	size_t		 len = strlen(s), n;
+	uint32_t	 cp = 0;
+	int		 cols;
+
+	if (len == 0 || (n = ui_text_next(s, len, &cols)) != len)
+		return false;
+	(void)ui_text_decode(s, len, &cp);
+	if (cp >= 0x1f000 || (cp >= 0x2000 && cp < 0x3000) ||
+	    (cp >= 0x3030 && cp <= 0x303d) || cp == 0x3297 || cp == 0x3299)
+		return true;
+	return (cp == '#' || cp == '*' || (cp >= '0' && cp <= '9')) &&
+	    strstr(s, "\xe2\x83\xa3") != NULL;	/* U+20E3 */
+}
+
+static void
+react(struct ui_view *v, const char *emoji)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	if (p->react_id != NULL && v->msgs.chat != NULL)
+		ui_view_push(v, cmd_new_chat(CMD_REACT, v->msgs.chat,
+		    p->react_id, emoji, NULL, p->react_mine));
+	free(p->react_id);
+	p->react_id = NULL;
+	p->kind = PROMPT_NONE;
+}
+
+/* Enter in the react prompt: the emoji typed. */
+static void
+react_enter(struct ui_view *v)
+{
+	if (one_emoji(v->prompt.in.text))
+		react(v, v->prompt.in.text);
+	else if (!ui_input_is_empty(&v->prompt.in))
+		v->prompt.err = _("a reaction is one emoji: 1 to 6, 0 removes "
+		    "yours, or type one and Enter");
+}
+
+/* 1 to 6 in the empty react prompt: a quick reaction; 0 removes ours. */
+static bool
+react_quick(struct ui_view *v, int k)
+{
+	if (!ui_input_is_empty(&v->prompt.in) || k < '0' || k > '6')
+		return false;
+	react(v, k == '0' ? "" : quick[k - '1']);
+	return true;
+}
+
+/* ---- a new chat ---- */
+
+/* Enter in the phone-number prompt: digits of a number with its country
+ * code, as the pairing prompt takes them. */
+static void
+take_number(struct ui_view *v)
+{
+	const struct ui_input	*in = &v->prompt.in;
+	char			 num[PHONE_MAX], jid[JID_MAX];
+	size_t			 i, n = 0;
+
+	for (i = 0; i < in->len; i++) {
+		char	 c = in->text[i];
+
+		if (c >= '0' && c <= '9') {
+			if (n >= PHONE_MAX)
+				break;
+			num[n++] = c;
+		} else if (strchr(" -()+", c) == NULL)
+			break;
+	}
+	if (i < in->len || n < PHONE_MIN || num[0] == '0' ||
+	    !jid_from_phone(num, n, jid, sizeof(jid))) {
+		v->prompt.err = _("a phone number has 5 to 20 digits, "
+		    "country code first");
+		return;
+	}
+	v->prompt.kind = PROMPT_NONE;
+	ui_chats_open(&v->chats, jid);
+	ui_view_open_selected(v);
+}
+
+/* ---- groups ---- */
+
+/*
+ * A member typed as a JID, p[0..n) holding its '@' at p + d: digits, then
+ * a PN or LID server and nothing else (a device or agent refused).
+ * Appended to out as typed; false for anything else.
+ */
+static bool
+member_jid(const char *p, size_t n, size_t d, struct buf *out)
+{
+	char	 jid[JID_MAX];
+
+	if (d == 0 || d > PHONE_MAX + 12 ||
+	    strspn(p, "0123456789") != d || n >= sizeof(jid))
+		return false;
+	memcpy(jid, p, n);
+	jid[n] = '\0';
+	if (!jid_is_pn(jid) && !jid_is_lid(jid))
+		return false;
+	buf_append(out, p, n);
+	return true;
+}
+
+/*
+ * A member typed as a phone number, p[0..n): 5 to 20 digits with the
+ * country code first (spaces, '-', '(', ')' and '+' ignored).  Appended
+ * to out as its PN JID; false for anything else.
+ */
+static bool
+member_number(const char *p, size_t n, struct buf *out)
+{
+	char	 num[PHONE_MAX], jid[JID_MAX];
+	size_t	 d, i;
+
+	for (d = i = 0; i < n; i++) {
+		if (p[i] >= '0' && p[i] <= '9') {
+			if (d == 0 && p[i] == '0')
+				return false;
+			if (d < sizeof(num))
+				num[d] = p[i];
+			d++;
+		} else if (strchr(" -()+", p[i]) == NULL)
+			return false;
+	}
+	if (d < PHONE_MIN || d > PHONE_MAX ||
+	    !jid_from_phone(num, d, jid, sizeof(jid)))
+		return false;
+	buf_append(out, jid, strlen(jid));
+	return true;
+}
+
+/*
+ * Members typed in a prompt: phone numbers with their country code (as
+ * the new-chat prompt takes them: 5 to 20 digits; spaces, '-', '(', ')'
+ * and '+' ignored) or user JIDs (digits "@s.whatsapp.net" or "@lid"),
+ * separated by commas or semicolons.  Appends them to out as JIDs joined
+ * by commas, with a NUL, and returns true; false for anything else.
+ */
+static bool
+parse_members(const char *text, struct buf *out)
+{
+	const char	*p = text, *end, *at;
+	size_t		 n;
+
+	for (; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = p + strcspn(p, ",;");
+		while (p < end && *p == ' ')
+			p++;
+		n = (size_t)(end - p);
+		while (n > 0 && p[n - 1] == ' ')
+			n--;
+		if (n == 0)
+			continue;
+		if (out->len > 0)
+			buf_push(out, ',');
+		at = memchr(p, '@', n);
+		if (at != NULL ? !member_jid(p, n, (size_t)(at - p), out) :
+		    !member_number(p, n, out))
+			return false;
+	}
+	buf_push(out, '\0');
+	return true;
+}
+
+/* Whether what the prompt holds is a name: not empty nor spaces. */
+static bool
+is_name(const struct ui_input *in)
+{
+	return !ui_input_is_empty(in) && in->text[strspn(in->text, " ")] !=
+	    '\0';
+}
+
+/* Enter with a new group's name: its members are asked next. */
+static void
+take_subject(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	if (!is_name(&p->in)) {
+		p->err = _("a group needs a name");
+		return;
+	}
+	free(p->new_subject);
+	p->new_subject = xstrdup(p->in.text);
+	ui_view_prompt_start(v, PROMPT_GROUP_MEMBERS);
+}
+
+/* The new group asked for with members m (JIDs joined by commas): it
+ * opens when its EV_GROUP comes (ui/view.c). */
+static void
+make_group(struct ui_view *v, const char *m)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+	size_t			 i;
+
+	ui_view_push(v, cmd_new_chat(CMD_GROUP_CREATE, NULL, NULL,
+	    p->new_subject, m, 0));
+	free(p->made_subject);
+	p->made_subject = p->new_subject;
+	p->new_subject = NULL;
+	p->made_count = 0;
+	for (i = 0; m[i] != '\0'; i++)
+		p->made_count += i == 0 || m[i] == ',';
+	ui_view_note(v, _("making the group…"));
+}
+
+/* Enter with members: a new group's, or those to add or remove. */
+static void
+take_members(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+	struct buf		 b = BUF_INIT;
+	enum ui_view_prompt_kind kind = p->kind;
+
+	if (!parse_members(p->in.text, &b) || (kind != PROMPT_GROUP_MEMBERS &&
+	    b.len <= 1)) {
+		buf_release(&b);
+		p->err = _("members are phone numbers with their country code "
+		    "or JIDs, separated by commas");
+		return;
+	}
+	if (kind == PROMPT_GROUP_MEMBERS)
+		make_group(v, (char *)b.p);
+	else if (v->msgs.chat != NULL)
+		ui_view_push(v, cmd_new_chat(kind == PROMPT_ADD ?
+		    CMD_GROUP_ADD : CMD_GROUP_REMOVE, v->msgs.chat, NULL,
+		    (char *)b.p, NULL, 0));
+	buf_release(&b);
+	p->kind = PROMPT_NONE;
+}
+
+/* Enter with the open group's new name. */
+static void
+take_rename(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	if (!is_name(&p->in)) {
+		p->err = _("a group needs a name");
+		return;
+	}
+	if (v->msgs.chat != NULL)
+		ui_view_push(v, cmd_new_chat(CMD_GROUP_SUBJECT, v->msgs.chat,
+		    NULL, p->in.text, NULL, 0));
+	p->kind = PROMPT_NONE;
+}
+
+/* ---- questions ---- */
+
+/* y or n to leaving the open group. */
+static void
+answer_leave(struct ui_view *v, bool yes)
+{
+	if (yes && v->msgs.chat != NULL)
+		ui_view_push(v, cmd_new_chat(CMD_GROUP_LEAVE, v->msgs.chat,
+		    NULL, NULL, NULL, 0));
+}
+
+/* y or n to deleting our message for everyone. */
+static void
+answer_revoke(struct ui_view *v, bool yes)
+{
+	if (yes && v->msgs.chat != NULL && v->prompt.revoke_id != NULL)
+		ui_view_push(v, cmd_new_chat(CMD_REVOKE, v->msgs.chat,
+		    v->prompt.revoke_id, NULL, NULL, 0));
+	free(v->prompt.revoke_id);
+	v->prompt.revoke_id = NULL;
+}
+
+/* The answer k gives to a y/n question: 1 yes (y, or German j), 0 no,
+ * -1 neither (the question stays). */
+static int
+yes_no(int k)
+{
+	if (k == 'y' || k == 'Y' || k == 'j' || k == 'J')
+		return 1;
+	return k == 'n' || k == 'N' ? 0 : -1;
+}
+
+/* ---- the prompts ---- */
+
+static const struct prompt_type {
+	const char	*lead;		/* the input line starts with it */
+	void		(*enter)(struct ui_view *);	/* Enter */
+	void		(*answer)(struct ui_view *, bool);	/* a question:
+					 * y or n (then it closes) */
+	bool		(*key)(struct ui_view *, int);	/* its own keys,
+					 * before editing; true: taken */
+} prompts[] = {
+	[PROMPT_NONE] =		 { "> ", NULL, NULL, NULL },
+	[PROMPT_NUMBER] =	 { "+", take_number, NULL, NULL },
+	[PROMPT_REACT] =	 { "", react_enter, NULL, react_quick },
+	[PROMPT_GROUP_SUBJECT] = { "> ", take_subject, NULL, NULL },
+	[PROMPT_GROUP_MEMBERS] = { "> ", take_members, NULL, NULL },
+	[PROMPT_RENAME] =	 { "> ", take_rename, NULL, NULL },
+	[PROMPT_ADD] =		 { "> ", take_members, NULL, NULL },
+	[PROMPT_REMOVE] =	 { "> ", take_members, NULL, NULL },
+	[PROMPT_LEAVE] =	 { "", NULL, answer_leave, NULL },
+	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
+};
+
+static void
+prompt_cancel(struct ui_view *v)
+{
+	if (v->prompt.kind == PROMPT_GROUP_MEMBERS) {
+		free(v->prompt.new_subject);
+		v->prompt.new_subject = NULL;
+	}
+	v->prompt.kind = PROMPT_NONE;
+}
+
+void
+ui_view_prompt_key(struct ui_view *v, int k, enum ui_key_action a)
+{
+	const struct prompt_type	*t = &prompts[v->prompt.kind];
+	int				 yes;
+
+	if (a == UI_ACT_CANCEL || k == UI_VIEW_KEY_ESC) {
+		prompt_cancel(v);
+		return;
+	}
+	if (t->answer != NULL) {
+		if ((yes = yes_no(k)) >= 0) {
+			t->answer(v, yes == 1);
+			v->prompt.kind = PROMPT_NONE;
+		}
+		return;
+	}
+	if (k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER) {
+		if (t->enter != NULL)
+			t->enter(v);
+		return;
+	}
+	if (t->key != NULL && t->key(v, k))
+		return;
+	v->prompt.err = NULL;
+	(void)ui_view_keys_edit(&v->prompt.in, k);
+}
+
+/* What to type in the prompt open, over it (into line, size bytes, for
+ * cols columns), or NULL. */
+static const char *
+prompt_words(struct ui_view *v, char *line, size_t size, int cols)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	switch (v->prompt.kind) {
+	case PROMPT_NUMBER:
+		return _("New chat: the phone number with its country code, "
+		    "Enter opens it, Esc goes back");
+	case PROMPT_REACT:
+		snprintf(line, size, _("React: 1 %s 2 %s 3 %s 4 %s 5 %s 6 %s, "
+		    "0 removes, or type one and Enter; Esc goes back"),
+		    quick[0], quick[1], quick[2], quick[3], quick[4],
+		    quick[5]);
+		return line;
+	case PROMPT_GROUP_SUBJECT:
+		return _("New group: its name, Enter goes on to its members, "
+		    "Esc goes back");
+	case PROMPT_GROUP_MEMBERS:
+		return ui_view_with_name(line, size, cols, _("Members of %s: "
+		    "phone numbers with their country code or JIDs, separated "
+		    "by commas; Enter makes the group"),
+		    v->prompt.new_subject != NULL ? v->prompt.new_subject : "");
+	case PROMPT_RENAME:
+		return _("The group's new name, Enter renames it, Esc goes "
+		    "back");
+	case PROMPT_ADD:
+		return _("Add to the group: phone numbers or JIDs, separated "
+		    "by commas; Enter adds them");
+	case PROMPT_REMOVE:
+		return _("Remove from the group: phone numbers or JIDs, "
+		    "separated by commas; Enter removes them");
+	case PROMPT_LEAVE:
+		return ui_view_with_name(line, size, cols, _("Leave the group "
+		    "%s? y leaves it, n stays"), ch != NULL ? ch->name : "");
+	case PROMPT_REVOKE:
+		return _("Delete this message for everyone? y deletes it, n "
+		    "keeps it");
+	case PROMPT_NONE:
+		break;
+	}
+	return NULL;
+}
+
+const char *
+ui_view_prompt_text(struct ui_view *v, char *line, size_t size, int cols,
+    const char **lead)
+{
+	*lead = prompts[v->prompt.kind].lead;
+	if (v->prompt.err != NULL)
+		return v->prompt.err;
+	return prompt_words(v, line, size, cols);
+}
