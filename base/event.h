@@ -2,267 +2,615 @@
 /*
  * base/event.h -- the typed messages between the two threads (style.md
  * 3.1): events from the engine thread to the UI thread, commands from the
- * UI thread to the engine thread.  Each is plain data that owns its
- * strings, so it can cross threads in a struct evq (src/evq.h) and be
- * freed by whichever thread ends up holding it.  libc only; every
- * function is callable from any thread.
+ * UI thread to the engine thread.  Each is a kind and that kind's payload,
+ * one struct per kind in a tagged union (nchat's protocol.h: one typed
+ * request or notification per kind, so the screen never parses what the
+ * engine formatted).
+ *
+ * Every payload is plain data: fixed-width integers, bools, enums, strings
+ * and arrays with a uint32_t count; no pointer into anything else.  An
+ * event or command owns every string and array in its payload: a string
+ * is a NUL-terminated owned copy, never NULL once made by ev_new() or
+ * cmd_new() ("" when empty or not known); an array is owned with its
+ * elements (NULL when its count is 0 is allowed).  Text from the network
+ * comes as sent: sanitise it before showing it.  So an event can cross
+ * threads in a struct evq (src/evq.h), be written to a socket with
+ * base/event-wire.h, and be freed by whichever thread ends up holding it.
+ * libc only; every function is callable from any thread.
  */
 #ifndef WC_EVENT_H
 #define WC_EVENT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-/* What the engine tells the UI. */
+/* ---- shared pieces ---- */
+
+/*
+ * A message as the store and WhatsApp's MessageKey name it.  chat: the
+ * contact's user JID or the group JID; id: the message id; sender: the
+ * author's user JID in a group, "" for ours (and in a 1:1 chat, where the
+ * chat says who); from_me: the message is ours.
+ */
+struct ev_key {
+	char		*chat;
+	char		*id;
+	char		*sender;
+	bool		 from_me;
+};
+
+/* A row's place in the store's keyset order (perf.md U1, U2): rows go by
+ * ts_ms, then rowid. */
+struct ev_cursor {
+	int64_t		 ts_ms;		/* ms since the epoch, UTC */
+	int64_t		 rowid;
+};
+
+/* Where a page of messages lies (CMD_LOAD_PAGE, EV_PAGE). */
+enum ev_page_dir {
+	EV_PAGE_NEWEST,		/* the chat's newest rows */
+	EV_PAGE_BEFORE,		/* the rows just older than a cursor */
+	EV_PAGE_AFTER,		/* the rows just newer than a cursor */
+	EV_PAGE_AROUND,		/* a message (by rowid) with rows each side:
+				 * a search hit, in context */
+};
+
+/* Where one of our messages is; an incoming one is EV_STATE_NONE. */
+enum ev_state {
+	EV_STATE_NONE,		/* received, or not ours */
+	EV_STATE_QUEUED,	/* stored, not yet acked by the server */
+	EV_STATE_SENT,		/* one tick */
+	EV_STATE_DELIVERED,	/* on a device of the contact */
+	EV_STATE_READ,		/* read */
+	EV_STATE_PLAYED,	/* played (voice); shown as read */
+	EV_STATE_FAILED,	/* the server refused it; may be retried */
+};
+
+/* What a stored row holds (EV_PAGE, EV_CHATS). */
+enum ev_row_kind {
+	EV_ROW_TEXT,		/* text, maybe a reply */
+	EV_ROW_MEDIA,		/* media; text is the caption */
+	EV_ROW_NOTICE,		/* a line from wachat, not a person */
+	EV_ROW_UNSUPPORTED,	/* a type wachat cannot show yet */
+	EV_ROW_PLACEHOLDER,	/* not decrypted yet; awaits a resend */
+};
+
+/* A group member's standing (EV_GROUP). */
+enum ev_role {
+	EV_ROLE_MEMBER,
+	EV_ROLE_ADMIN,
+	EV_ROLE_CREATOR,	/* the superadmin */
+};
+
+/* One emoji of a message's reactions, with how many people sent it.
+ * emoji owned, never NULL or "". */
+struct ev_tally {
+	char		*emoji;
+	uint32_t	 count;		/* >= 1 */
+};
+
+/* ---- events: what the engine tells the UI ---- */
+
 enum ev_kind {
-	EV_CONNECTING,		/* a connection attempt starts; num = attempt */
-	EV_QR,			/* text = QR text to show for secs seconds */
-	EV_PAIR_CODE,		/* text = the code to type on the phone */
-	EV_PAIRED,		/* text = own JID (linked) */
-	EV_CONNECTED,		/* logged in; text = own JID */
-	EV_DISCONNECTED,	/* text = reason in words, err = the code,
-				 * retry_ms = delay before the next attempt */
-	EV_LOGGED_OUT,		/* text = reason; the device was forgotten */
-	EV_ERROR,		/* text = what failed, in words; err = code */
-	EV_STOPPED,		/* the engine thread is done and may be
-				 * joined; text = why ("" when asked to
-				 * quit), err = 0 or the code that ended it.
-				 * Always the last event. */
-	/* 1:1 messaging (proto/dm.h): chat is the contact's user JID; text
-	 * comes from the network as sent (sanitise before showing it). */
-	EV_MESSAGE,		/* a message was stored: chat, id, sender
-				 * ("" ours), from_me, text, quoted_id,
-				 * state, notice, ts_ms */
-	EV_MSG_STATE,		/* our message (chat, id) moved to state */
-	EV_MSG_CHANGED,		/* (chat, id) edited to text, or deleted
-				 * (deleted = 1, text "") */
-	EV_REACTION,		/* sender reacted to (chat, id) with text
-				 * ("" removed) */
-	EV_TYPING,		/* chat is typing (state 1) or stopped */
-	EV_PRESENCE,		/* chat online (state 1) or not; ts_ms =
-				 * last seen, 0 unknown */
-	EV_SEND_FAILED,		/* our (chat, id) failed: text = why, err */
+	EV_CONNECTING,		/* u.connecting: an attempt starts */
+	EV_QR,			/* u.qr: a QR code to show */
+	EV_PAIR_CODE,		/* u.pair_code: the code to type on the phone */
+	EV_PAIRED,		/* u.paired: linked */
+	EV_CONNECTED,		/* u.connected: logged in */
+	EV_DISCONNECTED,	/* u.disconnected: the connection went */
+	EV_LOGGED_OUT,		/* u.logged_out: the device was forgotten */
+	EV_ERROR,		/* u.error: something failed; wachat goes on */
+	EV_STOPPED,		/* u.stopped: the engine thread is done and
+				 * may be joined.  Always the last event. */
+	/* Messaging (proto/dm.h): 1:1 chats and groups alike. */
+	EV_MESSAGE,		/* u.message: a message was stored */
+	EV_MSG_STATE,		/* u.msg_state: our message moved on */
+	EV_MSG_CHANGED,		/* u.msg_changed: edited or deleted */
+	EV_REACTION,		/* u.reaction: someone reacted */
+	EV_TYPING,		/* u.typing */
+	EV_PRESENCE,		/* u.presence */
+	EV_SEND_FAILED,		/* u.send_failed: our message failed */
 	/* Answers to CMD_LOAD_CHATS and CMD_LOAD_PAGE, read from the store
 	 * on the engine thread. */
-	EV_CHATS,		/* chats[0..nchats), in list order; more */
-	EV_PAGE,		/* chat's msgs[0..nmsgs), oldest first; num =
-				 * the command's direction (2: around a
-				 * message; then more = older rows exist,
-				 * more_after = newer rows exist); more */
-	/* Groups (issue 8): chat is the group JID ("...@g.us").  Group
-	 * messages come as EV_MESSAGE with chat = the group and sender =
-	 * the author's user JID, sender_name its name.  Group event lines
-	 * (created, subject changed, added, removed, left, promoted) come
-	 * as EV_MESSAGE with notice = 1. */
-	EV_GROUP,		/* a group's metadata, at login, on a change
-				 * or answering CMD_GROUP_INFO: chat, text =
-				 * subject, members[0..nmembers), num = 1
-				 * when we are no longer a member (left or
-				 * removed), aux = the description ("") */
-	/* Search (issue 9; store_search()). */
-	EV_SEARCH,		/* the answer to CMD_SEARCH: text = its query,
-				 * hits[0..nhits), newest first; more: there
-				 * are more matches than these */
-	/* History sync (issue 9; proto/hsync.h). */
-	EV_HISTORY,		/* state 0: a chunk was imported: num = the
-				 * phone's progress in percent, secs = the
-				 * messages stored; state 1: a chunk was
-				 * refused: text = why, err; state 2: all
-				 * taken (the queue is empty) */
+	EV_CHATS,		/* u.chats */
+	EV_PAGE,		/* u.page */
+	/* Groups (issue 8). */
+	EV_GROUP,		/* u.group: a group's metadata: before the
+				 * first EV_CHATS that lists it, on a change,
+				 * and answering CMD_GROUP_INFO */
+	EV_SEARCH,		/* u.search: the answer to CMD_SEARCH */
+	EV_HISTORY,		/* u.history: history sync (issue 9) */
 };
-/* One hit of EV_SEARCH.  Strings owned by the event, never NULL; text
- * from the network raw (sanitise before showing it). */
-struct ev_hit {
-	int64_t		 rowid;		/* open it with CMD_LOAD_PAGE flag 2 */
-	char		*chat;
-	char		*chat_name;	/* "" unknown */
-	char		*id;
-	char		*sender;	/* group author's user JID, or "" */
-	char		*sender_name;	/* "" unknown or ours */
-	int		 from_me;
+#define EV_KIND_MAX	EV_HISTORY
+
+/* EV_CONNECTING */
+struct ev_connecting {
+	uint32_t	 attempt;	/* from 1 */
+};
+
+/* EV_QR */
+struct ev_qr {
+	char		*code;		/* the QR code's text */
+	uint32_t	 secs;		/* seconds it is shown */
+};
+
+/* EV_PAIR_CODE */
+struct ev_pair_code {
+	char		*code;		/* as WhatsApp shows it, "XXXX-XXXX" */
+};
+
+/* EV_PAIRED, EV_CONNECTED: our account. */
+struct ev_account {
+	char		*jid;		/* our PN AD-JID, "15550000001:4@..." */
+	char		*number;	/* its user part: the phone number,
+					 * digits (shown after a '+') */
+};
+
+/* EV_DISCONNECTED */
+struct ev_disconnected {
+	char		*why;		/* in words */
+	int32_t		 err;		/* the code (base/err.h) */
+	uint32_t	 retry_ms;	/* until the next attempt; 0: at once */
+};
+
+/* EV_LOGGED_OUT, EV_STOPPED */
+struct ev_end {
+	char		*why;		/* in words; EV_STOPPED: "" when asked
+					 * to quit */
+	int32_t		 err;		/* 0 or the code that ended it */
+};
+
+/* EV_ERROR */
+struct ev_error {
+	char		*what;		/* what failed, in words */
+	int32_t		 err;		/* the code (base/err.h) */
+	char		*chat;		/* the chat a group command was about,
+					 * or "" */
+};
+
+/* EV_MESSAGE: a message was stored (ours as queued, or one received).
+ * Group event lines (created, subject changed, added, removed, left,
+ * promoted) come as notices. */
+struct ev_message {
+	struct ev_key	 key;
+	char		*sender_name;	/* in a group: the author's contact or
+					 * push name; "" unknown or ours */
+	char		*text;
+	char		*quoted_id;	/* a reply's quoted message, or "" */
+	enum ev_state	 state;
+	bool		 notice;	/* a line from wachat, not a person */
 	int64_t		 ts_ms;
-	char		*snippet;	/* text around the first match */
-	size_t		 match_start;	/* snippet[match_start..match_end) is
-					 * the first matched word */
-	size_t		 match_end;
-	int		 cut_before;	/* text left out before the snippet */
-	int		 cut_after;	/* and after it */
 };
 
-/* One member of EV_GROUP.  Strings owned by the event, never NULL. */
-struct ev_member {
-	char		*jid;		/* user JID (PN when known, else LID) */
-	char		*alt;		/* the other one (the LID), or "" */
-	char		*name;		/* contact or push name; "" unknown */
-	int		 admin;		/* 1 admin, 2 superadmin (creator) */
-	int		 is_me;		/* 1: this is us */
+/* EV_MSG_STATE: our message key moved to state. */
+struct ev_msg_state {
+	struct ev_key	 key;
+	enum ev_state	 state;
 };
 
-/* One chat of EV_CHATS.  Strings owned by the event, never NULL. */
+/* EV_MSG_CHANGED: the message key now says text, or was deleted. */
+struct ev_msg_changed {
+	struct ev_key	 key;
+	char		*text;		/* "" when deleted */
+	bool		 deleted;	/* revoked for everyone */
+	int64_t		 ts_ms;		/* of the change; 0 unknown */
+};
+
+/*
+ * EV_REACTION: sender reacted to the message target with emoji ("": took
+ * it back).  When the store holds the target, counted is set, target's
+ * sender and from_me are the stored ones, and tally[0..ntally) is every
+ * reaction it now has (this one included), in the order they first came;
+ * else counted is false, target has chat and id only, and ntally is 0.
+ */
+struct ev_reaction {
+	struct ev_key	 target;
+	char		*sender;	/* who reacted: user JID; "" us */
+	bool		 from_me;	/* the reaction is ours */
+	char		*emoji;
+	int64_t		 ts_ms;
+	bool		 counted;
+	struct ev_tally	*tally;
+	uint32_t	 ntally;
+};
+
+/* EV_TYPING */
+struct ev_typing {
+	char		*chat;
+	char		*sender;	/* who types, or "" (the chat) */
+	bool		 composing;	/* typing (true) or stopped */
+};
+
+/* EV_PRESENCE */
+struct ev_presence {
+	char		*chat;		/* a user JID */
+	bool		 online;
+	int64_t		 last_seen_ms;	/* 0 unknown */
+};
+
+/* EV_SEND_FAILED: our message key failed. */
+struct ev_send_failed {
+	struct ev_key	 key;
+	char		*why;		/* in words */
+	int32_t		 err;
+};
+
+/* One chat of EV_CHATS. */
 struct ev_chat {
 	char		*jid;
 	char		*name;		/* contact, push or group name; "" */
 	char		*preview;	/* the newest message's text, raw */
 	int64_t		 last_ms;	/* 0: no message */
-	int		 unread;
-	int		 muted;		/* 1 muted */
-	int		 pinned;	/* 1 pinned */
-	int		 last_from_me;
-	int		 last_state;	/* enum store_msg_state */
-	int		 last_kind;	/* enum store_msg_kind */
-	int		 last_deleted;
+	uint32_t	 unread;
+	bool		 muted;
+	bool		 pinned;
+	bool		 last_from_me;
+	enum ev_state	 last_state;
+	enum ev_row_kind last_kind;
+	bool		 last_deleted;
 	char		*last_sender;	/* groups: the newest message's
 					 * author's user JID; "" ours or 1:1 */
-	char		*last_sender_name; /* groups: the newest message's
-					 * author's name when not ours; "" */
+	char		*last_sender_name; /* groups: that author's name
+					 * when not ours; "" */
 };
 
-/* One message of EV_PAGE.  Strings owned by the event, never NULL. */
+/* EV_CHATS: the chat list, in list order. */
+struct ev_chats {
+	struct ev_chat	*chats;
+	uint32_t	 nchats;
+	bool		 more;		/* more chats than these */
+};
+
+/* One message of EV_PAGE. */
 struct ev_msg {
-	int64_t		 rowid;		/* keyset cursor with ts_ms */
+	int64_t		 rowid;		/* its cursor is (ts_ms, rowid) */
 	char		*id;
 	char		*sender;	/* "" ours or 1:1 */
 	char		*sender_name;	/* groups: the author's contact or
 					 * push name; "" unknown or ours */
-	int		 from_me;
+	bool		 from_me;
 	int64_t		 ts_ms;
-	int		 kind;		/* enum store_msg_kind */
+	enum ev_row_kind kind;
 	char		*text;		/* raw network text */
-	char		*quoted_id;
+	char		*quoted_id;	/* "" not a reply */
 	char		*quoted_sender;
 	char		*quoted_text;
-	int		 state;		/* enum store_msg_state */
+	enum ev_state	 state;
 	int64_t		 edited_ms;	/* 0: never edited */
-	int		 deleted;
-	char		*reactions;	/* "👍 2  ❤️" (count when > 1); "" */
+	bool		 deleted;
+	struct ev_tally	*reactions;	/* in the order they first came */
+	uint32_t	 nreactions;
 };
 
-/* One event.  Owns text. */
+/*
+ * EV_PAGE: rows of chat, oldest first, answering CMD_LOAD_PAGE's dir.
+ * more_before: older rows exist (looked at for NEWEST, BEFORE, AROUND);
+ * more_after: newer rows exist (looked at for AFTER and AROUND; false
+ * otherwise).
+ */
+struct ev_page {
+	char		*chat;
+	enum ev_page_dir dir;
+	bool		 more_before;
+	bool		 more_after;
+	struct ev_msg	*msgs;
+	uint32_t	 nmsgs;
+};
+
+/* One member of EV_GROUP. */
+struct ev_member {
+	char		*jid;		/* user JID (PN when known, else LID) */
+	char		*alt;		/* the other one (the LID), or "" */
+	char		*name;		/* contact or push name; "" unknown */
+	enum ev_role	 role;
+	bool		 is_me;
+};
+
+/* EV_GROUP */
+struct ev_group {
+	char		*jid;		/* "...@g.us" */
+	char		*subject;
+	char		*description;	/* "" none */
+	bool		 left;		/* we are no longer a member */
+	struct ev_member *members;
+	uint32_t	 nmembers;
+};
+
+/* One hit of EV_SEARCH. */
+struct ev_hit {
+	int64_t		 rowid;		/* open it with EV_PAGE_AROUND */
+	char		*chat;
+	char		*chat_name;	/* "" unknown */
+	char		*id;
+	char		*sender;	/* group author's user JID, or "" */
+	char		*sender_name;	/* "" unknown or ours */
+	bool		 from_me;
+	int64_t		 ts_ms;
+	char		*snippet;	/* text around the first match, raw */
+	uint32_t	 match_start;	/* snippet[match_start..match_end) is
+					 * the first matched word (bytes) */
+	uint32_t	 match_end;
+	bool		 cut_before;	/* text left out before the snippet */
+	bool		 cut_after;	/* and after it */
+};
+
+/* EV_SEARCH */
+struct ev_search {
+	char		*query;		/* CMD_SEARCH's query, as asked */
+	struct ev_hit	*hits;		/* newest first */
+	uint32_t	 nhits;
+	bool		 more;		/* more matches than these */
+};
+
+/* What EV_HISTORY says. */
+enum ev_history_step {
+	EV_HISTORY_CHUNK,	/* a chunk was imported */
+	EV_HISTORY_REFUSED,	/* a chunk was refused: why, err */
+	EV_HISTORY_IDLE,	/* all taken: the queue is empty */
+};
+
+/* EV_HISTORY (proto/hsync.h) */
+struct ev_history {
+	enum ev_history_step step;
+	uint32_t	 progress;	/* CHUNK: the phone's progress, % */
+	uint32_t	 stored;	/* CHUNK: messages stored */
+	char		*why;		/* REFUSED: in words; else "" */
+	int32_t		 err;		/* REFUSED: the code */
+};
+
+/* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
-	char		*text;		/* never NULL; may be "" */
-	int		 err;		/* 0 or a negative code (base/err.h) */
-	uint32_t	 secs;		/* EV_QR: seconds the QR is shown */
-	uint32_t	 retry_ms;	/* EV_DISCONNECTED */
-	uint32_t	 num;		/* EV_CONNECTING: attempt, from 1 */
-	/* Messaging events; owned, NULL when not set. */
-	char		*chat;
-	char		*id;
-	char		*sender;
-	char		*sender_name;	/* EV_MESSAGE in a group: the
-					 * author's name, "" unknown */
-	char		*quoted_id;
-	char		*aux;		/* EV_GROUP: the description */
-	int		 state;		/* enum wa_dm_state (proto/dm.h) */
-	int		 from_me;	/* 0 or 1 */
-	int		 notice;	/* 1: a line from wachat, not a person */
-	int		 deleted;	/* EV_MSG_CHANGED: revoked */
-	int64_t		 ts_ms;
-	/* EV_CHATS, EV_PAGE; owned */
-	struct ev_chat	*chats;
-	size_t		 nchats;
-	struct ev_msg	*msgs;
-	size_t		 nmsgs;
-	int		 more;		/* more rows in that direction */
-	/* EV_GROUP; owned */
-	struct ev_member *members;
-	size_t		 nmembers;
-	/* EV_SEARCH; owned */
-	struct ev_hit	*hits;
-	size_t		 nhits;
-	int		 more_after;	/* EV_PAGE num 2: newer rows exist */
+	union {
+		struct ev_connecting	 connecting;
+		struct ev_qr		 qr;
+		struct ev_pair_code	 pair_code;
+		struct ev_account	 paired;
+		struct ev_account	 connected;
+		struct ev_disconnected	 disconnected;
+		struct ev_end		 logged_out;
+		struct ev_error		 error;
+		struct ev_end		 stopped;
+		struct ev_message	 message;
+		struct ev_msg_state	 msg_state;
+		struct ev_msg_changed	 msg_changed;
+		struct ev_reaction	 reaction;
+		struct ev_typing	 typing;
+		struct ev_presence	 presence;
+		struct ev_send_failed	 send_failed;
+		struct ev_chats		 chats;
+		struct ev_page		 page;
+		struct ev_group		 group;
+		struct ev_search	 search;
+		struct ev_history	 history;
+	} u;
 };
 
 /*
- * A new event of kind with a copy of text (NULL means ""), every number
- * 0.  Returns the event, freed with ev_free().  Aborts on out-of-memory.
+ * A new event of kind: every string of its payload "" (owned), every
+ * number 0, every array empty.  Returns the event, freed with ev_free().
+ * Aborts on out-of-memory, and on a kind above EV_KIND_MAX.
  */
-struct ev	*ev_new(enum ev_kind kind, const char *text);
+struct ev	*ev_new(enum ev_kind kind);
 
-/* Free ev and its strings.  NULL is a no-op. */
+/* Free ev with its payload.  NULL is a no-op. */
 void		 ev_free(struct ev *ev);
 
+/* The name of kind for logs ("EV_MESSAGE"); "?" for an unknown one. */
+const char	*ev_kind_name(enum ev_kind kind);
 
-/* What the UI asks of the engine. */
+
+/* ---- commands: what the UI asks of the engine ---- */
+
 enum cmd_kind {
 	CMD_QUIT,		/* stop: close the connection and the store,
-				 * then send EV_STOPPED */
-	CMD_PAIR_CODE,		/* link by phone-number code instead of QR:
-				 * arg = the phone number, digits only with
-				 * the country code; EV_PAIR_CODE answers */
-	/* 1:1 messaging; chat = the contact's user JID. */
-	CMD_SEND,		/* arg = text; id = quoted id or NULL,
-				 * aux = quoted sender (NULL: ours), quoted
-				 * = the quoted text shown (or NULL) */
-	CMD_REACT,		/* id = target, arg = emoji ("" removes),
-				 * flag = the target is ours */
-	CMD_MARK_READ,		/* the user read chat */
-	CMD_TYPING,		/* flag = composing (1) or stopped (0) */
-	CMD_SUBSCRIBE,		/* ask for chat's presence */
-	CMD_RETRY,		/* send failed message id again */
-	CMD_DELETE,		/* delete failed message id */
-	CMD_EDIT,		/* our message id now says arg (the UI keeps
-				 * the 15 minutes) */
-	CMD_REVOKE,		/* delete our message id for everyone (the UI
-				 * keeps the two days) */
-	CMD_LOAD_CHATS,		/* EV_CHATS with up to flag chats */
-	CMD_LOAD_PAGE,		/* EV_PAGE of chat: flag 0 = the newest
-				 * page, -1 = before, +1 = after the row
-				 * named by aux "TS_MS:ROWID", 2 = around
-				 * the message of rowid aux "ROWID" (a
-				 * search hit, in context); arg = max rows
-				 * in decimal ("" = 50) */
-	/* Groups (issue 8).  Failures answer with EV_ERROR (text = why);
+				 * then send EV_STOPPED; no payload */
+	CMD_PAIR_CODE,		/* u.pair_code: link by phone-number code
+				 * instead of QR; EV_PAIR_CODE answers */
+	/* Messaging.  A failure answers with EV_ERROR. */
+	CMD_SEND,		/* u.send */
+	CMD_REACT,		/* u.react */
+	CMD_MARK_READ,		/* u.mark_read: the user read chat */
+	CMD_TYPING,		/* u.typing */
+	CMD_SUBSCRIBE,		/* u.subscribe: ask for chat's presence */
+	CMD_RETRY,		/* u.retry: send our failed message again */
+	CMD_DELETE,		/* u.del: delete our failed message */
+	CMD_EDIT,		/* u.edit: our message now says text (the UI
+				 * keeps the 15 minutes) */
+	CMD_REVOKE,		/* u.revoke: delete our message for everyone
+				 * (the UI keeps the two days) */
+	CMD_LOAD_CHATS,		/* u.load_chats: EV_CHATS answers */
+	CMD_LOAD_PAGE,		/* u.load_page: EV_PAGE answers */
+	/* Groups (issue 8).  Failures answer with EV_ERROR (what = why);
 	 * success with EV_GROUP and the event lines. */
-	CMD_GROUP_CREATE,	/* arg = subject, aux = the members: user
-				 * JIDs or phone numbers, separated by
-				 * commas or spaces (may be "") */
-	CMD_GROUP_SUBJECT,	/* chat = group, arg = the new subject */
-	CMD_GROUP_ADD,		/* chat = group, arg = members as above */
-	CMD_GROUP_REMOVE,	/* chat = group, arg = members as above */
-	CMD_GROUP_LEAVE,	/* chat = group */
-	CMD_GROUP_INFO,		/* chat = group: EV_GROUP, fresh from the
-				 * server when online, else as stored */
+	CMD_GROUP_CREATE,	/* u.group_create */
+	CMD_GROUP_SUBJECT,	/* u.group_subject */
+	CMD_GROUP_ADD,		/* u.group_add */
+	CMD_GROUP_REMOVE,	/* u.group_remove */
+	CMD_GROUP_LEAVE,	/* u.group_leave */
+	CMD_GROUP_INFO,		/* u.group_info: EV_GROUP, as stored, then
+				 * fresh from the server when online */
 	/* History (issue 9). */
-	CMD_SEARCH,		/* search for arg (words, each a prefix):
-				 * chat = only that chat (or NULL: all),
-				 * aux = only that author (user JID; "" our
-				 * own; NULL anyone), since_ms/until_ms the
-				 * date range (0: open), flag = the most
-				 * hits (0 = 50); EV_SEARCH answers */
-	CMD_HISTORY_MORE,	/* the user scrolled above chat's oldest
-				 * stored message: ask the phone for older
-				 * ones (on-demand history, protocol.md
-				 * 12.4); they come as EV_HISTORY */
+	CMD_SEARCH,		/* u.search: EV_SEARCH answers */
+	CMD_HISTORY_MORE,	/* u.history_more: the user scrolled above
+				 * chat's oldest stored message: ask the
+				 * phone for older ones (on-demand history,
+				 * protocol.md 12.4); they come as
+				 * EV_HISTORY */
+};
+#define CMD_KIND_MAX	CMD_HISTORY_MORE
+
+/* Every command about one chat and nothing else (CMD_MARK_READ,
+ * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
+struct cmd_chat {
+	char		*chat;		/* a user or group JID */
 };
 
-/* One command.  Owns its strings. */
+/* CMD_RETRY, CMD_DELETE, CMD_REVOKE: our message (chat, id). */
+struct cmd_msg {
+	char		*chat;
+	char		*id;
+};
+
+/* CMD_PAIR_CODE */
+struct cmd_pair_code {
+	char		*phone;		/* digits, country code first */
+};
+
+/* CMD_SEND: text to chat, a reply when quoted_id is not "". */
+struct cmd_send {
+	char		*chat;
+	char		*text;
+	char		*quoted_id;	/* "" not a reply */
+	char		*quoted_sender;	/* the quoted author's user JID;
+					 * "" ours */
+	char		*quoted_text;	/* the quoted text shown (may be "") */
+};
+
+/* CMD_REACT: emoji ("" takes ours back) on message (chat, id). */
+struct cmd_react {
+	char		*chat;
+	char		*id;
+	bool		 target_from_me; /* the message is ours */
+	char		*emoji;
+};
+
+/* CMD_TYPING */
+struct cmd_typing {
+	char		*chat;
+	bool		 composing;	/* typing (true) or stopped */
+};
+
+/* CMD_EDIT */
+struct cmd_edit {
+	char		*chat;
+	char		*id;
+	char		*text;
+};
+
+/* CMD_LOAD_CHATS */
+struct cmd_load_chats {
+	uint32_t	 max;		/* chats at most; 0: the engine's cap */
+};
+
+/*
+ * CMD_LOAD_PAGE: up to max rows of chat (0: 50): the newest, the rows
+ * before or after the cursor from, or around the message of rowid (max /
+ * 2 each side).
+ */
+struct cmd_load_page {
+	char		*chat;
+	enum ev_page_dir dir;
+	struct ev_cursor from;		/* EV_PAGE_BEFORE, EV_PAGE_AFTER */
+	int64_t		 rowid;		/* EV_PAGE_AROUND */
+	uint32_t	 max;
+};
+
+/*
+ * CMD_GROUP_CREATE: a group named subject with members[0..nmembers)
+ * (each a user JID or a phone number as people write it; may be none).
+ */
+struct cmd_group_create {
+	char		*subject;
+	char		**members;
+	uint32_t	 nmembers;
+};
+
+/* CMD_GROUP_SUBJECT */
+struct cmd_group_subject {
+	char		*chat;		/* the group */
+	char		*subject;
+};
+
+/* CMD_GROUP_ADD, CMD_GROUP_REMOVE: members as for CMD_GROUP_CREATE, at
+ * least one. */
+struct cmd_group_members {
+	char		*chat;		/* the group */
+	char		**members;
+	uint32_t	 nmembers;
+};
+
+/*
+ * CMD_SEARCH: the messages matching query (words, each a prefix), in chat
+ * ("" all chats), by sender when by_sender (a user JID, "" our own), in
+ * [since_ms, until_ms] (0: open), at most max hits (0: 50).
+ */
+struct cmd_search {
+	char		*query;
+	char		*chat;
+	bool		 by_sender;
+	char		*sender;
+	int64_t		 since_ms;
+	int64_t		 until_ms;
+	uint32_t	 max;
+};
+
+/* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
-	char		*arg;		/* never NULL; may be "" */
-	char		*chat;		/* messaging: NULL otherwise */
-	char		*id;		/* may be NULL */
-	char		*aux;		/* may be NULL */
-	char		*quoted;	/* CMD_SEND: may be NULL */
-	int		 flag;
-	int64_t		 since_ms;	/* CMD_SEARCH: 0 = open */
-	int64_t		 until_ms;
+	union {
+		struct cmd_pair_code	 pair_code;
+		struct cmd_send		 send;
+		struct cmd_react	 react;
+		struct cmd_chat		 mark_read;
+		struct cmd_typing	 typing;
+		struct cmd_chat		 subscribe;
+		struct cmd_msg		 retry;
+		struct cmd_msg		 del;
+		struct cmd_edit		 edit;
+		struct cmd_msg		 revoke;
+		struct cmd_load_chats	 load_chats;
+		struct cmd_load_page	 load_page;
+		struct cmd_group_create	 group_create;
+		struct cmd_group_subject group_subject;
+		struct cmd_group_members group_add;
+		struct cmd_group_members group_remove;
+		struct cmd_chat		 group_leave;
+		struct cmd_chat		 group_info;
+		struct cmd_search	 search;
+		struct cmd_chat		 history_more;
+	} u;
 };
 
 /*
- * A new command with a copy of arg (NULL means "").  Returns it, freed
- * with cmd_free().  Aborts on out-of-memory.
+ * A new command of kind: every string of its payload "" (owned), every
+ * number 0, every array empty.  Returns it, freed with cmd_free().
+ * Aborts on out-of-memory, and on a kind above CMD_KIND_MAX.
  */
-struct cmd	*cmd_new(enum cmd_kind kind, const char *arg);
+struct cmd	*cmd_new(enum cmd_kind kind);
 
 /*
- * A messaging command: kind with copies of chat, id, arg and aux (each
- * may be NULL; arg NULL means "") and flag.  Freed with cmd_free().
- * Aborts on out-of-memory.
+ * cmd_new(kind) with its chat set to a copy of chat (NULL means ""), for
+ * the kinds whose payload names a chat (every kind but CMD_QUIT,
+ * CMD_PAIR_CODE, CMD_LOAD_CHATS and CMD_GROUP_CREATE; for those chat is
+ * ignored).  Aborts on out-of-memory.
  */
-struct cmd	*cmd_new_chat(enum cmd_kind kind, const char *chat,
-		    const char *id, const char *arg, const char *aux, int flag);
+struct cmd	*cmd_new_chat(enum cmd_kind kind, const char *chat);
 
-/* Free c and its strings.  NULL is a no-op. */
+/* Free c with its payload.  NULL is a no-op. */
 void		 cmd_free(struct cmd *c);
+
+/* The name of kind for logs ("CMD_SEND"); "?" for an unknown one. */
+const char	*cmd_kind_name(enum cmd_kind kind);
+
+
+/* ---- building payloads ---- */
+
+/*
+ * Replace the owned string *slot (NULL or a string of a payload) by a
+ * copy of s (NULL means "").  Aborts on out-of-memory.
+ */
+void		 ev_set(char **slot, const char *s);
+
+/*
+ * Replace *slot by a copy of s[0..len) (bytes, NUL-terminated after them;
+ * s may hold no NUL).  Aborts on out-of-memory.
+ */
+void		 ev_set_len(char **slot, const char *s, size_t len);
+
+/* Append a copy of s (NULL means "") to the owned string array *v of *n
+ * strings.  Aborts on out-of-memory. */
+void		 ev_push_str(char ***v, uint32_t *n, const char *s);
 
 #endif

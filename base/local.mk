@@ -8,6 +8,8 @@ libbase_a_SOURCES = \
 	base/buf.h base/buf.c base/i18n.h base/log.h base/log.c base/hex.h base/hex.c \
 	base/sysrand.h base/sysrand.c base/sanitize.h base/sanitize.c \
 	base/event.h base/event.c base/jid.h base/jid.c
+# The events' layout tables and their wire form (base/event-wire.h).
+libbase_a_SOURCES += base/event-layout.h base/event-wire.h base/event-wire.c
 
 # The per-scope allocator behind malloc (base/scope-alloc.h), which
 # proto/signal*.c run libsignal's calls in; off under any sanitizer, which

@@ -11,6 +11,7 @@
 #include "src/app-dm.h"
 #include "src/app-hist.h"
 #include "base/buf.h"
+#include "base/jid.h"
 #include "proto/msg.h"
 #include "store/store.h"
 #include "base/xmalloc.h"
@@ -337,7 +338,7 @@ group_put(void *arg, const struct wa_group_info *gi)
 		/* the names the server gives go to the contacts */
 		if (p->display_name != NULL && p->display_name[0] != '\0' &&
 		    store_contact_set_push_name(arg, alt != NULL &&
-		    strstr(alt, "@s.whatsapp.net") != NULL ? alt : p->jid,
+		    jid_is_pn(alt) ? alt : p->jid,
 		    p->display_name) < 0)
 			soft++;
 		if (p->phone_number != NULL &&
@@ -440,7 +441,7 @@ app_dm_name(struct store *s, const char *jid, char *out, size_t len)
 			return 1;
 		}
 		/* then the same person under the other JID (5.3) */
-		if (strstr(jid, "@lid") != NULL)
+		if (jid_is_lid(jid))
 			rc = store_lid_get_pn(s, jid, other);
 		else
 			rc = store_lid_get_lid(s, jid, other);

@@ -18,6 +18,7 @@
 #include "src/app-hist.h"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/jid.h"
 #include "base/log.h"
 #include "proto/msg.h"
 #include "store/store.h"
@@ -55,24 +56,19 @@ q_unreceipted(void *arg, struct buf *ids)
 }
 
 /* "123@lid" -> its PN user JID when the store knows it, else itself;
- * "123:4@s.whatsapp.net" -> "123@s.whatsapp.net". */
+ * "123:4@s.whatsapp.net" -> "123@s.whatsapp.net"; what is not a user's
+ * JID, as it is. */
 static void
 user_jid(struct store *s, const char *jid, char out[STORE_JID_MAX + 1])
 {
-	const char	*at = strchr(jid, '@');
-	size_t		 n = strcspn(jid, ":@");
+	char	 pn[STORE_JID_MAX + 1];
 
-	if (at == NULL) {
+	if (!jid_user_of(jid, out, STORE_JID_MAX + 1)) {
 		snprintf(out, STORE_JID_MAX + 1, "%s", jid);
 		return;
 	}
-	snprintf(out, STORE_JID_MAX + 1, "%.*s%s", (int)n, jid, at);
-	if (strcmp(at, "@lid") == 0) {
-		char	 pn[STORE_JID_MAX + 1];
-
-		if (store_lid_get_pn(s, out, pn) == 1)
-			snprintf(out, STORE_JID_MAX + 1, "%s", pn);
-	}
+	if (jid_is_lid(out) && store_lid_get_pn(s, out, pn) == 1)
+		snprintf(out, STORE_JID_MAX + 1, "%s", pn);
 }
 
 /* A history status (12.3) as the state of one of our messages. */
@@ -193,15 +189,15 @@ import(void *arg, const struct wa_hist *h)
 			soft++;
 	for (i = 0; rc == 0 && i < h->n_convs; i++) {
 		const struct wa_hist_conv *cv = &h->convs[i];
-		bool	 group = strstr(cv->id, "@g.us") != NULL;
+		bool	 group = jid_is_group(cv->id);
 		const char *name = cv->name != NULL ? cv->name :
 		    cv->display_name;
 		uint64_t last = cv->last_msg_ts_s != 0 ? cv->last_msg_ts_s :
 		    cv->conversation_ts_s;
 
-		if (strstr(cv->id, "@broadcast") != NULL)
+		if (jid_is_broadcast(cv->id))
 			continue;	/* status: not a chat */
-		if (cv->pn_jid != NULL && strstr(cv->id, "@lid") != NULL)
+		if (cv->pn_jid != NULL && jid_is_lid(cv->id))
 			user_jid(s, cv->pn_jid, chat);
 		else
 			user_jid(s, cv->id, chat);

@@ -4,8 +4,10 @@
  * (style.md 3.1).  The engine thread owns a libuv loop, the store
  * (store_open() in the data dir, bound to the engine by src/app-store.h)
  * and the engine (proto/eng.h); the main thread owns another loop with the
- * event queue, SIGINT and SIGTERM, and shows what happens.  Until the
- * curses UI comes, it prints one line per event on standard output.
+ * event queue, SIGINT and SIGTERM, and shows what happens: on the curses
+ * screen (ui/screen.h) when stdin and stdout are a terminal, else one line
+ * per event on standard output.  The two talk in the typed events and
+ * commands of base/event.h; src/app-int.h says which file does what.
  */
 #ifndef WC_APP_H
 #define WC_APP_H

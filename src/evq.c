@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/*
- * src/evq.c -- the inter-thread FIFO of src/evq.h, and the events and
- * commands of base/event.h that travel in it.
- */
+/* src/evq.c -- the inter-thread FIFO of src/evq.h. */
 #include "base/compat.h"
 
 #include <assert.h>

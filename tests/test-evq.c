@@ -51,7 +51,7 @@ drain(struct evq *q, void *arg)
 
 	s->calls++;
 	while ((ev = evq_pop(q)) != NULL) {
-		if (ev->num != (uint32_t)s->got)
+		if (ev->u.connecting.attempt != (uint32_t)s->got)
 			s->in_order = false;
 		s->got++;
 		ev_free(ev);
@@ -82,9 +82,9 @@ sink_release(struct sink *s)
 static struct ev *
 numbered(uint32_t i)
 {
-	struct ev	*ev = ev_new(EV_CONNECTING, "x");
+	struct ev	*ev = ev_new(EV_CONNECTING);
 
-	ev->num = i;
+	ev->u.connecting.attempt = i;
 	return ev;
 }
 
@@ -197,26 +197,39 @@ static void
 test_ev_new__copies_its_text__and_defaults_to_empty(void **state)
 {
 	char		 text[] = "15550000001:1@s.whatsapp.net";
-	struct ev	*ev = ev_new(EV_PAIRED, text), *empty;
+	struct ev	*ev = ev_new(EV_PAIRED), *empty;
 	struct cmd	*c;
 
 	(void)state;
+	ev_set(&ev->u.paired.jid, text);
 	text[0] = 'X';
-	assert_string_equal(ev->text, "15550000001:1@s.whatsapp.net");
+	assert_string_equal(ev->u.paired.jid, "15550000001:1@s.whatsapp.net");
+	assert_string_equal(ev->u.paired.number, "");
 	assert_int_equal(ev->kind, EV_PAIRED);
-	assert_int_equal(ev->err, 0);
-	empty = ev_new(EV_STOPPED, NULL);
-	assert_string_equal(empty->text, "");
+	empty = ev_new(EV_STOPPED);
+	assert_string_equal(empty->u.stopped.why, "");
+	assert_int_equal(empty->u.stopped.err, 0);
 	ev_free(ev);
 	ev_free(empty);
 	ev_free(NULL);
 
-	c = cmd_new(CMD_PAIR_CODE, text);
+	c = cmd_new(CMD_PAIR_CODE);
+	ev_set(&c->u.pair_code.phone, text);
 	text[1] = 'Y';
-	assert_string_equal(c->arg, "X5550000001:1@s.whatsapp.net");
+	assert_string_equal(c->u.pair_code.phone,
+	    "X5550000001:1@s.whatsapp.net");
 	cmd_free(c);
-	c = cmd_new(CMD_QUIT, NULL);
-	assert_string_equal(c->arg, "");
+	c = cmd_new(CMD_SEND);
+	assert_string_equal(c->u.send.chat, "");
+	assert_string_equal(c->u.send.text, "");
+	assert_string_equal(c->u.send.quoted_id, "");
+	cmd_free(c);
+	c = cmd_new_chat(CMD_SEARCH, "15550000002@s.whatsapp.net");
+	assert_string_equal(c->u.search.chat, "15550000002@s.whatsapp.net");
+	assert_string_equal(c->u.search.query, "");
+	cmd_free(c);
+	c = cmd_new_chat(CMD_LOAD_CHATS, "ignored");
+	assert_int_equal(c->u.load_chats.max, 0);
 	cmd_free(c);
 	cmd_free(NULL);
 }

@@ -81,42 +81,96 @@ count(const struct sink *s, enum cmd_kind kind, const struct cmd **last)
 	return n;
 }
 
+/* EV_CONNECTED for our account, as the engine says it. */
+static struct ev *
+connected_ev(void)
+{
+	struct ev	*ev = ev_new(EV_CONNECTED);
+
+	ev_set(&ev->u.connected.jid, "15550000001:1@s.whatsapp.net");
+	ev_set(&ev->u.connected.number, "15550000001");
+	return ev;
+}
+
+/* EV_ERROR saying what failed. */
+static struct ev *
+error_ev(const char *what)
+{
+	struct ev	*ev = ev_new(EV_ERROR);
+
+	ev_set(&ev->u.error.what, what);
+	return ev;
+}
+
+/* The keyset cursor of a CMD_LOAD_PAGE is (ts_ms, rowid). */
+static void
+assert_cursor(const struct cmd *c, int64_t ts_ms, int64_t rowid)
+{
+	assert_int_equal(c->kind, CMD_LOAD_PAGE);
+	assert_true(c->u.load_page.from.ts_ms == ts_ms);
+	assert_true(c->u.load_page.from.rowid == rowid);
+}
+
+/* A group command's members are the JIDs given (NULL after the last),
+ * in that order. */
+static void
+assert_members(char *const *v, uint32_t n, ...)
+{
+	va_list		 ap;
+	const char	*want;
+	uint32_t	 i = 0;
+
+	va_start(ap, n);
+	while ((want = va_arg(ap, const char *)) != NULL) {
+		assert_true(i < n);
+		assert_string_equal(v[i], want);
+		i++;
+	}
+	va_end(ap);
+	assert_int_equal(i, n);
+}
+
 static struct ev *
 chats_ev(int unread_alice, int unread_bob)
 {
-	struct ev	*ev = ev_new(EV_CHATS, NULL);
+	struct ev	*ev = ev_new(EV_CHATS);
 
-	ev->nchats = 2;
-	ev->chats = xcalloc(2, sizeof(*ev->chats));
-	ev->chats[0].jid = xstrdup(ALICE);
-	ev->chats[0].name = xstrdup("Alice");
-	ev->chats[0].preview = xstrdup("hi\x1b[2J there");
-	ev->chats[0].last_ms = NOW;
-	ev->chats[0].unread = unread_alice;
-	ev->chats[1].jid = xstrdup(BOB);
-	ev->chats[1].name = xstrdup("");
-	ev->chats[1].preview = xstrdup("yo");
-	ev->chats[1].last_ms = NOW - 1000;
-	ev->chats[1].unread = unread_bob;
+	ev->u.chats.nchats = 2;
+	ev->u.chats.chats = xcalloc(2, sizeof(*ev->u.chats.chats));
+	ev->u.chats.chats[0].jid = xstrdup(ALICE);
+	ev->u.chats.chats[0].name = xstrdup("Alice");
+	ev->u.chats.chats[0].preview = xstrdup("hi\x1b[2J there");
+	ev->u.chats.chats[0].last_ms = NOW;
+	ev->u.chats.chats[0].unread = unread_alice;
+	ev->u.chats.chats[1].jid = xstrdup(BOB);
+	ev->u.chats.chats[1].name = xstrdup("");
+	ev->u.chats.chats[1].preview = xstrdup("yo");
+	ev->u.chats.chats[1].last_ms = NOW - 1000;
+	ev->u.chats.chats[1].unread = unread_bob;
 	return ev;
 }
 
 /* A page of n rows of chat, rowids from first_rowid, one second apart,
- * oldest first; direction dir, more as given. */
+ * oldest first; direction dir (-1 before, 0 the newest, 1 after, 2
+ * around), more rows that way as given. */
 static struct ev *
 page_ev(const char *chat, int dir, int64_t first_rowid, size_t n, int more)
 {
-	struct ev	*ev = ev_new(EV_PAGE, NULL);
+	struct ev	*ev = ev_new(EV_PAGE);
 	char		 id[32];
 	size_t		 i;
 
-	ev->chat = xstrdup(chat);
-	ev->num = (uint32_t)dir;
-	ev->more = more;
-	ev->nmsgs = n;
-	ev->msgs = xcalloc(n > 0 ? n : 1, sizeof(*ev->msgs));
+	ev_set(&ev->u.page.chat, chat);
+	ev->u.page.dir = dir < 0 ? EV_PAGE_BEFORE : dir == 0 ? EV_PAGE_NEWEST :
+	    dir == 1 ? EV_PAGE_AFTER : EV_PAGE_AROUND;
+	if (dir == 1)
+		ev->u.page.more_after = more != 0;
+	else
+		ev->u.page.more_before = more != 0;
+	ev->u.page.nmsgs = (uint32_t)n;
+	ev->u.page.msgs = xcalloc(n > 0 ? n : 1, sizeof(*ev->u.page.msgs));
 	for (i = 0; i < n; i++) {
-		struct ev_msg	*m = &ev->msgs[i];
+		struct ev_msg	*m = &ev->u.page.msgs[i];
 
 		snprintf(id, sizeof(id), "ID%lld", (long long)(first_rowid +
 		    (int64_t)i));
@@ -130,8 +184,7 @@ page_ev(const char *chat, int dir, int64_t first_rowid, size_t n, int more)
 		m->quoted_id = xstrdup("");
 		m->quoted_sender = xstrdup("");
 		m->quoted_text = xstrdup("");
-		m->reactions = xstrdup("");
-		m->state = m->from_me ? 1 : 3;
+		m->state = m->from_me ? EV_STATE_SENT : EV_STATE_NONE;
 	}
 	return ev;
 }
@@ -139,14 +192,15 @@ page_ev(const char *chat, int dir, int64_t first_rowid, size_t n, int more)
 static struct ev *
 msg_ev(const char *chat, const char *id, int from_me, const char *text)
 {
-	struct ev	*ev = ev_new(EV_MESSAGE, text);
+	struct ev		*ev = ev_new(EV_MESSAGE);
+	struct ev_message	*m = &ev->u.message;
 
-	ev->chat = xstrdup(chat);
-	ev->id = xstrdup(id);
-	ev->sender = xstrdup("");
-	ev->from_me = from_me;
-	ev->state = from_me ? 0 : 5;
-	ev->ts_ms = NOW;
+	ev_set(&m->key.chat, chat);
+	ev_set(&m->key.id, id);
+	m->key.from_me = from_me != 0;
+	ev_set(&m->text, text);
+	m->state = from_me ? EV_STATE_QUEUED : EV_STATE_NONE;
+	m->ts_ms = NOW;
 	return ev;
 }
 
@@ -202,7 +256,7 @@ teardown(void **state)
 static void
 open_alice(struct fixture *f, int unread)
 {
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	apply(f->v, chats_ev(unread, 0));
 	/* Nothing opens by itself: Tab opens the first chat. */
 	assert_null(ui_view_open_chat(f->v));
@@ -215,7 +269,7 @@ test_ui_view__loads_the_chat_list_when_connected(void **state)
 {
 	struct fixture	*f = *state;
 
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
 }
 
@@ -228,13 +282,13 @@ test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read(void **st)
 	open_alice(f, 2);
 	assert_string_equal(ui_view_open_chat(f->v), ALICE);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
-	assert_string_equal(c->chat, ALICE);
-	assert_int_equal(c->flag, 0);
-	assert_string_equal(c->arg, "50");
+	assert_string_equal(c->u.load_page.chat, ALICE);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_NEWEST);
+	assert_int_equal(c->u.load_page.max, 50);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
-	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->u.subscribe.chat, ALICE);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
-	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->u.mark_read.chat, ALICE);
 }
 
 static void
@@ -277,14 +331,14 @@ test_ui_view__enter_sends_the_text_with_typing_around_it(void **st)
 	type(f->v, "hi ");
 	(void)ui_view_key(f->v, 0x1f44d, NOW);	/* 👍 */
 	assert_int_equal(count(&f->sink, CMD_TYPING, &c), 1);
-	assert_int_equal(c->flag, 1);
+	assert_true(c->u.typing.composing);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->chat, ALICE);
-	assert_string_equal(c->arg, "hi \xf0\x9f\x91\x8d");
-	assert_null(c->id);
+	assert_string_equal(c->u.send.chat, ALICE);
+	assert_string_equal(c->u.send.text, "hi \xf0\x9f\x91\x8d");
+	assert_string_equal(c->u.send.quoted_id, "");
 	assert_int_equal(count(&f->sink, CMD_TYPING, &c), 2);
-	assert_int_equal(c->flag, 0);
+	assert_false(c->u.typing.composing);
 	assert_string_equal(ui_view_input(f->v), "");
 	/* Nothing typed: Enter sends nothing. */
 	(void)ui_view_key(f->v, ENTER, NOW);
@@ -305,7 +359,7 @@ test_ui_view__typing_is_sent_at_most_every_few_seconds(void **st)
 	/* Idle: paused. */
 	ui_view_tick(f->v, NOW + 3 * UI_VIEW_TYPING_MS);
 	assert_int_equal(count(&f->sink, CMD_TYPING, NULL), 3);
-	assert_int_equal(f->sink.c[f->sink.n - 1]->flag, 0);
+	assert_false(f->sink.c[f->sink.n - 1]->u.typing.composing);
 }
 
 /* A pasted text (between the bracketed-paste marks) keeps its lines: its
@@ -329,7 +383,7 @@ test_ui_view__a_pasted_text_keeps_its_lines_and_sends_on_enter(void **st)
 	assert_string_equal(ui_view_input(f->v), "line one\n    line two\nend");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->arg, "line one\n    line two\nend");
+	assert_string_equal(c->u.send.text, "line one\n    line two\nend");
 	/* after the paste, Enter is Enter again */
 	type(f->v, "x");
 	(void)ui_view_key(f->v, ENTER, NOW);
@@ -354,7 +408,7 @@ test_ui_view__sends_no_blank_message_and_trims_one(void **st)
 	(void)ui_view_key(f->v, UI_KEY_PASTE_END, NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->arg, "two\nlines");
+	assert_string_equal(c->u.send.text, "two\nlines");
 }
 
 /* What is typed stays with its chat: another chat opens with its own
@@ -378,7 +432,7 @@ test_ui_view__each_chat_keeps_its_draft(void **st)
 	assert_string_equal(ui_view_input(f->v), "for alice");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->u.send.chat, ALICE);
 	(void)ui_view_key(f->v, '\t', NOW);
 	assert_string_equal(ui_view_input(f->v), "for bob");
 	(void)ui_view_key(f->v, back, NOW);
@@ -406,7 +460,7 @@ test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set(void **st)
 	assert_int_equal(ui_keys_parse("ctrl-x", &key), 0);
 	(void)ui_view_key(f->v, key, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->arg, "a\nb");
+	assert_string_equal(c->u.send.text, "a\nb");
 }
 
 static void
@@ -426,18 +480,19 @@ test_ui_view__up_selects_and_enter_replies_with_the_quoted_sender(void **st)
 	type(f->v, "yes");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->id, "ID108");
-	assert_string_equal(c->aux, ALICE);
-	assert_string_equal(c->arg, "yes");
-	assert_string_equal(c->quoted, "text");	/* the quoted line */
+	assert_string_equal(c->u.send.quoted_id, "ID108");
+	assert_string_equal(c->u.send.quoted_sender, ALICE);
+	assert_string_equal(c->u.send.text, "yes");
+	/* the quoted line */
+	assert_string_equal(c->u.send.quoted_text, "text");
 	/* A reply to our own message has no quoted sender (ours). */
 	(void)ui_view_key(f->v, UP, NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	type(f->v, "me");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 2);
-	assert_string_equal(c->id, "ID109");
-	assert_null(c->aux);
+	assert_string_equal(c->u.send.quoted_id, "ID109");
+	assert_string_equal(c->u.send.quoted_sender, "");
 }
 
 static void
@@ -464,9 +519,9 @@ test_ui_view__react_takes_a_quick_emoji_or_a_typed_one(void **st)
 	(void)ui_view_key(f->v, alt_s, NOW);
 	(void)ui_view_key(f->v, '1', NOW);
 	assert_int_equal(count(&f->sink, CMD_REACT, &c), 1);
-	assert_string_equal(c->id, "ID109");
-	assert_string_equal(c->arg, "\xf0\x9f\x91\x8d");
-	assert_int_equal(c->flag, 1);	/* ours */
+	assert_string_equal(c->u.react.id, "ID109");
+	assert_string_equal(c->u.react.emoji, "\xf0\x9f\x91\x8d");
+	assert_true(c->u.react.target_from_me);	/* ours */
 	/* The selection stays: one Up more is the message before. */
 	assert_string_equal(ui_view_selected(f->v), "ID109");
 	(void)ui_view_key(f->v, UP, NOW);
@@ -474,9 +529,9 @@ test_ui_view__react_takes_a_quick_emoji_or_a_typed_one(void **st)
 	(void)ui_view_key(f->v, 0x1f389, NOW);	/* 🎉 */
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_REACT, &c), 2);
-	assert_string_equal(c->id, "ID108");
-	assert_string_equal(c->arg, "\xf0\x9f\x8e\x89");
-	assert_int_equal(c->flag, 0);
+	assert_string_equal(c->u.react.id, "ID108");
+	assert_string_equal(c->u.react.emoji, "\xf0\x9f\x8e\x89");
+	assert_false(c->u.react.target_from_me);
 	/* One emoji only: words or two emoji are refused, the prompt stays;
 	 * one with its skin tone, or a keycap, goes. */
 	(void)ui_view_key(f->v, alt_s, NOW);
@@ -492,14 +547,15 @@ test_ui_view__react_takes_a_quick_emoji_or_a_typed_one(void **st)
 	(void)ui_view_key(f->v, 0x1f3fd, NOW);	/* medium skin tone */
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_REACT, &c), 3);
-	assert_string_equal(c->arg, "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd");
+	assert_string_equal(c->u.react.emoji,
+	    "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd");
 	(void)ui_view_key(f->v, alt_s, NOW);
 	type(f->v, "7");	/* not a quick key: typed */
 	(void)ui_view_key(f->v, 0xfe0f, NOW);
 	(void)ui_view_key(f->v, 0x20e3, NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_REACT, &c), 4);
-	assert_string_equal(c->arg, "7\xef\xb8\x8f\xe2\x83\xa3");
+	assert_string_equal(c->u.react.emoji, "7\xef\xb8\x8f\xe2\x83\xa3");
 }
 
 static void
@@ -519,19 +575,21 @@ test_ui_view__retry_and_delete_act_on_failed_messages_only(void **st)
 	(void)ui_view_key(f->v, del, NOW);
 	assert_int_equal(count(&f->sink, CMD_RETRY, NULL), 0);
 	assert_int_equal(count(&f->sink, CMD_DELETE, NULL), 0);
-	ev = ev_new(EV_SEND_FAILED, "refused");
-	ev->chat = xstrdup(ALICE);
-	ev->id = xstrdup("ID109");
+	ev = ev_new(EV_SEND_FAILED);
+	ev_set(&ev->u.send_failed.why, "refused");
+	ev_set(&ev->u.send_failed.key.chat, ALICE);
+	ev_set(&ev->u.send_failed.key.id, "ID109");
+	ev->u.send_failed.key.from_me = true;
 	apply(f->v, ev);
 	(void)ui_view_key(f->v, 0x1b, NOW);
 	(void)ui_view_key(f->v, UP, NOW);
 	(void)ui_view_key(f->v, retry, NOW);
 	assert_int_equal(count(&f->sink, CMD_RETRY, &c), 1);
-	assert_string_equal(c->id, "ID109");
+	assert_string_equal(c->u.retry.id, "ID109");
 	(void)ui_view_key(f->v, del, NOW);
 	assert_int_equal(count(&f->sink, CMD_DELETE, &c), 1);
-	assert_string_equal(c->id, "ID109");
-	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->u.del.id, "ID109");
+	assert_string_equal(c->u.del.chat, ALICE);
 	/* never sent, it is gone from the pane at once */
 	assert_int_equal(ui_msgs_find(ui_view_msgs(f->v), "ID109"), -1);
 	assert_null(ui_view_selected(f->v));
@@ -559,9 +617,9 @@ test_ui_view__alt_e_edits_our_message_within_15_minutes(void **st)
 	type(f->v, "ts");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_EDIT, &c), 1);
-	assert_string_equal(c->chat, ALICE);
-	assert_string_equal(c->id, "ID109");
-	assert_string_equal(c->arg, "texts");
+	assert_string_equal(c->u.edit.chat, ALICE);
+	assert_string_equal(c->u.edit.id, "ID109");
+	assert_string_equal(c->u.edit.text, "texts");
 	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
 	assert_string_equal(ui_view_input(f->v), "");
 	/* Esc while editing: nothing sent, the input empty again */
@@ -609,8 +667,8 @@ test_ui_view__ctrl_d_deletes_our_message_for_everyone_after_asking(void **st)
 	assert_int_equal(count(&f->sink, CMD_REVOKE, NULL), 0);
 	(void)ui_view_key(f->v, 'y', NOW);
 	assert_int_equal(count(&f->sink, CMD_REVOKE, &c), 1);
-	assert_string_equal(c->chat, ALICE);
-	assert_string_equal(c->id, "ID109");
+	assert_string_equal(c->u.revoke.chat, ALICE);
+	assert_string_equal(c->u.revoke.id, "ID109");
 	assert_int_equal(count(&f->sink, CMD_DELETE, NULL), 0);
 	/* Alice's message: nothing asked, nothing sent */
 	(void)ui_view_key(f->v, UP, NOW);
@@ -638,7 +696,7 @@ test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one(void **st)
 	(void)ui_view_key(f->v, '\t', NOW);
 	assert_string_equal(ui_view_open_chat(f->v), BOB);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 2);
-	assert_string_equal(c->chat, BOB);
+	assert_string_equal(c->u.load_page.chat, BOB);
 	(void)ui_view_key(f->v, UI_KEY_FN + KEY_BTAB, NOW);
 	assert_string_equal(ui_view_open_chat(f->v), ALICE);
 	apply(f->v, chats_ev(0, 4));
@@ -646,7 +704,7 @@ test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one(void **st)
 	(void)ui_view_key(f->v, ctrl_f, NOW);
 	assert_string_equal(ui_view_open_chat(f->v), BOB);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
-	assert_string_equal(c->chat, BOB);
+	assert_string_equal(c->u.mark_read.chat, BOB);
 }
 
 static void
@@ -667,7 +725,7 @@ test_ui_view__new_chat_by_number_opens_its_jid(void **st)
 	assert_string_equal(ui_view_open_chat(f->v),
 	    "1234567890@s.whatsapp.net");
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 2);
-	assert_string_equal(c->chat, "1234567890@s.whatsapp.net");
+	assert_string_equal(c->u.load_page.chat, "1234567890@s.whatsapp.net");
 	/* The list reloads without it: it stays, selected. */
 	apply(f->v, chats_ev(0, 0));
 	assert_string_equal(ui_view_open_chat(f->v),
@@ -675,7 +733,7 @@ test_ui_view__new_chat_by_number_opens_its_jid(void **st)
 	type(f->v, "hi");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->chat, "1234567890@s.whatsapp.net");
+	assert_string_equal(c->u.send.chat, "1234567890@s.whatsapp.net");
 }
 
 static void
@@ -708,7 +766,7 @@ test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages(void **st)
 	(void)st;
 	ui_msgs_init(&m);
 	c = ui_msgs_open(&m, ALICE);
-	assert_int_equal(c->flag, 0);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_NEWEST);
 	cmd_free(c);
 	assert_null(ui_msgs_more(&m, -1));	/* the first page is due */
 	ev = page_ev(ALICE, 0, 1000, 50, 1);
@@ -717,16 +775,16 @@ test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages(void **st)
 	assert_int_equal(m.n, 50);
 	c = ui_msgs_more(&m, -1);
 	assert_non_null(c);
-	assert_int_equal(c->flag, -1);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_BEFORE);
 	/* The cursor of the oldest row held: ts_ms:rowid. */
-	assert_string_equal(c->aux, "1700000000000:1000");
+	assert_cursor(c, 1700000000000LL, 1000);
 	assert_null(ui_msgs_more(&m, -1));	/* one at a time */
 	cmd_free(c);
 	ev = page_ev(ALICE, -1, 950, 50, 1);
 	(void)ui_msgs_page(&m, ev);
 	ev_free(ev);
 	c = ui_msgs_more(&m, -1);
-	assert_string_equal(c->aux, "1699999950000:950");
+	assert_cursor(c, 1699999950000LL, 950);
 	cmd_free(c);
 	ev = page_ev(ALICE, -1, 900, 50, 1);
 	(void)ui_msgs_page(&m, ev);
@@ -746,8 +804,8 @@ test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages(void **st)
 	assert_true(m.more_after);
 	assert_null(ui_msgs_more(&m, -1));
 	c = ui_msgs_more(&m, 1);
-	assert_int_equal(c->flag, 1);
-	assert_string_equal(c->aux, "1699999999000:999");
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_AFTER);
+	assert_cursor(c, 1699999999000LL, 999);
 	cmd_free(c);
 	ev = page_ev(ALICE, 1, 1000, 50, 0);
 	(void)ui_msgs_page(&m, ev);
@@ -786,46 +844,51 @@ test_ui_msgs__updates_rows_in_place_and_sanitises_text(void **st)
 	assert_non_null(strstr(m.v[i].text, "\xef\xbf\xbd"));
 	assert_non_null(strchr(m.v[i].text, '\n'));	/* kept: multiline */
 	assert_int_equal(m.v[i].tick, UI_TICK_QUEUED);
-	ev = ev_new(EV_MSG_STATE, NULL);
-	ev->chat = xstrdup(ALICE);
-	ev->id = xstrdup("OUT1");
-	ev->state = 2;
+	ev = ev_new(EV_MSG_STATE);
+	ev_set(&ev->u.msg_state.key.chat, ALICE);
+	ev_set(&ev->u.msg_state.key.id, "OUT1");
+	ev->u.msg_state.state = EV_STATE_DELIVERED;
 	assert_true(ui_msgs_apply(&m, ev, NULL));
 	ev_free(ev);
 	assert_int_equal(m.v[i].tick, UI_TICK_DELIVERED);
-	ev = ev_new(EV_MSG_CHANGED, NULL);
-	ev->chat = xstrdup(ALICE);
-	ev->id = xstrdup("ID1");
-	ev->deleted = 1;
+	ev = ev_new(EV_MSG_CHANGED);
+	ev_set(&ev->u.msg_changed.key.chat, ALICE);
+	ev_set(&ev->u.msg_changed.key.id, "ID1");
+	ev->u.msg_changed.deleted = true;
 	assert_true(ui_msgs_apply(&m, ev, NULL));
 	ev_free(ev);
 	assert_true(m.v[0].deleted);
-	ev = ev_new(EV_MSG_CHANGED, "new\x1b text");
-	ev->chat = xstrdup(ALICE);
-	ev->id = xstrdup("ID2");
+	ev = ev_new(EV_MSG_CHANGED);
+	ev_set(&ev->u.msg_changed.text, "new\x1b text");
+	ev_set(&ev->u.msg_changed.key.chat, ALICE);
+	ev_set(&ev->u.msg_changed.key.id, "ID2");
 	assert_true(ui_msgs_apply(&m, ev, NULL));
 	ev_free(ev);
 	assert_true(m.v[1].edited);
 	assert_null(strchr(m.v[1].text, 0x1b));
 	/* A reaction to a stored row reads it again: the row after the
 	 * cursor just before it. */
-	ev = ev_new(EV_REACTION, "\xe2\x9d\xa4\x1b");
-	ev->chat = xstrdup(ALICE);
-	ev->id = xstrdup("ID3");
-	ev->sender = xstrdup(ALICE);
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.emoji, "\xe2\x9d\xa4\x1b");
+	ev_set(&ev->u.reaction.target.chat, ALICE);
+	ev_set(&ev->u.reaction.target.id, "ID3");
+	ev_set(&ev->u.reaction.sender, ALICE);
 	assert_true(ui_msgs_apply(&m, ev, &c));
 	ev_free(ev);
 	assert_non_null(c);
 	assert_int_equal(c->kind, CMD_LOAD_PAGE);
-	assert_int_equal(c->flag, 1);
-	assert_string_equal(c->arg, "1");
-	assert_string_equal(c->aux, "1699999003000:2");
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_AFTER);
+	assert_int_equal(c->u.load_page.max, 1);
+	assert_cursor(c, 1699999003000LL, 2);
 	cmd_free(c);
 	assert_null(strchr(m.v[2].reactions, 0x1b));
 	/* The answer refreshes the row in place, adds none. */
 	ev = page_ev(ALICE, 1, 3, 1, 1);
-	free(ev->msgs[0].reactions);
-	ev->msgs[0].reactions = xstrdup("\xe2\x9d\xa4 2");
+	ev->u.page.msgs[0].reactions = xcalloc(1,
+	    sizeof(*ev->u.page.msgs[0].reactions));
+	ev->u.page.msgs[0].reactions[0].emoji = xstrdup("\xe2\x9d\xa4");
+	ev->u.page.msgs[0].reactions[0].count = 2;
+	ev->u.page.msgs[0].nreactions = 1;
 	(void)ui_msgs_page(&m, ev);
 	ev_free(ev);
 	assert_int_equal(m.n, 4);
@@ -834,6 +897,50 @@ test_ui_msgs__updates_rows_in_place_and_sanitises_text(void **st)
 	ev = msg_ev(BOB, "X", 0, "x");
 	assert_false(ui_msgs_apply(&m, ev, NULL));
 	ev_free(ev);
+	ui_msgs_release(&m);
+}
+
+/* A reaction the engine counted: the row shows every sender's as the
+ * store has them, and no page is asked for again. */
+static void
+test_ui_msgs__shows_the_engines_count__of_a_counted_reaction(void **st)
+{
+	struct ui_msgs	 m;
+	struct cmd	*c = NULL;
+	struct ev	*ev;
+
+	(void)st;
+	ui_msgs_init(&m);
+	cmd_free(ui_msgs_open(&m, ALICE));
+	ev = page_ev(ALICE, 0, 1, 3, 0);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.emoji, "\xe2\x9d\xa4");
+	ev_set(&ev->u.reaction.target.chat, ALICE);
+	ev_set(&ev->u.reaction.target.id, "ID3");
+	ev_set(&ev->u.reaction.sender, ALICE);
+	ev->u.reaction.counted = true;
+	ev->u.reaction.tally = xcalloc(2, sizeof(*ev->u.reaction.tally));
+	ev->u.reaction.tally[0].emoji = xstrdup("\xf0\x9f\x91\x8d");
+	ev->u.reaction.tally[0].count = 1;
+	ev->u.reaction.tally[1].emoji = xstrdup("\xe2\x9d\xa4");
+	ev->u.reaction.tally[1].count = 3;
+	ev->u.reaction.ntally = 2;
+	assert_true(ui_msgs_apply(&m, ev, &c));
+	ev_free(ev);
+	assert_null(c);
+	assert_string_equal(m.v[2].reactions,
+	    "\xf0\x9f\x91\x8d  \xe2\x9d\xa4 3");
+	/* every reaction taken back: none shown */
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.target.chat, ALICE);
+	ev_set(&ev->u.reaction.target.id, "ID3");
+	ev->u.reaction.counted = true;
+	assert_true(ui_msgs_apply(&m, ev, &c));
+	ev_free(ev);
+	assert_null(c);
+	assert_string_equal(m.v[2].reactions, "");
 	ui_msgs_release(&m);
 }
 
@@ -957,8 +1064,8 @@ test_ui_view_draw__lays_out_wide_text_in_its_columns(void **st)
 	(void)resizeterm(20, 60);
 	open_alice(f, 0);
 	ev = page_ev(ALICE, 0, 1, 1, 0);
-	free(ev->msgs[0].text);
-	ev->msgs[0].text = xstrdup("\xe4\xb8\xad\xe6\x96\x87"
+	free(ev->u.page.msgs[0].text);
+	ev->u.page.msgs[0].text = xstrdup("\xe4\xb8\xad\xe6\x96\x87"
 	    "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
 	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9X");
 	apply(f->v, ev);
@@ -992,8 +1099,8 @@ test_ui_view_draw__lays_out_wide_text_in_its_columns(void **st)
 	 * +12. */
 	ui_text_set_clusters(false);
 	ev = page_ev(ALICE, 0, 1, 1, 0);
-	free(ev->msgs[0].text);
-	ev->msgs[0].text = xstrdup("\xe4\xb8\xad\xe6\x96\x87"
+	free(ev->u.page.msgs[0].text);
+	ev->u.page.msgs[0].text = xstrdup("\xe4\xb8\xad\xe6\x96\x87"
 	    "\xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd"
 	    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9X");
 	apply(f->v, ev);
@@ -1071,14 +1178,17 @@ test_ui_keys__binds_every_action_the_settings_file_names(void **st)
 #define DAN	"987654321098765@lid"
 #define ZED	"15550000005@s.whatsapp.net"
 
+/* admin: 0 a member, 1 an admin, 2 the creator */
 static void
 member(struct ev_member *m, const char *jid, const char *name, int admin,
     int is_me)
 {
 	m->jid = xstrdup(jid);
+	m->alt = xstrdup("");
 	m->name = xstrdup(name);
-	m->admin = admin;
-	m->is_me = is_me;
+	m->role = admin == 2 ? EV_ROLE_CREATOR : admin == 1 ? EV_ROLE_ADMIN :
+	    EV_ROLE_MEMBER;
+	m->is_me = is_me != 0;
 }
 
 /* GROUP "Hikers": Zed made it, Alice is an admin, Carol (a LID), us,
@@ -1086,19 +1196,20 @@ member(struct ev_member *m, const char *jid, const char *name, int admin,
 static struct ev *
 group_ev(const char *subject, int left)
 {
-	struct ev	*ev = ev_new(EV_GROUP, subject);
+	struct ev	*ev = ev_new(EV_GROUP);
 
-	ev->chat = xstrdup(GROUP);
-	ev->aux = xstrdup("Sundays\x1b[2J at nine");
-	ev->num = (uint32_t)left;
-	ev->nmembers = 6;
-	ev->members = xcalloc(6, sizeof(*ev->members));
-	member(&ev->members[0], BOB, "", 0, 0);
-	member(&ev->members[1], ME, "", 0, 1);
-	member(&ev->members[2], DAN, "", 0, 0);
-	member(&ev->members[3], CAROL, "Carol", 0, 0);
-	member(&ev->members[4], ALICE, "Alice\x1b]0;x\x07", 1, 0);
-	member(&ev->members[5], ZED, "Zed", 2, 0);
+	ev_set(&ev->u.group.jid, GROUP);
+	ev_set(&ev->u.group.subject, subject);
+	ev_set(&ev->u.group.description, "Sundays\x1b[2J at nine");
+	ev->u.group.left = left != 0;
+	ev->u.group.nmembers = 6;
+	ev->u.group.members = xcalloc(6, sizeof(*ev->u.group.members));
+	member(&ev->u.group.members[0], BOB, "", 0, 0);
+	member(&ev->u.group.members[1], ME, "", 0, 1);
+	member(&ev->u.group.members[2], DAN, "", 0, 0);
+	member(&ev->u.group.members[3], CAROL, "Carol", 0, 0);
+	member(&ev->u.group.members[4], ALICE, "Alice\x1b]0;x\x07", 1, 0);
+	member(&ev->u.group.members[5], ZED, "Zed", 2, 0);
 	return ev;
 }
 
@@ -1106,19 +1217,19 @@ group_ev(const char *subject, int left)
 static struct ev *
 group_chats_ev(const char *preview, int last_from_me)
 {
-	struct ev	*ev = ev_new(EV_CHATS, NULL);
+	struct ev	*ev = ev_new(EV_CHATS);
 
-	ev->nchats = 2;
-	ev->chats = xcalloc(2, sizeof(*ev->chats));
-	ev->chats[0].jid = xstrdup(GROUP);
-	ev->chats[0].name = xstrdup("Hikers");
-	ev->chats[0].preview = xstrdup(preview);
-	ev->chats[0].last_ms = NOW;
-	ev->chats[0].last_from_me = last_from_me;
-	ev->chats[1].jid = xstrdup(ALICE);
-	ev->chats[1].name = xstrdup("Alice");
-	ev->chats[1].preview = xstrdup("yo");
-	ev->chats[1].last_ms = NOW - 1000;
+	ev->u.chats.nchats = 2;
+	ev->u.chats.chats = xcalloc(2, sizeof(*ev->u.chats.chats));
+	ev->u.chats.chats[0].jid = xstrdup(GROUP);
+	ev->u.chats.chats[0].name = xstrdup("Hikers");
+	ev->u.chats.chats[0].preview = xstrdup(preview);
+	ev->u.chats.chats[0].last_ms = NOW;
+	ev->u.chats.chats[0].last_from_me = last_from_me;
+	ev->u.chats.chats[1].jid = xstrdup(ALICE);
+	ev->u.chats.chats[1].name = xstrdup("Alice");
+	ev->u.chats.chats[1].preview = xstrdup("yo");
+	ev->u.chats.chats[1].last_ms = NOW - 1000;
 	return ev;
 }
 
@@ -1128,9 +1239,8 @@ group_msg_ev(const char *id, const char *sender, const char *name,
 {
 	struct ev	*ev = msg_ev(GROUP, id, sender[0] == '\0', text);
 
-	free(ev->sender);
-	ev->sender = xstrdup(sender);
-	ev->sender_name = xstrdup(name);
+	ev_set(&ev->u.message.key.sender, sender);
+	ev_set(&ev->u.message.sender_name, name);
 	return ev;
 }
 
@@ -1138,7 +1248,7 @@ group_msg_ev(const char *id, const char *sender, const char *name,
 static void
 open_group(struct fixture *f)
 {
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	apply(f->v, group_ev("Hikers", 0));
 	apply(f->v, group_chats_ev("hi", 0));
 	(void)ui_view_key(f->v, '\t', NOW);
@@ -1161,7 +1271,7 @@ test_ui_chats__a_group_row_shows_the_sender_before_its_preview(void **st)
 	struct fixture		*f = *st;
 	const struct ui_chats	*c;
 
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	apply(f->v, group_ev("Hikers", 0));
 	/* A message of Alice's, her name from the event. */
 	apply(f->v, group_msg_ev("G1", ALICE, "Alice", "hi\x1b[2J all"));
@@ -1188,9 +1298,10 @@ test_ui_chats__a_group_row_shows_the_sender_before_its_preview(void **st)
 	{
 		struct ev	*ev = group_chats_ev("back again", 0);
 
-		ev->chats[0].last_ms = NOW + 5000;
-		ev->chats[0].last_sender = xstrdup(ALICE);
-		ev->chats[0].last_sender_name = xstrdup("Ali\x1b[31mce");
+		ev->u.chats.chats[0].last_ms = NOW + 5000;
+		ev->u.chats.chats[0].last_sender = xstrdup(ALICE);
+		ev->u.chats.chats[0].last_sender_name =
+		    xstrdup("Ali\x1b[31mce");
 		apply(f->v, ev);
 	}
 	assert_null(strchr(ui_view_chats(f->v)->v[0].preview, 0x1b));
@@ -1204,13 +1315,13 @@ test_ui_view__opening_a_group_asks_for_its_info_not_its_presence(void **st)
 	struct fixture		*f = *st;
 	const struct cmd	*c = NULL;
 
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	apply(f->v, group_chats_ev("hi", 0));
 	(void)ui_view_key(f->v, '\t', NOW);
 	assert_string_equal(ui_view_open_chat(f->v), GROUP);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, NULL), 0);
 	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, &c), 1);
-	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->u.group_info.chat, GROUP);
 	/* Known: not asked again when it opens again. */
 	apply(f->v, group_ev("Hikers", 0));
 	(void)ui_view_key(f->v, '\t', NOW);
@@ -1218,7 +1329,7 @@ test_ui_view__opening_a_group_asks_for_its_info_not_its_presence(void **st)
 	assert_string_equal(ui_view_open_chat(f->v), GROUP);
 	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, NULL), 1);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
-	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->u.subscribe.chat, ALICE);
 }
 
 /* Row i's sender as the header shows it. */
@@ -1275,11 +1386,12 @@ test_ui_view__group_messages_name_each_sender_in_their_colour(void **st)
 	{
 		struct ev	*ev = page_ev(GROUP, 0, 1, 1, 0);
 
-		free(ev->msgs[0].sender);
-		ev->msgs[0].sender = xstrdup("15550000008@s.whatsapp.net");
-		free(ev->msgs[0].sender_name);
-		ev->msgs[0].sender_name = xstrdup("Fay");
-		ev->msgs[0].from_me = 0;
+		free(ev->u.page.msgs[0].sender);
+		ev->u.page.msgs[0].sender =
+		    xstrdup("15550000008@s.whatsapp.net");
+		free(ev->u.page.msgs[0].sender_name);
+		ev->u.page.msgs[0].sender_name = xstrdup("Fay");
+		ev->u.page.msgs[0].from_me = 0;
 		apply(f->v, ev);
 	}
 	sender_of(m, ui_msgs_find(m, "ID1"), name, sizeof(name), &colour);
@@ -1293,7 +1405,7 @@ test_ui_view__mentions_of_members_read_as_their_names(void **st)
 	struct ui_msgs	*m;
 	int		 i;
 
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	apply(f->v, group_chats_ev("hi", 0));
 	(void)ui_view_key(f->v, '\t', NOW);
 	apply(f->v, page_ev(GROUP, 0, 100, 0, 0));
@@ -1319,7 +1431,7 @@ test_ui_view__mentions_of_members_read_as_their_names(void **st)
 	{
 		struct ev	*ev = group_ev("Hikers", 0);
 
-		ev->members[5].alt = xstrdup("777777777777777@lid");
+		ev_set(&ev->u.group.members[5].alt, "777777777777777@lid");
 		apply(f->v, ev);
 	}
 	apply(f->v, group_msg_ev("B", BOB, "", "@777777777777777 and @15550000001"));
@@ -1339,7 +1451,7 @@ test_ui_view__group_info_lists_admins_first_and_closes_on_esc(void **st)
 	(void)ui_view_key(f->v, key("alt-g"), NOW);
 	assert_true(ui_view_info_shown(f->v));
 	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, &c), 1);
-	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->u.group_info.chat, GROUP);
 	g = ui_view_group(f->v, GROUP);
 	assert_non_null(g);
 	assert_int_equal(g->n, 6);
@@ -1385,9 +1497,10 @@ test_ui_view__makes_a_group_from_a_subject_then_its_members(void **st)
 	type(f->v, "+1 555 000-0003, " CAROL ",,");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_CREATE, &c), 1);
-	assert_null(c->chat);
-	assert_string_equal(c->arg, "Hikers");
-	assert_string_equal(c->aux, BOB "," CAROL);
+	assert_int_equal(c->kind, CMD_GROUP_CREATE);	/* no chat yet */
+	assert_string_equal(c->u.group_create.subject, "Hikers");
+	assert_members(c->u.group_create.members, c->u.group_create.nmembers,
+	    BOB, CAROL, NULL);
 	/* The group comes: it opens. */
 	ev = group_ev("Hikers", 0);
 	apply(f->v, ev);
@@ -1398,8 +1511,8 @@ test_ui_view__makes_a_group_from_a_subject_then_its_members(void **st)
 	(void)ui_view_key(f->v, ENTER, NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_CREATE, &c), 2);
-	assert_string_equal(c->arg, "Solo");
-	assert_string_equal(c->aux, "");
+	assert_string_equal(c->u.group_create.subject, "Solo");
+	assert_int_equal(c->u.group_create.nmembers, 0);
 }
 
 static void
@@ -1422,7 +1535,7 @@ test_ui_view__info_renames_adds_and_removes_members(void **st)
 	{
 		struct ev	*ev = group_ev("Hikers", 0);
 
-		ev->members[1].admin = 1;
+		ev->u.group.members[1].role = EV_ROLE_ADMIN;
 		apply(f->v, ev);
 	}
 	/* r: the subject in the prompt, to change. */
@@ -1431,16 +1544,17 @@ test_ui_view__info_renames_adds_and_removes_members(void **st)
 	type(f->v, " 2");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_SUBJECT, &c), 1);
-	assert_string_equal(c->chat, GROUP);
-	assert_string_equal(c->arg, "Hikers 2");
+	assert_string_equal(c->u.group_subject.chat, GROUP);
+	assert_string_equal(c->u.group_subject.subject, "Hikers 2");
 	/* a: numbers typed. */
 	(void)ui_view_key(f->v, 'a', NOW);
 	type(f->v, "15550000004; 15550000006");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_ADD, &c), 1);
-	assert_string_equal(c->chat, GROUP);
-	assert_string_equal(c->arg, "15550000004@s.whatsapp.net,"
-	    "15550000006@s.whatsapp.net");
+	assert_string_equal(c->u.group_add.chat, GROUP);
+	assert_members(c->u.group_add.members, c->u.group_add.nmembers,
+	    "15550000004@s.whatsapp.net", "15550000006@s.whatsapp.net",
+	    NULL);
 	/* d: the member chosen (Down to Bob, the fifth), in the prompt. */
 	(void)ui_view_key(f->v, UP, NOW);
 	(void)ui_view_key(f->v, UI_KEY_FN + KEY_END, NOW);
@@ -1448,14 +1562,16 @@ test_ui_view__info_renames_adds_and_removes_members(void **st)
 	(void)ui_view_key(f->v, 'd', NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_REMOVE, &c), 1);
-	assert_string_equal(c->chat, GROUP);
-	assert_string_equal(c->arg, BOB);
+	assert_string_equal(c->u.group_remove.chat, GROUP);
+	assert_members(c->u.group_remove.members, c->u.group_remove.nmembers,
+	    BOB, NULL);
 	/* A LID member goes as its JID. */
 	(void)ui_view_key(f->v, UI_KEY_FN + KEY_END, NOW);
 	(void)ui_view_key(f->v, 'd', NOW);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_REMOVE, &c), 2);
-	assert_string_equal(c->arg, DAN);
+	assert_members(c->u.group_remove.members, c->u.group_remove.nmembers,
+	    DAN, NULL);
 	/* Nothing to remove: the prompt stays. */
 	(void)ui_view_key(f->v, UI_KEY_FN + KEY_HOME, NOW);
 	(void)ui_view_key(f->v, 'a', NOW);
@@ -1486,7 +1602,7 @@ test_ui_view__leaving_a_group_asks_first(void **st)
 	(void)ui_view_key(f->v, 'l', NOW);
 	(void)ui_view_key(f->v, 'y', NOW);
 	assert_int_equal(count(&f->sink, CMD_GROUP_LEAVE, &c), 1);
-	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->u.group_leave.chat, GROUP);
 	/* Not from a 1:1 chat. */
 	(void)ui_view_key(f->v, 0x1b, NOW);
 	(void)ui_view_key(f->v, '\t', NOW);
@@ -1607,7 +1723,7 @@ test_ui_view_draw__shows_senders_in_colour_mentions_and_events(void **st)
 	apply(f->v, group_msg_ev("A", ALICE, "", "ping @15550000003"));
 	apply(f->v, group_msg_ev("B", BOB, "", "pong"));
 	ev = group_msg_ev("N", ALICE, "", "Alice added Dan");
-	ev->notice = 1;
+	ev->u.message.notice = true;
 	apply(f->v, ev);
 	erase();
 	assert_true(ui_view_draw(f->v, 1, 0, 29, 80, NOW));
@@ -1722,14 +1838,15 @@ search_for(struct fixture *f, const char *k, const char *text, int64_t t,
 static struct ev *
 search_ev(const char *query, const char *chat, size_t n, int more)
 {
-	struct ev	*ev = ev_new(EV_SEARCH, query);
+	struct ev	*ev = ev_new(EV_SEARCH);
 	size_t		 i;
 
-	ev->more = more;
-	ev->nhits = n;
-	ev->hits = xcalloc(n > 0 ? n : 1, sizeof(*ev->hits));
+	ev_set(&ev->u.search.query, query);
+	ev->u.search.more = more != 0;
+	ev->u.search.nhits = (uint32_t)n;
+	ev->u.search.hits = xcalloc(n > 0 ? n : 1, sizeof(*ev->u.search.hits));
 	for (i = 0; i < n; i++) {
-		struct ev_hit	*h = &ev->hits[i];
+		struct ev_hit	*h = &ev->u.search.hits[i];
 
 		h->rowid = 40 - (int64_t)i;
 		h->chat = xstrdup(chat);
@@ -1737,13 +1854,13 @@ search_ev(const char *query, const char *chat, size_t n, int more)
 		h->id = xstrdup("X");
 		h->sender = xstrdup("");
 		h->sender_name = xstrdup("");
-		h->from_me = (int)(i % 2);
+		h->from_me = (i % 2) == 1;
 		h->ts_ms = NOW - (int64_t)i * 60000;
 		/* "…say <ESC>[2J hello there" with "hello" matched */
 		h->snippet = xstrdup("say \x1b[2J hello there");
 		h->match_start = 9;
 		h->match_end = 14;
-		h->cut_before = 1;
+		h->cut_before = true;
 	}
 	return ev;
 }
@@ -1767,16 +1884,16 @@ test_ui_view__find_searches_the_open_chat_as_you_type(void **st)
 	/* The first key asks at once, the next ones after the debounce. */
 	type_at(f->v, "hel", NOW + 1000);
 	assert_int_equal(count(&f->sink, CMD_SEARCH, &c), 1);
-	assert_string_equal(c->arg, "h");
+	assert_string_equal(c->u.search.query, "h");
 	ui_view_tick(f->v, NOW + 1000 + UI_SEARCH_DEBOUNCE_MS - 1);
 	assert_int_equal(count(&f->sink, CMD_SEARCH, NULL), 1);
 	ui_view_tick(f->v, NOW + 1000 + UI_SEARCH_DEBOUNCE_MS);
 	assert_int_equal(count(&f->sink, CMD_SEARCH, &c), 2);
-	assert_string_equal(c->arg, "hel");
-	assert_string_equal(c->chat, ALICE);
-	assert_null(c->aux);
-	assert_int_equal(c->flag, UI_SEARCH_HITS);
-	assert_true(c->since_ms == 0 && c->until_ms == 0);
+	assert_string_equal(c->u.search.query, "hel");
+	assert_string_equal(c->u.search.chat, ALICE);
+	assert_false(c->u.search.by_sender);
+	assert_int_equal(c->u.search.max, UI_SEARCH_HITS);
+	assert_true(c->u.search.since_ms == 0 && c->u.search.until_ms == 0);
 	/* Not sent again without a change. */
 	ui_view_tick(f->v, NOW + 5000);
 	assert_int_equal(count(&f->sink, CMD_SEARCH, NULL), 2);
@@ -1784,7 +1901,7 @@ test_ui_view__find_searches_the_open_chat_as_you_type(void **st)
 	assert_string_equal(ui_view_input(f->v), "draft");
 	for (i = 0; i < f->sink.n; i++)
 		assert_false(f->sink.c[i]->kind == CMD_TYPING &&
-		    f->sink.c[i]->flag == 1);
+		    f->sink.c[i]->u.typing.composing);
 	/* Deleting every character: no query, nothing sent. */
 	(void)ui_view_key(f->v, 0x15, NOW + 6000);
 	ui_view_tick(f->v, NOW + 7000);
@@ -1802,15 +1919,16 @@ family_chats_ev(void)
 {
 	struct ev	*ev = group_chats_ev("hi", 0);
 
-	ev->chats = xrealloc(ev->chats, 4 * sizeof(*ev->chats));
-	memset(&ev->chats[2], 0, 2 * sizeof(*ev->chats));
-	ev->chats[2].jid = xstrdup(FAMILY);
-	ev->chats[2].name = xstrdup("Family Group");
-	ev->chats[2].preview = xstrdup("");
-	ev->chats[3].jid = xstrdup(FAM1);
-	ev->chats[3].name = xstrdup("Family");
-	ev->chats[3].preview = xstrdup("");
-	ev->nchats = 4;
+	ev->u.chats.chats = xrealloc(ev->u.chats.chats,
+	    4 * sizeof(*ev->u.chats.chats));
+	memset(&ev->u.chats.chats[2], 0, 2 * sizeof(*ev->u.chats.chats));
+	ev->u.chats.chats[2].jid = xstrdup(FAMILY);
+	ev->u.chats.chats[2].name = xstrdup("Family Group");
+	ev->u.chats.chats[2].preview = xstrdup("");
+	ev->u.chats.chats[3].jid = xstrdup(FAM1);
+	ev->u.chats.chats[3].name = xstrdup("Family");
+	ev->u.chats.chats[3].preview = xstrdup("");
+	ev->u.chats.nchats = 4;
 	return ev;
 }
 
@@ -1840,52 +1958,56 @@ test_ui_view__global_search_takes_filters_as_typed(void **st)
 	/* All chats: no chat, no author, no dates. */
 	c = search_for(f, "alt-f", "hello world", t += 10000, &err);
 	assert_non_null(c);
-	assert_string_equal(c->arg, "hello world");
-	assert_null(c->chat);
-	assert_null(c->aux);
+	assert_string_equal(c->u.search.query, "hello world");
+	assert_string_equal(c->u.search.chat, "");
+	assert_false(c->u.search.by_sender);
 	/* Alt-/ in the open group: that chat. */
 	c = search_for(f, "alt-/", "hello", t += 10000, NULL);
-	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->u.search.chat, GROUP);
 	/* from:me, with the words around it. */
 	c = search_for(f, "alt-f", "hi from:me there", t += 10000, NULL);
-	assert_string_equal(c->arg, "hi there");
-	assert_non_null(c->aux);
-	assert_string_equal(c->aux, "");
-	assert_null(c->chat);
+	assert_string_equal(c->u.search.query, "hi there");
+	assert_true(c->u.search.by_sender);
+	assert_string_equal(c->u.search.sender, "");
+	assert_string_equal(c->u.search.chat, "");
 	/* from: a name (a whole one, though another starts with it), a
 	 * number, a member by the start of a name. */
 	c = search_for(f, "alt-f", "from:Alice hi", t += 10000, NULL);
-	assert_string_equal(c->aux, ALICE);
-	assert_string_equal(c->arg, "hi");
+	assert_true(c->u.search.by_sender);
+	assert_string_equal(c->u.search.sender, ALICE);
+	assert_string_equal(c->u.search.query, "hi");
 	c = search_for(f, "alt-f", "from:+19 hi", t += 10000, &err);
 	assert_null(c);		/* "+19" is no number, nor a name */
 	assert_int_equal(err, UI_SEARCH_NO_PERSON);
 	c = search_for(f, "alt-f", "from:+1 hi", t += 10000, &err);
 	assert_non_null(c);	/* the start of Bob's number only */
-	assert_string_equal(c->aux, BOB);
+	assert_true(c->u.search.by_sender);
+	assert_string_equal(c->u.search.sender, BOB);
 	c = search_for(f, "alt-f", "from:+15550000003 hi", t += 10000, NULL);
-	assert_string_equal(c->aux, BOB);
+	assert_true(c->u.search.by_sender);
+	assert_string_equal(c->u.search.sender, BOB);
 	c = search_for(f, "alt-f", "from:car hi", t += 10000, NULL);
-	assert_string_equal(c->aux, CAROL);
+	assert_true(c->u.search.by_sender);
+	assert_string_equal(c->u.search.sender, CAROL);
 	c = search_for(f, "alt-f", "from:Nobody hi", t += 10000, &err);
 	assert_null(c);
 	assert_int_equal(err, UI_SEARCH_NO_PERSON);
 	/* in: a chat, by a name of two words, its start, in quotes. */
 	c = search_for(f, "alt-f", "in:Hikers hi", t += 10000, NULL);
-	assert_string_equal(c->chat, GROUP);
-	assert_string_equal(c->arg, "hi");
+	assert_string_equal(c->u.search.chat, GROUP);
+	assert_string_equal(c->u.search.query, "hi");
 	c = search_for(f, "alt-f", "dinner in:family group", t += 10000, NULL);
-	assert_string_equal(c->chat, FAMILY);
-	assert_string_equal(c->arg, "dinner");
+	assert_string_equal(c->u.search.chat, FAMILY);
+	assert_string_equal(c->u.search.query, "dinner");
 	c = search_for(f, "alt-f", "in:Family dinner", t += 10000, NULL);
-	assert_string_equal(c->chat, FAM1);
-	assert_string_equal(c->arg, "dinner");
+	assert_string_equal(c->u.search.chat, FAM1);
+	assert_string_equal(c->u.search.query, "dinner");
 	c = search_for(f, "alt-f", "chat:\"Family Group\" dinner",
 	    t += 10000, NULL);
-	assert_string_equal(c->chat, FAMILY);
-	assert_string_equal(c->arg, "dinner");
+	assert_string_equal(c->u.search.chat, FAMILY);
+	assert_string_equal(c->u.search.query, "dinner");
 	c = search_for(f, "alt-f", "in:hik hi", t += 10000, NULL);
-	assert_string_equal(c->chat, GROUP);
+	assert_string_equal(c->u.search.chat, GROUP);
 	c = search_for(f, "alt-f", "in:fam hi", t += 10000, &err);
 	assert_null(c);		/* Family or Family Group? */
 	assert_int_equal(err, UI_SEARCH_AMBIGUOUS);
@@ -1895,19 +2017,20 @@ test_ui_view__global_search_takes_filters_as_typed(void **st)
 	/* Dates: after a day (from it on), before a month (up to it). */
 	c = search_for(f, "alt-f", "after:2024-01-15 before:2024-03 hi",
 	    t += 10000, NULL);
-	assert_true(c->since_ms == local_ms(2024, 1, 15));
-	assert_true(c->until_ms == local_ms(2024, 3, 1));
-	assert_string_equal(c->arg, "hi");
+	assert_true(c->u.search.since_ms == local_ms(2024, 1, 15));
+	assert_true(c->u.search.until_ms == local_ms(2024, 3, 1));
+	assert_string_equal(c->u.search.query, "hi");
 	c = search_for(f, "alt-f", "after:2024-02-30 hi", t += 10000, &err);
 	assert_null(c);
 	assert_int_equal(err, UI_SEARCH_BAD_DATE);
 	/* All filters at once, in the group searched. */
 	c = search_for(f, "alt-/", "from:me before:2025 walk", t += 10000,
 	    NULL);
-	assert_string_equal(c->chat, GROUP);
-	assert_string_equal(c->aux, "");
-	assert_true(c->until_ms == local_ms(2025, 1, 1));
-	assert_string_equal(c->arg, "walk");
+	assert_string_equal(c->u.search.chat, GROUP);
+	assert_true(c->u.search.by_sender);
+	assert_string_equal(c->u.search.sender, "");
+	assert_true(c->u.search.until_ms == local_ms(2025, 1, 1));
+	assert_string_equal(c->u.search.query, "walk");
 	/* Filters without a word: nothing to look for (the store finds
 	 * nothing without one). */
 	c = search_for(f, "alt-f", "from:me in:Hikers", t += 10000, NULL);
@@ -1979,16 +2102,16 @@ test_ui_view__enter_opens_a_hit_in_its_chat_at_the_message(void **st)
 	cs = ui_view_chats(f->v);
 	assert_string_equal(cs->sel, BOB);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
-	assert_string_equal(c->chat, BOB);
-	assert_int_equal(c->flag, 2);
-	assert_string_equal(c->aux, "39");
+	assert_string_equal(c->u.load_page.chat, BOB);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_AROUND);
+	assert_int_equal(c->u.load_page.rowid, 39);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, NULL), 1);
 	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
 	/* A newest page of Bob's (late) does not take the place of it. */
 	m = ui_view_msgs(f->v);
 	/* The page around it: the hit selected, more both ways. */
 	ev = page_ev(BOB, 2, 37, 5, 1);
-	ev->more_after = 1;
+	ev->u.page.more_after = true;
 	apply(f->v, ev);
 	assert_int_equal(m->n, 5);
 	assert_non_null(ui_view_selected(f->v));
@@ -2004,16 +2127,16 @@ test_ui_view__enter_opens_a_hit_in_its_chat_at_the_message(void **st)
 	sink_clear(&f->sink);
 	(void)ui_view_key(f->v, UI_KEY_FN + KEY_NPAGE, NOW);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
-	assert_int_equal(c->flag, 1);
-	assert_non_null(strstr(c->aux, ":41"));
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_AFTER);
+	assert_int_equal(c->u.load_page.from.rowid, 41);
 	apply(f->v, page_ev(BOB, 1, 42, 3, 0));
 	assert_int_equal(m->n, 8);
 	assert_false(m->more_after);
 	sink_clear(&f->sink);
 	(void)ui_view_key(f->v, UI_KEY_FN + KEY_PPAGE, NOW);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
-	assert_int_equal(c->flag, -1);
-	assert_non_null(strstr(c->aux, ":37"));
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_BEFORE);
+	assert_int_equal(c->u.load_page.from.rowid, 37);
 }
 
 static void
@@ -2032,9 +2155,9 @@ test_ui_view__a_hit_of_the_open_chat_or_a_new_one_opens_in_context(void **st)
 	sink_clear(&f->sink);
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
-	assert_string_equal(c->chat, ALICE);
-	assert_int_equal(c->flag, 2);
-	assert_string_equal(c->aux, "40");
+	assert_string_equal(c->u.load_page.chat, ALICE);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_AROUND);
+	assert_int_equal(c->u.load_page.rowid, 40);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, NULL), 0);
 	/* A page of 0 rows around it (it went meanwhile): nothing
 	 * selected, nothing breaks. */
@@ -2050,10 +2173,10 @@ test_ui_view__a_hit_of_the_open_chat_or_a_new_one_opens_in_context(void **st)
 	assert_string_equal(ui_view_chats(f->v)->sel, carl);
 	/* The message cannot be read (EV_ERROR): the newest page. */
 	sink_clear(&f->sink);
-	apply(f->v, ev_new(EV_ERROR, "cannot read the messages"));
+	apply(f->v, error_ev("cannot read the messages"));
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
-	assert_string_equal(c->chat, carl);
-	assert_int_equal(c->flag, 0);
+	assert_string_equal(c->u.load_page.chat, carl);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_NEWEST);
 }
 
 static void
@@ -2095,11 +2218,11 @@ test_ui_view_draw__a_long_name_leaves_the_question_whole(void **st)
 	int		 y;
 
 	term_open(&t, 24, 80);
-	apply(f->v, ev_new(EV_CONNECTED, "15550000001:1@s.whatsapp.net"));
+	apply(f->v, connected_ev());
 	apply(f->v, group_ev("Hikers", 0));
 	ev = group_chats_ev("hi", 0);
-	free(ev->chats[0].name);
-	ev->chats[0].name = xstrdup("The very long name of the weekend "
+	free(ev->u.chats.chats[0].name);
+	ev->u.chats.chats[0].name = xstrdup("The very long name of the weekend "
 	    "hiking and climbing club of the valley");
 	apply(f->v, ev);
 	(void)ui_view_key(f->v, '\t', NOW);
@@ -2214,9 +2337,9 @@ test_ui_view_draw__search_fits_a_small_window(void **st)
 	ui_view_tick(f->v, NOW + 1000);
 	ev = search_ev("hello", GROUP, 8, 1);
 	for (i = 0; i < 8; i++) {
-		free(ev->hits[i].sender);
-		ev->hits[i].sender = xstrdup(ALICE);
-		ev->hits[i].from_me = 0;
+		free(ev->u.search.hits[i].sender);
+		ev->u.search.hits[i].sender = xstrdup(ALICE);
+		ev->u.search.hits[i].from_me = 0;
 	}
 	apply(f->v, ev);
 	erase();
@@ -2275,17 +2398,17 @@ test_ui_view__above_the_oldest_message__the_phone_is_asked_once(void **st)
 	/* no page from the store, one request to the phone */
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, NULL), 0);
 	assert_int_equal(count(&f->sink, CMD_HISTORY_MORE, &c), 1);
-	assert_string_equal(c->chat, ALICE);
+	assert_string_equal(c->u.history_more.chat, ALICE);
 	/* what the phone sends is imported: the pane asks the store */
-	ev = ev_new(EV_HISTORY, NULL);
-	ev->state = 0;
-	ev->num = 100;
-	ev->secs = 20;
+	ev = ev_new(EV_HISTORY);
+	ev->u.history.step = EV_HISTORY_CHUNK;
+	ev->u.history.progress = 100;
+	ev->u.history.stored = 20;
 	apply(f->v, ev);
 	pages = count(&f->sink, CMD_LOAD_PAGE, &c);
 	assert_int_equal(pages, 1);
-	assert_int_equal(c->flag, -1);
-	assert_string_equal(c->chat, ALICE);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_BEFORE);
+	assert_string_equal(c->u.load_page.chat, ALICE);
 }
 
 static void
@@ -2299,8 +2422,8 @@ test_ui_view__typed_at_name_of_a_member_goes_as_a_mention(void **st)
 	type(f->v, "see you @Carol and @Zed! @Nobody stays");
 	(void)ui_view_key(f->v, ENTER, NOW);
 	assert_int_equal(count(&f->sink, CMD_SEND, &c), 1);
-	assert_string_equal(c->chat, GROUP);
-	assert_string_equal(c->arg, "see you @123456789012345 and "
+	assert_string_equal(c->u.send.chat, GROUP);
+	assert_string_equal(c->u.send.text, "see you @123456789012345 and "
 	    "@15550000005! @Nobody stays");
 }
 
@@ -2336,6 +2459,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__chat_list_reloads_at_most_once_a_second, setup, teardown),
 		cmocka_unit_test(test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages),
 		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),
+		cmocka_unit_test(test_ui_msgs__shows_the_engines_count__of_a_counted_reaction),
 		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
 		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),
 		cmocka_unit_test(test_ui_keys__parse_names_and_bind_actions),

@@ -87,9 +87,6 @@ ui_chats_find(const struct ui_chats *c, const char *jid)
 	return -1;
 }
 
-/* enum store_msg_kind (store/store.h) of a notice row. */
-#define ROW_NOTICE	2
-
 /*
  * A group's preview: the text after who sent it, "You" for ours; the
  * sender of another's comes with the chat (EV_CHATS last_sender and
@@ -105,7 +102,7 @@ group_preview(const struct ev_chat *e, const struct ui_group *g,
 	size_t		 n;
 	char		*t = sanitised(text, false);
 
-	if (e->last_kind == ROW_NOTICE || e->last_deleted || e->last_ms == 0)
+	if (e->last_kind == EV_ROW_NOTICE || e->last_deleted || e->last_ms == 0)
 		return t;
 	if (e->last_from_me)
 		buf_append(&b, _("You"), strlen(_("You")));
@@ -141,18 +138,19 @@ void
 ui_chats_set(struct ui_chats *c, const struct ev *ev,
     const struct ui_groups *gs)
 {
+	const struct ev_chats *ec = &ev->u.chats;
 	struct ui_chat	*v;
 	size_t		 i, n = 0, extra = 0;
 	bool		 keep;
 
 	keep = c->sel != NULL;
 	if (keep) {
-		for (i = 0; i < ev->nchats; i++)
-			if (strcmp(ev->chats[i].jid, c->sel) == 0)
+		for (i = 0; i < ec->nchats; i++)
+			if (strcmp(ec->chats[i].jid, c->sel) == 0)
 				break;
-		extra = i == ev->nchats;
+		extra = i == ec->nchats;
 	}
-	v = xcalloc(ev->nchats + extra + 1, sizeof(*v));
+	v = xcalloc(ec->nchats + extra + 1, sizeof(*v));
 	if (extra) {
 		/* Started by number, not stored yet: it stays, first. */
 		int	 old = ui_chats_find(c, c->sel);
@@ -163,8 +161,8 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 		} else
 			chat_fill(&v[n++], c->sel, NULL);
 	}
-	for (i = 0; i < ev->nchats; i++) {
-		const struct ev_chat	*e = &ev->chats[i];
+	for (i = 0; i < ec->nchats; i++) {
+		const struct ev_chat	*e = &ec->chats[i];
 		struct ui_chat		*ch = &v[n++];
 
 		const struct ui_group	*g = gs != NULL ?
@@ -177,10 +175,10 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 		ch->preview = ch->group ? group_preview(e, g, text) :
 		    sanitised(text, false);
 		ch->last_ms = e->last_ms;
-		ch->unread = e->unread;
-		ch->muted = e->muted != 0;
-		ch->pinned = e->pinned != 0;
-		ch->last_from_me = e->last_from_me != 0;
+		ch->unread = (int)e->unread;
+		ch->muted = e->muted;
+		ch->pinned = e->pinned;
+		ch->last_from_me = e->last_from_me;
 	}
 	for (i = 0; i < n; i++)
 		if (v[i].preview == NULL)

@@ -223,33 +223,34 @@ member_cmp(const void *a, const void *b)
 struct ui_group *
 ui_groups_apply(struct ui_groups *gs, const struct ev *ev)
 {
-	struct ui_group	*g;
-	struct buf	 b = BUF_INIT;
-	size_t		 i, n;
+	const struct ev_group	*eg = &ev->u.group;
+	struct ui_group		*g;
+	struct buf		 b = BUF_INIT;
+	size_t			 i, n;
 
-	if (ev->kind != EV_GROUP || ev->chat == NULL ||
-	    (g = ui_groups_get(gs, ev->chat)) == NULL)
+	if (ev->kind != EV_GROUP || eg->jid[0] == '\0' ||
+	    (g = ui_groups_get(gs, eg->jid)) == NULL)
 		return NULL;
 	members_release(g);
 	free(g->subject);
 	free(g->desc);
-	g->subject = sanitised(ev->text, false);
-	g->desc = sanitised(ev->aux, true);
-	g->left = ev->num == 1;
+	g->subject = sanitised(eg->subject, false);
+	g->desc = sanitised(eg->description, true);
+	g->left = eg->left;
 	g->known = true;
-	n = ev->nmembers < UI_GROUP_MEMBERS_MAX ? ev->nmembers :
+	n = eg->nmembers < UI_GROUP_MEMBERS_MAX ? eg->nmembers :
 	    UI_GROUP_MEMBERS_MAX;
 	g->v = xcalloc(n + 1, sizeof(*g->v));
 	for (i = 0; i < n; i++) {
-		const struct ev_member	*e = &ev->members[i];
+		const struct ev_member	*e = &eg->members[i];
 		struct ui_member	*m = &g->v[i];
 
-		m->jid = xstrdup(e->jid != NULL ? e->jid : "");
-		m->alt = xstrdup(e->alt != NULL ? e->alt : "");
+		m->jid = xstrdup(e->jid);
+		m->alt = xstrdup(e->alt);
 		m->name = sanitised(e->name, false);
-		m->role = e->admin == 2 ? UI_GROUP_CREATOR : e->admin == 1 ?
-		    UI_GROUP_ADMIN : UI_GROUP_MEMBER;
-		m->is_me = e->is_me != 0;
+		m->role = e->role == EV_ROLE_CREATOR ? UI_GROUP_CREATOR :
+		    e->role == EV_ROLE_ADMIN ? UI_GROUP_ADMIN : UI_GROUP_MEMBER;
+		m->is_me = e->is_me;
 		memset(&b, 0, sizeof(b));
 		ui_group_name(NULL, m->jid, m->name, &b);
 		m->shown = (char *)b.p;
@@ -262,33 +263,34 @@ ui_groups_apply(struct ui_groups *gs, const struct ev *ev)
 void
 ui_groups_note(struct ui_groups *gs, const struct ev *ev)
 {
-	struct ui_group	*g;
+	const struct ev_message	*em = &ev->u.message;
+	struct ui_group		*g;
 
-	if (ev->kind != EV_MESSAGE || ev->notice || !ui_group_is_jid(ev->chat))
+	if (ev->kind != EV_MESSAGE || em->notice ||
+	    !ui_group_is_jid(em->key.chat))
 		return;
-	if ((g = ui_groups_get(gs, ev->chat)) == NULL)
+	if ((g = ui_groups_get(gs, em->key.chat)) == NULL)
 		return;
 	/* a member whose name the group's info did not know: now it is */
-	if (ev->sender != NULL && ev->sender_name != NULL &&
-	    ev->sender_name[0] != '\0') {
+	if (em->sender_name[0] != '\0') {
 		struct ui_member *m = (struct ui_member *)ui_group_member(g,
-		    ev->sender);
+		    em->key.sender);
 
 		if (m != NULL && m->name[0] == '\0') {
 			free(m->name);
-			m->name = sanitised(ev->sender_name, false);
+			m->name = sanitised(em->sender_name, false);
 			free(m->shown);
 			m->shown = xstrdup(m->name);
 		}
 	}
-	if (ev->ts_ms < g->last_ms)
+	if (em->ts_ms < g->last_ms)
 		return;
-	g->last_ms = ev->ts_ms;
-	g->last_from_me = ev->from_me != 0;
+	g->last_ms = em->ts_ms;
+	g->last_from_me = em->key.from_me;
 	free(g->last_sender);
-	g->last_sender = xstrdup(ev->sender != NULL ? ev->sender : "");
+	g->last_sender = xstrdup(em->key.sender);
 	free(g->last_name);
-	g->last_name = sanitised(ev->sender_name, false);
+	g->last_name = sanitised(em->sender_name, false);
 }
 
 const struct ui_member *

@@ -96,10 +96,10 @@ struct ui_group	*ui_groups_find(const struct ui_groups *gs, const char *jid);
 struct ui_group	*ui_groups_get(struct ui_groups *gs, const char *jid);
 
 /*
- * Take an EV_GROUP (ev borrowed; other kinds and events without a chat
- * are ignored): the group's subject (ev->text), description (ev->aux),
- * members (at most UI_GROUP_MEMBERS_MAX) and left flag (ev->num == 1)
- * replace what was held.  Returns the group, or NULL when ignored.
+ * Take an EV_GROUP (ev borrowed; other kinds and events without a group
+ * JID are ignored): the group's subject, description, members (at most
+ * UI_GROUP_MEMBERS_MAX) and left flag (ev->u.group) replace what was
+ * held.  Returns the group, or NULL when ignored.
  */
 struct ui_group	*ui_groups_apply(struct ui_groups *gs, const struct ev *ev);
 

@@ -18,36 +18,17 @@
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 
-/* enum store_msg_kind (store/store.h) of a page row. */
-#define ROW_MEDIA	1
-#define ROW_NOTICE	2
-#define ROW_UNSUPPORTED	3
-#define ROW_PLACEHOLDER	4
-
-
 enum ui_tick
-ui_tick_of_event(int state)
+ui_tick_of(enum ev_state state)
 {
 	switch (state) {
-	case 0:	return UI_TICK_QUEUED;
-	case 1:	return UI_TICK_SENT;
-	case 2:	return UI_TICK_DELIVERED;
-	case 3:	return UI_TICK_READ;
-	case 4:	return UI_TICK_FAILED;
-	}
-	return UI_TICK_NONE;
-}
-
-enum ui_tick
-ui_tick_of_row(int state)
-{
-	switch (state) {
-	case -1: return UI_TICK_FAILED;
-	case 0:	return UI_TICK_QUEUED;
-	case 1:	return UI_TICK_SENT;
-	case 2:	return UI_TICK_DELIVERED;
-	case 4:
-	case 5:	return UI_TICK_READ;
+	case EV_STATE_NONE:		return UI_TICK_NONE;
+	case EV_STATE_QUEUED:		return UI_TICK_QUEUED;
+	case EV_STATE_SENT:		return UI_TICK_SENT;
+	case EV_STATE_DELIVERED:	return UI_TICK_DELIVERED;
+	case EV_STATE_READ:
+	case EV_STATE_PLAYED:		return UI_TICK_READ;
+	case EV_STATE_FAILED:		return UI_TICK_FAILED;
 	}
 	return UI_TICK_NONE;
 }
@@ -151,7 +132,8 @@ ui_msgs_remove(struct ui_msgs *m, const char *id)
 struct cmd *
 ui_msgs_open(struct ui_msgs *m, const char *jid)
 {
-	char	 num[16], *chat = xstrdup(jid);	/* jid may be m->chat */
+	char		*chat = xstrdup(jid);	/* jid may be m->chat */
+	struct cmd	*c;
 
 	clear_rows(m);
 	free(m->chat);
@@ -161,63 +143,93 @@ ui_msgs_open(struct ui_msgs *m, const char *jid)
 	m->scroll = 0;
 	m->sel = -1;
 	m->loading = 2;
-	snprintf(num, sizeof(num), "%d", UI_MSGS_PAGE);
-	return cmd_new_chat(CMD_LOAD_PAGE, m->chat, NULL, num, NULL, 0);
+	c = cmd_new_chat(CMD_LOAD_PAGE, m->chat);
+	c->u.load_page.dir = EV_PAGE_NEWEST;
+	c->u.load_page.max = UI_MSGS_PAGE;
+	return c;
 }
 
 struct cmd *
 ui_msgs_open_at(struct ui_msgs *m, const char *jid, int64_t rowid)
 {
 	struct cmd	*c = ui_msgs_open(m, jid);
-	char		 id[24];
 
-	snprintf(id, sizeof(id), "%" PRId64, rowid);
-	free(c->aux);
-	c->aux = xstrdup(id);
-	c->flag = 2;
+	c->u.load_page.dir = EV_PAGE_AROUND;
+	c->u.load_page.rowid = rowid;
 	m->loading = 3;
 	m->target = rowid;
 	return c;
 }
 
-/* The keyset cursor of row g: "TS_MS:ROWID" (rowid - back). */
-static void
-cursor(const struct ui_msg *g, int64_t back, char *out, size_t size)
+/* CMD_LOAD_PAGE of up to max rows of chat before (dir < 0) or after the
+ * keyset cursor of row g (its rowid - back). */
+static struct cmd *
+page_cmd(const char *chat, int dir, const struct ui_msg *g, int64_t back,
+    uint32_t max)
 {
+	struct cmd		*c = cmd_new_chat(CMD_LOAD_PAGE, chat);
+	struct cmd_load_page	*lp = &c->u.load_page;
+
+	lp->dir = dir < 0 ? EV_PAGE_BEFORE : EV_PAGE_AFTER;
+	lp->from.ts_ms = g->ts_ms;
 	/* A row known only from an event has no rowid: the largest one
 	 * for its time, so that a page before it still holds every row
 	 * of the store older than it (the duplicate is merged away). */
-	snprintf(out, size, "%" PRId64 ":%" PRId64, g->ts_ms,
-	    g->rowid != 0 ? g->rowid - back : INT64_MAX);
+	lp->from.rowid = g->rowid != 0 ? g->rowid - back : INT64_MAX;
+	lp->max = max;
+	return c;
 }
 
 struct cmd *
 ui_msgs_more(struct ui_msgs *m, int dir)
 {
-	char	 cur[64], num[16];
-
 	if (m->chat == NULL || m->loading != 0 || m->n == 0)
 		return NULL;
 	if (dir < 0 ? !m->more_before : !m->more_after)
 		return NULL;
-	cursor(dir < 0 ? &m->v[0] : &m->v[m->n - 1], 0, cur, sizeof(cur));
 	m->loading = dir < 0 ? -1 : 1;
-	snprintf(num, sizeof(num), "%d", UI_MSGS_PAGE);
-	return cmd_new_chat(CMD_LOAD_PAGE, m->chat, NULL, num, cur,
-	    dir < 0 ? -1 : 1);
+	return page_cmd(m->chat, dir, dir < 0 ? &m->v[0] : &m->v[m->n - 1],
+	    0, UI_MSGS_PAGE);
 }
 
 static const char *
 kind_text(const struct ev_msg *e)
 {
 	switch (e->kind) {
-	case ROW_UNSUPPORTED:
+	case EV_ROW_UNSUPPORTED:
 		return _("[a message wachat cannot show yet]");
-	case ROW_PLACEHOLDER:
+	case EV_ROW_PLACEHOLDER:
 		return _("[waiting for this message: it could not be "
 		    "decrypted yet]");
+	case EV_ROW_TEXT:
+	case EV_ROW_MEDIA:
+	case EV_ROW_NOTICE:
+		break;
 	}
 	return NULL;
+}
+
+/* The reactions shown under a row: "👍 2  ❤️" (the count when > 1),
+ * each emoji sanitised. */
+static char *
+summary(const struct ev_tally *t, uint32_t n)
+{
+	struct buf	 b = BUF_INIT;
+	uint32_t	 i;
+	char		 num[24];
+
+	for (i = 0; i < n; i++) {
+		if (b.len > 0)
+			buf_append(&b, "  ", 2);
+		wc_sanitize(t[i].emoji, strlen(t[i].emoji), false, &b);
+		b.len--;	/* its NUL */
+		if (t[i].count > 1) {
+			snprintf(num, sizeof(num), " %u", (unsigned)t[i].count);
+			buf_append(&b, num, strlen(num));
+		}
+	}
+	buf_push(&b, '\0');
+	return (char *)b.p;
 }
 
 /* Fill g from a page row. */
@@ -234,7 +246,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->sender_name = clean(e->sender_name, false);
 	if (k != NULL)
 		g->text = xstrdup(k);
-	else if (e->kind == ROW_MEDIA) {
+	else if (e->kind == EV_ROW_MEDIA) {
 		buf_append(&b, _("[media]"), strlen(_("[media]")));
 		if (e->text[0] != '\0')
 			buf_push(&b, ' ');
@@ -245,12 +257,12 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->quoted_id = xstrdup(e->quoted_id);
 	g->quoted_sender = xstrdup(e->quoted_sender);
 	g->quoted = clean(e->quoted_text, false);
-	g->reactions = clean(e->reactions, false);
-	g->from_me = e->from_me != 0;
-	g->notice = e->kind == ROW_NOTICE;
+	g->reactions = summary(e->reactions, e->nreactions);
+	g->from_me = e->from_me;
+	g->notice = e->kind == EV_ROW_NOTICE;
 	g->edited = e->edited_ms != 0;
-	g->deleted = e->deleted != 0;
-	g->tick = g->from_me ? ui_tick_of_row(e->state) : UI_TICK_NONE;
+	g->deleted = e->deleted;
+	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 }
 
 /* Rows [from, to) out of the held ones. */
@@ -289,18 +301,18 @@ find_row(const struct ui_msgs *m, const struct ev_msg *e)
 
 	for (i = 0; i < m->n; i++)
 		if (m->v[i].rowid == e->rowid ||
-		    (m->v[i].from_me == (e->from_me != 0) &&
+		    (m->v[i].from_me == e->from_me &&
 		    strcmp(m->v[i].id, e->id) == 0))
 			return (int)i;
 	return -1;
 }
 
-/* A page around a message (EV_PAGE num 2): the rows, that message
+/* A page around a message (EV_PAGE_AROUND): the rows, that message
  * selected. */
 static bool
-page_around(struct ui_msgs *m, const struct ev *ev)
+page_around(struct ui_msgs *m, const struct ev_page *pg)
 {
-	size_t	 i, n = ev->nmsgs;
+	size_t	 i, n = pg->nmsgs;
 
 	if (m->loading != 3)
 		return true;	/* not asked (or asked again since) */
@@ -310,20 +322,20 @@ page_around(struct ui_msgs *m, const struct ev *ev)
 	m->v = xcalloc(n > 0 ? n : 1, sizeof(*m->v));
 	m->sel = -1;
 	for (i = 0; i < n; i++) {
-		from_row(&m->v[i], &ev->msgs[i]);
-		if (ev->msgs[i].rowid == m->target)
+		from_row(&m->v[i], &pg->msgs[i]);
+		if (pg->msgs[i].rowid == m->target)
 			m->sel = (int)i;
 	}
 	m->n = n;
 	m->scroll = 0;
-	m->more_before = ev->more != 0;
-	m->more_after = ev->more_after != 0 || n < ev->nmsgs;
+	m->more_before = pg->more_before;
+	m->more_after = pg->more_after || n < pg->nmsgs;
 	m->unseen = false;
 	m->loading = 0;
 	return true;
 }
 
-/* A newest page (EV_PAGE num 0) replaces the rows: none held, nothing
+/* A newest page (EV_PAGE_NEWEST) replaces the rows: none held, nothing
  * newer; more_before: the store has older ones. */
 static void
 page_reset(struct ui_msgs *m, bool more_before)
@@ -399,23 +411,26 @@ page_trim_oldest(struct ui_msgs *m, size_t added)
 bool
 ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 {
-	size_t		 added;
-	int		 dir = (int32_t)ev->num;
+	const struct ev_page	*pg = &ev->u.page;
+	size_t			 added;
+	int			 dir;
 
-	if (m->chat == NULL || ev->chat == NULL ||
-	    strcmp(ev->chat, m->chat) != 0)
+	if (m->chat == NULL || strcmp(pg->chat, m->chat) != 0)
 		return false;
-	if (dir == 2)
-		return page_around(m, ev);
+	if (pg->dir == EV_PAGE_AROUND)
+		return page_around(m, pg);
+	/* -1 older, 0 the newest, 1 newer */
+	dir = pg->dir == EV_PAGE_BEFORE ? -1 : pg->dir == EV_PAGE_AFTER ? 1 :
+	    0;
 	if (dir == 0)
-		page_reset(m, ev->more != 0);
-	added = page_merge(m, ev->msgs, ev->nmsgs, dir);
+		page_reset(m, pg->more_before);
+	added = page_merge(m, pg->msgs, pg->nmsgs, dir);
 	if (dir < 0) {
-		m->more_before = ev->more != 0;
+		m->more_before = pg->more_before;
 		page_trim_newest(m);
 	} else if (dir > 0 && (added > 0 || m->loading == 1)) {
 		if (m->loading == 1)
-			m->more_after = ev->more != 0;
+			m->more_after = pg->more_after;
 		page_trim_oldest(m, added);
 	}
 	/* the page asked for came: the newest (2), older (-1), newer (1) */
@@ -480,17 +495,17 @@ react(struct ui_msg *g, const char *sender, const char *emoji)
 
 /* An EV_MESSAGE as a new row, in time order. */
 static bool
-add(struct ui_msgs *m, const struct ev *ev)
+add(struct ui_msgs *m, const struct ev_message *e)
 {
 	struct ui_msg	*g;
 	size_t		 at = m->n;
 	int		 q;
 
-	if ((q = ui_msgs_find(m, ev->id)) >= 0) {
+	if ((q = ui_msgs_find(m, e->key.id)) >= 0) {
 		g = &m->v[q];
-		set_clean(&g->text, ev->text, true);
+		set_clean(&g->text, e->text, true);
 		if (g->from_me)
-			g->tick = ui_tick_of_event(ev->state);
+			g->tick = ui_tick_of(e->state);
 		g->rows_width = 0;
 		return true;
 	}
@@ -498,23 +513,23 @@ add(struct ui_msgs *m, const struct ev *ev)
 		m->unseen = m->more_after;
 		return false;	/* the newest rows are not held */
 	}
-	while (at > 0 && m->v[at - 1].ts_ms > ev->ts_ms)
+	while (at > 0 && m->v[at - 1].ts_ms > e->ts_ms)
 		at--;
 	g = insert_at(m, at);
-	g->ts_ms = ev->ts_ms;
-	g->id = xstrdup(ev->id != NULL ? ev->id : "");
-	g->sender = xstrdup(ev->sender != NULL ? ev->sender : "");
-	g->sender_name = clean(ev->sender_name, false);
-	g->text = clean(ev->text, true);
-	g->quoted_id = xstrdup(ev->quoted_id != NULL ? ev->quoted_id : "");
+	g->ts_ms = e->ts_ms;
+	g->id = xstrdup(e->key.id);
+	g->sender = xstrdup(e->key.sender);
+	g->sender_name = clean(e->sender_name, false);
+	g->text = clean(e->text, true);
+	g->quoted_id = xstrdup(e->quoted_id);
 	g->quoted_sender = xstrdup("");
-	q = ui_msgs_find(m, ev->quoted_id);
+	q = e->quoted_id[0] != '\0' ? ui_msgs_find(m, e->quoted_id) : -1;
 	g->quoted = xstrdup(q >= 0 && q != (int)at ? m->v[q].text : "");
 	g->quoted[strcspn(g->quoted, "\n")] = '\0';
 	g->reactions = xstrdup("");
-	g->from_me = ev->from_me != 0;
-	g->notice = ev->notice != 0;
-	g->tick = g->from_me ? ui_tick_of_event(ev->state) : UI_TICK_NONE;
+	g->from_me = e->key.from_me;
+	g->notice = e->notice;
+	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 	if (m->n > UI_MSGS_KEEP) {
 		drop(m, 0, m->n - UI_MSGS_KEEP);
 		m->more_before = true;
@@ -522,51 +537,77 @@ add(struct ui_msgs *m, const struct ev *ev)
 	return true;
 }
 
+/* The message a messaging event is about, or NULL for other kinds. */
+static const struct ev_key *
+key_of(const struct ev *ev)
+{
+	switch (ev->kind) {
+	case EV_MESSAGE:	return &ev->u.message.key;
+	case EV_MSG_STATE:	return &ev->u.msg_state.key;
+	case EV_MSG_CHANGED:	return &ev->u.msg_changed.key;
+	case EV_REACTION:	return &ev->u.reaction.target;
+	case EV_SEND_FAILED:	return &ev->u.send_failed.key;
+	default:		return NULL;
+	}
+}
+
+/* EV_REACTION on row g: the store's count of every sender's when the
+ * event has it; else this sender's, with *refresh (may be NULL) reading
+ * a stored row again. */
+static void
+reaction(struct ui_msgs *m, struct ui_msg *g, const struct ev_reaction *r,
+    struct cmd **refresh)
+{
+	if (r->counted) {
+		free(g->reactions);
+		g->reactions = summary(r->tally, r->ntally);
+		return;
+	}
+	if (g->rowid != 0 && refresh != NULL) {
+		/* The store has every sender's: read the row again (the
+		 * page after the row just before). */
+		*refresh = page_cmd(m->chat, 1, g, 1, 1);
+	}
+	react(g, r->sender, r->emoji);
+}
+
 bool
 ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 {
-	struct ui_msg	*g;
-	char		 cur[64];
-	int		 i;
+	const struct ev_key	*k = key_of(ev);
+	struct ui_msg		*g;
+	int			 i;
 
 	if (refresh != NULL)
 		*refresh = NULL;
-	if (m->chat == NULL || ev->chat == NULL ||
-	    strcmp(ev->chat, m->chat) != 0)
+	if (m->chat == NULL || k == NULL || strcmp(k->chat, m->chat) != 0)
 		return false;
 	if (ev->kind == EV_MESSAGE)
-		return add(m, ev);
-	if ((i = ui_msgs_find(m, ev->id)) < 0)
+		return add(m, &ev->u.message);
+	if ((i = ui_msgs_find(m, k->id)) < 0)
 		return false;
 	g = &m->v[i];
 	switch (ev->kind) {
 	case EV_MSG_STATE:
 		if (!g->from_me)
 			return false;
-		g->tick = ui_tick_of_event(ev->state);
+		g->tick = ui_tick_of(ev->u.msg_state.state);
 		break;
 	case EV_SEND_FAILED:
 		g->tick = UI_TICK_FAILED;
 		break;
 	case EV_MSG_CHANGED:
-		if (ev->deleted) {
+		if (ev->u.msg_changed.deleted) {
 			g->deleted = true;
 			set_clean(&g->text, "", true);
 		} else {
 			g->edited = true;
-			set_clean(&g->text, ev->text, true);
+			set_clean(&g->text, ev->u.msg_changed.text, true);
 		}
 		g->rows_width = 0;
 		break;
 	case EV_REACTION:
-		if (g->rowid != 0 && refresh != NULL) {
-			/* The store has every sender's: read the row
-			 * again (the page after the row just before). */
-			cursor(g, 1, cur, sizeof(cur));
-			*refresh = cmd_new_chat(CMD_LOAD_PAGE, m->chat, NULL,
-			    "1", cur, 1);
-		}
-		react(g, ev->sender != NULL ? ev->sender : "", ev->text);
+		reaction(m, g, &ev->u.reaction, refresh);
 		break;
 	default:
 		return false;

@@ -2,7 +2,7 @@
 /*
  * ui/msgs.h -- the message pane of the open chat: at most UI_MSGS_KEEP
  * rows of its history in memory, paged through the engine by keyset
- * (CMD_LOAD_PAGE with the "TS_MS:ROWID" cursor of the oldest or newest
+ * (CMD_LOAD_PAGE with the cursor (ts_ms, rowid) of the oldest or newest
  * row held; perf.md U1, U2), far rows dropped when a page comes in; live
  * events (EV_MESSAGE, EV_MSG_STATE, EV_MSG_CHANGED, EV_REACTION) applied
  * to the rows held.  Drawn as: day separators, a header per message
@@ -39,15 +39,9 @@ enum ui_tick {
 	UI_TICK_FAILED,
 };
 
-/*
- * The tick of an event's state (enum wa_dm_state of proto/dm.h, as
- * EV_MESSAGE and EV_MSG_STATE carry it: 0 queued, 1 sent, 2 delivered, 3
- * read, 4 failed, 5 received) and of a page row's (enum store_msg_state
- * of store/store.h: -1 failed, 0 queued, 1 sent, 2 delivered, 3
- * received, 4 read, 5 played).
- */
-enum ui_tick	ui_tick_of_event(int state);
-enum ui_tick	ui_tick_of_row(int state);
+/* The tick of a message's state (base/event.h: events and page rows
+ * alike; played shows as read, received as none). */
+enum ui_tick	ui_tick_of(enum ev_state state);
 
 /* A reaction of one sender to a row known only from events. */
 struct ui_react {
@@ -113,7 +107,8 @@ struct cmd	*ui_msgs_open(struct ui_msgs *m, const char *jid);
 /*
  * Open chat (jid, borrowed) at the message of rowid (a search hit):
  * forget the rows held as ui_msgs_open() and return the command asking
- * for the page around it (CMD_LOAD_PAGE flag 2; the caller takes it).
+ * for the page around it (CMD_LOAD_PAGE EV_PAGE_AROUND; the caller takes
+ * it).
  */
 struct cmd	*ui_msgs_open_at(struct ui_msgs *m, const char *jid,
 		    int64_t rowid);
@@ -131,11 +126,11 @@ struct cmd	*ui_msgs_more(struct ui_msgs *m, int dir);
  * replaces the rows, a page before or after is merged (rows held already
  * are refreshed in place), then the rows furthest from the page are
  * dropped beyond UI_MSGS_KEEP (and the store is said to have more that
- * way).  A page around a message (num 2, asked by ui_msgs_open_at())
- * replaces the rows too, selects the message asked for (drawn in view)
- * and says what the store has before and after it (ev->more,
- * ev->more_after), so that paging goes on from there.  Returns true when
- * it was for the open chat.
+ * way).  A page around a message (EV_PAGE_AROUND, asked by
+ * ui_msgs_open_at()) replaces the rows too, selects the message asked for
+ * (drawn in view) and says what the store has before and after it
+ * (more_before, more_after), so that paging goes on from there.  Returns
+ * true when it was for the open chat.
  */
 bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);
 
@@ -143,10 +138,11 @@ bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);
  * Take a messaging event of the open chat (EV_MESSAGE appends when the
  * newest rows are held, in time order, or updates the row with its id;
  * EV_MSG_STATE, EV_SEND_FAILED, EV_MSG_CHANGED and EV_REACTION update
- * the row with the event's id when held).  For EV_REACTION on a row read
- * from the store, *refresh (may be NULL) gets the command reading that
- * row again for its reactions, else NULL.  Returns true when a row
- * changed or was added.
+ * the row with the event's id when held).  An EV_REACTION counted by the
+ * engine shows the row's reactions as it counts them; one not counted
+ * adds its sender's, and on a row read from the store *refresh (may be
+ * NULL) gets the command reading that row again for its reactions, else
+ * NULL.  Returns true when a row changed or was added.
  */
 bool		ui_msgs_apply(struct ui_msgs *m, const struct ev *ev,
 		    struct cmd **refresh);

@@ -31,7 +31,8 @@ struct ui_screen {
 					 * the prompt: say what one is */
 	char		 phone[UI_SCREEN_PHONE_MAX + 1]; /* digits typed */
 	struct ui_view	*view;		/* the chat screen, or NULL */
-	char		*own;		/* our JID once connected, or NULL */
+	char		*own;		/* our phone number once connected
+					 * (digits), or NULL */
 	int64_t		 error_end;	/* an error shown until then (ms,
 					 * monotonic), 0 none */
 	bool		 history_shown;	/* the status line shows history

@@ -67,20 +67,16 @@ set_status(struct ui_screen *s, const char *text)
 	s->status = xstrdup(text);
 }
 
-/* The phone number of a JID ("15550000001:1@s.whatsapp.net"). */
+/* "connected as" or "linked as" our phone number (EV_CONNECTED's). */
 static void
-set_status_jid(struct ui_screen *s, bool connected, const char *jid)
+set_status_number(struct ui_screen *s, bool connected, const char *number)
 {
-	size_t	 n = strcspn(jid, ":@");
-	char	*num = xmalloc(n + 1), line[256];
+	char	 line[256];
 
-	memcpy(num, jid, n);
-	num[n] = '\0';
 	if (connected)
-		snprintf(line, sizeof(line), _("connected as +%s"), num);
+		snprintf(line, sizeof(line), _("connected as +%s"), number);
 	else
-		snprintf(line, sizeof(line), _("linked as +%s"), num);
-	free(num);
+		snprintf(line, sizeof(line), _("linked as +%s"), number);
 	set_status(s, line);
 }
 
@@ -234,9 +230,9 @@ static void
 on_qr(struct ui_screen *s, const struct ev *ev)
 {
 	drop_qr(s);
-	if (ui_qr_make(ev->text, &s->qr) == 0) {
-		s->qr_text = xstrdup(ev->text);
-		s->qr_end = ui_screen_mono_ms() + (int64_t)ev->secs * 1000;
+	if (ui_qr_make(ev->u.qr.code, &s->qr) == 0) {
+		s->qr_text = xstrdup(ev->u.qr.code);
+		s->qr_end = ui_screen_mono_ms() + (int64_t)ev->u.qr.secs * 1000;
 	}
 	set_status(s, _("waiting for the scan"));
 }
@@ -246,7 +242,7 @@ on_pair_code(struct ui_screen *s, const struct ev *ev)
 {
 	drop_qr(s);	/* the code replaces the QR codes */
 	free(s->code);
-	s->code = xstrdup(ev->text);
+	s->code = xstrdup(ev->u.pair_code.code);
 	set_status(s, _("waiting for the code to be entered"));
 }
 
@@ -255,7 +251,7 @@ on_paired(struct ui_screen *s, const struct ev *ev)
 {
 	drop_qr(s);
 	s->linked = true;
-	set_status_jid(s, false, ev->text);
+	set_status_number(s, false, ev->u.paired.number);
 }
 
 static void
@@ -266,22 +262,23 @@ on_connected(struct ui_screen *s, const struct ev *ev)
 	s->linked = true;
 	s->retry_end = 0;
 	free(s->own);
-	s->own = xstrdup(ev->text);
-	set_status_jid(s, true, ev->text);
+	s->own = xstrdup(ev->u.connected.number);
+	set_status_number(s, true, s->own);
 }
 
 static void
 on_disconnected(struct ui_screen *s, const struct ev *ev)
 {
+	const struct ev_disconnected *d = &ev->u.disconnected;
 	char	 line[512];
 
 	s->error_end = 0;
-	if (ev->retry_ms == 0) {
+	if (d->retry_ms == 0) {
 		s->retry_end = 0;
-		snprintf(line, sizeof(line), _("reconnecting: %s"), ev->text);
+		snprintf(line, sizeof(line), _("reconnecting: %s"), d->why);
 	} else {
-		s->retry_end = ui_screen_mono_ms() + ev->retry_ms;
-		snprintf(line, sizeof(line), "%s", ev->text);
+		s->retry_end = ui_screen_mono_ms() + d->retry_ms;
+		snprintf(line, sizeof(line), "%s", d->why);
 	}
 	set_status(s, line);
 }
@@ -294,7 +291,8 @@ on_logged_out(struct ui_screen *s, const struct ev *ev)
 	s->error_end = 0;
 	drop_qr(s);
 	s->linked = false;
-	snprintf(line, sizeof(line), _("logged out: %s"), ev->text);
+	snprintf(line, sizeof(line), _("logged out: %s"),
+	    ev->u.logged_out.why);
 	set_status(s, line);
 }
 
@@ -303,8 +301,8 @@ on_error(struct ui_screen *s, const struct ev *ev)
 {
 	char	 line[512];
 
-	snprintf(line, sizeof(line), _("error: %s (%s)"), ev->text,
-	    wc_strerror(ev->err));
+	snprintf(line, sizeof(line), _("error: %s (%s)"), ev->u.error.what,
+	    wc_strerror(ev->u.error.err));
 	set_status(s, line);
 	/* once connected, an error is said for a while, then the status
 	 * line is back to "connected as" */
@@ -324,20 +322,21 @@ on_stopped(struct ui_screen *s, const struct ev *ev)
 static void
 on_history(struct ui_screen *s, const struct ev *ev)
 {
+	const struct ev_history	*h = &ev->u.history;
 	char	 line[512];
 
-	if (ev->state == 0)
+	if (h->step == EV_HISTORY_CHUNK)
 		snprintf(line, sizeof(line), _("history: %lu%% "
-		    "(%lu messages added)"), (unsigned long)ev->num,
-		    (unsigned long)ev->secs);
-	else if (ev->state == 1)
+		    "(%lu messages added)"), (unsigned long)h->progress,
+		    (unsigned long)h->stored);
+	else if (h->step == EV_HISTORY_REFUSED)
 		snprintf(line, sizeof(line), _("history: a part was "
-		    "skipped: %s"), ev->text);
-	if (ev->state != 2)
+		    "skipped: %s"), h->why);
+	if (h->step != EV_HISTORY_IDLE)
 		set_status(s, line);
 	else if (s->history_shown && s->own != NULL)
-		set_status_jid(s, true, s->own);	/* done */
-	s->history_shown = ev->state != 2;
+		set_status_number(s, true, s->own);	/* done */
+	s->history_shown = h->step != EV_HISTORY_IDLE;
 }
 
 static void (*const on_event[])(struct ui_screen *, const struct ev *) = {
@@ -530,7 +529,7 @@ ui_screen_render(struct ui_screen *s)
 	if (s->error_end != 0 && ui_screen_mono_ms() >= s->error_end) {
 		s->error_end = 0;
 		if (s->own != NULL && s->retry_end == 0)
-			set_status_jid(s, true, s->own);
+			set_status_number(s, true, s->own);
 	}
 	ui_screen_draw(s);
 }

@@ -478,10 +478,14 @@ ui_search_cmd(const struct ui_search_query *q, const char *scope)
 	if (q->err != UI_SEARCH_OK || q->words == NULL ||
 	    q->words[0] == '\0')
 		return NULL;
-	c = cmd_new_chat(CMD_SEARCH, q->chat != NULL ? q->chat : scope,
-	    NULL, q->words, q->sender, UI_SEARCH_HITS);
-	c->since_ms = q->since_ms;
-	c->until_ms = q->until_ms;
+	c = cmd_new_chat(CMD_SEARCH, q->chat != NULL ? q->chat : scope);
+	ev_set(&c->u.search.query, q->words);
+	/* sender NULL: anyone; "": our own */
+	c->u.search.by_sender = q->sender != NULL;
+	ev_set(&c->u.search.sender, q->sender);
+	c->u.search.max = UI_SEARCH_HITS;
+	c->u.search.since_ms = q->since_ms;
+	c->u.search.until_ms = q->until_ms;
 	return c;
 }
 
@@ -527,26 +531,27 @@ bool
 ui_search_take(struct ui_search *s, const struct ev *ev,
     const struct ui_chats *cs, const struct ui_groups *gs)
 {
-	struct buf	 b = BUF_INIT;
-	size_t		 i;
-	int		 k;
+	const struct ev_search	*es = &ev->u.search;
+	struct buf		 b = BUF_INIT;
+	size_t			 i;
+	int			 k;
 
 	if (ev->kind != EV_SEARCH || s->asked == NULL ||
-	    strcmp(ev->text, s->asked) != 0)
+	    strcmp(es->query, s->asked) != 0)
 		return false;
 	hits_release(s);
 	s->answered = true;
-	s->more = ev->more != 0;
-	s->v = xcalloc(ev->nhits > 0 ? ev->nhits : 1, sizeof(*s->v));
-	for (i = 0; i < ev->nhits; i++) {
-		const struct ev_hit	*e = &ev->hits[i];
+	s->more = es->more;
+	s->v = xcalloc(es->nhits > 0 ? es->nhits : 1, sizeof(*s->v));
+	for (i = 0; i < es->nhits; i++) {
+		const struct ev_hit	*e = &es->hits[i];
 		struct ui_search_hit	*h = &s->v[s->n++];
 
 		h->rowid = e->rowid;
 		h->ts_ms = e->ts_ms;
 		h->chat = xstrdup(e->chat);
 		h->sender = xstrdup(e->sender);
-		h->from_me = e->from_me != 0;
+		h->from_me = e->from_me;
 		h->colour = -1;
 		if (cs != NULL && (k = ui_chats_find(cs, e->chat)) >= 0)
 			h->chat_name = xstrdup(cs->v[k].name);

@@ -123,7 +123,7 @@ struct cmd	*ui_search_cmd(const struct ui_search_query *q,
 
 /*
  * Take an EV_SEARCH (borrowed) when it answers the last query sent
- * (ev->text equal to s->asked); others are stale and ignored.  The hits
+ * (its query equal to s->asked); others are stale and ignored.  The hits
  * replace those listed, the first chosen; names as the chat list cs and
  * the groups gs (may be NULL) give them.  Returns true when taken.
  */

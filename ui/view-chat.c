@@ -145,14 +145,23 @@ ui_view_chat_leave(struct ui_view *v, const char *jid)
 
 /* ---- our typing ---- */
 
+/* CMD_TYPING for chat: composing or stopped. */
+static struct cmd *
+typing_cmd(const char *chat, bool composing)
+{
+	struct cmd	*c = cmd_new_chat(CMD_TYPING, chat);
+
+	c->u.typing.composing = composing;
+	return c;
+}
+
 void
 ui_view_chat_typing_stop(struct ui_view *v)
 {
 	struct ui_view_chat	*c = &v->chat;
 
 	if (c->composing && c->composing_chat != NULL)
-		ui_view_push(v, cmd_new_chat(CMD_TYPING, c->composing_chat,
-		    NULL, NULL, NULL, 0));
+		ui_view_push(v, typing_cmd(c->composing_chat, false));
 	c->composing = false;
 	free(c->composing_chat);
 	c->composing_chat = NULL;
@@ -177,7 +186,7 @@ ui_view_chat_typing_edit(struct ui_view *v, int64_t now)
 	c->composing_ms = now;
 	free(c->composing_chat);
 	c->composing_chat = xstrdup(chat);
-	ui_view_push(v, cmd_new_chat(CMD_TYPING, chat, NULL, NULL, NULL, 1));
+	ui_view_push(v, typing_cmd(chat, true));
 }
 
 void
@@ -221,8 +230,11 @@ trim_input(struct ui_view *v)
 static void
 send_edit(struct ui_view *v)
 {
-	ui_view_push(v, cmd_new_chat(CMD_EDIT, v->msgs.chat, v->chat.edit_id,
-	    v->in.text, NULL, 0));
+	struct cmd	*c = cmd_new_chat(CMD_EDIT, v->msgs.chat);
+
+	ev_set(&c->u.edit.id, v->chat.edit_id);
+	ev_set(&c->u.edit.text, v->in.text);
+	ui_view_push(v, c);
 	drop_edit(v);
 	ui_view_chat_typing_stop(v);
 	v->msgs.sel = -1;
@@ -244,11 +256,13 @@ ui_view_chat_send(struct ui_view *v)
 	}
 	/* "@Name" of a member goes as a mention (@DIGITS) */
 	text = ui_group_mentions_out(ui_view_open_group(v), v->in.text);
-	c = cmd_new_chat(CMD_SEND, chat, rc->reply_id, text, rc->reply_sender,
-	    0);
-	free(text);
-	if (rc->reply_text != NULL)
-		c->quoted = xstrdup(rc->reply_text);
+	c = cmd_new_chat(CMD_SEND, chat);
+	free(c->u.send.text);
+	c->u.send.text = text;
+	/* a reply: the quoted id, its author ("" ours) and its text */
+	ev_set(&c->u.send.quoted_id, rc->reply_id);
+	ev_set(&c->u.send.quoted_sender, rc->reply_sender);
+	ev_set(&c->u.send.quoted_text, rc->reply_text);
 	ui_view_push(v, c);
 	ui_input_clear(&v->in);
 	drop_reply(v);
@@ -356,14 +370,16 @@ void
 ui_view_chat_delete(struct ui_view *v, int64_t now)
 {
 	struct ui_msg	*g = selected(v);
+	struct cmd	*c;
 	const char	*why;
 
 	if (g == NULL)
 		return;
 	if (g->from_me && g->tick == UI_TICK_FAILED) {
 		/* never sent: gone from here and from the database */
-		ui_view_push(v, cmd_new_chat(CMD_DELETE, v->msgs.chat, g->id,
-		    NULL, NULL, 0));
+		c = cmd_new_chat(CMD_DELETE, v->msgs.chat);
+		ev_set(&c->u.del.id, g->id);
+		ui_view_push(v, c);
 		ui_msgs_remove(&v->msgs, g->id);
 		return;
 	}
@@ -380,13 +396,15 @@ void
 ui_view_chat_retry(struct ui_view *v)
 {
 	struct ui_msg	*g = selected(v);
+	struct cmd	*c;
 
 	if (g == NULL)
 		return;
-	if (g->from_me && g->tick == UI_TICK_FAILED)
-		ui_view_push(v, cmd_new_chat(CMD_RETRY, v->msgs.chat, g->id,
-		    NULL, NULL, 0));
-	else
+	if (g->from_me && g->tick == UI_TICK_FAILED) {
+		c = cmd_new_chat(CMD_RETRY, v->msgs.chat);
+		ev_set(&c->u.retry.id, g->id);
+		ui_view_push(v, c);
+	} else
 		ui_view_note(v, _("only a failed message can be sent again"));
 }
 
@@ -420,8 +438,7 @@ ui_view_chat_older(struct ui_view *v)
 	    m->n == 0 || v->chat.phone_asked || !v->connected)
 		return;
 	v->chat.phone_asked = true;
-	ui_view_push(v, cmd_new_chat(CMD_HISTORY_MORE, m->chat, NULL, NULL,
-	    NULL, 0));
+	ui_view_push(v, cmd_new_chat(CMD_HISTORY_MORE, m->chat));
 	ui_view_note(v, _("asking your phone for older messages…"));
 }
 

@@ -26,8 +26,7 @@ ui_view_info_open(struct ui_view *v)
 	v->info.sel = 0;
 	v->info.top = 0;
 	v->msgs.sel = -1;
-	ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, v->msgs.chat, NULL, NULL,
-	    NULL, 0));
+	ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, v->msgs.chat));
 }
 
 /* The open group when it is one we are in, else NULL and a note why. */

@@ -113,10 +113,15 @@ static void
 react(struct ui_view *v, const char *emoji)
 {
 	struct ui_view_prompt	*p = &v->prompt;
+	struct cmd		*c;
 
-	if (p->react_id != NULL && v->msgs.chat != NULL)
-		ui_view_push(v, cmd_new_chat(CMD_REACT, v->msgs.chat,
-		    p->react_id, emoji, NULL, p->react_mine));
+	if (p->react_id != NULL && v->msgs.chat != NULL) {
+		c = cmd_new_chat(CMD_REACT, v->msgs.chat);
+		ev_set(&c->u.react.id, p->react_id);
+		ev_set(&c->u.react.emoji, emoji);
+		c->u.react.target_from_me = p->react_mine;
+		ui_view_push(v, c);
+	}
 	free(p->react_id);
 	p->react_id = NULL;
 	p->kind = PROMPT_NONE;
@@ -230,14 +235,17 @@ member_number(const char *p, size_t n, struct buf *out)
  * Members typed in a prompt: phone numbers with their country code (as
  * the new-chat prompt takes them: 5 to 20 digits; spaces, '-', '(', ')'
  * and '+' ignored) or user JIDs (digits "@s.whatsapp.net" or "@lid"),
- * separated by commas or semicolons.  Appends them to out as JIDs joined
- * by commas, with a NUL, and returns true; false for anything else.
+ * separated by commas or semicolons.  Appends them to the string array
+ * *v of *nv as JIDs and returns true; false for anything else (*v then
+ * holds those before).
  */
 static bool
-parse_members(const char *text, struct buf *out)
+parse_members(const char *text, char ***v, uint32_t *nv)
 {
+	struct buf	 one = BUF_INIT;
 	const char	*p = text, *end, *at;
 	size_t		 n;
+	bool		 ok = true;
 
 	for (; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
 		end = p + strcspn(p, ",;");
@@ -248,15 +256,29 @@ parse_members(const char *text, struct buf *out)
 			n--;
 		if (n == 0)
 			continue;
-		if (out->len > 0)
-			buf_push(out, ',');
+		one.len = 0;
 		at = memchr(p, '@', n);
-		if (at != NULL ? !member_jid(p, n, (size_t)(at - p), out) :
-		    !member_number(p, n, out))
-			return false;
+		if (at != NULL ? !member_jid(p, n, (size_t)(at - p), &one) :
+		    !member_number(p, n, &one)) {
+			ok = false;
+			break;
+		}
+		buf_push(&one, '\0');
+		ev_push_str(v, nv, (char *)one.p);
 	}
-	buf_push(out, '\0');
-	return true;
+	buf_release(&one);
+	return ok;
+}
+
+/* Free the string array v of n (parse_members()). */
+static void
+members_free(char **v, uint32_t n)
+{
+	uint32_t	 i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 /* Whether what the prompt holds is a name: not empty nor spaces. */
@@ -282,22 +304,22 @@ take_subject(struct ui_view *v)
 	ui_view_prompt_start(v, PROMPT_GROUP_MEMBERS);
 }
 
-/* The new group asked for with members m (JIDs joined by commas): it
- * opens when its EV_GROUP comes (ui/view.c). */
+/* The new group asked for with the n members m (JIDs; taken): it opens
+ * when its EV_GROUP comes (ui/view.c). */
 static void
-make_group(struct ui_view *v, const char *m)
+make_group(struct ui_view *v, char **m, uint32_t n)
 {
 	struct ui_view_prompt	*p = &v->prompt;
-	size_t			 i;
+	struct cmd		*c = cmd_new(CMD_GROUP_CREATE);
 
-	ui_view_push(v, cmd_new_chat(CMD_GROUP_CREATE, NULL, NULL,
-	    p->new_subject, m, 0));
+	ev_set(&c->u.group_create.subject, p->new_subject);
+	c->u.group_create.members = m;
+	c->u.group_create.nmembers = n;
+	ui_view_push(v, c);
 	free(p->made_subject);
 	p->made_subject = p->new_subject;
 	p->new_subject = NULL;
-	p->made_count = 0;
-	for (i = 0; m[i] != '\0'; i++)
-		p->made_count += i == 0 || m[i] == ',';
+	p->made_count = n;
 	ui_view_note(v, _("making the group…"));
 }
 
@@ -306,23 +328,30 @@ static void
 take_members(struct ui_view *v)
 {
 	struct ui_view_prompt	*p = &v->prompt;
-	struct buf		 b = BUF_INIT;
 	enum ui_view_prompt_kind kind = p->kind;
+	struct cmd_group_members *gm;
+	struct cmd		*c;
+	char			**m = NULL;
+	uint32_t		 n = 0;
 
-	if (!parse_members(p->in.text, &b) || (kind != PROMPT_GROUP_MEMBERS &&
-	    b.len <= 1)) {
-		buf_release(&b);
+	if (!parse_members(p->in.text, &m, &n) ||
+	    (kind != PROMPT_GROUP_MEMBERS && n == 0)) {
+		members_free(m, n);
 		p->err = _("members are phone numbers with their country code "
 		    "or JIDs, separated by commas");
 		return;
 	}
 	if (kind == PROMPT_GROUP_MEMBERS)
-		make_group(v, (char *)b.p);
-	else if (v->msgs.chat != NULL)
-		ui_view_push(v, cmd_new_chat(kind == PROMPT_ADD ?
-		    CMD_GROUP_ADD : CMD_GROUP_REMOVE, v->msgs.chat, NULL,
-		    (char *)b.p, NULL, 0));
-	buf_release(&b);
+		make_group(v, m, n);
+	else if (v->msgs.chat != NULL) {
+		c = cmd_new_chat(kind == PROMPT_ADD ? CMD_GROUP_ADD :
+		    CMD_GROUP_REMOVE, v->msgs.chat);
+		gm = kind == PROMPT_ADD ? &c->u.group_add : &c->u.group_remove;
+		gm->members = m;
+		gm->nmembers = n;
+		ui_view_push(v, c);
+	} else
+		members_free(m, n);
 	p->kind = PROMPT_NONE;
 }
 
@@ -331,14 +360,17 @@ static void
 take_rename(struct ui_view *v)
 {
 	struct ui_view_prompt	*p = &v->prompt;
+	struct cmd		*c;
 
 	if (!is_name(&p->in)) {
 		p->err = _("a group needs a name");
 		return;
 	}
-	if (v->msgs.chat != NULL)
-		ui_view_push(v, cmd_new_chat(CMD_GROUP_SUBJECT, v->msgs.chat,
-		    NULL, p->in.text, NULL, 0));
+	if (v->msgs.chat != NULL) {
+		c = cmd_new_chat(CMD_GROUP_SUBJECT, v->msgs.chat);
+		ev_set(&c->u.group_subject.subject, p->in.text);
+		ui_view_push(v, c);
+	}
 	p->kind = PROMPT_NONE;
 }
 
@@ -349,17 +381,20 @@ static void
 answer_leave(struct ui_view *v, bool yes)
 {
 	if (yes && v->msgs.chat != NULL)
-		ui_view_push(v, cmd_new_chat(CMD_GROUP_LEAVE, v->msgs.chat,
-		    NULL, NULL, NULL, 0));
+		ui_view_push(v, cmd_new_chat(CMD_GROUP_LEAVE, v->msgs.chat));
 }
 
 /* y or n to deleting our message for everyone. */
 static void
 answer_revoke(struct ui_view *v, bool yes)
 {
-	if (yes && v->msgs.chat != NULL && v->prompt.revoke_id != NULL)
-		ui_view_push(v, cmd_new_chat(CMD_REVOKE, v->msgs.chat,
-		    v->prompt.revoke_id, NULL, NULL, 0));
+	struct cmd	*c;
+
+	if (yes && v->msgs.chat != NULL && v->prompt.revoke_id != NULL) {
+		c = cmd_new_chat(CMD_REVOKE, v->msgs.chat);
+		ev_set(&c->u.revoke.id, v->prompt.revoke_id);
+		ui_view_push(v, c);
+	}
 	free(v->prompt.revoke_id);
 	v->prompt.revoke_id = NULL;
 }

@@ -29,7 +29,7 @@ search_send(struct ui_view *v, int64_t now)
 		return;
 	}
 	free(s->asked);
-	s->asked = xstrdup(c->arg);
+	s->asked = xstrdup(c->u.search.query);
 	s->answered = false;
 	s->sent_ms = now;
 	ui_view_push(v, c);

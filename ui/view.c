@@ -123,7 +123,7 @@ load_chats(struct ui_view *v, int64_t now)
 {
 	v->chats_due = false;
 	v->chats_ms = now;
-	ui_view_push(v, cmd_new(CMD_LOAD_CHATS, NULL));
+	ui_view_push(v, cmd_new(CMD_LOAD_CHATS));
 }
 
 /* The chat list changed in the store: reload, at most once a second. */
@@ -148,8 +148,7 @@ mark_read(struct ui_view *v)
 	if (ch != NULL)
 		ch->unread = 0;
 	if (v->o.read_receipts)
-		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat, NULL,
-		    NULL, NULL, 0));
+		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
 }
 
 bool
@@ -169,15 +168,13 @@ opened(struct ui_view *v, const struct ui_chat *ch)
 
 	if (!ch->group) {
 		if (v->connected)
-			ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, ch->jid,
-			    NULL, NULL, NULL, 0));
+			ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, ch->jid));
 		return;
 	}
 	g = ui_groups_get(&v->groups, ch->jid);
 	ui_msgs_set_group(&v->msgs, g);
 	if (g != NULL && !g->known && v->connected)
-		ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, ch->jid, NULL,
-		    NULL, NULL, 0));
+		ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, ch->jid));
 }
 
 /* Show the selected chat when it is not the open one: its newest page,
@@ -267,8 +264,7 @@ on_connected(struct ui_view *v, const struct ev *ev, int64_t now)
 	v->connected = true;
 	load_chats(v, now);
 	if (v->msgs.chat != NULL && !ui_group_is_jid(v->msgs.chat))
-		ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, v->msgs.chat,
-		    NULL, NULL, NULL, 0));
+		ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, v->msgs.chat));
 }
 
 /* EV_DISCONNECTED, EV_LOGGED_OUT, EV_STOPPED. */
@@ -322,10 +318,12 @@ on_page(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 {
+	const struct ev_message	*m = &ev->u.message;
+
 	ui_groups_note(&v->groups, ev);
-	if (ui_msgs_apply(&v->msgs, ev, NULL) && !ev->from_me && !ev->notice)
+	if (ui_msgs_apply(&v->msgs, ev, NULL) && !m->key.from_me && !m->notice)
 		mark_read(v);
-	if (ui_view_is_open(v, ev->chat) && !ev->from_me)
+	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	chats_changed(v, now);
 }
@@ -333,7 +331,7 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_send_failed(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	ui_view_note(v, ev->text);
+	ui_view_note(v, ev->u.send_failed.why);
 	(void)ui_msgs_apply(&v->msgs, ev, NULL);
 	chats_changed(v, now);
 }
@@ -359,9 +357,9 @@ on_reaction(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_typing(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	if (!ui_view_is_open(v, ev->chat))
+	if (!ui_view_is_open(v, ev->u.typing.chat))
 		return;
-	v->bar.typing = ev->state != 0;
+	v->bar.typing = ev->u.typing.composing;
 	v->bar.typing_until = now + TYPING_SHOWN_MS;
 }
 
@@ -369,11 +367,11 @@ static void
 on_presence(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)now;
-	if (!ui_view_is_open(v, ev->chat))
+	if (!ui_view_is_open(v, ev->u.presence.chat))
 		return;
-	v->bar.online = ev->state != 0;
-	if (ev->ts_ms != 0)
-		v->bar.last_seen_ms = ev->ts_ms;
+	v->bar.online = ev->u.presence.online;
+	if (ev->u.presence.last_seen_ms != 0)
+		v->bar.last_seen_ms = ev->u.presence.last_seen_ms;
 }
 
 /* An EV_GROUP: the group's list row, its pane, its info; a group we
@@ -410,7 +408,7 @@ on_search(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_history(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	if (ev->state != 0)
+	if (ev->u.history.step != EV_HISTORY_CHUNK)
 		return;
 	chats_changed(v, now);
 	if (v->chat.phone_asked && v->msgs.chat != NULL) {

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app-int.h -- the insides of the composition root (src/app.h),
+ * shared by its files: struct app, the state of both threads, and what
+ * each file gives the others.
+ *
+ *	src/app.c	app_run(): the loops, the queues, the threads
+ *	src/app-ui.c	the main thread: the events, the curses screen
+ *	src/app-print.c	the main thread without a screen: one line per event
+ *	src/app-eng.c	the engine thread: store, engine, their events
+ *	src/app-cmd.c	the engine thread: the command table
+ *	src/app-read.c	the engine thread: events read from the store
+ *
+ * Each function says which thread calls it.
+ */
+#ifndef WC_APP_INT_H
+#define WC_APP_INT_H
+
+#include <stdbool.h>
+
+#include <uv.h>
+
+#include "base/event.h"
+#include "proto/eng.h"
+#include "src/conf.h"
+#include "src/evq.h"
+#include "ui/view.h"
+
+struct store;
+struct ui_screen;
+
+/* The engine thread's groups already described to the UI (EV_GROUP
+ * before the first EV_CHATS that lists them), sorted. */
+struct app_told {
+	char			**v;
+	size_t			 n;
+};
+
+struct app {
+	const struct conf	*conf;
+	struct ui_view_opts	 view;		/* the chat screen's settings */
+
+	/* Main thread. */
+	uv_loop_t		 ui_loop;
+	uv_signal_t		 sigint, sigterm;
+	struct ui_screen	*screen;	/* curses, or NULL: lines */
+	uv_poll_t		 keys;		/* stdin, with screen */
+	uv_signal_t		 sigwinch;	/* with screen */
+	uv_timer_t		 tick;		/* countdowns, with screen */
+	int			 saved_err;	/* stderr under the screen,
+						 * or -1 */
+	struct evq		 events;	/* engine -> main */
+	uv_thread_t		 thread;
+	bool			 quit_sent;	/* CMD_QUIT pushed */
+	bool			 stopped;	/* EV_STOPPED seen */
+	bool			 draw_qr;	/* stdout is a terminal */
+	int			 status;	/* exit status */
+	char			*last_words;	/* said on stderr once the
+						 * screen is gone: why wachat
+						 * stopped by itself, or NULL */
+
+	/* Engine thread (set up by the main thread before it starts). */
+	uv_loop_t		 eng_loop;
+	struct evq		 cmds;		/* main -> engine */
+	struct store		*store;
+	struct wa_store_ops	 ops;
+	struct wa_signal_store_ops sig_ops;
+	struct wa_dm_store_ops	 dm_ops;
+	struct wa_hsync_store_ops hs_ops;
+	struct wa_eng		*eng;
+	char			 own_user[128];	/* our PN user JID, once
+						 * connected */
+	int			 lock_fd;	/* the data dir's lock, or -1 */
+	bool			 stopping;	/* the engine is being shut */
+	char			*stop_text;	/* EV_STOPPED's why, or NULL */
+	int			 stop_err;	/* EV_STOPPED's err */
+	struct app_told		 told;
+};
+
+/* ---- src/app-eng.c: the engine thread ---- */
+
+/* The engine thread's body (uv_thread_create): opens the store, runs the
+ * engine until it stops, sends EV_STOPPED last. */
+void	app_eng_thread(void *arg);
+
+/* Send ev to the main thread, taking it.  Engine thread. */
+void	app_eng_send(struct app *a, struct ev *ev);
+
+/* EV_ERROR: what (copied) and err.  Engine thread. */
+void	app_eng_error(struct app *a, const char *what, int err);
+
+/*
+ * Stop the engine: free it, close the command queue; the engine loop then
+ * runs out of handles.  why and err go out with EV_STOPPED.  Engine
+ * thread; the first call wins.
+ */
+void	app_eng_stop(struct app *a, const char *why, int err);
+
+/* ---- src/app-cmd.c: the command table ---- */
+
+/* The command queue's wakeup (evq_ready_fn): drain it, each command to
+ * its handler.  Engine thread. */
+void	app_cmd_ready(struct evq *q, void *arg);
+
+/* ---- src/app-read.c: events from the store ---- */
+
+/* EV_GROUP for group as stored, or NULL when the store does not know it.
+ * Engine thread. */
+struct ev *app_read_group(struct app *a, const char *group);
+
+/* A person's name for the UI: contact, then push name of jid; "" when
+ * none is known.  Returns an owned string.  Engine thread. */
+char	*app_read_name(struct app *a, const char *jid);
+
+/* EV_CHATS answering c (CMD_LOAD_CHATS), after an EV_GROUP for each group
+ * it lists that the UI was not told of yet; EV_ERROR when the store
+ * fails.  Engine thread. */
+void	app_read_chats(struct app *a, const struct cmd_load_chats *c);
+
+/* EV_PAGE answering c (CMD_LOAD_PAGE); EV_ERROR when the store fails.
+ * Engine thread. */
+void	app_read_page(struct app *a, const struct cmd_load_page *c);
+
+/* EV_SEARCH answering c (CMD_SEARCH); EV_ERROR when the store fails.
+ * Engine thread. */
+void	app_read_search(struct app *a, const struct cmd_search *c);
+
+/* The stored reactions of message (chat, id) into r: counted, target's
+ * sender and from_me and the tally when the store holds it.  Engine
+ * thread. */
+void	app_read_tally(struct app *a, struct ev_reaction *r);
+
+/* Forget the groups told (app_read_chats()).  Engine thread, at its
+ * end. */
+void	app_read_release(struct app *a);
+
+/* ---- src/app-ui.c: the main thread ---- */
+
+/* The event queue's wakeup (evq_ready_fn): each event to the screen or
+ * the printer; EV_STOPPED closes the main thread's handles.  Main
+ * thread. */
+void	app_ui_ready(struct evq *q, void *arg);
+
+/* Ask the engine to stop (CMD_QUIT, once).  Main thread. */
+void	app_ui_quit(struct app *a);
+
+/*
+ * The chat screen's settings from c into o; the key bindings' names are
+ * checked here (ui/keys.h), each wrong one said on stderr.  Returns 0 or
+ * -EINVAL.  Main thread.
+ */
+int	app_ui_view_opts(const struct conf *c, struct ui_view_opts *o);
+
+/* Take over the terminal when stdin and stdout are both one; else
+ * a->screen stays NULL and events are printed as lines.  Main thread. */
+void	app_ui_start_screen(struct app *a);
+
+/* Give the terminal and stderr back (the handles closed when not yet).
+ * Main thread. */
+void	app_ui_stop_screen(struct app *a);
+
+/* ---- src/app-print.c: the line-mode printer ---- */
+
+/* ev as lines on stdout (a QR code drawn too when qr), flushed.  Main
+ * thread. */
+void	app_print_ev(const struct ev *ev, bool qr);
+
+#endif

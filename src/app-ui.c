@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app-ui.c -- the main thread of the composition root
+ * (src/app-int.h): the events from the engine, each to the curses screen
+ * (ui/screen.h) or to the line printer (src/app-print.c); the screen's
+ * start and stop with its keys, resizes and redraw timer; the commands
+ * the screen hands over, pushed to the engine.  Main thread.
+ */
+#include "base/compat.h"
+
+#define LOG_TAG	"ui"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <uv.h>
+
+#include "base/err.h"
+#include "base/event.h"
+#include "base/i18n.h"
+#include "base/log.h"
+#include "base/xmalloc.h"
+#include "src/app-int.h"
+#include "src/evq.h"
+#include "ui/screen.h"
+
+static void
+close_cb(uv_handle_t *h)
+{
+	(void)h;
+}
+
+/* The screen goes with wachat: what made it stop by itself is said
+ * again on the terminal after it. */
+static void
+last_words(struct app *a, const struct ev *ev)
+{
+	char	 words[512];
+
+	if (a->screen == NULL)
+		return;
+	if (ev->kind == EV_LOGGED_OUT) {
+		snprintf(words, sizeof(words), _("logged out: %s; run "
+		    "wachat again to link it anew"), ev->u.logged_out.why);
+		free(a->last_words);
+		a->last_words = xstrdup(words);
+	} else if (ev->kind == EV_STOPPED && !a->quit_sent &&
+	    a->last_words == NULL && (ev->u.stopped.why[0] != '\0' ||
+	    ev->u.stopped.err != 0)) {
+		snprintf(words, sizeof(words), _("stopped: %s"),
+		    ev->u.stopped.why[0] != '\0' ? ev->u.stopped.why :
+		    wc_strerror(ev->u.stopped.err));
+		a->last_words = xstrdup(words);
+	}
+}
+
+/* EV_STOPPED: the engine is done; the main loop's handles close. */
+static void
+stopped(struct app *a, const struct ev *ev, struct evq *q)
+{
+	a->stopped = true;
+	/* Asked to quit and stopped cleanly: success. */
+	a->status = a->quit_sent && ev->u.stopped.err == 0 ? EXIT_SUCCESS :
+	    EXIT_FAILURE;
+	uv_close((uv_handle_t *)&a->sigint, close_cb);
+	uv_close((uv_handle_t *)&a->sigterm, close_cb);
+	if (a->screen != NULL) {
+		uv_close((uv_handle_t *)&a->keys, close_cb);
+		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
+		uv_close((uv_handle_t *)&a->tick, close_cb);
+	}
+	evq_close(q);
+}
+
+void
+app_ui_ready(struct evq *q, void *arg)
+{
+	struct app	*a = arg;
+	struct ev	*ev;
+
+	while (!a->stopped && (ev = evq_pop(q)) != NULL) {
+		if (a->screen != NULL)
+			ui_screen_apply(a->screen, ev);
+		else
+			app_print_ev(ev, a->draw_qr);
+		last_words(a, ev);
+		if (ev->kind == EV_STOPPED)
+			stopped(a, ev, q);
+		ev_free(ev);
+	}
+}
+
+void
+app_ui_quit(struct app *a)
+{
+	if (a->quit_sent)
+		return;
+	a->quit_sent = true;
+	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT));
+}
+
+static void	on_tick(uv_timer_t *t);
+
+/* Keys on stdin (curses screen only): the quit keys quit (q only before
+ * linking); the chat screen's commands go out through push_cmd(). */
+static void
+on_keys(uv_poll_t *p, int status, int events)
+{
+	struct app	*a = p->data;
+	struct cmd	*c;
+
+	(void)events;
+	if (status < 0) {
+		log_warn("stdin: %s", wc_strerror(status));
+		uv_poll_stop(p);
+		return;
+	}
+	switch (ui_screen_key(a->screen)) {
+	case UI_SCREEN_QUIT:
+		log_info("quit key");
+		app_ui_quit(a);
+		break;
+	case UI_SCREEN_PAIR_PHONE:
+		log_info("link by phone-number code asked from the screen");
+		c = cmd_new(CMD_PAIR_CODE);
+		ev_set(&c->u.pair_code.phone, ui_screen_phone(a->screen));
+		(void)evq_push(&a->cmds, c);
+		break;
+	case UI_SCREEN_NONE:
+		break;
+	}
+	/* the next tick soon after a key: what waits on a pause in typing
+	 * (the search as you type, ui/view.c) goes then, not a second on */
+	if (!uv_is_closing((uv_handle_t *)&a->tick))
+		uv_timer_start(&a->tick, on_tick, 160, 1000);
+}
+
+/* A command from the chat screen, to the engine (takes c). */
+static void
+push_cmd(void *arg, struct cmd *c)
+{
+	struct app	*a = arg;
+
+	(void)evq_push(&a->cmds, c);
+}
+
+int
+app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
+{
+	const char	*why;
+	int		 i, rc = 0;
+
+	ui_view_opts_default(o);
+	o->enter_sends = c->enter_sends;
+	o->read_receipts = c->read_receipts;
+	o->send_typing = c->send_typing;
+	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
+		if (c->keys[i] == NULL)
+			continue;
+		why = NULL;
+		if (ui_keys_bind(&o->keys, conf_key_actions[i], c->keys[i],
+		    &why) != 0) {
+			fprintf(stderr, "wachat: key-%s: %s\n",
+			    conf_key_actions[i], _(why));
+			rc = -EINVAL;
+		}
+	}
+	/* A key set for an action that another has too: one of the two
+	 * could never run. */
+	for (i = 0; rc == 0 && i < CONF_KEY_ACTIONS; i++) {
+		int	 j;
+
+		if (c->keys[i] == NULL ||
+		    (j = ui_keys_clash(&o->keys, conf_key_actions[i])) < 0)
+			continue;
+		fprintf(stderr, _("wachat: key-%s: %s is also the key of %s "
+		    "(bind that one to another key, or to none)\n"),
+		    conf_key_actions[i], c->keys[i],
+		    ui_keys_action_name((enum ui_key_action)j));
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
+static void
+on_winch(uv_signal_t *s, int signum)
+{
+	struct app	*a = s->data;
+
+	(void)signum;
+	ui_screen_resize(a->screen);
+}
+
+static void
+on_tick(uv_timer_t *t)
+{
+	struct app	*a = t->data;
+
+	ui_screen_render(a->screen);
+}
+
+void
+app_ui_stop_screen(struct app *a)
+{
+	if (a->screen == NULL)
+		return;
+	if (!uv_is_closing((uv_handle_t *)&a->keys)) {
+		uv_close((uv_handle_t *)&a->keys, close_cb);
+		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
+		uv_close((uv_handle_t *)&a->tick, close_cb);
+	}
+	ui_screen_free(a->screen);
+	a->screen = NULL;
+	if (a->saved_err >= 0) {
+		(void)dup2(a->saved_err, STDERR_FILENO);
+		(void)close(a->saved_err);
+		a->saved_err = -1;
+	}
+}
+
+/*
+ * Take over the terminal when stdin and stdout are both one: keys from
+ * stdin, resizes, a one-second redraw.
+ */
+void
+app_ui_start_screen(struct app *a)
+{
+	int	 rc, fd;
+
+	if (!isatty(STDIN_FILENO) || !a->draw_qr)
+		return;
+	if ((rc = ui_screen_new(&a->screen)) != 0) {
+		log_warn("no curses screen: %s", wc_strerror(rc));
+		return;
+	}
+	ui_screen_attach(a->screen, &a->view, push_cmd, a);
+	/* Libraries' stray lines on stderr (libwebsockets' notices) go to
+	 * the log file, not across the screen. */
+	if ((fd = open(a->conf->log_file, O_WRONLY | O_APPEND |
+	    O_CLOEXEC)) >= 0) {
+		if ((a->saved_err = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC,
+		    3)) >= 0)
+			(void)dup2(fd, STDERR_FILENO);
+		(void)close(fd);
+	}
+	if ((rc = uv_poll_init(&a->ui_loop, &a->keys, STDIN_FILENO)) != 0) {
+		log_warn("uv_poll_init stdin: %s", wc_strerror(rc));
+		ui_screen_free(a->screen);
+		a->screen = NULL;
+		return;
+	}
+	a->keys.data = a->sigwinch.data = a->tick.data = a;
+	uv_signal_init(&a->ui_loop, &a->sigwinch);
+	uv_timer_init(&a->ui_loop, &a->tick);
+	uv_poll_start(&a->keys, UV_READABLE, on_keys);
+	uv_signal_start(&a->sigwinch, on_winch, SIGWINCH);
+	uv_timer_start(&a->tick, on_tick, 1000, 1000);
+}

@@ -1,0 +1,640 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * tests/test-ev-wire.c -- the payload layouts of base/event-layout.h
+ * against the structs of base/event.h (read from the header itself, so a
+ * member missing from a table is found), and the wire form of
+ * base/event-wire.h: every event and command kind round-trips, and the
+ * decoder refuses truncated, oversized and malformed frames with an
+ * error code.
+ */
+#include "base/compat.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "base/buf.h"
+#include "base/err.h"
+#include "base/event-layout.h"
+#include "base/event-wire.h"
+#include "base/event.h"
+#include "base/xmalloc.h"
+
+/* ---- the layouts against the header ---- */
+
+/* Every layout reachable from the kinds, once each. */
+struct layouts {
+	const struct ev_layout	*v[64];
+	size_t			 n;
+};
+
+static void
+collect(struct layouts *ls, const struct ev_layout *l)
+{
+	size_t	 i;
+
+	for (i = 0; i < ls->n; i++)
+		if (ls->v[i] == l)
+			return;
+	assert_true(ls->n < 64);
+	ls->v[ls->n++] = l;
+	for (i = 0; i < l->nfields; i++)
+		if (l->fields[i].elem != NULL)
+			collect(ls, l->fields[i].elem);
+}
+
+static void
+all_layouts(struct layouts *ls)
+{
+	unsigned	 k;
+
+	memset(ls, 0, sizeof(*ls));
+	for (k = 0; k <= EV_KIND_MAX; k++)
+		collect(ls, ev_kind_info((enum ev_kind)k)->layout);
+	for (k = 0; k <= CMD_KIND_MAX; k++)
+		collect(ls, cmd_kind_info((enum cmd_kind)k)->layout);
+}
+
+/* base/event.h without its comments. */
+static char *
+header_text(void)
+{
+	const char	*top = getenv("top_srcdir");
+	char		 path[4096], *s, *o, *p;
+	FILE		*f;
+	long		 len;
+
+	snprintf(path, sizeof(path), "%s/base/event.h", top != NULL ? top :
+	    ".");
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	assert_true(len > 0);
+	rewind(f);
+	s = xmalloc((size_t)len + 1);
+	assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
+	s[len] = '\0';
+	fclose(f);
+	for (o = p = s; *p != '\0'; )
+		if (p[0] == '/' && p[1] == '*') {
+			p = strstr(p + 2, "*/");
+			assert_non_null(p);
+			p += 2;
+		} else
+			*o++ = *p++;
+	*o = '\0';
+	return s;
+}
+
+/* The members of "struct name { ... };" in text, by name, in order,
+ * joined by spaces; NULL when text does not define it. */
+static char *
+members_of(const char *text, const char *name)
+{
+	struct buf	 b = BUF_INIT;
+	char		 open[128];
+	const char	*p, *end, *semi, *q, *e;
+
+	snprintf(open, sizeof(open), "struct %s {", name);
+	if ((p = strstr(text, open)) == NULL)
+		return NULL;
+	p += strlen(open);
+	end = strstr(p, "};");
+	assert_non_null(end);
+	for (; (semi = memchr(p, ';', (size_t)(end - p))) != NULL;
+	    p = semi + 1) {
+		/* the declaration's last identifier is the member's name */
+		for (e = semi; e > p && !isalnum((unsigned char)e[-1]) &&
+		    e[-1] != '_'; e--)
+			;
+		for (q = e; q > p && (isalnum((unsigned char)q[-1]) ||
+		    q[-1] == '_'); q--)
+			;
+		if (b.len > 0)
+			buf_push(&b, ' ');
+		buf_append(&b, q, (size_t)(e - q));
+	}
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+static void
+test_ev_layout__names_every_member_in_order__of_every_payload(void **state)
+{
+	struct layouts	 ls;
+	struct buf	 b;
+	char		*text = header_text(), *want;
+	size_t		 i, k;
+
+	(void)state;
+	all_layouts(&ls);
+	for (i = 0; i < ls.n; i++) {
+		const struct ev_layout *l = ls.v[i];
+
+		if (strcmp(l->name, "none") == 0 ||
+		    strcmp(l->name, "char *") == 0)
+			continue;
+		want = members_of(text, l->name);
+		if (want == NULL)
+			fail_msg("struct %s is not in base/event.h", l->name);
+		memset(&b, 0, sizeof(b));
+		for (k = 0; k < l->nfields; k++) {
+			if (b.len > 0)
+				buf_push(&b, ' ');
+			buf_append(&b, l->fields[k].name,
+			    strlen(l->fields[k].name));
+			/* an array's count follows it, named "n" and its
+			 * name */
+			if (l->fields[k].type == EV_F_ARRAY) {
+				buf_append(&b, " n", 2);
+				buf_append(&b, l->fields[k].name,
+				    strlen(l->fields[k].name));
+			}
+		}
+		buf_push(&b, '\0');
+		if (strcmp((char *)b.p, want) != 0)
+			fail_msg("struct %s: the header has \"%s\", the layout "
+			    "\"%s\"", l->name, want, (char *)b.p);
+		free(want);
+		buf_release(&b);
+	}
+	free(text);
+}
+
+/* ---- filling and comparing payloads by their layouts ---- */
+
+/* Fill p (zeroed, of layout l) with values no two fields share: strings
+ * "f<N>", numbers N, bools true, enums their largest value, arrays of
+ * two elements. */
+static void
+fill(const struct ev_layout *l, void *p, unsigned *seq)
+{
+	char		 s[32];
+	size_t		 i;
+	int		 e;
+	char		*at, *v;
+
+	for (i = 0; i < l->nfields; i++) {
+		const struct ev_field *f = &l->fields[i];
+		uint32_t	 u = 1000 + (*seq)++;
+		int32_t		 i32 = -(int32_t)u;
+		int64_t		 i64 = (int64_t)u << 33 | 7;
+
+		at = (char *)p + f->off;
+		switch (f->type) {
+		case EV_F_BOOL:
+			*(bool *)at = true;
+			break;
+		case EV_F_ENUM:
+			e = (int)f->max;
+			memcpy(at, &e, sizeof(e));
+			break;
+		case EV_F_I32:
+			memcpy(at, &i32, sizeof(i32));
+			break;
+		case EV_F_U32:
+			memcpy(at, &u, sizeof(u));
+			break;
+		case EV_F_I64:
+			memcpy(at, &i64, sizeof(i64));
+			break;
+		case EV_F_STR:
+			free(ev_ptr_get(at));
+			snprintf(s, sizeof(s), "f%u \xc3\xa9", u);
+			ev_ptr_set(at, xstrdup(s));
+			break;
+		case EV_F_STRUCT:
+			fill(f->elem, at, seq);
+			break;
+		case EV_F_ARRAY:
+			v = xcalloc(2, f->elem->size);
+			fill(f->elem, v, seq);
+			fill(f->elem, v + f->elem->size, seq);
+			ev_ptr_set(at, v);
+			ev_count_set((char *)p + f->count_off, 2);
+			break;
+		}
+	}
+}
+
+static void
+same(const struct ev_layout *l, const void *a, const void *b)
+{
+	size_t		 i;
+	uint32_t	 n, k;
+
+	for (i = 0; i < l->nfields; i++) {
+		const struct ev_field *f = &l->fields[i];
+		const char	*x = (const char *)a + f->off;
+		const char	*y = (const char *)b + f->off;
+
+		switch (f->type) {
+		case EV_F_BOOL:
+			assert_int_equal(*(const bool *)x, *(const bool *)y);
+			break;
+		case EV_F_ENUM:
+		case EV_F_I32:
+		case EV_F_U32:
+			assert_memory_equal(x, y, 4);
+			break;
+		case EV_F_I64:
+			assert_memory_equal(x, y, 8);
+			break;
+		case EV_F_STR:
+			assert_non_null(ev_ptr_get(y));
+			assert_string_equal(ev_ptr_get(x), ev_ptr_get(y));
+			break;
+		case EV_F_STRUCT:
+			same(f->elem, x, y);
+			break;
+		case EV_F_ARRAY:
+			n = ev_count_get((const char *)a + f->count_off);
+			assert_int_equal(n, ev_count_get((const char *)b +
+			    f->count_off));
+			for (k = 0; k < n; k++)
+				same(f->elem, (char *)ev_ptr_get(x) +
+				    (size_t)k * f->elem->size,
+				    (char *)ev_ptr_get(y) +
+				    (size_t)k * f->elem->size);
+			break;
+		}
+	}
+}
+
+static struct ev *
+full_ev(enum ev_kind kind)
+{
+	struct ev	*ev = ev_new(kind);
+	unsigned	 seq = 0;
+
+	fill(ev_kind_info(kind)->layout, &ev->u, &seq);
+	return ev;
+}
+
+static struct cmd *
+full_cmd(enum cmd_kind kind)
+{
+	struct cmd	*c = cmd_new(kind);
+	unsigned	 seq = 0;
+
+	fill(cmd_kind_info(kind)->layout, &c->u, &seq);
+	return c;
+}
+
+/* ---- round trips ---- */
+
+static void
+test_ev_wire_decode__gives_back_what_was_encoded__for_every_event_kind(
+    void **state)
+{
+	struct buf	 b = BUF_INIT, again = BUF_INIT;
+	struct ev	*ev, *got;
+	size_t		 used;
+	unsigned	 k;
+
+	(void)state;
+	for (k = 0; k <= EV_KIND_MAX; k++) {
+		ev = full_ev((enum ev_kind)k);
+		b.len = again.len = 0;
+		assert_int_equal(ev_wire_encode(ev, &b), 0);
+		assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+		assert_int_equal(used, b.len);
+		assert_int_equal(got->kind, k);
+		same(ev_kind_info(ev->kind)->layout, &ev->u, &got->u);
+		/* and the same bytes again */
+		assert_int_equal(ev_wire_encode(got, &again), 0);
+		assert_int_equal(again.len, b.len);
+		assert_memory_equal(again.p, b.p, b.len);
+		ev_free(got);
+		ev_free(ev);
+		/* an empty one too */
+		ev = ev_new((enum ev_kind)k);
+		b.len = 0;
+		assert_int_equal(ev_wire_encode(ev, &b), 0);
+		assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+		same(ev_kind_info(ev->kind)->layout, &ev->u, &got->u);
+		ev_free(got);
+		ev_free(ev);
+	}
+	buf_release(&b);
+	buf_release(&again);
+}
+
+static void
+test_cmd_wire_decode__gives_back_what_was_encoded__for_every_command_kind(
+    void **state)
+{
+	struct buf	 b = BUF_INIT, again = BUF_INIT;
+	struct cmd	*c, *got;
+	size_t		 used;
+	unsigned	 k;
+
+	(void)state;
+	for (k = 0; k <= CMD_KIND_MAX; k++) {
+		c = full_cmd((enum cmd_kind)k);
+		b.len = again.len = 0;
+		assert_int_equal(cmd_wire_encode(c, &b), 0);
+		assert_int_equal(cmd_wire_decode(b.p, b.len, &got, &used), 0);
+		assert_int_equal(used, b.len);
+		assert_int_equal(got->kind, k);
+		same(cmd_kind_info(c->kind)->layout, &c->u, &got->u);
+		assert_int_equal(cmd_wire_encode(got, &again), 0);
+		assert_int_equal(again.len, b.len);
+		assert_memory_equal(again.p, b.p, b.len);
+		cmd_free(got);
+		cmd_free(c);
+	}
+	buf_release(&b);
+	buf_release(&again);
+}
+
+static void
+test_ev_wire_encode__writes_the_documented_bytes__for_a_small_event(
+    void **state)
+{
+	static const uint8_t want[] = {
+		0, 0, 0, 15,		/* length */
+		EV_WIRE_VERSION, EV_WIRE_EVENT, 0, EV_QR,
+		0, 0, 0, 3, 'a', 'b', 'c',	/* code */
+		0, 0, 0, 20,		/* secs */
+	};
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_QR);
+
+	(void)state;
+	ev_set(&ev->u.qr.code, "abc");
+	ev->u.qr.secs = 20;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(b.len, sizeof(want));
+	assert_memory_equal(b.p, want, sizeof(want));
+	ev_free(ev);
+	buf_release(&b);
+}
+
+static void
+test_ev_wire_decode__takes_one_frame_at_a_time__from_a_stream(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = full_ev(EV_PAGE), *got;
+	struct cmd	*c;
+	size_t		 used, first, flen;
+
+	(void)state;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	first = b.len;
+	ev_free(ev);
+	ev = full_ev(EV_MESSAGE);
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_frame_len(b.p, b.len, &flen), 0);
+	assert_int_equal(flen, first);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(used, first);
+	assert_int_equal(got->kind, EV_PAGE);
+	ev_free(got);
+	assert_int_equal(ev_wire_decode(b.p + first, b.len - first, &got,
+	    &used), 0);
+	assert_int_equal(got->kind, EV_MESSAGE);
+	same(ev_kind_info(EV_MESSAGE)->layout, &ev->u, &got->u);
+	ev_free(got);
+	ev_free(ev);
+	/* an event is not a command */
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &c, &used), WC_EPROTO);
+	buf_release(&b);
+}
+
+/* ---- refusals ---- */
+
+static void
+test_ev_wire_decode__fails_with_etrunc__on_every_prefix(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev, *got = NULL;
+	struct cmd	*c, *cgot = NULL;
+	size_t		 used = 77, cut;
+	unsigned	 k;
+
+	(void)state;
+	for (k = 0; k <= EV_KIND_MAX; k++) {
+		ev = full_ev((enum ev_kind)k);
+		b.len = 0;
+		assert_int_equal(ev_wire_encode(ev, &b), 0);
+		for (cut = 0; cut < b.len; cut++)
+			assert_int_equal(ev_wire_decode(b.p, cut, &got, &used),
+			    WC_ETRUNC);
+		/* the length says less than the payload holds: the payload
+		 * runs past the frame's end */
+		b.p[3]--;
+		assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used),
+		    WC_ETRUNC);
+		ev_free(ev);
+	}
+	for (k = 0; k <= CMD_KIND_MAX; k++) {
+		c = full_cmd((enum cmd_kind)k);
+		b.len = 0;
+		assert_int_equal(cmd_wire_encode(c, &b), 0);
+		for (cut = 0; cut < b.len; cut++)
+			assert_int_equal(cmd_wire_decode(b.p, cut, &cgot,
+			    &used), WC_ETRUNC);
+		cmd_free(c);
+	}
+	assert_null(got);
+	assert_null(cgot);
+	assert_int_equal(used, 77);
+	buf_release(&b);
+}
+
+/* A frame of class and kind around payload[0..len). */
+static void
+frame(struct buf *b, uint8_t class, unsigned kind, const uint8_t *payload,
+    size_t len)
+{
+	uint32_t	 n = (uint32_t)len + 4;
+	uint8_t		 h[8] = { n >> 24, n >> 16, n >> 8, n, EV_WIRE_VERSION,
+			    class, kind >> 8, kind };
+
+	b->len = 0;
+	buf_append(b, h, sizeof(h));
+	buf_append(b, payload, len);
+}
+
+static void
+test_ev_wire_decode__fails_with_etoobig__on_oversized_lengths(void **state)
+{
+	/* EV_PAIR_CODE whose string claims 4 MiB + 1 */
+	static const uint8_t big_str[] = { 0x00, 0x40, 0x00, 0x01 };
+	/* EV_CHATS with EV_WIRE_COUNT_MAX + 1 chats */
+	static const uint8_t big_count[] = { 0x00, 0x01, 0x00, 0x01 };
+	/* EV_CHATS with 1000 chats in 4 bytes */
+	static const uint8_t short_count[] = { 0x00, 0x00, 0x03, 0xe8, 0 };
+	uint8_t		 head[4] = { 0x04, 0x00, 0x00, 0x00 }; /* 64 MiB */
+	struct buf	 b = BUF_INIT;
+	struct ev	*got;
+	size_t		 used, flen;
+
+	(void)state;
+	assert_int_equal(ev_wire_frame_len(head, 4, &flen), WC_ETOOBIG);
+	assert_int_equal(ev_wire_decode(head, 4, &got, &used), WC_ETOOBIG);
+	head[0] = 0x03;			/* 48 MiB: allowed, not all here */
+	assert_int_equal(ev_wire_frame_len(head, 4, &flen), 0);
+	assert_int_equal(flen, (48u << 20) + 4);
+	assert_int_equal(ev_wire_decode(head, 4, &got, &used), WC_ETRUNC);
+	head[0] = head[1] = head[2] = 0;
+	head[3] = 3;			/* shorter than the header */
+	assert_int_equal(ev_wire_frame_len(head, 4, &flen), WC_EPROTO);
+
+	frame(&b, EV_WIRE_EVENT, EV_PAIR_CODE, big_str, sizeof(big_str));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used),
+	    WC_ETOOBIG);
+	frame(&b, EV_WIRE_EVENT, EV_CHATS, big_count, sizeof(big_count));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used),
+	    WC_ETOOBIG);
+	frame(&b, EV_WIRE_EVENT, EV_CHATS, short_count, sizeof(short_count));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_ETRUNC);
+	buf_release(&b);
+}
+
+static void
+test_ev_wire_decode__fails_with_eproto__on_malformed_frames(void **state)
+{
+	static const uint8_t code[] = { 0, 0, 0, 2, 'a', 'b' };
+	static const uint8_t nul[] = { 0, 0, 0, 2, 'a', 0 };
+	/* EV_PRESENCE: chat "", online 2 */
+	static const uint8_t bool2[] = { 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+	    0 };
+	/* EV_HISTORY: step 3 */
+	static const uint8_t enum3[] = { 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0,
+	    0, 0, 0, 0, 0, 0, 0, 0 };
+	struct buf	 b = BUF_INIT;
+	struct ev	*got;
+	size_t		 used;
+
+	(void)state;
+	frame(&b, EV_WIRE_EVENT, EV_PAIR_CODE, code, sizeof(code));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_string_equal(got->u.pair_code.code, "ab");
+	ev_free(got);
+	b.p[4] = EV_WIRE_VERSION + 1;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	frame(&b, EV_WIRE_COMMAND, EV_PAIR_CODE, code, sizeof(code));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	frame(&b, EV_WIRE_EVENT, EV_KIND_MAX + 1, code, sizeof(code));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	frame(&b, EV_WIRE_EVENT, 0x100 + EV_PAIR_CODE, code, sizeof(code));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	frame(&b, EV_WIRE_EVENT, EV_PAIR_CODE, nul, sizeof(nul));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	frame(&b, EV_WIRE_EVENT, EV_PRESENCE, bool2, sizeof(bool2));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	b.p[EV_WIRE_HEADER + 4] = 1;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_true(got->u.presence.online);
+	ev_free(got);
+	frame(&b, EV_WIRE_EVENT, EV_HISTORY, enum3, sizeof(enum3));
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	b.p[EV_WIRE_HEADER + 3] = EV_HISTORY_IDLE;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.history.step, EV_HISTORY_IDLE);
+	ev_free(got);
+	/* a byte more than the payload: trailing */
+	frame(&b, EV_WIRE_EVENT, EV_PAIR_CODE, code, sizeof(code));
+	b.p[3]++;
+	buf_push(&b, 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used),
+	    WC_ETRAILING);
+	buf_release(&b);
+}
+
+static void
+test_ev_wire_encode__fails_and_leaves_the_buffer__on_what_it_cannot_send(
+    void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_PAIR_CODE);
+	struct cmd	*c = cmd_new(CMD_LOAD_PAGE);
+	size_t		 len;
+
+	(void)state;
+	buf_append(&b, "kept", 4);
+	/* a string over EV_WIRE_STR_MAX */
+	free(ev->u.pair_code.code);
+	ev->u.pair_code.code = xmalloc(EV_WIRE_STR_MAX + 2);
+	memset(ev->u.pair_code.code, 'x', EV_WIRE_STR_MAX + 1);
+	ev->u.pair_code.code[EV_WIRE_STR_MAX + 1] = '\0';
+	assert_int_equal(ev_wire_encode(ev, &b), WC_ETOOBIG);
+	assert_int_equal(b.len, 4);
+	ev->u.pair_code.code[EV_WIRE_STR_MAX] = '\0';
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	len = b.len;
+	ev_free(ev);
+	/* an enum value outside its enum */
+	c->u.load_page.dir = (enum ev_page_dir)9;
+	assert_int_equal(cmd_wire_encode(c, &b), WC_EINVAL);
+	assert_int_equal(b.len, len);
+	c->u.load_page.dir = EV_PAGE_AROUND;
+	/* NULL strings (a payload being built) go as "" */
+	free(c->u.load_page.chat);
+	c->u.load_page.chat = NULL;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	cmd_free(c);
+	/* an array with a count and no elements */
+	ev = ev_new(EV_GROUP);
+	ev->u.group.nmembers = 3;
+	assert_int_equal(ev_wire_encode(ev, &b), -EINVAL);
+	ev->u.group.nmembers = EV_WIRE_COUNT_MAX + 1;
+	ev->u.group.members = xcalloc(1, sizeof(*ev->u.group.members));
+	assert_int_equal(ev_wire_encode(ev, &b), WC_ETOOBIG);
+	ev->u.group.nmembers = 1;
+	ev_free(ev);
+	buf_release(&b);
+}
+
+static void
+test_ev_push_str__appends_copies__to_a_string_array(void **state)
+{
+	struct cmd	*c = cmd_new_chat(CMD_GROUP_ADD, "1203630001@g.us");
+	char		 s[] = "4915550001@s.whatsapp.net";
+
+	(void)state;
+	ev_push_str(&c->u.group_add.members, &c->u.group_add.nmembers, s);
+	ev_push_str(&c->u.group_add.members, &c->u.group_add.nmembers, NULL);
+	s[0] = 'X';
+	assert_int_equal(c->u.group_add.nmembers, 2);
+	assert_string_equal(c->u.group_add.members[0],
+	    "4915550001@s.whatsapp.net");
+	assert_string_equal(c->u.group_add.members[1], "");
+	assert_string_equal(c->u.group_add.chat, "1203630001@g.us");
+	ev_set_len(&c->u.group_add.chat, "abcdef", 3);
+	assert_string_equal(c->u.group_add.chat, "abc");
+	assert_string_equal(cmd_kind_name(CMD_GROUP_ADD), "CMD_GROUP_ADD");
+	assert_string_equal(ev_kind_name(EV_HISTORY), "EV_HISTORY");
+	assert_string_equal(ev_kind_name((enum ev_kind)99), "?");
+	cmd_free(c);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ev_layout__names_every_member_in_order__of_every_payload),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_what_was_encoded__for_every_event_kind),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_what_was_encoded__for_every_command_kind),
+		cmocka_unit_test(test_ev_wire_encode__writes_the_documented_bytes__for_a_small_event),
+		cmocka_unit_test(test_ev_wire_decode__takes_one_frame_at_a_time__from_a_stream),
+		cmocka_unit_test(test_ev_wire_decode__fails_with_etrunc__on_every_prefix),
+		cmocka_unit_test(test_ev_wire_decode__fails_with_etoobig__on_oversized_lengths),
+		cmocka_unit_test(test_ev_wire_decode__fails_with_eproto__on_malformed_frames),
+		cmocka_unit_test(test_ev_wire_encode__fails_and_leaves_the_buffer__on_what_it_cannot_send),
+		cmocka_unit_test(test_ev_push_str__appends_copies__to_a_string_array),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
