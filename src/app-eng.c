@@ -38,22 +38,6 @@
 #define eng_log(level, ...) log_write(level, "eng", __func__, __VA_ARGS__)
 
 void
-app_eng_send(struct app *a, struct ev *ev)
-{
-	(void)evq_push(&a->events, ev);
-}
-
-void
-app_eng_error(struct app *a, const char *what, int err)
-{
-	struct ev	*ev = ev_new(EV_ERROR);
-
-	ev_set(&ev->u.error.what, what);
-	ev->u.error.err = err;
-	app_eng_send(a, ev);
-}
-
-void
 app_eng_stop(struct app *a, const char *why, int err)
 {
 	if (a->stopping)

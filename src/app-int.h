@@ -10,6 +10,17 @@
  *	src/app-eng.c	the engine thread: store, engine, their events
  *	src/app-cmd.c	the engine thread: the command table
  *	src/app-read.c	the engine thread: events read from the store
+ *	src/app-send.c	the engine thread: events sent to the main thread
+ *
+ * Which file calls which (nm of libroot.a; no circle, a file calls
+ * only those below it):
+ *
+ *	app.o ---> app-cmd.o ---> app-eng.o ---> app-read.o ---> app-send.o
+ *	  |          |   \__________________________/^  \________/^
+ *	  |          \_________________________________________/^
+ *	  +------> app-eng.o
+ *	  +------> app-ui.o ---> app-print.o, conf.o
+ *	  (and all of them ---> evq.o)
  *
  * Each function says which thread calls it.
  */
@@ -83,18 +94,20 @@ struct app {
  * engine until it stops, sends EV_STOPPED last. */
 void	app_eng_thread(void *arg);
 
-/* Send ev to the main thread, taking it.  Engine thread. */
-void	app_eng_send(struct app *a, struct ev *ev);
-
-/* EV_ERROR: what (copied) and err.  Engine thread. */
-void	app_eng_error(struct app *a, const char *what, int err);
-
 /*
  * Stop the engine: free it, close the command queue; the engine loop then
  * runs out of handles.  why and err go out with EV_STOPPED.  Engine
  * thread; the first call wins.
  */
 void	app_eng_stop(struct app *a, const char *why, int err);
+
+/* ---- src/app-send.c: events to the main thread ---- */
+
+/* Send ev to the main thread, taking it.  Engine thread. */
+void	app_eng_send(struct app *a, struct ev *ev);
+
+/* EV_ERROR: what (copied) and err.  Engine thread. */
+void	app_eng_error(struct app *a, const char *what, int err);
 
 /* ---- src/app-cmd.c: the command table ---- */
 

@@ -2,9 +2,10 @@
 /*
  * ui/msgs-draw.c -- the message pane's layout and drawing (ui/msgs.h): a
  * row's text wrapped (mentions named) and cached for a width, the rows a
- * message takes, and the pane drawn from the bottom up: day separators,
- * headers with ticks, quotes, text, reactions, notices.  Only
- * ui_msgs_draw() calls curses.
+ * message takes, the name its header shows for the sender, and the pane
+ * drawn from the bottom up: day separators, headers with ticks, quotes,
+ * text, reactions, notices.  Only ui_msgs_draw() calls curses.  Nothing
+ * here calls ui/msgs.c.
  */
 #include "base/compat.h"
 
@@ -91,6 +92,23 @@ ui_msgs_text(struct ui_msgs *m, size_t i)
 
 	(void)ui_msgs_block_rows(m, i, w);
 	return m->v[i].shown != NULL ? m->v[i].shown : m->v[i].text;
+}
+
+void
+ui_msgs_sender(const struct ui_msgs *m, size_t i, const char *peer,
+    struct buf *out, int *colour)
+{
+	const struct ui_msg	*g = &m->v[i];
+
+	*colour = -1;
+	if (g->from_me)
+		buf_append(out, _("You"), strlen(_("You")) + 1);
+	else if (g->sender[0] != '\0' && ui_group_is_jid(m->chat)) {
+		/* In a group: who wrote it, in their colour. */
+		ui_group_name(m->group, g->sender, g->sender_name, out);
+		*colour = (int)ui_group_colour(g->sender);
+	} else
+		buf_append(out, peer, strlen(peer) + 1);
 }
 
 static const char *

@@ -2,7 +2,8 @@
 /*
  * ui/msgs-int.h -- what ui/msgs.c and ui/msgs-draw.c share, for them
  * alone: the layout of a row that paging needs to keep the view in place.
- * Main thread.
+ * ui/msgs.c calls ui/msgs-draw.c (this), never the other way.  Main
+ * thread.
  */
 #ifndef UI_MSGS_INT_H
 #define UI_MSGS_INT_H

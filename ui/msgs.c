@@ -2,7 +2,9 @@
 /*
  * ui/msgs.c -- the message pane of the open chat (ui/msgs.h): the rows
  * held, paged in from the store and changed by live events.  Their layout
- * and drawing are in ui/msgs-draw.c.
+ * and drawing (and the sender's name shown) are in ui/msgs-draw.c, which
+ * this file calls (ui_msgs_block_rows() for paging) and which calls
+ * nothing here: msgs.o -> msgs-draw.o, never back.
  */
 #include "base/compat.h"
 
@@ -623,23 +625,6 @@ ui_msgs_set_group(struct ui_msgs *m, const struct ui_group *g)
 	m->group = g;
 	for (i = 0; i < m->n; i++)
 		m->v[i].rows_width = 0;
-}
-
-void
-ui_msgs_sender(const struct ui_msgs *m, size_t i, const char *peer,
-    struct buf *out, int *colour)
-{
-	const struct ui_msg	*g = &m->v[i];
-
-	*colour = -1;
-	if (g->from_me)
-		buf_append(out, _("You"), strlen(_("You")) + 1);
-	else if (g->sender[0] != '\0' && ui_group_is_jid(m->chat)) {
-		/* In a group: who wrote it, in their colour. */
-		ui_group_name(m->group, g->sender, g->sender_name, out);
-		*colour = (int)ui_group_colour(g->sender);
-	} else
-		buf_append(out, peer, strlen(peer) + 1);
 }
 
 void

@@ -5,13 +5,16 @@
  * screen (the QR code, the phone-number code or prompt, or why none can
  * be drawn) and the linked screen (the chat screen, ui/view.h, or "window
  * too small"), its texts centred and wrapped at the spaces between words
- * in the locale's encoding.  Main thread (curses).
+ * in the locale's encoding; and the clocks its countdowns and
+ * ui/screen.c read.  Nothing here calls ui/screen.c.  Main thread
+ * (curses).
  */
 #include "base/compat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -29,6 +32,24 @@
 #define MIN_COLS	20
 #define MIN_LINES	6
 #define MAX_WRAP	64	/* rows a wrapped text may take */
+
+int64_t
+ui_screen_mono_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t
+ui_screen_wall_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* Seconds from now until end_ms, rounded up, never below 0. */
 static long

@@ -39,6 +39,8 @@ struct ui_screen {
 					 * sync's progress */
 };
 
+/* ---- ui/screen-draw.c (ui/screen.c calls it, never the other way) ---- */
+
 /* The monotonic clock (countdowns) and the wall clock (message times,
  * "today"), in ms. */
 int64_t		 ui_screen_mono_ms(void);

@@ -3,8 +3,9 @@
  * ui/screen.c -- the curses screen (ui/screen.h): the terminal taken and
  * given back, the status line's news from the events (a table of (event
  * kind, handler)), the keys read (Alt, bracketed paste, the pairing
- * prompt) and handed to the chat screen once linked.  Drawing is in
- * ui/screen-draw.c.
+ * prompt) and handed to the chat screen once linked.  Drawing and the
+ * clocks are in ui/screen-draw.c, which this file calls and which never
+ * calls it.
  */
 #include "base/compat.h"
 
@@ -41,24 +42,6 @@
 #define PHONE_MAX	UI_SCREEN_PHONE_MAX
 
 #define ERROR_SHOWN_MS	8000	/* an error on the status line, once connected */
-
-int64_t
-ui_screen_mono_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t
-ui_screen_wall_ms(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 set_status(struct ui_screen *s, const char *text)
