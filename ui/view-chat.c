@@ -3,8 +3,11 @@
  * ui/view-chat.c -- the open chat as we write in it (ui/view-int.h):
  * each chat's draft, our typing (CMD_TYPING), the reply or edit being
  * written and sending (CMD_SEND, CMD_EDIT), what is done to the selected
- * message (reply, edit, delete, resend, react), and paging through the
- * history (CMD_LOAD_PAGE, CMD_HISTORY_MORE).
+ * message (reply, edit, delete, resend, react), paging through the
+ * history (CMD_LOAD_PAGE, CMD_HISTORY_MORE), and chats opened (the old
+ * one left, the new one's page, presence or members asked for, marked
+ * read: CMD_MARK_READ).  Of the view's files it calls only
+ * ui/view-state.c.
  */
 #include "base/compat.h"
 
@@ -459,4 +462,82 @@ ui_view_chat_page(struct ui_view *v, int dir)
 		else
 			ui_msgs_scroll(m, -step);
 	}
+}
+
+/* ---- chats opened ---- */
+
+/* The open chat read: its unread count gone, CMD_MARK_READ when read
+ * receipts are on. */
+void
+ui_view_chat_mark_read(struct ui_view *v)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (v->msgs.chat == NULL)
+		return;
+	if (ch != NULL)
+		ch->unread = 0;
+	if (v->o.read_receipts)
+		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
+}
+
+/* What the engine is asked for when chat ch opens: a group's members
+ * (they name the senders; a group's presence is nobody's), else the
+ * contact's presence. */
+static void
+opened(struct ui_view *v, const struct ui_chat *ch)
+{
+	struct ui_group	*g;
+
+	if (!ch->group) {
+		if (v->connected)
+			ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, ch->jid));
+		return;
+	}
+	g = ui_groups_get(&v->groups, ch->jid);
+	ui_msgs_set_group(&v->msgs, g);
+	if (g != NULL && !g->known && v->connected)
+		ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, ch->jid));
+}
+
+/* Show the selected chat when it is not the open one: its newest page,
+ * or with rowid != 0 the page around that message (a search hit). */
+static void
+open_selected_at(struct ui_view *v, int64_t rowid)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (ch == NULL || (v->msgs.chat != NULL &&
+	    strcmp(v->msgs.chat, ch->jid) == 0))
+		return;
+	ui_view_chat_leave(v, ch->jid);
+	v->bar.typing = false;
+	v->bar.online = -1;
+	v->bar.last_seen_ms = 0;
+	v->info.on = false;
+	v->chat.phone_asked = false;
+	ui_view_push(v, rowid != 0 ? ui_msgs_open_at(&v->msgs, ch->jid,
+	    rowid) : ui_msgs_open(&v->msgs, ch->jid));
+	opened(v, ch);
+	if (ch->unread > 0)
+		ui_view_chat_mark_read(v);
+}
+
+void
+ui_view_open_selected(struct ui_view *v)
+{
+	open_selected_at(v, 0);
+}
+
+void
+ui_view_open_at(struct ui_view *v, const char *chat, int64_t rowid)
+{
+	if (!ui_chats_select(&v->chats, chat))
+		ui_chats_open(&v->chats, chat);
+	if (ui_view_is_open(v, chat)) {
+		v->info.on = false;
+		v->chat.phone_asked = false;
+		ui_view_push(v, ui_msgs_open_at(&v->msgs, chat, rowid));
+	} else
+		open_selected_at(v, rowid);
 }

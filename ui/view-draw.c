@@ -60,12 +60,6 @@ ui_view_colours(void)
 	}
 }
 
-int
-ui_view_put(int y, int x, const char *s, int cols)
-{
-	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
-}
-
 /* The key page being laid out: rows counted from 0 over the whole page,
  * those from top on drawn from screen row y while they fit. */
 struct help_pen {

@@ -138,7 +138,7 @@ struct ui_view {
 	char		*note;		/* a passing line, sanitised */
 };
 
-/* ---- ui/view.c ---- */
+/* ---- ui/view-state.c ---- */
 
 /* Hand c (taken; NULL: nothing) to the view's push function. */
 void		 ui_view_push(struct ui_view *v, struct cmd *c);
@@ -158,19 +158,34 @@ const char	*ui_view_with_name(char *line, size_t size, int cols,
 /* Whether chat (may be NULL) is the open chat. */
 bool		 ui_view_is_open(const struct ui_view *v, const char *chat);
 
-/* Open the chat selected in the list when it is not the open one. */
-void		 ui_view_open_selected(struct ui_view *v);
-
-/* Open chat (borrowed; selected in the list, added when the list lacks
- * it) at the message of rowid, in context. */
-void		 ui_view_open_at(struct ui_view *v, const char *chat,
-		    int64_t rowid);
-
 /* The open chat's group, or NULL when it is not a group. */
 struct ui_group	*ui_view_open_group(const struct ui_view *v);
 
 /* Whether the open chat is a group we are no longer a member of. */
 bool		 ui_view_open_left(const struct ui_view *v);
+
+/* Drop the prompt's state (at the view's end). */
+void		 ui_view_prompt_release(struct ui_view *v);
+
+/* Open prompt kind, empty, or with text (borrowed) in it. */
+void		 ui_view_prompt_start(struct ui_view *v,
+		    enum ui_view_prompt_kind kind);
+void		 ui_view_prompt_start_with(struct ui_view *v,
+		    enum ui_view_prompt_kind kind, const char *text);
+
+/* Ask for an emoji for message id (borrowed; mine: it is ours), or
+ * whether to delete our message id for everyone. */
+void		 ui_view_prompt_react(struct ui_view *v, const char *id,
+		    bool mine);
+void		 ui_view_prompt_revoke(struct ui_view *v, const char *id);
+
+/* The editing keys of the input line, prompts and the search's query
+ * (in): true when k was one (a text key beeps when it does not fit). */
+bool		 ui_view_keys_edit(struct ui_input *in, int k);
+
+/* Whether k is a key that types a character (not a control, not a
+ * function key). */
+bool		 ui_view_keys_text(int k);
 
 /* ---- ui/view-chat.c ---- */
 
@@ -211,21 +226,19 @@ void		 ui_view_chat_older(struct ui_view *v);
 /* A page of the open chat up (dir < 0, older) or down. */
 void		 ui_view_chat_page(struct ui_view *v, int dir);
 
+/* The open chat (if any) read: the list's unread count gone, and
+ * CMD_MARK_READ when read receipts are on. */
+void		 ui_view_chat_mark_read(struct ui_view *v);
+
+/* Open the chat selected in the list when it is not the open one. */
+void		 ui_view_open_selected(struct ui_view *v);
+
+/* Open chat (borrowed; selected in the list, added when the list lacks
+ * it) at the message of rowid, in context. */
+void		 ui_view_open_at(struct ui_view *v, const char *chat,
+		    int64_t rowid);
+
 /* ---- ui/view-prompt.c ---- */
-
-void		 ui_view_prompt_release(struct ui_view *v);
-
-/* Open prompt kind, empty, or with text (borrowed) in it. */
-void		 ui_view_prompt_start(struct ui_view *v,
-		    enum ui_view_prompt_kind kind);
-void		 ui_view_prompt_start_with(struct ui_view *v,
-		    enum ui_view_prompt_kind kind, const char *text);
-
-/* Ask for an emoji for message id (borrowed; mine: it is ours), or
- * whether to delete our message id for everyone. */
-void		 ui_view_prompt_react(struct ui_view *v, const char *id,
-		    bool mine);
-void		 ui_view_prompt_revoke(struct ui_view *v, const char *id);
 
 /* A key k (action a) for the prompt open; it takes every key. */
 void		 ui_view_prompt_key(struct ui_view *v, int k,
@@ -276,19 +289,11 @@ void		 ui_view_search_enter(struct ui_view *v);
 /* Time passes: a query due is sent. */
 void		 ui_view_search_tick(struct ui_view *v, int64_t now);
 
-/* ---- ui/view-keys.c ---- */
-
-/* The editing keys of the input line, prompts and the search's query
- * (in): true when k was one (a text key beeps when it does not fit). */
-bool		 ui_view_keys_edit(struct ui_input *in, int k);
-
-/* ---- ui/view-draw.c ---- */
+/* ---- ui/view-panes.c ---- */
 
 /* Draw s at (y, x) in at most cols columns (none when cols <= 0).
  * Returns the columns drawn. */
 int		 ui_view_put(int y, int x, const char *s, int cols);
-
-/* ---- ui/view-panes.c ---- */
 
 /* The open group's info, and the search, in the box at (y, x), h rows
  * by w columns. */

@@ -37,38 +37,6 @@ is_enter(int k)
 	return k == '\r' || k == '\n' || k == UI_KEY_FN + KEY_ENTER;
 }
 
-static bool
-is_text_key(int k)
-{
-	return k >= 0x20 && k != 0x7f && k < UI_KEY_FN &&
-	    !(k >= 0x80 && k < 0xa0);
-}
-
-bool
-ui_view_keys_edit(struct ui_input *in, int k)
-{
-	switch (k) {
-	case UI_KEY_FN + KEY_LEFT:	ui_input_left(in); return true;
-	case UI_KEY_FN + KEY_RIGHT:	ui_input_right(in); return true;
-	case UI_KEY_FN + KEY_HOME:
-	case 0x01:			ui_input_home(in); return true;
-	case UI_KEY_FN + KEY_END:
-	case 0x05:			ui_input_end(in); return true;
-	case UI_KEY_FN + KEY_BACKSPACE:
-	case 0x7f:
-	case 0x08:			ui_input_backspace(in); return true;
-	case UI_KEY_FN + KEY_DC:	ui_input_delete(in); return true;
-	case 0x0b:			ui_input_kill_end(in); return true;
-	case 0x15:			ui_input_kill_start(in); return true;
-	}
-	if (is_text_key(k)) {
-		if (ui_input_insert_cp(in, (uint32_t)k) != 0)
-			beep();
-		return true;
-	}
-	return false;
-}
-
 /* Moving the selection of a list of n rows, step rows a page. */
 static void
 sel_up(int *sel)
@@ -632,7 +600,7 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 			ui_view_chat_send(v);
 		else
 			input_newline(v, now);
-	} else if (v->pasting && is_text_key(k)) {
+	} else if (v->pasting && ui_view_keys_text(k)) {
 		/* a long paste: no bell per character past the end */
 		if (ui_input_insert_cp(&v->in, (uint32_t)k) == 0)
 			ui_view_chat_typing_edit(v, now);

@@ -347,3 +347,9 @@ ui_view_panes_search(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		attroff(A_DIM);
 	}
 }
+
+int
+ui_view_put(int y, int x, const char *s, int cols)
+{
+	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
+}

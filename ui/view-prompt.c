@@ -36,53 +36,6 @@ static const char *const quick[] = {
 	"\xf0\x9f\x98\xae", "\xf0\x9f\x98\xa2", "\xf0\x9f\x99\x8f",
 };
 
-void
-ui_view_prompt_release(struct ui_view *v)
-{
-	struct ui_view_prompt	*p = &v->prompt;
-
-	ui_input_release(&p->in);
-	free(p->react_id);
-	free(p->revoke_id);
-	free(p->new_subject);
-	free(p->made_subject);
-	memset(p, 0, sizeof(*p));
-}
-
-void
-ui_view_prompt_start(struct ui_view *v, enum ui_view_prompt_kind kind)
-{
-	v->prompt.kind = kind;
-	v->prompt.err = NULL;
-	ui_input_clear(&v->prompt.in);
-}
-
-void
-ui_view_prompt_start_with(struct ui_view *v, enum ui_view_prompt_kind kind,
-    const char *text)
-{
-	ui_view_prompt_start(v, kind);
-	if (ui_input_insert(&v->prompt.in, text, strlen(text)) != 0)
-		ui_input_clear(&v->prompt.in);
-}
-
-void
-ui_view_prompt_react(struct ui_view *v, const char *id, bool mine)
-{
-	free(v->prompt.react_id);
-	v->prompt.react_id = xstrdup(id);
-	v->prompt.react_mine = mine;
-	ui_view_prompt_start(v, PROMPT_REACT);
-}
-
-void
-ui_view_prompt_revoke(struct ui_view *v, const char *id)
-{
-	free(v->prompt.revoke_id);
-	v->prompt.revoke_id = xstrdup(id);
-	ui_view_prompt_start(v, PROMPT_REVOKE);
-}
-
 /* ---- reactions ---- */
 
 /*

@@ -3,8 +3,8 @@
  * ui/view.c -- the chat screen after linking (ui/view.h): the view made
  * and freed, the events it takes (the apply path, a table of (event
  * kind, handler): the only code of the view that reads an event's
- * fields), chats opened, time passing, the passing note and what tests
- * read.  Its rooms are in the other ui/view-*.c files (ui/view-int.h).
+ * fields), time passing and what tests read.  Its rooms are in the other
+ * ui/view-*.c files (ui/view-int.h), none of which calls this one.
  */
 #include "base/compat.h"
 
@@ -12,23 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buf.h"
 #include "base/i18n.h"
-#include "base/sanitize.h"
 #include "base/xmalloc.h"
-#include "ui/text.h"
 #include "ui/view-int.h"
 
 #define RELOAD_MS	1000	/* chat list reloads at most this often */
 #define TYPING_SHOWN_MS	30000	/* "typing…" without news goes after */
-#define NAME_COLS_MIN	8	/* a name cut shorter says nothing */
-
-void
-ui_view_push(struct ui_view *v, struct cmd *c)
-{
-	if (c != NULL)
-		v->push(v->arg, c);
-}
 
 void
 ui_view_opts_default(struct ui_view_opts *o)
@@ -72,52 +61,6 @@ ui_view_free(struct ui_view *v)
 	free(v);
 }
 
-void
-ui_view_note(struct ui_view *v, const char *text)
-{
-	struct buf	 b = BUF_INIT;
-
-	free(v->note);
-	v->note = NULL;
-	if (text == NULL)
-		return;
-	wc_sanitize(text, strlen(text), false, &b);
-	v->note = (char *)b.p;
-}
-
-/*
- * s as it fits in cols columns, into out[size]: whole characters as seen
- * (ui_text_fit()), ending in "…" when cut.  Returns out.
- */
-static const char *
-shorten(const char *s, int cols, char *out, size_t size)
-{
-	size_t	 len = strlen(s), n;
-
-	n = ui_text_fit(s, len, cols, NULL);
-	if (n == len) {
-		snprintf(out, size, "%s", s);
-		return out;
-	}
-	n = ui_text_fit(s, len, cols > 1 ? cols - 1 : 0, NULL);
-	snprintf(out, size, "%.*s\u2026", (int)n, s);
-	return out;
-}
-
-const char *
-ui_view_with_name(char *line, size_t size, int cols, const char *fmt,
-    const char *name)
-{
-	char	 nm[256];
-	int	 rest;
-
-	snprintf(line, size, fmt, "");
-	rest = cols - ui_text_width(line, strlen(line));
-	snprintf(line, size, fmt, shorten(name, rest > NAME_COLS_MIN ? rest :
-	    NAME_COLS_MIN, nm, sizeof(nm)));
-	return line;
-}
-
 static void
 load_chats(struct ui_view *v, int64_t now)
 {
@@ -136,102 +79,6 @@ chats_changed(struct ui_view *v, int64_t now)
 		load_chats(v, now);
 	else
 		v->chats_due = true;
-}
-
-static void
-mark_read(struct ui_view *v)
-{
-	struct ui_chat	*ch = ui_chats_selected(&v->chats);
-
-	if (v->msgs.chat == NULL)
-		return;
-	if (ch != NULL)
-		ch->unread = 0;
-	if (v->o.read_receipts)
-		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
-}
-
-bool
-ui_view_is_open(const struct ui_view *v, const char *chat)
-{
-	return chat != NULL && v->msgs.chat != NULL &&
-	    strcmp(chat, v->msgs.chat) == 0;
-}
-
-/* What the engine is asked for when chat ch opens: a group's members
- * (they name the senders; a group's presence is nobody's), else the
- * contact's presence. */
-static void
-opened(struct ui_view *v, const struct ui_chat *ch)
-{
-	struct ui_group	*g;
-
-	if (!ch->group) {
-		if (v->connected)
-			ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, ch->jid));
-		return;
-	}
-	g = ui_groups_get(&v->groups, ch->jid);
-	ui_msgs_set_group(&v->msgs, g);
-	if (g != NULL && !g->known && v->connected)
-		ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, ch->jid));
-}
-
-/* Show the selected chat when it is not the open one: its newest page,
- * or with rowid != 0 the page around that message (a search hit). */
-static void
-open_selected_at(struct ui_view *v, int64_t rowid)
-{
-	struct ui_chat	*ch = ui_chats_selected(&v->chats);
-
-	if (ch == NULL || (v->msgs.chat != NULL &&
-	    strcmp(v->msgs.chat, ch->jid) == 0))
-		return;
-	ui_view_chat_leave(v, ch->jid);
-	v->bar.typing = false;
-	v->bar.online = -1;
-	v->bar.last_seen_ms = 0;
-	v->info.on = false;
-	v->chat.phone_asked = false;
-	ui_view_push(v, rowid != 0 ? ui_msgs_open_at(&v->msgs, ch->jid,
-	    rowid) : ui_msgs_open(&v->msgs, ch->jid));
-	opened(v, ch);
-	if (ch->unread > 0)
-		mark_read(v);
-}
-
-void
-ui_view_open_selected(struct ui_view *v)
-{
-	open_selected_at(v, 0);
-}
-
-void
-ui_view_open_at(struct ui_view *v, const char *chat, int64_t rowid)
-{
-	if (!ui_chats_select(&v->chats, chat))
-		ui_chats_open(&v->chats, chat);
-	if (ui_view_is_open(v, chat)) {
-		v->info.on = false;
-		v->chat.phone_asked = false;
-		ui_view_push(v, ui_msgs_open_at(&v->msgs, chat, rowid));
-	} else
-		open_selected_at(v, rowid);
-}
-
-struct ui_group *
-ui_view_open_group(const struct ui_view *v)
-{
-	return ui_group_is_jid(v->msgs.chat) ?
-	    ui_groups_find(&v->groups, v->msgs.chat) : NULL;
-}
-
-bool
-ui_view_open_left(const struct ui_view *v)
-{
-	const struct ui_group	*g = ui_view_open_group(v);
-
-	return g != NULL && g->left;
 }
 
 /* The group g we asked for came (ui/view-prompt.c asked): open it, and
@@ -322,7 +169,7 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 
 	ui_groups_note(&v->groups, ev);
 	if (ui_msgs_apply(&v->msgs, ev, NULL) && !m->key.from_me && !m->notice)
-		mark_read(v);
+		ui_view_chat_mark_read(v);
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	chats_changed(v, now);
