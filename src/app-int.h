@@ -12,15 +12,15 @@
  *	src/app-read.c	the engine thread: events read from the store
  *	src/app-send.c	the engine thread: events sent to the main thread
  *
- * Which file calls which (nm of libroot.a; no circle, a file calls
- * only those below it):
+ * Which file calls which (nm of libroot.a; a file calls only files
+ * below it, so there is no circle):
  *
- *	app.o ---> app-cmd.o ---> app-eng.o ---> app-read.o ---> app-send.o
- *	  |          |   \__________________________/^  \________/^
- *	  |          \_________________________________________/^
- *	  +------> app-eng.o
- *	  +------> app-ui.o ---> app-print.o, conf.o
- *	  (and all of them ---> evq.o)
+ *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
+ *	app-cmd.o  -> app-eng.o, app-read.o, app-send.o, evq.o
+ *	app-eng.o  -> app-read.o, app-send.o, evq.o
+ *	app-read.o -> app-send.o
+ *	app-send.o -> evq.o
+ *	app-ui.o   -> app-print.o, conf.o, evq.o
  *
  * Each function says which thread calls it.
  */

@@ -5,22 +5,50 @@
  * what the rooms ask of each other.  The files:
  *   ui/view.c         the view itself: made and freed, events taken (the
  *                     apply path: the only code of the view that reads
- *                     an event), chats opened, time passing, what tests
- *                     read, the passing note
- *   ui/view-chat.c    the open chat as we write in it: drafts, our
- *                     typing, the reply or edit being written, sending,
- *                     what is done to the selected message, paging
- *   ui/view-prompt.c  the one-line prompts (a number, an emoji, a
- *                     group's name or members) and the y/n questions
- *   ui/view-info.c    the open group's info and what changes the group
- *   ui/view-search.c  the search: opened, closed, queries sent
+ *                     an event), time passing, what tests read
  *   ui/view-keys.c    key dispatch: which room takes a key, each room's
- *                     table of (action, handler), the editing keys
+ *                     table of (action, handler)
  *   ui/view-draw.c    drawing: the frame, the bar, the input line and
  *                     the line over it, the help line and the key page
- *   ui/view-panes.c   drawing the group info and the search's hits
+ *   ui/view-panes.c   drawing the group info and the search's hits;
+ *                     ui_view_put()
+ *   ui/view-info.c    the open group's info and what changes the group
+ *   ui/view-search.c  the search: opened, closed, queries sent
+ *   ui/view-prompt.c  the one-line prompts (a number, an emoji, a
+ *                     group's name or members) and the y/n questions:
+ *                     their keys and the line over them
+ *   ui/view-chat.c    the open chat as we write in it: drafts, our
+ *                     typing, the reply or edit being written, sending,
+ *                     what is done to the selected message, paging;
+ *                     chats opened and marked read
+ *   ui/view-state.c   what every room uses: the push, the passing note,
+ *                     a name cut to fit, the open chat and its group, a
+ *                     prompt started and dropped, the editing keys
+ *
+ * Who calls whom (nm of libui.a, the view's files and the rest of
+ * libui.a; a file calls only files below it, never back up, so there is
+ * no circle):
+ *
+ *   screen.o ------> view.o, view-keys.o, view-draw.o, screen-draw.o
+ *   screen-draw.o -> view-draw.o
+ *   view.o --------> view-chat.o, view-search.o, view-state.o
+ *   view-keys.o ---> view-chat.o, view-info.o, view-prompt.o,
+ *                    view-search.o, view-state.o
+ *   view-draw.o ---> view-panes.o, view-prompt.o, view-state.o,
+ *                    msgs-draw.o
+ *   view-panes.o --> view-info.o, view-state.o
+ *   view-info.o ---> view-state.o
+ *   view-search.o -> view-chat.o, view-state.o
+ *   view-prompt.o -> view-chat.o, view-state.o
+ *   view-chat.o ---> view-state.o
+ *   view-state.o --> (no view file)
+ *   msgs.o --------> msgs-draw.o   (and msgs-draw.o never back)
+ *   and below all these: search.o, chats.o, msgs.o, msgs-draw.o,
+ *   groups.o, input.o, keys.o, text.o, qr.o (search.o -> chats.o,
+ *   groups.o, input.o; chats.o -> groups.o; all -> text.o).
+ *
  * Main thread only.  Only the two drawing files call curses (and the
- * editing keys' beep()).
+ * editing keys' beep(), in ui/view-state.c).
  */
 #ifndef UI_VIEW_INT_H
 #define UI_VIEW_INT_H

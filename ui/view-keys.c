@@ -9,7 +9,8 @@
  * input line.  A room holds a table of (action, handler) over the
  * actions of ui/keys.h (the key bound to each, wachat.conf's key-*
  * settings), and a handler for the other keys it takes (its letters,
- * Enter, Esc, the editing keys).
+ * Enter, Esc, the editing keys: ui_view_keys_edit(), ui/view-state.c).
+ * The top of the view's files: none of them calls this one.
  */
 #include "base/compat.h"
 

@@ -4,7 +4,9 @@
  * place (ui/view-int.h): the open group's info (subject, description,
  * members with their roles, the keys) and the search (its title with the
  * filters taken, the hits two rows each with their match highlighted, or
- * what is instead).  Main thread (curses).
+ * what is instead), and ui_view_put(), the string drawer it and
+ * ui/view-draw.c share.  It never calls ui/view-draw.c.  Main thread
+ * (curses).
  */
 #include "base/compat.h"
 

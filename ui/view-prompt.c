@@ -8,7 +8,8 @@
  * starts with, what Enter or y/n does), and the line each shows over the
  * input.  The commands they make: CMD_REACT, CMD_GROUP_CREATE,
  * CMD_GROUP_SUBJECT, CMD_GROUP_ADD, CMD_GROUP_REMOVE, CMD_GROUP_LEAVE,
- * CMD_REVOKE.
+ * CMD_REVOKE.  A prompt is started (by the rooms that ask) and dropped
+ * in ui/view-state.c.
  */
 #include "base/compat.h"
 
