@@ -11,6 +11,7 @@
  */
 #include "base/compat.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,35 @@ shorten(const char *s, int cols, char *out, size_t size)
 	return out;
 }
 
+/*
+ * The sentence fmt with name put where its "%s" is (and "%%" read as
+ * "%"), into line[size], cut at size - 1 bytes: what snprintf(line, size,
+ * fmt, name) writes for such a sentence, without handing a translated
+ * string to printf as its format.
+ */
+static void
+put_name(char *line, size_t size, const char *fmt, const char *name)
+{
+	size_t	 n = 0;
+	bool	 put = false;
+
+	if (size == 0)
+		return;
+	for (; *fmt != '\0' && n + 1 < size; fmt++) {
+		if (fmt[0] == '%' && fmt[1] == 's' && !put) {
+			for (; *name != '\0' && n + 1 < size; name++)
+				line[n++] = *name;
+			put = true;
+			fmt++;
+		} else if (fmt[0] == '%' && fmt[1] == '%') {
+			line[n++] = '%';
+			fmt++;
+		} else
+			line[n++] = *fmt;
+	}
+	line[n] = '\0';
+}
+
 const char *
 ui_view_with_name(char *line, size_t size, int cols, const char *fmt,
     const char *name)
@@ -73,9 +103,9 @@ ui_view_with_name(char *line, size_t size, int cols, const char *fmt,
 	char	 nm[256];
 	int	 rest;
 
-	snprintf(line, size, fmt, "");
+	put_name(line, size, fmt, "");
 	rest = cols - ui_text_width(line, strlen(line));
-	snprintf(line, size, fmt, shorten(name, rest > NAME_COLS_MIN ? rest :
+	put_name(line, size, fmt, shorten(name, rest > NAME_COLS_MIN ? rest :
 	    NAME_COLS_MIN, nm, sizeof(nm)));
 	return line;
 }
