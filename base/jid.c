@@ -28,55 +28,52 @@ parse_u16(const char *p, size_t len, uint16_t *out)
 	return true;
 }
 
-/* The "user[.agent][:device]" part p[0..len) into j. */
-static bool
-parse_user(const char *p, size_t len, struct jid *j)
-{
-	const char	*colon = memchr(p, ':', len), *dot;
-	size_t		 ulen = colon != NULL ? (size_t)(colon - p) : len;
-
-	if (colon != NULL) {
-		if (!parse_u16(colon + 1, len - ulen - 1, &j->device))
-			return false;
-		j->has_device = true;
-	}
-	/* "user.agent[:device]": a dot in the user part starts the agent
-	 * (as whatsmeow's ParseJID reads it). */
-	dot = memchr(p, '.', ulen);
-	if (dot != NULL) {
-		if (!parse_u16(dot + 1, ulen - (size_t)(dot - p) - 1,
-		    &j->agent))
-			return false;
-		ulen = (size_t)(dot - p);
-	}
-	if (ulen == 0 || ulen > JID_USER_MAX)
-		return false;
-	j->user = p;
-	j->user_len = ulen;
-	return true;
-}
-
 int
 jid_parse(const char *s, struct jid *out)
 {
 	struct jid	 j = { 0 };
-	size_t		 len = strlen(s);
-	const char	*at = memchr(s, '@', len);
+	const char	*at = strchr(s, '@'), *colon, *dot, *uend;
+	size_t		 ulen, len;
 
-	if (len == 0 || len >= JID_MAX)
-		return -EINVAL;
 	if (at == NULL) {
+		/* A server alone: no ':' in it. */
+		len = strnlen(s, JID_MAX);
+		if (len == 0 || len >= JID_MAX || memchr(s, ':', len) != NULL)
+			return -EINVAL;
 		j.server = s;
 		j.server_len = len;
-	} else {
-		if (memchr(at + 1, '@', len - (size_t)(at - s) - 1) != NULL ||
-		    !parse_user(s, (size_t)(at - s), &j))
-			return -EINVAL;
-		j.server = at + 1;
-		j.server_len = len - (size_t)(at - s) - 1;
+		goto done;
 	}
-	if (j.server_len == 0 || j.server_len > JID_SERVER_MAX ||
-	    memchr(j.server, ':', j.server_len) != NULL)
+	ulen = (size_t)(at - s);
+	if (ulen == 0 || ulen >= JID_MAX)
+		return -EINVAL;
+	len = ulen + 1 + strnlen(at + 1, JID_MAX - ulen);
+	if (len >= JID_MAX || memchr(at + 1, '@', len - ulen - 1) != NULL ||
+	    memchr(at + 1, ':', len - ulen - 1) != NULL)
+		return -EINVAL;
+	/* "user[.agent][:device]": the first ':' ends the user and agent,
+	 * the first '.' before it starts the agent (as whatsmeow's ParseJID
+	 * reads them). */
+	uend = at;
+	if ((colon = memchr(s, ':', ulen)) != NULL) {
+		if (!parse_u16(colon + 1, (size_t)(at - colon - 1), &j.device))
+			return -EINVAL;
+		j.has_device = true;
+		uend = colon;
+	}
+	if ((dot = memchr(s, '.', (size_t)(uend - s))) != NULL) {
+		if (!parse_u16(dot + 1, (size_t)(uend - dot - 1), &j.agent))
+			return -EINVAL;
+		uend = dot;
+	}
+	j.user = s;
+	j.user_len = (size_t)(uend - s);
+	if (j.user_len == 0 || j.user_len > JID_USER_MAX)
+		return -EINVAL;
+	j.server = at + 1;
+	j.server_len = len - ulen - 1;
+done:
+	if (j.server_len == 0 || j.server_len > JID_SERVER_MAX)
 		return -EINVAL;
 	*out = j;
 	return 0;
@@ -207,10 +204,16 @@ bool
 jid_server_is(const char *s, const char *server)
 {
 	struct jid	 j;
-	size_t		 n = strlen(server);
 
-	return jid_parse(s, &j) == 0 && j.server_len == n &&
-	    memcmp(j.server, server, n) == 0;
+	return jid_parse(s, &j) == 0 && jid_on(&j, server);
+}
+
+bool
+jid_on(const struct jid *j, const char *server)
+{
+	size_t	 n = strlen(server);
+
+	return j->server_len == n && memcmp(j->server, server, n) == 0;
 }
 
 /* s has a user part and its server is exactly server. */
@@ -218,10 +221,8 @@ static bool
 user_on(const char *s, const char *server)
 {
 	struct jid	 j;
-	size_t		 n = strlen(server);
 
-	return jid_parse(s, &j) == 0 && j.user_len > 0 &&
-	    j.server_len == n && memcmp(j.server, server, n) == 0;
+	return jid_parse(s, &j) == 0 && j.user_len > 0 && jid_on(&j, server);
 }
 
 bool

@@ -107,6 +107,10 @@ const char	*jid_server_of(const char *s);
 /* s's server is exactly `server` (s parses as a JID). */
 bool		 jid_server_is(const char *s, const char *server);
 
+/* The parsed JID j's server is exactly `server` (a JID_SERVER_*), for a
+ * caller that has parsed once and asks several things of it. */
+bool		 jid_on(const struct jid *j, const char *server);
+
 /* s is "user...@SERVER" for that server: a JID that parses, with a user
  * part (the server alone, "g.us", is none of them). */
 bool		 jid_is_pn(const char *s);	/* @s.whatsapp.net */

@@ -116,14 +116,15 @@ out:
 
 /* --- the group <message> (10.2, 10.3) --- */
 
-/* A group JID: "<id>@g.us" with a non-empty id and no device. */
+/* A group JID: "<id>@g.us" with a non-empty id and no device, read as
+ * the node encoder will write it (wa_jid_parse: what goes on the wire). */
 static bool
 is_group_jid(const char *s)
 {
-	struct jid	 j;
+	struct wa_jid	 j;
 
-	return s != NULL && jid_is_group(s) && jid_parse(s, &j) == 0 &&
-	    j.user_len > 0 && j.device == 0;
+	return s != NULL && wa_jid_parse(s, &j) == 0 && j.user.len > 0 &&
+	    j.device == 0 && wa_str_eqc(j.server, JID_SERVER_GROUP);
 }
 
 static const char *

@@ -62,7 +62,7 @@ group_err(int rc)
 	/* SG_ERR_UNKNOWN while decoding means a field was missing. */
 	if (rc == SG_ERR_UNKNOWN)
 		return WC_EBADMSG;
-	return wa_signal_err(rc);
+	return sig_err(rc);
 }
 
 int
@@ -80,7 +80,7 @@ wa_signal_group_skdm(struct wa_signal *s, const char *group,
 	(void)scope_alloc_enter();
 	if ((rc = group_session_builder_create(&builder, s->store,
 	    s->ctx)) != 0) {
-		rc = wa_signal_err(rc);
+		rc = sig_err(rc);
 		goto out;
 	}
 	if ((rc = sig_tx_begin(s)) != 0)
@@ -128,7 +128,7 @@ wa_signal_group_process_skdm(struct wa_signal *s, const char *group,
 	}
 	if ((rc = group_session_builder_create(&builder, s->store,
 	    s->ctx)) != 0) {
-		rc = wa_signal_err(rc);
+		rc = sig_err(rc);
 		goto out;
 	}
 	if ((rc = sig_tx_begin(s)) != 0)
@@ -164,7 +164,7 @@ wa_signal_group_encrypt(struct wa_signal *s, const char *group,
 		return WC_ETOOBIG;
 	(void)scope_alloc_enter();
 	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0) {
-		rc = wa_signal_err(rc);
+		rc = sig_err(rc);
 		goto out;
 	}
 	if ((rc = sig_tx_begin(s)) != 0)
@@ -252,7 +252,7 @@ wa_signal_group_decrypt(struct wa_signal *s, const char *group,
 		goto out;
 	}
 	if ((rc = group_cipher_create(&cipher, s->store, &n, s->ctx)) != 0) {
-		rc = wa_signal_err(rc);
+		rc = sig_err(rc);
 		goto out;
 	}
 	if ((rc = sig_tx_begin(s)) != 0)

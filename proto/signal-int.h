@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>
@@ -39,6 +40,7 @@
 #include <signal_protocol.h>
 
 #include "base/buf.h"
+#include "base/scope-alloc.h"
 #include "proto/wa-signal.h"
 
 #define SERIALIZED_KEY_LEN	(WA_SIGNAL_KEY_LEN + 1)	/* 05 || key */
@@ -95,18 +97,51 @@ int	sig_set_stores(struct wa_signal *s);
 int	sig_decode_pub(struct wa_signal *s,
 	    const uint8_t raw[WA_SIGNAL_KEY_LEN], ec_public_key **out);
 
-/* a has a name of 1..WA_SIGNAL_NAME_MAX bytes and a device in range. */
-bool	sig_addr_ok(const struct wa_signal_addr *a);
+/* wa_signal_err(err), with its common case (0, an errno or a WC_E* code,
+ * which pass unchanged) inline. */
+static inline int
+sig_err(int err)
+{
+	return err > SG_ERR_UNKNOWN || err <= SG_ERR_UNKNOWN - 1000 ? err :
+	    wa_signal_err(err);
+}
+
+/* a has a name of 1..WA_SIGNAL_NAME_MAX bytes and a device in range.
+ * (This and the helpers below are inline: every encrypt and decrypt runs
+ * them, and a call into another file costs more than their bodies.) */
+static inline bool
+sig_addr_ok(const struct wa_signal_addr *a)
+{
+	size_t	 n = strnlen(a->name, sizeof(a->name));
+
+	return n > 0 && n <= WA_SIGNAL_NAME_MAX &&
+	    a->device <= WA_SIGNAL_DEVICE_MAX;
+}
 
 /* a as libsignal's address, pointing into a (which must outlive sa). */
-void	sig_to_sg(const struct wa_signal_addr *a,
-	    signal_protocol_address *sa);
+static inline void
+sig_to_sg(const struct wa_signal_addr *a, signal_protocol_address *sa)
+{
+	sa->name = a->name;
+	sa->name_len = strlen(a->name);
+	sa->device_id = (int32_t)a->device;
+}
 
 /* ---- signal.c ---- */
 
 /* Open a transaction level; identity changes are counted from here.
  * Returns 0 or the store's error. */
-int	sig_tx_begin(struct wa_signal *s);
+static inline int
+sig_tx_begin(struct wa_signal *s)
+{
+	bool	 ar = scope_alloc_pause();	/* the store */
+	int	 rc;
+
+	s->identity_changed = false;
+	rc = s->ops->tx_begin(s->ops->arg);
+	scope_alloc_resume(ar);
+	return rc;
+}
 
 /* Commit on success (rc == 0), else roll back; returns the first error. */
 int	sig_tx_end(struct wa_signal *s, int rc);
@@ -117,6 +152,13 @@ void	sig_scope_leave(void);
 
 /* Append b to a caller's buffer from inside a scope: never the scope's
  * memory. */
-void	sig_out_append(struct buf *out, signal_buffer *b);
+static inline void
+sig_out_append(struct buf *out, signal_buffer *b)
+{
+	bool	 ar = scope_alloc_pause();
+
+	buf_append(out, signal_buffer_data(b), signal_buffer_len(b));
+	scope_alloc_resume(ar);
+}
 
 #endif

@@ -75,7 +75,7 @@ wa_signal_process_bundle(struct wa_signal *s, const struct wa_signal_addr *a,
 		goto out;
 	if ((rc = sig_tx_begin(s)) != 0)
 		goto out;
-	rc = sig_tx_end(s, wa_signal_err(session_builder_process_pre_key_bundle(
+	rc = sig_tx_end(s, sig_err(session_builder_process_pre_key_bundle(
 	    builder, bundle)));
 	if (rc == 0 && identity_changed != NULL)
 		*identity_changed = s->identity_changed;
@@ -88,8 +88,8 @@ out:
 	sig_scope_leave();
 	if (rc != 0)
 		log_warn("prekey bundle of device %u refused: %s", a->device,
-		    wc_strerror(wa_signal_err(rc)));
-	return wa_signal_err(rc);
+		    wc_strerror(sig_err(rc)));
+	return sig_err(rc);
 }
 
 int
@@ -123,7 +123,7 @@ wa_signal_encrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 		    t != CIPHERTEXT_SIGNAL_TYPE) || ser == NULL)
 			rc = WC_ECRYPTO;
 	}
-	if ((rc = sig_tx_end(s, wa_signal_err(rc))) == 0) {
+	if ((rc = sig_tx_end(s, sig_err(rc))) == 0) {
 		sig_out_append(out, ser);
 		*type = t == CIPHERTEXT_PREKEY_TYPE ? WA_SIGNAL_PKMSG :
 		    WA_SIGNAL_MSG;
@@ -183,7 +183,7 @@ wa_signal_decrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	(void)scope_alloc_enter();
 	if ((rc = session_cipher_create(&cipher, s->store, &sa,
 	    s->ctx)) != 0) {
-		rc = wa_signal_err(rc);
+		rc = sig_err(rc);
 		goto out;
 	}
 	if ((rc = sig_tx_begin(s)) != 0)
@@ -192,7 +192,7 @@ wa_signal_decrypt(struct wa_signal *s, const struct wa_signal_addr *a,
 	/* libsignal's SG_ERR_UNKNOWN while decrypting means a field it
 	 * needed was missing: the message's fault. */
 	rc = sig_tx_end(s, rc == SG_ERR_UNKNOWN ? WC_EBADMSG :
-	    wa_signal_err(rc));
+	    sig_err(rc));
 	if (rc == 0) {
 		sig_out_append(out, plain);
 		if (identity_changed != NULL)

@@ -77,15 +77,6 @@ decode_pair(struct wa_signal *s, const uint8_t priv[WA_SIGNAL_KEY_LEN],
 	return rc;
 }
 
-bool
-sig_addr_ok(const struct wa_signal_addr *a)
-{
-	size_t	 n = strnlen(a->name, sizeof(a->name));
-
-	return n > 0 && n <= WA_SIGNAL_NAME_MAX &&
-	    a->device <= WA_SIGNAL_DEVICE_MAX;
-}
-
 /* libsignal's address (not NUL-terminated) as ours. */
 static int
 from_sg(const signal_protocol_address *sa, struct wa_signal_addr *a)
@@ -99,14 +90,6 @@ from_sg(const signal_protocol_address *sa, struct wa_signal_addr *a)
 	a->name[sa->name_len] = '\0';
 	a->device = (uint32_t)sa->device_id;
 	return 0;
-}
-
-void
-sig_to_sg(const struct wa_signal_addr *a, signal_protocol_address *sa)
-{
-	sa->name = a->name;
-	sa->name_len = strlen(a->name);
-	sa->device_id = (int32_t)a->device;
 }
 
 /* Hand the bytes in s->tmp to libsignal as a new buffer, and wipe tmp. */

@@ -268,19 +268,6 @@ wa_signal_addr_from_jid(const char *jid, size_t len, struct wa_signal_addr *out)
 
 /* ---- around every call: the transaction, the scope, the output ------- */
 
-/* Open a transaction level; identity changes are counted from here. */
-int
-sig_tx_begin(struct wa_signal *s)
-{
-	bool	 ar = scope_alloc_pause();	/* the store */
-	int	 rc;
-
-	s->identity_changed = false;
-	rc = s->ops->tx_begin(s->ops->arg);
-	scope_alloc_resume(ar);
-	return rc;
-}
-
 /* Commit on success (rc == 0), else roll back; returns the first error. */
 int
 sig_tx_end(struct wa_signal *s, int rc)
@@ -315,12 +302,3 @@ sig_scope_leave(void)
 		    "(their arena chunk is kept)", n);
 }
 
-/* Append to a caller's buffer from inside a scope: never the arena's. */
-void
-sig_out_append(struct buf *out, signal_buffer *b)
-{
-	bool	 ar = scope_alloc_pause();
-
-	buf_append(out, signal_buffer_data(b), signal_buffer_len(b));
-	scope_alloc_resume(ar);
-}

@@ -304,13 +304,18 @@ store_stmt(struct store *s, const char *sql, sqlite3_stmt **st)
 	struct store_cached	*c;
 	size_t			 i;
 
+	/* Callers pass the same literal each time: find it by its pointer
+	 * first (one strcmp to confirm), and only then by text, comparing
+	 * every cached statement (many share long prefixes). */
 	for (i = 0; i < s->ncache; i++) {
 		c = &s->cache[i];
-		if ((c->sql == sql || strcmp(c->sql, sql) == 0) && !c->busy) {
-			c->busy = 1;
-			*st = c->st;
-			return 0;
-		}
+		if (c->seen == sql && !c->busy && strcmp(c->sql, sql) == 0)
+			goto hit;
+	}
+	for (i = 0; i < s->ncache; i++) {
+		c = &s->cache[i];
+		if (!c->busy && strcmp(c->sql, sql) == 0)
+			goto hit;
 	}
 	if (sqlite3_prepare_v3(s->db, sql, -1, s->ncache < STORE_STMT_CACHE ?
 	    SQLITE_PREPARE_PERSISTENT : 0, st, NULL) != SQLITE_OK) {
@@ -321,9 +326,15 @@ store_stmt(struct store *s, const char *sql, sqlite3_stmt **st)
 	if (s->ncache < STORE_STMT_CACHE) {
 		c = &s->cache[s->ncache++];
 		c->sql = xstrdup(sql);
+		c->seen = sql;
 		c->st = *st;
 		c->busy = 1;
 	}
+	return 0;
+hit:
+	c->busy = 1;
+	c->seen = sql;
+	*st = c->st;
 	return 0;
 }
 

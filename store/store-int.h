@@ -33,7 +33,10 @@ enum store_stmt {
 
 /* A statement of the cache: its SQL (owned copy), in use or free. */
 struct store_cached {
-	char		*sql;
+	char		*sql;		/* owned copy of the text */
+	const char	*seen;		/* the caller's pointer it was last
+					 * asked by: a hint only, checked
+					 * against sql before it is trusted */
 	sqlite3_stmt	*st;
 	int		 busy;
 };

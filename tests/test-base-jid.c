@@ -618,6 +618,21 @@ test_jid_is__each_predicate__true_and_false(void **state)
 }
 
 static void
+test_jid_on__compares_a_parsed_jids_server(void **state)
+{
+	struct jid	 j;
+
+	(void)state;
+	assert_int_equal(jid_parse("120363012345678901@g.us", &j), 0);
+	assert_true(jid_on(&j, JID_SERVER_GROUP));
+	assert_false(jid_on(&j, JID_SERVER_PN));
+	assert_false(jid_on(&j, "g.u"));
+	assert_false(jid_on(&j, "g.uss"));
+	assert_int_equal(jid_parse("lid", &j), 0);
+	assert_true(jid_on(&j, JID_SERVER_LID));
+}
+
+static void
 test_jid_is_user__is_a_pn_or_lid_user(void **state)
 {
 	(void)state;
@@ -847,6 +862,7 @@ main(void)
 		cmocka_unit_test(test_jid_server_of__borrows_what_follows_the_at),
 		cmocka_unit_test(test_jid_server_is__compares_the_whole_server),
 		cmocka_unit_test(test_jid_is__each_predicate__true_and_false),
+		cmocka_unit_test(test_jid_on__compares_a_parsed_jids_server),
 		cmocka_unit_test(test_jid_is_user__is_a_pn_or_lid_user),
 		cmocka_unit_test(test_jid_is_device__needs_the_colon__even_for_0),
 		cmocka_unit_test(test_jid_equal__compares_every_part),
