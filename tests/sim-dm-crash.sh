@@ -59,8 +59,9 @@ wait_grep "$tmp/alice.out" '^prekeys-uploaded ' 200
 wait_grep "$tmp/bob.out" '^prekeys-uploaded ' 200
 
 # 1. kill -9 right after a send is queued.
+nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $BJ survives kill -9" >&3
-wait_grep "$tmp/alice.out" '^queued ' 50
+queued_after "$tmp/alice.out" "$nq" >/dev/null
 kill -9 "$alice_pid"
 wait "$alice_pid" 2>/dev/null
 exec 3>&-
@@ -83,9 +84,9 @@ wait_pid "$bob_pid" 100
 exec 4>&-
 start bob --crash-after-receive
 wait_grep "$tmp/bob.out" '^connected .*' 200
+nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $BJ stored before the crash" >&3
-wait_grep "$tmp/alice.out" "^queued " 50
-id2=$(sed -n 's/^queued //p' "$tmp/alice.out" | tail -n 1)
+id2=$(queued_after "$tmp/alice.out" "$nq")
 wait_pid "$bob_pid" 150
 check "bob's engine dies right after storing message $id2 (status $status)" \
     [ "$status" -eq 9 ]

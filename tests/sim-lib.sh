@@ -90,6 +90,19 @@ wait_size() {
 	return 1
 }
 
+# queued_after FILE N [TENTHS]: until FILE (a driver's output) holds more
+# than N "queued ID" lines; prints the newest ID.  Count the lines before
+# the send: a wait for any "queued" line would see an earlier message's.
+queued_after() {
+	qa_i=0
+	while [ "$(grep -c '^queued ' "$1" 2>/dev/null)" -le "$2" ]; do
+		qa_i=$((qa_i + 1))
+		[ "$qa_i" -gt "${3:-50}" ] && return 1
+		sleep 0.1
+	done
+	sed -n 's/^queued //p' "$1" | tail -n 1
+}
+
 # sim_start [OPTION]...: start the sim; sets PORT, APORT, URL, ADMIN.
 sim_start() {
 	# Empty the last sim's output first: the redirection below happens in

@@ -64,9 +64,9 @@ check "alice's engine links and logs in" wait_grep "$tmp/alice.out" '^connected 
 wait_grep "$tmp/alice.out" '^prekeys-uploaded ' 200
 
 # (a) the echo.
+nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $EJ hello echo" >&3
-wait_grep "$tmp/alice.out" '^queued ' 50
-id=$(sed -n 's/^queued //p' "$tmp/alice.out" | tail -n 1)
+id=$(queued_after "$tmp/alice.out" "$nq")
 check "alice's message $id to Echo is delivered (the phone's receipt)" \
     wait_grep "$tmp/alice.out" "^dm-state $EJ $id delivered\$" 100
 check "... then read" wait_grep "$tmp/alice.out" "^dm-state $EJ $id read\$" 50
@@ -107,9 +107,9 @@ check "bob's phone gets alice's delivery receipt for it" sh -c \
 
 # alice answers bob: his phone reads it; the phone's next message is a
 # msg on the session alice's answer confirmed.
+nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $BJ hello bob" >&3
-wait_grep "$tmp/alice.out" "^queued " 50
-aid=$(sed -n 's/^queued //p' "$tmp/alice.out" | tail -n 1)
+aid=$(queued_after "$tmp/alice.out" "$nq")
 check "alice's answer $aid reaches bob's phone (delivered)" \
     wait_grep "$tmp/alice.out" "^dm-state $BJ $aid delivered\$" 100
 check "... which decrypted it (msg, on the session of its pkmsg)" sh -c \
@@ -179,9 +179,9 @@ check "no failure to decrypt on any side" sh -c \
 # A phone that lost its sessions (reinstalled): retry receipts, then
 # wachat's resend on a fresh bundle decrypts, and Echo answers.
 ctl phone-forget $E >/dev/null 2>&1
+nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $EJ after a reinstall" >&3
-wait_grep "$tmp/alice.out" "^queued " 50
-id3=$(sed -n 's/^queued //p' "$tmp/alice.out" | tail -n 1)
+id3=$(queued_after "$tmp/alice.out" "$nq")
 check "Echo's phone, without a session, answers $id3 with a retry receipt" \
     wait_grep "$tmp/sim.log" "phone $E: message $id3: retry receipt 1 sent" 50
 check "... wachat's resend decrypts: delivered, and the echo comes back" \
