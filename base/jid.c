@@ -261,7 +261,7 @@ jid_is_user(const char *s)
 	struct jid	 j;
 
 	return jid_parse(s, &j) == 0 && j.user_len > 0 &&
-	    (jid_is_pn(s) || jid_is_lid(s));
+	    (jid_on(&j, JID_SERVER_PN) || jid_on(&j, JID_SERVER_LID));
 }
 
 bool
@@ -313,7 +313,7 @@ jid_phone_of(const char *s, char *out, size_t size)
 	bool		 ok;
 
 	ok = jid_parse(s, &j) == 0 && j.user_len > 0 && j.user_len < size &&
-	    jid_is_pn(s);
+	    jid_on(&j, JID_SERVER_PN);
 	for (i = 0; ok && i < j.user_len; i++)
 		ok = j.user[i] >= '0' && j.user[i] <= '9';
 	if (!ok) {

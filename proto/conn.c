@@ -523,34 +523,45 @@ ws_destroy(const struct ws_call *k)
 	return 0;
 }
 
-/* The callbacks wachat handles; lws's dummy handler takes the others. */
-static const struct {
-	enum lws_callback_reasons	 reason;
-	int				(*fn)(const struct ws_call *);
-} ws_handlers[] = {
-	{ LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION,
-	    ws_cert_verify },
-	{ LWS_CALLBACK_CLIENT_CONNECTION_ERROR, ws_connection_error },
-	{ LWS_CALLBACK_CLIENT_ESTABLISHED, ws_established },
-	{ LWS_CALLBACK_CLIENT_RECEIVE, ws_receive },
-	{ LWS_CALLBACK_CLIENT_WRITEABLE, ws_writeable },
-	{ LWS_CALLBACK_WS_PEER_INITIATED_CLOSE, ws_peer_close },
-	{ LWS_CALLBACK_CLIENT_CLOSED, ws_closed },
-	{ LWS_CALLBACK_WSI_DESTROY, ws_destroy },
-};
-
+/* The callbacks wachat handles, each delegated to its ws_* handler (one
+ * switch that only delegates, as tmux dispatches); lws's dummy handler
+ * takes the others, without the look-ups a handled one needs. */
 static int
 conn_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
     void *in, size_t len)
 {
-	struct ws_call	 k = { wsi, lws_get_opaque_user_data(wsi),
-	    lws_context_user(lws_get_context(wsi)), user, in, len };
-	size_t		 i;
+	int	(*fn)(const struct ws_call *);
 
-	for (i = 0; i < sizeof(ws_handlers) / sizeof(ws_handlers[0]); i++)
-		if (ws_handlers[i].reason == reason)
-			return ws_handlers[i].fn(&k);
-	return lws_callback_http_dummy(wsi, reason, user, in, len);
+	switch (reason) {
+	case LWS_CALLBACK_OPENSSL_PERFORM_SERVER_CERT_VERIFICATION:
+		fn = ws_cert_verify;
+		break;
+	case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+		fn = ws_connection_error;
+		break;
+	case LWS_CALLBACK_CLIENT_ESTABLISHED:
+		fn = ws_established;
+		break;
+	case LWS_CALLBACK_CLIENT_RECEIVE:
+		fn = ws_receive;
+		break;
+	case LWS_CALLBACK_CLIENT_WRITEABLE:
+		fn = ws_writeable;
+		break;
+	case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+		fn = ws_peer_close;
+		break;
+	case LWS_CALLBACK_CLIENT_CLOSED:
+		fn = ws_closed;
+		break;
+	case LWS_CALLBACK_WSI_DESTROY:
+		fn = ws_destroy;
+		break;
+	default:
+		return lws_callback_http_dummy(wsi, reason, user, in, len);
+	}
+	return fn(&(struct ws_call){ wsi, lws_get_opaque_user_data(wsi),
+	    lws_context_user(lws_get_context(wsi)), user, in, len });
 }
 
 static const struct lws_protocols protocols[] = {

@@ -215,6 +215,11 @@ void	dm_notice(struct wa_dm *dm, const char *chat, const char *sender,
  * of a PN, else "someone".  out[len]. */
 void	dm_name_of(struct wa_dm *dm, const char *jid, char *out, size_t len);
 /* Pad p[0..len) with one random byte's worth (9.3), appended to out. */
+/* A new message id (wa_msg_id: protocol.md 9.1) into id, from the host's
+ * random bytes, now_ms (ms since the epoch) and our number.  Returns 0 or
+ * the host rng's error. */
+int	dm_new_id(struct wa_dm *dm, int64_t now_ms,
+	    char id[WA_MSG_ID_LEN + 1]);
 void	dm_pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out);
 /*
  * Encrypt payload p for device (wrapped in deviceSentMessage for chat

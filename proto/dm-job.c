@@ -242,12 +242,8 @@ add_user_devs(struct wa_dm *dm, const char *user, const uint16_t *ids,
 			continue;	/* never our own device */
 		if (ids[i] == 99)
 			continue;	/* hosted: no fan-out (10.3) */
-		if (ids[i] == 0)
-			snprintf(dev, sizeof(dev), "%s", user);
-		else
-			snprintf(dev, sizeof(dev), "%.*s:%u@%s",
-			    (int)strcspn(user, "@"), user, ids[i],
-			    jid_server_of(user));
+		if (!jid_with_device(user, ids[i], dev, sizeof(dev)))
+			continue;	/* not a user JID: no device of it */
 		if (!dm_job_add_dev(&dm->job, dev, own)) {
 			*why = "too many devices";
 			return WC_ETOOBIG;
@@ -505,19 +501,14 @@ dm_job_queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
 {
 	struct wa_dm_msg m;
 	struct wa_dm_ev	 ev;
-	uint8_t		 rnd[WA_MSG_ID_RAND_LEN];
-	char		 id[WA_MSG_ID_LEN + 1], user[WA_DM_JID_MAX], pnu[40];
+	char		 id[WA_MSG_ID_LEN + 1], user[WA_DM_JID_MAX];
 	int64_t		 now = dm->host.now_ms(dm->host.arg);
 	int		 rc;
 
 	if (!jid_user_of(chat, user, sizeof(user)) || strcmp(user, chat) != 0)
 		return -EINVAL;
-	if ((rc = dm->host.rng(dm->host.arg, rnd, sizeof(rnd))) != 0)
+	if ((rc = dm_new_id(dm, now, id)) != 0)
 		return rc;
-	snprintf(pnu, sizeof(pnu), "%.*s", (int)strcspn(dm->own_pn, "@"),
-	    dm->own_pn);
-	wa_msg_id(rnd, (uint64_t)(now / 1000), pnu[0] != '\0' ? pnu : NULL,
-	    id);
 	memset(&m, 0, sizeof(m));
 	m.chat = chat;
 	m.id = id;

@@ -255,8 +255,7 @@ wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload, size_t len)
 	struct wa_signal_addr	 ad;
 	enum wa_msg_enc_type	 type;
 	struct buf		 ct = BUF_INIT;
-	uint8_t			 rnd[WA_MSG_ID_RAND_LEN];
-	char			 id[WA_MSG_ID_LEN + 1], pnu[40];
+	char			 id[WA_MSG_ID_LEN + 1];
 	int			 rc;
 
 	if (payload == NULL || len == 0)
@@ -268,12 +267,8 @@ wa_dm_send_peer(struct wa_dm *dm, const uint8_t *payload, size_t len)
 		return rc;
 	if ((rc = wa_signal_has_session(dm->sig, &ad)) != 1)
 		return rc < 0 ? rc : WC_ENOSESSION;
-	if ((rc = dm->host.rng(dm->host.arg, rnd, sizeof(rnd))) != 0)
+	if ((rc = dm_new_id(dm, dm->host.now_ms(dm->host.arg), id)) != 0)
 		return rc;
-	snprintf(pnu, sizeof(pnu), "%.*s", (int)strcspn(dm->own_pn, "@"),
-	    dm->own_pn);
-	wa_msg_id(rnd, (uint64_t)(dm->host.now_ms(dm->host.arg) / 1000), pnu,
-	    id);
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		return rc;
 	rc = dm_encrypt_for(dm, dm->own_pn, false, dm->own_pn, payload, len,

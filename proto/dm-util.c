@@ -287,3 +287,18 @@ dm_take_bundle(struct wa_dm *dm, const char *device,
 		    "security code changed");
 	return 0;
 }
+
+int
+dm_new_id(struct wa_dm *dm, int64_t now_ms, char id[WA_MSG_ID_LEN + 1])
+{
+	uint8_t	 rnd[WA_MSG_ID_RAND_LEN];
+	char	 pn[WA_DM_JID_MAX];
+	int	 rc;
+
+	if ((rc = dm->host.rng(dm->host.arg, rnd, sizeof(rnd))) != 0)
+		return rc;
+	(void)jid_phone_of(dm->own_pn, pn, sizeof(pn));
+	wa_msg_id(rnd, (uint64_t)(now_ms / 1000), pn[0] != '\0' ? pn : NULL,
+	    id);
+	return 0;
+}

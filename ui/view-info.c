@@ -103,11 +103,8 @@ ui_view_info_remove(struct ui_view *v)
 		return;
 	if (v->info.sel >= 0 && v->info.sel < (int)g->n &&
 	    !(m = &g->v[v->info.sel])->is_me) {
-		ui_group_name(NULL, m->jid, NULL, &b);
-		if (b.p[0] != '+') {	/* not a number: the JID itself */
-			b.len = 0;
+		if (!ui_group_phone_name(m->jid, &b))	/* not a number */
 			buf_append(&b, m->jid, strlen(m->jid) + 1);
-		}
 	} else
 		buf_push(&b, '\0');
 	ui_view_prompt_start_with(v, PROMPT_REMOVE, (char *)b.p);
