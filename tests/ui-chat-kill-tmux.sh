@@ -77,11 +77,14 @@ dead() {
 }
 
 # tick_of TEXT: the tick on the header line ("You HH:MM TICK") of our
-# message TEXT in the message pane (right of the chat list's border).
+# message TEXT in the message pane (right of the chat list's border):
+# TEXT on the line right under such a header, so that TEXT still in the
+# input line (Enter not read yet) is not taken for the message.
 tick_of() {
 	sed -n 's/^[^│]*│//p' "$tmp/pane" | awk -v m="$1" '
-	    /^ *You [0-9][0-9]:[0-9][0-9]/ { t = $3; next }
-	    index($0, m) { print t; exit }'
+	    /^ *You [0-9][0-9]:[0-9][0-9]/ { t = $3; h = 1; next }
+	    h && index($0, m) { print t; exit }
+	    { h = 0 }'
 }
 
 # count_inbox TEXT: how many times bob's phone decrypted TEXT.
