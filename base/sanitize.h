@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct buf;
 
@@ -22,7 +23,14 @@ struct buf;
  * when multiline is true and becomes U+23CE (a return symbol) when not;
  * no bidirectional mark, override or isolate (U+200E, U+200F, U+061C,
  * U+202A-U+202E, U+2066-U+2069) and no U+2028/U+2029 separators: each
- * becomes U+FFFD (wc_unsafe_cp()).  A NUL is
+ * becomes U+FFFD (wc_unsafe_cp()); no invisible character
+ * (wc_invisible_cp(): zero-width space, word joiner, BOM, soft hyphen,
+ * the Hangul fillers, tags, ...): each is dropped, so that a name cannot
+ * hide one to pass for another, except where it does visible work: a
+ * zero-width joiner inside an emoji sequence (U+1F469 U+200D U+1F4BB) or
+ * ZWJ/ZWNJ between two letters of a joining script (Arabic, Devanagari,
+ * ...), a variation selector after a pictograph, keycap digit, symbol or
+ * ideograph, and the tag characters of a flag's tag sequence.  A NUL is
  * appended after the text (not counted in what a caller reads as the
  * text's length: out->len - 1).  Cannot fail (aborts on out-of-memory).
  */
@@ -38,5 +46,28 @@ size_t	wc_utf8_seq(const unsigned char *p, size_t len, uint32_t *cp);
 /* Whether code point c moves the cursor, rings, starts a sequence or
  * reorders text (the set wc_sanitize() replaces).  Pure. */
 bool	wc_unsafe_cp(uint32_t c);
+
+/* Whether code point c draws nothing and takes no room: the format
+ * characters among Unicode's default ignorables (U+200B-U+200D,
+ * U+2060-U+2064, U+FEFF, variation selectors, tags, ...), the soft hyphen
+ * and the blank Hangul fillers.  Pure. */
+bool	wc_invisible_cp(uint32_t c);
+
+/*
+ * Whether s[0..len) shows nothing a reader could tell apart: only spaces
+ * (ASCII, no-break, the U+2000 block, ideographic, Braille blank) and
+ * invisible characters (wc_invisible_cp()), or empty.  Invalid UTF-8 is
+ * not blank (it shows as U+FFFD).  A name for which this is true is no
+ * name: callers show the number instead.  Pure; any thread.
+ */
+bool	wc_blank_label(const char *s, size_t len);
+
+/* Whether NUL-terminated s (NULL allowed: false) is a name worth showing:
+ * not NULL and not wc_blank_label().  Pure; any thread. */
+static inline bool
+wc_has_label(const char *s)
+{
+	return s != NULL && !wc_blank_label(s, strlen(s));
+}
 
 #endif

@@ -12,6 +12,7 @@
 #include "src/app-hist.h"
 #include "base/buf.h"
 #include "base/jid.h"
+#include "base/sanitize.h"
 #include "proto/msg.h"
 #include "store/store.h"
 #include "base/xmalloc.h"
@@ -433,10 +434,10 @@ app_dm_name(struct store *s, const char *jid, char *out, size_t len)
 
 	for (k = 0; k < 2; k++) {
 		rc = store_contact_get(s, jid, c);
-		if (rc == 1 && (c->name[0] != '\0' || c->push_name[0] !=
-		    '\0')) {
-			snprintf(out, len, "%s", c->name[0] != '\0' ? c->name :
-			    c->push_name);
+		if (rc == 1 && (wc_has_label(c->name) ||
+		    wc_has_label(c->push_name))) {
+			snprintf(out, len, "%s", wc_has_label(c->name) ?
+			    c->name : c->push_name);
 			free(c);
 			return 1;
 		}

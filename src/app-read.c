@@ -16,6 +16,7 @@
 #include "base/event.h"
 #include "base/i18n.h"
 #include "base/jid.h"
+#include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
@@ -169,8 +170,9 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	bool	 group = jid_is_group(sc->jid);
 
 	ec->jid = xstrdup(sc->jid);
-	ec->name = xstrdup(sc->contact_name[0] != '\0' ? sc->contact_name :
-	    sc->name[0] != '\0' ? sc->name : sc->push_name);
+	ec->name = xstrdup(wc_has_label(sc->contact_name) ? sc->contact_name :
+	    wc_has_label(sc->name) ? sc->name : wc_has_label(sc->push_name) ?
+	    sc->push_name : "");
 	ec->preview = xstrdup(sc->last_text);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;

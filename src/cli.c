@@ -8,8 +8,11 @@
  * wc_sanitize() (single-line), as the screen does.  JSON output is one
  * object per line; its strings are valid UTF-8 (each invalid byte becomes
  * U+FFFD) with every control character, DEL, C1 control, bidirectional
- * control and line separator escaped as \uXXXX, so a line printed raw to
- * a terminal is inert too, and a JSON reader gets the text back.  Times:
+ * control, line separator and invisible character (zero-width space and
+ * joiner, BOM, tags, ...: wc_invisible_cp()) escaped as \uXXXX (a
+ * surrogate pair above U+FFFF), so a line printed raw to a terminal is
+ * inert and shows every hidden character, and a JSON reader gets the
+ * text back.  Times:
  * text in local time, JSON as ts_ms and ISO 8601 UTC.  The strings are
  * not marked for translation (po/POTFILES.in does not list this file).
  */
@@ -121,6 +124,18 @@ put_text(struct buf *b, const char *p, size_t len)
 	b->len--;	/* its NUL */
 }
 
+/* Code point c as JSON's \uXXXX, two of them (UTF-16) above U+FFFF. */
+static void
+json_escape_cp(struct buf *b, uint32_t c)
+{
+	if (c > 0xFFFF) {
+		c -= 0x10000;
+		putf(b, "\\u%04x\\u%04x", (unsigned)(0xD800 + (c >> 10)),
+		    (unsigned)(0xDC00 + (c & 0x3FF)));
+	} else
+		putf(b, "\\u%04x", (unsigned)c);
+}
+
 /*
  * A JSON string of p[0..len): valid UTF-8, controls escaped.  Returns
  * the byte length of the UTF-8 a JSON reader decodes (for offsets).
@@ -146,8 +161,8 @@ json_chars(struct buf *b, const char *p, size_t len)
 			put(b, "\\n");
 		else if (c == '\t')
 			put(b, "\\t");
-		else if (wc_unsafe_cp(c))
-			putf(b, "\\u%04x", (unsigned)c);
+		else if (wc_unsafe_cp(c) || wc_invisible_cp(c))
+			json_escape_cp(b, c);
 		else
 			buf_append(b, u + i, n);
 		out += n;
@@ -231,11 +246,11 @@ jid_label(const char *jid, char *out, size_t size)
 static const char *
 chat_label(const struct store_chat *ch, char *tmp, size_t size)
 {
-	if (ch->name[0] != '\0')
+	if (wc_has_label(ch->name))
 		return ch->name;
-	if (ch->contact_name[0] != '\0')
+	if (wc_has_label(ch->contact_name))
 		return ch->contact_name;
-	if (ch->push_name[0] != '\0')
+	if (wc_has_label(ch->push_name))
 		return ch->push_name;
 	jid_label(ch->jid, tmp, size);
 	return tmp;
@@ -250,10 +265,10 @@ user_name(struct cli *c, const char *jid)
 	if (strcmp(c->who, jid) == 0)
 		return c->who_name;
 	snprintf(c->who, sizeof(c->who), "%s", jid);
-	if (store_contact_get(c->s, jid, &k) == 1 && (k.name[0] != '\0' ||
-	    k.push_name[0] != '\0'))
+	if (store_contact_get(c->s, jid, &k) == 1 && (wc_has_label(k.name) ||
+	    wc_has_label(k.push_name)))
 		snprintf(c->who_name, sizeof(c->who_name), "%s",
-		    k.name[0] != '\0' ? k.name : k.push_name);
+		    wc_has_label(k.name) ? k.name : k.push_name);
 	else
 		jid_label(jid, c->who_name, sizeof(c->who_name));
 	return c->who_name;

@@ -4,6 +4,8 @@
  * made through the store API (made-up JIDs and numbers only):
  *
  *   cli-db-fill fill DIR     chats and messages (below), then exit
+ *   cli-db-fill names DIR    chats whose names hide invisible characters
+ *                            (below), then exit
  *   cli-db-fill hold DIR     open DIR's database, begin a write
  *                            transaction holding a new message, print
  *                            "holding" and keep it open until standard
@@ -15,6 +17,11 @@
  * Bob (a LID chat mapped from +15550000002), two chats named "Team" and
  * "Team B" (ambiguous "Tea"), and 300 history messages imported in Ana's
  * chat (2020-01-01 on, one per minute).
+ *
+ * names: "Al<U+200B>ice<U+FEFF>" (+15550000001, push name) and a group
+ * whose member "Dev <woman technologist: U+1F469 U+200D U+1F4BB>" (contact
+ * name) writes "ship<U+2060>it"; +15550000002, whose push name is only a
+ * zero-width space and a Hangul filler, says "hi".
  */
 #include "base/compat.h"
 
@@ -144,6 +151,21 @@ fill(struct store *s)
 	check(store_fts_catch_up(s, 100), "catch up");
 }
 
+static void
+fill_names(struct store *s)
+{
+	check(store_contact_set_push_name(s, ANA,
+	    "Al\xe2\x80\x8bice\xef\xbb\xbf"), "push name");
+	in(s, ANA, "N1", "", false, T0, "hello");
+	check(store_contact_set_name(s, CAROL,
+	    "Dev \xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x92\xbb"), "contact");
+	check(store_chat_set_name(s, GROUP, "Crew"), "group name");
+	in(s, GROUP, "N2", CAROL, false, T0 + 1000, "ship\xe2\x81\xa0it");
+	check(store_contact_set_push_name(s, BOB_PN, "\xe2\x80\x8b\xe3\x85\xa4"),
+	    "blank push name");
+	in(s, BOB_PN, "N3", "", false, T0 + 2000, "hi");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -151,13 +173,18 @@ main(int argc, char **argv)
 	char		 line[64];
 
 	if (argc != 3 || (strcmp(argv[1], "fill") != 0 &&
-	    strcmp(argv[1], "hold") != 0)) {
-		fprintf(stderr, "usage: cli-db-fill fill|hold DIR\n");
+	    strcmp(argv[1], "names") != 0 && strcmp(argv[1], "hold") != 0)) {
+		fprintf(stderr, "usage: cli-db-fill fill|names|hold DIR\n");
 		return 2;
 	}
 	check(store_open(argv[2], &s), "open");
 	if (strcmp(argv[1], "fill") == 0) {
 		fill(s);
+		store_close(s);
+		return 0;
+	}
+	if (strcmp(argv[1], "names") == 0) {
+		fill_names(s);
 		store_close(s);
 		return 0;
 	}

@@ -212,6 +212,62 @@ test_wc_sanitize__keeps_text_emoji_and_newlines_as_asked(void **state)
 }
 
 static void
+test_wc_sanitize__drops_invisible_characters__keeping_emoji_joiners(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	/* family: woman ZWJ woman ZWJ girl; heart with VS16 in a kiss */
+	static const char family[] = "\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f"
+	    "\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7";
+	static const char kiss[] = "\xf0\x9f\x91\xa9\xe2\x80\x8d\xe2\x9d"
+	    "\xa4\xef\xb8\x8f\xe2\x80\x8d\xf0\x9f\x92\x8b";
+	/* England: black flag, tags g b e n g, cancel tag */
+	static const char england[] = "\xf0\x9f\x8f\xb4\xf3\xa0\x81\xa7"
+	    "\xf3\xa0\x81\xa2\xf3\xa0\x81\xa5\xf3\xa0\x81\xae\xf3\xa0"
+	    "\x81\xa7\xf3\xa0\x81\xbf";
+	/* keycap one: 1 VS16 U+20E3 */
+	static const char keycap[] = "1\xef\xb8\x8f\xe2\x83\xa3";
+	/* Persian "mi-khaham" with ZWNJ between two Arabic letters */
+	static const char fa[] = "\xd9\x85\xdb\x8c\xe2\x80\x8c\xd8\xae";
+
+	(void)state;
+	/* U+200B, U+FEFF, U+2060, U+00AD inside a name: gone */
+	assert_string_equal(san("Al\xe2\x80\x8bice\xef\xbb\xbf", 11, false,
+	    &b), "Alice");
+	assert_string_equal(san("Bo\xe2\x81\xa0" "b\xc2\xad", 8, true, &b),
+	    "Bob");
+	/* ZWJ and ZWNJ between Latin letters, and at the ends: gone */
+	assert_string_equal(san("\xe2\x80\x8d" "A\xe2\x80\x8d" "B\xe2\x80"
+	    "\x8c" "C\xe2\x80\x8d", 15, false, &b), "ABC");
+	/* a Hangul filler alone (a blank name), tags outside a flag, a
+	 * variation selector after a Latin letter */
+	assert_string_equal(san("\xe3\x85\xa4", 3, false, &b), "");
+	assert_string_equal(san("x\xf3\xa0\x81\xa7y", 6, false, &b), "xy");
+	assert_string_equal(san("a\xef\xb8\x8f", 4, false, &b), "a");
+	/* what emoji and joining scripts need stays, byte for byte */
+	assert_string_equal(san(family, sizeof(family) - 1, false, &b), family);
+	assert_string_equal(san(kiss, sizeof(kiss) - 1, false, &b), kiss);
+	assert_string_equal(san(england, sizeof(england) - 1, false, &b),
+	    england);
+	assert_string_equal(san(keycap, sizeof(keycap) - 1, false, &b), keycap);
+	assert_string_equal(san(fa, sizeof(fa) - 1, false, &b), fa);
+	buf_release(&b);
+}
+
+static void
+test_wc_blank_label__is_true_for_names_that_show_nothing(void **state)
+{
+	(void)state;
+	assert_true(wc_blank_label("", 0));
+	assert_true(wc_blank_label("\xe2\x80\x8b\xe2\x80\x8b", 6));
+	assert_true(wc_blank_label(" \xe3\x85\xa4\xe2\xa0\x80\xc2\xa0", 9));
+	assert_false(wc_blank_label("\xe2\x80\x8b" "a", 4));
+	assert_false(wc_blank_label("\xff", 1));
+	assert_false(wc_has_label(NULL));
+	assert_false(wc_has_label("\xef\xbb\xbf"));
+	assert_true(wc_has_label("Ana"));
+}
+
+static void
 test_log_write__keeps_network_text_inert_in_the_log(void **state)
 {
 	char	 path[] = "/tmp/wachat-test-log.XXXXXX", got[512];
@@ -253,6 +309,8 @@ main(void)
 		cmocka_unit_test(test_wc_strerror__names_every_code),
 		cmocka_unit_test(test_wc_sanitize__makes_escapes_controls_and_overrides_inert),
 		cmocka_unit_test(test_wc_sanitize__keeps_text_emoji_and_newlines_as_asked),
+		cmocka_unit_test(test_wc_sanitize__drops_invisible_characters__keeping_emoji_joiners),
+		cmocka_unit_test(test_wc_blank_label__is_true_for_names_that_show_nothing),
 		cmocka_unit_test(test_log_write__keeps_network_text_inert_in_the_log),
 	};
 

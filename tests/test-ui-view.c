@@ -965,6 +965,28 @@ test_ui_chats__sanitises_names_previews_and_shows_numbers(void **st)
 	ui_chats_release(&c);
 }
 
+/* A name that hides zero-width characters shows without them (it cannot
+ * pass for another), and one made of nothing visible shows the number. */
+static void
+test_ui_chats__drops_invisible_characters_from_names(void **st)
+{
+	struct ui_chats	 c;
+	struct ev	*ev = chats_ev(0, 0);
+
+	(void)st;
+	free(ev->u.chats.chats[0].name);
+	ev->u.chats.chats[0].name = xstrdup("Al\xe2\x80\x8bice\xef\xbb\xbf");
+	free(ev->u.chats.chats[1].name);
+	ev->u.chats.chats[1].name = xstrdup("\xe2\x80\x8b\xe3\x85\xa4 ");
+	ui_chats_init(&c);
+	ui_chats_set(&c, ev, NULL);
+	ev_free(ev);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.v[0].name, "Alice");
+	assert_string_equal(c.v[1].name, "+15550000003");
+	ui_chats_release(&c);
+}
+
 static void
 test_ui_chats_when__gives_the_time_today_else_the_date(void **st)
 {
@@ -2461,6 +2483,7 @@ main(void)
 		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),
 		cmocka_unit_test(test_ui_msgs__shows_the_engines_count__of_a_counted_reaction),
 		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
+		cmocka_unit_test(test_ui_chats__drops_invisible_characters_from_names),
 		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),
 		cmocka_unit_test(test_ui_keys__parse_names_and_bind_actions),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__lays_out_wide_text_in_its_columns, setup, teardown),

@@ -68,7 +68,7 @@ chat_fill(struct ui_chat *ch, const char *jid, const char *name)
 
 	ch->jid = xstrdup(jid);
 	ch->group = ui_group_is_jid(jid);
-	if (name != NULL && name[0] != '\0')
+	if (wc_has_label(name))
 		ch->name = sanitised(name, false);
 	else {
 		ui_chats_jid_name(jid, &b);
@@ -170,7 +170,7 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 		const char		*text = e->last_deleted ?
 		    _("message deleted") : e->preview;
 
-		chat_fill(ch, e->jid, e->name[0] != '\0' || g == NULL ?
+		chat_fill(ch, e->jid, wc_has_label(e->name) || g == NULL ?
 		    e->name : g->subject);
 		ch->preview = ch->group ? group_preview(e, g, text) :
 		    sanitised(text, false);

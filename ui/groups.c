@@ -167,14 +167,14 @@ ui_group_name(const struct ui_group *g, const char *jid, const char *name,
 	const struct ui_member	*m;
 	size_t			 srv, u;
 
-	if (name != NULL && name[0] != '\0') {
+	if (wc_has_label(name)) {
 		wc_sanitize(name, strlen(name), false, out);
 		return;
 	}
 	if (jid == NULL)
 		jid = "";
 	if (g != NULL && (m = ui_group_member(g, jid)) != NULL &&
-	    m->name[0] != '\0') {
+	    wc_has_label(m->name)) {
 		buf_append(out, m->name, strlen(m->name) + 1);
 		return;
 	}
@@ -276,7 +276,7 @@ ui_groups_note(struct ui_groups *gs, const struct ev *ev)
 		struct ui_member *m = (struct ui_member *)ui_group_member(g,
 		    em->key.sender);
 
-		if (m != NULL && m->name[0] == '\0') {
+		if (m != NULL && !wc_has_label(m->name)) {
 			free(m->name);
 			m->name = sanitised(em->sender_name, false);
 			free(m->shown);
@@ -398,7 +398,7 @@ ui_group_mentions(const struct ui_group *g, const char *text,
 		}
 		start = out->len;
 		buf_push(out, '@');
-		if (m->name[0] != '\0')
+		if (wc_has_label(m->name))
 			buf_append(out, m->name, strlen(m->name));
 		else if (m->is_me)	/* ourselves, by no other name */
 			buf_append(out, _("you"), strlen(_("you")));
