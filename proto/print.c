@@ -43,7 +43,7 @@ put_text(struct buf *out, struct wa_str s)
 		} else if (c == '"' || c == '\\') {
 			buf_push(out, '\\');
 			buf_push(out, p[i]);
-		} else if (wc_unsafe_cp(c) || wc_invisible_cp(c)) {
+		} else if (wc_unsafe_cp(c)) {
 			for (size_t k = 0; k < n; k++)
 				put_hexbyte(out, p[i + k]);
 		} else
