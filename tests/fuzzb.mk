@@ -59,3 +59,19 @@ tests_fuzz_gen_wa_signal_SOURCES = tests/fuzz/gen-wa-signal.c \
 	$(FUZZB_SIGNAL_SRC)
 tests_fuzz_gen_wa_signal_CFLAGS = $(FUZZB_CFLAGS)
 tests_fuzz_gen_wa_signal_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+
+# The engine over a fake connection (tests/fakes/fake-conn.c defines
+# proto/conn.h, so neither proto/conn.c nor libwebsockets is linked).
+FUZZB_ENG_LIBS = $(PROTO_LIBS) $(UV_LIBS) $(CURL_LIBS)
+FUZZ_PROGS += tests/fuzz/fuzz-wa-eng
+tests_fuzz_fuzz_wa_eng_SOURCES = tests/fuzz/fuzz-wa-eng.c $(FUZZB_ENG_SRC)
+tests_fuzz_fuzz_wa_eng_CFLAGS = $(FUZZB_CFLAGS)
+tests_fuzz_fuzz_wa_eng_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_eng_LDADD = libproto.a libbase.a $(FUZZB_ENG_LIBS)
+check_PROGRAMS += tests/fuzz/replay-wa-eng
+tests_fuzz_replay_wa_eng_SOURCES = tests/fuzz/fuzz-wa-eng.c \
+	tests/fuzz/replay.c $(FUZZB_ENG_SRC)
+tests_fuzz_replay_wa_eng_CFLAGS = $(FUZZB_CFLAGS)
+tests_fuzz_replay_wa_eng_LDADD = libproto.a libbase.a $(FUZZB_ENG_LIBS)
+TESTS += tests/fuzz/replay-wa-eng.sh
+EXTRA_DIST += tests/fuzz/replay-wa-eng.sh

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/log.h"
 #include "proto/crypto.h"
 #include "proto/wa-signal.h"
 #include "tests/fakes/fake-rand.h"
@@ -46,6 +47,9 @@ sw_build(struct sw *w)
 				    'o', 0x01 };
 
 	memset(w, 0, sizeof(*w));
+	/* Errors only: a fuzzer's millions of refusals are not news. */
+	if (log_open(NULL, LOG_ERROR) != 0)
+		abort();
 	fake_rand_install(SW_SEED);
 	must(wa_crypto_init());
 	w->us = fake_store_new();

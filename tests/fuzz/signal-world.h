@@ -37,8 +37,8 @@ struct sw {
 };
 
 /*
- * Install the deterministic stream, run wa_crypto_init() and build the
- * world into *w (see above).  Any failure aborts (a broken fake or
+ * Keep the log to errors, install the deterministic stream, run
+ * wa_crypto_init() and build the world into *w (see above).  Any failure aborts (a broken fake or
  * library, not an input).  Call once per process.
  */
 void		sw_build(struct sw *w);
