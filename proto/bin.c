@@ -306,6 +306,26 @@ read_string(struct cursor *c, struct wa_str *out)
 	return 0;
 }
 
+/*
+ * An FB_JID or INTEROP_JID just read (two-byte device, any server): its
+ * server must not be empty, and on a server whose JIDs take the AD_JID form
+ * (s.whatsapp.net, lid, hosted, hosted.lid) the device must fit its one
+ * byte (protocol.md 4.5, 5.2), or the JID could not be written back (an
+ * <ack> to it would fail to encode).  Returns 0 or WC_EPROTO.
+ */
+static int
+check_wide_jid(const struct wa_jid *j)
+{
+	if (j->server.len == 0)
+		return WC_EPROTO;
+	if (j->device > 0xFF && (wa_str_eq(j->server, SERVER_PN) ||
+	    wa_str_eq(j->server, SERVER_LID) ||
+	    wa_str_eq(j->server, SERVER_HOSTED) ||
+	    wa_str_eq(j->server, SERVER_HOSTED_LID)))
+		return WC_EPROTO;
+	return 0;
+}
+
 static int
 read_jid(struct cursor *c, uint8_t tag, struct wa_jid *j)
 {
@@ -335,7 +355,7 @@ read_jid(struct cursor *c, uint8_t tag, struct wa_jid *j)
 		j->device = (uint16_t)v;
 		if ((rc = read_string(c, &j->server)) != 0)
 			return rc;
-		return j->server.len != 0 ? 0 : WC_EPROTO;
+		return check_wide_jid(j);
 	default:	/* TAG_INTEROP_JID; whatsmeow's form, server last */
 		if ((rc = read_string(c, &j->user)) != 0 ||
 		    (rc = read_be(c, 2, &v)) != 0)
@@ -346,7 +366,7 @@ read_jid(struct cursor *c, uint8_t tag, struct wa_jid *j)
 		j->integrator = (uint16_t)v;
 		if ((rc = read_string(c, &j->server)) != 0)
 			return rc;
-		return j->server.len != 0 ? 0 : WC_EPROTO;
+		return check_wide_jid(j);
 	}
 }
 

@@ -88,7 +88,9 @@ struct wa_node {
  * Errors: WC_ETRUNC (input ends inside a field or a length exceeds the bytes
  * left), WC_EDEPTH (deeper than WA_BIN_MAX_DEPTH levels), WC_ETOKEN (a
  * reserved tag byte), WC_EPROTO (a malformed node: empty tag, a list where a
- * string belongs, a bad nibble), WC_ETRAILING (bytes after the node).
+ * string belongs, a bad nibble, an FB_JID or INTEROP_JID on an AD_JID
+ * server with a device above 255, which no JID has and the encoder could
+ * not write back), WC_ETRAILING (bytes after the node).
  * On error *out is untouched and, if err_off is not NULL, *err_off is the
  * byte offset in p where decoding stopped.
  */
