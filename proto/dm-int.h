@@ -186,8 +186,8 @@ struct wa_dm {
 	struct counter		 answered[N_COUNTERS];	/* theirs */
 	size_t			 sent_next, answered_next;
 	struct group_iq		 giq[DM_GROUP_IQS];
-	bool			 full;		/* a write failed: disk full */
-	bool			 full_told;	/* WA_DM_EV_DISK_FULL sent */
+	bool			 full;		/* disk full: take nothing */
+	bool			 full_told;	/* ... and said so */
 };
 
 /* --- proto/dm-util.c: helpers every file uses --- */

@@ -374,7 +374,8 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	struct shown		 sh;
 	struct buf		 plain = BUF_INIT;
 	size_t			 len;
-	bool			 changed = false, hist = false, parsed = false;
+	bool			 changed = false, hist = false;
+	bool			 parsed = false;
 	int			 rc, crc = 0;
 
 	if ((rc = dm_addr_of(m->from, &ad)) != 0)

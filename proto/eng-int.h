@@ -63,7 +63,7 @@ struct wa_eng {
 	uv_timer_t		 t_retry, t_qr, t_ping;
 	int			 open_timers;
 	bool			 started, freed, halted;
-	bool			 held;	/* wa_eng_hold(): no attempt */
+	bool			 held;	/* wa_eng_hold(): offline */
 	const struct wa_store_ops *st;
 	wa_conn_rng_fn		 rng;
 	void			*rng_arg;

@@ -90,9 +90,9 @@ struct app {
 	int			 stop_err;	/* EV_STOPPED's err */
 	struct app_told		 told;
 	uv_timer_t		 disk_timer;	/* src/app-disk.c */
-	bool			 disk_timer_on;	/* disk_timer initialised */
-	bool			 disk_full;	/* a write failed: ENOSPC */
-	bool			 disk_held;	/* ... and the engine is held */
+	bool			 disk_timer_on;	/* disk_timer made */
+	bool			 disk_full;	/* a write got ENOSPC */
+	bool			 disk_held;	/* ... engine held */
 };
 
 /* ---- src/app-eng.c: the engine thread ---- */
