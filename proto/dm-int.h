@@ -186,10 +186,23 @@ struct wa_dm {
 	struct counter		 answered[N_COUNTERS];	/* theirs */
 	size_t			 sent_next, answered_next;
 	struct group_iq		 giq[DM_GROUP_IQS];
+	bool			 full;		/* disk full: take nothing */
+	bool			 full_told;	/* ... and said so */
 };
 
 /* --- proto/dm-util.c: helpers every file uses --- */
 void	dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev);
+/*
+ * Was rc a failure of the store's rather than of what came in: -ENOSPC
+ * (the disk is full; then dm->full is set: nothing more is taken until
+ * the next connection) or -EIO?  A decryption's own errors are WC_E*
+ * codes, never these.
+ */
+bool	dm_store_failed(struct wa_dm *dm, int rc);
+/* The disk is full and the UI not yet told: WA_DM_EV_DISK_FULL, once per
+ * connection.  The host may go offline in it (wa_dm_offline()): the
+ * caller touches no job or stanza state after. */
+void	dm_full_tell(struct wa_dm *dm);
 void	dm_emit_state(struct wa_dm *dm, const char *chat, const char *id,
 	    int state);
 /* WA_DM_EV_GROUP for group (left: we are out). */

@@ -416,6 +416,17 @@ job_seal(struct wa_dm *dm)
 		rc = dm->st->tx_commit(dm->st->arg);
 	else
 		(void)dm->st->tx_rollback(dm->st->arg);
+	if (dm_store_failed(dm, rc) && dm->full) {
+		/* Nothing went out and the sessions did not advance on
+		 * disk: the message stays QUEUED for the next connection,
+		 * not failed. */
+		log_warn("message %s not sent now: the disk is full",
+		    j->o.id);
+		seal_release(&s);
+		dm_job_clear(dm);
+		dm_full_tell(dm);	/* last: may go offline */
+		return;
+	}
 	if (rc != 0) {
 		dm_job_fail(dm, rc, s.why);
 		seal_release(&s);

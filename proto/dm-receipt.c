@@ -56,8 +56,10 @@ answer_retry(struct wa_dm *dm, const char *device, const char *chat,
 		rc = dm->st->tx_commit(dm->st->arg);
 	else
 		(void)dm->st->tx_rollback(dm->st->arg);
-	if (rc != 0)
+	if (rc != 0) {
+		(void)dm_store_failed(dm, rc);
 		goto out;
+	}
 	arena_init(&a, 1024);
 	msg = wa_nb_new(&a, "message", 6);
 	wa_nb_attr(msg, "id", id);
@@ -109,6 +111,7 @@ seal_group_retry(struct wa_dm *dm, const struct wa_dm_out *o,
 		rc = dm->st->tx_commit(dm->st->arg);
 	else
 		(void)dm->st->tx_rollback(dm->st->arg);
+	(void)dm_store_failed(dm, rc);
 	wa_crypto_wipe(plain.p, plain.len);
 	buf_release(&plain);
 	buf_release(&msg);
@@ -353,7 +356,7 @@ on_member_receipt(struct wa_dm *dm, const struct wa_msg_receipt_in *r,
 		if (rc > 0)
 			dm_emit_state(dm, group, r->ids[i],
 			    (enum wa_dm_state)rc);
-		else if (rc < 0)
+		else if (rc < 0 && !dm_store_failed(dm, rc))
 			log_warn("receipt for %s: %s", r->ids[i],
 			    wc_strerror(rc));
 	}
@@ -374,7 +377,7 @@ tick(struct wa_dm *dm, const struct wa_msg_receipt_in *r, const char *chat)
 		    r->t * 1000);
 		if (rc > 0)
 			dm_emit_state(dm, chat, r->ids[i], st);
-		else if (rc < 0)
+		else if (rc < 0 && !dm_store_failed(dm, rc))
 			log_warn("receipt for %s: %s", r->ids[i],
 			    wc_strerror(rc));
 	}
@@ -422,7 +425,6 @@ dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n)
 		arena_release(&a);
 		return;
 	}
-	dm_send_ack(dm, n, NULL);
 	/* The chat: the contact, or for our own devices the recipient. */
 	if (dm_is_own(dm, r.from) && r.recipient != NULL)
 		ok = jid_user_of(r.recipient, chat, sizeof(chat));
@@ -438,5 +440,12 @@ dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n)
 		else
 			tick(dm, &r, chat);
 	}
+	/* The ack once what it moved is stored (reliability.md rule 1):
+	 * with the disk full none, so the server sends it again. */
+	if (dm->full)
+		log_warn("receipt %s: not stored (disk full): not acked",
+		    r.id);
+	else
+		dm_send_ack(dm, n, NULL);
 	arena_release(&a);
 }

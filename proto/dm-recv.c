@@ -3,10 +3,14 @@
  * proto/dm-recv.c -- what comes in to the message engine (proto/dm.h),
  * receipts aside: 1:1 messages (pkmsg, msg; our own devices' copies),
  * group messages (the pairwise SKDM copy, then the skmsg), each <enc>
- * decrypted and stored with the session it advanced in one transaction
- * before the ack; the delivery receipt, or our retry receipt when one
- * cannot be read; chat states, presence, and the devices notification.
- * Sources: protocol.md 9.5, 9.6, 10.2, 11.1-11.8, 12.1.
+ * decrypted and stored with the session it advanced in one transaction;
+ * only after its COMMIT is it shown, and then the delivery receipt (or
+ * our retry receipt when one cannot be read) and the ack go out.  What
+ * cannot be stored (the disk is full, an I/O error) is not shown, not
+ * receipted and not acked: the server keeps it and sends it again, and
+ * its session did not advance on disk, so it decrypts then
+ * (reliability.md rule 1).  Chat states, presence, and the devices
+ * notification.  Sources: protocol.md 9.5, 9.6, 10.2, 11.1-11.8, 12.1.
  */
 #include "base/compat.h"
 
@@ -29,6 +33,18 @@
 
 /* --- storing what a Message holds --- */
 
+/*
+ * What one <enc> stored, for the UI once its transaction has committed:
+ * ev is emitted only then.  Its strings point at the caller's chat and
+ * sender, the stanza's id, the content (alive until after the commit) or
+ * line.
+ */
+struct shown {
+	struct wa_dm_ev	 ev;
+	bool		 emit;
+	char		 line[160];	/* an unsupported type's words */
+};
+
 /* The words of a line for content we do not show. */
 static void
 unsupported_line(const struct wa_msg_content *c, char *line, size_t len)
@@ -41,14 +57,15 @@ unsupported_line(const struct wa_msg_content *c, char *line, size_t len)
 		    c->unsupported_field);
 }
 
-/* A text, a reply or a line for an unsupported type, stored: 1 (show
- * ev), 0 (a duplicate), or the store's error. */
+/* A text, a reply or a line for an unsupported type, stored: 1 (sh to
+ * show), 0 (a duplicate), or the store's error. */
 static int
 apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
-    const struct wa_msg_content *c, struct wa_dm_ev *ev)
+    const struct wa_msg_content *c, struct shown *sh)
 {
+	struct wa_dm_ev	*ev = &sh->ev;
 	struct wa_dm_msg m2;
-	char		 line[160], qs[WA_DM_JID_MAX];
+	char		 qs[WA_DM_JID_MAX];
 	int		 rc;
 
 	memset(&m2, 0, sizeof(m2));
@@ -59,9 +76,9 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	m2.ts_ms = ev->ts_ms;
 	m2.state = ev->from_me ? WA_DM_SENT : WA_DM_RECEIVED;
 	if (c->kind == WA_MSG_UNSUPPORTED) {
-		unsupported_line(c, line, sizeof(line));
+		unsupported_line(c, sh->line, sizeof(sh->line));
 		m2.kind = WA_DM_NOTICE;
-		m2.text = line;
+		m2.text = sh->line;
 		ev->notice = true;
 	} else {
 		m2.kind = WA_DM_TEXT;
@@ -81,17 +98,17 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->text = m2.text;
 	ev->quoted_id = m2.quoted_id;
 	ev->state = m2.state;
-	/* ev->text may point at line: emitted before it goes */
-	dm_emit(dm, ev);
+	sh->emit = true;	/* after the commit */
 	return 1;
 }
 
-/* A reaction: 1 (show ev), 0 (none), or the store's error. */
+/* A reaction: 1 (sh to show), 0 (none), or the store's error. */
 static int
 apply_reaction(struct wa_dm *dm, const struct wa_msg_content *c,
-    struct wa_dm_ev *ev)
+    struct shown *sh)
 {
-	int	 rc;
+	struct wa_dm_ev	*ev = &sh->ev;
+	int		 rc;
 
 	if (c->target.id == NULL)
 		return 0;
@@ -101,19 +118,20 @@ apply_reaction(struct wa_dm *dm, const struct wa_msg_content *c,
 	ev->kind = WA_DM_EV_REACTION;
 	ev->id = c->target.id;
 	ev->text = c->emoji != NULL ? c->emoji : "";
-	dm_emit(dm, ev);
+	sh->emit = true;	/* after the commit */
 	return 1;
 }
 
-/* An edit or a revoke: 1 (show ev), 0 (no such message), or the store's
- * error.  The target is ours when the sender is us, whatever the key
- * says. */
+/* An edit or a revoke: 1 (sh to show), 0 (no such message), or the
+ * store's error.  The target is ours when the sender is us, whatever the
+ * key says. */
 static int
 apply_change(struct wa_dm *dm, const struct wa_msg_content *c,
-    struct wa_dm_ev *ev)
+    struct shown *sh)
 {
-	bool	 edit = c->kind == WA_MSG_EDIT;
-	int	 rc;
+	struct wa_dm_ev	*ev = &sh->ev;
+	bool		 edit = c->kind == WA_MSG_EDIT;
+	int		 rc;
 
 	if (c->target.id == NULL)
 		return 0;
@@ -124,18 +142,18 @@ apply_change(struct wa_dm *dm, const struct wa_msg_content *c,
 	ev->kind = WA_DM_EV_CHANGED;
 	ev->id = c->target.id;
 	ev->text = edit ? c->text : NULL;
-	dm_emit(dm, ev);
+	sh->emit = true;	/* after the commit */
 	return 1;
 }
 
-/* Store and announce what a decrypted Message holds: 0 or the store's
- * error; *shown set when the UI was told. */
+/* Store what a decrypted Message holds, in the open transaction: 0 or
+ * the store's error; sh filled for the UI, told after the commit. */
 static int
 apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
     const char *sender, bool from_me, const struct wa_msg_content *c,
-    bool *shown)
+    struct shown *sh)
 {
-	struct wa_dm_ev	 ev;
+	struct wa_dm_ev	*ev = &sh->ev;
 	int64_t		 now = dm->host.now_ms(dm->host.arg);
 	int64_t		 ts = m->t > 0 ? m->t * 1000 : now;
 	int		 rc = 0;
@@ -145,43 +163,44 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	 * in that same second. */
 	if (m->t > 0 && now >= ts && now < ts + 1000)
 		ts = now;
-	memset(&ev, 0, sizeof(ev));
-	ev.chat = chat;
-	ev.sender = sender;
-	ev.from_me = from_me;
-	ev.ts_ms = ts;
+	memset(ev, 0, sizeof(*ev));
+	ev->chat = chat;
+	ev->sender = sender;
+	ev->from_me = from_me;
+	ev->ts_ms = ts;
 	switch (c->kind) {
 	case WA_MSG_TEXT:
 	case WA_MSG_REPLY:
 	case WA_MSG_UNSUPPORTED:
-		rc = apply_text(dm, m, c, &ev);
+		rc = apply_text(dm, m, c, sh);
 		break;
 	case WA_MSG_REACTION:
-		rc = apply_reaction(dm, c, &ev);
+		rc = apply_reaction(dm, c, sh);
 		break;
 	case WA_MSG_EDIT:
 	case WA_MSG_REVOKE:
-		rc = apply_change(dm, c, &ev);
+		rc = apply_change(dm, c, sh);
 		break;
 	case WA_MSG_PROTOCOL:	/* not for the chat */
 	case WA_MSG_EMPTY:
 	case WA_MSG_SKDM:
 		break;
 	}
-	if (rc > 0)
-		*shown = true;
 	return rc < 0 ? rc : 0;
 }
 
 /*
  * End the transaction of one received <enc> whose result is rc: commit
- * (rc 0) or roll back, wipe and free the plaintext, and on a commit add
- * the "security code changed" line when changed (not for our own).
- * Returns rc, or the commit's error.
+ * (rc 0) or roll back, wipe and free the plaintext, and once committed
+ * tell the UI what was stored (sh; *shown set) and add the "security
+ * code changed" line when changed (not for our own).  Nothing is told
+ * when the commit fails: nothing was stored.  Returns rc, or the
+ * commit's error.
  */
 static int
 enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
-    bool from_me, const char *chat, const char *sender)
+    bool from_me, const char *chat, const char *sender,
+    const struct shown *sh, bool *shown)
 {
 	int	 rc2;
 
@@ -191,10 +210,16 @@ enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
 		log_error("rollback: %s", wc_strerror(rc2));
 	wa_crypto_wipe(plain->p, plain->len);
 	buf_release(plain);
-	if (rc == 0 && changed && !from_me)
+	if (rc != 0)
+		return rc;
+	if (sh->emit) {
+		dm_emit(dm, &sh->ev);
+		*shown = true;
+	}
+	if (changed && !from_me)
 		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
 		    "security code changed");
-	return rc;
+	return 0;
 }
 
 /* --- what every <message> ends with --- */
@@ -204,13 +229,21 @@ struct outcome {
 	bool	 shown;		/* the UI was told */
 	bool	 failed;	/* one could not be decrypted: retry receipt */
 	bool	 bad_pb;	/* one held no Message we read: ack 491 */
+	bool	 unstored;	/* one could not be stored: no receipt, no
+				 * ack (the server sends it again) */
 };
 
 /* Fold the result rc of one <enc> into o. */
 static void
-enc_result(const struct wa_msg_in *m, int rc, bool group, struct outcome *o)
+enc_result(struct wa_dm *dm, const struct wa_msg_in *m, int rc, bool group,
+    struct outcome *o)
 {
-	if (rc == WC_EDUPMSG)
+	if (dm_store_failed(dm, rc)) {
+		log_warn("%s %s: not stored (%s): not acked, the server keeps "
+		    "it", group ? "group message" : "message", m->id,
+		    wc_strerror(rc));
+		o->unstored = true;
+	} else if (rc == WC_EDUPMSG)
 		log_info("message %s: a duplicate, ignored", m->id);
 	else if (rc == 1)
 		/* decrypted but not a Message we can read: rejected, acked
@@ -257,7 +290,9 @@ send_retry(struct wa_dm *dm, const struct wa_msg_in *m)
 /*
  * The retry receipt (o->failed), else one delivery receipt (11.8: a
  * group's names the participant, a 1:1's the recipient), then the ack of
- * n (491 when content was unreadable).
+ * n (491 when content was unreadable).  Nothing when an <enc> could not
+ * be stored (o->unstored): the server keeps the message and sends it
+ * again, at the next login at the latest.
  */
 static void
 finish(struct wa_dm *dm, const struct wa_node *n, const struct wa_msg_in *m,
@@ -268,6 +303,8 @@ finish(struct wa_dm *dm, const struct wa_node *n, const struct wa_msg_in *m,
 	struct wa_node		*rn;
 	const char		*ids[1];
 
+	if (o->unstored)
+		return;
 	arena_init(&a, 512);
 	if (o->failed)
 		send_retry(dm, m);
@@ -292,36 +329,33 @@ finish(struct wa_dm *dm, const struct wa_node *n, const struct wa_msg_in *m,
 
 /* --- 1:1 --- */
 
-/* A decrypted 1:1 Message p[0..len): history from our phone (12.1) is
- * queued with the session (*hist), anything else applied.  Returns 0,
- * the store's error, or the content's error in *crc. */
+/* A decrypted 1:1 Message p[0..len), parsed as c: history from our
+ * phone (12.1) is queued with the session (*hist), anything else applied
+ * (sh).  Returns 0, the store's error, or the content's error in *crc. */
 static int
-take_content(struct wa_dm *dm, const struct wa_msg_in *m, const uint8_t *p,
-    size_t len, char chat[WA_DM_JID_MAX], const char *sender, bool from_me,
-    bool *shown, bool *hist, int *crc)
+take_content(struct wa_dm *dm, const struct wa_msg_in *m,
+    const struct wa_msg_content *c, const uint8_t *p, size_t len,
+    char chat[WA_DM_JID_MAX], const char *sender, bool from_me,
+    struct shown *sh, bool *hist, int *crc)
 {
-	struct wa_msg_content	 c;
 	char			 dest[WA_DM_JID_MAX];
 	int			 rc = 0;
 
-	if ((*crc = wa_msg_parse(p, len, &c)) != 0)
-		return 0;
 	/* our own device's message: its chat is the destination (11.3) */
-	if (c.dsm_destination != NULL && from_me) {
-		if (jid_user_of(c.dsm_destination, dest, sizeof(dest)))
+	if (c->dsm_destination != NULL && from_me) {
+		if (jid_user_of(c->dsm_destination, dest, sizeof(dest)))
 			snprintf(chat, WA_DM_JID_MAX, "%s", dest);
 		else
 			*crc = WC_EPROTO;
 	}
-	if (*crc == 0 && from_me && c.kind == WA_MSG_PROTOCOL &&
-	    c.protocol_type == WA_HIST_PROTO_NOTIF &&
+	if (*crc == 0 && from_me && c->kind == WA_MSG_PROTOCOL &&
+	    c->protocol_type == WA_HIST_PROTO_NOTIF &&
 	    dm->st->hist_put != NULL) {
 		/* imported after the ack */
 		rc = dm->st->hist_put(dm->st->arg, m->id, p, len);
 		*hist = rc == 0;
 	} else if (*crc == 0)
-		rc = apply(dm, m, chat, sender, from_me, &c, shown);
-	wa_msg_content_release(&c);
+		rc = apply(dm, m, chat, sender, from_me, c, sh);
 	return rc;
 }
 
@@ -336,28 +370,38 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
     const char *sender, bool from_me, bool *shown)
 {
 	struct wa_signal_addr	 ad;
+	struct wa_msg_content	 c;
+	struct shown		 sh;
 	struct buf		 plain = BUF_INIT;
 	size_t			 len;
 	bool			 changed = false, hist = false;
+	bool			 parsed = false;
 	int			 rc, crc = 0;
 
 	if ((rc = dm_addr_of(m->from, &ad)) != 0)
 		return rc;
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		return rc;
+	memset(&sh, 0, sizeof(sh));
 	rc = wa_signal_decrypt(dm->sig, &ad, e->type == WA_MSG_ENC_PKMSG ?
 	    WA_SIGNAL_PKMSG : WA_SIGNAL_MSG, e->ct, e->ct_len, &plain,
 	    &changed);
 	if (rc == 0) {
 		/* Decrypted: the session advanced whatever the content. */
-		if ((crc = wa_msg_unpad(plain.p, plain.len, &len)) == 0)
-			rc = take_content(dm, m, plain.p, len, chat, sender,
-			    from_me, shown, &hist, &crc);
+		if ((crc = wa_msg_unpad(plain.p, plain.len, &len)) == 0 &&
+		    (crc = wa_msg_parse(plain.p, len, &c)) == 0) {
+			parsed = true;
+			rc = take_content(dm, m, &c, plain.p, len, chat,
+			    sender, from_me, &sh, &hist, &crc);
+		}
 		if (crc != 0)
 			log_warn("message %s: unreadable content (%s)", m->id,
 			    wc_strerror(crc));
 	}
-	rc = enc_end(dm, rc, &plain, changed, from_me, chat, sender);
+	rc = enc_end(dm, rc, &plain, changed, from_me, chat, sender, &sh,
+	    shown);
+	if (parsed)
+		wa_msg_content_release(&c);
 	if (rc == 0 && hist && dm->host.history != NULL)
 		dm->host.history(dm->host.arg);
 	return rc == 0 && crc != 0 ? 1 : rc;
@@ -411,8 +455,10 @@ on_direct(struct wa_dm *dm, const struct wa_node *n, const struct wa_msg_in *m)
 			continue;	/* skmsg and others: later */
 		if (e->v != 2)
 			continue;
-		enc_result(m, take_enc(dm, m, e, chat, sender, from_me,
+		enc_result(dm, m, take_enc(dm, m, e, chat, sender, from_me,
 		    &o.shown), false, &o);
+		if (o.unstored)
+			break;	/* the rest comes again with it */
 	}
 	finish(dm, n, m, from_me, false, &o);
 }
@@ -470,15 +516,17 @@ take_group_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 {
 	struct wa_signal_addr	 ad;
 	struct wa_msg_content	 c;
+	struct shown		 sh;
 	struct buf		 plain = BUF_INIT;
 	size_t			 len;
-	bool			 changed = false;
+	bool			 changed = false, parsed = false;
 	int			 rc, crc;
 
 	if ((rc = dm_addr_of(m->participant, &ad)) != 0)
 		return rc;
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		return rc;
+	memset(&sh, 0, sizeof(sh));
 	if (e->type == WA_MSG_ENC_SKMSG)
 		rc = wa_signal_group_decrypt(dm->sig, m->from, &ad, e->ct,
 		    e->ct_len, &plain);
@@ -490,18 +538,21 @@ take_group_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	if (rc == 0) {
 		crc = wa_msg_unpad(plain.p, plain.len, &len);
 		if (crc == 0 && (crc = wa_msg_parse(plain.p, len, &c)) == 0) {
+			parsed = true;
 			if (c.skdm_len > 0 && e->type != WA_MSG_ENC_SKMSG)
 				take_skdm(dm, m, &ad, &c, sender, from_me);
 			if (c.kind != WA_MSG_SKDM)
 				rc = apply(dm, m, m->from, sender, from_me, &c,
-				    shown);
-			wa_msg_content_release(&c);
+				    &sh);
 		}
 		if (crc != 0)
 			log_warn("message %s: unreadable content (%s)", m->id,
 			    wc_strerror(crc));
 	}
-	rc = enc_end(dm, rc, &plain, changed, from_me, m->from, sender);
+	rc = enc_end(dm, rc, &plain, changed, from_me, m->from, sender, &sh,
+	    shown);
+	if (parsed)
+		wa_msg_content_release(&c);
 	return rc == 0 && crc != 0 ? 1 : rc;
 }
 
@@ -558,8 +609,9 @@ on_group(struct wa_dm *dm, const struct wa_node *n, const struct wa_msg_in *m)
 			    (e->type != WA_MSG_ENC_MSG && e->type !=
 			    WA_MSG_ENC_PKMSG && !sk))
 				continue;
-			enc_result(m, take_group_enc(dm, m, e, sender,
-			    from_me, &o.shown), true, &o);
+			if (!o.unstored)
+				enc_result(dm, m, take_group_enc(dm, m, e,
+				    sender, from_me, &o.shown), true, &o);
 		}
 	finish(dm, n, m, from_me, true, &o);
 }

@@ -46,6 +46,30 @@ dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev)
 	dm->on_event(dm->ev_arg, ev);
 }
 
+bool
+dm_store_failed(struct wa_dm *dm, int rc)
+{
+	if (rc == -ENOSPC)
+		dm->full = true;
+	return rc == -ENOSPC || rc == -EIO;
+}
+
+void
+dm_full_tell(struct wa_dm *dm)
+{
+	struct wa_dm_ev	 ev;
+
+	if (!dm->full || dm->full_told)
+		return;
+	dm->full_told = true;
+	log_warn("the disk is full: no message is taken until a write "
+	    "succeeds again");
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_DM_EV_DISK_FULL;
+	ev.err = -ENOSPC;
+	dm_emit(dm, &ev);
+}
+
 void
 dm_emit_state(struct wa_dm *dm, const char *chat, const char *id, int state)
 {

@@ -134,6 +134,7 @@ wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
 	dm->adv = adv;
 	dm->adv_len = adv_len;
 	dm->cursor = 0;
+	dm->full = dm->full_told = false;	/* tried again */
 	dm->presence_sent = false;
 	send_presence(dm);
 	dm_group_online(dm);
@@ -157,17 +158,31 @@ struct route {
 	int		(*fn)(struct wa_dm *, const struct wa_node *);
 };
 
+/* With the disk full, n is not taken: not acked, so the server keeps it
+ * and sends it again at the next login (reliability.md rule 1). */
+static bool
+refused_full(struct wa_dm *dm, const struct wa_node *n)
+{
+	if (!dm->full)
+		return false;
+	log_info("<%.*s> not taken: the disk is full", (int)n->tag.len,
+	    n->tag.p);
+	return true;
+}
+
 static int
 take_message(struct wa_dm *dm, const struct wa_node *n)
 {
-	dm_recv_message(dm, n);
+	if (!refused_full(dm, n))
+		dm_recv_message(dm, n);
 	return 1;
 }
 
 static int
 take_receipt(struct wa_dm *dm, const struct wa_node *n)
 {
-	dm_recv_receipt(dm, n);
+	if (!refused_full(dm, n))
+		dm_recv_receipt(dm, n);
 	return 1;
 }
 
@@ -226,9 +241,13 @@ int
 wa_dm_stanza(struct wa_dm *dm, const struct wa_node *n)
 {
 	size_t	 i;
+	int	 rc;
 
 	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++)
-		if (wa_str_eqc(n->tag, routes[i].tag))
-			return routes[i].fn(dm, n);
+		if (wa_str_eqc(n->tag, routes[i].tag)) {
+			rc = routes[i].fn(dm, n);
+			dm_full_tell(dm);	/* last: may go offline */
+			return rc;
+		}
 	return 0;
 }

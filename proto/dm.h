@@ -246,6 +246,13 @@ enum wa_dm_ev_kind {
 				 * (read it there); state 1: we left */
 	WA_DM_EV_ERROR,		/* a group command failed: chat (may be
 				 * NULL), text = why in words, err */
+	WA_DM_EV_DISK_FULL,	/* a write failed for want of space (err
+				 * -ENOSPC): what could not be stored was
+				 * neither shown nor acked, and no message
+				 * or receipt is taken (none acked) until
+				 * the next wa_dm_online(); the host should
+				 * go offline until a write succeeds again.
+				 * Said once per connection. */
 };
 
 struct wa_dm_ev {

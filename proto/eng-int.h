@@ -46,7 +46,8 @@
 
 enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
 /* What follows a lost connection. */
-enum eng_next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP };
+enum eng_next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP,
+	NEXT_HOLD /* no attempt until wa_eng_resume() */ };
 /* A phone-number code link (6.7) on the current connection. */
 enum lc_state {
 	LC_NONE,	/* none asked, or not yet sent */
@@ -62,6 +63,7 @@ struct wa_eng {
 	uv_timer_t		 t_retry, t_qr, t_ping;
 	int			 open_timers;
 	bool			 started, freed, halted;
+	bool			 held;	/* wa_eng_hold(): offline */
 	const struct wa_store_ops *st;
 	wa_conn_rng_fn		 rng;
 	void			*rng_arg;

@@ -110,6 +110,15 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		e->halted = true;
 		eng_emit(e, WA_ENG_EV_STOPPED, err, e->text, 0, 0);
 		break;
+	case NEXT_HOLD:
+		/* wa_eng_hold(): offline, no timer, until resumed */
+		e->held = true;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = WA_ENG_EV_DISCONNECTED;
+		ev.text = e->text;
+		ev.err = err;
+		e->on_event(e->ev_arg, &ev);
+		break;
 	case NEXT_LOOKUP:
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_ENG_EV_DISCONNECTED;
@@ -381,7 +390,7 @@ eng_connect_now(struct wa_eng *e)
 	char			 why[160];
 	int			 rc;
 
-	if (e->halted)
+	if (e->halted || e->held)
 		return;
 	if (e->dev.jid[0] != '\0') {
 		if ((rc = eng_parse_own_jid(e->dev.jid, &pn, &dev)) == 0)

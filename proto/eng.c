@@ -251,6 +251,24 @@ wa_eng_is_online(const struct wa_eng *e)
 	return e->online;
 }
 
+void
+wa_eng_hold(struct wa_eng *e, int err, const char *reason)
+{
+	if (e == NULL || e->freed || e->held || e->halted || !e->started)
+		return;
+	eng_lost(e, err, NEXT_HOLD, reason);
+}
+
+void
+wa_eng_resume(struct wa_eng *e)
+{
+	if (e == NULL || e->freed || !e->held)
+		return;
+	e->held = false;
+	e->fails = 0;
+	eng_connect_now(e);
+}
+
 static void
 on_timer_closed(uv_handle_t *h)
 {

@@ -259,6 +259,23 @@ MUST_CHECK int	wa_eng_pair_code(struct wa_eng *e, const char *pn);
 bool		wa_eng_is_online(const struct wa_eng *e);
 
 /*
+ * Go offline and stay so: the connection (if any) is closed now, its
+ * timers stopped, and no attempt is made until wa_eng_resume().  For a
+ * host that cannot take messages (the disk is full: reliability.md
+ * "Disk full"), so that the server keeps them instead.  Says
+ * WA_ENG_EV_DISCONNECTED with reason (copied; shown as it is) and err,
+ * retry_ms 0.  Nothing when held already, stopped, logged out, not
+ * started or freed.  Must not be called from inside a stanza's handling
+ * (a callback of the messaging module): defer it to the loop's next turn.
+ * Engine thread.
+ */
+void		wa_eng_hold(struct wa_eng *e, int err, const char *reason);
+
+/* Connect again at once after wa_eng_hold() (the backoff starts over);
+ * nothing when not held.  Engine thread. */
+void		wa_eng_resume(struct wa_eng *e);
+
+/*
  * Close the connection and every timer and destroy e; no callback and no
  * store op is called after this returns.  May be called from inside an
  * event callback (the engine then stops where it is).  The memory goes

@@ -418,7 +418,13 @@ run(struct app *a, const struct cmd *c)
 	}
 	if ((dm = dm_of(a)) == NULL)
 		return;
-	if ((rc = handlers[c->kind].dm(dm, c)) < 0)
+	if ((rc = handlers[c->kind].dm(dm, c)) == -ENOSPC) {
+		/* nothing was stored: said, and offline until there is
+		 * room (src/app-disk.c) */
+		app_eng_error(a, c->kind == CMD_SEND || c->kind == CMD_EDIT ?
+		    _("not sent: disk full") : _("not done: disk full"), rc);
+		app_disk_full(a);
+	} else if (rc < 0)
 		app_eng_error(a, _("the command could not be carried out"),
 		    rc);
 }

@@ -45,6 +45,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stopping = true;
 	a->stop_text = xstrdup(why);
 	a->stop_err = err;
+	app_disk_stop(a);
 	wa_eng_free(a->eng);
 	a->eng = NULL;
 	evq_close(&a->cmds);
@@ -322,6 +323,7 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 	case WA_DM_EV_SEND_FAILED:	ev = dm_send_failed(e); break;
 	case WA_DM_EV_ERROR:		ev = dm_error(e); break;
 	case WA_DM_EV_GROUP:		ev = dm_group(a, e); break;
+	case WA_DM_EV_DISK_FULL:	app_disk_full(a); break;
 	}
 	if (ev != NULL)
 		app_eng_send(a, ev);

@@ -11,13 +11,16 @@
  *	src/app-cmd.c	the engine thread: the command table
  *	src/app-read.c	the engine thread: events read from the store
  *	src/app-send.c	the engine thread: events sent to the main thread
+ *	src/app-disk.c	the engine thread: a full disk, offline until a
+ *			probe write commits
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
- *	app-cmd.o  -> app-eng.o, app-read.o, app-send.o, evq.o
- *	app-eng.o  -> app-read.o, app-send.o, evq.o
+ *	app-cmd.o  -> app-disk.o, app-eng.o, app-read.o, app-send.o, evq.o
+ *	app-eng.o  -> app-disk.o, app-read.o, app-send.o, evq.o
+ *	app-disk.o -> (none of these)
  *	app-read.o -> app-send.o
  *	app-send.o -> evq.o
  *	app-ui.o   -> app-print.o, conf.o, evq.o
@@ -86,6 +89,10 @@ struct app {
 	char			*stop_text;	/* EV_STOPPED's why, or NULL */
 	int			 stop_err;	/* EV_STOPPED's err */
 	struct app_told		 told;
+	uv_timer_t		 disk_timer;	/* src/app-disk.c */
+	bool			 disk_timer_on;	/* disk_timer made */
+	bool			 disk_full;	/* a write got ENOSPC */
+	bool			 disk_held;	/* ... engine held */
 };
 
 /* ---- src/app-eng.c: the engine thread ---- */
@@ -100,6 +107,24 @@ void	app_eng_thread(void *arg);
  * thread; the first call wins.
  */
 void	app_eng_stop(struct app *a, const char *why, int err);
+
+/* ---- src/app-disk.c: a full disk ---- */
+
+#define APP_DISK_PROBE_MS	3000	/* between probe writes */
+
+/*
+ * A write failed with -ENOSPC: on the loop's next turn the engine goes
+ * offline (wa_eng_hold(), its EV_DISCONNECTED saying "disk full: ..." with
+ * the data dir, err -ENOSPC), then every APP_DISK_PROBE_MS a probe write
+ * (store_tx_probe()); the first that commits resumes the engine.
+ * Nothing while already so.  Engine thread; safe inside the engine's
+ * callbacks.
+ */
+void	app_disk_full(struct app *a);
+
+/* Close the probe's timer (at stop, so the loop runs out of handles).
+ * Engine thread. */
+void	app_disk_stop(struct app *a);
 
 /* ---- src/app-send.c: events to the main thread ---- */
 

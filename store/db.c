@@ -270,14 +270,27 @@ _Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION,
     "STORE_SCHEMA_VERSION must name the newest migration");
 
 int
+store_step_err(struct store *s, int rc)
+{
+	/* SQLite says SQLITE_FULL for a write that got ENOSPC (or a short
+	 * write); growing the shared-memory index or a temp file can fail
+	 * as an I/O error whose errno is ENOSPC. */
+	if ((rc & 0xff) == SQLITE_FULL || ((rc & 0xff) == SQLITE_IOERR &&
+	    sqlite3_system_errno(s->db) == ENOSPC))
+		return -ENOSPC;
+	return -EIO;
+}
+
+int
 store_exec(struct store *s, const char *sql)
 {
 	char	*msg = NULL;
+	int	 rc;
 
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+	if ((rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg)) != SQLITE_OK) {
 		log_error("%s", msg != NULL ? msg : sqlite3_errmsg(s->db));
 		sqlite3_free(msg);
-		return -EIO;
+		return store_step_err(s, rc);
 	}
 	return 0;
 }
@@ -367,7 +380,9 @@ store_run(struct store *s, const char *sql, int quiet)
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW && !quiet)
 		log_error("%s: %s", sql, sqlite3_errmsg(s->db));
 	store_stmt_done(s, st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -EIO;
+	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
+		return 0;
+	return store_step_err(s, rc);
 }
 
 static int

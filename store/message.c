@@ -73,7 +73,7 @@ insert_row(struct store *s, const struct store_msg_new *m,
 		return -EEXIST;
 	if (rc != SQLITE_DONE) {
 		log_error("storing a message: %s", sqlite3_errmsg(s->db));
-		return -EIO;
+		return store_step_err(s, rc);
 	}
 	*rowid = sqlite3_last_insert_rowid(s->db);
 	/* the insert trigger's condition (migration 8) */

@@ -44,7 +44,7 @@ store_q_step_one(struct store *s, sqlite3_stmt *st, const char *what)
 	if (rc == SQLITE_DONE)
 		return 0;
 	log_error("%s: %s", what, sqlite3_errmsg(s->db));
-	return -EIO;
+	return store_step_err(s, rc);
 }
 
 /*
@@ -59,7 +59,7 @@ store_q_run(struct store *s, sqlite3_stmt *st, const char *what)
 	store_stmt_done(s, st);
 	if (rc != SQLITE_DONE) {
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
-		return -EIO;
+		return store_step_err(s, rc);
 	}
 	return sqlite3_changes(s->db);
 }

@@ -46,7 +46,7 @@ run(struct store *s, sqlite3_stmt *st, const char *what)
 	if (rc != SQLITE_DONE)
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
 	store_stmt_done(s, st);
-	return rc == SQLITE_DONE ? 0 : -EIO;
+	return rc == SQLITE_DONE ? 0 : store_step_err(s, rc);
 }
 
 static void

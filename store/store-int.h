@@ -71,7 +71,15 @@ struct store {
  */
 int	store_db_open(const char *dir, struct store **out);
 
-/* Run sql (no rows).  Returns 0 or -EIO, with the message on stderr. */
+/*
+ * The error code for a failed step, exec or commit whose SQLite result
+ * was rc (extended codes are on): -ENOSPC when the disk is full
+ * (SQLITE_FULL, or an I/O error with errno ENOSPC), else -EIO.
+ */
+int	store_step_err(struct store *s, int rc);
+
+/* Run sql (no rows).  Returns 0, -ENOSPC (disk full) or -EIO, with the
+ * message on stderr. */
 int	store_exec(struct store *s, const char *sql);
 
 /* Prepare sql into *st once, or reset *st for reuse.  Returns 0 or -EIO. */
@@ -89,8 +97,8 @@ int	store_stmt(struct store *s, const char *sql, sqlite3_stmt **st);
  * a no-op. */
 void	store_stmt_done(struct store *s, sqlite3_stmt *st);
 
-/* Run sql, one statement without rows, through the cache.  Returns 0 or
- * -EIO (logged unless quiet). */
+/* Run sql, one statement without rows, through the cache.  Returns 0,
+ * -ENOSPC (disk full) or -EIO (logged unless quiet). */
 int	store_run(struct store *s, const char *sql, int quiet);
 
 /* --- store/tx.c: transactions (store_tx_begin() in store.h) --- */
@@ -137,10 +145,12 @@ bool	store_q_str_ok(const char *p, size_t max, bool required);
 /* store_stmt() with the arguments in the order of the callers. */
 int	store_q_prep(struct store *s, sqlite3_stmt **st, const char *sql);
 /* Step st for at most one row: 1 when it gave one (read it, then hand st
- * back with store_stmt_done()), 0 when none, -EIO (logged with what). */
+ * back with store_stmt_done()), 0 when none, -ENOSPC (disk full) or -EIO
+ * (logged with what). */
 int	store_q_step_one(struct store *s, sqlite3_stmt *st, const char *what);
 /* Step st, which returns no rows, and hand it back.  Returns the number
- * of rows changed (>= 0) or -EIO (logged with what). */
+ * of rows changed (>= 0), -ENOSPC (disk full) or -EIO (logged with
+ * what). */
 int	store_q_run(struct store *s, sqlite3_stmt *st, const char *what);
 /* Bind p (NULL as "") to col, SQLITE_STATIC: p must outlive the step. */
 void	store_q_bind_str(sqlite3_stmt *st, int col, const char *p);

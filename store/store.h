@@ -67,7 +67,10 @@ int		store_schema_version(struct store *s);
 MUST_CHECK int	store_tx_begin(struct store *s);
 /*
  * Commit the innermost level (durable once the outermost commits).
- * Returns 0 or -EIO (then roll it back).  After the outermost COMMIT has
+ * Returns 0, or -ENOSPC (the disk is full: SQLITE_FULL, or an I/O error
+ * with errno ENOSPC) or -EIO; a failed outermost COMMIT is rolled back
+ * here when SQLite left it open (a rollback after it is a no-op that
+ * returns 0).  After the outermost COMMIT has
  * succeeded, and before returning, it runs the after-commit hooks that
  * store_open() registered, outside any transaction: today one, the search
  * index's batch.  When 64 or more searchable rows were stored by
@@ -81,8 +84,19 @@ MUST_CHECK int	store_tx_begin(struct store *s);
  */
 MUST_CHECK int	store_tx_commit(struct store *s);
 /* Undo every write since the matching begin and close that level; no
- * hook runs.  Returns 0 or -EIO. */
+ * hook runs.  Returns 0 (also when SQLite rolled the transaction back
+ * itself after a failed write) or -EIO. */
 MUST_CHECK int	store_tx_rollback(struct store *s);
+
+/*
+ * Is there room to write again?  One small write transaction (the
+ * counter row "disk_probe" set to now_ms, ms since the epoch), committed.
+ * Returns 0, -ENOSPC (the disk is still full), -EBUSY (inside a
+ * transaction: not probed) or -EIO.  s's thread.  Used after a commit
+ * failed with -ENOSPC, every few seconds, to find out when space is back
+ * (reliability.md, "Disk full").
+ */
+MUST_CHECK int	store_tx_probe(struct store *s, int64_t now_ms);
 
 /*
  * This companion device's own key material, made once at registration

@@ -30,6 +30,14 @@ store_tx_begin(struct store *s)
 	    "BEGIN IMMEDIATE" : "SAVEPOINT tx", 0);
 }
 
+/*
+ * A COMMIT that fails (the disk is full, an I/O error) may leave the
+ * transaction open or may have rolled it back already (SQLite decides by
+ * the error): it is rolled back here when still open, so that nothing of
+ * it is written later by another transaction's commit and the next
+ * store_tx_begin() starts a transaction of its own, not a savepoint in
+ * this one.  The caller gets the commit's error.
+ */
 int
 store_tx_commit(struct store *s)
 {
@@ -38,8 +46,12 @@ store_tx_commit(struct store *s)
 
 	if (store_run(s, "RELEASE tx", 1) == 0)
 		return 0;
-	if ((rc = store_run(s, "COMMIT", 0)) != 0)
+	if ((rc = store_run(s, "COMMIT", 0)) != 0) {
+		if (!sqlite3_get_autocommit(s->db) &&
+		    store_run(s, "ROLLBACK", 0) != 0)
+			log_error("a rollback after a failed commit failed");
 		return rc;
+	}
 	for (i = 0; i < s->nafter_commit; i++)
 		s->after_commit[i](s);
 	return 0;
@@ -50,7 +62,31 @@ store_tx_rollback(struct store *s)
 {
 	if (store_run(s, "ROLLBACK TO tx", 1) == 0)
 		return store_run(s, "RELEASE tx", 0);
+	/* SQLite may have rolled the transaction back already (a full
+	 * disk, an I/O error): nothing is left to undo. */
+	if (sqlite3_get_autocommit(s->db))
+		return 0;
 	return store_run(s, "ROLLBACK", 0);
+}
+
+int
+store_tx_probe(struct store *s, int64_t now_ms)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!sqlite3_get_autocommit(s->db))
+		return -EBUSY;
+	if ((rc = store_tx_begin(s)) != 0)
+		return rc;
+	if ((rc = store_stmt(s, "INSERT OR REPLACE INTO counter (name, value)"
+	    " VALUES ('disk_probe', ?1)", &st)) == 0) {
+		sqlite3_bind_int64(st, 1, now_ms);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : store_step_err(s,
+		    sqlite3_errcode(s->db));
+		store_stmt_done(s, st);
+	}
+	return store_tx_end(s, rc);
 }
 
 int

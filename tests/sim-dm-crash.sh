@@ -91,7 +91,11 @@ wait_pid "$bob_pid" 150
 check "bob's engine dies right after storing message $id2 (status $status)" \
     [ "$status" -eq 9 ]
 exec 4>&-
-check "... having stored it" grep -q "^dm-message $AJ $id2 from_me=0 " "$tmp/bob.out"
+# The UI hears of a message only after its commit, so the crash (in the
+# commit) comes before any dm-message line: the commit said it.
+check "... having committed it (and not shown it before the commit)" sh -c \
+    "grep -q '^crash after receive\$' '$tmp/bob.out' &&
+    ! grep -q '^dm-message $AJ $id2 ' '$tmp/bob.out'"
 before=$(grep -c "^dm-message $AJ $id2 " "$tmp/bob.out")
 start bob
 wait_grep "$tmp/bob.out" '^connected .*' 200

@@ -284,6 +284,10 @@ on_dm_event(void *arg, const struct wa_dm_ev *ev)
 		printf("%s %s err=%d: %s\n", k, ev->chat != NULL ? ev->chat :
 		    "-", ev->err, ev->text);
 		break;
+	case WA_DM_EV_DISK_FULL:
+		k = "dm-disk-full";
+		printf("%s err=%d\n", k, ev->err);
+		break;
 	}
 	fflush(stdout);
 	if (d->done || d->until == NULL || strcmp(d->until, k) != 0)

@@ -256,7 +256,11 @@ on_disconnected(struct ui_screen *s, const struct ev *ev)
 	char	 line[512];
 
 	s->error_end = 0;
-	if (d->retry_ms == 0) {
+	if (d->err == -ENOSPC) {
+		/* offline until there is room: "disk full: ..." as it is */
+		s->retry_end = 0;
+		snprintf(line, sizeof(line), "%s", d->why);
+	} else if (d->retry_ms == 0) {
 		s->retry_end = 0;
 		snprintf(line, sizeof(line), _("reconnecting: %s"), d->why);
 	} else {

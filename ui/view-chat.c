@@ -253,6 +253,11 @@ ui_view_chat_send(struct ui_view *v)
 
 	if (chat == NULL || ui_input_is_empty(&v->in) || !trim_input(v))
 		return;
+	if (v->disk_full) {
+		/* it could not be stored: it stays in the input */
+		ui_view_note(v, _("not sent: disk full (the text stays here)"));
+		return;
+	}
 	if (rc->edit_id != NULL) {
 		send_edit(v);
 		return;

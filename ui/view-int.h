@@ -146,6 +146,8 @@ struct ui_view {
 	ui_view_push_fn	 push;
 	void		*arg;
 	bool		 connected;
+	bool		 disk_full;	/* offline for a full disk: Enter
+					 * keeps the text in the input */
 	struct ui_chats	 chats;
 	struct ui_msgs	 msgs;
 	struct ui_input	 in;		/* the input line */

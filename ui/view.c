@@ -8,6 +8,7 @@
  */
 #include "base/compat.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,18 +110,21 @@ on_connected(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)ev;
 	v->connected = true;
+	v->disk_full = false;
 	load_chats(v, now);
 	if (v->msgs.chat != NULL && !ui_group_is_jid(v->msgs.chat))
 		ui_view_push(v, cmd_new_chat(CMD_SUBSCRIBE, v->msgs.chat));
 }
 
-/* EV_DISCONNECTED, EV_LOGGED_OUT, EV_STOPPED. */
+/* EV_DISCONNECTED, EV_LOGGED_OUT, EV_STOPPED.  Offline for a full disk
+ * (err -ENOSPC), sends are refused here, the text kept. */
 static void
 on_offline(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	(void)ev;
 	(void)now;
 	v->connected = false;
+	v->disk_full = ev->kind == EV_DISCONNECTED &&
+	    ev->u.disconnected.err == -ENOSPC;
 	v->bar.online = -1;
 	v->bar.typing = false;
 }
