@@ -37,6 +37,7 @@ tests_fuzz_replay_wa_cert_SOURCES = tests/fuzz/fuzz-wa-cert.c \
 tests_fuzz_replay_wa_cert_LDADD = $(FUZZA_LIBS)
 tests_fuzz_replay_wa_pair_SOURCES = tests/fuzz/fuzz-wa-pair.c \
 	tests/fuzz/replay.c
+tests_fuzz_replay_wa_pair_CPPFLAGS = $(AM_CPPFLAGS) -DWA_FUZZ_REPLAY
 tests_fuzz_replay_wa_pair_LDADD = $(FUZZA_LIBS)
 tests_fuzz_replay_wa_usync_SOURCES = tests/fuzz/fuzz-wa-usync.c \
 	tests/fuzz/replay.c

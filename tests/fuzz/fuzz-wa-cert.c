@@ -11,6 +11,7 @@
  *      (the root signs the first, the fixed intermediate the second),
  *      packs the CertChain and verifies it, so mutations get past the
  *      signatures to the issuer, key and time checks.
+ * Bit 1 of byte 0 set: no reason is asked for (reason NULL).
  * Contract: every input is accepted or refused with one of cert.h's
  * codes and a reason; no crash, no leak, no read outside the input.
  * Seeds: tests/fuzz/seeds-baileys.mjs (Baileys' CertChain encoding).
@@ -56,14 +57,17 @@ keys_init(struct keys *k)
 	wa_crypto_x25519_base(s, k->server_pub);
 }
 
+static int	 no_reason;	/* this input asks for none */
+
 static void
 verify(const struct keys *k, const uint8_t *p, size_t len)
 {
 	const char	*why = NULL;
 	int		 rc;
 
-	rc = wa_cert_verify(p, len, k->root_pub, k->server_pub, NOW, &why);
-	if (rc != 0 && (why == NULL || (rc != WC_ECERTFORMAT &&
+	rc = wa_cert_verify(p, len, k->root_pub, k->server_pub, NOW,
+	    no_reason ? NULL : &why);
+	if (rc != 0 && ((why == NULL && !no_reason) || (rc != WC_ECERTFORMAT &&
 	    rc != WC_ECERTROOT && rc != WC_ECERTSIG && rc != WC_ECERTISSUER &&
 	    rc != WC_ECERTKEY && rc != WC_ECERTEXPIRED &&
 	    rc != WC_ECERTNOTYET)))
@@ -127,6 +131,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		keys_init(&k);
 		ready = 1;
 	}
+	no_reason = (data[0] & 2) != 0;
 	if (data[0] % 2 == 0)
 		verify(&k, data + 1, size - 1);
 	else

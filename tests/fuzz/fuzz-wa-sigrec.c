@@ -445,6 +445,9 @@ world_init(struct world *w)
 	if (wa_signal_group_skdm(w->as, GROUP, &w->aa, &pt) != 0)
 		abort();
 	buf_release(&pt);
+	/* B's pkmsg consumed our prekey; a damaged session record must not
+	 * stop the pkmsg from reaching the prekey path. */
+	w->a0.has_prekey = true;
 	/* From here on A's context runs over the per-input copy. */
 	w->aops.arg = &w->a;
 	wa_signal_free(w->as);

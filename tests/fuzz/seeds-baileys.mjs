@@ -119,9 +119,11 @@ function pairing() {
 		return Buffer.concat([salt, iv, c.update(eph), c.final()]);
 	};
 	const salt = sha('fuzz code salt'), iv = sha('fuzz code iv').subarray(0, 16);
-	write('wa-pair', 'code-primary', 3, Buffer.concat([wrapEph(pub(priv('fuzz primary ephemeral')), salt, iv), pub(priv('fuzz primary identity'))]));
-	write('wa-pair', 'code-low-order', 3, Buffer.concat([wrapEph(Buffer.alloc(32), salt, iv), pub(priv('fuzz primary identity'))]));
-	write('wa-pair', 'code-low-order-identity', 3, Buffer.concat([wrapEph(pub(priv('fuzz primary ephemeral')), salt, iv), Buffer.from([1].concat(Array(31).fill(0)))]));
+	write('wa-pair', 'code-primary', 4, Buffer.concat([wrapEph(pub(priv('fuzz primary ephemeral')), salt, iv), pub(priv('fuzz primary identity'))]));
+	write('wa-pair', 'code-low-order', 4, Buffer.concat([wrapEph(Buffer.alloc(32), salt, iv), pub(priv('fuzz primary identity'))]));
+	write('wa-pair', 'finish', 3, Buffer.concat([pub(priv('fuzz primary ephemeral')), pub(priv('fuzz primary identity'))]));
+	write('wa-pair', 'finish-low-order', 3, Buffer.concat([Buffer.alloc(32), pub(priv('fuzz primary identity'))]));
+	write('wa-pair', 'code-low-order-identity', 4, Buffer.concat([wrapEph(pub(priv('fuzz primary ephemeral')), salt, iv), Buffer.from([1].concat(Array(31).fill(0)))]));
 }
 
 // ---- wa-usync: usync device lists (8.2) and prekey bundles (8.1) -------
