@@ -13,7 +13,7 @@
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 . "${top_srcdir:-.}/tests/sim-groups-lib.sh"
 A=15550000001
-AD=$A:1@s.whatsapp.net
+AD="$A:1@s.whatsapp.net|100000000000001:1@lid"	# alice's companion
 
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
@@ -42,7 +42,10 @@ flip_case() {
 	    wait_grep "$tmp/alice.out" "^dm-message $G $id2 from_me=0 .*: $1 two\$" 300 ||
 	    { grep -v '^#' "$tmp/alice.err" | tail -n 15 | sed 's/^/# /'; }
 	check "$1 group: at the first try (no retry receipt from wachat)" \
-	    test "$(retries "$id2" "$AD")" -eq 0
+	    test "$(retries "$id2" "$AD")" -eq 0 ||
+	    ctl messages | tr '{' '\n' | grep "$id2" | sed 's/^/# /'
+	check "$1 group: none for the first message either" \
+	    test "$(retries "$id1" "$AD")" -eq 0
 }
 flip_case lid ""
 flip_case pn --pn

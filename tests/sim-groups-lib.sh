@@ -68,9 +68,9 @@ json_str() {
 }
 
 # retries ID FROM: how many retry receipts for message ID the sim routed
-# from FROM (a JID).
+# from FROM (a JID, or an ERE of JIDs).
 retries() {
-	ctl messages | grep -o "\"kind\":\"receipt\",\"id\":\"$1\",\"type\":\"retry\",\"from\":\"$2\"" | wc -l
+	ctl messages | grep -Eo "\"kind\":\"receipt\",\"id\":\"$1\",\"type\":\"retry\",\"from\":\"($2)\"" | wc -l
 }
 
 # no_sanitizer: the last check, over every *.err.
