@@ -46,7 +46,8 @@ direct_start(struct wa_dm *dm)
 }
 
 /* One copy per device with a session (a device without one had no
- * bundle: skipped, logged); at least one must be the contact's. */
+ * bundle: skipped, logged; one whose encryption fails is left out and
+ * reported, dm_peer_skip()); at least one must be the contact's. */
 static int
 direct_seal(struct wa_dm *dm, struct dm_seal *s)
 {
@@ -68,6 +69,8 @@ direct_seal(struct wa_dm *dm, struct dm_seal *s)
 		rc = dm_encrypt_for(dm, j->devs[i], j->own[i], j->users[0],
 		    j->o.payload, j->o.payload_len, &s->enc[s->n].type,
 		    &s->ct[s->n]);
+		if (rc != 0 && dm_peer_skip(dm, s, j->devs[i], rc))
+			continue;	/* the other devices still get it */
 		if (rc != 0)
 			return rc;
 		s->enc[s->n].jid = j->devs[i];

@@ -98,7 +98,8 @@ group_need(struct wa_dm *dm)
 }
 
 /* The SKDM skdm[0..len) encrypted pairwise for each device that needs
- * it and has a session (one without had no bundle: skipped, logged). */
+ * it and has a session (one without had no bundle: skipped, logged; one
+ * whose encryption fails is left out and reported, dm_peer_skip()). */
 static int
 seal_skdm(struct wa_dm *dm, struct dm_seal *s, const struct buf *skdm)
 {
@@ -117,6 +118,10 @@ seal_skdm(struct wa_dm *dm, struct dm_seal *s, const struct buf *skdm)
 		dm_pad(dm, skdm->p, skdm->len, &plain);
 		rc = wa_signal_encrypt(dm->sig, &ad, plain.p, plain.len, &st,
 		    &s->ct[s->n]);
+		if (rc != 0 && dm_peer_skip(dm, s, j->devs[i], rc)) {
+			rc = 0;		/* the others still get it */
+			continue;
+		}
 		if (rc != 0)
 			break;
 		s->enc[s->n].jid = j->devs[i];

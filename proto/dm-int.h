@@ -13,17 +13,22 @@
  *   dm-send.c     the commands: text, reaction, edit, delete, peer,
  *                 read, typing  -> dm-job.c, dm-util.c
  *   dm-recv.c     messages in (1:1 and group), chat states, presence,
- *                 devices notifications  -> dm-util.c
- *   dm-receipt.c  receipts in, retry receipts in and their answers
- *                 -> dm-util.c
- *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-util.c
+ *                 devices notifications  -> dm-peer.c, dm-util.c
+ *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-util.c
  *   dm-group.c    the group fan-out (sender keys, SKDM, skmsg)
- *                 -> dm-admin.c (the metadata query), dm-job.c, dm-util.c
+ *                 -> dm-admin.c (the metadata query), dm-job.c,
+ *                 dm-peer.c, dm-util.c
  *   dm-admin.c    the w:g2 queries and changes, w:gp2 notifications
  *                 -> dm-job.c, dm-util.c
  *   dm-job.c      the outbox core: phases, persistence before send, the
  *                 next job; a fan-out only through struct dm_fanout
- *                 -> dm-util.c
+ *                 -> dm-receipt.c (a skipped device's resend),
+ *                 dm-peer.c, dm-util.c
+ *   dm-receipt.c  receipts in, retry receipts in and their answers
+ *                 -> dm-peer.c, dm-util.c
+ *   dm-peer.c     a peer device's Signal state: its PN and LID
+ *                 addresses, a corrupt session rebuilt, an identity
+ *                 change, a device skipped  -> dm-util.c
  *   dm-util.c     events, sends, names, the Signal helpers  -> none
  */
 #ifndef WA_DM_INT_H
@@ -44,6 +49,7 @@
 #define COUNTER_KEY	(WA_DM_JID_MAX + WA_DM_ID_MAX)
 #define DM_GROUP_IQS	8	/* group queries and changes in flight */
 #define DM_FANOUT_MAX	8192	/* devices one message goes to */
+#define DM_SKIP_MAX	16	/* skipped devices a seal names */
 
 /*
  * The phases of the outbox job.  P_IDLE: none; P_META: a group's metadata
@@ -97,6 +103,9 @@ struct dm_seal {
 	struct buf		 skmsg;	/* groups: the one skmsg */
 	size_t			 arena_len; /* bytes for the stanza's arena */
 	const char		*why;	/* words of a failure (static) */
+	/* devices whose encryption failed, left out (dm_peer_skip()) */
+	char			 skipped[DM_SKIP_MAX][WA_DM_JID_MAX];
+	size_t			 nskipped;	/* may exceed DM_SKIP_MAX */
 };
 
 /* Room for n copies in s (zeroed); the seal functions call it first. */
@@ -241,9 +250,6 @@ void	dm_pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out);
 int	dm_encrypt_for(struct wa_dm *dm, const char *device, bool own,
 	    const char *chat, const uint8_t *p, size_t len,
 	    enum wa_msg_enc_type *type, struct buf *ct);
-/* Build a session from a bundle; a changed identity becomes a notice. */
-int	dm_take_bundle(struct wa_dm *dm, const char *device,
-	    const struct wa_signal_bundle *b);
 /*
  * Give n, a <message> to one device, its children: <enc v="2"
  * type="pkmsg|msg" [count=count]> holding ct (count 0: none; a retry
@@ -255,6 +261,55 @@ void	dm_enc_kids(struct wa_dm *dm, struct arena *a, struct wa_node *n,
 /* Ack stanza n (error: NULL, or the code of a refusal). */
 void	dm_send_ack(struct wa_dm *dm, const struct wa_node *n,
 	    const char *error);
+
+/* --- proto/dm-peer.c: a peer device's Signal state --- */
+/* jid (a user or device JID, PN or LID) under its user's other address
+ * (5.3; the device kept) into out[len]: 1, 0 when the store knows no
+ * mapping (or has no lid_alt), or the store's error. */
+int	dm_peer_alt(struct wa_dm *dm, const char *jid, char *out, size_t len);
+/* wa_signal_group_decrypt() of the skmsg c[0..len) that participant (ad
+ * its address) sent to group; without a sender key there, under the
+ * participant's other address (the SKDM came as PN, the skmsg as LID,
+ * or the reverse).  Returns as wa_signal_group_decrypt(). */
+int	dm_peer_group_decrypt(struct wa_dm *dm, const char *group,
+	    const char *participant, const struct wa_signal_addr *ad,
+	    const uint8_t *c, size_t len, struct buf *out);
+/* wa_signal_decrypt() of c[0..len) from device (ad its address): a
+ * session record that does not deserialize is dropped and the payload
+ * tried again (a pkmsg makes a new session); a msg that no session of ad
+ * reads is tried under the device's other address; an identity change
+ * calls dm_peer_identity_changed().  Returns as wa_signal_decrypt(), or
+ * the store's error (never "no session" for a read error). */
+int	dm_peer_decrypt(struct wa_dm *dm, const char *device,
+	    const struct wa_signal_addr *ad, enum wa_signal_type type,
+	    const uint8_t *c, size_t len, struct buf *out, bool *changed);
+/* device got a new identity: it holds none of our sender keys any more,
+ * in any group, under either address (the next send carries an SKDM).
+ * A store error is logged. */
+void	dm_peer_identity_changed(struct wa_dm *dm, const char *device);
+/* Build a session from a bundle; a changed identity becomes a notice
+ * and dm_peer_identity_changed().  0 or the Signal layer's error. */
+int	dm_take_bundle(struct wa_dm *dm, const char *device,
+	    const struct wa_signal_bundle *b);
+/* device's session can send: 1; 0 when there is none or its record was
+ * corrupt (dropped, logged): a bundle is needed; or the store's error. */
+int	dm_peer_session(struct wa_dm *dm, const char *device);
+/* A retry receipt from device names registration id regid: 1 when it is
+ * not the one of our session (or there is no usable session): fetch a
+ * fresh bundle before answering; 0 when the same; or the store's
+ * error. */
+int	dm_peer_regid_changed(struct wa_dm *dm, const char *device,
+	    uint32_t regid);
+/* The encryption for device failed with rc inside a seal: true when the
+ * device is left out (a Signal error: its session is dropped, the device
+ * recorded in s->skipped), false when rc is the store's (the send
+ * fails). */
+bool	dm_peer_skip(struct wa_dm *dm, struct dm_seal *s, const char *device,
+	    int rc);
+/* After the send: a notice line in chat for each device s skipped,
+ * naming its member. */
+void	dm_peer_report(struct wa_dm *dm, const struct dm_seal *s,
+	    const char *chat);
 
 /* --- proto/dm-job.c: the outbox core --- */
 /* Free what the job holds; back to P_IDLE. */
@@ -307,6 +362,12 @@ void	dm_recv_devices(struct wa_dm *dm, const struct wa_node *n);
 void	dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n);
 /* An iq answering the pending retry's key query: 1 when it was. */
 int	dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n);
+/* Our message (chat, id) did not go to device (its encryption failed):
+ * a fresh bundle, then the message again to that device alone, as for a
+ * retry receipt (group: with our SKDM).  0, -EBUSY (another retry is
+ * pending), or the send's error. */
+int	dm_retry_device(struct wa_dm *dm, const char *device, const char *chat,
+	    const char *id, bool group);
 
 /* --- proto/dm-admin.c: group queries and notifications --- */
 /* What a group iq is for. */

@@ -310,7 +310,8 @@ job_keys(struct wa_dm *dm)
 		if (!j->need[u] || j->kasked[u] ||
 		    (rc = dm_addr_of(j->devs[u], &ad)) != 0)
 			continue;
-		rc = wa_signal_has_session(dm->sig, &ad);
+		/* a corrupt record counts as none: rebuilt from a bundle */
+		rc = dm_peer_session(dm, j->devs[u]);
 		if (rc < 0) {
 			dm_job_fail(dm, rc, "cannot read a session");
 			return;
@@ -388,6 +389,24 @@ seal_release(struct dm_seal *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The devices the seal left out (their encryption failed): each named
+ * in the chat for its member, and the first sent the message again from
+ * a fresh bundle, as for a retry receipt. */
+static void
+seal_skipped(struct wa_dm *dm, const struct dm_seal *s)
+{
+	struct job	*j = &dm->job;
+	int		 rc;
+
+	if (s->nskipped == 0)
+		return;
+	dm_peer_report(dm, s, j->o.chat);
+	if ((rc = dm_retry_device(dm, s->skipped[0], j->o.chat, j->o.id,
+	    jid_is_group(j->o.chat))) != 0)
+		log_warn("message %s: no resend to the skipped device (%s)",
+		    j->o.id, wc_strerror(rc));
+}
+
 /*
  * Every session is there: the fan-out encrypts inside one transaction,
  * which commits before the stanza is built and sent (persist before send:
@@ -442,7 +461,9 @@ job_seal(struct wa_dm *dm)
 			    "connection", j->o.id, wc_strerror(rc));
 		else
 			log_info("%s %s sent (%zu devices, %zu pairwise "
-			    "copies)", f->name, j->o.id, j->ndevs, s.n);
+			    "copies, %zu skipped)", f->name, j->o.id,
+			    j->ndevs, s.n, s.nskipped);
+		seal_skipped(dm, &s);
 	}
 	arena_release(&a);
 	seal_release(&s);

@@ -226,6 +226,13 @@ retry_fetch(struct wa_dm *dm, const char *device, const char *chat,
 }
 
 int
+dm_retry_device(struct wa_dm *dm, const char *device, const char *chat,
+    const char *id, bool group)
+{
+	return retry_fetch(dm, device, chat, id, 1, 0, group);
+}
+
+int
 dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct pending_retry	 p = dm->retry;
@@ -269,6 +276,19 @@ too_many_retries(struct wa_dm *dm, const char *device, const char *id)
 	return true;
 }
 
+/* The retry receipt r of device names a registration id other than the
+ * one our session with it was made with (or our session is unusable):
+ * the device was reinstalled, a fresh bundle first (9.6; whatsmeow
+ * retry.go compares them too).  A store error counts as changed: the
+ * bundle fetch is the safe way. */
+static bool
+regid_changed(struct wa_dm *dm, const char *device,
+    const struct wa_msg_receipt_in *r)
+{
+	return r->has_registration && dm_peer_regid_changed(dm, device,
+	    r->registration_id) != 0;
+}
+
 /* A 1:1 retry receipt r (n its node) for our message in chat. */
 static void
 on_retry_receipt(struct wa_dm *dm, const struct wa_node *n,
@@ -286,7 +306,8 @@ on_retry_receipt(struct wa_dm *dm, const struct wa_node *n,
 		if ((rc = dm_take_bundle(dm, r->from, &b)) != 0)
 			log_warn("retry keys: %s", wc_strerror(rc));
 	} else if (dm_addr_of(r->from, &ad) == 0 &&
-	    (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2)) {
+	    (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2 ||
+	    regid_changed(dm, r->from, r))) {
 		/* fetch a fresh bundle first, then answer */
 		(void)retry_fetch(dm, r->from, chat, r->id, r->retry_count,
 		    r->retry_t, false);
@@ -309,7 +330,8 @@ on_group_retry(struct wa_dm *dm, const struct wa_msg_receipt_in *r)
 		return;
 	/* no session with that device, or it asked more than once (its
 	 * session may be gone): a fresh bundle first (9.6) */
-	if (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2) {
+	if (wa_signal_has_session(dm->sig, &ad) != 1 || r->retry_count >= 2 ||
+	    regid_changed(dm, r->participant, r)) {
 		if (retry_fetch(dm, r->participant, r->from, r->id,
 		    r->retry_count, r->retry_t, true) != 0)
 			log_warn("group retry of %s: no bundle asked", r->id);

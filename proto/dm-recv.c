@@ -383,7 +383,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		return rc;
 	memset(&sh, 0, sizeof(sh));
-	rc = wa_signal_decrypt(dm->sig, &ad, e->type == WA_MSG_ENC_PKMSG ?
+	rc = dm_peer_decrypt(dm, m->from, &ad, e->type == WA_MSG_ENC_PKMSG ?
 	    WA_SIGNAL_PKMSG : WA_SIGNAL_MSG, e->ct, e->ct_len, &plain,
 	    &changed);
 	if (rc == 0) {
@@ -528,10 +528,10 @@ take_group_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 		return rc;
 	memset(&sh, 0, sizeof(sh));
 	if (e->type == WA_MSG_ENC_SKMSG)
-		rc = wa_signal_group_decrypt(dm->sig, m->from, &ad, e->ct,
-		    e->ct_len, &plain);
+		rc = dm_peer_group_decrypt(dm, m->from, m->participant, &ad,
+		    e->ct, e->ct_len, &plain);
 	else
-		rc = wa_signal_decrypt(dm->sig, &ad, e->type ==
+		rc = dm_peer_decrypt(dm, m->participant, &ad, e->type ==
 		    WA_MSG_ENC_PKMSG ? WA_SIGNAL_PKMSG : WA_SIGNAL_MSG, e->ct,
 		    e->ct_len, &plain, &changed);
 	crc = 0;

@@ -293,26 +293,6 @@ dm_encrypt_for(struct wa_dm *dm, const char *device, bool own, const char *chat,
 }
 
 int
-dm_take_bundle(struct wa_dm *dm, const char *device,
-    const struct wa_signal_bundle *b)
-{
-	struct wa_signal_addr	 ad;
-	bool			 changed = false;
-	char			 chat[WA_DM_JID_MAX];
-	int			 rc;
-
-	if ((rc = dm_addr_of(device, &ad)) != 0)
-		return rc;
-	if ((rc = wa_signal_process_bundle(dm->sig, &ad, b, &changed)) != 0)
-		return rc;
-	if (changed && jid_user_of(device, chat, sizeof(chat)) &&
-	    !dm_is_own(dm, device))
-		dm_notice(dm, chat, chat, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
-	return 0;
-}
-
-int
 dm_new_id(struct wa_dm *dm, int64_t now_ms, char id[WA_MSG_ID_LEN + 1])
 {
 	uint8_t	 rnd[WA_MSG_ID_RAND_LEN];

@@ -154,6 +154,10 @@ struct wa_dm_store_ops {
 	int	(*push_name)(void *arg, const char *jid, const char *name);
 	/* Save the PN-LID mapping of a user (5.3; both non-AD): 0. */
 	int	(*lid_put)(void *arg, const char *pn, const char *lid);
+	/* The other JID of user (non-AD: a PN's LID, a LID's PN, 5.3) into
+	 * out[len]: 1, or 0 when no mapping is stored.  May be NULL (no
+	 * PN-LID fallback for sessions and sender keys). */
+	int	(*lid_alt)(void *arg, const char *user, char *out, size_t len);
 	/* The device ids cached for a user (non-AD JID) into ids[0..max):
 	 * the count (>= 1), or 0 when none is cached. */
 	int	(*devices_get)(void *arg, const char *user, uint16_t *ids,
@@ -183,6 +187,10 @@ struct wa_dm_store_ops {
 	int	(*skr_has)(void *arg, const char *group, const char *device);
 	int	(*skr_put)(void *arg, const char *group, const char *device);
 	int	(*skr_forget)(void *arg, const char *group, const char *device);
+	/* Forget device (an AD-JID) as a holder of our sender key in every
+	 * group (its identity changed): the count dropped, >= 0.  May be
+	 * NULL. */
+	int	(*skr_forget_device)(void *arg, const char *device);
 	/* Group ticks (protocol.md 9.6).  group_sent: our message id in
 	 * group went to recipients members (other than us): 0, in the
 	 * transaction that commits its encryption.  member_receipt: member

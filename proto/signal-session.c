@@ -11,10 +11,14 @@
 #include <errno.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include <protocol.h>
 #include <session_builder.h>
 #include <session_cipher.h>
 #include <session_pre_key.h>
+#include <session_record.h>
+#include <session_state.h>
 #include <signal_protocol.h>
 
 #define LOG_TAG "signal"
@@ -33,6 +37,81 @@ wa_signal_has_session(struct wa_signal *s, const struct wa_signal_addr *a)
 	if (!sig_addr_ok(a))
 		return -EINVAL;
 	return s->ops->session_contains(s->ops->arg, a);
+}
+
+/* Deserialize the record rec[0..len): 1 (a state that can send, its
+ * registration id in *regid), 0 (no such state), or -1 (corrupt). */
+static int
+record_state(struct wa_signal *s, const uint8_t *rec, size_t len,
+    uint32_t *regid)
+{
+	session_record	*r = NULL;
+	session_state	*st;
+	int		 rc;
+
+	(void)scope_alloc_enter();
+	if (session_record_deserialize(&r, rec, len, s->ctx) != 0 || r == NULL)
+		rc = -1;
+	else if ((st = session_record_get_state(r)) == NULL ||
+	    !session_state_has_sender_chain(st))
+		rc = 0;
+	else {
+		*regid = session_state_get_remote_registration_id(st);
+		rc = 1;
+	}
+	SIGNAL_UNREF(r);
+	sig_scope_leave();
+	return rc;
+}
+
+int
+wa_signal_session_check(struct wa_signal *s, const struct wa_signal_addr *a,
+    uint32_t *regid, bool *quarantined)
+{
+	struct buf	 b = BUF_INIT;
+	uint32_t	 id = 0;
+	int		 rc;
+
+	if (quarantined != NULL)
+		*quarantined = false;
+	if (!sig_addr_ok(a))
+		return -EINVAL;
+	if ((rc = s->ops->session_load(s->ops->arg, a, &b)) == 1)
+		rc = record_state(s, b.p, b.len, &id);
+	if (b.p != NULL)
+		sodium_memzero(b.p, b.len);
+	buf_release(&b);
+	if (rc == 1 && regid != NULL)
+		*regid = id;
+	if (rc != -1)
+		return rc;	/* 1, 0, or the store's error: never "none" */
+	/* The record does not deserialize: corrupt.  Dropped, so that a
+	 * fresh bundle builds the session again (reliability.md 9). */
+	log_warn("the session record of device %u does not deserialize: "
+	    "quarantined (dropped), to be rebuilt from a fresh bundle",
+	    a->device);
+	if ((rc = sig_tx_begin(s)) != 0)
+		return rc;
+	rc = s->ops->session_delete(s->ops->arg, a);
+	if ((rc = sig_tx_end(s, rc < 0 ? rc : 0)) != 0)
+		return rc;
+	if (quarantined != NULL)
+		*quarantined = true;
+	return 0;
+}
+
+int
+wa_signal_session_drop(struct wa_signal *s, const struct wa_signal_addr *a)
+{
+	int	 rc, rc2;
+
+	if (!sig_addr_ok(a))
+		return -EINVAL;
+	if ((rc = sig_tx_begin(s)) != 0)
+		return rc;
+	rc = s->ops->session_delete(s->ops->arg, a);
+	rc2 = sig_tx_end(s, rc < 0 ? rc : 0);
+	return rc2 != 0 ? rc2 : rc;
 }
 
 int

@@ -214,6 +214,34 @@ MUST_CHECK int	wa_signal_has_session(struct wa_signal *s,
 		    const struct wa_signal_addr *a);
 
 /*
+ * Whether a's stored session can be used to send (reliability.md 9): 1
+ * when its record deserializes and holds a state with a sending chain
+ * (*regid, may be NULL, set to the registration id the peer had when the
+ * session was made: a retry receipt naming another one means the peer
+ * reinstalled, 9.6); 0 when there is none, or the record holds no such
+ * state (a fresh bundle makes one; the record is kept, its states
+ * archived), or the record does not deserialize: such a corrupt record
+ * is dropped (logged as quarantined) so that a fresh bundle rebuilds the
+ * session, and *quarantined (may be NULL) is set true.  A read error of
+ * the store is never "none": the store's error is returned.  Other
+ * errors: -EINVAL (bad address), the store's errors from the drop.
+ * Source: whatsmeow's handling of undecodable sessions (a new session
+ * from a fetched bundle), libsignal session_record_deserialize().
+ */
+MUST_CHECK int	wa_signal_session_check(struct wa_signal *s,
+		    const struct wa_signal_addr *a, uint32_t *regid,
+		    bool *quarantined);
+
+/*
+ * Drop a's session (its encryption failed: the next send builds it again
+ * from a fresh bundle), inside the caller's transaction when one is open.
+ * Returns 1 when there was one, 0 when not, -EINVAL, or the store's
+ * error.
+ */
+MUST_CHECK int	wa_signal_session_drop(struct wa_signal *s,
+		    const struct wa_signal_addr *a);
+
+/*
  * Build an outgoing session to a from its prekey bundle b (8.1), after
  * checking the signed prekey's signature (over 05 || spk_pub, 5.4); the
  * next wa_signal_encrypt() to a gives a pkmsg.  A session a already had

@@ -231,6 +231,19 @@ lid_put(void *arg, const char *pn, const char *lid)
 }
 
 static int
+lid_alt(void *arg, const char *user, char *out, size_t len)
+{
+	char	 other[STORE_JID_MAX + 1];
+	int	 rc;
+
+	rc = jid_is_lid(user) ? store_lid_get_pn(arg, user, other) :
+	    store_lid_get_lid(arg, user, other);
+	if (rc == 1)
+		snprintf(out, len, "%s", other);
+	return rc;
+}
+
+static int
 devices_get(void *arg, const char *user, uint16_t *ids, size_t max)
 {
 	struct store_devlist_entry	 d[STORE_DEVLIST_MAX];
@@ -425,6 +438,12 @@ skr_forget(void *arg, const char *group, const char *device)
 	return store_skr_forget(arg, group, device);
 }
 
+static int
+skr_forget_device(void *arg, const char *device)
+{
+	return store_skr_forget_device(arg, device);
+}
+
 int
 app_dm_name(struct store *s, const char *jid, char *out, size_t len)
 {
@@ -483,6 +502,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->mark_read = mark_read;
 	ops->push_name = push_name;
 	ops->lid_put = lid_put;
+	ops->lid_alt = lid_alt;
 	ops->devices_get = devices_get;
 	ops->devices_put = devices_put;
 	ops->group_get = group_get;
@@ -493,6 +513,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_has = skr_has;
 	ops->skr_put = skr_put;
 	ops->skr_forget = skr_forget;
+	ops->skr_forget_device = skr_forget_device;
 	ops->group_sent = group_sent;
 	ops->member_receipt = member_receipt;
 	ops->name_get = name_get;

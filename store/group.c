@@ -310,3 +310,18 @@ store_skr_forget(struct store *s, const char *grp, const char *device)
 	store_q_bind_str(st, 2, device);
 	return store_q_run(s, st, "forgetting a sender-key recipient");
 }
+
+int
+store_skr_forget_device(struct store *s, const char *device)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(device, STORE_JID_MAX, true))
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "DELETE FROM sender_key_recipient"
+	    " WHERE device = ?1")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, device);
+	return store_q_run(s, st, "forgetting a changed device's sender keys");
+}

@@ -821,6 +821,10 @@ MUST_CHECK int	store_skr_put(struct store *s, const char *grp,
  * of rows dropped, -EINVAL or -EIO. */
 MUST_CHECK int	store_skr_forget(struct store *s, const char *grp,
 		    const char *device);
+/* Forget that device holds our sender key of any group (its identity
+ * changed, 10.4: the next send gives it an SKDM).  Returns the number of
+ * rows dropped, -EINVAL or -EIO. */
+MUST_CHECK int	store_skr_forget_device(struct store *s, const char *device);
 
 /*
  * ---------------------------------------------------------------------

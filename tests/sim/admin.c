@@ -122,6 +122,8 @@ knobs_json(const struct sim *s)
 	    json_object_new_int64(s->sw_revision));
 	json_object_object_add(o, "reg_refresh_pct",
 	    json_object_new_int64(s->refresh_pct));
+	json_object_object_add(o, "group_flip",
+	    json_object_new_int64(s->group_flip));
 	return o;
 }
 
@@ -598,7 +600,7 @@ static int
 knobs(struct sim *s, struct json_object *in, struct buf *out)
 {
 	static const char *const known[] = { "malformed_next", "cert_fault",
-	    "min_version", "sw_revision", "reg_refresh_pct" };
+	    "min_version", "sw_revision", "reg_refresh_pct", "group_flip" };
 	const char	*v;
 	int64_t		 iv;
 	size_t		 i;
@@ -612,7 +614,7 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 			if (i == sizeof(known) / sizeof(known[0]))
 				return error(out, 400, "unknown knob (known: "
 				    "malformed_next, cert_fault, min_version, "
-				    "sw_revision, reg_refresh_pct)");
+				    "sw_revision, reg_refresh_pct, group_flip)");
 		}
 	}
 	if ((v = jstr(in, "malformed_next")) != NULL &&
@@ -638,6 +640,11 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 		if (!jint(in, "reg_refresh_pct", &iv) || iv < 0 || iv > 100)
 			return error(out, 400, "reg_refresh_pct: 0-100");
 		s->refresh_pct = (unsigned)iv;
+	}
+	if (json_object_object_get_ex(in, "group_flip", NULL)) {
+		if (!jint(in, "group_flip", &iv) || iv < 0 || iv > 1000)
+			return error(out, 400, "group_flip: 0-1000");
+		s->group_flip = (unsigned)iv;
 	}
 	sim_log(s, "knobs: malformed_next %s, cert_fault %s, min_version %u, "
 	    "sw_revision %u, reg_refresh_pct %u", sim_bad_name(s->bad_next),

@@ -67,12 +67,13 @@ group_route_one(struct origin *o, struct msg_ctx *m, struct sim_group *g,
 	struct arena	 a;
 	struct wa_node	*out;
 	char		 encs[48], etype[24] = "";
+	bool		 plid = m->plid;	/* the sender's namespace */
 
 	arena_init(&a, 0);
 	out = sn_new(&a, "message");
 	sn_attr_jid(&a, out, "from", g->id, "g.us", 0);
-	route_put_jid(&a, out, "participant", o->acct, g->lid, o->dev);
-	if (g->lid)
+	route_put_jid(&a, out, "participant", o->acct, plid, o->dev);
+	if (plid)
 		route_put_jid(&a, out, "participant_pn", o->acct, false, 0);
 	else
 		route_put_jid(&a, out, "participant_lid", o->acct, true, 0);
@@ -232,7 +233,14 @@ route_group_message(struct origin *o, struct msg_ctx *m)
 		return;
 	}
 	m->lid = g->lid;
-	route_jid_text(m->from, sizeof(m->from), o->acct, g->lid, o->dev);
+	/* the group_flip knob: the sender named in the other namespace, as
+	 * the server does for a group moving between PN and LID */
+	m->plid = g->lid;
+	if (s->group_flip > 0) {
+		s->group_flip--;
+		m->plid = !g->lid;
+	}
+	route_jid_text(m->from, sizeof(m->from), o->acct, m->plid, o->dev);
 	m->ident = sn_find(n, "device-identity");
 	skmsg = find_skmsg(n);
 	tos = find_tos(s, m, n, &ntos);

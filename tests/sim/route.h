@@ -43,6 +43,8 @@ struct msg_ctx {
 	char			 id[80], type[24], edit[8], category[24];
 	char			 from[96];	/* sender device, as sent */
 	bool			 lid;		/* the stanza's namespace */
+	bool			 plid;		/* groups: the sender's (the
+						 * group_flip knob) */
 	int64_t			 t;
 	unsigned		 routed, sent, skipped;
 };

@@ -286,6 +286,9 @@ struct sim {
 	uint32_t		 min_revision;	/* knob: 405 below it; 0 = off */
 	uint32_t		 sw_revision;	/* knob: served by GET /sw.js */
 	unsigned		 refresh_pct;	/* knob: random reg refresh, % */
+	unsigned		 group_flip;	/* knob: the next N group
+					 * messages name their sender in the
+					 * group's other namespace */
 	uint64_t		 unanswered;	/* iqs answered with 501 */
 
 	struct sim_account	*accounts;	/* newest first */
