@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -441,12 +442,119 @@ check_mode(const char *path, bool dir)
 	return 0;
 }
 
+/*
+ * What the connection's last failure says about the database, as an error
+ * of store/backup.h: damaged (not a database, malformed), full, read-only,
+ * not permitted, interrupted, or -EIO for anything else.
+ */
+int
+store_db_error(struct store *s)
+{
+	switch (sqlite3_extended_errcode(s->db) & 0xff) {
+	case SQLITE_NOTADB:
+		return WC_EDBNOTDB;
+	case SQLITE_CORRUPT:
+		return WC_EDBMALFORMED;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_CANTOPEN:
+		return sqlite3_system_errno(s->db) != 0 ?
+		    -sqlite3_system_errno(s->db) : -EIO;
+	case SQLITE_INTERRUPT:
+		return -EINTR;
+	default:
+		return -EIO;
+	}
+}
+
+/*
+ * Why SQLite opened path read-only although asked for read-write: a
+ * read-only file system (-EROFS) or no write permission (-EACCES).
+ */
+static int
+why_read_only(const char *path)
+{
+	struct statvfs	 vfs;
+
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0)
+		return -EROFS;
+	return -EACCES;
+}
+
+/* The file as it is before SQLite opens it: an empty (0 byte) database
+ * is refused, never taken for a new one. */
+int
+store_db_precheck(const char *path)
+{
+	struct stat	 st;
+
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISREG(st.st_mode) && st.st_size == 0)
+		return WC_EDBEMPTY;
+	return 0;
+}
+
+/* The pragmas, the schema read in full (a damaged schema page is found
+ * now, not at the first statement), the migrations. */
+static int
+db_setup(struct store *s, const char *path)
+{
+	int	 rc;
+
+	if (path != NULL && sqlite3_db_readonly(s->db, "main") == 1)
+		return why_read_only(path);
+	if (store_exec(s, "PRAGMA journal_mode = WAL;"
+	    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;") != 0 ||
+	    store_exec(s, "SELECT count(*) FROM sqlite_master") != 0)
+		return store_db_error(s);
+	if ((rc = migrate(s)) == -EIO)
+		rc = store_db_error(s);
+	return rc;
+}
+
+/* A database this open created and could not set up holds nothing:
+ * removed with its -wal and -shm, so that the next start does not find
+ * an empty file and take it for a damaged one. */
+static void
+unlink_new(const char *path)
+{
+	size_t	 len = strlen(path) + 8;
+	char	*p = xmalloc(len);
+
+	(void)unlink(path);
+	snprintf(p, len, "%s-wal", path);
+	(void)unlink(p);
+	snprintf(p, len, "%s-shm", path);
+	(void)unlink(p);
+	free(p);
+}
+
+/* sqlite3_open_v2() failed: why, in the terms of store_db_error(). */
+static int
+open_error(struct store *s, const char *dir)
+{
+	int	 rc = s->db != NULL ? store_db_error(s) : -ENOMEM;
+
+	if (dir != NULL && access(dir, W_OK) != 0 &&
+	    (errno == EROFS || errno == EACCES))
+		return why_read_only(dir);
+	return rc;
+}
+
 int
 store_db_open(const char *dir, struct store **out)
 {
 	struct store	*s;
+	struct stat	 st;
 	char		*path = NULL;
 	mode_t		 old;
+	bool		 existed = true;
 	int		 rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX;
 
@@ -457,29 +565,33 @@ store_db_open(const char *dir, struct store **out)
 			return rc;
 		path = xmalloc(len);
 		snprintf(path, len, "%s/wachat.db", dir);
-		if ((rc = check_mode(path, false)) != 0) {
+		if ((rc = check_mode(path, false)) != 0 ||
+		    (rc = store_db_precheck(path)) != 0) {
 			free(path);
 			return rc;
 		}
+		existed = stat(path, &st) == 0;
 	}
 	s = xcalloc(1, sizeof(*s));
 	old = umask(077);	/* the database, its WAL and SHM files: 0600 */
 	rc = sqlite3_open_v2(path != NULL ? path : ":memory:", &s->db, flags,
 	    NULL);
 	umask(old);
-	free(path);
-	if (rc != SQLITE_OK) {
-		store_close(s);
-		return -EIO;
+	if (rc != SQLITE_OK)
+		rc = open_error(s, path != NULL ? dir : NULL);
+	else {
+		sqlite3_extended_result_codes(s->db, 1);
+		sqlite3_busy_timeout(s->db, 5000);
+		rc = db_setup(s, path);
 	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, 5000);
-	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL;"
-	    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")) != 0 ||
-	    (rc = migrate(s)) != 0) {
+	if (rc != 0) {
 		store_close(s);
+		if (!existed)
+			unlink_new(path);
+		free(path);
 		return rc;
 	}
+	free(path);
 	*out = s;
 	return 0;
 }

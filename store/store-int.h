@@ -71,6 +71,20 @@ struct store {
  */
 int	store_db_open(const char *dir, struct store **out);
 
+/*
+ * The error the connection's last failed call stands for: WC_EDBNOTDB,
+ * WC_EDBMALFORMED, -ENOSPC, -EROFS, -EACCES, -EINTR (interrupted), the
+ * open's errno, else -EIO.  s's thread.
+ */
+int	store_db_error(struct store *s);
+
+/*
+ * The database file path before SQLite opens it: WC_EDBEMPTY when it is a
+ * regular file of 0 bytes (never taken for a new database), 0 when it is
+ * missing or not empty, a negative errno when it cannot be examined.
+ */
+int	store_db_precheck(const char *path);
+
 /* Run sql (no rows).  Returns 0 or -EIO, with the message on stderr. */
 int	store_exec(struct store *s, const char *sql);
 
