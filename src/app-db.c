@@ -208,6 +208,7 @@ open_checked(struct app *a, bool deep)
 	if ((rc = check_device(a->store)) == 0 && deep)
 		rc = store_quick_check(a->store, NULL, 0);
 	if (rc != 0) {
+		store_keep_as_is(a->store);
 		store_close(a->store);
 		a->store = NULL;
 	}

@@ -32,6 +32,23 @@ store_err_damaged(int err)
 	    err == WC_EDBMALFORMED;
 }
 
+/* SQLite's report as one line: its "*** in database main ***" heading
+ * dropped, each control character a space. */
+static void
+one_line(char *out, size_t size, const char *t)
+{
+	static const char	 head[] = "*** in database main ***";
+	size_t			 i;
+
+	if (strncmp(t, head, sizeof(head) - 1) == 0)
+		t += sizeof(head) - 1;
+	t += strspn(t, "\n ");
+	snprintf(out, size, "%s", t);
+	for (i = 0; out[i] != '\0'; i++)
+		if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+			out[i] = ' ';
+}
+
 int
 store_quick_check(struct store *s, char *why, size_t size)
 {
@@ -54,8 +71,7 @@ store_quick_check(struct store *s, char *why, size_t size)
 		rc = t != NULL && strcmp((const char *)t, "ok") == 0 ? 0 :
 		    WC_EDBMALFORMED;
 		if (rc != 0 && why != NULL && size > 0)
-			snprintf(why, size, "%s", t != NULL ?
-			    (const char *)t : "");
+			one_line(why, size, t != NULL ? (const char *)t : "");
 	} else {
 		sqlite3_finalize(st);
 		rc = store_db_error(s);
@@ -214,6 +230,7 @@ store_backup(struct store *s, const char *file)
 	sqlite3	*dst = NULL;
 	size_t	 len = strlen(file) + 16;
 	char	*tmp = xmalloc(len);
+	mode_t	 old;
 	int	 fd, rc;
 
 	if (is_own_file(s, file)) {
@@ -227,6 +244,7 @@ store_backup(struct store *s, const char *file)
 		return rc;
 	}
 	(void)close(fd);
+	old = umask(077);	/* its journal too */
 	if (sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		rc = -EIO;
@@ -234,6 +252,7 @@ store_backup(struct store *s, const char *file)
 		rc = copy_into(s, dst);
 	if (dst != NULL && sqlite3_close(dst) != SQLITE_OK && rc == 0)
 		rc = -EIO;
+	umask(old);
 	if (rc == 0)
 		rc = sync_path(tmp, false);
 	if (rc == 0 && rename(tmp, file) != 0)

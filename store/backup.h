@@ -22,6 +22,14 @@
 
 struct store;
 
+/*
+ * The database of s is damaged: make store_close() leave it and its WAL
+ * as they are (no checkpoint at close, which would write the WAL's pages
+ * into the damaged file and delete the WAL).  store_open_ro()
+ * connections are always so.  s's thread; NULL is a no-op.
+ */
+void	store_keep_as_is(struct store *s);
+
 /* Whether err is one of the errors of a damaged database: WC_EDBEMPTY,
  * WC_EDBNOTDB, WC_EDBMALFORMED.  Any thread. */
 bool	store_err_damaged(int err);

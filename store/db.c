@@ -21,6 +21,7 @@
 #define LOG_TAG "store"
 #include "base/err.h"
 #include "base/log.h"
+#include "store/backup.h"
 #include "store/store-int.h"
 #include "base/xmalloc.h"
 
@@ -491,13 +492,36 @@ why_read_only(const char *path)
 int
 store_db_precheck(const char *path)
 {
-	struct stat	 st;
+	static const char	 magic[16] = "SQLite format 3";
+	char			 head[16];
+	struct stat		 st;
+	ssize_t			 n;
+	int			 fd;
 
 	if (stat(path, &st) != 0)
 		return errno == ENOENT ? 0 : -errno;
-	if (S_ISREG(st.st_mode) && st.st_size == 0)
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size == 0)
 		return WC_EDBEMPTY;
+	/* A damaged header is told before SQLite opens it: SQLite would
+	 * take the file for an empty database and drop its WAL at close. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	n = read(fd, head, sizeof(head));
+	(void)close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic,
+	    sizeof(head)) != 0)
+		return WC_EDBNOTDB;
 	return 0;
+}
+
+void
+store_keep_as_is(struct store *s)
+{
+	if (s != NULL && s->db != NULL)
+		(void)sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+		    1, (int *)NULL);
 }
 
 /* The pragmas, the schema read in full (a damaged schema page is found
@@ -585,6 +609,7 @@ store_db_open(const char *dir, struct store **out)
 		rc = db_setup(s, path);
 	}
 	if (rc != 0) {
+		store_keep_as_is(s);
 		store_close(s);
 		if (!existed)
 			unlink_new(path);

@@ -15,6 +15,7 @@
 #define LOG_TAG "store"
 #include "base/err.h"
 #include "base/log.h"
+#include "store/backup.h"
 #include "store/store-int.h"
 #include "base/xmalloc.h"
 
@@ -81,6 +82,8 @@ store_open_ro(const char *dir, struct store **out, int *version)
 		store_close(s);
 		return rc;
 	}
+	/* A reader never checkpoints: the file and its WAL stay as found. */
+	store_keep_as_is(s);
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, 5000);
 	rc = -EIO;

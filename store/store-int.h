@@ -80,8 +80,9 @@ int	store_db_error(struct store *s);
 
 /*
  * The database file path before SQLite opens it: WC_EDBEMPTY when it is a
- * regular file of 0 bytes (never taken for a new database), 0 when it is
- * missing or not empty, a negative errno when it cannot be examined.
+ * regular file of 0 bytes (never taken for a new database), WC_EDBNOTDB
+ * when it does not start with SQLite's 16-byte header string, 0 when it
+ * is missing or looks sound, a negative errno when it cannot be read.
  */
 int	store_db_precheck(const char *path);
 
