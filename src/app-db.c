@@ -23,7 +23,6 @@
 
 #include "base/err.h"
 #include "base/i18n.h"
-#include "base/jid.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
 #include "proto/crypto.h"
@@ -164,6 +163,21 @@ key_pair_ok(const uint8_t priv[STORE_KEY_LEN],
 	return ok;
 }
 
+/* A JID of ours as the device row holds it: "" (not linked yet) or
+ * digits, an optional ".agent" and ":device", then @server. */
+static bool
+own_jid_ok(const char *jid, const char *server)
+{
+	size_t	 n = strspn(jid, "0123456789");
+	const char *at = strchr(jid, '@');
+
+	if (jid[0] == '\0')
+		return true;
+	if (n == 0 || at == NULL || strcmp(at + 1, server) != 0)
+		return false;
+	return strspn(jid, "0123456789.:") == (size_t)(at - jid);
+}
+
 /*
  * The device row read back and checked: each stored public key must be
  * the one of its private key, and the JIDs must be JIDs.  A flipped byte
@@ -184,8 +198,8 @@ check_device(struct store *s)
 	if (!key_pair_ok(d.noise_priv, d.noise_pub) ||
 	    !key_pair_ok(d.identity_priv, d.identity_pub) ||
 	    !key_pair_ok(d.spk_priv, d.spk_pub) ||
-	    (d.jid[0] != '\0' && !jid_is_device(d.jid) && !jid_is_user(d.jid)) ||
-	    (d.lid[0] != '\0' && !jid_is_device(d.lid) && !jid_is_user(d.lid))) {
+	    !own_jid_ok(d.jid, "s.whatsapp.net") ||
+	    !own_jid_ok(d.lid, "lid")) {
 		eng_log(LOG_ERROR, "the device row does not hold together: "
 		    "a key or JID is damaged");
 		rc = WC_EDBMALFORMED;

@@ -397,6 +397,8 @@ migrate(struct store *s)
 
 	if ((rc = user_version(s, &v)) != 0)
 		return rc;
+	if (v < 0)	/* never written so: the header is damaged */
+		return WC_EDBMALFORMED;
 	if (v > STORE_SCHEMA_VERSION)
 		return WC_ESCHEMA;
 	if (v == STORE_SCHEMA_VERSION)

@@ -29,7 +29,7 @@ def offsets(path, seed, n, extra):
         i = data.find(bytes.fromhex(h))
         if i >= 0:
             out.append(i + 3)
-    for root in range(2, 12):
+    for root in range(2, 8):
         if root * page <= len(data):
             out.append((root - 1) * page)
     rng = random.Random(seed)
