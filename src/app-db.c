@@ -138,13 +138,11 @@ say_why(char *what, size_t size, const char *dir, int rc)
 		    wc_strerror(rc));
 }
 
-/* Stop the engine with why and the exit status for rc. */
+/* Set the exit status for rc; returns rc. */
 static int
-fail(struct app *a, int rc, const char *why)
+fail(struct app *a, int rc)
 {
 	a->db_status = exit_status(rc);
-	/* said once, as why it stopped */
-	app_eng_stop(a, why, rc);
 	return rc;
 }
 
@@ -248,18 +246,17 @@ open_fresh(struct app *a, char *what, size_t size)
 		    "damaged, so it was not moved; start wachat without "
 		    "--fresh-db"), dir);
 		a->db_status = EXIT_FAILURE;
-		app_eng_stop(a, what, WC_ESTATE);
 		return WC_ESTATE;
 	}
 	if (!store_err_damaged(rc) && rc != -EIO) {
 		say_why(what, size, dir, rc);
-		return fail(a, rc, what);
+		return fail(a, rc);
 	}
 	why = rc;
 	if ((rc = store_move_aside(dir, aside, sizeof(aside))) != 0) {
 		snprintf(what, size, _("--fresh-db: cannot move the damaged "
 		    "database in %s aside: %s"), dir, wc_strerror(rc));
-		return fail(a, rc, what);
+		return fail(a, rc);
 	}
 	snprintf(what, size, _("the damaged database was moved to %s; "
 	    "linking anew"), aside);
@@ -267,16 +264,15 @@ open_fresh(struct app *a, char *what, size_t size)
 	app_eng_error(a, what, why);
 	if ((rc = open_checked(a, false)) != 0) {
 		say_why(what, size, dir, rc);
-		return fail(a, rc, what);
+		return fail(a, rc);
 	}
 	return 0;
 }
 
 int
-app_db_open(struct app *a)
+app_db_open(struct app *a, char *what, size_t size)
 {
 	const char	*dir = a->conf->data_dir;
-	char		 what[4096 + 512];
 	long		 pid;
 	int		 rc;
 
@@ -288,22 +284,22 @@ app_db_open(struct app *a)
 	 * commands read without it. */
 	if ((rc = lock_data_dir(a, dir, &pid)) != 0) {
 		if (rc == WC_ELOCKED && pid > 0)
-			snprintf(what, sizeof(what), _("another wachat (pid %ld) "
+			snprintf(what, size, _("another wachat (pid %ld) "
 			    "is running with the data dir %s"), pid, dir);
 		else if (rc == WC_ELOCKED)
-			snprintf(what, sizeof(what), _("another wachat is "
+			snprintf(what, size, _("another wachat is "
 			    "running with the data dir %s"), dir);
 		else
-			say_why(what, sizeof(what), dir, rc);
+			say_why(what, size, dir, rc);
 		eng_log(LOG_ERROR, "locking %s: %s", dir, wc_strerror(rc));
-		return fail(a, rc, what);
+		return fail(a, rc);
 	}
 	if (a->fresh_db)
-		return open_fresh(a, what, sizeof(what));
+		return open_fresh(a, what, size);
 	if ((rc = open_checked(a, false)) != 0) {
 		eng_log(LOG_ERROR, "store_open %s: %s", dir, wc_strerror(rc));
-		say_why(what, sizeof(what), dir, rc);
-		return fail(a, rc, what);
+		say_why(what, size, dir, rc);
+		return fail(a, rc);
 	}
 	return 0;
 }

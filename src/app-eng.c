@@ -380,13 +380,15 @@ app_eng_thread(void *arg)
 {
 	struct app	*a = arg;
 	struct ev	*ev;
+	char		 what[4096 + 512];
 	int		 rc;
 
-	if (app_db_open(a) == 0) {
+	if ((rc = app_db_open(a, what, sizeof(what))) == 0) {
 		start_engine(a);
 		if (!a->stopping)
 			app_db_check_start(a);
-	}
+	} else
+		app_eng_stop(a, what, rc);	/* said once, as why it stopped */
 	uv_run(&a->eng_loop, UV_RUN_DEFAULT);
 	/* The loop ran out of handles: the engine, the queue and the
 	 * background check are gone. */

@@ -20,7 +20,7 @@
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-eng.o, app-read.o, app-send.o, evq.o
  *	app-eng.o  -> app-db.o, app-read.o, app-send.o, evq.o
- *	app-db.o   -> app-eng.o (app_eng_stop), app-send.o
+ *	app-db.o   -> app-send.o
  *	app-read.o -> app-send.o
  *	app-send.o -> evq.o
  *	app-ui.o   -> app-print.o, conf.o, evq.o
@@ -124,11 +124,11 @@ void	app_eng_stop(struct app *a, const char *why, int err);
 /*
  * Take the data dir's lock, then open the store (a->store) and check its
  * device's keys; with a->fresh_db, move a damaged database aside first
- * (or stop when it is not damaged).  On failure the engine is stopped
- * with why in words and a->db_status set (src/app.h's exit statuses).
- * Returns 0 or the error.  Engine thread, once, first.
+ * (or fail when it is not damaged).  On failure why is said in words in
+ * what (size bytes, for app_eng_stop()) and a->db_status set (src/app.h's
+ * exit statuses).  Returns 0 or the error.  Engine thread, once, first.
  */
-int	app_db_open(struct app *a);
+int	app_db_open(struct app *a, char *what, size_t size);
 
 /* Start PRAGMA quick_check on a read-only connection of its own on
  * libuv's worker pool; its failure is logged and said as EV_ERROR on the
