@@ -99,8 +99,8 @@ cli_backup(struct store *s, const char *file)
 		return CLI_OK;
 	}
 	if (rc == -EINVAL) {
-		fprintf(stderr, "wachat backup: %s is the database itself; name "
-		    "another file\n", file);
+		fprintf(stderr, "wachat backup: %s is the database itself; "
+		    "name another file\n", file);
 		return CLI_USAGE;
 	}
 	if (store_err_damaged(rc)) {

@@ -105,7 +105,8 @@ aside_name(const char *dir, char *out, size_t size)
 		return -EINVAL;
 	for (i = 1; i <= 100; i++) {
 		if (i == 1)
-			snprintf(out, size, "%s/wachat.db.damaged-%s", dir, stamp);
+			snprintf(out, size, "%s/wachat.db.damaged-%s", dir,
+			    stamp);
 		else
 			snprintf(out, size, "%s/wachat.db.damaged-%s-%d", dir,
 			    stamp, i);
