@@ -53,6 +53,10 @@ static const struct {
 	{ WC_EENCHASH, N_("downloaded file does not match its hash") },
 	{ WC_EPADDING, N_("bad padding in decrypted media") },
 	{ WC_EFILEHASH, N_("decrypted file does not match its hash") },
+	{ WC_EDBEMPTY, N_("the database file is empty") },
+	{ WC_EDBNOTDB, N_("the database file is not a database") },
+	{ WC_EDBMALFORMED, N_("the database is malformed") },
+	{ WC_ELOCKED, N_("another process holds the lock") },
 };
 
 /* Every code has its message: a new code (added above WC_ELAST) widens

@@ -50,6 +50,10 @@ enum wc_err {
 	WC_EENCHASH,		/* a download's SHA-256 is not fileEncSHA256 */
 	WC_EPADDING,		/* bad PKCS#7 padding after a MAC that verified */
 	WC_EFILEHASH,		/* a plaintext's SHA-256 is not fileSHA256 */
+	WC_EDBEMPTY,		/* the database file is empty (0 bytes) */
+	WC_EDBNOTDB,		/* the database file is not a database */
+	WC_EDBMALFORMED,	/* the database is malformed (damaged) */
+	WC_ELOCKED,		/* another process holds the data dir's lock */
 	WC_ELAST		/* not a code: one past the last; new codes
 				 * go above it */
 };

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * src/app-eng.c -- the engine thread of the composition root
- * (src/app-int.h): it opens the store and takes the data dir's lock,
- * binds the store into the engine, runs the engine's loop, and turns the
+ * (src/app-int.h): it opens the store (src/app-db.c), binds the store
+ * into the engine, runs the engine's loop, and turns the
  * engine's, the messaging module's and history sync's callbacks into
  * typed events for the main thread, with the names and group details the
  * screen shows filled in here, once.
@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -43,6 +42,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	if (a->stopping)
 		return;
 	a->stopping = true;
+	app_db_check_stop(a);
 	a->stop_text = xstrdup(why);
 	a->stop_err = err;
 	app_disk_stop(a);
@@ -331,75 +331,6 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 
 /* ---- the thread ---- */
 
-/*
- * Take the data dir's lock (DIR/lock, 0600, flock exclusive, kept while
- * wachat runs).  Returns 0, -EWOULDBLOCK when another process holds it,
- * or -errno.
- */
-static int
-lock_data_dir(struct app *a, const char *dir)
-{
-	size_t	 len = strlen(dir) + 8;
-	char	*path = xmalloc(len);
-	int	 fd, rc = 0;
-
-	snprintf(path, len, "%s/lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	free(path);
-	if (fd < 0)
-		return -errno;
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-		rc = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
-		(void)close(fd);
-		return rc;
-	}
-	a->lock_fd = fd;
-	return 0;
-}
-
-/* Open the store and take the data dir's lock; on failure the engine is
- * stopped with why.  Returns 0 or the error. */
-static int
-open_store(struct app *a)
-{
-	const struct conf	*c = a->conf;
-	int			 rc;
-
-	if ((rc = store_open(c->data_dir, &a->store)) != 0) {
-		size_t	 len = strlen(c->data_dir) + 512;
-		char	*what = xmalloc(len);
-
-		eng_log(LOG_ERROR, "store_open %s: %s", c->data_dir,
-		    wc_strerror(rc));
-		if (rc == -EPERM)
-			snprintf(what, len, _("the data dir %s (or its "
-			    "database) is open to other users: wachat keeps "
-			    "keys there and refuses it; chmod 700 the "
-			    "directory and 600 its files"), c->data_dir);
-		else
-			snprintf(what, len, _("cannot open the store in %s"),
-			    c->data_dir);
-		/* said once, as why it stopped */
-		app_eng_stop(a, what, rc);
-		free(what);
-		return rc;
-	}
-	/* One wachat per data dir: a second would log in as the same device
-	 * and take messages from the first.  The shell commands read
-	 * without this lock. */
-	if ((rc = lock_data_dir(a, c->data_dir)) != 0) {
-		char	 what[600];
-
-		snprintf(what, sizeof(what), rc == -EWOULDBLOCK ?
-		    _("another wachat is running with the data dir %s") :
-		    _("cannot lock the data dir %s"), c->data_dir);
-		/* said once, as why it stopped */
-		app_eng_stop(a, what, rc);
-		return rc;
-	}
-	return 0;
-}
-
 /* The engine over the store, started; on failure it is stopped. */
 static void
 start_engine(struct app *a)
@@ -451,17 +382,19 @@ app_eng_thread(void *arg)
 {
 	struct app	*a = arg;
 	struct ev	*ev;
+	char		 what[4096 + 512];
 	int		 rc;
 
-	if (open_store(a) == 0)
+	if ((rc = app_db_open(a, what, sizeof(what))) == 0) {
 		start_engine(a);
+		if (!a->stopping)
+			app_db_check_start(a);
+	} else
+		app_eng_stop(a, what, rc);	/* said once, as why it stopped */
 	uv_run(&a->eng_loop, UV_RUN_DEFAULT);
-	/* The loop ran out of handles: the engine and the queue are gone. */
-	store_close(a->store);
-	if (a->lock_fd >= 0)
-		(void)close(a->lock_fd);	/* releases the lock */
-	a->lock_fd = -1;
-	a->store = NULL;
+	/* The loop ran out of handles: the engine, the queue and the
+	 * background check are gone. */
+	app_db_close(a);
 	app_read_release(a);
 	if ((rc = uv_loop_close(&a->eng_loop)) != 0) {
 		eng_log(LOG_ERROR, "the engine loop has handles left: %s",

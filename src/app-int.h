@@ -8,6 +8,8 @@
  *	src/app-ui.c	the main thread: the events, the curses screen
  *	src/app-print.c	the main thread without a screen: one line per event
  *	src/app-eng.c	the engine thread: store, engine, their events
+ *	src/app-db.c	the engine thread: the data dir's lock, the
+ *			database opened and checked in the background
  *	src/app-cmd.c	the engine thread: the command table
  *	src/app-read.c	the engine thread: events read from the store
  *	src/app-send.c	the engine thread: events sent to the main thread
@@ -19,7 +21,8 @@
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-disk.o, app-eng.o, app-read.o, app-send.o, evq.o
- *	app-eng.o  -> app-disk.o, app-read.o, app-send.o, evq.o
+ *	app-eng.o  -> app-db.o, app-disk.o, app-read.o, app-send.o, evq.o
+ *	app-db.o   -> app-send.o
  *	app-disk.o -> (none of these)
  *	app-read.o -> app-send.o
  *	app-send.o -> evq.o
@@ -85,6 +88,21 @@ struct app {
 	char			 own_user[128];	/* our PN user JID, once
 						 * connected */
 	int			 lock_fd;	/* the data dir's lock, or -1 */
+	bool			 fresh_db;	/* --fresh-db (src/app-db.c) */
+	int			 db_status;	/* exit status for a store that
+						 * did not open, or 0 (read
+						 * by the main thread after
+						 * EV_STOPPED) */
+	uv_work_t		 check_req;	/* the background check */
+	uv_mutex_t		 check_mu;	/* guards check_store and
+						 * check_cancel */
+	bool			 check_mu_ok;	/* check_mu initialized */
+	bool			 check_started;
+	bool			 check_cancel;
+	struct store		*check_store;	/* its connection, or NULL */
+	int			 check_rc;	/* its result (worker, then
+						 * engine thread) */
+	char			 check_why[256];
 	bool			 stopping;	/* the engine is being shut */
 	char			*stop_text;	/* EV_STOPPED's why, or NULL */
 	int			 stop_err;	/* EV_STOPPED's err */
@@ -125,6 +143,29 @@ void	app_disk_full(struct app *a);
 /* Close the probe's timer (at stop, so the loop runs out of handles).
  * Engine thread. */
 void	app_disk_stop(struct app *a);
+/* ---- src/app-db.c: the data dir and its database ---- */
+
+/*
+ * Take the data dir's lock, then open the store (a->store) and check its
+ * device's keys; with a->fresh_db, move a damaged database aside first
+ * (or fail when it is not damaged).  On failure why is said in words in
+ * what (size bytes, for app_eng_stop()) and a->db_status set (src/app.h's
+ * exit statuses).  Returns 0 or the error.  Engine thread, once, first.
+ */
+int	app_db_open(struct app *a, char *what, size_t size);
+
+/* Start PRAGMA quick_check on a read-only connection of its own on
+ * libuv's worker pool; its failure is logged and said as EV_ERROR on the
+ * status line.  Engine thread, after app_db_open() succeeded. */
+void	app_db_check_start(struct app *a);
+
+/* Make the background check stop soon (the engine is stopping).  Engine
+ * thread. */
+void	app_db_check_stop(struct app *a);
+
+/* Close the store, release the lock.  Engine thread, once its loop has
+ * ended. */
+void	app_db_close(struct app *a);
 
 /* ---- src/app-send.c: events to the main thread ---- */
 

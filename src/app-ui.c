@@ -65,7 +65,7 @@ stopped(struct app *a, const struct ev *ev, struct evq *q)
 	a->stopped = true;
 	/* Asked to quit and stopped cleanly: success. */
 	a->status = a->quit_sent && ev->u.stopped.err == 0 ? EXIT_SUCCESS :
-	    EXIT_FAILURE;
+	    a->db_status != 0 ? a->db_status : EXIT_FAILURE;
 	uv_close((uv_handle_t *)&a->sigint, close_cb);
 	uv_close((uv_handle_t *)&a->sigterm, close_cb);
 	if (a->screen != NULL) {

@@ -99,7 +99,7 @@ make_parents(const char *path)
 }
 
 int
-app_run(const struct conf *c, const char *pair_pn)
+app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
 {
 	struct app	 a;
 	int		 rc;
@@ -108,6 +108,7 @@ app_run(const struct conf *c, const char *pair_pn)
 	a.conf = c;
 	a.status = EXIT_FAILURE;
 	a.lock_fd = -1;
+	a.fresh_db = fresh_db;
 	a.draw_qr = isatty(STDOUT_FILENO) == 1;
 	a.saved_err = -1;
 	if (app_ui_view_opts(c, &a.view) != 0)

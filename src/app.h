@@ -12,6 +12,8 @@
 #ifndef WC_APP_H
 #define WC_APP_H
 
+#include <stdbool.h>
+
 #include "src/conf.h"
 
 /*
@@ -20,15 +22,25 @@
  * the store first) or the engine stops for good (logged out, refused).
  * pair_pn NULL links by QR code when not linked yet; else it is a phone
  * number (digits, country code first, an optional leading '+') to link
- * by a code typed on that phone (CMD_PAIR_CODE).
+ * by a code typed on that phone (CMD_PAIR_CODE).  fresh_db (--fresh-db):
+ * a damaged or empty database is moved aside and a new link made; a
+ * sound one is kept and nothing runs.
  * Opens the log file of c first (creating its directories, 0700), and
  * the parents of the data dir.  Returns the exit status: EXIT_SUCCESS when
  * stopped by a signal and closed cleanly, EXIT_FAILURE when the engine
  * stopped on its own or could not start (the reason printed on standard
- * output, or standard error when the threads could not start).  A second
+ * output, or standard error when the threads could not start), or one of
+ * the APP_EXIT_* below when the database is the reason.  A second
  * signal ends the process at once.  Main thread, once, before any other
  * thread is started.
  */
-int	app_run(const struct conf *c, const char *pair_pn);
+int	app_run(const struct conf *c, const char *pair_pn, bool fresh_db);
+
+/* The exit statuses of a start that failed on the data dir (doc/wachat.1,
+ * EXIT STATUS; the same numbers as the subcommands', src/cli.h). */
+#define APP_EXIT_DB		3	/* cannot open or write the database:
+					 * read-only, full, permissions */
+#define APP_EXIT_DAMAGED	6	/* the database is empty or damaged */
+#define APP_EXIT_LOCKED		7	/* another wachat has the data dir */
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/cli.c -- wachat chats, history, search, export: the database read
+ * src/cli.c -- wachat chats, history, search, export, backup: the database read
  * directly, read-only, while another wachat may be running on it
  * (src/cli.h, doc/wachat.1 SUBCOMMANDS).
  *
@@ -29,6 +29,7 @@
 
 #include "base/buf.h"
 #include "src/cli.h"
+#include "src/cli-db.h"
 #include "src/conf.h"
 #include "base/err.h"
 #include "base/jid.h"
@@ -81,9 +82,14 @@ cli_usage(FILE *f)
 	    "(local time\n"
 	    "unless it ends in Z or +HH:MM).  --data-dir and --config as "
 	    "above.\n"
+	    "  wachat backup FILE  a consistent copy of the database (with "
+	    "what is still\n"
+	    "                      in its WAL) to FILE, also while wachat "
+	    "runs\n"
 	    "Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
 	    "database error,\n"
-	    "4 CHAT names several chats (listed), 5 output not written.\n",
+	    "4 CHAT names several chats (listed), 5 output not written, 6 "
+	    "the database\nis damaged or empty.\n",
 	    f);
 }
 
@@ -927,50 +933,6 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 }
 
 /* ------------------------------------------------------------------ */
-/* Settings and the database */
-
-static int
-open_db(const char *file, const char *data_dir, struct store **s)
-{
-	struct conf	 conf;
-	struct conf_env	 env;
-	struct conf_err	 err;
-	struct conf_arg	 arg = { "data-dir", data_dir };
-	int		 rc, v = -1;
-
-	env.home = getenv("HOME");
-	env.xdg_config_home = getenv("XDG_CONFIG_HOME");
-	env.xdg_data_home = getenv("XDG_DATA_HOME");
-	env.xdg_state_home = getenv("XDG_STATE_HOME");
-	if (conf_load(&conf, &env, file, &arg, data_dir != NULL ? 1 : 0,
-	    &err) != 0) {
-		if (err.file[0] != '\0')
-			fprintf(stderr, "wachat: %s: %s\n", err.file, err.why);
-		else
-			fprintf(stderr, "wachat: --%s: %s\n", err.name,
-			    err.why);
-		return CLI_USAGE;
-	}
-	rc = store_open_ro(conf.data_dir, s, &v);
-	if (rc == -ENOENT)
-		fprintf(stderr, "wachat: no database in %s (wachat has not "
-		    "been linked with this data dir)\n", conf.data_dir);
-	else if (rc == WC_ESCHEMA && v > STORE_SCHEMA_VERSION)
-		fprintf(stderr, "wachat: the database in %s was written by a "
-		    "newer wachat (schema %d; this one reads %d)\n",
-		    conf.data_dir, v, STORE_SCHEMA_VERSION);
-	else if (rc == WC_ESCHEMA)
-		fprintf(stderr, "wachat: the database in %s has an older "
-		    "schema (%d; this one reads %d): run wachat once to "
-		    "upgrade it\n", conf.data_dir, v, STORE_SCHEMA_VERSION);
-	else if (rc != 0)
-		fprintf(stderr, "wachat: cannot open the database in %s: %s\n",
-		    conf.data_dir, wc_strerror(rc));
-	conf_release(&conf);
-	return rc == 0 ? CLI_OK : CLI_DB;
-}
-
-/* ------------------------------------------------------------------ */
 /* The command line */
 
 #define GO_ON	(-1)	/* an argument step passed: on to the next */
@@ -1115,6 +1077,23 @@ args_query(struct cli_args *a, int first, int argc, char **argv)
 	return GO_ON;
 }
 
+/* backup: the one FILE to write. */
+static int
+args_file(struct cli_args *a, int first, int argc, char **argv)
+{
+	if (first + 1 != argc)
+		return usage_error(a->cmd, "takes one FILE");
+	a->arg = argv[first];
+	return GO_ON;
+}
+
+static int
+cmd_backup(struct cli *c, const struct cli_args *a, const char *jid)
+{
+	(void)jid;
+	return cli_backup(c->s, a->arg);
+}
+
 /* export: every message of the chat jid. */
 static int
 cmd_export(struct cli *c, const struct cli_args *a, const char *jid)
@@ -1137,6 +1116,7 @@ static const struct cli_cmd {
 	{ "history", args_chat, cmd_history, true, true, false, false },
 	{ "search", args_query, cmd_search, false, false, true, false },
 	{ "export", args_chat, cmd_export, true, false, false, true },
+	{ "backup", args_file, cmd_backup, false, false, false, false },
 };
 #define NCMDS	(sizeof(CMDS) / sizeof(CMDS[0]))
 
@@ -1197,12 +1177,14 @@ cli_main(int argc, char **argv)
 		return status;
 	memset(&c, 0, sizeof(c));
 	c.json = a.json;
-	if ((status = open_db(a.file, a.data_dir, &c.s)) != CLI_OK)
+	if ((status = cli_open_db(a.file, a.data_dir, &c.s)) != CLI_OK)
 		return status;
 	chat = k->arg_is_chat ? a.arg : a.chat;
 	status = chat != NULL ? resolve_chat(&c, chat, jid) : CLI_OK;
 	if (status == CLI_OK)
 		status = k->run(&c, &a, chat != NULL ? jid : NULL);
+	if (status == CLI_DB)
+		status = cli_db_failed(c.s);
 	store_close(c.s);
 	buf_release(&c.line);
 	if (fflush(stdout) != 0 || ferror(stdout))

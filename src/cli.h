@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * src/cli.h -- the read-only subcommands: wachat chats, history, search,
- * export (doc/wachat.1, SUBCOMMANDS; features.md D3, D4).  They open the
+ * export, backup (doc/wachat.1, SUBCOMMANDS; features.md D3, D4).  They open the
  * database with store_open_ro(), so they work while another wachat runs
  * on the same data dir, and print plain text (every string from the
  * network through wc_sanitize()) or JSON lines (valid UTF-8, controls
@@ -22,6 +22,7 @@ enum cli_exit {
 	CLI_DB = 3,		/* no database, unreadable, other schema */
 	CLI_AMBIGUOUS = 4,	/* a chat name names several chats */
 	CLI_WRITE = 5,		/* the output could not be written */
+	CLI_DAMAGED = 6,	/* the database is damaged or empty */
 };
 
 /* Whether arg (argv[1]) names a subcommand. */

@@ -88,6 +88,11 @@ usage(FILE *f)
 	    "                      (country code first; spaces, '-', '(' "
 	    "and ')' are\n"
 	    "                      ignored) instead of a QR code\n"), f);
+	fputs(_("  --fresh-db          when the database is damaged or empty: "
+	    "move it aside\n"
+	    "                      (wachat.db.damaged-DATE) and link anew; "
+	    "a sound one\n"
+	    "                      is never moved\n"), f);
 	fputs(_("  --config FILE       read settings from FILE (default:\n"
 	    "                      $XDG_CONFIG_HOME/wachat/wachat.conf)\n"), f);
 	fputs(_("  --url URL           the WebSocket URL (default:\n"
@@ -171,7 +176,7 @@ is_phone(const char *s)
 /* Load the settings and run the client; return an exit status. */
 static int
 run(const char *file, const struct conf_arg *args, size_t nargs,
-    const char *pair_pn)
+    const char *pair_pn, bool fresh_db)
 {
 	struct conf	 c;
 	struct conf_env	 env;
@@ -203,7 +208,7 @@ run(const char *file, const struct conf_arg *args, size_t nargs,
 		free(pn);
 		return EXIT_FAILURE;
 	}
-	status = app_run(&c, pn);
+	status = app_run(&c, pn, fresh_db);
 	conf_release(&c);
 	free(pn);
 	return status;
@@ -350,6 +355,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "config", required_argument, NULL, 'C' },
 		{ "pair-phone", required_argument, NULL, 'P' },
+		{ "fresh-db", no_argument, NULL, 'F' },
 		/* Settings: named as in the file (src/conf.h). */
 		{ "url", required_argument, NULL, 'S' },
 		{ "root-key", required_argument, NULL, 'S' },
@@ -370,7 +376,7 @@ main(int argc, char **argv)
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];
 	size_t		 nargs = 0, i;
 	const char	*frame = NULL, *file = NULL, *pair_pn = NULL;
-	bool		 help = false, version = false;
+	bool		 help = false, version = false, fresh_db = false;
 	int		 c, idx;
 	const char	*localedir = getenv("WACHAT_LOCALEDIR");
 
@@ -413,6 +419,9 @@ main(int argc, char **argv)
 		case 'P':
 			pair_pn = optarg;
 			break;
+		case 'F':
+			fresh_db = true;
+			break;
 		case 'S':
 			/* A repeated option replaces its earlier value. */
 			for (i = 0; i < nargs; i++)
@@ -453,5 +462,5 @@ main(int argc, char **argv)
 	}
 	if (frame != NULL)
 		return finish(decode_frame(frame));
-	return finish(run(file, args, nargs, pair_pn));
+	return finish(run(file, args, nargs, pair_pn, fresh_db));
 }

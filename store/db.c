@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #define LOG_TAG "store"
 #include "base/err.h"
 #include "base/log.h"
+#include "store/backup.h"
 #include "store/store-int.h"
 #include "base/xmalloc.h"
 
@@ -410,6 +412,8 @@ migrate(struct store *s)
 
 	if ((rc = user_version(s, &v)) != 0)
 		return rc;
+	if (v < 0)	/* never written so: the header is damaged */
+		return WC_EDBMALFORMED;
 	if (v > STORE_SCHEMA_VERSION)
 		return WC_ESCHEMA;
 	if (v == STORE_SCHEMA_VERSION)
@@ -456,12 +460,142 @@ check_mode(const char *path, bool dir)
 	return 0;
 }
 
+/*
+ * What the connection's last failure says about the database, as an error
+ * of store/backup.h: damaged (not a database, malformed), full, read-only,
+ * not permitted, interrupted, or -EIO for anything else.
+ */
+int
+store_db_error(struct store *s)
+{
+	switch (sqlite3_extended_errcode(s->db) & 0xff) {
+	case SQLITE_NOTADB:
+		return WC_EDBNOTDB;
+	case SQLITE_CORRUPT:
+		return WC_EDBMALFORMED;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_READONLY:
+		return -EROFS;
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return -EACCES;
+	case SQLITE_CANTOPEN:
+		return sqlite3_system_errno(s->db) != 0 ?
+		    -sqlite3_system_errno(s->db) : -EIO;
+	case SQLITE_INTERRUPT:
+		return -EINTR;
+	default:	/* an I/O error that was ENOSPC is a full disk too */
+		return store_step_err(s, sqlite3_extended_errcode(s->db));
+	}
+}
+
+/*
+ * Why SQLite opened path read-only although asked for read-write: a
+ * read-only file system (-EROFS) or no write permission (-EACCES).
+ */
+static int
+why_read_only(const char *path)
+{
+	struct statvfs	 vfs;
+
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0)
+		return -EROFS;
+	return -EACCES;
+}
+
+/* The file as it is before SQLite opens it: an empty (0 byte) database
+ * is refused, never taken for a new one. */
+int
+store_db_precheck(const char *path)
+{
+	static const char	 magic[16] = "SQLite format 3";
+	char			 head[16];
+	struct stat		 st;
+	ssize_t			 n;
+	int			 fd;
+
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISREG(st.st_mode))
+		return 0;
+	if (st.st_size == 0)
+		return WC_EDBEMPTY;
+	/* A damaged header is told before SQLite opens it: SQLite would
+	 * take the file for an empty database and drop its WAL at close. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	n = read(fd, head, sizeof(head));
+	(void)close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic,
+	    sizeof(head)) != 0)
+		return WC_EDBNOTDB;
+	return 0;
+}
+
+void
+store_keep_as_is(struct store *s)
+{
+	if (s != NULL && s->db != NULL)
+		(void)sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+		    1, (int *)NULL);
+}
+
+/* The pragmas, the schema read in full (a damaged schema page is found
+ * now, not at the first statement), the migrations. */
+static int
+db_setup(struct store *s, const char *path)
+{
+	int	 rc;
+
+	if (path != NULL && sqlite3_db_readonly(s->db, "main") == 1)
+		return why_read_only(path);
+	if (store_exec(s, "PRAGMA journal_mode = WAL;"
+	    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;") != 0 ||
+	    store_exec(s, "SELECT count(*) FROM sqlite_master") != 0)
+		return store_db_error(s);
+	if ((rc = migrate(s)) == -EIO)
+		rc = store_db_error(s);
+	return rc;
+}
+
+/* A database this open created and could not set up holds nothing:
+ * removed with its -wal and -shm, so that the next start does not find
+ * an empty file and take it for a damaged one. */
+static void
+unlink_new(const char *path)
+{
+	size_t	 len = strlen(path) + 8;
+	char	*p = xmalloc(len);
+
+	(void)unlink(path);
+	snprintf(p, len, "%s-wal", path);
+	(void)unlink(p);
+	snprintf(p, len, "%s-shm", path);
+	(void)unlink(p);
+	free(p);
+}
+
+/* sqlite3_open_v2() failed: why, in the terms of store_db_error(). */
+static int
+open_error(struct store *s, const char *dir)
+{
+	int	 rc = s->db != NULL ? store_db_error(s) : -ENOMEM;
+
+	if (dir != NULL && access(dir, W_OK) != 0 &&
+	    (errno == EROFS || errno == EACCES))
+		return why_read_only(dir);
+	return rc;
+}
+
 int
 store_db_open(const char *dir, struct store **out)
 {
 	struct store	*s;
+	struct stat	 st;
 	char		*path = NULL;
 	mode_t		 old;
+	bool		 existed = true;
 	int		 rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX;
 
@@ -472,29 +606,34 @@ store_db_open(const char *dir, struct store **out)
 			return rc;
 		path = xmalloc(len);
 		snprintf(path, len, "%s/wachat.db", dir);
-		if ((rc = check_mode(path, false)) != 0) {
+		if ((rc = check_mode(path, false)) != 0 ||
+		    (rc = store_db_precheck(path)) != 0) {
 			free(path);
 			return rc;
 		}
+		existed = stat(path, &st) == 0;
 	}
 	s = xcalloc(1, sizeof(*s));
 	old = umask(077);	/* the database, its WAL and SHM files: 0600 */
 	rc = sqlite3_open_v2(path != NULL ? path : ":memory:", &s->db, flags,
 	    NULL);
 	umask(old);
-	free(path);
-	if (rc != SQLITE_OK) {
-		store_close(s);
-		return -EIO;
+	if (rc != SQLITE_OK)
+		rc = open_error(s, path != NULL ? dir : NULL);
+	else {
+		sqlite3_extended_result_codes(s->db, 1);
+		sqlite3_busy_timeout(s->db, 5000);
+		rc = db_setup(s, path);
 	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, 5000);
-	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL;"
-	    "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")) != 0 ||
-	    (rc = migrate(s)) != 0) {
+	if (rc != 0) {
+		store_keep_as_is(s);
 		store_close(s);
+		if (!existed)
+			unlink_new(path);
+		free(path);
 		return rc;
 	}
+	free(path);
 	*out = s;
 	return 0;
 }

@@ -4,7 +4,8 @@ noinst_LIBRARIES += libstore.a
 libstore_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) \
 	$(SODIUM_CFLAGS)
 libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
-	store/tx.c store/open.c store/device.c store/prekey.c
+	store/tx.c store/open.c store/device.c store/prekey.c \
+	store/backup.h store/backup.c
 STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)
 # Chats and messages (migration 3): one file per concern.
 libstore_a_SOURCES += store/chat.c store/message.c store/page.c \

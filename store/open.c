@@ -15,6 +15,7 @@
 #define LOG_TAG "store"
 #include "base/err.h"
 #include "base/log.h"
+#include "store/backup.h"
 #include "store/store-int.h"
 #include "base/xmalloc.h"
 
@@ -67,7 +68,8 @@ store_open_ro(const char *dir, struct store **out, int *version)
 	path = xmalloc(len);
 	snprintf(path, len, "%s/wachat.db", dir);
 	if ((rc = ro_mode_ok(dir, true)) != 0 ||
-	    (rc = ro_mode_ok(path, false)) != 0) {
+	    (rc = ro_mode_ok(path, false)) != 0 ||
+	    (rc = store_db_precheck(path)) != 0) {
 		free(path);
 		return rc;
 	}
@@ -76,9 +78,12 @@ store_open_ro(const char *dir, struct store **out, int *version)
 	    SQLITE_OPEN_NOMUTEX, NULL);
 	free(path);
 	if (rc != SQLITE_OK) {
+		rc = s->db != NULL ? store_db_error(s) : -ENOMEM;
 		store_close(s);
-		return -EIO;
+		return rc;
 	}
+	/* A reader never checkpoints: the file and its WAL stay as found. */
+	store_keep_as_is(s);
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, 5000);
 	rc = -EIO;
@@ -92,6 +97,8 @@ store_open_ro(const char *dir, struct store **out, int *version)
 			    sqlite3_errmsg(s->db));
 		sqlite3_finalize(st);
 	}
+	if (rc != 0)
+		rc = store_db_error(s);
 	if (rc == 0 && version != NULL)
 		*version = v;
 	if (rc == 0 && v != STORE_SCHEMA_VERSION)

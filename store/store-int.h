@@ -78,6 +78,21 @@ int	store_db_open(const char *dir, struct store **out);
  */
 int	store_step_err(struct store *s, int rc);
 
+/*
+ * The error the connection's last failed call stands for: WC_EDBNOTDB,
+ * WC_EDBMALFORMED, -ENOSPC, -EROFS, -EACCES, -EINTR (interrupted), the
+ * open's errno, else -EIO.  s's thread.
+ */
+int	store_db_error(struct store *s);
+
+/*
+ * The database file path before SQLite opens it: WC_EDBEMPTY when it is a
+ * regular file of 0 bytes (never taken for a new database), WC_EDBNOTDB
+ * when it does not start with SQLite's 16-byte header string, 0 when it
+ * is missing or looks sound, a negative errno when it cannot be read.
+ */
+int	store_db_precheck(const char *path);
+
 /* Run sql (no rows).  Returns 0, -ENOSPC (disk full) or -EIO, with the
  * message on stderr. */
 int	store_exec(struct store *s, const char *sql);

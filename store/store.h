@@ -25,8 +25,12 @@ struct store;
  * created with mode 0700 when missing (store/open.c, store/db.c).
  * Refuses a dir or database file whose mode grants any group or other
  * permission (-EPERM), a database written by a newer wachat (WC_ESCHEMA,
- * the file left untouched), and a file that is not a SQLite database
- * (-EIO); a dir that cannot be read or created gives its negative errno.
+ * the file left untouched), and a damaged one, never touched nor taken
+ * for a new one: WC_EDBEMPTY (0 bytes), WC_EDBNOTDB (not SQLite's
+ * header), WC_EDBMALFORMED (a damaged page, found at open); -EROFS,
+ * -EACCES, -ENOSPC when it cannot be written (store/backup.h); a dir
+ * that cannot be read or created gives its negative errno.  A database
+ * it creates and cannot set up is removed again.
  * Runs the numbered migrations up to STORE_SCHEMA_VERSION in one
  * transaction, then registers the after-commit hook of the search index
  * (see store_tx_commit()), counting the FTS backlog an earlier run left
@@ -1006,7 +1010,8 @@ MUST_CHECK int	store_chat_find(struct store *s, const char *who,
  * *out (closed with store_close()), -ENOENT (no database in dir), -EPERM
  * (dir or file open to group or others), WC_ESCHEMA (the schema is not
  * STORE_SCHEMA_VERSION: newer, or older and not yet migrated by a
- * wachat that writes), -EIO.  Any thread.
+ * wachat that writes), WC_EDBEMPTY, WC_EDBNOTDB, WC_EDBMALFORMED (damaged:
+ * store/backup.h), -EIO.  Any thread.
  */
 MUST_CHECK int	store_open_ro(const char *dir, struct store **out,
 		    int *version);

@@ -109,12 +109,12 @@ mkdir -m 750 "$tmp/open"
     >"$tmp/open.out" 2>&1
 status=$?
 refused() {
-	[ "$status" -eq 1 ] &&
+	[ "$status" -eq 3 ] &&
 	    grep -q 'is open to other users.*chmod 700' "$tmp/open.out"
 }
-check "a data dir open to other users: exit 1, saying why and what to do" \
+check "a data dir open to other users: exit 3 (the database), saying why and what to do" \
     refused
-[ "$status" -eq 1 ] || diag "$tmp/open.out"
+[ "$status" -eq 3 ] || diag "$tmp/open.out"
 
 # --- bad settings: named, with the file and line
 "$W" --log-level loud >"$tmp/bad1" 2>&1

@@ -86,7 +86,7 @@ HOME=$tmp XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= \
     --log-file "$tmp/1.log" </dev/null >"$tmp/1.out" 2>&1 &
 first=$!
 i=0
-while [ "$i" -lt 100 ] && [ ! -e "$tmp/d/lock" ]; do
+while [ "$i" -lt 100 ] && [ ! -e "$tmp/d/wachat.db" ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -97,8 +97,8 @@ HOME=$tmp XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= \
 second=$?
 alive=0
 kill -0 $first 2>/dev/null && alive=1
-check "a second wachat on a data dir in use says so once and stops (1), the first runs on" \
-	0 "status 1, first alive 1: stopped: another wachat is running with the data dir $tmp/d" \
+check "a second wachat on a data dir in use says so once, with the first's pid, and stops (7), the first runs on" \
+	0 "status 7, first alive 1: stopped: another wachat (pid $first) is running with the data dir $tmp/d" \
 	echo "status $second, first alive $alive: $(cat "$tmp/2.out")"
 kill $first 2>/dev/null
 wait $first 2>/dev/null

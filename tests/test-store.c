@@ -123,7 +123,7 @@ test_store_open__refuses_a_file_that_is_not_a_database(void **state)
 	fputs("not a database, but someone's data", f);
 	fclose(f);
 	assert_int_equal(chmod(path, 0600), 0);
-	assert_int_equal(store_open(dir, &s), -EIO);
+	assert_int_equal(store_open(dir, &s), WC_EDBNOTDB);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(back, sizeof(back), f));

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli-db.c -- the subcommands' database (src/cli-db.h): the
+ * read-only open with its reasons in words, the damaged database told
+ * apart from other failures, and wachat backup.
+ */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/err.h"
+#include "src/cli-db.h"
+#include "src/cli.h"
+#include "src/conf.h"
+#include "store/backup.h"
+#include "store/store.h"
+
+/* What is wrong with the database of dir (rc of store_open_ro()), on
+ * stderr; the exit status. */
+static int
+say_open_error(const char *dir, int rc, int v)
+{
+	if (rc == -ENOENT)
+		fprintf(stderr, "wachat: no database in %s (wachat has not "
+		    "been linked with this data dir)\n", dir);
+	else if (rc == WC_EDBEMPTY)
+		fprintf(stderr, "wachat: the database %s/wachat.db is empty (0 "
+		    "bytes); wachat --fresh-db moves it aside and links anew\n",
+		    dir);
+	else if (store_err_damaged(rc))
+		fprintf(stderr, "wachat: the database %s/wachat.db is damaged "
+		    "(%s); keep a copy of it; wachat --fresh-db moves it aside "
+		    "and links anew\n", dir, wc_strerror(rc));
+	else if (rc == WC_ESCHEMA && v > STORE_SCHEMA_VERSION)
+		fprintf(stderr, "wachat: the database in %s was written by a "
+		    "newer wachat (schema %d; this one reads %d)\n",
+		    dir, v, STORE_SCHEMA_VERSION);
+	else if (rc == WC_ESCHEMA)
+		fprintf(stderr, "wachat: the database in %s has an older "
+		    "schema (%d; this one reads %d): run wachat once to "
+		    "upgrade it\n", dir, v, STORE_SCHEMA_VERSION);
+	else
+		fprintf(stderr, "wachat: cannot open the database in %s: %s\n",
+		    dir, wc_strerror(rc));
+	return store_err_damaged(rc) ? CLI_DAMAGED : CLI_DB;
+}
+
+int
+cli_open_db(const char *file, const char *data_dir, struct store **s)
+{
+	struct conf	 conf;
+	struct conf_env	 env;
+	struct conf_err	 err;
+	struct conf_arg	 arg = { "data-dir", data_dir };
+	int		 rc, v = -1, status = CLI_OK;
+
+	env.home = getenv("HOME");
+	env.xdg_config_home = getenv("XDG_CONFIG_HOME");
+	env.xdg_data_home = getenv("XDG_DATA_HOME");
+	env.xdg_state_home = getenv("XDG_STATE_HOME");
+	if (conf_load(&conf, &env, file, &arg, data_dir != NULL ? 1 : 0,
+	    &err) != 0) {
+		if (err.file[0] != '\0')
+			fprintf(stderr, "wachat: %s: %s\n", err.file, err.why);
+		else
+			fprintf(stderr, "wachat: --%s: %s\n", err.name,
+			    err.why);
+		return CLI_USAGE;
+	}
+	if ((rc = store_open_ro(conf.data_dir, s, &v)) != 0)
+		status = say_open_error(conf.data_dir, rc, v);
+	conf_release(&conf);
+	return status;
+}
+
+int
+cli_db_failed(struct store *s)
+{
+	char	 why[256];
+	int	 rc;
+
+	if ((rc = store_quick_check(s, why, sizeof(why))) == 0 ||
+	    !store_err_damaged(rc))
+		return CLI_DB;
+	fprintf(stderr, "wachat: the database is damaged (%s); keep a copy "
+	    "of it; wachat --fresh-db moves it aside and links anew\n", why);
+	return CLI_DAMAGED;
+}
+
+int
+cli_backup(struct store *s, const char *file)
+{
+	int	 rc = store_backup(s, file);
+
+	if (rc == 0) {
+		printf("wachat: the database is copied to %s\n", file);
+		return CLI_OK;
+	}
+	if (rc == -EINVAL) {
+		fprintf(stderr, "wachat backup: %s is the database itself; "
+		    "name another file\n", file);
+		return CLI_USAGE;
+	}
+	if (store_err_damaged(rc)) {
+		fprintf(stderr, "wachat backup: the database is damaged (%s); "
+		    "nothing was written\n", wc_strerror(rc));
+		return CLI_DAMAGED;
+	}
+	fprintf(stderr, "wachat backup: cannot write %s: %s (nothing was "
+	    "written)\n", file, wc_strerror(rc));
+	return rc == -EIO ? CLI_DB : CLI_WRITE;
+}

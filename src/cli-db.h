@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli-db.h -- the subcommands' database (src/cli-db.c): opened
+ * read-only with the settings' data dir, what is wrong with it said in
+ * words with its exit status (src/cli.h), and wachat backup.  Part of
+ * src/cli.c; main thread.  Their words are not marked for translation,
+ * as src/cli.c's.
+ */
+#ifndef WC_CLI_DB_H
+#define WC_CLI_DB_H
+
+struct store;
+
+/*
+ * Load the settings (file: --config or NULL; data_dir: --data-dir or
+ * NULL) and open the data dir's database read-only into *s.  Returns
+ * CLI_OK, CLI_USAGE (a bad setting), CLI_DAMAGED (empty, not a database,
+ * malformed) or CLI_DB (missing, other schema, permissions, ...), the
+ * reason said on stderr.
+ */
+int	cli_open_db(const char *file, const char *data_dir, struct store **s);
+
+/*
+ * A subcommand failed to read s (CLI_DB): when PRAGMA quick_check finds
+ * the database damaged, say so on stderr and return CLI_DAMAGED; else
+ * CLI_DB.
+ */
+int	cli_db_failed(struct store *s);
+
+/*
+ * wachat backup FILE: a consistent copy of s's database (store_backup(),
+ * SQLite's online backup: what is still in the WAL included) written to
+ * file, 0600, atomically.  Returns CLI_OK (file named on stdout),
+ * CLI_USAGE (file is the database itself), CLI_DAMAGED (the database is
+ * damaged), CLI_WRITE (file cannot be written: its directory, space,
+ * permissions), CLI_DB (the database cannot be read), the reason said on
+ * stderr.
+ */
+int	cli_backup(struct store *s, const char *file);
+
+#endif
