@@ -363,11 +363,10 @@ eng_on_close(void *arg, int err, const char *reason)
 		eng_lost(e, err, NEXT_NOW, "paired; logging in");
 		return;
 	}
-	if (reason == NULL || reason[0] == '\0')
-		snprintf(why, sizeof(why), "%s", wc_strerror(err));
-	else
-		snprintf(why, sizeof(why), "%s: %s", wc_strerror(err),
-		    reason);
+	/* The transport's reason says it all (proto/conn.h); err's own
+	 * words only when it has none, so that nothing repeats. */
+	snprintf(why, sizeof(why), "%s", reason != NULL && reason[0] != '\0' ?
+	    reason : wc_strerror(err));
 	eng_lost(e, err, NEXT_RETRY, why);
 }
 
