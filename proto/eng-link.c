@@ -61,6 +61,33 @@ eng_stop_timers(struct wa_eng *e)
 	uv_timer_stop(&e->t_qr);
 	uv_timer_stop(&e->t_ping);
 	uv_timer_stop(&e->t_retry);
+	eng_wait_done(e);
+}
+
+static void
+on_wait_timer(uv_timer_t *t)
+{
+	struct wa_eng	*e = t->data;
+	char		 why[160];
+
+	snprintf(why, sizeof(why), _("timed out waiting for %s (no answer "
+	    "within %" PRIu32 " s)"), e->wait_for != NULL ? e->wait_for :
+	    "the server", (e->wait_ms + 999) / 1000);
+	eng_lost(e, -ETIMEDOUT, NEXT_RETRY, why);
+}
+
+void
+eng_wait(struct wa_eng *e, const char *what)
+{
+	e->wait_for = what;
+	eng_timer_start(e, &e->t_wait, on_wait_timer, e->wait_ms);
+}
+
+void
+eng_wait_done(struct wa_eng *e)
+{
+	e->wait_for = NULL;
+	uv_timer_stop(&e->t_wait);
 }
 
 /* The connection is over (or must be): see proto/eng-int.h. */
@@ -350,6 +377,10 @@ eng_on_open(void *arg)
 
 	log_info("connected (%s)", e->kind == KIND_REG ? "registration" :
 	    "login");
+	/* Every state has a deadline: the server's first word comes within
+	 * wait_ms ([WM] and [BL] give up on a silent socket, 1.4). */
+	eng_wait(e, e->kind == KIND_REG ? "pair-device after the "
+	    "registration" : "<success> or <failure> after the login");
 }
 
 void

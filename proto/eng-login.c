@@ -254,6 +254,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	char		 lid[WA_ENG_JID_MAX], act[IQ_ID_LEN];
 	int		 rc, count;
 
+	eng_wait_done(e);	/* the keepalive takes over (1.4) */
 	e->online = true;
 	e->online_since_ms = eng_now_ms(e);
 	e->version_retried = false;	/* a later 405 may look up again */

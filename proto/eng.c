@@ -161,6 +161,7 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	cc.rng_arg = cfg->rng_arg;
 	cc.now_ms = cfg->now_ms;
 	cc.clock_arg = cfg->clock_arg;
+	cc.handshake_timeout_ms = cfg->handshake_timeout_ms;
 	cc.ev.on_open = eng_on_open;
 	cc.ev.on_frame = eng_on_frame;
 	cc.ev.on_close = eng_on_close;
@@ -198,7 +199,9 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	uv_timer_init(loop, &e->t_retry);
 	uv_timer_init(loop, &e->t_qr);
 	uv_timer_init(loop, &e->t_ping);
-	e->t_retry.data = e->t_qr.data = e->t_ping.data = e;
+	uv_timer_init(loop, &e->t_wait);
+	e->t_retry.data = e->t_qr.data = e->t_ping.data = e->t_wait.data = e;
+	e->wait_ms = cfg->wait_ms ? cfg->wait_ms : WA_ENG_WAIT_MS;
 	e->open_timers = N_TIMERS;
 	if (cfg->signal_store != NULL && cfg->dm_store != NULL &&
 	    cfg->on_dm_event != NULL &&
@@ -293,4 +296,5 @@ wa_eng_free(struct wa_eng *e)
 	uv_close((uv_handle_t *)&e->t_retry, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_qr, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_ping, on_timer_closed);
+	uv_close((uv_handle_t *)&e->t_wait, on_timer_closed);
 }
