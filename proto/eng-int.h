@@ -47,6 +47,9 @@
 enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
 /* What follows a lost connection. */
 enum eng_next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP };
+/* NEXT_LOGOUT of a link the server never accepted (wa_device.unconfirmed)
+ * becomes a new link instead: the device forgotten, new registration
+ * material, a new QR at once. */
 /* A phone-number code link (6.7) on the current connection. */
 enum lc_state {
 	LC_NONE,	/* none asked, or not yet sent */
@@ -170,6 +173,11 @@ int		 eng_parse_own_jid(const char *jid, uint64_t *pn,
  * file.  Remove it (nothing without a file). */
 void		 eng_qr_file_write(struct wa_eng *e, const char *text);
 void		 eng_qr_file_remove(struct wa_eng *e);
+
+/* Fresh registration material (3.2) into e->dev (not stored).  Returns
+ * 0, the RNG's error or WC_ECRYPTO (signing failed); e->dev wiped on
+ * error. */
+int		 eng_make_device(struct wa_eng *e);
 
 /* ---- eng-link.c ---- */
 

@@ -34,6 +34,7 @@
 
 static void	start_lookup(struct wa_eng *e);
 static void	on_retry_timer(uv_timer_t *t);
+static void	relink(struct wa_eng *e, int err, const char *reason);
 
 /* --- timers and the end of a connection --- */
 
@@ -146,6 +147,10 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		start_lookup(e);
 		break;
 	case NEXT_LOGOUT:
+		if (e->dev.unconfirmed && e->dev.jid[0] != '\0') {
+			relink(e, err, reason);
+			break;
+		}
 		e->halted = true;
 		eng_qr_file_remove(e);
 		if ((rc = e->st->device_forget(e->st->arg)) != 0)
@@ -156,6 +161,39 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		eng_emit(e, WA_ENG_EV_LOGGED_OUT, err, e->text, 0, 0);
 		break;
 	}
+}
+
+/*
+ * The server refused the login of a link it never accepted (the
+ * connection was lost around pair-device-sign, 6.5-6.6): that link did
+ * not complete.  Forget it, make new registration material and show a
+ * new QR, saying so (issue 15).
+ */
+static void
+relink(struct wa_eng *e, int err, const char *reason)
+{
+	struct wa_eng_ev	 ev;
+	int			 rc;
+
+	log_info("the link did not complete (%s): starting a new one",
+	    reason);
+	if ((rc = e->st->device_forget(e->st->arg)) != 0 ||
+	    (rc = eng_make_device(e)) != 0 ||
+	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
+		e->halted = true;
+		eng_emitf(e, WA_ENG_EV_STOPPED, rc, "the link did not "
+		    "complete, and a new one cannot be made: %s",
+		    wc_strerror(rc));
+		return;
+	}
+	snprintf(e->text, sizeof(e->text), _("the link with the phone did "
+	    "not complete (%s); showing a new QR code"), gettext(reason));
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_ENG_EV_DISCONNECTED;
+	ev.text = e->text;
+	ev.err = err;
+	e->on_event(e->ev_arg, &ev);
+	eng_timer_start(e, &e->t_retry, on_retry_timer, 0);
 }
 
 static void

@@ -214,6 +214,8 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	memcpy(e->dev.account_sig_key, acct, WA_ENG_KEY_LEN);
 	memcpy(e->dev.adv_identity, full.p, full.len);
 	e->dev.adv_identity_len = full.len;
+	/* Not accepted until a login succeeds (the reply may be lost). */
+	e->dev.unconfirmed = true;
 	/* Persist before replying: the server links us on this reply. */
 	if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		e->dev.jid[0] = '\0';

@@ -81,6 +81,11 @@ struct wa_device {
 	/* The whole ADVSignedDeviceIdentity (6.4 step 6). */
 	uint8_t		 adv_identity[WA_ENG_ADV_MAX];
 	size_t		 adv_identity_len;	/* bytes; 0 until paired */
+	/* Paired (pair-success answered) but no login has succeeded yet:
+	 * the server may never have accepted the link.  A login refused
+	 * with failure 401/403/406 or stream:error 401 then starts a new
+	 * link (a new QR) instead of ending as logged out. */
+	bool		 unconfirmed;
 };
 
 /* A one-time prekey (protocol.md 7.3): id 1..WA_ENG_PREKEY_ID_MAX. */
