@@ -20,26 +20,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
 #include <libwebsockets.h>
-#include <openssl/evp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <uv.h>
 
-#include "adv.pb-c.h"
 #include "proto/cert.h"
 #include "proto/conn.h"
 #include "proto/crypto.h"
 #include "base/err.h"
 #include "proto/frame.h"
 #include "proto/noise.h"
-#include "wa6.pb-c.h"
 #include "base/xmalloc.h"
 
 #define PAYLOAD_MAX	(64u << 10)	/* bytes of a ClientPayload */
 #define REASON_MAX	256
 
+/* The states of a link, in order; each but L_READY has a deadline. */
 enum link_state {
-	L_CONNECTING,	/* WebSocket not up yet */
+	L_TCP,		/* TCP connect, then (wss) the TLS handshake */
+	L_UPGRADE,	/* the HTTP upgrade sent, its 101 awaited */
 	L_SERVER_HELLO,	/* ClientHello sent, waiting for ServerHello */
 	L_READY,	/* transport keys in use */
 };
@@ -68,6 +73,9 @@ struct link {
 	uint64_t		 frames_in;
 	int			 close_code;	/* WebSocket close from the peer */
 	char			 tls_err[96];	/* why the TLS certificate failed */
+	char			 tls_why[96];	/* OpenSSL's reason, or an alert */
+	const char		*sock_end;	/* "reset" or "closed", as the
+						 * socket last showed it */
 	int			 defer_err;	/* failure to report from kick */
 	char			 defer_reason[REASON_MAX];
 };
@@ -203,6 +211,65 @@ fail(struct link *l, int err, const char *fmt, ...)
 static void	on_kick(uv_timer_t *);
 static void	on_deadline(uv_timer_t *);
 
+/* The kernel's TCP state of l's socket, or -1 (no socket). */
+static int
+tcp_state(const struct link *l)
+{
+	struct tcp_info	 ti;
+	socklen_t	 n = sizeof(ti);
+	int		 fd;
+
+	if (l->wsi == NULL || (fd = lws_get_socket_fd(l->wsi)) < 0 ||
+	    getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &n) != 0)
+		return -1;
+	return ti.tcpi_state;
+}
+
+/* The state l is in, as a reason names it. */
+static const char *
+state_name(const struct link *l)
+{
+	switch (l->st) {
+	case L_TCP:
+		return l->c != NULL && l->c->tls && tcp_state(l) ==
+		    TCP_ESTABLISHED ? "the TLS handshake" : "the TCP connect";
+	case L_UPGRADE:
+		return "the WebSocket upgrade";
+	case L_SERVER_HELLO:
+		return "the Noise handshake";
+	case L_READY:
+		break;
+	}
+	return "the connection";
+}
+
+/* Enter state st, with its own deadline (every state but L_READY). */
+static void
+link_enter(struct link *l, enum link_state st)
+{
+	l->st = st;
+	if (l->c == NULL)
+		return;
+	if (st == L_READY)
+		uv_timer_stop(&l->c->deadline);
+	else
+		uv_timer_start(&l->c->deadline, on_deadline,
+		    l->c->cfg.handshake_timeout_ms, 0);
+}
+
+/* Note how the peer ended the socket while lws still holds it: a reset
+ * (TCP_CLOSE without our close) or its FIN (TCP_CLOSE_WAIT). */
+static void
+note_sock_end(struct link *l)
+{
+	int	 st = tcp_state(l);
+
+	if (st == TCP_CLOSE)
+		l->sock_end = "reset";
+	else if (st == TCP_CLOSE_WAIT)
+		l->sock_end = "closed";
+}
+
 static void
 kick_soon(struct wa_conn *c)
 {
@@ -295,7 +362,7 @@ start_handshake(struct link *l)
 		fail(l, rc, "cannot send the ClientHello: %s", wc_strerror(rc));
 		return -1;
 	}
-	l->st = L_SERVER_HELLO;
+	link_enter(l, L_SERVER_HELLO);
 	return 0;
 }
 
@@ -335,8 +402,7 @@ on_server_hello(struct link *l, const uint8_t *p, size_t len)
 		fail(l, rc, "cannot send the ClientFinish: %s", wc_strerror(rc));
 		goto out;
 	}
-	l->st = L_READY;
-	uv_timer_stop(&c->deadline);
+	link_enter(l, L_READY);
 	if (c->cfg.ev.on_open != NULL)
 		c->cfg.ev.on_open(c->cfg.ev.arg);
 out:
@@ -423,22 +489,105 @@ ws_cert_verify(const struct ws_call *k)
 	return 0;
 }
 
+/*
+ * OpenSSL's word on the current link's TLS handshake, kept before lws
+ * clears the error queue: the reason of a failed step, or the alert the
+ * server sent.
+ */
+static void
+tls_info(const SSL *ssl, int where, int ret)
+{
+	struct wa_conn	*c = SSL_CTX_get_app_data(SSL_get_SSL_CTX(ssl));
+	struct link	*l = c != NULL ? c->cur : NULL;
+	unsigned long	 e;
+
+	if (l == NULL || l->tls_why[0] != '\0')
+		return;
+	e = ERR_peek_last_error();
+	if ((where & SSL_CB_ALERT) != 0 && (where & SSL_CB_READ) != 0)
+		snprintf(l->tls_why, sizeof(l->tls_why), "the server sent "
+		    "the alert \"%s\"", SSL_alert_desc_string_long(ret));
+	else if (((where & SSL_CB_ALERT) != 0 || ((where & SSL_CB_EXIT) !=
+	    0 && ret <= 0)) && e != 0 && ERR_reason_error_string(e) != NULL)
+		snprintf(l->tls_why, sizeof(l->tls_why), "%s",
+		    ERR_reason_error_string(e));
+	else if ((where & SSL_CB_ALERT) != 0)
+		snprintf(l->tls_why, sizeof(l->tls_why), "bad TLS data from "
+		    "the server (alert \"%s\")",
+		    SSL_alert_desc_string_long(ret));
+}
+
+static int
+ws_tls_ctx(const struct ws_call *k)
+{
+	if (k->user != NULL) {
+		SSL_CTX_set_app_data(k->user, k->owner);
+		SSL_CTX_set_info_callback(k->user, tls_info);
+	}
+	return 0;
+}
+
+/* Why lws could not connect or upgrade l, into why[0..n). */
+static void
+connect_why(const struct ws_call *k, char *why, size_t n)
+{
+	struct link	*l = k->l;
+	const char	*in = k->in != NULL ? k->in : "";
+	socklen_t	 sl = sizeof(int);
+	int		 fd, se = 0, code;
+
+	if ((fd = lws_get_socket_fd(k->wsi)) >= 0)
+		(void)getsockopt(fd, SOL_SOCKET, SO_ERROR, &se, &sl);
+	if (l->tls_err[0] != '\0')
+		snprintf(why, n, "TLS certificate not trusted: %s", l->tls_err);
+	else if (l->tls_why[0] != '\0')
+		snprintf(why, n, "TLS handshake failed: %s", l->tls_why);
+	else if (se != 0)
+		snprintf(why, n, "%s", strerror(se));
+	else if (l->st == L_UPGRADE && (code =
+	    lws_http_client_http_response(k->wsi)) != 0 && code != 101)
+		snprintf(why, n, "not a WebSocket server (HTTP status %d)",
+		    code);
+	else if (l->st == L_UPGRADE)
+		snprintf(why, n, "not a WebSocket server (%s)", in[0] != '\0' ?
+		    in : "no valid answer to the upgrade");
+	else if (strncmp(in, "connect SSL err", 15) == 0)
+		snprintf(why, n, "TLS handshake failed");
+	else
+		snprintf(why, n, "%s", in[0] != '\0' ? in :
+		    "connection failed");
+}
+
 static int
 ws_connection_error(const struct ws_call *k)
 {
 	struct link	*l = k->l;
+	char		 why[REASON_MAX - 64];
 
 	if (l == NULL)
 		return 0;
+	connect_why(k, why, sizeof(why));
 	l->wsi = NULL;	/* lws is closing it: nothing to kill */
-	if (l->tls_err[0] != '\0')
-		fail(l, WC_ECONNECT, "cannot connect to %s: TLS "
-		    "certificate not trusted: %s", k->owner->hostport,
-		    l->tls_err);
-	else
-		fail(l, WC_ECONNECT, "cannot connect to %s: %s",
-		    k->owner->hostport, k->in != NULL ?
-		    (const char *)k->in : "connection failed");
+	fail(l, WC_ECONNECT, "cannot connect to %s: %s", k->owner->hostport,
+	    why);
+	return 0;
+}
+
+/* The upgrade request goes out: TCP (and TLS) are up. */
+static int
+ws_upgrade(const struct ws_call *k)
+{
+	if (k->l != NULL && k->l->c != NULL && k->l->st == L_TCP)
+		link_enter(k->l, L_UPGRADE);
+	return 0;
+}
+
+/* lws drops the HTTP side of l (before or instead of the upgrade). */
+static int
+ws_http_closed(const struct ws_call *k)
+{
+	if (k->l != NULL)
+		note_sock_end(k->l);
 	return 0;
 }
 
@@ -458,7 +607,7 @@ ws_receive(const struct ws_call *k)
 		return -1;
 	if (!lws_frame_is_binary(k->wsi))
 		return 0;	/* text messages are ignored */
-	if (k->l->st == L_CONNECTING)
+	if (k->l->st < L_SERVER_HELLO)
 		return 0;
 	return on_rx(k->l, k->in, k->len);
 }
@@ -486,20 +635,33 @@ ws_closed(const struct ws_call *k)
 {
 	struct link	*l = k->l;
 
+	const char	*end;
+	bool		 bad_ws;
+
 	if (l == NULL || l->c == NULL)
 		return 0;
+	bad_ws = tcp_state(l) == TCP_ESTABLISHED;	/* lws closed it */
+	note_sock_end(l);
+	end = l->sock_end != NULL && strcmp(l->sock_end, "reset") == 0 ?
+	    "reset" : "closed";
 	l->wsi = NULL;	/* closing already */
+	/* each reason says all (the engine shows it alone) */
 	if (wa_frame_reader_pending(&l->rd) > 0)
 		fail(l, WC_ETRUNC, "the connection ended inside a "
 		    "frame (%zu bytes of it received)",
 		    wa_frame_reader_pending(&l->rd));
-	/* the reason adds to WC_ECLOSED's own words */
-	else if (l->st != L_READY)
-		fail(l, WC_ECLOSED, "during the handshake");
 	else if (l->close_code != 0)
-		fail(l, WC_ECLOSED, "WebSocket close %d", l->close_code);
+		fail(l, WC_ECLOSED, "the server closed the connection "
+		    "(WebSocket close %d)%s%s", l->close_code, l->st != L_READY ?
+		    " during " : "", l->st != L_READY ? state_name(l) : "");
+	else if (bad_ws)
+		fail(l, WC_EPROTO, "a bad WebSocket frame from the server "
+		    "during %s", state_name(l));
+	else if (l->st != L_READY)
+		fail(l, WC_ECLOSED, "the server %s the connection during %s",
+		    end, state_name(l));
 	else
-		fail(l, WC_ECLOSED, "%s", "");
+		fail(l, WC_ECLOSED, "the server %s the connection", end);
 	return 0;
 }
 
@@ -511,11 +673,17 @@ ws_destroy(const struct ws_call *k)
 	if (l == NULL)
 		return 0;
 	lws_set_opaque_user_data(k->wsi, NULL);
+	if (l->c != NULL && l->sock_end == NULL)
+		note_sock_end(l);
 	l->wsi = NULL;
 	l->lws_done = true;
-	if (l->c != NULL && l->st == L_CONNECTING)
-		fail(l, WC_ECONNECT, "cannot connect to %s",
-		    k->owner->hostport);
+	if (l->c != NULL && l->st < L_SERVER_HELLO && l->sock_end != NULL)
+		fail(l, WC_ECONNECT, "cannot connect to %s: the server %s the "
+		    "connection during %s", k->owner->hostport, l->sock_end,
+		    state_name(l));
+	else if (l->c != NULL && l->st < L_SERVER_HELLO)
+		fail(l, WC_ECONNECT, "cannot connect to %s: the connection "
+		    "ended during %s", k->owner->hostport, state_name(l));
 	else if (l->c != NULL)
 		fail(l, WC_ECLOSED, "the connection was lost");
 	else
@@ -557,6 +725,15 @@ conn_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 	case LWS_CALLBACK_WSI_DESTROY:
 		fn = ws_destroy;
 		break;
+	case LWS_CALLBACK_OPENSSL_LOAD_EXTRA_CLIENT_VERIFY_CERTS:
+		fn = ws_tls_ctx;
+		break;
+	case LWS_CALLBACK_CLIENT_APPEND_HANDSHAKE_HEADER:
+		fn = ws_upgrade;
+		break;
+	case LWS_CALLBACK_CLOSED_CLIENT_HTTP:
+		fn = ws_http_closed;
+		break;
 	default:
 		return lws_callback_http_dummy(wsi, reason, user, in, len);
 	}
@@ -590,8 +767,7 @@ do_connect(struct wa_conn *c)
 	ci.alpn = "http/1.1";
 	ci.local_protocol_name = protocols[0].name;
 	ci.opaque_user_data = l;
-	uv_timer_start(&c->deadline, on_deadline,
-	    c->cfg.handshake_timeout_ms, 0);
+	link_enter(l, L_TCP);
 	/* l must outlive the call whatever lws does inside it. */
 	c->in_connect = l;
 	wsi = lws_client_connect_via_info(&ci);
@@ -614,7 +790,8 @@ on_deadline(uv_timer_t *t)
 	struct wa_conn	*c = t->data;
 
 	if (c->cur != NULL)
-		fail(c->cur, -ETIMEDOUT, "no complete handshake within %u ms",
+		fail(c->cur, -ETIMEDOUT, "timed out in %s (no progress "
+		    "within %u ms)", state_name(c->cur),
 		    c->cfg.handshake_timeout_ms);
 }
 
@@ -866,7 +1043,7 @@ wa_conn_open(struct wa_conn *c, const uint8_t noise_priv[WA_CONN_KEY_LEN],
 		return -EINVAL;
 	l = xcalloc(1, sizeof(*l));
 	l->c = c;
-	l->st = L_CONNECTING;
+	l->st = L_TCP;
 	l->txq_tail = &l->txq;
 	wa_frame_reader_init(&l->rd, c->cfg.max_frame, false);
 	wa_frame_writer_init(&l->wr, true);
@@ -946,213 +1123,3 @@ wa_conn_free(struct wa_conn *c)
 	kick_soon(c);
 }
 
-/* --- ClientPayload --- */
-
-static int
-parse_version(const char *v, uint32_t out[3])
-{
-	const char	*p = v != NULL ? v : WA_CONN_DEFAULT_VERSION;
-	int		 i;
-
-	for (i = 0; i < 3; i++) {
-		unsigned long long	 n;
-		char			*end;
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		errno = 0;
-		n = strtoull(p, &end, 10);
-		if (errno != 0 || n > UINT32_MAX)
-			return -EINVAL;
-		out[i] = (uint32_t)n;
-		if (i < 2 && *end != '.')
-			return -EINVAL;
-		if (i == 2 && *end != '\0')
-			return -EINVAL;
-		p = end + 1;
-	}
-	return 0;
-}
-
-/* The parts shared by registration and login (protocol.md 3.1, 3.3). */
-struct common {
-	Wa__ClientPayload__UserAgent__AppVersion	 av;
-	Wa__ClientPayload__UserAgent			 ua;
-	Wa__ClientPayload__WebInfo			 wi;
-};
-
-static void
-common_init(struct common *k, Wa__ClientPayload *cp, const uint32_t v[3],
-    const char *push_name)
-{
-	Wa__ClientPayload__UserAgent__AppVersion av =
-	    WA__CLIENT_PAYLOAD__USER_AGENT__APP_VERSION__INIT;
-	Wa__ClientPayload__UserAgent	 ua = WA__CLIENT_PAYLOAD__USER_AGENT__INIT;
-	Wa__ClientPayload__WebInfo	 wi = WA__CLIENT_PAYLOAD__WEB_INFO__INIT;
-
-	k->av = av;
-	k->ua = ua;
-	k->wi = wi;
-	k->av.has_primary = k->av.has_secondary = k->av.has_tertiary = 1;
-	k->av.primary = v[0];
-	k->av.secondary = v[1];
-	k->av.tertiary = v[2];
-	k->ua.has_platform = 1;
-	k->ua.platform = WA__CLIENT_PAYLOAD__USER_AGENT__PLATFORM__WEB;
-	k->ua.appversion = &k->av;
-	k->ua.mcc = (char *)"000";
-	k->ua.mnc = (char *)"000";
-	k->ua.osversion = (char *)"0.1";
-	k->ua.manufacturer = (char *)"";
-	k->ua.device = (char *)"Desktop";
-	k->ua.osbuildnumber = (char *)"0.1";
-	k->ua.has_releasechannel = 1;
-	k->ua.releasechannel =
-	    WA__CLIENT_PAYLOAD__USER_AGENT__RELEASE_CHANNEL__RELEASE;
-	k->ua.localelanguageiso6391 = (char *)"en";
-	k->ua.localecountryiso31661alpha2 = (char *)"US";
-	k->wi.has_websubplatform = 1;
-	k->wi.websubplatform =
-	    WA__CLIENT_PAYLOAD__WEB_INFO__WEB_SUB_PLATFORM__WEB_BROWSER;
-	cp->useragent = &k->ua;
-	cp->webinfo = &k->wi;
-	cp->has_connecttype = 1;
-	cp->connecttype = WA__CLIENT_PAYLOAD__CONNECT_TYPE__WIFI_UNKNOWN;
-	cp->has_connectreason = 1;
-	cp->connectreason = WA__CLIENT_PAYLOAD__CONNECT_REASON__USER_ACTIVATED;
-	if (push_name != NULL)
-		cp->pushname = (char *)push_name;
-}
-
-static void
-pack_into(const ProtobufCMessage *m, struct buf *out)
-{
-	size_t	 n = protobuf_c_message_get_packed_size(m);
-
-	buf_reserve(out, n);
-	out->len += protobuf_c_message_pack(m, out->p + out->len);
-}
-
-static void
-put_be(uint8_t *p, uint32_t v, int n)
-{
-	int	 i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (uint8_t)v;
-		v >>= 8;
-	}
-}
-
-int
-wa_conn_payload_reg(const char *version, const struct wa_conn_reg *r,
-    const char *push_name, struct buf *out)
-{
-	Wa__ClientPayload				 cp =
-	    WA__CLIENT_PAYLOAD__INIT;
-	Wa__ClientPayload__DevicePairingRegistrationData d =
-	    WA__CLIENT_PAYLOAD__DEVICE_PAIRING_REGISTRATION_DATA__INIT;
-	Wa__DeviceProps					 dp =
-	    WA__DEVICE_PROPS__INIT;
-	Wa__DeviceProps__AppVersion			 dv =
-	    WA__DEVICE_PROPS__APP_VERSION__INIT;
-	Wa__DeviceProps__HistorySyncConfig		 hs =
-	    WA__DEVICE_PROPS__HISTORY_SYNC_CONFIG__INIT;
-	struct common					 k;
-	struct buf					 props = BUF_INIT;
-	uint8_t						 regid[4], skid[3];
-	uint8_t						 keytype = 5;
-	uint8_t						 md5[16];
-	unsigned					 mdlen = 0;
-	uint32_t					 v[3];
-	const char					*vs = version != NULL ?
-	    version : WA_CONN_DEFAULT_VERSION;
-
-	if (parse_version(vs, v) != 0 || r->spk_id > 0xffffff)
-		return -EINVAL;
-	if (EVP_Digest(vs, strlen(vs), md5, &mdlen, EVP_md5(), NULL) != 1 ||
-	    mdlen != sizeof(md5))
-		return WC_ECRYPTO;
-	common_init(&k, &cp, v, push_name);
-	cp.has_passive = 1;
-	cp.passive = 0;
-	cp.has_pull = 1;
-	cp.pull = 0;
-
-	/* DeviceProps (protocol.md 3.4): a text-only client's history
-	 * settings. */
-	dv.has_primary = dv.has_secondary = dv.has_tertiary = 1;
-	dv.primary = 0;
-	dv.secondary = 1;
-	dv.tertiary = 0;
-	hs.has_storagequotamb = 1;
-	hs.storagequotamb = 10240;
-	hs.has_inlineinitialpayloadine2eemsg = 1;
-	hs.inlineinitialpayloadine2eemsg = 1;
-	dp.os = (char *)(r->os != NULL ? r->os : "wachat");
-	dp.version = &dv;
-	dp.has_platformtype = 1;
-	dp.platformtype = (Wa__DeviceProps__PlatformType)r->platform_type;
-	dp.has_requirefullsync = 1;
-	dp.requirefullsync = r->full_sync ? 1 : 0;
-	dp.historysyncconfig = &hs;
-	pack_into(&dp.base, &props);
-
-	put_be(regid, r->reg_id, 4);
-	put_be(skid, r->spk_id, 3);
-	d.has_eregid = 1;
-	d.eregid.data = regid;
-	d.eregid.len = sizeof(regid);
-	d.has_ekeytype = 1;
-	d.ekeytype.data = &keytype;
-	d.ekeytype.len = 1;
-	d.has_eident = 1;
-	d.eident.data = (uint8_t *)r->ident_pub;
-	d.eident.len = WA_CONN_KEY_LEN;
-	d.has_eskeyid = 1;
-	d.eskeyid.data = skid;
-	d.eskeyid.len = sizeof(skid);
-	d.has_eskeyval = 1;
-	d.eskeyval.data = (uint8_t *)r->spk_pub;
-	d.eskeyval.len = WA_CONN_KEY_LEN;
-	d.has_eskeysig = 1;
-	d.eskeysig.data = (uint8_t *)r->spk_sig;
-	d.eskeysig.len = sizeof(r->spk_sig);
-	d.has_buildhash = 1;
-	d.buildhash.data = md5;
-	d.buildhash.len = sizeof(md5);
-	d.has_deviceprops = 1;
-	d.deviceprops.data = props.p;
-	d.deviceprops.len = props.len;
-	cp.devicepairingdata = &d;
-	pack_into(&cp.base, out);
-	buf_release(&props);
-	return 0;
-}
-
-int
-wa_conn_payload_login(const char *version, uint64_t pn, uint32_t device,
-    const char *push_name, struct buf *out)
-{
-	Wa__ClientPayload	 cp = WA__CLIENT_PAYLOAD__INIT;
-	struct common		 k;
-	uint32_t		 v[3];
-
-	if (parse_version(version, v) != 0 || pn == 0)
-		return -EINVAL;
-	common_init(&k, &cp, v, push_name);
-	cp.has_username = 1;
-	cp.username = pn;
-	cp.has_device = 1;
-	cp.device = device;
-	cp.has_passive = 1;
-	cp.passive = 1;
-	cp.has_pull = 1;
-	cp.pull = 1;
-	cp.has_lc = 1;
-	cp.lc = 1;
-	cp.has_liddbmigrated = 1;
-	cp.liddbmigrated = 1;
-	pack_into(&cp.base, out);
-	return 0;
-}

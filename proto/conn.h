@@ -36,7 +36,9 @@ struct wa_conn;
 #define WA_CONN_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
 #define WA_CONN_ORIGIN		"https://web.whatsapp.com"
 #define WA_CONN_DEFAULT_VERSION	"2.3000.1045649367"	/* protocol.md 3.3 */
-#define WA_CONN_HANDSHAKE_TIMEOUT_MS 20000	/* as whatsmeow and Baileys */
+/* The deadline of each state before on_open (protocol.md 2.3 step 4:
+ * 20 s in whatsmeow, connectTimeoutMs 20 s in Baileys). */
+#define WA_CONN_HANDSHAKE_TIMEOUT_MS 20000
 #define WA_CONN_URL_MAX		1024	/* bytes of a URL setting */
 #define WA_CONN_KEY_LEN		32
 
@@ -65,18 +67,27 @@ struct wa_conn_events {
 	 * The connection ended: called exactly once for every wa_conn_open()
 	 * that returned 0, unless wa_conn_close() or wa_conn_free() came
 	 * first.  err is negative: WC_ECONNECT (cannot connect: refused, DNS,
-	 * TLS, HTTP upgrade refused), WC_ECLOSED (the server closed the
-	 * connection; after the handshake this is the normal end),
-	 * -ETIMEDOUT (no complete handshake within the timeout), the
+	 * TLS, HTTP upgrade refused, the socket reset or closed before the
+	 * upgrade), WC_ECLOSED (the server closed or reset the connection;
+	 * after the handshake this is the normal end), WC_EPROTO (a bad
+	 * WebSocket frame, which libwebsockets closed on), -ETIMEDOUT (a
+	 * state passed its deadline: the TCP connect, the TLS handshake, the
+	 * WebSocket upgrade or the Noise handshake, each
+	 * handshake_timeout_ms), the
 	 * WC_ECERT* codes of wa_cert_verify() (certificate problems),
 	 * WC_EHS* and WC_EBADMAC from the handshake, WC_ETOOBIG (a frame
 	 * longer than max_frame), WC_ETRUNC (the stream ended inside a frame,
 	 * or a frame shorter than its authentication tag), WC_EBADMAC (a frame
 	 * that does not decrypt), WC_ENONCE (the counters ran out), or the
-	 * RNG's error.  reason is a short English phrase with the detail
-	 * that err's own description lacks (which certificate check failed,
-	 * the frame length, "WebSocket close 1006", ...; "" when there is
-	 * none), borrowed for the call.  After on_close the wa_conn is idle: wa_conn_open()
+	 * RNG's error.  reason is a short English phrase that says all that
+	 * happened, err's own words included where they help, so that it is
+	 * shown alone ("cannot connect to HOST:PORT: Connection refused",
+	 * "...: the server reset the connection during the WebSocket
+	 * upgrade", "...: not a WebSocket server (HTTP status 404)", "...:
+	 * TLS handshake failed: OPENSSL'S REASON", "timed out in the Noise
+	 * handshake (no progress within N ms)", "bad ServerHello:
+	 * authentication tag mismatch", ...; never ""), borrowed for the
+	 * call.  After on_close the wa_conn is idle: wa_conn_open()
 	 * may be called again (from on_close too).
 	 */
 	void	(*on_close)(void *arg, int err, const char *reason);
@@ -92,7 +103,9 @@ struct wa_conn_cfg {
 					    * WA_CERT_WHATSAPP_ROOT */
 	size_t			 max_frame; /* bytes of a received frame; 0 =
 					     * WA_FRAME_MAX_LEN */
-	uint32_t		 handshake_timeout_ms; /* 0 = the default */
+	uint32_t		 handshake_timeout_ms; /* the deadline of each
+						* state before on_open, ms;
+						* 0 = the default */
 	wa_conn_rng_fn		 rng;		/* required */
 	void			*rng_arg;
 	wa_conn_clock_fn	 now_ms;	/* required */

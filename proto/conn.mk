@@ -3,7 +3,7 @@
 # loop, above it the frame layer, the Noise initiator and the certificate
 # check; the ClientPayload builders.  Its unit test and the test driver
 # the tests/sim-*.sh scripts run against wachat-sim.
-libproto_a_SOURCES += proto/conn.h proto/conn.c
+libproto_a_SOURCES += proto/conn.h proto/conn.c proto/conn-payload.c
 libproto_a_CPPFLAGS += $(LWS_CFLAGS) $(UV_CFLAGS)
 
 # What a program that uses wa_conn links after libproto.a libbase.a.

@@ -41,13 +41,16 @@
 #define MAX_REFS	16	/* the server sends 6 (6.1) */
 #define MAX_REF_LEN	256
 #define IQ_ID_LEN	32
-#define N_TIMERS	3
+#define N_TIMERS	4
 #define PN_MAX		24	/* bytes of a phone number, with the NUL */
 
 enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
 /* What follows a lost connection. */
 enum eng_next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP,
 	NEXT_HOLD /* no attempt until wa_eng_resume() */ };
+/* NEXT_LOGOUT of a link the server never accepted (wa_device.unconfirmed)
+ * becomes a new link instead: the device forgotten, new registration
+ * material, a new QR at once. */
 /* A phone-number code link (6.7) on the current connection. */
 enum lc_state {
 	LC_NONE,	/* none asked, or not yet sent */
@@ -61,6 +64,8 @@ struct wa_eng {
 	uv_loop_t		*loop;
 	struct wa_conn		*c;
 	uv_timer_t		 t_retry, t_qr, t_ping;
+	uv_timer_t		 t_wait;	/* the awaited answer's deadline */
+	const char		*wait_for;	/* what t_wait waits for */
 	int			 open_timers;
 	bool			 started, freed, halted;
 	bool			 held;	/* wa_eng_hold(): offline */
@@ -73,7 +78,7 @@ struct wa_eng {
 	void			*ev_arg;
 	char			*version, *os, *qr_file;
 	uint32_t		 qr_first_ms, qr_next_ms, ping_ms, ping_dl_ms;
-	uint32_t		 retry_cap_ms;
+	uint32_t		 retry_cap_ms, wait_ms;
 
 	struct wa_device	 dev;
 	enum conn_kind		 kind;
@@ -171,6 +176,11 @@ int		 eng_parse_own_jid(const char *jid, uint64_t *pn,
 void		 eng_qr_file_write(struct wa_eng *e, const char *text);
 void		 eng_qr_file_remove(struct wa_eng *e);
 
+/* Fresh registration material (3.2) into e->dev (not stored).  Returns
+ * 0, the RNG's error or WC_ECRYPTO (signing failed); e->dev wiped on
+ * error. */
+int		 eng_make_device(struct wa_eng *e);
+
 /* ---- eng-link.c ---- */
 
 /*
@@ -182,8 +192,18 @@ void		 eng_qr_file_remove(struct wa_eng *e);
 void		 eng_lost(struct wa_eng *e, int err, enum eng_next nx,
 		    const char *reason);
 
-/* Stop the QR, keepalive and reconnect timers. */
+/* Stop the QR, keepalive, reconnect and answer timers. */
 void		 eng_stop_timers(struct wa_eng *e);
+
+/*
+ * The connection now waits for the server's answer what (a static
+ * English phrase, "<success> or <failure> after the login", ...): when
+ * none has come within the engine's wait_ms, the connection is dropped
+ * with that reason and a reconnect follows with the backoff.  It replaces
+ * an earlier wait.  eng_wait_done() ends the wait.
+ */
+void		 eng_wait(struct wa_eng *e, const char *what);
+void		 eng_wait_done(struct wa_eng *e);
 
 /* Arm the keepalive ping (1.4): the set interval, else 20-30 s. */
 void		 eng_schedule_ping(struct wa_eng *e);

@@ -34,6 +34,7 @@
 
 static void	start_lookup(struct wa_eng *e);
 static void	on_retry_timer(uv_timer_t *t);
+static void	relink(struct wa_eng *e, int err, const char *reason);
 
 /* --- timers and the end of a connection --- */
 
@@ -61,6 +62,33 @@ eng_stop_timers(struct wa_eng *e)
 	uv_timer_stop(&e->t_qr);
 	uv_timer_stop(&e->t_ping);
 	uv_timer_stop(&e->t_retry);
+	eng_wait_done(e);
+}
+
+static void
+on_wait_timer(uv_timer_t *t)
+{
+	struct wa_eng	*e = t->data;
+	char		 why[160];
+
+	snprintf(why, sizeof(why), _("timed out waiting for %s (no answer "
+	    "within %" PRIu32 " s)"), e->wait_for != NULL ? e->wait_for :
+	    "the server", (e->wait_ms + 999) / 1000);
+	eng_lost(e, -ETIMEDOUT, NEXT_RETRY, why);
+}
+
+void
+eng_wait(struct wa_eng *e, const char *what)
+{
+	e->wait_for = what;
+	eng_timer_start(e, &e->t_wait, on_wait_timer, e->wait_ms);
+}
+
+void
+eng_wait_done(struct wa_eng *e)
+{
+	e->wait_for = NULL;
+	uv_timer_stop(&e->t_wait);
 }
 
 /* The connection is over (or must be): see proto/eng-int.h. */
@@ -128,6 +156,10 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		start_lookup(e);
 		break;
 	case NEXT_LOGOUT:
+		if (e->dev.unconfirmed && e->dev.jid[0] != '\0') {
+			relink(e, err, reason);
+			break;
+		}
 		e->halted = true;
 		eng_qr_file_remove(e);
 		if ((rc = e->st->device_forget(e->st->arg)) != 0)
@@ -138,6 +170,39 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		eng_emit(e, WA_ENG_EV_LOGGED_OUT, err, e->text, 0, 0);
 		break;
 	}
+}
+
+/*
+ * The server refused the login of a link it never accepted (the
+ * connection was lost around pair-device-sign, 6.5-6.6): that link did
+ * not complete.  Forget it, make new registration material and show a
+ * new QR, saying so (issue 15).
+ */
+static void
+relink(struct wa_eng *e, int err, const char *reason)
+{
+	struct wa_eng_ev	 ev;
+	int			 rc;
+
+	log_info("the link did not complete (%s): starting a new one",
+	    reason);
+	if ((rc = e->st->device_forget(e->st->arg)) != 0 ||
+	    (rc = eng_make_device(e)) != 0 ||
+	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
+		e->halted = true;
+		eng_emitf(e, WA_ENG_EV_STOPPED, rc, "the link did not "
+		    "complete, and a new one cannot be made: %s",
+		    wc_strerror(rc));
+		return;
+	}
+	snprintf(e->text, sizeof(e->text), _("the link with the phone did "
+	    "not complete (%s); showing a new QR code"), gettext(reason));
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_ENG_EV_DISCONNECTED;
+	ev.text = e->text;
+	ev.err = err;
+	e->on_event(e->ev_arg, &ev);
+	eng_timer_start(e, &e->t_retry, on_retry_timer, 0);
 }
 
 static void
@@ -359,6 +424,10 @@ eng_on_open(void *arg)
 
 	log_info("connected (%s)", e->kind == KIND_REG ? "registration" :
 	    "login");
+	/* Every state has a deadline: the server's first word comes within
+	 * wait_ms ([WM] and [BL] give up on a silent socket, 1.4). */
+	eng_wait(e, e->kind == KIND_REG ? "pair-device after the "
+	    "registration" : "<success> or <failure> after the login");
 }
 
 void
@@ -372,11 +441,10 @@ eng_on_close(void *arg, int err, const char *reason)
 		eng_lost(e, err, NEXT_NOW, "paired; logging in");
 		return;
 	}
-	if (reason == NULL || reason[0] == '\0')
-		snprintf(why, sizeof(why), "%s", wc_strerror(err));
-	else
-		snprintf(why, sizeof(why), "%s: %s", wc_strerror(err),
-		    reason);
+	/* The transport's reason says it all (proto/conn.h); err's own
+	 * words only when it has none, so that nothing repeats. */
+	snprintf(why, sizeof(why), "%s", reason != NULL && reason[0] != '\0' ?
+	    reason : wc_strerror(err));
 	eng_lost(e, err, NEXT_RETRY, why);
 }
 

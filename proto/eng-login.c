@@ -254,17 +254,21 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	char		 lid[WA_ENG_JID_MAX], act[IQ_ID_LEN];
 	int		 rc, count;
 
+	eng_wait_done(e);	/* the keepalive takes over (1.4) */
 	e->online = true;
 	e->online_since_ms = eng_now_ms(e);
 	e->version_retried = false;	/* a later 405 may look up again */
 	/* 7.1: persist our LID when the server names it. */
-	if (wa_node_jid(n, "lid", lid, sizeof(lid)) &&
-	    strcmp(lid, e->dev.lid) != 0) {
-		snprintf(e->dev.lid, sizeof(e->dev.lid), "%s", lid);
+	if ((wa_node_jid(n, "lid", lid, sizeof(lid)) &&
+	    strcmp(lid, e->dev.lid) != 0) || e->dev.unconfirmed) {
+		if (wa_node_jid(n, "lid", lid, sizeof(lid)))
+			snprintf(e->dev.lid, sizeof(e->dev.lid), "%s", lid);
+		/* The server took the link: it is ours now. */
+		e->dev.unconfirmed = false;
 		if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0)
 			eng_emitf(e, WA_ENG_EV_ERROR, rc,
-			    "cannot store our LID: "
-			    "%s", wc_strerror(rc));
+			    "cannot store the device after the login: %s",
+			    wc_strerror(rc));
 	}
 	eng_emit(e, WA_ENG_EV_CONNECTED, 0, e->dev.jid, 0, 0);
 	if (e->freed)

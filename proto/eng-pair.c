@@ -112,6 +112,7 @@ eng_on_pair_device(struct wa_eng *e, const struct wa_node *n,
 	size_t	 i;
 
 	eng_send_result(e, wa_node_str(n, "id"));	/* 6.1: ack at once */
+	eng_wait_done(e);	/* the refs' timers take over (6.2) */
 	e->nrefs = e->ref_idx = 0;
 	for (i = 0; i < pd->content.u.list.n && e->nrefs < MAX_REFS; i++) {
 		const struct wa_node	*r = &pd->content.u.list.v[i];
@@ -213,6 +214,8 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	memcpy(e->dev.account_sig_key, acct, WA_ENG_KEY_LEN);
 	memcpy(e->dev.adv_identity, full.p, full.len);
 	e->dev.adv_identity_len = full.len;
+	/* Not accepted until a login succeeds (the reply may be lost). */
+	e->dev.unconfirmed = true;
 	/* Persist before replying: the server links us on this reply. */
 	if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		e->dev.jid[0] = '\0';
@@ -237,6 +240,8 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	wa_nb_bytes(dn, reply.p, reply.len);
 	(void)eng_send(e, r);
 	arena_release(&a);
+	/* 6.6: the server's 515 (or its close) follows. */
+	eng_wait(e, "the server's restart after pair-device-sign");
 	uv_timer_stop(&e->t_qr);
 	eng_qr_file_remove(e);
 	log_info("paired as device %" PRIu32, dev);
@@ -332,6 +337,7 @@ lc_hello(struct wa_eng *e)
 	if (rc != 0)
 		goto fail;
 	e->lc = LC_HELLO;
+	eng_wait(e, "the answer to the link code request");
 	log_info("link code asked for the number ending %s", e->lc_pn +
 	    (strlen(e->lc_pn) > 4 ? strlen(e->lc_pn) - 4 : 0));
 	wa_crypto_wipe(rnd, sizeof(rnd));
@@ -357,6 +363,7 @@ eng_on_lc_reply(struct wa_eng *e, const struct wa_node *n)
 	if (!wa_node_str_is(n, "type", "result")) {
 		struct wa_str	 code = wa_node_str(wa_node_child(n, "error"), "code");
 
+		eng_wait_done(e);
 		if (e->lc == LC_HELLO)
 			eng_emitf(e, WA_ENG_EV_ERROR, WC_EPROTO, "the server "
 			    "refused the link code request (error %.*s)",
@@ -371,6 +378,7 @@ eng_on_lc_reply(struct wa_eng *e, const struct wa_node *n)
 	}
 	if (e->lc != LC_HELLO)
 		return;		/* companion_finish: pair-success follows */
+	eng_wait_done(e);	/* the phone's user types the code */
 	r = wa_node_child(wa_node_child(n, "link_code_companion_reg"), "link_code_pairing_ref");
 	if (!wa_node_bytes(r, &p, &len) || len == 0 || len >= MAX_REF_LEN) {
 		eng_emitf(e, WA_ENG_EV_ERROR, WC_EPROTO,
@@ -442,6 +450,7 @@ eng_on_lc_primary(struct wa_eng *e, const struct wa_node *lc)
 	arena_release(&a);
 	if (rc == 0) {
 		e->lc = LC_FINISH;
+		eng_wait(e, "pair-success after the link code");
 		log_info("link code entered on the phone: companion_finish "
 		    "sent");
 	}

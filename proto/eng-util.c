@@ -220,3 +220,39 @@ eng_send_result(struct wa_eng *e, struct wa_str id)
 	(void)eng_send(e, n);
 	arena_release(&a);
 }
+
+/* --- registration material (3.2) --- */
+
+int
+eng_make_device(struct wa_eng *e)
+{
+	struct wa_device	*d = &e->dev;
+	uint8_t			 msg[1 + WA_ENG_KEY_LEN];
+	uint8_t			 rnd[WA_CRYPTO_SIG_RANDOM_LEN];
+	uint16_t		 reg;
+	int			 rc;
+
+	memset(d, 0, sizeof(*d));
+	if ((rc = e->rng(e->rng_arg, d->noise_priv, WA_ENG_KEY_LEN)) != 0 ||
+	    (rc = e->rng(e->rng_arg, d->identity_priv, WA_ENG_KEY_LEN)) != 0 ||
+	    (rc = e->rng(e->rng_arg, d->spk_priv, WA_ENG_KEY_LEN)) != 0 ||
+	    (rc = e->rng(e->rng_arg, d->adv_secret, WA_ENG_KEY_LEN)) != 0 ||
+	    (rc = e->rng(e->rng_arg, (uint8_t *)&reg, sizeof(reg))) != 0 ||
+	    (rc = e->rng(e->rng_arg, rnd, sizeof(rnd))) != 0)
+		goto out;
+	wa_crypto_x25519_base(d->noise_priv, d->noise_pub);
+	wa_crypto_x25519_base(d->identity_priv, d->identity_pub);
+	wa_crypto_x25519_base(d->spk_priv, d->spk_pub);
+	/* A 14-bit registration id, never 0 (libsignal's range 1..16380). */
+	d->registration_id = (uint32_t)(reg % 16380) + 1;
+	d->spk_id = 1;
+	msg[0] = 0x05;	/* DJB key type: the signature covers 05 || pub */
+	memcpy(msg + 1, d->spk_pub, WA_ENG_KEY_LEN);
+	rc = wa_crypto_xeddsa_sign(d->identity_priv, msg, sizeof(msg), rnd,
+	    d->spk_sig);
+out:
+	wa_crypto_wipe(rnd, sizeof(rnd));
+	if (rc != 0)
+		wa_crypto_wipe(d, sizeof(*d));
+	return rc;
+}

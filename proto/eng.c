@@ -32,42 +32,6 @@
 #include "proto/engver.h"
 #include "proto/hsync.h"
 
-/* --- registration material (3.2) --- */
-
-static int
-make_device(struct wa_eng *e)
-{
-	struct wa_device	*d = &e->dev;
-	uint8_t			 msg[1 + WA_ENG_KEY_LEN];
-	uint8_t			 rnd[WA_CRYPTO_SIG_RANDOM_LEN];
-	uint16_t		 reg;
-	int			 rc;
-
-	memset(d, 0, sizeof(*d));
-	if ((rc = e->rng(e->rng_arg, d->noise_priv, WA_ENG_KEY_LEN)) != 0 ||
-	    (rc = e->rng(e->rng_arg, d->identity_priv, WA_ENG_KEY_LEN)) != 0 ||
-	    (rc = e->rng(e->rng_arg, d->spk_priv, WA_ENG_KEY_LEN)) != 0 ||
-	    (rc = e->rng(e->rng_arg, d->adv_secret, WA_ENG_KEY_LEN)) != 0 ||
-	    (rc = e->rng(e->rng_arg, (uint8_t *)&reg, sizeof(reg))) != 0 ||
-	    (rc = e->rng(e->rng_arg, rnd, sizeof(rnd))) != 0)
-		goto out;
-	wa_crypto_x25519_base(d->noise_priv, d->noise_pub);
-	wa_crypto_x25519_base(d->identity_priv, d->identity_pub);
-	wa_crypto_x25519_base(d->spk_priv, d->spk_pub);
-	/* A 14-bit registration id, never 0 (libsignal's range 1..16380). */
-	d->registration_id = (uint32_t)(reg % 16380) + 1;
-	d->spk_id = 1;
-	msg[0] = 0x05;	/* DJB key type: the signature covers 05 || pub */
-	memcpy(msg + 1, d->spk_pub, WA_ENG_KEY_LEN);
-	rc = wa_crypto_xeddsa_sign(d->identity_priv, msg, sizeof(msg), rnd,
-	    d->spk_sig);
-out:
-	wa_crypto_wipe(rnd, sizeof(rnd));
-	if (rc != 0)
-		wa_crypto_wipe(d, sizeof(*d));
-	return rc;
-}
-
 /* --- the public API --- */
 
 /* --- the messaging module's view of the engine --- */
@@ -161,6 +125,7 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	cc.rng_arg = cfg->rng_arg;
 	cc.now_ms = cfg->now_ms;
 	cc.clock_arg = cfg->clock_arg;
+	cc.handshake_timeout_ms = cfg->handshake_timeout_ms;
 	cc.ev.on_open = eng_on_open;
 	cc.ev.on_frame = eng_on_frame;
 	cc.ev.on_close = eng_on_close;
@@ -198,7 +163,9 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	uv_timer_init(loop, &e->t_retry);
 	uv_timer_init(loop, &e->t_qr);
 	uv_timer_init(loop, &e->t_ping);
-	e->t_retry.data = e->t_qr.data = e->t_ping.data = e;
+	uv_timer_init(loop, &e->t_wait);
+	e->t_retry.data = e->t_qr.data = e->t_ping.data = e->t_wait.data = e;
+	e->wait_ms = cfg->wait_ms ? cfg->wait_ms : WA_ENG_WAIT_MS;
 	e->open_timers = N_TIMERS;
 	if (cfg->signal_store != NULL && cfg->dm_store != NULL &&
 	    cfg->on_dm_event != NULL &&
@@ -231,7 +198,7 @@ wa_eng_start(struct wa_eng *e)
 		return rc;
 	if (rc == 0) {
 		/* Registration material, made once (3.2). */
-		if ((rc = make_device(e)) != 0)
+		if ((rc = eng_make_device(e)) != 0)
 			return rc;
 		if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 			wa_crypto_wipe(&e->dev, sizeof(e->dev));
@@ -311,4 +278,5 @@ wa_eng_free(struct wa_eng *e)
 	uv_close((uv_handle_t *)&e->t_retry, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_qr, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_ping, on_timer_closed);
+	uv_close((uv_handle_t *)&e->t_wait, on_timer_closed);
 }

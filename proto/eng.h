@@ -53,6 +53,11 @@ struct wa_eng;
 #define WA_ENG_RETRY_FIRST_MS	1000	/* first reconnect delay (1.6, [RS]) */
 #define WA_ENG_RETRY_CAP_MS	60000	/* cap of the Fibonacci backoff */
 #define WA_ENG_STABLE_MS	30000	/* this long online resets backoff */
+#define WA_ENG_WAIT_MS		20000	/* the server's answer due within
+					 * (<success>, pair-device, the
+					 * restart after pairing, the link
+					 * code's answers): as the handshake's
+					 * ([WM], [BL] connectTimeoutMs) */
 
 /*
  * This companion's own material, as the store keeps it (protocol.md 3.2,
@@ -76,6 +81,11 @@ struct wa_device {
 	/* The whole ADVSignedDeviceIdentity (6.4 step 6). */
 	uint8_t		 adv_identity[WA_ENG_ADV_MAX];
 	size_t		 adv_identity_len;	/* bytes; 0 until paired */
+	/* Paired (pair-success answered) but no login has succeeded yet:
+	 * the server may never have accepted the link.  A login refused
+	 * with failure 401/403/406 or stream:error 401 then starts a new
+	 * link (a new QR) instead of ending as logged out. */
+	bool		 unconfirmed;
 };
 
 /* A one-time prekey (protocol.md 7.3): id 1..WA_ENG_PREKEY_ID_MAX. */
@@ -187,6 +197,16 @@ struct wa_eng_cfg {
 	uint32_t		 qr_next_ms;	/* 0 = WA_ENG_QR_NEXT_MS */
 	uint32_t		 ping_ms;	/* 0 = random (20-30 s) */
 	uint32_t		 ping_deadline_ms; /* 0 = the default */
+	/* The deadline of each state of the transport before the handshake
+	 * ends (proto/conn.h), ms; 0 = WA_CONN_HANDSHAKE_TIMEOUT_MS. */
+	uint32_t		 handshake_timeout_ms;
+	/* The deadline of each answer the engine awaits from the server
+	 * (after the handshake, before <success>; pair-device; the restart
+	 * after pair-device-sign; the link code's answers), ms; 0 =
+	 * WA_ENG_WAIT_MS.  When one passes the connection is dropped with
+	 * that reason and reconnected with the backoff.  After <success>
+	 * the keepalive's ping_deadline_ms takes over. */
+	uint32_t		 wait_ms;
 	/* The longest wait between reconnects, ms; 0 = WA_ENG_RETRY_CAP_MS.
 	 * Below WA_ENG_RETRY_FIRST_MS every wait is this one. */
 	uint32_t		 retry_cap_ms;

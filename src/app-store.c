@@ -47,6 +47,7 @@ device_load(void *arg, struct wa_device *out)
 	if (d.adv_identity != NULL && d.adv_identity_len > 0)
 		memcpy(out->adv_identity, d.adv_identity, d.adv_identity_len);
 	out->adv_identity_len = d.adv_identity_len;
+	out->unconfirmed = d.unconfirmed;
 	store_device_release(&d);
 	return 1;
 }
@@ -76,6 +77,7 @@ device_save(void *arg, const struct wa_device *in)
 	d.adv_identity = in->adv_identity_len > 0 ?
 	    (uint8_t *)(uintptr_t)in->adv_identity : NULL;
 	d.adv_identity_len = in->adv_identity_len;
+	d.unconfirmed = in->unconfirmed;
 	rc = store_device_save(arg, &d);
 	d.adv_identity = NULL;
 	store_device_release(&d);

@@ -264,6 +264,13 @@ static const char *const migrations[] = {
 	"  chat TEXT NOT NULL, id TEXT NOT NULL, member TEXT NOT NULL,"
 	"  state INTEGER NOT NULL,"
 	"  PRIMARY KEY (chat, id, member)) WITHOUT ROWID;",
+	/*
+	 * 10: a link the server has not yet accepted (pair-success answered,
+	 * no <success> since) is marked, so that a login refused then goes
+	 * back to a new QR instead of "logged out" (issue 15).  Devices
+	 * stored before were linked.
+	 */
+	"ALTER TABLE device ADD COLUMN unconfirmed INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))

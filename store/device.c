@@ -42,7 +42,8 @@ store_device_load(struct store *s, struct store_device *out)
 	if ((rc = store_prepare(s, st, "SELECT noise_priv, noise_pub,"
 	    " identity_priv, identity_pub, registration_id, adv_secret,"
 	    " spk_id, spk_priv, spk_pub, spk_sig, jid, lid, push_name,"
-	    " account_sig_key, adv_identity FROM device WHERE id = 1")) != 0)
+	    " account_sig_key, adv_identity, unconfirmed FROM device"
+	    " WHERE id = 1")) != 0)
 		return rc;
 	rc = sqlite3_step(*st);
 	if (rc == SQLITE_DONE)
@@ -78,6 +79,7 @@ store_device_load(struct store *s, struct store_device *out)
 		memcpy(d.adv_identity, sqlite3_column_blob(*st, 14),
 		    d.adv_identity_len);
 	}
+	d.unconfirmed = sqlite3_column_int64(*st, 15) != 0;
 	sqlite3_reset(*st);
 	*out = d;
 	return 1;
@@ -93,9 +95,9 @@ store_device_save(struct store *s, const struct store_device *d)
 	if ((rc = store_prepare(s, st, "INSERT OR REPLACE INTO device (id,"
 	    " noise_priv, noise_pub, identity_priv, identity_pub,"
 	    " registration_id, adv_secret, spk_id, spk_priv, spk_pub, spk_sig,"
-	    " jid, lid, push_name, account_sig_key, adv_identity)"
+	    " jid, lid, push_name, account_sig_key, adv_identity, unconfirmed)"
 	    " VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-	    " ?13, ?14, ?15)")) != 0)
+	    " ?13, ?14, ?15, ?16)")) != 0)
 		return rc;
 	sqlite3_bind_blob(*st, 1, d->noise_priv, STORE_KEY_LEN, SQLITE_STATIC);
 	sqlite3_bind_blob(*st, 2, d->noise_pub, STORE_KEY_LEN, SQLITE_STATIC);
@@ -116,6 +118,7 @@ store_device_save(struct store *s, const struct store_device *d)
 	if (d->adv_identity != NULL)
 		sqlite3_bind_blob(*st, 15, d->adv_identity,
 		    (int)d->adv_identity_len, SQLITE_STATIC);
+	sqlite3_bind_int64(*st, 16, d->unconfirmed ? 1 : 0);
 	rc = sqlite3_step(*st);
 	sqlite3_reset(*st);
 	sqlite3_clear_bindings(*st);

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	9	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	10	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -123,6 +123,8 @@ struct store_device {
 	uint8_t		 account_sig_key[STORE_KEY_LEN]; /* ADV; zero until paired */
 	uint8_t		*adv_identity;	/* ADVSignedDeviceIdentity bytes, or NULL */
 	size_t		 adv_identity_len;
+	bool		 unconfirmed;	/* paired, but no login has succeeded
+					 * yet (column unconfirmed) */
 };
 
 /*

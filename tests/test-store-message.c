@@ -870,13 +870,14 @@ test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempoten
 	    "DROP TABLE sender_key_recipient; DROP TABLE message_fts;"
 	    "DROP TABLE fts_pending; DROP TABLE hist_queue;"
 	    "DROP TABLE member_receipt;"
+	    "ALTER TABLE device DROP COLUMN unconfirmed;"
 	    "PRAGMA user_version = 2", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(db);
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 9);
+	assert_int_equal(STORE_SCHEMA_VERSION, 10);
 	assert_int_equal(store_prekey_count(s), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
 	store_close(s);

@@ -554,7 +554,8 @@ test_wa_conn__sends_the_upgrade_with_whatsapps_origin_then_times_out(
 	run_until(&loop, closed_once, &r);
 	assert_int_equal(r.closes, 1);
 	assert_int_equal(r.err, -ETIMEDOUT);
-	assert_string_equal(r.reason, "no complete handshake within 300 ms");
+	assert_string_equal(r.reason, "timed out in the WebSocket upgrade "
+	    "(no progress within 300 ms)");
 	assert_true(f.head_len > 0);
 	assert_memory_equal(f.in.p, "GET /ws/chat HTTP/1.1\r\n", 23);
 	assert_non_null(strstr((char *)f.in.p,

@@ -25,7 +25,9 @@
  *   edit CHAT OUR-ID TEXT... | revoke CHAT OUR-ID
  *   subscribe CHAT | retry CHAT ID | quit
  * and answers "queued ID" to send and reply, "error: ..." to a bad one.
- * --retry-cap-ms caps the wait between reconnects.
+ * --retry-cap-ms caps the wait between reconnects; --wait-ms is the
+ * engine's deadline for each awaited answer, --handshake-timeout-ms the
+ * transport's for each state before the handshake ends.
  * --crash-after-receive ends the process with _exit(9) right after the
  * transaction that stored an incoming message commits (before its
  * receipt and ack leave).
@@ -790,6 +792,8 @@ parse_opts(int argc, char **argv, struct drv *d, struct wa_eng_cfg *cfg,
 		{ "qr-ms", required_argument, NULL, 'q' },
 		{ "ping-ms", required_argument, NULL, 'p' },
 		{ "ping-deadline-ms", required_argument, NULL, 'P' },
+		{ "wait-ms", required_argument, NULL, 'W' },
+		{ "handshake-timeout-ms", required_argument, NULL, 'H' },
 		{ "until", required_argument, NULL, 't' },
 		{ "linger-ms", required_argument, NULL, 'l' },
 		{ "deadline-ms", required_argument, NULL, 'd' },
@@ -836,6 +840,13 @@ parse_opts(int argc, char **argv, struct drv *d, struct wa_eng_cfg *cfg,
 		case 'P':
 			cfg->ping_deadline_ms = (uint32_t)strtoul(optarg, NULL,
 			    10);
+			break;
+		case 'W':
+			cfg->wait_ms = (uint32_t)strtoul(optarg, NULL, 10);
+			break;
+		case 'H':
+			cfg->handshake_timeout_ms = (uint32_t)strtoul(optarg,
+			    NULL, 10);
 			break;
 		case 't':
 			d->until = optarg;

@@ -124,6 +124,11 @@ knobs_json(const struct sim *s)
 	    json_object_new_int64(s->refresh_pct));
 	json_object_object_add(o, "group_flip",
 	    json_object_new_int64(s->group_flip));
+	json_object_object_add(o, "silent_next", json_object_new_string(
+	    s->silent_next == 1 ? "handshake" : s->silent_next == 2 ?
+	    "login" : "none"));
+	json_object_object_add(o, "drop_pair_sign",
+	    json_object_new_boolean(s->drop_pair_sign));
 	return o;
 }
 
@@ -600,7 +605,8 @@ static int
 knobs(struct sim *s, struct json_object *in, struct buf *out)
 {
 	static const char *const known[] = { "malformed_next", "cert_fault",
-	    "min_version", "sw_revision", "reg_refresh_pct", "group_flip" };
+	    "min_version", "sw_revision", "reg_refresh_pct", "group_flip",
+	    "silent_next", "drop_pair_sign" };
 	const char	*v;
 	int64_t		 iv;
 	size_t		 i;
@@ -614,7 +620,8 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 			if (i == sizeof(known) / sizeof(known[0]))
 				return error(out, 400, "unknown knob (known: "
 				    "malformed_next, cert_fault, min_version, "
-				    "sw_revision, reg_refresh_pct, group_flip)");
+				    "sw_revision, reg_refresh_pct, group_flip, "
+				    "silent_next, drop_pair_sign)");
 		}
 	}
 	if ((v = jstr(in, "malformed_next")) != NULL &&
@@ -636,6 +643,20 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 			return error(out, 400, "sw_revision: a revision");
 		s->sw_revision = (uint32_t)iv;
 	}
+	if ((v = jstr(in, "silent_next")) != NULL) {
+		if (strcmp(v, "none") == 0)
+			s->silent_next = 0;
+		else if (strcmp(v, "handshake") == 0)
+			s->silent_next = 1;
+		else if (strcmp(v, "login") == 0)
+			s->silent_next = 2;
+		else
+			return error(out, 400, "silent_next: none|handshake|"
+			    "login");
+	}
+	if ((v = jstr(in, "drop_pair_sign")) != NULL)
+		s->drop_pair_sign = strcmp(v, "1") == 0 ||
+		    strcmp(v, "yes") == 0 || strcmp(v, "true") == 0;
 	if (json_object_object_get_ex(in, "reg_refresh_pct", NULL)) {
 		if (!jint(in, "reg_refresh_pct", &iv) || iv < 0 || iv > 100)
 			return error(out, 400, "reg_refresh_pct: 0-100");

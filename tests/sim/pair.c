@@ -512,6 +512,16 @@ sim_pair_handle_reply(struct sim_conn *c, const struct wa_node *n)
 	if (c->success_iq[0] == '\0' || c->pair_dev == NULL ||
 	    !wa_str_eqc(sn_get(n, "id"), c->success_iq))
 		return 0;
+	if (c->s->drop_pair_sign) {
+		/* The connection is lost as the answer comes: the server
+		 * never accepts it (issue 15). */
+		c->s->drop_pair_sign = false;
+		sim_conn_log(c, "pair-success answered: dropping the "
+		    "connection unaccepted (knob drop_pair_sign)");
+		sim_pair_forget(c);
+		sim_conn_drop(c);
+		return 1;
+	}
 	if (!wa_str_eqc(type, "result")) {
 		sim_conn_log(c, "pair-success refused by the companion "
 		    "(type %.*s)", (int)type.len, type.p);

@@ -85,6 +85,8 @@ struct sim_conn {
 	struct sim_account	*acct;		/* login: the account */
 	struct sim_device	*dev;		/* login: the device */
 	bool			 authed;	/* success sent */
+	bool			 silent;	/* knob silent_next: reads,
+						 * answers nothing */
 
 	/* Pairing. */
 	char			 refs[SIM_REFS_MAX][40];

@@ -283,6 +283,12 @@ struct sim {
 	struct buf		 chain;		/* CertChain sent (no fault) */
 	enum sim_cert_fault	 cert_fault;	/* for new handshakes */
 	enum sim_bad		 bad_next;	/* for new connections */
+	/* knob silent_next (once): the next connection goes silent after
+	 * its handshake (1) or after its <success> (2); 0 = off. */
+	int			 silent_next;
+	bool			 drop_pair_sign; /* knob (once): drop the
+						  * connection that answers
+						  * pair-success, unaccepted */
 	uint32_t		 min_revision;	/* knob: 405 below it; 0 = off */
 	uint32_t		 sw_revision;	/* knob: served by GET /sw.js */
 	unsigned		 refresh_pct;	/* knob: random reg refresh, % */

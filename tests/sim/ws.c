@@ -438,6 +438,13 @@ send_success(struct sim_conn *c)
 		    c->dev->id);
 		note(c, "logged in");
 	}
+	if (c->authed && c->s->silent_next == 2) {
+		c->s->silent_next = 0;
+		c->silent = true;
+		sim_conn_log(c, "silent after <success> (knob)");
+		arena_release(&a);
+		return;
+	}
 	/* The account's push name, as the server tells a companion
 	 * (<notification type="account_sync" pushname>, protocol.md 11.7,
 	 * [RS]; interop.md P9: without one a client sends no presence). */
@@ -576,6 +583,12 @@ on_client_finish(struct sim_conn *c, const uint8_t *p, size_t len)
 		lws_set_timeout(c->wsi, NO_PENDING_TIMEOUT, 0);
 	sim_conn_log(c, "handshake complete");
 	note(c, "handshake complete");
+	if (c->s->silent_next == 1) {
+		c->s->silent_next = 0;
+		c->silent = true;
+		sim_conn_log(c, "silent after the handshake (knob)");
+		goto out;
+	}
 	if ((bad = c->s->bad_next) != SIM_BAD_NONE) {
 		c->s->bad_next = SIM_BAD_NONE;
 		rc = sim_conn_bad(c, bad);
@@ -706,7 +719,7 @@ on_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 	case SIM_C_FINISH:
 		return on_client_finish(c, p, len);
 	case SIM_C_READY:
-		return on_transport_frame(c, p, len);
+		return c->silent ? 0 : on_transport_frame(c, p, len);
 	case SIM_C_CLOSING:
 		return 0;
 	}
