@@ -29,7 +29,11 @@ hostile_start() {
 	python3 "$HOSTILE" "$1" >"$tmp/h-$1.port" 2>"$tmp/h-$1.log" &
 	hpid=$!
 	bg_pids="$bg_pids $hpid"
-	wait_grep "$tmp/h-$1.port" '^port=[0-9]+$' 100
+	if ! wait_grep "$tmp/h-$1.port" '^port=[0-9]+$' 600; then
+		echo "Bail out! the hostile server ($1) gave no port in 60 s"
+		sed 's/^/# /' "$tmp/h-$1.log"
+		exit 1
+	fi
 	hport=$(sed -n 's/^port=//p' "$tmp/h-$1.port")
 }
 
