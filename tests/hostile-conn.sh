@@ -26,6 +26,10 @@ done
 
 # hostile_start MODE: a hostile server; sets $hport and $hpid.
 hostile_start() {
+	# A port file of an earlier server of this mode must not be read as
+	# this one's: it goes first (the background redirection truncates it
+	# only once the child runs).
+	rm -f "$tmp/h-$1.port" "$tmp/h-$1.log"
 	python3 "$HOSTILE" "$1" >"$tmp/h-$1.port" 2>"$tmp/h-$1.log" &
 	hpid=$!
 	bg_pids="$bg_pids $hpid"
