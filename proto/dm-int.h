@@ -267,6 +267,13 @@ void	dm_send_ack(struct wa_dm *dm, const struct wa_node *n,
  * (5.3; the device kept) into out[len]: 1, 0 when the store knows no
  * mapping (or has no lid_alt), or the store's error. */
 int	dm_peer_alt(struct wa_dm *dm, const char *jid, char *out, size_t len);
+/* Save the PN-LID mapping (5.3) a stanza gives of participant (a device
+ * or user JID): its other address is pn_attr (participant_pn, for a LID
+ * participant) or lid_attr (participant_lid, for a PN one); either may
+ * be NULL.  Nothing without one; a store error is logged.  Source:
+ * protocol.md 5.3, whatsmeow message.go (both attributes). */
+void	dm_peer_learn(struct wa_dm *dm, const char *participant,
+	    const char *pn_attr, const char *lid_attr);
 /* wa_signal_group_decrypt() of the skmsg c[0..len) that participant (ad
  * its address) sent to group; without a sender key there, under the
  * participant's other address (the SKDM came as PN, the skmsg as LID,
