@@ -230,6 +230,15 @@ void	dm_own_device(const struct wa_dm *dm, bool lid, char *out,
 int	dm_addr_of(const char *jid, struct wa_signal_addr *a);
 /* Bump the counter of key in c[N_COUNTERS]; returns its new value. */
 unsigned dm_count(struct counter *c, size_t *next, const char *key);
+/* A typed notice line (enum wa_dm_note; device: the one of
+ * WA_DM_NOTE_NOT_SENT), text its English fallback: stored in chat and
+ * told to the UI, which says it in the user's language. */
+void	dm_notice_kind(struct wa_dm *dm, const char *chat, const char *sender,
+	    int64_t ts, const char *text, enum wa_dm_note kind,
+	    uint32_t device);
+/* The security code of sender's device in chat changed: a notice. */
+void	dm_notice_identity(struct wa_dm *dm, const char *chat,
+	    const char *sender);
 /* Store a notice line in chat and tell the UI. */
 void	dm_notice(struct wa_dm *dm, const char *chat, const char *sender,
 	    int64_t ts, const char *text);

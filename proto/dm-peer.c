@@ -169,9 +169,15 @@ dm_take_bundle(struct wa_dm *dm, const char *device,
 		return 0;
 	dm_peer_identity_changed(dm, device);
 	if (jid_user_of(device, chat, sizeof(chat)) && !dm_is_own(dm, device))
-		dm_notice(dm, chat, chat, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
+		dm_notice_identity(dm, chat, chat);
 	return 0;
+}
+
+void
+dm_notice_identity(struct wa_dm *dm, const char *chat, const char *sender)
+{
+	dm_notice_kind(dm, chat, sender, dm->host.now_ms(dm->host.arg),
+	    "security code changed", WA_DM_NOTE_IDENTITY, 0);
 }
 
 int
@@ -234,7 +240,7 @@ dm_peer_report(struct wa_dm *dm, const struct dm_seal *s, const char *chat)
 		snprintf(line, sizeof(line), "message not sent to %s's device "
 		    "%u: its encryption failed (the session is rebuilt for "
 		    "the next message)", name, jid_device_of(s->skipped[i]));
-		dm_notice(dm, chat, user, dm->host.now_ms(dm->host.arg),
-		    line);
+		dm_notice_kind(dm, chat, user, dm->host.now_ms(dm->host.arg),
+		    line, WA_DM_NOTE_NOT_SENT, jid_device_of(s->skipped[i]));
 	}
 }

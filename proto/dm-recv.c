@@ -217,8 +217,7 @@ enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
 		*shown = true;
 	}
 	if (changed && !from_me)
-		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
+		dm_notice_identity(dm, chat, sender);
 	return 0;
 }
 

@@ -12,3 +12,10 @@ tests_test_wa_dm_peer_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) \
 	$(SODIUM_CFLAGS)
 tests_test_wa_dm_peer_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-dm-peer
+
+# Typed notice lines as the store keeps them (base/notice.h, point 4).
+check_PROGRAMS += tests/test-base-notice
+tests_test_base_notice_SOURCES = tests/test-base-notice.c
+tests_test_base_notice_CFLAGS = $(TEST_CFLAGS)
+tests_test_base_notice_LDADD = libbase.a $(CMOCKA_LIBS)
+TESTS += tests/test-base-notice

@@ -67,6 +67,9 @@ struct ev {
 	int			 state;
 	int			 err;
 	bool			 notice;
+	enum wa_dm_note		 note;
+	uint32_t		 note_device;
+	char			 sender[WA_DM_JID_MAX];
 };
 
 /* What the wire and the store were when a <message> left. */
@@ -134,6 +137,10 @@ on_event(void *arg, const struct wa_dm_ev *e)
 	v->state = e->state;
 	v->err = e->err;
 	v->notice = e->notice;
+	v->note = e->notice_kind;
+	v->note_device = e->notice_device;
+	snprintf(v->sender, sizeof(v->sender), "%s", e->sender != NULL ?
+	    e->sender : "");
 }
 
 /* Each <message> that leaves: were the sessions committed first? */
@@ -995,6 +1002,10 @@ test_dm_job_seal__skips_a_device_whose_encryption_fails(void **state)
 		notices++;
 		assert_string_equal(e->chat, CONTACT);
 		assert_non_null(strstr(e->text, "device 1"));
+		/* typed, for the UI to say in the user's language */
+		assert_int_equal(e->note, WA_DM_NOTE_NOT_SENT);
+		assert_int_equal(e->note_device, 1);
+		assert_string_equal(e->sender, CONTACT);
 	}
 	assert_int_equal(notices, 1);
 
