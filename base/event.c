@@ -102,7 +102,9 @@ LAYOUT(ev_message,
 	F_STR(struct ev_message, quoted_id),
 	F_ENUM(struct ev_message, state, ev_state, EV_STATE_FAILED),
 	F_BOOL(struct ev_message, notice),
-	F_I64(struct ev_message, ts_ms));
+	F_I64(struct ev_message, ts_ms),
+	F_ENUM(struct ev_message, notice_kind, ev_notice, EV_NOTICE_NOT_SENT),
+	F_U32(struct ev_message, notice_device));
 LAYOUT(ev_msg_state,
 	F_STRUCT(struct ev_msg_state, key, ev_key),
 	F_ENUM(struct ev_msg_state, state, ev_state, EV_STATE_FAILED));
@@ -163,7 +165,9 @@ LAYOUT(ev_msg,
 	F_ENUM(struct ev_msg, state, ev_state, EV_STATE_FAILED),
 	F_I64(struct ev_msg, edited_ms),
 	F_BOOL(struct ev_msg, deleted),
-	F_ARRAY(struct ev_msg, reactions, nreactions, ev_tally));
+	F_ARRAY(struct ev_msg, reactions, nreactions, ev_tally),
+	F_ENUM(struct ev_msg, notice_kind, ev_notice, EV_NOTICE_NOT_SENT),
+	F_U32(struct ev_msg, notice_device));
 LAYOUT(ev_page,
 	F_STR(struct ev_page, chat),
 	F_ENUM(struct ev_page, dir, ev_page_dir, EV_PAGE_AROUND),

@@ -76,6 +76,21 @@ enum ev_row_kind {
 	EV_ROW_PLACEHOLDER,	/* not decrypted yet; awaits a resend */
 };
 
+/*
+ * What a notice line says (EV_MESSAGE, EV_PAGE), so that the screen says
+ * it in the user's language: EV_NOTICE_TEXT a line whose words are its
+ * text (group events); the others have their fields (notice_device) and
+ * are rendered by the UI with _(), their text only an English fallback.
+ * Stored as base/notice.h codes.
+ */
+enum ev_notice {
+	EV_NOTICE_TEXT,		/* the text says it */
+	EV_NOTICE_IDENTITY,	/* the sender's security code changed */
+	EV_NOTICE_NOT_SENT,	/* our message did not reach the sender's
+				 * device notice_device (its encryption
+				 * failed; the session is rebuilt) */
+};
+
 /* A group member's standing (EV_GROUP). */
 enum ev_role {
 	EV_ROLE_MEMBER,
@@ -181,6 +196,8 @@ struct ev_message {
 	enum ev_state	 state;
 	bool		 notice;	/* a line from wachat, not a person */
 	int64_t		 ts_ms;
+	enum ev_notice	 notice_kind;	/* notice: what it says */
+	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device */
 };
 
 /* EV_MSG_STATE: our message key moved to state. */
@@ -281,6 +298,8 @@ struct ev_msg {
 	bool		 deleted;
 	struct ev_tally	*reactions;	/* in the order they first came */
 	uint32_t	 nreactions;
+	enum ev_notice	 notice_kind;	/* EV_ROW_NOTICE: what it says */
+	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device */
 };
 
 /*

@@ -7,7 +7,8 @@ libbase_a_SOURCES = \
 	base/xmalloc.h base/xmalloc.c base/arena.h base/arena.c \
 	base/buf.h base/buf.c base/i18n.h base/log.h base/log.c base/hex.h base/hex.c \
 	base/sysrand.h base/sysrand.c base/sanitize.h base/sanitize.c \
-	base/event.h base/event.c base/jid.h base/jid.c
+	base/event.h base/event.c base/jid.h base/jid.c \
+	base/notice.h base/notice.c
 # The events' layout tables and their wire form (base/event-wire.h).
 libbase_a_SOURCES += base/event-layout.h base/event-wire.h base/event-wire.c
 

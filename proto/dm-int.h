@@ -230,6 +230,15 @@ void	dm_own_device(const struct wa_dm *dm, bool lid, char *out,
 int	dm_addr_of(const char *jid, struct wa_signal_addr *a);
 /* Bump the counter of key in c[N_COUNTERS]; returns its new value. */
 unsigned dm_count(struct counter *c, size_t *next, const char *key);
+/* A typed notice line (enum wa_dm_note; device: the one of
+ * WA_DM_NOTE_NOT_SENT), text its English fallback: stored in chat and
+ * told to the UI, which says it in the user's language. */
+void	dm_notice_kind(struct wa_dm *dm, const char *chat, const char *sender,
+	    int64_t ts, const char *text, enum wa_dm_note kind,
+	    uint32_t device);
+/* The security code of sender's device in chat changed: a notice. */
+void	dm_notice_identity(struct wa_dm *dm, const char *chat,
+	    const char *sender);
 /* Store a notice line in chat and tell the UI. */
 void	dm_notice(struct wa_dm *dm, const char *chat, const char *sender,
 	    int64_t ts, const char *text);
@@ -267,6 +276,13 @@ void	dm_send_ack(struct wa_dm *dm, const struct wa_node *n,
  * (5.3; the device kept) into out[len]: 1, 0 when the store knows no
  * mapping (or has no lid_alt), or the store's error. */
 int	dm_peer_alt(struct wa_dm *dm, const char *jid, char *out, size_t len);
+/* Save the PN-LID mapping (5.3) a stanza gives of participant (a device
+ * or user JID): its other address is pn_attr (participant_pn, for a LID
+ * participant) or lid_attr (participant_lid, for a PN one); either may
+ * be NULL.  Nothing without one; a store error is logged.  Source:
+ * protocol.md 5.3, whatsmeow message.go (both attributes). */
+void	dm_peer_learn(struct wa_dm *dm, const char *participant,
+	    const char *pn_attr, const char *lid_attr);
 /* wa_signal_group_decrypt() of the skmsg c[0..len) that participant (ad
  * its address) sent to group; without a sender key there, under the
  * participant's other address (the SKDM came as PN, the skmsg as LID,

@@ -42,6 +42,29 @@ dm_peer_alt(struct wa_dm *dm, const char *jid, char *out, size_t len)
 	return 1;
 }
 
+void
+dm_peer_learn(struct wa_dm *dm, const char *participant, const char *pn_attr,
+    const char *lid_attr)
+{
+	char		 user[WA_DM_JID_MAX], other[WA_DM_JID_MAX];
+	const char	*alt;
+	int		 rc;
+
+	if (participant == NULL || !jid_user_of(participant, user,
+	    sizeof(user)))
+		return;
+	/* the stanza names the other address in the attribute of the
+	 * namespace the participant is not in (5.3, either way) */
+	alt = jid_is_lid(user) ? pn_attr : jid_is_pn(user) ? lid_attr : NULL;
+	if (alt == NULL || !jid_user_of(alt, other, sizeof(other)) ||
+	    jid_is_lid(other) == jid_is_lid(user) ||
+	    (!jid_is_pn(other) && !jid_is_lid(other)))
+		return;
+	if ((rc = dm->st->lid_put(dm->st->arg, jid_is_pn(user) ? user : other,
+	    jid_is_lid(user) ? user : other)) < 0)
+		log_warn("cannot save a PN-LID mapping: %s", wc_strerror(rc));
+}
+
 /* The alternate address of jid into *ad: 1, 0 (none), or an error. */
 static int
 alt_addr(struct wa_dm *dm, const char *jid, struct wa_signal_addr *ad)
@@ -146,9 +169,15 @@ dm_take_bundle(struct wa_dm *dm, const char *device,
 		return 0;
 	dm_peer_identity_changed(dm, device);
 	if (jid_user_of(device, chat, sizeof(chat)) && !dm_is_own(dm, device))
-		dm_notice(dm, chat, chat, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
+		dm_notice_identity(dm, chat, chat);
 	return 0;
+}
+
+void
+dm_notice_identity(struct wa_dm *dm, const char *chat, const char *sender)
+{
+	dm_notice_kind(dm, chat, sender, dm->host.now_ms(dm->host.arg),
+	    "security code changed", WA_DM_NOTE_IDENTITY, 0);
 }
 
 int
@@ -211,7 +240,7 @@ dm_peer_report(struct wa_dm *dm, const struct dm_seal *s, const char *chat)
 		snprintf(line, sizeof(line), "message not sent to %s's device "
 		    "%u: its encryption failed (the session is rebuilt for "
 		    "the next message)", name, jid_device_of(s->skipped[i]));
-		dm_notice(dm, chat, user, dm->host.now_ms(dm->host.arg),
-		    line);
+		dm_notice_kind(dm, chat, user, dm->host.now_ms(dm->host.arg),
+		    line, WA_DM_NOTE_NOT_SENT, jid_device_of(s->skipped[i]));
 	}
 }

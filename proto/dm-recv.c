@@ -217,8 +217,7 @@ enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
 		*shown = true;
 	}
 	if (changed && !from_me)
-		dm_notice(dm, chat, sender, dm->host.now_ms(dm->host.arg),
-		    "security code changed");
+		dm_notice_identity(dm, chat, sender);
 	return 0;
 }
 
@@ -563,19 +562,16 @@ static bool
 group_sender(struct wa_dm *dm, const struct wa_msg_in *m, bool *from_me,
     char sender[WA_DM_JID_MAX])
 {
-	char	 pn[WA_DM_JID_MAX], lid[WA_DM_JID_MAX];
+	char	 pn[WA_DM_JID_MAX];
 
 	if (m->participant == NULL || !jid_user_of(m->participant, sender,
 	    WA_DM_JID_MAX))
 		return false;
 	*from_me = dm_is_own(dm, m->participant);
 	if (m->participant_pn != NULL && jid_user_of(m->participant_pn, pn,
-	    sizeof(pn))) {
+	    sizeof(pn)))
 		snprintf(sender, WA_DM_JID_MAX, "%s", pn);
-		if (jid_user_of(m->participant, lid, sizeof(lid)) &&
-		    jid_is_lid(lid))
-			(void)dm->st->lid_put(dm->st->arg, sender, lid);
-	}
+	dm_peer_learn(dm, m->participant, m->participant_pn, m->participant_lid);
 	if (!*from_me && m->notify != NULL)
 		(void)dm->st->push_name(dm->st->arg, sender, m->notify);
 	if (*from_me)

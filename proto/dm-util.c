@@ -203,6 +203,13 @@ void
 dm_notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
     const char *text)
 {
+	dm_notice_kind(dm, chat, sender, ts, text, WA_DM_NOTE_TEXT, 0);
+}
+
+void
+dm_notice_kind(struct wa_dm *dm, const char *chat, const char *sender,
+    int64_t ts, const char *text, enum wa_dm_note kind, uint32_t device)
+{
 	struct wa_dm_msg m;
 	struct wa_dm_ev	 ev;
 	char		 id[WA_DM_ID_MAX];
@@ -221,6 +228,8 @@ dm_notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
 	m.kind = WA_DM_NOTICE;
 	m.text = text;
 	m.state = WA_DM_RECEIVED;
+	m.notice_kind = kind;
+	m.notice_device = device;
 	if ((rc = dm->st->in_insert(dm->st->arg, &m)) < 0) {
 		log_warn("cannot store a notice: %s", wc_strerror(rc));
 		return;
@@ -233,6 +242,8 @@ dm_notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
 	ev.text = text;
 	ev.ts_ms = ts;
 	ev.notice = true;
+	ev.notice_kind = kind;
+	ev.notice_device = device;
 	ev.state = WA_DM_RECEIVED;
 	dm_emit(dm, &ev);
 }

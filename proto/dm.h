@@ -61,6 +61,15 @@ enum wa_dm_kind {
 
 /* A message as it goes into the store.  Strings borrowed, never NULL
  * except where said. */
+/* What a WA_DM_NOTICE line says, so that the UI can say it in the
+ * user's language (src/ maps it to base/event.h enum wa_dm_note). */
+enum wa_dm_note {
+	WA_DM_NOTE_TEXT,	/* its text says it (group events) */
+	WA_DM_NOTE_IDENTITY,	/* the sender's security code changed */
+	WA_DM_NOTE_NOT_SENT,	/* our message missed the sender's device
+				 * notice_device (its encryption failed) */
+};
+
 struct wa_dm_msg {
 	const char	*chat;		/* the contact's user JID (non-AD) */
 	const char	*id;		/* message id */
@@ -75,6 +84,10 @@ struct wa_dm_msg {
 	enum wa_dm_state state;
 	const uint8_t	*payload;	/* outgoing: the Message protobuf */
 	size_t		 payload_len;
+	/* WA_DM_NOTICE: what it says (enum wa_dm_note; the text is then an
+	 * English fallback: store the kind, base/notice.h) */
+	enum wa_dm_note	 notice_kind;
+	uint32_t	 notice_device;	/* WA_DM_NOTE_NOT_SENT's device */
 };
 
 /* A queued outgoing message, as the store hands it back.  Owned: free
@@ -272,6 +285,10 @@ struct wa_dm_ev {
 	const char	*quoted_id;	/* MESSAGE: the reply's quoted id */
 	bool		 from_me;
 	bool		 notice;	/* a WA_DM_NOTICE line */
+	enum wa_dm_note	 notice_kind;	/* notice: what it says (text: an
+					 * English fallback unless
+					 * WA_DM_NOTE_TEXT) */
+	uint32_t	 notice_device;	/* WA_DM_NOTE_NOT_SENT's device */
 	int		 state;
 	int		 err;
 	int64_t		 ts_ms;

@@ -12,6 +12,7 @@
 #include "src/app-hist.h"
 #include "base/buf.h"
 #include "base/jid.h"
+#include "base/notice.h"
 #include "base/sanitize.h"
 #include "proto/msg.h"
 #include "store/store.h"
@@ -147,10 +148,22 @@ out_delete(void *arg, const char *chat, const char *id)
 	return store_msg_delete_failed(arg, chat, id);
 }
 
+enum ev_notice
+app_dm_note(enum wa_dm_note n)
+{
+	switch (n) {
+	case WA_DM_NOTE_TEXT:		return EV_NOTICE_TEXT;
+	case WA_DM_NOTE_IDENTITY:	return EV_NOTICE_IDENTITY;
+	case WA_DM_NOTE_NOT_SENT:	return EV_NOTICE_NOT_SENT;
+	}
+	return EV_NOTICE_TEXT;
+}
+
 static int
 in_insert(void *arg, const struct wa_dm_msg *m)
 {
 	struct store_msg_new	 n;
+	char			 code[NOTICE_CODE_MAX];
 	int			 rc;
 
 	memset(&n, 0, sizeof(n));
@@ -161,7 +174,11 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.ts_ms = m->ts_ms;
 	n.kind = m->kind == WA_DM_NOTICE ? STORE_MSG_NOTICE : STORE_MSG_TEXT;
 	n.text = m->text;
-	n.text_len = m->text != NULL ? strlen(m->text) : 0;
+	/* a typed notice keeps its kind, not its English words */
+	if (m->kind == WA_DM_NOTICE && notice_code(app_dm_note(m->notice_kind),
+	    m->notice_device, code, sizeof(code)))
+		n.text = code;
+	n.text_len = n.text != NULL ? strlen(n.text) : 0;
 	n.quoted_id = m->quoted_id;
 	n.quoted_sender = m->quoted_sender;
 	n.quoted_text = m->quoted_text;

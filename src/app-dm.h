@@ -8,6 +8,7 @@
 #ifndef WC_APP_DM_H
 #define WC_APP_DM_H
 
+#include "base/event.h"
 #include "proto/dm.h"
 
 struct store;
@@ -28,5 +29,9 @@ void	app_dm_ops(struct store *s, struct wa_dm_store_ops *ops);
  * (out ""), on the thread that owns s.
  */
 int	app_dm_name(struct store *s, const char *jid, char *out, size_t len);
+
+/* The engine's notice kind n as the UI's (an unknown one: text).  Any
+ * thread. */
+enum ev_notice	app_dm_note(enum wa_dm_note n);
 
 #endif

@@ -198,10 +198,13 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 	ev_set(&m->quoted_id, e->quoted_id);
 	m->state = state_of(e->state);
 	m->notice = e->notice;
+	m->notice_kind = app_dm_note(e->notice_kind);
+	m->notice_device = e->notice_device;
 	m->ts_ms = e->ts_ms;
-	/* a group's author by name, as the screen shows it */
+	/* a group's author by name, as the screen shows it (and a typed
+	 * notice's member, whom its words name) */
 	if (e->sender != NULL && e->sender[0] != '\0' && e->chat != NULL &&
-	    jid_is_group(e->chat)) {
+	    (jid_is_group(e->chat) || e->notice_kind != WA_DM_NOTE_TEXT)) {
 		free(m->sender_name);
 		m->sender_name = app_read_name(a, e->sender);
 	}

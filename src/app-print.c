@@ -18,6 +18,7 @@
 #include "base/jid.h"
 #include "base/sanitize.h"
 #include "src/app-int.h"
+#include "src/notice-words.h"
 #include "ui/qr.h"
 
 static void
@@ -182,10 +183,13 @@ message(const struct ev *ev, bool qr)
 {
 	const struct ev_message	*m = &ev->u.message;
 	struct buf		 who = BUF_INIT, txt = BUF_INIT;
+	char			 words[512];
 
 	(void)qr;
 	chat_name(&who, m->key.chat);
-	one_line(&txt, m->text);
+	one_line(&txt, m->notice && notice_words(m->notice_kind,
+	    m->notice_device, m->sender_name[0] != '\0' ? m->sender_name :
+	    m->key.sender, words, sizeof(words)) ? words : m->text);
 	if (m->notice)
 		printf(_("%s: (%s)\n"), (char *)who.p, (char *)txt.p);
 	else if (m->key.from_me)

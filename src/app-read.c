@@ -16,6 +16,7 @@
 #include "base/event.h"
 #include "base/i18n.h"
 #include "base/jid.h"
+#include "base/notice.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
@@ -268,6 +269,8 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->edited_ms = m->edited_ms;
 	em->deleted = m->deleted;
 	tally(m->reactions, m->nreactions, &em->reactions, &em->nreactions);
+	if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words by the UI */
+		notice_parse(em->text, &em->notice_kind, &em->notice_device);
 }
 
 /* EV_PAGE of chat in direction dir from page p. */

@@ -30,8 +30,10 @@
 #include "base/buf.h"
 #include "src/cli.h"
 #include "src/cli-db.h"
+#include "src/notice-words.h"
 #include "src/conf.h"
 #include "base/err.h"
+#include "base/notice.h"
 #include "base/jid.h"
 #include "base/sanitize.h"
 #include "store/store.h"
@@ -641,11 +643,26 @@ name_or_me(struct cli *c, const char *jid)
 	return jid[0] == '\0' ? "me" : user_name(c, jid);
 }
 
+/* A typed notice row m (base/notice.h) in the user's language into
+ * out[len]: true, or false when its text says it. */
+static bool
+notice_said(struct cli *c, const struct store_msg *m, char *out, size_t len)
+{
+	enum ev_notice	 kind;
+	uint32_t	 device;
+
+	if (m->kind != STORE_MSG_NOTICE)
+		return false;
+	notice_parse(m->text, &kind, &device);
+	return notice_words(kind, device, m->sender[0] != '\0' ?
+	    user_name(c, m->sender) : "", out, len) == 1;
+}
+
 /* One message line (history, export). */
 static void
 put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 {
-	char		 who[sizeof(c->who_name)];
+	char		 who[sizeof(c->who_name)], words[512];
 	size_t		 i;
 
 	/* a notice is wachat's line about the chat, nobody's message */
@@ -665,7 +682,10 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		json_s(&c->line, "sender", m->sender);
 		json_s(&c->line, "sender_name", who);
 		json_s(&c->line, "kind", kind_name(m->kind));
-		json_str(&c->line, "text", m->text, m->text_len);
+		if (notice_said(c, m, words, sizeof(words)))
+			json_s(&c->line, "text", words);
+		else
+			json_str(&c->line, "text", m->text, m->text_len);
 		if (m->quoted_id[0] != '\0') {
 			json_s(&c->line, "quoted_id", m->quoted_id);
 			json_s(&c->line, "quoted_sender", m->quoted_sender);
@@ -732,7 +752,10 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		else if (m->kind == STORE_MSG_UNSUPPORTED &&
 		    m->text_len == 0)
 			put(&c->line, "(a message this wachat cannot show)");
-		put_text(&c->line, m->text, m->text_len);
+		if (notice_said(c, m, words, sizeof(words)))
+			put_text(&c->line, words, strlen(words));
+		else
+			put_text(&c->line, m->text, m->text_len);
 		if (m->edited_ms != 0)
 			put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {

@@ -66,6 +66,10 @@ struct ev {
 	char			 text[128];
 	int			 state;
 	int			 err;
+	bool			 notice;
+	enum wa_dm_note		 note;
+	uint32_t		 note_device;
+	char			 sender[WA_DM_JID_MAX];
 };
 
 /* What the wire and the store were when a <message> left. */
@@ -132,6 +136,11 @@ on_event(void *arg, const struct wa_dm_ev *e)
 	    "");
 	v->state = e->state;
 	v->err = e->err;
+	v->notice = e->notice;
+	v->note = e->notice_kind;
+	v->note_device = e->notice_device;
+	snprintf(v->sender, sizeof(v->sender), "%s", e->sender != NULL ?
+	    e->sender : "");
 }
 
 /* Each <message> that leaves: were the sessions committed first? */
@@ -367,15 +376,16 @@ be(uint8_t *out, uint32_t v, size_t n)
 }
 
 /* <user jid><registration/><type/><identity/><skey>...</skey><key>...
- * </key></user>: p's bundle with prekey 1 (8.1). */
+ * </key></user>: p's bundle with one-time prekey pk (8.1). */
 static void
-bundle_user(struct ctx *c, struct wa_node *u, const struct party *p)
+bundle_user_pk(struct ctx *c, struct wa_node *u, const struct party *p,
+    uint32_t pk)
 {
 	struct wa_signal_bundle	 b;
 	struct wa_node		*k, *sk, *ok;
 	uint8_t			 reg[4], id3[3], t = 5;
 
-	fake_store_bundle(p->st, 1, &b);
+	fake_store_bundle(p->st, pk, &b);
 	wa_nb_kid(&c->a, u, "user", 1);
 	assert_int_equal(wa_nb_attr_jid(u, "jid", p->jid), 0);
 	k = wa_nb_kids(&c->a, u, 5);
@@ -394,6 +404,12 @@ bundle_user(struct ctx *c, struct wa_node *u, const struct party *p)
 	be(id3, b.prekey_id, 3);
 	bytes_kid(c, &ok[0], "id", id3, 3);
 	bytes_kid(c, &ok[1], "value", b.prekey_pub, 32);
+}
+
+static void
+bundle_user(struct ctx *c, struct wa_node *u, const struct party *p)
+{
+	bundle_user_pk(c, u, p, 1);
 }
 
 /* Answer the prekey query at index qi with both parties' bundles. */
@@ -838,6 +854,181 @@ test_dm_job_group__asks_the_group_then_sends_skdm_and_skmsg(void **state)
 	assert_non_null(wa_node_child(m, "enc"));
 }
 
+/* --- a device whose encryption fails (issue 15 point 1) --- */
+
+#define CONTACT1	"15550000002:1@s.whatsapp.net"	/* its 2nd device */
+
+/* The content of the first length-delimited field f of the protobuf
+ * p[0..len): its offset into *off and length into *flen, or false. */
+static bool
+pb_sub(const uint8_t *p, size_t len, unsigned f, size_t *off, size_t *flen)
+{
+	size_t		 i = 0;
+	uint64_t	 key, v;
+	unsigned	 sh;
+
+	while (i < len) {
+		for (key = 0, sh = 0; i < len && sh < 64; sh += 7) {
+			key |= (uint64_t)(p[i] & 0x7f) << sh;
+			if ((p[i++] & 0x80) == 0)
+				break;
+		}
+		if ((key & 7) == 0) {		/* varint */
+			while (i < len && (p[i++] & 0x80) != 0)
+				;
+			continue;
+		}
+		if ((key & 7) != 2)
+			return false;		/* not in a session record */
+		for (v = 0, sh = 0; i < len && sh < 64; sh += 7) {
+			v |= (uint64_t)(p[i] & 0x7f) << sh;
+			if ((p[i++] & 0x80) == 0)
+				break;
+		}
+		if (v > len - i)
+			return false;
+		if ((key >> 3) == f) {
+			*off = i;
+			*flen = (size_t)v;
+			return true;
+		}
+		i += (size_t)v;
+	}
+	return false;
+}
+
+/*
+ * Damage a's session record in our store so that it still reads (it
+ * deserializes, with a sending chain) but cannot encrypt: the index of
+ * its sending chain key (RecordStructure.currentSession(1) .senderChain(6)
+ * .chainKey(3) .index(1)) renamed to an unknown field (15), which leaves
+ * libsignal a sending chain without a chain key.  As a disk or an older
+ * version might leave a record.
+ */
+static void
+damage_chain_key(struct ctx *c, const struct wa_signal_addr *a)
+{
+	struct buf	 rec = BUF_INIT;
+	size_t		 o1, l1, o2, l2, o3, l3;
+
+	assert_true(fake_store_session(c->st, a, &rec));
+	assert_true(pb_sub(rec.p, rec.len, 1, &o1, &l1));
+	assert_true(pb_sub(rec.p + o1, l1, 6, &o2, &l2));
+	assert_true(pb_sub(rec.p + o1 + o2, l2, 3, &o3, &l3));
+	assert_true(l3 > 0 && rec.p[o1 + o2 + o3] == 0x08);
+	rec.p[o1 + o2 + o3] = 0x78;
+	assert_int_equal(c->sig_ops.session_store(c->sig_ops.arg, a, rec.p,
+	    rec.len), 0);
+	buf_release(&rec);
+}
+
+/* Answer the prekey query at qi with the bundles of ps[0..n), one-time
+ * prekey pk of each. */
+static void
+answer_keys_of(struct ctx *c, int qi, const struct party *const *ps,
+    size_t n, uint32_t pk)
+{
+	struct wa_node	*k, *u, *r;
+	size_t		 i;
+
+	r = result_of(c, fake_transport_node(&c->wire, (size_t)qi), 1, &k);
+	wa_nb_kid(&c->a, &k[0], "list", 0);
+	u = wa_nb_kids(&c->a, &k[0], n);
+	for (i = 0; i < n; i++) {
+		bundle_user_pk(c, &u[i], ps[i], pk);
+	}
+	assert_int_equal(wa_dm_stanza(c->dm, r), 1);
+}
+
+static void
+test_dm_job_seal__skips_a_device_whose_encryption_fails(void **state)
+{
+	struct ctx		*c = *state;
+	struct party		 c1;
+	const struct party	*all[3], *one[1];
+	struct wa_msg_content	 got;
+	const struct wa_node	*m;
+	const struct ev		*e;
+	char			 id[WA_DM_ID_MAX], id2[WA_DM_ID_MAX];
+	char			 v[WA_DM_JID_MAX];
+	size_t			 from, i, notices = 0;
+	int			 mi, qi;
+
+	party_init(&c1, CONTACT1, &c->clock);
+	all[0] = &c->contact;
+	all[1] = &c1;
+	all[2] = &c->phone;
+	one[0] = &c1;
+	online(c);
+	/* the first message reaches both of the contact's devices */
+	from = fake_transport_count(&c->wire);
+	assert_int_equal(wa_dm_send_text(c->dm, CONTACT, "hello", NULL, NULL,
+	    NULL, id), 0);
+	answer_usync(c, iq_of(c, from, "usync"), (const unsigned[]){ 0, 1 },
+	    2);
+	answer_keys_of(c, iq_of(c, from, "encrypt"), all, 3, 1);
+	mi = fake_transport_find(&c->wire, from, "message", "id", id);
+	assert_true(mi >= 0);
+	assert_non_null(copy_for(fake_transport_node(&c->wire, (size_t)mi),
+	    CONTACT1));
+	assert_int_equal(ack(c, id, NULL), 1);
+
+	/* device 1's record reads but cannot encrypt */
+	damage_chain_key(c, &c1.addr);
+	assert_int_equal(wa_signal_session_check(c->sig, &c1.addr, NULL,
+	    NULL), 1);
+	from = fake_transport_count(&c->wire);
+	c->nevs = 0;
+	assert_int_equal(wa_dm_send_text(c->dm, CONTACT, "again", NULL, NULL,
+	    NULL, id2), 0);
+	mi = fake_transport_find(&c->wire, from, "message", "id", id2);
+	assert_true(mi >= 0);
+	m = fake_transport_node(&c->wire, (size_t)mi);
+	/* everyone else gets it; device 1 has no <enc>, its session gone */
+	assert_null(copy_for(m, CONTACT1));
+	party_read(&c->contact, copy_for(m, CONTACT), &got);
+	assert_string_equal(got.text, "again");
+	wa_msg_content_release(&got);
+	party_read(&c->phone, copy_for(m, ME), &got);
+	assert_string_equal(got.text, "again");
+	wa_msg_content_release(&got);
+	assert_false(fake_store_has_session(c->st, &c1.addr));
+	assert_null(last_ev(c, WA_DM_EV_SEND_FAILED));
+	/* one line in the chat names the member and the device */
+	for (i = 0; i < c->nevs; i++) {
+		e = &c->evs[i];
+		if (e->kind != WA_DM_EV_MESSAGE || !e->notice)
+			continue;
+		notices++;
+		assert_string_equal(e->chat, CONTACT);
+		assert_non_null(strstr(e->text, "device 1"));
+		/* typed, for the UI to say in the user's language */
+		assert_int_equal(e->note, WA_DM_NOTE_NOT_SENT);
+		assert_int_equal(e->note_device, 1);
+		assert_string_equal(e->sender, CONTACT);
+	}
+	assert_int_equal(notices, 1);
+
+	/* and device 1 gets it again, alone, from a fresh bundle */
+	qi = iq_of(c, from, "encrypt");
+	assert_true(lists_user(wa_node_child(fake_transport_node(&c->wire,
+	    (size_t)qi), "key"), CONTACT1));
+	from = fake_transport_count(&c->wire);
+	answer_keys_of(c, qi, one, 1, 2);
+	mi = fake_transport_find(&c->wire, from, "message", "id", id2);
+	assert_true(mi >= 0);
+	m = fake_transport_node(&c->wire, (size_t)mi);
+	assert_true(fake_node_attr(m, "to", v, sizeof(v)));
+	assert_string_equal(v, CONTACT1);
+	assert_true(wa_node_str_is(wa_node_child(m, "enc"), "type", "pkmsg"));
+	party_read(&c1, wa_node_child(m, "enc"), &got);
+	assert_string_equal(got.text, "again");
+	wa_msg_content_release(&got);
+	assert_int_equal(ack(c, id2, NULL), 1);
+	assert_int_equal(fake_store_state(c->st, CONTACT, id2), WA_DM_SENT);
+	party_free(&c1);
+}
+
 int
 main(void)
 {
@@ -865,6 +1056,9 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_dm_job_group__asks_the_group_then_sends_skdm_and_skmsg,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_dm_job_seal__skips_a_device_whose_encryption_fails,
 		    setup, teardown),
 	};
 

@@ -211,6 +211,39 @@ kind_text(const struct ev_msg *e)
 	return NULL;
 }
 
+/*
+ * The words of a typed notice (base/event.h enum ev_notice) in the
+ * user's language, or NULL for EV_NOTICE_TEXT (its text says it).  name:
+ * the member's name ("" unknown: sender's number), device: the device.
+ * Malloc'd, sanitised.
+ */
+static char *
+notice_words(enum ev_notice kind, uint32_t device, const char *name,
+    const char *sender)
+{
+	char	*who, *out;
+	char	 num[64];
+	size_t	 len;
+
+	switch (kind) {
+	case EV_NOTICE_TEXT:
+		return NULL;
+	case EV_NOTICE_IDENTITY:
+		return xstrdup(_("security code changed"));
+	case EV_NOTICE_NOT_SENT:
+		break;
+	}
+	snprintf(num, sizeof(num), "%.*s", (int)strcspn(sender, "@:"), sender);
+	who = clean(name[0] != '\0' ? name : num, false);
+	len = strlen(who) + 256;
+	out = xmalloc(len);
+	snprintf(out, len, _("message not sent to %s's device %u: its "
+	    "encryption failed (the session is rebuilt for the next "
+	    "message)"), who, (unsigned)device);
+	free(who);
+	return out;
+}
+
 /* The reactions shown under a row: "👍 2  ❤️" (the count when > 1),
  * each emoji sanitised. */
 static char *
@@ -248,6 +281,10 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->sender_name = clean(e->sender_name, false);
 	if (k != NULL)
 		g->text = xstrdup(k);
+	else if (e->kind == EV_ROW_NOTICE && (g->text = notice_words(
+	    e->notice_kind, e->notice_device, e->sender_name,
+	    e->sender)) != NULL)
+		;	/* said in the user's language */
 	else if (e->kind == EV_ROW_MEDIA) {
 		buf_append(&b, _("[media]"), strlen(_("[media]")));
 		if (e->text[0] != '\0')
@@ -522,7 +559,9 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->id = xstrdup(e->key.id);
 	g->sender = xstrdup(e->key.sender);
 	g->sender_name = clean(e->sender_name, false);
-	g->text = clean(e->text, true);
+	if (!e->notice || (g->text = notice_words(e->notice_kind,
+	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
+		g->text = clean(e->text, true);
 	g->quoted_id = xstrdup(e->quoted_id);
 	g->quoted_sender = xstrdup("");
 	q = e->quoted_id[0] != '\0' ? ui_msgs_find(m, e->quoted_id) : -1;

@@ -6,7 +6,8 @@
  *
  *   msg/CHAT/FROM_ME/ID    struct row, then the payload (outgoing)
  *   dev/USER               the cached device ids (uint16_t each)
- *   lid/PN, name/JID       the PN-LID mapping, a push name
+ *   lid/PN, pn/LID         the PN-LID mapping, both ways
+ *   name/JID               a push name
  *   grp/GROUP              struct grp, then n (member, alt) pairs
  *   skr/GROUP/DEVICE       a holder of our sender key
  *   sess/NAME/DEV, idk/NAME/DEV, skey/GROUP/NAME/DEV, pre/ID
@@ -521,7 +522,26 @@ lid_put(void *arg, const char *pn, const char *lid)
 	ENTER(f, "lid_put");
 	fake_key(k, "lid/%s", pn);
 	fake_tab_put(&f->t, k, lid, strlen(lid) + 1);
+	fake_key(k, "pn/%s", lid);
+	fake_tab_put(&f->t, k, pn, strlen(pn) + 1);
 	return 0;
+}
+
+/* The other address of user (a PN's LID, a LID's PN): 1, or 0. */
+static int
+lid_alt(void *arg, const char *user, char *out, size_t len)
+{
+	struct fake_store	*f = arg;
+	struct kv		*e;
+	char			 k[KEY_MAX];
+
+	ENTER(f, "lid_alt");
+	fake_key(k, "%s/%s", strstr(user, "@lid") != NULL ? "pn" : "lid",
+	    user);
+	if ((e = fake_tab_get(&f->t, k)) == NULL)
+		return 0;
+	snprintf(out, len, "%s", (const char *)e->val);
+	return 1;
 }
 
 static int
@@ -736,6 +756,7 @@ fake_store_dm_ops(struct fake_store *f, struct wa_dm_store_ops *ops)
 	ops->mark_read = mark_read;
 	ops->push_name = push_name;
 	ops->lid_put = lid_put;
+	ops->lid_alt = lid_alt;
 	ops->devices_get = devices_get;
 	ops->devices_put = devices_put;
 	ops->group_get = group_get;

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * base/notice.h -- how a typed notice line (enum ev_notice, base/event.h)
+ * is kept in the message store's text column, so that its kind and
+ * fields survive a restart and history shows it in the user's language
+ * too: a code that no person's message can be (notices are written by
+ * wachat only, in rows of kind notice), versioned by its prefix:
+ *
+ *	"wachat-notice/1 identity"		EV_NOTICE_IDENTITY
+ *	"wachat-notice/1 not-sent DEVICE"	EV_NOTICE_NOT_SENT
+ *
+ * Any other text is EV_NOTICE_TEXT, except the English "security code
+ * changed" of older versions, read as EV_NOTICE_IDENTITY.  Pure
+ * functions: any thread.
+ */
+#ifndef WC_NOTICE_H
+#define WC_NOTICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/event.h"
+
+#define NOTICE_CODE_MAX	64	/* bytes of a code, NUL included */
+
+/*
+ * The code of a notice of kind (device: EV_NOTICE_NOT_SENT's) into
+ * out[len] (len >= NOTICE_CODE_MAX).  Returns 1, or 0 for EV_NOTICE_TEXT
+ * or an unknown kind (nothing written: the text is stored as it is).
+ */
+int	notice_code(enum ev_notice kind, uint32_t device, char *out,
+	    size_t len);
+
+/*
+ * What the stored text of a notice row says: its kind into *kind and,
+ * for EV_NOTICE_NOT_SENT, the device into *device (0 otherwise).  text
+ * may be NULL (EV_NOTICE_TEXT).  A code of a newer version, or a
+ * malformed one, is EV_NOTICE_TEXT (shown as it is).
+ */
+void	notice_parse(const char *text, enum ev_notice *kind,
+	    uint32_t *device);
+
+#endif
