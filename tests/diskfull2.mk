@@ -14,3 +14,7 @@ tests_test_dm_store_fail_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) \
 	$(SODIUM_CFLAGS)
 tests_test_dm_store_fail_LDADD = $(TEST_LIBS)
 TESTS += tests/test-dm-store-fail
+
+# The whole client: a group change and a send as the disk fills.
+TESTS += tests/diskfull2-tmux.sh
+EXTRA_DIST += tests/diskfull2-tmux.sh
