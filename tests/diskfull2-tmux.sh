@@ -53,7 +53,7 @@ check "wachat links and connects" wait_pane "connected as \\+$A" 200
 failed_now && show
 wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
 
-ctl group-create "Old walkers" $A sim:2 >"$tmp/g.json" 2>&1
+ctl group-create "Old walkers" --creator $B $A sim:2 >"$tmp/g.json" 2>&1
 G=$(sed -n 's/.*"jid":"\([0-9]*@g\.us\)".*/\1/p' "$tmp/g.json" | head -n 1)
 check "the sim makes a group with alice in it" [ -n "$G" ]
 check "the group shows in the list" wait_pane 'Old walkers' 150
