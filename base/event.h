@@ -182,6 +182,10 @@ struct ev_error {
 	int32_t		 err;		/* the code (base/err.h) */
 	char		*chat;		/* the chat a group command was about,
 					 * or "" */
+	char		*unsent;	/* a CMD_SEND the engine could not
+					 * store: its text, for chat's input
+					 * line again (nothing typed is
+					 * lost); else "" */
 };
 
 /* EV_MESSAGE: a message was stored (ours as queued, or one received).

@@ -121,26 +121,42 @@ put_info(struct wa_dm *dm, const struct wa_group_info *g)
 }
 
 /* Drop our sender key of group: the next send makes and distributes a
- * new one (10.4: someone who had it is gone). */
-static void
+ * new one (10.4: someone who had it is gone).  Returns 0, or the first
+ * store error (logged). */
+static int
 rotate(struct wa_dm *dm, const char *group)
 {
 	struct wa_dm_group	 g;
 	struct wa_signal_addr	 own;
 	char			 dev[WA_DM_JID_MAX];
-	int			 rc;
+	int			 rc, first = 0;
 
 	memset(&g, 0, sizeof(g));
 	if (dm->st->group_get(dm->st->arg, group, &g) != 1)
-		return;
+		return 0;
 	dm_own_device(dm, g.lid, dev, sizeof(dev));
 	wa_dm_group_release(&g);
 	if (dm_addr_of(dev, &own) == 0 &&
-	    (rc = wa_signal_group_forget(dm->sig, group, &own)) < 0)
+	    (rc = wa_signal_group_forget(dm->sig, group, &own)) < 0) {
 		log_warn("cannot drop our sender key: %s", wc_strerror(rc));
-	if ((rc = dm->st->skr_forget(dm->st->arg, group, NULL)) < 0)
+		first = rc;
+	}
+	if ((rc = dm->st->skr_forget(dm->st->arg, group, NULL)) < 0) {
 		log_warn("cannot forget sender-key holders: %s",
 		    wc_strerror(rc));
+		if (first == 0)
+			first = rc;
+	}
+	return first;
+}
+
+/* A copy of s in a. */
+static char *
+arena_str(struct arena *a, const char *s)
+{
+	size_t	 len = strlen(s) + 1;
+
+	return memcpy(arena_alloc(a, len), s, len);
 }
 
 /* "Alice", "+4915…", "you" for a participant of an event line (p, or
@@ -281,7 +297,7 @@ own_participants(struct wa_dm *dm, const struct group_iq *q,
 			    now);
 	}
 	if (removed)
-		rotate(dm, q->group);
+		(void)rotate(dm, q->group);
 }
 
 /* The words and error for a refused answer of a group query. */
@@ -518,6 +534,14 @@ wa_dm_group_info(struct wa_dm *dm, const char *group)
 
 /* --- notifications (11.7) --- */
 
+/* An event line stored, shown once the notification has committed. */
+struct gline {
+	const char	*g;		/* the group (the parsed event's) */
+	char		*text;		/* in the notification's arena */
+	int64_t		 ts;
+	char		 id[WA_DM_ID_MAX];
+};
+
 /* What the handlers of one notification event share. */
 struct gev {
 	const struct wa_group_event *e;
@@ -527,7 +551,22 @@ struct gev {
 	char		 line[800];	/* the event line, "" for none */
 	bool		 left;		/* we are out */
 	bool		 refresh;	/* ask the metadata afresh */
+	int		 rc;		/* the first write that failed, 0 */
 };
+
+/* Fold the result of one write into v: a store failure (-ENOSPC, -EIO)
+ * undoes the whole notification; another error is only logged. */
+static void
+keep(struct gev *v, int rc, const char *what)
+{
+	if (rc >= 0)
+		return;
+	if (rc == -ENOSPC || rc == -EIO) {
+		if (v->rc == 0)
+			v->rc = rc;
+	} else
+		log_warn("group notification: %s: %s", what, wc_strerror(rc));
+}
 
 /* The names of an event's participants, joined with ", ". */
 static void
@@ -563,7 +602,8 @@ static void
 ev_create(struct wa_dm *dm, struct gev *v)
 {
 	if (v->e->created != NULL)
-		put_info(dm, v->e->created);
+		keep(v, dm->st->group_put(dm->st->arg, v->e->created),
+		    "the group");
 	snprintf(v->line, sizeof(v->line), "%s created the group", v->actor);
 }
 
@@ -572,7 +612,8 @@ ev_subject(struct wa_dm *dm, struct gev *v)
 {
 	if (v->e->subject == NULL)
 		return;
-	(void)dm->st->group_subject(dm->st->arg, v->g, v->e->subject);
+	keep(v, dm->st->group_subject(dm->st->arg, v->g, v->e->subject),
+	    "the subject");
 	snprintf(v->line, sizeof(v->line), "%s changed the subject to \"%s\"",
 	    v->actor, v->e->subject);
 }
@@ -594,11 +635,13 @@ ev_add(struct wa_dm *dm, struct gev *v)
 
 	for (k = 0; k < v->e->n_participants; k++) {
 		p = &v->e->participants[k];
-		(void)dm->st->group_member(dm->st->arg, v->g, p->jid,
-		    p->phone_number != NULL ? p->phone_number : p->lid, 0);
+		keep(v, dm->st->group_member(dm->st->arg, v->g, p->jid,
+		    p->phone_number != NULL ? p->phone_number : p->lid, 0),
+		    "a member");
 	}
 	if (touches_us(dm, v->e)) {
-		(void)dm->st->group_left(dm->st->arg, v->g, false);
+		keep(v, dm->st->group_left(dm->st->arg, v->g, false),
+		    "joined");
 		v->refresh = true;
 	}
 	snprintf(v->line, sizeof(v->line), "%s added %s", v->actor, v->them);
@@ -612,15 +655,16 @@ ev_remove(struct wa_dm *dm, struct gev *v)
 
 	for (k = 0; k < v->e->n_participants; k++) {
 		p = &v->e->participants[k];
-		(void)dm->st->group_member(dm->st->arg, v->g, p->jid, NULL, -1);
+		keep(v, dm->st->group_member(dm->st->arg, v->g, p->jid, NULL,
+		    -1), "a member");
 		if (p->phone_number != NULL)
-			(void)dm->st->group_member(dm->st->arg, v->g,
-			    p->phone_number, NULL, -1);
+			keep(v, dm->st->group_member(dm->st->arg, v->g,
+			    p->phone_number, NULL, -1), "a member");
 	}
 	/* whoever is gone must not read what follows */
-	rotate(dm, v->g);
+	keep(v, rotate(dm, v->g), "our sender key");
 	if (touches_us(dm, v->e)) {
-		(void)dm->st->group_left(dm->st->arg, v->g, true);
+		keep(v, dm->st->group_left(dm->st->arg, v->g, true), "left");
 		v->left = true;
 	}
 	/* a member who removes only themselves left (as Baileys reads it) */
@@ -639,8 +683,9 @@ ev_admin(struct wa_dm *dm, struct gev *v)
 	size_t	 k;
 
 	for (k = 0; k < v->e->n_participants; k++)
-		(void)dm->st->group_member(dm->st->arg, v->g,
-		    v->e->participants[k].jid, NULL, promote ? 1 : 0);
+		keep(v, dm->st->group_member(dm->st->arg, v->g,
+		    v->e->participants[k].jid, NULL, promote ? 1 : 0),
+		    "a member");
 	snprintf(v->line, sizeof(v->line), promote ? "%s made %s an admin" :
 	    "%s dismissed %s as admin", v->actor, v->them);
 }
@@ -648,13 +693,13 @@ ev_admin(struct wa_dm *dm, struct gev *v)
 static void
 ev_modify(struct wa_dm *dm, struct gev *v)
 {
-	rotate(dm, v->g);
+	keep(v, rotate(dm, v->g), "our sender key");
 }
 
 static void
 ev_delete(struct wa_dm *dm, struct gev *v)
 {
-	(void)dm->st->group_left(dm->st->arg, v->g, true);
+	keep(v, dm->st->group_left(dm->st->arg, v->g, true), "left");
 	v->left = true;
 	snprintf(v->line, sizeof(v->line), "the group was deleted");
 }
@@ -677,9 +722,10 @@ static const struct {
 	{ WA_GROUP_EV_DELETE, ev_delete },
 };
 
-/* One event of a notification: its handler, then its line. */
+/* One event of a notification, in its transaction: its handler, then
+ * its line stored into *gl (gl->text NULL: none). */
 static void
-on_event(struct wa_dm *dm, struct gev *v)
+on_event(struct wa_dm *dm, struct gev *v, struct arena *a, struct gline *gl)
 {
 	const struct wa_group_event *e = v->e;
 	int64_t		 ts = e->t > 0 ? e->t * 1000 :
@@ -698,14 +744,40 @@ on_event(struct wa_dm *dm, struct gev *v)
 			gev_handlers[i].fn(dm, v);
 			break;
 		}
-	if (v->line[0] != '\0')
-		dm_notice(dm, v->g, "", ts, v->line);
+	gl->text = NULL;
+	if (v->line[0] == '\0' || v->rc != 0)
+		return;
+	gl->g = v->g;
+	gl->ts = ts;
+	keep(v, dm_notice_put(dm, v->g, "", ts, v->line, gl->id), "a line");
+	gl->text = arena_str(a, v->line);
 }
 
-void
+/* After the commit: the lines, a refresh when wanted, the group. */
+static void
+notified(struct wa_dm *dm, const struct gev *v,
+    const struct wa_group_event *ev, size_t ne, const struct gline *gl)
+{
+	size_t	 i;
+	int	 rc;
+
+	for (i = 0; i < ne; i++)
+		if (gl[i].text != NULL)
+			dm_notice_show(dm, gl[i].g, "", gl[i].ts, gl[i].text,
+			    gl[i].id);
+	if (ne == 0)
+		return;
+	if (v->refresh && !v->left && (rc = dm_group_ask(dm, GQ_INFO,
+	    ev[0].group)) != 0)
+		log_warn("group refresh: %s", wc_strerror(rc));
+	dm_emit_group(dm, ev[0].group, v->left);
+}
+
+int
 dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct wa_group_event	*ev = NULL;
+	struct gline		*gl;
 	struct gev		 v;
 	struct arena		 a;
 	const char		*why = NULL;
@@ -717,18 +789,30 @@ dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n)
 		log_warn("a malformed group notification: %s", why != NULL ?
 		    why : wc_strerror(rc));
 		arena_release(&a);
-		return;
+		return 0;
 	}
 	memset(&v, 0, sizeof(v));
-	for (i = 0; i < ne; i++) {
-		v.e = &ev[i];
-		on_event(dm, &v);
+	gl = arena_alloc(&a, (ne > 0 ? ne : 1) * sizeof(*gl));
+	/* every change and line of it commit together, or none */
+	if ((v.rc = dm->st->tx_begin(dm->st->arg)) == 0) {
+		for (i = 0; i < ne && v.rc == 0; i++) {
+			v.e = &ev[i];
+			on_event(dm, &v, &a, &gl[i]);
+		}
+		if (v.rc == 0)
+			v.rc = dm->st->tx_commit(dm->st->arg);
+		else
+			(void)dm->st->tx_rollback(dm->st->arg);
 	}
-	if (ne > 0) {
-		if (v.refresh && !v.left && (rc = dm_group_ask(dm, GQ_INFO,
-		    ev[0].group)) != 0)
-			log_warn("group refresh: %s", wc_strerror(rc));
-		dm_emit_group(dm, ev[0].group, v.left);
+	if ((rc = v.rc) == 0)
+		notified(dm, &v, ev, ne, gl);
+	else if (dm_store_failed(dm, rc))
+		log_warn("group notification: not stored (%s): not acked, the "
+		    "server sends it again", wc_strerror(rc));
+	else {
+		log_warn("group notification: %s", wc_strerror(rc));
+		rc = 0;
 	}
 	arena_release(&a);
+	return rc;
 }

@@ -196,6 +196,9 @@ struct wa_dm {
 	size_t			 sent_next, answered_next;
 	struct group_iq		 giq[DM_GROUP_IQS];
 	bool			 full;		/* disk full: take nothing */
+	bool			 io_failed;	/* a write failed (-EIO): the
+						 * same until the next
+						 * connection */
 	bool			 full_told;	/* ... and said so */
 };
 
@@ -203,14 +206,18 @@ struct wa_dm {
 void	dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev);
 /*
  * Was rc a failure of the store's rather than of what came in: -ENOSPC
- * (the disk is full; then dm->full is set: nothing more is taken until
- * the next connection) or -EIO?  A decryption's own errors are WC_E*
- * codes, never these.
+ * (the disk is full; then dm->full is set) or -EIO (then dm->io_failed
+ * is set)?  Either way nothing more is taken until the next connection.
+ * A decryption's own errors are WC_E* codes, never these.
  */
 bool	dm_store_failed(struct wa_dm *dm, int rc);
-/* The disk is full and the UI not yet told: WA_DM_EV_DISK_FULL, once per
- * connection.  The host may go offline in it (wa_dm_offline()): the
- * caller touches no job or stanza state after. */
+/* A write failed on this connection (dm->full or dm->io_failed): take
+ * nothing more, ack nothing. */
+bool	dm_store_held(const struct wa_dm *dm);
+/* A write failed and the UI is not yet told: WA_DM_EV_DISK_FULL (the
+ * disk is full) or WA_DM_EV_STORE_FAILED (-EIO), once per connection.
+ * The host may go offline in it (wa_dm_offline()): the caller touches no
+ * job or stanza state after. */
 void	dm_full_tell(struct wa_dm *dm);
 void	dm_emit_state(struct wa_dm *dm, const char *chat, const char *id,
 	    int state);
@@ -230,9 +237,34 @@ void	dm_own_device(const struct wa_dm *dm, bool lid, char *out,
 int	dm_addr_of(const char *jid, struct wa_signal_addr *a);
 /* Bump the counter of key in c[N_COUNTERS]; returns its new value. */
 unsigned dm_count(struct counter *c, size_t *next, const char *key);
-/* A typed notice line (enum wa_dm_note; device: the one of
- * WA_DM_NOTE_NOT_SENT), text its English fallback: stored in chat and
- * told to the UI, which says it in the user's language. */
+/* A notice line: its chat, sender ("" for none), time (ms), English
+ * fallback text, typed kind (enum wa_dm_note) and device (the one of
+ * WA_DM_NOTE_NOT_SENT, else 0); the strings are the caller's. */
+struct dm_note {
+	const char	*chat;
+	const char	*sender;
+	int64_t		 ts;
+	const char	*text;
+	enum wa_dm_note	 kind;
+	uint32_t	 device;
+};
+/* Store notice n in its chat, in the open transaction if any, its id into
+ * id[WA_DM_ID_MAX]; the UI is not told.  Returns 0 or the store's error
+ * (logged). */
+int	dm_notice_put_kind(struct wa_dm *dm, const struct dm_note *n,
+	    char id[WA_DM_ID_MAX]);
+/* Tell the UI of notice n that dm_notice_put_kind() stored as id (once
+ * committed). */
+void	dm_notice_show_kind(struct wa_dm *dm, const struct dm_note *n,
+	    const char *id);
+/* dm_notice_put_kind() and dm_notice_show_kind() of a plain text notice
+ * (WA_DM_NOTE_TEXT). */
+int	dm_notice_put(struct wa_dm *dm, const char *chat, const char *sender,
+	    int64_t ts, const char *text, char id[WA_DM_ID_MAX]);
+void	dm_notice_show(struct wa_dm *dm, const char *chat, const char *sender,
+	    int64_t ts, const char *text, const char *id);
+/* A typed notice line stored in chat and told to the UI, which says it in
+ * the user's language (outside a transaction: stored at once). */
 void	dm_notice_kind(struct wa_dm *dm, const char *chat, const char *sender,
 	    int64_t ts, const char *text, enum wa_dm_note kind,
 	    uint32_t device);
@@ -351,6 +383,15 @@ int	dm_job_on_iq(struct wa_dm *dm, const struct wa_node *n);
 /* An <ack class="message">: 1 when it was the job's, else 0. */
 int	dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n);
 /*
+ * Put a message in the outbox (in the open transaction, if any), as
+ * dm_job_queue() but without telling the UI and without the kick: the
+ * caller kicks (dm_kick()) once its transaction has committed.  0,
+ * -EINVAL (chat not a user JID), or the rng's or the store's error.
+ */
+int	dm_job_put(struct wa_dm *dm, const char *chat,
+	    const struct buf *payload, const char *text, const char *type,
+	    const char *edit);
+/*
  * Put a message in the outbox: payload (the Message), its text for the
  * store, the reply's quoted parts (may be NULL), stanza type and edit
  * (may be NULL); a new id into id_out (may be NULL); show: tell the UI
@@ -371,8 +412,10 @@ extern const struct dm_fanout dm_group_fanout;
 void	dm_recv_message(struct wa_dm *dm, const struct wa_node *n);
 void	dm_recv_chatstate(struct wa_dm *dm, const struct wa_node *n);
 void	dm_recv_presence(struct wa_dm *dm, const struct wa_node *n);
-/* <notification type="devices">: the cached list is stale (11.7). */
-void	dm_recv_devices(struct wa_dm *dm, const struct wa_node *n);
+/* <notification type="devices">: the cached list is stale (11.7).
+ * Returns 0, or the store's error when the cache could not be dropped
+ * (then the notification is not acked). */
+int	dm_recv_devices(struct wa_dm *dm, const struct wa_node *n);
 
 /* --- proto/dm-receipt.c: receipts and retries --- */
 void	dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n);
@@ -399,8 +442,11 @@ enum dm_gq {
 /* Ask the server for group's metadata (what: GQ_JOB or GQ_INFO): 0,
  * -ENOTCONN, -EBUSY (no free slot), or the send's error. */
 int	dm_group_ask(struct wa_dm *dm, enum dm_gq what, const char *group);
-/* A w:gp2 notification (the engine acks it). */
-void	dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n);
+/* A w:gp2 notification, its changes and event lines stored in one
+ * transaction and shown after its commit.  Returns 0 (the engine acks
+ * it; a malformed one too), or the store's error (-ENOSPC, -EIO):
+ * nothing was kept or shown, and it must not be acked. */
+int	dm_group_on_notification(struct wa_dm *dm, const struct wa_node *n);
 /* An iq answering one of the group queries: 1 when it was, else 0. */
 int	dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n);
 /* Logged in: fetch the groups we are in. */

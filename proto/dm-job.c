@@ -526,6 +526,34 @@ dm_job_on_iq(struct wa_dm *dm, const struct wa_node *n)
 /* --- into the outbox --- */
 
 int
+dm_job_put(struct wa_dm *dm, const char *chat, const struct buf *payload,
+    const char *text, const char *type, const char *edit)
+{
+	struct wa_dm_msg m;
+	char		 id[WA_MSG_ID_LEN + 1], user[WA_DM_JID_MAX];
+	int64_t		 now = dm->host.now_ms(dm->host.arg);
+	int		 rc;
+
+	if (!jid_user_of(chat, user, sizeof(user)) || strcmp(user, chat) != 0)
+		return -EINVAL;
+	if ((rc = dm_new_id(dm, now, id)) != 0)
+		return rc;
+	memset(&m, 0, sizeof(m));
+	m.chat = chat;
+	m.id = id;
+	m.sender = "";
+	m.from_me = true;
+	m.ts_ms = now;
+	m.kind = WA_DM_TEXT;
+	m.text = text;
+	m.state = WA_DM_QUEUED;
+	m.payload = payload->p;
+	m.payload_len = payload->len;
+	rc = dm->st->out_insert(dm->st->arg, &m, type, edit);
+	return rc < 0 ? rc : 0;
+}
+
+int
 dm_job_queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
     const char *text, const char *quoted_id, const char *quoted_sender,
     const char *quoted_text, const char *type, const char *edit,

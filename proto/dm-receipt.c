@@ -372,7 +372,7 @@ on_member_receipt(struct wa_dm *dm, const struct wa_msg_receipt_in *r,
 	if (!receipt_state(r->type, &st) ||
 	    !jid_user_of(r->participant, member, sizeof(member)))
 		return;
-	for (i = 0; i < r->n_ids; i++) {
+	for (i = 0; i < r->n_ids && !dm_store_held(dm); i++) {
 		rc = dm->st->member_receipt(dm->st->arg, group, r->ids[i],
 		    member, st);
 		if (rc > 0)
@@ -394,7 +394,7 @@ tick(struct wa_dm *dm, const struct wa_msg_receipt_in *r, const char *chat)
 
 	if (!receipt_state(r->type, &st) || dm_is_own(dm, r->from))
 		return;		/* our other device has it: no tick */
-	for (i = 0; i < r->n_ids; i++) {
+	for (i = 0; i < r->n_ids && !dm_store_held(dm); i++) {
 		rc = dm->st->out_state(dm->st->arg, chat, r->ids[i], st,
 		    r->t * 1000);
 		if (rc > 0)
@@ -463,10 +463,12 @@ dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n)
 			tick(dm, &r, chat);
 	}
 	/* The ack once what it moved is stored (reliability.md rule 1):
-	 * with the disk full none, so the server sends it again. */
-	if (dm->full)
-		log_warn("receipt %s: not stored (disk full): not acked",
-		    r.id);
+	 * none when a tick could not be stored (the disk is full, an I/O
+	 * error), so the server sends it again at the next connection,
+	 * which the host makes soon (WA_DM_EV_STORE_FAILED). */
+	if (dm_store_held(dm))
+		log_warn("receipt %s: not stored (%s): not acked", r.id,
+		    dm->full ? "disk full" : "I/O error");
 	else
 		dm_send_ack(dm, n, NULL);
 	arena_release(&a);

@@ -681,13 +681,22 @@ dm_recv_presence(struct wa_dm *dm, const struct wa_node *n)
 	arena_release(&a);
 }
 
-void
+int
 dm_recv_devices(struct wa_dm *dm, const struct wa_node *n)
 {
 	char	 user[WA_DM_JID_MAX];
 	char	 from[WA_DM_JID_MAX];
+	int	 rc;
 
-	if (wa_node_jid(n, "from", from, sizeof(from)) &&
-	    jid_user_of(from, user, sizeof(user)))
-		(void)dm->st->devices_put(dm->st->arg, user, NULL, -1);
+	if (!wa_node_jid(n, "from", from, sizeof(from)) ||
+	    !jid_user_of(from, user, sizeof(user)))
+		return 0;
+	/* a stale list kept would miss the new device: not acked then */
+	if ((rc = dm->st->devices_put(dm->st->arg, user, NULL, -1)) < 0 &&
+	    dm_store_failed(dm, rc)) {
+		log_warn("devices notification: not stored (%s): not acked",
+		    wc_strerror(rc));
+		return rc;
+	}
+	return 0;
 }

@@ -125,6 +125,18 @@ msg_key(struct wa_msg_key *k, const char *chat, const char *id, bool from_me)
 	k->id = id;
 }
 
+/* End the transaction of a local change and its outbox row: commit (rc
+ * 0) or roll back.  Returns rc, or the commit's error. */
+static int
+change_end(struct wa_dm *dm, int rc)
+{
+	if (rc == 0)
+		rc = dm->st->tx_commit(dm->st->arg);
+	else
+		(void)dm->st->tx_rollback(dm->st->arg);
+	return rc;
+}
+
 int
 wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
     bool from_me, const char *emoji)
@@ -138,16 +150,18 @@ wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
 	if (chat == NULL || target == NULL || emoji == NULL)
 		return -EINVAL;
 	msg_key(&k, chat, target, from_me);
-	if ((rc = wa_msg_build_reaction(&k, emoji, now, &p)) != 0)
+	if ((rc = wa_msg_build_reaction(&k, emoji, now, &p)) != 0 ||
+	    (rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		goto out;
-	if ((rc = dm->st->react(dm->st->arg, chat, target, "", emoji,
-	    now)) < 0)
-		goto out;
+	/* the reaction here and its outbox row commit together: never one
+	 * shown that is not sent */
+	rc = dm->st->react(dm->st->arg, chat, target, "", emoji, now);
 	/* the emoji goes with it, so the store keeps the reaction hidden
 	 * and knows a removal (edit 7) */
-	rc = dm_job_queue(dm, chat, &p, emoji, NULL, NULL, NULL, "reaction",
-	    emoji[0] == '\0' ? "7" : NULL, NULL, false);
-	if (rc == 0) {
+	if (rc >= 0)
+		rc = dm_job_put(dm, chat, &p, emoji, "reaction",
+		    emoji[0] == '\0' ? "7" : NULL);
+	if ((rc = change_end(dm, rc < 0 ? rc : 0)) == 0) {
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_DM_EV_REACTION;
 		ev.chat = chat;
@@ -157,6 +171,7 @@ wa_dm_send_reaction(struct wa_dm *dm, const char *chat, const char *target,
 		ev.from_me = true;
 		ev.ts_ms = now;
 		dm_emit(dm, &ev);
+		dm_kick(dm);
 	}
 out:
 	buf_release(&p);
@@ -164,7 +179,8 @@ out:
 }
 
 /* Our message target of chat changed here (text NULL: revoked): the
- * store and the UI at once, the stanza through the outbox. */
+ * store's change and the outbox row in one transaction, then the UI and
+ * the outbox's kick. */
 static int
 change_own(struct wa_dm *dm, const char *chat, const char *target,
     const char *text, const struct buf *p, const char *edit)
@@ -173,12 +189,16 @@ change_own(struct wa_dm *dm, const char *chat, const char *target,
 	int64_t		 now = dm->host.now_ms(dm->host.arg);
 	int		 rc;
 
+	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
+		return rc;
 	rc = dm->st->change(dm->st->arg, chat, target, true, text, now);
-	if (rc <= 0)
-		return rc < 0 ? rc : -ENOENT;
+	if (rc == 0)
+		rc = -ENOENT;
 	/* kept hidden: the payload's field tells the stanza's edit */
-	if ((rc = dm_job_queue(dm, chat, p, text != NULL ? text : "", NULL,
-	    NULL, NULL, "text", edit, NULL, false)) != 0)
+	if (rc > 0)
+		rc = dm_job_put(dm, chat, p, text != NULL ? text : "", "text",
+		    edit);
+	if ((rc = change_end(dm, rc)) != 0)
 		return rc;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = WA_DM_EV_CHANGED;
@@ -188,6 +208,7 @@ change_own(struct wa_dm *dm, const char *chat, const char *target,
 	ev.text = text;
 	ev.ts_ms = now;
 	dm_emit(dm, &ev);
+	dm_kick(dm);
 	return 0;
 }
 

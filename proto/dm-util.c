@@ -51,7 +51,15 @@ dm_store_failed(struct wa_dm *dm, int rc)
 {
 	if (rc == -ENOSPC)
 		dm->full = true;
+	else if (rc == -EIO)
+		dm->io_failed = true;
 	return rc == -ENOSPC || rc == -EIO;
+}
+
+bool
+dm_store_held(const struct wa_dm *dm)
+{
+	return dm->full || dm->io_failed;
 }
 
 void
@@ -59,14 +67,21 @@ dm_full_tell(struct wa_dm *dm)
 {
 	struct wa_dm_ev	 ev;
 
-	if (!dm->full || dm->full_told)
+	if (!dm_store_held(dm) || dm->full_told)
 		return;
 	dm->full_told = true;
-	log_warn("the disk is full: no message is taken until a write "
-	    "succeeds again");
 	memset(&ev, 0, sizeof(ev));
-	ev.kind = WA_DM_EV_DISK_FULL;
-	ev.err = -ENOSPC;
+	if (dm->full) {
+		log_warn("the disk is full: no message is taken until a "
+		    "write succeeds again");
+		ev.kind = WA_DM_EV_DISK_FULL;
+		ev.err = -ENOSPC;
+	} else {
+		log_warn("a write failed (I/O error): no message is taken "
+		    "until the next connection");
+		ev.kind = WA_DM_EV_STORE_FAILED;
+		ev.err = -EIO;
+	}
 	dm_emit(dm, &ev);
 }
 
@@ -199,53 +214,88 @@ dm_count(struct counter *c, size_t *next, const char *key)
 
 /* --- lines and names --- */
 
-void
-dm_notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
-    const char *text)
+int
+dm_notice_put_kind(struct wa_dm *dm, const struct dm_note *n,
+    char id[WA_DM_ID_MAX])
 {
-	dm_notice_kind(dm, chat, sender, ts, text, WA_DM_NOTE_TEXT, 0);
+	struct wa_dm_msg m;
+	uint8_t		 r[8];
+	int		 rc;
+
+	if (dm->host.rng(dm->host.arg, r, sizeof(r)) != 0)
+		memset(r, 0, sizeof(r));
+	snprintf(id, WA_DM_ID_MAX, "wachat-notice-%02X%02X%02X%02X%02X%02X"
+	    "%02X%02X", r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+	memset(&m, 0, sizeof(m));
+	m.chat = n->chat;
+	m.id = id;
+	m.sender = n->sender;
+	m.ts_ms = n->ts;
+	m.kind = WA_DM_NOTICE;
+	m.text = n->text;
+	m.state = WA_DM_RECEIVED;
+	m.notice_kind = n->kind;
+	m.notice_device = n->device;
+	if ((rc = dm->st->in_insert(dm->st->arg, &m)) < 0) {
+		log_warn("cannot store a notice: %s", wc_strerror(rc));
+		return rc;
+	}
+	return 0;
+}
+
+void
+dm_notice_show_kind(struct wa_dm *dm, const struct dm_note *n, const char *id)
+{
+	struct wa_dm_ev	 ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_DM_EV_MESSAGE;
+	ev.chat = n->chat;
+	ev.id = id;
+	ev.sender = n->sender;
+	ev.text = n->text;
+	ev.ts_ms = n->ts;
+	ev.notice = true;
+	ev.notice_kind = n->kind;
+	ev.notice_device = n->device;
+	ev.state = WA_DM_RECEIVED;
+	dm_emit(dm, &ev);
+}
+
+int
+dm_notice_put(struct wa_dm *dm, const char *chat, const char *sender,
+    int64_t ts, const char *text, char id[WA_DM_ID_MAX])
+{
+	struct dm_note	 n = { chat, sender, ts, text, WA_DM_NOTE_TEXT, 0 };
+
+	return dm_notice_put_kind(dm, &n, id);
+}
+
+void
+dm_notice_show(struct wa_dm *dm, const char *chat, const char *sender,
+    int64_t ts, const char *text, const char *id)
+{
+	struct dm_note	 n = { chat, sender, ts, text, WA_DM_NOTE_TEXT, 0 };
+
+	dm_notice_show_kind(dm, &n, id);
 }
 
 void
 dm_notice_kind(struct wa_dm *dm, const char *chat, const char *sender,
     int64_t ts, const char *text, enum wa_dm_note kind, uint32_t device)
 {
-	struct wa_dm_msg m;
-	struct wa_dm_ev	 ev;
+	struct dm_note	 n = { chat, sender, ts, text, kind, device };
 	char		 id[WA_DM_ID_MAX];
-	uint8_t		 r[8];
-	int		 rc;
 
-	if (dm->host.rng(dm->host.arg, r, sizeof(r)) != 0)
-		memset(r, 0, sizeof(r));
-	snprintf(id, sizeof(id), "wachat-notice-%02X%02X%02X%02X%02X%02X%02X"
-	    "%02X", r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
-	memset(&m, 0, sizeof(m));
-	m.chat = chat;
-	m.id = id;
-	m.sender = sender;
-	m.ts_ms = ts;
-	m.kind = WA_DM_NOTICE;
-	m.text = text;
-	m.state = WA_DM_RECEIVED;
-	m.notice_kind = kind;
-	m.notice_device = device;
-	if ((rc = dm->st->in_insert(dm->st->arg, &m)) < 0) {
-		log_warn("cannot store a notice: %s", wc_strerror(rc));
-		return;
-	}
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = WA_DM_EV_MESSAGE;
-	ev.chat = chat;
-	ev.id = id;
-	ev.sender = sender;
-	ev.text = text;
-	ev.ts_ms = ts;
-	ev.notice = true;
-	ev.notice_kind = kind;
-	ev.notice_device = device;
-	ev.state = WA_DM_RECEIVED;
-	dm_emit(dm, &ev);
+	if (dm_notice_put_kind(dm, &n, id) == 0)
+		dm_notice_show_kind(dm, &n, id);
+}
+
+void
+dm_notice(struct wa_dm *dm, const char *chat, const char *sender, int64_t ts,
+    const char *text)
+{
+	dm_notice_kind(dm, chat, sender, ts, text, WA_DM_NOTE_TEXT, 0);
 }
 
 void

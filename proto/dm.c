@@ -134,7 +134,7 @@ wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
 	dm->adv = adv;
 	dm->adv_len = adv_len;
 	dm->cursor = 0;
-	dm->full = dm->full_told = false;	/* tried again */
+	dm->full = dm->io_failed = dm->full_told = false; /* tried again */
 	dm->presence_sent = false;
 	send_presence(dm);
 	dm_group_online(dm);
@@ -158,15 +158,16 @@ struct route {
 	int		(*fn)(struct wa_dm *, const struct wa_node *);
 };
 
-/* With the disk full, n is not taken: not acked, so the server keeps it
- * and sends it again at the next login (reliability.md rule 1). */
+/* With the disk full (or after a failed write), n is not taken: not
+ * acked, so the server keeps it and sends it again at the next login
+ * (reliability.md rule 1). */
 static bool
 refused_full(struct wa_dm *dm, const struct wa_node *n)
 {
-	if (!dm->full)
+	if (!dm_store_held(dm))
 		return false;
-	log_info("<%.*s> not taken: the disk is full", (int)n->tag.len,
-	    n->tag.p);
+	log_info("<%.*s> not taken: %s", (int)n->tag.len, n->tag.p,
+	    dm->full ? "the disk is full" : "a write failed");
 	return true;
 }
 
@@ -207,15 +208,18 @@ take_presence(struct wa_dm *dm, const struct wa_node *n)
 	return 1;
 }
 
-/* Ours are devices and w:gp2; the engine acks notifications (0). */
+/* Ours are devices and w:gp2; the engine acks notifications (0), but
+ * not one whose change could not be stored (the store's error). */
 static int
 take_notification(struct wa_dm *dm, const struct wa_node *n)
 {
-	if (wa_node_str_is(n, "type", "devices"))
-		dm_recv_devices(dm, n);
-	else if (wa_node_str_is(n, "type", "w:gp2"))
-		dm_group_on_notification(dm, n);
-	return 0;
+	bool	 dev = wa_node_str_is(n, "type", "devices");
+
+	if (!dev && !wa_node_str_is(n, "type", "w:gp2"))
+		return 0;
+	if (refused_full(dm, n))
+		return dm->full ? -ENOSPC : -EIO;
+	return dev ? dm_recv_devices(dm, n) : dm_group_on_notification(dm, n);
 }
 
 /* An answer to one of our queries: a group's, the pending retry's, the

@@ -274,6 +274,14 @@ enum wa_dm_ev_kind {
 				 * the next wa_dm_online(); the host should
 				 * go offline until a write succeeds again.
 				 * Said once per connection. */
+	WA_DM_EV_STORE_FAILED,	/* a write failed with an I/O error (err
+				 * -EIO): as WA_DM_EV_DISK_FULL, what could
+				 * not be stored was neither shown nor
+				 * acked and nothing is taken until the
+				 * next wa_dm_online(); the host should go
+				 * offline and connect again later, so that
+				 * the server sends it again.  Once per
+				 * connection. */
 };
 
 struct wa_dm_ev {
@@ -341,9 +349,13 @@ void		wa_dm_offline(struct wa_dm *dm);
 
 /*
  * Take a stanza: <message>, <receipt>, <ack class="message">,
- * <chatstate>, <presence>, <notification type="devices">, or an <iq>
- * answering one of the module's queries.  Returns 1 when it was the
- * module's (handled, and acked where the protocol wants), 0 when not.
+ * <chatstate>, <presence>, <notification type="devices"> or "w:gp2", or
+ * an <iq> answering one of the module's queries.  Returns 1 when it was
+ * the module's (handled, and acked where the protocol wants), 0 when not
+ * (and for a notification handled: the caller acks it, 11.7), or for a
+ * notification whose change could not be stored, the store's error
+ * (-ENOSPC, -EIO; nothing of it was kept): the caller must not ack it,
+ * so that the server sends it again (reliability.md rule 1).
  */
 int		wa_dm_stanza(struct wa_dm *dm, const struct wa_node *n);
 

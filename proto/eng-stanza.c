@@ -50,7 +50,7 @@ route(const struct route *r, size_t n, struct wa_str name, struct wa_eng *e,
 	return false;
 }
 
-/* --- <notification> by type (the ack is sent first) --- */
+/* --- <notification> by type (acked after) --- */
 
 static void
 ack_notification(struct wa_eng *e, const struct wa_node *n)
@@ -126,10 +126,15 @@ static const struct route notifications[] = {
 static bool
 on_notification(struct wa_eng *e, const struct wa_node *n)
 {
-	ack_notification(e, n);
+	int	 rc = 0;
+
 	if (!route(notifications, NITEMS(notifications),
 	    wa_node_str(n, "type"), e, n) && e->online && e->dm != NULL)
-		(void)wa_dm_stanza(e->dm, n);	/* devices */
+		rc = wa_dm_stanza(e->dm, n);	/* devices, w:gp2 */
+	/* acked once handled; not when it could not be stored: the server
+	 * sends it again (reliability.md rule 1) */
+	if (rc >= 0)
+		ack_notification(e, n);
 	return true;
 }
 

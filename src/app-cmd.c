@@ -404,6 +404,24 @@ static const struct {
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");
 
+/* c could not be carried out: EV_ERROR with what and rc; a send's text
+ * goes back with it, to its chat's input line, so that the user need
+ * not type it again (the screen may have cleared it before the store
+ * refused it). */
+static void
+refused(struct app *a, const struct cmd *c, const char *what, int rc)
+{
+	struct ev	*ev = ev_new(EV_ERROR);
+
+	ev_set(&ev->u.error.what, what);
+	ev->u.error.err = rc;
+	if (c->kind == CMD_SEND) {
+		ev_set(&ev->u.error.chat, c->u.send.chat);
+		ev_set(&ev->u.error.unsent, c->u.send.text);
+	}
+	app_eng_send(a, ev);
+}
+
 static void
 run(struct app *a, const struct cmd *c)
 {
@@ -421,12 +439,11 @@ run(struct app *a, const struct cmd *c)
 	if ((rc = handlers[c->kind].dm(dm, c)) == -ENOSPC) {
 		/* nothing was stored: said, and offline until there is
 		 * room (src/app-disk.c) */
-		app_eng_error(a, c->kind == CMD_SEND || c->kind == CMD_EDIT ?
+		refused(a, c, c->kind == CMD_SEND || c->kind == CMD_EDIT ?
 		    _("not sent: disk full") : _("not done: disk full"), rc);
 		app_disk_full(a);
 	} else if (rc < 0)
-		app_eng_error(a, _("the command could not be carried out"),
-		    rc);
+		refused(a, c, _("the command could not be carried out"), rc);
 }
 
 void

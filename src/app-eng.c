@@ -327,6 +327,7 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 	case WA_DM_EV_ERROR:		ev = dm_error(e); break;
 	case WA_DM_EV_GROUP:		ev = dm_group(a, e); break;
 	case WA_DM_EV_DISK_FULL:	app_disk_full(a); break;
+	case WA_DM_EV_STORE_FAILED:	app_disk_ioerr(a); break;
 	}
 	if (ev != NULL)
 		app_eng_send(a, ev);

@@ -111,6 +111,8 @@ struct app {
 	bool			 disk_timer_on;	/* disk_timer made */
 	bool			 disk_full;	/* a write got ENOSPC */
 	bool			 disk_held;	/* ... engine held */
+	bool			 io_failed;	/* a write got EIO */
+	unsigned		 io_delay_ms;	/* its wait, doubling */
 };
 
 /* ---- src/app-eng.c: the engine thread ---- */
@@ -139,6 +141,18 @@ void	app_eng_stop(struct app *a, const char *why, int err);
  * callbacks.
  */
 void	app_disk_full(struct app *a);
+
+#define APP_DISK_IO_MAX_MS	300000	/* the longest wait after EIO */
+
+/*
+ * A write failed with -EIO (WA_DM_EV_STORE_FAILED): as app_disk_full(),
+ * offline (EV_DISCONNECTED err -EIO, "cannot store in DIR (I/O error);
+ * trying again in N s"), then a probe write after N s, N from
+ * APP_DISK_PROBE_MS doubling with each failure up to APP_DISK_IO_MAX_MS;
+ * the first probe that commits resumes the engine.  Nothing while held
+ * already.  Engine thread; safe inside the engine's callbacks.
+ */
+void	app_disk_ioerr(struct app *a);
 
 /* Close the probe's timer (at stop, so the loop runs out of handles).
  * Engine thread. */

@@ -290,6 +290,10 @@ on_dm_event(void *arg, const struct wa_dm_ev *ev)
 		k = "dm-disk-full";
 		printf("%s err=%d\n", k, ev->err);
 		break;
+	case WA_DM_EV_STORE_FAILED:
+		k = "dm-store-failed";
+		printf("%s err=%d\n", k, ev->err);
+		break;
 	}
 	fflush(stdout);
 	if (d->done || d->until == NULL || strcmp(d->until, k) != 0)

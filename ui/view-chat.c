@@ -11,6 +11,7 @@
  */
 #include "base/compat.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,6 +282,52 @@ ui_view_chat_send(struct ui_view *v)
 		/* The newest rows are not held: read them. */
 		rc->phone_asked = false;
 		ui_view_push(v, ui_msgs_open(&v->msgs, chat));
+	}
+}
+
+/* Put text, and a space when the line holds more, at the start of the
+ * input line.  Returns 0 or -E2BIG (the line unchanged). */
+static int
+input_prepend(struct ui_view *v, const char *text)
+{
+	size_t	 cur = v->in.cur, len = strlen(text);
+	bool	 more = !ui_input_is_empty(&v->in);
+
+	if (v->in.len + len + 1 > UI_INPUT_MAX)
+		return -E2BIG;
+	v->in.cur = 0;
+	if (ui_input_insert(&v->in, text, len) != 0 ||
+	    (more && ui_input_insert(&v->in, " ", 1) != 0))
+		return -E2BIG;	/* not reached: the length was checked */
+	v->in.cur = more ? cur + len + 1 : len;
+	return 0;
+}
+
+void
+ui_view_chat_unsent(struct ui_view *v, const char *chat, const char *text)
+{
+	char	*typed = NULL;
+	bool	 open = v->msgs.chat != NULL && strcmp(v->msgs.chat, chat) == 0;
+
+	if (chat[0] == '\0' || text[0] == '\0')
+		return;
+	if (!open) {
+		/* chat's draft, taken into the line, joined, kept again;
+		 * the line's own text put back after */
+		typed = xstrdup(v->in.text);
+		ui_input_clear(&v->in);
+		draft_take(v, chat);
+	}
+	if (input_prepend(v, text) != 0)
+		ui_view_note(v, _("not sent, and too long to put back"));
+	else if (open)
+		ui_view_note(v, _("not sent: the text is back in the input "
+		    "line"));
+	if (typed != NULL) {
+		draft_put(v, chat);
+		if (ui_input_insert(&v->in, typed, strlen(typed)) != 0)
+			ui_input_clear(&v->in);
+		free(typed);
 	}
 }
 

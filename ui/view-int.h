@@ -239,6 +239,15 @@ void		 ui_view_chat_tick(struct ui_view *v, int64_t now);
 /* Send what the input line holds (a reply, an edit or a message). */
 void		 ui_view_chat_send(struct ui_view *v);
 
+/*
+ * A message sent in chat that the engine could not store (EV_ERROR's
+ * unsent text): back at the start of the input line when chat is open
+ * (before what was typed since, with a space), else at the start of
+ * chat's draft, so that nothing typed is lost.  Strings borrowed.
+ */
+void		 ui_view_chat_unsent(struct ui_view *v, const char *chat,
+		    const char *text);
+
 /* Drop the reply or edit being written. */
 void		 ui_view_chat_cancel(struct ui_view *v);
 

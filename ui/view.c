@@ -142,6 +142,9 @@ on_status(struct ui_view *v, const struct ev *ev, int64_t now)
 	(void)now;
 	free(v->prompt.made_subject);
 	v->prompt.made_subject = NULL;
+	/* a send the engine could not store: its text comes back */
+	if (ev->kind == EV_ERROR && ev->u.error.unsent[0] != '\0')
+		ui_view_chat_unsent(v, ev->u.error.chat, ev->u.error.unsent);
 	/* A search hit that cannot be read: the newest page. */
 	if (ev->kind == EV_ERROR && v->msgs.loading == 3 &&
 	    v->msgs.chat != NULL) {

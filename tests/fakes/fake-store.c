@@ -818,6 +818,20 @@ fake_store_text(const struct fake_store *f, const char *chat, bool from_me,
 	return true;
 }
 
+bool
+fake_store_reaction(const struct fake_store *f, const char *chat,
+    const char *target, const char *sender, char *out, size_t len)
+{
+	char		 k[KEY_MAX];
+	struct kv	*e;
+
+	fake_key(k, "react/%s/%s/%s", chat, target, sender);
+	if ((e = fake_tab_get(&f->t, k)) == NULL)
+		return false;
+	snprintf(out, len, "%s", (const char *)e->val);
+	return true;
+}
+
 size_t
 fake_store_count(const struct fake_store *f, const char *chat)
 {

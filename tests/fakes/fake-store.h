@@ -76,6 +76,11 @@ int		 fake_store_state(const struct fake_store *f, const char *chat,
  * or false when there is none. */
 bool		 fake_store_text(const struct fake_store *f, const char *chat,
 		    bool from_me, const char *id, char *out, size_t len);
+/* The reaction of sender ("" us) to target in chat: its emoji into
+ * out[len]: true, or false when there is none. */
+bool		 fake_store_reaction(const struct fake_store *f,
+		    const char *chat, const char *target, const char *sender,
+		    char *out, size_t len);
 /* The number of stored messages of chat (outgoing and incoming). */
 size_t		 fake_store_count(const struct fake_store *f, const char *chat);
 /* Whether device holds our sender key of group (skr_put). */
