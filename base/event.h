@@ -167,6 +167,9 @@ struct ev_error {
 	int32_t		 err;		/* the code (base/err.h) */
 	char		*chat;		/* the chat a group command was about,
 					 * or "" */
+	char		*lasting;	/* a short warning that holds until
+					 * quit (a damaged database), kept on
+					 * the status line; "" for none */
 };
 
 /* EV_MESSAGE: a message was stored (ours as queued, or one received).
