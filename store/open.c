@@ -101,8 +101,10 @@ store_open_ro(const char *dir, struct store **out, int *version)
 		rc = store_db_error(s);
 	if (rc == 0 && version != NULL)
 		*version = v;
+	if (rc == 0)
+		rc = store_schema_check(s, v);
 	if (rc == 0 && v != STORE_SCHEMA_VERSION)
-		rc = WC_ESCHEMA;
+		rc = WC_ESCHEMA;	/* an older one: wachat upgrades it */
 	if (rc != 0) {
 		store_close(s);
 		return rc;

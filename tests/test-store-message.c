@@ -870,6 +870,7 @@ test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempoten
 	    "DROP TABLE sender_key_recipient; DROP TABLE message_fts;"
 	    "DROP TABLE fts_pending; DROP TABLE hist_queue;"
 	    "DROP TABLE member_receipt;"
+	    "DELETE FROM counter WHERE name = 'schema_version';"
 	    "PRAGMA user_version = 2", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(db);
