@@ -22,6 +22,8 @@
 static int
 say_open_error(const char *dir, int rc, int v)
 {
+	char	 path[4096];
+
 	if (rc == -ENOENT)
 		fprintf(stderr, "wachat: no database in %s (wachat has not "
 		    "been linked with this data dir)\n", dir);
@@ -41,6 +43,16 @@ say_open_error(const char *dir, int rc, int v)
 		fprintf(stderr, "wachat: the database in %s has an older "
 		    "schema (%d; this one reads %d): run wachat once to "
 		    "upgrade it\n", dir, v, STORE_SCHEMA_VERSION);
+	else if (rc == -EACCES) {
+		store_denied_path(dir, false, path, sizeof(path));
+		fprintf(stderr, "wachat: permission denied: %s (check its "
+		    "owner and mode)\n", path);
+	} else if (rc == -ENOTDIR)
+		fprintf(stderr, "wachat: the data dir %s is not a directory\n",
+		    dir);
+	else if (rc == -EISDIR)
+		fprintf(stderr, "wachat: %s/wachat.db is a directory, not a "
+		    "database file\n", dir);
 	else
 		fprintf(stderr, "wachat: cannot open the database in %s: %s\n",
 		    dir, wc_strerror(rc));
