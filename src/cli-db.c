@@ -2,7 +2,7 @@
 /*
  * src/cli-db.c -- the subcommands' database (src/cli-db.h): the
  * read-only open with its reasons in words, the damaged database told
- * apart from other failures, and wachat backup.
+ * apart from other failures, wachat backup, and the output flushed.
  */
 #include "base/compat.h"
 
@@ -123,4 +123,20 @@ cli_backup(struct store *s, const char *file)
 	fprintf(stderr, "wachat backup: cannot write %s: %s (nothing was "
 	    "written)\n", file, wc_strerror(rc));
 	return rc == -EIO ? CLI_DB : CLI_WRITE;
+}
+
+int
+cli_flush(int status)
+{
+	/* Only a failed standard output is said here: a subcommand that
+	 * could not write its own file (backup) said which and why. */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (errno != 0)
+		fprintf(stderr, "wachat: cannot write the output: %s\n",
+		    wc_strerror(-errno));
+	else
+		fprintf(stderr, "wachat: cannot write the output\n");
+	return CLI_WRITE;
 }

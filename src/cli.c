@@ -1187,16 +1187,5 @@ cli_main(int argc, char **argv)
 		status = cli_db_failed(c.s);
 	store_close(c.s);
 	buf_release(&c.line);
-	/* Only a failed standard output is said here: a subcommand that
-	 * could not write its own file (backup) said which and why. */
-	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		if (errno != 0)
-			fprintf(stderr, "wachat: cannot write the output: %s\n",
-			    wc_strerror(-errno));
-		else
-			fprintf(stderr, "wachat: cannot write the output\n");
-		status = CLI_WRITE;
-	}
-	return status;
+	return cli_flush(status);
 }
