@@ -43,6 +43,10 @@ say_open_error(const char *dir, int rc, int v)
 		fprintf(stderr, "wachat: the database in %s has an older "
 		    "schema (%d; this one reads %d): run wachat once to "
 		    "upgrade it\n", dir, v, STORE_SCHEMA_VERSION);
+	else if (rc == -EPERM)
+		fprintf(stderr, "wachat: the data dir %s (or its database) is "
+		    "open to other users: chmod 700 the directory and 600 its "
+		    "files\n", dir);
 	else if (rc == -EACCES) {
 		store_denied_path(dir, false, path, sizeof(path));
 		fprintf(stderr, "wachat: permission denied: %s (check its "

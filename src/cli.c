@@ -33,6 +33,7 @@
 #include "src/conf.h"
 #include "base/err.h"
 #include "base/jid.h"
+#include "base/log.h"
 #include "base/sanitize.h"
 #include "store/store.h"
 #include "base/xmalloc.h"
@@ -1177,6 +1178,9 @@ cli_main(int argc, char **argv)
 		return status;
 	memset(&c, 0, sizeof(c));
 	c.json = a.json;
+	/* What is wrong is said in one line: the store's warnings (said
+	 * again in words) stay off stderr, its errors not. */
+	(void)log_open(NULL, LOG_ERROR);
 	if ((status = cli_open_db(a.file, a.data_dir, &c.s)) != CLI_OK)
 		return status;
 	chat = k->arg_is_chat ? a.arg : a.chat;

@@ -476,13 +476,13 @@ store_schema_check(struct store *s, int v)
 	int	 rc, has;
 
 	if (v < 0) {	/* never written so */
-		log_error("the schema version in the header is %d: damaged", v);
+		log_warn("the schema version in the header is %d: damaged", v);
 		return WC_EDBMALFORMED;
 	}
 	if ((rc = marks_differ(s, v)) < 0)
 		return rc;
 	if (rc == 1) {
-		log_error("the schema version in the header is %d, but the "
+		log_warn("the schema version in the header is %d, but the "
 		    "tables are not of that version: the header is damaged", v);
 		return WC_EDBMALFORMED;
 	}
@@ -492,7 +492,7 @@ store_schema_check(struct store *s, int v)
 	    SCHEMA_COPY "'", &copy)) < 0)
 		return has == -EIO ? WC_EDBMALFORMED : has;
 	if ((has == 1 && copy != v) || (has == 0 && v > NMIGRATIONS)) {
-		log_error("the schema version in the header is %d, its copy "
+		log_warn("the schema version in the header is %d, its copy "
 		    "in the counter table %lld: the header is damaged", v,
 		    (long long)copy);
 		return WC_EDBMALFORMED;
@@ -547,7 +547,7 @@ check_mode(const char *path, bool dir)
 	if (dir != S_ISDIR(st.st_mode))
 		return dir ? -ENOTDIR : -EISDIR;
 	if ((st.st_mode & 077) != 0) {
-		log_error("%s is open to other users (mode %03o); "
+		log_warn("%s is open to other users (mode %03o); "
 		    "refusing to use it (chmod %s %s)", path,
 		    (unsigned)(st.st_mode & 0777), dir ? "700" : "600", path);
 		return -EPERM;

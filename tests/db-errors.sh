@@ -11,9 +11,11 @@
 #    PATH" (3), not "read-only file system"; a settings file that cannot
 #    be read (1); a log file that cannot be written (1); backup into a
 #    directory of another user (5, one line);
-#  - a data dir that is a file (every subcommand too), missing, a
-#    wachat.db that is a directory, a settings file or log file that is a
-#    directory, backup into a missing directory, output to a full disk.
+#  - a data dir that is a file (every subcommand too), missing, open to
+#    other users, a wachat.db that is a directory or whose schema version
+#    is damaged, a settings file or log file that is a directory, backup
+#    into a missing directory, output to a full disk: the shell commands
+#    say it in one line (the store's warnings stay off stderr).
 # TAP.  Every wait is bounded; every wachat is killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -132,6 +134,10 @@ urun "$tmp/p4.out" "$W" --url "$NOURL" --data-dir "$tmp/u4" \
 check "a data dir that cannot be written: permission denied on it, not \"read-only file system\", status 3 ($st)" \
     said "$tmp/p4.out" 3 "^stopped: permission denied: $tmp/u4 \\(" ||
     diag "$tmp/p4.out"
+urun "$tmp/p4c.out" "$W" chats --data-dir "$tmp/u4"
+check "... wachat chats: one line, permission denied on it, status 3 ($st)" \
+    said "$tmp/p4c.out" 3 "^wachat: permission denied: $tmp/u4 \\(" ||
+    diag "$tmp/p4c.out"
 
 # backup into another user's directory
 cp -a "$tmp/real" "$tmp/u5"
@@ -191,6 +197,18 @@ run "$tmp/e3.out" "$W" --url "$NOURL" --data-dir "$tmp/e3" --log-file "$tmp/log"
 check "a wachat.db that is a directory: said so, status 3 ($st)" \
     said "$tmp/e3.out" 3 "^stopped: $tmp/e3/wachat.db is a directory, not a database file$" ||
     diag "$tmp/e3.out"
+cp -a "$tmp/real" "$tmp/e8"
+printf '\000\000\000\003' | dd of="$tmp/e8/wachat.db" bs=1 seek=60 conv=notrunc 2>/dev/null
+run "$tmp/e8.out" "$W" chats --data-dir "$tmp/e8"
+check "a damaged schema version: wachat chats says damaged in one line, status 6 ($st)" \
+    said "$tmp/e8.out" 6 "^wachat: the database $tmp/e8/wachat.db is damaged " ||
+    diag "$tmp/e8.out"
+mkdir -m 750 "$tmp/e9"
+cp "$tmp/real/wachat.db" "$tmp/e9/"
+run "$tmp/e9.out" "$W" search hello --data-dir "$tmp/e9"
+check "a data dir open to other users: wachat search says so and what to do in one line, status 3 ($st)" \
+    said "$tmp/e9.out" 3 "^wachat: the data dir $tmp/e9 \\(or its database\\) is open to other users: chmod 700" ||
+    diag "$tmp/e9.out"
 run "$tmp/e4.out" "$W" --url "$NOURL" --config "$tmp" --data-dir "$tmp/real" \
     --log-file "$tmp/log"
 check "a settings file that is a directory: said so, status 1 ($st)" \
