@@ -95,7 +95,8 @@ LAYOUT(ev_error,
 	F_STR(struct ev_error, what),
 	F_I32(struct ev_error, err),
 	F_STR(struct ev_error, chat),
-	F_STR(struct ev_error, unsent));
+	F_STR(struct ev_error, unsent),
+	F_STR(struct ev_error, lasting));
 LAYOUT(ev_message,
 	F_STRUCT(struct ev_message, key, ev_key),
 	F_STR(struct ev_message, sender_name),

@@ -186,6 +186,9 @@ struct ev_error {
 					 * store: its text, for chat's input
 					 * line again (nothing typed is
 					 * lost); else "" */
+	char		*lasting;	/* a short warning that holds until
+					 * quit (a damaged database), kept on
+					 * the status line; "" for none */
 };
 
 /* EV_MESSAGE: a message was stored (ours as queued, or one received).

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/event.h"
 #include "base/i18n.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
@@ -98,6 +99,17 @@ exit_status(int rc)
 	return store_err_damaged(rc) ? APP_EXIT_DAMAGED : APP_EXIT_DB;
 }
 
+/* No permission: for which path, into what. */
+static void
+denied(char *what, size_t size, const char *dir)
+{
+	char	 path[4096];
+
+	store_denied_path(dir, true, path, sizeof(path));
+	snprintf(what, size, _("permission denied: %s (wachat must read and "
+	    "write it: check its owner and mode)"), path);
+}
+
 /* What is wrong with the database of dir (rc from store_open()), as a
  * sentence for the user into what. */
 static void
@@ -123,9 +135,13 @@ say_why(char *what, size_t size, const char *dir, int rc)
 		    "system: wachat must write its keys and messages there"),
 		    dir);
 	else if (rc == -EACCES)
-		snprintf(what, size, _("no permission to write the database in "
-		    "%s (check the owner and mode of the directory and of "
-		    "wachat.db)"), dir);
+		denied(what, size, dir);
+	else if (rc == -ENOTDIR)
+		snprintf(what, size, _("the data dir %s is not a directory"),
+		    dir);
+	else if (rc == -EISDIR)
+		snprintf(what, size, _("%s/wachat.db is a directory, not a "
+		    "database file"), dir);
 	else if (rc == -ENOSPC)
 		snprintf(what, size, _("the disk is full: the database in %s "
 		    "cannot be written; free some space and start wachat "
@@ -336,6 +352,7 @@ static void
 check_done(uv_work_t *req, int status)
 {
 	struct app	*a = req->data;
+	struct ev	*ev;
 	char		 what[1024];
 
 	if (status != 0 || a->check_rc == -EINTR) {
@@ -356,10 +373,20 @@ check_done(uv_work_t *req, int status)
 		    "quit, keep a copy of %s, then start wachat --fresh-db"),
 		    a->check_why[0] != '\0' ? a->check_why :
 		    wc_strerror(a->check_rc), a->conf->data_dir);
-	else
+	else {
 		snprintf(what, sizeof(what), _("the database's integrity "
 		    "check could not run"));
-	app_eng_error(a, what, a->check_rc);
+		app_eng_error(a, what, a->check_rc);
+		return;
+	}
+	/* Said in full for a while, then kept short on the status line
+	 * until quit: the damage does not go away. */
+	ev = ev_new(EV_ERROR);
+	ev_set(&ev->u.error.what, what);
+	ev->u.error.err = a->check_rc;
+	ev_set(&ev->u.error.lasting, _("database damaged: see wachat backup "
+	    "/ --fresh-db"));
+	app_eng_send(a, ev);
 }
 
 void

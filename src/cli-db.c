@@ -2,7 +2,7 @@
 /*
  * src/cli-db.c -- the subcommands' database (src/cli-db.h): the
  * read-only open with its reasons in words, the damaged database told
- * apart from other failures, and wachat backup.
+ * apart from other failures, wachat backup, and the output flushed.
  */
 #include "base/compat.h"
 
@@ -22,6 +22,8 @@
 static int
 say_open_error(const char *dir, int rc, int v)
 {
+	char	 path[4096];
+
 	if (rc == -ENOENT)
 		fprintf(stderr, "wachat: no database in %s (wachat has not "
 		    "been linked with this data dir)\n", dir);
@@ -41,6 +43,20 @@ say_open_error(const char *dir, int rc, int v)
 		fprintf(stderr, "wachat: the database in %s has an older "
 		    "schema (%d; this one reads %d): run wachat once to "
 		    "upgrade it\n", dir, v, STORE_SCHEMA_VERSION);
+	else if (rc == -EPERM)
+		fprintf(stderr, "wachat: the data dir %s (or its database) is "
+		    "open to other users: chmod 700 the directory and 600 its "
+		    "files\n", dir);
+	else if (rc == -EACCES) {
+		store_denied_path(dir, false, path, sizeof(path));
+		fprintf(stderr, "wachat: permission denied: %s (check its "
+		    "owner and mode)\n", path);
+	} else if (rc == -ENOTDIR)
+		fprintf(stderr, "wachat: the data dir %s is not a directory\n",
+		    dir);
+	else if (rc == -EISDIR)
+		fprintf(stderr, "wachat: %s/wachat.db is a directory, not a "
+		    "database file\n", dir);
 	else
 		fprintf(stderr, "wachat: cannot open the database in %s: %s\n",
 		    dir, wc_strerror(rc));
@@ -111,4 +127,20 @@ cli_backup(struct store *s, const char *file)
 	fprintf(stderr, "wachat backup: cannot write %s: %s (nothing was "
 	    "written)\n", file, wc_strerror(rc));
 	return rc == -EIO ? CLI_DB : CLI_WRITE;
+}
+
+int
+cli_flush(int status)
+{
+	/* Only a failed standard output is said here: a subcommand that
+	 * could not write its own file (backup) said which and why. */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (errno != 0)
+		fprintf(stderr, "wachat: cannot write the output: %s\n",
+		    wc_strerror(-errno));
+	else
+		fprintf(stderr, "wachat: cannot write the output\n");
+	return CLI_WRITE;
 }

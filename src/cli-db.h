@@ -38,4 +38,13 @@ int	cli_db_failed(struct store *s);
  */
 int	cli_backup(struct store *s, const char *file);
 
+/*
+ * The end of a subcommand: standard output flushed.  Returns status, or
+ * CLI_WRITE when standard output could not be written (a full disk, a
+ * closed pipe), said in one line on stderr with why (errno's words).  A
+ * CLI_WRITE status passed in is returned as it is and not said again:
+ * its subcommand said which file and why.  Main thread.
+ */
+int	cli_flush(int status);
+
 #endif

@@ -35,6 +35,7 @@
 #include "base/err.h"
 #include "base/notice.h"
 #include "base/jid.h"
+#include "base/log.h"
 #include "base/sanitize.h"
 #include "store/store.h"
 #include "base/xmalloc.h"
@@ -1200,6 +1201,9 @@ cli_main(int argc, char **argv)
 		return status;
 	memset(&c, 0, sizeof(c));
 	c.json = a.json;
+	/* What is wrong is said in one line: the store's warnings (said
+	 * again in words) stay off stderr, its errors not. */
+	(void)log_open(NULL, LOG_ERROR);
 	if ((status = cli_open_db(a.file, a.data_dir, &c.s)) != CLI_OK)
 		return status;
 	chat = k->arg_is_chat ? a.arg : a.chat;
@@ -1210,9 +1214,5 @@ cli_main(int argc, char **argv)
 		status = cli_db_failed(c.s);
 	store_close(c.s);
 	buf_release(&c.line);
-	if (fflush(stdout) != 0 || ferror(stdout))
-		status = CLI_WRITE;
-	if (status == CLI_WRITE)
-		fprintf(stderr, "wachat: cannot write the output\n");
-	return status;
+	return cli_flush(status);
 }

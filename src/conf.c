@@ -192,6 +192,20 @@ set_root_key(struct conf *c, const struct setting *s, const char *value,
 	return 0;
 }
 
+/* Why a file named in the settings cannot be read (errno e), in words
+ * (N_(): the caller translates). */
+static const char *
+file_why(int e)
+{
+	if (e == ENOENT)
+		return N_("no such file");
+	if (e == EACCES || e == EPERM)
+		return N_("permission denied");
+	if (e == EISDIR)
+		return N_("a directory, not a file");
+	return N_("cannot read the file");
+}
+
 static int
 set_ca_file(struct conf *c, const struct setting *s, const char *value,
     const char **why)
@@ -199,7 +213,7 @@ set_ca_file(struct conf *c, const struct setting *s, const char *value,
 	bool	 empty = value[0] == '\0';
 
 	if (!empty && access(value, R_OK) != 0) {
-		*why = N_("cannot read the file");
+		*why = file_why(errno);
 		return -EINVAL;
 	}
 	set_str(field(c, s), empty ? NULL : value);
@@ -412,16 +426,16 @@ read_file(struct load *l, const char *path, bool required)
 		rc = -errno;
 		if (rc == -ENOENT && !required)
 			return 0;
-		fail(l, path, 0, "", rc == -ENOENT ? N_("no such file") :
-		    N_("cannot read the file"));
+		fail(l, path, 0, "", file_why(-rc));
 		return rc;
 	}
 	l->file = path;
 	l->line = 0;
 	l->line_done = true;
+	errno = 0;
 	rc = ini_parse_stream(reader, l, handler, l);
 	if (ferror(l->f) && rc == 0) {
-		fail(l, path, 0, "", N_("cannot read the file"));
+		fail(l, path, 0, "", file_why(errno));
 		rc = -EIO;
 	}
 	fclose(l->f);

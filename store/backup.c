@@ -32,6 +32,40 @@ store_err_damaged(int err)
 	    err == WC_EDBMALFORMED;
 }
 
+/* Whether this process may use path as mode (access(2)); when not, path
+ * into out. */
+static bool
+denied(const char *path, int mode, char *out, size_t size)
+{
+	if (access(path, mode) == 0 || (errno != EACCES && errno != EPERM))
+		return false;
+	snprintf(out, size, "%s", path);
+	return true;
+}
+
+void
+store_denied_path(const char *dir, bool write, char *out, size_t size)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm" };
+	char		 path[4096];
+	size_t		 i;
+	int		 fmode = write ? R_OK | W_OK : R_OK;
+	bool		 shm;
+
+	snprintf(path, sizeof(path), "%s/wachat.db-shm", dir);
+	shm = access(path, F_OK) == 0;
+	/* SQLite makes the -wal and -shm files beside the database */
+	if (denied(dir, write || !shm ? R_OK | W_OK | X_OK : R_OK | X_OK,
+	    out, size))
+		return;
+	for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(path, sizeof(path), "%s/wachat.db%s", dir, sfx[i]);
+		if (access(path, F_OK) == 0 && denied(path, fmode, out, size))
+			return;
+	}
+	snprintf(out, size, "%s", dir);
+}
+
 /* SQLite's report as one line: its "*** in database main ***" heading
  * dropped, each control character a space. */
 static void

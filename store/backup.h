@@ -67,6 +67,17 @@ void	store_interrupt(struct store *s);
 int	store_move_aside(const char *dir, char *out, size_t size);
 
 /*
+ * Which path of the data dir dir this process has no permission for
+ * (after an -EACCES): dir itself (searched and read, and written when
+ * write is true or there is no wachat.db-shm yet, which SQLite makes
+ * beside the database), else the first of its wachat.db, wachat.db-wal,
+ * wachat.db-shm that exists and cannot be read (or, write true,
+ * written); dir when none is found (permissions may have changed
+ * since).  Written into out (size bytes, NUL-terminated).  Any thread.
+ */
+void	store_denied_path(const char *dir, bool write, char *out, size_t size);
+
+/*
  * Write a consistent copy of s's database to file with SQLite's online
  * backup API (one step: it reads in one read transaction, so a writer on
  * another connection, a running wachat, neither blocks it nor tears it;

@@ -278,6 +278,37 @@ static const char *const migrations[] = {
 _Static_assert(NMIGRATIONS == STORE_SCHEMA_VERSION,
     "STORE_SCHEMA_VERSION must name the newest migration");
 
+/*
+ * What migration N made, as a query that returns a row when it is there:
+ * a schema of version v has the mark of migration v and not that of
+ * v + 1.  A user_version in the file header that says otherwise was
+ * damaged, not written by a wachat.  Append one with each migration.
+ */
+static const char *const marks[] = {
+	"SELECT 1 FROM sqlite_master WHERE name = 'device'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'session'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'chat'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'grp'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'message_fts'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'hist_queue'",
+	"SELECT 1 FROM pragma_table_info('hist_queue') WHERE name = 'imported'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'message_fts_insert'"
+	"  AND instr(sql, 'INSERT INTO message_fts ') = 0",
+	"SELECT 1 FROM sqlite_master WHERE name = 'member_receipt'",
+	"SELECT 1 FROM pragma_table_info('device') WHERE name = 'unconfirmed'",
+};
+
+_Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,
+    "each migration needs its mark");
+
+/*
+ * Every migration also writes the version it brings the schema to into
+ * the counter table, in its transaction (a copy in the database's pages,
+ * which the header's user_version is not): a newer wachat's database has
+ * the two equal.  Keep writing it in every later migration.
+ */
+#define SCHEMA_COPY	"schema_version"
+
 int
 store_step_err(struct store *s, int rc)
 {
@@ -411,18 +442,82 @@ user_version(struct store *s, int *v)
 	return rc;
 }
 
+/* The result of the one-row query sql: 1 a row, 0 none, or an error of
+ * store_db_error(). */
+static int
+has_row(struct store *s, const char *sql, int64_t *value)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return store_db_error(s);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && value != NULL)
+		*value = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		return rc == SQLITE_ROW;
+	return store_db_error(s);
+}
+
+/* Whether the schema is that of version v by its marks: 0, 1 not, or an
+ * error. */
+static int
+marks_differ(struct store *s, int v)
+{
+	int	 rc;
+
+	if (v > NMIGRATIONS)
+		v = NMIGRATIONS;	/* a newer one has all of ours */
+	if (v > 0 && (rc = has_row(s, marks[v - 1], NULL)) != 1)
+		return rc == 0 ? 1 : rc;
+	if (v < NMIGRATIONS && (rc = has_row(s, marks[v], NULL)) != 0)
+		return rc == 1 ? 1 : rc;
+	return 0;
+}
+
+int
+store_schema_check(struct store *s, int v)
+{
+	int64_t	 copy = -1;
+	int	 rc, has;
+
+	if (v < 0) {	/* never written so */
+		log_warn("the schema version in the header is %d: damaged", v);
+		return WC_EDBMALFORMED;
+	}
+	if ((rc = marks_differ(s, v)) < 0)
+		return rc;
+	if (rc == 1) {
+		log_warn("the schema version in the header is %d, but the "
+		    "tables are not of that version: the header is damaged", v);
+		return WC_EDBMALFORMED;
+	}
+	if (v == 0)	/* a new database: nothing in it yet */
+		return 0;
+	if ((has = has_row(s, "SELECT value FROM counter WHERE name = '"
+	    SCHEMA_COPY "'", &copy)) < 0)
+		return has == -EIO ? WC_EDBMALFORMED : has;
+	if ((has == 1 && copy != v) || (has == 0 && v > NMIGRATIONS)) {
+		log_warn("the schema version in the header is %d, its copy "
+		    "in the counter table %lld: the header is damaged", v,
+		    (long long)copy);
+		return WC_EDBMALFORMED;
+	}
+	return v > NMIGRATIONS ? WC_ESCHEMA : 0;
+}
+
 static int
 migrate(struct store *s)
 {
-	char	 sql[64];
+	char	 sql[128];
 	int	 v, i, rc;
 
 	if ((rc = user_version(s, &v)) != 0)
 		return rc;
-	if (v < 0)	/* never written so: the header is damaged */
-		return WC_EDBMALFORMED;
-	if (v > STORE_SCHEMA_VERSION)
-		return WC_ESCHEMA;
+	if ((rc = store_schema_check(s, v)) != 0)
+		return rc;
 	if (v == STORE_SCHEMA_VERSION)
 		return 0;
 	if ((rc = store_exec(s, "BEGIN IMMEDIATE")) != 0)
@@ -430,8 +525,9 @@ migrate(struct store *s)
 	for (i = v; i < NMIGRATIONS; i++)
 		if ((rc = store_exec(s, migrations[i])) != 0)
 			goto fail;
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
-	    STORE_SCHEMA_VERSION);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d;"
+	    "INSERT OR REPLACE INTO counter (name, value) VALUES ('"
+	    SCHEMA_COPY "', %d)", STORE_SCHEMA_VERSION, STORE_SCHEMA_VERSION);
 	if ((rc = store_exec(s, sql)) != 0 || (rc = store_exec(s, "COMMIT")) != 0)
 		goto fail;
 	return 0;
@@ -459,12 +555,26 @@ check_mode(const char *path, bool dir)
 	if (dir != S_ISDIR(st.st_mode))
 		return dir ? -ENOTDIR : -EISDIR;
 	if ((st.st_mode & 077) != 0) {
-		log_error("%s is open to other users (mode %03o); "
+		log_warn("%s is open to other users (mode %03o); "
 		    "refusing to use it (chmod %s %s)", path,
 		    (unsigned)(st.st_mode & 0777), dir ? "700" : "600", path);
 		return -EPERM;
 	}
 	return 0;
+}
+
+/*
+ * Why SQLite opened path read-only although asked for read-write: a
+ * read-only file system (-EROFS) or no write permission (-EACCES).
+ */
+static int
+why_read_only(const char *path)
+{
+	struct statvfs	 vfs;
+
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0)
+		return -EROFS;
+	return -EACCES;
 }
 
 /*
@@ -482,8 +592,9 @@ store_db_error(struct store *s)
 		return WC_EDBMALFORMED;
 	case SQLITE_FULL:
 		return -ENOSPC;
-	case SQLITE_READONLY:
-		return -EROFS;
+	case SQLITE_READONLY:	/* also a directory we may not write in */
+		return sqlite3_db_filename(s->db, "main") != NULL ?
+		    why_read_only(sqlite3_db_filename(s->db, "main")) : -EROFS;
 	case SQLITE_PERM:
 	case SQLITE_AUTH:
 		return -EACCES;
@@ -495,20 +606,6 @@ store_db_error(struct store *s)
 	default:	/* an I/O error that was ENOSPC is a full disk too */
 		return store_step_err(s, sqlite3_extended_errcode(s->db));
 	}
-}
-
-/*
- * Why SQLite opened path read-only although asked for read-write: a
- * read-only file system (-EROFS) or no write permission (-EACCES).
- */
-static int
-why_read_only(const char *path)
-{
-	struct statvfs	 vfs;
-
-	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY) != 0)
-		return -EROFS;
-	return -EACCES;
 }
 
 /* The file as it is before SQLite opens it: an empty (0 byte) database

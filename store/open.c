@@ -46,7 +46,7 @@ ro_mode_ok(const char *path, bool dir)
 	if (dir != S_ISDIR(st.st_mode))
 		return dir ? -ENOTDIR : -EISDIR;
 	if ((st.st_mode & 077) != 0) {
-		log_error("%s is open to other users (mode %03o)", path,
+		log_warn("%s is open to other users (mode %03o)", path,
 		    (unsigned)(st.st_mode & 0777));
 		return -EPERM;
 	}
@@ -93,7 +93,7 @@ store_open_ro(const char *dir, struct store **out, int *version)
 			v = sqlite3_column_int(st, 0);
 			rc = 0;
 		} else
-			log_error("reading the schema version: %s",
+			log_warn("reading the schema version: %s",
 			    sqlite3_errmsg(s->db));
 		sqlite3_finalize(st);
 	}
@@ -101,8 +101,10 @@ store_open_ro(const char *dir, struct store **out, int *version)
 		rc = store_db_error(s);
 	if (rc == 0 && version != NULL)
 		*version = v;
+	if (rc == 0)
+		rc = store_schema_check(s, v);
 	if (rc == 0 && v != STORE_SCHEMA_VERSION)
-		rc = WC_ESCHEMA;
+		rc = WC_ESCHEMA;	/* an older one: wachat upgrades it */
 	if (rc != 0) {
 		store_close(s);
 		return rc;

@@ -86,6 +86,18 @@ int	store_step_err(struct store *s, int rc);
 int	store_db_error(struct store *s);
 
 /*
+ * Whether the schema version v (the header's user_version, as read) is
+ * one a wachat wrote: the tables must be those of version v (each
+ * migration's mark, store/db.c), and the copy of the version that every
+ * migration writes into the counter table, when there, must equal v
+ * (a version above STORE_SCHEMA_VERSION needs it: a newer wachat writes
+ * it).  Returns 0 (v is this wachat's or an older one's), WC_ESCHEMA (a
+ * newer wachat's), WC_EDBMALFORMED (the header is damaged: said in the
+ * log), or an error of store_db_error().  s's thread.
+ */
+int	store_schema_check(struct store *s, int v);
+
+/*
  * The database file path before SQLite opens it: WC_EDBEMPTY when it is a
  * regular file of 0 bytes (never taken for a new database), WC_EDBNOTDB
  * when it does not start with SQLite's 16-byte header string, 0 when it

@@ -256,7 +256,9 @@ run 3 chats --data-dir "$tmp/none" && grep -q "no database" "$tmp/err"
 ok "no database: exit 3, said so"
 python3 -c '
 import sqlite3, sys
-c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 999"); c.commit()
+c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 999")
+c.execute("UPDATE counter SET value = 999 WHERE name = ?", ("schema_version",))
+c.commit()
 ' "$d/wachat.db"
 run 3 chats && grep -q "written by a newer wachat (schema 999" "$tmp/err"
 ok "a newer schema: exit 3 with a clear message, nothing changed"

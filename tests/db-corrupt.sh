@@ -13,7 +13,10 @@
 #    byte;
 # and never crashes (no signal, no sanitizer report) and never makes a
 # new link (no QR).  A run that logs in and whose background check then
-# finds the damage counts as detected.  TAP: one line per case.
+# finds the damage counts as detected.  Then the schema version in the
+# header set to numbers a wachat never wrote with these tables: said
+# damaged (6), the file kept; and a newer wachat's: said so (3).  TAP: one
+# line per case.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 FLIP="python3 $s/tests/db-flip.py"
@@ -138,5 +141,48 @@ for off in $($FLIP offsets "$tmp/real/wachat.db" "$SEED" "$CASES" "$ID" "$NOISE"
 done
 check "$CASES cases: $worked worked with their keys, $detected were said damaged" \
     [ $((worked + detected)) -eq "$CASES" ]
+
+# The schema version in the header (user_version, bytes 60-63) damaged to
+# a number a wachat never wrote with these tables (0 and older ones: the
+# tables are newer; newer ones: no copy of it in the counter table, which
+# a newer wachat writes with it): said damaged, not "cannot open" nor
+# "newer", the file kept byte for byte; the shell commands say so too.
+# (vd, not d: check() of tests/sim-lib.sh sets d.)
+cur=$(sqlite3 "$tmp/real/wachat.db" 'PRAGMA user_version')
+for uv in 0 1 3 $((cur - 1)) $((cur + 1)) 1000 2147483647; do
+	vd="$tmp/v$uv"
+	cp -a "$tmp/real" "$vd"
+	$FLIP put "$vd/wachat.db" 60 "$(printf '%08x' "$uv")"
+	cp "$vd/wachat.db" "$vd.orig"
+	timeout 60 "$W" --url "$URL" --root-key "$ROOT_PUB" --data-dir "$vd" \
+	    --qr-file "$vd.qr" --log-file "$vd.log" </dev/null >"$vd.out" 2>&1
+	st=$?
+	check "user_version $uv: said damaged, stopped with 6 (status $st)" \
+	    sh -c "[ $st -eq 6 ] && grep -q '^stopped: the database $vd/wachat.db is damaged' '$vd.out'" ||
+	    diag "$vd.out"
+	check "... the file kept byte for byte, no new link" \
+	    sh -c "cmp -s '$vd/wachat.db' '$vd.orig' && [ ! -s '$vd.qr' ]"
+	"$W" chats --data-dir "$vd" >"$vd.chats" 2>&1
+	st=$?
+	check "... wachat chats says damaged too (status $st)" \
+	    sh -c "[ $st -eq 6 ] && grep -q 'wachat.db is damaged' '$vd.chats'" ||
+	    diag "$vd.chats"
+done
+# A newer wachat's database (the version and its copy both one above
+# this wachat's): "newer".
+vd="$tmp/newer"
+cp -a "$tmp/real" "$vd"
+sqlite3 "$vd/wachat.db" "UPDATE counter SET value = $((cur + 1)) WHERE name = 'schema_version'; PRAGMA user_version = $((cur + 1))"
+timeout 60 "$W" --url "$URL" --root-key "$ROOT_PUB" --data-dir "$vd" \
+    --qr-file "$vd.qr" --log-file "$vd.log" </dev/null >"$vd.out" 2>&1
+st=$?
+check "a newer wachat's database: said so, status 3 ($st)" \
+    sh -c "[ $st -eq 3 ] && grep -q 'written by a newer wachat' '$vd.out'" ||
+    diag "$vd.out"
+"$W" chats --data-dir "$vd" >"$vd.chats" 2>&1
+st=$?
+check "... wachat chats says so too (status $st)" \
+    sh -c "[ $st -eq 3 ] && grep -q 'written by a newer wachat (schema $((cur + 1)); this one reads $cur)' '$vd.chats'" ||
+    diag "$vd.chats"
 sim_stop
 finish_tap

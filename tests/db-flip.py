@@ -9,6 +9,7 @@
 #                                       by their bytes), each table's root
 #                                       page, then seeded random ones
 #   db-flip.py find FILE HEX            the offset of the bytes HEX
+#   db-flip.py put FILE OFFSET HEX      write the bytes HEX at OFFSET
 import random
 import sys
 
@@ -47,10 +48,14 @@ def main():
         for o in offsets(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
                          sys.argv[5:]):
             print(o)
+    elif cmd == 'put':
+        with open(sys.argv[2], 'r+b') as f:
+            f.seek(int(sys.argv[3]))
+            f.write(bytes.fromhex(sys.argv[4]))
     elif cmd == 'find':
         print(open(sys.argv[2], 'rb').read().find(bytes.fromhex(sys.argv[3])))
     else:
-        sys.exit('db-flip.py: flip, offsets or find')
+        sys.exit('db-flip.py: flip, offsets, find or put')
 
 
 main()

@@ -231,7 +231,7 @@ static const struct {
 	{ "root-key",
 	    "g102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
 	    "not a key of 64 hexadecimal digits" },
-	{ "ca-file", "/nonexistent/ca.pem", "cannot read the file" },
+	{ "ca-file", "/nonexistent/ca.pem", "no such file" },
 	{ "version-url", "ftp://example.invalid/sw.js",
 	    "not an http:// or https:// URL" },
 #define BAD_VERSION "not a version of the form 2.3000.1234567890"

@@ -871,6 +871,7 @@ test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempoten
 	    "DROP TABLE fts_pending; DROP TABLE hist_queue;"
 	    "DROP TABLE member_receipt;"
 	    "ALTER TABLE device DROP COLUMN unconfirmed;"
+	    "DELETE FROM counter WHERE name = 'schema_version';"
 	    "PRAGMA user_version = 2", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(db);

@@ -681,6 +681,7 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	    "ALTER TABLE message DROP COLUMN recipients;"
 	    "INSERT INTO message (chat, id, from_me, ts_ms, text, state)"
 	    " VALUES ('" BOB "', 'B1', 0, 3000, 'written before', 3);"
+	    "DELETE FROM counter WHERE name = 'schema_version';"
 	    "PRAGMA user_version = 4", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	s = NULL;
@@ -692,6 +693,16 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	store_close(s);
 	rmtree(dir);
 	free(dir);
+}
+
+static void
+exec_sql(const char *path, const char *sql)
+{
+	sqlite3	*db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
 }
 
 static void
@@ -741,9 +752,16 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	assert_int_equal(store_tx_commit(s), 0);
 	store_close(ro);
 	store_close(s);
+	/* a newer wachat's: the version and its copy in the counter table */
 	set_version(path, STORE_SCHEMA_VERSION + 1);
+	assert_int_equal(store_open_ro(dir, &ro, &v), WC_EDBMALFORMED);
+	exec_sql(path, "UPDATE counter SET value = value + 1"
+	    " WHERE name = 'schema_version'");
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
+	/* an older one: without the newest migration's table */
+	exec_sql(path, "DROP TABLE member_receipt;"
+	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION - 1);

@@ -90,11 +90,16 @@ test_store_open__refuses_a_newer_schema__leaving_the_file(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/wachat.db", dir);
+	assert_int_equal(store_open(dir, &s), 0);
+	store_close(s);
+	s = NULL;
+	/* as a newer wachat's migration 99 leaves it: the version in the
+	 * header and its copy in the counter table */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "CREATE TABLE future (x);"
+	    "UPDATE counter SET value = 99 WHERE name = 'schema_version';"
 	    "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(stat(path, &before), 0);
 	assert_int_equal(store_open(dir, &s), WC_ESCHEMA);
 	assert_null(s);
@@ -104,6 +109,54 @@ test_store_open__refuses_a_newer_schema__leaving_the_file(void **state)
 	assert_int_equal(sqlite3_exec(db, "SELECT x FROM future", NULL, NULL,
 	    NULL), SQLITE_OK);
 	sqlite3_close(db);
+	rmtree(dir);
+	free(dir);
+}
+
+/* The header's user_version set to v, as a flipped byte would. */
+static void
+poke_version(const char *path, uint32_t v)
+{
+	unsigned char	 b[4] = { v >> 24, v >> 16, v >> 8, v };
+	FILE		*f = fopen(path, "r+b");
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 60, SEEK_SET), 0);
+	assert_int_equal(fwrite(b, 1, 4, f), 4);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void
+test_store_open__takes_a_damaged_schema_version_for_damage(void **state)
+{
+	static const uint32_t	 bad[] = { 0, 1, 3, STORE_SCHEMA_VERSION - 1,
+				    STORE_SCHEMA_VERSION + 1, 1000,
+				    0x7fffffff, 0xfffffff6 };
+	char		*dir = tmpdir(), path[300];
+	struct store	*s = NULL;
+	struct stat	 before, after;
+	size_t		 i;
+	int		 v;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/wachat.db", dir);
+	assert_int_equal(store_open(dir, &s), 0);
+	store_close(s);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		s = NULL;
+		poke_version(path, bad[i]);
+		assert_int_equal(stat(path, &before), 0);
+		assert_int_equal(store_open(dir, &s), WC_EDBMALFORMED);
+		assert_null(s);
+		assert_int_equal(store_open_ro(dir, &s, &v), WC_EDBMALFORMED);
+		assert_null(s);
+		assert_int_equal(stat(path, &after), 0);
+		assert_int_equal(before.st_size, after.st_size);
+		assert_int_equal(before.st_mtime, after.st_mtime);
+	}
+	poke_version(path, STORE_SCHEMA_VERSION);
+	assert_int_equal(store_open(dir, &s), 0);
+	store_close(s);
 	rmtree(dir);
 	free(dir);
 }
@@ -308,6 +361,7 @@ main(void)
 		cmocka_unit_test(test_store_open__refuses_a_dir_open_to_others),
 		cmocka_unit_test(test_store_open__refuses_a_database_file_open_to_others),
 		cmocka_unit_test(test_store_open__refuses_a_newer_schema__leaving_the_file),
+		cmocka_unit_test(test_store_open__takes_a_damaged_schema_version_for_damage),
 		cmocka_unit_test(test_store_open__refuses_a_file_that_is_not_a_database),
 		cmocka_unit_test(test_store_device__saves_and_loads_every_field),
 		cmocka_unit_test(test_store_prekey__stores_812_and_uploads_them_once),

@@ -377,6 +377,16 @@ draw_linked(struct ui_screen *s)
 	attroff(A_REVERSE);
 }
 
+/* line (size bytes) as "WARNING | line". */
+static void
+warned(char *line, size_t size, const char *warning)
+{
+	char	*rest = xstrdup(line);
+
+	snprintf(line, size, "%s | %s", warning, rest);
+	free(rest);
+}
+
 void
 ui_screen_draw(struct ui_screen *s)
 {
@@ -388,6 +398,9 @@ ui_screen_draw(struct ui_screen *s)
 		    secs_left(s->retry_end), s->status);
 	else
 		snprintf(line, sizeof(line), "%s", s->status);
+	/* a lasting warning first, so that a narrow line keeps it */
+	if (s->lasting != NULL)
+		warned(line, sizeof(line), s->lasting);
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	t = shown(s, line);

@@ -35,6 +35,9 @@ struct ui_screen {
 					 * (digits), or NULL */
 	int64_t		 error_end;	/* an error shown until then (ms,
 					 * monotonic), 0 none */
+	char		*lasting;	/* a warning kept on the status line
+					 * until quit (EV_ERROR's lasting), or
+					 * NULL */
 	bool		 history_shown;	/* the status line shows history
 					 * sync's progress */
 };

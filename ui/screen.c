@@ -191,6 +191,7 @@ ui_screen_free(struct ui_screen *s)
 	free(s->code);
 	free(s->status);
 	free(s->own);
+	free(s->lasting);
 	free(s);
 }
 
@@ -291,6 +292,10 @@ on_error(struct ui_screen *s, const struct ev *ev)
 	snprintf(line, sizeof(line), _("error: %s (%s)"), ev->u.error.what,
 	    wc_strerror(ev->u.error.err));
 	set_status(s, line);
+	if (ev->u.error.lasting[0] != '\0') {
+		free(s->lasting);
+		s->lasting = xstrdup(ev->u.error.lasting);
+	}
 	/* once connected, an error is said for a while, then the status
 	 * line is back to "connected as" */
 	s->error_end = s->own != NULL && s->retry_end == 0 ?
