@@ -679,6 +679,7 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	    "DROP TRIGGER message_fts_update; DROP TABLE fts_pending;"
 	    "DROP TABLE IF EXISTS hist_queue; DROP TABLE member_receipt;"
 	    "ALTER TABLE message DROP COLUMN recipients;"
+	    "ALTER TABLE device DROP COLUMN unconfirmed;"
 	    "INSERT INTO message (chat, id, from_me, ts_ms, text, state)"
 	    " VALUES ('" BOB "', 'B1', 0, 3000, 'written before', 3);"
 	    "DELETE FROM counter WHERE name = 'schema_version';"
@@ -759,8 +760,8 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	    " WHERE name = 'schema_version'");
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
-	/* an older one: without the newest migration's table */
-	exec_sql(path, "DROP TABLE member_receipt;"
+	/* an older one: without the newest migration's column */
+	exec_sql(path, "ALTER TABLE device DROP COLUMN unconfirmed;"
 	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
