@@ -65,9 +65,9 @@ try {
 	ok(acct.status === 200, 'the sim creates the account', acct.body);
 	const { state, saveCreds } = await baileys.useMultiFileAuthState(authDir);
 	sock = connect(state, saveCreds);
-	const { qr } = await waitEvent(15000, 'a QR from Baileys', (e) => e.qr);
+	const { qr } = await waitEvent(60000, 'a QR from Baileys', (e) => e.qr);
 	const scan = await sim.ctl('POST', '/admin/mock-phone/scan-qr', qr);
-	const closed = await waitEvent(15000, 'the 515 restart', (e) => e.connection === 'close');
+	const closed = await waitEvent(60000, 'the 515 restart', (e) => e.connection === 'close');
 	ok(scan.status === 200 && closed.lastDisconnect?.error?.output?.statusCode === 515,
 		'Baileys pairs through the QR and is told to restart (515)', scan.body);
 
@@ -75,8 +75,8 @@ try {
 	events = [];
 	const t0 = Date.now();
 	sock = connect(state, saveCreds);
-	const open = await waitEvent(30000, 'connection open', (e) => e.connection === 'open' || e.connection === 'close');
-	const login = await until(5000, async () =>
+	const open = await waitEvent(60000, 'connection open', (e) => e.connection === 'open' || e.connection === 'close');
+	const login = await until(60000, async () =>
 		(await sim.ctl('GET', '/admin/connections')).body.find((x) => x.kind === 'login' && x.authenticated));
 	ok(open.connection === 'open', 'Baileys logs in and emits connection: open', open);
 	const took = open.at - t0;
@@ -93,7 +93,7 @@ try {
 	// The queries Baileys sends after open (props, blocklist, privacy).
 	// count, upload, passive, digest, props, blocklist, privacy: 7.
 	const logHas = (re) => re.test(sim.log());
-	const conn = await until(5000, async () =>
+	const conn = await until(60000, async () =>
 		(await sim.ctl('GET', '/admin/connections')).body.find((x) => x.id === login?.id && x.answered >= 7));
 	await sleep(200);
 	const st = (await sim.ctl('GET', '/admin/status')).body;
@@ -135,7 +135,7 @@ try {
 	const use = await sim.ctl('POST', `/admin/devices/${JID}/use-prekeys`, { n: 809 });
 	ok(use.status === 200 && use.body.used === 809 && use.body.left === 3 && use.body.notified === 1,
 		'handing out 809 prekeys leaves 3 and sends the encrypt notification', use.body);
-	const topped = await until(10000, async () => {
+	const topped = await until(60000, async () => {
 		const d = await device();
 		return d.prekeys.count > 3 ? d : null;
 	});
