@@ -70,7 +70,11 @@ else
 	diag "$tmp/r1.err"
 fi
 qr1=$(sed -n 's/^qr 0 60 //p' "$tmp/r1" | head -1)
-check "the QR file holds the QR text" [ "$(cat "$tmp/qr.txt" 2>/dev/null)" = "$qr1" ]
+# holds FILE TEXT: FILE holds exactly TEXT (not empty).
+holds() {
+	[ -n "$2" ] && [ "$(cat "$1" 2>/dev/null)" = "$2" ]
+}
+check "the QR file holds the QR text" wait_for holds "$tmp/qr.txt" "$qr1"
 check "the QR file is mode 0600" \
     [ "$(stat -c %a "$tmp/qr.txt" 2>/dev/null)" = 600 ]
 check "the store directory is 0700 and its database 0600" \
@@ -92,7 +96,7 @@ if has reg-refresh; then
 	check "the refreshed QR differs only in its ADV secret" \
 	    [ "${qr%,*,*}" = "${qr1%,*,*}" -a "$qr" != "$qr1" ]
 	check "the QR file was replaced with the refreshed QR" \
-	    [ "$(cat "$tmp/qr.txt" 2>/dev/null)" = "$qr" ]
+	    wait_for holds "$tmp/qr.txt" "$qr"
 	ctl scan-qr "$qr1" >"$tmp/oldscan" 2>&1
 	check "the sim refuses a scan of the QR shown before the refresh" \
 	    grep -q 'HTTP 409' "$tmp/oldscan"
