@@ -85,12 +85,13 @@ HOME=$tmp XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= \
     "$w" --url ws://127.0.0.1:9/ws/chat --data-dir "$tmp/d" \
     --log-file "$tmp/1.log" </dev/null >"$tmp/1.out" 2>&1 &
 first=$!
-i=0
-while [ "$i" -lt 100 ] && [ ! -e "$tmp/d/wachat.db" ]; do
+# The first holds the data dir once it says it is connecting (its engine
+# starts after the lock is taken); 60 s at most by the clock.
+end=$(($(date +%s) + 60))
+while ! grep -q '^connecting' "$tmp/1.out" 2>/dev/null &&
+    [ "$(date +%s)" -lt "$end" ]; do
 	sleep 0.1
-	i=$((i + 1))
 done
-sleep 0.3
 HOME=$tmp XDG_CONFIG_HOME= XDG_DATA_HOME= XDG_STATE_HOME= \
     "$w" --url ws://127.0.0.1:9/ws/chat --data-dir "$tmp/d" \
     --log-file "$tmp/2.log" </dev/null >"$tmp/2.out" 2>&1

@@ -34,10 +34,13 @@ else
 	sed 's/^/# /' "$tmp/err"
 fi
 missing=
-for f in $(cd "$src" && grep -rl --include='*.c' -E '\<_\("|\<N_\("' base src proto ui); do
+marked=$(cd "$src" && grep -rl --include='*.c' -E '\<_\("|\<N_\("' base src proto ui)
+for f in $marked; do
 	grep -qx "$f" "$src/po/POTFILES.in" || missing="$missing $f"
 done
-if [ -z "$missing" ]; then
+if [ -z "$marked" ]; then
+	echo "not ok 2 - every source file with marked strings is in po/POTFILES.in: no file with a marked string found (grep failed?)"
+elif [ -z "$missing" ]; then
 	echo "ok 2 - every source file with marked strings is in po/POTFILES.in"
 else
 	echo "not ok 2 - every source file with marked strings is in po/POTFILES.in:$missing"

@@ -13,6 +13,7 @@ B=15550000002
 AJ=$A@s.whatsapp.net
 BJ=$B@s.whatsapp.net
 ROUNDS=20
+need od awk mkfifo
 SEED=${WACHAT_CUT_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "# seed $SEED"
 
@@ -30,7 +31,7 @@ start() {
 }
 
 link() {
-	wait_grep "$tmp/$1.qr" 'https://' 100 &&
+	wait_grep "$tmp/$1.qr" 'https://' &&
 	    ctl scan-qr "$(cat "$tmp/$1.qr")" "$2" >/dev/null 2>&1
 }
 
@@ -44,9 +45,14 @@ start alice 3
 start bob 4
 link alice $A
 link bob $B
-wait_grep "$tmp/alice.out" '^prekeys-uploaded ' 300
+wait_grep "$tmp/alice.out" '^prekeys-uploaded '
 check "both engines link and log in" \
-    wait_grep "$tmp/bob.out" '^prekeys-uploaded ' 300
+    wait_grep "$tmp/bob.out" '^prekeys-uploaded '
+
+# cut_at OFFSET: the sim arms the cut of bob's next frame at OFFSET.
+cut_at() {
+	ctl cut "$B:1@s.whatsapp.net" "$1" >/dev/null 2>&1
+}
 
 awk -v seed="$SEED" -v n=$ROUNDS 'BEGIN { srand(seed)
 	for (i = 1; i <= n; i++) print int(rand() * 250) + 1 }' >"$tmp/offsets"
@@ -59,21 +65,10 @@ while read -r off; do
 	# armed: a cut armed before the <success> of a new connection would
 	# end that one before any login, and the logins would not count the
 	# cuts
-	k=0
-	while [ "$(grep -c '^connected ' "$tmp/bob.out")" -lt "$i" ]; do
-		k=$((k + 1))
-		[ "$k" -gt 300 ] && break
-		sleep 0.1
-	done
-	k=0
-	while ! ctl cut "$B:1@s.whatsapp.net" "$off" >/dev/null 2>&1; do
-		k=$((k + 1))
-		[ "$k" -gt 100 ] && break
-		sleep 0.1
-	done
-	[ "$k" -le 100 ] && cut_ok=$((cut_ok + 1))
+	wait_count "$tmp/bob.out" '^connected ' "$i"
+	wait_for cut_at "$off" && cut_ok=$((cut_ok + 1))
 	echo "send $BJ cut $i at $off" >&3
-	if wait_grep "$tmp/bob.out" "^dm-message $AJ .*: cut $i at $off\$" 300; then
+	if wait_grep "$tmp/bob.out" "^dm-message $AJ .*: cut $i at $off\$"; then
 		got=$((got + 1))
 	else
 		echo "# round $i (offset $off): the message did not arrive"
@@ -82,7 +77,7 @@ done <"$tmp/offsets"
 check "the sim cut $cut_ok of $ROUNDS frames in the middle" [ "$cut_ok" -eq $ROUNDS ]
 cuts=$(grep -c 'cut: [0-9]* of [0-9]* bytes' "$tmp/sim.log")
 check "... the log shows $cuts cuts" [ "$cuts" -ge $ROUNDS ] || diag "$tmp/sim.log"
-check "bob's engine is still running" kill -0 "$bob_pid"
+check "bob's engine is still running" running "$bob_pid"
 check "every message arrived ($got of $ROUNDS)" [ "$got" -eq $ROUNDS ] ||
     { diag "$tmp/bob.out"; tail -n 40 "$tmp/sim.log" | sed 's/^/# /'; }
 dups=$(sed -n "s/^dm-message $AJ \\([^ ]*\\) .*: cut .*/\\1/p" "$tmp/bob.out" |
@@ -90,18 +85,14 @@ dups=$(sed -n "s/^dm-message $AJ \\([^ ]*\\) .*: cut .*/\\1/p" "$tmp/bob.out" |
 check "... each exactly once" [ "$dups" -eq 0 ]
 # The last cut may land on a frame after the message (a receipt, a
 # notification): wait for the login that follows it.
-k=0
-while [ "$(grep -c '^connected ' "$tmp/bob.out")" -le $ROUNDS ] && [ "$k" -lt 300 ]; do
-	k=$((k + 1))
-	sleep 0.1
-done
+wait_count "$tmp/bob.out" '^connected ' $((ROUNDS + 1))
 recon=$(grep -c '^connected ' "$tmp/bob.out")
 check "bob reconnected after each cut ($recon logins)" [ "$recon" -gt $ROUNDS ]
 
 echo quit >&3
 echo quit >&4
-wait_pid "$alice_pid" 100
-wait_pid "$bob_pid" 100
+wait_pid "$alice_pid"
+wait_pid "$bob_pid"
 check "bob's engine stops cleanly at the end (status $status)" [ "$status" -eq 0 ]
 sim_stop
 if grep -q -E 'Sanitizer|runtime error:' "$tmp"/*.err 2>/dev/null; then

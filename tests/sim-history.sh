@@ -11,12 +11,7 @@
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 . "${top_srcdir:-.}/tests/sim-interop/node.sh"
 
-for c in openssl curl; do
-	if ! command -v $c >/dev/null 2>&1; then
-		echo "Bail out! the $c command is not installed (sh tools/setup.sh installs it)"
-		exit 1
-	fi
-done
+need openssl curl "${NODE:-node}"
 if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
     -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
     -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
@@ -37,7 +32,7 @@ check "wachat-sim prints its media port ($MPORT)" test -n "$MPORT"
 # json FILE EXPR: evaluate a JavaScript expression over the JSON in FILE
 # (as d); prints the value.
 json() {
-	node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(eval(process.argv[2]))' "$1" "$2"
+	"${NODE:-node}" -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(eval(process.argv[2]))' "$1" "$2"
 }
 
 ctl account 15550000001 "" alice >"$tmp/acct" 2>&1
@@ -73,11 +68,11 @@ check "history-chat for a chat not in the history: 404" grep -q 'no such chat' "
 ctl history 15550000003 >"$tmp/nh" 2>&1
 check "history for an account without one: 404" grep -q 'has no history' "$tmp/nh"
 
-code=$(curl -s -o /dev/null -w '%{http_code}' --cacert "$tmp/cert.pem" \
+code=$(curl -s -m 60 -o /dev/null -w '%{http_code}' --cacert "$tmp/cert.pem" \
     "https://127.0.0.1:$MPORT/v/t62.7119-24/1_2_3_n.enc?ccb=11-4&hash=AAAA")
 check "the media host answers HTTPS with the test certificate: 404 for an unknown path ($code)" \
     test "$code" = 404
-curl -s -o /dev/null --max-time 5 "https://127.0.0.1:$MPORT/x" 2>/dev/null
+curl -s -o /dev/null --max-time 60 "https://127.0.0.1:$MPORT/x" 2>/dev/null
 check "without the CA the certificate is refused (curl exit 60)" test $? -eq 60
 ctl history-status >"$tmp/hs" 2>&1
 check "history-status counts the 404" \
@@ -92,21 +87,22 @@ check "status carries the history counters" grep -q '"history":{"media_port":' "
 sim_stop
 check "wachat-sim exits cleanly" test "$status" -eq 0
 
+# seed_listed RUN: the sim lists alice's history, one line a chat, in
+# $tmp/seedRUN.
+seed_listed() {
+	ctl history 15550000001 >"$tmp/hist$1" 2>&1 &&
+	    "${NODE:-node}" -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(d.chat_list.map(c=>c.jid+" "+c.name+" "+c.messages+" "+c.newest.id+" "+c.newest.ts+" "+c.newest.text).join("\n"))' \
+	    "$tmp/hist$1" >"$tmp/seed$1" 2>/dev/null &&
+	    [ -s "$tmp/seed$1" ]
+}
+
 # Two sims with the same seed hold the same texts.
 for run in 1 2; do
 	sim_start --history-chats 7 --history-messages 90 --history-seed 77 ||
 	    { echo "Bail out! wachat-sim did not start"; exit 1; }
 	ctl account 15550000001 "" alice >"$tmp/acct$run" 2>&1
 	# (a sim under load may answer slowly: asked again until it lists)
-	i=0
-	while [ "$i" -lt 30 ]; do
-		ctl history 15550000001 >"$tmp/hist$run" 2>&1 &&
-		    node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));console.log(d.chat_list.map(c=>c.jid+" "+c.name+" "+c.messages+" "+c.newest.id+" "+c.newest.ts+" "+c.newest.text).join("\n"))' \
-		    "$tmp/hist$run" >"$tmp/seed$run" 2>/dev/null &&
-		    [ -s "$tmp/seed$run" ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for seed_listed "$run"
 	sim_stop
 done
 check "the same seed makes the same history" cmp -s "$tmp/seed1" "$tmp/seed2" ||

@@ -50,56 +50,137 @@ diag() {
 	[ -f "$1" ] && sed 's/^/# /' "$1"
 }
 
-# wait_grep FILE REGEX [TENTHS]: wait until FILE has a line matching
-# REGEX (default deadline 10 s).
-wait_grep() {
-	i=0
-	while [ "$i" -lt "${3:-100}" ]; do
-		grep -Eq -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
+# The deadline of every wait, in tenths of a second: 60 s, generous on
+# purpose (a loaded machine, a sanitizer build); WACHAT_TEST_WAIT changes
+# it.  A wait ends as soon as what it waits for is there.
+WAIT=${WACHAT_TEST_WAIT:-600}
+
+# need TOOL...: each TOOL is a command on the PATH; else one failing TAP
+# line per missing tool, with the reason, and the script ends (exit 1):
+# a check whose tool is missing fails, it never passes unchecked.
+need() {
+	nd_missing=
+	for nd_t in "$@"; do
+		command -v "$nd_t" >/dev/null 2>&1 || nd_missing="$nd_missing $nd_t"
 	done
-	return 1
+	[ -z "$nd_missing" ] && return 0
+	for nd_t in $nd_missing; do
+		not_ok "the $nd_t command is there (sh tools/setup.sh installs it)"
+	done
+	echo "1..$n"
+	exit 1
 }
 
-# wait_pid PID [TENTHS]: wait for a background process to end (default
-# 10 s), then kill it; sets $status to its exit status.
-wait_pid() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ "$i" -lt "${2:-100}" ]; do
+# wait_cmd TENTHS CMD...: until CMD (a command or a shell function)
+# succeeds, TENTHS tenths of a second at most by the clock (at least one
+# try, however loaded the machine); returns 1 at the deadline.  Not for
+# nesting: CMD must not call wait_cmd itself.
+wait_cmd() {
+	wc_end=$(($(date +%s) + ($1 + 9) / 10))
+	shift
+	while :; do
+		"$@" && return 0
+		[ "$(date +%s)" -lt "$wc_end" ] || return 1
 		sleep 0.1
-		i=$((i + 1))
 	done
+}
+
+# wait_for CMD...: wait_cmd with the default deadline.
+wait_for() {
+	wait_cmd "$WAIT" "$@"
+}
+
+# has_line FILE REGEX: FILE has a line matching REGEX (grep -E).
+has_line() {
+	grep -Eq -- "$2" "$1" 2>/dev/null
+}
+
+# wait_grep FILE REGEX [TENTHS]: wait until FILE has a line matching
+# REGEX.
+wait_grep() {
+	wait_cmd "${3:-$WAIT}" has_line "$1" "$2"
+}
+
+# count_lines FILE REGEX: how many lines of FILE match REGEX (grep -E);
+# "missing" when FILE is not there, so that a comparison with a number
+# fails instead of reading the missing file as none.
+count_lines() {
+	if [ -f "$1" ]; then
+		grep -c -E -- "$2" "$1"
+	else
+		echo missing
+	fi
+	return 0
+}
+
+# at_least FILE REGEX N: N lines of FILE or more match REGEX.
+at_least() {
+	[ "$(count_lines "$1" "$2")" -ge "$3" ] 2>/dev/null
+}
+
+# wait_count FILE REGEX N [TENTHS]: wait until N lines of FILE match.
+wait_count() {
+	wait_cmd "${4:-$WAIT}" at_least "$1" "$2" "$3"
+}
+
+# no_line FILE REGEX: FILE is there and no line of it matches REGEX.
+no_line() {
+	[ -f "$1" ] && ! grep -Eq -- "$2" "$1"
+}
+
+# ctl_has REGEX CTL-ARG...: the ctl command's output matches REGEX; the
+# output is in $tmp/wc.
+ctl_has() {
+	ch_re=$1
+	shift
+	ctl "$@" >"$tmp/wc" 2>&1
+	grep -Eq -- "$ch_re" "$tmp/wc"
+}
+
+# wait_ctl REGEX CTL-ARG...: poll the ctl command until its output
+# matches REGEX; the last output is in $tmp/wc.
+wait_ctl() {
+	wait_cmd "$WAIT" ctl_has "$@"
+}
+
+# running PID: the process runs (a zombie not reaped yet does not).
+running() {
+	[ -r "/proc/$1/stat" ] &&
+	    ! sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^[ZX]'
+}
+
+# not_running PID
+not_running() {
+	! running "$1"
+}
+
+# wait_pid PID [TENTHS]: wait for a background process to end, then kill
+# it; sets $status to its exit status.
+wait_pid() {
+	wait_cmd "${2:-$WAIT}" not_running "$1"
 	kill "$1" 2>/dev/null
 	wait "$1"
 	status=$?
 	bg_pids=$(echo "$bg_pids" | sed "s/\\<$1\\>//")
 }
 
+# pane_is COLSxROWS: tmux's pane of the window "wachat" has that size.
+pane_is() {
+	[ "$(tm display-message -p -t wachat '#{pane_width}x#{pane_height}' 2>/dev/null)" = "$1" ]
+}
+
 # wait_size COLSxROWS [TENTHS]: until tmux has resized the pane of the
 # window "wachat" (and so sent wachat its SIGWINCH): resize-window returns
 # before it has.  Uses the caller's tm().
 wait_size() {
-	ws_i=0
-	while [ "$ws_i" -lt "${2:-50}" ]; do
-		[ "$(tm display-message -p -t wachat '#{pane_width}x#{pane_height}' 2>/dev/null)" = "$1" ] &&
-		    return 0
-		sleep 0.1
-		ws_i=$((ws_i + 1))
-	done
-	return 1
+	wait_cmd "${2:-$WAIT}" pane_is "$1"
 }
 
 # queued_after FILE N [TENTHS]: until FILE (a driver's output) holds more
 # than N "queued ID" lines; prints the newest ID.  Count the lines before
 # the send: a wait for any "queued" line would see an earlier message's.
 queued_after() {
-	qa_i=0
-	while [ "$(grep -c '^queued ' "$1" 2>/dev/null)" -le "$2" ]; do
-		qa_i=$((qa_i + 1))
-		[ "$qa_i" -gt "${3:-50}" ] && return 1
-		sleep 0.1
-	done
+	wait_cmd "${3:-$WAIT}" at_least "$1" '^queued ' $(($2 + 1)) || return 1
 	sed -n 's/^queued //p' "$1" | tail -n 1
 }
 
@@ -112,7 +193,7 @@ sim_start() {
 	"$SIM" --port 0 --admin-port 0 --log "$tmp/sim.log" "$@" \
 	    >"$tmp/sim.out" 2>"$tmp/sim.err" &
 	sim_pid=$!
-	if ! wait_grep "$tmp/sim.out" '^admin-port=' 100; then
+	if ! wait_grep "$tmp/sim.out" '^admin-port='; then
 		diag "$tmp/sim.err"
 		return 1
 	fi
@@ -129,7 +210,7 @@ ctl() {
 # sim_stop: ask the sim to shut down; sets $status to its exit status.
 sim_stop() {
 	ctl shutdown >/dev/null 2>&1
-	wait_pid "$sim_pid" 100
+	wait_pid "$sim_pid"
 	sim_pid=
 }
 
@@ -138,7 +219,7 @@ sim_stop() {
 driver() {
 	out=$1
 	shift
-	"$DRIVER" --url "$URL" --root "$ROOT_PUB" --deadline-ms 10000 "$@" \
+	"$DRIVER" --url "$URL" --root "$ROOT_PUB" --deadline-ms 60000 "$@" \
 	    >"$out" 2>"$out.err"
 }
 
@@ -146,7 +227,7 @@ driver() {
 driver_bg() {
 	out=$1
 	shift
-	"$DRIVER" --url "$URL" --root "$ROOT_PUB" --deadline-ms 15000 "$@" \
+	"$DRIVER" --url "$URL" --root "$ROOT_PUB" --deadline-ms 60000 "$@" \
 	    >"$out" 2>"$out.err" &
 	dpid=$!
 	bg_pids="$bg_pids $dpid"

@@ -38,6 +38,7 @@ inbox() {
 	ctl phone-inbox "$1" 2>/dev/null
 }
 
+need mkfifo curl
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
 	exit 1
@@ -58,20 +59,20 @@ mkfifo "$tmp/alice.in"
 alice_pid=$!
 bg_pids="$bg_pids $alice_pid"
 exec 3>"$tmp/alice.in"
-wait_grep "$tmp/alice.qr" 'https://' 100 &&
+wait_grep "$tmp/alice.qr" 'https://' &&
     ctl scan-qr "$(cat "$tmp/alice.qr")" $A >/dev/null 2>&1
-check "alice's engine links and logs in" wait_grep "$tmp/alice.out" '^connected ' 200
-wait_grep "$tmp/alice.out" '^prekeys-uploaded ' 200
+check "alice's engine links and logs in" wait_grep "$tmp/alice.out" '^connected '
+wait_grep "$tmp/alice.out" '^prekeys-uploaded '
 
 # (a) the echo.
 nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $EJ hello echo" >&3
 id=$(queued_after "$tmp/alice.out" "$nq")
 check "alice's message $id to Echo is delivered (the phone's receipt)" \
-    wait_grep "$tmp/alice.out" "^dm-state $EJ $id delivered\$" 100
-check "... then read" wait_grep "$tmp/alice.out" "^dm-state $EJ $id read\$" 50
+    wait_grep "$tmp/alice.out" "^dm-state $EJ $id delivered\$"
+check "... then read" wait_grep "$tmp/alice.out" "^dm-state $EJ $id read\$"
 check "... and \"echo: hello echo\" comes back from Echo" \
-    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: hello echo\$" 50
+    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: hello echo\$"
 failed_now && { diag "$tmp/alice.out"; diag "$tmp/sim.log"; }
 eid=$(sed -n "s/^dm-message $EJ \\([0-9A-F]*\\) from_me=0 .*: echo: hello echo\$/\\1/p" "$tmp/alice.out" | head -n 1)
 check "the echo's read receipt came before its answer" sh -c \
@@ -80,18 +81,16 @@ check "the echo's read receipt came before its answer" sh -c \
      [ \"\$(cat '$tmp/l1')\" -lt \"\$(cat '$tmp/l2')\" ]"
 
 # (d) what the phones decrypted.
-inbox $E >"$tmp/echo.json"
 check "Echo's phone inbox holds alice's text, decrypted, from her companion" \
-    grep -q "\"id\":\"$id\",\"from\":\"$A:1@s.whatsapp.net\",\"enc\":\"pkmsg\",.*\"kind\":\"text\",\"text\":\"hello echo\"" "$tmp/echo.json"
-failed_now && diag "$tmp/echo.json"
+    wait_ctl "\"id\":\"$id\",\"from\":\"$A:1@s.whatsapp.net\",\"enc\":\"pkmsg\",.*\"kind\":\"text\",\"text\":\"hello echo\"" phone-inbox $E
+failed_now && diag "$tmp/wc"
 check "... it counts one echo, no failure" \
-    grep -q '"decrypted":[1-9][0-9]*,"failed":0,.*"echoes":1,' "$tmp/echo.json"
-inbox $A >"$tmp/alicephone.json"
+    wait_ctl '"decrypted":[1-9][0-9]*,"failed":0,.*"echoes":1,' phone-inbox $E
 check "alice's own phone got the deviceSentMessage copy (destination Echo)" \
-    grep -q "\"id\":\"$id\",\"from\":\"$A:1@s.whatsapp.net\",.*\"text\":\"hello echo\",\"dsm_destination\":\"$EJ\"" "$tmp/alicephone.json"
-failed_now && diag "$tmp/alicephone.json"
+    wait_ctl "\"id\":\"$id\",\"from\":\"$A:1@s.whatsapp.net\",.*\"text\":\"hello echo\",\"dsm_destination\":\"$EJ\"" phone-inbox $A
+failed_now && diag "$tmp/wc"
 check "alice's phone also took Echo's answer (every device of the addressee)" \
-    grep -q "\"id\":\"$eid\",\"from\":\"$EJ\",.*\"text\":\"echo: hello echo\"" "$tmp/alicephone.json"
+    wait_ctl "\"id\":\"$eid\",\"from\":\"$EJ\",.*\"text\":\"echo: hello echo\"" phone-inbox $A
 
 # (b) bob's phone sends.
 ctl phone-send $B $AJ "hi from bob's phone" >"$tmp/send1.json" 2>&1
@@ -100,10 +99,9 @@ check "ctl phone-send from bob's phone: message ${bid:-none}, pkmsg to alice's c
     grep -q "\"jid\":\"$A:1@s.whatsapp.net\",\"enc\":\"pkmsg\"" "$tmp/send1.json"
 failed_now && diag "$tmp/send1.json"
 check "alice gets it (from_me=0)" \
-    wait_grep "$tmp/alice.out" "^dm-message $BJ $bid from_me=0 .*: hi from bob's phone\$" 100
-check "bob's phone gets alice's delivery receipt for it" sh -c \
-    "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-       '$SIM' ctl --admin '$ADMIN' phone-inbox $B | grep -q '\"receipts\":\\[[^]]*\"id\":\"$bid\",\"from\":\"$A:1@s.whatsapp.net\",\"type\":\"delivery\"' && exit 0; sleep 0.1; done; exit 1"
+    wait_grep "$tmp/alice.out" "^dm-message $BJ $bid from_me=0 .*: hi from bob's phone\$"
+check "bob's phone gets alice's delivery receipt for it" \
+    wait_ctl "\"receipts\":\\[[^]]*\"id\":\"$bid\",\"from\":\"$A:1@s.whatsapp.net\",\"type\":\"delivery\"" phone-inbox $B
 
 # alice answers bob: his phone reads it; the phone's next message is a
 # msg on the session alice's answer confirmed.
@@ -111,23 +109,23 @@ nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $BJ hello bob" >&3
 aid=$(queued_after "$tmp/alice.out" "$nq")
 check "alice's answer $aid reaches bob's phone (delivered)" \
-    wait_grep "$tmp/alice.out" "^dm-state $BJ $aid delivered\$" 100
-check "... which decrypted it (msg, on the session of its pkmsg)" sh -c \
-    "'$SIM' ctl --admin '$ADMIN' phone-inbox $B | grep -q '\"id\":\"$aid\",\"from\":\"$A:1@s.whatsapp.net\",\"enc\":\"msg\",.*\"text\":\"hello bob\"'"
+    wait_grep "$tmp/alice.out" "^dm-state $BJ $aid delivered\$"
+check "... which decrypted it (msg, on the session of its pkmsg)" \
+    wait_ctl "\"id\":\"$aid\",\"from\":\"$A:1@s.whatsapp.net\",\"enc\":\"msg\",.*\"text\":\"hello bob\"" phone-inbox $B
 ctl phone-send $B $AJ "quoting alice" "$bid" >"$tmp/send2.json" 2>&1
 rid=$(sed -n 's/.*"id":"\([0-9A-F]*\)".*/\1/p' "$tmp/send2.json")
 check "a reply from bob's phone arrives quoting $bid" \
-    wait_grep "$tmp/alice.out" "^dm-message $BJ $rid from_me=0 .* quoted=$bid: quoting alice\$" 100
+    wait_grep "$tmp/alice.out" "^dm-message $BJ $rid from_me=0 .* quoted=$bid: quoting alice\$"
 check "... encrypted as msg for alice's companion now" \
     grep -q "\"jid\":\"$A:1@s.whatsapp.net\",\"enc\":\"msg\"" "$tmp/send2.json"
 failed_now && diag "$tmp/send2.json"
 ctl phone-react $B $AJ "$bid" "👍" >/dev/null 2>&1
 check "a reaction from bob's phone arrives" \
-    wait_grep "$tmp/alice.out" "^dm-reaction $BJ $bid .*: 👍\$" 100
+    wait_grep "$tmp/alice.out" "^dm-reaction $BJ $bid .*: 👍\$"
 
 # A 10,000-deep quoted message: rejected (the nesting limit), acked, and
 # the chat goes on.
-curl -s -m 20 -X POST -H 'Content-Type: application/json' \
+curl -s -m 60 -X POST -H 'Content-Type: application/json' \
     -d "{\"from_pn\":\"$B\",\"to\":\"$AJ\",\"nest\":10000}" \
     "$ADMIN/admin/mock-phone/send" >"$tmp/deep.json" 2>&1
 did=$(sed -n 's/.*"id":"\([0-9A-F]*\)".*/\1/p' "$tmp/deep.json")
@@ -135,15 +133,14 @@ acked_deep() {
 	ctl messages | tr '{' '\n' | grep "\"id\":\"$did\"" |
 	    grep "\"to\":\"$A:1@s.whatsapp.net\"" | grep -q '"acked":true'
 }
-i=0
-while ! acked_deep && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-check "a 10,000-deep quoted message ($did) is acked by alice's engine" acked_deep ||
+check "a 10,000-deep quoted message ($did) is acked by alice's engine" \
+    wait_for acked_deep ||
     diag "$tmp/deep.json"
 check "... not stored or shown" sh -c "! grep -q '^dm-message $BJ $did ' '$tmp/alice.out'"
 ctl phone-send $B $AJ "still here" >/dev/null 2>&1
 check "... and the chat goes on: the next message arrives" \
-    wait_grep "$tmp/alice.out" "^dm-message $BJ .*: still here\$" 100
-check "... alice's engine still runs" kill -0 "$alice_pid"
+    wait_grep "$tmp/alice.out" "^dm-message $BJ .*: still here\$"
+check "... alice's engine still runs" running "$alice_pid"
 
 # (c) alice's own phone sends in her name.
 ctl phone-send $A $BJ "sent from my phone" >"$tmp/send3.json" 2>&1
@@ -154,12 +151,11 @@ check "alice's phone sends to bob: a copy for bob's phone and alice's companion"
     grep -q "\"devices\":\[{\"jid\":\"$BJ\",\"enc\":\"msg\"},{\"jid\":\"$A:1@s.whatsapp.net\",\"enc\":\"msg\"}\]" "$tmp/send3.json"
 failed_now && diag "$tmp/send3.json"
 check "alice's engine stores it as her own, in the chat with bob" \
-    wait_grep "$tmp/alice.out" "^dm-message $BJ $oid from_me=1 .*: sent from my phone\$" 100
+    wait_grep "$tmp/alice.out" "^dm-message $BJ $oid from_me=1 .*: sent from my phone\$"
 failed_now && { diag "$tmp/alice.out"; grep "$oid" "$tmp/sim.log" | sed 's/^/# /'; }
-inbox $B >"$tmp/bob.json"
 check "bob's phone reads it, from alice's phone" \
-    grep -q "\"id\":\"$oid\",\"from\":\"$AJ\",\"enc\":\"msg\",.*\"text\":\"sent from my phone\"" "$tmp/bob.json"
-failed_now && { diag "$tmp/bob.json"; diag "$tmp/send3.json"; }
+    wait_ctl "\"id\":\"$oid\",\"from\":\"$AJ\",\"enc\":\"msg\",.*\"text\":\"sent from my phone\"" phone-inbox $B
+failed_now && { diag "$tmp/wc"; diag "$tmp/send3.json"; }
 
 # Refusals.
 check "phone-send from an unknown account: 404" sh -c \
@@ -183,14 +179,13 @@ nq=$(grep -c '^queued ' "$tmp/alice.out")
 echo "send $EJ after a reinstall" >&3
 id3=$(queued_after "$tmp/alice.out" "$nq")
 check "Echo's phone, without a session, answers $id3 with a retry receipt" \
-    wait_grep "$tmp/sim.log" "phone $E: message $id3: retry receipt 1 sent" 50
+    wait_grep "$tmp/sim.log" "phone $E: message $id3: retry receipt 1 sent"
 check "... wachat's resend decrypts: delivered, and the echo comes back" \
-    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: after a reinstall\$" 100
+    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: after a reinstall\$"
 failed_now && { diag "$tmp/alice.out"; grep "phone $E" "$tmp/sim.log" | sed 's/^/# /'; }
-inbox $E >"$tmp/echo2.json"
 check "the inbox shows the failure (retried) and the text read later" \
-    grep -q "\"id\":\"$id3\",[^}]*\"retried\":true}.*\"id\":\"$id3\",[^}]*\"text\":\"after a reinstall\"" "$tmp/echo2.json"
-failed_now && diag "$tmp/echo2.json"
+    wait_ctl "\"id\":\"$id3\",[^}]*\"retried\":true}.*\"id\":\"$id3\",[^}]*\"text\":\"after a reinstall\"" phone-inbox $E
+failed_now && diag "$tmp/wc"
 
 # Echo's phone is reinstalled with a new identity: wachat's message fails
 # there, a second retry receipt makes wachat fetch the new bundle; the new
@@ -198,10 +193,10 @@ failed_now && diag "$tmp/echo2.json"
 ctl phone-reinstall $E >/dev/null 2>&1
 echo "send $EJ to a new phone" >&3
 check "after the reinstall, a new identity: the chat notes that the security code changed" \
-    wait_grep "$tmp/alice.out" "^dm-message $EJ [^ ]* from_me=0 state=received notice=1 .*: security code changed\$" 150
+    wait_grep "$tmp/alice.out" "^dm-message $EJ [^ ]* from_me=0 state=received notice=1 .*: security code changed\$"
 failed_now && { diag "$tmp/alice.out"; grep "phone $E" "$tmp/sim.log" | tail -n 20 | sed 's/^/# /'; }
 check "... and the message reaches the new phone: the echo comes back" \
-    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: to a new phone\$" 100
+    wait_grep "$tmp/alice.out" "^dm-message $EJ [0-9A-F]+ from_me=0 .*: echo: to a new phone\$"
 
 # A chatty contact writes to its owner now and then, once the owner has a
 # linked companion: carol (every 2 s) to alice; frank (every 1 s) is a
@@ -214,13 +209,14 @@ check "ctl contact --chatty sets the period; none without an owner" sh -c \
      ! '$SIM' ctl --admin '$ADMIN' contact 15550000007 100000000000007 gus --chatty 1 >/dev/null 2>&1 &&
      '$SIM' ctl --admin '$ADMIN' contact $C 100000000000004 carol $A --chatty 2 >/dev/null &&
      '$SIM' ctl --admin '$ADMIN' phone-inbox $C | grep -q '\"chatty_s\":2'"
-check "carol's phone writes to alice within its period (2 s)" \
-    wait_grep "$tmp/alice.out" "^dm-message $CJ [0-9A-F]+ from_me=0 .*: .+\$" 30
-check "... and again, with another text" sh -c \
-    "i=0; while [ \$i -lt 30 ]; do
-       [ \$(grep -E '^dm-message $CJ [0-9A-F]+ from_me=0 ' '$tmp/alice.out' |
-           sed 's/^.*: //' | sort -u | wc -l) -ge 2 ] && exit 0
-       sleep 0.1; i=\$((i + 1)); done; exit 1"
+check "carol's phone writes to alice (every 2 s)" \
+    wait_grep "$tmp/alice.out" "^dm-message $CJ [0-9A-F]+ from_me=0 .*: .+\$"
+# two_texts: carol's phone wrote alice two different texts.
+two_texts() {
+	[ "$(grep -E "^dm-message $CJ [0-9A-F]+ from_me=0 " "$tmp/alice.out" |
+	    sed 's/^.*: //' | sort -u | wc -l)" -ge 2 ]
+}
+check "... and again, with another text" wait_for two_texts
 failed_now && { diag "$tmp/alice.out"; grep "phone $C" "$tmp/sim.log" | sed 's/^/# /'; }
 inbox $C >"$tmp/carol.json"
 check "... only to alice" sh -c \
@@ -231,7 +227,7 @@ check "frank, whose account has no linked companion, sent nothing" sh -c \
 failed_now && { diag "$tmp/carol.json"; ctl phone-inbox 15550000006 | sed 's/^/# /'; }
 
 echo quit >&3
-wait_pid "$alice_pid" 100
+wait_pid "$alice_pid"
 exec 3>&-
 sim_stop
 check "wachat-sim exits cleanly (status $status)" [ "$status" -eq 0 ]

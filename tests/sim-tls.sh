@@ -5,10 +5,7 @@
 # it only when told to with --ca-file.  TAP.  Needs the openssl command.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 
-if ! command -v openssl >/dev/null 2>&1; then
-	echo "1..0 # SKIP the openssl command is not installed"
-	exit 0
-fi
+need openssl
 if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
     -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
     -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
@@ -31,8 +28,7 @@ driver "$tmp/t2"
 check "without it wachat refuses the certificate and says why" \
     grep -q '^close err=-[0-9]* (cannot connect to the server): cannot connect to 127.0.0.1:[0-9]*: TLS certificate not trusted: self-signed certificate$' \
     "$tmp/t2"
-ctl connections >"$tmp/conns" 2>&1
-check "no connection is left" grep -q '^\[\]$' "$tmp/conns"
+check "no connection is left" wait_ctl '^\[\]$' connections
 
 sim_stop
 check "wachat-sim exits cleanly (status $status)" [ "$status" -eq 0 ]

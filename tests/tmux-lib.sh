@@ -5,10 +5,7 @@
 # captures, and what to show when a check fails.  The pane is the tmux
 # session "wachat" on the socket $tmp/tmux.sock.
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "Bail out! tmux is not installed (sh tools/setup.sh installs it)"
-	exit 1
-fi
+need tmux python3
 SOCK="$tmp/tmux.sock"
 HOME="$tmp/home"
 export HOME
@@ -30,28 +27,79 @@ capture() {
 	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
 }
 
+# pane_has REGEX...: a fresh capture shows, for each REGEX, a line
+# matching it (the whole frame, not the first rows drawn of it).
+pane_has() {
+	capture
+	for ph_re in "$@"; do
+		grep -Eq -- "$ph_re" "$tmp/pane" || return 1
+	done
+}
+
+# pane_lacks REGEX: a fresh capture has no line matching REGEX.
+pane_lacks() {
+	capture
+	! grep -Eq -- "$1" "$tmp/pane"
+}
+
 # wait_pane REGEX [TENTHS]: until the pane shows a line matching REGEX.
 wait_pane() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	wait_cmd "${2:-$WAIT}" pane_has "$1"
+}
+
+# wait_panes REGEX...: until the pane shows a line for each REGEX at once.
+wait_panes() {
+	wait_cmd "$WAIT" pane_has "$@"
 }
 
 # wait_gone REGEX [TENTHS]: until no line of the pane matches REGEX.
 wait_gone() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" || return 0
-		sleep 0.1
-		i=$((i + 1))
+	wait_cmd "${2:-$WAIT}" pane_lacks "$1"
+}
+
+# joined: the pane's text as one line, each row trimmed, rows joined by
+# one space (a text wrapped over rows reads whole), in $tmp/joined.
+joined() {
+	sed -e 's/^ *//' -e 's/ *$//' "$tmp/pane" | grep -v '^$' |
+	    tr '\n' ' ' >"$tmp/joined"
+}
+
+# joined_has TEXT...: a fresh capture, joined, holds each fixed TEXT.
+joined_has() {
+	capture
+	joined
+	for jh_t in "$@"; do
+		grep -Fq -- "$jh_t" "$tmp/joined" || return 1
 	done
-	return 1
+}
+
+# joined_re REGEX...: a fresh capture, joined, matches each REGEX.
+joined_re() {
+	capture
+	joined
+	for jr_re in "$@"; do
+		grep -Eq -- "$jr_re" "$tmp/joined" || return 1
+	done
+}
+
+# wait_joined TEXT [TENTHS]: until the pane shows TEXT (fixed string),
+# wrapped over rows or not.
+wait_joined() {
+	wait_cmd "${2:-$WAIT}" joined_has "$1"
+}
+
+# wait_joined_re REGEX...: until the joined pane matches each REGEX.
+wait_joined_re() {
+	wait_cmd "$WAIT" joined_re "$@"
+}
+
+# tty_drained: nothing is left unread in the pane's terminal.
+tty_drained() {
+	python3 -c '
+import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+n = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
+sys.exit(0 if n == 0 else 1)' "$ir_tty"
 }
 
 # input_read: until wachat has read every byte sent to its terminal, and
@@ -60,25 +108,14 @@ wait_gone() {
 # effect does not show on the pane, wait with this before the next key.
 input_read() {
 	ir_tty=$(tm display-message -p -t wachat '#{pane_tty}')
-	wait_cmd 100 python3 -c '
-import fcntl, os, struct, sys, termios
-fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
-n = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
-sys.exit(0 if n == 0 else 1)' "$ir_tty" || return 1
+	wait_for tty_drained || return 1
 	sleep 0.2
 }
 
-# wait_cmd TENTHS CMD...: until CMD succeeds.
-wait_cmd() {
-	wc_max=$1
-	shift
-	i=0
-	while [ "$i" -lt "$wc_max" ]; do
-		"$@" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+# exit_status: wait for the exit status the pane's shell writes to
+# $tmp/status when wachat ends; prints it (nothing at the deadline).
+exit_status() {
+	wait_grep "$tmp/status" . && cat "$tmp/status"
 }
 
 # failed_now: a check failed since the last call (then show what led to it).

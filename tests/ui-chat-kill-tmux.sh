@@ -47,33 +47,27 @@ ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 tm new-session -d -s wachat -x 100 -y 30 "sh '$tmp/run.sh' '$URL'"
 tm set-option -t wachat remain-on-exit on >/dev/null 2>&1
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as \\+$A" 200
+check "wachat links and connects" wait_pane "connected as \\+$A"
 failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
+wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
 
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
-check "bob's chat shows in the list" wait_pane 'hello from bob' 150
+check "bob's chat shows in the list" wait_pane 'hello from bob'
 tm send-keys -t wachat Tab
-check "Tab opens bob's chat" wait_pane '^.*│ *bob [0-9]{2}:[0-9]{2}' 100
+check "Tab opens bob's chat" wait_pane '^.*│ *bob [0-9]{2}:[0-9]{2}'
 failed_now && show
 
-# alive PID: the process runs (a zombie not reaped yet does not).
-alive() {
-	[ -r "/proc/$1/stat" ] &&
-	    ! sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | grep -q '^Z'
-}
-
-# dead PID: wait up to 30 s (a clean stop on a loaded machine) for PID to
-# end; true when it has.
+# dead PID: wait for PID to end (sim-lib's running: a zombie not reaped
+# yet has ended); true when it has, else its state from /proc as TAP
+# comments.
 dead() {
-	i=0
-	while alive "$1" && [ "$i" -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	! alive "$1"
+	wait_for not_running "$1" && return 0
+	echo "# pid $1 still runs: $(cat "/proc/$1/stat" 2>/dev/null)"
+	grep -E '^(State|SigPnd|ShdPnd|SigBlk)' "/proc/$1/status" 2>/dev/null |
+	    sed 's/^/#   /'
+	return 1
 }
 
 # tick_of TEXT: the tick on the header line ("You HH:MM TICK") of our
@@ -92,6 +86,26 @@ count_inbox() {
 	ctl phone-inbox $B 2>/dev/null | grep -o "\"text\":\"$1\"" | wc -l
 }
 
+# inbox_has TEXT: bob's phone decrypted TEXT at least once.
+inbox_has() {
+	[ "$(count_inbox "$1")" -ge 1 ]
+}
+
+# shown_ours TEXT: a fresh capture shows TEXT as our message, with a tick.
+shown_ours() {
+	capture
+	[ -n "$(tick_of "$1")" ]
+}
+
+# tick_is TEXT TICK: a fresh capture shows TEXT with TICK; $t holds the
+# tick seen, $ticks every tick seen so far.
+tick_is() {
+	capture
+	t=$(tick_of "$1")
+	case " $ticks " in *" $t "*) ;; *) ticks="$ticks $t" ;; esac
+	[ "$t" = "$2" ]
+}
+
 # kill_round NAME TEXT: with the sim paused (SIGSTOP: nothing wachat
 # sends is acked or answered), TEXT is typed and Enter pressed; as soon
 # as the pane shows it as ours (stored, its tick queued …) wachat gets
@@ -106,16 +120,11 @@ kill_round() {
 	check "$name: the pane's process is wachat (pid ${pid1:-?})" sh -c \
 	    "[ -n '$pid1' ] && grep -q '$tmp/data' /proc/$pid1/cmdline"
 	tm send-keys -t wachat -l "$msg"
-	check "$name: the text shows in the input line" wait_pane "> $msg" 50
+	check "$name: the text shows in the input line" wait_pane "> $msg"
 	failed_now && show
 	kill -STOP "$sim_pid"
 	tm send-keys -t wachat Enter
-	i=0
-	while [ "$i" -lt 300 ]; do
-		capture
-		[ -n "$(tick_of "$msg")" ] && break
-		i=$((i + 1))
-	done
+	wait_for shown_ours "$msg"
 	kill -9 "$pid1" 2>/dev/null
 	kill -CONT "$sim_pid"
 	t0=$(tick_of "$msg")
@@ -124,51 +133,37 @@ kill_round() {
 	failed_now && show
 	check "$name: wachat is gone" dead "$pid1"
 	# What the sim got from the dead wachat (for the diagnostics).
-	sleep 0.5
 	n0=$(ctl messages 2>/dev/null | grep -Eo "\"kind\":\"message\",[^}]*\"from\":\"$A:1@s.whatsapp.net\",\"to\":\"$B[:@]" | wc -l)
 	c0=$(count_inbox "$msg")
 
 	rm -f "$tmp/pid"
 	tm respawn-pane -k -t wachat "sh '$tmp/run.sh' '$URL'"
-	wait_grep "$tmp/pid" . 50
+	wait_grep "$tmp/pid" .
 	pid2=$(cat "$tmp/pid" 2>/dev/null)
 	check "$name: wachat starts again (pid ${pid2:-?}) and connects" \
-	    wait_pane "connected as \\+$A" 200
+	    wait_pane "connected as \\+$A"
 	failed_now && show
-	i=0
-	while [ "$i" -lt 150 ] && [ "$(count_inbox "$msg")" -lt 1 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
 	check "$name: bob's phone gets it (before the restart: bob's phone had it $c0 times; wachat's messages to bob routed: $n0)" \
-	    [ "$(count_inbox "$msg")" -ge 1 ]
-	# A duplicate would come with the resend: give it time to show.
-	sleep 1.5
+	    wait_for inbox_has "$msg"
+
+	# Its chat is open again (Tab if the restart shows none open: wachat
+	# starts with no chat open, its list from the database).
+	wait_pane '│'
+	pane_has '^.*│ *bob [0-9]{2}:[0-9]{2}' || tm send-keys -t wachat Tab
+	wait_pane '^.*│ *bob [0-9]{2}:[0-9]{2}'
+	ticks=
+	wait_for tick_is "$msg" "✓✓"
+	check "$name: after the restart its tick is delivered (✓✓; seen:$ticks)" \
+	    [ "$t" = "✓✓" ]
+	# A duplicate would come with the resend, before bob's phone sent the
+	# delivery receipt that made the tick ✓✓.
 	c=$(count_inbox "$msg")
 	ctl phone-inbox $B >"$tmp/inbox.json" 2>/dev/null
 	dups=$(sed -n 's/.*"duplicates":\([0-9]*\).*/\1/p' "$tmp/inbox.json")
 	again=$(sed -n 's/.*"resent":\([0-9]*\).*/\1/p' "$tmp/inbox.json")
-	check "$name: ... exactly once (inbox: $c; ids read again so far: ${again:-?}, Signal duplicates: ${dups:-?})" \
+	check "$name: ... bob's phone got it exactly once (inbox: $c; ids read again so far: ${again:-?}, Signal duplicates: ${dups:-?})" \
 	    [ "$c" -eq 1 ]
 	failed_now && diag "$tmp/inbox.json"
-
-	# Its chat is open again (Tab if the restart shows none open).
-	if ! wait_pane '^.*│ *bob [0-9]{2}:[0-9]{2}' 30; then
-		tm send-keys -t wachat Tab
-		wait_pane '^.*│ *bob [0-9]{2}:[0-9]{2}' 100
-	fi
-	ticks=
-	i=0
-	while [ "$i" -lt 200 ]; do
-		capture
-		t=$(tick_of "$msg")
-		case " $ticks " in *" $t "*) ;; *) ticks="$ticks $t" ;; esac
-		[ "$t" = "✓✓" ] && break
-		sleep 0.05
-		i=$((i + 1))
-	done
-	check "$name: after the restart its tick is delivered (✓✓; seen:$ticks)" \
-	    [ "$t" = "✓✓" ]
 	n_msg=$(sed -n 's/^[^│]*│//p' "$tmp/pane" | grep -c -F "$msg")
 	check "$name: ... and it shows once in the message pane ($n_msg lines)" \
 	    [ "$n_msg" -eq 1 ]

@@ -19,24 +19,15 @@
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 PN=15550000001
-SOCK="$tmp/tmux.sock"
 
-for t in tmux msgfmt msgcmp; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		echo "Bail out! $t is not installed (sh tools/setup.sh installs it)"
-		exit 1
-	fi
-done
+need msgfmt msgcmp locale
 if ! locale -a 2>/dev/null | grep -qix 'de_DE\.utf-\{0,1\}8'; then
-	echo "Bail out! the locale de_DE.UTF-8 is missing: run sh tools/setup.sh (it installs Debian's locales and runs locale-gen)"
+	not_ok "the locale de_DE.UTF-8 is there (sh tools/setup.sh installs Debian's locales and runs locale-gen)"
+	finish_tap
 	exit 1
 fi
-
-HOME="$tmp/home"
-export HOME
-unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME TMUX LANGUAGE LC_ALL \
-    LC_MESSAGES LC_CTYPE
-mkdir -m 700 "$HOME"
+. "${top_srcdir:-.}/tests/tmux-lib.sh"
+unset LANGUAGE LC_ALL LC_MESSAGES LC_CTYPE
 
 # The catalogue, compiled from the source as `make` does, where
 # WACHAT_LOCALEDIR will point.
@@ -87,50 +78,6 @@ check "a wrong setting is reported in German" grep -q 'weder yes noch no' \
     "$tmp/bad"
 [ $? -eq 0 ] || diag "$tmp/bad"
 
-tm() {
-	tmux -u -S "$SOCK" -f /dev/null "$@"
-}
-
-trap 'tm kill-server >/dev/null 2>&1; cleanup' EXIT
-
-capture() {
-	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
-}
-
-# wait_pane REGEX [TENTHS]: wait until the pane shows a line matching
-# REGEX (default 10 s).
-wait_pane() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# joined: the pane's rows trimmed and joined by one space, in
-# $tmp/joined (a text wrapped over rows reads whole).
-joined() {
-	sed -e 's/^ *//' -e 's/ *$//' "$tmp/pane" | grep -v '^$' |
-	    tr '\n' ' ' >"$tmp/joined"
-}
-
-# wait_joined TEXT [TENTHS]: wait until the pane shows TEXT (fixed
-# string), wrapped over rows or not.
-wait_joined() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		joined
-		grep -Fq -- "$1" "$tmp/joined" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
 	exit 1
@@ -150,80 +97,80 @@ pane() {
 }
 
 pane 100 40 "$tmp/data"
-check "tmux starts a 100x40 pane" wait_pane . 50
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 100
-qr=$(cat "$tmp/qr" 2>/dev/null)
+check "tmux starts a 100x40 pane" wait_pane .
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 check "the pairing screen gives the QR hint in German" \
-    wait_pane 'scannen Sie diesen QR-Code innerhalb von [0-9]+ s' 100
+    wait_pane 'scannen Sie diesen QR-Code innerhalb von [0-9]+ s'
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
-joined
 hint_re='scannen Sie diesen QR-Code innerhalb von [0-9]+ s mit Ihrem Telefon oder drücken Sie p, um mit Ihrer Telefonnummer zu verknüpfen'
-check "... all of it, across its rows" grep -Eq -- "$hint_re" "$tmp/joined"
+check "... all of it, across its rows" wait_joined_re "$hint_re"
 check "... the status line says it waits for the scan: warte auf das Scannen" \
-    grep -q '^ *warte auf das Scannen' "$tmp/pane"
+    wait_pane '^ *warte auf das Scannen'
 check "... and the QR is drawn (half blocks: the locale is UTF-8)" \
-    grep -q '▀\|▄\|█' "$tmp/pane"
+    wait_pane '▀|▄|█'
 check "... no English text on the screen" \
     eval '! grep -q "scan this\|waiting for\|phone number" "$tmp/pane"'
 
 tm resize-window -t wachat -x 60 -y 24
 wait_size 60x24
 check "a 60x24 window says in German that it is too small for the QR" \
-    wait_joined 'Das Fenster ist zu klein für den QR-Code: nötig sind' 50
+    wait_joined 'Das Fenster ist zu klein für den QR-Code: nötig sind'
 [ $? -eq 0 ] || diag "$tmp/pane"
-check "... and offers the phone number instead" grep -Fq \
-    'Vergrößern Sie es oder drücken Sie p, um mit Ihrer Telefonnummer zu verknüpfen.' \
-    "$tmp/joined"
+check "... and offers the phone number instead" wait_joined \
+    'Vergrößern Sie es oder drücken Sie p, um mit Ihrer Telefonnummer zu verknüpfen.'
 tm send-keys -t wachat p
 check "p opens the phone-number prompt in German" \
-    wait_pane 'Telefonnummer mit Ländervorwahl: \+' 50
+    wait_pane 'Telefonnummer mit Ländervorwahl: \+'
 check "... with what Enter and Esc do" \
-    wait_joined 'Enter fordert den Code an, Esc geht zurück.' 20
+    wait_joined 'Enter fordert den Code an, Esc geht zurück.'
 tm send-keys -t wachat Escape
 tm resize-window -t wachat -x 100 -y 40
 wait_size 100x40
 check "Esc and a larger window bring the German QR hint back" \
-    wait_pane 'scannen Sie diesen QR-Code' 50
+    wait_pane 'scannen Sie diesen QR-Code'
 
-ctl scan-qr "$qr" >"$tmp/scan" 2>&1
+ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" >"$tmp/scan" 2>&1
 check "the phone's scan of the QR is accepted" grep -q '"paired":true' \
     "$tmp/scan"
 check "the status line says: verbunden als +$PN" \
-    wait_pane "verbunden als \\+$PN" 150
+    wait_pane "verbunden als \\+$PN"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... the German help line at the bottom" \
-    wait_pane 'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden' 50
+    wait_pane 'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden'
 [ $? -eq 0 ] || diag "$tmp/pane"
 check "... the bar says no chat is open, in German" \
-    grep -q 'Kein Chat offen: Ctrl-n öffnet einen per Nummer' "$tmp/pane"
+    wait_pane 'Kein Chat offen: Ctrl-n öffnet einen per Nummer'
 tm send-keys -t wachat C-g
 check "Ctrl-g shows the key page in German" \
-    wait_pane 'Tasten \(jede Taste schließt diese Seite\)' 50
-check "... each key with what it does" eval \
-    'grep -q "Ctrl-q  *beenden" "$tmp/pane" &&
-    grep -q "Tab  *nächster Chat" "$tmp/pane" &&
-    grep -A1 "^.*│ *Ctrl-a Ctrl-e *$" "$tmp/pane" |
-    grep -q "│  *Anfang, Ende der Zeile *$"'
+    wait_pane 'Tasten \(jede Taste schließt diese Seite\)'
+# keys_page: a fresh capture shows the key page's lines.
+keys_page() {
+	capture
+	grep -q "Ctrl-q  *beenden" "$tmp/pane" &&
+	    grep -q "Tab  *nächster Chat" "$tmp/pane" &&
+	    grep -A1 "^.*│ *Ctrl-a Ctrl-e *$" "$tmp/pane" |
+	    grep -q "│  *Anfang, Ende der Zeile *$"
+}
+check "... each key with what it does" wait_for keys_page
 [ $? -eq 0 ] || diag "$tmp/pane"
 # 80 columns, as wide as the English needs: no German line is cut.
 tm resize-window -t wachat -x 80 -y 40
 wait_size 80x40
 check "... in 80 columns each line whole" \
-    wait_pane 'Ctrl-t +fehlgeschlagene Nachricht erneut senden *$' 50
+    wait_pane 'Ctrl-t +fehlgeschlagene Nachricht erneut senden *$'
 [ $? -eq 0 ] || diag "$tmp/pane"
-check "... the longest too" grep -Eq \
-    '1-6 0 +Schnellreaktion, entfernen \(Reagieren\) *$' "$tmp/pane"
-check "... and the help line" grep -q \
-    'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden *$' \
-    "$tmp/pane"
+check "... the longest too" wait_pane \
+    '1-6 0 +Schnellreaktion, entfernen \(Reagieren\) *$'
+check "... and the help line" wait_pane \
+    'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden *$'
 tm send-keys -t wachat Escape
 check "... any key closes it; the bar, whole in 80 columns" \
-    wait_pane 'Kein Chat offen: Ctrl-n öffnet einen per Nummer *$' 50
+    wait_pane 'Kein Chat offen: Ctrl-n öffnet einen per Nummer *$'
 tm resize-window -t wachat -x 100 -y 40
 wait_size 100x40
 tm send-keys -t wachat C-n
 check "Ctrl-n asks for the number in German" \
-    wait_pane 'Neuer Chat: Nummer mit Ländervorwahl, Enter öffnet, Esc zurück' 50
+    wait_pane 'Neuer Chat: Nummer mit Ländervorwahl, Enter öffnet, Esc zurück'
 tm send-keys -t wachat Escape
 # The hint "Kein Chat offen" stays in the message pane under the prompt:
 # only the prompt gone shows that the Esc was read, and a key sent before
@@ -233,15 +180,12 @@ prompt_gone() {
 	! grep -q 'Neuer Chat: Nummer' "$tmp/pane" &&
 	    grep -q 'Kein Chat offen' "$tmp/pane"
 }
-i=0
-while [ "$i" -lt 50 ] && ! prompt_gone; do sleep 0.1; i=$((i + 1)); done
-check "... Esc goes back" prompt_gone
+check "... Esc goes back" wait_for prompt_gone
 
 tm send-keys -t wachat C-q
-wait_grep "$tmp/status" . 300
-check "Ctrl-q stops wachat cleanly: exit 0" \
-    [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
-[ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
+st=$(exit_status)
+check "Ctrl-q stops wachat cleanly: exit 0" [ "$st" = 0 ]
+failed_now && { diag "$tmp/pane"; diag "$tmp/w.err"; }
 tm kill-server >/dev/null 2>&1
 
 # Not on a terminal: one line per event, in German.
@@ -251,10 +195,10 @@ env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$LOC" \
 wpid=$!
 bg_pids="$bg_pids $wpid"
 check "with its output not a terminal, it prints: verbunden als +$PN" \
-    wait_grep "$tmp/lines" "^verbunden als \\+$PN\$" 150
+    wait_grep "$tmp/lines" "^verbunden als \\+$PN\$"
 [ $? -eq 0 ] || { diag "$tmp/lines"; diag "$tmp/lines.err"; }
 kill -TERM "$wpid" 2>/dev/null
-wait_pid "$wpid" 100
+wait_pid "$wpid"
 check "... SIGTERM stops it cleanly (status $status)" [ "$status" -eq 0 ]
 check "... every line it printed is German" \
     eval '! grep -q "connected as\|connecting\|stopped" "$tmp/lines"'

@@ -31,34 +31,34 @@ tm new-session -d -s wachat -x 100 -y 30 \
     '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
     --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as \\+$A" 200
+check "wachat links and connects" wait_pane "connected as \\+$A"
 failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
+wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
 
 # The sim makes a group of alice and three new simulated contacts.
 ctl group-create "Hikers ⛰" --lid $A sim:3 >"$tmp/g.json" 2>&1
 G=$(sed -n 's/.*"jid":"\([0-9]*@g\.us\)".*/\1/p' "$tmp/g.json" | head -n 1)
 check "the sim makes the group" [ -n "$G" ]
-check "the group shows in the list by its subject" wait_pane 'Hikers ⛰' 150
+check "the group shows in the list by its subject" wait_pane 'Hikers ⛰'
 failed_now && { show; diag "$tmp/g.json"; }
 
 # A member writes; another answers, mentioning the first by number.
 ctl phone-group-send $S1 "$G" "hello hikers" >"$tmp/send1.json" 2>&1
 check "the list shows the member's message after the member's name" \
-    wait_pane 'sim 1: hello hikers' 150
+    wait_pane 'sim 1: hello hikers'
 failed_now && { show; diag "$tmp/send1.json"; }
 
 tm send-keys -t wachat Tab
 check "Tab opens the group: the message under its sender's name" \
-    wait_pane '│ *sim 1 [0-9]{2}:[0-9]{2}' 100
+    wait_pane '│ *sim 1 [0-9]{2}:[0-9]{2}'
 failed_now && show
 ctl phone-group-send $S2 "$G" "@$S1 bring water" >"$tmp/send2.json" 2>&1
 check "another member's message under that member's name" \
-    wait_pane '│ *sim 2 [0-9]{2}:[0-9]{2}' 100
+    wait_pane '│ *sim 2 [0-9]{2}:[0-9]{2}'
 check "... its mention of the first member by name" \
-    grep -q '@sim 1 bring water' "$tmp/pane"
+    wait_pane '@sim 1 bring water'
 failed_now && show
 
 # alice writes: every member's phone reads it.
@@ -68,10 +68,10 @@ inbox_has() {
 	ctl group-inbox "$1" "$G" 2>/dev/null | grep -q '"text":"on my way 🥾"'
 }
 check "what alice types reaches the first member's phone" \
-    wait_cmd 150 inbox_has $S1
-check "... the second's" wait_cmd 50 inbox_has $S2
-check "... and the third's" wait_cmd 50 inbox_has $S3
-check "... and shows in the pane as hers" wait_pane 'on my way 🥾' 50
+    wait_for inbox_has $S1
+check "... the second's" wait_for inbox_has $S2
+check "... and the third's" wait_for inbox_has $S3
+check "... and shows in the pane as hers" wait_pane 'on my way 🥾'
 failed_now && show
 
 # "@sim 1" typed: a mention, sent as the member's number.
@@ -82,56 +82,55 @@ mention_sent() {
 	    grep -q "\"text\":\"@$S1 wait for me\""
 }
 check "@Name typed reaches the phones as a mention of that member" \
-    wait_cmd 100 mention_sent
-check "... and shows by name" wait_pane '@sim 1 wait for me' 50
+    wait_for mention_sent
+check "... and shows by name" wait_pane '@sim 1 wait for me'
 failed_now && show
 
 # Alt-g: the group's info.
 tm send-keys -t wachat M-g
-check "Alt-g shows the group's info: its subject" wait_pane 'Hikers ⛰' 50
+check "Alt-g shows the group's info: its subject" wait_pane 'Hikers ⛰'
 check "... its members, by name when known, else by number" \
-    sh -c "grep -q 'sim 1' '$tmp/pane' && grep -q 'sim 2' '$tmp/pane' &&
-    grep -q '+$S3' '$tmp/pane'"
+    wait_panes 'sim 1' 'sim 2' "\\+$S3"
 check "... alice herself among them, as the creator" \
-    grep -Eq "\\+$A +creator +you" "$tmp/pane"
+    wait_pane "\\+$A +creator +you"
 failed_now && show
 # Adding a number that is not on WhatsApp: said in words, for a while.
 tm send-keys -t wachat a
-sleep 0.3
+input_read
 tm send-keys -t wachat -l '+1 555 999 9999'
 tm send-keys -t wachat Enter
 check "a number not on WhatsApp is refused in words on the status line" \
-    wait_pane 'not on WhatsApp' 100
+    wait_pane 'not on WhatsApp'
 check "... and after a few seconds the status line says connected again" \
-    wait_pane "^ *connected as \\+$A" 150
+    wait_pane "^ *connected as \\+$A"
 failed_now && show
 tm send-keys -t wachat Escape
-check "Esc closes the info view" wait_gone 'creator +you' 50
+check "Esc closes the info view" wait_gone 'creator +you'
 
 # Alt-d: leave, after a question.
 tm send-keys -t wachat M-d
-check "Alt-d asks before leaving" wait_pane '[Ll]eave' 50
+check "Alt-d asks before leaving" wait_pane '[Ll]eave'
 tm send-keys -t wachat n
-sleep 1
+check "n stays: the question goes" wait_gone 'Leave the group'
+input_read
 ctl group-info "$G" >"$tmp/gi1.json" 2>&1
-check "n stays: the server still lists alice" \
+check "... the server still lists alice" \
     grep -q "\"pn\":\"$A\"" "$tmp/gi1.json"
 tm send-keys -t wachat M-d
-wait_pane '[Ll]eave' 50
+wait_pane '[Ll]eave'
 tm send-keys -t wachat y
 left() {
 	ctl group-info "$G" >"$tmp/gi2.json" 2>&1
 	! grep -q "\"pn\":\"$A\"" "$tmp/gi2.json"
 }
-check "y leaves: the server no longer lists alice" wait_cmd 100 left
+check "y leaves: the server no longer lists alice" wait_for left
 check "... and the screen says she is no longer a member" \
-    wait_pane 'no longer a member' 100
+    wait_pane 'no longer a member'
 failed_now && { show; diag "$tmp/gi2.json"; }
 
 tm send-keys -t wachat C-q
-wait_grep "$tmp/status" . 300
-check "Ctrl-q quits cleanly: exit 0" \
-    [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
+st=$(exit_status)
+check "Ctrl-q quits cleanly: exit 0" [ "$st" = 0 ]
 failed_now && { show; diag "$tmp/w.err"; }
 tm kill-server >/dev/null 2>&1
 

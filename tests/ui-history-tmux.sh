@@ -12,10 +12,7 @@
 W="$b/wachat"
 A=15550000001
 
-if ! command -v openssl >/dev/null 2>&1; then
-	echo "Bail out! openssl is not installed (sh tools/setup.sh installs it)"
-	exit 1
-fi
+need openssl
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 
 if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
@@ -60,38 +57,43 @@ tm new-session -d -s wachat -x 100 -y 30 \
     --data-dir '$tmp/data' --qr-file '$tmp/qr' 2>>'$tmp/w.err'; \
     echo \$? >'$tmp/status'"
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links over wss and connects" wait_pane "connected as|history:" 200
+check "wachat links over wss and connects" wait_pane "connected as|history:"
 check "the status line shows the history coming in" \
-    wait_pane 'history: [0-9]+% \([0-9]+ messages added\)' 200
+    wait_pane 'history: [0-9]+% \([0-9]+ messages added\)'
 failed_now && show
 check "the chat list shows the phone's newest chat by name" \
-    wait_pane "$first" 200
+    wait_pane "$first"
 failed_now && show
 
-# The shell reads the same database while the screen runs.
-"$W" chats --data-dir "$tmp/data" >"$tmp/chats.txt" 2>"$tmp/chats.err"
-check "wachat chats reads it meanwhile: all 30 chats" \
-    sh -c "[ \$(grep -c '<' '$tmp/chats.txt') -eq 30 ]"
-"$W" search "$word" --data-dir "$tmp/data" --json >"$tmp/search.json" \
-    2>"$tmp/search.err"
+# The shell reads the same database while the screen runs (the import
+# may still be going on: asked again until every chat is in).
+all_chats() {
+	"$W" chats --data-dir "$tmp/data" >"$tmp/chats.txt" 2>"$tmp/chats.err" &&
+	    [ "$(count_lines "$tmp/chats.txt" '<')" = 30 ]
+}
+check "wachat chats reads it meanwhile: all 30 chats" wait_for all_chats
+one_hit() {
+	"$W" search "$word" --data-dir "$tmp/data" --json \
+	    >"$tmp/search.json" 2>"$tmp/search.err" &&
+	    [ "$(count_lines "$tmp/search.json" '"type":"hit"')" = 1 ]
+}
 check "wachat search finds the rare word's one message meanwhile" \
-    sh -c "[ \$(grep -c '\"type\":\"hit\"' '$tmp/search.json') -eq 1 ]"
+    wait_for one_hit
 failed_now && { diag "$tmp/chats.err"; diag "$tmp/search.json"; }
 ctl history-media-delay 0 >/dev/null 2>&1
-wait_pane "connected as" 300
+wait_pane "connected as"
 
 # Alt-f: every chat; the rare word; Enter opens the message.
 tm send-keys -t wachat M-f
-sleep 0.3
+input_read
 tm send-keys -t wachat -l "$word"
 check "Alt-f and the rare word: one hit, its text shown" \
-    wait_pane "$word" 50
+    wait_pane "$word"
 failed_now && show
 cp "$tmp/pane" "$tmp/pane-search"
 tm send-keys -t wachat Enter
-sleep 0.5
 text=$(sed -n "s/.*\"text\":\"\\([^\"]*$word[^\"]*\\)\".*/\\1/p" \
     "$tmp/search.json" | head -n 1)
 cname=$(sed -n 's/.*"chat_name":"\([^"]*\)".*/\1/p' "$tmp/search.json" |
@@ -102,9 +104,7 @@ opened() {
 	    grep -q "$word" "$tmp/pane" &&
 	    grep -q "│ *$cname" "$tmp/pane"
 }
-i=0
-while [ "$i" -lt 50 ] && ! opened; do sleep 0.1; i=$((i + 1)); done
-check "Enter opens its chat ($cname) at that message" opened
+check "Enter opens its chat ($cname) at that message" wait_for opened
 failed_now && { show; diag "$tmp/pane-search"; }
 
 # The screen still sends, there.
@@ -113,13 +113,12 @@ input_read
 tm send-keys -t wachat -l 'back from the archive'
 tm send-keys -t wachat Enter
 check "the screen still sends: the message shows" \
-    wait_pane 'back from the archive' 100
+    wait_pane 'back from the archive'
 failed_now && show
 
 tm send-keys -t wachat C-q
-wait_grep "$tmp/status" . 300
-check "Ctrl-q quits cleanly: exit 0" \
-    [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]
+st=$(exit_status)
+check "Ctrl-q quits cleanly: exit 0" [ "$st" = 0 ]
 failed_now && { show; diag "$tmp/w.err"; }
 tm kill-server >/dev/null 2>&1
 

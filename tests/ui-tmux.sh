@@ -17,64 +17,8 @@
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 PN=15550000001
-SOCK="$tmp/tmux.sock"
-
-for t in tmux zbarimg; do
-	if ! command -v "$t" >/dev/null 2>&1; then
-		echo "Bail out! $t is not installed"
-		exit 1
-	fi
-done
-
-HOME="$tmp/home"
-export HOME
-unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME TMUX
-mkdir -m 700 "$HOME"
-
-tm() {
-	tmux -u -S "$SOCK" -f /dev/null "$@"
-}
-
-trap 'tm kill-server >/dev/null 2>&1; cleanup' EXIT
-
-# capture: the pane's text, in $tmp/pane.
-capture() {
-	tm capture-pane -p -t wachat >"$tmp/pane" 2>/dev/null
-}
-
-# wait_pane REGEX [TENTHS]: wait until the pane shows a line matching
-# REGEX (default 10 s).
-wait_pane() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		grep -Eq -- "$1" "$tmp/pane" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# joined: the pane's text as one line, each row trimmed, rows joined by
-# one space (a message wrapped over rows reads whole), in $tmp/joined.
-joined() {
-	sed -e 's/^ *//' -e 's/ *$//' "$tmp/pane" | grep -v '^$' |
-	    tr '\n' ' ' >"$tmp/joined"
-}
-
-# wait_joined TEXT [TENTHS]: wait until the pane shows TEXT (fixed
-# string), wrapped over rows or not.
-wait_joined() {
-	i=0
-	while [ "$i" -lt "${2:-100}" ]; do
-		capture
-		joined
-		grep -Fq -- "$1" "$tmp/joined" && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+need zbarimg
+. "${top_srcdir:-.}/tests/tmux-lib.sh"
 
 # qr_pgm TEXT PGM: the half-block QR in a captured pane as a PGM image,
 # 4 pixels a module, with a light border of 4 modules.
@@ -118,6 +62,16 @@ qr_pgm() {
 	}' >"$2"
 }
 
+# qr_decodes FILE: a fresh capture of the pane holds a QR that zbarimg
+# decodes to the text of FILE (the whole QR: a capture taken while it is
+# drawn reads only its first rows); the capture stays in $tmp/pane.
+qr_decodes() {
+	capture
+	qr_pgm "$tmp/pane" "$tmp/qr.pgm"
+	zbarimg --raw -q "$tmp/qr.pgm" >"$tmp/decoded" 2>"$tmp/zbar.err"
+	[ -s "$1" ] && [ "$(cat "$tmp/decoded")" = "$(cat "$1")" ]
+}
+
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
 	exit 1
@@ -139,8 +93,7 @@ pane() {
 # quit_pane: press q, wait for wachat's exit status; 0 when clean.
 quit_pane() {
 	tm send-keys -t wachat C-q
-	wait_grep "$tmp/status" . 300
-	[ "$(cat "$tmp/status" 2>/dev/null)" = 0 ] && return 0
+	[ "$(exit_status)" = 0 ] && return 0
 	capture
 	diag "$tmp/pane"
 	diag "$tmp/w.err"
@@ -149,37 +102,35 @@ quit_pane() {
 }
 
 pane 100 40 "$tmp/data"
-check "tmux starts a 100x40 pane" wait_pane . 50
+check "tmux starts a 100x40 pane" wait_pane .
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 100
-qr=$(cat "$tmp/qr" 2>/dev/null)
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 check "the pane shows the QR and the time left" \
-    wait_pane 'scan this QR code with your phone within [0-9]+ s' 100
+    wait_pane 'scan this QR code with your phone within [0-9]+ s'
 check "the status line says it waits for the scan" \
-    grep -q 'waiting for the scan' "$tmp/pane"
-qr_pgm "$tmp/pane" "$tmp/qr.pgm"
+    wait_pane 'waiting for the scan'
+check "the QR drawn in the pane decodes to the text of --qr-file" \
+    wait_for qr_decodes "$tmp/qr"
+failed_now && { diag "$tmp/pane"; diag "$tmp/zbar.err"; }
 
 # A window too small for the QR says so; the QR comes back when it grows.
 tm resize-window -t wachat -x 60 -y 24
 wait_size 60x24
 check "a 60x24 window says it is too small for the QR" \
-    wait_pane 'too small for the QR code' 50
+    wait_pane 'too small for the QR code'
 [ $? -eq 0 ] || diag "$tmp/pane"
 check "... and offers the phone number instead" \
-    grep -q 'press p to link with your phone number' "$tmp/pane"
+    wait_pane 'press p to link with your phone number'
 # 60x20: both messages whole, wrapped at word boundaries.
 tm resize-window -t wachat -x 60 -y 20
 wait_size 60x20
 small='The window is too small for the QR code: it needs [0-9]+×[0-9]+, this is 60×20\.'
 check "a 60x20 window shows the whole too-small message, wrapped" \
-    wait_pane 'this is 60×20' 50
-joined
-grep -Eq -- "$small" "$tmp/joined"
-check "... the message reads whole across its rows" [ $? -eq 0 ]
-grep -Eq -- "$small" "$tmp/joined" || diag "$tmp/pane"
+    wait_pane 'this is 60×20'
+check "... the message reads whole across its rows" wait_joined_re "$small"
+failed_now && diag "$tmp/pane"
 check "... and so does the offer of the phone number" \
-    grep -Fq 'Enlarge it, or press p to link with your phone number.' \
-    "$tmp/joined"
+    wait_joined 'Enlarge it, or press p to link with your phone number.'
 # The size it says it needs is enough: the QR shows whole, with its hint.
 need=$(sed -n 's/.*it needs \([0-9]*\)×\([0-9]*\),.*/\1 \2/p' "$tmp/joined")
 need_x=${need% *}
@@ -188,54 +139,50 @@ tm resize-window -t wachat -x "${need_x:-57}" -y "${need_y:-32}"
 wait_size "${need_x:-57}x${need_y:-32}"
 hint_re='scan this QR code with your phone within [0-9]+ s, or press p to link with your phone number'
 check "at the size it said it needs (${need_x}x${need_y}) the QR shows, with the whole hint" \
-    wait_pane 'scan this QR code with your phone' 50
-joined
-grep -Eq -- "$hint_re" "$tmp/joined"
-check "... the hint reads whole across its rows" [ $? -eq 0 ]
-grep -Eq -- "$hint_re" "$tmp/joined" || diag "$tmp/pane"
-qr_pgm "$tmp/pane" "$tmp/qr-small.pgm"
-zbarimg --raw -q "$tmp/qr-small.pgm" >"$tmp/decoded-small" 2>/dev/null
+    wait_pane 'scan this QR code with your phone'
+check "... the hint reads whole across its rows" wait_joined_re "$hint_re"
+failed_now && diag "$tmp/pane"
 check "... and the QR drawn there decodes to the text of --qr-file" \
-    [ "$(cat "$tmp/decoded-small")" = "$(cat "$tmp/qr")" ]
+    wait_for qr_decodes "$tmp/qr"
+failed_now && { diag "$tmp/pane"; diag "$tmp/zbar.err"; }
 tm resize-window -t wachat -x 100 -y 40
 wait_size 100x40
 check "the QR comes back when the window grows again" \
-    wait_pane 'scan this QR code with your phone within [0-9]+ s' 50
-
-zbarimg --raw -q "$tmp/qr.pgm" >"$tmp/decoded" 2>"$tmp/zbar.err"
-check "the QR drawn in the pane decodes to the text of --qr-file" \
-    [ -n "$qr" -a "$(cat "$tmp/decoded")" = "$qr" ]
-[ "$(cat "$tmp/decoded")" = "$qr" ] || { diag "$tmp/pane"; diag "$tmp/zbar.err"; }
-
+    wait_pane 'scan this QR code with your phone within [0-9]+ s'
+check "... whole: it decodes to the text of --qr-file again" \
+    wait_for qr_decodes "$tmp/qr"
+failed_now && { diag "$tmp/pane"; diag "$tmp/zbar.err"; }
+# The QR as it is drawn now (its ref may have turned meanwhile).
+qr=$(cat "$tmp/decoded" 2>/dev/null)
 ctl scan-qr "$qr" >"$tmp/scan" 2>&1
 check "the phone's scan of the decoded QR is accepted" \
     grep -q '"paired":true' "$tmp/scan"
 check "the pane shows the linked number, connected" \
-    wait_pane "connected as \\+$PN" 150
+    wait_pane "connected as \\+$PN"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... with the chat panes and the help line" \
-    wait_pane 'q quit' 50
+    wait_pane 'q quit'
 
 # A window too small for the panes shows the status and says so.
 tm resize-window -t wachat -x 10 -y 5
 wait_size 10x5
 check "a 10x5 window shows only that it is too small" \
-    wait_joined 'window too small' 50
+    wait_joined 'window too small'
 check "... no pane or help line is drawn" eval '! grep -q "Chats\|q quit" "$tmp/pane"'
 tm resize-window -t wachat -x 100 -y 40
 wait_size 100x40
-check "the panes come back when the window grows" wait_pane 'q quit' 50
+check "the panes come back when the window grows" wait_pane 'q quit'
 
 check "the key q stops wachat cleanly: exit 0" quit_pane
 check "libraries' stderr lines went to the log, not across the screen" \
-    grep -q 'LWS:' "$HOME/.local/state/wachat/wachat.log"
+    grep -q 'LWS:' "$LOG"
 tm kill-server >/dev/null 2>&1
 
 # Restarted, wachat logs in with what it stored: no QR.
 rm -f "$tmp/qr"
 pane 100 40 "$tmp/data"
 check "restarted, wachat logs in without a QR: connected as +$PN" \
-    wait_pane "connected as \\+$PN" 150
+    wait_pane "connected as \\+$PN"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 no_qr() {
 	[ ! -e "$tmp/qr" ] && ! grep -q 'scan this QR' "$tmp/pane"
@@ -250,26 +197,26 @@ PN2=15550000002
 ctl account $PN2 100000000000002 bob >/dev/null 2>&1
 pane 80 24 "$tmp/data2"
 check "an 80x24 pane says the window is too small for the QR" \
-    wait_pane 'too small for the QR code' 150
+    wait_pane 'too small for the QR code'
 check "... and offers the phone number instead" \
-    grep -q 'press p to link with your phone number' "$tmp/pane"
+    wait_pane 'press p to link with your phone number'
 tm send-keys -t wachat p
 check "p opens the phone-number prompt" \
-    wait_pane 'Phone number with country code' 50
+    wait_pane 'Phone number with country code'
 tm send-keys -t wachat -l "1234"
 tm send-keys -t wachat Enter
 check "Enter with too few digits says what a phone number is" \
-    wait_joined 'a phone number has 5 to 20 digits, country code first' 50
-check "... and keeps the prompt open" grep -q 'country code: +1234' "$tmp/pane"
+    wait_joined 'a phone number has 5 to 20 digits, country code first'
+check "... and keeps the prompt open" wait_pane 'country code: \+1234'
 tm send-keys -t wachat BSpace BSpace BSpace BSpace
 # As people write it: a '+', spaces, dashes; only the digits are taken.
 tm send-keys -t wachat -l "+1 555-000-0002"
 check "the prompt takes the digits of +1 555-000-0002" \
-    wait_pane "country code: \\+$PN2\$" 50
+    wait_pane "country code: \\+$PN2\$"
 [ $? -eq 0 ] || diag "$tmp/pane"
 tm send-keys -t wachat Enter
 check "the pane shows the code to enter on the phone" \
-    wait_pane 'enter this code on your phone: [A-Z0-9]{4}-[A-Z0-9]{4}' 300
+    wait_pane 'enter this code on your phone: [A-Z0-9]{4}-[A-Z0-9]{4}'
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 code=$(sed -n 's/.*enter this code on your phone: \([A-Z0-9]\{4\}-[A-Z0-9]\{4\}\).*/\1/p' \
     "$tmp/pane" | head -n 1)
@@ -278,7 +225,7 @@ check "the phone accepts the code read off the pane (${code:-none})" \
     [ $? -eq 0 -a -n "$code" ]
 [ -n "$code" ] || diag "$tmp/pane"
 check "the 80x24 pane shows the second account linked and connected" \
-    wait_pane "connected as \\+$PN2" 300
+    wait_pane "connected as \\+$PN2"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... q stops it cleanly" quit_pane
 tm kill-server >/dev/null 2>&1
@@ -287,15 +234,15 @@ tm kill-server >/dev/null 2>&1
 # screen says why there is none and what to do, and p still works.
 pane 100 40 "$tmp/data3" C
 check "in LC_ALL=C the screen says the locale is not UTF-8 and draws no QR" \
-    wait_joined "this terminal's locale is not UTF-8, so the QR code cannot be drawn: run with LANG=C.UTF-8 (or another UTF-8 locale), or press p to link with your phone number" 150
+    wait_joined "this terminal's locale is not UTF-8, so the QR code cannot be drawn: run with LANG=C.UTF-8 (or another UTF-8 locale), or press p to link with your phone number"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... no half block is on the screen" \
     eval '! LC_ALL=C grep -q "$(printf "\342\226")" "$tmp/pane"'
 check "... the QR's text is still written to --qr-file" \
-    wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 50
+    wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 tm send-keys -t wachat p
 check "... p opens the phone-number prompt" \
-    wait_pane 'Phone number with country code' 50
+    wait_pane 'Phone number with country code'
 tm send-keys -t wachat Escape
 # Back means the prompt gone (a key sent while the Esc is still unread
 # would reach wachat right behind it and read as Alt-key).
@@ -305,9 +252,7 @@ prompt_gone() {
 	! grep -q 'Phone number with country code' "$tmp/pane" &&
 	    grep -Fq "locale is not UTF-8" "$tmp/joined"
 }
-i=0
-while [ "$i" -lt 50 ] && ! prompt_gone; do sleep 0.1; i=$((i + 1)); done
-check "... Esc goes back" prompt_gone
+check "... Esc goes back" wait_for prompt_gone
 check "... q stops it cleanly" quit_pane
 tm kill-server >/dev/null 2>&1
 

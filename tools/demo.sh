@@ -10,8 +10,9 @@
 # everything (wachat's settings, data and log, the sim's log) is removed.  Nothing is written
 # outside it: the demo never touches a real wachat profile.  TERM, INT or
 # HUP sent to the demo stop wachat and the sim the same way; no process
-# of the demo outlives it.  The set-up's output goes to a log, shown only
-# when the set-up fails.
+# of the demo outlives it.  The set-up (tools/setup.sh --demo: no Node,
+# no npm, no test tools) writes its output to build/setup.log; when it
+# fails, the demo shows the failing step and its last lines.
 #
 # Environment: WACHAT_BUILD_DIR, a build directory that already holds
 # wachat and wachat-sim, skips the set-up (the tests use it);
@@ -56,12 +57,14 @@ trap 'exit 143' TERM
 if [ -n "${WACHAT_BUILD_DIR:-}" ]; then
 	b=$(cd "$WACHAT_BUILD_DIR" && pwd)
 else
-	# Set-up's own output (apt-get, autogen, configure, make) goes to a
-	# log, shown only when it fails.
+	# Only what the demo needs (no Node, no test tools); the set-up's
+	# own output (apt-get, autogen, configure, make) goes to its log
+	# build/setup.log; its steps, and the end of a step that fails, are
+	# shown only when it fails.
 	echo "demo: setting up and building (the first time takes a few minutes)…"
-	if ! sh "$top/tools/setup.sh" >"$tmp/setup.log" 2>&1; then
-		cat "$tmp/setup.log" >&2
-		echo "demo: the set-up failed (its output is above)" >&2
+	if ! sh "$top/tools/setup.sh" --demo >/dev/null 2>"$tmp/setup.err"; then
+		cat "$tmp/setup.err" >&2
+		echo "demo: the set-up failed (above: its steps and the end of the one that failed)" >&2
 		exit 1
 	fi
 	b=$top/build

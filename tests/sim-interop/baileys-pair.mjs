@@ -59,12 +59,12 @@ try {
 
 	const { state, saveCreds } = await baileys.useMultiFileAuthState(authDir);
 	sock = connect(state, saveCreds);
-	const { qr } = await waitEvent(15000, 'a QR from Baileys', (e) => e.qr);
+	const { qr } = await waitEvent(60000, 'a QR from Baileys', (e) => e.qr);
 	const fields = qr.replace('https://wa.me/settings/linked_devices#', '').split(',');
 	ok(qr.startsWith('https://wa.me/settings/linked_devices#2@') && fields.length === 5 && fields[4] === '1',
 		'Baileys completes the handshake, gets pair-device and emits a QR', qr);
 	const conns = (await sim.ctl('GET', '/admin/connections')).body;
-	const c = await until(5000, async () =>
+	const c = await until(60000, async () =>
 		(await sim.ctl('GET', '/admin/connections')).body.find((x) => x.pair_device_acked));
 	ok(c && c.kind === 'registration' && c.origin === 'https://web.whatsapp.com' && c.signed_prekey_verifies &&
 		c.refs === 6, "the sim holds Baileys' registration and its ack of pair-device", { conns, c });
@@ -77,7 +77,7 @@ try {
 
 	const scan = await sim.ctl('POST', '/admin/mock-phone/scan-qr', qr);
 	ok(scan.status === 200 && scan.body.paired === true, 'the mock phone scans the QR and sends pair-success', scan.body);
-	const closed = await waitEvent(15000, 'the 515 restart', (e) => e.connection === 'close');
+	const closed = await waitEvent(60000, 'the 515 restart', (e) => e.connection === 'close');
 	const code = closed.lastDisconnect?.error?.output?.statusCode;
 	ok(code === 515, `Baileys accepts pair-success, signs it and is told to restart (515): ${code}`,
 		closed.lastDisconnect?.error?.message);
@@ -89,13 +89,13 @@ try {
 
 	// The restart: a login with the saved creds gets <success>.
 	sock = connect(state, saveCreds);
-	const login = await until(10000, async () =>
+	const login = await until(60000, async () =>
 		(await sim.ctl('GET', '/admin/connections')).body.find((x) => x.kind === 'login' && x.authenticated));
 	ok(login && login.jid === `${PN}:1@s.whatsapp.net` && login.passive === true,
 		'Baileys logs in with the saved credentials and the sim answers <success>', login);
 	// Let it finish the connect sequence (it writes 812 prekeys) before
 	// ending it.
-	const open = await waitEvent(15000, 'connection open', (e) => e.connection === 'open');
+	const open = await waitEvent(60000, 'connection open', (e) => e.connection === 'open');
 	ok(open.connection === 'open', 'Baileys reaches connection: open');
 } catch (e) {
 	ok(false, `no exception: ${e.stack}`);

@@ -56,7 +56,7 @@ async function client(extra = {}) {
 }
 
 // The newest registration connection that acked pair-device.
-const regConn = () => until(5000, async () => (await sim.ctl('GET', '/admin/connections')).body
+const regConn = () => until(60000, async () => (await sim.ctl('GET', '/admin/connections')).body
 	.filter((x) => x.kind === 'registration' && x.pair_device_acked && x.state === 'ready')
 	.sort((a, b) => b.id - a.id)[0]);
 
@@ -66,7 +66,7 @@ try {
 
 	// 1. companion_reg_refresh on request.
 	const a = await client();
-	const { qr } = await a.wait(15000, 'a QR', (e) => e.qr);
+	const { qr } = await a.wait(60000, 'a QR', (e) => e.qr);
 	const ca = await regConn();
 	const dry = await sim.ctl('POST', '/admin/mock-phone/scan-qr?dry_run=1', qr);
 	ok(dry.status === 200 && dry.body.refreshes === 0, 'the phone sees the QR (dry scan) before any refresh', dry.body);
@@ -89,7 +89,7 @@ try {
 	// 2. companion_reg_refresh at random (knob at 100 %): the first scan.
 	await sim.ctl('POST', '/admin/knobs', { reg_refresh_pct: 100 });
 	const b = await client();
-	const qb = (await b.wait(15000, 'a QR', (e) => e.qr)).qr;
+	const qb = (await b.wait(60000, 'a QR', (e) => e.qr)).qr;
 	const rnd = await sim.ctl('POST', '/admin/mock-phone/scan-qr', qb);
 	const cb = await regConn();
 	ok(rnd.status === 409 && rnd.body.retired === true && /reg_refresh_pct/.test(rnd.body.error) &&
@@ -102,17 +102,17 @@ try {
 
 	// 3. Pairing by phone-number code.
 	const c = await client();
-	await c.wait(15000, 'pair-device (a QR)', (e) => e.qr);
+	await c.wait(60000, 'pair-device (a QR)', (e) => e.qr);
 	const code = await c.sock.requestPairingCode(PN);
 	ok(/^[1-9A-HJ-NP-TV-Z]{8}$/.test(code), `Baileys asks for a link code (${code})`);
-	const hello = await until(5000, () => /link code: companion_hello for 15550000003/.test(sim.log()));
+	const hello = await until(60000, () => /link code: companion_hello for 15550000003/.test(sim.log()));
 	ok(hello, 'the sim takes companion_hello and hands out a ref');
 	const badcode = await sim.ctl('POST', '/admin/mock-phone/enter-code', { code: 'ABC' });
 	ok(badcode.status === 422, 'a code that is not 8 characters is refused', badcode.body);
 	const entered = await sim.ctl('POST', '/admin/mock-phone/enter-code',
 		{ code: `${code.slice(0, 4)}-${code.slice(4)}` });
 	ok(entered.status === 200 && entered.body.entered === true, 'the phone enters the code', entered.body);
-	const closed = await c.wait(15000, 'the 515 restart', (e) => e.connection === 'close');
+	const closed = await c.wait(60000, 'the 515 restart', (e) => e.connection === 'close');
 	const dev = (await sim.ctl('GET', `/admin/devices/${PN}:1@s.whatsapp.net`)).body;
 	// After a code link Baileys often reports the close (428) before it has
 	// read the 515 frame that came just before it; the sim sent 515.
@@ -125,24 +125,24 @@ try {
 
 	// The code-linked client logs in with what it saved and opens.
 	const c2 = await client({ auth: c.state });
-	const open = await c2.wait(15000, 'connection open', (x) => x.connection === 'open' || x.connection === 'close');
+	const open = await c2.wait(60000, 'connection open', (x) => x.connection === 'open' || x.connection === 'close');
 	ok(open.connection === 'open', 'the code-linked Baileys logs in and opens', open);
 	c2.sock.end(undefined);
 
 	// A wrong code: the sim's phone wraps with it, the bundle fails.
 	const w = await client();
-	await w.wait(15000, 'pair-device (a QR)', (x) => x.qr);
+	await w.wait(60000, 'pair-device (a QR)', (x) => x.qr);
 	const wcode = await w.sock.requestPairingCode('15550000003');
 	const wrong = wcode.startsWith('1111') ? '22222222' : '11111111';
 	const wr = await sim.ctl('POST', '/admin/mock-phone/enter-code', { code: wrong });
-	const wfail = await until(5000, () => /companion_finish refused: the key bundle does not decrypt/.test(sim.log()));
+	const wfail = await until(60000, () => /companion_finish refused: the key bundle does not decrypt/.test(sim.log()));
 	ok(wr.status === 200 && wfail, 'with a wrong code companion_finish is refused (the bundle does not decrypt)', wr.body);
 	w.sock.end(undefined);
 
 	// 4. 405 below a minimum version; /sw.js carries a newer one.
 	await sim.ctl('POST', '/admin/knobs', { min_version: 2000000000, sw_revision: 2000000001 });
 	const d = await client();
-	const refused = await d.wait(15000, 'a close', (e) => e.connection === 'close');
+	const refused = await d.wait(60000, 'a close', (e) => e.connection === 'close');
 	const st = refused.lastDisconnect?.error?.output?.statusCode;
 	ok(st === 405, `a client older than 2.3000.2000000000 gets failure 405 (${st})`);
 	d.sock.end(undefined);
@@ -151,7 +151,7 @@ try {
 	const m = body.match(/\\?"client_revision\\?":\s*(\d+)/);
 	ok(sw.status === 200 && m && m[1] === '2000000001', '/sw.js carries "client_revision":2000000001', body);
 	const e = await client({ version: [2, 3000, Number(m?.[1] ?? 0)] });
-	const qe = await e.wait(15000, 'a QR or a close', (x) => x.qr || x.connection === 'close');
+	const qe = await e.wait(60000, 'a QR or a close', (x) => x.qr || x.connection === 'close');
 	ok(qe.qr !== undefined, 'with that version the sim accepts it (pair-device, a QR)', qe);
 	e.sock.end(undefined);
 	await sim.ctl('POST', '/admin/knobs', { min_version: 0 });

@@ -99,7 +99,7 @@ export async function startSim(args = []) {
 		children.delete(child);
 		resolve(code ?? sig);
 	}));
-	const ports = await within(10000, new Promise((resolve, reject) => {
+	const ports = await within(60000, new Promise((resolve, reject) => {
 		child.stdout.on('data', (d) => {
 			out += d;
 			const p = out.match(/^port=(\d+)$/m);
@@ -133,7 +133,7 @@ export async function startSim(args = []) {
 		async stop() {
 			try { await sim.ctl('POST', '/admin/shutdown'); } catch { /* gone already */ }
 			try {
-				return await within(10000, exited, 'wachat-sim exit');
+				return await within(60000, exited, 'wachat-sim exit');
 			} catch {
 				child.kill('SIGKILL');
 				return 'killed';
@@ -187,7 +187,7 @@ export function engineDriver(url, store, qr, extra = [], deadlineMs = 150000) {
 	w.quit = async () => {
 		w.cmd('quit');
 		try {
-			return await within(10000, w.exited, 'wachat exit');
+			return await within(60000, w.exited, 'wachat exit');
 		} catch {
 			p.kill('SIGKILL');
 			return 'killed';

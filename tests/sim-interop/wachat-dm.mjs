@@ -89,9 +89,9 @@ try {
 	}
 	// Link wachat (QR scanned by the phone) and bob.
 	w = wachat();
-	await until(15000, () => fs.existsSync(w.qr));
+	await until(60000, () => fs.existsSync(w.qr));
 	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${ME}`, fs.readFileSync(w.qr, 'utf8').trim());
-	await w.wait(30000, 'connected', /^connected /);
+	await w.wait(60000, 'connected', /^connected /);
 	ok(scan.status === 200, 'wachat links by QR and logs in');
 	({ state: bob.state, saveCreds: bob.saveCreds } = await baileys.useMultiFileAuthState(bob.dir));
 	await bobConnect();
@@ -102,11 +102,11 @@ try {
 	bob.ev = [];
 	await bobConnect();
 	ok((await bobOpen()).d.connection === 'open', 'Baileys (bob) links and logs in');
-	await w.wait(20000, 'prekeys uploaded', /^prekeys-uploaded /);
+	await w.wait(60000, 'prekeys uploaded', /^prekeys-uploaded /);
 
 	// 1. wachat -> bob, the first one a pkmsg.
 	w.cmd(`send ${bobJid} hello bob 👋`);
-	const q1 = idOf(await w.wait(5000, 'queued', /^dm-message .* from_me=1 state=queued/));
+	const q1 = idOf(await w.wait(60000, 'queued', /^dm-message .* from_me=1 state=queued/));
 	const g1 = await bobWait(15000, 'the first text', upserted(q1)).catch(() => null);
 	const m1 = g1 && msgOf(g1, q1);
 	ok(text(m1) === 'hello bob 👋' && m1.pushName === 'me', "Baileys decrypts wachat's first text, with wachat's push name",
@@ -115,45 +115,45 @@ try {
 	ok(r.some((x) => x.to === `${BOB}:1@s.whatsapp.net` && x.enc[0] === 'pkmsg') && r.some((x) => x.to === `${BOB}@s.whatsapp.net`) &&
 		r.some((x) => x.to === meJid) && !r.some((x) => x.to === `${ME}:1@s.whatsapp.net`),
 		"one pkmsg to each of bob's devices and to wachat's own phone (deviceSentMessage), none to itself", r);
-	ok(await w.wait(10000, 'sent', new RegExp(`^dm-state ${bobJid} ${q1} sent$`)).then(() => true, () => false),
+	ok(await w.wait(60000, 'sent', new RegExp(`^dm-state ${bobJid} ${q1} sent$`)).then(() => true, () => false),
 		"the server's ack moves it to sent");
-	ok(await w.wait(10000, 'delivered', new RegExp(`^dm-state ${bobJid} ${q1} delivered$`)).then(() => true, () => false),
+	ok(await w.wait(60000, 'delivered', new RegExp(`^dm-state ${bobJid} ${q1} delivered$`)).then(() => true, () => false),
 		"bob's delivery receipt moves it to delivered");
 	await bob.sock.readMessages([m1.key]);
-	ok(await w.wait(10000, 'read', new RegExp(`^dm-state ${bobJid} ${q1} read$`)).then(() => true, () => false),
+	ok(await w.wait(60000, 'read', new RegExp(`^dm-state ${bobJid} ${q1} read$`)).then(() => true, () => false),
 		"bob's read receipt moves it to read");
 
 	// 2. bob -> wachat.
 	const s2 = await bob.sock.sendMessage(meJid, { text: 'hi wachat ✨' });
-	const l2 = await w.wait(10000, "bob's text", new RegExp(`^dm-message ${bobJid} ${s2.key.id} from_me=0`)).catch(() => null);
+	const l2 = await w.wait(60000, "bob's text", new RegExp(`^dm-message ${bobJid} ${s2.key.id} from_me=0`)).catch(() => null);
 	ok(l2 && l2.endsWith(': hi wachat ✨'), "wachat decrypts bob's text (pkmsg) and stores it", { l2, tail: w.lines.slice(-8) });
 	const upd = (id, status) => bobWait(10000, `status ${status} of ${id}`, (x) => x.e === 'messages.update' &&
 		x.d.some((u) => u.key.id === id && u.update.status >= status)).then(() => true, () => false);
 	ok(await upd(s2.key.id, 3), "bob sees wachat's delivery receipt");
 	w.cmd(`read ${bobJid}`);
-	await w.wait(5000, 'read 1', /^read 1$/);
+	await w.wait(60000, 'read 1', /^read 1$/);
 	ok(await upd(s2.key.id, 4), "bob sees wachat's read receipt once wachat marks the chat read");
 
 	// 3. A second text is a msg.
 	w.cmd(`send ${bobJid} second`);
-	const q3 = idOf(await w.wait(5000, 'queued 2', /^dm-message .* from_me=1 state=queued notice=0 quoted=-: second$/));
+	const q3 = idOf(await w.wait(60000, 'queued 2', /^dm-message .* from_me=1 state=queued notice=0 quoted=-: second$/));
 	const g3 = await bobWait(10000, 'second', upserted(q3)).catch(() => null);
 	r = (await routes()).filter((x) => x.id === q3 && x.to === `${BOB}:1@s.whatsapp.net`);
 	ok(text(g3 && msgOf(g3, q3)) === 'second' && r[0]?.enc[0] === 'msg', 'a later text is a msg and decrypts', r);
 
 	// 4. Replies both ways.
 	const s4 = await bob.sock.sendMessage(meJid, { text: 'replying' }, { quoted: msgOf(g3, q3) });
-	const l4 = await w.wait(10000, "bob's reply", new RegExp(`^dm-message ${bobJid} ${s4.key.id} `)).catch(() => null);
+	const l4 = await w.wait(60000, "bob's reply", new RegExp(`^dm-message ${bobJid} ${s4.key.id} `)).catch(() => null);
 	ok(l4 && l4.includes(`quoted=${q3}:`) && l4.endsWith(': replying'), "wachat stores bob's reply with the quoted id", l4);
 	w.cmd(`reply ${bobJid} ${s4.key.id} ${bobJid} right back`);
-	const q5 = idOf(await w.wait(5000, 'queued reply', /^dm-message .*: right back$/));
+	const q5 = idOf(await w.wait(60000, 'queued reply', /^dm-message .*: right back$/));
 	const g5 = await bobWait(10000, "wachat's reply", upserted(q5)).catch(() => null);
 	const ci = g5 && msgOf(g5, q5)?.message?.extendedTextMessage?.contextInfo;
 	ok(ci?.stanzaId === s4.key.id && text(msgOf(g5, q5)) === 'right back', "Baileys reads wachat's reply quoting its message", ci);
 
 	// 5. Reactions both ways.
 	await bob.sock.sendMessage(meJid, { react: { text: '👍', key: msgOf(g5, q5).key } });
-	const l6 = await w.wait(10000, "bob's reaction", new RegExp(`^dm-reaction ${bobJid} ${q5} ${bobJid}: 👍$`)).catch(() => null);
+	const l6 = await w.wait(60000, "bob's reaction", new RegExp(`^dm-reaction ${bobJid} ${q5} ${bobJid}: 👍$`)).catch(() => null);
 	ok(l6, "wachat stores bob's reaction to its message", w.lines.slice(-5));
 	w.cmd(`react ${bobJid} ${s4.key.id} them ❤️`);
 	const g7 = await bobWait(10000, "wachat's reaction", (x) => x.e === 'messages.upsert' &&
@@ -169,15 +169,15 @@ try {
 	// 5b. Received edits and deletes are stored against their target; a
 	// type wachat cannot show yet becomes a notice naming it.
 	const s12 = await bob.sock.sendMessage(meJid, { text: 'a typo' });
-	await w.wait(10000, 'the text to edit', new RegExp(`^dm-message ${bobJid} ${s12.key.id} `));
+	await w.wait(60000, 'the text to edit', new RegExp(`^dm-message ${bobJid} ${s12.key.id} `));
 	await bob.sock.sendMessage(meJid, { text: 'no typo', edit: s12.key });
-	const l12 = await w.wait(10000, 'the edit', new RegExp(`^dm-changed ${bobJid} ${s12.key.id}: no typo$`)).catch(() => null);
+	const l12 = await w.wait(60000, 'the edit', new RegExp(`^dm-changed ${bobJid} ${s12.key.id}: no typo$`)).catch(() => null);
 	ok(l12, "wachat applies bob's edit to the message it targets", w.lines.slice(-5));
 	await bob.sock.sendMessage(meJid, { delete: s12.key });
-	const l13 = await w.wait(10000, 'the delete', new RegExp(`^dm-deleted ${bobJid} ${s12.key.id}$`)).catch(() => null);
+	const l13 = await w.wait(60000, 'the delete', new RegExp(`^dm-deleted ${bobJid} ${s12.key.id}$`)).catch(() => null);
 	ok(l13, "wachat marks the message bob deleted for everyone", w.lines.slice(-5));
 	const s14 = await bob.sock.sendMessage(meJid, { location: { degreesLatitude: 52.52, degreesLongitude: 13.4 } });
-	const l14 = await w.wait(10000, 'the location', new RegExp(`^dm-message ${bobJid} ${s14.key.id} `)).catch(() => null);
+	const l14 = await w.wait(60000, 'the location', new RegExp(`^dm-message ${bobJid} ${s14.key.id} `)).catch(() => null);
 	ok(l14 && /notice=1 .*: unsupported message type: locationMessage$/.test(l14),
 		'a location message is stored as a notice naming its type, not dropped', l14);
 
@@ -189,26 +189,26 @@ try {
 		[type, type === 14 ? 'MESSAGE_EDIT' : 'REVOKE'].includes(protoOf(m)?.type))) ||
 		(x.e === 'messages.update' && x.d.some((u) => u.key?.id === id && (type === 14 ? u.update?.message?.editedMessage : u.update?.messageStubType === 1)));
 	w.cmd(`send ${bobJid} see you at 8`);
-	const qe = idOf(await w.wait(5000, 'queued e', new RegExp(`^dm-message ${bobJid} \\S+ from_me=1 state=queued .*: see you at 8$`)));
+	const qe = idOf(await w.wait(60000, 'queued e', new RegExp(`^dm-message ${bobJid} \\S+ from_me=1 state=queued .*: see you at 8$`)));
 	ok(await bobWait(10000, 'the text to edit', upserted(qe)).then(() => true, () => false), 'Baileys gets the message wachat will edit');
 	w.cmd(`edit ${bobJid} ${qe} see you at 9`);
-	const le = await w.wait(5000, 'edited here', new RegExp(`^dm-changed ${bobJid} ${qe}: see you at 9$`)).catch(() => null);
+	const le = await w.wait(60000, 'edited here', new RegExp(`^dm-changed ${bobJid} ${qe}: see you at 9$`)).catch(() => null);
 	const ge = await bobWait(10000, "wachat's edit", touches(qe, 14)).catch(() => null);
 	const ep = ge?.e === 'messages.upsert' ? protoOf(ge.d.messages.find((m) => protoOf(m)?.key?.id === qe))?.editedMessage :
 		ge?.d.find((u) => u.key?.id === qe)?.update?.message?.editedMessage?.message?.protocolMessage?.editedMessage;
 	ok(le && ep?.conversation === 'see you at 9', "wachat edits its message: at once here, and Baileys reads the new text for it", { le, ep });
 	w.cmd(`revoke ${bobJid} ${qe}`);
-	const ld = await w.wait(5000, 'deleted here', new RegExp(`^dm-deleted ${bobJid} ${qe}$`)).catch(() => null);
+	const ld = await w.wait(60000, 'deleted here', new RegExp(`^dm-deleted ${bobJid} ${qe}$`)).catch(() => null);
 	const gd = await bobWait(10000, "wachat's delete", touches(qe, 0)).catch(() => null);
 	ok(ld && gd, 'wachat deletes it for everyone: at once here, and Baileys sees the revoke of it', { ld, gd: gd?.e });
 	w.cmd(`edit ${bobJid} NOSUCHID x`);
-	ok(await w.wait(5000, 'refused', /^error: /).then(() => true, () => false), 'editing an unknown message is refused');
+	ok(await w.wait(60000, 'refused', /^error: /).then(() => true, () => false), 'editing an unknown message is refused');
 
 	// 6. Typing both ways.
 	w.cmd(`subscribe ${bobJid}`);
 	await sleep(300);
 	await bob.sock.sendPresenceUpdate('composing', meJid);
-	ok(await w.wait(5000, 'typing', new RegExp(`^dm-typing ${bobJid} on$`)).then(() => true, () => false),
+	ok(await w.wait(60000, 'typing', new RegExp(`^dm-typing ${bobJid} on$`)).then(() => true, () => false),
 		'wachat sees bob typing');
 	await bob.sock.presenceSubscribe(meJid);
 	w.cmd(`typing ${bobJid} on`);
@@ -224,9 +224,9 @@ try {
 	await sleep(300);
 	w = wachat();
 	w.cmd(`send ${bobJid} queued before login`);
-	const l8 = await w.wait(20000, 'the queued text', new RegExp(`^dm-message ${bobJid} ${s8.key.id} from_me=0`)).catch(() => null);
+	const l8 = await w.wait(60000, 'the queued text', new RegExp(`^dm-message ${bobJid} ${s8.key.id} from_me=0`)).catch(() => null);
 	ok(l8 && l8.endsWith(': while you were away'), "wachat, started again, gets bob's message sent while it was offline", w.lines.slice(-10));
-	const q9 = idOf(await w.wait(5000, 'queued 9', /^dm-message .*: queued before login$/));
+	const q9 = idOf(await w.wait(60000, 'queued 9', /^dm-message .*: queued before login$/));
 	const g9 = await bobWait(15000, 'the outbox text', upserted(q9)).catch(() => null);
 	ok(text(g9 && msgOf(g9, q9)) === 'queued before login', 'a message queued before the login goes out once connected');
 	await sleep(1500);
@@ -235,16 +235,16 @@ try {
 
 	// 8. bob offline: wachat's message waits for bob's next login.
 	bob.sock.end(undefined);
-	await until(5000, async () => !(await sim.ctl('GET', '/admin/connections')).body.some((x) => x.jid === `${BOB}:1@s.whatsapp.net`));
+	await until(60000, async () => !(await sim.ctl('GET', '/admin/connections')).body.some((x) => x.jid === `${BOB}:1@s.whatsapp.net`));
 	w.cmd(`send ${bobJid} for when you are back`);
-	const q10 = idOf(await w.wait(5000, 'queued 10', /^dm-message .*: for when you are back$/));
-	await w.wait(10000, 'sent 10', new RegExp(`^dm-state ${bobJid} ${q10} sent$`));
+	const q10 = idOf(await w.wait(60000, 'queued 10', /^dm-message .*: for when you are back$/));
+	await w.wait(60000, 'sent 10', new RegExp(`^dm-state ${bobJid} ${q10} sent$`));
 	bob.ev = [];
 	await bobConnect();
 	await bobOpen();
 	const g10 = await bobWait(15000, 'the waiting text', upserted(q10)).catch(() => null);
 	ok(text(g10 && msgOf(g10, q10)) === 'for when you are back', 'bob gets wachat\'s message at his next login');
-	ok(await w.wait(10000, 'delivered 10', new RegExp(`^dm-state ${bobJid} ${q10} delivered$`)).then(() => true, () => false),
+	ok(await w.wait(60000, 'delivered 10', new RegExp(`^dm-state ${bobJid} ${q10} delivered$`)).then(() => true, () => false),
 		'and wachat sees it delivered');
 
 	// 9. Retry: wachat loses its session with bob; bob's next message
@@ -256,10 +256,10 @@ try {
 	const delCode = await new Promise((resolve) => del.on('exit', resolve));
 	ok(delCode === 0, "wachat's sessions with bob are deleted from its database");
 	w = wachat();
-	await w.wait(20000, 'connected again', /^connected /);
+	await w.wait(60000, 'connected again', /^connected /);
 	const s11 = await bob.sock.sendMessage(meJid, { text: 'can you read this?' });
 	bob.sent.set(s11.key.id, s11.message);
-	const l11 = await w.wait(20000, 'the re-sent text', new RegExp(`^dm-message ${bobJid} ${s11.key.id} from_me=0`)).catch(() => null);
+	const l11 = await w.wait(60000, 'the re-sent text', new RegExp(`^dm-message ${bobJid} ${s11.key.id} from_me=0`)).catch(() => null);
 	r = (await routes()).filter((x) => x.id === s11.key.id);
 	ok(r.some((x) => x.kind === 'receipt' && x.type === 'retry' && x.from.startsWith(`${ME}:1@`)) &&
 		r.filter((x) => x.kind === 'message' && x.to === `${ME}:1@s.whatsapp.net`).length >= 2,

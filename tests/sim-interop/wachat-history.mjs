@@ -61,9 +61,9 @@ try {
 	// The whole history, to compare with: every chat and its messages.
 	await sim.ctl('POST', '/admin/history/media', { delay_ms: 150 });
 	w = wachat();
-	await until(15000, () => fs.existsSync(w.qr));
+	await until(60000, () => fs.existsSync(w.qr));
 	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${ME}`, fs.readFileSync(w.qr, 'utf8').trim());
-	await w.wait(30000, 'connected', /^connected /);
+	await w.wait(60000, 'connected', /^connected /);
 	ok(scan.status === 200, 'wachat links by QR and logs in over wss');
 
 	// 1. kill -9 in the middle of the import, then a restart.
@@ -76,7 +76,7 @@ try {
 		await hstatus());
 	await sim.ctl('POST', '/admin/history/media', { delay_ms: 0 });
 	w = wachat();
-	await w.wait(30000, 'connected again', /^connected /);
+	await w.wait(60000, 'connected again', /^connected /);
 	await w.wait(240000, 'the import done', /^history idle /);
 	const st = await hstatus();
 	const blobs = (await sim.ctl('GET', '/admin/history/blobs')).body.filter((b) => b.kind === 'chunk');
@@ -154,7 +154,7 @@ try {
 		reads.push(cli('search', 'the', '--limit', '5', '--json').code);
 		await sleep(50);
 	}
-	const odl = await w.wait(30000, 'the on-demand chunk', /^history progress type=6 /, from).catch(() => null);
+	const odl = await w.wait(60000, 'the on-demand chunk', /^history progress type=6 /, from).catch(() => null);
 	const after = cli('history', od.jid, '--limit', '100000', '--json').msgs;
 	ok(reads.every((c) => c === 0 || c === 2), 'wachat search answers while the engine imports', reads);
 	ok(odl !== null && after.length === od.messages && / count=20 /.test(odl),
@@ -166,13 +166,13 @@ try {
 		['nest', /history failed .*(nested|malformed)/i], ['gone', /history failed .*gone/i]]) {
 		const f0 = w.lines.length;
 		await sim.ctl('POST', '/admin/history/fault', { pn: ME, kind });
-		const l = await w.wait(30000, `the ${kind} blob`, /^history failed /, f0).catch(() => null);
+		const l = await w.wait(60000, `the ${kind} blob`, /^history failed /, f0).catch(() => null);
 		ok(l !== null && re.test(l), `a ${kind} history blob is refused with a clear line`, { l, tail: w.lines.slice(-4) });
 	}
 	const again = cli('chats', '--json');
 	ok(again.code === 0 && again.lines.length === CHATS, 'after the faults every chat is still there');
 	w.cmd('send 15557000001@s.whatsapp.net still working');
-	ok(await w.wait(10000, 'sent', /^dm-state 15557000001@s\.whatsapp\.net \S+ sent$/).then(() => true, () => false),
+	ok(await w.wait(60000, 'sent', /^dm-state 15557000001@s\.whatsapp\.net \S+ sent$/).then(() => true, () => false),
 		'and wachat still sends');
 	ok(await w.quit() === 0 && !/Sanitizer|runtime error/.test(w.err), 'wachat stops cleanly, no sanitizer report', w.err.slice(-2000));
 } catch (e) {

@@ -108,11 +108,11 @@ try {
 		`'${path.join(builddir, 'wachat')}' --url '${sim.url}' --root-key '${rootPub}' ` +
 		`--data-dir '${path.join(sim.tmp, 'data')}' --qr-file '${qrFile}' 2>>'${errFile}'; echo $? >'${statusFile}'`;
 	tm('new-session', '-d', '-s', 'wachat', '-x', '100', '-y', '30', cmd);
-	await until(15000, () => fs.existsSync(qrFile) && /https:\/\/wa\.me/.test(fs.readFileSync(qrFile, 'utf8')));
+	await until(60000, () => fs.existsSync(qrFile) && /https:\/\/wa\.me/.test(fs.readFileSync(qrFile, 'utf8')));
 	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${ME}`, fs.readFileSync(qrFile, 'utf8').trim());
 	ok(scan.status === 200 && await paneWait(20000, new RegExp(`connected as \\+${ME}`)),
 		'wachat links by QR and shows itself connected', pane + logTail());
-	await until(15000, () => { try { return /prekeys: event 6, \d+ keys/.test(fs.readFileSync(logFile, 'utf8')); } catch { return false; } });
+	await until(60000, () => { try { return /prekeys: event 6, \d+ keys/.test(fs.readFileSync(logFile, 'utf8')); } catch { return false; } });
 
 	// Baileys: paired by the mock phone, then the 515 restart.
 	({ state: bob.state, saveCreds: bob.saveCreds } = await baileys.useMultiFileAuthState(bob.dir));
@@ -152,7 +152,7 @@ try {
 	const m2 = got?.d.messages.find((m) => msgText(m) === 'hi Baileys, from the terminal 🖥');
 	ok(m2 && m2.key.remoteJid === meJid, 'Baileys receives the reply from wachat', { key: m2?.key, pane });
 	const seen = new Set();
-	await until(10000, () => { pane = capture(); seen.add(ourTick(pane)); return ourTick(pane) === '✓✓'; });
+	await until(60000, () => { pane = capture(); seen.add(ourTick(pane)); return ourTick(pane) === '✓✓'; });
 	ok(ourTick(pane) === '✓✓', `wachat's pane shows it delivered (✓✓; seen: ${[...seen].join(' ')})`, pane);
 	// Read ticks are drawn in colour pair 2 (cyan): not yet.
 	const cyan = /\x1b\[(?:[0-9;]*;)?(?:36|38;5;6)m[^\x1b]*✓✓/;
@@ -168,7 +168,7 @@ try {
 		lines.filter((l) => l.includes('hello from Baileys 👋')).length === 1, 'each text shows once in the message pane', pane);
 
 	keys('C-q');
-	await until(30000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
+	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
 	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';
 	let err = '';
 	try { err = fs.readFileSync(errFile, 'utf8') + fs.readFileSync(logFile, 'utf8'); } catch { /* none */ }
