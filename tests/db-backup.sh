@@ -30,21 +30,21 @@ D="$tmp/data"
     --qr-file "$tmp/qr" --log-file "$tmp/log" </dev/null >"$tmp/w" 2>&1 &
 wpid=$!
 bg_pids="$bg_pids $wpid"
-wait_grep "$tmp/qr" 'https://' 300
+wait_grep "$tmp/qr" 'https://' 600
 ctl scan-qr "$(cat "$tmp/qr")" >/dev/null 2>&1
-check "wachat links and connects" wait_grep "$tmp/w" "^connected as \\+$A\$" 300 ||
+check "wachat links and connects" wait_grep "$tmp/w" "^connected as \\+$A\$" 600 ||
     diag "$tmp/w"
 # Bob's phone reaches wachat's device once its prekeys are on the server.
-wait_grep "$tmp/log" 'prekeys: event 6, [0-9]+ keys' 300
+wait_grep "$tmp/log" 'prekeys: event 6, [0-9]+ keys' 600
 i=1
 while [ "$i" -le 5 ]; do
 	ctl phone-send $B $AJ "backup check $i" >/dev/null 2>&1
 	i=$((i + 1))
 done
 check "five messages from bob's phone arrive" \
-    wait_grep "$tmp/w" 'from .*: backup check 5$' 300
+    wait_grep "$tmp/w" 'from .*: backup check 5$' 600
 for i in 1 2 3 4; do
-	wait_grep "$tmp/w" "from .*: backup check $i\$" 100
+	wait_grep "$tmp/w" "from .*: backup check $i\$" 600
 done
 check "... and are in the WAL: a copy of wachat.db alone lacks them" \
     sh -c "cp '$D/wachat.db' '$tmp/alone.db' && [ \"\$(sqlite3 '$tmp/alone.db' \"SELECT count(*) FROM message WHERE text LIKE 'backup check %'\" 2>/dev/null)\" != 5 ]"

@@ -41,10 +41,10 @@ wachat_bg() {
 	bg_pids="$bg_pids $wpid"
 }
 
-# term PID: SIGTERM, up to 30 s, then KILL; sets $status.
+# term PID: SIGTERM, up to 60 s, then KILL; sets $status.
 term() {
 	kill -TERM "$1" 2>/dev/null
-	wait_pid "$1" 300
+	wait_pid "$1" 600
 }
 
 # keys DIR: the device's public keys and JID, as hex.
@@ -59,13 +59,13 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl account $B 100000000000002 bob >/dev/null 2>&1
 wachat_bg "$tmp/real" "$tmp/real.out"
-wait_grep "$tmp/real.qr" 'https://' 300
+wait_grep "$tmp/real.qr" 'https://' 600
 ctl scan-qr "$(cat "$tmp/real.qr")" >/dev/null 2>&1
 check "wachat links and connects" \
-    wait_grep "$tmp/real.out" "^connected as \\+$A\$" 300 || diag "$tmp/real.out"
-wait_grep "$tmp/real.log" 'prekeys: event 6, [0-9]+ keys' 300
+    wait_grep "$tmp/real.out" "^connected as \\+$A\$" 600 || diag "$tmp/real.out"
+wait_grep "$tmp/real.log" 'prekeys: event 6, [0-9]+ keys' 600
 ctl phone-send $B $AJ "before the damage" >/dev/null 2>&1
-wait_grep "$tmp/real.out" 'from .*: before the damage$' 300
+wait_grep "$tmp/real.out" 'from .*: before the damage$' 600
 term "$wpid"
 check "... takes bob's message and stops cleanly (status $status)" [ "$status" -eq 0 ]
 good=$(keys "$tmp/real")
@@ -93,7 +93,7 @@ for off in $($FLIP offsets "$tmp/real/wachat.db" "$SEED" "$CASES" "$ID" "$NOISE"
 	done
 	if grep -q '^connected as' "$d.out"; then
 		# give the background check its time: it is said or logged
-		wait_grep "$d.log" 'integrity check: ' 300
+		wait_grep "$d.log" 'integrity check: ' 600
 	fi
 	term "$wpid"
 	why=

@@ -53,7 +53,7 @@ said() {
     </dev/null >"$tmp/real.out" 2>&1 &
 wpid=$!
 bg_pids="$bg_pids $wpid"
-wait_grep "$tmp/real.out" '^connecting' 300
+wait_grep "$tmp/real.out" '^connecting' 600
 wait_pid "$wpid" 1
 sqlite3 "$tmp/real/wachat.db" "INSERT INTO chat (jid, name, last_ms) VALUES ('15550000002@s.whatsapp.net', 'bob', 1000)"
 check "a first start writes the device's keys" \
@@ -189,7 +189,7 @@ check "a missing data dir: wachat chats says there is no database, status 3 ($st
 wpid=$!
 bg_pids="$bg_pids $wpid"
 check "... wachat makes it (mode 0700) and starts" \
-    all 'wait_grep "$tmp/e2w.out" "^connecting" 300 &&
+    all 'wait_grep "$tmp/e2w.out" "^connecting" 600 &&
     [ "$(stat -c %a "$tmp/missing/d")" = 700 ]' || diag "$tmp/e2w.out"
 wait_pid "$wpid" 1
 mkdir -m 700 "$tmp/e3" "$tmp/e3/wachat.db"

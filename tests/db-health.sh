@@ -54,9 +54,9 @@ start() {
 
 # A real database: what wachat wrote on its first start (its keys).
 start "$tmp/real" "$tmp/real.out"
-wait_grep "$tmp/real.out" '^connecting' 300
+wait_grep "$tmp/real.out" '^connecting' 600
 wait_pid "$wpid" 1
-wait_grep "$tmp/real.log" 'exit ' 300
+wait_grep "$tmp/real.log" 'exit ' 600
 check "a first start writes the device's keys" \
     [ "$(sqlite3 "$tmp/real/wachat.db" 'SELECT count(*) FROM device' 2>&1)" = 1 ]
 
@@ -93,7 +93,7 @@ echo wal >"$tmp/h/wachat.db-wal" && chmod 600 "$tmp/h/wachat.db-wal"
     </dev/null >"$tmp/h2.out" 2>&1 &
 rpid=$!
 bg_pids="$bg_pids $rpid"
-wait_grep "$tmp/h2.out" 'moved to .*linking anew' 300
+wait_grep "$tmp/h2.out" 'moved to .*linking anew' 600
 aside=$(ls "$tmp/h" | grep '^wachat\.db\.damaged-[0-9]\{8\}-[0-9]\{6\}$')
 check "--fresh-db moves it aside as wachat.db.damaged-DATE and says where" \
     grep -q "the damaged database was moved to $tmp/h/$aside; linking anew" "$tmp/h2.out" ||
@@ -101,7 +101,7 @@ check "--fresh-db moves it aside as wachat.db.damaged-DATE and says where" \
 check "... unchanged, with its -wal" \
     all 'cmp -s "$tmp/h/$aside" "$tmp/h.orig" && [ "$(cat "$tmp/h/$aside-wal")" = wal ]'
 check "... and starts anew on a new database" \
-    wait_grep "$tmp/h2.out" '^connecting' 300
+    wait_grep "$tmp/h2.out" '^connecting' 600
 wait_pid "$rpid" 1
 cp -a "$tmp/real" "$tmp/s"
 run "$tmp/s" "$tmp/s.out" --fresh-db
@@ -116,9 +116,9 @@ psz=$(sqlite3 "$tmp/p/wachat.db" 'PRAGMA page_size')
 $FLIP flip "$tmp/p/wachat.db" $(((root - 1) * psz)) 1
 start "$tmp/p" "$tmp/p.out"
 check "a damaged page: wachat runs, and the background check says damaged" \
-    wait_grep "$tmp/p.out" "^error: the database is damaged \\(Page $root: .*\\): quit, keep a copy of $tmp/p, then start wachat --fresh-db" 300 ||
+    wait_grep "$tmp/p.out" "^error: the database is damaged \\(Page $root: .*\\): quit, keep a copy of $tmp/p, then start wachat --fresh-db" 600 ||
     diag "$tmp/p.out"
-check "... and logs it" wait_grep "$tmp/p.log" 'integrity check: the database is malformed: Page' 100
+check "... and logs it" wait_grep "$tmp/p.log" 'integrity check: the database is malformed: Page' 600
 check "... wachat runs on" kill -0 "$wpid"
 wait_pid "$wpid" 1
 
@@ -152,7 +152,7 @@ check "... and no empty wachat.db is left for the next start to trip on" \
 # 5. the lock cannot be deleted from under the holder
 start "$tmp/l" "$tmp/l1.out"
 first=$wpid
-wait_grep "$tmp/l1.out" '^connecting' 300
+wait_grep "$tmp/l1.out" '^connecting' 600
 rm -f "$tmp/l/lock"
 run "$tmp/l" "$tmp/l2.out"
 check "a second wachat, the lock file deleted, is refused with 7 (status $status)" \

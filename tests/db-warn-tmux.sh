@@ -48,13 +48,13 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 
 tm new-session -d -s wachat -x 100 -y 30 "sh '$tmp/run.sh' '$URL'"
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 600
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
 check "wachat links and connects" wait_pane "connected as \\+$A" 200
 failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
+wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 600
 check "the first start's integrity check is ok" \
-    wait_grep "$LOG" 'integrity check: ok' 300
+    wait_grep "$LOG" 'integrity check: ok' 600
 check "Ctrl-q quits wachat" quit
 tm kill-server >/dev/null 2>&1
 
@@ -65,7 +65,7 @@ $FLIP flip "$tmp/data/wachat.db" $(((root - 1) * psz)) 1
 
 tm new-session -d -s wachat -x 100 -y 30 "sh '$tmp/run.sh' '$URL'"
 check "started again on the damaged database, its background check logs the damage" \
-    wait_grep "$LOG" 'integrity check: the database is malformed' 300
+    wait_grep "$LOG" 'integrity check: the database is malformed' 600
 failed_now && show
 check "the status line says the database is damaged, beside \"connected as\"" \
     wait_pane "^ *$WARN \\| connected as \\+$A" 300

@@ -47,11 +47,11 @@ ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
 tm new-session -d -s wachat -x 100 -y 30 "sh '$tmp/run.sh' '$URL'"
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 600
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
 check "wachat links and connects" wait_pane "connected as \\+$A" 200
 failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
+wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 600
 
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's chat shows in the list" wait_pane 'hello from bob' 150
@@ -97,7 +97,7 @@ done
 check "the status line says the disk is full, naming the data dir" \
     wait_pane "disk full: .*$tmp/data" 300
 failed_now && show
-wait_cmd 300 unacked_at_least "$N"
+wait_cmd 600 unacked_at_least "$N"
 check "the sim holds all $N messages for alice's device, unacked ($(unacked))" \
     unacked_at_least "$N"
 capture
@@ -134,12 +134,12 @@ want=$(i=1; while [ "$i" -le "$N" ]; do printf 'while full %d ' "$i";
     i=$((i + 1)); done)
 check "all $N show, once each, in order (pane: $order)" [ "$order" = "$want" ]
 failed_now && show
-wait_cmd 100 unacked_none
+wait_cmd 600 unacked_none
 check "the sim has none of them left unacked ($(unacked) left)" unacked_none
 
 # The kept text goes now.
 tm send-keys -t wachat Enter
-check "the kept text is sent now" wait_cmd 200 kept_arrived
+check "the kept text is sent now" wait_cmd 600 kept_arrived
 sleep 1
 n_kept=$(kept_in_inbox)
 check "... and reaches bob's phone once ($n_kept)" [ "$n_kept" -eq 1 ]

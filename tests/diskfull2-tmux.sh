@@ -47,11 +47,11 @@ ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
 tm new-session -d -s wachat -x 100 -y 30 "sh '$tmp/run.sh' '$URL'"
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 150
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 600
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
 check "wachat links and connects" wait_pane "connected as \\+$A" 200
 failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
+wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 600
 
 ctl group-create "Old walkers" --creator $B $A sim:2 >"$tmp/g.json" 2>&1
 G=$(sed -n 's/.*"jid":"\([0-9]*@g\.us\)".*/\1/p' "$tmp/g.json" | head -n 1)
@@ -83,7 +83,7 @@ ctl group-subject "$G" "Full walkers" >"$tmp/gs.json" 2>&1
 check "after a group change the status line says the disk is full" \
     wait_pane "disk full: .*$tmp/data" 300
 failed_now && { show; diag "$tmp/gs.json"; }
-wait_cmd 100 gp_held
+wait_cmd 600 gp_held
 check "the sim holds the group notification for alice's device, unacked" \
     gp_held
 check "... and the list still shows the old subject" \
@@ -94,7 +94,7 @@ check "with room again wachat connects by itself" \
 check "the group change comes again: its line shows in the list" \
     wait_pane 'changed the subject to "Ful' 300
 failed_now && show
-wait_cmd 100 gp_none
+wait_cmd 600 gp_none
 check "the sim has the notification acked now" gp_none
 
 # --- 2. a send in the instant the disk fills
@@ -128,7 +128,7 @@ edge_arrived() {
 	[ "$(edge_in_inbox)" -ge 1 ]
 }
 tm send-keys -t wachat Enter
-check "Enter sends the text that came back" wait_cmd 200 edge_arrived
+check "Enter sends the text that came back" wait_cmd 600 edge_arrived
 sleep 1
 n_edge=$(edge_in_inbox)
 check "... and bob's phone has it once ($n_edge)" [ "$n_edge" -eq 1 ]

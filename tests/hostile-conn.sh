@@ -93,7 +93,7 @@ for mode in close reset garbage http stall ws-garbage ws-text bad-hello \
 	hostile_start $mode
 	run_case $mode "ws://$H:$hport/ws/chat" "$want"
 	check "$mode: the server saw the reconnect" \
-	    wait_grep "$tmp/h-$mode.log" '^accept 2$' 100
+	    wait_grep "$tmp/h-$mode.log" '^accept 2$' 600
 	hostile_stop
 done
 
@@ -136,7 +136,7 @@ mkdir -m 700 "$st"
     --until connected --deadline-ms 40000 >"$tmp/link" 2>&1 &
 lpid=$!
 bg_pids="$bg_pids $lpid"
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 300
+wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#' 600
 ctl scan-qr "$(cat "$tmp/qr")" >/dev/null 2>&1
 wait "$lpid"
 check "a store links and logs in (for the login cases)" \

@@ -32,14 +32,14 @@ flip_case() {
 	ctl phone-group-send "$S" "$G" "$1 one" >"$tmp/s1.$1" 2>&1
 	id1=$(json_str id "$tmp/s1.$1")
 	check "$1 group: sim's first message (SKDM, sender in the other namespace) is read" \
-	    wait_grep "$tmp/alice.out" "^dm-message $G $id1 from_me=0 .*: $1 one\$" 300 ||
+	    wait_grep "$tmp/alice.out" "^dm-message $G $id1 from_me=0 .*: $1 one\$" 600 ||
 	    { diag "$tmp/s1.$1"; diag "$tmp/alice.out"; }
 	ctl phone-group-send "$S" "$G" "$1 two" >"$tmp/s2.$1" 2>&1
 	id2=$(json_str id "$tmp/s2.$1")
 	check "$1 group: the second (skmsg only, sender in the group's namespace) carries no SKDM" \
 	    grep -q '"skdm":\[\]' "$tmp/s2.$1" || diag "$tmp/s2.$1"
 	check "$1 group: wachat reads it" \
-	    wait_grep "$tmp/alice.out" "^dm-message $G $id2 from_me=0 .*: $1 two\$" 300 ||
+	    wait_grep "$tmp/alice.out" "^dm-message $G $id2 from_me=0 .*: $1 two\$" 600 ||
 	    { grep -v '^#' "$tmp/alice.err" | tail -n 15 | sed 's/^/# /'; }
 	check "$1 group: at the first try (no retry receipt from wachat)" \
 	    test "$(retries "$id2" "$AD")" -eq 0 ||

@@ -42,13 +42,13 @@ check "... after exactly one retry receipt (the first answer came from a fresh b
     test "$(retries "$id1" "$M1@s.whatsapp.net")" -eq 1 ||
     ctl messages | tr '{' '\n' | grep "$id1" | sed 's/^/# /'
 check "... and the chat notes sim 1's new security code" \
-    wait_grep "$tmp/alice.out" "^dm-message $M1@s.whatsapp.net [^ ]* from_me=0 state=received notice=1 .*: security code changed\$" 300
+    wait_grep "$tmp/alice.out" "^dm-message $M1@s.whatsapp.net [^ ]* from_me=0 state=received notice=1 .*: security code changed\$" 600
 
 # (b)
 ctl phone-reinstall $M2 >/dev/null 2>&1
 ctl phone-send $M2 "$AJ" "I reinstalled" >"$tmp/s2" 2>&1
 check "sim 2, reinstalled, writes to alice: she reads it" \
-    wait_grep "$tmp/alice.out" "^dm-message $M2@s.whatsapp.net [0-9A-F]+ from_me=0 .*: I reinstalled\$" 300 ||
+    wait_grep "$tmp/alice.out" "^dm-message $M2@s.whatsapp.net [0-9A-F]+ from_me=0 .*: I reinstalled\$" 600 ||
     diag "$tmp/s2"
 id2=$(alice_send "$G" "after sim 2 wrote")
 check "wachat's next group message reaches sim 2" \

@@ -27,7 +27,7 @@ check "a PN group of alice and two phones" test "$G" != "@g.us" || diag "$tmp/g"
 check "alice's engine links and logs in" alice_start
 id=$(alice_send "$M1J" "hello one")
 check "a 1:1 message to sim 1 is delivered (a session with its phone)" \
-    wait_grep "$tmp/alice.out" "^dm-state $M1J $id delivered\$" 300
+    wait_grep "$tmp/alice.out" "^dm-state $M1J $id delivered\$" 600
 alice_stop
 
 # the damage: sim 1's session record, bytes that are no record
@@ -55,7 +55,7 @@ check "sim 1's session is damaged again" test "$(corrupt)" = 1
 check "alice's engine logs in once more" alice_start
 id2=$(alice_send "$M1J" "one to one again")
 check "a 1:1 message to sim 1 is delivered after the damage" \
-    wait_grep "$tmp/alice.out" "^dm-state $M1J $id2 delivered\$" 300 ||
+    wait_grep "$tmp/alice.out" "^dm-state $M1J $id2 delivered\$" 600 ||
     diag "$tmp/alice.out"
 ctl phone-inbox $M1 >"$tmp/in1"
 check "... sim 1's phone read it" \

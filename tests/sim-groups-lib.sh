@@ -20,7 +20,7 @@ alice_start() {
 	exec 3>"$tmp/alice.in"
 	nc=$(grep -c '^connected ' "$tmp/alice.out" 2>/dev/null)
 	if [ "${alice_linked:-0}" -eq 0 ]; then
-		wait_grep "$tmp/alice.qr" 'https://' 300 &&
+		wait_grep "$tmp/alice.qr" 'https://' 600 &&
 		    ctl scan-qr "$(cat "$tmp/alice.qr")" $A >/dev/null 2>&1
 		alice_linked=1
 	fi
@@ -30,13 +30,13 @@ alice_start() {
 		[ "$i" -gt 600 ] && return 1
 		sleep 0.1
 	done
-	wait_grep "$tmp/alice.out" '^prekeys-uploaded |^connected ' 300
+	wait_grep "$tmp/alice.out" '^prekeys-uploaded |^connected ' 600
 }
 
 # alice_stop: quit alice's engine and wait for it (30 s).
 alice_stop() {
 	echo quit >&3
-	wait_pid "$alice_pid" 300
+	wait_pid "$alice_pid" 600
 	exec 3>&-
 }
 
@@ -44,7 +44,7 @@ alice_stop() {
 alice_send() {
 	as_nq=$(grep -c '^queued ' "$tmp/alice.out")
 	echo "send $1 $2" >&3
-	queued_after "$tmp/alice.out" "$as_nq" 300
+	queued_after "$tmp/alice.out" "$as_nq" 600
 }
 
 # wait_ctl REGEX CTL-ARG...: poll the ctl command until its output

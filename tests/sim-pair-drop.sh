@@ -42,7 +42,7 @@ stop_bg() {
 
 # scan QRFILE: the phone scans the QR in QRFILE once it is there.
 scan() {
-	wait_grep "$1" 'https://wa\.me/settings/linked_devices#' 300 &&
+	wait_grep "$1" 'https://wa\.me/settings/linked_devices#' 600 &&
 	    ctl scan-qr "$(cat "$1")" >"$tmp/scan" 2>&1
 }
 
@@ -59,7 +59,7 @@ eng_bg "$tmp/r1" "$tmp/s1" --qr-file "$tmp/qr1" --until connected \
     --deadline-ms 60000
 check "the phone scans the first QR" scan "$tmp/qr1"
 check "the sim dropped the connection as pair-device-sign came" \
-    wait_grep "$tmp/sim.log" 'dropping the connection unaccepted' 300
+    wait_grep "$tmp/sim.log" 'dropping the connection unaccepted' 600
 check "the login of the unaccepted link says the link did not complete" \
     wait_grep "$tmp/r1" '^disconnected err=-[0-9]* retry_ms=0: the link with the phone did not complete \(logged out from another device \(failure 401\)\); showing a new QR code$' \
     300 || diag "$tmp/r1"
