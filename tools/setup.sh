@@ -33,7 +33,7 @@ packages="build-essential autoconf automake autopoint gettext pkg-config
 	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libdeflate-dev
 	libcurl4-openssl-dev
 	libjson-c-dev libinih-dev libcmocka-dev clang libclang-rt-14-dev
-	zbar-tools tmux procps curl sqlite3 ca-certificates openssl python3 git xz-utils"
+	zbar-tools tmux procps curl sqlite3 ca-certificates openssl python3 git xz-utils pmccabe"
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
