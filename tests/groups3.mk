@@ -3,3 +3,11 @@
 # (tests/check-size.sh).
 TESTS += tests/check-size.sh
 EXTRA_DIST += tests/check-size.sh
+
+# The event wire fuzz target's seeds, made by the encoder at the current
+# version (tests/fuzz/ev-wire-seeds.c), and the version-1 ones kept.
+check_PROGRAMS += tests/fuzz/ev-wire-seeds
+tests_fuzz_ev_wire_seeds_SOURCES = tests/fuzz/ev-wire-seeds.c
+tests_fuzz_ev_wire_seeds_LDADD = libbase.a
+TESTS += tests/fuzz/ev-wire-seeds.sh
+EXTRA_DIST += tests/fuzz/ev-wire-seeds.sh
