@@ -11,3 +11,8 @@ tests_fuzz_ev_wire_seeds_SOURCES = tests/fuzz/ev-wire-seeds.c
 tests_fuzz_ev_wire_seeds_LDADD = libbase.a
 TESTS += tests/fuzz/ev-wire-seeds.sh
 EXTRA_DIST += tests/fuzz/ev-wire-seeds.sh
+
+# A contact's message on a session wachat cannot use: one retry receipt
+# with wachat's <keys>, answered by the sim's phone (point 1).
+TESTS += tests/sim-dm-retry-keys.sh
+EXTRA_DIST += tests/sim-dm-retry-keys.sh
