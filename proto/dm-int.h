@@ -419,6 +419,18 @@ int	dm_recv_devices(struct wa_dm *dm, const struct wa_node *n);
 
 /* --- proto/dm-receipt.c: receipts and retries --- */
 void	dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n);
+/*
+ * Our retry receipt r into a (wa_msg_retry_receipt()), with a <keys>
+ * child (our identity, signed prekey, one fresh one-time prekey, device
+ * identity) when we have no usable session with the sender device (m's
+ * participant in a group, else its from) or from count 2 on (protocol.md
+ * 9.6; whatsmeow sendRetryReceipt, Baileys sendRetryRequest), so the
+ * sender can build a session from it at once.  Without the host's keys
+ * the receipt goes without them (logged).  0 and *out, or -EINVAL.
+ */
+MUST_CHECK int	dm_retry_receipt(struct wa_dm *dm, const struct wa_msg_in *m,
+		    const struct wa_msg_retry_out *r, struct arena *a,
+		    struct wa_node **out);
 /* An iq answering the pending retry's key query: 1 when it was. */
 int	dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n);
 /* Our message (chat, id) did not go to device (its encryption failed):

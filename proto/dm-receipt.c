@@ -258,6 +258,90 @@ dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n)
 	return 1;
 }
 
+/* --- our retry receipts --- */
+
+static void
+put3(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 16);
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)v;
+}
+
+/* <keys><type>05</type><identity/><key><id/><value/></key><skey><id/>
+ * <value/><signature/></skey><device-identity/></keys> of k in c (9.6). */
+static void
+keys_node(struct wa_dm *dm, const struct wa_dm_keys *src, struct arena *a,
+    struct wa_node *c)
+{
+	struct wa_dm_keys	*k = arena_alloc(a, sizeof(*k));
+	struct wa_node		*kc, *pk, *sk;
+	uint8_t			*b = arena_alloc(a, 7);
+
+	*k = *src;	/* the node borrows its bytes */
+	b[0] = 0x05;
+	put3(b + 1, k->prekey_id);
+	put3(b + 4, k->spk_id);
+	kc = wa_nb_kids(a, wa_nb_kid(a, c, "keys", 0), 5);
+	wa_nb_bytes(wa_nb_kid(a, &kc[0], "type", 0), b, 1);
+	wa_nb_bytes(wa_nb_kid(a, &kc[1], "identity", 0), k->identity, 32);
+	pk = wa_nb_kids(a, wa_nb_kid(a, &kc[2], "key", 0), 2);
+	wa_nb_bytes(wa_nb_kid(a, &pk[0], "id", 0), b + 1, 3);
+	wa_nb_bytes(wa_nb_kid(a, &pk[1], "value", 0), k->prekey_pub, 32);
+	sk = wa_nb_kids(a, wa_nb_kid(a, &kc[3], "skey", 0), 3);
+	wa_nb_bytes(wa_nb_kid(a, &sk[0], "id", 0), b + 4, 3);
+	wa_nb_bytes(wa_nb_kid(a, &sk[1], "value", 0), k->spk_pub, 32);
+	wa_nb_bytes(wa_nb_kid(a, &sk[2], "signature", 0), k->spk_sig, 64);
+	wa_nb_bytes(wa_nb_kid(a, &kc[4], "device-identity", 0), dm->adv,
+	    dm->adv_len);
+}
+
+/* Whether our retry receipt for m (count) carries <keys>. */
+static bool
+wants_keys(struct wa_dm *dm, const struct wa_msg_in *m, unsigned count)
+{
+	struct wa_signal_addr	 ad;
+	const char		*dev = m->participant != NULL &&
+			    m->participant[0] != '\0' ? m->participant : m->from;
+
+	if (dm->host.retry_keys == NULL || dm->adv_len == 0)
+		return false;
+	return count >= 2 || dm_addr_of(dev, &ad) != 0 ||
+	    wa_signal_session_check(dm->sig, &ad, NULL, NULL) != 1;
+}
+
+int
+dm_retry_receipt(struct wa_dm *dm, const struct wa_msg_in *m,
+    const struct wa_msg_retry_out *r, struct arena *a, struct wa_node **out)
+{
+	struct wa_dm_keys	 k;
+	struct wa_node		*n, *kids;
+	size_t			 nk;
+	int			 rc;
+
+	if ((rc = wa_msg_retry_receipt(r, a, &n)) != 0)
+		return rc;
+	*out = n;
+	if (!wants_keys(dm, m, r->count))
+		return 0;
+	if ((rc = dm->host.retry_keys(dm->host.arg, &k)) != 0) {
+		log_warn("message %s: retry receipt without keys (%s)", r->id,
+		    wc_strerror(rc));
+		return 0;
+	}
+	nk = wa_node_nkids(n);
+	kids = arena_alloc(a, (nk + 1) * sizeof(*kids));
+	memcpy(kids, n->content.u.list.v, nk * sizeof(*kids));
+	memset(&kids[nk], 0, sizeof(*kids));
+	keys_node(dm, &k, a, &kids[nk]);
+	n->content.u.list.v = kids;
+	n->content.u.list.n = nk + 1;
+	explicit_bzero(&k, sizeof(k));
+	log_info("message %s: our keys go with retry receipt %u", r->id,
+	    r->count);
+	return 0;
+}
+
 /* --- retry receipts --- */
 
 /* Beyond WA_DM_RETRY_ANSWER_MAX retry receipts of device for id: true

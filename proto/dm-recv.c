@@ -281,7 +281,7 @@ send_retry(struct wa_dm *dm, const struct wa_msg_in *m)
 	r.t = m->t;
 	r.registration_id = dm->regid;
 	arena_init(&a, 512);
-	if (wa_msg_retry_receipt(&r, &a, &n) == 0 && dm_send(dm, n) == 0)
+	if (dm_retry_receipt(dm, m, &r, &a, &n) == 0 && dm_send(dm, n) == 0)
 		log_info("message %s: retry receipt %u sent", m->id, c);
 	arena_release(&a);
 }

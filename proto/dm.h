@@ -233,6 +233,17 @@ struct wa_dm_store_ops {
 	void	*arg;
 };
 
+/* Our keys for the <keys> of a retry receipt (protocol.md 9.6): the
+ * identity, the signed prekey, and one fresh one-time prekey. */
+struct wa_dm_keys {
+	uint8_t		 identity[32];		/* Curve25519 public */
+	uint32_t	 spk_id;		/* 24 bits */
+	uint8_t		 spk_pub[32];
+	uint8_t		 spk_sig[64];
+	uint32_t	 prekey_id;		/* 24 bits */
+	uint8_t		 prekey_pub[32];
+};
+
 /* What the engine gives the module. */
 struct wa_dm_host {
 	/* Encode and send a stanza; 0 or < 0. */
@@ -246,6 +257,11 @@ struct wa_dm_host {
 	/* A history-sync notification was queued (hist_put): take it.  May
 	 * be NULL. */
 	void	(*history)(void *arg);
+	/* Our keys for a retry receipt into *out, with a one-time prekey
+	 * made and stored for it (not uploaded: only the receipt carries
+	 * it; whatsmeow GenOnePreKey): 0 or < 0 (then no <keys> is sent).
+	 * May be NULL: retry receipts go without <keys>. */
+	int	(*retry_keys)(void *arg, struct wa_dm_keys *out);
 	void	*arg;
 };
 

@@ -253,6 +253,15 @@ void		 eng_on_reg_refresh(struct wa_eng *e, const struct wa_node *n);
 /* <success> n on the login connection (7.1, 7.2). */
 void		 eng_on_success(struct wa_eng *e, const struct wa_node *n);
 
+/*
+ * Our keys for a retry receipt (protocol.md 9.6; whatsmeow GenOnePreKey):
+ * the identity and signed prekey of e->dev, and one one-time prekey
+ * generated and stored now, marked uploaded so that no upload hands it
+ * to the server too.  Returns 0 and *out; or the rng's or the store's
+ * error, -ESHUTDOWN when the engine was freed in the event.  Loop thread.
+ */
+MUST_CHECK int	 eng_retry_keys(struct wa_eng *e, struct wa_dm_keys *out);
+
 /* The answer n to our prekey upload (7.3). */
 void		 eng_on_upload_reply(struct wa_eng *e, const struct wa_node *n);
 

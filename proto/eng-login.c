@@ -74,6 +74,27 @@ gen_prekeys(struct wa_eng *e, struct wa_prekey *k, size_t n)
 	return e->freed ? -ESHUTDOWN : 0;
 }
 
+int
+eng_retry_keys(struct wa_eng *e, struct wa_dm_keys *out)
+{
+	struct wa_prekey	 k;
+	int			 rc;
+
+	memset(out, 0, sizeof(*out));
+	if ((rc = gen_prekeys(e, &k, 1)) == 0)
+		rc = e->st->prekey_mark_uploaded(e->st->arg, k.id, k.id);
+	if (rc == 0) {
+		memcpy(out->identity, e->dev.identity_pub, WA_ENG_KEY_LEN);
+		out->spk_id = e->dev.spk_id;
+		memcpy(out->spk_pub, e->dev.spk_pub, WA_ENG_KEY_LEN);
+		memcpy(out->spk_sig, e->dev.spk_sig, WA_ENG_SIG_LEN);
+		out->prekey_id = k.id;
+		memcpy(out->prekey_pub, k.pub, WA_ENG_KEY_LEN);
+	}
+	explicit_bzero(&k, sizeof(k));
+	return rc;
+}
+
 static void
 put3(uint8_t *p, uint32_t v)
 {

@@ -72,6 +72,12 @@ dm_history(void *arg)
 }
 
 static int
+dm_retry_keys(void *arg, struct wa_dm_keys *out)
+{
+	return eng_retry_keys(arg, out);
+}
+
+static int
 dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 {
 	int	 rc;
@@ -81,6 +87,7 @@ dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	e->dm_host.now_ms = dm_now;
 	e->dm_host.rng = dm_rng;
 	e->dm_host.history = dm_history;
+	e->dm_host.retry_keys = dm_retry_keys;
 	e->dm_host.arg = e;
 	if ((rc = wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
 	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm)) != 0)

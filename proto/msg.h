@@ -368,7 +368,8 @@ struct wa_msg_retry_out {
 /*
  * Build in a <receipt id to type="retry" [participant] [recipient]
  * [category]><retry count id t v="1"/><registration>4 bytes
- * BE</registration></receipt> (protocol.md 9.6; whatsmeow retry.go).  The <keys> child (for count > 1) is not built here.
+ * BE</registration></receipt> (protocol.md 9.6; whatsmeow retry.go).  The <keys> child is added by the
+ * message engine (proto/dm-receipt.c dm_retry_receipt).
  * Returns 0 and *out.  Errors: -EINVAL (to or id NULL, count 0, bad JID).
  */
 MUST_CHECK int	wa_msg_retry_receipt(const struct wa_msg_retry_out *r,

@@ -21,7 +21,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,7 @@
 
 #include "base/buf.h"
 #include "src/cli.h"
+#include "src/cli-out.h"
 #include "src/cli-db.h"
 #include "src/notice-words.h"
 #include "src/conf.h"
@@ -96,102 +96,12 @@ cli_usage(FILE *f)
 	    f);
 }
 
-/* ------------------------------------------------------------------ */
-/* Output */
-
-/* Append s, NUL-terminated. */
+/* Write the line and start the next. */
 static void
-put(struct buf *b, const char *s)
+flush_line(struct cli *c)
 {
-	buf_append(b, s, strlen(s));
-}
-
-static void
-putf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2,
-    3)));
-
-static void
-putf(struct buf *b, const char *fmt, ...)
-{
-	char	 tmp[256];
-	va_list	 ap;
-	int	 n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		buf_append(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n :
-		    sizeof(tmp) - 1);
-}
-
-/* Text from the network, inert on a terminal, on one line. */
-static void
-put_text(struct buf *b, const char *p, size_t len)
-{
-	wc_sanitize(p, len, false, b);
-	b->len--;	/* its NUL */
-}
-
-/* Code point c as JSON's \uXXXX, two of them (UTF-16) above U+FFFF. */
-static void
-json_escape_cp(struct buf *b, uint32_t c)
-{
-	if (c > 0xFFFF) {
-		c -= 0x10000;
-		putf(b, "\\u%04x\\u%04x", (unsigned)(0xD800 + (c >> 10)),
-		    (unsigned)(0xDC00 + (c & 0x3FF)));
-	} else
-		putf(b, "\\u%04x", (unsigned)c);
-}
-
-/*
- * A JSON string of p[0..len): valid UTF-8, controls escaped.  Returns
- * the byte length of the UTF-8 a JSON reader decodes (for offsets).
- */
-static size_t
-json_chars(struct buf *b, const char *p, size_t len)
-{
-	const unsigned char	*u = (const unsigned char *)p;
-	size_t			 i = 0, n, out = 0;
-	uint32_t		 c;
-
-	while (i < len) {
-		if ((n = wc_utf8_seq(u + i, len - i, &c)) == 0) {
-			put(b, "\\ufffd");
-			out += 3;
-			i++;
-			continue;
-		}
-		if (c == '"' || c == '\\') {
-			buf_push(b, '\\');
-			buf_push(b, (uint8_t)c);
-		} else if (c == '\n')
-			put(b, "\\n");
-		else if (c == '\t')
-			put(b, "\\t");
-		else if (wc_unsafe_cp(c) || wc_invisible_cp(c))
-			json_escape_cp(b, c);
-		else
-			buf_append(b, u + i, n);
-		out += n;
-		i += n;
-	}
-	return out;
-}
-
-static void
-json_str(struct buf *b, const char *key, const char *p, size_t len)
-{
-	putf(b, ",\"%s\":\"", key);
-	json_chars(b, p, len);
-	buf_push(b, '"');
-}
-
-static void
-json_s(struct buf *b, const char *key, const char *s)
-{
-	json_str(b, key, s, strlen(s));
+	if (!cli_write_line(&c->line))
+		c->status = CLI_WRITE;
 }
 
 /* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
@@ -206,35 +116,6 @@ days_from_civil(int64_t y, int64_t m, int64_t d)
 	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + doe - 719468;
-}
-
-/* Time ts_ms: "YYYY-MM-DD HH:MM" local (text) or ISO 8601 UTC (JSON). */
-static void
-put_time(struct buf *b, int64_t ts_ms, bool utc)
-{
-	time_t		 t = (time_t)(ts_ms / 1000);
-	struct tm	 tm;
-	char		 s[40];
-
-	if ((utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) == NULL) {
-		put(b, "?");
-		return;
-	}
-	if (utc)
-		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	else
-		strftime(s, sizeof(s), "%Y-%m-%d %H:%M", &tm);
-	put(b, s);
-}
-
-/* Write the line and start the next. */
-static void
-flush_line(struct cli *c)
-{
-	buf_push(&c->line, '\n');
-	if (fwrite(c->line.p, 1, c->line.len, stdout) != c->line.len)
-		c->status = CLI_WRITE;
-	c->line.len = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -339,7 +220,7 @@ say_no_chat(const char *arg)
 {
 	struct buf	 b = BUF_INIT;
 
-	put_text(&b, arg, strnlen(arg, 200));
+	cli_put_text(&b, arg, strnlen(arg, 200));
 	buf_push(&b, '\0');
 	fprintf(stderr, "wachat: no chat '%s'\n", (char *)b.p);
 	buf_release(&b);
@@ -389,17 +270,17 @@ resolve_chat(struct cli *c, const char *arg, char out[STORE_JID_MAX + 1])
 		store_chat_list_free(&l);
 		return CLI_NOT_FOUND;
 	}
-	put_text(&b, arg, strlen(arg));
+	cli_put_text(&b, arg, strlen(arg));
 	buf_push(&b, '\0');
 	fprintf(stderr, "wachat: '%s' names %s%zu chats; name one by its "
 	    "JID:\n", (char *)b.p, l.more ? "more than " : "", l.n);
 	for (i = 0; i < l.n; i++) {
 		name = chat_label(&l.chats[i], tmp, sizeof(tmp));
 		b.len = 0;
-		put(&b, "  ");
-		put_text(&b, name, strlen(name));
-		put(&b, "  ");
-		put_text(&b, l.chats[i].jid, strlen(l.chats[i].jid));
+		cli_put(&b, "  ");
+		cli_put_text(&b, name, strlen(name));
+		cli_put(&b, "  ");
+		cli_put_text(&b, l.chats[i].jid, strlen(l.chats[i].jid));
 		buf_push(&b, '\0');
 		fprintf(stderr, "%s\n", (char *)b.p);
 	}
@@ -567,46 +448,46 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 						    ch->last_text;
 
 			if (c->json) {
-				put(&c->line, "{\"type\":\"chat\"");
-				json_s(&c->line, "jid", ch->jid);
-				json_s(&c->line, "name", name);
-				putf(&c->line, ",\"last_ms\":%lld",
+				cli_put(&c->line, "{\"type\":\"chat\"");
+				cli_json_s(&c->line, "jid", ch->jid);
+				cli_json_s(&c->line, "name", name);
+				cli_putf(&c->line, ",\"last_ms\":%lld",
 				    (long long)ch->last_ms);
 				if (ch->last_ms > 0) {
-					put(&c->line, ",\"time\":\"");
-					put_time(&c->line, ch->last_ms, true);
-					put(&c->line, "\"");
+					cli_put(&c->line, ",\"time\":\"");
+					cli_put_time(&c->line, ch->last_ms, true);
+					cli_put(&c->line, "\"");
 				} else
-					put(&c->line, ",\"time\":null");
-				putf(&c->line, ",\"unread\":%d,\"pinned\":%s,"
+					cli_put(&c->line, ",\"time\":null");
+				cli_putf(&c->line, ",\"unread\":%d,\"pinned\":%s,"
 				    "\"archived\":%s,\"muted\":%s",
 				    ch->unread, ch->pinned ? "true" : "false",
 				    ch->archived ? "true" : "false",
 				    ch->muted_until != 0 ? "true" : "false");
-				json_s(&c->line, "last_text", text);
+				cli_json_s(&c->line, "last_text", text);
 				buf_push(&c->line, '}');
 			} else {
 				if (ch->last_ms > 0)
-					put_time(&c->line, ch->last_ms, false);
+					cli_put_time(&c->line, ch->last_ms, false);
 				else
-					put(&c->line, "                ");
-				put(&c->line, "  ");
-				put_text(&c->line, name, strlen(name));
-				put(&c->line, " <");
-				put_text(&c->line, ch->jid, strlen(ch->jid));
-				put(&c->line, ">");
+					cli_put(&c->line, "                ");
+				cli_put(&c->line, "  ");
+				cli_put_text(&c->line, name, strlen(name));
+				cli_put(&c->line, " <");
+				cli_put_text(&c->line, ch->jid, strlen(ch->jid));
+				cli_put(&c->line, ">");
 				if (ch->unread > 0)
-					putf(&c->line, " [%d unread]",
+					cli_putf(&c->line, " [%d unread]",
 					    ch->unread);
 				if (ch->pinned)
-					put(&c->line, " [pinned]");
+					cli_put(&c->line, " [pinned]");
 				if (ch->archived)
-					put(&c->line, " [archived]");
+					cli_put(&c->line, " [archived]");
 				if (ch->muted_until != 0)
-					put(&c->line, " [muted]");
+					cli_put(&c->line, " [muted]");
 				if (text[0] != '\0') {
-					put(&c->line, ": ");
-					put_text(&c->line, text, strlen(text));
+					cli_put(&c->line, ": ");
+					cli_put_text(&c->line, text, strlen(text));
 				}
 			}
 			flush_line(c);
@@ -671,48 +552,48 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	    sender_name(c, m->chat, m->from_me, m->sender));
 
 	if (c->json) {
-		put(&c->line, "{\"type\":\"message\"");
-		json_s(&c->line, "chat", m->chat);
-		json_s(&c->line, "id", m->id);
-		putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
+		cli_put(&c->line, "{\"type\":\"message\"");
+		cli_json_s(&c->line, "chat", m->chat);
+		cli_json_s(&c->line, "id", m->id);
+		cli_putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
 		    (long long)m->rowid, (long long)m->ts_ms);
-		put(&c->line, ",\"time\":\"");
-		put_time(&c->line, m->ts_ms, true);
-		putf(&c->line, "\",\"from_me\":%s", m->from_me ? "true" :
+		cli_put(&c->line, ",\"time\":\"");
+		cli_put_time(&c->line, m->ts_ms, true);
+		cli_putf(&c->line, "\",\"from_me\":%s", m->from_me ? "true" :
 		    "false");
-		json_s(&c->line, "sender", m->sender);
-		json_s(&c->line, "sender_name", who);
-		json_s(&c->line, "kind", kind_name(m->kind));
+		cli_json_s(&c->line, "sender", m->sender);
+		cli_json_s(&c->line, "sender_name", who);
+		cli_json_s(&c->line, "kind", kind_name(m->kind));
 		if (notice_said(c, m, words, sizeof(words)))
-			json_s(&c->line, "text", words);
+			cli_json_s(&c->line, "text", words);
 		else
-			json_str(&c->line, "text", m->text, m->text_len);
+			cli_json_str(&c->line, "text", m->text, m->text_len);
 		if (m->quoted_id[0] != '\0') {
-			json_s(&c->line, "quoted_id", m->quoted_id);
-			json_s(&c->line, "quoted_sender", m->quoted_sender);
-			json_s(&c->line, "quoted_sender_name",
+			cli_json_s(&c->line, "quoted_id", m->quoted_id);
+			cli_json_s(&c->line, "quoted_sender", m->quoted_sender);
+			cli_json_s(&c->line, "quoted_sender_name",
 			    name_or_me(c, m->quoted_sender));
-			json_s(&c->line, "quoted_text", m->quoted_text);
+			cli_json_s(&c->line, "quoted_text", m->quoted_text);
 		}
 		if (m->nreactions > 0) {
-			put(&c->line, ",\"reactions\":[");
+			cli_put(&c->line, ",\"reactions\":[");
 			for (i = 0; i < m->nreactions; i++) {
 				const struct store_reaction *r =
 				    &m->reactions[i];
 
-				put(&c->line, i > 0 ? ",{" : "{");
-				put(&c->line, "\"emoji\":\"");
-				(void)json_chars(&c->line, r->emoji,
+				cli_put(&c->line, i > 0 ? ",{" : "{");
+				cli_put(&c->line, "\"emoji\":\"");
+				(void)cli_json_chars(&c->line, r->emoji,
 				    strlen(r->emoji));
-				put(&c->line, "\"");
-				json_s(&c->line, "sender", r->sender);
-				json_s(&c->line, "sender_name",
+				cli_put(&c->line, "\"");
+				cli_json_s(&c->line, "sender", r->sender);
+				cli_json_s(&c->line, "sender_name",
 				    name_or_me(c, r->sender));
-				put(&c->line, "}");
+				cli_put(&c->line, "}");
 			}
-			put(&c->line, "]");
+			cli_put(&c->line, "]");
 		}
-		putf(&c->line, ",\"edited_ms\":%lld,\"deleted\":%s}",
+		cli_putf(&c->line, ",\"edited_ms\":%lld,\"deleted\":%s}",
 		    (long long)m->edited_ms, m->deleted ? "true" : "false");
 		flush_line(c);
 		return;
@@ -724,53 +605,53 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 
 		if (localtime_r(&t, &tm) != NULL &&
 		    strftime(s, sizeof(s), "%Y-%m-%d %H:%M:%S", &tm) > 0)
-			put(&c->line, s);
+			cli_put(&c->line, s);
 	} else
-		put_time(&c->line, m->ts_ms, false);
-	put(&c->line, "  ");
-	put_text(&c->line, who, strlen(who));
-	put(&c->line, ": ");
+		cli_put_time(&c->line, m->ts_ms, false);
+	cli_put(&c->line, "  ");
+	cli_put_text(&c->line, who, strlen(who));
+	cli_put(&c->line, ": ");
 	if (m->quoted_id[0] != '\0' && !m->deleted) {
 		const char	*q = name_or_me(c, m->quoted_sender);
 
-		put(&c->line, "[reply to ");
-		put_text(&c->line, q, strlen(q));
+		cli_put(&c->line, "[reply to ");
+		cli_put_text(&c->line, q, strlen(q));
 		if (m->quoted_text[0] != '\0') {
-			put(&c->line, ": \"");
-			put_text(&c->line, m->quoted_text,
+			cli_put(&c->line, ": \"");
+			cli_put_text(&c->line, m->quoted_text,
 			    strlen(m->quoted_text));
-			put(&c->line, "\"");
+			cli_put(&c->line, "\"");
 		}
-		put(&c->line, "] ");
+		cli_put(&c->line, "] ");
 	}
 	if (m->deleted)
-		put(&c->line, "(message deleted)");
+		cli_put(&c->line, "(message deleted)");
 	else {
 		if (m->kind == STORE_MSG_MEDIA)
-			put(&c->line, "[media] ");
+			cli_put(&c->line, "[media] ");
 		else if (m->kind == STORE_MSG_PLACEHOLDER)
-			put(&c->line, "(waiting for this message)");
+			cli_put(&c->line, "(waiting for this message)");
 		else if (m->kind == STORE_MSG_UNSUPPORTED &&
 		    m->text_len == 0)
-			put(&c->line, "(a message this wachat cannot show)");
+			cli_put(&c->line, "(a message this wachat cannot show)");
 		if (notice_said(c, m, words, sizeof(words)))
-			put_text(&c->line, words, strlen(words));
+			cli_put_text(&c->line, words, strlen(words));
 		else
-			put_text(&c->line, m->text, m->text_len);
+			cli_put_text(&c->line, m->text, m->text_len);
 		if (m->edited_ms != 0)
-			put(&c->line, " (edited)");
+			cli_put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {
 			const struct store_reaction	*r = &m->reactions[i];
 			const char			*n = name_or_me(c,
 							    r->sender);
 
-			put(&c->line, i == 0 ? " [" : ", ");
-			put_text(&c->line, r->emoji, strlen(r->emoji));
-			put(&c->line, " ");
-			put_text(&c->line, n, strlen(n));
+			cli_put(&c->line, i == 0 ? " [" : ", ");
+			cli_put_text(&c->line, r->emoji, strlen(r->emoji));
+			cli_put(&c->line, " ");
+			cli_put_text(&c->line, n, strlen(n));
 		}
 		if (m->nreactions > 0)
-			put(&c->line, "]");
+			cli_put(&c->line, "]");
 	}
 	flush_line(c);
 }
@@ -897,54 +778,54 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 		if (c->json) {
 			size_t	 a;
 
-			put(&c->line, "{\"type\":\"hit\"");
-			json_s(&c->line, "chat", h->chat);
-			json_s(&c->line, "chat_name", chat);
-			json_s(&c->line, "id", h->id);
-			putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
+			cli_put(&c->line, "{\"type\":\"hit\"");
+			cli_json_s(&c->line, "chat", h->chat);
+			cli_json_s(&c->line, "chat_name", chat);
+			cli_json_s(&c->line, "id", h->id);
+			cli_putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
 			    (long long)h->rowid, (long long)h->ts_ms);
-			put(&c->line, ",\"time\":\"");
-			put_time(&c->line, h->ts_ms, true);
-			putf(&c->line, "\",\"from_me\":%s", h->from_me ?
+			cli_put(&c->line, ",\"time\":\"");
+			cli_put_time(&c->line, h->ts_ms, true);
+			cli_putf(&c->line, "\",\"from_me\":%s", h->from_me ?
 			    "true" : "false");
-			json_s(&c->line, "sender", h->sender);
-			json_s(&c->line, "sender_name", who);
-			put(&c->line, ",\"snippet\":\"");
-			a = json_chars(&c->line, h->snippet, h->match_start);
+			cli_json_s(&c->line, "sender", h->sender);
+			cli_json_s(&c->line, "sender_name", who);
+			cli_put(&c->line, ",\"snippet\":\"");
+			a = cli_json_chars(&c->line, h->snippet, h->match_start);
 			{
-				size_t	 m = json_chars(&c->line, h->snippet +
+				size_t	 m = cli_json_chars(&c->line, h->snippet +
 					    h->match_start, h->match_end -
 					    h->match_start);
 
-				json_chars(&c->line, h->snippet +
+				cli_json_chars(&c->line, h->snippet +
 				    h->match_end, h->snippet_len -
 				    h->match_end);
-				putf(&c->line, "\",\"match\":[%zu,%zu]", a,
+				cli_putf(&c->line, "\",\"match\":[%zu,%zu]", a,
 				    a + m);
 			}
-			putf(&c->line, ",\"cut_before\":%s,\"cut_after\":%s}",
+			cli_putf(&c->line, ",\"cut_before\":%s,\"cut_after\":%s}",
 			    h->cut_before ? "true" : "false",
 			    h->cut_after ? "true" : "false");
 		} else {
-			put_time(&c->line, h->ts_ms, false);
-			put(&c->line, "  ");
-			put_text(&c->line, chat, strlen(chat));
-			put(&c->line, "  ");
-			put_text(&c->line, who, strlen(who));
-			put(&c->line, ": ");
+			cli_put_time(&c->line, h->ts_ms, false);
+			cli_put(&c->line, "  ");
+			cli_put_text(&c->line, chat, strlen(chat));
+			cli_put(&c->line, "  ");
+			cli_put_text(&c->line, who, strlen(who));
+			cli_put(&c->line, ": ");
 			if (h->cut_before)
-				put(&c->line, "...");
-			put_text(&c->line, h->snippet, h->match_start);
+				cli_put(&c->line, "...");
+			cli_put_text(&c->line, h->snippet, h->match_start);
 			if (h->match_end > h->match_start) {
-				put(&c->line, "*");
-				put_text(&c->line, h->snippet + h->match_start,
+				cli_put(&c->line, "*");
+				cli_put_text(&c->line, h->snippet + h->match_start,
 				    h->match_end - h->match_start);
-				put(&c->line, "*");
+				cli_put(&c->line, "*");
 			}
-			put_text(&c->line, h->snippet + h->match_end,
+			cli_put_text(&c->line, h->snippet + h->match_end,
 			    h->snippet_len - h->match_end);
 			if (h->cut_after)
-				put(&c->line, "...");
+				cli_put(&c->line, "...");
 		}
 		flush_line(c);
 	}

@@ -14,7 +14,9 @@
  * then, on exit, "store jid=JID prekeys=N pending=M" (or "store none").
  * With --messaging the engine also sends and receives 1:1 messages
  * (proto/dm.h) and prints each messaging event:
- *   dm-message CHAT ID from_me=0|1 state=S notice=0|1 quoted=ID|-: TEXT
+ *   dm-message CHAT ID from_me=0|1 state=S notice=0|1 note=N quoted=ID|-:
+ *       TEXT   (N what a notice says: text, identity, not-sent:DEVICE;
+ *       - for a message)
  *   dm-state CHAT ID STATE | dm-changed CHAT ID: TEXT | dm-deleted CHAT ID
  *   dm-reaction CHAT ID SENDER: EMOJI | dm-typing CHAT on|off
  *   dm-presence CHAT online|offline last=S | dm-send-failed CHAT ID err=E: WHY
@@ -232,18 +234,36 @@ group_line(struct drv *d, const char *group, int left)
 	store_group_release(&g);
 }
 
+/* What a notice says, typed: "text", "identity", "not-sent:DEVICE";
+ * "-" for a message. */
+static void
+note_name(const struct wa_dm_ev *ev, char *out, size_t len)
+{
+	if (!ev->notice)
+		snprintf(out, len, "-");
+	else if (ev->notice_kind == WA_DM_NOTE_IDENTITY)
+		snprintf(out, len, "identity");
+	else if (ev->notice_kind == WA_DM_NOTE_NOT_SENT)
+		snprintf(out, len, "not-sent:%u", (unsigned)ev->notice_device);
+	else
+		snprintf(out, len, "text");
+}
+
 static void
 on_dm_event(void *arg, const struct wa_dm_ev *ev)
 {
 	struct drv	*d = arg;
 	const char	*k = "?";
+	char		 note[32];
 
 	switch (ev->kind) {
 	case WA_DM_EV_MESSAGE:
 		k = "dm-message";
-		printf("%s %s %s from_me=%d state=%s notice=%d quoted=%s: "
-		    "%s\n", k, ev->chat, ev->id, ev->from_me,
-		    state_name(ev->state), ev->notice, ev->quoted_id != NULL ?
+		note_name(ev, note, sizeof(note));
+		printf("%s %s %s from_me=%d state=%s notice=%d note=%s "
+		    "quoted=%s: %s\n", k, ev->chat, ev->id, ev->from_me,
+		    state_name(ev->state), ev->notice, note,
+		    ev->quoted_id != NULL ?
 		    ev->quoted_id : "-", ev->text != NULL ? ev->text : "");
 		break;
 	case WA_DM_EV_STATE:

@@ -136,7 +136,7 @@ try {
 
 	// 3. A second text is a msg.
 	w.cmd(`send ${bobJid} second`);
-	const q3 = idOf(await w.wait(60000, 'queued 2', /^dm-message .* from_me=1 state=queued notice=0 quoted=-: second$/));
+	const q3 = idOf(await w.wait(60000, 'queued 2', /^dm-message .* from_me=1 state=queued notice=0 note=- quoted=-: second$/));
 	const g3 = await bobWait(10000, 'second', upserted(q3)).catch(() => null);
 	r = (await routes()).filter((x) => x.id === q3 && x.to === `${BOB}:1@s.whatsapp.net`);
 	ok(text(g3 && msgOf(g3, q3)) === 'second' && r[0]?.enc[0] === 'msg', 'a later text is a msg and decrypts', r);

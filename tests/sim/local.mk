@@ -17,6 +17,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/phone-store.c \
 	tests/sim/phone-send.c \
 	tests/sim/phone-group.c \
+	tests/sim/phone-retry.c \
 	tests/sim/phone-chatty.c \
 	tests/sim/history.c tests/sim/history.h \
 	tests/sim/history-gen.c \

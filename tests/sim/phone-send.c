@@ -284,6 +284,7 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	e.devices = cnt.n;
 	e.pkmsgs = cnt.pkmsgs;
 	phone_entry_log_add(&p->sent, &p->nsent, &p->sent_cap, &e);
+	phone_dm_keep(p, id, chat, type, inner);
 	sim_log(s, "phone %s: message %s (%s) to %s@%s: %u copies (%u pkmsg), "
 	    "%u devices without keys", me->pn, id, type, user, server,
 	    cnt.n, cnt.pkmsgs, cnt.skipped);

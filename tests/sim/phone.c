@@ -111,8 +111,10 @@ sim_phone_free(struct sim_phone *p)
 	for (i = 0; i < p->ngin; i++)
 		free(p->gin[i].text);
 	free(p->gin);
-	for (i = 0; i < PHONE_GROUP_SENT_MAX; i++)
+	for (i = 0; i < PHONE_GROUP_SENT_MAX; i++) {
 		phone_wipe(&p->gsent[i].msg);
+		phone_wipe(&p->dsent[i].msg);
+	}
 	free(p);
 }
 
@@ -577,6 +579,8 @@ take_fire(uv_timer_t *t)
 			if (strcmp(j->type, "retry") == 0 &&
 			    wa_node_attr(n, "participant") != NULL)
 				phone_group_retry(j->a->phone, n, j->id);
+			else if (strcmp(j->type, "retry") == 0)
+				phone_dm_retry(j->a->phone, n, j->id);
 		} else if (j->kind == SIM_ROUTE_NOTIFICATION)
 			sim_log(j->s, "phone %s: notification %s (%s) taken",
 			    j->a->pn, j->id, j->type);
@@ -729,6 +733,8 @@ sim_phone_json(const struct sim_account *a)
 	    json_object_new_int64((int64_t)p->resent));
 	json_object_object_add(o, "retry_receipts",
 	    json_object_new_int64((int64_t)p->retry_receipts));
+	json_object_object_add(o, "dm_resends",
+	    json_object_new_int64((int64_t)p->dm_resends));
 	json_object_object_add(o, "echoes",
 	    json_object_new_int64((int64_t)p->echoes));
 	for (i = 0; i < p->nin; i++) {

@@ -90,10 +90,12 @@ struct ginbox {
 	int		 err;			/* 0, or why it was not read */
 };
 
-/* A group message a phone sent, kept for retry receipts (10.5). */
+/* A group (or 1:1) message a phone sent, kept for retry receipts (10.5,
+ * 9.6). */
 struct gsent {
-	char		 group[48];
+	char		 group[48];		/* 1:1: the chat, a user JID */
 	char		 id[80];
+	char		 type[24];		/* 1:1: the stanza's type */
 	struct buf	 msg;			/* the Message, unpadded */
 };
 
@@ -133,6 +135,9 @@ struct sim_phone {
 	size_t			 ngin, gin_cap;
 	uint64_t		 gin_seq;
 	struct gsent		 gsent[PHONE_GROUP_SENT_MAX];
+	struct gsent		 dsent[PHONE_GROUP_SENT_MAX];	/* 1:1 */
+	unsigned		 next_dsent;
+	uint64_t		 dm_resends;	/* 1:1 retry answers */
 	unsigned		 next_gsent;
 	uint64_t		 group_decrypted, group_failed, skdms;
 	uint64_t		 group_resends;
@@ -225,6 +230,18 @@ void	phone_take_group_message(struct sim_phone *p,
 /* A retry receipt n for group message id that p sent (10.5): resent to
  * that device with the SKDM. */
 void	phone_group_retry(struct sim_phone *p, const struct wa_node *n,
+	    const char *id);
+
+/* --- phone-retry.c --- */
+/* Keep the 1:1 Message inner p sent to chat as message id (stanza type)
+ * for retry receipts. */
+void	phone_dm_keep(struct sim_phone *p, const char *id, const char *chat,
+	    const char *type, const struct buf *inner);
+/* A 1:1 retry receipt n for message id that p sent (9.6): the message
+ * again to that device alone, on a session from the receipt's <keys>,
+ * else from a fresh bundle when its registration id changed, else on the
+ * session there is. */
+void	phone_dm_retry(struct sim_phone *p, const struct wa_node *n,
 	    const char *id);
 
 /* --- phone-chatty.c --- */

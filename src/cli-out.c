@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli-out.c -- the subcommands' output (src/cli-out.h): text from the
+ * network made inert for a terminal, JSON strings, times, and the line
+ * written to stdout.
+ */
+#include "base/compat.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "base/sanitize.h"
+#include "src/cli-out.h"
+
+/* Append s, NUL-terminated. */
+void
+cli_put(struct buf *b, const char *s)
+{
+	buf_append(b, s, strlen(s));
+}
+
+void
+cli_putf(struct buf *b, const char *fmt, ...)
+{
+	char	 tmp[256];
+	va_list	 ap;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		buf_append(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n :
+		    sizeof(tmp) - 1);
+}
+
+/* Text from the network, inert on a terminal, on one line. */
+void
+cli_put_text(struct buf *b, const char *p, size_t len)
+{
+	wc_sanitize(p, len, false, b);
+	b->len--;	/* its NUL */
+}
+
+/* Code point c as JSON's \uXXXX, two of them (UTF-16) above U+FFFF. */
+static void
+json_escape_cp(struct buf *b, uint32_t c)
+{
+	if (c > 0xFFFF) {
+		c -= 0x10000;
+		cli_putf(b, "\\u%04x\\u%04x", (unsigned)(0xD800 + (c >> 10)),
+		    (unsigned)(0xDC00 + (c & 0x3FF)));
+	} else
+		cli_putf(b, "\\u%04x", (unsigned)c);
+}
+
+/*
+ * A JSON string of p[0..len): valid UTF-8, controls escaped.  Returns
+ * the byte length of the UTF-8 a JSON reader decodes (for offsets).
+ */
+size_t
+cli_json_chars(struct buf *b, const char *p, size_t len)
+{
+	const unsigned char	*u = (const unsigned char *)p;
+	size_t			 i = 0, n, out = 0;
+	uint32_t		 c;
+
+	while (i < len) {
+		if ((n = wc_utf8_seq(u + i, len - i, &c)) == 0) {
+			cli_put(b, "\\ufffd");
+			out += 3;
+			i++;
+			continue;
+		}
+		if (c == '"' || c == '\\') {
+			buf_push(b, '\\');
+			buf_push(b, (uint8_t)c);
+		} else if (c == '\n')
+			cli_put(b, "\\n");
+		else if (c == '\t')
+			cli_put(b, "\\t");
+		else if (wc_unsafe_cp(c) || wc_invisible_cp(c))
+			json_escape_cp(b, c);
+		else
+			buf_append(b, u + i, n);
+		out += n;
+		i += n;
+	}
+	return out;
+}
+
+void
+cli_json_str(struct buf *b, const char *key, const char *p, size_t len)
+{
+	cli_putf(b, ",\"%s\":\"", key);
+	cli_json_chars(b, p, len);
+	buf_push(b, '"');
+}
+
+void
+cli_json_s(struct buf *b, const char *key, const char *s)
+{
+	cli_json_str(b, key, s, strlen(s));
+}
+
+/* Time ts_ms: "YYYY-MM-DD HH:MM" local (text) or ISO 8601 UTC (JSON). */
+void
+cli_put_time(struct buf *b, int64_t ts_ms, bool utc)
+{
+	time_t		 t = (time_t)(ts_ms / 1000);
+	struct tm	 tm;
+	char		 s[40];
+
+	if ((utc ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)) == NULL) {
+		cli_put(b, "?");
+		return;
+	}
+	if (utc)
+		strftime(s, sizeof(s), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	else
+		strftime(s, sizeof(s), "%Y-%m-%d %H:%M", &tm);
+	cli_put(b, s);
+}
+
+bool
+cli_write_line(struct buf *b)
+{
+	bool	 ok;
+
+	buf_push(b, '\n');
+	ok = fwrite(b->p, 1, b->len, stdout) == b->len;
+	b->len = 0;
+	return ok;
+}

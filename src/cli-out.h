@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli-out.h -- the output of the read-only subcommands (src/cli.c):
+ * lines built in a struct buf, then written to stdout.  Text output passes
+ * every string from the network through wc_sanitize() (single-line); JSON
+ * strings are valid UTF-8 with every control, bidirectional control and
+ * invisible character escaped as \uXXXX (doc/wachat.1, SUBCOMMANDS).  Main
+ * thread only; no state of its own.  None fails: a buffer grows or aborts
+ * on out-of-memory as base/buf.h says.
+ */
+#ifndef WC_CLI_OUT_H
+#define WC_CLI_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+
+/* Append the NUL-terminated s to b (without its NUL). */
+void	cli_put(struct buf *b, const char *s);
+
+/* Append printf(fmt, ...) to b, cut at 255 bytes. */
+void	cli_putf(struct buf *b, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Append p[0..len) (text from the network) to b, inert on a terminal and
+ * on one line (wc_sanitize() single-line). */
+void	cli_put_text(struct buf *b, const char *p, size_t len);
+
+/*
+ * Append p[0..len) to b as the inside of a JSON string: valid UTF-8
+ * (each invalid byte U+FFFD), '"' and '\\' escaped, controls and invisible
+ * characters as \uXXXX (a surrogate pair above U+FFFF).  Returns the
+ * byte length of the UTF-8 a JSON reader decodes from it (for offsets).
+ */
+size_t	cli_json_chars(struct buf *b, const char *p, size_t len);
+
+/* Append ,"key":"p[0..len)" to b (key is ours, not escaped). */
+void	cli_json_str(struct buf *b, const char *key, const char *p,
+	    size_t len);
+
+/* cli_json_str() of the NUL-terminated s. */
+void	cli_json_s(struct buf *b, const char *key, const char *s);
+
+/* Append the time ts_ms (ms since the epoch): "YYYY-MM-DD HH:MM" local
+ * time, or with utc ISO 8601 UTC ("YYYY-MM-DDTHH:MM:SSZ"); "?" when the
+ * time cannot be represented. */
+void	cli_put_time(struct buf *b, int64_t ts_ms, bool utc);
+
+/* Write b and a newline to stdout and empty b.  Returns false when the
+ * write failed (the caller's exit status CLI_WRITE). */
+bool	cli_write_line(struct buf *b);
+
+#endif
