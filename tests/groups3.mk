@@ -16,3 +16,6 @@ EXTRA_DIST += tests/fuzz/ev-wire-seeds.sh
 # with wachat's <keys>, answered by the sim's phone (point 1).
 TESTS += tests/sim-dm-retry-keys.sh
 EXTRA_DIST += tests/sim-dm-retry-keys.sh
+# The typed notices in German on the screen and from the database.
+TESTS += tests/ui-de-notice-tmux.sh
+EXTRA_DIST += tests/ui-de-notice-tmux.sh
