@@ -159,15 +159,4 @@ check "wachat history lists the $N once each, in order ($horder)" \
 failed_now && diag "$tmp/history" && diag "$tmp/h.err"
 tm kill-server >/dev/null 2>&1
 
-sim_stop
-check "wachat-sim exits cleanly (status $status)" [ "$status" -eq 0 ]
-if grep -q -E 'Sanitizer|runtime error:' "$tmp"/*.err "$LOG" 2>/dev/null
-then
-	not_ok "no sanitizer report from wachat-sim or wachat"
-	for f in "$tmp"/*.err "$LOG"; do
-		diag "$f"
-	done
-else
-	ok "no sanitizer report from wachat-sim or wachat"
-fi
-finish_tap
+finish_sim_tmux

@@ -131,3 +131,21 @@ show() {
 	diag "$tmp/pane"
 	tail -n 30 "$LOG" 2>/dev/null | sed 's/^/# log: /'
 }
+
+# finish_sim_tmux: stop the sim (its exit status checked), look for a
+# sanitizer report in every *.err of $tmp and in wachat's log, and end
+# the TAP output.  The last thing a sim and tmux test does.
+finish_sim_tmux() {
+	sim_stop
+	check "wachat-sim exits cleanly (status $status)" [ "$status" -eq 0 ]
+	if grep -q -E 'Sanitizer|runtime error:' "$tmp"/*.err "$LOG" 2>/dev/null
+	then
+		not_ok "no sanitizer report from wachat-sim or wachat"
+		for f in "$tmp"/*.err "$LOG"; do
+			diag "$f"
+		done
+	else
+		ok "no sanitizer report from wachat-sim or wachat"
+	fi
+	finish_tap
+}

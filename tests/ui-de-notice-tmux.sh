@@ -6,7 +6,7 @@
 # (the sim's phone-reinstall) and writes again makes the open chat in a
 # tmux pane show "Sicherheitsnummer geändert" and no English; after a
 # restart the same line, read back from the database, is German too; and
-# `wachat history` prints it in German.  TAP.
+# `wachat history` prints it in German; no sanitizer report.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 PN=15550000001
@@ -86,5 +86,4 @@ env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$LOC" \
 check "wachat history prints it in German" \
     grep -q 'Sicherheitsnummer geändert' "$tmp/hist"
 [ $? -eq 0 ] || diag "$tmp/hist"
-sim_stop
-finish_tap
+finish_sim_tmux
