@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Disk full, third round (issue 15 point 7): history sync, the prekey
+# upload and pairing, the group notices.
+
+# History sync over a fake store whose writes fail (proto/hsync.c).
+check_PROGRAMS += tests/test-hsync-store
+tests_test_hsync_store_SOURCES = tests/test-hsync-store.c
+tests_test_hsync_store_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
+tests_test_hsync_store_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS)
+TESTS += tests/test-hsync-store
