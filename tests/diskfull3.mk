@@ -8,3 +8,8 @@ tests_test_hsync_store_SOURCES = tests/test-hsync-store.c
 tests_test_hsync_store_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
 tests_test_hsync_store_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS)
 TESTS += tests/test-hsync-store
+
+# The whole client in a real terminal: the disk fills during history
+# sync and is freed again (tests/fakes/enospc-preload.so).
+TESTS += tests/diskfull-hist-tmux.sh
+EXTRA_DIST += tests/diskfull-hist-tmux.sh
