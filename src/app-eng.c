@@ -130,6 +130,14 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 	case WA_ENG_EV_ERROR:
 		app_eng_error(a, e->text, e->err);
 		break;
+	case WA_ENG_EV_STORE_FAILED:
+		/* said, then offline until a write succeeds */
+		app_eng_error(a, e->text, e->err);
+		if (e->err == -ENOSPC)
+			app_disk_full(a);
+		else
+			app_disk_ioerr(a);
+		break;
 	}
 	if (ev != NULL)
 		app_eng_send(a, ev);

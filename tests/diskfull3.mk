@@ -13,3 +13,7 @@ TESTS += tests/test-hsync-store
 # sync and is freed again (tests/fakes/enospc-preload.so).
 TESTS += tests/diskfull-hist-tmux.sh
 EXTRA_DIST += tests/diskfull-hist-tmux.sh
+
+# The whole client: the disk full at the link and at the prekey upload.
+TESTS += tests/diskfull-keys-tmux.sh
+EXTRA_DIST += tests/diskfull-keys-tmux.sh
