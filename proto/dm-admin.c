@@ -381,8 +381,8 @@ own_participant(struct wa_dm *dm, const struct group_iq *q, size_t k,
 		removed = true;
 	} else
 		otx_keep(t, dm->st->group_member(dm->st->arg, q->group, jid,
-		    pn[0] != '\0' ? pn : NULL, what == WA_GROUP_PROMOTE ? 1 : 0),
-		    "a member");
+		    pn[0] != '\0' ? pn : NULL,
+		    what == WA_GROUP_PROMOTE ? 1 : 0), "a member");
 	/* named after the store has the member (and its PN) */
 	who(dm, NULL, pn[0] != '\0' ? pn : jid, name, sizeof(name));
 	snprintf(line, sizeof(line), "%s%s%s", changes[k].pre, name,

@@ -40,8 +40,8 @@ struct wa_hsync {
 	char			 own_user[96];	/* our PN user JID */
 	enum hstate		 state;
 	bool			 kicking, rekick;
-	bool			 held;		/* a write failed: nothing more
-						 * is taken on this connection */
+	bool			 held;	/* a write failed: nothing more is
+					 * taken on this connection */
 	/* The notification being taken. */
 	char			 id[WA_HSYNC_ID_MAX];
 	struct buf		 msg;		/* the Message bytes */

@@ -59,8 +59,9 @@ check "the link cannot be stored: the status line says the disk is full" \
 failed_now && show
 # (refused in words, or the connection closed before pair-device-sign:
 # either way the server keeps no link)
-check "... and the server keeps no link" wait_grep "$tmp/sim.log" \
-    'pair-success refused by the companion|closed before pair-device-sign: device [0-9]+ forgotten' 100
+nolink='pair-success refused by the companion'
+nolink="$nolink|closed before pair-device-sign: device [0-9]+ forgotten"
+check "... and the server keeps no link" wait_grep "$tmp/sim.log" "$nolink" 100
 failed_now && diag "$tmp/sim.log"
 capture
 check "... and the screen does not say connected" \
@@ -125,7 +126,8 @@ first=$(pk first_id)
 last=$(pk last_id)
 held=$(sqlite3 "$tmp/data/wachat.db" "SELECT count(*) FROM prekey WHERE \
     uploaded = 1 AND id BETWEEN ${first:-0} AND ${last:-0}" 2>&1)
-check "every prekey the sim holds ($cnt, ids $first-$last) is in wachat's database ($held)" \
+check "every prekey the sim holds ($cnt, ids $first-$last) is in the \
+database ($held)" \
     sh -c '[ "$1" -gt 2 ] && [ "$2" = "$1" ]' _ "${cnt:-0}" "$held"
 tm kill-server >/dev/null 2>&1
 
