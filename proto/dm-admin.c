@@ -20,6 +20,7 @@
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
+#include "base/xmalloc.h"
 #include "proto/dm-int.h"
 #include "proto/group.h"
 #include "proto/node.h"
@@ -114,7 +115,10 @@ put_info(struct wa_dm *dm, const struct wa_group_info *g)
 	int	 rc;
 
 	if ((rc = dm->st->group_put(dm->st->arg, g)) != 0) {
+		/* a full disk is said (offline until there is room; the
+		 * next connection asks again) */
 		log_warn("cannot store a group: %s", wc_strerror(rc));
+		(void)dm_store_failed(dm, rc);
 		return;
 	}
 	dm_emit_group(dm, g->jid, false);
@@ -181,18 +185,132 @@ who(struct wa_dm *dm, const struct wa_group_participant *p, const char *jid,
 	dm_name_of(dm, j, out, len);
 }
 
+/* --- our own change's records and lines, in one transaction --- */
+
+/* A line of our own change, shown once its transaction commits. */
+struct oline {
+	char		 group[WA_DM_JID_MAX];
+	char		 text[400];
+	char		 id[WA_DM_ID_MAX];
+};
+
+/* The answer to our own change being recorded: otx_begin(), its writes
+ * folded in by otx_keep() and its lines stored by otx_line(), then
+ * otx_end(). */
+struct otx {
+	struct wa_dm	*dm;
+	const char	*group;		/* for the error line */
+	int64_t		 ts;
+	int		 rc;		/* the first -ENOSPC or -EIO */
+	bool		 begun;
+	struct oline	*lines;
+	size_t		 n;
+};
+
+static void
+otx_begin(struct wa_dm *dm, struct otx *t, const char *group)
+{
+	memset(t, 0, sizeof(*t));
+	t->dm = dm;
+	t->group = group;
+	t->ts = dm->host.now_ms(dm->host.arg);
+	if ((t->rc = dm->st->tx_begin(dm->st->arg)) == 0)
+		t->begun = true;
+}
+
+/* May a write go in (the transaction open, nothing failed)? */
+static bool
+otx_ok(const struct otx *t)
+{
+	return t->rc == 0;
+}
+
+/* Fold the result of one write into t: a store failure (-ENOSPC, -EIO)
+ * undoes the whole change; another error is only logged. */
+static void
+otx_keep(struct otx *t, int rc, const char *what)
+{
+	if (rc >= 0)
+		return;
+	if (rc == -ENOSPC || rc == -EIO) {
+		if (t->rc == 0)
+			t->rc = rc;
+	} else
+		log_warn("group answer: %s: %s", what, wc_strerror(rc));
+}
+
+/* Store the line text in group, to be shown after the commit. */
+static void
+otx_line(struct otx *t, const char *group, const char *text)
+{
+	struct oline	*l;
+
+	if (!otx_ok(t))
+		return;
+	t->lines = xrealloc(t->lines, (t->n + 1) * sizeof(*t->lines));
+	l = &t->lines[t->n];
+	snprintf(l->group, sizeof(l->group), "%s", group);
+	snprintf(l->text, sizeof(l->text), "%s", text);
+	otx_keep(t, dm_notice_put(t->dm, l->group, "", t->ts, l->text, l->id),
+	    "a line");
+	t->n++;
+}
+
+/* Commit and show the lines, or roll back: what the server did is not
+ * recorded here then, which is logged and said (an error for the group),
+ * and a full disk or an I/O error takes the module offline (the next
+ * metadata query records the group as the server has it).  Returns 0 or
+ * the store's error. */
+static int
+otx_end(struct otx *t, const char *what)
+{
+	struct wa_dm	*dm = t->dm;
+	char		 line[200];
+	size_t		 i;
+	int		 rc = t->rc;
+
+	if (t->begun && rc == 0)
+		rc = dm->st->tx_commit(dm->st->arg);
+	else if (t->begun)
+		(void)dm->st->tx_rollback(dm->st->arg);
+	if (rc == 0)
+		for (i = 0; i < t->n; i++)
+			dm_notice_show(dm, t->lines[i].group, "", t->ts,
+			    t->lines[i].text, t->lines[i].id);
+	else {
+		log_warn("group answer: %s, not stored: %s", what,
+		    wc_strerror(rc));
+		snprintf(line, sizeof(line), "%s, but it could not be stored "
+		    "here: %s", what, rc == -ENOSPC ? "the disk is full" :
+		    wc_strerror(rc));
+		dm_emit_error(dm, t->group[0] != '\0' ? t->group : NULL, rc,
+		    line);
+		(void)dm_store_failed(dm, rc);
+	}
+	free(t->lines);
+	t->lines = NULL;
+	t->n = 0;
+	return rc;
+}
+
 /* --- the answers to our own queries and changes --- */
 
-/* Our subject change went through: stored, and a line in the chat. */
-static void
+/* Our subject change went through: stored, and a line in the chat, in
+ * one transaction. */
+static int
 own_subject(struct wa_dm *dm, const struct group_iq *q)
 {
-	char	 line[400];
+	struct otx	 t;
+	char		 line[400];
 
-	(void)dm->st->group_subject(dm->st->arg, q->group, q->subject);
+	otx_begin(dm, &t, q->group);
+	if (otx_ok(&t))
+		otx_keep(&t, dm->st->group_subject(dm->st->arg, q->group,
+		    q->subject), "the subject");
 	snprintf(line, sizeof(line), "you changed the subject to \"%s\"",
 	    q->subject);
-	dm_notice(dm, q->group, "", dm->host.now_ms(dm->host.arg), line);
+	otx_line(&t, q->group, line);
+	return otx_end(&t, "the subject was changed");
 }
 
 /* The change of a tag of a participants answer, and its line's words
@@ -231,7 +349,7 @@ refusal(const char *err, enum wa_group_change what)
  */
 static bool
 own_participant(struct wa_dm *dm, const struct group_iq *q, size_t k,
-    const struct wa_node *p, int64_t now)
+    const struct wa_node *p, struct otx *t)
 {
 	enum wa_group_change	 what = changes[k].what;
 	char			 jid[WA_DM_JID_MAX], pn[WA_DM_JID_MAX];
@@ -252,39 +370,46 @@ own_participant(struct wa_dm *dm, const struct group_iq *q, size_t k,
 		dm_emit_error(dm, q->group, WC_EPROTO, line);
 		return false;
 	}
+	if (!otx_ok(t))
+		return false;
 	if (what == WA_GROUP_REMOVE) {
-		(void)dm->st->group_member(dm->st->arg, q->group, jid, NULL,
-		    -1);
-		if (pn[0] != '\0')
-			(void)dm->st->group_member(dm->st->arg, q->group, pn,
-			    NULL, -1);
+		otx_keep(t, dm->st->group_member(dm->st->arg, q->group, jid,
+		    NULL, -1), "a member");
+		if (pn[0] != '\0' && otx_ok(t))
+			otx_keep(t, dm->st->group_member(dm->st->arg, q->group,
+			    pn, NULL, -1), "a member");
 		removed = true;
 	} else
-		(void)dm->st->group_member(dm->st->arg, q->group, jid,
-		    pn[0] != '\0' ? pn : NULL, what == WA_GROUP_PROMOTE ? 1 : 0);
+		otx_keep(t, dm->st->group_member(dm->st->arg, q->group, jid,
+		    pn[0] != '\0' ? pn : NULL,
+		    what == WA_GROUP_PROMOTE ? 1 : 0), "a member");
 	/* named after the store has the member (and its PN) */
 	who(dm, NULL, pn[0] != '\0' ? pn : jid, name, sizeof(name));
 	snprintf(line, sizeof(line), "%s%s%s", changes[k].pre, name,
 	    changes[k].post);
-	dm_notice(dm, q->group, "", now, line);
+	otx_line(t, q->group, line);
 	return removed;
 }
 
 /*
  * Our participant change went through (whatsmeow group.go: the answer
  * holds <add|remove|promote|demote><participant jid [error]/>...): each
- * participant without an error is recorded, with a line; a removal
- * replaces our sender key (10.4) so the removed cannot read what follows.
+ * participant without an error is recorded, with a line, all in one
+ * transaction; a removal replaces our sender key (10.4) so the removed
+ * cannot read what follows (even when the records failed: the server
+ * removed them).  Returns 0 or the store's error.
  */
-static void
+static int
 own_participants(struct wa_dm *dm, const struct group_iq *q,
     const struct wa_node *n)
 {
 	const struct wa_node	*c;
+	struct otx		 t;
 	size_t			 i, k, p, nc = wa_node_nkids(n);
 	bool			 removed = false;
-	int64_t			 now = dm->host.now_ms(dm->host.arg);
+	int			 rc;
 
+	otx_begin(dm, &t, q->group);
 	for (i = 0; i < nc; i++) {
 		c = wa_node_kid(n, i);
 		for (k = 0; k < sizeof(changes) / sizeof(changes[0]); k++)
@@ -294,10 +419,12 @@ own_participants(struct wa_dm *dm, const struct group_iq *q,
 			continue;
 		for (p = 0; p < wa_node_nkids(c); p++)
 			removed |= own_participant(dm, q, k, wa_node_kid(c, p),
-			    now);
+			    &t);
 	}
+	rc = otx_end(&t, "the members were changed");
 	if (removed)
 		(void)rotate(dm, q->group);
+	return rc;
 }
 
 /* The words and error for a refused answer of a group query. */
@@ -310,6 +437,21 @@ query_failed(struct wa_dm *dm, const struct group_iq *q, int rc)
 		    "the server did not describe the group");
 	else if (q->what == GQ_CREATE)
 		dm_emit_error(dm, NULL, rc, "the group could not be created");
+}
+
+/* The group we created: stored with its line, in one transaction, then
+ * shown. */
+static void
+own_create(struct wa_dm *dm, const struct wa_group_info *g)
+{
+	struct otx	 t;
+
+	otx_begin(dm, &t, g->jid);
+	if (otx_ok(&t))
+		otx_keep(&t, dm->st->group_put(dm->st->arg, g), "the group");
+	otx_line(&t, g->jid, "you created the group");
+	if (otx_end(&t, "the group was created") == 0)
+		dm_emit_group(dm, g->jid, false);
 }
 
 /* The answer to a metadata query (GQ_JOB, GQ_INFO, GQ_PARTICIPATING,
@@ -337,14 +479,13 @@ on_info(struct wa_dm *dm, const struct group_iq *q, const struct wa_node *n)
 		log_warn("group answer: %s", why != NULL ? why :
 		    wc_strerror(rc));
 		query_failed(dm, q, rc);
-	} else {
+	} else if (q->what == GQ_CREATE && ng == 1)
+		own_create(dm, &gs[0]);
+	else {
 		for (i = 0; i < ng; i++)
 			put_info(dm, &gs[i]);
 		if (q->what == GQ_PARTICIPATING)
 			log_info("member of %zu groups", ng);
-		if (q->what == GQ_CREATE && ng == 1)
-			dm_notice(dm, gs[0].jid, "", dm->host.now_ms(
-			    dm->host.arg), "you created the group");
 		if (q->what == GQ_JOB)
 			dm_job_meta(dm, q->group, 0, NULL);
 	}
@@ -371,6 +512,21 @@ change_refused(struct wa_dm *dm, const struct group_iq *q,
 	    -ENOENT : WC_EPROTO, line);
 }
 
+/* We left: recorded with its line, in one transaction, then shown. */
+static void
+own_leave(struct wa_dm *dm, const struct group_iq *q)
+{
+	struct otx	 t;
+
+	otx_begin(dm, &t, q->group);
+	if (otx_ok(&t))
+		otx_keep(&t, dm->st->group_left(dm->st->arg, q->group, true),
+		    "left");
+	otx_line(&t, q->group, "you left");
+	if (otx_end(&t, "you left the group") == 0)
+		dm_emit_group(dm, q->group, true);
+}
+
 /* The answer to a change (GQ_SUBJECT, GQ_PARTICIPANTS, GQ_LEAVE). */
 static void
 on_change(struct wa_dm *dm, const struct group_iq *q, const struct wa_node *n)
@@ -382,18 +538,17 @@ on_change(struct wa_dm *dm, const struct group_iq *q, const struct wa_node *n)
 		return;
 	}
 	if (q->what == GQ_LEAVE) {
-		(void)dm->st->group_left(dm->st->arg, q->group, true);
-		dm_notice(dm, q->group, "", dm->host.now_ms(dm->host.arg),
-		    "you left");
-		dm_emit_group(dm, q->group, true);
+		own_leave(dm, q);
 		return;
 	}
 	/* The server tells the other members; our own change is ours to
 	 * record (the acting device gets no w:gp2). */
 	if (q->what == GQ_SUBJECT)
-		own_subject(dm, q);
+		rc = own_subject(dm, q);
 	else
-		own_participants(dm, q, n);
+		rc = own_participants(dm, q, n);
+	if (rc != 0)
+		return;		/* offline soon: no refresh now */
 	if ((rc = dm_group_ask(dm, GQ_INFO, q->group)) != 0)
 		log_warn("group refresh: %s", wc_strerror(rc));
 }

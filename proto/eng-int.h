@@ -141,6 +141,11 @@ void		 eng_emit(struct wa_eng *e, enum wa_eng_ev_kind kind, int err,
 void		 eng_emitf(struct wa_eng *e, enum wa_eng_ev_kind kind, int err,
 		    const char *fmt, ...) PRINTFLIKE(4, 5);
 
+/* The kind of event for a failed store call's rc: WA_ENG_EV_STORE_FAILED
+ * for -ENOSPC or -EIO (the host goes offline until a write succeeds),
+ * else WA_ENG_EV_ERROR.  Pure. */
+enum wa_eng_ev_kind eng_store_kind(int rc);
+
 /* The injected clock: ms since the Unix epoch. */
 int64_t		 eng_now_ms(struct wa_eng *e);
 

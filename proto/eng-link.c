@@ -189,6 +189,15 @@ relink(struct wa_eng *e, int err, const char *reason)
 	if ((rc = e->st->device_forget(e->st->arg)) != 0 ||
 	    (rc = eng_make_device(e)) != 0 ||
 	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
+		if (eng_store_kind(rc) == WA_ENG_EV_STORE_FAILED) {
+			/* a full disk: the host holds us; the next login
+			 * (the old link, refused again) or the new
+			 * material in memory starts it over */
+			eng_emitf(e, WA_ENG_EV_STORE_FAILED, rc, "the link "
+			    "did not complete, and a new one cannot be "
+			    "stored: %s", wc_strerror(rc));
+			return;
+		}
 		e->halted = true;
 		eng_emitf(e, WA_ENG_EV_STOPPED, rc, "the link did not "
 		    "complete, and a new one cannot be made: %s",

@@ -49,16 +49,19 @@ mark_uploaded(struct wa_eng *e)
 }
 
 /* Generate n keys under the store's next ids and store them in one
- * transaction.  Returns 0 or an error. */
+ * transaction.  Returns 0 or an error (*store set when it was the
+ * store's: then none of them may go up). */
 static int
-gen_prekeys(struct wa_eng *e, struct wa_prekey *k, size_t n)
+gen_prekeys(struct wa_eng *e, struct wa_prekey *k, size_t n, bool *store)
 {
 	uint32_t	 id;
 	size_t		 i;
 	int		 rc;
 
+	*store = true;
 	if ((rc = e->st->prekey_next_id(e->st->arg, &id)) != 0)
 		return rc;
+	*store = false;
 	for (i = 0; i < n; i++) {
 		if (id == 0 || id > WA_ENG_PREKEY_ID_MAX)
 			id = 1;	/* wrap (7.3, [RS]) */
@@ -68,8 +71,10 @@ gen_prekeys(struct wa_eng *e, struct wa_prekey *k, size_t n)
 		wa_crypto_x25519_base(k[i].priv, k[i].pub);
 	}
 	/* Durable before they leave (style.md 3.1: persist before send). */
-	if ((rc = e->st->prekey_put(e->st->arg, k, n)) != 0)
+	if ((rc = e->st->prekey_put(e->st->arg, k, n)) != 0) {
+		*store = true;
 		return rc;
+	}
 	eng_emit(e, WA_ENG_EV_PREKEYS_STORED, 0, "", (uint32_t)n, k[0].id);
 	return e->freed ? -ESHUTDOWN : 0;
 }
@@ -167,6 +172,7 @@ static void
 upload_prekeys(struct wa_eng *e, size_t gen)
 {
 	struct wa_prekey	*k;
+	bool			 store = true;
 	int			 rc, n;
 
 	if (e->upload_id[0] != '\0')
@@ -177,10 +183,11 @@ upload_prekeys(struct wa_eng *e, size_t gen)
 		rc = n;
 		goto fail;
 	}
+	store = false;
 	if (n == 0 && gen > 0) {
 		if (gen > WA_ENG_PREKEY_FIRST)
 			gen = WA_ENG_PREKEY_FIRST;
-		if ((rc = gen_prekeys(e, k, gen)) != 0)
+		if ((rc = gen_prekeys(e, k, gen, &store)) != 0)
 			goto fail;
 		n = (int)gen;
 	} else if (n > 0)
@@ -196,8 +203,10 @@ fail:
 	wa_crypto_wipe(k, WA_ENG_PREKEY_FIRST * sizeof(*k));
 	free(k);
 	log_warn("prekey upload: %s", wc_strerror(rc));
-	eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot upload prekeys: %s",
-	    wc_strerror(rc));
+	/* a key the store could not keep never goes up (the server would
+	 * hand it out, and its message could not be read) */
+	eng_emitf(e, store ? eng_store_kind(rc) : WA_ENG_EV_ERROR, rc,
+	    "cannot upload prekeys: %s", wc_strerror(rc));
 }
 
 void
@@ -218,7 +227,8 @@ eng_on_upload_reply(struct wa_eng *e, const struct wa_node *n)
 	}
 	e->uploaded = true;
 	if ((rc = mark_uploaded(e)) != 0) {
-		eng_emitf(e, WA_ENG_EV_ERROR, rc,
+		/* the same keys go up again at the next login */
+		eng_emitf(e, eng_store_kind(rc), rc,
 		    "cannot mark prekeys uploaded: "
 		    "%s", wc_strerror(rc));
 		return;
@@ -287,7 +297,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 		/* The server took the link: it is ours now. */
 		e->dev.unconfirmed = false;
 		if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0)
-			eng_emitf(e, WA_ENG_EV_ERROR, rc,
+			eng_emitf(e, eng_store_kind(rc), rc,
 			    "cannot store the device after the login: %s",
 			    wc_strerror(rc));
 	}
@@ -310,7 +320,8 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	}
 	count = e->st->prekey_count(e->st->arg);
 	if (count < 0)
-		eng_emitf(e, WA_ENG_EV_ERROR, count, "cannot count prekeys: %s",
+		eng_emitf(e, eng_store_kind(count), count,
+		    "cannot count prekeys: %s",
 		    wc_strerror(count));
 	else
 		upload_prekeys(e, count == 0 ? WA_ENG_PREKEY_FIRST : 0);

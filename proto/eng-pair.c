@@ -220,7 +220,8 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		e->dev.jid[0] = '\0';
 		send_pair_error(e, id, "500", "internal-error");
-		eng_emitf(e, WA_ENG_EV_ERROR, rc,
+		/* not linked: the phone is told, the QR comes back */
+		eng_emitf(e, eng_store_kind(rc), rc,
 		    "cannot store the pairing: %s",
 		    wc_strerror(rc));
 		goto out;
@@ -406,6 +407,7 @@ eng_on_lc_primary(struct wa_eng *e, const struct wa_node *lc)
 	uint8_t		 bundle[WA_PAIRCODE_BUNDLE_LEN], old[WA_ENG_KEY_LEN];
 	struct arena	 a;
 	struct wa_node	*q, *l, *c;
+	bool		 stored = true;	/* no store call failed */
 	int		 rc;
 
 	if (e->lc != LC_CODE || e->kind != KIND_REG) {
@@ -436,6 +438,7 @@ eng_on_lc_primary(struct wa_eng *e, const struct wa_node *lc)
 	memcpy(e->dev.adv_secret, adv, sizeof(adv));
 	if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		memcpy(e->dev.adv_secret, old, sizeof(old));
+		stored = false;
 		goto out;
 	}
 	arena_init(&a, 0);
@@ -461,8 +464,8 @@ out:
 	wa_crypto_wipe(rnd, sizeof(rnd));
 	wa_crypto_wipe(bundle, sizeof(bundle));
 	if (rc != 0)
-		eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot finish the link by "
-		    "code: %s", wc_strerror(rc));
+		eng_emitf(e, stored ? WA_ENG_EV_ERROR : eng_store_kind(rc), rc,
+		    "cannot finish the link by code: %s", wc_strerror(rc));
 }
 
 int
@@ -514,7 +517,7 @@ eng_on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 	}
 	if ((rc = e->rng(e->rng_arg, e->dev.adv_secret, WA_ENG_KEY_LEN)) != 0 ||
 	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
-		eng_emitf(e, WA_ENG_EV_ERROR, rc,
+		eng_emitf(e, eng_store_kind(rc), rc,
 		    "cannot renew the ADV secret: %s",
 		    wc_strerror(rc));
 		return;

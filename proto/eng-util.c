@@ -74,6 +74,13 @@ eng_emitf(struct wa_eng *e, enum wa_eng_ev_kind kind, int err, const char *fmt,
 	eng_emit(e, kind, err, e->text, 0, 0);
 }
 
+enum wa_eng_ev_kind
+eng_store_kind(int rc)
+{
+	return rc == -ENOSPC || rc == -EIO ? WA_ENG_EV_STORE_FAILED :
+	    WA_ENG_EV_ERROR;
+}
+
 int64_t
 eng_now_ms(struct wa_eng *e)
 {

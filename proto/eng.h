@@ -154,6 +154,13 @@ enum wa_eng_ev_kind {
 				 * reason (replaced, banned, outdated, ...) */
 	WA_ENG_EV_ERROR,	/* text = what failed, err = the code; the
 				 * engine goes on */
+	WA_ENG_EV_STORE_FAILED,	/* a write of the store's failed: text =
+				 * what, err = -ENOSPC (the disk is full)
+				 * or -EIO; nothing that needed it was sent
+				 * (no prekey the store does not hold, no
+				 * link it did not keep); the host holds the
+				 * engine (wa_eng_hold()) until a write
+				 * succeeds (reliability.md "Disk full") */
 };
 
 /* One event; borrowed for the call (copy what you keep). */

@@ -40,6 +40,8 @@ struct wa_hsync {
 	char			 own_user[96];	/* our PN user JID */
 	enum hstate		 state;
 	bool			 kicking, rekick;
+	bool			 held;	/* a write failed: nothing more is
+					 * taken on this connection */
 	/* The notification being taken. */
 	char			 id[WA_HSYNC_ID_MAX];
 	struct buf		 msg;		/* the Message bytes */
@@ -161,6 +163,7 @@ void
 wa_hsync_online(struct wa_hsync *h, const char *own_jid)
 {
 	h->online = true;
+	h->held = false;
 	(void)jid_user_of(own_jid, h->own_user, sizeof(h->own_user));
 	h->nhosts = 0;		/* a new connection: ask again */
 	resend_receipts(h);
@@ -186,9 +189,35 @@ emit(struct wa_hsync *h, const struct wa_hsync_ev *ev)
 	h->on_event(h->ev_arg, ev);
 }
 
+/* A write of the store's failed with rc: take nothing more on this
+ * connection (what is queued stays so, unreceipted), and when the disk
+ * is full or gave an I/O error, say so (WA_HSYNC_EV_STORE_FAILED), once
+ * per connection.  rc is returned. */
+static int
+store_failed(struct wa_hsync *h, int rc)
+{
+	struct wa_hsync_ev	 ev;
+	bool			 told = h->held;
+
+	h->held = true;
+	if (told || (rc != -ENOSPC && rc != -EIO))
+		return rc;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_HSYNC_EV_STORE_FAILED;
+	ev.sync_type = h->n.sync_type;
+	ev.chunk = h->n.chunk_order;
+	ev.err = rc;
+	ev.why = rc == -ENOSPC ? "the disk is full" : "an I/O error";
+	emit(h, &ev);
+	return rc;
+}
+
 /* The notification is finished with (imported or refused): out of the
- * queue, the receipt sent (12.2 step 6), on to the next. */
-static void
+ * queue, the receipt sent (12.2 step 6), on to the next.  When the store
+ * cannot mark it so, no receipt goes (the phone would count it as taken):
+ * it stays queued, taken again at the next connection (its messages
+ * are not stored twice).  Returns 0 or the store's error. */
+static int
 finish(struct wa_hsync *h)
 {
 	struct wa_msg_receipt_out r;
@@ -197,8 +226,12 @@ finish(struct wa_hsync *h)
 	const char		*ids[1];
 	int			 rc;
 
-	if ((rc = h->st->imported(h->st->arg, h->id)) < 0)
+	if ((rc = h->st->imported(h->st->arg, h->id)) < 0) {
 		log_error("history queue: %s", wc_strerror(rc));
+		(void)store_failed(h, rc);
+		drop_current(h);
+		return rc;
+	}
 	memset(&r, 0, sizeof(r));
 	ids[0] = h->id;
 	r.to = h->own_user;
@@ -210,6 +243,7 @@ finish(struct wa_hsync *h)
 		(void)h->host.send(h->host.arg, n);
 	arena_release(&a);
 	drop_current(h);
+	return 0;
 }
 
 static void
@@ -225,7 +259,7 @@ refuse(struct wa_hsync *h, int err, const char *why)
 	ev.err = err;
 	ev.why = why;
 	emit(h, &ev);
-	finish(h);
+	(void)finish(h);
 }
 
 /* Inflate, parse and import one HistorySync blob (zlib). */
@@ -256,9 +290,11 @@ take_blob(struct wa_hsync *h, const uint8_t *z, size_t zlen)
 	rc = h->st->import(h->st->arg, hist);
 	buf_release(&plain);
 	if (rc < 0) {
-		/* the store failed, not the blob: keep it queued */
+		/* the store failed, not the blob: keep it queued, take
+		 * nothing more until the next connection */
 		log_error("history import: %s", wc_strerror(rc));
 		arena_release(&a);
+		(void)store_failed(h, rc);
 		drop_current(h);
 		return;
 	}
@@ -288,8 +324,8 @@ take_blob(struct wa_hsync *h, const uint8_t *z, size_t zlen)
 	ev.progress = h->n.progress != 0 ? h->n.progress : hist->progress;
 	ev.count = (size_t)rc;
 	arena_release(&a);
-	finish(h);
-	emit(h, &ev);
+	if (finish(h) == 0)
+		emit(h, &ev);
 }
 
 static void	fetch(struct wa_hsync *h);
@@ -404,8 +440,11 @@ wa_hsync_stanza(struct wa_hsync *h, const struct wa_node *n)
 		int	 rc;
 
 		wa_node_str_copy(n, "id", id, sizeof(id));
-		if (id[0] != '\0' && (rc = h->st->done(h->st->arg, id)) < 0)
+		if (id[0] != '\0' && (rc = h->st->done(h->st->arg, id)) < 0) {
+			/* it stays queued: its receipt goes again */
 			log_error("history queue: %s", wc_strerror(rc));
+			(void)store_failed(h, rc);
+		}
 		return 1;
 	}
 	if (h->state != H_MEDIA_CONN || !wa_str_eqc(n->tag, "iq") ||
@@ -454,12 +493,14 @@ kick_one(struct wa_hsync *h)
 	char			 line[200];
 	int			 rc;
 
-	if (!h->online || h->state != H_IDLE)
+	if (!h->online || h->held || h->state != H_IDLE)
 		return;
 	drop_current(h);
 	if ((rc = h->st->next(h->st->arg, h->id, &h->msg)) <= 0) {
-		if (rc < 0)
+		if (rc < 0) {
 			log_error("history queue: %s", wc_strerror(rc));
+			(void)store_failed(h, rc);
+		}
 		h->id[0] = '\0';
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_HSYNC_EV_IDLE;

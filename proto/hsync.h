@@ -10,7 +10,10 @@
  * notification leaves the queue only once imported (or refused as
  * corrupt) and its receipt acked by the server: a crash mid-import imports
  * it again (the store ignores what it holds already), a receipt lost to a
- * crash goes again at the next login.  Engine thread only.
+ * crash goes again at the next login.  A write of the store's that
+ * fails (a full disk, an I/O error) sends no receipt and stops the queue
+ * until the next login, and the host is told (WA_HSYNC_EV_STORE_FAILED),
+ * as for a message (reliability.md "Disk full").  Engine thread only.
  */
 #ifndef WA_HSYNC_H
 #define WA_HSYNC_H
@@ -70,6 +73,12 @@ enum wa_hsync_ev_kind {
 				 * progress (percent), count = messages */
 	WA_HSYNC_EV_FAILED,	/* a chunk was refused: why (in words) */
 	WA_HSYNC_EV_IDLE,	/* the queue is empty */
+	WA_HSYNC_EV_STORE_FAILED, /* a write failed: err -ENOSPC (the disk
+				 * is full) or -EIO; the chunk stays queued,
+				 * unreceipted, and nothing more is taken
+				 * until wa_hsync_online() again (the host
+				 * goes offline until a write succeeds);
+				 * once per connection */
 };
 
 struct wa_hsync_ev {
@@ -97,7 +106,8 @@ MUST_CHECK int	wa_hsync_new(const struct wa_hsync_host *host,
 /* Free h, cancelling a download in flight (NULL is a no-op). */
 void		wa_hsync_free(struct wa_hsync *h);
 
-/* Logged in as own_jid (our AD-JID): take the queue. */
+/* Logged in as own_jid (our AD-JID): take the queue (again after a
+ * store failure, WA_HSYNC_EV_STORE_FAILED). */
 void		wa_hsync_online(struct wa_hsync *h, const char *own_jid);
 
 /* The connection is gone: the transfer in flight is given up (its

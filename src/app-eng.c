@@ -130,6 +130,14 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 	case WA_ENG_EV_ERROR:
 		app_eng_error(a, e->text, e->err);
 		break;
+	case WA_ENG_EV_STORE_FAILED:
+		/* said, then offline until a write succeeds */
+		app_eng_error(a, e->text, e->err);
+		if (e->err == -ENOSPC)
+			app_disk_full(a);
+		else
+			app_disk_ioerr(a);
+		break;
 	}
 	if (ev != NULL)
 		app_eng_send(a, ev);
@@ -140,9 +148,19 @@ static void
 on_hsync_event(void *arg, const struct wa_hsync_ev *e)
 {
 	struct app		*a = arg;
-	struct ev		*ev = ev_new(EV_HISTORY);
-	struct ev_history	*h = &ev->u.history;
+	struct ev		*ev;
+	struct ev_history	*h;
 
+	if (e->kind == WA_HSYNC_EV_STORE_FAILED) {
+		/* as for a message: offline until a write succeeds */
+		if (e->err == -ENOSPC)
+			app_disk_full(a);
+		else
+			app_disk_ioerr(a);
+		return;
+	}
+	ev = ev_new(EV_HISTORY);
+	h = &ev->u.history;
 	switch (e->kind) {
 	case WA_HSYNC_EV_PROGRESS:
 		h->step = EV_HISTORY_CHUNK;
@@ -152,6 +170,7 @@ on_hsync_event(void *arg, const struct wa_hsync_ev *e)
 		ev_set(&h->why, e->why);
 		break;
 	case WA_HSYNC_EV_IDLE:
+	case WA_HSYNC_EV_STORE_FAILED:
 		h->step = EV_HISTORY_IDLE;
 		break;
 	}

@@ -166,6 +166,18 @@ add(struct store *s, struct batch *b, const char *chat, bool group,
 	return 0;
 }
 
+/* A name or mapping's store result rc: a refused one counted in *soft
+ * (0), a full disk or an I/O error returned. */
+static int
+soft_put(int rc, int *soft)
+{
+	if (rc == -ENOSPC || rc == -EIO)
+		return rc;
+	if (rc < 0)
+		(*soft)++;
+	return 0;
+}
+
 static int
 import(void *arg, const struct wa_hist *h)
 {
@@ -175,18 +187,18 @@ import(void *arg, const struct wa_hist *h)
 	size_t			 i, k;
 	int			 rc = 0, soft = 0;
 
-	/* names and mappings first: the chats' senders are read by them */
-	for (i = 0; i < h->n_lid_maps; i++)
-		if (store_lid_put(s, h->lid_maps[i].pn_jid,
-		    h->lid_maps[i].lid_jid) < 0)
-			soft++;
-	for (i = 0; i < h->n_pushnames; i++)
+	/* names and mappings first: the chats' senders are read by them;
+	 * one refused is skipped, a full disk or an I/O error ends the
+	 * import (the chunk stays queued and comes again) */
+	for (i = 0; rc == 0 && i < h->n_lid_maps; i++)
+		rc = soft_put(store_lid_put(s, h->lid_maps[i].pn_jid,
+		    h->lid_maps[i].lid_jid), &soft);
+	for (i = 0; rc == 0 && i < h->n_pushnames; i++)
 		if (h->pushnames[i].name != NULL &&
 		    h->pushnames[i].name[0] != '\0' &&
-		    strcmp(h->pushnames[i].name, "-") != 0 &&
-		    store_contact_set_push_name(s, h->pushnames[i].jid,
-		    h->pushnames[i].name) < 0)
-			soft++;
+		    strcmp(h->pushnames[i].name, "-") != 0)
+			rc = soft_put(store_contact_set_push_name(s,
+			    h->pushnames[i].jid, h->pushnames[i].name), &soft);
 	for (i = 0; rc == 0 && i < h->n_convs; i++) {
 		const struct wa_hist_conv *cv = &h->convs[i];
 		bool	 group = jid_is_group(cv->id);

@@ -124,7 +124,7 @@ store_device_save(struct store *s, const struct store_device *d)
 	sqlite3_clear_bindings(*st);
 	if (rc != SQLITE_DONE) {
 		log_error("saving the device: %s", sqlite3_errmsg(s->db));
-		return -EIO;
+		return store_step_err(s, rc);	/* -ENOSPC or -EIO */
 	}
 	return 0;
 }

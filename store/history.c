@@ -117,8 +117,8 @@ chat_newest(struct store *s, const struct touched *t)
 	return store_q_preview_sync(s, t->jid, false, NULL);
 }
 
-/* Insert the rows; note each chat's newest.  Returns the count inserted
- * or -EIO. */
+/* Insert the rows; note each chat's newest.  Returns the count inserted,
+ * -ENOSPC (the disk is full) or -EIO. */
 static int
 insert_rows(struct store *s, const struct store_msg_new *msgs, size_t n,
     struct touched *t, size_t *nt)
@@ -158,8 +158,9 @@ insert_rows(struct store *s, const struct store_msg_new *msgs, size_t n,
 		if ((rc = sqlite3_step(st)) != SQLITE_DONE) {
 			log_error("importing a message: %s",
 			    sqlite3_errmsg(s->db));
+			rc = store_step_err(s, rc);	/* -ENOSPC or -EIO */
 			store_stmt_done(s, st);
-			return -EIO;
+			return rc;
 		}
 		if (sqlite3_changes(s->db) == 0)
 			continue;	/* stored already */

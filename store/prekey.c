@@ -56,7 +56,7 @@ insert_all(struct store *s, const struct store_prekey *keys, size_t n)
 		}
 		if (rc != SQLITE_DONE) {
 			log_error("storing prekeys: %s", sqlite3_errmsg(s->db));
-			return -EIO;
+			return store_step_err(s, rc);
 		}
 	}
 	sqlite3_clear_bindings(*ins);
@@ -70,7 +70,7 @@ insert_all(struct store *s, const struct store_prekey *keys, size_t n)
 	if (rc != SQLITE_DONE) {
 		log_error("advancing the prekey counter: %s",
 		    sqlite3_errmsg(s->db));
-		return -EIO;
+		return store_step_err(s, rc);
 	}
 	return 0;
 }
@@ -141,7 +141,7 @@ step_done(struct store *s, sqlite3_stmt *st, const char *what)
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
 		log_error("%s: %s", what, sqlite3_errmsg(s->db));
-		return -EIO;
+		return store_step_err(s, rc);	/* -ENOSPC or -EIO */
 	}
 	return 0;
 }

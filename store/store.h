@@ -135,7 +135,8 @@ struct store_device {
  */
 MUST_CHECK int	store_device_load(struct store *s, struct store_device *out);
 
-/* Insert or replace the device row, in one transaction.  Returns 0 or -EIO. */
+/* Insert or replace the device row, in one transaction.  Returns 0, -ENOSPC
+ * (the disk is full) or -EIO. */
 MUST_CHECK int	store_device_save(struct store *s, const struct store_device *d);
 
 /* Wipe d's keys and free d->adv_identity. */
@@ -166,7 +167,8 @@ MUST_CHECK int	store_prekey_next_id(struct store *s, uint32_t *id);
  * durable before they are uploaded.  A key whose id is already stored
  * replaces nothing: the batch fails with -EEXIST and nothing is written
  * (an id the server may still hold is never given a second key).
- * Returns 0, -EEXIST, -EINVAL (an id of 0 or above 0xFFFFFF) or -EIO.
+ * Returns 0, -EEXIST, -EINVAL (an id of 0 or above 0xFFFFFF), -ENOSPC
+ * (the disk is full) or -EIO.
  */
 MUST_CHECK int	store_prekey_put(struct store *s, const struct store_prekey *keys,
 		    size_t n);
@@ -182,7 +184,8 @@ MUST_CHECK int	store_prekey_remove(struct store *s, uint32_t id);
 
 /*
  * Mark every stored prekey with id in [first, last] as uploaded (the
- * server acknowledged the upload).  Returns 0 or -EIO.
+ * server acknowledged the upload).  Returns 0, -ENOSPC (the disk is
+ * full) or -EIO.
  */
 MUST_CHECK int	store_prekey_mark_uploaded(struct store *s, uint32_t first,
 		    uint32_t last);

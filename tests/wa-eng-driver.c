@@ -129,6 +129,7 @@ kind_name(enum wa_eng_ev_kind k)
 	case WA_ENG_EV_LOGGED_OUT:	return "logged-out";
 	case WA_ENG_EV_STOPPED:		return "stopped";
 	case WA_ENG_EV_ERROR:		return "error";
+	case WA_ENG_EV_STORE_FAILED:	return "store-failed";
 	}
 	return "?";
 }
@@ -170,6 +171,7 @@ on_event(void *arg, const struct wa_eng_ev *ev)
 		printf("%s: %s\n", k, ev->text);
 		break;
 	case WA_ENG_EV_ERROR:
+	case WA_ENG_EV_STORE_FAILED:
 		printf("%s err=%d: %s\n", k, ev->err, ev->text);
 		break;
 	}
