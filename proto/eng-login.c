@@ -83,10 +83,13 @@ int
 eng_retry_keys(struct wa_eng *e, struct wa_dm_keys *out)
 {
 	struct wa_prekey	 k;
+	bool			 store;
 	int			 rc;
 
 	memset(out, 0, sizeof(*out));
-	if ((rc = gen_prekeys(e, &k, 1)) == 0)
+	/* A store failure here is the receipt's caller's to report: it goes
+	 * without <keys>. */
+	if ((rc = gen_prekeys(e, &k, 1, &store)) == 0)
 		rc = e->st->prekey_mark_uploaded(e->st->arg, k.id, k.id);
 	if (rc == 0) {
 		memcpy(out->identity, e->dev.identity_pub, WA_ENG_KEY_LEN);
