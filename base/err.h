@@ -54,6 +54,7 @@ enum wc_err {
 	WC_EDBNOTDB,		/* the database file is not a database */
 	WC_EDBMALFORMED,	/* the database is malformed (damaged) */
 	WC_ELOCKED,		/* another process holds the data dir's lock */
+	WC_EBADRECORD,		/* a stored record was read but is damaged */
 	WC_ELAST		/* not a code: one past the last; new codes
 				 * go above it */
 };

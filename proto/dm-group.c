@@ -80,6 +80,29 @@ group_start(struct wa_dm *dm)
 	dm_job_devices(dm);
 }
 
+/*
+ * Our sender key for the group: a damaged one is quarantined (dropped,
+ * reliability.md 9); when we have none, nobody holds it, so the memory of
+ * who does is reset and the next key's SKDM goes to every device.
+ */
+static int
+group_own_key(struct wa_dm *dm)
+{
+	struct job		*j = &dm->job;
+	struct wa_signal_addr	 own;
+	bool			 q = false;
+	int			 rc;
+
+	if (dm_addr_of(j->own_dev, &own) != 0)
+		return 0;	/* group_seal says why */
+	if ((rc = wa_signal_group_check(dm->sig, j->o.chat, &own, &q)) != 0)
+		return rc < 0 ? rc : 0;
+	if (q)
+		log_warn("our sender key for a group was damaged: a new one, "
+		    "its SKDM to every member device");
+	return dm->st->skr_forget(dm->st->arg, j->o.chat, NULL);
+}
+
 /* A pairwise copy for the devices that lack our sender key. */
 static int
 group_need(struct wa_dm *dm)
@@ -88,6 +111,8 @@ group_need(struct wa_dm *dm)
 	size_t		 i;
 	int		 rc;
 
+	if ((rc = group_own_key(dm)) < 0)
+		return rc;
 	for (i = 0; i < j->ndevs; i++) {
 		rc = dm->st->skr_has(dm->st->arg, j->o.chat, j->devs[i]);
 		if (rc < 0)

@@ -208,13 +208,13 @@ group_decrypt_err(struct wa_signal *s, const char *group,
 	ar = scope_alloc_pause();	/* the store; s->tmp lives on */
 	lr = s->ops->sender_key_load(s->ops->arg, group, a, &s->tmp);
 	scope_alloc_resume(ar);
-	if (lr < 0)
+	if (lr == 0 || lr == WC_EBADRECORD)
+		rc = WC_ENOSENDERKEY;	/* damaged: the SKDM again */
+	else if (lr < 0)
 		rc = lr;
-	else if (lr == 0)
-		rc = WC_ENOSENDERKEY;
 	else if (sender_key_record_deserialize(&rec, s->tmp.p, s->tmp.len,
 	    s->ctx) != 0)
-		rc = WC_EBADMSG;	/* a stored record libsignal wrote */
+		rc = WC_ENOSENDERKEY;	/* damaged (the load said so) */
 	else if (sender_key_record_get_sender_key_state_by_id(rec, &state,
 	    key_id) != 0)
 		rc = WC_ENOSENDERKEY;
@@ -273,6 +273,47 @@ out:
 		log_warn("skmsg from device %u not decrypted: %s",
 		    sender_addr->device, wc_strerror(rc));
 	return rc;
+}
+
+int
+wa_signal_group_check(struct wa_signal *s, const char *group,
+    const struct wa_signal_addr *a, bool *quarantined)
+{
+	signal_protocol_sender_key_name	 n;
+	sender_key_record		*rec = NULL;
+	struct buf			 b = BUF_INIT;
+	int				 rc;
+
+	if (quarantined != NULL)
+		*quarantined = false;
+	if ((rc = group_name(s, group, a, &n)) != 0)
+		return rc;
+	rc = s->ops->sender_key_load(s->ops->arg, group, a, &b);
+	if (rc == 1) {
+		(void)scope_alloc_enter();
+		if (sender_key_record_deserialize(&rec, b.p, b.len,
+		    s->ctx) != 0)
+			rc = WC_EBADRECORD;
+		SIGNAL_UNREF(rec);
+		sig_scope_leave();
+	}
+	if (b.p != NULL)
+		sodium_memzero(b.p, b.len);
+	buf_release(&b);
+	if (rc != WC_EBADRECORD)
+		return rc;	/* 1, 0, or the store's error */
+	log_warn("a sender-key record of device %u is damaged: quarantined "
+	    "(dropped), a new one is made", a->device);
+	if (s->ops->sender_key_delete == NULL)
+		return -ENOTSUP;
+	if ((rc = sig_tx_begin(s)) != 0)
+		return rc;
+	rc = s->ops->sender_key_delete(s->ops->arg, group, a);
+	if ((rc = sig_tx_end(s, rc < 0 ? rc : 0)) != 0)
+		return rc;
+	if (quarantined != NULL)
+		*quarantined = true;
+	return 0;
 }
 
 int

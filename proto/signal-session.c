@@ -78,6 +78,8 @@ wa_signal_session_check(struct wa_signal *s, const struct wa_signal_addr *a,
 		return -EINVAL;
 	if ((rc = s->ops->session_load(s->ops->arg, a, &b)) == 1)
 		rc = record_state(s, b.p, b.len, &id);
+	else if (rc == WC_EBADRECORD)
+		rc = -1;	/* read, but empty or too big: as corrupt */
 	if (b.p != NULL)
 		sodium_memzero(b.p, b.len);
 	buf_release(&b);

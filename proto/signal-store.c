@@ -22,11 +22,15 @@
 #include <sodium.h>
 
 #include <curve.h>
+#include <sender_key_record.h>
 #include <session_pre_key.h>
+#include <session_record.h>
 #include <signal_protocol.h>
 
+#define LOG_TAG "signal"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/log.h"
 #include "base/scope-alloc.h"
 #include "proto/signal-int.h"
 #include "proto/wa-signal.h"
@@ -113,6 +117,39 @@ own_load(struct wa_signal *s, struct wa_signal_own *own)
 	return rc == 1 ? 0 : rc == 0 ? WC_ESTATE : rc;
 }
 
+/*
+ * After a load op returned rc into s->tmp: a record that was read but is
+ * damaged (the store's WC_EBADRECORD, or bytes that do not deserialize
+ * as a session, sender_key false, or a sender-key record) is
+ * quarantined: wiped, logged, and given to libsignal as none, so that it
+ * builds a fresh one, which replaces the damaged row when stored
+ * (reliability.md 9).  A read error of the store stays an error.
+ * Returns rc, or 0 for a damaged record.
+ */
+static int
+quarantine(struct wa_signal *s, int rc, bool sender_key)
+{
+	session_record		*r = NULL;
+	sender_key_record	*k = NULL;
+
+	if (rc == 1 && !sender_key &&
+	    session_record_deserialize(&r, s->tmp.p, s->tmp.len, s->ctx) != 0)
+		rc = WC_EBADRECORD;
+	if (rc == 1 && sender_key && sender_key_record_deserialize(&k,
+	    s->tmp.p, s->tmp.len, s->ctx) != 0)
+		rc = WC_EBADRECORD;
+	SIGNAL_UNREF(r);
+	SIGNAL_UNREF(k);
+	if (rc != WC_EBADRECORD)
+		return rc;
+	if (s->tmp.p != NULL)
+		sodium_memzero(s->tmp.p, s->tmp.len);
+	s->tmp.len = 0;
+	log_warn("a damaged %s record is quarantined: a new one is made",
+	    sender_key ? "sender-key" : "session");
+	return 0;
+}
+
 /* ---- session store ---------------------------------------------------- */
 
 static int
@@ -131,7 +168,7 @@ st_load_session(signal_buffer **record, signal_buffer **user_record,
 	ar = scope_alloc_pause();	/* the store; s->tmp lives on */
 	rc = s->ops->session_load(s->ops->arg, &a, &s->tmp);
 	scope_alloc_resume(ar);
-	if (rc != 1)
+	if ((rc = quarantine(s, rc, false)) != 1)
 		return rc;
 	return (rc = tmp_to_buffer(s, record)) == 0 ? 1 : rc;
 }
@@ -509,7 +546,7 @@ st_load_sender_key(signal_buffer **record, signal_buffer **user_record,
 	ar = scope_alloc_pause();	/* the store; s->tmp lives on */
 	rc = s->ops->sender_key_load(s->ops->arg, group, &a, &s->tmp);
 	scope_alloc_resume(ar);
-	if (rc != 1)
+	if ((rc = quarantine(s, rc, true)) != 1)
 		return rc;
 	return (rc = tmp_to_buffer(s, record)) == 0 ? 1 : rc;
 }

@@ -89,7 +89,9 @@ struct wa_signal_own {
  */
 struct wa_signal_store_ops {
 	/* Append the session record of a to *out: 1, or 0 when there is
-	 * none. */
+	 * none; WC_EBADRECORD when a row was read but its record is damaged
+	 * (empty, too big): quarantined like one that does not deserialize
+	 * (a fresh one is built), unlike a read error. */
 	int	(*session_load)(void *arg, const struct wa_signal_addr *a,
 		    struct buf *out);
 	/* Insert or replace the session record of a. */
@@ -119,11 +121,13 @@ struct wa_signal_store_ops {
 	 * same. */
 	int	(*identity_save)(void *arg, const struct wa_signal_addr *a,
 		    const uint8_t key[WA_SIGNAL_KEY_LEN], int64_t now_ms);
-	/* a's identity key: 1 and key, or 0 when none is stored. */
+	/* a's identity key: 1 and key, or 0 when none is stored;
+	 * WC_EBADRECORD when the stored key is damaged. */
 	int	(*identity_load)(void *arg, const struct wa_signal_addr *a,
 		    uint8_t key[WA_SIGNAL_KEY_LEN]);
 	/* Append the sender-key record of sender in group (the group's
-	 * JID) to *out: 1, or 0 when there is none. */
+	 * JID) to *out: 1, or 0 when there is none; WC_EBADRECORD as for
+	 * session_load. */
 	int	(*sender_key_load)(void *arg, const char *group,
 		    const struct wa_signal_addr *sender, struct buf *out);
 	/* Insert or replace that record. */
@@ -375,7 +379,9 @@ MUST_CHECK int	wa_signal_group_encrypt(struct wa_signal *s,
  * advanced chain (and the keys of skipped messages, for late arrivals) is
  * written in one transaction, or nothing on error.  Returns 0.  Errors:
  * WC_ENOSENDERKEY (no SKDM of that sender, or none for the key the skmsg
- * names, was processed: send a retry receipt, 9.6), WC_EDUPMSG (already
+ * names, was processed, or the stored record is damaged, which is logged
+ * as quarantined and replaced by the next SKDM: send a retry receipt,
+ * 9.6, reliability.md 9), WC_EDUPMSG (already
  * decrypted: ack it and ignore it), WC_EBADMSG (malformed, wrong version,
  * bad signature, undecryptable, or more than 2000 messages ahead),
  * WC_ETOOBIG (len above WA_SIGNAL_MAX_LEN), -EINVAL, -ENOTSUP, the
@@ -384,6 +390,22 @@ MUST_CHECK int	wa_signal_group_encrypt(struct wa_signal *s,
 MUST_CHECK int	wa_signal_group_decrypt(struct wa_signal *s,
 		    const char *group, const struct wa_signal_addr *sender_addr,
 		    const uint8_t *c, size_t len, struct buf *out);
+
+/*
+ * Whether the sender-key record of a in group is usable: 1 when it is
+ * stored and deserializes, 0 when there is none, or the record was read
+ * but is damaged (empty, too big, or does not deserialize): such a record
+ * is dropped (logged as quarantined) in its own transaction, so that the
+ * next wa_signal_group_skdm() makes a new key (for our own key the
+ * caller must then send its SKDM to every device again), and
+ * *quarantined (may be NULL) is set true.  A read error of the store is
+ * never "none": the store's error is returned.  Other errors: -EINVAL
+ * (bad group or address), -ENOTSUP (no sender-key ops, or a damaged
+ * record and no sender_key_delete).  Source: reliability.md 9 (a damaged record is
+ * rebuilt, never a lasting failure).
+ */
+MUST_CHECK int	wa_signal_group_check(struct wa_signal *s, const char *group,
+		    const struct wa_signal_addr *a, bool *quarantined);
 
 /*
  * Drop our sender key for group (10.4: a participant who had it left or

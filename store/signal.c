@@ -58,7 +58,10 @@ bind_addr(sqlite3_stmt *st, int col, const char *name, uint32_t device)
 
 /*
  * Step st (which selects one blob) and append the blob to out.  Returns
- * 1, 0 (no row) or -EIO; finalizes st.
+ * 1, 0 (no row), -EIO (SQLite could not read the row: never "none"),
+ * -ENOMEM, or WC_EBADRECORD when the row was read but its record is NULL,
+ * empty or above STORE_SIGNAL_RECORD_MAX: damaged, for the caller to
+ * quarantine and rebuild (reliability.md 9); finalizes st.
  */
 static int
 load_blob(struct store *s, sqlite3_stmt *st, struct buf *out,
@@ -79,10 +82,15 @@ load_blob(struct store *s, sqlite3_stmt *st, struct buf *out,
 	}
 	p = sqlite3_column_blob(st, 0);
 	n = sqlite3_column_bytes(st, 0);
-	if (p == NULL || n <= 0 || (size_t)n > STORE_SIGNAL_RECORD_MAX) {
-		log_error("%s: the stored record is corrupt", what);
+	if (p == NULL && sqlite3_errcode(s->db) == SQLITE_NOMEM) {
 		store_stmt_done(s, st);
-		return -EIO;
+		return -ENOMEM;
+	}
+	if (p == NULL || n <= 0 || (size_t)n > STORE_SIGNAL_RECORD_MAX) {
+		log_warn("%s: the stored record is damaged (%d bytes)", what,
+		    n);
+		store_stmt_done(s, st);
+		return WC_EBADRECORD;
 	}
 	buf_append(out, p, (size_t)n);
 	store_stmt_done(s, st);
@@ -221,12 +229,16 @@ store_signal_identity_load(struct store *s, const char *name,
 		store_stmt_done(s, st);
 		return 0;
 	}
-	p = rc == SQLITE_ROW ? sqlite3_column_blob(st, 0) : NULL;
-	if (p == NULL || sqlite3_column_bytes(st, 0) != STORE_KEY_LEN) {
-		log_error("loading an identity: %s", rc == SQLITE_ROW ?
-		    "corrupt key" : sqlite3_errmsg(s->db));
+	if (rc != SQLITE_ROW) {
+		log_error("loading an identity: %s", sqlite3_errmsg(s->db));
 		store_stmt_done(s, st);
 		return -EIO;
+	}
+	p = sqlite3_column_blob(st, 0);
+	if (p == NULL || sqlite3_column_bytes(st, 0) != STORE_KEY_LEN) {
+		log_warn("loading an identity: the stored key is damaged");
+		store_stmt_done(s, st);
+		return WC_EBADRECORD;
 	}
 	memcpy(key, p, STORE_KEY_LEN);
 	if (changed_ms != NULL)
@@ -245,8 +257,16 @@ store_signal_identity_save(struct store *s, const char *name,
 
 	if ((rc = check_name(name)) != 0)
 		return rc;
-	if ((had = store_signal_identity_load(s, name, device, old,
-	    NULL)) < 0)
+	had = store_signal_identity_load(s, name, device, old, NULL);
+	if (had == WC_EBADRECORD) {
+		/* replaced by the key now seen, and told as a change: the
+		 * user cannot know the damaged one was this key */
+		log_warn("the damaged identity of device %u is quarantined: "
+		    "replaced by the key now seen, reported as a change",
+		    device);
+		had = 1;
+		memset(old, 0, sizeof(old));
+	} else if (had < 0)
 		return had;
 	if (had == 1 && sodium_memcmp(old, key, STORE_KEY_LEN) == 0)
 		return 0;

@@ -219,8 +219,11 @@ struct buf;
 
 /*
  * Load the session record of (name, device), appended to *out.  Returns 1
- * when stored, 0 when not (*out untouched), -EINVAL (name too long) or
- * -EIO.
+ * when stored, 0 when not (*out untouched), -EINVAL (name too long), -EIO
+ * (SQLite could not read it: never "none"), -ENOMEM, or WC_EBADRECORD
+ * (the row was read but its record is NULL, empty or over
+ * STORE_SIGNAL_RECORD_MAX: damaged, *out untouched; the caller
+ * quarantines and rebuilds it, reliability.md 9).
  */
 MUST_CHECK int	store_signal_session_load(struct store *s, const char *name,
 		    uint32_t device, struct buf *out);
@@ -253,8 +256,10 @@ MUST_CHECK int	store_signal_session_devices(struct store *s, const char *name,
  * type byte), seen at now_ms (ms since the Unix epoch).  A first key is
  * stored with seen_ms = now_ms; a different key replaces the stored one
  * and sets changed_ms = now_ms (WhatsApp trusts a new key and tells the
- * user, protocol.md 11.2).  Returns 1 when a stored key was replaced by a
- * different one, 0 when the key is new or unchanged, -EINVAL or -EIO.
+ * user, protocol.md 11.2).  A stored key that is damaged (not 32 bytes)
+ * is replaced like a different one (logged).  Returns 1 when a stored key
+ * was replaced by a different or damaged one, 0 when the key is new or
+ * unchanged, -EINVAL or -EIO.
  */
 MUST_CHECK int	store_signal_identity_save(struct store *s, const char *name,
 		    uint32_t device, const uint8_t key[STORE_KEY_LEN],
@@ -262,7 +267,8 @@ MUST_CHECK int	store_signal_identity_save(struct store *s, const char *name,
 /*
  * Load the identity key of (name, device) into key, and when changed_ms
  * is not NULL the time it last changed (0: never).  Returns 1 when
- * stored, 0 when not (outputs untouched), -EINVAL or -EIO.
+ * stored, 0 when not (outputs untouched), -EINVAL, -EIO, or WC_EBADRECORD
+ * (the stored key is not 32 bytes: damaged, outputs untouched).
  */
 MUST_CHECK int	store_signal_identity_load(struct store *s, const char *name,
 		    uint32_t device, uint8_t key[STORE_KEY_LEN],
@@ -272,7 +278,8 @@ MUST_CHECK int	store_signal_identity_load(struct store *s, const char *name,
  * Load the sender-key record of sender (name, device) in group_id (the
  * group's full JID, protocol.md 5.4), appended to *out.  group_id is at
  * most STORE_SIGNAL_NAME_MAX bytes.  Returns 1 when stored, 0 when not,
- * -EINVAL or -EIO.
+ * -EINVAL, -EIO, -ENOMEM, or WC_EBADRECORD (damaged, as for
+ * store_signal_session_load()).
  */
 MUST_CHECK int	store_signal_sender_key_load(struct store *s,
 		    const char *group_id, const char *name, uint32_t device,
