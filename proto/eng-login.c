@@ -146,25 +146,27 @@ static void
 upload_prekeys(struct wa_eng *e, size_t gen)
 {
 	struct wa_prekey	*k;
+	const char		*what;
 	int			 rc, n;
 
 	if (e->upload_id[0] != '\0')
 		return;		/* one upload at a time */
 	k = xcalloc(WA_ENG_PREKEY_FIRST, sizeof(*k));
 	n = e->st->prekey_pending(e->st->arg, k, WA_ENG_PREKEY_FIRST);
-	if (n < 0) {
-		rc = n;
+	what = "cannot read the prekeys not yet uploaded from the database";
+	if ((rc = n < 0 ? n : 0) != 0)
 		goto fail;
-	}
 	if (n == 0 && gen > 0) {
 		if (gen > WA_ENG_PREKEY_FIRST)
 			gen = WA_ENG_PREKEY_FIRST;
+		what = "cannot store new prekeys in the database";
 		if ((rc = gen_prekeys(e, k, gen)) != 0)
 			goto fail;
 		n = (int)gen;
 	} else if (n > 0)
 		log_info("uploading %d stored prekeys from id %" PRIu32
 		    " (not acknowledged before)", n, k[0].id);
+	what = "cannot send the prekeys to the server";
 	rc = n > 0 ? send_upload(e, k, (size_t)n) : 0;
 	if (rc != 0)
 		goto fail;
@@ -174,9 +176,9 @@ upload_prekeys(struct wa_eng *e, size_t gen)
 fail:
 	wa_crypto_wipe(k, WA_ENG_PREKEY_FIRST * sizeof(*k));
 	free(k);
-	log_warn("prekey upload: %s", wc_strerror(rc));
-	eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot upload prekeys: %s",
-	    wc_strerror(rc));
+	log_warn("prekey upload: %s: %s", what, wc_strerror(rc));
+	/* the reason is the event's err: said once, by who shows it */
+	eng_emitf(e, WA_ENG_EV_ERROR, rc, "%s", what);
 }
 
 void
@@ -198,8 +200,7 @@ eng_on_upload_reply(struct wa_eng *e, const struct wa_node *n)
 	e->uploaded = true;
 	if ((rc = mark_uploaded(e)) != 0) {
 		eng_emitf(e, WA_ENG_EV_ERROR, rc,
-		    "cannot mark prekeys uploaded: "
-		    "%s", wc_strerror(rc));
+		    "cannot mark prekeys uploaded in the database");
 		return;
 	}
 	eng_emit(e, WA_ENG_EV_PREKEYS_UPLOADED, 0, "", (uint32_t)e->upload_n,
@@ -267,8 +268,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 		e->dev.unconfirmed = false;
 		if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0)
 			eng_emitf(e, WA_ENG_EV_ERROR, rc,
-			    "cannot store the device after the login: %s",
-			    wc_strerror(rc));
+			    "cannot store the device after the login");
 	}
 	eng_emit(e, WA_ENG_EV_CONNECTED, 0, e->dev.jid, 0, 0);
 	if (e->freed)
@@ -289,8 +289,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	}
 	count = e->st->prekey_count(e->st->arg);
 	if (count < 0)
-		eng_emitf(e, WA_ENG_EV_ERROR, count, "cannot count prekeys: %s",
-		    wc_strerror(count));
+		eng_emitf(e, WA_ENG_EV_ERROR, count, "cannot count the prekeys in the database");
 	else
 		upload_prekeys(e, count == 0 ? WA_ENG_PREKEY_FIRST : 0);
 	if (e->freed) {

@@ -221,8 +221,7 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 		e->dev.jid[0] = '\0';
 		send_pair_error(e, id, "500", "internal-error");
 		eng_emitf(e, WA_ENG_EV_ERROR, rc,
-		    "cannot store the pairing: %s",
-		    wc_strerror(rc));
+		    "cannot store the pairing");
 		goto out;
 	}
 	/* 6.5. */
@@ -345,8 +344,7 @@ lc_hello(struct wa_eng *e)
 fail:
 	wa_crypto_wipe(rnd, sizeof(rnd));
 	eng_lc_reset(e);
-	eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot ask for a link code: %s",
-	    wc_strerror(rc));
+	eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot ask for a link code");
 }
 
 /* The answer to companion_hello (its ref; the code may be shown now) or
@@ -462,7 +460,7 @@ out:
 	wa_crypto_wipe(bundle, sizeof(bundle));
 	if (rc != 0)
 		eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot finish the link by "
-		    "code: %s", wc_strerror(rc));
+		    "code");
 }
 
 int
@@ -515,8 +513,7 @@ eng_on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 	if ((rc = e->rng(e->rng_arg, e->dev.adv_secret, WA_ENG_KEY_LEN)) != 0 ||
 	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		eng_emitf(e, WA_ENG_EV_ERROR, rc,
-		    "cannot renew the ADV secret: %s",
-		    wc_strerror(rc));
+		    "cannot renew the ADV secret");
 		return;
 	}
 	log_info("companion_reg_refresh: new ADV secret");
