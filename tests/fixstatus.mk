@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The status line and the words of a tester's findings (issue 15, points
+# 7 and 8): the status line follows the connection while the disk is
+# full.
+TESTS += tests/fixstatus-disk-tmux.sh
+EXTRA_DIST += tests/fixstatus-disk-tmux.sh
