@@ -1007,7 +1007,9 @@ MUST_CHECK int	store_chat_find(struct store *s, const char *who,
  * Open dir/wachat.db read-only (SQLITE_OPEN_READONLY: no migration, no
  * write, not even a WAL checkpoint), with a busy timeout of 5 s, for the
  * command-line readers (features.md D3): it reads while a running wachat
- * writes the same database in WAL mode.  *version (may be NULL) receives
+ * writes the same database in WAL mode.  A database with no -wal and no
+ * -shm (closed cleanly, open nowhere) is opened immutable: the data dir
+ * stays as found, and it reads on a read-only mount too.  *version (may be NULL) receives
  * the database's schema version when it could be read.  Returns 0 and
  * *out (closed with store_close()), -ENOENT (no database in dir), -EPERM
  * (dir or file open to group or others), WC_ESCHEMA (the schema is not

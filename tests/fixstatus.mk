@@ -4,3 +4,7 @@
 # full.
 TESTS += tests/fixstatus-disk-tmux.sh
 EXTRA_DIST += tests/fixstatus-disk-tmux.sh
+
+# What wachat and its shell commands say about the database.
+TESTS += tests/fixstatus-words.sh
+EXTRA_DIST += tests/fixstatus-words.sh
