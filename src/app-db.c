@@ -276,8 +276,8 @@ open_fresh(struct app *a, char *what, size_t size)
 	}
 	snprintf(what, size, _("the damaged database was moved to %s; "
 	    "linking anew"), aside);
-	eng_log(LOG_WARN, "%s", what);
-	app_eng_error(a, what, why);
+	eng_log(LOG_WARN, "%s (it was: %s)", what, wc_strerror(why));
+	app_eng_error(a, what, 0);	/* information, not an error */
 	if ((rc = open_checked(a, false)) != 0) {
 		say_why(what, size, dir, rc);
 		return fail(a, rc);

@@ -310,8 +310,11 @@ on_error(struct ui_screen *s, const struct ev *ev)
 {
 	char	 line[512];
 
-	snprintf(line, sizeof(line), _("error: %s (%s)"), ev->u.error.what,
-	    wc_strerror(ev->u.error.err));
+	if (ev->u.error.err == 0)	/* information */
+		snprintf(line, sizeof(line), "%s", ev->u.error.what);
+	else
+		snprintf(line, sizeof(line), _("error: %s (%s)"),
+		    ev->u.error.what, wc_strerror(ev->u.error.err));
 	set_status(s, line);
 	if (ev->u.error.lasting[0] != '\0') {
 		free(s->lasting);
