@@ -57,6 +57,7 @@ static const struct {
 	{ WC_EDBNOTDB, N_("the database file is not a database") },
 	{ WC_EDBMALFORMED, N_("the database is malformed") },
 	{ WC_ELOCKED, N_("another process holds the lock") },
+	{ WC_EDBNOKEYS, N_("the database holds chats but no keys") },
 };
 
 /* Every code has its message: a new code (added above WC_ELAST) widens

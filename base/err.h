@@ -54,6 +54,8 @@ enum wc_err {
 	WC_EDBNOTDB,		/* the database file is not a database */
 	WC_EDBMALFORMED,	/* the database is malformed (damaged) */
 	WC_ELOCKED,		/* another process holds the data dir's lock */
+	WC_EDBNOKEYS,		/* the database holds chats but no device
+				 * row (its keys are gone) */
 	WC_ELAST		/* not a code: one past the last; new codes
 				 * go above it */
 };

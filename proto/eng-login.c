@@ -137,6 +137,25 @@ send_upload(struct wa_eng *e, const struct wa_prekey *k, size_t n)
 	return 0;
 }
 
+/* The steps of an upload, for what upload_failed() says. */
+enum { UP_READ, UP_STORE, UP_SEND };
+
+/* EV_ERROR for a failed upload: which step, in words; the reason is the
+ * event's err, said once by who shows it. */
+static void
+upload_failed(struct wa_eng *e, int step, int rc)
+{
+	if (step == UP_READ)
+		eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot upload prekeys: "
+		    "cannot read those not yet uploaded from the database");
+	else if (step == UP_STORE)
+		eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot upload prekeys: "
+		    "cannot store new ones in the database");
+	else
+		eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot upload prekeys: "
+		    "cannot send them to the server");
+}
+
 /*
  * Upload prekeys: first any stored but not uploaded (a crash between store
  * and upload: the same keys again, never new keys under their ids), else,
@@ -146,27 +165,26 @@ static void
 upload_prekeys(struct wa_eng *e, size_t gen)
 {
 	struct wa_prekey	*k;
-	const char		*what;
-	int			 rc, n;
+	int			 rc, n, step;
 
 	if (e->upload_id[0] != '\0')
 		return;		/* one upload at a time */
 	k = xcalloc(WA_ENG_PREKEY_FIRST, sizeof(*k));
 	n = e->st->prekey_pending(e->st->arg, k, WA_ENG_PREKEY_FIRST);
-	what = "cannot read the prekeys not yet uploaded from the database";
+	step = UP_READ;
 	if ((rc = n < 0 ? n : 0) != 0)
 		goto fail;
 	if (n == 0 && gen > 0) {
 		if (gen > WA_ENG_PREKEY_FIRST)
 			gen = WA_ENG_PREKEY_FIRST;
-		what = "cannot store new prekeys in the database";
+		step = UP_STORE;
 		if ((rc = gen_prekeys(e, k, gen)) != 0)
 			goto fail;
 		n = (int)gen;
 	} else if (n > 0)
 		log_info("uploading %d stored prekeys from id %" PRIu32
 		    " (not acknowledged before)", n, k[0].id);
-	what = "cannot send the prekeys to the server";
+	step = UP_SEND;
 	rc = n > 0 ? send_upload(e, k, (size_t)n) : 0;
 	if (rc != 0)
 		goto fail;
@@ -176,9 +194,8 @@ upload_prekeys(struct wa_eng *e, size_t gen)
 fail:
 	wa_crypto_wipe(k, WA_ENG_PREKEY_FIRST * sizeof(*k));
 	free(k);
-	log_warn("prekey upload: %s: %s", what, wc_strerror(rc));
-	/* the reason is the event's err: said once, by who shows it */
-	eng_emitf(e, WA_ENG_EV_ERROR, rc, "%s", what);
+	log_warn("prekey upload, step %d: %s", step, wc_strerror(rc));
+	upload_failed(e, step, rc);
 }
 
 void

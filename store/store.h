@@ -141,8 +141,17 @@ MUST_CHECK int	store_device_save(struct store *s, const struct store_device *d);
 /* Wipe d's keys and free d->adv_identity. */
 void		store_device_release(struct store_device *d);
 
-/* Delete the device and every prekey (logged out).  Returns 0 or -EIO. */
+/* Delete the device and every prekey (logged out), and mark the
+ * database logged out (a counter row store_device_save() removes).
+ * Returns 0 or -EIO. */
 MUST_CHECK int	store_device_forget(struct store *s);
+/*
+ * Whether store_device_forget() left the database without a device (a
+ * log-out: the chats stay, a new link of the same account may follow),
+ * as against a device row lost otherwise.  Returns 1 (logged out), 0, or
+ * -EIO.  The thread that owns s.
+ */
+MUST_CHECK int	store_device_logged_out(struct store *s);
 
 /* A one-time prekey (protocol.md 7.3): id 1..0xFFFFFF. */
 struct store_prekey {

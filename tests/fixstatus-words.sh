@@ -128,4 +128,52 @@ check "a WAL without its -shm on a read-only mount: said as such (status $st)" \
     sh -c "[ $st -eq 3 ] && grep -q 'wachat.db-wal holds changes not yet in it' '$tmp/rw.out' && ! grep -q 'no database' '$tmp/rw.out'"
 grep . "$tmp/rw.out" | sed 's/^/# /'
 
+# A device row deleted, the chats left: no new link over another
+# account's chats without an explicit --fresh-db; the shell still reads.
+clean_copy "$tmp/k"
+if ! "$b/tests/cli-db-fill" fill "$tmp/k" >"$tmp/fill.out" 2>&1; then
+	not_ok "cli-db-fill fills a copy"
+	diag "$tmp/fill.out"
+fi
+sqlite3 "$tmp/k/wachat.db" 'DELETE FROM device;'
+timeout 60 "$W" --url "$NOURL" --data-dir "$tmp/k" --log-file "$tmp/k.log" \
+    </dev/null >"$tmp/k.out" 2>&1
+st=$?
+check "no device row but chats: wachat refuses with 6 (status $st)" \
+    [ "$st" -eq 6 ]
+check "... saying the database holds another account's chats but no keys" \
+    grep -q "holds another account's chats but not its keys.*--fresh-db moves it aside" \
+    "$tmp/k.out"
+grep . "$tmp/k.out" | sed 's/^/# /'
+check "... without making new keys or connecting" \
+    sh -c "[ \"\$(sqlite3 '$tmp/k/wachat.db' 'SELECT count(*) FROM device')\" = 0 ] && ! grep -q '^connecting' '$tmp/k.out'"
+"$W" chats --data-dir "$tmp/k" >"$tmp/k.chats" 2>&1
+st=$?
+check "... the shell commands still read it (status $st)" \
+    sh -c "[ $st -eq 0 ] && grep -q 'Café Society' '$tmp/k.chats'"
+"$W" --url "$NOURL" --data-dir "$tmp/k" --log-file "$tmp/k2.log" --fresh-db \
+    </dev/null >"$tmp/k2.out" 2>&1 &
+rpid=$!
+bg_pids="$bg_pids $rpid"
+check "--fresh-db moves it aside and links anew" \
+    wait_grep "$tmp/k2.out" '^connecting' 300
+check "... saying where it went" \
+    grep -q "moved to $tmp/k/wachat\.db\.damaged-" "$tmp/k2.out"
+kill "$rpid" 2>/dev/null
+wait_pid "$rpid" 300
+# A log-out (store_device_forget()'s mark, as the engine leaves it) is
+# not that: the same account links again over its own chats.
+clean_copy "$tmp/l"
+"$b/tests/cli-db-fill" fill "$tmp/l" >/dev/null 2>&1
+sqlite3 "$tmp/l/wachat.db" "DELETE FROM device; INSERT OR REPLACE INTO
+    counter (name, value) VALUES ('logged_out', 1);"
+"$W" --url "$NOURL" --data-dir "$tmp/l" --log-file "$tmp/l.log" \
+    </dev/null >"$tmp/l.out" 2>&1 &
+rpid=$!
+bg_pids="$bg_pids $rpid"
+check "after a log-out wachat links anew over the chats, as before" \
+    wait_grep "$tmp/l.out" '^connecting' 300
+kill "$rpid" 2>/dev/null
+wait_pid "$rpid" 300
+
 finish_tap
