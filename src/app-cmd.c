@@ -361,10 +361,16 @@ history_more(struct app *a, const struct cmd *c)
 	if (dm != NULL)
 		rc = app_hist_request_older(a->store, dm, chat);
 	if (rc != 0) {
+		struct ev	*ev = ev_new(EV_ERROR);
+
 		eng_log(LOG_WARN, "older history not asked: %s",
 		    wc_strerror(rc));
-		app_eng_error(a, _("cannot ask the phone for older messages"),
-		    rc);
+		/* with its chat: the screen stops waiting for an answer */
+		ev_set(&ev->u.error.what, _("cannot ask the phone for older "
+		    "messages"));
+		ev->u.error.err = rc;
+		ev_set(&ev->u.error.chat, chat);
+		app_eng_send(a, ev);
 	}
 }
 

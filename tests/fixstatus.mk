@@ -8,3 +8,8 @@ EXTRA_DIST += tests/fixstatus-disk-tmux.sh
 # What wachat and its shell commands say about the database.
 TESTS += tests/fixstatus-words.sh
 EXTRA_DIST += tests/fixstatus-words.sh
+
+# Older messages asked of the phone: the note ends with the answer, one
+# request in flight.
+TESTS += tests/fixstatus-older-tmux.sh
+EXTRA_DIST += tests/fixstatus-older-tmux.sh
