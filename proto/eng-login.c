@@ -306,7 +306,8 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	}
 	count = e->st->prekey_count(e->st->arg);
 	if (count < 0)
-		eng_emitf(e, WA_ENG_EV_ERROR, count, "cannot count the prekeys in the database");
+		eng_emitf(e, WA_ENG_EV_ERROR, count,
+		    "cannot count the prekeys in the database");
 	else
 		upload_prekeys(e, count == 0 ? WA_ENG_PREKEY_FIRST : 0);
 	if (e->freed) {

@@ -39,8 +39,8 @@ say_cannot_open(const char *dir)
 	if (has(dir, "wachat.db-wal") && !has(dir, "wachat.db-shm"))
 		fprintf(stderr, "wachat: cannot read %s/wachat.db: its "
 		    "wachat.db-wal holds changes not yet in it, which SQLite "
-		    "reads only through a wachat.db-shm, and it cannot make one "
-		    "in %s (read-only?); copy the data dir (cp -a) to a "
+		    "reads only through a wachat.db-shm, and it cannot make "
+		    "one in %s (read-only?); copy the data dir (cp -a) to a "
 		    "writable place and give that with --data-dir\n", dir,
 		    dir);
 	else

@@ -163,7 +163,8 @@ store_device_logged_out(struct store *s)
 
 	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM counter WHERE name ="
 	    " 'logged_out'", -1, &st, NULL) != SQLITE_OK) {
-		log_error("reading the log-out mark: %s", sqlite3_errmsg(s->db));
+		log_error("reading the log-out mark: %s",
+		    sqlite3_errmsg(s->db));
 		return -EIO;
 	}
 	rc = sqlite3_step(st);

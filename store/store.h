@@ -1018,9 +1018,12 @@ MUST_CHECK int	store_chat_find(struct store *s, const char *who,
  * command-line readers (features.md D3): it reads while a running wachat
  * writes the same database in WAL mode.  A database with no -wal and no
  * -shm (closed cleanly, open nowhere) is opened immutable: the data dir
- * stays as found, and it reads on a read-only mount too.  *version (may be NULL) receives
- * the database's schema version when it could be read.  Returns 0 and
- * *out (closed with store_close()), -ENOENT (no database in dir), -EPERM
+ * stays as found, and it reads on a read-only mount too (a wachat that
+ * starts during such a read is not seen: the read is of the file as it
+ * was).  *version (may be NULL) receives the database's schema version
+ * when it could be read.  Returns 0 and *out (closed with
+ * store_close()), -ENOENT (no database in dir, or SQLite cannot open it:
+ * a -wal without its -shm in a read-only dir), -EPERM
  * (dir or file open to group or others), WC_ESCHEMA (the schema is not
  * STORE_SCHEMA_VERSION: newer, or older and not yet migrated by a
  * wachat that writes), WC_EDBEMPTY, WC_EDBNOTDB, WC_EDBMALFORMED (damaged:
