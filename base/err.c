@@ -58,6 +58,7 @@ static const struct {
 	{ WC_EDBMALFORMED, N_("the database is malformed") },
 	{ WC_ELOCKED, N_("another process holds the lock") },
 	{ WC_EBADRECORD, N_("a stored record is damaged") },
+	{ WC_EDBNOKEYS, N_("the database holds chats but no keys") },
 };
 
 /* Every code has its message: a new code (added above WC_ELAST) widens

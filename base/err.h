@@ -55,6 +55,8 @@ enum wc_err {
 	WC_EDBMALFORMED,	/* the database is malformed (damaged) */
 	WC_ELOCKED,		/* another process holds the data dir's lock */
 	WC_EBADRECORD,		/* a stored record was read but is damaged */
+	WC_EDBNOKEYS,		/* the database holds chats but no device
+				 * row (its keys are gone) */
 	WC_ELAST		/* not a code: one past the last; new codes
 				 * go above it */
 };

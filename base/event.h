@@ -179,7 +179,9 @@ struct ev_end {
 /* EV_ERROR */
 struct ev_error {
 	char		*what;		/* what failed, in words */
-	int32_t		 err;		/* the code (base/err.h) */
+	int32_t		 err;		/* the code (base/err.h); 0: what is
+					 * information, said as it is (no
+					 * "error:", no reason) */
 	char		*chat;		/* the chat a group command was about,
 					 * or "" */
 	char		*unsent;	/* a CMD_SEND the engine could not

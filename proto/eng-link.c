@@ -164,7 +164,7 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		eng_qr_file_remove(e);
 		if ((rc = e->st->device_forget(e->st->arg)) != 0)
 			eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot forget the "
-			    "device in the store: %s", wc_strerror(rc));
+			    "device in the store");
 		wa_crypto_wipe(&e->dev, sizeof(e->dev));
 		snprintf(e->text, sizeof(e->text), "%s", reason);
 		eng_emit(e, WA_ENG_EV_LOGGED_OUT, err, e->text, 0, 0);

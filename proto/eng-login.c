@@ -166,6 +166,29 @@ send_upload(struct wa_eng *e, const struct wa_prekey *k, size_t n)
 	return 0;
 }
 
+/* The steps of an upload, for what upload_failed() says. */
+enum { UP_READ, UP_STORE, UP_SEND };
+
+/* EV_ERROR for a failed upload (the store-failed kind of eng_store_kind()
+ * when it was the store's): which step, in words; the reason is the
+ * event's err, said once by who shows it. */
+static void
+upload_failed(struct wa_eng *e, int step, int rc, bool store)
+{
+	enum wa_eng_ev_kind kind = store ? eng_store_kind(rc) :
+	    WA_ENG_EV_ERROR;
+
+	if (step == UP_READ)
+		eng_emitf(e, kind, rc, "cannot upload prekeys: "
+		    "cannot read those not yet uploaded from the database");
+	else if (step == UP_STORE)
+		eng_emitf(e, kind, rc, "cannot upload prekeys: "
+		    "cannot store new ones in the database");
+	else
+		eng_emitf(e, kind, rc, "cannot upload prekeys: "
+		    "cannot send them to the server");
+}
+
 /*
  * Upload prekeys: first any stored but not uploaded (a crash between store
  * and upload: the same keys again, never new keys under their ids), else,
@@ -176,26 +199,27 @@ upload_prekeys(struct wa_eng *e, size_t gen)
 {
 	struct wa_prekey	*k;
 	bool			 store = true;
-	int			 rc, n;
+	int			 rc, n, step;
 
 	if (e->upload_id[0] != '\0')
 		return;		/* one upload at a time */
 	k = xcalloc(WA_ENG_PREKEY_FIRST, sizeof(*k));
 	n = e->st->prekey_pending(e->st->arg, k, WA_ENG_PREKEY_FIRST);
-	if (n < 0) {
-		rc = n;
+	step = UP_READ;
+	if ((rc = n < 0 ? n : 0) != 0)
 		goto fail;
-	}
 	store = false;
 	if (n == 0 && gen > 0) {
 		if (gen > WA_ENG_PREKEY_FIRST)
 			gen = WA_ENG_PREKEY_FIRST;
+		step = UP_STORE;
 		if ((rc = gen_prekeys(e, k, gen, &store)) != 0)
 			goto fail;
 		n = (int)gen;
 	} else if (n > 0)
 		log_info("uploading %d stored prekeys from id %" PRIu32
 		    " (not acknowledged before)", n, k[0].id);
+	step = UP_SEND;
 	rc = n > 0 ? send_upload(e, k, (size_t)n) : 0;
 	if (rc != 0)
 		goto fail;
@@ -205,11 +229,10 @@ upload_prekeys(struct wa_eng *e, size_t gen)
 fail:
 	wa_crypto_wipe(k, WA_ENG_PREKEY_FIRST * sizeof(*k));
 	free(k);
-	log_warn("prekey upload: %s", wc_strerror(rc));
+	log_warn("prekey upload, step %d: %s", step, wc_strerror(rc));
 	/* a key the store could not keep never goes up (the server would
 	 * hand it out, and its message could not be read) */
-	eng_emitf(e, store ? eng_store_kind(rc) : WA_ENG_EV_ERROR, rc,
-	    "cannot upload prekeys: %s", wc_strerror(rc));
+	upload_failed(e, step, rc, store);
 }
 
 void
@@ -232,8 +255,7 @@ eng_on_upload_reply(struct wa_eng *e, const struct wa_node *n)
 	if ((rc = mark_uploaded(e)) != 0) {
 		/* the same keys go up again at the next login */
 		eng_emitf(e, eng_store_kind(rc), rc,
-		    "cannot mark prekeys uploaded: "
-		    "%s", wc_strerror(rc));
+		    "cannot mark prekeys uploaded in the database");
 		return;
 	}
 	eng_emit(e, WA_ENG_EV_PREKEYS_UPLOADED, 0, "", (uint32_t)e->upload_n,
@@ -301,8 +323,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 		e->dev.unconfirmed = false;
 		if ((rc = e->st->device_save(e->st->arg, &e->dev)) != 0)
 			eng_emitf(e, eng_store_kind(rc), rc,
-			    "cannot store the device after the login: %s",
-			    wc_strerror(rc));
+			    "cannot store the device after the login");
 	}
 	eng_emit(e, WA_ENG_EV_CONNECTED, 0, e->dev.jid, 0, 0);
 	if (e->freed)
@@ -324,8 +345,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	count = e->st->prekey_count(e->st->arg);
 	if (count < 0)
 		eng_emitf(e, eng_store_kind(count), count,
-		    "cannot count prekeys: %s",
-		    wc_strerror(count));
+		    "cannot count the prekeys in the database");
 	else
 		upload_prekeys(e, count == 0 ? WA_ENG_PREKEY_FIRST : 0);
 	if (e->freed) {

@@ -222,8 +222,7 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 		send_pair_error(e, id, "500", "internal-error");
 		/* not linked: the phone is told, the QR comes back */
 		eng_emitf(e, eng_store_kind(rc), rc,
-		    "cannot store the pairing: %s",
-		    wc_strerror(rc));
+		    "cannot store the pairing");
 		goto out;
 	}
 	/* 6.5. */
@@ -346,8 +345,7 @@ lc_hello(struct wa_eng *e)
 fail:
 	wa_crypto_wipe(rnd, sizeof(rnd));
 	eng_lc_reset(e);
-	eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot ask for a link code: %s",
-	    wc_strerror(rc));
+	eng_emitf(e, WA_ENG_EV_ERROR, rc, "cannot ask for a link code");
 }
 
 /* The answer to companion_hello (its ref; the code may be shown now) or
@@ -465,7 +463,7 @@ out:
 	wa_crypto_wipe(bundle, sizeof(bundle));
 	if (rc != 0)
 		eng_emitf(e, stored ? WA_ENG_EV_ERROR : eng_store_kind(rc), rc,
-		    "cannot finish the link by code: %s", wc_strerror(rc));
+		    "cannot finish the link by code");
 }
 
 int
@@ -518,8 +516,7 @@ eng_on_reg_refresh(struct wa_eng *e, const struct wa_node *n)
 	if ((rc = e->rng(e->rng_arg, e->dev.adv_secret, WA_ENG_KEY_LEN)) != 0 ||
 	    (rc = e->st->device_save(e->st->arg, &e->dev)) != 0) {
 		eng_emitf(e, eng_store_kind(rc), rc,
-		    "cannot renew the ADV secret: %s",
-		    wc_strerror(rc));
+		    "cannot renew the ADV secret");
 		return;
 	}
 	log_info("companion_reg_refresh: new ADV secret");

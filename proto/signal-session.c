@@ -89,9 +89,9 @@ wa_signal_session_check(struct wa_signal *s, const struct wa_signal_addr *a,
 		return rc;	/* 1, 0, or the store's error: never "none" */
 	/* The record does not deserialize: corrupt.  Dropped, so that a
 	 * fresh bundle builds the session again (reliability.md 9). */
-	log_warn("the session record of device %u does not deserialize: "
+	log_warn("the session record of %s device %u does not deserialize: "
 	    "quarantined (dropped), to be rebuilt from a fresh bundle",
-	    a->device);
+	    a->name, a->device);
 	if ((rc = sig_tx_begin(s)) != 0)
 		return rc;
 	rc = s->ops->session_delete(s->ops->arg, a);

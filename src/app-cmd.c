@@ -361,10 +361,16 @@ history_more(struct app *a, const struct cmd *c)
 	if (dm != NULL)
 		rc = app_hist_request_older(a->store, dm, chat);
 	if (rc != 0) {
+		struct ev	*ev = ev_new(EV_ERROR);
+
 		eng_log(LOG_WARN, "older history not asked: %s",
 		    wc_strerror(rc));
-		app_eng_error(a, _("cannot ask the phone for older messages"),
-		    rc);
+		/* with its chat: the screen stops waiting for an answer */
+		ev_set(&ev->u.error.what, _("cannot ask the phone for older "
+		    "messages"));
+		ev->u.error.err = rc;
+		ev_set(&ev->u.error.chat, chat);
+		app_eng_send(a, ev);
 	}
 }
 
@@ -422,6 +428,34 @@ refused(struct app *a, const struct cmd *c, const char *what, int rc)
 	app_eng_send(a, ev);
 }
 
+/* What a messaging command of kind k could not do for a full disk, in
+ * the user's words (each of handlers[]'s dm ones). */
+static const char *
+full_words(enum cmd_kind k)
+{
+	switch (k) {
+	case CMD_SEND:
+	case CMD_EDIT:
+		return _("not sent: disk full");
+	case CMD_REACT:
+		return _("cannot send the reaction: disk full");
+	case CMD_MARK_READ:
+		return _("cannot mark the chat read: disk full");
+	case CMD_TYPING:
+		return _("cannot say that you are typing: disk full");
+	case CMD_SUBSCRIBE:
+		return _("cannot follow the contact's presence: disk full");
+	case CMD_RETRY:
+		return _("cannot send the message again: disk full");
+	case CMD_DELETE:
+		return _("cannot delete the message: disk full");
+	case CMD_REVOKE:
+		return _("cannot delete the message for everyone: disk full");
+	default:
+		return _("not done: disk full");
+	}
+}
+
 static void
 run(struct app *a, const struct cmd *c)
 {
@@ -439,8 +473,7 @@ run(struct app *a, const struct cmd *c)
 	if ((rc = handlers[c->kind].dm(dm, c)) == -ENOSPC) {
 		/* nothing was stored: said, and offline until there is
 		 * room (src/app-disk.c) */
-		refused(a, c, c->kind == CMD_SEND || c->kind == CMD_EDIT ?
-		    _("not sent: disk full") : _("not done: disk full"), rc);
+		refused(a, c, full_words(c->kind), rc);
 		app_disk_full(a);
 	} else if (rc < 0)
 		refused(a, c, _("the command could not be carried out"), rc);

@@ -120,6 +120,12 @@ say_why(char *what, size_t size, const char *dir, int rc)
 		    "bytes): it may have held this device's keys, so wachat "
 		    "does not link anew over it; wachat --fresh-db moves it "
 		    "aside and links anew"), dir);
+	else if (rc == WC_EDBNOKEYS)
+		snprintf(what, size, _("the database %s/wachat.db holds "
+		    "another account's chats but not its keys (its device row "
+		    "is gone): wachat does not link anew over them; wachat "
+		    "--fresh-db moves it aside and links anew (wachat history "
+		    "and the other shell commands still read it)"), dir);
 	else if (store_err_damaged(rc))
 		snprintf(what, size, _("the database %s/wachat.db is damaged "
 		    "(%s): wachat does not link anew over it, which would lose "
@@ -192,12 +198,41 @@ own_jid_ok(const char *jid, const char *server)
 	return strspn(jid, "0123456789.:") == (size_t)(at - jid);
 }
 
+/* No device row: not linked yet or logged out (0), or an account's chats
+ * left without their keys (WC_EDBNOKEYS: a new link would mix another
+ * account's data with this one's), or the store's error. */
+static int
+check_no_device(struct store *s)
+{
+	struct store_chat_list	 l;
+	size_t			 n;
+	int			 rc;
+	bool			 archived = false;
+
+	if ((rc = store_device_logged_out(s)) != 0)
+		return rc > 0 ? 0 : rc;	/* logged out: a new link is asked */
+	do {
+		memset(&l, 0, sizeof(l));
+		if ((rc = store_chat_list(s, archived, 1, &l)) != 0)
+			return rc;
+		n = l.n;
+		store_chat_list_free(&l);
+		if (n > 0) {
+			eng_log(LOG_ERROR, "no device row, but chats: the "
+			    "keys are gone");
+			return WC_EDBNOKEYS;
+		}
+	} while ((archived = !archived));
+	return 0;
+}
+
 /*
  * The device row read back and checked: each stored public key must be
  * the one of its private key, and the JIDs must be JIDs.  A flipped byte
  * there would otherwise log in with other keys, or be taken for "not
  * linked" and make new ones.  Returns 0 (also for no device: not linked),
- * WC_EDBMALFORMED, or the store's error.
+ * WC_EDBMALFORMED, WC_EDBNOKEYS (no device, but chats), or the store's
+ * error.
  */
 static int
 check_device(struct store *s)
@@ -206,9 +241,11 @@ check_device(struct store *s)
 	int			 rc;
 
 	memset(&d, 0, sizeof(d));
-	if ((rc = store_device_load(s, &d)) <= 0)
-		return rc == 0 ? 0 : store_quick_check(s, NULL, 0) != 0 ?
-		    WC_EDBMALFORMED : rc;
+	if ((rc = store_device_load(s, &d)) == 0)
+		return check_no_device(s);
+	if (rc < 0)
+		return store_quick_check(s, NULL, 0) != 0 ? WC_EDBMALFORMED :
+		    rc;
 	if (!key_pair_ok(d.noise_priv, d.noise_pub) ||
 	    !key_pair_ok(d.identity_priv, d.identity_pub) ||
 	    !key_pair_ok(d.spk_priv, d.spk_pub) ||
@@ -276,8 +313,8 @@ open_fresh(struct app *a, char *what, size_t size)
 	}
 	snprintf(what, size, _("the damaged database was moved to %s; "
 	    "linking anew"), aside);
-	eng_log(LOG_WARN, "%s", what);
-	app_eng_error(a, what, why);
+	eng_log(LOG_WARN, "%s (it was: %s)", what, wc_strerror(why));
+	app_eng_error(a, what, 0);	/* information, not an error */
 	if ((rc = open_checked(a, false)) != 0) {
 		say_why(what, size, dir, rc);
 		return fail(a, rc);

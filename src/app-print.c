@@ -145,8 +145,11 @@ static void
 failure(const struct ev *ev, bool qr)
 {
 	(void)qr;
-	printf(_("error: %s (%s)\n"), ev->u.error.what,
-	    wc_strerror(ev->u.error.err));
+	if (ev->u.error.err == 0)	/* information */
+		printf("%s\n", ev->u.error.what);
+	else
+		printf(_("error: %s (%s)\n"), ev->u.error.what,
+		    wc_strerror(ev->u.error.err));
 }
 
 static void

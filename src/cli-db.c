@@ -7,8 +7,11 @@
 #include "base/compat.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "base/err.h"
 #include "src/cli-db.h"
@@ -17,6 +20,34 @@
 #include "store/backup.h"
 #include "store/store.h"
 
+/* Whether dir/name exists (a file of any kind). */
+static bool
+has(const char *dir, const char *name)
+{
+	char		 path[4096];
+	struct stat	 st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return lstat(path, &st) == 0;
+}
+
+/* SQLite could not open dir/wachat.db though it is there: a WAL it
+ * cannot read without a -shm it cannot make (a read-only data dir). */
+static void
+say_cannot_open(const char *dir)
+{
+	if (has(dir, "wachat.db-wal") && !has(dir, "wachat.db-shm"))
+		fprintf(stderr, "wachat: cannot read %s/wachat.db: its "
+		    "wachat.db-wal holds changes not yet in it, which SQLite "
+		    "reads only through a wachat.db-shm, and it cannot make "
+		    "one in %s (read-only?); copy the data dir (cp -a) to a "
+		    "writable place and give that with --data-dir\n", dir,
+		    dir);
+	else
+		fprintf(stderr, "wachat: SQLite cannot open %s/wachat.db "
+		    "(read-only data dir?)\n", dir);
+}
+
 /* What is wrong with the database of dir (rc of store_open_ro()), on
  * stderr; the exit status. */
 static int
@@ -24,7 +55,9 @@ say_open_error(const char *dir, int rc, int v)
 {
 	char	 path[4096];
 
-	if (rc == -ENOENT)
+	if (rc == -ENOENT && has(dir, "wachat.db"))
+		say_cannot_open(dir);
+	else if (rc == -ENOENT)
 		fprintf(stderr, "wachat: no database in %s (wachat has not "
 		    "been linked with this data dir)\n", dir);
 	else if (rc == WC_EDBEMPTY)
@@ -108,7 +141,8 @@ cli_db_failed(struct store *s)
 int
 cli_backup(struct store *s, const char *file)
 {
-	int	 rc = store_backup(s, file);
+	struct stat	 st;
+	int		 rc = store_backup(s, file);
 
 	if (rc == 0) {
 		printf("wachat: the database is copied to %s\n", file);
@@ -117,6 +151,15 @@ cli_backup(struct store *s, const char *file)
 	if (rc == -EINVAL) {
 		fprintf(stderr, "wachat backup: %s is the database itself; "
 		    "name another file\n", file);
+		return CLI_USAGE;
+	}
+	if ((rc == -EISDIR || rc == -ENOTDIR) && stat(file, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		/* "dir/" fails as ENOTDIR: said as what it is */
+		fprintf(stderr, "wachat backup: %s is a directory; give the "
+		    "name of the file to write, e.g. %s%swachat-backup.db "
+		    "(nothing was written)\n", file, file,
+		    file[strlen(file) - 1] == '/' ? "" : "/");
 		return CLI_USAGE;
 	}
 	if (store_err_damaged(rc)) {

@@ -29,7 +29,7 @@ bool
 store_err_damaged(int err)
 {
 	return err == WC_EDBEMPTY || err == WC_EDBNOTDB ||
-	    err == WC_EDBMALFORMED;
+	    err == WC_EDBMALFORMED || err == WC_EDBNOKEYS;
 }
 
 /* Whether this process may use path as mode (access(2)); when not, path

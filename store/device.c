@@ -126,7 +126,8 @@ store_device_save(struct store *s, const struct store_device *d)
 		log_error("saving the device: %s", sqlite3_errmsg(s->db));
 		return store_step_err(s, rc);	/* -ENOSPC or -EIO */
 	}
-	return 0;
+	/* a device again: a later loss of its row is not a log-out */
+	return store_exec(s, "DELETE FROM counter WHERE name = 'logged_out'");
 }
 
 void
@@ -144,10 +145,31 @@ store_device_forget(struct store *s)
 	if ((rc = store_exec(s, "BEGIN IMMEDIATE")) != 0)
 		return rc;
 	if ((rc = store_exec(s, "DELETE FROM device; DELETE FROM prekey;"
-	    " UPDATE counter SET value = 1 WHERE name = 'next_prekey_id'")) != 0 ||
+	    " UPDATE counter SET value = 1 WHERE name = 'next_prekey_id';"
+	    " INSERT OR REPLACE INTO counter (name, value)"
+	    " VALUES ('logged_out', 1)")) != 0 ||
 	    (rc = store_exec(s, "COMMIT")) != 0) {
 		(void)store_exec(s, "ROLLBACK");
 		return rc;
 	}
 	return 0;
+}
+
+int
+store_device_logged_out(struct store *s)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM counter WHERE name ="
+	    " 'logged_out'", -1, &st, NULL) != SQLITE_OK) {
+		log_error("reading the log-out mark: %s",
+		    sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : -EIO;
 }

@@ -10,6 +10,7 @@
 #include "base/compat.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 #define LOG_TAG "store"
@@ -53,12 +54,54 @@ ro_mode_ok(const char *path, bool dir)
 	return 0;
 }
 
+/*
+ * The URI a reader opens path by.  A database with neither a -wal nor a
+ * -shm beside it was closed cleanly by its last writer, which folded the
+ * WAL in: everything is in the file, and no wachat has it open (a
+ * connection in WAL mode keeps both while it is open).  It is opened
+ * immutable=1: no -wal or -shm made (the data dir is left as found), and
+ * readable on a read-only mount, where SQLite could make neither
+ * (SQLite's wal.html "Read-Only Databases").  Else the plain file:
+ * SQLite reads the WAL through the -shm.  Returned xmalloc'd.
+ */
+static char *
+ro_uri(const char *path)
+{
+	struct stat	 st;
+	static const char hex[] = "0123456789ABCDEF";
+	size_t		 len = strlen(path), i, o = 0;
+	char		*side = xmalloc(len + sizeof("-wal"));
+	char		*uri = xmalloc(3 * len + sizeof("file:?immutable=1"));
+	bool		 clean;
+
+	snprintf(side, len + sizeof("-wal"), "%s-wal", path);
+	clean = lstat(side, &st) != 0 && errno == ENOENT;
+	snprintf(side, len + sizeof("-wal"), "%s-shm", path);
+	clean = clean && lstat(side, &st) != 0 && errno == ENOENT;
+	free(side);
+	memcpy(uri, "file:", 5);
+	o = 5;
+	for (i = 0; i < len; i++) {
+		unsigned char	 c = (unsigned char)path[i];
+
+		if (c == '%' || c == '?' || c == '#' || c < 0x21 || c > 0x7e) {
+			uri[o++] = '%';
+			uri[o++] = hex[c >> 4];
+			uri[o++] = hex[c & 15];
+		} else
+			uri[o++] = (char)c;
+	}
+	snprintf(uri + o, sizeof("?immutable=1"), "%s",
+	    clean ? "?immutable=1" : "");
+	return uri;
+}
+
 int
 store_open_ro(const char *dir, struct store **out, int *version)
 {
 	struct store	*s;
 	sqlite3_stmt	*st;
-	char		*path;
+	char		*path, *uri;
 	size_t		 len;
 	int		 rc, v = -1;
 
@@ -74,9 +117,11 @@ store_open_ro(const char *dir, struct store **out, int *version)
 		return rc;
 	}
 	s = xcalloc(1, sizeof(*s));
-	rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY |
-	    SQLITE_OPEN_NOMUTEX, NULL);
+	uri = ro_uri(path);
 	free(path);
+	rc = sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY |
+	    SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, NULL);
+	free(uri);
 	if (rc != SQLITE_OK) {
 		rc = s->db != NULL ? store_db_error(s) : -ENOMEM;
 		store_close(s);

@@ -142,8 +142,17 @@ MUST_CHECK int	store_device_save(struct store *s, const struct store_device *d);
 /* Wipe d's keys and free d->adv_identity. */
 void		store_device_release(struct store_device *d);
 
-/* Delete the device and every prekey (logged out).  Returns 0 or -EIO. */
+/* Delete the device and every prekey (logged out), and mark the
+ * database logged out (a counter row store_device_save() removes).
+ * Returns 0 or -EIO. */
 MUST_CHECK int	store_device_forget(struct store *s);
+/*
+ * Whether store_device_forget() left the database without a device (a
+ * log-out: the chats stay, a new link of the same account may follow),
+ * as against a device row lost otherwise.  Returns 1 (logged out), 0, or
+ * -EIO.  The thread that owns s.
+ */
+MUST_CHECK int	store_device_logged_out(struct store *s);
 
 /* A one-time prekey (protocol.md 7.3): id 1..0xFFFFFF. */
 struct store_prekey {
@@ -1017,9 +1026,14 @@ MUST_CHECK int	store_chat_find(struct store *s, const char *who,
  * Open dir/wachat.db read-only (SQLITE_OPEN_READONLY: no migration, no
  * write, not even a WAL checkpoint), with a busy timeout of 5 s, for the
  * command-line readers (features.md D3): it reads while a running wachat
- * writes the same database in WAL mode.  *version (may be NULL) receives
- * the database's schema version when it could be read.  Returns 0 and
- * *out (closed with store_close()), -ENOENT (no database in dir), -EPERM
+ * writes the same database in WAL mode.  A database with no -wal and no
+ * -shm (closed cleanly, open nowhere) is opened immutable: the data dir
+ * stays as found, and it reads on a read-only mount too (a wachat that
+ * starts during such a read is not seen: the read is of the file as it
+ * was).  *version (may be NULL) receives the database's schema version
+ * when it could be read.  Returns 0 and *out (closed with
+ * store_close()), -ENOENT (no database in dir, or SQLite cannot open it:
+ * a -wal without its -shm in a read-only dir), -EPERM
  * (dir or file open to group or others), WC_ESCHEMA (the schema is not
  * STORE_SCHEMA_VERSION: newer, or older and not yet migrated by a
  * wachat that writes), WC_EDBEMPTY, WC_EDBNOTDB, WC_EDBMALFORMED (damaged:

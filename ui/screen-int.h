@@ -17,6 +17,10 @@
 
 struct ui_screen {
 	char		*status;	/* the status line, without countdown */
+	char		*base;		/* what the connection's last event
+					 * said (connecting, connected,
+					 * disk full, ...): the status line
+					 * again once an error's time is up */
 	char		*qr_text;	/* the QR's text, or NULL */
 	struct ui_qr	 qr;		/* valid when qr_text != NULL */
 	int64_t		 qr_end;	/* monotonic ms the QR expires */

@@ -43,11 +43,31 @@
 
 #define ERROR_SHOWN_MS	8000	/* an error on the status line, once connected */
 
+/* News for a while (an error, history's progress): the connection's
+ * state stays in base. */
 static void
 set_status(struct ui_screen *s, const char *text)
 {
 	free(s->status);
 	s->status = xstrdup(text);
+}
+
+/* The connection's state, from its events only: the status line, and
+ * what it goes back to when news is over. */
+static void
+set_base(struct ui_screen *s, const char *text)
+{
+	set_status(s, text);
+	free(s->base);
+	s->base = xstrdup(text);
+}
+
+/* The status line back to the connection's state. */
+static void
+show_base(struct ui_screen *s)
+{
+	if (s->base != NULL)
+		set_status(s, s->base);
 }
 
 /* "connected as" or "linked as" our phone number (EV_CONNECTED's). */
@@ -60,7 +80,7 @@ set_status_number(struct ui_screen *s, bool connected, const char *number)
 		snprintf(line, sizeof(line), _("connected as +%s"), number);
 	else
 		snprintf(line, sizeof(line), _("linked as +%s"), number);
-	set_status(s, line);
+	set_base(s, line);
 }
 
 static void
@@ -164,7 +184,7 @@ ui_screen_new(struct ui_screen **out)
 		s->colour = true;
 		ui_view_colours();
 	}
-	set_status(s, _("starting…"));
+	set_base(s, _("starting…"));
 	ui_screen_render(s);
 	*out = s;
 	return 0;
@@ -190,6 +210,7 @@ ui_screen_free(struct ui_screen *s)
 	drop_qr(s);
 	free(s->code);
 	free(s->status);
+	free(s->base);
 	free(s->own);
 	free(s->lasting);
 	free(s);
@@ -207,7 +228,7 @@ on_connecting(struct ui_screen *s, const struct ev *ev)
 	(void)ev;
 	s->error_end = 0;
 	s->retry_end = 0;
-	set_status(s, _("connecting…"));
+	set_base(s, _("connecting…"));
 }
 
 static void
@@ -218,7 +239,7 @@ on_qr(struct ui_screen *s, const struct ev *ev)
 		s->qr_text = xstrdup(ev->u.qr.code);
 		s->qr_end = ui_screen_mono_ms() + (int64_t)ev->u.qr.secs * 1000;
 	}
-	set_status(s, _("waiting for the scan"));
+	set_base(s, _("waiting for the scan"));
 }
 
 static void
@@ -227,7 +248,7 @@ on_pair_code(struct ui_screen *s, const struct ev *ev)
 	drop_qr(s);	/* the code replaces the QR codes */
 	free(s->code);
 	s->code = xstrdup(ev->u.pair_code.code);
-	set_status(s, _("waiting for the code to be entered"));
+	set_base(s, _("waiting for the code to be entered"));
 }
 
 static void
@@ -268,7 +289,7 @@ on_disconnected(struct ui_screen *s, const struct ev *ev)
 		s->retry_end = ui_screen_mono_ms() + d->retry_ms;
 		snprintf(line, sizeof(line), "%s", d->why);
 	}
-	set_status(s, line);
+	set_base(s, line);
 }
 
 static void
@@ -281,7 +302,7 @@ on_logged_out(struct ui_screen *s, const struct ev *ev)
 	s->linked = false;
 	snprintf(line, sizeof(line), _("logged out: %s"),
 	    ev->u.logged_out.why);
-	set_status(s, line);
+	set_base(s, line);
 }
 
 static void
@@ -289,17 +310,21 @@ on_error(struct ui_screen *s, const struct ev *ev)
 {
 	char	 line[512];
 
-	snprintf(line, sizeof(line), _("error: %s (%s)"), ev->u.error.what,
-	    wc_strerror(ev->u.error.err));
+	if (ev->u.error.err == 0)	/* information */
+		snprintf(line, sizeof(line), "%s", ev->u.error.what);
+	else
+		snprintf(line, sizeof(line), _("error: %s (%s)"),
+		    ev->u.error.what, wc_strerror(ev->u.error.err));
 	set_status(s, line);
 	if (ev->u.error.lasting[0] != '\0') {
 		free(s->lasting);
 		s->lasting = xstrdup(ev->u.error.lasting);
 	}
-	/* once connected, an error is said for a while, then the status
-	 * line is back to "connected as" */
-	s->error_end = s->own != NULL && s->retry_end == 0 ?
-	    ui_screen_mono_ms() + ERROR_SHOWN_MS : 0;
+	/* an error is said for a while, then the status line is back to
+	 * the connection's state as its last event said it (never a
+	 * "connected" the engine has left since) */
+	s->error_end = s->base != NULL ? ui_screen_mono_ms() +
+	    ERROR_SHOWN_MS : 0;
 }
 
 static void
@@ -307,7 +332,7 @@ on_stopped(struct ui_screen *s, const struct ev *ev)
 {
 	(void)ev;
 	s->error_end = 0;
-	set_status(s, _("stopped"));
+	set_base(s, _("stopped"));
 }
 
 /* The backlog coming in (issue 9), in the status line. */
@@ -326,8 +351,8 @@ on_history(struct ui_screen *s, const struct ev *ev)
 		    "skipped: %s"), h->why);
 	if (h->step != EV_HISTORY_IDLE)
 		set_status(s, line);
-	else if (s->history_shown && s->own != NULL)
-		set_status_number(s, true, s->own);	/* done */
+	else if (s->history_shown)
+		show_base(s);	/* done */
 	s->history_shown = h->step != EV_HISTORY_IDLE;
 }
 
@@ -385,7 +410,7 @@ prompt_key(struct ui_screen *s, int k)
 			return UI_SCREEN_NONE;
 		}
 		s->asking = false;
-		set_status(s, _("asking for a code…"));
+		set_base(s, _("asking for a code…"));
 		return UI_SCREEN_PAIR_PHONE;
 	}
 	/* ' ', '-', '(', ')', '+' and anything else: nothing to do. */
@@ -520,8 +545,7 @@ ui_screen_render(struct ui_screen *s)
 		ui_view_tick(s->view, ui_screen_wall_ms());
 	if (s->error_end != 0 && ui_screen_mono_ms() >= s->error_end) {
 		s->error_end = 0;
-		if (s->own != NULL && s->retry_end == 0)
-			set_status_number(s, true, s->own);
+		show_base(s);
 	}
 	ui_screen_draw(s);
 }

@@ -69,7 +69,19 @@ ui_view_chat_release(struct ui_view *v)
 	}
 	free(c->edit_id);
 	free(c->composing_chat);
+	free(c->asked_chat);
+	free(c->phone_empty);
 	memset(c, 0, sizeof(*c));
+}
+
+/* The request for older history is over. */
+static void
+asked_done(struct ui_view *v)
+{
+	free(v->chat.asked_chat);
+	v->chat.asked_chat = NULL;
+	v->chat.asked_ms = 0;
+	v->chat.asked_page = false;
 }
 
 /* ---- drafts ---- */
@@ -196,8 +208,19 @@ ui_view_chat_typing_edit(struct ui_view *v, int64_t now)
 void
 ui_view_chat_tick(struct ui_view *v, int64_t now)
 {
-	if (v->chat.composing && now - v->chat.edit_ms >= UI_VIEW_TYPING_MS)
+	struct ui_view_chat	*c = &v->chat;
+
+	if (c->composing && now - c->edit_ms >= UI_VIEW_TYPING_MS)
 		ui_view_chat_typing_stop(v);
+	if (c->asked_chat == NULL || c->asked_page)
+		return;
+	if (c->asked_ms == 0)
+		c->asked_ms = now;
+	else if (now - c->asked_ms >= UI_VIEW_PHONE_MS) {
+		asked_done(v);
+		ui_view_note(v, _("your phone did not answer with older "
+		    "messages; PgUp at the top asks again"));
+	}
 }
 
 /* ---- sending ---- */
@@ -280,7 +303,6 @@ ui_view_chat_send(struct ui_view *v)
 	v->msgs.sel = -1;
 	if (v->msgs.more_after) {
 		/* The newest rows are not held: read them. */
-		rc->phone_asked = false;
 		ui_view_push(v, ui_msgs_open(&v->msgs, chat));
 	}
 }
@@ -476,25 +498,87 @@ ui_view_chat_react(struct ui_view *v)
 
 /*
  * Older rows of the open chat: the store's next page, or when the store
- * has none, the phone is asked once for older history (CMD_HISTORY_MORE;
- * what it sends arrives as EV_HISTORY).
+ * has none, the phone is asked for older history (CMD_HISTORY_MORE;
+ * what it sends arrives as EV_HISTORY), one request in flight at a time,
+ * and not again for a chat it had nothing older for.
  */
 void
 ui_view_chat_older(struct ui_view *v)
 {
-	struct ui_msgs	*m = &v->msgs;
-	struct cmd	*c = ui_msgs_more(m, -1);
+	struct ui_msgs		*m = &v->msgs;
+	struct ui_view_chat	*rc = &v->chat;
+	struct cmd		*c = ui_msgs_more(m, -1);
 
 	if (c != NULL) {
 		ui_view_push(v, c);
 		return;
 	}
 	if (m->chat == NULL || m->more_before || m->loading != 0 ||
-	    m->n == 0 || v->chat.phone_asked || !v->connected)
+	    m->n == 0 || !v->connected)
 		return;
-	v->chat.phone_asked = true;
-	ui_view_push(v, cmd_new_chat(CMD_HISTORY_MORE, m->chat));
-	ui_view_note(v, _("asking your phone for older messages…"));
+	if (rc->phone_empty != NULL && strcmp(rc->phone_empty, m->chat) == 0)
+		ui_view_note(v, _("no older messages on your phone"));
+	else if (rc->asked_chat != NULL)
+		ui_view_note(v, strcmp(rc->asked_chat, m->chat) == 0 ?
+		    _("asking your phone for older messages…") :
+		    _("your phone is asked about another chat; try again in "
+		    "a moment"));
+	else {
+		rc->asked_chat = xstrdup(m->chat);
+		rc->asked_ms = 0;
+		rc->asked_page = false;
+		ui_view_push(v, cmd_new_chat(CMD_HISTORY_MORE, m->chat));
+		ui_view_note(v, _("asking your phone for older messages…"));
+	}
+}
+
+void
+ui_view_chat_history(struct ui_view *v, const struct ev *ev)
+{
+	struct ui_view_chat	*rc = &v->chat;
+
+	if (ev->kind == EV_ERROR) {
+		/* the request for the chat could not go: said, not awaited */
+		if (rc->asked_chat != NULL && !rc->asked_page &&
+		    strcmp(ev->u.error.chat, rc->asked_chat) == 0) {
+			asked_done(v);
+			ui_view_note(v, NULL);
+		}
+		return;
+	}
+	if (ev->u.history.step != EV_HISTORY_CHUNK)
+		return;
+	if (ev->u.history.stored > 0) {
+		free(rc->phone_empty);	/* it may have more now */
+		rc->phone_empty = NULL;
+	}
+	if (rc->asked_chat == NULL || rc->asked_page)
+		return;
+	if (!ui_view_is_open(v, rc->asked_chat)) {
+		asked_done(v);	/* stored: read when that chat is paged */
+		return;
+	}
+	rc->asked_page = true;
+	v->msgs.more_before = true;
+	ui_view_push(v, ui_msgs_more(&v->msgs, -1));
+}
+
+void
+ui_view_chat_paged(struct ui_view *v, const struct ev *ev)
+{
+	struct ui_view_chat	*rc = &v->chat;
+	const struct ev_page	*pg = &ev->u.page;
+
+	if (!rc->asked_page || rc->asked_chat == NULL ||
+	    pg->dir != EV_PAGE_BEFORE || strcmp(pg->chat, rc->asked_chat) != 0)
+		return;
+	if (pg->nmsgs == 0) {
+		free(rc->phone_empty);
+		rc->phone_empty = xstrdup(rc->asked_chat);
+		ui_view_note(v, _("no older messages on your phone"));
+	} else
+		ui_view_note(v, NULL);	/* they show */
+	asked_done(v);
 }
 
 void
@@ -567,7 +651,6 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	v->bar.online = -1;
 	v->bar.last_seen_ms = 0;
 	v->info.on = false;
-	v->chat.phone_asked = false;
 	ui_view_push(v, rowid != 0 ? ui_msgs_open_at(&v->msgs, ch->jid,
 	    rowid) : ui_msgs_open(&v->msgs, ch->jid));
 	opened(v, ch);
@@ -588,7 +671,6 @@ ui_view_open_at(struct ui_view *v, const char *chat, int64_t rowid)
 		ui_chats_open(&v->chats, chat);
 	if (ui_view_is_open(v, chat)) {
 		v->info.on = false;
-		v->chat.phone_asked = false;
 		ui_view_push(v, ui_msgs_open_at(&v->msgs, chat, rowid));
 	} else
 		open_selected_at(v, rowid);

@@ -109,8 +109,16 @@ struct ui_view_chat {
 	int64_t		 composing_ms;	/* CMD_TYPING 1 sent at */
 	int64_t		 edit_ms;	/* the last edit */
 	char		*composing_chat;
-	bool		 phone_asked;	/* CMD_HISTORY_MORE went for the
-					 * open chat */
+	/* Older history asked of the phone: one request in flight at a
+	 * time (CMD_HISTORY_MORE), answered by EV_HISTORY and the page it
+	 * makes the pane read, or given up after UI_VIEW_PHONE_MS. */
+	char		*asked_chat;	/* in flight for, or NULL */
+	int64_t		 asked_ms;	/* seen in flight at (ms), 0: not
+					 * yet ticked */
+	bool		 asked_page;	/* the answer came: the page it
+					 * asked of the store is awaited */
+	char		*phone_empty;	/* the chat the phone last had
+					 * nothing older for, or NULL */
 };
 
 /* The prompt or question open (ui/view-prompt.c). */
@@ -233,8 +241,21 @@ void		 ui_view_chat_typing_stop(struct ui_view *v);
  * every UI_VIEW_TYPING_MS, or paused when it is empty. */
 void		 ui_view_chat_typing_edit(struct ui_view *v, int64_t now);
 
-/* Time passes: our typing pauses UI_VIEW_TYPING_MS after the last key. */
+/* Time passes: our typing pauses UI_VIEW_TYPING_MS after the last key;
+ * a request for older history unanswered for UI_VIEW_PHONE_MS is given
+ * up, said in the note. */
 void		 ui_view_chat_tick(struct ui_view *v, int64_t now);
+
+/* EV_HISTORY (borrowed): a chunk came while the phone was asked for
+ * older history: the asked chat's pane reads the store's older page.
+ * EV_ERROR (borrowed) with the asked chat: the request could not go, and
+ * is no longer awaited. */
+void		 ui_view_chat_history(struct ui_view *v, const struct ev *ev);
+
+/* EV_PAGE (borrowed), after the pane took it: the page the phone's
+ * answer asked for ends the request, saying "no older messages on your
+ * phone" when it holds none. */
+void		 ui_view_chat_paged(struct ui_view *v, const struct ev *ev);
 
 /* Send what the input line holds (a reply, an edit or a message). */
 void		 ui_view_chat_send(struct ui_view *v);

@@ -142,6 +142,8 @@ on_status(struct ui_view *v, const struct ev *ev, int64_t now)
 	(void)now;
 	free(v->prompt.made_subject);
 	v->prompt.made_subject = NULL;
+	if (ev->kind == EV_ERROR)
+		ui_view_chat_history(v, ev);	/* a request not sent */
 	/* a send the engine could not store: its text comes back */
 	if (ev->kind == EV_ERROR && ev->u.error.unsent[0] != '\0')
 		ui_view_chat_unsent(v, ev->u.error.chat, ev->u.error.unsent);
@@ -167,6 +169,7 @@ on_page(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)now;
 	(void)ui_msgs_page(&v->msgs, ev);
+	ui_view_chat_paged(v, ev);
 }
 
 static void
@@ -265,11 +268,7 @@ on_history(struct ui_view *v, const struct ev *ev, int64_t now)
 	if (ev->u.history.step != EV_HISTORY_CHUNK)
 		return;
 	chats_changed(v, now);
-	if (v->chat.phone_asked && v->msgs.chat != NULL) {
-		v->chat.phone_asked = false;
-		v->msgs.more_before = true;
-		ui_view_push(v, ui_msgs_more(&v->msgs, -1));
-	}
+	ui_view_chat_history(v, ev);
 }
 
 static void (*const on_event[])(struct ui_view *, const struct ev *,

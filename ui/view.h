@@ -44,6 +44,8 @@ struct ui_search;
 
 #define UI_VIEW_MIN_COLS	40	/* smaller: a one-line message */
 #define UI_VIEW_MIN_ROWS	12	/* rows under the status line */
+#define UI_VIEW_PHONE_MS	30000	/* the phone's answer to a request
+					 * for older history awaited */
 #define UI_VIEW_TYPING_MS	5000	/* CMD_TYPING composing at most
 					 * this often; paused after as long
 					 * without a key */
