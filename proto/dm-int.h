@@ -192,6 +192,8 @@ struct wa_dm {
 	struct job		 job;
 	bool			 kicking, rekick;
 	int64_t			 cursor;	/* last outbox rowid tried */
+	int64_t			 recv_ts_ms;	/* the last received message's
+						 * ts_ms (dm-recv.c apply()) */
 	struct pending_retry	 retry;
 	struct counter		 sent_retries[N_COUNTERS];	/* ours */
 	struct counter		 answered[N_COUNTERS];	/* theirs */
