@@ -225,7 +225,7 @@ group_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 {
 	struct job		*j = &dm->job;
 	struct wa_group_send	 gs;
-	char			 phash[WA_GROUP_PHASH_LEN + 1];
+	char			*phash;
 	const char		**devs;
 	size_t			 i, nd = 0;
 	int			 rc;
@@ -234,6 +234,9 @@ group_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 	for (i = 0; i < j->ndevs; i++)
 		devs[nd++] = j->devs[i];
 	devs[nd++] = j->own_dev;
+	/* In a, as the node: it keeps the pointer and is encoded after
+	 * this returns (dm_send() in proto/dm-job.c). */
+	phash = arena_alloc(a, WA_GROUP_PHASH_LEN + 1);
 	rc = wa_group_phash(devs, nd, phash);
 	free(devs);
 	if (rc != 0)

@@ -134,7 +134,9 @@ struct dm_fanout {
 	 * the core's open transaction): 0, or an error with s->why. */
 	int	(*seal)(struct wa_dm *dm, struct dm_seal *s);
 	/* After the commit: build the stanza from s in a: 0 and *out, or
-	 * an error with s->why. */
+	 * an error with s->why.  *out is encoded after this returns: what
+	 * it points to lives in a, s, dm or the job, never on this
+	 * function's stack. */
 	int	(*stanza)(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 		    struct wa_node **out);
 	/* The server acked the stanza.  May be NULL. */
@@ -190,6 +192,8 @@ struct wa_dm {
 	struct job		 job;
 	bool			 kicking, rekick;
 	int64_t			 cursor;	/* last outbox rowid tried */
+	int64_t			 recv_ts_ms;	/* the last received message's
+						 * ts_ms (dm-recv.c apply()) */
 	struct pending_retry	 retry;
 	struct counter		 sent_retries[N_COUNTERS];	/* ours */
 	struct counter		 answered[N_COUNTERS];	/* theirs */

@@ -146,6 +146,31 @@ apply_change(struct wa_dm *dm, const struct wa_msg_content *c,
 	return 1;
 }
 
+/*
+ * The ts_ms of a message whose server time is t (whole seconds; 0: none)
+ * handled now: a live message within its second takes our clock's ms, so
+ * that it sorts after what we sent in that same second; and a message of
+ * the same second as the one before it never sorts before it (handled
+ * after the second had passed, it would take the second's start), so that
+ * the displayed order is the arrival order (reliability.md: (t, seq)).
+ */
+static int64_t
+recv_ts(struct wa_dm *dm, int64_t t, int64_t now)
+{
+	int64_t	 ts = t > 0 ? t * 1000 : now;
+
+	if (t > 0 && now >= ts && now < ts + 1000)
+		ts = now;
+	/* Within the second only (a full one: the rowid orders the rest);
+	 * an older message sorts by its own time. */
+	if (t > 0 && dm->recv_ts_ms >= ts && dm->recv_ts_ms < t * 1000 + 1000)
+		ts = dm->recv_ts_ms < t * 1000 + 999 ? dm->recv_ts_ms + 1 :
+		    dm->recv_ts_ms;
+	if (ts > dm->recv_ts_ms)
+		dm->recv_ts_ms = ts;
+	return ts;
+}
+
 /* Store what a decrypted Message holds, in the open transaction: 0 or
  * the store's error; sh filled for the UI, told after the commit. */
 static int
@@ -154,15 +179,9 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
     struct shown *sh)
 {
 	struct wa_dm_ev	*ev = &sh->ev;
-	int64_t		 now = dm->host.now_ms(dm->host.arg);
-	int64_t		 ts = m->t > 0 ? m->t * 1000 : now;
+	int64_t		 ts = recv_ts(dm, m->t, dm->host.now_ms(dm->host.arg));
 	int		 rc = 0;
 
-	/* The server's t has whole seconds: a live message within its
-	 * second takes our clock's ms, so that it sorts after what we sent
-	 * in that same second. */
-	if (m->t > 0 && now >= ts && now < ts + 1000)
-		ts = now;
 	memset(ev, 0, sizeof(*ev));
 	ev->chat = chat;
 	ev->sender = sender;

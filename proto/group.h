@@ -96,7 +96,9 @@ struct wa_group_send {
  * phash, addressing_mode or skmsg missing, to not on g.us,
  * addressing_mode neither "lid" nor "pn", an SKDM copy of type other
  * than MSG or PKMSG or without jid, a pkmsg without device_identity, a
- * malformed JID).  *out untouched on error.
+ * malformed JID).  *out untouched on error.  The node points into s's
+ * strings and buffers (and into a): each must live until the node is
+ * encoded, not only until this returns.
  */
 MUST_CHECK int	wa_group_stanza(const struct wa_group_send *s,
 		    struct arena *a, struct wa_node **out);

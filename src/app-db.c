@@ -359,8 +359,9 @@ app_db_open(struct app *a, char *what, size_t size)
 
 /* ---- the check in the background ---- */
 
-/* The worker thread (libuv's pool): a read-only connection of its own,
- * PRAGMA quick_check, closed. */
+/* The worker thread (libuv's pool): a read-only connection of its own
+ * beside a->store (never a raw open of the file in this process: its
+ * close would drop a->store's locks), PRAGMA quick_check, closed. */
 static void
 check_work(uv_work_t *req)
 {
@@ -368,7 +369,7 @@ check_work(uv_work_t *req)
 	struct store	*ro = NULL;
 	int		 rc;
 
-	rc = store_open_ro(a->conf->data_dir, &ro, NULL);
+	rc = store_open_ro_beside(a->conf->data_dir, &ro);
 	uv_mutex_lock(&a->check_mu);
 	if (rc == 0 && a->check_cancel)
 		rc = -EINTR;

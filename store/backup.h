@@ -35,6 +35,19 @@ void	store_keep_as_is(struct store *s);
 bool	store_err_damaged(int err);
 
 /*
+ * store_open_ro() for a process whose own store_open() connection on
+ * dir/wachat.db is open (the background check of src/app-db.c): the same
+ * connection and errors (*version not given), but the file is never
+ * opened outside SQLite, so nothing drops the POSIX locks that tell other
+ * processes' SQLite connections that the WAL is in use (closing any fd
+ * of a file drops every fcntl lock of the process on it).  The header was
+ * checked when the first connection opened; damage since then is found
+ * by SQLite (WC_EDBNOTDB or WC_EDBMALFORMED from the first read).  Any
+ * thread.
+ */
+int	store_open_ro_beside(const char *dir, struct store **out);
+
+/*
  * Run SQLite's PRAGMA quick_check on s (checks every page and the
  * b-trees' structure, not the indexes' contents; O(size of the database)).
  * Returns 0 when it says "ok"; WC_EDBMALFORMED (or WC_EDBNOTDB) when it

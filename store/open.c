@@ -96,8 +96,11 @@ ro_uri(const char *path)
 	return uri;
 }
 
-int
-store_open_ro(const char *dir, struct store **out, int *version)
+/* store_open_ro(), and store_open_ro_beside() with precheck false: the
+ * header check by a raw read of the file only when asked, since closing
+ * that fd drops every fcntl lock this process holds on the file. */
+static int
+open_ro(const char *dir, struct store **out, int *version, bool precheck)
 {
 	struct store	*s;
 	sqlite3_stmt	*st;
@@ -112,7 +115,7 @@ store_open_ro(const char *dir, struct store **out, int *version)
 	snprintf(path, len, "%s/wachat.db", dir);
 	if ((rc = ro_mode_ok(dir, true)) != 0 ||
 	    (rc = ro_mode_ok(path, false)) != 0 ||
-	    (rc = store_db_precheck(path)) != 0) {
+	    (precheck && (rc = store_db_precheck(path)) != 0)) {
 		free(path);
 		return rc;
 	}
@@ -156,4 +159,16 @@ store_open_ro(const char *dir, struct store **out, int *version)
 	}
 	*out = s;
 	return 0;
+}
+
+int
+store_open_ro(const char *dir, struct store **out, int *version)
+{
+	return open_ro(dir, out, version, true);
+}
+
+int
+store_open_ro_beside(const char *dir, struct store **out)
+{
+	return open_ro(dir, out, NULL, false);
 }

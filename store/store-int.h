@@ -102,6 +102,11 @@ int	store_schema_check(struct store *s, int v);
  * regular file of 0 bytes (never taken for a new database), WC_EDBNOTDB
  * when it does not start with SQLite's 16-byte header string, 0 when it
  * is missing or looks sound, a negative errno when it cannot be read.
+ * It opens and closes the file with a raw fd: only in a process that has
+ * no SQLite connection on path yet, since closing any fd of a file drops
+ * every POSIX (fcntl) lock the process holds on it, SQLite's included,
+ * and the next outside connection to close would then take itself for
+ * the last, checkpoint and delete the WAL and -shm still in use.
  */
 int	store_db_precheck(const char *path);
 

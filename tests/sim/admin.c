@@ -20,6 +20,7 @@
 #include "proto/pb.h"
 #include "session.h"
 #include "sim.h"
+#include "route.h"
 
 static int
 reply(struct buf *out, struct json_object *o, int status)
@@ -129,6 +130,8 @@ knobs_json(const struct sim *s)
 	    "login" : "none"));
 	json_object_object_add(o, "drop_pair_sign",
 	    json_object_new_boolean(s->drop_pair_sign));
+	json_object_object_add(o, "clock_ms",
+	    json_object_new_int64(route_clock_ms));
 	return o;
 }
 
@@ -601,15 +604,43 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 	return reply(out, o, 200);
 }
 
+/* The knobs that are numbers in a range but the revisions: 0, or the
+ * error's reply. */
+static int
+knob_ints(struct sim *s, struct json_object *in, struct buf *out)
+{
+	int64_t	 iv;
+
+	if (json_object_object_get_ex(in, "reg_refresh_pct", NULL)) {
+		if (!jint(in, "reg_refresh_pct", &iv) || iv < 0 || iv > 100)
+			return error(out, 400, "reg_refresh_pct: 0-100");
+		s->refresh_pct = (unsigned)iv;
+	}
+	if (json_object_object_get_ex(in, "group_flip", NULL)) {
+		if (!jint(in, "group_flip", &iv) || iv < 0 || iv > 1000)
+			return error(out, 400, "group_flip: 0-1000");
+		s->group_flip = (unsigned)iv;
+	}
+	if (json_object_object_get_ex(in, "clock_ms", NULL)) {
+		if (!jint(in, "clock_ms", &iv) || iv < -86400000 ||
+		    iv > 86400000)
+			return error(out, 400, "clock_ms: -86400000 to "
+			    "86400000");
+		route_clock_ms = iv;
+	}
+	return 0;
+}
+
 static int
 knobs(struct sim *s, struct json_object *in, struct buf *out)
 {
 	static const char *const known[] = { "malformed_next", "cert_fault",
 	    "min_version", "sw_revision", "reg_refresh_pct", "group_flip",
-	    "silent_next", "drop_pair_sign" };
+	    "silent_next", "drop_pair_sign", "clock_ms" };
 	const char	*v;
 	int64_t		 iv;
 	size_t		 i;
+	int		 rc;
 
 	if (in != NULL && json_object_is_type(in, json_type_object)) {
 		json_object_object_foreach(in, key, val) {
@@ -621,7 +652,7 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 				return error(out, 400, "unknown knob (known: "
 				    "malformed_next, cert_fault, min_version, "
 				    "sw_revision, reg_refresh_pct, group_flip, "
-				    "silent_next, drop_pair_sign)");
+				    "silent_next, drop_pair_sign, clock_ms)");
 		}
 	}
 	if ((v = jstr(in, "malformed_next")) != NULL &&
@@ -657,16 +688,8 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 	if ((v = jstr(in, "drop_pair_sign")) != NULL)
 		s->drop_pair_sign = strcmp(v, "1") == 0 ||
 		    strcmp(v, "yes") == 0 || strcmp(v, "true") == 0;
-	if (json_object_object_get_ex(in, "reg_refresh_pct", NULL)) {
-		if (!jint(in, "reg_refresh_pct", &iv) || iv < 0 || iv > 100)
-			return error(out, 400, "reg_refresh_pct: 0-100");
-		s->refresh_pct = (unsigned)iv;
-	}
-	if (json_object_object_get_ex(in, "group_flip", NULL)) {
-		if (!jint(in, "group_flip", &iv) || iv < 0 || iv > 1000)
-			return error(out, 400, "group_flip: 0-1000");
-		s->group_flip = (unsigned)iv;
-	}
+	if ((rc = knob_ints(s, in, out)) != 0)
+		return rc;
 	sim_log(s, "knobs: malformed_next %s, cert_fault %s, min_version %u, "
 	    "sw_revision %u, reg_refresh_pct %u", sim_bad_name(s->bad_next),
 	    sim_cert_fault_name(s->cert_fault), s->min_revision,

@@ -44,10 +44,18 @@
 #define ROUTE_MAX_USERS		8192	/* <user> children per bundle query */
 #define ROUTE_MAX_IDS		64	/* ids per receipt (id + <item>s) */
 
+int64_t	 route_clock_ms;
+
 int64_t
 route_now_s(void)
 {
-	return (int64_t)time(NULL);
+	struct timespec	 ts;
+	int64_t		 ms;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		return (int64_t)time(NULL) + route_clock_ms / 1000;
+	ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + route_clock_ms;
+	return ms >= 0 ? ms / 1000 : 0;
 }
 
 static void

@@ -50,7 +50,11 @@ struct msg_ctx {
 };
 
 /* --- route.c --- */
-/* The time, in unix s. */
+/* The server's clock, ms ahead of the real one (negative: behind; knob
+ * clock_ms, admin.c): the t of what the server stamps.  The sim's
+ * thread. */
+extern int64_t	 route_clock_ms;
+/* The server's time (the real one plus route_clock_ms), in unix s. */
 int64_t	route_now_s(void);
 /* Attribute key of n as a C string into out[0..len) ("" when absent;
  * cut to fit). */
