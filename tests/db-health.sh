@@ -122,10 +122,11 @@ check "... and logs it" wait_grep "$tmp/p.log" 'integrity check: the database is
 check "... wachat runs on" kill -0 "$wpid"
 wait_pid "$wpid" 1
 
-# 4. a read-only file system, a full one (in a mount namespace of our own)
+# 4. a read-only file system, a full one (mount_sh: a mount namespace of
+# our own where the kernel allows it)
 mkdir "$tmp/mnt"
 cp -a "$tmp/real" "$tmp/r"
-unshare -rm sh -c "mount -t tmpfs -o size=1m tmpfs '$tmp/mnt' && cp -a '$tmp/r' '$tmp/mnt/d' &&
+mount_sh "mount -t tmpfs -o size=1m tmpfs '$tmp/mnt' && cp -a '$tmp/r' '$tmp/mnt/d' &&
     mkdir -m 700 '$tmp/mnt/new' && mount -o remount,ro '$tmp/mnt' &&
     timeout 30 '$W' --url $NOURL --data-dir '$tmp/mnt/d' --log-file '$tmp/ro.log' </dev/null >'$tmp/ro.out' 2>&1;
     echo \$? >'$tmp/ro.st';
@@ -138,7 +139,7 @@ check "a read-only file system: said so, status 3 ($(cat "$tmp/ro.st" 2>/dev/nul
 check "... also with no database yet, and never \"cannot lock\"" \
     all '[ "$(cat "$tmp/ro2.st" 2>/dev/null)" = 3 ] &&
     grep -q "read-only file system" "$tmp/ro2.out" && ! grep -q "cannot lock" "$tmp/ro.out" "$tmp/ro2.out"'
-unshare -rm sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/mnt' && mkdir -m 700 '$tmp/mnt/d' &&
+mount_sh "mount -t tmpfs -o size=64k tmpfs '$tmp/mnt' && mkdir -m 700 '$tmp/mnt/d' &&
     { head -c 1000000 /dev/zero >'$tmp/mnt/fill'; true; } 2>/dev/null &&
     timeout 30 '$W' --url $NOURL --data-dir '$tmp/mnt/d' --log-file '$tmp/full.log' </dev/null >'$tmp/full.out' 2>&1;
     echo \$? >'$tmp/full.st'; ls -A '$tmp/mnt/d' >'$tmp/full.ls'" >"$tmp/ns.err" 2>&1

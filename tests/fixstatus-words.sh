@@ -11,7 +11,7 @@
 #    wachat does, not "an older schema";
 #  - a shell command on a cleanly closed data dir leaves it as found (no
 #    -shm, no -wal);
-#  - on a read-only mount (unshare -rm) the shell commands read a cleanly
+#  - on a read-only mount (mount_sh) the shell commands read a cleanly
 #    closed database, and a WAL they cannot read there is said as such.
 # TAP.  Every wait is bounded; every wachat is killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
@@ -101,7 +101,7 @@ check "wachat chats and backup leave a closed data dir as found ($before / $afte
 ro() {
 	d=$1
 	shift
-	unshare -rm sh -c 'mount --bind "$1" "$1" &&
+	mount_sh 'mount --bind "$1" "$1" &&
 	    mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$d" "$@"
 }
 clean_copy "$tmp/ro"

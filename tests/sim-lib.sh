@@ -95,6 +95,28 @@ has_line() {
 	grep -Eq -- "$2" "$1" 2>/dev/null
 }
 
+# mount_sh ARG...: sh -c ARG... where it may mount file systems, and
+# have them gone when it ends: in a mount namespace of its own (unshare
+# -m as root, unshare -rm through a user namespace otherwise).  In a
+# chroot the kernel allows neither (no user namespace there, and its /
+# is no mount point to make private): as root it runs right here, and
+# each file system it mounted under $tmp is unmounted when it ends.
+mount_sh() {
+	if [ "$(id -u)" -ne 0 ]; then
+		unshare -rm sh -c "$@"
+	elif unshare -m true 2>/dev/null; then
+		unshare -m sh -c "$@"
+	else
+		sh -c "$@"
+		ms_rc=$?
+		awk -v t="$tmp/" 'index($5, t) == 1 { print $5 }' \
+		    /proc/self/mountinfo | sort -r | while read -r ms_m; do
+			umount "$ms_m"
+		done
+		return $ms_rc
+	fi
+}
+
 # wait_grep FILE REGEX [TENTHS]: wait until FILE has a line matching
 # REGEX.
 wait_grep() {
