@@ -428,6 +428,14 @@ refused(struct app *a, const struct cmd *c, const char *what, int rc)
 	app_eng_send(a, ev);
 }
 
+/* Whether commands of kind k come from the screen itself (opening a
+ * chat, typing), not from a key that asked for them. */
+static bool
+implicit(enum cmd_kind k)
+{
+	return k == CMD_MARK_READ || k == CMD_TYPING || k == CMD_SUBSCRIBE;
+}
+
 /* What a messaging command of kind k could not do for a full disk, in
  * the user's words (each of handlers[]'s dm ones). */
 static const char *
@@ -472,8 +480,13 @@ run(struct app *a, const struct cmd *c)
 		return;
 	if ((rc = handlers[c->kind].dm(dm, c)) == -ENOSPC) {
 		/* nothing was stored: said, and offline until there is
-		 * room (src/app-disk.c) */
-		refused(a, c, full_words(c->kind), rc);
+		 * room (src/app-disk.c); what the screen does by itself as
+		 * the user moves (marks read, typing, presence) is not said
+		 * over the status line's "disk full" */
+		if (implicit(c->kind))
+			log_info("%s", full_words(c->kind));
+		else
+			refused(a, c, full_words(c->kind), rc);
 		app_disk_full(a);
 	} else if (rc < 0)
 		refused(a, c, _("the command could not be carried out"), rc);

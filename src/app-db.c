@@ -122,8 +122,8 @@ say_why(char *what, size_t size, const char *dir, int rc)
 		    "aside and links anew"), dir);
 	else if (rc == WC_EDBNOKEYS)
 		snprintf(what, size, _("the database %s/wachat.db holds "
-		    "another account's chats but not its keys (its device row "
-		    "is gone): wachat does not link anew over them; wachat "
+		    "chats but not the keys of the link they came by (its "
+		    "device row is gone): wachat does not link anew over them; wachat "
 		    "--fresh-db moves it aside and links anew (wachat history "
 		    "and the other shell commands still read it)"), dir);
 	else if (store_err_damaged(rc))

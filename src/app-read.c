@@ -21,6 +21,7 @@
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
+#include "src/notice-words.h"
 #include "store/store.h"
 
 #define PAGE_DEFAULT	50
@@ -165,6 +166,24 @@ app_read_group(struct app *a, const char *group)
 
 /* ---- the chat list ---- */
 
+/* A chat's preview: its newest row's text, a typed notice in words (the
+ * member it names by number). */
+static char *
+preview_of(const struct store_chat *sc)
+{
+	char	 words[512], who[64];
+
+	if (sc->last_kind != STORE_MSG_NOTICE)
+		return xstrdup(sc->last_text);
+	who[0] = '+';
+	if (sc->last_sender == NULL ||
+	    !jid_phone_of(sc->last_sender, who + 1, sizeof(who) - 1))
+		who[0] = '\0';
+	if (notice_text_words(sc->last_text, who, words, sizeof(words)) == 1)
+		return xstrdup(words);
+	return xstrdup(sc->last_text);
+}
+
 static void
 chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 {
@@ -174,7 +193,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->name = xstrdup(wc_has_label(sc->contact_name) ? sc->contact_name :
 	    wc_has_label(sc->name) ? sc->name : wc_has_label(sc->push_name) ?
 	    sc->push_name : "");
-	ec->preview = xstrdup(sc->last_text);
+	ec->preview = preview_of(sc);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
 	ec->muted = sc->muted_until != 0;

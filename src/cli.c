@@ -427,7 +427,7 @@ static int
 cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 {
 	struct store_chat_list	 l;
-	char			 tmp[STORE_JID_MAX + 2];
+	char			 tmp[STORE_JID_MAX + 2], words[512];
 	int			 rc, a;
 	size_t			 i;
 
@@ -446,6 +446,14 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 			const char		*text = ch->last_deleted ?
 						    "(message deleted)" :
 						    ch->last_text;
+
+			if (!ch->last_deleted &&
+			    ch->last_kind == STORE_MSG_NOTICE &&
+			    notice_text_words(ch->last_text,
+			    ch->last_sender != NULL && ch->last_sender[0] !=
+			    '\0' ? user_name(c, ch->last_sender) : "", words,
+			    sizeof(words)) == 1)
+				text = words;
 
 			if (c->json) {
 				cli_put(&c->line, "{\"type\":\"chat\"");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "base/i18n.h"
+#include "base/notice.h"
 #include "src/notice-words.h"
 
 int
@@ -26,4 +27,14 @@ notice_words(enum ev_notice kind, uint32_t device, const char *who,
 		return 1;
 	}
 	return 0;
+}
+
+int
+notice_text_words(const char *text, const char *who, char *out, size_t len)
+{
+	enum ev_notice	 kind;
+	uint32_t	 device;
+
+	notice_parse(text, &kind, &device);
+	return notice_words(kind, device, who, out, len);
 }

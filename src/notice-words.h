@@ -21,4 +21,14 @@
 int	notice_words(enum ev_notice kind, uint32_t device, const char *who,
 	    char *out, size_t len);
 
+/*
+ * The words of a notice row stored as text (a code of base/notice.h, or
+ * an older row's English): as notice_words() for the kind and device the
+ * code names, who the member it names (or "").  Returns 1 with the words
+ * in out[len], or 0 when text is a plain notice that says itself.  The
+ * chat list's preview and `wachat chats` use it.  Any thread (gettext).
+ */
+int	notice_text_words(const char *text, const char *who, char *out,
+	    size_t len);
+
 #endif

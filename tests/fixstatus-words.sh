@@ -141,8 +141,8 @@ timeout 60 "$W" --url "$NOURL" --data-dir "$tmp/k" --log-file "$tmp/k.log" \
 st=$?
 check "no device row but chats: wachat refuses with 6 (status $st)" \
     [ "$st" -eq 6 ]
-check "... saying the database holds another account's chats but no keys" \
-    grep -q "holds another account's chats but not its keys.*--fresh-db moves it aside" \
+check "... saying the database holds chats but not their link's keys" \
+    grep -q "holds chats but not the keys of the link they came by.*--fresh-db moves it aside" \
     "$tmp/k.out"
 grep . "$tmp/k.out" | sed 's/^/# /'
 check "... without making new keys or connecting" \

@@ -6,7 +6,9 @@
 # (the sim's phone-reinstall) and writes again makes the open chat in a
 # tmux pane show "Sicherheitsnummer geändert" and no English; after a
 # restart the same line, read back from the database, is German too; and
-# `wachat history` prints it in German; no sanitizer report.  TAP.
+# `wachat history` prints it in German; neither the screen's chat list
+# nor `wachat chats` shows the notice's stored code; no sanitizer
+# report.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 PN=15550000001
@@ -65,6 +67,9 @@ check "Bob reinstalls and writes: the chat says Sicherheitsnummer geändert" \
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/re"; }
 check "... and no English notice" \
     eval '! grep -q "security code changed" "$tmp/pane"'
+check "... nor the stored code of it anywhere, the chat list's preview too" \
+    eval '! grep -q "wachat-notice" "$tmp/pane"'
+[ $? -eq 0 ] || diag "$tmp/pane"
 tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q stops wachat: exit 0" [ "$st" = 0 ]
@@ -86,4 +91,9 @@ env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$LOC" \
 check "wachat history prints it in German" \
     grep -q 'Sicherheitsnummer geändert' "$tmp/hist"
 [ $? -eq 0 ] || diag "$tmp/hist"
+env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$LOC" \
+    "$W" chats --data-dir "$tmp/data" >"$tmp/chats" 2>&1
+check "wachat chats shows Bob's chat without the stored code of a notice" \
+    eval 'grep -q "Bob" "$tmp/chats" && ! grep -q "wachat-notice" "$tmp/chats"'
+[ $? -eq 0 ] || diag "$tmp/chats"
 finish_sim_tmux
