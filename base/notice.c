@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/i18n.h"
 #include "base/notice.h"
 
 #define PREFIX		"wachat-notice/1 "
@@ -58,4 +59,33 @@ notice_parse(const char *text, enum ev_notice *kind, uint32_t *device)
 		return;
 	*kind = EV_NOTICE_NOT_SENT;
 	*device = (uint32_t)d;
+}
+
+int
+notice_words(enum ev_notice kind, uint32_t device, const char *who,
+    char *out, size_t len)
+{
+	switch (kind) {
+	case EV_NOTICE_TEXT:
+		return 0;
+	case EV_NOTICE_IDENTITY:
+		snprintf(out, len, "%s", _("security code changed"));
+		return 1;
+	case EV_NOTICE_NOT_SENT:
+		snprintf(out, len, _("message not sent to %s's device %u: its "
+		    "encryption failed (the session is rebuilt for the next "
+		    "message)"), who, (unsigned)device);
+		return 1;
+	}
+	return 0;
+}
+
+int
+notice_text_words(const char *text, const char *who, char *out, size_t len)
+{
+	enum ev_notice	 kind;
+	uint32_t	 device;
+
+	notice_parse(text, &kind, &device);
+	return notice_words(kind, device, who, out, len);
 }

@@ -10,8 +10,10 @@
  *	"wachat-notice/1 not-sent DEVICE"	EV_NOTICE_NOT_SENT
  *
  * Any other text is EV_NOTICE_TEXT, except the English "security code
- * changed" of older versions, read as EV_NOTICE_IDENTITY.  Pure
- * functions: any thread.
+ * changed" of older versions, read as EV_NOTICE_IDENTITY.  And the
+ * words of a notice in the user's language (gettext), for the screen
+ * (ui/msgs.c), the line mode (src/app-print.c) and the shell
+ * (src/cli.c).  Any thread.
  */
 #ifndef WC_NOTICE_H
 #define WC_NOTICE_H
@@ -39,5 +41,24 @@ int	notice_code(enum ev_notice kind, uint32_t device, char *out,
  */
 void	notice_parse(const char *text, enum ev_notice *kind,
 	    uint32_t *device);
+
+/*
+ * The words of a notice of kind into out[len] (truncated to fit): who
+ * names the member (unsanitised: the caller cleans what it prints),
+ * device EV_NOTICE_NOT_SENT's device.  Returns 1, or 0 for
+ * EV_NOTICE_TEXT (nothing written: its text says it).
+ */
+int	notice_words(enum ev_notice kind, uint32_t device, const char *who,
+	    char *out, size_t len);
+
+/*
+ * The words of a notice row stored as text (a code of base/notice.h, or
+ * an older row's English): as notice_words() for the kind and device the
+ * code names, who the member it names (or "").  Returns 1 with the words
+ * in out[len], or 0 when text is a plain notice that says itself.  The
+ * chat list's preview and `wachat chats` use it.
+ */
+int	notice_text_words(const char *text, const char *who, char *out,
+	    size_t len);
 
 #endif

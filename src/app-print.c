@@ -18,7 +18,7 @@
 #include "base/jid.h"
 #include "base/sanitize.h"
 #include "src/app-int.h"
-#include "src/notice-words.h"
+#include "base/notice.h"
 #include "ui/qr.h"
 
 static void

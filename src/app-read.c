@@ -21,7 +21,6 @@
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
-#include "src/notice-words.h"
 #include "store/store.h"
 
 #define PAGE_DEFAULT	50

@@ -30,7 +30,6 @@
 #include "src/cli.h"
 #include "src/cli-out.h"
 #include "src/cli-db.h"
-#include "src/notice-words.h"
 #include "src/conf.h"
 #include "base/err.h"
 #include "base/notice.h"

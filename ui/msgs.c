@@ -15,6 +15,7 @@
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/notice.h"
 #include "ui/msgs.h"
 #include "ui/msgs-int.h"
 #include "base/sanitize.h"
@@ -213,35 +214,21 @@ kind_text(const struct ev_msg *e)
 
 /*
  * The words of a typed notice (base/event.h enum ev_notice) in the
- * user's language, or NULL for EV_NOTICE_TEXT (its text says it).  name:
- * the member's name ("" unknown: sender's number), device: the device.
- * Malloc'd, sanitised.
+ * user's language (base/notice.h notice_words()), or NULL for
+ * EV_NOTICE_TEXT (its text says it).  name: the member's name ("" unknown:
+ * sender's number), device: the device.  Malloc'd, sanitised.
  */
 static char *
-notice_words(enum ev_notice kind, uint32_t device, const char *name,
+notice_line(enum ev_notice kind, uint32_t device, const char *name,
     const char *sender)
 {
-	char	*who, *out;
-	char	 num[64];
-	size_t	 len;
+	char	 num[64], words[512];
 
-	switch (kind) {
-	case EV_NOTICE_TEXT:
-		return NULL;
-	case EV_NOTICE_IDENTITY:
-		return xstrdup(_("security code changed"));
-	case EV_NOTICE_NOT_SENT:
-		break;
-	}
 	snprintf(num, sizeof(num), "%.*s", (int)strcspn(sender, "@:"), sender);
-	who = clean(name[0] != '\0' ? name : num, false);
-	len = strlen(who) + 256;
-	out = xmalloc(len);
-	snprintf(out, len, _("message not sent to %s's device %u: its "
-	    "encryption failed (the session is rebuilt for the next "
-	    "message)"), who, (unsigned)device);
-	free(who);
-	return out;
+	if (notice_words(kind, device, name[0] != '\0' ? name : num, words,
+	    sizeof(words)) != 1)
+		return NULL;
+	return clean(words, false);
 }
 
 /* The reactions shown under a row: "👍 2  ❤️" (the count when > 1),
@@ -281,7 +268,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->sender_name = clean(e->sender_name, false);
 	if (k != NULL)
 		g->text = xstrdup(k);
-	else if (e->kind == EV_ROW_NOTICE && (g->text = notice_words(
+	else if (e->kind == EV_ROW_NOTICE && (g->text = notice_line(
 	    e->notice_kind, e->notice_device, e->sender_name,
 	    e->sender)) != NULL)
 		;	/* said in the user's language */
@@ -559,7 +546,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->id = xstrdup(e->key.id);
 	g->sender = xstrdup(e->key.sender);
 	g->sender_name = clean(e->sender_name, false);
-	if (!e->notice || (g->text = notice_words(e->notice_kind,
+	if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
 		g->text = clean(e->text, true);
 	g->quoted_id = xstrdup(e->quoted_id);
