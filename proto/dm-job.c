@@ -525,27 +525,34 @@ dm_job_on_iq(struct wa_dm *dm, const struct wa_node *n)
 
 /* --- into the outbox --- */
 
-int
-dm_job_put(struct wa_dm *dm, const char *chat, const struct buf *payload,
-    const char *text, const char *type, const char *edit)
+/* A queued row of ours in chat (a user JID), quoted as given (NULLs for
+ * none), with a new id into id and its time into *now.  Returns 0 or the
+ * store's error. */
+static int
+out_insert(struct wa_dm *dm, const char *chat, const struct buf *payload,
+    const char *text, const char *const quoted[3], const char *type,
+    const char *edit, char id[WA_MSG_ID_LEN + 1], int64_t *now)
 {
 	struct wa_dm_msg m;
-	char		 id[WA_MSG_ID_LEN + 1], user[WA_DM_JID_MAX];
-	int64_t		 now = dm->host.now_ms(dm->host.arg);
+	char		 user[WA_DM_JID_MAX];
 	int		 rc;
 
+	*now = dm->host.now_ms(dm->host.arg);
 	if (!jid_user_of(chat, user, sizeof(user)) || strcmp(user, chat) != 0)
 		return -EINVAL;
-	if ((rc = dm_new_id(dm, now, id)) != 0)
+	if ((rc = dm_new_id(dm, *now, id)) != 0)
 		return rc;
 	memset(&m, 0, sizeof(m));
 	m.chat = chat;
 	m.id = id;
 	m.sender = "";
 	m.from_me = true;
-	m.ts_ms = now;
+	m.ts_ms = *now;
 	m.kind = WA_DM_TEXT;
 	m.text = text;
+	m.quoted_id = quoted[0];
+	m.quoted_sender = quoted[1];
+	m.quoted_text = quoted[2];
 	m.state = WA_DM_QUEUED;
 	m.payload = payload->p;
 	m.payload_len = payload->len;
@@ -554,36 +561,30 @@ dm_job_put(struct wa_dm *dm, const char *chat, const struct buf *payload,
 }
 
 int
+dm_job_put(struct wa_dm *dm, const char *chat, const struct buf *payload,
+    const char *text, const char *type, const char *edit)
+{
+	static const char *const none[3] = { NULL, NULL, NULL };
+	char		 id[WA_MSG_ID_LEN + 1];
+	int64_t		 now;
+
+	return out_insert(dm, chat, payload, text, none, type, edit, id, &now);
+}
+
+int
 dm_job_queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
     const char *text, const char *quoted_id, const char *quoted_sender,
     const char *quoted_text, const char *type, const char *edit,
     char id_out[WA_DM_ID_MAX], bool show)
 {
-	struct wa_dm_msg m;
+	const char	*quoted[3] = { quoted_id, quoted_sender, quoted_text };
 	struct wa_dm_ev	 ev;
-	char		 id[WA_MSG_ID_LEN + 1], user[WA_DM_JID_MAX];
-	int64_t		 now = dm->host.now_ms(dm->host.arg);
+	char		 id[WA_MSG_ID_LEN + 1];
+	int64_t		 now;
 	int		 rc;
 
-	if (!jid_user_of(chat, user, sizeof(user)) || strcmp(user, chat) != 0)
-		return -EINVAL;
-	if ((rc = dm_new_id(dm, now, id)) != 0)
-		return rc;
-	memset(&m, 0, sizeof(m));
-	m.chat = chat;
-	m.id = id;
-	m.sender = "";
-	m.from_me = true;
-	m.ts_ms = now;
-	m.kind = WA_DM_TEXT;
-	m.text = text;
-	m.quoted_id = quoted_id;
-	m.quoted_sender = quoted_sender;
-	m.quoted_text = quoted_text;
-	m.state = WA_DM_QUEUED;
-	m.payload = payload->p;
-	m.payload_len = payload->len;
-	if ((rc = dm->st->out_insert(dm->st->arg, &m, type, edit)) < 0)
+	if ((rc = out_insert(dm, chat, payload, text, quoted, type, edit, id,
+	    &now)) != 0)
 		return rc;
 	if (id_out != NULL)
 		snprintf(id_out, WA_DM_ID_MAX, "%s", id);
