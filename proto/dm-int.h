@@ -420,6 +420,13 @@ void	dm_recv_presence(struct wa_dm *dm, const struct wa_node *n);
  * Returns 0, or the store's error when the cache could not be dropped
  * (then the notification is not acked). */
 int	dm_recv_devices(struct wa_dm *dm, const struct wa_node *n);
+/* dm-ident.c: <notification type="encrypt"><identity/> from a user
+ * (11.7): that user's sessions, identities, sender-key holders and device
+ * list forgotten under its PN and LID, and one "security code changed"
+ * line in its chat, in one transaction.  Returns 0 (ack it: handled, or
+ * not a user's), or the store's -EIO / -ENOSPC (do not ack: the server
+ * sends it again).  Engine thread. */
+int	dm_ident_on_notification(struct wa_dm *dm, const struct wa_node *n);
 
 /* --- proto/dm-receipt.c: receipts and retries --- */
 void	dm_recv_receipt(struct wa_dm *dm, const struct wa_node *n);

@@ -208,17 +208,22 @@ take_presence(struct wa_dm *dm, const struct wa_node *n)
 	return 1;
 }
 
-/* Ours are devices and w:gp2; the engine acks notifications (0), but
- * not one whose change could not be stored (the store's error). */
+/* Ours are devices, w:gp2 and encrypt <identity/> (11.7); the engine
+ * acks notifications (0), but not one whose change could not be stored
+ * (the store's error). */
 static int
 take_notification(struct wa_dm *dm, const struct wa_node *n)
 {
 	bool	 dev = wa_node_str_is(n, "type", "devices");
+	bool	 ident = wa_node_str_is(n, "type", "encrypt") &&
+	    wa_node_child(n, "identity") != NULL;
 
-	if (!dev && !wa_node_str_is(n, "type", "w:gp2"))
+	if (!dev && !ident && !wa_node_str_is(n, "type", "w:gp2"))
 		return 0;
 	if (refused_full(dm, n))
 		return dm->full ? -ENOSPC : -EIO;
+	if (ident)
+		return dm_ident_on_notification(dm, n);
 	return dev ? dm_recv_devices(dm, n) : dm_group_on_notification(dm, n);
 }
 

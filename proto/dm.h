@@ -204,6 +204,10 @@ struct wa_dm_store_ops {
 	 * group (its identity changed): the count dropped, >= 0.  May be
 	 * NULL. */
 	int	(*skr_forget_device)(void *arg, const char *device);
+	/* Forget every device of user (a non-AD JID) as a holder of our
+	 * sender key in every group (its identity changed, 11.7): the count
+	 * dropped, >= 0.  May be NULL: the memory is then kept. */
+	int	(*skr_forget_user)(void *arg, const char *user);
 	/* Group ticks (protocol.md 9.6).  group_sent: our message id in
 	 * group went to recipients members (other than us): 0, in the
 	 * transaction that commits its encryption.  member_receipt: member

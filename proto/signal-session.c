@@ -117,6 +117,33 @@ wa_signal_session_drop(struct wa_signal *s, const struct wa_signal_addr *a)
 }
 
 int
+wa_signal_forget_user(struct wa_signal *s, const char *name,
+    int64_t *changed_ms)
+{
+	int64_t	 ch = 0;
+	int	 ns, ni = 0, rc;
+
+	if (changed_ms != NULL)
+		*changed_ms = 0;
+	if (name == NULL || name[0] == '\0' ||
+	    strnlen(name, WA_SIGNAL_NAME_MAX + 1) > WA_SIGNAL_NAME_MAX)
+		return -EINVAL;
+	if (s->ops->identity_delete_all == NULL ||
+	    s->ops->session_delete_all == NULL)
+		return -ENOTSUP;
+	if ((rc = sig_tx_begin(s)) != 0)
+		return rc;
+	if ((ns = s->ops->session_delete_all(s->ops->arg, name)) >= 0)
+		ni = s->ops->identity_delete_all(s->ops->arg, name, &ch);
+	rc = ns < 0 ? ns : ni < 0 ? ni : 0;
+	if ((rc = sig_tx_end(s, rc)) != 0)
+		return rc;
+	if (changed_ms != NULL)
+		*changed_ms = ch;
+	return ns + ni;
+}
+
+int
 wa_signal_remote_identity(struct wa_signal *s, const struct wa_signal_addr *a,
     uint8_t key[WA_SIGNAL_KEY_LEN])
 {

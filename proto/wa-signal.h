@@ -125,6 +125,12 @@ struct wa_signal_store_ops {
 	 * WC_EBADRECORD when the stored key is damaged. */
 	int	(*identity_load)(void *arg, const struct wa_signal_addr *a,
 		    uint8_t key[WA_SIGNAL_KEY_LEN]);
+	/* Delete the identity key of every device of name: the count
+	 * deleted (>= 0), and into *changed_ms (never NULL) the latest time
+	 * (ms) one of them had replaced a different key (0: none had).
+	 * Optional (NULL: wa_signal_forget_user() fails with -ENOTSUP). */
+	int	(*identity_delete_all)(void *arg, const char *name,
+		    int64_t *changed_ms);
 	/* Append the sender-key record of sender in group (the group's
 	 * JID) to *out: 1, or 0 when there is none; WC_EBADRECORD as for
 	 * session_load. */
@@ -244,6 +250,24 @@ MUST_CHECK int	wa_signal_session_check(struct wa_signal *s,
  */
 MUST_CHECK int	wa_signal_session_drop(struct wa_signal *s,
 		    const struct wa_signal_addr *a);
+
+/*
+ * Forget the peer name (a libsignal address name, as in struct
+ * wa_signal_addr) on every device: delete its sessions and its stored
+ * identity keys (its identity changed, protocol.md 11.7: the next send
+ * builds a session from a fresh bundle, whose key is then taken as new,
+ * not as a change), in one transaction (nested in the caller's, if any).
+ * *changed_ms (may be NULL) gets the latest time (ms) a deleted identity
+ * had replaced a different key (0: none; for a caller that tells the
+ * user once per change).  Returns how many sessions and identities were
+ * deleted (>= 0: 0 means nothing was known of name).  Errors: -EINVAL
+ * (name empty or above WA_SIGNAL_NAME_MAX bytes), -ENOTSUP (the ops
+ * have no identity_delete_all), the store's errors (nothing deleted).
+ * Source: whatsmeow notification.go handleEncryptNotification
+ * (DeleteAllSessions, DeleteAllIdentities of the user).
+ */
+MUST_CHECK int	wa_signal_forget_user(struct wa_signal *s, const char *name,
+		    int64_t *changed_ms);
 
 /*
  * Build an outgoing session to a from its prekey bundle b (8.1), after

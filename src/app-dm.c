@@ -461,6 +461,12 @@ skr_forget_device(void *arg, const char *device)
 	return store_skr_forget_device(arg, device);
 }
 
+static int
+skr_forget_user(void *arg, const char *user)
+{
+	return store_skr_forget_user(arg, user);
+}
+
 int
 app_dm_name(struct store *s, const char *jid, char *out, size_t len)
 {
@@ -531,6 +537,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_put = skr_put;
 	ops->skr_forget = skr_forget;
 	ops->skr_forget_device = skr_forget_device;
+	ops->skr_forget_user = skr_forget_user;
 	ops->group_sent = group_sent;
 	ops->member_receipt = member_receipt;
 	ops->name_get = name_get;

@@ -265,6 +265,12 @@ sig_identity_load(void *arg, const struct wa_signal_addr *a,
 }
 
 static int
+sig_identity_delete_all(void *arg, const char *name, int64_t *changed_ms)
+{
+	return store_signal_identity_delete_all(arg, name, changed_ms);
+}
+
+static int
 sig_sender_key_load(void *arg, const char *group,
     const struct wa_signal_addr *sender, struct buf *out)
 {
@@ -321,6 +327,7 @@ app_store_signal_ops(struct store *s, struct wa_signal_store_ops *ops)
 	ops->prekey_remove = sig_prekey_remove;
 	ops->identity_save = sig_identity_save;
 	ops->identity_load = sig_identity_load;
+	ops->identity_delete_all = sig_identity_delete_all;
 	ops->sender_key_load = sig_sender_key_load;
 	ops->sender_key_store = sig_sender_key_store;
 	ops->sender_key_delete = sig_sender_key_delete;

@@ -7,6 +7,7 @@
 #include "base/compat.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,4 +325,28 @@ store_skr_forget_device(struct store *s, const char *device)
 		return rc;
 	store_q_bind_str(st, 1, device);
 	return store_q_run(s, st, "forgetting a changed device's sender keys");
+}
+
+int
+store_skr_forget_user(struct store *s, const char *user)
+{
+	sqlite3_stmt	*st;
+	const char	*at;
+	char		 head[STORE_JID_MAX + 2];
+	int		 rc;
+
+	if (!store_q_str_ok(user, STORE_JID_MAX, true) ||
+	    (at = strchr(user, '@')) == NULL || at == user ||
+	    memchr(user, ':', (size_t)(at - user)) != NULL)
+		return -EINVAL;
+	/* its device 0 (user itself) and every "<user>:<n>@<server>" */
+	snprintf(head, sizeof(head), "%.*s:", (int)(at - user), user);
+	if ((rc = store_q_prep(s, &st, "DELETE FROM sender_key_recipient"
+	    " WHERE device = ?1 OR (substr(device, 1, length(?2)) = ?2"
+	    " AND substr(device, -length(?3)) = ?3)")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, user);
+	store_q_bind_str(st, 2, head);
+	store_q_bind_str(st, 3, at);
+	return store_q_run(s, st, "forgetting a user's sender-key holders");
 }

@@ -248,6 +248,39 @@ store_signal_identity_load(struct store *s, const char *name,
 }
 
 int
+store_signal_identity_delete_all(struct store *s, const char *name,
+    int64_t *changed_ms)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = check_name(name)) != 0)
+		return rc;
+	if (changed_ms != NULL) {
+		*changed_ms = 0;
+		if ((rc = prepare(s, "SELECT coalesce(max(changed_ms), 0)"
+		    " FROM identity WHERE name = ?1", &st)) != 0)
+			return rc;
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			*changed_ms = sqlite3_column_int64(st, 0);
+		else
+			log_error("reading identities: %s",
+			    sqlite3_errmsg(s->db));
+		store_stmt_done(s, st);
+		if (rc != SQLITE_ROW)
+			return store_step_err(s, rc);
+	}
+	if ((rc = prepare(s, "DELETE FROM identity WHERE name = ?1", &st)) !=
+	    0)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if ((rc = run(s, st, "deleting identities")) != 0)
+		return rc;
+	return sqlite3_changes(s->db);
+}
+
+int
 store_signal_identity_save(struct store *s, const char *name,
     uint32_t device, const uint8_t key[STORE_KEY_LEN], int64_t now_ms)
 {

@@ -282,6 +282,15 @@ MUST_CHECK int	store_signal_identity_save(struct store *s, const char *name,
 MUST_CHECK int	store_signal_identity_load(struct store *s, const char *name,
 		    uint32_t device, uint8_t key[STORE_KEY_LEN],
 		    int64_t *changed_ms);
+/*
+ * Delete the identity keys of every device of name (a contact's identity
+ * changed, protocol.md 11.7: the next bundle's key is taken as new).
+ * When changed_ms is not NULL it gets the latest changed_ms among the
+ * deleted rows (0: none had changed, or none was stored).  Returns how
+ * many were deleted (>= 0), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_signal_identity_delete_all(struct store *s,
+		    const char *name, int64_t *changed_ms);
 
 /*
  * Load the sender-key record of sender (name, device) in group_id (the
@@ -850,6 +859,12 @@ MUST_CHECK int	store_skr_forget(struct store *s, const char *grp,
  * changed, 10.4: the next send gives it an SKDM).  Returns the number of
  * rows dropped, -EINVAL or -EIO. */
 MUST_CHECK int	store_skr_forget_device(struct store *s, const char *device);
+/* Forget every device of user (a non-AD JID, "<user>@<server>": the
+ * user itself and each "<user>:<n>@<server>") as a holder of our sender
+ * key in any group (its identity changed, protocol.md 11.7, 10.4: the
+ * next send gives each an SKDM).  Returns the number of rows dropped,
+ * -EINVAL (not a non-AD JID) or -EIO. */
+MUST_CHECK int	store_skr_forget_user(struct store *s, const char *user);
 
 /*
  * ---------------------------------------------------------------------
