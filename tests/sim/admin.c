@@ -810,24 +810,32 @@ phone_send(struct sim *s, struct json_object *in, struct buf *out)
 	return reply(out, res, 200);
 }
 
-/* POST /admin/mock-phone/reinstall {pn}: PN's phone gets a new identity
- * and keys, and no session. */
+/* POST /admin/mock-phone/reinstall {pn, notify}: PN's phone gets a new
+ * identity and keys, and no session; with notify "pn" or "lid" every
+ * other account's devices are told, as the server does, by an encrypt
+ * <identity/> notification from PN's PN or LID (ident.c). */
 static int
 phone_reinstall(struct sim *s, struct json_object *in, struct buf *out)
 {
 	struct sim_account	*a;
 	struct json_object	*o;
-	const char		*pn = jstr(in, "pn");
+	const char		*pn = jstr(in, "pn"), *nt = jstr(in, "notify");
+	unsigned		 told = 0;
 	int			 rc;
 
 	if (pn == NULL || (a = sim_account_by_pn(s, pn)) == NULL)
 		return error(out, 404, "no such account");
+	if (nt != NULL && strcmp(nt, "pn") != 0 && strcmp(nt, "lid") != 0)
+		return error(out, 400, "notify: pn or lid");
 	if ((rc = sim_phone_reinstall(s, a)) != 0)
 		return error(out, 409, wc_strerror(rc));
+	if (nt != NULL)
+		told = sim_ident_notify(s, a, strcmp(nt, "lid") == 0);
 	o = json_object_new_object();
 	json_object_object_add(o, "ok", json_object_new_boolean(1));
 	json_object_object_add(o, "registration_id",
 	    json_object_new_int64(a->keys.reg_id));
+	json_object_object_add(o, "notified", json_object_new_int64(told));
 	return reply(out, o, 200);
 }
 

@@ -66,6 +66,7 @@ ctl_usage(FILE *f)
 "  phone-group-send PN GROUP TEXT  PN's phone sends TEXT to the group\n"
 "  group-inbox PN [GROUP]          the group messages PN's phone read\n"
 "  phone-reinstall PN              PN's phone gets a new identity and keys\n"
+"  phone-reinstall PN pn|lid       ... and the server tells the others\n"
 "  cut ID BYTES                    send only BYTES bytes of the next\n"
 "                                  <message> frame to connection ID (a\n"
 "                                  number or the device JID), then close\n"
@@ -616,8 +617,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    { "from_pn", "to", "text", "quoted_id" } },
 	{ "phone-react", 5, 5, phone_react, "/admin/mock-phone/send", NULL,
 	    { NULL } },
-	{ "phone-reinstall", 2, 2, post_words, "/admin/mock-phone/reinstall",
-	    NULL, { "pn" } },
+	{ "phone-reinstall", 2, 3, post_words, "/admin/mock-phone/reinstall",
+	    NULL, { "pn", "notify" } },
 	{ "phone-forget", 2, 2, post_words,
 	    "/admin/mock-phone/forget-sessions", NULL, { "pn" } },
 	{ "phone-inbox", 2, 2, get_route, "/admin/mock-phone/inbox?pn=", ARG1,

@@ -11,6 +11,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/route.c tests/sim/route.h \
 	tests/sim/route-group.c \
 	tests/sim/route-presence.c \
+	tests/sim/ident.c \
 	tests/sim/group.c tests/sim/group.h \
 	tests/sim/group-admin.c \
 	tests/sim/phone.c tests/sim/phone.h \

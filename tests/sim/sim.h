@@ -419,6 +419,16 @@ void	sim_prekeys_release(struct sim_device *d);
 /* Add d's prekey report to the JSON o. */
 void	sim_prekeys_json(const struct sim_device *d, struct json_object *o);
 
+/* --- ident.c --- */
+/*
+ * Tell every device of every other account that a's identity changed
+ * (a reinstall): <notification type="encrypt" from=A id t><identity/>
+ * (protocol.md 11.7), from a's PN, or its LID when lid and a has one;
+ * queued (sim_route_queue()) until each device acks it.  Returns how many
+ * devices got it queued.  Loop thread.
+ */
+unsigned sim_ident_notify(struct sim *s, struct sim_account *a, bool lid);
+
 /* --- route.c --- */
 /*
  * Tell the contacts of account a that its companion d was added ("add",
