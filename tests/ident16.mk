@@ -5,5 +5,7 @@
 # sessions, identities, sender-key holders and device list, so the next
 # 1:1 and group sends start fresh; the reset is kept across a restart; a
 # notification for an unknown user changes nothing.
-TESTS += tests/ident16-dm.sh
-EXTRA_DIST += tests/ident16-dm.sh
+TESTS += tests/ident16-dm.sh tests/ident16-group.sh \
+	tests/ident16-restart.sh
+EXTRA_DIST += tests/ident16-dm.sh tests/ident16-group.sh \
+	tests/ident16-restart.sh
