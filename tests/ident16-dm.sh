@@ -24,10 +24,11 @@ M2=15559000002
 M2J=$M2@s.whatsapp.net
 X=15557000009
 
-# routed ID TO ENC: the sim routed alice's message ID to device TO with
-# the one enc type ENC.
+# routed ID TO ENC: the sim routed alice's message ID to device TO, each
+# time (a resend too) with the one enc type ENC.
 routed() {
-	ctl messages | grep -Eq "\"kind\":\"message\",\"id\":\"$1\",\"type\":\"[a-z]*\",\"from\":\"$A:[0-9]+@s.whatsapp.net\",\"to\":\"$2\",\"enc\":\[\"$3\"\]"
+	ctl messages | tr '{' '\n' | grep -E "^\"seq\":[0-9]+,\"kind\":\"message\",\"id\":\"$1\",\"type\":\"[a-z]*\",\"from\":\"$A:[0-9]+@s.whatsapp.net\",\"to\":\"$2\"," >"$tmp/rt"
+	[ -s "$tmp/rt" ] && ! grep -vq "\"enc\":\[\"$3\"\]" "$tmp/rt"
 }
 
 # acked FROM: the sim queued the identity notification from FROM and

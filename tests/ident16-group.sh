@@ -17,10 +17,11 @@ M1J=$M1@s.whatsapp.net
 M2=15559000002
 M2J=$M2@s.whatsapp.net
 
-# routed ID TO ENCS: the sim routed alice's message ID to device TO with
-# the enc types ENCS ('"pkmsg","skmsg"').
+# routed ID TO ENCS: the sim routed alice's message ID to device TO, each
+# time (a resend too) with the enc types ENCS ('"pkmsg","skmsg"').
 routed() {
-	ctl messages | grep -Eq "\"kind\":\"message\",\"id\":\"$1\",\"type\":\"[a-z]*\",\"from\":\"$A:[0-9]+@s.whatsapp.net\",\"to\":\"$2\",\"enc\":\[$3\]"
+	ctl messages | tr '{' '\n' | grep -E "^\"seq\":[0-9]+,\"kind\":\"message\",\"id\":\"$1\",\"type\":\"[a-z]*\",\"from\":\"$A:[0-9]+@s.whatsapp.net\",\"to\":\"$2\"," >"$tmp/rt"
+	[ -s "$tmp/rt" ] && ! grep -vq "\"enc\":\[$3\]" "$tmp/rt"
 }
 
 # acked FROM: alice's device acked the identity notification from FROM.

@@ -16,8 +16,11 @@ AJ=$A@s.whatsapp.net
 M1=15559000001
 M1J=$M1@s.whatsapp.net
 
+# routed ID TO ENC: the sim routed alice's message ID to device TO, each
+# time (a resend too) with the one enc type ENC.
 routed() {
-	ctl messages | grep -Eq "\"kind\":\"message\",\"id\":\"$1\",\"type\":\"[a-z]*\",\"from\":\"$A:[0-9]+@s.whatsapp.net\",\"to\":\"$2\",\"enc\":\[\"$3\"\]"
+	ctl messages | tr '{' '\n' | grep -E "^\"seq\":[0-9]+,\"kind\":\"message\",\"id\":\"$1\",\"type\":\"[a-z]*\",\"from\":\"$A:[0-9]+@s.whatsapp.net\",\"to\":\"$2\"," >"$tmp/rt"
+	[ -s "$tmp/rt" ] && ! grep -vq "\"enc\":\[\"$3\"\]" "$tmp/rt"
 }
 
 # acked FROM: alice's device acked the identity notification from FROM.
