@@ -203,11 +203,12 @@ MUST_CHECK int	wa_signal_addr_from_jid(const char *jid, size_t len,
  * context), with now_ms(clock_arg) dating identity changes.  Nothing is
  * loaded yet.  Returns 0 and *out, freed with wa_signal_free().  Errors:
  * -EINVAL (a required op or now_ms is NULL: every op but
- * session_delete_all, session_devices and the sender-key ops is
- * required; without sender_key_load and sender_key_store the
- * wa_signal_group_* calls fail with -ENOTSUP), -ENOMEM (libsignal could
- * not allocate), WC_ECRYPTO (OpenSSL has no HMAC), a negated errno from
- * pthread_mutex_init().
+ * session_delete_all, session_devices, identity_delete_all and the
+ * sender-key ops is required; without sender_key_load and
+ * sender_key_store the wa_signal_group_* calls fail with -ENOTSUP;
+ * without identity_delete_all, wa_signal_forget_user() does), -ENOMEM
+ * (libsignal could not allocate), WC_ECRYPTO (OpenSSL has no HMAC), a
+ * negated errno from pthread_mutex_init().
  * *out untouched on error.
  */
 MUST_CHECK int	wa_signal_new(const struct wa_signal_store_ops *ops,
