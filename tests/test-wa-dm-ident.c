@@ -14,7 +14,9 @@
  * store's error); taken again (the server's resend at the next login) it
  * forgets all of it under both addresses, leaves another contact alone
  * and writes one "security code changed" line; the same notification a
- * third time finds nothing to forget and writes no second line.
+ * third time finds nothing to forget and writes no second line, nor does
+ * one whose change the receive path told already; our own account is
+ * reset without a line.
  */
 #include "base/compat.h"
 
@@ -94,6 +96,10 @@ t_session_delete_all(void *arg, const char *name)
 	return del_prefix(f, k);
 }
 
+/* When the receive path last saw the contact's identity replace another
+ * (the store's changed_ms; the shared fake keeps none): 0 never. */
+static int64_t	 seen_change_ms;
+
 static int
 t_identity_delete_all(void *arg, const char *name, int64_t *changed_ms)
 {
@@ -101,7 +107,7 @@ t_identity_delete_all(void *arg, const char *name, int64_t *changed_ms)
 	char			 k[KEY_MAX];
 
 	ENTER(f, "identity_delete_all");
-	*changed_ms = 0;
+	*changed_ms = seen_change_ms;
 	fake_key(k, "idk/%s/", name);
 	return del_prefix(f, k);
 }
@@ -207,6 +213,7 @@ setup(void **state)
 	assert_int_equal(c->dm_ops.skr_put(c->st, GROUP, PN_USER), 0);
 	assert_int_equal(c->dm_ops.skr_put(c->st, GROUP, PN_DEV2), 0);
 	assert_int_equal(c->dm_ops.skr_put(c->st, GROUP, OTHER), 0);
+	seen_change_ms = 0;
 	arena_init(&c->a, 4096);
 	wa_dm_online(c->dm, ME_DEV, "", "Me", 1234, adv, sizeof(adv));
 	*state = c;
@@ -340,6 +347,43 @@ test_disk_full(void **state)
 	assert_int_equal(c->notices, 0);
 }
 
+/* The receive path told this change already (a pkmsg with the new key
+ * came first, a second after the notification's t): the reset, no second
+ * line.  A change it saw long before (10 min) is another one: told. */
+static void
+test_told_once(void **state)
+{
+	struct ctx	*c = *state;
+
+	seen_change_ms = 1700000000000LL + 1000;
+	assert_int_equal(notify(c, PN_USER, "n4"), 0);
+	assert_contact(c, false);
+	assert_int_equal(c->notices, 0);
+	assert_int_equal(fake_store_count(c->st, PN_USER), 0);
+
+	session_with(c, &c->pn, 4);
+	seen_change_ms = 1700000000000LL - 10 * 60 * 1000;
+	assert_int_equal(notify(c, PN_USER, "n5"), 0);
+	assert_int_equal(c->notices, 1);
+	assert_int_equal(fake_store_count(c->st, PN_USER), 1);
+}
+
+/* Our own account (our phone reinstalled): reset, as whatsmeow does, but
+ * no line in a chat with ourselves. */
+static void
+test_own_account(void **state)
+{
+	struct ctx		*c = *state;
+	struct wa_signal_addr	 own;
+
+	addr("15550000001@s.whatsapp.net", &own);
+	session_with(c, &own, 5);
+	assert_int_equal(notify(c, "15550000001@s.whatsapp.net", "n6"), 0);
+	assert_false(fake_store_has_session(c->st, &own));
+	assert_int_equal(c->notices, 0);
+	assert_contact(c, true);
+}
+
 int
 main(void)
 {
@@ -349,6 +393,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_unknown_user, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_disk_full, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_told_once, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_own_account, setup,
 		    teardown),
 	};
 
