@@ -85,6 +85,47 @@ stanza_ms(struct wa_dm *dm, const struct wa_node *n)
 	return (int64_t)v * 1000;
 }
 
+/* Once per change: not for a user we knew nothing of, nor our own
+ * account (whatsmeow resets it too, Baileys skips it), nor a change the
+ * receive path already told. */
+static bool
+to_tell(struct wa_dm *dm, const struct wa_node *n, const struct reset *r,
+    bool own)
+{
+	if (r->forgotten == 0 || own)
+		return false;
+	return r->changed_ms == 0 ||
+	    r->changed_ms < stanza_ms(dm, n) - IDENT_SAME_CHANGE_MS;
+}
+
+static void
+log_reset(const struct reset *r, bool tell, bool own)
+{
+	if (r->forgotten == 0 && r->holders == 0)
+		log_info("an identity notification for a user we have no "
+		    "session with: nothing to reset");
+	else
+		log_info("a contact's identity changed: %d sessions and "
+		    "identities, %d sender-key holders forgotten%s",
+		    r->forgotten, r->holders, tell ? "" : own ?
+		    " (our own account)" : " (the change was told already)");
+}
+
+/* After error rc: a write that failed is not acked (sent again);
+ * anything else would fail again, so it is acked (no endless resends). */
+static int
+failed(struct wa_dm *dm, int rc)
+{
+	if (!dm_store_failed(dm, rc)) {
+		log_warn("an identity notification not handled (%s): acked",
+		    wc_strerror(rc));
+		return 0;
+	}
+	log_warn("an identity notification not stored (%s): not acked",
+	    wc_strerror(rc));
+	return rc;
+}
+
 int
 dm_ident_on_notification(struct wa_dm *dm, const struct wa_node *n)
 {
@@ -93,7 +134,7 @@ dm_ident_on_notification(struct wa_dm *dm, const struct wa_node *n)
 	char		 from[WA_DM_JID_MAX], user[WA_DM_JID_MAX];
 	char		 alt[WA_DM_JID_MAX], chat[WA_DM_JID_MAX];
 	char		 id[WA_DM_ID_MAX];
-	bool		 has_alt, own, tell;
+	bool		 has_alt, own, tell = false;
 	int		 rc;
 
 	if (!wa_node_jid(n, "from", from, sizeof(from)) ||
@@ -107,45 +148,22 @@ dm_ident_on_notification(struct wa_dm *dm, const struct wa_node *n)
 	/* the chat by PN when known, as the receive path files it */
 	snprintf(chat, sizeof(chat), "%s", has_alt && jid_is_pn(alt) ? alt :
 	    user);
-	if ((rc = dm->st->tx_begin(dm->st->arg)) < 0)
-		goto fail;
-	if ((rc = reset_user(dm, user, &r)) == 0 && has_alt)
-		rc = reset_user(dm, alt, &r);
-	/* once per change: not for a user we knew nothing of, nor our own
-	 * account (whatsmeow resets it too, Baileys skips it), nor a change
-	 * the receive path already told */
-	tell = rc == 0 && r.forgotten > 0 && !own && !(r.changed_ms > 0 &&
-	    r.changed_ms >= stanza_ms(dm, n) - IDENT_SAME_CHANGE_MS);
 	note = (struct dm_note){ chat, chat, dm->host.now_ms(dm->host.arg),
 	    "security code changed", WA_DM_NOTE_IDENTITY, 0 };
-	if (rc == 0 && tell)
+	if ((rc = dm->st->tx_begin(dm->st->arg)) < 0)
+		return failed(dm, rc);
+	if ((rc = reset_user(dm, user, &r)) == 0 && has_alt)
+		rc = reset_user(dm, alt, &r);
+	if (rc == 0 && (tell = to_tell(dm, n, &r, own)))
 		rc = dm_notice_put_kind(dm, &note, id);
 	if (rc == 0)
 		rc = dm->st->tx_commit(dm->st->arg);
 	else
 		(void)dm->st->tx_rollback(dm->st->arg);
 	if (rc < 0)
-		goto fail;
-	if (r.forgotten == 0 && r.holders == 0)
-		log_info("an identity notification for a user we have no "
-		    "session with: nothing to reset");
-	else
-		log_info("a contact's identity changed: %d sessions and "
-		    "identities, %d sender-key holders forgotten%s", r.forgotten,
-		    r.holders, tell ? "" : own ? " (our own account)" :
-		    " (the change was told already)");
+		return failed(dm, rc);
+	log_reset(&r, tell, own);
 	if (tell)
 		dm_notice_show_kind(dm, &note, id);
 	return 0;
-fail:
-	/* a write that failed: not acked, sent again; anything else would
-	 * fail again: acked, so the server does not loop on it */
-	if (!dm_store_failed(dm, rc)) {
-		log_warn("an identity notification not handled (%s): acked",
-		    wc_strerror(rc));
-		return 0;
-	}
-	log_warn("an identity notification not stored (%s): not acked",
-	    wc_strerror(rc));
-	return rc;
 }
