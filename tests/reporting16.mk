@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Issue 16: the reporting token of outgoing messages (proto/reporting.h;
+# protocol.md 9.4): the module itself, its unit test, the interop check
+# against Baileys' getMessageReportingToken, the sim test where the
+# simulated phone checks the token of what wachat sends, and the fuzz
+# target of the field walk with its corpus replay.
+libproto_a_SOURCES += proto/reporting.h proto/reporting.c
