@@ -5,3 +5,10 @@
 # simulated phone checks the token of what wachat sends, and the fuzz
 # target of the field walk with its corpus replay.
 libproto_a_SOURCES += proto/reporting.h proto/reporting.c
+
+# Unit test: the walk, a known vector, malformed input, the depth cap.
+check_PROGRAMS += tests/test-wa-reporting
+tests_test_wa_reporting_SOURCES = tests/test-wa-reporting.c
+tests_test_wa_reporting_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
+tests_test_wa_reporting_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-reporting
