@@ -12,3 +12,12 @@ tests_test_wa_reporting_SOURCES = tests/test-wa-reporting.c
 tests_test_wa_reporting_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
 tests_test_wa_reporting_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-reporting
+
+# Interop: Baileys' getMessageReportingToken and wachat's agree, byte for
+# byte, on Messages both build and on hand-made ones.
+check_PROGRAMS += tests/interop/wa-reporting-tool
+tests_interop_wa_reporting_tool_SOURCES = tests/interop/wa-reporting-tool.c
+tests_interop_wa_reporting_tool_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/interop/reporting-check.sh
+EXTRA_DIST += tests/interop/reporting-check.sh \
+	tests/interop/reporting-check.mjs
