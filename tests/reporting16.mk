@@ -21,3 +21,8 @@ tests_interop_wa_reporting_tool_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/interop/reporting-check.sh
 EXTRA_DIST += tests/interop/reporting-check.sh \
 	tests/interop/reporting-check.mjs
+
+# On the sim: bob's simulated phone checks the token of each 1:1 message
+# alice's engine sends against the messageSecret it decrypted.
+TESTS += tests/sim-reporting.sh
+EXTRA_DIST += tests/sim-reporting.sh

@@ -65,6 +65,11 @@ struct inbox {
 	bool		 offline;
 	int		 err;			/* 0, or why it was not read */
 	bool		 retried;		/* a retry receipt was sent */
+	const char	*reporting;		/* the stanza's <reporting> token
+						 * against the Message read:
+						 * "matched", "mismatched",
+						 * "absent"; NULL for a copy
+						 * from an own device; static */
 };
 
 /* A receipt routed to a phone, or a message it sent. */

@@ -1,0 +1,68 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The reporting token of 1:1 sends (issue 16, point 1; proto/reporting.h,
+# protocol.md 9.4).  alice's wachat engine (tests/wa-eng-driver, real
+# store) sends to bob, a simulated phone: a text, a reply and an edit to
+# his PN chat, and a text to his LID chat.  The phone decrypts each and
+# checks the stanza's <reporting><reporting_token v="2"> against the
+# messageSecret inside the Message it read, from alice's user JID to its
+# own in the chat's namespace; its inbox (GET /admin/mock-phone/inbox)
+# says matched, mismatched or absent.  A text and a reply must carry a
+# token that matches; an edit (editedMessage keeps no field, as Baileys
+# and whatsmeow) goes without one.  TAP.
+. "${top_srcdir:-.}/tests/sim-lib.sh"
+. "${top_srcdir:-.}/tests/sim-groups-lib.sh"
+A=15550000001
+B=15559000001
+BL=200000000000001
+BJ=$B@s.whatsapp.net
+BLJ=$BL@lid
+
+if ! sim_start; then
+	echo "Bail out! wachat-sim did not start"
+	exit 1
+fi
+ctl account $A 100000000000001 alice >/dev/null
+ctl contact $B $BL bob $A >/dev/null
+check "alice's engine links and logs in" alice_start
+
+# inbox_has ID REGEX: bob's phone shows message ID with REGEX after it.
+inbox_has() {
+	ctl phone-inbox $B >"$tmp/in" 2>&1
+	grep -Eq "\"id\":\"$1\",[^}]*$2" "$tmp/in"
+}
+# grep_inbox REGEX: bob's phone shows a message matching REGEX.
+grep_inbox() {
+	ctl phone-inbox $B >"$tmp/in" 2>&1
+	grep -Eq "$1" "$tmp/in"
+}
+# sent ID TEXT CHAT WHAT: ID reached bob's phone with TEXT and a matching token.
+sent() {
+	check "$4: delivered" \
+	    wait_grep "$tmp/alice.out" "^dm-state $3 $1 delivered\$" 300 ||
+	    { diag "$tmp/alice.out"; grep -v '^#' "$tmp/alice.err" | tail -n 15 | sed 's/^/# /'; }
+	check "$4: bob's phone read it with a reporting token that matches" \
+	    wait_for inbox_has "$1" "\"text\":\"$2\"[^}]*\"reporting\":\"matched\"" ||
+	    diag "$tmp/in"
+}
+
+id=$(alice_send "$BJ" "hello bob")
+sent "$id" "hello bob" "$BJ" "a text to bob's PN chat"
+nq=$(grep -c '^queued ' "$tmp/alice.out")
+echo "reply $BJ $id $BJ yes indeed" >&3
+rid=$(queued_after "$tmp/alice.out" "$nq" 600)
+sent "$rid" "yes indeed" "$BJ" "a reply (extendedTextMessage with contextInfo)"
+check "... and it is a reply to the text" inbox_has "$rid" "\"quoted_id\":\"$id\""
+lid=$(alice_send "$BLJ" "hello lid")
+sent "$lid" "hello lid" "$BLJ" "a text to bob's LID chat"
+echo "edit $BJ $id hello again" >&3
+check "an edit reaches bob's phone without a token (nothing of it is kept)" \
+    wait_for grep_inbox "\"kind\":\"edit\",\"text\":\"hello again\"[^}]*\"target_id\":\"$id\"[^}]*\"reporting\":\"absent\"" ||
+    diag "$tmp/in"
+check "no message bob read has a mismatched token" \
+    sh -c "! grep -q '\"reporting\":\"mismatched\"' '$tmp/in'"
+alice_stop
+sim_stop
+check "wachat-sim exits cleanly" test "$status" -eq 0
+no_sanitizer
+finish_tap
