@@ -26,3 +26,16 @@ EXTRA_DIST += tests/interop/reporting-check.sh \
 # alice's engine sends against the messageSecret it decrypted.
 TESTS += tests/sim-reporting.sh
 EXTRA_DIST += tests/sim-reporting.sh
+
+# Fuzz target (libFuzzer under --enable-fuzzing) of the field walk and its
+# corpus replay.
+FUZZ_PROGS += tests/fuzz/fuzz-wa-reporting
+tests_fuzz_fuzz_wa_reporting_SOURCES = tests/fuzz/fuzz-wa-reporting.c
+tests_fuzz_fuzz_wa_reporting_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_reporting_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+check_PROGRAMS += tests/fuzz/replay-wa-reporting
+tests_fuzz_replay_wa_reporting_SOURCES = tests/fuzz/fuzz-wa-reporting.c \
+	tests/fuzz/replay.c
+tests_fuzz_replay_wa_reporting_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/fuzz/replay-wa-reporting.sh
+EXTRA_DIST += tests/fuzz/replay-wa-reporting.sh
