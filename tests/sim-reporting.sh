@@ -9,7 +9,9 @@
 # own in the chat's namespace; its inbox (GET /admin/mock-phone/inbox)
 # says matched, mismatched or absent.  A text and a reply must carry a
 # token that matches; an edit (editedMessage keeps no field, as Baileys
-# and whatsmeow) goes without one.  TAP.
+# and whatsmeow) goes without one.  Then a text to a LID and to a PN
+# group of the two: the group stanza carries one too, checked by bob's
+# phone against the skmsg's content, from alice to the group.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 . "${top_srcdir:-.}/tests/sim-groups-lib.sh"
 # A failing run may outlive the engine's deadline: a write to its pipe
@@ -64,6 +66,21 @@ check "an edit reaches bob's phone without a token (nothing of it is kept)" \
     diag "$tmp/in"
 check "no message bob read has a mismatched token" \
     sh -c "! grep -q '\"reporting\":\"mismatched\"' '$tmp/in'"
+
+# Groups: the token goes on the group <message> too (whatsmeow sendGroup,
+# Baileys relayMessage), from alice's user JID in the group's namespace
+# to the group; bob's phone checks it against the skmsg's content.
+for mode in lid pn; do
+	if [ $mode = pn ]; then opt=--pn; else opt=; fi
+	ctl group-create "rep $mode" $opt $A $B >"$tmp/g" 2>&1
+	G=$(json_str id "$tmp/g")@g.us
+	check "a $mode group of alice and bob" test "$G" != "@g.us" || diag "$tmp/g"
+	gid=$(alice_send "$G" "hello $mode group")
+	check "a text to the $mode group: bob's phone read it with a matching token" \
+	    wait_ctl "\"id\":\"$gid\",[^}]*\"text\":\"hello $mode group\",\"reporting\":\"matched\"" \
+	    group-inbox $B "$G" ||
+	    { diag "$tmp/wc"; grep -v '^#' "$tmp/alice.err" | tail -n 15 | sed 's/^/# /'; }
+done
 alice_stop
 sim_stop
 check "wachat-sim exits cleanly" test "$status" -eq 0

@@ -313,32 +313,27 @@ already_read(const struct sim_phone *p, const struct inbox *m)
 	return false;
 }
 
-/* The <reporting> token of stanza n against the Message msg[0..len) it
- * carried (proto/reporting.h): computed as its sender must have, from
- * the sender's user JID (in->from without its device) to ours in the
- * same namespace, with the messageSecret inside msg. */
-static const char *
-reporting_verdict(const struct sim_phone *p, const struct wa_msg_in *in,
-    const struct wa_node *n, const uint8_t *msg, size_t len)
+const char *
+phone_reporting_verdict(const struct wa_node *n, const char *id,
+    const char *sender, const char *chat, const uint8_t *msg, size_t len)
 {
 	const uint8_t	*got;
 	uint8_t		 want[WA_REPORTING_TOKEN_LEN];
-	char		 from[PHONE_JID_MAX], to[PHONE_JID_MAX];
+	char		 from[PHONE_JID_MAX];
 	const char	*at, *colon;
 	int		 rc;
 
 	if ((rc = wa_reporting_find(n, &got)) == 0)
 		return "absent";
-	if (rc < 0 || (at = strchr(in->from, '@')) == NULL)
+	if (rc < 0 || (at = strchr(sender, '@')) == NULL)
 		return "mismatched";
-	colon = strchr(in->from, ':');
+	colon = strchr(sender, ':');
 	if (colon != NULL && colon < at)
-		snprintf(from, sizeof(from), "%.*s%s",
-		    (int)(colon - in->from), in->from, at);
+		snprintf(from, sizeof(from), "%.*s%s", (int)(colon - sender),
+		    sender, at);
 	else
-		snprintf(from, sizeof(from), "%s", in->from);
-	phone_device_jid(to, sizeof(to), p->a, strcmp(at, "@lid") == 0, 0);
-	if (wa_reporting_token(msg, len, in->id, from, to, want) != 1)
+		snprintf(from, sizeof(from), "%s", sender);
+	if (wa_reporting_token(msg, len, id, from, chat, want) != 1)
 		return "mismatched";
 	return memcmp(got, want, sizeof(want)) == 0 ? "matched" : "mismatched";
 }
@@ -377,8 +372,15 @@ receive_enc(struct sim_phone *p, const struct wa_node *n,
 	else if ((rc = wa_msg_unpad(plain.p, plain.len, &len)) != 0)
 		goto out;
 	rc = wa_msg_parse(plain.p, len, c);
-	if (rc == 0 && *m != NULL && c->dsm_destination == NULL)
-		(*m)->reporting = reporting_verdict(p, in, n, plain.p, len);
+	if (rc == 0 && *m != NULL && c->dsm_destination == NULL) {
+		char	 me[PHONE_JID_MAX];
+
+		/* To us, in the namespace of the sender's JID. */
+		phone_device_jid(me, sizeof(me), p->a,
+		    strstr(in->from, "@lid") != NULL, 0);
+		(*m)->reporting = phone_reporting_verdict(n, in->id, in->from,
+		    me, plain.p, len);
+	}
 	/* A peerDataOperationRequestMessage (history on demand, 12.4):
 	 * the Message itself goes to history.c. */
 	if (rc == 0 && c->kind == WA_MSG_PROTOCOL && c->protocol_type ==
@@ -478,7 +480,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		return;
 	}
 	if (strstr(in.from, "@g.us") != NULL) {
-		phone_take_group_message(p, &in, &ar);
+		phone_take_group_message(p, n, &in, &ar);
 		arena_release(&ar);
 		return;
 	}
