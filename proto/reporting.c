@@ -48,7 +48,7 @@ struct rfield {
 #define MSG(n)		{ (n), true, NULL, 0 }
 #define SUB(n, k)	{ (n), false, (k), sizeof(k) / sizeof((k)[0]) }
 
-/* ContextInfo kept: 21 (forwarding score? as the table), 22. */
+/* ContextInfo kept: forwardingScore(21), isForwarded(22). */
 static const struct rfield ctx_2122[] = { KEEP(21), KEEP(22) };
 static const struct rfield f_image[] = { KEEP(2), KEEP(3), KEEP(8),
 	KEEP(11), SUB(17, ctx_2122), KEEP(25) };

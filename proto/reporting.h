@@ -45,7 +45,9 @@
 /*
  * Append to out the reporting content of the serialized Message
  * p[0..len): its kept fields as described above.  Varints are read as
- * protobuf does (at most 10 bytes); field number 0, a tag above 32 bits,
+ * protobuf does (at most 10 bytes, as whatsmeow; Baileys gives up on a
+ * varint of more than 6 bytes, which no field it keeps holds in a Message
+ * we build); field number 0, a tag above 32 bits,
  * wire types 3 and 4 (groups) and 6, 7 are malformed.  Fields outside
  * the table are skipped without being looked into.  Returns 0 (out may
  * have grown by 0 bytes: nothing kept).  Errors: WC_ETOOBIG (len above
