@@ -103,6 +103,8 @@ direct_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 	ms.n_encs = s->n;
 	ms.device_identity = dm->adv;
 	ms.device_identity_len = dm->adv_len;
+	ms.reporting_token = dm_reporting_token(dm, j->users[1], j->users[0],
+	    a);
 	s->why = "cannot build the stanza";
 	return wa_msg_stanza(&ms, a, out);
 }

@@ -256,6 +256,8 @@ group_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 		gs.device_identity = dm->adv;
 		gs.device_identity_len = dm->adv_len;
 	}
+	gs.reporting_token = dm_reporting_token(dm, j->lid ? dm->own_lid :
+	    dm->own_pn, j->o.chat, a);
 	s->why = "cannot build the stanza";
 	return wa_group_stanza(&gs, a, out);
 }

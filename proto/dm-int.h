@@ -289,6 +289,15 @@ int	dm_new_id(struct wa_dm *dm, int64_t now_ms,
 	    char id[WA_MSG_ID_LEN + 1]);
 void	dm_pad(struct wa_dm *dm, const uint8_t *p, size_t len, struct buf *out);
 /*
+ * The reporting token (proto/reporting.h) of the job's message, sent by
+ * from (our user JID in the chat's namespace) to to (the chat's user or
+ * group JID), in a (it lives as long as the stanza built there); NULL
+ * when none is due (a reaction, no messageSecret) or it cannot be made
+ * (logged).  Main thread.
+ */
+const uint8_t	*dm_reporting_token(struct wa_dm *dm, const char *from,
+		    const char *to, struct arena *a);
+/*
  * Encrypt payload p for device (wrapped in deviceSentMessage for chat
  * when own); appends the ciphertext to *ct and sets *type.
  */

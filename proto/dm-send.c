@@ -24,6 +24,7 @@
 #include "proto/dm-int.h"
 #include "proto/msg.h"
 #include "proto/node.h"
+#include "proto/reporting.h"
 
 /* The member of g whose user part is p[0..k) (PN or LID), or NULL. */
 static const char *
@@ -84,6 +85,25 @@ mentions(struct wa_dm *dm, const char *group, const char *text, char ***out)
 	return n;
 }
 
+/* Give the Message in p its messageContextInfo.messageSecret: 32 fresh
+ * random bytes, as both references do for every message but reactions
+ * (proto/reporting.h); kept in the outbox payload, so a resend carries
+ * the same one.  Returns 0 or the host rng's error. */
+static int
+add_secret(struct wa_dm *dm, struct buf *p)
+{
+	uint8_t	 secret[WA_REPORTING_SECRET_LEN];
+	int	 rc;
+
+	if (!wa_reporting_wanted(p->p, p->len))
+		return 0;
+	if ((rc = dm->host.rng(dm->host.arg, secret, sizeof(secret))) < 0)
+		return rc;
+	wa_reporting_add_secret(secret, p);
+	explicit_bzero(secret, sizeof(secret));
+	return 0;
+}
+
 int
 wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
     const char *quoted_id, const char *quoted_sender, const char *quoted_text,
@@ -107,7 +127,8 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 	if (jid_is_group(chat))
 		t.n_mentions = mentions(dm, chat, text, &ment);
 	t.mentions = (const char *const *)ment;
-	if ((rc = wa_msg_build_text(&t, &p)) == 0)
+	if ((rc = wa_msg_build_text(&t, &p)) == 0 &&
+	    (rc = add_secret(dm, &p)) == 0)
 		rc = dm_job_queue(dm, chat, &p, text, quoted_id, quoted_sender,
 		    quoted_text, "text", NULL, id_out, true);
 	buf_release(&p);
@@ -225,7 +246,7 @@ wa_dm_send_edit(struct wa_dm *dm, const char *chat, const char *target,
 		return -EINVAL;
 	msg_key(&k, chat, target, true);
 	if ((rc = wa_msg_build_edit(&k, text, dm->host.now_ms(dm->host.arg),
-	    &p)) == 0)
+	    &p)) == 0 && (rc = add_secret(dm, &p)) == 0)
 		rc = change_own(dm, chat, target, text, &p, "1");
 	buf_release(&p);
 	return rc;
@@ -241,7 +262,8 @@ wa_dm_send_revoke(struct wa_dm *dm, const char *chat, const char *target)
 	if (chat == NULL || target == NULL)
 		return -EINVAL;
 	msg_key(&k, chat, target, true);
-	if ((rc = wa_msg_build_revoke(&k, &p)) == 0)
+	if ((rc = wa_msg_build_revoke(&k, &p)) == 0 &&
+	    (rc = add_secret(dm, &p)) == 0)
 		rc = change_own(dm, chat, target, NULL, &p, "7");
 	buf_release(&p);
 	return rc;

@@ -22,6 +22,7 @@
 #include "proto/dm-int.h"
 #include "proto/msg.h"
 #include "proto/node.h"
+#include "proto/reporting.h"
 
 void
 wa_dm_out_release(struct wa_dm_out *o)
@@ -366,4 +367,20 @@ dm_new_id(struct wa_dm *dm, int64_t now_ms, char id[WA_MSG_ID_LEN + 1])
 	wa_msg_id(rnd, (uint64_t)(now_ms / 1000), pn[0] != '\0' ? pn : NULL,
 	    id);
 	return 0;
+}
+
+const uint8_t *
+dm_reporting_token(struct wa_dm *dm, const char *from, const char *to,
+    struct arena *a)
+{
+	struct job	*j = &dm->job;
+	uint8_t		*tok = arena_alloc(a, WA_REPORTING_TOKEN_LEN);
+	int		 rc;
+
+	rc = wa_reporting_token(j->o.payload, j->o.payload_len, j->o.id, from,
+	    to, tok);
+	if (rc < 0)
+		log_warn("message %s: no reporting token (%s)", j->o.id,
+		    wc_strerror(rc));
+	return rc == 1 ? tok : NULL;
 }

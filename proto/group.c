@@ -22,6 +22,7 @@
 #include "proto/group.h"
 #include "base/jid.h"
 #include "proto/node.h"
+#include "proto/reporting.h"
 #include "base/xmalloc.h"
 
 /* --- phash (10.3) --- */
@@ -181,7 +182,7 @@ wa_group_stanza(const struct wa_group_send *s, struct arena *a,
 	wa_nb_attr(n, "phash", s->phash);
 	wa_nb_attr(n, "addressing_mode", s->addressing_mode);
 	wa_nb_attr(n, "edit", s->edit);
-	nk = 1 + (s->n_skdm > 0) + pkmsg;
+	nk = 1 + (s->n_skdm > 0) + pkmsg + (s->reporting_token != NULL);
 	ch = wa_nb_kids(a, n, nk);
 	if (s->n_skdm > 0) {
 		to = wa_nb_kids(a, wa_nb_kid(a, &ch[k++], "participants", 0),
@@ -206,6 +207,8 @@ wa_group_stanza(const struct wa_group_send *s, struct arena *a,
 	if (pkmsg)
 		wa_nb_bytes(wa_nb_kid(a, &ch[k++], "device-identity", 0),
 		    s->device_identity, s->device_identity_len);
+	if (s->reporting_token != NULL)
+		wa_reporting_node(s->reporting_token, a, &ch[k++]);
 	*out = n;
 	return 0;
 }

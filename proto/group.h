@@ -82,6 +82,8 @@ struct wa_group_send {
 	const uint8_t	*device_identity; /* ADVSignedDeviceIdentity;
 					 * needed when a copy is a pkmsg */
 	size_t		 device_identity_len;
+	const uint8_t	*reporting_token; /* WA_REPORTING_TOKEN_LEN bytes
+					 * (proto/reporting.h), or NULL */
 };
 
 /*
@@ -89,7 +91,9 @@ struct wa_group_send {
  * phash addressing_mode [edit]>[<participants><to jid><enc v="2"
  * type="pkmsg|msg">ct</enc></to>...</participants>]<enc v="2"
  * type="skmsg" [mediatype] [decrypt-fail="hide"]>skmsg</enc>
- * [<device-identity>bytes</device-identity>]</message>.  <participants>
+ * [<device-identity>bytes</device-identity>][<reporting>...</reporting>]
+ * </message> (the last when reporting_token is set, wa_reporting_node();
+ * whatsmeow sendGroup, Baileys relayMessage).  <participants>
  * is written only when n_skdm > 0; <device-identity> only when some SKDM
  * copy is a pkmsg; decrypt-fail="hide" when edit is given or type is
  * "reaction" (9.4).  Returns 0 and *out.  Errors: -EINVAL (id, to,

@@ -22,6 +22,7 @@
 #include "proto/msg.h"
 #include "proto/node.h"
 #include "proto/pb.h"
+#include "proto/reporting.h"
 #include "base/xmalloc.h"
 
 /* Message field numbers used below (9.1, 17). */
@@ -741,7 +742,7 @@ wa_msg_stanza(const struct wa_msg_send *s, struct arena *a,
 		return -EINVAL;
 	wa_nb_attr(n, "type", type);
 	wa_nb_attr(n, "edit", s->edit);
-	ch = wa_nb_kids(a, n, pkmsg ? 2 : 1);
+	ch = wa_nb_kids(a, n, 1 + pkmsg + (s->reporting_token != NULL));
 	parts = wa_nb_kid(a, &ch[0], "participants", 0);
 	to = wa_nb_kids(a, parts, s->n_encs);
 	for (i = 0; i < s->n_encs; i++) {
@@ -758,6 +759,8 @@ wa_msg_stanza(const struct wa_msg_send *s, struct arena *a,
 	if (pkmsg)
 		wa_nb_bytes(wa_nb_kid(a, &ch[1], "device-identity", 0),
 		    s->device_identity, s->device_identity_len);
+	if (s->reporting_token != NULL)
+		wa_reporting_node(s->reporting_token, a, &ch[1 + pkmsg]);
 	*out = n;
 	return 0;
 }

@@ -250,6 +250,8 @@ struct wa_msg_send {
 	const uint8_t	*device_identity; /* ADVSignedDeviceIdentity; needed when an
 					 * enc is a pkmsg; may be NULL otherwise */
 	size_t		 device_identity_len;
+	const uint8_t	*reporting_token; /* WA_REPORTING_TOKEN_LEN bytes
+					 * (proto/reporting.h), or NULL */
 };
 
 /*
@@ -259,7 +261,9 @@ struct wa_msg_send {
  * ...</participants>[<device-identity>bytes</device-identity>]</message>.
  * decrypt-fail="hide" is set when s->edit is given or s->type is
  * "reaction".  The device-identity child is written only when some enc is
- * a pkmsg.  Returns 0 and *out.  Errors: -EINVAL (id, to or encs missing,
+ * a pkmsg.  A reporting_token adds <reporting><reporting_token v="2">
+ * token</reporting_token></reporting> last (wa_reporting_node()).
+ * Returns 0 and *out.  Errors: -EINVAL (id, to or encs missing,
  * an enc of type SKMSG or OTHER, a pkmsg without device_identity, a JID
  * that is not "user[:device]@server").  *out untouched on error.
  */

@@ -24,6 +24,7 @@
 #include "proto/bin.h"
 #include "proto/group.h"
 #include "proto/msg.h"
+#include "proto/reporting.h"
 #include "proto/wa-signal.h"
 #include "sim.h"
 
@@ -54,7 +55,7 @@ ginbox_add(struct sim_phone *p, const struct wa_msg_in *in, const char *enc)
  * id from the same sender was read before. */
 static void
 ginbox_keep(struct sim_phone *p, const struct wa_msg_in *in, const char *enc,
-    const struct wa_msg_content *c)
+    const struct wa_msg_content *c, const char *reporting)
 {
 	struct ginbox	*m;
 	size_t		 i;
@@ -69,13 +70,16 @@ ginbox_keep(struct sim_phone *p, const struct wa_msg_in *in, const char *enc,
 		return;
 	m->kind = phone_kind_name(c->kind);
 	m->text = phone_dup_or_null(c->text);
+	m->reporting = reporting;
 	p->group_decrypted++;
 }
 
-/* Unpad (v 2) and parse plain into c. */
+/* Unpad (v 2) and parse plain into c; *reporting: the token of stanza n
+ * against it (phone_reporting_verdict). */
 static int
-plain_parse(const struct wa_msg_enc_in *e, struct buf *plain,
-    struct wa_msg_content *c)
+plain_parse(const struct wa_node *n, const struct wa_msg_in *in,
+    const struct wa_msg_enc_in *e, struct buf *plain,
+    struct wa_msg_content *c, const char **reporting)
 {
 	size_t	 len = plain->len;
 	int	 rc = 0;
@@ -84,6 +88,9 @@ plain_parse(const struct wa_msg_enc_in *e, struct buf *plain,
 		rc = wa_msg_unpad(plain->p, plain->len, &len);
 	if (rc == 0)
 		rc = wa_msg_parse(plain->p, len, c);
+	if (rc == 0)
+		*reporting = phone_reporting_verdict(n, in->id,
+		    in->participant, in->from, plain->p, len);
 	phone_wipe(plain);
 	return rc;
 }
@@ -96,8 +103,8 @@ plain_parse(const struct wa_msg_enc_in *e, struct buf *plain,
  * or a retry receipt when the content could not be read (10.5).
  */
 void
-phone_take_group_message(struct sim_phone *p, const struct wa_msg_in *in,
-    struct arena *ar)
+phone_take_group_message(struct sim_phone *p, const struct wa_node *n,
+    const struct wa_msg_in *in, struct arena *ar)
 {
 	struct sim		*s = p->s;
 	struct wa_signal_addr	 addr;
@@ -115,6 +122,7 @@ phone_take_group_message(struct sim_phone *p, const struct wa_msg_in *in,
 		const struct wa_msg_enc_in	*e = &in->encs[i];
 		struct wa_msg_content		 c;
 		struct buf			 plain = BUF_INIT;
+		const char			*rep = NULL;
 
 		memset(&c, 0, sizeof(c));
 		if (e->type == WA_MSG_ENC_MSG || e->type == WA_MSG_ENC_PKMSG)
@@ -133,7 +141,7 @@ phone_take_group_message(struct sim_phone *p, const struct wa_msg_in *in,
 			continue;
 		}
 		if (rc == 0)
-			rc = plain_parse(e, &plain, &c);
+			rc = plain_parse(n, in, e, &plain, &c, &rep);
 		else
 			buf_release(&plain);
 		if (rc == 0 && c.skdm_len > 0) {
@@ -152,7 +160,7 @@ phone_take_group_message(struct sim_phone *p, const struct wa_msg_in *in,
 			continue;
 		}
 		if (c.kind != WA_MSG_SKDM && c.kind != WA_MSG_EMPTY) {
-			ginbox_keep(p, in, e->type_name, &c);
+			ginbox_keep(p, in, e->type_name, &c, rep);
 			read = true;
 		}
 		wa_msg_content_release(&c);
@@ -477,6 +485,8 @@ sim_phone_group_json(const struct sim_account *a, const char *gid)
 		json_object_object_add(e, "t", json_object_new_int64(m->t));
 		phone_add_opt(e, "kind", m->kind);
 		phone_add_opt(e, "text", m->text);
+		if (m->reporting != NULL)
+			phone_add_opt(e, "reporting", m->reporting);
 		json_object_array_add(arr, e);
 	}
 	return arr;

@@ -40,6 +40,7 @@
 #include "proto/bin.h"
 #include "proto/history.h"
 #include "proto/msg.h"
+#include "proto/reporting.h"
 #include "proto/wa-signal.h"
 #include "sim.h"
 
@@ -312,12 +313,37 @@ already_read(const struct sim_phone *p, const struct inbox *m)
 	return false;
 }
 
-/* Decrypt one <enc>; returns 1 when read, 0 for a duplicate, or an
- * error (a retry receipt is due). */
+const char *
+phone_reporting_verdict(const struct wa_node *n, const char *id,
+    const char *sender, const char *chat, const uint8_t *msg, size_t len)
+{
+	const uint8_t	*got;
+	uint8_t		 want[WA_REPORTING_TOKEN_LEN];
+	char		 from[PHONE_JID_MAX];
+	const char	*at, *colon;
+	int		 rc;
+
+	if ((rc = wa_reporting_find(n, &got)) == 0)
+		return "absent";
+	if (rc < 0 || (at = strchr(sender, '@')) == NULL)
+		return "mismatched";
+	colon = strchr(sender, ':');
+	if (colon != NULL && colon < at)
+		snprintf(from, sizeof(from), "%.*s%s", (int)(colon - sender),
+		    sender, at);
+	else
+		snprintf(from, sizeof(from), "%s", sender);
+	if (wa_reporting_token(msg, len, id, from, chat, want) != 1)
+		return "mismatched";
+	return memcmp(got, want, sizeof(want)) == 0 ? "matched" : "mismatched";
+}
+
+/* Decrypt one <enc> of stanza n; returns 1 when read, 0 for a duplicate,
+ * or an error (a retry receipt is due). */
 static int
-receive_enc(struct sim_phone *p, const struct wa_msg_in *in,
-    const struct wa_msg_enc_in *e, struct wa_msg_content *c, struct inbox **m,
-    struct buf *keep)
+receive_enc(struct sim_phone *p, const struct wa_node *n,
+    const struct wa_msg_in *in, const struct wa_msg_enc_in *e,
+    struct wa_msg_content *c, struct inbox **m, struct buf *keep)
 {
 	struct wa_signal_addr	 addr;
 	struct buf		 plain = BUF_INIT;
@@ -346,6 +372,15 @@ receive_enc(struct sim_phone *p, const struct wa_msg_in *in,
 	else if ((rc = wa_msg_unpad(plain.p, plain.len, &len)) != 0)
 		goto out;
 	rc = wa_msg_parse(plain.p, len, c);
+	if (rc == 0 && *m != NULL && c->dsm_destination == NULL) {
+		char	 me[PHONE_JID_MAX];
+
+		/* To us, in the namespace of the sender's JID. */
+		phone_device_jid(me, sizeof(me), p->a,
+		    strstr(in->from, "@lid") != NULL, 0);
+		(*m)->reporting = phone_reporting_verdict(n, in->id, in->from,
+		    me, plain.p, len);
+	}
 	/* A peerDataOperationRequestMessage (history on demand, 12.4):
 	 * the Message itself goes to history.c. */
 	if (rc == 0 && c->kind == WA_MSG_PROTOCOL && c->protocol_type ==
@@ -445,7 +480,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		return;
 	}
 	if (strstr(in.from, "@g.us") != NULL) {
-		phone_take_group_message(p, &in, &ar);
+		phone_take_group_message(p, n, &in, &ar);
 		arena_release(&ar);
 		return;
 	}
@@ -458,7 +493,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		if (e->type != WA_MSG_ENC_MSG && e->type != WA_MSG_ENC_PKMSG)
 			continue;
 		memset(&c, 0, sizeof(c));
-		rc = receive_enc(p, &in, e, &c, &m, &pdo);
+		rc = receive_enc(p, n, &in, e, &c, &m, &pdo);
 		if (rc == 0) {
 			dup = true;
 			continue;
@@ -762,6 +797,8 @@ sim_phone_json(const struct sim_account *a)
 			phone_add_opt(e, "emoji", m->emoji);
 			phone_add_opt(e, "target_id", m->target_id);
 			phone_add_opt(e, "dsm_destination", m->dsm_destination);
+			if (m->reporting != NULL)
+				phone_add_opt(e, "reporting", m->reporting);
 		}
 		json_object_array_add(inbox, e);
 	}

@@ -65,6 +65,11 @@ struct inbox {
 	bool		 offline;
 	int		 err;			/* 0, or why it was not read */
 	bool		 retried;		/* a retry receipt was sent */
+	const char	*reporting;		/* the stanza's <reporting> token
+						 * against the Message read:
+						 * "matched", "mismatched",
+						 * "absent"; NULL for a copy
+						 * from an own device; static */
 };
 
 /* A receipt routed to a phone, or a message it sent. */
@@ -88,6 +93,7 @@ struct ginbox {
 	char		*text;
 	int64_t		 t;
 	int		 err;			/* 0, or why it was not read */
+	const char	*reporting;		/* as struct inbox's */
 };
 
 /* A group (or 1:1) message a phone sent, kept for retry receipts (10.5,
@@ -226,7 +232,17 @@ int	phone_send_msg(struct sim_phone *p, const char *chat,
 /* A group <message from=group participant=SENDER> in (11.1), parsed into
  * ar: decrypted into the group inbox, then a receipt or a retry receipt. */
 void	phone_take_group_message(struct sim_phone *p,
-	    const struct wa_msg_in *in, struct arena *ar);
+	    const struct wa_node *n, const struct wa_msg_in *in,
+	    struct arena *ar);
+/* The <reporting> token of stanza n (message id) against the Message
+ * msg[0..len) it carried (proto/reporting.h), computed as its sender
+ * must have: from sender's user JID (sender without its device) to chat
+ * (our user JID in the sender's namespace, or the group), with the
+ * messageSecret inside msg.  "matched", "mismatched" (also a malformed
+ * token) or "absent"; static. */
+const char	*phone_reporting_verdict(const struct wa_node *n,
+		    const char *id, const char *sender, const char *chat,
+		    const uint8_t *msg, size_t len);
 /* A retry receipt n for group message id that p sent (10.5): resent to
  * that device with the SKDM. */
 void	phone_group_retry(struct sim_phone *p, const struct wa_node *n,

@@ -66,6 +66,7 @@ group_route_one(struct origin *o, struct msg_ctx *m, struct sim_group *g,
 {
 	struct arena	 a;
 	struct wa_node	*out;
+	const struct wa_node *rep;
 	char		 encs[48], etype[24] = "";
 	bool		 plid = m->plid;	/* the sender's namespace */
 
@@ -99,6 +100,8 @@ group_route_one(struct origin *o, struct msg_ctx *m, struct sim_group *g,
 	}
 	if (m->ident != NULL && strcmp(etype, "pkmsg") == 0)
 		sn_append(&a, out, m->ident);
+	if ((rep = sn_find(m->n, "reporting")) != NULL)
+		sn_append(&a, out, rep);	/* as for 1:1 (route.c) */
 	m->routed++;
 	if (sim_route_queue(o->s, SIM_ROUTE_MESSAGE, m->id, m->type, m->from,
 	    t, dev, g->lid, encs, out) > 0)

@@ -543,6 +543,7 @@ route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
 	struct sim_account	*ta = sim_jid_account(s, tj), *me = o->acct;
 	struct arena		 a;
 	struct wa_node		*out;
+	const struct wa_node	*rep;
 	struct sim_route	*r;
 	char			 etype[24];
 
@@ -587,6 +588,10 @@ route_one(struct origin *o, struct msg_ctx *m, const struct sim_jid *tj,
 	sn_append(&a, out, enc);
 	if (m->ident != NULL && strcmp(etype, "pkmsg") == 0)
 		sn_append(&a, out, m->ident);
+	/* The sender's reporting token goes with the message (protocol.md
+	 * 9.4): the receiver keeps it for a report. */
+	if ((rep = sn_find(m->n, "reporting")) != NULL)
+		sn_append(&a, out, rep);
 	r = route_add(s, SIM_ROUTE_MESSAGE, m->id, m->type, m->from, ta,
 	    tj->device, tj->lid, etype, out);
 	arena_release(&a);
