@@ -55,9 +55,11 @@
  * The phases of the outbox job.  P_IDLE: none; P_META: a group's metadata
  * is asked (dm-admin.c answers through dm_job_meta()); P_DEVICES: a usync
  * device query is out (or none is needed); P_KEYS: a prekey query is out;
- * P_ACK: the stanza went out, the server's ack is awaited.
+ * P_ACK: the stanza went out, the server's ack is awaited; P_TOKEN: the
+ * server refused a 1:1 message with 463, our token is being issued
+ * (dm-tok.c), then the message goes once more.
  */
-enum phase { P_IDLE, P_META, P_DEVICES, P_KEYS, P_ACK };
+enum phase { P_IDLE, P_META, P_DEVICES, P_KEYS, P_ACK, P_TOKEN };
 
 /* The kinds of job, each with its fan-out (struct dm_fanout). */
 enum dm_kind { DM_KIND_DIRECT, DM_KIND_GROUP, DM_KINDS };
@@ -87,6 +89,16 @@ struct job {
 	bool		*kasked;	/* a key query named devs[i] */
 	bool		*got;		/* groups: an SKDM copy went out */
 	size_t		 ndevs, capdevs;
+	bool		 tok_resent;	/* sent again after a 463 */
+};
+
+#define DM_TOK_IQS	4	/* token issuings in flight */
+
+/* An issuing of our privacy token in flight (dm-tok.c). */
+struct tok_iq {
+	char		 iq[32];	/* "" when the slot is free */
+	char		 key[WA_DM_JID_MAX];	/* the contact's token key */
+	int64_t		 t;		/* the t we issued, unix s */
 };
 
 /*
@@ -199,6 +211,7 @@ struct wa_dm {
 	struct counter		 answered[N_COUNTERS];	/* theirs */
 	size_t			 sent_next, answered_next;
 	struct group_iq		 giq[DM_GROUP_IQS];
+	struct tok_iq		 tok[DM_TOK_IQS];
 	bool			 full;		/* disk full: take nothing */
 	bool			 io_failed;	/* a write failed (-EIO): the
 						 * same until the next
@@ -443,6 +456,33 @@ int	dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n);
  * pending), or the send's error. */
 int	dm_retry_device(struct wa_dm *dm, const char *device, const char *chat,
 	    const char *id, bool group);
+
+/* --- proto/dm-tok.c: privacy tokens (protocol.md 15.6) --- */
+/* Append to n (a 1:1 <message> built in a) <tctoken> with the valid
+ * token the store holds for chat, else <cstoken> from the nctSalt when
+ * the contact's LID is known, else nothing.  The bytes are copied into
+ * a. */
+void	dm_tok_attach(struct wa_dm *dm, const char *chat, struct arena *a,
+	    struct wa_node *n);
+/* chat's valid token into *out: 1, or 0 when none (or expired). */
+int	dm_tok_valid(struct wa_dm *dm, const char *chat, struct wa_dm_tok *out);
+/* A 1:1 message to chat was acked: issue our token to the contact if
+ * not yet in this 7-day bucket (and none in flight). */
+void	dm_tok_after_send(struct wa_dm *dm, const char *chat);
+/* The job's message was refused with 463: issue our token (the job
+ * waits in P_TOKEN for the answer, which dm_tok_on_iq() hands to
+ * dm_job_resend()).  0, or an error (the caller fails the job). */
+int	dm_tok_recover(struct wa_dm *dm);
+/* An iq answering an issuing (the job's or another): 1 when it was. */
+int	dm_tok_on_iq(struct wa_dm *dm, const struct wa_node *n);
+/* <notification type="privacy_token">: its tokens stored.  0, or the
+ * store's error (-ENOSPC, -EIO: not acked). */
+int	dm_tok_notification(struct wa_dm *dm, const struct wa_node *n);
+/* The connection went: forget the issuings in flight. */
+void	dm_tok_offline(struct wa_dm *dm);
+/* The job's message again after a 463 and our token's issuing: its
+ * keys and seal, then the send (dm-job.c). */
+void	dm_job_resend(struct wa_dm *dm);
 
 /* --- proto/dm-admin.c: group queries and notifications --- */
 /* What a group iq is for. */

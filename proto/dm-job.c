@@ -486,6 +486,16 @@ dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n)
 		arena_release(&a);
 		return 0;
 	}
+	if (ack.error != NULL && strcmp(ack.error, "463") == 0 &&
+	    j->kind == dm->kinds[DM_KIND_DIRECT]) {
+		/* 15.6: our token issued, then once more with theirs */
+		arena_release(&a);
+		if (j->tok_resent || dm_tok_recover(dm) != 0)
+			dm_job_fail(dm, WC_EPROTO, "the contact accepts "
+			    "messages only with a privacy token, and the server "
+			    "refused wachat's (error 463)");
+		return 1;
+	}
 	if (ack.error != NULL) {
 		snprintf(why, sizeof(why), "the server refused it (error %s)",
 		    ack.error);
@@ -505,6 +515,13 @@ dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n)
 	dm_job_clear(dm);
 	dm_kick(dm);
 	return 1;
+}
+
+void
+dm_job_resend(struct wa_dm *dm)
+{
+	dm->job.phase = P_KEYS;
+	job_keys(dm);
 }
 
 int

@@ -147,6 +147,7 @@ wa_dm_offline(struct wa_dm *dm)
 	dm->online = false;
 	dm_job_clear(dm);
 	dm_group_offline(dm);
+	dm_tok_offline(dm);
 	memset(&dm->retry, 0, sizeof(dm->retry));
 }
 
@@ -214,11 +215,14 @@ static int
 take_notification(struct wa_dm *dm, const struct wa_node *n)
 {
 	bool	 dev = wa_node_str_is(n, "type", "devices");
+	bool	 tok = wa_node_str_is(n, "type", "privacy_token");
 
-	if (!dev && !wa_node_str_is(n, "type", "w:gp2"))
+	if (!dev && !tok && !wa_node_str_is(n, "type", "w:gp2"))
 		return 0;
 	if (refused_full(dm, n))
 		return dm->full ? -ENOSPC : -EIO;
+	if (tok)
+		return dm_tok_notification(dm, n);
 	return dev ? dm_recv_devices(dm, n) : dm_group_on_notification(dm, n);
 }
 
@@ -228,7 +232,7 @@ static int
 take_iq(struct wa_dm *dm, const struct wa_node *n)
 {
 	return dm_group_on_iq(dm, n) || dm_retry_on_iq(dm, n) ||
-	    dm_job_on_iq(dm, n);
+	    dm_tok_on_iq(dm, n) || dm_job_on_iq(dm, n);
 }
 
 static const struct route routes[] = {
