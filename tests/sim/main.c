@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "http.h"
 #include "sim.h"
+#include "tokens.h"
 #include "proto/wa-signal.h"
 
 #ifndef SIM_ROOT_KEY_FILE
@@ -695,6 +696,7 @@ main(int argc, char **argv)
 	sim_log(&s, "stopped after %llu handshakes",
 	    (unsigned long long)s.nhandshakes);
 	sim_route_free(&s);
+	sim_tok_free(&s);
 	sim_groups_free(&s);
 	sim_accounts_free(&s);
 	sim_media_free(&s);
