@@ -11,10 +11,12 @@
  *   dm.c          the front: lifecycle, presence, the stanza dispatch;
  *                 binds the fan-outs into the core  -> every file below
  *   dm-send.c     the commands: text, reaction, edit, delete, peer,
- *                 read, typing  -> dm-job.c, dm-util.c
+ *                 read, typing, presence  -> dm-job.c, dm-tok.c,
+ *                 dm-util.c
  *   dm-recv.c     messages in (1:1 and group), chat states, presence,
  *                 devices notifications  -> dm-peer.c, dm-util.c
- *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-util.c
+ *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-tok.c,
+ *                 dm-util.c
  *   dm-group.c    the group fan-out (sender keys, SKDM, skmsg)
  *                 -> dm-admin.c (the metadata query), dm-job.c,
  *                 dm-peer.c, dm-util.c
@@ -23,7 +25,9 @@
  *   dm-job.c      the outbox core: phases, persistence before send, the
  *                 next job; a fan-out only through struct dm_fanout
  *                 -> dm-receipt.c (a skipped device's resend),
- *                 dm-peer.c, dm-util.c
+ *                 dm-peer.c, dm-tok.c (a 463's recovery), dm-util.c
+ *   dm-tok.c      privacy tokens: kept, attached, issued (15.6)
+ *                 -> dm-peer.c, dm-util.c
  *   dm-receipt.c  receipts in, retry receipts in and their answers
  *                 -> dm-peer.c, dm-util.c
  *   dm-peer.c     a peer device's Signal state: its PN and LID
@@ -469,20 +473,21 @@ int	dm_tok_valid(struct wa_dm *dm, const char *chat, struct wa_dm_tok *out);
 /* A 1:1 message to chat was acked: issue our token to the contact if
  * not yet in this 7-day bucket (and none in flight). */
 void	dm_tok_after_send(struct wa_dm *dm, const char *chat);
-/* The job's message was refused with 463: issue our token (the job
- * waits in P_TOKEN for the answer, which dm_tok_on_iq() hands to
- * dm_job_resend()).  0, or an error (the caller fails the job). */
+/* The job's message was refused with 463: issue our token; the job
+ * waits in P_TOKEN for the answer (dm_job_on_iq() takes it, stores its
+ * tokens with dm_tok_recovered() and sends the message once more).  0,
+ * or an error (the caller fails the job). */
 int	dm_tok_recover(struct wa_dm *dm);
-/* An iq answering an issuing (the job's or another): 1 when it was. */
+/* The answer n to the job's issuing: its tokens kept for the job's
+ * contact, our issuing noted. */
+void	dm_tok_recovered(struct wa_dm *dm, const struct wa_node *n);
+/* An iq answering an issuing after a send: 1 when it was. */
 int	dm_tok_on_iq(struct wa_dm *dm, const struct wa_node *n);
 /* <notification type="privacy_token">: its tokens stored.  0, or the
  * store's error (-ENOSPC, -EIO: not acked). */
 int	dm_tok_notification(struct wa_dm *dm, const struct wa_node *n);
 /* The connection went: forget the issuings in flight. */
 void	dm_tok_offline(struct wa_dm *dm);
-/* The job's message again after a 463 and our token's issuing: its
- * keys and seal, then the send (dm-job.c). */
-void	dm_job_resend(struct wa_dm *dm);
 
 /* --- proto/dm-admin.c: group queries and notifications --- */
 /* What a group iq is for. */

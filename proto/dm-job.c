@@ -517,17 +517,20 @@ dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n)
 	return 1;
 }
 
-void
-dm_job_resend(struct wa_dm *dm)
-{
-	dm->job.phase = P_KEYS;
-	job_keys(dm);
-}
-
 int
 dm_job_on_iq(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct wa_str	 id = wa_node_str(n, "id");
+
+	if (dm->job.phase == P_TOKEN && wa_str_eqc(id, dm->job.iq)) {
+		/* our token issued after a 463: the message once more, with
+		 * the token the answer gave (15.6) */
+		dm_tok_recovered(dm, n);
+		dm->job.tok_resent = true;
+		dm->job.phase = P_KEYS;
+		job_keys(dm);
+		return 1;
+	}
 
 	if (dm->job.phase == P_DEVICES && wa_str_eqc(id, dm->job.iq)) {
 		on_usync(dm, n);

@@ -209,7 +209,7 @@ dm_tok_recover(struct wa_dm *dm)
 	if (!tok_ops(dm) || !tok_key(dm, j->o.chat, key))
 		return -ENOTSUP;
 	dm->host.iq_id(dm->host.arg, j->iq);
-	j->phase = P_TOKEN;
+	j->phase = P_TOKEN;	/* dm_job_on_iq() takes the answer */
 	log_info("message %s refused for want of a privacy token (463): "
 	    "issuing ours, then sending it once more", j->o.id);
 	return issue(dm, key, now_s(dm), j->iq);
@@ -253,21 +253,21 @@ issued(struct wa_dm *dm, const struct wa_node *n, const char *key,
 		log_warn("privacy token not stored: %s", wc_strerror(rc));
 }
 
+void
+dm_tok_recovered(struct wa_dm *dm, const struct wa_node *n)
+{
+	char	 key[WA_DM_JID_MAX];
+
+	if (tok_ops(dm) && tok_key(dm, dm->job.o.chat, key))
+		issued(dm, n, key, now_s(dm));
+}
+
 int
 dm_tok_on_iq(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct wa_str	 id = wa_node_str(n, "id");
-	struct job	*j = &dm->job;
-	char		 key[WA_DM_JID_MAX];
 	size_t		 i;
 
-	if (j->phase == P_TOKEN && wa_str_eqc(id, j->iq)) {
-		if (tok_key(dm, j->o.chat, key))
-			issued(dm, n, key, now_s(dm));
-		j->tok_resent = true;
-		dm_job_resend(dm);
-		return 1;
-	}
 	for (i = 0; i < DM_TOK_IQS; i++) {
 		if (dm->tok[i].iq[0] == '\0' || !wa_str_eqc(id, dm->tok[i].iq))
 			continue;

@@ -474,6 +474,19 @@ flat_msg(const Wahist__HistorySyncMsg *hm, struct wa_hist_msg *m,
 }
 
 /* Flatten conversation c into *v, its arrays in a. */
+/* The privacy token fields of c into v (15.6). */
+static void
+flat_tokens(const Wahist__Conversation *c, struct wa_hist_conv *v)
+{
+	if (c->has_tctoken) {
+		v->tc_token = c->tctoken.data;
+		v->tc_token_len = c->tctoken.len;
+	}
+	v->tc_token_ts_s = c->has_tctokentimestamp ? c->tctokentimestamp : 0;
+	v->tc_token_sender_ts_s = c->has_tctokensendertimestamp ?
+	    c->tctokensendertimestamp : 0;
+}
+
 static int
 flat_conv(const Wahist__Conversation *c, struct arena *a,
     struct wa_hist_conv *v, size_t *n_bad, const char **w)
@@ -517,13 +530,7 @@ flat_conv(const Wahist__Conversation *c, struct arena *a,
 	v->mute_end_s = c->has_muteendtime ? c->muteendtime : 0;
 	v->ephemeral_s = c->has_ephemeralexpiration ? c->ephemeralexpiration :
 	    0;
-	if (c->has_tctoken) {
-		v->tc_token = c->tctoken.data;
-		v->tc_token_len = c->tctoken.len;
-	}
-	v->tc_token_ts_s = c->has_tctokentimestamp ? c->tctokentimestamp : 0;
-	v->tc_token_sender_ts_s = c->has_tctokensendertimestamp ?
-	    c->tctokensendertimestamp : 0;
+	flat_tokens(c, v);
 	v->msgs = arena_alloc(a, c->n_messages * sizeof(*v->msgs));
 	for (i = 0; i < c->n_messages; i++) {
 		struct wa_hist_msg	*m = &v->msgs[v->n_msgs];

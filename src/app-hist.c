@@ -208,6 +208,22 @@ conv_tokens(struct store *s, const struct wa_hist_conv *cv)
 	return rc;
 }
 
+/* The account's nctSalt (15.6: cstoken) and the chats' tokens of h:
+ * one refused counted in *soft; 0, or a full disk or an I/O error. */
+static int
+import_tokens(struct store *s, const struct wa_hist *h, int *soft)
+{
+	size_t	 i;
+	int	 rc = 0;
+
+	if (h->nct_salt_len > 0 && h->nct_salt_len <= STORE_SALT_MAX)
+		rc = soft_put(store_privtok_salt_put(s, h->nct_salt,
+		    h->nct_salt_len), soft);
+	for (i = 0; rc == 0 && i < h->n_convs; i++)
+		rc = soft_put(conv_tokens(s, &h->convs[i]), soft);
+	return rc;
+}
+
 static int
 import(void *arg, const struct wa_hist *h)
 {
@@ -229,13 +245,8 @@ import(void *arg, const struct wa_hist *h)
 		    strcmp(h->pushnames[i].name, "-") != 0)
 			rc = soft_put(store_contact_set_push_name(s,
 			    h->pushnames[i].jid, h->pushnames[i].name), &soft);
-	/* the account's nctSalt (15.6: cstoken) and the chats' tokens */
-	if (rc == 0 && h->nct_salt_len > 0 &&
-	    h->nct_salt_len <= STORE_SALT_MAX)
-		rc = soft_put(store_privtok_salt_put(s, h->nct_salt,
-		    h->nct_salt_len), &soft);
-	for (i = 0; rc == 0 && i < h->n_convs; i++)
-		rc = soft_put(conv_tokens(s, &h->convs[i]), &soft);
+	if (rc == 0)
+		rc = import_tokens(s, h, &soft);
 	for (i = 0; rc == 0 && i < h->n_convs; i++) {
 		const struct wa_hist_conv *cv = &h->convs[i];
 		bool	 group = jid_is_group(cv->id);
