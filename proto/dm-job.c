@@ -491,9 +491,8 @@ dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n)
 		/* 15.6: our token issued, then once more with theirs */
 		arena_release(&a);
 		if (j->tok_resent || dm_tok_recover(dm) != 0)
-			dm_job_fail(dm, WC_EPROTO, "the contact accepts "
-			    "messages only with a privacy token, and the server "
-			    "refused wachat's (error 463)");
+			dm_job_fail(dm, WC_EPROTO, "the contact takes "
+			    "messages only with a privacy token (error 463)");
 		return 1;
 	}
 	if (ack.error != NULL) {

@@ -11,6 +11,7 @@ tests_test_store_privtok_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_store_privtok_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_privtok_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
 TESTS += tests/test-privtok tests/test-store-privtok tests/sim-privtok.sh \
-	tests/sim-baileys-privtok.sh
+	tests/sim-baileys-privtok.sh tests/ui-privtok-tmux.sh
 EXTRA_DIST += tests/sim-privtok.sh tests/sim-baileys-privtok.sh \
+	tests/ui-privtok-tmux.sh \
 	tests/sim-interop/baileys-privtok.mjs
