@@ -16,9 +16,14 @@
 #      at every send;
 #  (c) erin, another account with a phone history (nctSalt in it, the
 #      contacts' LIDs): her message to a history contact that requires a
-#      token carries a cstoken and is delivered.
+#      token carries a cstoken and is delivered; one to the other history
+#      contact, whose token to erin the history carries (tcToken), goes
+#      with that token.
 # TAP.  Every wait is bounded; everything is killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
+# a driver that has gone (its deadline) must not end the script with
+# SIGPIPE before its cleanup: a write to its pipe just fails
+trap '' PIPE
 DRV="$b/tests/wa-eng-driver"
 A=15550000001
 B=15550000002
@@ -26,10 +31,12 @@ C=15550000003
 D=15550000004
 E=15550000021
 H=15557000001
+H2=15557000002
 BJ=$B@s.whatsapp.net
 CJ=$C@s.whatsapp.net
 DJ=$D@s.whatsapp.net
 HJ=$H@s.whatsapp.net
+H2J=$H2@s.whatsapp.net
 
 seen_failed=0
 failed_now() {
@@ -182,8 +189,13 @@ check "alice's engine still runs" running "$(echo $bg_pids | awk '{print $1}')"
 # (c) erin: a phone history with the nctSalt: the cstoken.
 ctl account $E 100000000000021 erin >/dev/null 2>&1
 ctl history-set $E 2 4 7 >/dev/null 2>&1
-check "the history contact $H requires a token" sh -c \
-    "curl -sf -X POST -d '{\"pn\":\"$H\"}' '$ADMIN/admin/tokens/require' | grep -q '\"mode\":\"token\"'"
+check "the history contacts $H and $H2 require a token" sh -c \
+    "curl -sf -X POST -d '{\"pn\":\"$H\"}' '$ADMIN/admin/tokens/require' | grep -q '\"mode\":\"token\"' &&
+     curl -sf -X POST -d '{\"pn\":\"$H2\"}' '$ADMIN/admin/tokens/require' | grep -q '\"mode\":\"token\"'"
+# H2's token to erin, before she links: only her phone's history has it
+adm tokens/notify "{\"pn\":\"$H2\",\"to\":\"$E\"}" >"$tmp/notify2.json"
+check "... $H2 gave erin a token while she had no companion" \
+    grep -q '"queued":0' "$tmp/notify2.json"
 start erin
 exec 4>"$tmp/erin.in"
 wait_grep "$tmp/erin.qr" 'https://' &&
@@ -202,9 +214,20 @@ check "... on its cstoken (from the history's nctSalt)" \
     tok_has '"accepted_cstoken":1,'
 failed_now && { grep "$hid\|privacy" "$tmp/sim.log" >"$tmp/d1"; diag "$tmp/d1";
     diag "$tmp/tok.json"; }
+tokens
+tc0=$(sed -n 's/.*"accepted_tctoken":\([0-9]*\),.*/\1/p' "$tmp/tok.json")
+nq=$(grep -c '^queued ' "$tmp/erin.out")
+echo "send $H2J hello again" >&4
+h2id=$(queued_after "$tmp/erin.out" "$nq")
+check "erin's message $h2id to $H2 is delivered" \
+    wait_grep "$tmp/erin.out" "^dm-state $H2J $h2id delivered\$"
+check "... never refused" lines_are "$h2id" 'ack error 463' 0
+check "... on the tcToken her history carried (one more tctoken accepted)" \
+    tok_has "\"accepted_tctoken\":$((tc0 + 1)),\"accepted_cstoken\":1,"
+failed_now && diag "$tmp/tok.json"
 
-echo quit >&3
-echo quit >&4
+echo quit >&3 2>/dev/null
+echo quit >&4 2>/dev/null
 exec 3>&- 4>&-
 sim_stop
 finish_tap
