@@ -93,6 +93,7 @@ direct_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 {
 	struct job		*j = &dm->job;
 	struct wa_msg_send	 ms;
+	int			 rc;
 
 	memset(&ms, 0, sizeof(ms));
 	ms.id = j->o.id;
@@ -106,7 +107,21 @@ direct_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 	ms.reporting_token = dm_reporting_token(dm, j->users[1], j->users[0],
 	    a);
 	s->why = "cannot build the stanza";
-	return wa_msg_stanza(&ms, a, out);
+	if ((rc = wa_msg_stanza(&ms, a, out)) != 0)
+		return rc;
+	/* the privacy token (15.6): never to ourselves */
+	if (!dm_is_own(dm, j->users[0]))
+		dm_tok_attach(dm, j->users[0], a, *out);
+	return 0;
+}
+
+/* Acked: our own token to the contact, once per 7-day bucket, but not
+ * after a protocol message (an edit, a delete: Baileys, as WA Web). */
+static void
+direct_acked(struct wa_dm *dm)
+{
+	if (dm->job.o.edit[0] == '\0')
+		dm_tok_after_send(dm, dm->job.users[0]);
 }
 
 const struct dm_fanout dm_direct_fanout = {
@@ -116,5 +131,5 @@ const struct dm_fanout dm_direct_fanout = {
 	.need = NULL,
 	.seal = direct_seal,
 	.stanza = direct_stanza,
-	.acked = NULL,
+	.acked = direct_acked,
 };

@@ -11,10 +11,12 @@
  *   dm.c          the front: lifecycle, presence, the stanza dispatch;
  *                 binds the fan-outs into the core  -> every file below
  *   dm-send.c     the commands: text, reaction, edit, delete, peer,
- *                 read, typing  -> dm-job.c, dm-util.c
+ *                 read, typing, presence  -> dm-job.c, dm-tok.c,
+ *                 dm-util.c
  *   dm-recv.c     messages in (1:1 and group), chat states, presence,
  *                 devices notifications  -> dm-peer.c, dm-util.c
- *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-util.c
+ *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-tok.c,
+ *                 dm-util.c
  *   dm-group.c    the group fan-out (sender keys, SKDM, skmsg)
  *                 -> dm-admin.c (the metadata query), dm-job.c,
  *                 dm-peer.c, dm-util.c
@@ -23,7 +25,9 @@
  *   dm-job.c      the outbox core: phases, persistence before send, the
  *                 next job; a fan-out only through struct dm_fanout
  *                 -> dm-receipt.c (a skipped device's resend),
- *                 dm-peer.c, dm-util.c
+ *                 dm-peer.c, dm-tok.c (a 463's recovery), dm-util.c
+ *   dm-tok.c      privacy tokens: kept, attached, issued (15.6)
+ *                 -> dm-peer.c, dm-util.c
  *   dm-receipt.c  receipts in, retry receipts in and their answers
  *                 -> dm-peer.c, dm-util.c
  *   dm-peer.c     a peer device's Signal state: its PN and LID
@@ -55,9 +59,11 @@
  * The phases of the outbox job.  P_IDLE: none; P_META: a group's metadata
  * is asked (dm-admin.c answers through dm_job_meta()); P_DEVICES: a usync
  * device query is out (or none is needed); P_KEYS: a prekey query is out;
- * P_ACK: the stanza went out, the server's ack is awaited.
+ * P_ACK: the stanza went out, the server's ack is awaited; P_TOKEN: the
+ * server refused a 1:1 message with 463, our token is being issued
+ * (dm-tok.c), then the message goes once more.
  */
-enum phase { P_IDLE, P_META, P_DEVICES, P_KEYS, P_ACK };
+enum phase { P_IDLE, P_META, P_DEVICES, P_KEYS, P_ACK, P_TOKEN };
 
 /* The kinds of job, each with its fan-out (struct dm_fanout). */
 enum dm_kind { DM_KIND_DIRECT, DM_KIND_GROUP, DM_KINDS };
@@ -87,6 +93,16 @@ struct job {
 	bool		*kasked;	/* a key query named devs[i] */
 	bool		*got;		/* groups: an SKDM copy went out */
 	size_t		 ndevs, capdevs;
+	bool		 tok_resent;	/* sent again after a 463 */
+};
+
+#define DM_TOK_IQS	4	/* token issuings in flight */
+
+/* An issuing of our privacy token in flight (dm-tok.c). */
+struct tok_iq {
+	char		 iq[32];	/* "" when the slot is free */
+	char		 key[WA_DM_JID_MAX];	/* the contact's token key */
+	int64_t		 t;		/* the t we issued, unix s */
 };
 
 /*
@@ -199,6 +215,7 @@ struct wa_dm {
 	struct counter		 answered[N_COUNTERS];	/* theirs */
 	size_t			 sent_next, answered_next;
 	struct group_iq		 giq[DM_GROUP_IQS];
+	struct tok_iq		 tok[DM_TOK_IQS];
 	bool			 full;		/* disk full: take nothing */
 	bool			 io_failed;	/* a write failed (-EIO): the
 						 * same until the next
@@ -459,6 +476,34 @@ int	dm_retry_on_iq(struct wa_dm *dm, const struct wa_node *n);
  * pending), or the send's error. */
 int	dm_retry_device(struct wa_dm *dm, const char *device, const char *chat,
 	    const char *id, bool group);
+
+/* --- proto/dm-tok.c: privacy tokens (protocol.md 15.6) --- */
+/* Append to n (a 1:1 <message> built in a) <tctoken> with the valid
+ * token the store holds for chat, else <cstoken> from the nctSalt when
+ * the contact's LID is known, else nothing.  The bytes are copied into
+ * a. */
+void	dm_tok_attach(struct wa_dm *dm, const char *chat, struct arena *a,
+	    struct wa_node *n);
+/* chat's valid token into *out: 1, or 0 when none (or expired). */
+int	dm_tok_valid(struct wa_dm *dm, const char *chat, struct wa_dm_tok *out);
+/* A 1:1 message to chat was acked: issue our token to the contact if
+ * not yet in this 7-day bucket (and none in flight). */
+void	dm_tok_after_send(struct wa_dm *dm, const char *chat);
+/* The job's message was refused with 463: issue our token; the job
+ * waits in P_TOKEN for the answer (dm_job_on_iq() takes it, stores its
+ * tokens with dm_tok_recovered() and sends the message once more).  0,
+ * or an error (the caller fails the job). */
+int	dm_tok_recover(struct wa_dm *dm);
+/* The answer n to the job's issuing: its tokens kept for the job's
+ * contact, our issuing noted. */
+void	dm_tok_recovered(struct wa_dm *dm, const struct wa_node *n);
+/* An iq answering an issuing after a send: 1 when it was. */
+int	dm_tok_on_iq(struct wa_dm *dm, const struct wa_node *n);
+/* <notification type="privacy_token">: its tokens stored.  0, or the
+ * store's error (-ENOSPC, -EIO: not acked). */
+int	dm_tok_notification(struct wa_dm *dm, const struct wa_node *n);
+/* The connection went: forget the issuings in flight. */
+void	dm_tok_offline(struct wa_dm *dm);
 
 /* --- proto/dm-admin.c: group queries and notifications --- */
 /* What a group iq is for. */

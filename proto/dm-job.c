@@ -486,6 +486,15 @@ dm_job_on_ack(struct wa_dm *dm, const struct wa_node *n)
 		arena_release(&a);
 		return 0;
 	}
+	if (ack.error != NULL && strcmp(ack.error, "463") == 0 &&
+	    j->kind == dm->kinds[DM_KIND_DIRECT]) {
+		/* 15.6: our token issued, then once more with theirs */
+		arena_release(&a);
+		if (j->tok_resent || dm_tok_recover(dm) != 0)
+			dm_job_fail(dm, WC_EPROTO, "the contact takes "
+			    "messages only with a privacy token (error 463)");
+		return 1;
+	}
 	if (ack.error != NULL) {
 		snprintf(why, sizeof(why), "the server refused it (error %s)",
 		    ack.error);
@@ -511,6 +520,16 @@ int
 dm_job_on_iq(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct wa_str	 id = wa_node_str(n, "id");
+
+	if (dm->job.phase == P_TOKEN && wa_str_eqc(id, dm->job.iq)) {
+		/* our token issued after a 463: the message once more, with
+		 * the token the answer gave (15.6) */
+		dm_tok_recovered(dm, n);
+		dm->job.tok_resent = true;
+		dm->job.phase = P_KEYS;
+		job_keys(dm);
+		return 1;
+	}
 
 	if (dm->job.phase == P_DEVICES && wa_str_eqc(id, dm->job.iq)) {
 		on_usync(dm, n);

@@ -424,10 +424,16 @@ wa_dm_subscribe(struct wa_dm *dm, const char *chat)
 	struct wa_node	*n;
 	int		 rc;
 
+	struct wa_dm_tok tok;
+	bool		 has;
+
 	if (!dm->online)
 		return 0;
+	/* with the contact's token when we hold one (15.6) */
+	has = dm_tok_valid(dm, chat, &tok) == 1;
 	arena_init(&a, 256);
-	if ((rc = wa_msg_presence_subscribe(chat, NULL, 0, &a, &n)) == 0)
+	if ((rc = wa_msg_presence_subscribe(chat, has ? tok.token : NULL,
+	    has ? tok.len : 0, &a, &n)) == 0)
 		rc = dm_send(dm, n);
 	arena_release(&a);
 	return rc;

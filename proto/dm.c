@@ -147,6 +147,7 @@ wa_dm_offline(struct wa_dm *dm)
 	dm->online = false;
 	dm_job_clear(dm);
 	dm_group_offline(dm);
+	dm_tok_offline(dm);
 	memset(&dm->retry, 0, sizeof(dm->retry));
 }
 
@@ -217,13 +218,16 @@ take_notification(struct wa_dm *dm, const struct wa_node *n)
 	bool	 dev = wa_node_str_is(n, "type", "devices");
 	bool	 ident = wa_node_str_is(n, "type", "encrypt") &&
 	    wa_node_child(n, "identity") != NULL;
+	bool	 tok = wa_node_str_is(n, "type", "privacy_token");
 
-	if (!dev && !ident && !wa_node_str_is(n, "type", "w:gp2"))
+	if (!dev && !ident && !tok && !wa_node_str_is(n, "type", "w:gp2"))
 		return 0;
 	if (refused_full(dm, n))
 		return dm->full ? -ENOSPC : -EIO;
 	if (ident)
 		return dm_ident_on_notification(dm, n);
+	if (tok)
+		return dm_tok_notification(dm, n);
 	return dev ? dm_recv_devices(dm, n) : dm_group_on_notification(dm, n);
 }
 
@@ -233,7 +237,7 @@ static int
 take_iq(struct wa_dm *dm, const struct wa_node *n)
 {
 	return dm_group_on_iq(dm, n) || dm_retry_on_iq(dm, n) ||
-	    dm_job_on_iq(dm, n);
+	    dm_tok_on_iq(dm, n) || dm_job_on_iq(dm, n);
 }
 
 static const struct route routes[] = {

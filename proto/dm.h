@@ -26,6 +26,7 @@
 
 #include "proto/bin.h"
 #include "proto/group.h"
+#include "proto/privtok.h"
 #include "proto/wa-signal.h"
 
 struct buf;
@@ -119,6 +120,16 @@ struct wa_dm_group {
 
 /* Free what g owns and zero it. */
 void		wa_dm_group_release(struct wa_dm_group *g);
+
+/* A contact's privacy tokens as the store hands them to the module
+ * (store_ops tok_get; protocol.md 15.6). */
+struct wa_dm_tok {
+	uint8_t		 token[WA_PRIVTOK_MAX];	/* its token to us */
+	size_t		 len;		/* 0: none */
+	int64_t		 t;		/* its timestamp, unix s */
+	int64_t		 sender_t;	/* we last issued ours, unix s; 0
+					 * never */
+};
 
 /*
  * The message store, bound over store/ by the composition root
@@ -226,6 +237,20 @@ struct wa_dm_store_ops {
 	 * be NULL: such messages are then ignored. */
 	int	(*hist_put)(void *arg, const char *id, const uint8_t *msg,
 		    size_t len);
+	/* Privacy tokens (protocol.md 15.6), keyed by the contact's user
+	 * JID (its LID when known, else its PN).  tok_get: what is stored
+	 * for jid into *out: 1, or 0 when nothing.  tok_put: keep
+	 * token[0..len) stamped t (unix s) as jid's, unless a newer one is
+	 * kept: 1 stored, 0 not.  tok_sent: we issued our token to jid at
+	 * sender_t (unix s): 0.  salt_get: the account's nctSalt into
+	 * out[WA_PRIVTOK_SALT_MAX] and *len: 1, or 0 when none.  Any may be
+	 * NULL: then no token is kept, attached or issued (and a 463
+	 * refusal fails the message at once). */
+	int	(*tok_get)(void *arg, const char *jid, struct wa_dm_tok *out);
+	int	(*tok_put)(void *arg, const char *jid, const uint8_t *token,
+		    size_t len, int64_t t);
+	int	(*tok_sent)(void *arg, const char *jid, int64_t sender_t);
+	int	(*salt_get)(void *arg, uint8_t *out, size_t *len);
 	/* A person's name for event lines: contact or push name of jid (or
 	 * of its PN-LID alternate) into out[len]: 1, or 0 when none. */
 	int	(*name_get)(void *arg, const char *jid, char *out, size_t len);
@@ -369,8 +394,13 @@ void		wa_dm_offline(struct wa_dm *dm);
 
 /*
  * Take a stanza: <message>, <receipt>, <ack class="message">,
- * <chatstate>, <presence>, <notification type="devices"> or "w:gp2", or
- * an <iq> answering one of the module's queries.  Returns 1 when it was
+ * <chatstate>, <presence>, <notification type="devices">, "w:gp2" or
+ * "privacy_token" (its tokens stored, 15.6), or an <iq> answering one
+ * of the module's queries.  An ack with error 463 (the contact takes
+ * messages only with a privacy token, 9.6) of a 1:1 message has our
+ * token issued to the contact (its answer's tokens stored) and the
+ * message sent once more with the token the store then holds; a second
+ * 463 fails it (WA_DM_EV_SEND_FAILED saying so; it stays stored).  Returns 1 when it was
  * the module's (handled, and acked where the protocol wants), 0 when not
  * (and for a notification handled: the caller acks it, 11.7), or for a
  * notification whose change could not be stored, the store's error

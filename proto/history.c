@@ -474,6 +474,19 @@ flat_msg(const Wahist__HistorySyncMsg *hm, struct wa_hist_msg *m,
 }
 
 /* Flatten conversation c into *v, its arrays in a. */
+/* The privacy token fields of c into v (15.6). */
+static void
+flat_tokens(const Wahist__Conversation *c, struct wa_hist_conv *v)
+{
+	if (c->has_tctoken) {
+		v->tc_token = c->tctoken.data;
+		v->tc_token_len = c->tctoken.len;
+	}
+	v->tc_token_ts_s = c->has_tctokentimestamp ? c->tctokentimestamp : 0;
+	v->tc_token_sender_ts_s = c->has_tctokensendertimestamp ?
+	    c->tctokensendertimestamp : 0;
+}
+
 static int
 flat_conv(const Wahist__Conversation *c, struct arena *a,
     struct wa_hist_conv *v, size_t *n_bad, const char **w)
@@ -517,11 +530,7 @@ flat_conv(const Wahist__Conversation *c, struct arena *a,
 	v->mute_end_s = c->has_muteendtime ? c->muteendtime : 0;
 	v->ephemeral_s = c->has_ephemeralexpiration ? c->ephemeralexpiration :
 	    0;
-	if (c->has_tctoken) {
-		v->tc_token = c->tctoken.data;
-		v->tc_token_len = c->tctoken.len;
-	}
-	v->tc_token_ts_s = c->has_tctokentimestamp ? c->tctokentimestamp : 0;
+	flat_tokens(c, v);
 	v->msgs = arena_alloc(a, c->n_messages * sizeof(*v->msgs));
 	for (i = 0; i < c->n_messages; i++) {
 		struct wa_hist_msg	*m = &v->msgs[v->n_msgs];
@@ -633,6 +642,11 @@ wa_hist_parse(const uint8_t *p, size_t len, struct arena *a,
 	h->sync_type = hs->has_synctype ? hs->synctype : -1;
 	h->chunk_order = hs->has_chunkorder ? hs->chunkorder : 0;
 	h->progress = hs->has_progress ? hs->progress : 0;
+	if (hs->has_nctsalt && hs->nctsalt.len > 0 &&
+	    hs->nctsalt.len <= WA_HIST_MAX_STR) {
+		h->nct_salt = hs->nctsalt.data;
+		h->nct_salt_len = hs->nctsalt.len;
+	}
 	h->convs = arena_alloc(a, hs->n_conversations * sizeof(*h->convs));
 	for (i = 0; i < hs->n_conversations; i++) {
 		struct wa_hist_conv	*v = &h->convs[h->n_convs];
@@ -718,6 +732,7 @@ build_conv(const struct wa_hist_conv *v, struct arena *s)
 	OPT(muteendtime, v->mute_end_s);
 	OPT(ephemeralexpiration, v->ephemeral_s);
 	OPT(tctokentimestamp, v->tc_token_ts_s);
+	OPT(tctokensendertimestamp, v->tc_token_sender_ts_s);
 #undef OPT
 	set_bytes(&c->has_tctoken, &c->tctoken, v->tc_token, v->tc_token_len);
 	c->n_messages = v->n_msgs;
@@ -782,6 +797,7 @@ wa_hist_build(const struct wa_hist *h, struct buf *out)
 		lm->lidjid = (char *)(uintptr_t)h->lid_maps[i].lid_jid;
 		hs.phonenumbertolidmappings[i] = lm;
 	}
+	set_bytes(&hs.has_nctsalt, &hs.nctsalt, h->nct_salt, h->nct_salt_len);
 	pack_append(&hs.base, out);
 	arena_release(&s);
 	return 0;

@@ -211,6 +211,8 @@ struct wa_hist_conv {
 	const uint8_t	*tc_token;	/* privacy token (15.6); may be NULL */
 	size_t		 tc_token_len;
 	uint64_t	 tc_token_ts_s;
+	uint64_t	 tc_token_sender_ts_s;	/* when we issued ours; 0
+						 * absent */
 	struct wa_hist_msg *msgs;	/* in wire order */
 	size_t		 n_msgs;
 	struct wa_hist_participant *participants; /* groups; may be empty */
@@ -240,6 +242,9 @@ struct wa_hist {
 	size_t		 n_pushnames;
 	struct wa_hist_lid_map *lid_maps; /* phoneNumberToLidMappings */
 	size_t		 n_lid_maps;
+	const uint8_t	*nct_salt;	/* nctSalt (15.6, for cstoken); may
+					 * be NULL */
+	size_t		 nct_salt_len;
 };
 
 /*

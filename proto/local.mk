@@ -13,6 +13,8 @@ libproto_a_SOURCES = \
 	proto/dm-job.c proto/dm-direct.c proto/dm-group.c \
 	proto/dm-admin.c proto/dm-recv.c proto/dm-receipt.c \
 	proto/dm-send.c proto/dm-peer.c proto/dm-ident.c
+# Privacy tokens (protocol.md 15.6, issue 16).
+libproto_a_SOURCES += proto/privtok.h proto/privtok.c proto/dm-tok.c
 
 # Protobuf schemas (protocol.md 17), compiled by protoc-c into the build
 # tree.

@@ -546,4 +546,5 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->tx_commit = tx_commit;
 	ops->tx_rollback = tx_rollback;
 	ops->arg = s;
+	app_privtok_ops(s, ops);
 }

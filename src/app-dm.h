@@ -22,6 +22,11 @@ struct store;
  */
 void	app_dm_ops(struct store *s, struct wa_dm_store_ops *ops);
 
+/* Set the privacy-token ops of *ops (tok_get, tok_put, tok_sent,
+ * salt_get) over s (src/app-privtok.c; app_dm_ops() calls it).  Cannot
+ * fail. */
+void	app_privtok_ops(struct store *s, struct wa_dm_store_ops *ops);
+
 /*
  * A person's name for the screen and event lines: the address-book name,
  * else the push name, of jid (a user JID) or of its PN-LID alternate

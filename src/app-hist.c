@@ -178,6 +178,52 @@ soft_put(int rc, int *soft)
 	return 0;
 }
 
+/*
+ * The privacy tokens of conversation cv (protocol.md 12.3, 15.6), kept
+ * under the contact's LID user JID when known (as proto/dm-tok.c reads
+ * them): its token to us and when we issued ours.  Returns as the store.
+ */
+static int
+conv_tokens(struct store *s, const struct wa_hist_conv *cv)
+{
+	char	 key[STORE_JID_MAX + 1], lid[STORE_JID_MAX + 1];
+	int	 rc = 0;
+
+	if (jid_is_group(cv->id) || (cv->tc_token_len == 0 &&
+	    cv->tc_token_sender_ts_s == 0))
+		return 0;
+	if (!jid_user_of(cv->id, key, sizeof(key)))
+		return 0;
+	if (cv->lid_jid != NULL && jid_is_lid(cv->lid_jid))
+		(void)jid_user_of(cv->lid_jid, key, sizeof(key));
+	else if (jid_is_pn(key) && store_lid_get_lid(s, key, lid) == 1)
+		snprintf(key, sizeof(key), "%s", lid);
+	if (cv->tc_token_len > 0 && cv->tc_token_ts_s > 0 &&
+	    cv->tc_token_len <= STORE_PRIVTOK_MAX)
+		rc = store_privtok_put(s, key, cv->tc_token, cv->tc_token_len,
+		    (int64_t)cv->tc_token_ts_s);
+	if (rc >= 0 && cv->tc_token_sender_ts_s > 0)
+		rc = store_privtok_sent(s, key,
+		    (int64_t)cv->tc_token_sender_ts_s);
+	return rc;
+}
+
+/* The account's nctSalt (15.6: cstoken) and the chats' tokens of h:
+ * one refused counted in *soft; 0, or a full disk or an I/O error. */
+static int
+import_tokens(struct store *s, const struct wa_hist *h, int *soft)
+{
+	size_t	 i;
+	int	 rc = 0;
+
+	if (h->nct_salt_len > 0 && h->nct_salt_len <= STORE_SALT_MAX)
+		rc = soft_put(store_privtok_salt_put(s, h->nct_salt,
+		    h->nct_salt_len), soft);
+	for (i = 0; rc == 0 && i < h->n_convs; i++)
+		rc = soft_put(conv_tokens(s, &h->convs[i]), soft);
+	return rc;
+}
+
 static int
 import(void *arg, const struct wa_hist *h)
 {
@@ -199,6 +245,8 @@ import(void *arg, const struct wa_hist *h)
 		    strcmp(h->pushnames[i].name, "-") != 0)
 			rc = soft_put(store_contact_set_push_name(s,
 			    h->pushnames[i].jid, h->pushnames[i].name), &soft);
+	if (rc == 0)
+		rc = import_tokens(s, h, &soft);
 	for (i = 0; rc == 0 && i < h->n_convs; i++) {
 		const struct wa_hist_conv *cv = &h->convs[i];
 		bool	 group = jid_is_group(cv->id);

@@ -271,6 +271,20 @@ static const char *const migrations[] = {
 	 * stored before were linked.
 	 */
 	"ALTER TABLE device ADD COLUMN unconfirmed INTEGER NOT NULL DEFAULT 0;",
+	/*
+	 * 11: privacy tokens (protocol.md 15.6, issue 16): per contact,
+	 * keyed by its LID user JID when the LID is known (as WA Web and
+	 * Baileys key them), else its PN, the trusted-contact token it gave
+	 * us with its timestamp t (unix s; token empty when we hold none)
+	 * and when we last issued ours to it (sender_t, unix s; 0 never);
+	 * and the account's nctSalt (for cstoken), one row.
+	 */
+	"CREATE TABLE privtok ("
+	"  jid TEXT PRIMARY KEY, token BLOB NOT NULL DEFAULT x'',"
+	"  t INTEGER NOT NULL DEFAULT 0, sender_t INTEGER NOT NULL DEFAULT 0"
+	"  ) WITHOUT ROWID;"
+	"CREATE TABLE privtok_salt ("
+	"  id INTEGER PRIMARY KEY CHECK (id = 1), salt BLOB NOT NULL);",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -296,6 +310,7 @@ static const char *const marks[] = {
 	"  AND instr(sql, 'INSERT INTO message_fts ') = 0",
 	"SELECT 1 FROM sqlite_master WHERE name = 'member_receipt'",
 	"SELECT 1 FROM pragma_table_info('device') WHERE name = 'unconfirmed'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'privtok'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

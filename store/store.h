@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	10	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	11	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -1099,5 +1099,56 @@ MUST_CHECK int	store_hist_import(struct store *s,
 MUST_CHECK int	store_hist_chat(struct store *s, const char *jid,
 		    const char *name, int64_t last_ms, int unread,
 		    bool archived, int64_t pinned, int64_t muted_until);
+
+/* --- privacy tokens (store/privtok.c, migration 11; protocol.md 15.6) --- */
+
+#define STORE_PRIVTOK_MAX	512	/* bytes of a token kept */
+#define STORE_SALT_MAX		64	/* bytes of the nctSalt kept */
+
+/* What the store holds of one contact's tokens. */
+struct store_privtok {
+	uint8_t		 token[STORE_PRIVTOK_MAX];	/* its token to us */
+	size_t		 len;		/* 0: none held */
+	int64_t		 t;		/* its timestamp, unix s; 0 none */
+	int64_t		 sender_t;	/* when we last issued ours to it,
+					 * unix s; 0 never */
+};
+
+/*
+ * The tokens of contact jid (a user JID: its LID when known, as the
+ * engine keys them, else its PN) into *out.  Returns 1, 0 (nothing
+ * stored for it; *out zeroed), -EINVAL (jid empty or over STORE_JID_MAX,
+ * out NULL) or -EIO.  Any thread holding s.
+ */
+MUST_CHECK int	store_privtok_get(struct store *s, const char *jid,
+		    struct store_privtok *out);
+
+/*
+ * Keep token[0..len) with timestamp t (unix s, > 0) as jid's token to
+ * us, unless the one stored is newer (a larger t): Baileys
+ * storeTcTokensFromIqResult.  sender_t is kept.  Returns 1 when stored,
+ * 0 when a newer one is kept, -EINVAL (jid as above, token NULL, len 0
+ * or over STORE_PRIVTOK_MAX, t <= 0), -ENOSPC or -EIO.
+ */
+MUST_CHECK int	store_privtok_put(struct store *s, const char *jid,
+		    const uint8_t *token, size_t len, int64_t t);
+
+/*
+ * We issued our token to jid at sender_t (unix s, > 0); its token to us
+ * is kept.  Returns 0, -EINVAL, -ENOSPC or -EIO.
+ */
+MUST_CHECK int	store_privtok_sent(struct store *s, const char *jid,
+		    int64_t sender_t);
+
+/*
+ * The account's nctSalt (HistorySync field 19, or app state
+ * nct_salt_sync): put replaces it (len 1..STORE_SALT_MAX): 0, -EINVAL,
+ * -ENOSPC or -EIO; get copies it into out[STORE_SALT_MAX] and *len: 1,
+ * 0 when none is stored, -EINVAL (NULL argument) or -EIO.
+ */
+MUST_CHECK int	store_privtok_salt_put(struct store *s, const uint8_t *salt,
+		    size_t len);
+MUST_CHECK int	store_privtok_salt_get(struct store *s,
+		    uint8_t out[STORE_SALT_MAX], size_t *len);
 
 #endif

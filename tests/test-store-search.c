@@ -680,6 +680,7 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	    "DROP TABLE IF EXISTS hist_queue; DROP TABLE member_receipt;"
 	    "ALTER TABLE message DROP COLUMN recipients;"
 	    "ALTER TABLE device DROP COLUMN unconfirmed;"
+	    "DROP TABLE privtok; DROP TABLE privtok_salt;"
 	    "INSERT INTO message (chat, id, from_me, ts_ms, text, state)"
 	    " VALUES ('" BOB "', 'B1', 0, 3000, 'written before', 3);"
 	    "DELETE FROM counter WHERE name = 'schema_version';"
@@ -760,8 +761,8 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	    " WHERE name = 'schema_version'");
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
-	/* an older one: without the newest migration's column */
-	exec_sql(path, "ALTER TABLE device DROP COLUMN unconfirmed;"
+	/* an older one: without the newest migration's tables */
+	exec_sql(path, "DROP TABLE privtok; DROP TABLE privtok_salt;"
 	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);

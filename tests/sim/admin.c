@@ -21,6 +21,7 @@
 #include "session.h"
 #include "sim.h"
 #include "route.h"
+#include "tokens.h"
 
 static int
 reply(struct buf *out, struct json_object *o, int status)
@@ -175,6 +176,7 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_string(s->opt.group_pn ? "pn" : "lid"));
 	json_object_object_add(o, "knobs", knobs_json(s));
 	json_object_object_add(o, "history", sim_hist_status_json(s));
+	json_object_object_add(o, "tokens", sim_tok_status_json(s));
 	return reply(out, o, 200);
 }
 
@@ -1117,7 +1119,8 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	if (post && (st = admin_body(req, &a.in, out)) != 0)
 		return st;
 	if ((st = sim_group_admin(s, p, req->query, a.in, post, out)) == 0 &&
-	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0)
+	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0 &&
+	    (st = sim_tok_admin(s, p, a.in, post, out)) == 0)
 		st = admin_route(s, &a, p, post ? A_POST : A_GET, out);
 	json_object_put(a.in);
 	return st;

@@ -38,6 +38,7 @@
 #include "sim.h"
 #include "base/xmalloc.h"
 #include "history.h"
+#include "tokens.h"
 
 /* --- chunks --- */
 
@@ -320,10 +321,14 @@ ship_chunk(struct sim *s, struct sim_account *a, uint32_t dev,
 	for (i = 0; i < k->n && rc == 0; i++) {
 		chunk_conv(h, k->type, &k->v[i], &hs.convs[hs.n_convs], &ar,
 		    &e2e, off, len, &x, &oldest);
+		sim_tok_hist_conv(s, a, h->c[k->v[i].chat].peer,
+		    &hs.convs[hs.n_convs], &ar);	/* tokens.c */
 		hs.n_msgs += hs.convs[hs.n_convs++].n_msgs;
 	}
 	if (rc == 0)
 		chunk_names(h, k, &hs, &ar);
+	if (rc == 0 && k->lid_maps)
+		sim_tok_hist_salt(a, &hs, &ar);		/* tokens.c */
 	if (rc == 0)
 		rc = wa_hist_build(&hs, &raw);
 	if (rc == 0)

@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "http.h"
 #include "sim.h"
+#include "tokens.h"
 #include "proto/wa-signal.h"
 
 #ifndef SIM_ROOT_KEY_FILE
@@ -253,6 +254,13 @@ usage(FILE *f)
 "                                          and keys, and no session; notify:\n"
 "                                          every other account's devices get\n"
 "                                          the encrypt <identity/> notification\n"
+"  POST /admin/tokens/require {pn, mode?} mode token: 1:1 messages to pn\n"
+"                                          need a privacy token (else ack\n"
+"                                          error 463); refuse: 463 always;\n"
+"                                          off: none needed\n"
+"  POST /admin/tokens/notify {pn, to, t?}  pn gives to a token\n"
+"                                          (privacy_token notification)\n"
+"  GET  /admin/tokens                      marked users, tokens, 463s\n"
 "  GET  /sw.js                             \"client_revision\":REV, as on\n"
 "                                          web.whatsapp.com/sw.js\n"
 "  POST /admin/history {pn,chats,messages,seed?,chunk?,now?,full?}\n"
@@ -698,6 +706,7 @@ main(int argc, char **argv)
 	sim_log(&s, "stopped after %llu handshakes",
 	    (unsigned long long)s.nhandshakes);
 	sim_route_free(&s);
+	sim_tok_free(&s);
 	sim_groups_free(&s);
 	sim_accounts_free(&s);
 	sim_media_free(&s);

@@ -24,6 +24,7 @@
 #include "session.h"
 #include "sim.h"
 #include "base/xmalloc.h"
+#include "tokens.h"
 
 bool
 sim_node_bytes(const struct wa_node *n, const uint8_t **p, size_t *len)
@@ -640,6 +641,7 @@ static const struct connect_iq {
 	{ "w", IQ_GET | IQ_SET, "props", iq_props },
 	{ "blocklist", IQ_GET, NULL, iq_blocklist },
 	{ "privacy", IQ_GET, NULL, iq_privacy },
+	{ "privacy", IQ_SET, "tokens", sim_tok_iq },	/* tokens.c */
 	{ "privacy", IQ_SET, NULL, iq_ok },
 	{ "usync", IQ_GET, NULL, iq_usync },
 	{ "w:m", IQ_SET, "media_conn", sim_hist_media_conn },	/* history.c */

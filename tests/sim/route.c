@@ -40,6 +40,7 @@
 #include "sim.h"
 #include "base/xmalloc.h"
 #include "route.h"
+#include "tokens.h"
 
 #define ROUTE_MAX_USERS		8192	/* <user> children per bundle query */
 #define ROUTE_MAX_IDS		64	/* ids per receipt (id + <item>s) */
@@ -648,6 +649,8 @@ on_message(struct origin *o, const struct wa_node *n)
 	m.lid = m.to.lid;
 	route_jid_text(m.from, sizeof(m.from), o->acct, m.lid, o->dev);
 	m.ident = sn_find(n, "device-identity");
+	if (sim_tok_refused(o, &m))
+		return;		/* 463: a token required (tokens.c) */
 	if ((parts = sn_find(n, "participants")) != NULL) {
 		for (i = 0; parts->content.kind == WA_VAL_LIST &&
 		    i < parts->content.u.list.n && i < ROUTE_MAX_TO; i++) {
@@ -672,6 +675,7 @@ on_message(struct origin *o, const struct wa_node *n)
 	route_olog(o, "message %s (%s) to %s@%s: %u devices routed, %u "
 	    "sent now, %u skipped", m.id, m.type, m.to.user, m.to.server,
 	    m.routed, m.sent, m.skipped);
+	sim_tok_routed(o, &m);
 }
 
 /* --- receipts (9.6) --- */

@@ -328,6 +328,7 @@ struct sim {
 	uint64_t		 hist_receipts;	/* hist_sync receipts taken */
 	uint64_t		 hist_on_demand;	/* requests answered */
 	uint64_t		 hist_faults;	/* faulty blobs sent */
+	struct sim_tok		*tok;	/* privacy tokens (tokens.c) */
 	unsigned		 media_delay_ms;	/* before each blob is served */
 
 	uv_signal_t		 sigint, sigterm;
