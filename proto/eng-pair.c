@@ -240,6 +240,9 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	wa_nb_bytes(dn, reply.p, reply.len);
 	(void)eng_send(e, r);
 	arena_release(&a);
+	/* 7.2: unified_session after pairing too ([BL] socket.ts, [WM]
+	 * pair.go). */
+	eng_send_unified_session(e);
 	/* 6.6: the server's 515 (or its close) follows. */
 	eng_wait(e, "the server's restart after pair-device-sign");
 	uv_timer_stop(&e->t_qr);
