@@ -35,6 +35,17 @@ eng_unified_session_id(int64_t now_ms, int64_t offset_ms)
 }
 
 void
+eng_take_server_time(struct wa_eng *e, const struct wa_node *n)
+{
+	char		 ts[24];
+	long long	 t;
+
+	wa_node_str_copy(n, "t", ts, sizeof(ts));
+	if ((t = strtoll(ts, NULL, 10)) > 0 && t < INT64_MAX / 1000)
+		e->server_offset_ms = t * 1000 - eng_now_ms(e);
+}
+
+void
 eng_send_unified_session(struct wa_eng *e)
 {
 	struct arena	 a;

@@ -148,6 +148,12 @@ struct wa_eng {
  * [0, 7 days).  Pure. */
 int64_t		 eng_unified_session_id(int64_t now_ms, int64_t offset_ms);
 
+/* Keep the server's clock from n's t attribute (unix s; <success> 7.1,
+ * or the pair-success iq, as [WM] and [BL]) as e->server_offset_ms;
+ * nothing when absent or not a positive number. */
+void		 eng_take_server_time(struct wa_eng *e,
+		    const struct wa_node *n);
+
 /* Send <ib><unified_session id/></ib> (7.2; after login and after
  * pair-device-sign, as [BL] and [WM]).  A send error is logged only
  * (telemetry). */

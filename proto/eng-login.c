@@ -307,8 +307,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 {
 	struct arena	 a;
 	struct wa_node	*q;
-	char		 lid[WA_ENG_JID_MAX], act[IQ_ID_LEN], ts[24];
-	long long	 t;
+	char		 lid[WA_ENG_JID_MAX], act[IQ_ID_LEN];
 	int		 rc, count;
 
 	eng_wait_done(e);	/* the keepalive takes over (1.4) */
@@ -316,9 +315,7 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	e->online_since_ms = eng_now_ms(e);
 	e->version_retried = false;	/* a later 405 may look up again */
 	/* 7.1: the server's clock, for unified_session (7.2). */
-	wa_node_str_copy(n, "t", ts, sizeof(ts));
-	if ((t = strtoll(ts, NULL, 10)) > 0 && t < INT64_MAX / 1000)
-		e->server_offset_ms = t * 1000 - e->online_since_ms;
+	eng_take_server_time(e, n);
 	/* 7.1: persist our LID when the server names it. */
 	if ((wa_node_jid(n, "lid", lid, sizeof(lid)) &&
 	    strcmp(lid, e->dev.lid) != 0) || e->dev.unconfirmed) {

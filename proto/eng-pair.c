@@ -183,6 +183,7 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	int			 rc;
 
 	lid[0] = '\0';
+	eng_take_server_time(e, n);	/* for unified_session (7.2) */
 	if (!wa_node_bytes(di, &p, &len) || dv == NULL ||
 	    !wa_node_jid(dv, "jid", jid, sizeof(jid)) ||
 	    eng_parse_own_jid(jid, &pn, &dev) != 0) {
