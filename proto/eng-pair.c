@@ -239,11 +239,12 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	snprintf(kis, sizeof(kis), "%" PRIu32, ki);
 	wa_nb_attr(dn, "key-index", kis);
 	wa_nb_bytes(dn, reply.p, reply.len);
+	/* 7.2: unified_session once paired ([BL] socket.ts, [WM] pair.go
+	 * send it just after this reply; before it, it is not lost to the
+	 * server's close that follows the reply). */
+	eng_send_unified_session(e);
 	(void)eng_send(e, r);
 	arena_release(&a);
-	/* 7.2: unified_session after pairing too ([BL] socket.ts, [WM]
-	 * pair.go). */
-	eng_send_unified_session(e);
 	/* 6.6: the server's 515 (or its close) follows. */
 	eng_wait(e, "the server's restart after pair-device-sign");
 	uv_timer_stop(&e->t_qr);

@@ -7,7 +7,8 @@
 #      primer of 5 unasked, then what <ib><offline_batch count/> asks
 #      for); each message acked; none held back;
 #  (b) <ib><unified_session id/> after pairing and after each login, the
-#      id (now + 3 days) mod 7 days in ms, by our clock within a minute;
+#      id (now + 3 days) mod 7 days in ms, by our clock within ten
+#      minutes;
 #  (c) the registration's DeviceProps as the sim (the phone) records
 #      them: os "wachat (<uname -s>)", platformType DESKTOP (7), so the
 #      phone's Linked devices list shows "wachat (Linux)"; the history-sync

@@ -720,11 +720,7 @@ on_frame(struct sim_conn *c, const uint8_t *p, size_t len)
 	case SIM_C_READY:
 		return c->silent ? 0 : on_transport_frame(c, p, len);
 	case SIM_C_CLOSING:
-		/* What a client sends right after pair-device-sign, as its
-		 * unified_session (7.2), still reaches the server after the
-		 * 515 (pair.c). */
-		return c->registration && c->have_t && !c->kill &&
-		    !c->silent ? on_transport_frame(c, p, len) : 0;
+		return 0;
 	}
 	return 0;
 }
