@@ -94,8 +94,10 @@ on_offline_timer(uv_timer_t *t)
 void
 eng_offline_seen(struct wa_eng *e)
 {
+	if (!e->off_active)
+		return;
 	e->off_got++;
-	if (!e->off_active || !e->off_armed)
+	if (!e->off_armed)
 		return;
 	/* The first stanza of a batch asks for the next one, once the
 	 * debounce has passed ([RS]). */
