@@ -278,9 +278,11 @@ sim_offline_ib(struct sim_conn *c, const struct wa_node *n)
 /*
  * The phone's Linked devices list: a browser platform names the browser
  * with the os in brackets ("Google Chrome (Ubuntu)"), DESKTOP the os
- * alone, UNKNOWN "Other device" (the os dropped); from the reports
- * collected in the report of issue 16 (whatsmeow#133, #289, #469,
- * waha#2152, wuzapi#218, whatsapp-rust#234, Baileys#2393).
+ * alone, UNKNOWN "Other device" (the os dropped), ANDROID_PHONE
+ * "Android (<os>)"; as users of the references report it
+ * (tulir/whatsmeow issues 133 and 289, discussion 469;
+ * devlikeapro/waha 2152; asternic/wuzapi 218; whatsapp-rust 233/234;
+ * WhiskeySockets/Baileys 2393).
  */
 void
 sim_phone_name(const char *os, int platform_type, char *out, size_t len)
