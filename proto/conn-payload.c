@@ -94,6 +94,35 @@ common_init(struct common *k, Wa__ClientPayload *cp, const uint32_t v[3],
 		cp->pushname = (char *)push_name;
 }
 
+/*
+ * The history-sync support* flags and the thumbnail limit (protocol.md
+ * 3.4): the union of what [WM] store/clientpayload.go and [RS]
+ * wacore/src/store/device.rs send (fields 6-12, 14, 15, 21, 22 true;
+ * thumbnailSyncDaysLimit 60, [WM]).
+ */
+static void
+hist_support(Wa__DeviceProps__HistorySyncConfig *hs)
+{
+	hs->has_supportcallloghistory = hs->supportcallloghistory = 1;
+	hs->has_supportbotuseragentchathistory = 1;
+	hs->supportbotuseragentchathistory = 1;
+	hs->has_supportcagreactionsandpolls = 1;
+	hs->supportcagreactionsandpolls = 1;
+	hs->has_supportbizhostedmsg = hs->supportbizhostedmsg = 1;
+	hs->has_supportrecentsyncchunkmessagecounttuning = 1;
+	hs->supportrecentsyncchunkmessagecounttuning = 1;
+	hs->has_supporthostedgroupmsg = hs->supporthostedgroupmsg = 1;
+	hs->has_supportfbidbotchathistory = 1;
+	hs->supportfbidbotchathistory = 1;
+	hs->has_supportmessageassociation = 1;
+	hs->supportmessageassociation = 1;
+	hs->has_supportgrouphistory = hs->supportgrouphistory = 1;
+	hs->has_supportmanushistory = hs->supportmanushistory = 1;
+	hs->has_supporthatchhistory = hs->supporthatchhistory = 1;
+	hs->has_thumbnailsyncdayslimit = 1;
+	hs->thumbnailsyncdayslimit = WA_CONN_THUMBNAIL_DAYS;
+}
+
 static void
 pack_into(const ProtobufCMessage *m, struct buf *out)
 {
@@ -159,6 +188,7 @@ wa_conn_payload_reg(const char *version, const struct wa_conn_reg *r,
 	hs.storagequotamb = 10240;
 	hs.has_inlineinitialpayloadine2eemsg = 1;
 	hs.inlineinitialpayloadine2eemsg = 1;
+	hist_support(&hs);
 	dp.os = (char *)(r->os != NULL ? r->os : "wachat");
 	dp.version = &dv;
 	dp.has_platformtype = 1;

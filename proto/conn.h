@@ -36,6 +36,12 @@ struct wa_conn;
 #define WA_CONN_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
 #define WA_CONN_ORIGIN		"https://web.whatsapp.com"
 #define WA_CONN_DEFAULT_VERSION	"2.3000.1045649367"	/* protocol.md 3.3 */
+/* DeviceProps.PlatformType DESKTOP (protocol.md 3.4): the phone's Linked
+ * devices list then names the companion by DeviceProps.os alone (a
+ * browser type shows "<Browser> (<os>)", UNKNOWN "Other device"). */
+#define WA_CONN_PLATFORM_DESKTOP	7
+/* DeviceProps.historySyncConfig.thumbnailSyncDaysLimit ([WM]). */
+#define WA_CONN_THUMBNAIL_DAYS		60
 /* The deadline of each state before on_open (protocol.md 2.3 step 4:
  * 20 s in whatsmeow, connectTimeoutMs 20 s in Baileys). */
 #define WA_CONN_HANDSHAKE_TIMEOUT_MS 20000
@@ -199,7 +205,10 @@ struct wa_conn_reg {
  * locale en/US), WebInfo (WEB_BROWSER), connectType WIFI_UNKNOWN,
  * connectReason USER_ACTIVATED, passive and pull false, and the
  * DevicePairingRegistrationData made from r with buildHash = MD5(version)
- * and the DeviceProps.  version is "2.3000.N" (NULL =
+ * and the DeviceProps (os, version 0.1.0, platformType, requireFullSync
+ * from r; historySyncConfig with storageQuotaMb 10240, the inline
+ * payload, the support* flags and thumbnailSyncDaysLimit of [WM]/[RS]).
+ * version is "2.3000.N" (NULL =
  * WA_CONN_DEFAULT_VERSION); push_name may be NULL.  Returns 0.  Errors:
  * -EINVAL (version not three dot-separated numbers, each < 2^32; spk_id
  * above 24 bits); out untouched on error.

@@ -7,6 +7,7 @@
  * The files, each calling only those above it (no circle):
  *   eng-util.c    events out, stanzas out, iq ids, the clock and the RNG,
  *                 our own JID, the QR file
+ *   eng-ib.c      <ib>: unified_session, the offline backlog's batches
  *   eng-link.c    the connection's life: connect, keepalive, the version
  *                 look-up after failure 405, stream errors and failures,
  *                 the end of a connection and the reconnect
@@ -41,7 +42,13 @@
 #define MAX_REFS	16	/* the server sends 6 (6.1) */
 #define MAX_REF_LEN	256
 #define IQ_ID_LEN	32
-#define N_TIMERS	4
+#define N_TIMERS	5
+/* 11.6: each <ib><offline_batch count/> asks for this many of the
+ * offline backlog, the next asked this long after the first stanza of a
+ * batch arrives ([RS] offline_resume.rs, mirroring WA Web; [BL] asks
+ * once for 100). */
+#define WA_ENG_OFFLINE_BATCH		200
+#define WA_ENG_OFFLINE_DEBOUNCE_MS	100
 #define PN_MAX		24	/* bytes of a phone number, with the NUL */
 
 enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
@@ -65,6 +72,7 @@ struct wa_eng {
 	struct wa_conn		*c;
 	uv_timer_t		 t_retry, t_qr, t_ping;
 	uv_timer_t		 t_wait;	/* the awaited answer's deadline */
+	uv_timer_t		 t_offline;	/* the next offline batch (11.6) */
 	const char		*wait_for;	/* what t_wait waits for */
 	int			 open_timers;
 	bool			 started, freed, halted;
@@ -84,6 +92,14 @@ struct wa_eng {
 	enum conn_kind		 kind;
 	bool			 online;
 	int64_t			 online_since_ms;
+	/* <success t> (s) x 1000 minus our clock then, ms (7.1); 0 before
+	 * the first login */
+	int64_t			 server_offset_ms;
+	/* The offline backlog of this connection (11.6): being pulled
+	 * (between <offline_preview> and <offline>); a batch asked whose
+	 * first stanza has not come yet; batches asked; stanzas seen. */
+	bool			 off_active, off_armed;
+	uint32_t		 off_batches, off_got;
 	uint32_t		 attempt;	/* connects made */
 	uint32_t		 fails;		/* since the last stable link */
 
@@ -124,6 +140,36 @@ struct wa_eng {
 	struct wa_hsync		*hs;
 	struct wa_hsync_host	 hs_host;
 };
+
+/* ---- eng-ib.c ---- */
+
+/* The unified_session id for a clock of now_ms and a server offset of
+ * offset_ms (7.2): (now + offset + 3 days) mod 7 days, ms, in
+ * [0, 7 days).  Pure. */
+int64_t		 eng_unified_session_id(int64_t now_ms, int64_t offset_ms);
+
+/* Keep the server's clock from n's t attribute (unix s; <success> 7.1,
+ * or the pair-success iq, as [WM] and [BL]) as e->server_offset_ms;
+ * nothing when absent or not a positive number. */
+void		 eng_take_server_time(struct wa_eng *e,
+		    const struct wa_node *n);
+
+/* Send <ib><unified_session id/></ib> (7.2; after login and after
+ * pair-device-sign, as [BL] and [WM]).  A send error is logged only
+ * (telemetry). */
+void		 eng_send_unified_session(struct wa_eng *e);
+
+/* An <ib> stanza (11.6): offline_preview answered with the first
+ * offline_batch, offline ends the pull; dirty and others logged. */
+void		 eng_on_ib(struct wa_eng *e, const struct wa_node *n);
+
+/* A stanza with the offline attribute arrived: while the backlog is
+ * pulled, the first of a batch starts the timer for the next request
+ * (WA_ENG_OFFLINE_DEBOUNCE_MS). */
+void		 eng_offline_seen(struct wa_eng *e);
+
+/* Forget the backlog's state and stop its timer (a lost connection). */
+void		 eng_offline_reset(struct wa_eng *e);
 
 /* ---- eng-util.c ---- */
 

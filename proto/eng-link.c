@@ -62,6 +62,7 @@ eng_stop_timers(struct wa_eng *e)
 	uv_timer_stop(&e->t_qr);
 	uv_timer_stop(&e->t_ping);
 	uv_timer_stop(&e->t_retry);
+	eng_offline_reset(e);
 	eng_wait_done(e);
 }
 
@@ -483,6 +484,7 @@ eng_connect_now(struct wa_eng *e)
 		memcpy(r.spk_pub, e->dev.spk_pub, WA_ENG_KEY_LEN);
 		memcpy(r.spk_sig, e->dev.spk_sig, WA_ENG_SIG_LEN);
 		r.os = e->os;
+		r.platform_type = WA_CONN_PLATFORM_DESKTOP;
 		r.full_sync = e->full_history;
 		rc = wa_conn_payload_reg(e->version, &r, NULL, &pl);
 		e->kind = KIND_REG;

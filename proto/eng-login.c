@@ -4,8 +4,8 @@
  * (proto/eng-int.h): on <success> our LID kept (7.1), the keepalive
  * armed, the prekey count asked and the upload made (7.2-7.4: stored
  * before sent, the unacknowledged ones first, topped up below
- * WA_ENG_PREKEY_MIN), passive mode left, then messaging and history sync
- * online; and our own push name from account_sync (11.7).
+ * WA_ENG_PREKEY_MIN), passive mode left, unified_session sent, then
+ * messaging and history sync online; and our own push name from account_sync (11.7).
  */
 #include "base/compat.h"
 
@@ -314,6 +314,8 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	e->online = true;
 	e->online_since_ms = eng_now_ms(e);
 	e->version_retried = false;	/* a later 405 may look up again */
+	/* 7.1: the server's clock, for unified_session (7.2). */
+	eng_take_server_time(e, n);
 	/* 7.1: persist our LID when the server names it. */
 	if ((wa_node_jid(n, "lid", lid, sizeof(lid)) &&
 	    strcmp(lid, e->dev.lid) != 0) || e->dev.unconfirmed) {
@@ -359,6 +361,9 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	wa_nb_kid(&a, wa_nb_kids(&a, q, 1), "active", 0);
 	(void)eng_send(e, q);
 	arena_release(&a);
+	/* 7.2: unified_session, as all three references send it. */
+	if (!e->freed)
+		eng_send_unified_session(e);
 	/* Then messaging: our presence, and the outbox. */
 	if (e->dm != NULL && !e->freed)
 		wa_dm_online(e->dm, e->dev.jid, e->dev.lid, e->dev.push_name,

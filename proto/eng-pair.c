@@ -183,6 +183,7 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	int			 rc;
 
 	lid[0] = '\0';
+	eng_take_server_time(e, n);	/* for unified_session (7.2) */
 	if (!wa_node_bytes(di, &p, &len) || dv == NULL ||
 	    !wa_node_jid(dv, "jid", jid, sizeof(jid)) ||
 	    eng_parse_own_jid(jid, &pn, &dev) != 0) {
@@ -238,6 +239,10 @@ eng_on_pair_success(struct wa_eng *e, const struct wa_node *n,
 	snprintf(kis, sizeof(kis), "%" PRIu32, ki);
 	wa_nb_attr(dn, "key-index", kis);
 	wa_nb_bytes(dn, reply.p, reply.len);
+	/* 7.2: unified_session once paired ([BL] socket.ts, [WM] pair.go
+	 * send it just after this reply; before it, it is not lost to the
+	 * server's close that follows the reply). */
+	eng_send_unified_session(e);
 	(void)eng_send(e, r);
 	arena_release(&a);
 	/* 6.6: the server's 515 (or its close) follows. */

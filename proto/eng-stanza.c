@@ -245,8 +245,16 @@ on_stream_end(struct wa_eng *e, const struct wa_node *n)
 	return true;
 }
 
+static bool
+on_ib(struct wa_eng *e, const struct wa_node *n)
+{
+	eng_on_ib(e, n);
+	return true;
+}
+
 static const struct route stanzas[] = {
 	{ "iq", on_iq },
+	{ "ib", on_ib },
 	{ "success", on_success },
 	{ "failure", on_failure },
 	{ "stream:error", on_stream_error },
@@ -278,7 +286,12 @@ eng_on_frame(void *arg, const uint8_t *p, size_t len)
 	if ((rc = wa_bin_unpack(p, len, &a, &n, &off)) != 0)
 		log_warn("undecodable stanza: %s at byte %zu", wc_strerror(rc),
 		    off);
-	else if (!route(stanzas, NITEMS(stanzas), n->tag, e, n))
-		pass_on(e, n);
+	else {
+		/* 11.6: part of the offline backlog */
+		if (e->online && wa_node_attr(n, "offline") != NULL)
+			eng_offline_seen(e);
+		if (!route(stanzas, NITEMS(stanzas), n->tag, e, n))
+			pass_on(e, n);
+	}
 	arena_release(&a);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <uv.h>
 
@@ -109,6 +110,24 @@ wa_eng_dm(struct wa_eng *e)
 	return e->dm;
 }
 
+/*
+ * DeviceProps.os when the host names none: "wachat (<system>)", the
+ * system from uname(2) ("Linux"), which with platformType DESKTOP is the
+ * name the phone's Linked devices list shows (protocol.md 3.4); "wachat"
+ * when uname fails.  Allocated.
+ */
+static char *
+default_os(void)
+{
+	struct utsname	 u;
+	char		 os[96];
+
+	if (uname(&u) != 0 || u.sysname[0] == '\0')
+		return xstrdup("wachat");
+	snprintf(os, sizeof(os), "wachat (%.80s)", u.sysname);
+	return xstrdup(os);
+}
+
 int
 wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 {
@@ -156,7 +175,7 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	e->ca_file = cfg->ca_file != NULL ? xstrdup(cfg->ca_file) : NULL;
 	if (cfg->pair_pn != NULL)
 		memcpy(e->lc_pn, pn, sizeof(pn));
-	e->os = xstrdup(cfg->os != NULL ? cfg->os : "wachat");
+	e->os = cfg->os != NULL ? xstrdup(cfg->os) : default_os();
 	e->full_history = cfg->full_history;
 	e->qr_file = cfg->qr_file != NULL ? xstrdup(cfg->qr_file) : NULL;
 	e->qr_first_ms = cfg->qr_first_ms ? cfg->qr_first_ms :
@@ -171,7 +190,9 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	uv_timer_init(loop, &e->t_qr);
 	uv_timer_init(loop, &e->t_ping);
 	uv_timer_init(loop, &e->t_wait);
+	uv_timer_init(loop, &e->t_offline);
 	e->t_retry.data = e->t_qr.data = e->t_ping.data = e->t_wait.data = e;
+	e->t_offline.data = e;
 	e->wait_ms = cfg->wait_ms ? cfg->wait_ms : WA_ENG_WAIT_MS;
 	e->open_timers = N_TIMERS;
 	if (cfg->signal_store != NULL && cfg->dm_store != NULL &&
@@ -286,4 +307,5 @@ wa_eng_free(struct wa_eng *e)
 	uv_close((uv_handle_t *)&e->t_qr, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_ping, on_timer_closed);
 	uv_close((uv_handle_t *)&e->t_wait, on_timer_closed);
+	uv_close((uv_handle_t *)&e->t_offline, on_timer_closed);
 }

@@ -192,7 +192,10 @@ struct wa_eng_cfg {
 	 * leading '+'), or NULL: pair by code with it instead of showing
 	 * QR codes (6.7); see wa_eng_pair_code(). */
 	const char		*pair_pn;
-	const char		*os;		/* DeviceProps.os, or NULL */
+	/* DeviceProps.os, the name the phone's Linked devices list shows
+	 * (platformType DESKTOP, protocol.md 3.4); NULL = "wachat
+	 * (<uname system>)", e.g. "wachat (Linux)". */
+	const char		*os;
 	/* Ask the phone, when linking, for all of the history (FULL
 	 * chunks, protocol.md 12.1) rather than about the last year. */
 	bool			 full_history;

@@ -5,7 +5,7 @@
 # against wachat-sim with a real store (tests/sim-eng.sh).
 libproto_a_SOURCES += proto/eng.h proto/eng-int.h proto/eng.c \
 	proto/eng-util.c proto/eng-link.c proto/eng-pair.c \
-	proto/eng-login.c proto/eng-stanza.c proto/pair.h proto/pair.c \
+	proto/eng-login.c proto/eng-ib.c proto/eng-stanza.c proto/pair.h proto/pair.c \
 	proto/paircode.h proto/paircode.c proto/engver.h proto/engver.c \
 	proto/http-get.h proto/http-get.c proto/hsync.h proto/hsync.c
 libproto_a_CPPFLAGS += $(CURL_CFLAGS)

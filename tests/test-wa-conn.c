@@ -130,6 +130,13 @@ test_wa_conn_payload_reg__packs_the_registration_data(void **state)
 	assert_non_null(dp->historysyncconfig);
 	assert_int_equal(dp->historysyncconfig->storagequotamb, 10240);
 	assert_true(dp->historysyncconfig->inlineinitialpayloadine2eemsg);
+	/* The support* flags and thumbnail limit of [WM]/[RS] (3.4). */
+	assert_true(dp->historysyncconfig->has_thumbnailsyncdayslimit);
+	assert_int_equal(dp->historysyncconfig->thumbnailsyncdayslimit, 60);
+	assert_true(dp->historysyncconfig->supportmessageassociation);
+	assert_true(dp->historysyncconfig->supportgrouphistory);
+	assert_true(dp->historysyncconfig->supporthostedgroupmsg);
+	assert_true(dp->historysyncconfig->supportbotuseragentchathistory);
 	protobuf_c_message_free_unpacked(m, NULL);
 	protobuf_c_message_free_unpacked(&cp->base, NULL);
 	buf_release(&b);

@@ -177,6 +177,7 @@ status(struct sim *s, struct buf *out)
 	json_object_object_add(o, "knobs", knobs_json(s));
 	json_object_object_add(o, "history", sim_hist_status_json(s));
 	json_object_object_add(o, "tokens", sim_tok_status_json(s));
+	sim_offline_status_json(s, o);
 	return reply(out, o, 200);
 }
 

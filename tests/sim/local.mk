@@ -9,6 +9,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/pair.c \
 	tests/sim/prekeys.c \
 	tests/sim/route.c tests/sim/route.h \
+	tests/sim/offline.c \
 	tests/sim/route-group.c \
 	tests/sim/route-presence.c \
 	tests/sim/ident.c \

@@ -564,6 +564,10 @@ iq_passive(struct sim_conn *c, const struct wa_node *n)
 {
 	c->passive = sn_find(n, "passive") != NULL;
 	sim_iq_result(c, n);
+	/* 7.2: the server delivers the offline backlog once the client
+	 * leaves passive mode (offline.c). */
+	if (!c->passive)
+		sim_offline_start(c);
 	return 1;
 }
 

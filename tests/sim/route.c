@@ -298,20 +298,10 @@ route_deliver(struct sim *s, struct sim_route *r, struct sim_conn *only,
 	return sent;
 }
 
-unsigned
-sim_route_login(struct sim_conn *c)
+bool
+sim_route_offline_send(struct sim_conn *c, struct sim_route *r)
 {
-	struct sim_route	*r;
-	unsigned		 n = 0;
-
-	if (c->acct == NULL || c->dev == NULL)
-		return 0;
-	for (r = c->s->routes; r != NULL; r = r->next)
-		if (!r->acked && r->acct == c->acct && r->device == c->dev->id)
-			n += route_deliver(c->s, r, c, true);
-	if (n > 0)
-		sim_conn_log(c, "offline queue: %u stanzas sent", n);
-	return n;
+	return route_deliver(c->s, r, c, true) > 0;
 }
 
 int

@@ -119,6 +119,15 @@ struct sim_conn {
 	/* After login. */
 	uint64_t		 answered;	/* iqs answered */
 
+	/* The offline backlog (offline.c, protocol.md 11.6): begun, ended;
+	 * the last route seq it holds, the last sent; stanzas the client
+	 * may still have; sent, batch requests, held back at the end; the
+	 * hold timer's generation. */
+	bool			 off_started, off_done;
+	uint64_t		 off_max, off_seq;
+	unsigned		 off_credit, off_sent, off_batches, off_held;
+	uint64_t		 off_gen;
+
 	/* Counters, for the admin report. */
 	uint64_t		 frames_in, frames_out, unknown;
 	char			 last[160];	/* last notable event */
@@ -156,11 +165,22 @@ bool	sim_node_bytes(const struct wa_node *n, const uint8_t **p,
  */
 int	sim_route_handle(struct sim_conn *c, const struct wa_node *n);
 /*
- * route.c: c has just logged in: send every stanza queued for its device
- * and not acked, each with offline="1" (11.6).  Returns how many were
- * sent (the count for <ib><offline count=N/>).
+ * route.c: send r, a stanza of c's offline backlog, to c with
+ * offline="1" (11.6).  Returns true when it went out.
  */
-unsigned sim_route_login(struct sim_conn *c);
+bool	sim_route_offline_send(struct sim_conn *c, struct sim_route *r);
+/*
+ * offline.c: c has logged in and left passive mode: the offline preview
+ * and the primer of its backlog, or <ib><offline count=0/> when nothing
+ * is queued (11.6).  Once per connection.
+ */
+void	sim_offline_start(struct sim_conn *c);
+/* offline.c: an <ib> from c: unified_session counted (7.2),
+ * offline_batch served (11.6).  Returns 1 when handled. */
+int	sim_offline_ib(struct sim_conn *c, const struct wa_node *n);
+/* offline.c: c's backlog for the admin connections list (into o). */
+void	sim_offline_conn_json(const struct sim_conn *c,
+	    struct json_object *o);
 /* route.c: c is closing: its presence subscriptions end; its account goes
  * unavailable when no other connection of it is left. */
 void	sim_route_conn_closed(struct sim_conn *c);

@@ -263,6 +263,29 @@ struct sim_group {
 	uint64_t		 notifications;	/* w:gp2 stanzas queued */
 };
 
+#define SIM_US_LOG	16
+#define SIM_REG_LOG	16
+
+/* One <ib><unified_session id/> seen (offline.c, protocol.md 7.2). */
+struct sim_us {
+	uint64_t		 conn;		/* connection id */
+	int64_t			 id;
+	bool			 after_pairing;	/* on a registration connection */
+	bool			 plausible;	/* digits, in [0, 7 days in ms) */
+};
+
+/* A registration's DeviceProps (offline.c, protocol.md 3.4), and the name
+ * the phone's Linked devices list gives it. */
+struct sim_regprops {
+	char			 os[SIM_NAME_MAX];
+	int			 platform_type;
+	char			 version[40];	/* "a.b.c", or "" */
+	bool			 full_sync;
+	uint32_t		 flags;		/* support* flags, offline.c order */
+	int64_t			 thumbnail_days;	/* -1: absent */
+	char			 phone_name[SIM_NAME_MAX + 32];
+};
+
 struct sim {
 	struct sim_opts		 opt;
 	uv_loop_t		 loop;
@@ -313,6 +336,15 @@ struct sim {
 	uint64_t		 presences;	/* presence stanzas sent */
 	uint64_t		 device_notifications;
 
+	/* Logins and <ib> (offline.c): registration payloads and logins
+	 * seen, unified_session stanzas (the last SIM_US_LOG kept),
+	 * offline_batch requests, stanzas held back at a backlog's end;
+	 * the DeviceProps of the last SIM_REG_LOG registrations. */
+	uint64_t		 registrations, logins, unified_sessions;
+	uint64_t		 offline_batches, offline_held;
+	struct sim_us		 us_log[SIM_US_LOG];
+	struct sim_regprops	 reg_log[SIM_REG_LOG];
+
 	/* Groups (group.c). */
 	struct sim_group	*groups;
 	uint64_t		 ngroups;
@@ -336,6 +368,16 @@ struct sim {
 	uint64_t		 reap_deadline;	/* uv_now() ms */
 	bool			 stopping;
 };
+
+/* --- offline.c --- */
+/* The name the phone's Linked devices list shows for DeviceProps os and
+ * platform_type, into out[0..len). */
+void	sim_phone_name(const char *os, int platform_type, char *out,
+	    size_t len);
+/* Count a registration and keep its DeviceProps (a Wa__DeviceProps). */
+void	sim_offline_reg_props(struct sim *s, const void *props);
+/* The counters of offline.c into the status object o. */
+void	sim_offline_status_json(struct sim *s, struct json_object *o);
 
 /* --- main.c --- */
 void	sim_log(struct sim *s, const char *fmt, ...) PRINTFLIKE(2, 3);

@@ -369,6 +369,7 @@ take_reg(struct sim_conn *c, const Wa__ClientPayload__DevicePairingRegistrationD
 			    (int)dp->platformtype : 0;
 			r->full_sync = dp->has_requirefullsync &&
 			    dp->requirefullsync;
+			sim_offline_reg_props(c->s, dp);
 			protobuf_c_message_free_unpacked(m, NULL);
 		} else
 			return "deviceProps is not a DeviceProps";
@@ -418,9 +419,8 @@ static void
 send_success(struct sim_conn *c)
 {
 	struct arena	 a;
-	struct wa_node	*n, *ib, *off;
+	struct wa_node	*n;
 	char		 t[24];
-	unsigned	 queued;
 
 	arena_init(&a, 0);
 	n = sn_new(&a, "success");
@@ -461,14 +461,14 @@ send_success(struct sim_conn *c)
 		sn_attr(&a, as, "pushname", c->acct->name);
 		(void)sim_conn_send_node(c, as);
 	}
-	/* The offline queue, then its end (protocol.md 11.6; interop.md
-	 * P3: without <offline> Baileys waits 30 s). */
-	queued = c->authed ? sim_route_login(c) : 0;
-	ib = sn_new(&a, "ib");
-	off = sn_child(&a, ib, "offline");
-	snprintf(t, sizeof(t), "%u", queued);
-	sn_attr(&a, off, "count", t);
-	(void)sim_conn_send_node(c, ib);
+	/* The offline backlog (offline.c, protocol.md 11.6): after
+	 * <active/>, or now for a login that is not passive; it ends with
+	 * <ib><offline> (interop.md P3: without it Baileys waits 30 s). */
+	if (c->authed) {
+		c->s->logins++;
+		if (!c->passive)
+			sim_offline_start(c);
+	}
 	arena_release(&a);
 }
 
@@ -657,9 +657,8 @@ on_stanza(struct sim_conn *c, const struct wa_node *n)
 			return 1;
 		}
 	}
-	if (sn_is(n, "ib") && (sn_find(n, "unified_session") != NULL ||
-	    sn_find(n, "offline_batch") != NULL))
-		return 1;	/* telemetry; no backlog to batch */
+	if (sn_is(n, "ib") && sim_offline_ib(c, n))
+		return 1;	/* unified_session, offline_batch */
 	if (sn_is(n, "ack") && wa_str_eqc(sn_get(n, "class"), "notification")) {
 		struct wa_str	 t = sn_get(n, "type");
 
@@ -1130,6 +1129,7 @@ sim_conn_json(const struct sim_conn *c)
 	if (c->registration)
 		json_object_object_add(o, "reg_refreshes",
 		    json_object_new_int64(c->refreshes));
+	sim_offline_conn_json(c, o);
 	json_object_object_add(o, "last", json_object_new_string(c->last));
 	return o;
 }
