@@ -215,6 +215,7 @@ sim_conn_stream_error(struct sim_conn *c, int code)
 int
 sim_conn_failure(struct sim_conn *c, int reason)
 {
+	sim_loops_failure(c->s, reason);
 	return send_and_close(c, "failure", "reason", reason);
 }
 
@@ -484,7 +485,12 @@ static void
 on_login(struct sim_conn *c, const Wa__ClientPayload *cp)
 {
 	char		 pn[SIM_PN_MAX];
+	uint32_t	 forced;
 
+	if ((forced = sim_loops_payload(c->s, false)) != 0) {
+		fail(c, (int)forced, "asked by the admin (login-failure)");
+		return;
+	}
 	if (!cp->has_username || cp->username == 0) {
 		fail(c, 401, "login without a username");
 		return;
@@ -547,6 +553,7 @@ on_client_payload(struct sim_conn *c, const uint8_t *p, size_t len)
 	}
 	if (cp->devicepairingdata != NULL) {
 		c->registration = true;
+		(void)sim_loops_payload(c->s, true);
 		if ((why = take_reg(c, cp->devicepairingdata)) != NULL) {
 			fail(c, 400, why);
 			goto out;
