@@ -87,7 +87,8 @@ LAYOUT(ev_account,
 LAYOUT(ev_disconnected,
 	F_STR(struct ev_disconnected, why),
 	F_I32(struct ev_disconnected, err),
-	F_U32(struct ev_disconnected, retry_ms));
+	F_U32(struct ev_disconnected, retry_ms),
+	F_BOOL(struct ev_disconnected, idle));
 LAYOUT(ev_end,
 	F_STR(struct ev_end, why),
 	F_I32(struct ev_end, err));
@@ -316,6 +317,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_GROUP_INFO] =	{ "CMD_GROUP_INFO", &L_cmd_chat, 0 },
 	[CMD_SEARCH] =		{ "CMD_SEARCH", &L_cmd_search, 1 },
 	[CMD_HISTORY_MORE] =	{ "CMD_HISTORY_MORE", &L_cmd_chat, 0 },
+	[CMD_RECONNECT] =	{ "CMD_RECONNECT", &L_none, -1 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

@@ -167,6 +167,10 @@ struct ev_disconnected {
 	char		*why;		/* in words */
 	int32_t		 err;		/* the code (base/err.h) */
 	uint32_t	 retry_ms;	/* until the next attempt; 0: at once */
+	bool		 idle;		/* no attempt until the user asks
+					 * (CMD_RECONNECT): the QR codes ran
+					 * out, or the server refused the
+					 * login with no retry; retry_ms 0 */
 };
 
 /* EV_LOGGED_OUT, EV_STOPPED */
@@ -466,8 +470,11 @@ enum cmd_kind {
 				 * phone for older ones (on-demand history,
 				 * protocol.md 12.4); they come as
 				 * EV_HISTORY */
+	CMD_RECONNECT,		/* start again after an EV_DISCONNECTED with
+				 * idle set (new QR codes, or a new login);
+				 * no payload */
 };
-#define CMD_KIND_MAX	CMD_HISTORY_MORE
+#define CMD_KIND_MAX	CMD_RECONNECT
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */

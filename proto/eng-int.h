@@ -54,7 +54,10 @@
 enum conn_kind { KIND_NONE, KIND_REG, KIND_LOGIN };
 /* What follows a lost connection. */
 enum eng_next { NEXT_RETRY, NEXT_NOW, NEXT_STOP, NEXT_LOGOUT, NEXT_LOOKUP,
-	NEXT_HOLD /* no attempt until wa_eng_resume() */ };
+	NEXT_HOLD,	/* no attempt until wa_eng_resume() */
+	NEXT_IDLE	/* no attempt until wa_eng_retry(): the QR codes ran
+			 * out, or a failure without a retry (1.5) */
+};
 /* NEXT_LOGOUT of a link the server never accepted (wa_device.unconfirmed)
  * becomes a new link instead: the device forgotten, new registration
  * material, a new QR at once. */
@@ -77,6 +80,8 @@ struct wa_eng {
 	int			 open_timers;
 	bool			 started, freed, halted;
 	bool			 held;	/* wa_eng_hold(): offline */
+	bool			 idle;	/* NEXT_IDLE: until wa_eng_retry() */
+	uint32_t		 idle_reason; /* the failure's, 0 for none */
 	const struct wa_store_ops *st;
 	wa_conn_rng_fn		 rng;
 	void			*rng_arg;

@@ -148,6 +148,12 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		ev.err = err;
 		e->on_event(e->ev_arg, &ev);
 		break;
+	case NEXT_IDLE:
+		/* no timer: the user starts again (wa_eng_retry()) */
+		e->idle = true;
+		eng_qr_file_remove(e);
+		eng_emit(e, WA_ENG_EV_IDLE, err, e->text, e->idle_reason, 0);
+		break;
 	case NEXT_LOOKUP:
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_ENG_EV_DISCONNECTED;
@@ -279,6 +285,7 @@ on_lookup_done(void *arg, int err, uint32_t rev, const char *why)
 {
 	struct wa_eng	*e = arg;
 	char		 v[32], msg[320];
+	int		 rc;
 
 	e->lookup = NULL;
 	if (e->freed)
@@ -293,6 +300,12 @@ on_lookup_done(void *arg, int err, uint32_t rev, const char *why)
 	}
 	snprintf(v, sizeof(v), "2.3000.%" PRIu32, rev);
 	log_info("WhatsApp Web's current version: %s", v);
+	/* kept for the next start, so that it pays no 405 again; a store
+	 * that cannot keep it costs only that */
+	if (e->st->version_save != NULL &&
+	    (rc = e->st->version_save(e->st->arg, rev)) != 0)
+		log_warn("cannot keep the version looked up: %s",
+		    wc_strerror(rc));
 	free(e->version);
 	e->version = xstrdup(v);
 	e->version_retried = true;
@@ -354,15 +367,62 @@ eng_on_stream_error(struct wa_eng *e, const struct wa_node *n)
 	eng_lost(e, WC_EPROTO, NEXT_RETRY, why);
 }
 
-/* failure instead of success (1.5). */
+/*
+ * The words for a <failure> reason the engine does not retry on its own
+ * (1.5): [WM] types/events ConnectFailureReason; NULL for one not known.
+ */
+static const char *
+failure_words(unsigned long reason)
+{
+	switch (reason) {
+	case 400:	return _("no reason given");
+	case 402:	return _("the account is temporarily banned");
+	case 409:	return _("the server refused the user agent");
+	case 413:	return _("the crypto auth token has expired");
+	case 414:	return _("the crypto auth token is invalid");
+	case 415:	return _("not found");
+	case 418:	return _("the server does not know this client");
+	case 501:	return _("the server refused an experimental client");
+	}
+	return NULL;
+}
+
+/* failure 405 (3.3): look the current version up and log in once more
+ * with it, unless pinned or done already since the last login. */
+static void
+on_outdated(struct wa_eng *e)
+{
+	char	 why[160];
+
+	if (!e->version_pinned && !e->version_retried) {
+		eng_lost(e, WC_EPROTO, NEXT_LOOKUP, "this client version "
+		    "is outdated (failure 405); looking up the current one");
+		return;
+	}
+	snprintf(why, sizeof(why), e->version_pinned ?
+	    _("this client version %s, pinned by a setting, is "
+	    "outdated (failure 405)") : _("this client version %s, "
+	    "just looked up, is outdated (failure 405)"),
+	    e->version != NULL ? e->version : WA_CONN_DEFAULT_VERSION);
+	eng_lost(e, WC_EPROTO, NEXT_STOP, why);
+}
+
+/*
+ * failure instead of success (1.5), as [WM] handleConnectFailure: 401,
+ * 403 and 406 log out; 405 looks the version up (3.3); only 500 and 503
+ * are retried with the backoff; every other reason, known or not, ends
+ * the attempts until the user starts again (NEXT_IDLE), saying why: a
+ * retry of our own would be refused the same way, every minute, forever.
+ * ([WM] also reconnects on 413/414 after renewing its Messenger crypto
+ * auth token; wachat has none to renew, so those end too.)
+ */
 void
 eng_on_failure(struct wa_eng *e, const struct wa_node *n)
 {
 	struct wa_str	 r = wa_node_str(n, "reason");
-	char		 tmp[8], why[160];
+	char		 tmp[8], why[200];
 	unsigned long	 reason = 0;
 	const char	*words;
-	enum eng_next	 nx = NEXT_STOP;
 
 	if (r.len > 0 && r.len < sizeof(tmp)) {
 		memcpy(tmp, r.p, r.len);
@@ -371,58 +431,35 @@ eng_on_failure(struct wa_eng *e, const struct wa_node *n)
 	}
 	switch (reason) {
 	case 401:
-		words = _("logged out from another device");
-		nx = NEXT_LOGOUT;
-		break;
 	case 403:
-		words = _("the main device is gone or the account is locked");
-		nx = NEXT_LOGOUT;
-		break;
 	case 406:
-		words = _("logged out (unknown reason) or banned");
-		nx = NEXT_LOGOUT;
-		break;
-	case 400:
-		words = _("the server refused the login");
-		break;
-	case 402:
-		words = _("the account is temporarily banned");
-		break;
-	case 405:
-		if (!e->version_pinned && !e->version_retried) {
-			/* 3.3: look the current version up, log in once
-			 * more with it. */
-			eng_lost(e, WC_EPROTO, NEXT_LOOKUP,
-			    "this client version "
-			    "is outdated (failure 405); looking up the "
-			    "current one");
-			return;
-		}
-		snprintf(why, sizeof(why), e->version_pinned ?
-		    _("this client version %s, pinned by a setting, is "
-		    "outdated (failure 405)") : _("this client version %s, "
-		    "just looked up, is outdated (failure 405)"),
-		    e->version != NULL ? e->version : WA_CONN_DEFAULT_VERSION);
-		eng_lost(e, WC_EPROTO, NEXT_STOP, why);
+		words = reason == 401 ? _("logged out from another device") :
+		    reason == 403 ? _("the main device is gone or the account "
+		    "is locked") : _("logged out (unknown reason) or banned");
+		snprintf(why, sizeof(why), _("%s (failure %lu)"), words,
+		    reason);
+		eng_lost(e, WC_ELOGGEDOUT, NEXT_LOGOUT, why);
 		return;
-	case 409:
-		words = _("the server refused the user agent");
-		break;
-	case 415:
-		words = _("not found");
-		break;
+	case 405:
+		on_outdated(e);
+		return;
 	case 500:
 	case 503:
-		words = _("server error");
-		nx = NEXT_RETRY;
-		break;
-	default:
-		words = _("login failed");
-		nx = NEXT_RETRY;
-		break;
+		snprintf(why, sizeof(why), _("%s (failure %lu)"),
+		    _("server error"), reason);
+		eng_lost(e, WC_EPROTO, NEXT_RETRY, why);
+		return;
 	}
-	snprintf(why, sizeof(why), _("%s (failure %lu)"), words, reason);
-	eng_lost(e, nx == NEXT_LOGOUT ? WC_ELOGGEDOUT : WC_EPROTO, nx, why);
+	if ((words = failure_words(reason)) != NULL)
+		snprintf(why, sizeof(why), _("the server refused the login: "
+		    "%s (failure %lu)"), words, reason);
+	else
+		snprintf(why, sizeof(why), _("the server refused the login "
+		    "for a reason wachat does not know (failure %lu)"),
+		    reason);
+	log_warn("failure %lu: no retry until the user asks", reason);
+	e->idle_reason = (uint32_t)reason;
+	eng_lost(e, WC_EPROTO, NEXT_IDLE, why);
 }
 
 /* --- the connection's callbacks, and opening it --- */
@@ -468,7 +505,7 @@ eng_connect_now(struct wa_eng *e)
 	char			 why[160];
 	int			 rc;
 
-	if (e->halted || e->held)
+	if (e->halted || e->held || e->idle)
 		return;
 	if (e->dev.jid[0] != '\0') {
 		if ((rc = eng_parse_own_jid(e->dev.jid, &pn, &dev)) == 0)

@@ -94,12 +94,28 @@ on_qr_timer(uv_timer_t *t)
 	struct wa_eng	*e = t->data;
 
 	if (++e->ref_idx >= e->nrefs) {
-		/* 6.2: the refs ran out; a new connection brings new ones. */
-		eng_lost(e, 0, NEXT_NOW,
-		    "the QR codes expired; asking for new ones");
+		if (e->lc == LC_FINISH) {
+			/* the phone has the code: pair-success is due
+			 * within the wait (eng_wait) */
+			return;
+		}
+		/* 6.2: the refs ran out with nobody linking.  As [WM]
+		 * (qrchan.go: QRChannelTimeout, then Disconnect) and [BL]
+		 * ("QR refs attempts ended", timedOut): no new
+		 * registration of our own, the user starts again. */
+		e->idle_reason = 0;
+		if (e->lc_pn[0] != '\0')
+			eng_lost(e, -ETIMEDOUT, NEXT_IDLE, "the link code "
+			    "expired: it was not entered on the phone in time");
+		else
+			eng_lost(e, -ETIMEDOUT, NEXT_IDLE, "the QR code "
+			    "expired: nobody scanned it");
 		return;
 	}
-	show_qr(e);
+	/* with a link code the refs' times still run: the code lives as
+	 * long as they do ([BL]) */
+	if (e->lc_pn[0] == '\0')
+		show_qr(e);
 	eng_timer_start(e, &e->t_qr, on_qr_timer, e->qr_next_ms);
 }
 
@@ -131,12 +147,12 @@ eng_on_pair_device(struct wa_eng *e, const struct wa_node *n,
 		    "pair-device carried no usable ref");
 		return;
 	}
+	eng_timer_start(e, &e->t_qr, on_qr_timer, e->qr_first_ms);
 	if (e->lc_pn[0] != '\0') {
 		lc_hello(e);	/* a code instead of QR codes (6.7) */
 		return;
 	}
 	show_qr(e);
-	eng_timer_start(e, &e->t_qr, on_qr_timer, e->qr_first_ms);
 }
 
 static void
@@ -311,7 +327,7 @@ lc_hello(struct wa_eng *e)
 	static const uint8_t nonce = 0;
 	int		 rc;
 
-	uv_timer_stop(&e->t_qr);	/* the code replaces the QR codes */
+	/* the code replaces the QR codes (their times run on: on_qr_timer) */
 	if (e->nrefs > 0)
 		eng_qr_file_remove(e);
 	eng_lc_reset(e);

@@ -209,6 +209,35 @@ wa_eng_new(uv_loop_t *loop, const struct wa_eng_cfg *cfg, struct wa_eng **out)
 	return 0;
 }
 
+/*
+ * The version looked up at an earlier run (3.3), when the store keeps one
+ * newer than the compiled-in default and no setting pins one: this start
+ * logs in with it instead of paying a 405 again.  A read error is logged
+ * and the default kept.
+ */
+static void
+saved_version(struct wa_eng *e)
+{
+	const char	*dv = strrchr(WA_CONN_DEFAULT_VERSION, '.');
+	unsigned long	 def = dv != NULL ? strtoul(dv + 1, NULL, 10) : 0;
+	uint32_t	 rev = 0;
+	char		 v[32];
+	int		 rc;
+
+	if (e->version_pinned || e->st->version_load == NULL)
+		return;
+	if ((rc = e->st->version_load(e->st->arg, &rev)) < 0) {
+		log_warn("cannot read the version kept: %s", wc_strerror(rc));
+		return;
+	}
+	if (rc == 0 || rev <= def)
+		return;
+	snprintf(v, sizeof(v), "2.3000.%" PRIu32, rev);
+	log_info("the version looked up before: %s", v);
+	free(e->version);
+	e->version = xstrdup(v);
+}
+
 int
 wa_eng_start(struct wa_eng *e)
 {
@@ -235,7 +264,21 @@ wa_eng_start(struct wa_eng *e)
 		log_info("new registration material (registration id %" PRIu32
 		    ")", e->dev.registration_id);
 	}
+	saved_version(e);
 	e->started = true;
+	eng_connect_now(e);
+	return 0;
+}
+
+int
+wa_eng_retry(struct wa_eng *e)
+{
+	if (e == NULL || e->freed || !e->idle || e->held || e->halted)
+		return -EALREADY;
+	log_info("starting again at the user's word");
+	e->idle = false;
+	e->idle_reason = 0;
+	e->fails = 0;
 	eng_connect_now(e);
 	return 0;
 }
@@ -249,7 +292,8 @@ wa_eng_is_online(const struct wa_eng *e)
 void
 wa_eng_hold(struct wa_eng *e, int err, const char *reason)
 {
-	if (e == NULL || e->freed || e->held || e->halted || !e->started)
+	if (e == NULL || e->freed || e->held || e->halted || e->idle ||
+	    !e->started)
 		return;
 	eng_lost(e, err, NEXT_HOLD, reason);
 }

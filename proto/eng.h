@@ -122,6 +122,12 @@ struct wa_store_ops {
 		    uint32_t last);
 	/* The count of stored keys (uploaded or not), or < 0. */
 	int	(*prekey_count)(void *arg);
+	/* The WhatsApp Web version last looked up (protocol.md 3.3), as the
+	 * revision N of 2.3000.N: 1 and *rev, 0 when none is kept, or < 0.
+	 * May be NULL (none kept). */
+	int	(*version_load)(void *arg, uint32_t *rev);
+	/* Keep rev as the version looked up; may be NULL (not kept). */
+	int	(*version_save)(void *arg, uint32_t rev);
 	void	*arg;
 };
 
@@ -152,6 +158,13 @@ enum wa_eng_ev_kind {
 				 * no more attempts */
 	WA_ENG_EV_STOPPED,	/* no more attempts (not logged out): text =
 				 * reason (replaced, banned, outdated, ...) */
+	WA_ENG_EV_IDLE,		/* no more attempts until wa_eng_retry():
+				 * text = why, in words (the QR codes ran
+				 * out with nobody scanning, or the server
+				 * refused the login with a <failure> it
+				 * gives no retry for, protocol.md 1.5);
+				 * err = the code; num = the failure's
+				 * reason (0 for the QR codes) */
 	WA_ENG_EV_ERROR,	/* text = what failed, err = the code; the
 				 * engine goes on */
 	WA_ENG_EV_STORE_FAILED,	/* a write of the store's failed: text =
@@ -284,6 +297,14 @@ struct wa_dm	*wa_eng_dm(struct wa_eng *e);
  * -EINVAL (pn is not such a number), -EISCONN (already paired).
  */
 MUST_CHECK int	wa_eng_pair_code(struct wa_eng *e, const char *pn);
+
+/*
+ * Start again after WA_ENG_EV_IDLE, at the user's word: a new
+ * registration (new QR codes) when unpaired, else a new login, the
+ * backoff from its start.  Returns 0.  Errors: -EALREADY (the engine is
+ * not idle: connecting, online, held, stopped or freed).  Engine thread.
+ */
+MUST_CHECK int	wa_eng_retry(struct wa_eng *e);
 
 /* True between <success> and the end of that connection. */
 bool		wa_eng_is_online(const struct wa_eng *e);

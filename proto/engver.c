@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * proto/engver.c -- sw.js look-up and scraper (proto/engver.h).  The
- * transfer is proto/http-get.h's: off the engine's loop.
+ * proto/engver.c -- the version look-up and its scraper
+ * (proto/engver.h).  The transfer is proto/http-get.h's: off the
+ * engine's loop.
  */
 #include "base/compat.h"
 
@@ -125,6 +126,16 @@ wa_engver_lookup(uv_loop_t *loop, const char *url, const char *ca_file,
 	r.ca_file = ca_file;
 	r.timeout_ms = timeout_ms != 0 ? timeout_ms : WA_ENGVER_TIMEOUT_MS;
 	r.max_body = WA_ENGVER_MAX_BODY;
+	/* a browser's navigation to the page ([WM] GetLatestVersion) */
+	r.headers[0] = "User-Agent: " WA_ENGVER_UA;
+	r.headers[1] = "Accept: text/html,application/xhtml+xml,"
+	    "application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;"
+	    "q=0.8,application/signed-exchange;v=b3;q=0.7";
+	r.headers[2] = "Accept-Language: en-US,en;q=0.9";
+	r.headers[3] = "Sec-Fetch-Dest: document";
+	r.headers[4] = "Sec-Fetch-Mode: navigate";
+	r.headers[5] = "Sec-Fetch-Site: none";
+	r.headers[6] = "Sec-Fetch-User: ?1";
 	l = xcalloc(1, sizeof(*l));
 	l->url = xstrdup(url);
 	l->done = done;

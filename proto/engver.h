@@ -2,8 +2,10 @@
 /*
  * proto/engver.h -- the engine's look-up of the current WhatsApp Web
  * version when the server refuses ours as outdated (failure 405,
- * protocol.md 3.3): an HTTP GET of sw.js with libcurl on a libuv worker
- * thread, and the pure scraper of "client_revision" in it.
+ * protocol.md 3.3): an HTTP GET of WhatsApp Web's page with libcurl on a
+ * libuv worker thread, as a browser's navigation asks for it, and the
+ * pure scraper of "client_revision" in it (or in sw.js, the other place
+ * that carries it).
  *
  * Thread contract: wa_engver_parse() is pure (any thread).
  * wa_engver_lookup() and wa_engver_cancel() run on the loop's thread, and
@@ -18,8 +20,19 @@
 struct uv_loop_s;
 struct wa_engver;
 
-#define WA_ENGVER_DEFAULT_URL	"https://web.whatsapp.com/sw.js"
-#define WA_ENGVER_MAX_BODY	(4u << 20)	/* bytes of sw.js read */
+/* The page itself, as [WM] update.go GetLatestVersion reads it: the
+ * navigation headers below are what a browser sends for a page, not for
+ * a script ([BL] fetchLatestWaWebVersion reads sw.js with only
+ * sec-fetch-site and a User-Agent, "the minimal headers to bypass the
+ * anti-bot detection"). */
+#define WA_ENGVER_DEFAULT_URL	"https://web.whatsapp.com/"
+#define WA_ENGVER_MAX_BODY	(4u << 20)	/* bytes of the page read */
+/* A browser's top-level navigation, header by header as [WM] sends it
+ * (update.go GetLatestVersion): without Sec-Fetch-* the server may
+ * answer a bot check without the version. */
+#define WA_ENGVER_UA		"Mozilla/5.0 (X11; Linux x86_64) " \
+	"AppleWebKit/537.36 (KHTML, like Gecko) Chrome/148.0.0.0 " \
+	"Safari/537.36"
 #define WA_ENGVER_TIMEOUT_MS	15000	/* the whole transfer */
 
 /*
@@ -41,7 +54,10 @@ typedef void	(*wa_engver_done_fn)(void *arg, int err, uint32_t rev,
 
 /*
  * Start a GET of url (http:// or https://; NULL = WA_ENGVER_DEFAULT_URL)
- * on a worker thread: at most WA_ENGVER_MAX_BODY bytes, redirects
+ * on a worker thread, with a browser's navigation headers (User-Agent
+ * WA_ENGVER_UA, Accept, Accept-Language, Sec-Fetch-Dest document,
+ * Sec-Fetch-Mode navigate, Sec-Fetch-Site none, Sec-Fetch-User ?1, as
+ * [WM]): at most WA_ENGVER_MAX_BODY bytes, redirects
  * followed (3 at most), done within timeout_ms (0 = WA_ENGVER_TIMEOUT_MS);
  * https trusts the system CAs and, when ca_file is not NULL, the PEM CAs
  * in it too.  done is called later, unless wa_engver_cancel() comes

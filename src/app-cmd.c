@@ -326,6 +326,18 @@ pair_code(struct app *a, const struct cmd *c)
 		app_eng_error(a, "cannot pair by phone-number code", rc);
 }
 
+/* The user's word after the engine went idle (EV_DISCONNECTED idle):
+ * start again. */
+static void
+reconnect(struct app *a, const struct cmd *c)
+{
+	(void)c;
+	if (a->eng == NULL)
+		return;
+	if (wa_eng_retry(a->eng) != 0)
+		eng_log(LOG_INFO, "not idle: nothing to start again");
+}
+
 static void
 load_chats(struct app *a, const struct cmd *c)
 {
@@ -406,6 +418,7 @@ static const struct {
 	[CMD_GROUP_INFO] =	{ NULL, group_info },
 	[CMD_SEARCH] =		{ NULL, search },
 	[CMD_HISTORY_MORE] =	{ NULL, history_more },
+	[CMD_RECONNECT] =	{ NULL, reconnect },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

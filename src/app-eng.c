@@ -127,6 +127,20 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 	case WA_ENG_EV_STOPPED:
 		app_eng_stop(a, e->text, e->err != 0 ? e->err : -ECANCELED);
 		return;
+	case WA_ENG_EV_IDLE:
+		eng_log(LOG_INFO, "no more attempts until asked: %s", e->text);
+		if (a->lines) {
+			/* no screen, so no key to start again: said, and
+			 * wachat ends (exit status 1) */
+			app_eng_stop(a, e->text, e->err != 0 ? e->err :
+			    -ECANCELED);
+			return;
+		}
+		ev = ev_new(EV_DISCONNECTED);
+		ev_set(&ev->u.disconnected.why, e->text);
+		ev->u.disconnected.err = e->err;
+		ev->u.disconnected.idle = true;
+		break;
 	case WA_ENG_EV_ERROR:
 		app_eng_error(a, e->text, e->err);
 		break;
@@ -370,6 +384,8 @@ start_engine(struct app *a)
 	cfg.version = c->version;
 	cfg.version_url = c->version_url;
 	cfg.qr_file = c->qr_file;
+	cfg.qr_first_ms = c->qr_first_s * 1000;
+	cfg.qr_next_ms = c->qr_next_s * 1000;
 	cfg.rng = sys_random;
 	cfg.now_ms = sys_now_ms;
 	cfg.store = &a->ops;

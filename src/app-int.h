@@ -71,6 +71,10 @@ struct app {
 	bool			 quit_sent;	/* CMD_QUIT pushed */
 	bool			 stopped;	/* EV_STOPPED seen */
 	bool			 draw_qr;	/* stdout is a terminal */
+	bool			 lines;		/* no screen (set before the
+						 * engine thread starts, read
+						 * by it): the engine's idle
+						 * end stops wachat */
 	int			 status;	/* exit status */
 	char			*last_words;	/* said on stderr once the
 						 * screen is gone: why wachat

@@ -127,7 +127,9 @@ disconnected(const struct ev *ev, bool qr)
 	const struct ev_disconnected *d = &ev->u.disconnected;
 
 	(void)qr;
-	if (d->retry_ms == 0)
+	if (d->idle)
+		printf(_("stopped: %s\n"), d->why);
+	else if (d->retry_ms == 0)
 		printf(_("reconnecting: %s\n"), d->why);
 	else
 		printf(_("reconnecting in %lu s: %s\n"),

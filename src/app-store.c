@@ -151,6 +151,18 @@ prekey_count(void *arg)
 	return store_prekey_count(arg);
 }
 
+static int
+version_load(void *arg, uint32_t *rev)
+{
+	return store_wa_version_load(arg, rev);
+}
+
+static int
+version_save(void *arg, uint32_t rev)
+{
+	return store_wa_version_save(arg, rev);
+}
+
 void
 app_store_ops(struct store *s, struct wa_store_ops *ops)
 {
@@ -163,6 +175,8 @@ app_store_ops(struct store *s, struct wa_store_ops *ops)
 	ops->prekey_pending = prekey_pending;
 	ops->prekey_mark_uploaded = prekey_mark_uploaded;
 	ops->prekey_count = prekey_count;
+	ops->version_load = version_load;
+	ops->version_save = version_save;
 	ops->arg = s;
 }
 

@@ -129,6 +129,13 @@ on_keys(uv_poll_t *p, int status, int events)
 		c = cmd_new(CMD_PAIR_CODE);
 		ev_set(&c->u.pair_code.phone, ui_screen_phone(a->screen));
 		(void)evq_push(&a->cmds, c);
+		/* an idle engine (the QR codes ran out) starts again for
+		 * it; else this does nothing */
+		(void)evq_push(&a->cmds, cmd_new(CMD_RECONNECT));
+		break;
+	case UI_SCREEN_RECONNECT:
+		log_info("start again asked from the screen");
+		(void)evq_push(&a->cmds, cmd_new(CMD_RECONNECT));
 		break;
 	case UI_SCREEN_NONE:
 		break;

@@ -156,6 +156,7 @@ app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
 	/* The screen before the engine, so its first lines miss no stray
 	 * stderr. */
 	app_ui_start_screen(&a);
+	a.lines = a.screen == NULL;
 	if ((rc = uv_thread_create(&a.thread, app_eng_thread, &a)) != 0) {
 		log_error("uv_thread_create: %s", wc_strerror(rc));
 		uv_close((uv_handle_t *)&a.sigint, close_cb);

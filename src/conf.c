@@ -234,6 +234,37 @@ set_version(struct conf *c, const struct setting *s, const char *value,
 	return 0;
 }
 
+/* qr-times = FIRST,NEXT: whole seconds, 1 to CONF_QR_MAX_S each; ""
+ * for the defaults. */
+#define CONF_QR_MAX_S	600
+static int
+set_qr_times(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	unsigned long	 f, n;
+	char		*end;
+
+	(void)s;
+	if (value[0] == '\0') {
+		c->qr_first_s = c->qr_next_s = 0;
+		return 0;
+	}
+	*why = N_("not two numbers of seconds, 1 to 600, as FIRST,NEXT");
+	if (value[0] < '0' || value[0] > '9')
+		return -EINVAL;
+	f = strtoul(value, &end, 10);
+	if (*end != ',' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	n = strtoul(end + 1, &end, 10);
+	if (*end != '\0' || f < 1 || f > CONF_QR_MAX_S || n < 1 ||
+	    n > CONF_QR_MAX_S)
+		return -EINVAL;
+	c->qr_first_s = (uint32_t)f;
+	c->qr_next_s = (uint32_t)n;
+	*why = NULL;
+	return 0;
+}
+
 /* A path that may be unset (""). */
 static int
 set_opt_path(struct conf *c, const struct setting *s, const char *value,
@@ -316,6 +347,7 @@ static const struct setting settings[] = {
 	{ "wa-version", set_version, F(version) },
 	{ "data-dir", set_path, F(data_dir) },
 	{ "qr-file", set_opt_path, F(qr_file) },
+	{ "qr-times", set_qr_times, F(qr_first_s) },
 	{ "log-file", set_path, F(log_file) },
 	{ "log-level", set_log_level, F(log_level) },
 	{ "read-receipts", set_yes_no, F(read_receipts) },

@@ -17,7 +17,7 @@
 #include "base/log.h"
 
 #define CONF_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
-#define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/sw.js"
+#define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
 #define CONF_KEY_ACTIONS	23	/* key-ACTION settings */
@@ -33,6 +33,9 @@ struct conf {
 	char		*version;	/* pinned "2.3000.N", or NULL */
 	char		*data_dir;	/* the store's directory; never NULL */
 	char		*qr_file;	/* the QR text's file, or NULL */
+	/* qr-times = FIRST,NEXT: the seconds the first QR code is shown and
+	 * each next one (protocol.md 6.2); 0 = the engine's 60 and 20. */
+	uint32_t	 qr_first_s, qr_next_s;
 	char		*log_file;	/* never NULL */
 	enum log_level	 log_level;
 	/* Privacy and the input line (yes/no in the file; default yes). */

@@ -105,13 +105,16 @@ usage(FILE *f)
 	fputs(_("  --version-url URL   where to look up the current WhatsApp "
 	    "Web version\n"
 	    "                      (default: "
-	    "https://web.whatsapp.com/sw.js)\n"), f);
+	    "https://web.whatsapp.com/)\n"), f);
 	fputs(_("  --wa-version VER    announce this WhatsApp Web version "
 	    "(2.3000.N)\n"), f);
 	fputs(_("  --data-dir DIR      the keys' directory (default:\n"
 	    "                      $XDG_DATA_HOME/wachat)\n"), f);
 	fputs(_("  --qr-file FILE      also write the pairing QR text to "
 	    "FILE\n"), f);
+	fputs(_("  --qr-times FIRST,NEXT  seconds the first QR code and "
+	    "each next one\n"
+	    "                      are shown (default 60,20)\n"), f);
 	fputs(_("  --log-file FILE     the log (default:\n"
 	    "                      $XDG_STATE_HOME/wachat/wachat.log)\n"), f);
 	fputs(_("  --log-level LEVEL   error, warn, info (default) or debug\n"),
@@ -364,6 +367,7 @@ main(int argc, char **argv)
 		{ "wa-version", required_argument, NULL, 'S' },
 		{ "data-dir", required_argument, NULL, 'S' },
 		{ "qr-file", required_argument, NULL, 'S' },
+		{ "qr-times", required_argument, NULL, 'S' },
 		{ "log-file", required_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'S' },
 		{ "read-receipts", required_argument, NULL, 'S' },

@@ -173,3 +173,52 @@ store_device_logged_out(struct store *s)
 		return 1;
 	return rc == SQLITE_DONE ? 0 : -EIO;
 }
+
+/* ---- the WhatsApp Web version looked up (protocol.md 3.3) ---- */
+
+int
+store_wa_version_load(struct store *s, uint32_t *rev)
+{
+	sqlite3_stmt	*st;
+	sqlite3_int64	 v;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM counter WHERE name ="
+	    " 'wa_version'", -1, &st, NULL) != SQLITE_OK) {
+		log_error("reading the saved version: %s",
+		    sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	rc = sqlite3_step(st);
+	v = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return -EIO;
+	if (v <= 0 || v > UINT32_MAX)
+		return 0;	/* not one we wrote: as none */
+	*rev = (uint32_t)v;
+	return 1;
+}
+
+int
+store_wa_version_save(struct store *s, uint32_t rev)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO counter (name,"
+	    " value) VALUES ('wa_version', ?1)", -1, &st, NULL) != SQLITE_OK) {
+		log_error("saving the version: %s", sqlite3_errmsg(s->db));
+		return -EIO;
+	}
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)rev);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		log_error("saving the version: %s", sqlite3_errmsg(s->db));
+		return store_step_err(s, rc);
+	}
+	return 0;
+}

@@ -154,6 +154,17 @@ MUST_CHECK int	store_device_forget(struct store *s);
  */
 MUST_CHECK int	store_device_logged_out(struct store *s);
 
+/*
+ * The WhatsApp Web version the engine last looked up (protocol.md 3.3),
+ * kept as the revision N of 2.3000.N in the counter row 'wa_version', so
+ * that the next start logs in with it instead of taking a 405 again.
+ * store_wa_version_load(): 1 and *rev, 0 when none is kept (*rev
+ * untouched), or -EIO.  store_wa_version_save(): 0, -ENOSPC (the disk
+ * is full) or -EIO.  The thread that owns s.
+ */
+MUST_CHECK int	store_wa_version_load(struct store *s, uint32_t *rev);
+MUST_CHECK int	store_wa_version_save(struct store *s, uint32_t rev);
+
 /* A one-time prekey (protocol.md 7.3): id 1..0xFFFFFF. */
 struct store_prekey {
 	uint32_t	 id;

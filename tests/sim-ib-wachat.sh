@@ -67,7 +67,7 @@ check "wachat links and connects" wait_grep "$tmp/w" "^connected as \\+$A\$" 300
 # (c) DeviceProps, as the phone sees them.
 OS="wachat ($(uname -s))"
 check "(c) one registration, DeviceProps os \"$OS\", platformType DESKTOP (7)" \
-    js "s['registrations'] == 1 and s['registration_props'][-1]['os'] == '$OS' and s['registration_props'][-1]['platform_type'] == 7" ||
+    js "s['attempts']['registrations'] == 1 and s['registration_props'][-1]['os'] == '$OS' and s['registration_props'][-1]['platform_type'] == 7" ||
     diag "$tmp/st.json"
 check "(c) the phone's Linked devices list shows \"$OS\"" \
     js "s['registration_props'][-1]['linked_devices_name'] == '$OS'"
@@ -110,7 +110,7 @@ check "(a) pulled in batches: the login's connection asked more than once, got $
 check "(a) the backlog ends with <ib><offline count=$N/> (sim log)" \
     has_line "$tmp/sim.log" "offline backlog done: $N sent in [0-9]+ batch requests"
 check "(b) a unified_session for each of the two logins" \
-    js "sum(1 for u in s['unified_session_ids'] if u['after'] == 'login' and u['plausible']) == 2 and s['logins'] == 2"
+    js "sum(1 for u in s['unified_session_ids'] if u['after'] == 'login' and u['plausible']) == 2 and s['attempts']['logins'] == 2"
 check "wachat runs on" kill -0 "$wpid"
 kill "$wpid"
 wait_pid "$wpid" 300

@@ -75,7 +75,9 @@ test_conf_load__gives_the_defaults__with_only_home_set(void **state)
 	assert_string_equal(c.url, "wss://web.whatsapp.com/ws/chat");
 	assert_false(c.has_root_key);
 	assert_null(c.ca_file);
-	assert_string_equal(c.version_url, "https://web.whatsapp.com/sw.js");
+	assert_string_equal(c.version_url, "https://web.whatsapp.com/");
+	assert_int_equal(c.qr_first_s, 0);	/* the engine's 60,20 */
+	assert_int_equal(c.qr_next_s, 0);
 	assert_null(c.version);
 	assert_string_equal(c.data_dir, "/home/u/.local/share/wachat");
 	assert_null(c.qr_file);
@@ -162,6 +164,7 @@ test_conf_load__reads_every_setting__from_the_file(void **state)
 	    "wa-version = 2.3000.1012345678\n"
 	    "data-dir = /srv/wachat\n"
 	    "qr-file = /run/qr.txt ; where the demo reads it\n"
+	    "qr-times = 30,10\n"
 	    "log-file = /var/log/wachat.log\n"
 	    "log-level = debug\n");
 	assert_int_equal(conf_load(&c, &home_only, path, NULL, 0, &e), 0);
@@ -174,6 +177,8 @@ test_conf_load__reads_every_setting__from_the_file(void **state)
 	assert_string_equal(c.version, "2.3000.1012345678");
 	assert_string_equal(c.data_dir, "/srv/wachat");
 	assert_string_equal(c.qr_file, "/run/qr.txt");
+	assert_int_equal(c.qr_first_s, 30);
+	assert_int_equal(c.qr_next_s, 10);
 	assert_string_equal(c.log_file, "/var/log/wachat.log");
 	assert_int_equal(c.log_level, LOG_DEBUG);
 	conf_release(&c);
@@ -245,6 +250,13 @@ static const struct {
 	{ "wa-version", "2.3000.12345678901", BAD_VERSION },	/* 11 */
 	{ "wa-version", "2.3000.1.2", BAD_VERSION },
 	{ "wa-version", "2.3000.-1", BAD_VERSION },
+#define BAD_QR "not two numbers of seconds, 1 to 600, as FIRST,NEXT"
+	{ "qr-times", "60", BAD_QR },
+	{ "qr-times", "0,20", BAD_QR },
+	{ "qr-times", "60,601", BAD_QR },
+	{ "qr-times", "60,20,5", BAD_QR },
+	{ "qr-times", "-1,20", BAD_QR },
+	{ "qr-times", "60, 20", BAD_QR },
 	{ "data-dir", "", "must not be empty" },
 	{ "log-file", "", "must not be empty" },
 	{ "log-level", "loud", "not one of error, warn, info, debug" },

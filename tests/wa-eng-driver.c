@@ -128,6 +128,7 @@ kind_name(enum wa_eng_ev_kind k)
 	case WA_ENG_EV_DISCONNECTED:	return "disconnected";
 	case WA_ENG_EV_LOGGED_OUT:	return "logged-out";
 	case WA_ENG_EV_STOPPED:		return "stopped";
+	case WA_ENG_EV_IDLE:		return "idle";
 	case WA_ENG_EV_ERROR:		return "error";
 	case WA_ENG_EV_STORE_FAILED:	return "store-failed";
 	}
@@ -169,6 +170,10 @@ on_event(void *arg, const struct wa_eng_ev *ev)
 	case WA_ENG_EV_LOGGED_OUT:
 	case WA_ENG_EV_STOPPED:
 		printf("%s: %s\n", k, ev->text);
+		break;
+	case WA_ENG_EV_IDLE:
+		printf("%s reason=%" PRIu32 " err=%d: %s\n", k, ev->num,
+		    ev->err, ev->text);
 		break;
 	case WA_ENG_EV_ERROR:
 	case WA_ENG_EV_STORE_FAILED:

@@ -295,7 +295,13 @@ draw_pairing(struct ui_screen *s)
 		return;
 	}
 	if (s->qr_text == NULL) {
-		draw_no_qr(s, NULL);
+		if (s->idle && s->idle_why != NULL) {
+			snprintf(line, sizeof(line), _("%s.  Press r for a "
+			    "new QR code, p to link with your phone number, "
+			    "q to quit."), s->idle_why);
+			draw_no_qr(s, line);
+		} else
+			draw_no_qr(s, NULL);
 		return;
 	}
 	if (!s->utf8) {

@@ -27,6 +27,11 @@ struct ui_screen {
 	char		*code;		/* the phone-number code, or NULL */
 	int64_t		 retry_end;	/* reconnect at (ms), 0 when none */
 	bool		 linked;	/* EV_PAIRED or EV_CONNECTED seen */
+	bool		 idle;		/* the engine waits for the user's
+					 * word (EV_DISCONNECTED idle): r,
+					 * or Alt-r once linked, starts it
+					 * again */
+	char		*idle_why;	/* why, while idle; or NULL */
 	bool		 colour;	/* UI_SCREEN_PAIR_QR usable */
 	bool		 utf8;		/* the locale's codeset is UTF-8: the
 					 * half-block QR can be drawn */

@@ -209,6 +209,7 @@ ui_screen_free(struct ui_screen *s)
 	ui_view_free(s->view);
 	drop_qr(s);
 	free(s->code);
+	free(s->idle_why);
 	free(s->status);
 	free(s->base);
 	free(s->own);
@@ -228,6 +229,9 @@ on_connecting(struct ui_screen *s, const struct ev *ev)
 	(void)ev;
 	s->error_end = 0;
 	s->retry_end = 0;
+	s->idle = false;
+	free(s->idle_why);
+	s->idle_why = NULL;
 	set_base(s, _("connecting…"));
 }
 
@@ -278,7 +282,22 @@ on_disconnected(struct ui_screen *s, const struct ev *ev)
 	char	 line[512];
 
 	s->error_end = 0;
-	if (d->err == -ENOSPC) {
+	if (d->idle) {
+		/* no attempt until the user's word: why, and the key */
+		s->idle = true;
+		s->retry_end = 0;
+		drop_qr(s);
+		free(s->code);	/* a link code dies with its refs */
+		s->code = NULL;
+		free(s->idle_why);
+		s->idle_why = xstrdup(d->why);
+		if (s->linked)
+			snprintf(line, sizeof(line), _("stopped: %s; press "
+			    "Alt-r to try again"), d->why);
+		else
+			snprintf(line, sizeof(line), _("stopped: %s; press r "
+			    "for a new QR code"), d->why);
+	} else if (d->err == -ENOSPC) {
 		/* offline until there is room: "disk full: ..." as it is */
 		s->retry_end = 0;
 		snprintf(line, sizeof(line), "%s", d->why);
@@ -485,6 +504,11 @@ ui_screen_key(struct ui_screen *s)
 	while ((k = read_key()) != -1) {
 		if (k == UI_KEY_FN + KEY_RESIZE)
 			continue;	/* resizeterm() says so */
+		if (s->idle && (k == UI_KEY_ALT + 'r' || (!s->linked &&
+		    !s->asking && k == 'r'))) {
+			s->idle = false;	/* once: the engine says on */
+			return UI_SCREEN_RECONNECT;
+		}
 		if (s->linked && s->view != NULL) {
 			/* a window too small to show the chat screen takes
 			 * no key but quit: nothing acts unseen */

@@ -29,6 +29,8 @@ enum ui_screen_act {
 	UI_SCREEN_PAIR_PHONE,	/* the user typed a phone number to link
 				 * by code (protocol.md 6.7) instead of the
 				 * QR: ui_screen_phone() has it */
+	UI_SCREEN_RECONNECT,	/* r (Alt-r once linked) while the engine
+				 * is idle: start it again */
 };
 
 /*
@@ -64,9 +66,13 @@ void		ui_screen_apply(struct ui_screen *s, const struct ev *ev);
  * the engine takes, as --pair-phone), else the prompt says what a phone
  * number is and stays open.  Returns UI_SCREEN_QUIT for
  * 'q' (outside the prompt) or Ctrl-q, UI_SCREEN_PAIR_PHONE when Enter
- * took a number, else UI_SCREEN_NONE.  Once linked, with the chat
+ * took a number, UI_SCREEN_RECONNECT for 'r' while the engine is idle
+ * (EV_DISCONNECTED with idle: the QR codes ran out, or a login refused
+ * with no retry), else UI_SCREEN_NONE.  Once linked, with the chat
  * screen attached, every key goes to it (ui_view_key(): 'q' is text
- * then) and its quit key (Ctrl-q unless rebound) returns UI_SCREEN_QUIT.
+ * then) and its quit key (Ctrl-q unless rebound) returns UI_SCREEN_QUIT;
+ * but while the engine is idle Alt-r is taken first and returns
+ * UI_SCREEN_RECONNECT.
  * Keys are read as wide characters; Esc followed at once by a key is Alt
  * with that key (ui/keys.h).
  */

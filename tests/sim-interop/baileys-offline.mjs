@@ -140,7 +140,7 @@ try {
 	const acked3 = await until(60000, async () => (await routes()).filter((x) => toAlice(x) && x.acked).length === N);
 	ok(acked3, 'all acked');
 	const s3 = await status();
-	ok(s3.offline_batches === 2 && s3.offline_held === N - PRIMER - BATCH && s3.logins === 3,
+	ok(s3.offline_batches === 2 && s3.offline_held === N - PRIMER - BATCH && s3.attempts.logins === 3,
 		'the sim counts 2 batch requests, 3 logins, and the 45 once held back', s3);
 	c.sock.end(undefined);
 } catch (e) {

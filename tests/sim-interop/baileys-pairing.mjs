@@ -146,7 +146,12 @@ try {
 	const st = refused.lastDisconnect?.error?.output?.statusCode;
 	ok(st === 405, `a client older than 2.3000.2000000000 gets failure 405 (${st})`);
 	d.sock.end(undefined);
-	const sw = await fetch(`${sim.admin}/sw.js`);
+	// with the headers Baileys' fetchLatestWaWebVersion sends (the sim
+	// answers a bot check without them, issue 16)
+	const sw = await fetch(`${sim.admin}/sw.js`, { headers: {
+		'sec-fetch-site': 'none',
+		'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+	} });
 	const body = await sw.text();
 	const m = body.match(/\\?"client_revision\\?":\s*(\d+)/);
 	ok(sw.status === 200 && m && m[1] === '2000000001', '/sw.js carries "client_revision":2000000001', body);

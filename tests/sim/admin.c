@@ -178,6 +178,8 @@ status(struct sim *s, struct buf *out)
 	json_object_object_add(o, "history", sim_hist_status_json(s));
 	json_object_object_add(o, "tokens", sim_tok_status_json(s));
 	sim_offline_status_json(s, o);
+	/* issue 16's loops (loops.c): its own block */
+	json_object_object_add(o, "attempts", sim_loops_status_json(s));
 	return reply(out, o, 200);
 }
 
@@ -877,24 +879,6 @@ phone_inbox(struct sim *s, const char *q, struct buf *out)
 
 /* GET /sw.js: a service-worker-like page carrying the version the way
  * protocol.md 3.3 says clients scrape it. */
-static int
-sw_js(struct sim *s, struct buf *out)
-{
-	char	 txt[512];
-	int	 n;
-
-	n = snprintf(txt, sizeof(txt),
-	    "/* wachat-sim: the current WhatsApp Web version */\n"
-	    "self.__swData=JSON.parse(/*BTDS*/\"{\\\"dynamic_data\\\":"
-	    "{\\\"SiteData\\\":{\\\"server_revision\\\":%u,"
-	    "\\\"client_revision\\\":%u}}}\");\n"
-	    "var config={\"client_revision\":%u,\"version\":"
-	    "\"2.3000.%u\"};\n", s->sw_revision, s->sw_revision,
-	    s->sw_revision, s->sw_revision);
-	buf_append(out, txt, (size_t)n);
-	return 200 | SIM_HTTP_JS;
-}
-
 /* One admin request, for the handlers of admin_routes[]. */
 struct admin_call {
 	const struct sim_http_req *req;
@@ -1105,8 +1089,8 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	bool			 post = strcmp(req->method, "POST") == 0;
 	int			 st;
 
-	if (get && strcmp(p, "/sw.js") == 0)
-		return sw_js(s, out);
+	if (get && (strcmp(p, "/sw.js") == 0 || strcmp(p, "/") == 0))
+		return sim_loops_version_page(s, req, out);
 	if (strncmp(p, "/admin/", 7) != 0)
 		return error(out, 404, "no such route");
 	p += 7;
@@ -1121,7 +1105,8 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 		return st;
 	if ((st = sim_group_admin(s, p, req->query, a.in, post, out)) == 0 &&
 	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0 &&
-	    (st = sim_tok_admin(s, p, a.in, post, out)) == 0)
+	    (st = sim_tok_admin(s, p, a.in, post, out)) == 0 &&
+	    (st = sim_loops_admin(s, p, a.in, post, out)) == 0)
 		st = admin_route(s, &a, p, post ? A_POST : A_GET, out);
 	json_object_put(a.in);
 	return st;

@@ -133,6 +133,14 @@ request(const char *base, const char *method, const char *path,
 	curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out);
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	if (strcmp(path, "/sw.js") == 0) {
+		/* the version page as a browser gets it: the sim answers a
+		 * bot check without Sec-Fetch-Site (loops.c) */
+		hdrs = curl_slist_append(hdrs, "Sec-Fetch-Site: none");
+		curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+		curl_easy_setopt(curl, CURLOPT_USERAGENT, "Mozilla/5.0 (X11; "
+		    "Linux x86_64) wachat-sim-ctl");
+	}
 	if (strcmp(method, "POST") == 0) {
 		char	 ct[64];
 

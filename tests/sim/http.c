@@ -123,10 +123,11 @@ respond(struct client *c, int status, const struct buf *body)
 	struct buf	 out = BUF_INIT;
 	char		 head[256];
 	const char	*ctype = (status & SIM_HTTP_JS) != 0 ?
-	    "text/javascript" : "application/json";
+	    "text/javascript" : (status & SIM_HTTP_HTML) != 0 ?
+	    "text/html; charset=utf-8" : "application/json";
 	int		 n;
 
-	status &= ~SIM_HTTP_JS;
+	status &= ~(SIM_HTTP_JS | SIM_HTTP_HTML);
 	n = snprintf(head, sizeof(head), "HTTP/1.1 %d %s\r\n"
 	    "Content-Type: %s\r\n"
 	    "Content-Length: %zu\r\n"
@@ -167,13 +168,13 @@ head_end(const struct buf *b)
 
 /* The value of header name in the head (NUL-terminated), or NULL. */
 static const char *
-header(char *head, const char *name, char *val, size_t vlen)
+header(const char *head, const char *name, char *val, size_t vlen)
 {
-	size_t	 nl = strlen(name);
-	char	*line = strstr(head, "\r\n");
+	size_t		 nl = strlen(name);
+	const char	*line = strstr(head, "\r\n");
 
 	while (line != NULL && line[2] != '\r') {
-		char	*p = line + 2, *end = strstr(p, "\r\n");
+		const char	*p = line + 2, *end = strstr(p, "\r\n");
 
 		if (end == NULL)
 			break;
@@ -194,6 +195,13 @@ header(char *head, const char *name, char *val, size_t vlen)
 		line = end;
 	}
 	return NULL;
+}
+
+const char *
+sim_http_header(const struct sim_http_req *req, const char *name, char *val,
+    size_t vlen)
+{
+	return req->head != NULL ? header(req->head, name, val, vlen) : NULL;
 }
 
 static void
@@ -220,6 +228,7 @@ handle(struct client *c)
 		req.query = q + 1;
 	} else
 		req.query = "";
+	req.head = sp2 + 1;
 	req.body = c->in.p + c->head_len;
 	req.body_len = c->body_len;
 	/* Answered from now on, even if the handler stops the server. */

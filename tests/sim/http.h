@@ -27,10 +27,23 @@ struct sim_http_req {
 	const char	*query;		/* after '?', or "" */
 	const uint8_t	*body;		/* body bytes, NUL-terminated copy */
 	size_t		 body_len;	/* bytes */
+	const char	*head;		/* the head from the request line's
+					 * HTTP version on, for
+					 * sim_http_header() */
 };
 
-/* Or'ed into a handler's status: send the body as text/javascript. */
+/* Or'ed into a handler's status: send the body as text/javascript, or
+ * as text/html. */
 #define SIM_HTTP_JS	0x10000
+#define SIM_HTTP_HTML	0x20000
+
+/*
+ * The value of the request header name (case-insensitive) into
+ * val[0..vlen), cut to fit, NUL-terminated: val, or NULL when the
+ * request has no such header.
+ */
+const char	*sim_http_header(const struct sim_http_req *req,
+		    const char *name, char *val, size_t vlen);
 
 /*
  * Handles req: appends the response body to out and returns the HTTP

@@ -31,6 +31,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/http.c tests/sim/http.h \
 	tests/sim/admin.c \
 	tests/sim/tokens.c tests/sim/tokens.h \
+	tests/sim/loops.c \
 	tests/sim/ctl.c
 tests_sim_wachat_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSIM_ROOT_KEY_FILE='"$(abs_top_srcdir)/tests/sim/root-key.txt"'

@@ -361,10 +361,10 @@ void
 sim_offline_reg_props(struct sim *s, const void *props)
 {
 	const Wa__DeviceProps	*dp = props;
-	struct sim_regprops	*p = &s->reg_log[s->registrations %
+	struct sim_regprops	*p = &s->reg_log[s->nregprops %
 				    SIM_REG_LOG];
 
-	s->registrations++;
+	s->nregprops++;
 	memset(p, 0, sizeof(*p));
 	snprintf(p->os, sizeof(p->os), "%s", dp->os != NULL ? dp->os : "");
 	p->platform_type = dp->has_platformtype ? (int)dp->platformtype : 0;
@@ -420,10 +420,6 @@ sim_offline_status_json(struct sim *s, struct json_object *o)
 	struct json_object	*rg = json_object_new_array();
 	uint64_t		 i, from;
 
-	json_object_object_add(o, "registrations",
-	    json_object_new_int64((int64_t)s->registrations));
-	json_object_object_add(o, "logins",
-	    json_object_new_int64((int64_t)s->logins));
 	json_object_object_add(o, "unified_sessions",
 	    json_object_new_int64((int64_t)s->unified_sessions));
 	json_object_object_add(o, "offline_batches",
@@ -446,9 +442,9 @@ sim_offline_status_json(struct sim *s, struct json_object *o)
 		json_object_array_add(us, x);
 	}
 	json_object_object_add(o, "unified_session_ids", us);
-	from = s->registrations > SIM_REG_LOG ? s->registrations -
+	from = s->nregprops > SIM_REG_LOG ? s->nregprops -
 	    SIM_REG_LOG : 0;
-	for (i = from; i < s->registrations; i++)
+	for (i = from; i < s->nregprops; i++)
 		json_object_array_add(rg, reg_json(&s->reg_log[i %
 		    SIM_REG_LOG]));
 	json_object_object_add(o, "registration_props", rg);

@@ -25,6 +25,7 @@ struct lws_vhost;
 struct sim_http;
 struct sim_conn;
 struct json_object;
+struct sim_http_req;
 struct wa_node;
 struct wa_val;
 struct sim_sub;
@@ -326,6 +327,25 @@ struct sim {
 	uint64_t		 next_iq;
 	uint64_t		 nhandshakes;	/* completed */
 
+	/* Loops (loops.c, issue 16): what a client tries again on its
+	 * own.  Counted: registrations (a ClientPayload with pairing
+	 * data), logins, every <failure> sent by reason (405 and 500 kept
+	 * apart); the next fail_left logins get <failure reason=
+	 * fail_reason/>; the version page's last requests. */
+	uint64_t		 nregistrations, nlogins;
+	uint64_t		 nfailures, nfail_405, nfail_500;
+	uint32_t		 fail_reason, fail_left;
+	uint64_t		 nversion_pages, nbot_checks;
+	struct sim_version_req {
+		char		 path[32];
+		char		 ua[160];
+		char		 sf_dest[32], sf_mode[32], sf_site[32];
+		char		 sf_user[8];
+		char		 accept[200], accept_lang[64];
+		bool		 bot_check;	/* answered without it */
+	}			 version_reqs[8];	/* a ring */
+	unsigned		 nversion_reqs;		/* ever, mod 8 = next */
+
 	/* Routing (route.c). */
 	struct sim_route	*routes, **routes_tail;
 	uint64_t		 nroutes;
@@ -336,11 +356,11 @@ struct sim {
 	uint64_t		 presences;	/* presence stanzas sent */
 	uint64_t		 device_notifications;
 
-	/* Logins and <ib> (offline.c): registration payloads and logins
-	 * seen, unified_session stanzas (the last SIM_US_LOG kept),
+	/* <ib> (offline.c; registrations and logins are counted by
+	 * loops.c): registration DeviceProps recorded, unified_session stanzas (the last SIM_US_LOG kept),
 	 * offline_batch requests, stanzas held back at a backlog's end;
 	 * the DeviceProps of the last SIM_REG_LOG registrations. */
-	uint64_t		 registrations, logins, unified_sessions;
+	uint64_t		 nregprops, unified_sessions;
 	uint64_t		 offline_batches, offline_held;
 	struct sim_us		 us_log[SIM_US_LOG];
 	struct sim_regprops	 reg_log[SIM_REG_LOG];
@@ -771,6 +791,25 @@ struct json_object *sim_hist_status_json(const struct sim *s);
  * status, or 0 when path is not one of them.
  */
 int	sim_hist_admin(struct sim *s, const char *path, const char *query,
+	    struct json_object *in, bool post, struct buf *out);
+
+/* --- loops.c --- */
+/* A ClientPayload came: a registration (reg) or a login.  For a login,
+ * the reason of a <failure> the admin asked to send instead (and one
+ * less left), else 0. */
+uint32_t sim_loops_payload(struct sim *s, bool reg);
+/* A <failure reason> was sent. */
+void	sim_loops_failure(struct sim *s, int reason);
+/* GET / and GET /sw.js on the admin port: the version page (README.md),
+ * or a bot check's page without the version when the request lacks a
+ * browser's Sec-Fetch-Site or User-Agent. */
+int	sim_loops_version_page(struct sim *s, const struct sim_http_req *req,
+	    struct buf *out);
+/* The counters for /admin/status, block "attempts" (a new reference). */
+struct json_object *sim_loops_status_json(const struct sim *s);
+/* The admin routes login-failure and version-lookups (README.md); as
+ * sim_hist_admin(). */
+int	sim_loops_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
 
 /* --- media.c --- */

@@ -215,6 +215,7 @@ sim_conn_stream_error(struct sim_conn *c, int code)
 int
 sim_conn_failure(struct sim_conn *c, int reason)
 {
+	sim_loops_failure(c->s, reason);
 	return send_and_close(c, "failure", "reason", reason);
 }
 
@@ -464,11 +465,8 @@ send_success(struct sim_conn *c)
 	/* The offline backlog (offline.c, protocol.md 11.6): after
 	 * <active/>, or now for a login that is not passive; it ends with
 	 * <ib><offline> (interop.md P3: without it Baileys waits 30 s). */
-	if (c->authed) {
-		c->s->logins++;
-		if (!c->passive)
-			sim_offline_start(c);
-	}
+	if (c->authed && !c->passive)
+		sim_offline_start(c);
 	arena_release(&a);
 }
 
@@ -484,7 +482,12 @@ static void
 on_login(struct sim_conn *c, const Wa__ClientPayload *cp)
 {
 	char		 pn[SIM_PN_MAX];
+	uint32_t	 forced;
 
+	if ((forced = sim_loops_payload(c->s, false)) != 0) {
+		fail(c, (int)forced, "asked by the admin (login-failure)");
+		return;
+	}
 	if (!cp->has_username || cp->username == 0) {
 		fail(c, 401, "login without a username");
 		return;
@@ -547,6 +550,7 @@ on_client_payload(struct sim_conn *c, const uint8_t *p, size_t len)
 	}
 	if (cp->devicepairingdata != NULL) {
 		c->registration = true;
+		(void)sim_loops_payload(c->s, true);
 		if ((why = take_reg(c, cp->devicepairingdata)) != NULL) {
 			fail(c, 400, why);
 			goto out;
