@@ -54,7 +54,7 @@ call_line(struct wa_dm *dm, const struct wa_call *c, enum wa_dm_note kind,
 {
 	struct dm_note	 n;
 	char		 caller[WA_DM_JID_MAX], chat[WA_DM_JID_MAX];
-	char		 id[WA_DM_ID_MAX];
+	char		 id[WA_DM_ID_MAX], stored[WA_DM_ID_MAX];
 	int		 rc;
 
 	if (!jid_user_of(c->creator[0] != '\0' ? c->creator : c->from, caller,
@@ -78,9 +78,9 @@ call_line(struct wa_dm *dm, const struct wa_call *c, enum wa_dm_note kind,
 	n.kind = kind;
 	n.device = bits;
 	n.id = id;
-	if ((rc = dm_notice_put_kind(dm, &n, id)) != 0)
+	if ((rc = dm_notice_put_kind(dm, &n, stored)) != 0)
 		return rc;
-	dm_notice_show_kind(dm, &n, id);
+	dm_notice_show_kind(dm, &n, stored);
 	return 0;
 }
 

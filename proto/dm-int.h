@@ -273,7 +273,8 @@ struct dm_note {
 	const char	*text;
 	enum wa_dm_note	 kind;
 	uint32_t	 device;
-	const char	*id;		/* its message id, or NULL: a new one */
+	const char	*id;		/* its message id, or NULL: a new one
+					 * (not the id array it is put in) */
 };
 /* Store notice n in its chat, in the open transaction if any, its id into
  * id[WA_DM_ID_MAX]; the UI is not told.  Returns 0 or the store's error

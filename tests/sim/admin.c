@@ -169,6 +169,12 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_int64((int64_t)s->presences));
 	json_object_object_add(o, "device_notifications",
 	    json_object_new_int64((int64_t)s->device_notifications));
+	json_object_object_add(o, "unmatched_acks",
+	    json_object_new_int64((int64_t)s->unmatched_acks));
+	json_object_object_add(o, "redeliveries",
+	    json_object_new_int64((int64_t)s->redeliveries));
+	json_object_object_add(o, "calls",
+	    json_object_new_int64((int64_t)s->calls));
 	json_object_object_add(o, "groups",
 	    json_object_new_int64((int64_t)s->ngroups));
 	json_object_object_add(o, "group_addressing",
@@ -1109,7 +1115,8 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	if (post && (st = admin_body(req, &a.in, out)) != 0)
 		return st;
 	if ((st = sim_group_admin(s, p, req->query, a.in, post, out)) == 0 &&
-	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0)
+	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0 &&
+	    (st = sim_call_admin(s, p, a.in, post, out)) == 0)
 		st = admin_route(s, &a, p, post ? A_POST : A_GET, out);
 	json_object_put(a.in);
 	return st;

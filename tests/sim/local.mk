@@ -28,6 +28,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/nodes.c tests/sim/nodes.h \
 	tests/sim/http.c tests/sim/http.h \
 	tests/sim/admin.c \
+	tests/sim/call.c \
 	tests/sim/ctl.c
 tests_sim_wachat_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSIM_ROOT_KEY_FILE='"$(abs_top_srcdir)/tests/sim/root-key.txt"'

@@ -130,6 +130,7 @@ enum sim_route_kind {
 	SIM_ROUTE_MESSAGE,	/* <message> (protocol.md 9.4, 11.1) */
 	SIM_ROUTE_RECEIPT,	/* <receipt> (9.6) */
 	SIM_ROUTE_NOTIFICATION,	/* <notification type="w:gp2"> (11.7) */
+	SIM_ROUTE_CALL,		/* <call> (protocol-features.md 5; call.c) */
 };
 
 /*
@@ -148,6 +149,8 @@ struct sim_route {
 	char			 from[96];	/* sender device JID (as sent) */
 	char			 to[96];	/* target device JID */
 	char			 enc[48];	/* enc types, "pkmsg", or "" */
+	char			 participant[96]; /* the stanza's, or "" */
+	char			 recipient[96];	/* the stanza's, or "" */
 	struct sim_account	*acct;		/* target account */
 	uint32_t		 device;	/* target device id; 0 = phone */
 	struct buf		 stanza;	/* the node, wa_bin_encode()d */
@@ -312,6 +315,12 @@ struct sim {
 	uint64_t		 chatstates;	/* relayed */
 	uint64_t		 presences;	/* presence stanzas sent */
 	uint64_t		 device_notifications;
+	/* Acks of a queued <notification> or <call> by its id whose class,
+	 * participant or recipient differ from the stanza's: the stanza
+	 * stays queued (as the real server, real-server.md rows 22, 24). */
+	uint64_t		 unmatched_acks;
+	uint64_t		 redeliveries;	/* stanzas sent again at a login */
+	uint64_t		 calls;		/* <call> stanzas queued (call.c) */
 
 	/* Groups (group.c). */
 	struct sim_group	*groups;
@@ -466,9 +475,12 @@ int	sim_route_queue(struct sim *s, enum sim_route_kind kind,
 size_t	sim_route_devices(const struct sim_account *a, uint32_t *out,
 	    size_t max);
 /*
- * The client's <ack class="notification" id [type]> on connection c
- * (11.7): the notifications with that id queued for c's device are done.
- * ws.c calls it for every such ack.  Loop thread.
+ * The client's <ack class="notification"|"call" id [participant]
+ * [recipient] [type]> on connection c (11.7): the notifications (calls)
+ * with that id, participant and recipient queued for c's device are
+ * done; one with that id but another class, participant or recipient is
+ * not, and the ack is counted as unmatched_acks.  ws.c calls it for every
+ * such ack.  Loop thread.
  */
 void	sim_route_notification_ack(struct sim_conn *c, const struct wa_node *n);
 /* GET /admin/messages: every routed stanza (new reference). */
@@ -719,6 +731,15 @@ struct json_object *sim_hist_status_json(const struct sim *s);
  */
 int	sim_hist_admin(struct sim *s, const char *path, const char *query,
 	    struct json_object *in, bool post, struct buf *out);
+
+/* --- call.c --- */
+/*
+ * The admin routes of calls (README.md): POST /admin/call.  Path after
+ * "/admin/", JSON body or NULL.  Returns the HTTP status, or 0 when path
+ * is not one of them.
+ */
+int	sim_call_admin(struct sim *s, const char *path, struct json_object *in,
+	    bool post, struct buf *out);
 
 /* --- media.c --- */
 /* Start the media host's vhost on the lws context (after sim_ws_start()):
