@@ -12,7 +12,8 @@
 # lines, read back from the database, are there; a video call that
 # rings while wachat is stopped comes from the offline queue at the next
 # login, over: "Missed video call" at once, one line; `wachat history`
-# prints the calls in words, never their stored code; wachat never
+# prints the calls in words, never their stored code; the line mode
+# says a call answered on another device as it comes; wachat never
 # answers or rejects (no <call> from it).  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -109,6 +110,22 @@ st=$(exit_status)
 check "Ctrl-q stops it again: exit 0" [ "$st" = 0 ]
 tm kill-server >/dev/null 2>&1
 
+# The line mode (output not a terminal) says a call as it comes.
+LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" --url "$URL" --root-key "$ROOT_PUB" \
+    --data-dir "$tmp/data" >"$tmp/lines" 2>"$tmp/lines.err" </dev/null &
+lpid=$!
+bg_pids="$bg_pids $lpid"
+wait_grep "$tmp/lines" "^connected as \\+$PN\$"
+ctl call $BOB $PN --after 500 --end accepted_elsewhere >"$tmp/call3" 2>&1
+check "the line mode says the call rings, then that it was answered elsewhere" \
+    eval 'wait_grep "$tmp/lines" ": \(Incoming voice call\)\$" &&
+    wait_grep "$tmp/lines" ": \(Answered on another device\)\$"'
+[ $? -eq 0 ] || { diag "$tmp/lines"; diag "$tmp/lines.err"; }
+check "... both acked (6 calls routed, none unacked)" \
+    wait_cmd "$WAIT" calls_acked 6
+kill -TERM "$lpid" 2>/dev/null
+wait_for not_running "$lpid"
+
 LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" history "+$BOB" --data-dir "$tmp/data" \
     >"$tmp/hist" 2>&1
 check "wachat history prints the calls in words" \
@@ -121,6 +138,6 @@ check "... the offline call once" [ $? -eq 0 ]
 LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" chats --data-dir "$tmp/data" \
     >"$tmp/chats" 2>&1
 check "wachat chats previews Bob's chat by its last call, in words" \
-    grep -q "Missed video call" "$tmp/chats"
+    grep -q "Answered on another device" "$tmp/chats"
 [ $? -eq 0 ] || diag "$tmp/chats"
 finish_sim_tmux
