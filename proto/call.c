@@ -15,7 +15,7 @@
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
 static const struct {
-	const char		*tag;
+	const char		*name;
 	enum wa_call_action	 action;
 } actions[] = {
 	{ "offer", WA_CALL_OFFER },
@@ -44,7 +44,7 @@ wa_call_action_name(enum wa_call_action a)
 
 	for (i = 0; i < NITEMS(actions); i++)
 		if (actions[i].action == a)
-			return actions[i].tag;
+			return actions[i].name;
 	return "other";
 }
 
@@ -71,7 +71,7 @@ read_action(const struct wa_node *c, struct wa_call *out)
 	    sizeof(out->action_tag) - 1), tag.p);
 	out->action = WA_CALL_OTHER;
 	for (i = 0; i < NITEMS(actions); i++)
-		if (wa_str_eqc(tag, actions[i].tag))
+		if (wa_str_eqc(tag, actions[i].name))
 			out->action = actions[i].action;
 	wa_node_str_copy(c, "call-id", out->call_id, sizeof(out->call_id));
 	if (!wa_node_jid(c, "call-creator", out->creator,

@@ -50,6 +50,13 @@ calls_acked() {
 status_has() {
 	ctl status | grep -q "$1"
 }
+# quit_pane: Ctrl-q, which must stop wachat with exit 0.
+quit_pane() {
+	tm send-keys -t wachat C-q
+	qp_st=$(exit_status)
+	check "Ctrl-q stops wachat: exit 0" [ "$qp_st" = 0 ]
+	tm kill-server >/dev/null 2>&1
+}
 
 pane
 wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
@@ -74,10 +81,7 @@ check "wachat acked the offer and the terminate (the sim holds no call)" \
 check "... no ack that did not match" status_has '"unmatched_acks":0'
 check "... no stored code on the screen" \
     eval '! grep -q "wachat-notice" "$tmp/pane"'
-tm send-keys -t wachat C-q
-st=$(exit_status)
-check "Ctrl-q stops wachat: exit 0" [ "$st" = 0 ]
-tm kill-server >/dev/null 2>&1
+quit_pane
 
 # While wachat is stopped, Bob makes a video call that times out: both
 # <call> stanzas wait in alice's device's offline queue.
@@ -105,10 +109,7 @@ check "nothing was sent again at the login (redeliveries 0)" \
 [ $? -eq 0 ] || ctl status | sed 's/^/# /'
 check "wachat never answers or rejects a call (no <call> from it)" \
     eval '! grep -A1 "unhandled stanza" "$tmp/sim.log" | grep -q "<call"'
-tm send-keys -t wachat C-q
-st=$(exit_status)
-check "Ctrl-q stops it again: exit 0" [ "$st" = 0 ]
-tm kill-server >/dev/null 2>&1
+quit_pane
 
 # The line mode (output not a terminal) says a call as it comes.
 LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" --url "$URL" --root-key "$ROOT_PUB" \

@@ -40,23 +40,22 @@ G2=$(json_str id "$tmp/g2")@g.us
 check "a PN group and a LID group of alice and two phones" \
     sh -c "[ '$G1' != '@g.us' ] && [ '$G2' != '@g.us' ]" ||
     { diag "$tmp/g1"; diag "$tmp/g2"; }
-M1=15559000002		# sim 2, the PN group's second phone
+# remove_add WHAT G M N PART: alice's phone removes M from group G and
+# adds it back; then the sim holds N notifications for her companion,
+# all acked, naming PART (a JID) as participant.
+remove_add() {
+	ctl group-remove "$2" "$3" >"$tmp/r" 2>&1
+	ctl group-add "$2" "$3" >"$tmp/a" 2>&1
+	check "$1 group: remove and add are acked with their participant" \
+	    wait_cmd "$WAIT" notes_acked "$4"
+	[ $? -eq 0 ] || { diag "$tmp/notes"; diag "$tmp/r"; }
+	check "... the notifications name alice ($5) as participant" \
+	    grep -q "\"participant\":\"$5\"" "$tmp/notes"
+}
 check "alice's engine links and logs in" alice_start
-ctl group-remove "$G1" $M1 >"$tmp/r1" 2>&1
-ctl group-add "$G1" $M1 >"$tmp/a1" 2>&1
-check "PN group: remove and add are acked with their participant" \
-    wait_cmd "$WAIT" notes_acked 2
-[ $? -eq 0 ] || { diag "$tmp/notes"; diag "$tmp/r1"; }
-check "... the notifications name alice as participant" \
-    grep -q "\"participant\":\"$A@s.whatsapp.net\"" "$tmp/notes"
-M2=15559000004		# sim 4, the LID group's second phone
-ctl group-remove "$G2" $M2 >"$tmp/r2" 2>&1
-ctl group-add "$G2" $M2 >"$tmp/a2" 2>&1
-check "LID group: remove and add are acked with their participant" \
-    wait_cmd "$WAIT" notes_acked 4
-[ $? -eq 0 ] || { diag "$tmp/notes"; diag "$tmp/r2"; }
-check "... a LID participant for the LID group" \
-    grep -q '"participant":"100000000000001@lid"' "$tmp/notes"
+# sim 2, the PN group's second phone; sim 4, the LID group's
+remove_add PN "$G1" 15559000002 2 "$A@s.whatsapp.net"
+remove_add LID "$G2" 15559000004 4 100000000000001@lid
 check "the sim counted no ack that did not match" \
     status_has '"unmatched_acks":0'
 [ $? -eq 0 ] || { diag "$tmp/status.json"; grep 'does not match' "$tmp/sim.log" | sed 's/^/# /'; }

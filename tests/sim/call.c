@@ -14,13 +14,10 @@
  */
 #include "base/compat.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <json-c/json.h>
 
 #include "base/arena.h"
 #include "base/xmalloc.h"
@@ -40,46 +37,6 @@ struct call_job {
 	char			 reason[24];	/* terminate's; "" none */
 	bool			 video;
 };
-
-static int
-reply(struct buf *out, struct json_object *o, int status)
-{
-	const char	*txt = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	buf_append(out, txt, strlen(txt));
-	buf_push(out, '\n');
-	json_object_put(o);
-	return status;
-}
-
-static int
-error(struct buf *out, int status, const char *msg)
-{
-	struct json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return reply(out, o, status);
-}
-
-static const char *
-jstr(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static bool
-jbool(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	return o != NULL && json_object_object_get_ex(o, key, &v) &&
-	    json_object_get_boolean(v);
-}
 
 /*
  * Route the <call> from j->caller with the action child ch (id: the
@@ -208,74 +165,59 @@ job_fire(uv_timer_t *t)
 	uv_close((uv_handle_t *)t, job_closed);
 }
 
-/* POST /admin/call: see README.md. */
-static int
-post_call(struct sim *s, struct json_object *in, struct buf *out)
-{
-	struct json_object	*o;
-	struct call_job		*j;
-	const char		*from = jstr(in, "from"), *to = jstr(in, "to");
-	const char		*end = jstr(in, "end"), *g = jstr(in, "group");
-	const char		*after = jstr(in, "after_ms");
-	char			 id[32];
-	long			 ms = after != NULL ? strtol(after, NULL, 10) :
-				     2000;
-	unsigned		 n;
-	uint8_t			 r[16];
-	size_t			 i;
+/* The ends a call may have (README.md). */
+static const char *const ends[] = {
+	"timeout", "accepted_elsewhere", "rejected_elsewhere", "hangup",
+	"none",
+};
 
-	if (from == NULL || to == NULL)
-		return error(out, 400, "from and to (PNs) are needed");
-	if (end == NULL)
-		end = "timeout";
-	if (strcmp(end, "timeout") != 0 && strcmp(end, "none") != 0 &&
-	    strcmp(end, "accepted_elsewhere") != 0 &&
-	    strcmp(end, "rejected_elsewhere") != 0 && strcmp(end, "hangup"))
-		return error(out, 400, "end: timeout, accepted_elsewhere, "
-		    "rejected_elsewhere, hangup or none");
-	if (ms < 0 || ms > 600000)
-		return error(out, 400, "after_ms: 0 to 600000");
+int
+sim_call_start(struct sim *s, const struct sim_call_req *rq,
+    struct sim_call_res *res, const char **why)
+{
+	struct call_job	*j;
+	const char	*end = rq->end != NULL ? rq->end : "timeout";
+	uint8_t		 r[16];
+	size_t		 i;
+
+	for (i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (strcmp(end, ends[i]) == 0)
+			break;
+	*why = "end: timeout, accepted_elsewhere, rejected_elsewhere, "
+	    "hangup or none";
+	if (i == sizeof(ends) / sizeof(ends[0]))
+		return 400;
+	*why = "after_ms: 0 to 600000";
+	if (rq->after_ms < 0 || rq->after_ms > 600000)
+		return 400;
 	j = xcalloc(1, sizeof(*j));
 	j->s = s;
-	if ((j->caller = sim_account_by_pn(s, from)) == NULL ||
-	    (j->callee = sim_account_by_pn(s, to)) == NULL) {
+	*why = "no such account or contact";
+	if (rq->from == NULL || rq->to == NULL ||
+	    (j->caller = sim_account_by_pn(s, rq->from)) == NULL ||
+	    (j->callee = sim_account_by_pn(s, rq->to)) == NULL) {
 		free(j);
-		return error(out, 404, "no such account or contact");
+		return 404;
 	}
 	for (i = 0; i < sizeof(r); i++)
 		r[i] = (uint8_t)(s->next_iq * 131 + i * 17 + (uint64_t)rand());
 	for (i = 0; i < sizeof(r); i++)
 		snprintf(j->call_id + 2 * i, 3, "%02X", r[i]);
-	if (g != NULL)
-		snprintf(j->group, sizeof(j->group), "%s%s", g,
-		    strchr(g, '@') != NULL ? "" : "@g.us");
-	j->video = jbool(in, "video");
+	if (rq->group != NULL)
+		snprintf(j->group, sizeof(j->group), "%s%s", rq->group,
+		    strchr(rq->group, '@') != NULL ? "" : "@g.us");
+	j->video = rq->video;
 	if (strcmp(end, "none") != 0 && strcmp(end, "hangup") != 0)
 		snprintf(j->reason, sizeof(j->reason), "%s", end);
-	n = jbool(in, "malformed") ? send_malformed(s, j, id) :
-	    send_offer(s, j, id);
-	o = json_object_new_object();
-	json_object_object_add(o, "call_id", json_object_new_string(
-	    j->call_id));
-	json_object_object_add(o, "id", json_object_new_string(id));
-	json_object_object_add(o, "devices", json_object_new_int64(n));
-	if (strcmp(end, "none") == 0 || jbool(in, "malformed")) {
+	res->devices = rq->malformed ? send_malformed(s, j, res->id) :
+	    send_offer(s, j, res->id);
+	snprintf(res->call_id, sizeof(res->call_id), "%s", j->call_id);
+	if (strcmp(end, "none") == 0 || rq->malformed) {
 		free(j);
-		return reply(out, o, 200);
+		return 0;
 	}
 	uv_timer_init(&s->loop, &j->t);
 	j->t.data = j;
-	uv_timer_start(&j->t, job_fire, (uint64_t)ms, 0);
-	return reply(out, o, 200);
-}
-
-int
-sim_call_admin(struct sim *s, const char *path, struct json_object *in,
-    bool post, struct buf *out)
-{
-	if (strcmp(path, "call") != 0)
-		return 0;
-	if (!post)
-		return error(out, 405, "POST");
-	return post_call(s, in, out);
+	uv_timer_start(&j->t, job_fire, (uint64_t)rq->after_ms, 0);
+	return 0;
 }

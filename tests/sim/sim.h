@@ -145,7 +145,8 @@ struct sim_route {
 	uint64_t		 seq;		/* 1, 2, ... */
 	enum sim_route_kind	 kind;
 	char			 id[80];	/* stanza id */
-	char			 type[24];	/* stanza type attribute, or "" */
+	char			 type[24];	/* stanza type attribute, or "";
+						 * a <call>'s action */
 	char			 from[96];	/* sender device JID (as sent) */
 	char			 to[96];	/* target device JID */
 	char			 enc[48];	/* enc types, "pkmsg", or "" */
@@ -733,13 +734,29 @@ int	sim_hist_admin(struct sim *s, const char *path, const char *query,
 	    struct json_object *in, bool post, struct buf *out);
 
 /* --- call.c --- */
+/* A call to make (POST /admin/call, README.md); strings borrowed. */
+struct sim_call_req {
+	const char	*from;		/* the caller's PN */
+	const char	*to;		/* the account called (PN) */
+	const char	*group;		/* a group id or JID, or NULL */
+	const char	*end;		/* timeout (NULL), accepted_elsewhere,
+					 * rejected_elsewhere, hangup, none */
+	bool		 video;
+	bool		 malformed;	/* an offer no reader can take */
+	int64_t		 after_ms;	/* until the terminate */
+};
+struct sim_call_res {
+	char		 call_id[40];
+	char		 id[32];	/* the offer's stanza id */
+	unsigned	 devices;	/* queued for */
+};
 /*
- * The admin routes of calls (README.md): POST /admin/call.  Path after
- * "/admin/", JSON body or NULL.  Returns the HTTP status, or 0 when path
- * is not one of them.
+ * The caller's phone calls: the offer routed to every linked companion
+ * of the account now, the terminate after rq->after_ms (a timer).
+ * Returns 0 and *res, or an HTTP status (400, 404) with *why (static).
  */
-int	sim_call_admin(struct sim *s, const char *path, struct json_object *in,
-	    bool post, struct buf *out);
+int	sim_call_start(struct sim *s, const struct sim_call_req *rq,
+	    struct sim_call_res *res, const char **why);
 
 /* --- media.c --- */
 /* Start the media host's vhost on the lws context (after sim_ws_start()):
