@@ -1035,10 +1035,6 @@ sim_route_json(const struct sim *s)
 		json_object_object_add(o, "from",
 		    json_object_new_string(r->from));
 		json_object_object_add(o, "to", json_object_new_string(r->to));
-		json_object_object_add(o, "participant",
-		    json_object_new_string(r->participant));
-		json_object_object_add(o, "recipient",
-		    json_object_new_string(r->recipient));
 		for (const char *e = r->enc; *e != '\0';) {
 			size_t	 l = strcspn(e, " ");
 
@@ -1057,6 +1053,10 @@ sim_route_json(const struct sim *s)
 		    json_object_new_int64(r->offline_deliveries));
 		json_object_object_add(o, "acked",
 		    json_object_new_boolean(r->acked));
+		json_object_object_add(o, "participant",
+		    json_object_new_string(r->participant));
+		json_object_object_add(o, "recipient",
+		    json_object_new_string(r->recipient));
 		json_object_array_add(arr, o);
 	}
 	return arr;
