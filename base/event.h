@@ -89,7 +89,19 @@ enum ev_notice {
 	EV_NOTICE_NOT_SENT,	/* our message did not reach the sender's
 				 * device notice_device (its encryption
 				 * failed; the session is rebuilt) */
+	/* A call (protocol-features.md 5; wachat shows calls, never takes
+	 * or rejects one): notice_device holds the call's EV_CALL_* bits. */
+	EV_NOTICE_CALL_IN,	/* a call rings */
+	EV_NOTICE_CALL_MISSED,	/* it ended unanswered (or came from the
+				 * offline queue, over) */
+	EV_NOTICE_CALL_ELSEWHERE, /* answered on another device */
+	EV_NOTICE_CALL_DECLINED, /* declined on another device */
 };
+#define EV_NOTICE_MAX	EV_NOTICE_CALL_DECLINED
+
+/* The bits of an EV_NOTICE_CALL_* notice's notice_device. */
+#define EV_CALL_VIDEO	0x1u	/* a video call (else voice) */
+#define EV_CALL_GROUP	0x2u	/* a group call */
 
 /* A group member's standing (EV_GROUP). */
 enum ev_role {
@@ -210,7 +222,8 @@ struct ev_message {
 	bool		 notice;	/* a line from wachat, not a person */
 	int64_t		 ts_ms;
 	enum ev_notice	 notice_kind;	/* notice: what it says */
-	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device */
+	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
+					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 };
 
 /* EV_MSG_STATE: our message key moved to state. */
@@ -312,7 +325,8 @@ struct ev_msg {
 	struct ev_tally	*reactions;	/* in the order they first came */
 	uint32_t	 nreactions;
 	enum ev_notice	 notice_kind;	/* EV_ROW_NOTICE: what it says */
-	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device */
+	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
+					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 };
 
 /*

@@ -13,6 +13,54 @@
 #include "base/notice.h"
 
 #define PREFIX		"wachat-notice/1 "
+#define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* The calls' codes: "call-in voice", "call-missed group-video", ... */
+static const struct {
+	enum ev_notice	 kind;
+	const char	*word;
+} calls[] = {
+	{ EV_NOTICE_CALL_IN, "call-in" },
+	{ EV_NOTICE_CALL_MISSED, "call-missed" },
+	{ EV_NOTICE_CALL_ELSEWHERE, "call-elsewhere" },
+	{ EV_NOTICE_CALL_DECLINED, "call-declined" },
+};
+
+/* By EV_CALL_* bits (video 1, group 2). */
+static const char *const media[] = {
+	"voice", "video", "group-voice", "group-video",
+};
+
+static const char *
+call_word(enum ev_notice kind)
+{
+	size_t	 i;
+
+	for (i = 0; i < NITEMS(calls); i++)
+		if (calls[i].kind == kind)
+			return calls[i].word;
+	return NULL;
+}
+
+/* p, after the prefix, as a call's code: 1 and *kind, *bits, or 0. */
+static int
+call_parse(const char *p, enum ev_notice *kind, uint32_t *bits)
+{
+	size_t	 i, k, l;
+
+	for (i = 0; i < NITEMS(calls); i++) {
+		l = strlen(calls[i].word);
+		if (strncmp(p, calls[i].word, l) != 0 || p[l] != ' ')
+			continue;
+		for (k = 0; k < NITEMS(media); k++)
+			if (strcmp(p + l + 1, media[k]) == 0) {
+				*kind = calls[i].kind;
+				*bits = (uint32_t)k;
+				return 1;
+			}
+	}
+	return 0;
+}
 
 int
 notice_code(enum ev_notice kind, uint32_t device, char *out, size_t len)
@@ -23,6 +71,13 @@ notice_code(enum ev_notice kind, uint32_t device, char *out, size_t len)
 		return 1;
 	case EV_NOTICE_NOT_SENT:
 		snprintf(out, len, PREFIX "not-sent %u", (unsigned)device);
+		return 1;
+	case EV_NOTICE_CALL_IN:
+	case EV_NOTICE_CALL_MISSED:
+	case EV_NOTICE_CALL_ELSEWHERE:
+	case EV_NOTICE_CALL_DECLINED:
+		snprintf(out, len, PREFIX "%s %s", call_word(kind),
+		    media[device & (EV_CALL_VIDEO | EV_CALL_GROUP)]);
 		return 1;
 	case EV_NOTICE_TEXT:
 		break;
@@ -52,6 +107,8 @@ notice_parse(const char *text, enum ev_notice *kind, uint32_t *device)
 		*kind = EV_NOTICE_IDENTITY;
 		return;
 	}
+	if (call_parse(p, kind, device))
+		return;
 	if (strncmp(p, "not-sent ", 9) != 0 || p[9] < '0' || p[9] > '9')
 		return;
 	d = strtoul(p + 9, &end, 10);
@@ -59,6 +116,36 @@ notice_parse(const char *text, enum ev_notice *kind, uint32_t *device)
 		return;
 	*kind = EV_NOTICE_NOT_SENT;
 	*device = (uint32_t)d;
+}
+
+/* The words of a call's notice (gettext): by kind, then EV_CALL_* bits. */
+static const char *
+call_words(enum ev_notice kind, uint32_t bits)
+{
+	static const char *const in[] = {
+		N_("Incoming voice call"), N_("Incoming video call"),
+		N_("Incoming group voice call"),
+		N_("Incoming group video call"),
+	};
+	static const char *const missed[] = {
+		N_("Missed voice call"), N_("Missed video call"),
+		N_("Missed group voice call"), N_("Missed group video call"),
+	};
+	size_t	 k = bits & (EV_CALL_VIDEO | EV_CALL_GROUP);
+
+	switch (kind) {
+	case EV_NOTICE_CALL_IN:
+		return _(in[k]);
+	case EV_NOTICE_CALL_MISSED:
+		return _(missed[k]);
+	case EV_NOTICE_CALL_ELSEWHERE:
+		return _("Answered on another device");
+	case EV_NOTICE_CALL_DECLINED:
+		return _("Declined on another device");
+	default:
+		break;
+	}
+	return "";
 }
 
 int
@@ -75,6 +162,12 @@ notice_words(enum ev_notice kind, uint32_t device, const char *who,
 		snprintf(out, len, _("message not sent to %s's device %u: its "
 		    "encryption failed (the session is rebuilt for the next "
 		    "message)"), who, (unsigned)device);
+		return 1;
+	case EV_NOTICE_CALL_IN:
+	case EV_NOTICE_CALL_MISSED:
+	case EV_NOTICE_CALL_ELSEWHERE:
+	case EV_NOTICE_CALL_DECLINED:
+		snprintf(out, len, "%s", call_words(kind, device));
 		return 1;
 	}
 	return 0;

@@ -8,6 +8,13 @@
  *
  *	"wachat-notice/1 identity"		EV_NOTICE_IDENTITY
  *	"wachat-notice/1 not-sent DEVICE"	EV_NOTICE_NOT_SENT
+ *	"wachat-notice/1 call-in MEDIA"		EV_NOTICE_CALL_IN
+ *	"wachat-notice/1 call-missed MEDIA"	EV_NOTICE_CALL_MISSED
+ *	"wachat-notice/1 call-elsewhere MEDIA"	EV_NOTICE_CALL_ELSEWHERE
+ *	"wachat-notice/1 call-declined MEDIA"	EV_NOTICE_CALL_DECLINED
+ *
+ * MEDIA is voice, video, group-voice or group-video: the EV_CALL_* bits
+ * 0 to 3, which notice_parse() gives back as the device.
  *
  * Any other text is EV_NOTICE_TEXT, except the English "security code
  * changed" of older versions, read as EV_NOTICE_IDENTITY.  And the
@@ -26,7 +33,8 @@
 #define NOTICE_CODE_MAX	64	/* bytes of a code, NUL included */
 
 /*
- * The code of a notice of kind (device: EV_NOTICE_NOT_SENT's) into
+ * The code of a notice of kind (device: EV_NOTICE_NOT_SENT's device, or
+ * an EV_NOTICE_CALL_*'s EV_CALL_* bits) into
  * out[len] (len >= NOTICE_CODE_MAX).  Returns 1, or 0 for EV_NOTICE_TEXT
  * or an unknown kind (nothing written: the text is stored as it is).
  */
@@ -35,7 +43,8 @@ int	notice_code(enum ev_notice kind, uint32_t device, char *out,
 
 /*
  * What the stored text of a notice row says: its kind into *kind and,
- * for EV_NOTICE_NOT_SENT, the device into *device (0 otherwise).  text
+ * for EV_NOTICE_NOT_SENT, the device into *device (for EV_NOTICE_CALL_*
+ * its EV_CALL_* bits; 0 otherwise).  text
  * may be NULL (EV_NOTICE_TEXT).  A code of a newer version, or a
  * malformed one, is EV_NOTICE_TEXT (shown as it is).
  */
@@ -45,7 +54,8 @@ void	notice_parse(const char *text, enum ev_notice *kind,
 /*
  * The words of a notice of kind into out[len] (truncated to fit): who
  * names the member (unsanitised: the caller cleans what it prints),
- * device EV_NOTICE_NOT_SENT's device.  Returns 1, or 0 for
+ * device EV_NOTICE_NOT_SENT's device or EV_NOTICE_CALL_*'s EV_CALL_*
+ * bits ("Missed video call").  Returns 1, or 0 for
  * EV_NOTICE_TEXT (nothing written: its text says it).
  */
 int	notice_words(enum ev_notice kind, uint32_t device, const char *who,

@@ -177,6 +177,14 @@ struct counter {
 	unsigned	 n;
 };
 
+/* A call seen on this run (dm-call.c): what its line said. */
+#define DM_CALLS	16
+struct dm_call {
+	char		 id[80];	/* call-id; "" when the slot is free */
+	uint32_t	 bits;		/* WA_DM_CALL_* */
+	bool		 over;		/* its last line is shown */
+};
+
 /* A w:g2 query or change waiting for its answer. */
 struct group_iq {
 	char		 iq[32];	/* "" when the slot is free */
@@ -221,7 +229,21 @@ struct wa_dm {
 						 * same until the next
 						 * connection */
 	bool			 full_told;	/* ... and said so */
+	struct dm_call		 calls[DM_CALLS];
+	size_t			 calls_next;
 };
+
+/* --- proto/dm-call.c --- */
+/*
+ * An incoming <call> n (protocol-features.md 5): read (proto/call.h) and
+ * shown as a notice line in the caller's chat (or the group's): a live
+ * offer "Incoming voice call", its terminate "Missed voice call" (or
+ * answered or declined on another device), an offer from the offline
+ * queue missed at once.  Never answers or rejects.  A call that cannot
+ * be read is logged and taken (0: the engine acks it).  Returns 0, or
+ * the store's error (the line not stored: not acked, sent again).
+ */
+int	dm_call_on(struct wa_dm *dm, const struct wa_node *n);
 
 /* --- proto/dm-util.c: helpers every file uses --- */
 void	dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev);
@@ -268,6 +290,8 @@ struct dm_note {
 	const char	*text;
 	enum wa_dm_note	 kind;
 	uint32_t	 device;
+	const char	*id;		/* its message id, or NULL: a new one
+					 * (not the id array it is put in) */
 };
 /* Store notice n in its chat, in the open transaction if any, its id into
  * id[WA_DM_ID_MAX]; the UI is not told.  Returns 0 or the store's error

@@ -225,8 +225,12 @@ dm_notice_put_kind(struct wa_dm *dm, const struct dm_note *n,
 
 	if (dm->host.rng(dm->host.arg, r, sizeof(r)) != 0)
 		memset(r, 0, sizeof(r));
-	snprintf(id, WA_DM_ID_MAX, "wachat-notice-%02X%02X%02X%02X%02X%02X"
-	    "%02X%02X", r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
+	if (n->id != NULL)
+		snprintf(id, WA_DM_ID_MAX, "%s", n->id);
+	else
+		snprintf(id, WA_DM_ID_MAX, "wachat-notice-%02X%02X%02X%02X"
+		    "%02X%02X%02X%02X", r[0], r[1], r[2], r[3], r[4], r[5],
+		    r[6], r[7]);
 	memset(&m, 0, sizeof(m));
 	m.chat = n->chat;
 	m.id = id;
@@ -267,7 +271,8 @@ int
 dm_notice_put(struct wa_dm *dm, const char *chat, const char *sender,
     int64_t ts, const char *text, char id[WA_DM_ID_MAX])
 {
-	struct dm_note	 n = { chat, sender, ts, text, WA_DM_NOTE_TEXT, 0 };
+	struct dm_note	 n = { chat, sender, ts, text, WA_DM_NOTE_TEXT, 0,
+	    NULL };
 
 	return dm_notice_put_kind(dm, &n, id);
 }
@@ -276,7 +281,8 @@ void
 dm_notice_show(struct wa_dm *dm, const char *chat, const char *sender,
     int64_t ts, const char *text, const char *id)
 {
-	struct dm_note	 n = { chat, sender, ts, text, WA_DM_NOTE_TEXT, 0 };
+	struct dm_note	 n = { chat, sender, ts, text, WA_DM_NOTE_TEXT, 0,
+	    NULL };
 
 	dm_notice_show_kind(dm, &n, id);
 }
@@ -285,7 +291,8 @@ void
 dm_notice_kind(struct wa_dm *dm, const char *chat, const char *sender,
     int64_t ts, const char *text, enum wa_dm_note kind, uint32_t device)
 {
-	struct dm_note	 n = { chat, sender, ts, text, kind, device };
+	struct dm_note	 n = { chat, sender, ts, text, kind, device,
+	    NULL };
 	char		 id[WA_DM_ID_MAX];
 
 	if (dm_notice_put_kind(dm, &n, id) == 0)

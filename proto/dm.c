@@ -231,6 +231,16 @@ take_notification(struct wa_dm *dm, const struct wa_node *n)
 	return dev ? dm_recv_devices(dm, n) : dm_group_on_notification(dm, n);
 }
 
+/* A <call>: shown (dm-call.c); the engine acks it unless the line could
+ * not be stored. */
+static int
+take_call(struct wa_dm *dm, const struct wa_node *n)
+{
+	if (refused_full(dm, n))
+		return dm->full ? -ENOSPC : -EIO;
+	return dm_call_on(dm, n);
+}
+
 /* An answer to one of our queries: a group's, the pending retry's, the
  * job's. */
 static int
@@ -247,6 +257,7 @@ static const struct route routes[] = {
 	{ "chatstate", take_chatstate },
 	{ "presence", take_presence },
 	{ "notification", take_notification },
+	{ "call", take_call },
 	{ "iq", take_iq },
 };
 

@@ -69,7 +69,16 @@ enum wa_dm_note {
 	WA_DM_NOTE_IDENTITY,	/* the sender's security code changed */
 	WA_DM_NOTE_NOT_SENT,	/* our message missed the sender's device
 				 * notice_device (its encryption failed) */
+	/* A call (proto/call.h): notice_device holds WA_DM_CALL_* bits. */
+	WA_DM_NOTE_CALL_IN,	/* it rings */
+	WA_DM_NOTE_CALL_MISSED,	/* it ended unanswered, or came over */
+	WA_DM_NOTE_CALL_ELSEWHERE, /* answered on another device */
+	WA_DM_NOTE_CALL_DECLINED, /* declined on another device */
 };
+
+/* The bits of a call notice's notice_device (base/event.h EV_CALL_*). */
+#define WA_DM_CALL_VIDEO	0x1u
+#define WA_DM_CALL_GROUP	0x2u
 
 struct wa_dm_msg {
 	const char	*chat;		/* the contact's user JID (non-AD) */
@@ -395,15 +404,18 @@ void		wa_dm_offline(struct wa_dm *dm);
 /*
  * Take a stanza: <message>, <receipt>, <ack class="message">,
  * <chatstate>, <presence>, <notification type="devices">, "w:gp2" or
- * "privacy_token" (its tokens stored, 15.6), or an <iq> answering one
- * of the module's queries.  An ack with error 463 (the contact takes
+ * "privacy_token" (its tokens stored, 15.6), a <call> (shown as a line,
+ * never answered: protocol-features.md 5), or an <iq> answering one of
+ * the module's queries.  An ack with error 463 (the contact takes
  * messages only with a privacy token, 9.6) of a 1:1 message has our
  * token issued to the contact (its answer's tokens stored) and the
  * message sent once more with the token the store then holds; a second
- * 463 fails it (WA_DM_EV_SEND_FAILED saying so; it stays stored).  Returns 1 when it was
+ * 463 fails it (WA_DM_EV_SEND_FAILED saying so; it stays stored).
+ * Returns 1 when it was
  * the module's (handled, and acked where the protocol wants), 0 when not
- * (and for a notification handled: the caller acks it, 11.7), or for a
- * notification whose change could not be stored, the store's error
+ * (and for a notification or call handled: the caller acks it, 11.7), or
+ * for a notification or call whose change could not be stored, the
+ * store's error
  * (-ENOSPC, -EIO; nothing of it was kept): the caller must not ack it,
  * so that the server sends it again (reliability.md rule 1).
  */

@@ -4,7 +4,8 @@
  * (proto/eng-int.h).  The connection's frame callback decodes one stanza
  * and routes it by tag through one table; an <iq> goes on by its type,
  * and an answer by the id of the query it answers; a <notification> is
- * acked first (11.7), then routed by its type.  Each handler only
+ * routed by its type, then acked (11.7), and a <call> shown, then acked,
+ * both with the acks' one builder (wa_msg_ack).  Each handler only
  * delegates to the file that does the work.  What the engine does not
  * take goes, once online, to history sync (proto/hsync.h) and then to
  * messaging (proto/dm.h): message, receipt, ack, chatstate, presence, the
@@ -24,6 +25,7 @@
 #include "proto/dm.h"
 #include "proto/eng-int.h"
 #include "proto/hsync.h"
+#include "proto/msg.h"
 #include "proto/node.h"
 
 #define NITEMS(a)	(sizeof(a) / sizeof((a)[0]))
@@ -52,29 +54,25 @@ route(const struct route *r, size_t n, struct wa_str name, struct wa_eng *e,
 
 /* --- <notification> by type (acked after) --- */
 
+/*
+ * The ack of a <notification> or a <call> n (11.7): the one builder of
+ * acks, wa_msg_ack() (proto/msg.h), as messaging's: class, id, to=from,
+ * participant and recipient as on n (the server matches the ack on
+ * them, real-server.md rows 22, 24), type copied ([WM] receipt.go
+ * sendAck, [BL] buildAckStanza).
+ */
 static void
-ack_notification(struct wa_eng *e, const struct wa_node *n)
+ack_stanza(struct wa_eng *e, const struct wa_node *n)
 {
-	struct arena		 a;
-	struct wa_node		*ack;
-	const struct wa_val	*from = wa_node_attr(n, "from");
-	char			 id[IQ_ID_LEN * 2], type[64];
+	struct arena	 a;
+	struct wa_node	*ack;
 
-	/* 11.7: <ack class="notification" id to type/>. */
-	wa_node_str_copy(n, "id", id, sizeof(id));
-	wa_node_str_copy(n, "type", type, sizeof(type));
 	arena_init(&a, 0);
-	ack = wa_nb_new(&a, "ack", 4);
-	wa_nb_attr(ack, "class", "notification");
-	wa_nb_attr(ack, "id", id);
-	if (from != NULL) {
-		ack->attrs[ack->nattrs].key = wa_str_c("to");
-		ack->attrs[ack->nattrs++].val = *from;
-	} else
-		wa_nb_attr_server(ack, "to");
-	if (type[0] != '\0')
-		wa_nb_attr(ack, "type", type);
-	(void)eng_send(e, ack);
+	if (wa_msg_ack(n, NULL, NULL, &a, &ack) == 0)
+		(void)eng_send(e, ack);
+	else
+		log_warn("a <%.*s> without an id or from: not acked",
+		    (int)n->tag.len, n->tag.p);
 	arena_release(&a);
 }
 
@@ -134,7 +132,23 @@ on_notification(struct wa_eng *e, const struct wa_node *n)
 	/* acked once handled; not when it could not be stored: the server
 	 * sends it again (reliability.md rule 1) */
 	if (rc >= 0)
-		ack_notification(e, n);
+		ack_stanza(e, n);
+	return true;
+}
+
+/* --- <call> (protocol-features.md 5): shown by messaging, then acked,
+ * also when it cannot be read; not when its line could not be stored
+ * (sent again). */
+
+static bool
+on_call(struct wa_eng *e, const struct wa_node *n)
+{
+	int	 rc = 0;
+
+	if (e->online && e->dm != NULL)
+		rc = wa_dm_stanza(e->dm, n);
+	if (rc >= 0)
+		ack_stanza(e, n);
 	return true;
 }
 
@@ -260,6 +274,7 @@ static const struct route stanzas[] = {
 	{ "stream:error", on_stream_error },
 	{ "xmlstreamend", on_stream_end },
 	{ "notification", on_notification },
+	{ "call", on_call },
 };
 
 /* Not the engine's: history sync first, then messaging. */

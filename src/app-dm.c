@@ -155,9 +155,17 @@ app_dm_note(enum wa_dm_note n)
 	case WA_DM_NOTE_TEXT:		return EV_NOTICE_TEXT;
 	case WA_DM_NOTE_IDENTITY:	return EV_NOTICE_IDENTITY;
 	case WA_DM_NOTE_NOT_SENT:	return EV_NOTICE_NOT_SENT;
+	case WA_DM_NOTE_CALL_IN:	return EV_NOTICE_CALL_IN;
+	case WA_DM_NOTE_CALL_MISSED:	return EV_NOTICE_CALL_MISSED;
+	case WA_DM_NOTE_CALL_ELSEWHERE:	return EV_NOTICE_CALL_ELSEWHERE;
+	case WA_DM_NOTE_CALL_DECLINED:	return EV_NOTICE_CALL_DECLINED;
 	}
 	return EV_NOTICE_TEXT;
 }
+
+/* A call notice's bits go from proto/dm.h to base/event.h as they are. */
+_Static_assert(WA_DM_CALL_VIDEO == EV_CALL_VIDEO &&
+    WA_DM_CALL_GROUP == EV_CALL_GROUP, "the call bits differ");
 
 static int
 in_insert(void *arg, const struct wa_dm_msg *m)

@@ -7,7 +7,9 @@
  * <receipt> (wa_msg_receipt_parse), <chatstate>, <presence>, the server's
  * <ack class="message"> (wa_msg_server_ack_parse), and the <ack> the
  * engine answers any stanza with (wa_msg_ack, then encoded), as it does
- * for a <notification>.  (The notification types are read inside the
+ * for a <notification> and a <call>; the <call> reader
+ * (wa_call_parse, proto/call.h), whose stanzas are acked even when it
+ * fails.  (The notification types are read inside the
  * engine's handlers: fuzz-wa-eng, and fuzz-wa-group for w:gp2.)
  * Contract: each reader returns an error or a result within the caps of
  * proto/msg.h (WA_MSG_MAX_ENCS encs, WA_MSG_MAX_IDS ids, the fields it
@@ -17,11 +19,14 @@
 #include "base/compat.h"
 
 #include <stdint.h>
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/arena.h"
 #include "base/buf.h"
 #include "proto/bin.h"
+#include "proto/call.h"
 #include "proto/msg.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -84,6 +89,25 @@ check_others(const struct wa_node *n, struct arena *a)
 		abort();
 }
 
+/* A <call> is read whatever it holds: its strings NUL-terminated within
+ * their arrays, its action and reason known values. */
+static void
+check_call(const struct wa_node *n)
+{
+	struct wa_call	 c;
+	int		 rc = wa_call_parse(n, &c);
+
+	if (rc == -EINVAL)
+		return;
+	if (strnlen(c.id, sizeof(c.id)) == sizeof(c.id) ||
+	    strnlen(c.call_id, sizeof(c.call_id)) == sizeof(c.call_id) ||
+	    strnlen(c.action_tag, sizeof(c.action_tag)) ==
+	    sizeof(c.action_tag) || c.action > WA_CALL_TERMINATE ||
+	    c.reason > WA_CALL_REASON_GROUP_ENDED ||
+	    (rc == 0 && (c.id[0] == '\0' || c.from[0] == '\0')))
+		abort();
+}
+
 /* The ack the engine sends for any stanza (11.7); it must encode. */
 static void
 check_ack(const struct wa_node *n, struct arena *a)
@@ -113,6 +137,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_message(n, &a);
 		check_receipt(n, &a);
 		check_others(n, &a);
+		check_call(n);
 		check_ack(n, &a);
 	}
 	arena_release(&a);

@@ -170,6 +170,12 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_int64((int64_t)s->presences));
 	json_object_object_add(o, "device_notifications",
 	    json_object_new_int64((int64_t)s->device_notifications));
+	json_object_object_add(o, "unmatched_acks",
+	    json_object_new_int64((int64_t)s->unmatched_acks));
+	json_object_object_add(o, "redeliveries",
+	    json_object_new_int64((int64_t)s->redeliveries));
+	json_object_object_add(o, "calls",
+	    json_object_new_int64((int64_t)s->calls));
 	json_object_object_add(o, "groups",
 	    json_object_new_int64((int64_t)s->ngroups));
 	json_object_object_add(o, "group_addressing",
@@ -995,6 +1001,42 @@ r_cert_chain(struct sim *s, const struct admin_call *a, struct buf *out)
 	return cert_chain(s, a->req->query, out);
 }
 
+static bool
+jbool(struct json_object *o, const char *key)
+{
+	struct json_object	*v;
+
+	return o != NULL && json_object_object_get_ex(o, key, &v) &&
+	    json_object_get_boolean(v);
+}
+
+/* POST /admin/call (call.c). */
+static int
+r_call(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	struct sim_call_req	 rq = { jstr(a->in, "from"), jstr(a->in, "to"),
+		jstr(a->in, "group"), jstr(a->in, "end"),
+		jbool(a->in, "video"), jbool(a->in, "malformed"), 2000 };
+	struct sim_call_res	 res;
+	struct json_object	*o;
+	const char		*why = "";
+	int			 st;
+
+	if (jstr(a->in, "after_ms") != NULL && !jint(a->in, "after_ms",
+	    &rq.after_ms))
+		return error(out, 400, "after_ms: a number");
+	memset(&res, 0, sizeof(res));
+	if ((st = sim_call_start(s, &rq, &res, &why)) != 0)
+		return error(out, st, why);
+	o = json_object_new_object();
+	json_object_object_add(o, "call_id",
+	    json_object_new_string(res.call_id));
+	json_object_object_add(o, "id", json_object_new_string(res.id));
+	json_object_object_add(o, "devices",
+	    json_object_new_int64(res.devices));
+	return reply(out, o, 200);
+}
+
 static int
 r_shutdown(struct sim *s, const struct admin_call *a, struct buf *out)
 {
@@ -1035,6 +1077,7 @@ static const struct admin_route {
 	{ A_POST, "knobs", r_knobs_set },
 	{ A_GET, "knobs", r_knobs },
 	{ A_GET, "cert-chain", r_cert_chain },
+	{ A_POST, "call", r_call },
 	{ A_POST, "shutdown", r_shutdown },
 };
 

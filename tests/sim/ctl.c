@@ -101,6 +101,11 @@ ctl_usage(FILE *f)
 "  history-status                  the history counters\n"
 "  history-media-delay MS          the media host waits MS ms before each\n"
 "                                  answer\n"
+"  call FROM TO [--video] [--group G] [--end REASON] [--after MS]\n"
+"       [--malformed]              FROM's phone calls TO's companions;\n"
+"                                  after MS ms (2000) the call ends: REASON\n"
+"                                  timeout (default), accepted_elsewhere,\n"
+"                                  rejected_elsewhere, hangup or none\n"
 "  shutdown                        stop the sim\n", f);
 }
 
@@ -613,6 +618,38 @@ history_media_delay(const struct ctl_cmd *c, const char *base, int argc,
 	return post_json(base, c->path, o);
 }
 
+/* call FROM TO [--video] [--group G] [--end R] [--after MS] [--malformed] */
+static int
+call(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	struct json_object	*o = json_object_new_object();
+	int			 i;
+
+	add_str(o, "from", argv[1]);
+	add_str(o, "to", argv[2]);
+	for (i = 3; i < argc; i++) {
+		if (strcmp(argv[i], "--video") == 0 ||
+		    strcmp(argv[i], "--malformed") == 0) {
+			json_object_object_add(o, argv[i] + 2,
+			    json_object_new_boolean(1));
+			continue;
+		}
+		if (i + 1 < argc && strcmp(argv[i], "--group") == 0)
+			add_str(o, "group", argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--end") == 0)
+			add_str(o, "end", argv[++i]);
+		else if (i + 1 < argc && strcmp(argv[i], "--after") == 0)
+			add_str(o, "after_ms", argv[++i]);
+		else {
+			fprintf(stderr, "wachat-sim ctl: call: bad %s\n",
+			    argv[i]);
+			json_object_put(o);
+			return 2;
+		}
+	}
+	return post_json(base, c->path, o);
+}
+
 #define ARG1	""	/* as a suffix: argv[1] ends the route */
 
 static const struct ctl_cmd ctl_cmds[] = {
@@ -669,6 +706,7 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "connections", 1, 1, get_route, "/admin/connections", NULL,
 	    { NULL } },
 	{ "shutdown", 1, 1, post_empty, "/admin/shutdown", NULL, { NULL } },
+	{ "call", 3, -1, call, "/admin/call", NULL, { NULL } },
 	{ "account", 2, 4, account, "/admin/accounts", NULL, { NULL } },
 	{ "contact", 1, -1, contact, "/admin/contacts", NULL, { NULL } },
 	{ "device", 2, 2, get_route, "/admin/devices/", ARG1, { NULL } },

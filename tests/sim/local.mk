@@ -32,6 +32,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/admin.c \
 	tests/sim/tokens.c tests/sim/tokens.h \
 	tests/sim/loops.c \
+	tests/sim/call.c \
 	tests/sim/ctl.c
 tests_sim_wachat_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSIM_ROOT_KEY_FILE='"$(abs_top_srcdir)/tests/sim/root-key.txt"'

@@ -35,6 +35,7 @@
 #include "proto/crypto.h"
 #include "base/err.h"
 #include "proto/group.h"
+#include "proto/node.h"
 #include "nodes.h"
 #include "session.h"
 #include "sim.h"
@@ -73,6 +74,15 @@ void
 route_attr_str(const struct wa_node *n, const char *key, char *out, size_t len)
 {
 	cstr(sn_get(n, key), out, len);
+}
+
+/* Attribute key of n as text: a JID as "user[:device]@server", a string
+ * as it is; "" when absent (out[len]). */
+static void
+attr_text(const struct wa_node *n, const char *key, char *out, size_t len)
+{
+	if (!wa_node_jid(n, key, out, len))
+		route_attr_str(n, key, out, len);
 }
 
 /*
@@ -242,6 +252,8 @@ route_add(struct sim *s, enum sim_route_kind kind, const char *id,
 	snprintf(r->from, sizeof(r->from), "%s", from);
 	route_jid_text(r->to, sizeof(r->to), acct, lid, dev);
 	snprintf(r->enc, sizeof(r->enc), "%s", enc);
+	attr_text(n, "participant", r->participant, sizeof(r->participant));
+	attr_text(n, "recipient", r->recipient, sizeof(r->recipient));
 	r->acct = acct;
 	r->device = dev;
 	r->t = route_now_s();
@@ -273,6 +285,8 @@ route_deliver(struct sim *s, struct sim_route *r, struct sim_conn *only,
 	}
 	if (offline)
 		sn_attr(&a, n, "offline", "1");
+	if (offline && r->deliveries > 0)
+		s->redeliveries++;	/* sent before, never acked */
 	if (r->device == 0) {
 		if (s->phone_hook != NULL && s->phone_hook(s->phone_arg, s,
 		    r->acct, r, n)) {
@@ -759,6 +773,44 @@ on_receipt(struct origin *o, const struct wa_node *n)
 	    to.user, to.device, to.server, acked, routed, sent);
 }
 
+/*
+ * The ack n of a <notification> or <call> (kind) from o: done, the
+ * queued ones with its id, participant and recipient (11.7); an id of a
+ * queued stanza with another class, participant or recipient is counted
+ * and logged, and that stanza stays queued.  Returns how many were done.
+ */
+static unsigned
+route_ack_strict(struct sim_conn *c, const struct origin *o,
+    enum sim_route_kind kind, const char *id, const struct wa_node *n)
+{
+	struct sim_route	*r;
+	char			 part[96], rcpt[96];
+	unsigned		 k = 0, other = 0;
+
+	attr_text(n, "participant", part, sizeof(part));
+	attr_text(n, "recipient", rcpt, sizeof(rcpt));
+	for (r = o->s->routes; r != NULL; r = r->next) {
+		if (r->acked || r->acct != o->acct || r->device != o->dev ||
+		    strcmp(r->id, id) != 0)
+			continue;
+		if (r->kind == kind && strcmp(r->participant, part) == 0 &&
+		    strcmp(r->recipient, rcpt) == 0) {
+			r->acked = true;
+			k++;
+		} else if (r->kind == SIM_ROUTE_NOTIFICATION ||
+		    r->kind == SIM_ROUTE_CALL)
+			other++;
+	}
+	if (k == 0 && other > 0) {
+		o->s->unmatched_acks++;
+		sim_conn_log(c, "ack of %s %s does not match its stanza "
+		    "(participant \"%s\", recipient \"%s\"): kept queued",
+		    kind == SIM_ROUTE_CALL ? "call" : "notification", id, part,
+		    rcpt);
+	}
+	return k;
+}
+
 static void
 on_ack(struct sim_conn *c, const struct wa_node *n)
 {
@@ -773,7 +825,9 @@ on_ack(struct sim_conn *c, const struct wa_node *n)
 	if (strcmp(cls, "message") == 0)
 		k = route_ack(&o, SIM_ROUTE_MESSAGE, id, NULL);
 	else if (strcmp(cls, "notification") == 0)
-		k = route_ack(&o, SIM_ROUTE_NOTIFICATION, id, NULL);
+		k = route_ack_strict(c, &o, SIM_ROUTE_NOTIFICATION, id, n);
+	else if (strcmp(cls, "call") == 0)
+		k = route_ack_strict(c, &o, SIM_ROUTE_CALL, id, n);
 	else
 		k = route_ack(&o, SIM_ROUTE_RECEIPT, id, type);
 	if (k > 0 || c->s->opt.verbose)
@@ -972,7 +1026,8 @@ sim_route_json(const struct sim *s)
 		    json_object_new_int64((int64_t)r->seq));
 		json_object_object_add(o, "kind", json_object_new_string(
 		    r->kind == SIM_ROUTE_MESSAGE ? "message" :
-		    r->kind == SIM_ROUTE_RECEIPT ? "receipt" : "notification"));
+		    r->kind == SIM_ROUTE_RECEIPT ? "receipt" :
+		    r->kind == SIM_ROUTE_CALL ? "call" : "notification"));
 		json_object_object_add(o, "id", json_object_new_string(r->id));
 		json_object_object_add(o, "type",
 		    json_object_new_string(r->type));
@@ -997,6 +1052,10 @@ sim_route_json(const struct sim *s)
 		    json_object_new_int64(r->offline_deliveries));
 		json_object_object_add(o, "acked",
 		    json_object_new_boolean(r->acked));
+		json_object_object_add(o, "participant",
+		    json_object_new_string(r->participant));
+		json_object_object_add(o, "recipient",
+		    json_object_new_string(r->recipient));
 		json_object_array_add(arr, o);
 	}
 	return arr;

@@ -131,6 +131,7 @@ enum sim_route_kind {
 	SIM_ROUTE_MESSAGE,	/* <message> (protocol.md 9.4, 11.1) */
 	SIM_ROUTE_RECEIPT,	/* <receipt> (9.6) */
 	SIM_ROUTE_NOTIFICATION,	/* <notification type="w:gp2"> (11.7) */
+	SIM_ROUTE_CALL,		/* <call> (protocol-features.md 5; call.c) */
 };
 
 /*
@@ -145,10 +146,13 @@ struct sim_route {
 	uint64_t		 seq;		/* 1, 2, ... */
 	enum sim_route_kind	 kind;
 	char			 id[80];	/* stanza id */
-	char			 type[24];	/* stanza type attribute, or "" */
+	char			 type[24];	/* stanza type attribute, or "";
+						 * a <call>'s action */
 	char			 from[96];	/* sender device JID (as sent) */
 	char			 to[96];	/* target device JID */
 	char			 enc[48];	/* enc types, "pkmsg", or "" */
+	char			 participant[96]; /* the stanza's, or "" */
+	char			 recipient[96];	/* the stanza's, or "" */
 	struct sim_account	*acct;		/* target account */
 	uint32_t		 device;	/* target device id; 0 = phone */
 	struct buf		 stanza;	/* the node, wa_bin_encode()d */
@@ -355,6 +359,12 @@ struct sim {
 	uint64_t		 chatstates;	/* relayed */
 	uint64_t		 presences;	/* presence stanzas sent */
 	uint64_t		 device_notifications;
+	/* Acks of a queued <notification> or <call> by its id whose class,
+	 * participant or recipient differ from the stanza's: the stanza
+	 * stays queued (as the real server, real-server.md rows 22, 24). */
+	uint64_t		 unmatched_acks;
+	uint64_t		 redeliveries;	/* stanzas sent again at a login */
+	uint64_t		 calls;		/* <call> stanzas queued (call.c) */
 
 	/* <ib> (offline.c; registrations and logins are counted by
 	 * loops.c): registration DeviceProps recorded, unified_session stanzas (the last SIM_US_LOG kept),
@@ -539,9 +549,12 @@ int	sim_route_queue(struct sim *s, enum sim_route_kind kind,
 size_t	sim_route_devices(const struct sim_account *a, uint32_t *out,
 	    size_t max);
 /*
- * The client's <ack class="notification" id [type]> on connection c
- * (11.7): the notifications with that id queued for c's device are done.
- * ws.c calls it for every such ack.  Loop thread.
+ * The client's <ack class="notification"|"call" id [participant]
+ * [recipient] [type]> on connection c (11.7): the notifications (calls)
+ * with that id, participant and recipient queued for c's device are
+ * done; one with that id but another class, participant or recipient is
+ * not, and the ack is counted as unmatched_acks.  ws.c calls it for every
+ * such ack.  Loop thread.
  */
 void	sim_route_notification_ack(struct sim_conn *c, const struct wa_node *n);
 /* GET /admin/messages: every routed stanza (new reference). */
@@ -811,6 +824,31 @@ struct json_object *sim_loops_status_json(const struct sim *s);
  * sim_hist_admin(). */
 int	sim_loops_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
+
+/* --- call.c --- */
+/* A call to make (POST /admin/call, README.md); strings borrowed. */
+struct sim_call_req {
+	const char	*from;		/* the caller's PN */
+	const char	*to;		/* the account called (PN) */
+	const char	*group;		/* a group id or JID, or NULL */
+	const char	*end;		/* timeout (NULL), accepted_elsewhere,
+					 * rejected_elsewhere, hangup, none */
+	bool		 video;
+	bool		 malformed;	/* an offer no reader can take */
+	int64_t		 after_ms;	/* until the terminate */
+};
+struct sim_call_res {
+	char		 call_id[40];
+	char		 id[32];	/* the offer's stanza id */
+	unsigned	 devices;	/* queued for */
+};
+/*
+ * The caller's phone calls: the offer routed to every linked companion
+ * of the account now, the terminate after rq->after_ms (a timer).
+ * Returns 0 and *res, or an HTTP status (400, 404) with *why (static).
+ */
+int	sim_call_start(struct sim *s, const struct sim_call_req *rq,
+	    struct sim_call_res *res, const char **why);
 
 /* --- media.c --- */
 /* Start the media host's vhost on the lws context (after sim_ws_start()):

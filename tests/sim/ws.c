@@ -663,10 +663,11 @@ on_stanza(struct sim_conn *c, const struct wa_node *n)
 	}
 	if (sn_is(n, "ib") && sim_offline_ib(c, n))
 		return 1;	/* unified_session, offline_batch */
-	if (sn_is(n, "ack") && wa_str_eqc(sn_get(n, "class"), "notification")) {
-		struct wa_str	 t = sn_get(n, "type");
+	if (sn_is(n, "ack") && (wa_str_eqc(sn_get(n, "class"),
+	    "notification") || wa_str_eqc(sn_get(n, "class"), "call"))) {
+		struct wa_str	 t = sn_get(n, "type"), k = sn_get(n, "class");
 
-		sim_conn_log(c, "notification %.*s acked (%.*s)",
+		sim_conn_log(c, "%.*s %.*s acked (%.*s)", (int)k.len, k.p,
 		    (int)id.len, id.p, (int)t.len, t.p);
 		sim_route_notification_ack(c, n);
 		return 1;
