@@ -33,10 +33,13 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		2	/* 2: notice_kind and
+#define EV_WIRE_VERSION		3	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
-					 * EV_PAGE's rows; a peer of another
-					 * version is refused (WC_EPROTO) */
+					 * EV_PAGE's rows; 3: idle in
+					 * EV_DISCONNECTED, CMD_RECONNECT,
+					 * the call notice kinds; a peer of
+					 * another version is refused
+					 * (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */
 #define EV_WIRE_COMMAND		0x43	/* 'C' */
 #define EV_WIRE_HEADER		8	/* bytes before the payload */

@@ -149,7 +149,7 @@ dm_ident_on_notification(struct wa_dm *dm, const struct wa_node *n)
 	snprintf(chat, sizeof(chat), "%s", has_alt && jid_is_pn(alt) ? alt :
 	    user);
 	note = (struct dm_note){ chat, chat, dm->host.now_ms(dm->host.arg),
-	    "security code changed", WA_DM_NOTE_IDENTITY, 0 };
+	    "security code changed", WA_DM_NOTE_IDENTITY, 0, NULL };
 	if ((rc = dm->st->tx_begin(dm->st->arg)) < 0)
 		return failed(dm, rc);
 	if ((rc = reset_user(dm, user, &r)) == 0 && has_alt)
