@@ -23,8 +23,8 @@
 #include "route.h"
 #include "tokens.h"
 
-static int
-reply(struct buf *out, struct json_object *o, int status)
+int
+sim_json_reply(struct buf *out, struct json_object *o, int status)
 {
 	const char	*txt = json_object_to_json_string_ext(o,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -35,18 +35,17 @@ reply(struct buf *out, struct json_object *o, int status)
 	return status;
 }
 
-static int
-error(struct buf *out, int status, const char *msg)
+int
+sim_json_error(struct buf *out, int status, const char *msg)
 {
 	struct json_object	*o = json_object_new_object();
 
 	json_object_object_add(o, "error", json_object_new_string(msg));
-	return reply(out, o, status);
+	return sim_json_reply(out, o, status);
 }
 
-/* The string member key of o, or NULL. */
-static const char *
-jstr(struct json_object *o, const char *key)
+const char *
+sim_json_str(struct json_object *o, const char *key)
 {
 	struct json_object	*v;
 
@@ -186,7 +185,7 @@ status(struct sim *s, struct buf *out)
 	sim_offline_status_json(s, o);
 	/* issue 16's loops (loops.c): its own block */
 	json_object_object_add(o, "attempts", sim_loops_status_json(s));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 static void
@@ -228,17 +227,17 @@ cert_chain(struct sim *s, const char *q, struct buf *out)
 	int			 rc;
 
 	if (query(q, "fault", v, sizeof(v)) && sim_cert_fault_parse(v, &f) != 0)
-		return error(out, 400, "unknown fault");
+		return sim_json_error(out, 400, "unknown fault");
 	if (f == SIM_CERT_OK)
 		buf_append(&chain, s->chain.p, s->chain.len);
 	else if ((rc = sim_ws_chain(s, f, &chain)) != 0) {
 		buf_release(&chain);
-		return error(out, 500, wc_strerror(rc));
+		return sim_json_error(out, 500, wc_strerror(rc));
 	}
 	if (wa_pb_unpack(&wa__cert_chain__descriptor, chain.p, chain.len, &m)
 	    != 0) {
 		buf_release(&chain);
-		return error(out, 500, "own chain does not unpack");
+		return sim_json_error(out, 500, "own chain does not unpack");
 	}
 	o = json_object_new_object();
 	hex = malloc(2 * chain.len + 1);
@@ -267,7 +266,7 @@ cert_chain(struct sim *s, const char *q, struct buf *out)
 	put_cert(o, "leaf", ((Wa__CertChain *)m)->leaf);
 	protobuf_c_message_free_unpacked(m, NULL);
 	buf_release(&chain);
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 static int
@@ -281,23 +280,23 @@ add_account(struct sim *s, struct json_object *in, bool contact,
 
 	if (json_object_object_get_ex(in, "chatty_s", &v) && (!contact ||
 	    !jint(in, "chatty_s", &chatty) || chatty < 0 || chatty > 86400 ||
-	    (chatty > 0 && jstr(in, "of") == NULL)))
-		return error(out, 400, "chatty_s: 0-86400 seconds, for a "
+	    (chatty > 0 && sim_json_str(in, "of") == NULL)))
+		return sim_json_error(out, 400, "chatty_s: 0-86400 seconds, for a "
 		    "contact with an owner (of)");
-	rc = sim_account_add(s, jstr(in, "pn"), jstr(in, "lid"),
-	    jstr(in, "name"), contact, jstr(in, "of"), &a);
+	rc = sim_account_add(s, sim_json_str(in, "pn"), sim_json_str(in, "lid"),
+	    sim_json_str(in, "name"), contact, sim_json_str(in, "of"), &a);
 	if (rc == -EINVAL)
-		return error(out, 400, "pn, lid and of must be 1-20 digits");
+		return sim_json_error(out, 400, "pn, lid and of must be 1-20 digits");
 	if (rc == -EEXIST)
-		return error(out, 409, "an account has this pn or lid");
+		return sim_json_error(out, 409, "an account has this pn or lid");
 	if (rc != 0)
-		return error(out, 500, wc_strerror(rc));
+		return sim_json_error(out, 500, wc_strerror(rc));
 	if (json_object_object_get_ex(in, "echo", &v))
 		a->echo = json_object_get_boolean(v);
 	if (chatty > 0 && (rc = sim_phone_chatty(s, a, (unsigned)chatty)) !=
 	    0)
-		return error(out, 500, wc_strerror(rc));
-	return reply(out, sim_account_json(a, true), 200);
+		return sim_json_error(out, 500, wc_strerror(rc));
+	return sim_json_reply(out, sim_account_json(a, true), 200);
 }
 
 static void
@@ -315,7 +314,7 @@ list_accounts(struct sim *s, struct buf *out)
 	struct json_object	*arr = json_object_new_array();
 
 	add_oldest_first(arr, s->accounts);
-	return reply(out, arr, 200);
+	return sim_json_reply(out, arr, 200);
 }
 
 /*
@@ -342,11 +341,11 @@ device(struct sim *s, const char *path, struct json_object *in, bool post,
 		remove = true;
 	else if (slash != NULL) {
 		if (!post || strcmp(slash, "/use-prekeys") != 0)
-			return error(out, 404, "no such route");
+			return sim_json_error(out, 404, "no such route");
 		if (!jint(in, "n", &nuse) || nuse < 0)
-			return error(out, 400, "give {\"n\": N}");
+			return sim_json_error(out, 400, "give {\"n\": N}");
 	} else if (post)
-		return error(out, 404, "no such route");
+		return sim_json_error(out, 404, "no such route");
 	snprintf(jid, sizeof(jid), "%.*s", slash != NULL ?
 	    (int)(slash - path) : (int)strlen(path), path);
 	at = strchr(jid, '@');
@@ -358,12 +357,12 @@ device(struct sim *s, const char *path, struct json_object *in, bool post,
 
 		dev = strtoul(colon + 1, &end, 10);
 		if (end != at)
-			return error(out, 400, "bad device number");
+			return sim_json_error(out, 400, "bad device number");
 		ul = (size_t)(colon - jid);
 	} else
 		ul = (size_t)(at - jid);
 	if (ul == 0 || ul >= sizeof(user))
-		return error(out, 400, "bad JID");
+		return sim_json_error(out, 400, "bad JID");
 	memcpy(user, jid, ul);
 	user[ul] = '\0';
 	if (*at == '@' && strcmp(at + 1, "lid") == 0)
@@ -371,19 +370,19 @@ device(struct sim *s, const char *path, struct json_object *in, bool post,
 	else
 		a = sim_account_by_pn(s, user);
 	if (a == NULL)
-		return error(out, 404, "no such user");
+		return sim_json_error(out, 404, "no such user");
 	if (dev == 0 && slash == NULL)
-		return reply(out, sim_account_json(a, true), 200);
+		return sim_json_reply(out, sim_account_json(a, true), 200);
 	if ((d = sim_device_find(a, (uint32_t)dev)) == NULL)
-		return error(out, 404, "no such device");
+		return sim_json_error(out, 404, "no such device");
 	if (remove) {
 		struct json_object	*o = json_object_new_object();
 
 		if (d->removed || !d->signed_back)
-			return error(out, 409, "the device is not linked");
+			return sim_json_error(out, 409, "the device is not linked");
 		json_object_object_add(o, "notified", json_object_new_int64(
 		    sim_route_remove_device(s, a, d)));
-		return reply(out, o, 200);
+		return sim_json_reply(out, o, 200);
 	}
 	if (slash != NULL) {
 		struct json_object	*o = json_object_new_object();
@@ -397,9 +396,9 @@ device(struct sim *s, const char *path, struct json_object *in, bool post,
 		    json_object_new_int64((int64_t)d->notks));
 		json_object_object_add(o, "notified",
 		    json_object_new_int64(notified));
-		return reply(out, o, 200);
+		return sim_json_reply(out, o, 200);
 	}
-	return reply(out, sim_device_json(a, d), 200);
+	return sim_json_reply(out, sim_device_json(a, d), 200);
 }
 
 static int
@@ -410,7 +409,7 @@ list_conns(struct sim *s, struct buf *out)
 
 	for (c = s->conns; c != NULL; c = c->next)
 		json_object_array_add(arr, sim_conn_json(c));
-	return reply(out, arr, 200);
+	return sim_json_reply(out, arr, 200);
 }
 
 /* Whether connection c is the logged-in device jid ("PN:DEV@s.whatsapp.net"). */
@@ -441,7 +440,7 @@ check_stream_error(struct json_object *in, struct conn_arg *a,
     struct buf *out)
 {
 	if (!jint(in, "code", &a->v) || a->v < 0 || a->v > 65535)
-		return error(out, 400, "give {\"code\": N}, 0-65535");
+		return sim_json_error(out, 400, "give {\"code\": N}, 0-65535");
 	return 0;
 }
 
@@ -449,18 +448,18 @@ static int
 check_failure(struct json_object *in, struct conn_arg *a, struct buf *out)
 {
 	if (!jint(in, "reason", &a->v) || a->v < 0 || a->v > 65535)
-		return error(out, 400, "give {\"reason\": N}, 0-65535");
+		return sim_json_error(out, 400, "give {\"reason\": N}, 0-65535");
 	return 0;
 }
 
 static int
 check_malformed(struct json_object *in, struct conn_arg *a, struct buf *out)
 {
-	const char	*k = jstr(in, "kind");
+	const char	*k = sim_json_str(in, "kind");
 
 	if (k == NULL || sim_bad_parse(k, &a->bad) != 0 ||
 	    a->bad == SIM_BAD_NONE)
-		return error(out, 400, "give {\"kind\": truncated|"
+		return sim_json_error(out, 400, "give {\"kind\": truncated|"
 		    "oversized|garbage|undecryptable}");
 	return 0;
 }
@@ -469,10 +468,10 @@ static int
 check_reg_refresh(struct json_object *in, struct conn_arg *a,
     struct buf *out)
 {
-	a->child = jstr(in, "child");
+	a->child = sim_json_str(in, "child");
 	if (a->child != NULL && strcmp(a->child, "companion_reg_refresh") !=
 	    0 && strcmp(a->child, "pair-device-rotate-qr") != 0)
-		return error(out, 400, "child: companion_reg_refresh|"
+		return sim_json_error(out, 400, "child: companion_reg_refresh|"
 		    "pair-device-rotate-qr");
 	return 0;
 }
@@ -481,7 +480,7 @@ static int
 check_cut(struct json_object *in, struct conn_arg *a, struct buf *out)
 {
 	if (!jint(in, "bytes", &a->v) || a->v < 1 || a->v > 0xFFFFFF)
-		return error(out, 400, "give {\"bytes\": N}, 1 or more");
+		return sim_json_error(out, 400, "give {\"bytes\": N}, 1 or more");
 	return 0;
 }
 
@@ -584,14 +583,14 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 	int			 n = 0, rc;
 
 	if (slash == NULL || (size_t)(slash - rest) >= sizeof(id))
-		return error(out, 404, "no such route");
+		return sim_json_error(out, 404, "no such route");
 	memcpy(id, rest, (size_t)(slash - rest));
 	id[slash - rest] = '\0';
 	for (i = 0; i < sizeof(conn_acts) / sizeof(conn_acts[0]); i++)
 		if (strcmp(slash + 1, conn_acts[i].name) == 0)
 			act = &conn_acts[i];
 	if (act == NULL)
-		return error(out, 404, "no such action");
+		return sim_json_error(out, 404, "no such action");
 	memset(&arg, 0, sizeof(arg));
 	if ((rc = act->check(in, &arg, out)) != 0)
 		return rc;
@@ -604,15 +603,15 @@ conn_action(struct sim *s, const char *rest, struct json_object *in,
 			continue;
 		n++;
 		if ((rc = act->apply(c, &arg)) != 0)
-			return error(out, 409, rc != WC_ESTATE ?
+			return sim_json_error(out, 409, rc != WC_ESTATE ?
 			    wc_strerror(rc) : act->estate);
 	}
 	if (n == 0)
-		return error(out, 404, "no such connection");
+		return sim_json_error(out, 404, "no such connection");
 	o = json_object_new_object();
 	json_object_object_add(o, "ok", json_object_new_boolean(1));
 	json_object_object_add(o, "connections", json_object_new_int(n));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* The knobs that are numbers in a range but the revisions: 0, or the
@@ -624,18 +623,18 @@ knob_ints(struct sim *s, struct json_object *in, struct buf *out)
 
 	if (json_object_object_get_ex(in, "reg_refresh_pct", NULL)) {
 		if (!jint(in, "reg_refresh_pct", &iv) || iv < 0 || iv > 100)
-			return error(out, 400, "reg_refresh_pct: 0-100");
+			return sim_json_error(out, 400, "reg_refresh_pct: 0-100");
 		s->refresh_pct = (unsigned)iv;
 	}
 	if (json_object_object_get_ex(in, "group_flip", NULL)) {
 		if (!jint(in, "group_flip", &iv) || iv < 0 || iv > 1000)
-			return error(out, 400, "group_flip: 0-1000");
+			return sim_json_error(out, 400, "group_flip: 0-1000");
 		s->group_flip = (unsigned)iv;
 	}
 	if (json_object_object_get_ex(in, "clock_ms", NULL)) {
 		if (!jint(in, "clock_ms", &iv) || iv < -86400000 ||
 		    iv > 86400000)
-			return error(out, 400, "clock_ms: -86400000 to "
+			return sim_json_error(out, 400, "clock_ms: -86400000 to "
 			    "86400000");
 		route_clock_ms = iv;
 	}
@@ -660,32 +659,32 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 				if (strcmp(key, known[i]) == 0)
 					break;
 			if (i == sizeof(known) / sizeof(known[0]))
-				return error(out, 400, "unknown knob (known: "
+				return sim_json_error(out, 400, "unknown knob (known: "
 				    "malformed_next, cert_fault, min_version, "
 				    "sw_revision, reg_refresh_pct, group_flip, "
 				    "silent_next, drop_pair_sign, clock_ms)");
 		}
 	}
-	if ((v = jstr(in, "malformed_next")) != NULL &&
+	if ((v = sim_json_str(in, "malformed_next")) != NULL &&
 	    sim_bad_parse(v, &s->bad_next) != 0)
-		return error(out, 400, "malformed_next: none|truncated|"
+		return sim_json_error(out, 400, "malformed_next: none|truncated|"
 		    "oversized|garbage|undecryptable");
-	if ((v = jstr(in, "cert_fault")) != NULL &&
+	if ((v = sim_json_str(in, "cert_fault")) != NULL &&
 	    sim_cert_fault_parse(v, &s->cert_fault) != 0)
-		return error(out, 400, "cert_fault: none|other-root|leaf-key|"
+		return sim_json_error(out, 400, "cert_fault: none|other-root|leaf-key|"
 		    "expired|issuer-serial");
 	if (json_object_object_get_ex(in, "min_version", NULL)) {
 		if (!jint(in, "min_version", &iv) || iv < 0 || iv > UINT32_MAX)
-			return error(out, 400, "min_version: a revision, 0 = off");
+			return sim_json_error(out, 400, "min_version: a revision, 0 = off");
 		s->min_revision = (uint32_t)iv;
 	}
 	if (json_object_object_get_ex(in, "sw_revision", NULL)) {
 		if (!jint(in, "sw_revision", &iv) || iv <= 0 ||
 		    iv > UINT32_MAX)
-			return error(out, 400, "sw_revision: a revision");
+			return sim_json_error(out, 400, "sw_revision: a revision");
 		s->sw_revision = (uint32_t)iv;
 	}
-	if ((v = jstr(in, "silent_next")) != NULL) {
+	if ((v = sim_json_str(in, "silent_next")) != NULL) {
 		if (strcmp(v, "none") == 0)
 			s->silent_next = 0;
 		else if (strcmp(v, "handshake") == 0)
@@ -693,10 +692,10 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 		else if (strcmp(v, "login") == 0)
 			s->silent_next = 2;
 		else
-			return error(out, 400, "silent_next: none|handshake|"
+			return sim_json_error(out, 400, "silent_next: none|handshake|"
 			    "login");
 	}
-	if ((v = jstr(in, "drop_pair_sign")) != NULL)
+	if ((v = sim_json_str(in, "drop_pair_sign")) != NULL)
 		s->drop_pair_sign = strcmp(v, "1") == 0 ||
 		    strcmp(v, "yes") == 0 || strcmp(v, "true") == 0;
 	if ((rc = knob_ints(s, in, out)) != 0)
@@ -705,7 +704,7 @@ knobs(struct sim *s, struct json_object *in, struct buf *out)
 	    "sw_revision %u, reg_refresh_pct %u", sim_bad_name(s->bad_next),
 	    sim_cert_fault_name(s->cert_fault), s->min_revision,
 	    s->sw_revision, s->refresh_pct);
-	return reply(out, knobs_json(s), 200);
+	return sim_json_reply(out, knobs_json(s), 200);
 }
 
 static int
@@ -721,24 +720,24 @@ scan_qr(struct sim *s, const struct sim_http_req *req, struct buf *out)
 	    dry[0] != '\0' && strcmp(dry, "0") != 0, res);
 	sim_log(s, "scan-qr: %d %s", st, json_object_to_json_string_ext(res,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	return reply(out, res, st);
+	return sim_json_reply(out, res, st);
 }
 
 static int
 enter_code(struct sim *s, struct json_object *in, struct buf *out)
 {
 	struct json_object	*res = json_object_new_object();
-	const char		*code = jstr(in, "code");
+	const char		*code = sim_json_str(in, "code");
 	int			 st;
 
 	if (code == NULL) {
 		json_object_put(res);
-		return error(out, 400, "give {\"code\": \"XXXX-XXXX\"}");
+		return sim_json_error(out, 400, "give {\"code\": \"XXXX-XXXX\"}");
 	}
-	st = sim_pair_enter_code(s, code, jstr(in, "pn"), res);
+	st = sim_pair_enter_code(s, code, sim_json_str(in, "pn"), res);
 	sim_log(s, "enter-code: %d %s", st, json_object_to_json_string_ext(res,
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
-	return reply(out, res, st);
+	return sim_json_reply(out, res, st);
 }
 
 /*
@@ -749,8 +748,8 @@ enter_code(struct sim *s, struct json_object *in, struct buf *out)
 static int
 phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
 {
-	const char		*pn = jstr(in, "pn"), *to = jstr(in, "to");
-	const char		*id = jstr(in, "id"), *type = jstr(in, "type");
+	const char		*pn = sim_json_str(in, "pn"), *to = sim_json_str(in, "to");
+	const char		*id = sim_json_str(in, "id"), *type = sim_json_str(in, "type");
 	struct sim_account	*a;
 	struct wa_node		*n;
 	struct arena		 ar;
@@ -758,10 +757,10 @@ phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
 
 	if (pn == NULL || to == NULL || id == NULL || id[0] == '\0' ||
 	    strchr(to, '@') == NULL)
-		return error(out, 400, "give {\"pn\", \"to\": JID, \"id\", "
+		return sim_json_error(out, 400, "give {\"pn\", \"to\": JID, \"id\", "
 		    "\"type\"?}");
 	if ((a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
+		return sim_json_error(out, 404, "no such account");
 	arena_init(&ar, 0);
 	n = sn_new(&ar, "receipt");
 	sn_attr(&ar, n, "id", id);
@@ -771,13 +770,13 @@ phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
 	rc = sim_route_inject(s, a, 0, n);
 	arena_release(&ar);
 	if (rc != 0)
-		return error(out, 500, wc_strerror(rc));
+		return sim_json_error(out, 500, wc_strerror(rc));
 	{
 		struct json_object	*o = json_object_new_object();
 
 		json_object_object_add(o, "routed",
 		    json_object_new_int64((int64_t)s->nroutes));
-		return reply(out, o, 200);
+		return sim_json_reply(out, o, 200);
 	}
 }
 
@@ -796,29 +795,29 @@ phone_send(struct sim *s, struct json_object *in, struct buf *out)
 	int			 st;
 
 	memset(&req, 0, sizeof(req));
-	req.from_pn = jstr(in, "from_pn");
-	req.to = jstr(in, "to");
-	req.text = jstr(in, "text");
-	req.quoted_id = jstr(in, "quoted_id");
-	req.quoted_participant = jstr(in, "quoted_participant");
-	req.react_to = jstr(in, "react_to");
-	req.emoji = jstr(in, "emoji");
+	req.from_pn = sim_json_str(in, "from_pn");
+	req.to = sim_json_str(in, "to");
+	req.text = sim_json_str(in, "text");
+	req.quoted_id = sim_json_str(in, "quoted_id");
+	req.quoted_participant = sim_json_str(in, "quoted_participant");
+	req.react_to = sim_json_str(in, "react_to");
+	req.emoji = sim_json_str(in, "emoji");
 	if (json_object_object_get_ex(in, "react_from_me", &v))
 		req.react_from_me = json_object_get_boolean(v);
 	if (json_object_object_get_ex(in, "nest", &v)) {
 		int64_t	 n = json_object_get_int64(v);
 
 		if (n < 1 || n > 100000)
-			return error(out, 400, "nest: 1 to 100000");
+			return sim_json_error(out, 400, "nest: 1 to 100000");
 		req.nest = (unsigned)n;
 	}
 	res = json_object_new_object();
 	st = sim_phone_send(s, &req, res, &why);
 	if (st != 200) {
 		json_object_put(res);
-		return error(out, st, why != NULL ? why : "not sent");
+		return sim_json_error(out, st, why != NULL ? why : "not sent");
 	}
-	return reply(out, res, 200);
+	return sim_json_reply(out, res, 200);
 }
 
 /* POST /admin/mock-phone/reinstall {pn, notify}: PN's phone gets a new
@@ -830,16 +829,16 @@ phone_reinstall(struct sim *s, struct json_object *in, struct buf *out)
 {
 	struct sim_account	*a;
 	struct json_object	*o;
-	const char		*pn = jstr(in, "pn"), *nt = jstr(in, "notify");
+	const char		*pn = sim_json_str(in, "pn"), *nt = sim_json_str(in, "notify");
 	unsigned		 told = 0;
 	int			 rc;
 
 	if (pn == NULL || (a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
+		return sim_json_error(out, 404, "no such account");
 	if (nt != NULL && strcmp(nt, "pn") != 0 && strcmp(nt, "lid") != 0)
-		return error(out, 400, "notify: pn or lid");
+		return sim_json_error(out, 400, "notify: pn or lid");
 	if ((rc = sim_phone_reinstall(s, a)) != 0)
-		return error(out, 409, wc_strerror(rc));
+		return sim_json_error(out, 409, wc_strerror(rc));
 	if (nt != NULL)
 		told = sim_ident_notify(s, a, strcmp(nt, "lid") == 0);
 	o = json_object_new_object();
@@ -847,7 +846,7 @@ phone_reinstall(struct sim *s, struct json_object *in, struct buf *out)
 	json_object_object_add(o, "registration_id",
 	    json_object_new_int64(a->keys.reg_id));
 	json_object_object_add(o, "notified", json_object_new_int64(told));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* POST /admin/mock-phone/forget-sessions {pn}: PN's phone drops its
@@ -855,18 +854,18 @@ phone_reinstall(struct sim *s, struct json_object *in, struct buf *out)
 static int
 phone_forget(struct sim *s, struct json_object *in, struct buf *out)
 {
-	const char		*pn = jstr(in, "pn");
+	const char		*pn = sim_json_str(in, "pn");
 	struct sim_account	*a;
 	struct json_object	*o;
 
 	if (pn == NULL)
-		return error(out, 400, "give {\"pn\"}");
+		return sim_json_error(out, 400, "give {\"pn\"}");
 	if ((a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
+		return sim_json_error(out, 404, "no such account");
 	o = json_object_new_object();
 	json_object_object_add(o, "forgotten",
 	    json_object_new_int64(sim_phone_forget(a)));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* GET /admin/mock-phone/inbox?pn=PN: what PN's phone received and sent. */
@@ -877,10 +876,10 @@ phone_inbox(struct sim *s, const char *q, struct buf *out)
 	struct sim_account	*a;
 
 	if (q == NULL || !query(q, "pn", pn, sizeof(pn)))
-		return error(out, 400, "give ?pn=PN");
+		return sim_json_error(out, 400, "give ?pn=PN");
 	if ((a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
-	return reply(out, sim_phone_json(a), 200);
+		return sim_json_error(out, 404, "no such account");
+	return sim_json_reply(out, sim_phone_json(a), 200);
 }
 
 /* GET /sw.js: a service-worker-like page carrying the version the way
@@ -966,7 +965,7 @@ static int
 r_messages(struct sim *s, const struct admin_call *a, struct buf *out)
 {
 	(void)a;
-	return reply(out, sim_route_json(s), 200);
+	return sim_json_reply(out, sim_route_json(s), 200);
 }
 
 static int
@@ -992,7 +991,7 @@ static int
 r_knobs(struct sim *s, const struct admin_call *a, struct buf *out)
 {
 	(void)a;
-	return reply(out, knobs_json(s), 200);
+	return sim_json_reply(out, knobs_json(s), 200);
 }
 
 static int
@@ -1014,27 +1013,27 @@ jbool(struct json_object *o, const char *key)
 static int
 r_call(struct sim *s, const struct admin_call *a, struct buf *out)
 {
-	struct sim_call_req	 rq = { jstr(a->in, "from"), jstr(a->in, "to"),
-		jstr(a->in, "group"), jstr(a->in, "end"),
+	struct sim_call_req	 rq = { sim_json_str(a->in, "from"), sim_json_str(a->in, "to"),
+		sim_json_str(a->in, "group"), sim_json_str(a->in, "end"),
 		jbool(a->in, "video"), jbool(a->in, "malformed"), 2000 };
 	struct sim_call_res	 res;
 	struct json_object	*o;
 	const char		*why = "";
 	int			 st;
 
-	if (jstr(a->in, "after_ms") != NULL && !jint(a->in, "after_ms",
+	if (sim_json_str(a->in, "after_ms") != NULL && !jint(a->in, "after_ms",
 	    &rq.after_ms))
-		return error(out, 400, "after_ms: a number");
+		return sim_json_error(out, 400, "after_ms: a number");
 	memset(&res, 0, sizeof(res));
 	if ((st = sim_call_start(s, &rq, &res, &why)) != 0)
-		return error(out, st, why);
+		return sim_json_error(out, st, why);
 	o = json_object_new_object();
 	json_object_object_add(o, "call_id",
 	    json_object_new_string(res.call_id));
 	json_object_object_add(o, "id", json_object_new_string(res.id));
 	json_object_object_add(o, "devices",
 	    json_object_new_int64(res.devices));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 static int
@@ -1043,7 +1042,7 @@ r_shutdown(struct sim *s, const struct admin_call *a, struct buf *out)
 	(void)a;
 	sim_log(s, "shutdown requested by admin");
 	sim_stop(s);
-	return reply(out, json_object_new_object(), 200);
+	return sim_json_reply(out, json_object_new_object(), 200);
 }
 
 #define A_GET	0x1
@@ -1101,7 +1100,7 @@ admin_route(struct sim *s, struct admin_call *a, const char *p, int m,
 		a->rest = p + (r->path[n - 1] == '/' ? n : 0);
 		return r->fn(s, a, out);
 	}
-	return error(out, 404, "no such route");
+	return sim_json_error(out, 404, "no such route");
 }
 
 /* The JSON object of a POST body into *in (NULL without a body): 0, or
@@ -1117,7 +1116,7 @@ admin_body(const struct sim_http_req *req, struct json_object **in,
 	if (*in == NULL || !json_object_is_type(*in, json_type_object)) {
 		json_object_put(*in);
 		*in = NULL;
-		return error(out, 400, "the body is not a JSON object");
+		return sim_json_error(out, 400, "the body is not a JSON object");
 	}
 	return 0;
 }
@@ -1135,12 +1134,12 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	if (get && (strcmp(p, "/sw.js") == 0 || strcmp(p, "/") == 0))
 		return sim_loops_version_page(s, req, out);
 	if (strncmp(p, "/admin/", 7) != 0)
-		return error(out, 404, "no such route");
+		return sim_json_error(out, 404, "no such route");
 	p += 7;
 	if (post && strcmp(p, "mock-phone/scan-qr") == 0)
 		return scan_qr(s, req, out);
 	if (!get && !post)
-		return error(out, 405, "GET or POST");
+		return sim_json_error(out, 405, "GET or POST");
 	memset(&a, 0, sizeof(a));
 	a.req = req;
 	a.post = post;

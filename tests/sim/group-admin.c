@@ -22,38 +22,6 @@
 #define GROUP_MAX_SIM		4096		/* sim:N contacts in one create */
 #define GROUP_SIM_PN_BASE	15559000000ULL	/* sim:N contacts' PNs */
 
-static int
-reply(struct buf *out, struct json_object *o, int status)
-{
-	const char	*txt = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	buf_append(out, txt, strlen(txt));
-	buf_push(out, '\n');
-	json_object_put(o);
-	return status;
-}
-
-static int
-error(struct buf *out, int status, const char *msg)
-{
-	struct json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return reply(out, o, status);
-}
-
-static const char *
-jstr(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static bool
 query(const char *q, const char *name, char *val, size_t len)
 {
@@ -209,9 +177,9 @@ members_of(struct sim *s, struct json_object *arr, struct sim_account ***v,
 static int
 admin_create(struct sim *s, struct json_object *in, struct buf *out)
 {
-	const char		*subject = jstr(in, "subject");
-	const char		*cpn = jstr(in, "creator");
-	const char		*mode = jstr(in, "addressing_mode");
+	const char		*subject = sim_json_str(in, "subject");
+	const char		*cpn = sim_json_str(in, "creator");
+	const char		*mode = sim_json_str(in, "addressing_mode");
 	struct json_object	*made = json_object_new_array(), *arr = NULL;
 	struct json_object	*o;
 	struct sim_account	**v = NULL, *creator = NULL;
@@ -227,12 +195,12 @@ admin_create(struct sim *s, struct json_object *in, struct buf *out)
 	    SIM_SUBJECT_MAX || (strcmp(mode, "lid") != 0 &&
 	    strcmp(mode, "pn") != 0)) {
 		json_object_put(made);
-		return error(out, 400, "give subject (1-255 bytes), members, "
+		return sim_json_error(out, 400, "give subject (1-255 bytes), members, "
 		    "creator and addressing_mode (lid or pn)");
 	}
 	if (cpn != NULL && (creator = sim_account_by_pn(s, cpn)) == NULL) {
 		json_object_put(made);
-		return error(out, 404, "the creator is no account or contact");
+		return sim_json_error(out, 404, "the creator is no account or contact");
 	}
 	(void)json_object_object_get_ex(in, "members", &arr);
 	/* Simulated members get a few one-time prekeys: a group of
@@ -244,7 +212,7 @@ admin_create(struct sim *s, struct json_object *in, struct buf *out)
 	if (why != NULL) {
 		free(v);
 		json_object_put(made);
-		return error(out, 400, why);
+		return sim_json_error(out, 400, why);
 	}
 	if (creator == NULL) {
 		for (i = 0; i < n && creator == NULL; i++)
@@ -256,7 +224,7 @@ admin_create(struct sim *s, struct json_object *in, struct buf *out)
 	if (creator == NULL) {
 		free(v);
 		json_object_put(made);
-		return error(out, 400, "give a creator or members");
+		return sim_json_error(out, 400, "give a creator or members");
 	}
 	g = grp_new(s, subject, creator, strcmp(mode, "lid") == 0, NULL);
 	(void)grp_member_add(g, creator, true);
@@ -272,7 +240,7 @@ admin_create(struct sim *s, struct json_object *in, struct buf *out)
 	    json_object_array_length(made));
 	o = group_json(g);
 	json_object_object_add(o, "created_contacts", made);
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* POST /admin/groups/G/{add,remove,promote,demote} {members} and
@@ -289,17 +257,17 @@ admin_change(struct sim *s, struct sim_group *g, const char *what,
 	enum grp_change		 ch;
 
 	if (g->creator == NULL || sim_group_member(g, g->creator) == NULL)
-		return error(out, 409, "the creator is not in the group");
+		return sim_json_error(out, 409, "the creator is not in the group");
 	if (strcmp(what, "subject") == 0) {
-		const char	*subj = jstr(in, "subject");
+		const char	*subj = sim_json_str(in, "subject");
 
 		if (subj == NULL || subj[0] == '\0' || strlen(subj) >=
 		    SIM_SUBJECT_MAX)
-			return error(out, 400, "give subject (1-255 bytes)");
+			return sim_json_error(out, 400, "give subject (1-255 bytes)");
 		arena_init(&ar, 0);
 		grp_set_subject(s, g, g->creator, 0, subj, strlen(subj), &ar);
 		arena_release(&ar);
-		return reply(out, group_json(g), 200);
+		return sim_json_reply(out, group_json(g), 200);
 	}
 	if (strcmp(what, "add") == 0)
 		ch = CH_ADD;
@@ -310,16 +278,16 @@ admin_change(struct sim *s, struct sim_group *g, const char *what,
 	else if (strcmp(what, "demote") == 0)
 		ch = CH_DEMOTE;
 	else
-		return error(out, 404, "no such route");
+		return sim_json_error(out, 404, "no such route");
 	(void)json_object_object_get_ex(in, "members", &arr);
 	if (arr == NULL)
-		return error(out, 400, "give members");
+		return sim_json_error(out, 400, "give members");
 	made = json_object_new_array();
 	why = members_of(s, arr, &v, &n, &cap, made);
 	if (why != NULL || n == 0) {
 		free(v);
 		json_object_put(made);
-		return error(out, 400, why != NULL ? why : "give members");
+		return sim_json_error(out, 400, why != NULL ? why : "give members");
 	}
 	res = json_object_new_array();
 	arena_init(&ar, 0);
@@ -332,7 +300,7 @@ admin_change(struct sim *s, struct sim_group *g, const char *what,
 	    (int64_t)changed));
 	json_object_object_add(o, "results", res);
 	json_object_object_add(o, "created_contacts", made);
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* GET /admin/groups/G/delivery?id=ID: which member phones read it. */
@@ -344,7 +312,7 @@ admin_delivery(struct sim_group *g, const char *q, struct buf *out)
 	size_t			 i, phones = 0, read = 0;
 
 	if (!query(q, "id", id, sizeof(id)))
-		return error(out, 400, "give ?id=MESSAGE_ID");
+		return sim_json_error(out, 400, "give ?id=MESSAGE_ID");
 	o = json_object_new_object();
 	texts = json_object_new_object();
 	missing = json_object_new_array();
@@ -377,7 +345,7 @@ admin_delivery(struct sim_group *g, const char *q, struct buf *out)
 	    (int64_t)read));
 	json_object_object_add(o, "texts", texts);
 	json_object_object_add(o, "missing", missing);
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* POST /admin/mock-phone/group-send {from_pn, group, text}. */
@@ -385,9 +353,9 @@ static int
 phone_group_send(struct sim *s, const char *q, struct json_object *in,
     struct buf *out)
 {
-	const char		*pn = jstr(in, "from_pn");
-	const char		*gid = jstr(in, "group");
-	const char		*text = jstr(in, "text");
+	const char		*pn = sim_json_str(in, "from_pn");
+	const char		*gid = sim_json_str(in, "group");
+	const char		*text = sim_json_str(in, "text");
 	struct sim_account	*a;
 	struct sim_group	*g;
 	struct json_object	*res;
@@ -396,18 +364,18 @@ phone_group_send(struct sim *s, const char *q, struct json_object *in,
 
 	(void)q;
 	if (pn == NULL || gid == NULL || text == NULL)
-		return error(out, 400, "give from_pn, group and text");
+		return sim_json_error(out, 400, "give from_pn, group and text");
 	if ((a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
+		return sim_json_error(out, 404, "no such account");
 	if ((g = sim_group_find(s, gid)) == NULL)
-		return error(out, 404, "no such group");
+		return sim_json_error(out, 404, "no such group");
 	res = json_object_new_object();
 	st = sim_phone_group_send(s, a, g, text, res, &why);
 	if (st != 200) {
 		json_object_put(res);
-		return error(out, st, why != NULL ? why : "not sent");
+		return sim_json_error(out, st, why != NULL ? why : "not sent");
 	}
-	return reply(out, res, 200);
+	return sim_json_reply(out, res, 200);
 }
 
 /* GET /admin/mock-phone/group-inbox?pn=PN[&group=G]. */
@@ -423,17 +391,17 @@ phone_group_inbox(struct sim *s, const char *q, struct json_object *in,
 
 	(void)in;
 	if (!query(q, "pn", pn, sizeof(pn)))
-		return error(out, 400, "give ?pn=PN[&group=G]");
+		return sim_json_error(out, 400, "give ?pn=PN[&group=G]");
 	if ((a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
+		return sim_json_error(out, 404, "no such account");
 	one = query(q, "group", gid, sizeof(gid));
 	if (one && (g = sim_group_find(s, gid)) == NULL)
-		return error(out, 404, "no such group");
+		return sim_json_error(out, 404, "no such group");
 	o = json_object_new_object();
 	json_object_object_add(o, "pn", json_object_new_string(pn));
 	json_object_object_add(o, "inbox", sim_phone_group_json(a,
 	    one ? g->id : NULL));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* GET /admin/groups: every group. */
@@ -448,7 +416,7 @@ list_groups(struct sim *s, const char *q, struct json_object *in,
 	(void)in;
 	for (g = s->groups; g != NULL; g = g->next)
 		json_object_array_add(arr, group_json(g));
-	return reply(out, arr, 200);
+	return sim_json_reply(out, arr, 200);
 }
 
 static int
@@ -471,18 +439,18 @@ one_group(struct sim *s, const char *path, const char *q,
 
 	n = slash != NULL ? (size_t)(slash - path) : strlen(path);
 	if (n == 0 || n >= sizeof(id))
-		return error(out, 404, "no such group");
+		return sim_json_error(out, 404, "no such group");
 	memcpy(id, path, n);
 	id[n] = '\0';
 	if ((g = sim_group_find(s, id)) == NULL)
-		return error(out, 404, "no such group");
+		return sim_json_error(out, 404, "no such group");
 	if (slash == NULL)
-		return post ? error(out, 405, "GET") : reply(out,
+		return post ? sim_json_error(out, 405, "GET") : sim_json_reply(out,
 		    group_json(g), 200);
 	if (!post && strcmp(slash, "/delivery") == 0)
 		return admin_delivery(g, q, out);
 	if (!post)
-		return error(out, 405, "POST");
+		return sim_json_error(out, 405, "POST");
 	return admin_change(s, g, slash + 1, in, out);
 }
 

@@ -19,37 +19,6 @@
 #include "history.h"
 #include "sim.h"
 
-static int
-reply(struct buf *out, struct json_object *o, int status)
-{
-	const char	*txt = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	buf_append(out, txt, strlen(txt));
-	buf_push(out, '\n');
-	json_object_put(o);
-	return status;
-}
-
-static int
-error(struct buf *out, int status, const char *msg)
-{
-	struct json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return reply(out, o, status);
-}
-
-static const char *
-jstr(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* Member key of o as a number (or a decimal string): 1, absent 0, bad
  * -1. */
 static int
@@ -176,7 +145,7 @@ chat_json(const struct sim_account *a, const char *jid, const char *q,
 		if (strcmp(h->c[i].jid, jid) == 0)
 			break;
 	if (i == h->nc)
-		return error(out, 404, "no such chat in the history");
+		return sim_json_error(out, 404, "no such chat in the history");
 	if (query(q, "offset", v, sizeof(v)))
 		off = (size_t)strtoull(v, NULL, 10);
 	if (query(q, "limit", v, sizeof(v)))
@@ -196,7 +165,7 @@ chat_json(const struct sim_account *a, const char *jid, const char *q,
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "messages", arr);
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* The companions of a to send to: dev (> 0) or every linked one that
@@ -259,7 +228,7 @@ h_blobs(struct sim *s, const struct hist_call *k, struct buf *out)
 	(void)k;
 	for (b = s->blobs; b != NULL; b = b->next)
 		json_object_array_add(list, sim_media_blob_json(b));
-	return reply(out, list, 200);
+	return sim_json_reply(out, list, 200);
 }
 
 /* GET /admin/history/status: the counters. */
@@ -267,7 +236,7 @@ static int
 h_status(struct sim *s, const struct hist_call *k, struct buf *out)
 {
 	(void)k;
-	return reply(out, sim_hist_status_json(s), 200);
+	return sim_json_reply(out, sim_hist_status_json(s), 200);
 }
 
 /* POST /admin/history/media {delay_ms}: the media host's delay. */
@@ -277,10 +246,10 @@ h_media(struct sim *s, const struct hist_call *k, struct buf *out)
 	int64_t	 v;
 
 	if (jnum(k->in, "delay_ms", &v) != 1 || v < 0 || v > 60000)
-		return error(out, 400, "delay_ms: 0-60000");
+		return sim_json_error(out, 400, "delay_ms: 0-60000");
 	s->media_delay_ms = (unsigned)v;
 	sim_log(s, "media: delay %u ms", s->media_delay_ms);
-	return reply(out, sim_hist_status_json(s), 200);
+	return sim_json_reply(out, sim_hist_status_json(s), 200);
 }
 
 /* The history's parameters from in into cfg: 0, or the status of the
@@ -295,25 +264,25 @@ set_cfg(struct sim *s, struct json_object *in, struct sim_hist_cfg *cfg,
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (jnum(in, "chats", &v) != 1 || v < 1 || v > HIST_MAX_CHATS)
-		return error(out, 400, "give chats (1-20000)");
+		return sim_json_error(out, 400, "give chats (1-20000)");
 	cfg->chats = (unsigned)v;
 	if (jnum(in, "messages", &v) != 1 || v < 0 || v > HIST_MAX_MSGS)
-		return error(out, 400, "give messages (0-2000000)");
+		return sim_json_error(out, 400, "give messages (0-2000000)");
 	cfg->msgs = (unsigned)v;
 	if ((rc = jnum(in, "seed", &v)) < 0)
-		return error(out, 400, "seed: a number");
+		return sim_json_error(out, 400, "seed: a number");
 	cfg->seed = rc == 1 ? (uint64_t)v : 1;
 	if ((rc = jnum(in, "chunk", &v)) < 0 || (rc == 1 && (v < 1 ||
 	    v > HIST_MAX_CHUNK)))
-		return error(out, 400, "chunk: 1-100000 messages");
+		return sim_json_error(out, 400, "chunk: 1-100000 messages");
 	cfg->chunk = rc == 1 ? (unsigned)v : s->opt.hist_chunk;
 	if ((rc = jnum(in, "now", &v)) < 0 || (rc == 1 && v < 0))
-		return error(out, 400, "now: unix seconds");
+		return sim_json_error(out, 400, "now: unix seconds");
 	cfg->now = rc == 1 ? v : 0;
-	full = jstr(in, "full");
+	full = sim_json_str(in, "full");
 	if (full != NULL && strcmp(full, "always") != 0 &&
 	    strcmp(full, "if-asked") != 0)
-		return error(out, 400, "full: always or if-asked");
+		return sim_json_error(out, 400, "full: always or if-asked");
 	cfg->full_if_asked = full != NULL ? strcmp(full, "if-asked") == 0 :
 	    s->opt.hist_full_if_asked;
 	return 0;
@@ -334,9 +303,9 @@ h_set(struct sim *s, const struct hist_call *k, struct buf *out)
 	st = sim_hist_set(s, k->a, &cfg, o, &why);
 	if (st != 200) {
 		json_object_put(o);
-		return error(out, st, why);
+		return sim_json_error(out, st, why);
 	}
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* GET /admin/history?pn=PN: the summary and the chat list. */
@@ -345,8 +314,8 @@ h_chats(struct sim *s, const struct hist_call *k, struct buf *out)
 {
 	(void)s;
 	if (k->a->hist == NULL)
-		return error(out, 404, "this account has no history");
-	return reply(out, chats_json(k->a), 200);
+		return sim_json_error(out, 404, "this account has no history");
+	return sim_json_reply(out, chats_json(k->a), 200);
 }
 
 /* GET /admin/history/chat?pn=PN&jid=CHAT[&offset=N&limit=N]. */
@@ -357,9 +326,9 @@ h_chat(struct sim *s, const struct hist_call *k, struct buf *out)
 
 	(void)s;
 	if (k->a->hist == NULL)
-		return error(out, 404, "this account has no history");
+		return sim_json_error(out, 404, "this account has no history");
 	if (!query(k->q, "jid", jid, sizeof(jid)))
-		return error(out, 400, "give ?pn=PN&jid=CHAT");
+		return sim_json_error(out, 400, "give ?pn=PN&jid=CHAT");
 	return chat_json(k->a, jid, k->q, out);
 }
 
@@ -374,22 +343,22 @@ send_to(struct sim *s, const struct hist_call *k, bool fault,
 {
 	struct sim_account	*a = k->a;
 	struct json_object	*o, *list;
-	const char		*kind = jstr(k->in, "kind");
+	const char		*kind = sim_json_str(k->in, "kind");
 	uint32_t		 devs[64];
 	size_t			 nd, i;
 	int64_t			 dev = 0;
 	int			 rc;
 
 	if (jnum(k->in, "device", &dev) < 0)
-		return error(out, 400, "device: a number");
+		return sim_json_error(out, 400, "device: a number");
 	if (fault && (kind == NULL || (strcmp(kind, "corrupt") != 0 &&
 	    strcmp(kind, "bomb") != 0 && strcmp(kind, "nest") != 0 &&
 	    strcmp(kind, "gone") != 0)))
-		return error(out, 400, "kind: corrupt, bomb, nest or gone");
+		return sim_json_error(out, 400, "kind: corrupt, bomb, nest or gone");
 	if (!fault && a->hist == NULL)
-		return error(out, 404, "this account has no history");
+		return sim_json_error(out, 404, "this account has no history");
 	if ((nd = targets(a, dev, devs, 64)) == 0)
-		return error(out, 409, "no linked companion with keys to send "
+		return sim_json_error(out, 409, "no linked companion with keys to send "
 		    "to");
 	list = json_object_new_array();
 	for (i = 0, rc = 0; i < nd && rc == 0; i++) {
@@ -401,11 +370,11 @@ send_to(struct sim *s, const struct hist_call *k, bool fault,
 	}
 	if (rc != 0) {
 		json_object_put(list);
-		return error(out, 500, wc_strerror(rc));
+		return sim_json_error(out, 500, wc_strerror(rc));
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "sent", list);
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 static int
@@ -476,14 +445,14 @@ sim_hist_admin(struct sim *s, const char *path, const char *q,
 	if ((r = hist_route(path, post, false)) != NULL)
 		return r->fn(s, &k, out);
 	if (post) {
-		const char	*p = jstr(in, "pn");
+		const char	*p = sim_json_str(in, "pn");
 
 		snprintf(pn, sizeof(pn), "%s", p != NULL ? p : "");
 	} else if (!query(q, "pn", pn, sizeof(pn)))
-		return error(out, 400, "give ?pn=PN");
+		return sim_json_error(out, 400, "give ?pn=PN");
 	if ((k.a = sim_account_by_pn(s, pn)) == NULL)
-		return error(out, 404, "no such account");
+		return sim_json_error(out, 404, "no such account");
 	if ((r = hist_route(path, post, true)) != NULL)
 		return r->fn(s, &k, out);
-	return error(out, 404, "no such route");
+	return sim_json_error(out, 404, "no such route");
 }

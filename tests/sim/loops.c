@@ -26,27 +26,6 @@
 #define RING	(sizeof(((struct sim *)0)->version_reqs) / \
 	sizeof(((struct sim *)0)->version_reqs[0]))
 
-static int
-reply(struct buf *out, struct json_object *o, int status)
-{
-	const char	*txt = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	buf_append(out, txt, strlen(txt));
-	buf_push(out, '\n');
-	json_object_put(o);
-	return status;
-}
-
-static int
-error(struct buf *out, int status, const char *msg)
-{
-	struct json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return reply(out, o, status);
-}
-
 uint32_t
 sim_loops_payload(struct sim *s, bool reg)
 {
@@ -197,7 +176,7 @@ version_lookups(struct sim *s, struct buf *out)
 		    version_req_json(&s->version_reqs[i % RING]));
 	json_object_object_add(o, "requests", a);
 	json_object_object_add(o, "count", u64(s->nversion_pages));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* POST login-failure {reason, count?}: the next count logins (1 unless
@@ -211,13 +190,13 @@ login_failure(struct sim *s, struct json_object *in, bool post,
 
 	if (post) {
 		if (in == NULL || !json_object_object_get_ex(in, "reason", &v))
-			return error(out, 400, "reason is required");
+			return sim_json_error(out, 400, "reason is required");
 		reason = json_object_get_int64(v);
 		if (json_object_object_get_ex(in, "count", &v))
 			count = json_object_get_int64(v);
 		if (reason < 1 || reason > 999 || count < 0 ||
 		    count > 1000000)
-			return error(out, 400, "reason 1..999, count "
+			return sim_json_error(out, 400, "reason 1..999, count "
 			    "0..1000000");
 		s->fail_reason = (uint32_t)reason;
 		s->fail_left = (uint32_t)count;
@@ -227,7 +206,7 @@ login_failure(struct sim *s, struct json_object *in, bool post,
 	o = json_object_new_object();
 	json_object_object_add(o, "reason", u64(s->fail_reason));
 	json_object_object_add(o, "count", u64(s->fail_left));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 int

@@ -159,6 +159,10 @@ struct sim_route {
 	int64_t			 t;		/* unix s, when routed */
 	unsigned		 deliveries;	/* times sent to the device */
 	unsigned		 offline_deliveries;	/* of them at a login */
+	uint64_t		 last_conn;	/* the connection (its id) it
+						 * went to last, 0: none; a
+						 * backlog leaves out what its
+						 * connection already has */
 	bool			 acked;
 };
 
@@ -865,6 +869,13 @@ struct json_object *sim_media_blob_json(const struct sim_blob *b);
 
 /* --- admin.c --- */
 int	sim_admin_start(struct sim *s);
+/* The admin API's answers, for every file with admin routes: o (taken,
+ * freed) as one line of plain JSON appended to out, and status returned;
+ * {"error": msg} with status; the string member key of o, or NULL (o
+ * may be NULL; the string is o's). */
+int	sim_json_reply(struct buf *out, struct json_object *o, int status);
+int	sim_json_error(struct buf *out, int status, const char *msg);
+const char *sim_json_str(struct json_object *o, const char *key);
 
 /* --- ctl.c --- */
 int	sim_ctl_main(int argc, char **argv);

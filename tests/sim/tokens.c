@@ -404,37 +404,6 @@ sim_tok_hist_salt(const struct sim_account *holder, struct wa_hist *hs,
 
 /* --- /admin/tokens --- */
 
-static int
-reply(struct buf *out, struct json_object *o, int status)
-{
-	const char	*txt = json_object_to_json_string_ext(o,
-	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	buf_append(out, txt, strlen(txt));
-	buf_push(out, '\n');
-	json_object_put(o);
-	return status;
-}
-
-static int
-error(struct buf *out, int status, const char *msg)
-{
-	struct json_object	*o = json_object_new_object();
-
-	json_object_object_add(o, "error", json_object_new_string(msg));
-	return reply(out, o, status);
-}
-
-static const char *
-jstr(struct json_object *o, const char *key)
-{
-	struct json_object	*v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static const char *const mode_names[] = { "off", "token", "refuse" };
 
 /* POST /admin/tokens/require {pn, mode}: mark pn. */
@@ -443,22 +412,22 @@ require(struct sim *s, struct json_object *in, struct buf *out)
 {
 	struct sim_tok		*st = state(s);
 	struct json_object	*o;
-	const char		*pn = jstr(in, "pn"), *m = jstr(in, "mode");
+	const char		*pn = sim_json_str(in, "pn"), *m = sim_json_str(in, "mode");
 	size_t			 i, k;
 
 	if (pn == NULL || sim_account_by_pn(s, pn) == NULL)
-		return error(out, 404, "give the pn of a known user");
+		return sim_json_error(out, 404, "give the pn of a known user");
 	if (m == NULL)
 		m = "token";
 	for (k = 0; k < 3 && strcmp(m, mode_names[k]) != 0; k++)
 		;
 	if (k == 3)
-		return error(out, 400, "mode: off, token or refuse");
+		return sim_json_error(out, 400, "mode: off, token or refuse");
 	for (i = 0; i < st->nrules && strcmp(st->rule[i].pn, pn) != 0; i++)
 		;
 	if (i == st->nrules) {
 		if (st->nrules == TOK_RULES)
-			return error(out, 422, "too many marked users");
+			return sim_json_error(out, 422, "too many marked users");
 		st->nrules++;
 	}
 	snprintf(st->rule[i].pn, sizeof(st->rule[i].pn), "%s", pn);
@@ -467,7 +436,7 @@ require(struct sim *s, struct json_object *in, struct buf *out)
 	o = json_object_new_object();
 	json_object_object_add(o, "pn", json_object_new_string(pn));
 	json_object_object_add(o, "mode", json_object_new_string(m));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 /* POST /admin/tokens/notify {pn, to, t?}: pn's token to "to". */
@@ -477,25 +446,25 @@ notify_route(struct sim *s, struct json_object *in, struct buf *out)
 	struct sim_account	*from, *to;
 	struct json_object	*o, *tv;
 	const struct given	*g = NULL;
-	const char		*p = jstr(in, "pn"), *q = jstr(in, "to");
+	const char		*p = sim_json_str(in, "pn"), *q = sim_json_str(in, "to");
 	char			 hex[2 * SIM_TOK_LEN + 1];
 	int64_t			 t = route_now_s();
 	unsigned		 queued;
 
 	if (p == NULL || q == NULL || (from = sim_account_by_pn(s, p)) ==
 	    NULL || (to = sim_account_by_pn(s, q)) == NULL)
-		return error(out, 404, "give pn and to, known users");
+		return sim_json_error(out, 404, "give pn and to, known users");
 	if (json_object_object_get_ex(in, "t", &tv))
 		t = json_object_get_int64(tv);
 	if (t <= 0)
-		return error(out, 400, "t: unix seconds");
+		return sim_json_error(out, 400, "t: unix seconds");
 	queued = notify(s, to, from, t, &g);
 	sim_hex(g->tok, sizeof(g->tok), hex);
 	o = json_object_new_object();
 	json_object_object_add(o, "token", json_object_new_string(hex));
 	json_object_object_add(o, "t", json_object_new_int64(t));
 	json_object_object_add(o, "queued", json_object_new_int64(queued));
-	return reply(out, o, 200);
+	return sim_json_reply(out, o, 200);
 }
 
 static struct json_object *
@@ -561,12 +530,12 @@ sim_tok_admin(struct sim *s, const char *path, struct json_object *in,
 	    path[6] != '/'))
 		return 0;
 	if (!post && strcmp(path, "tokens") == 0)
-		return reply(out, state_json(s), 200);
+		return sim_json_reply(out, state_json(s), 200);
 	if (post && strcmp(path, "tokens/require") == 0)
 		return require(s, in, out);
 	if (post && strcmp(path, "tokens/notify") == 0)
 		return notify_route(s, in, out);
-	return error(out, 404, "no such route");
+	return sim_json_error(out, 404, "no such route");
 }
 
 struct json_object *
