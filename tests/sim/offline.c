@@ -42,6 +42,15 @@
 #define NITEMS(a)		(sizeof(a) / sizeof((a)[0]))
 #define US_WEEK_MS		(7LL * 24 * 60 * 60 * 1000)	/* 7.2 */
 
+/* Whether r belongs to c's backlog: for its device, not acked, not sent
+ * on c already (a stanza routed live between the login and <active/>). */
+static bool
+in_backlog(const struct sim_conn *c, const struct sim_route *r)
+{
+	return !r->acked && r->acct == c->acct && r->device == c->dev->id &&
+	    r->last_conn != c->id;
+}
+
 /* The next stanza of c's backlog, or NULL: queued for its device before
  * the backlog began, not acked, not yet sent on c. */
 static struct sim_route *
@@ -50,8 +59,7 @@ next_route(struct sim_conn *c)
 	struct sim_route	*r;
 
 	for (r = c->s->routes; r != NULL && r->seq <= c->off_max; r = r->next)
-		if (r->seq > c->off_seq && !r->acked && r->acct == c->acct &&
-		    r->device == c->dev->id)
+		if (r->seq > c->off_seq && in_backlog(c, r))
 			return r;
 	return NULL;
 }
@@ -63,8 +71,7 @@ left_routes(struct sim_conn *c)
 	unsigned		 n = 0;
 
 	for (r = c->s->routes; r != NULL && r->seq <= c->off_max; r = r->next)
-		if (r->seq > c->off_seq && !r->acked && r->acct == c->acct &&
-		    r->device == c->dev->id)
+		if (r->seq > c->off_seq && in_backlog(c, r))
 			n++;
 	return n;
 }
@@ -181,7 +188,7 @@ sim_offline_start(struct sim_conn *c)
 	c->off_max = c->s->nroutes;
 	c->off_seq = 0;
 	for (r = c->s->routes; r != NULL; r = r->next)
-		if (!r->acked && r->acct == c->acct && r->device == c->dev->id)
+		if (in_backlog(c, r))
 			k[r->kind == SIM_ROUTE_MESSAGE ? 0 :
 			    r->kind == SIM_ROUTE_RECEIPT ? 2 : 1]++;
 	total = k[0] + k[1] + k[2];

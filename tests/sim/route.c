@@ -304,6 +304,7 @@ route_deliver(struct sim *s, struct sim_route *r, struct sim_conn *only,
 		if (sim_conn_send_node(c, n) == 0) {
 			sent++;
 			r->deliveries++;
+			r->last_conn = c->id;
 			if (offline)
 				r->offline_deliveries++;
 		}
