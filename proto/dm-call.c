@@ -9,8 +9,9 @@
  * another device ([RS] MissedCall Remote, CallEndedElsewhere).  An offer
  * replayed from the offline queue is over: missed at once ([RS]
  * MissedCall Offline; [BL] stores the missed call on its terminate), and
- * its terminate adds nothing.  Each line's id comes from the call-id, so
- * a call sent again is stored once.
+ * its terminate adds nothing.  A terminate carries no group-jid: its line
+ * goes to the chat of the offer it ends.  Each line's id comes from the
+ * call-id, so a call sent again is stored once.
  */
 #include "base/compat.h"
 
@@ -133,12 +134,18 @@ dm_call_on(struct wa_dm *dm, const struct wa_node *n)
 	bits = (c.video ? WA_DM_CALL_VIDEO : 0) |
 	    (c.group_call ? WA_DM_CALL_GROUP : 0);
 	if (c.action == WA_CALL_TERMINATE) {
-		if (known)
+		if (known) {
 			bits = slot->bits;	/* the offer said */
+			if (c.group[0] == '\0')	/* the offer's chat */
+				memcpy(c.group, slot->group,
+				    sizeof(c.group));
+		}
 		slot->over = true;
 		return call_line(dm, &c, end_kind(c.reason), bits, true);
 	}
 	slot->bits = bits;
+	if (c.group[0] != '\0')
+		memcpy(slot->group, c.group, sizeof(slot->group));
 	if (known)
 		return 0;	/* rings already */
 	if (c.offline) {

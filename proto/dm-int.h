@@ -44,6 +44,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "proto/call.h"
 #include "proto/dm.h"
 #include "proto/msg.h"
 #include "proto/usync.h"
@@ -182,6 +183,8 @@ struct counter {
 struct dm_call {
 	char		 id[80];	/* call-id; "" when the slot is free */
 	uint32_t	 bits;		/* WA_DM_CALL_* */
+	char		 group[WA_CALL_JID_MAX];	/* the offer's group-jid
+					 * (a terminate carries none) */
 	bool		 over;		/* its last line is shown */
 };
 

@@ -43,6 +43,19 @@ check "a real call after it: offer and terminate acked" \
 [ $? -eq 0 ] || { diag "$tmp/calls"; tail -n 20 "$tmp/alice.err" | sed 's/^/# /'; }
 ctl status >"$tmp/st" 2>&1
 check "no ack that did not match" grep -q '"unmatched_acks":0' "$tmp/st"
+# A group call: its terminate carries no group-jid; both lines go to the
+# group's chat, none to the caller's.
+ctl group-create "calls" --creator $A $A $BOB >"$tmp/g" 2>&1
+G=$(json_str id "$tmp/g")@g.us
+ctl call $BOB $A --group "$G" --after 300 >"$tmp/c3" 2>&1
+CID=$(json_str call_id "$tmp/c3")
+check "a group call: 'incoming' then 'missed' in the group's chat" \
+    wait_grep "$tmp/alice.out" "^dm-message $G wachat-call-$CID-end from_me=0 .*note=call-missed"
+[ $? -eq 0 ] || { diag "$tmp/c3"; grep '^dm-message' "$tmp/alice.out" | sed 's/^/# /'; }
+check "... the incoming line in the group's chat too, and none of this call in Bob's 1:1 chat" \
+    sh -c "[ -n '$CID' ] && grep -q '^dm-message $G wachat-call-$CID-in from_me=0 .*note=call-in' '$tmp/alice.out' &&
+    ! grep -q '^dm-message $BOB@s.whatsapp.net wachat-call-$CID-' '$tmp/alice.out'"
+[ $? -eq 0 ] || grep '^dm-message' "$tmp/alice.out" | sed 's/^/# /'
 id=$(alice_send "$BOB@s.whatsapp.net" "still here")
 check "the engine goes on: a message to Bob is delivered" \
     wait_grep "$tmp/alice.out" "^dm-state $BOB@s.whatsapp.net $id delivered\$"

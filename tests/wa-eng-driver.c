@@ -15,7 +15,8 @@
  * With --messaging the engine also sends and receives 1:1 messages
  * (proto/dm.h) and prints each messaging event:
  *   dm-message CHAT ID from_me=0|1 state=S notice=0|1 note=N quoted=ID|-:
- *       TEXT   (N what a notice says: text, identity, not-sent:DEVICE;
+ *       TEXT   (N what a notice says: text, identity, not-sent:DEVICE, call-in,
+ *       call-missed, call-elsewhere, call-declined;
  *       - for a message)
  *   dm-state CHAT ID STATE | dm-changed CHAT ID: TEXT | dm-deleted CHAT ID
  *   dm-reaction CHAT ID SENDER: EMOJI | dm-typing CHAT on|off
@@ -241,8 +242,9 @@ group_line(struct drv *d, const char *group, int left)
 	store_group_release(&g);
 }
 
-/* What a notice says, typed: "text", "identity", "not-sent:DEVICE";
- * "-" for a message. */
+/* What a notice says, typed: "text", "identity", "not-sent:DEVICE",
+ * "call-in", "call-missed", "call-elsewhere", "call-declined"; "-" for a
+ * message. */
 static void
 note_name(const struct wa_dm_ev *ev, char *out, size_t len)
 {
@@ -252,6 +254,14 @@ note_name(const struct wa_dm_ev *ev, char *out, size_t len)
 		snprintf(out, len, "identity");
 	else if (ev->notice_kind == WA_DM_NOTE_NOT_SENT)
 		snprintf(out, len, "not-sent:%u", (unsigned)ev->notice_device);
+	else if (ev->notice_kind == WA_DM_NOTE_CALL_IN)
+		snprintf(out, len, "call-in");
+	else if (ev->notice_kind == WA_DM_NOTE_CALL_MISSED)
+		snprintf(out, len, "call-missed");
+	else if (ev->notice_kind == WA_DM_NOTE_CALL_ELSEWHERE)
+		snprintf(out, len, "call-elsewhere");
+	else if (ev->notice_kind == WA_DM_NOTE_CALL_DECLINED)
+		snprintf(out, len, "call-declined");
 	else
 		snprintf(out, len, "text");
 }
