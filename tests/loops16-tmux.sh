@@ -92,7 +92,7 @@ l0=$(attempts logins)
 login_failure 499 1 >"$tmp/lf" 2>&1
 ctl drop last >/dev/null 2>&1
 check "the login after a drop is refused (499, a reason no one knows): the status line says why, with the number and the key" \
-    wait_joined_re 'stopped: the server refused the login for a reason wachat does not know \(failure 499\); press Alt-r to try again'
+    wait_joined_re 'stopped \(Alt-r tries again\): the server refused the login for a reason wachat does not know \(failure 499\)'
 failed_now && show
 check "... and wachat tries no more (one login over 6 s)" \
     stays logins $((l0 + 1)) 6

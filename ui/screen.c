@@ -283,7 +283,8 @@ on_disconnected(struct ui_screen *s, const struct ev *ev)
 
 	s->error_end = 0;
 	if (d->idle) {
-		/* no attempt until the user's word: why, and the key */
+		/* no attempt until the user's word: the key first, so
+		 * that a narrow status line still shows it; then why */
 		s->idle = true;
 		s->retry_end = 0;
 		drop_qr(s);
@@ -292,11 +293,11 @@ on_disconnected(struct ui_screen *s, const struct ev *ev)
 		free(s->idle_why);
 		s->idle_why = xstrdup(d->why);
 		if (s->linked)
-			snprintf(line, sizeof(line), _("stopped: %s; press "
-			    "Alt-r to try again"), d->why);
+			snprintf(line, sizeof(line), _("stopped (Alt-r tries "
+			    "again): %s"), d->why);
 		else
-			snprintf(line, sizeof(line), _("stopped: %s; press r "
-			    "for a new QR code"), d->why);
+			snprintf(line, sizeof(line), _("stopped (r for a new "
+			    "QR code): %s"), d->why);
 	} else if (d->err == -ENOSPC) {
 		/* offline until there is room: "disk full: ..." as it is */
 		s->retry_end = 0;
