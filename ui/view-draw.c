@@ -104,8 +104,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
 		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
 		{ "r a d l", N_("rename, add, remove, leave (group info)") },
-		{ "Alt-r", N_("log in again, after a login the server "
-		    "refused (status line: stopped)") },
+		{ "Alt-r", N_("log in again (when the status line says "
+		    "stopped)") },
 	};
 	char	 key[32];
 	size_t	 k;
