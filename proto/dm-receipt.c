@@ -315,8 +315,7 @@ dm_retry_receipt(struct wa_dm *dm, const struct wa_msg_in *m,
     const struct wa_msg_retry_out *r, struct arena *a, struct wa_node **out)
 {
 	struct wa_dm_keys	 k;
-	struct wa_node		*n, *kids;
-	size_t			 nk;
+	struct wa_node		*n;
 	int			 rc;
 
 	if ((rc = wa_msg_retry_receipt(r, a, &n)) != 0)
@@ -329,13 +328,7 @@ dm_retry_receipt(struct wa_dm *dm, const struct wa_msg_in *m,
 		    wc_strerror(rc));
 		return 0;
 	}
-	nk = wa_node_nkids(n);
-	kids = arena_alloc(a, (nk + 1) * sizeof(*kids));
-	memcpy(kids, n->content.u.list.v, nk * sizeof(*kids));
-	memset(&kids[nk], 0, sizeof(*kids));
-	keys_node(dm, &k, a, &kids[nk]);
-	n->content.u.list.v = kids;
-	n->content.u.list.n = nk + 1;
+	keys_node(dm, &k, a, wa_nb_append(a, n));
 	explicit_bzero(&k, sizeof(k));
 	log_info("message %s: our keys go with retry receipt %u", r->id,
 	    r->count);

@@ -101,23 +101,6 @@ dm_tok_valid(struct wa_dm *dm, const char *chat, struct wa_dm_tok *out)
 	return 1;
 }
 
-/* A new last child of n, zeroed, in a. */
-static struct wa_node *
-append_kid(struct arena *a, struct wa_node *n)
-{
-	size_t		 k = n->content.kind == WA_VAL_LIST ?
-	    n->content.u.list.n : 0;
-	struct wa_node	*v = arena_alloc(a, (k + 1) * sizeof(*v));
-
-	if (k > 0)
-		memcpy(v, n->content.u.list.v, k * sizeof(*v));
-	memset(&v[k], 0, sizeof(v[k]));
-	n->content.kind = WA_VAL_LIST;
-	n->content.u.list.v = v;
-	n->content.u.list.n = k + 1;
-	return &v[k];
-}
-
 void
 dm_tok_attach(struct wa_dm *dm, const char *chat, struct arena *a,
     struct wa_node *n)
@@ -130,7 +113,7 @@ dm_tok_attach(struct wa_dm *dm, const char *chat, struct arena *a,
 	if (dm_tok_valid(dm, chat, &tok) == 1) {
 		p = arena_alloc(a, tok.len);
 		memcpy(p, tok.token, tok.len);
-		wa_nb_bytes(wa_nb_kid(a, append_kid(a, n), "tctoken", 0), p,
+		wa_nb_bytes(wa_nb_kid(a, wa_nb_append(a, n), "tctoken", 0), p,
 		    tok.len);
 		return;
 	}
@@ -142,7 +125,7 @@ dm_tok_attach(struct wa_dm *dm, const char *chat, struct arena *a,
 	p = arena_alloc(a, WA_PRIVTOK_CSTOKEN_LEN);
 	if (wa_privtok_cstoken(salt, slen, key, p) != 0)
 		return;
-	wa_nb_bytes(wa_nb_kid(a, append_kid(a, n), "cstoken", 0), p,
+	wa_nb_bytes(wa_nb_kid(a, wa_nb_append(a, n), "cstoken", 0), p,
 	    WA_PRIVTOK_CSTOKEN_LEN);
 }
 

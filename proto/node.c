@@ -36,6 +36,22 @@ wa_nb_kids(struct arena *a, struct wa_node *n, size_t count)
 }
 
 struct wa_node *
+wa_nb_append(struct arena *a, struct wa_node *n)
+{
+	size_t		 k = n->content.kind == WA_VAL_LIST ?
+	    n->content.u.list.n : 0;
+	struct wa_node	*v = arena_alloc(a, (k + 1) * sizeof(*v));
+
+	if (k > 0)
+		memcpy(v, n->content.u.list.v, k * sizeof(*v));
+	memset(&v[k], 0, sizeof(v[k]));
+	n->content.kind = WA_VAL_LIST;
+	n->content.u.list.v = v;
+	n->content.u.list.n = k + 1;
+	return &v[k];
+}
+
+struct wa_node *
 wa_nb_kid(struct arena *a, struct wa_node *c, const char *tag,
     size_t maxattrs)
 {

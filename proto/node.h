@@ -34,6 +34,15 @@ struct wa_node	*wa_nb_new(struct arena *a, const char *tag, size_t maxattrs);
  */
 struct wa_node	*wa_nb_kids(struct arena *a, struct wa_node *n, size_t count);
 
+/*
+ * Add one zeroed child at the end of n's children (n may have none, or
+ * hold no list yet): the children are copied into a new array in a, one
+ * longer; returns the new child, to fill with wa_nb_kid().  Pointers to
+ * n's former children no longer name its children.  Any thread; n and a
+ * the caller's.
+ */
+struct wa_node	*wa_nb_append(struct arena *a, struct wa_node *n);
+
 /* Make the preallocated child c a node like wa_nb_new() does; returns c. */
 struct wa_node	*wa_nb_kid(struct arena *a, struct wa_node *c, const char *tag,
 		    size_t maxattrs);

@@ -217,6 +217,22 @@ skip_value(const uint8_t *p, size_t len, unsigned wt, size_t *i,
 	return 0;
 }
 
+/* The field at p[*i]: its tag (field number >= 1, fitting 32 bits) into
+ * *tag, *vstart as skip_value() sets it, *i past it.  Returns 0 or
+ * WC_ETRUNC / WC_EPROTO. */
+static int
+next_field(const uint8_t *p, size_t len, size_t *i, uint64_t *tag,
+    size_t *vstart)
+{
+	int	 rc;
+
+	if ((rc = get_varint(p, len, i, tag)) != 0)
+		return rc;
+	if (*tag >> 3 == 0 || *tag > UINT32_MAX)
+		return WC_EPROTO;
+	return skip_value(p, len, (unsigned)(*tag & 7), i, vstart);
+}
+
 /* One kept field with sub-fields at p[start..vend), value from vstart:
  * its kept sub-fields re-encoded under the same key, or nothing. */
 static int
@@ -250,12 +266,7 @@ walk(const uint8_t *p, size_t len, const struct rfield *cfg, size_t ncfg,
 
 	while (i < len) {
 		start = i;
-		if ((rc = get_varint(p, len, &i, &tag)) != 0)
-			return rc;
-		if (tag >> 3 == 0 || tag > UINT32_MAX)
-			return WC_EPROTO;
-		if ((rc = skip_value(p, len, (unsigned)(tag & 7), &i,
-		    &vstart)) != 0)
+		if ((rc = next_field(p, len, &i, &tag, &vstart)) != 0)
 			return rc;
 		if ((c = find_cfg(cfg, ncfg, (uint32_t)(tag >> 3))) == NULL)
 			continue;
@@ -343,12 +354,7 @@ last_len_field(const uint8_t *p, size_t len, uint32_t num,
 	int		 rc, found = 0;
 
 	while (i < len) {
-		if ((rc = get_varint(p, len, &i, &tag)) != 0)
-			return rc;
-		if (tag >> 3 == 0 || tag > UINT32_MAX)
-			return WC_EPROTO;
-		if ((rc = skip_value(p, len, (unsigned)(tag & 7), &i,
-		    &vstart)) != 0)
+		if ((rc = next_field(p, len, &i, &tag, &vstart)) != 0)
 			return rc;
 		if (tag == ((uint64_t)num << 3 | W_LEN)) {
 			*v = p + vstart;
@@ -375,12 +381,7 @@ wa_reporting_secret(const uint8_t *p, size_t len, const uint8_t **secret,
 	/* Repeated messageContextInfo fields merge: the last secret of
 	 * them all wins. */
 	while (i < len) {
-		if ((rc = get_varint(p, len, &i, &tag)) != 0)
-			return rc;
-		if (tag >> 3 == 0 || tag > UINT32_MAX)
-			return WC_EPROTO;
-		if ((rc = skip_value(p, len, (unsigned)(tag & 7), &i,
-		    &vstart)) != 0)
+		if ((rc = next_field(p, len, &i, &tag, &vstart)) != 0)
 			return rc;
 		if (tag == ((uint64_t)F_CONTEXT_INFO << 3 | W_LEN) &&
 		    (rc = last_len_field(p + vstart, i - vstart, F_MSG_SECRET,
