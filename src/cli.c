@@ -67,6 +67,8 @@ cli_usage(FILE *f)
 {
 	fputs("\nReading the database (read-only, also while wachat runs):\n"
 	    "  wachat chats [--json]               the chats, newest first\n"
+	    "  wachat unread [--json]              the chats with unread "
+	    "messages\n"
 	    "  wachat history CHAT [--since DATE] [--limit N] [--json]\n"
 	    "                      a chat's messages, oldest first (the "
 	    "newest N, default\n"
@@ -76,8 +78,9 @@ cli_usage(FILE *f)
 	    "                      messages with every word of QUERY (as "
 	    "word prefixes,\n"
 	    "                      case and accents ignored), newest first\n"
-	    "  wachat export CHAT --format txt|jsonl\n"
-	    "                      every message of a chat, oldest first\n"
+	    "  wachat export CHAT [--format txt|jsonl]\n"
+	    "                      every message of a chat, oldest first "
+	    "(default txt)\n"
 	    "CHAT is a JID, a phone number with its country code (+49...) "
 	    "or a chat's\n"
 	    "name (or a unique part of it); DATE is YYYY-MM-DD or ISO 8601 "
@@ -428,9 +431,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 	struct store_chat_list	 l;
 	char			 tmp[STORE_JID_MAX + 2], words[512];
 	int			 rc, a;
-	size_t			 i;
+	size_t			 i, nshown = 0;
 
-	(void)args;
 	(void)jid;
 	for (a = 0; a < 2; a++) {	/* not archived, then archived */
 		if ((rc = store_chat_list(c->s, a == 1, 1000000, &l)) != 0) {
@@ -446,6 +448,10 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 						    "(message deleted)" :
 						    ch->last_text;
 
+			if (strcmp(args->cmd, "unread") == 0 &&
+			    ch->unread == 0)
+				continue;	/* unread: only those */
+			nshown++;
 			if (!ch->last_deleted &&
 			    ch->last_kind == STORE_MSG_NOTICE &&
 			    notice_text_words(ch->last_text,
@@ -501,6 +507,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 		}
 		store_chat_list_free(&l);
 	}
+	if (nshown == 0 && strcmp(args->cmd, "unread") == 0 && !c->json)
+		fprintf(stderr, "wachat: no unread messages\n");
 	return c->status;
 }
 
@@ -643,8 +651,9 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			cli_put(&c->line, "(a message this wachat cannot show)");
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_put_text(&c->line, words, strlen(words));
-		else
-			cli_put_text(&c->line, m->text, m->text_len);
+		else	/* its next lines under the name, after the time */
+			cli_put_lines(&c->line, m->text, m->text_len,
+			    seconds ? 21 : 18);
 		if (m->edited_ms != 0)
 			cli_put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {
@@ -836,6 +845,8 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 		}
 		flush_line(c);
 	}
+	if (r.n == 0 && !c->json)
+		fprintf(stderr, "wachat: no message matches\n");
 	if (r.more && !c->json && c->status == CLI_OK)
 		fprintf(stderr, "wachat: more messages match (--limit, or more "
 		    "words)\n");
@@ -1025,6 +1036,7 @@ static const struct cli_cmd {
 	bool		 since, chat, format;	/* takes that option */
 } CMDS[] = {
 	{ "chats", args_none, cmd_chats, false, false, false, false },
+	{ "unread", args_none, cmd_chats, false, false, false, false },
 	{ "history", args_chat, cmd_history, true, true, false, false },
 	{ "search", args_query, cmd_search, false, false, true, false },
 	{ "export", args_chat, cmd_export, true, false, false, true },
@@ -1058,8 +1070,10 @@ check_options(const struct cli_cmd *k, struct cli_args *a)
 	    (a->format != NULL && !k->format))
 		return usage_error(a->cmd, "an option of another subcommand");
 	if (k->format) {
-		if (a->format == NULL || (strcmp(a->format, "txt") != 0 &&
-		    strcmp(a->format, "jsonl") != 0))
+		if (a->format == NULL)
+			a->format = "txt";
+		if (strcmp(a->format, "txt") != 0 &&
+		    strcmp(a->format, "jsonl") != 0)
 			return usage_error(a->cmd, "--format txt or --format "
 			    "jsonl");
 		a->json = strcmp(a->format, "jsonl") == 0;
