@@ -30,6 +30,7 @@
 #include "src/cli.h"
 #include "src/cli-out.h"
 #include "src/cli-db.h"
+#include "src/cli-find.h"
 #include "src/conf.h"
 #include "base/err.h"
 #include "base/notice.h"
@@ -77,7 +78,12 @@ cli_usage(FILE *f)
 	    "  wachat search WORDS... [--chat CHAT] [--limit N] [--json]\n"
 	    "                      messages with every word of QUERY (as "
 	    "word prefixes,\n"
-	    "                      case and accents ignored), newest first\n"
+	    "                      case and accents ignored), newest first; "
+	    "among the\n"
+	    "                      words, filters: from:NAME, from:+NUMBER, "
+	    "from:me,\n"
+	    "                      in:CHAT, after:DATE, before:DATE "
+	    "(in:\"TWO WORDS\")\n"
 	    "  wachat export CHAT [--format txt|jsonl]\n"
 	    "                      every message of a chat, oldest first "
 	    "(default txt)\n"
@@ -180,8 +186,8 @@ sender_name(struct cli *c, const char *chat, bool from_me,
 /* Arguments */
 
 /* A phone number as people write it, as a PN user JID; false if not. */
-static bool
-phone_jid(const char *s, char *out, size_t size)
+bool
+cli_phone_jid(const char *s, char *out, size_t size)
 {
 	char	 d[32];
 	size_t	 n = 0;
@@ -248,7 +254,7 @@ resolve_chat(struct cli *c, const char *arg, char out[STORE_JID_MAX + 1])
 		say_no_chat(arg);
 		return CLI_NOT_FOUND;
 	}
-	if (phone_jid(arg, jid, sizeof(jid)) || strchr(arg, '@') != NULL) {
+	if (cli_phone_jid(arg, jid, sizeof(jid)) || strchr(arg, '@') != NULL) {
 		if (strchr(arg, '@') != NULL)
 			snprintf(jid, sizeof(jid), "%s", arg);
 		if ((rc = exact_chat(c, jid, out)) == 0 &&
@@ -378,8 +384,8 @@ parse_clock(const char *s, size_t *i, struct date *t)
  * DATE: YYYY-MM-DD, or YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM]
  * (local time without a zone), as ms since the epoch.  false when not.
  */
-static bool
-parse_date(const char *s, int64_t *ms)
+bool
+cli_parse_date(const char *s, int64_t *ms)
 {
 	struct date	 t;
 	struct tm	 tm;
@@ -761,20 +767,57 @@ has_word(const char *q)
 	return false;
 }
 
+static int	usage_error(const char *, const char *);
+
+/* search's filters (src/cli-find.h) into f, its words into q; the chat
+ * and the person in in_jid and from_jid.  Returns an exit status. */
+static int
+search_filters(struct cli *c, const struct cli_args *args,
+    struct cli_query *q, struct store_search_filter *f,
+    char in_jid[STORE_JID_MAX + 1], char from_jid[STORE_JID_MAX + 1])
+{
+	int	 rc;
+
+	if (!cli_query_parse(args->arg, q))
+		return CLI_USAGE;
+	if (!has_word(q->words))
+		return usage_error(args->cmd, "QUERY has no word to search "
+		    "for (filters narrow a search for words)");
+	if (q->in[0] != '\0') {
+		if ((rc = resolve_chat(c, q->in, in_jid)) != CLI_OK)
+			return rc;
+		f->chat = in_jid;
+	}
+	if (q->from[0] != '\0') {
+		if ((rc = cli_find_person(c->s, q->from, from_jid)) != CLI_OK)
+			return rc;
+		f->sender = from_jid;
+	}
+	f->since_ms = q->since_ms;
+	f->until_ms = q->until_ms;
+	return CLI_OK;
+}
+
 static int
 cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 {
+	static struct cli_query		 q;
 	struct store_search_filter	 f;
 	struct store_search_result	 r;
+	char				 in_jid[STORE_JID_MAX + 1];
+	char				 from_jid[STORE_JID_MAX + 1];
 	long				 limit = args->limit;
 	size_t				 i;
 	int				 rc;
 
 	memset(&f, 0, sizeof(f));
 	f.chat = jid;
+	if ((rc = search_filters(c, args, &q, &f, in_jid, from_jid)) !=
+	    CLI_OK)
+		return rc;
 	if (limit == 0 || limit > STORE_SEARCH_MAX)
 		limit = STORE_SEARCH_MAX;
-	if ((rc = store_search(c->s, args->arg, &f, (size_t)limit,
+	if ((rc = store_search(c->s, q.words, &f, (size_t)limit,
 	    &r)) != 0) {
 		fprintf(stderr, "wachat: cannot search: %s\n", rc == -EINVAL ?
 		    "the query is too long" : wc_strerror(rc));
@@ -881,7 +924,7 @@ opt_json(struct cli_args *a, const char *v)
 static int
 opt_since(struct cli_args *a, const char *v)
 {
-	if (!parse_date(v, &a->since))
+	if (!cli_parse_date(v, &a->since))
 		return usage_error(a->cmd, "--since: not a date "
 		    "(YYYY-MM-DD or ISO 8601)");
 	a->since_set = true;
@@ -985,12 +1028,29 @@ args_query(struct cli_args *a, int first, int argc, char **argv)
 	if (first >= argc)
 		return usage_error(a->cmd, "takes a QUERY");
 	for (i = first; i < argc; i++) {
+		const char	*colon = strchr(argv[i], ':');
+		bool		 quote;
+
 		l = strlen(argv[i]);
-		if (n + l + 2 > sizeof(a->query))
+		/* from:"Ana María" came as one argument without its quotes */
+		quote = colon != NULL && cli_query_is_filter(argv[i]) &&
+		    strchr(argv[i], ' ') != NULL &&
+		    strchr(argv[i], '"') == NULL && colon[1] != '\0';
+		if (n + l + 4 > sizeof(a->query))
 			return usage_error(a->cmd, "QUERY is too long");
 		if (i > first)
 			a->query[n++] = ' ';
-		memcpy(a->query + n, argv[i], l);
+		if (quote) {
+			l = (size_t)(colon - argv[i]) + 1;
+			memcpy(a->query + n, argv[i], l);
+			n += l;
+			a->query[n++] = '"';
+			l = strlen(colon + 1);
+			memcpy(a->query + n, colon + 1, l);
+			a->query[n + l] = '"';
+			n++;
+		} else
+			memcpy(a->query + n, argv[i], l);
 		n += l;
 	}
 	a->query[n] = '\0';

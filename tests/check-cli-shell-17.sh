@@ -5,7 +5,12 @@
 # lists only the chats with unread messages (text and JSON) and says when
 # there are none; export writes text when no --format is given; a message
 # of three lines prints as three lines, the next ones indented under the
-# name, its escape sequence inert; a search that finds nothing says so.
+# name, its escape sequence inert; a search that finds nothing says so;
+# search takes the screen's filters among its words: from:NAME (a unique
+# part of a contact's name), from:+NUMBER, from:me, in:CHAT (several
+# words in quotes, or as one argument), after:DATE, before:DATE; a name
+# of several people lists them (exit 4), nobody by that name exits 2, a
+# date that is none and filters without a word are usage errors.
 # TAP.
 b=${top_builddir:-.}
 w=$b/wachat
@@ -30,7 +35,7 @@ fi
 
 n=0
 fails=0
-echo "1..9"
+echo "1..19"
 ok() {	# ok DESCRIPTION: the last check passed when $? is 0
 	st=$?
 	n=$((n + 1))
@@ -56,13 +61,13 @@ has() {	# has TEXT: a line of $tmp/out is exactly TEXT
 # --- unread
 run 0 unread && [ "$(wc -l <"$tmp/out")" -eq 2 ] &&
     sed -n 1p "$tmp/out" | grep -q '^2020-01-01 00:04  Ana <15550000001@s.whatsapp.net> \[2 unread\]: are you there?$' &&
-    sed -n 2p "$tmp/out" | grep -q '^2020-01-01 00:02  Crew <120363000000000009@g.us> \[1 unread\]' &&
+    sed -n 2p "$tmp/out" | grep -q '^2020-01-01 00:02  Lunch Crew <120363000000000009@g.us> \[1 unread\]' &&
     ! grep -q Bob "$tmp/out"
 ok "unread lists the chats with unread messages, newest first, not the read one"
 run 0 unread --json && python3 -c '
 import json, sys
 c = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
-assert [(x["name"], x["unread"]) for x in c] == [("Ana", 2), ("Crew", 1)], c
+assert [(x["name"], x["unread"]) for x in c] == [("Ana", 2), ("Lunch Crew", 1)], c
 ' "$tmp/out"
 ok "unread --json: one object per chat with its unread count"
 run 1 unread Ana && grep -q "takes no argument" "$tmp/err"
@@ -103,5 +108,44 @@ run 2 search zanzibar && [ ! -s "$tmp/out" ] &&
 ok "search that finds nothing says so in a line (exit 2)"
 run 0 search lunch && [ "$(wc -l <"$tmp/out")" -eq 2 ] && [ ! -s "$tmp/err" ]
 ok "search that finds something says nothing more"
+
+# --- search's filters
+run 0 search lunch from:Carol && [ "$(cat "$tmp/out")" = "2020-01-01 00:01  Lunch Crew  Carol: *lunch* at noon" ]
+ok "search from:NAME: only that person's messages"
+run 0 search lunch from:me && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+    grep -q 'Lunch Crew  .*: \*lunch\* sounds good$' "$tmp/out" &&
+    run 0 search from:car lunch && grep -q 'Carol: \*lunch\* at noon$' "$tmp/out" &&
+    run 0 search line from:+15550000001 && grep -q 'Ana: first \*line\*' "$tmp/out"
+ok "search from:me, from: a part of a name and from:+NUMBER"
+run 0 search 'in:"Lunch Crew"' lunch && [ "$(wc -l <"$tmp/out")" -eq 2 ] &&
+    cp "$tmp/out" "$tmp/in" && run 0 search 'in:Lunch Crew' lunch &&
+    cmp -s "$tmp/out" "$tmp/in" && run 0 search 'lunch in:"Lunch Crew" from:Carol' &&
+    [ "$(wc -l <"$tmp/out")" -eq 1 ] && run 2 search lunch in:Ana
+ok "search in:CHAT, a name of two words quoted or as one argument, the whole query as one"
+run 0 search lunch after:2020-01-01T00:02Z && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+    grep -q 'sounds good$' "$tmp/out" &&
+    run 0 search lunch before:2020-01-01T00:02Z && [ "$(wc -l <"$tmp/out")" -eq 1 ] &&
+    grep -q 'at noon$' "$tmp/out" && run 0 search lunch after:2020 &&
+    [ "$(wc -l <"$tmp/out")" -eq 2 ] && run 2 search lunch after:2020-02 &&
+    run 2 search lunch before:2019
+ok "search after:DATE and before:DATE (YYYY, YYYY-MM and ISO 8601 too)"
+run 1 search lunch after:2020-13 && grep -qF "'2020-13' is not a date" "$tmp/err"
+ok "search: a date that is none is a usage error that says so"
+run 2 search lunch from:nobody && grep -qx "wachat: nobody named 'nobody'" "$tmp/err"
+ok "search from: a name of nobody exits 2 and says so"
+run 4 search lunch from:o && grep -q "names several people" "$tmp/err" &&
+    grep -q '  Bob  15550000002@s.whatsapp.net' "$tmp/err" &&
+    grep -q '  Carol  15550000003@s.whatsapp.net' "$tmp/err"
+ok "search from: a part of several names lists them (exit 4)"
+run 1 search from:Carol && grep -q "no word to search for" "$tmp/err"
+ok "search: filters without a word are a usage error"
+run 0 search lunch from:Carol --json && python3 -c '
+import json, sys
+h = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")]
+assert len(h) == 1 and h[0]["sender_name"] == "Carol", h
+' "$tmp/out"
+ok "search --json takes the filters too"
+run 0 search 'FROM:Carol' lunch && [ "$(wc -l <"$tmp/out")" -eq 1 ]
+ok "search: a filter's key in capitals"
 
 exit $((fails != 0))

@@ -8,7 +8,7 @@
  *                                  now, then exit (for history --follow)
  *
  * fill: Ana (+15550000001, push name) with two unread messages, one of
- * them three lines long; the group "Crew" with Carol's (contact name)
+ * them three lines long; the group "Lunch Crew" with Carol's (contact name)
  * unread message and one of ours; Bob (+15550000002) read, nothing
  * unread.
  */
@@ -74,7 +74,7 @@ fill(struct store *s)
 	check(store_contact_set_push_name(s, ANA, "Ana"), "push name");
 	check(store_contact_set_push_name(s, BOB, "Bob"), "push name");
 	check(store_contact_set_name(s, CAROL, "Carol"), "contact");
-	check(store_chat_set_name(s, GROUP, "Crew"), "group name");
+	check(store_chat_set_name(s, GROUP, "Lunch Crew"), "group name");
 	in(s, BOB, "B1", "", false, T0, "old news from bob");
 	check(store_chat_mark_read(s, BOB, 10, &ids, &n), "read");
 	store_msg_refs_free(ids, n);
