@@ -56,7 +56,7 @@ read_by() {
 
 tm send-keys -t wachat C-n
 check "Ctrl-n opens the picker: its title and what to type" \
-    wait_panes 'Open a chat: 2 chats' 'part of a name or a number'
+    wait_panes 'Open a chat: 2 chats' 'Type part of a name or number; Enter opens'
 check "... both chats listed with their numbers" \
     wait_panes "carol +\\+$C +\\(1\\)" "bob +\\+$B +\\(1\\)"
 failed_now && show

@@ -170,7 +170,7 @@ tm resize-window -t wachat -x 100 -y 40
 wait_size 100x40
 tm send-keys -t wachat C-n
 check "Ctrl-n opens the chat picker in German" \
-    wait_pane 'Chat öffnen: Teil eines Namens oder einer Nummer'
+    wait_pane 'Teil eines Namens oder einer Nummer eingeben'
 tm send-keys -t wachat Escape
 # The hint "Kein Chat offen" stays in the message pane under the prompt:
 # only the prompt gone shows that the Esc was read, and a key sent before

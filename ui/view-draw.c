@@ -104,7 +104,7 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
 		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
 		{ "r a d l", N_("rename, add, remove, leave (group info)") },
-		{ "@", N_("in a group: mention a member (Up, Down, Tab)") },
+		{ "@", N_("mention a group member (Up, Down, Tab)") },
 		{ "Alt-r", N_("log in again (when the status line says "
 		    "stopped)") },
 	};
@@ -290,9 +290,8 @@ draw_input(struct ui_view *v, struct side *s)
 		above = ui_view_prompt_text(v, line, sizeof(line), s->w - 1,
 		    &lead);
 	else if (v->pick.on)
-		above = v->pick.err != NULL ? v->pick.err : _("Open a chat: "
-		    "part of a name or a number; Up/Down choose, Enter opens, "
-		    "Esc back");
+		above = v->pick.err != NULL ? v->pick.err : _("Type part of a "
+		    "name or number; Enter opens, Esc back");
 	else
 		above = chat_above(v, line, sizeof(line), s->w - 1);
 	lead_w = ui_text_width(lead, strlen(lead));
