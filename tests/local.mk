@@ -104,3 +104,4 @@ bench-search:
 bench: bench-search
 .PHONY: bench-search
 include tests/shell17.mk
+include $(srcdir)/tests/picker17.mk
