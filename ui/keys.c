@@ -69,6 +69,9 @@ static const struct {
 	[UI_ACT_EDIT] =		{ "edit",
 				  N_("edit your selected message (15 "
 				  "minutes)"), "alt-e" },
+	[UI_ACT_COPY] =		{ "copy",
+				  N_("copy the selected message's text to "
+				  "the clipboard"), "alt-c" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

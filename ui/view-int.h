@@ -21,6 +21,7 @@
  *                     typing, the reply or edit being written, sending,
  *                     what is done to the selected message, paging;
  *                     chats opened and marked read
+ *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -33,7 +34,8 @@
  *   screen-draw.o -> view-draw.o
  *   view.o --------> view-chat.o, view-search.o, view-state.o
  *   view-keys.o ---> view-chat.o, view-info.o, view-prompt.o,
- *                    view-search.o, view-state.o
+ *                    view-search.o, view-links.o, view-state.o
+ *   view-links.o --> view-state.o, msgs-draw.o, term.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-state.o,
  *                    msgs-draw.o
  *   view-panes.o --> view-info.o, view-state.o
@@ -57,6 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "ui/chats.h"
 #include "ui/groups.h"
 #include "ui/input.h"
@@ -174,6 +177,8 @@ struct ui_view {
 	bool		 chats_due;
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
 	char		*note;		/* a passing line, sanitised */
+	struct buf	 term_out;	/* for the terminal after the next
+					 * refresh (OSC 52), ui/term.h */
 };
 
 /* ---- ui/view-state.c ---- */
@@ -224,6 +229,12 @@ bool		 ui_view_keys_edit(struct ui_input *in, int k);
 /* Whether k is a key that types a character (not a control, not a
  * function key). */
 bool		 ui_view_keys_text(int k);
+
+/* ---- ui/view-links.c ---- */
+
+/* The copy key: the selected message's text (as shown) on the clipboard
+ * through OSC 52 (v->term_out), said in the note; or why not. */
+void		 ui_view_links_copy(struct ui_view *v);
 
 /* ---- ui/view-chat.c ---- */
 
