@@ -104,3 +104,4 @@ bench-search:
 bench: bench-search
 .PHONY: bench-search
 include tests/links17.mk
+include tests/shell17.mk
