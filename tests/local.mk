@@ -105,3 +105,4 @@ bench: bench-search
 .PHONY: bench-search
 include tests/links17.mk
 include tests/shell17.mk
+include $(srcdir)/tests/picker17.mk
