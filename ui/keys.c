@@ -71,8 +71,7 @@ static const struct {
 				  N_("edit your selected message (15 "
 				  "minutes)"), "alt-e" },
 	[UI_ACT_COPY] =		{ "copy",
-				  N_("copy the selected message's text to "
-				  "the clipboard"), "alt-c" },
+				  N_("copy the selected message"), "alt-c" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");
