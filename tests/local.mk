@@ -103,4 +103,5 @@ bench-search:
 	@rm -rf tests/bench/search-work
 bench: bench-search
 .PHONY: bench-search
+include tests/shell17.mk
 include $(srcdir)/tests/names17.mk
