@@ -104,4 +104,5 @@ bench-search:
 bench: bench-search
 .PHONY: bench-search
 include tests/shell17.mk
+include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk
