@@ -103,4 +103,6 @@ bench-search:
 	@rm -rf tests/bench/search-work
 bench: bench-search
 .PHONY: bench-search
+include tests/shell17.mk
+include $(srcdir)/tests/picker17.mk
 include tests/offline17.mk

@@ -40,6 +40,7 @@ ui_view_new(const struct ui_view_opts *o, ui_view_push_fn fn, void *arg)
 	ui_msgs_init(&v->msgs);
 	ui_input_init(&v->in);
 	ui_input_init(&v->prompt.in);
+	ui_input_init(&v->pick.q);
 	ui_groups_init(&v->groups);
 	ui_search_init(&v->search);
 	v->bar.online = -1;
@@ -54,6 +55,7 @@ ui_view_free(struct ui_view *v)
 	ui_chats_release(&v->chats);
 	ui_msgs_release(&v->msgs);
 	ui_input_release(&v->in);
+	ui_input_release(&v->pick.q);
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
