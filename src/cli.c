@@ -86,7 +86,7 @@ cli_usage(FILE *f)
 	    "(in:\"TWO WORDS\")\n"
 	    "  wachat export CHAT [--format txt|jsonl]\n"
 	    "                      every message of a chat, oldest first "
-	    "(txt when not given)\n"
+	    "(txt unless set)\n"
 	    "CHAT is a JID, a phone number with its country code (+49...) "
 	    "or a chat's\n"
 	    "name (or a unique part of it); DATE is YYYY-MM-DD or ISO 8601 "
