@@ -10,7 +10,8 @@
 # part of a contact's name), from:+NUMBER, from:me, in:CHAT (several
 # words in quotes, or as one argument), after:DATE, before:DATE; a name
 # of several people lists them (exit 4), nobody by that name exits 2, a
-# date that is none and filters without a word are usage errors.
+# date that is none and filters without a word are usage errors; --help
+# names them, in German too.
 # TAP.
 b=${top_builddir:-.}
 w=$b/wachat
@@ -35,7 +36,7 @@ fi
 
 n=0
 fails=0
-echo "1..19"
+echo "1..21"
 ok() {	# ok DESCRIPTION: the last check passed when $? is 0
 	st=$?
 	n=$((n + 1))
@@ -147,5 +148,20 @@ assert len(h) == 1 and h[0]["sender_name"] == "Carol", h
 ok "search --json takes the filters too"
 run 0 search 'FROM:Carol' lunch && [ "$(wc -l <"$tmp/out")" -eq 1 ]
 ok "search: a filter's key in capitals"
+
+# --- --help
+run 0 --help && grep -qxF '  wachat unread [--json]              the chats with unread messages' "$tmp/out" &&
+    grep -qF 'from:NAME, from:+NUMBER, from:me,' "$tmp/out" &&
+    grep -qF '  wachat export CHAT [--format txt|jsonl]' "$tmp/out"
+ok "--help names unread, search's filters and export's default"
+mkdir -p "$tmp/locale/de/LC_MESSAGES" &&
+    msgfmt -c -o "$tmp/locale/de/LC_MESSAGES/wachat.mo" "${top_srcdir:-.}/po/de.po" &&
+    env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$tmp/locale" \
+    "$w" --help >"$tmp/out" 2>"$tmp/err" &&
+    grep -qxF '  wachat unread [--json]              die Chats mit ungelesenen Nachrichten' "$tmp/out" &&
+    grep -qF 'zuerst; unter den Wörtern Filter: from:NAME,' "$tmp/out" &&
+    grep -qF 'Die Datenbank lesen (nur lesend, auch während wachat läuft):' "$tmp/out" &&
+    ! grep -q 'Reading the database\|the chats with unread' "$tmp/out"
+ok "--help under LANG=de_DE.UTF-8 says the subcommands in German"
 
 exit $((fails != 0))

@@ -70,6 +70,8 @@ static const struct {
 	[UI_ACT_EDIT] =		{ "edit",
 				  N_("edit your selected message (15 "
 				  "minutes)"), "alt-e" },
+	[UI_ACT_COPY] =		{ "copy",
+				  N_("copy the selected message"), "alt-c" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

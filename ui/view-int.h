@@ -23,6 +23,7 @@
  *                     typing, the reply or edit being written, sending,
  *                     what is done to the selected message, paging;
  *                     chats opened and marked read
+ *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -35,11 +36,13 @@
  *   screen-draw.o -> view-draw.o
  *   view.o --------> view-chat.o, view-search.o, view-state.o
  *   view-keys.o ---> view-chat.o, view-info.o, view-prompt.o,
- *                    view-search.o, view-pick.o, view-state.o
+ *                    view-search.o, view-pick.o, view-links.o,
+ *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
  *                    view-state.o, msgs-draw.o
  *   view-panes.o --> view-info.o, view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
+ *   view-links.o --> view-state.o, msgs-draw.o, term.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-chat.o, view-state.o
@@ -60,6 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "ui/chats.h"
 #include "ui/groups.h"
 #include "ui/input.h"
@@ -200,6 +204,8 @@ struct ui_view {
 	bool		 chats_due;
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
 	char		*note;		/* a passing line, sanitised */
+	struct buf	 term_out;	/* for the terminal after the next
+					 * refresh (OSC 52), ui/term.h */
 };
 
 /* ---- ui/view-state.c ---- */
@@ -257,6 +263,12 @@ bool		 ui_view_keys_text(int k);
  * with 0) into jid[JID_MAX].  Returns false when d is no such number.
  */
 bool		 ui_view_phone_jid(const char *d, size_t n, char *jid);
+
+/* ---- ui/view-links.c ---- */
+
+/* The copy key: the selected message's text (as shown) on the clipboard
+ * through OSC 52 (v->term_out), said in the note; or why not. */
+void		 ui_view_links_copy(struct ui_view *v);
 
 /* ---- ui/view-chat.c ---- */
 

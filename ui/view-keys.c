@@ -651,6 +651,13 @@ sel_edit(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_copy(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_links_copy(v);
+}
+
+static void
 sel_leave(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -666,6 +673,7 @@ static const act_fn select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_RETRY] =	sel_retry,
 	[UI_ACT_DELETE] =	sel_delete,
 	[UI_ACT_EDIT] =		sel_edit,
+	[UI_ACT_COPY] =		sel_copy,
 	[UI_ACT_CANCEL] =	sel_leave,
 };
 
@@ -739,6 +747,7 @@ static const act_fn input_acts[UI_ACT_COUNT] = {
 	[UI_ACT_CANCEL] =	input_cancel,
 	[UI_ACT_SEND] =		input_send,
 	[UI_ACT_NEWLINE] =	input_newline,
+	[UI_ACT_COPY] =		sel_copy,	/* says to select first */
 };
 
 /* Enter sends (or is a newline: enter-sends = no), the rest edits. */

@@ -25,6 +25,7 @@ ui_view_opts_default(struct ui_view_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->enter_sends = o->read_receipts = o->send_typing = true;
+	o->clipboard = true;
 	ui_keys_default(&o->keys);
 }
 
@@ -59,6 +60,7 @@ ui_view_free(struct ui_view *v)
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
+	buf_release(&v->term_out);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
 	free(v);
@@ -367,4 +369,10 @@ const struct ui_search *
 ui_view_search(const struct ui_view *v)
 {
 	return &v->search;
+}
+
+struct buf *
+ui_view_term_out(struct ui_view *v)
+{
+	return &v->term_out;
 }
