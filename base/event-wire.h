@@ -33,11 +33,12 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		3	/* 2: notice_kind and
+#define EV_WIRE_VERSION		4	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
-					 * the call notice kinds; a peer of
+					 * the call notice kinds; 4: name in
+					 * ev_account, EV_OWN_NAME; a peer of
 					 * another version is refused
 					 * (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

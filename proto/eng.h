@@ -174,6 +174,9 @@ enum wa_eng_ev_kind {
 				 * link it did not keep); the host holds the
 				 * engine (wa_eng_hold()) until a write
 				 * succeeds (reliability.md "Disk full") */
+	WA_ENG_EV_PUSH_NAME,	/* our push name changed (account_sync,
+				 * protocol.md 11.7) and is stored: name is
+				 * the new one */
 };
 
 /* One event; borrowed for the call (copy what you keep). */
@@ -185,6 +188,9 @@ struct wa_eng_ev {
 	uint32_t		 retry_ms; /* WA_ENG_EV_DISCONNECTED */
 	uint32_t		 num;	/* see the kinds */
 	uint32_t		 id;	/* see the kinds */
+	const char		*name;	/* our push name as the engine holds
+					 * it, with every event; never NULL,
+					 * "" while none is known */
 };
 
 typedef void	(*wa_eng_event_fn)(void *arg, const struct wa_eng_ev *ev);

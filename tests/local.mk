@@ -106,3 +106,4 @@ bench: bench-search
 include tests/links17.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
+include $(srcdir)/tests/names17.mk

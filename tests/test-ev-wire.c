@@ -616,6 +616,7 @@ test_ev_push_str__appends_copies__to_a_string_array(void **state)
 	assert_string_equal(c->u.group_add.chat, "abc");
 	assert_string_equal(cmd_kind_name(CMD_GROUP_ADD), "CMD_GROUP_ADD");
 	assert_string_equal(ev_kind_name(EV_HISTORY), "EV_HISTORY");
+	assert_string_equal(ev_kind_name(EV_OWN_NAME), "EV_OWN_NAME");
 	assert_string_equal(ev_kind_name((enum ev_kind)99), "?");
 	cmd_free(c);
 }
