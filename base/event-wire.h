@@ -38,9 +38,9 @@ struct buf;
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
 					 * the call notice kinds; 4: name in
-					 * ev_account, EV_OWN_NAME; a peer of
-					 * another version is refused
-					 * (WC_EPROTO) */
+					 * ev_account, EV_OWN_NAME, EV_LINKED;
+					 * a peer of another version is
+					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */
 #define EV_WIRE_COMMAND		0x43	/* 'C' */
 #define EV_WIRE_HEADER		8	/* bytes before the payload */

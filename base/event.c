@@ -238,6 +238,7 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_SEARCH] =		{ "EV_SEARCH", &L_ev_search, -1 },
 	[EV_HISTORY] =		{ "EV_HISTORY", &L_ev_history, -1 },
 	[EV_OWN_NAME] =		{ "EV_OWN_NAME", &L_ev_account, -1 },
+	[EV_LINKED] =		{ "EV_LINKED", &L_ev_account, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");

@@ -150,8 +150,11 @@ enum ev_kind {
 	EV_HISTORY,		/* u.history: history sync (issue 9) */
 	EV_OWN_NAME,		/* u.own_name: our push name became known
 				 * or changed while connected */
+	EV_LINKED,		/* u.linked: at start, the account linked
+				 * before (the store holds it), before any
+				 * connection: its chats can show offline */
 };
-#define EV_KIND_MAX	EV_OWN_NAME
+#define EV_KIND_MAX	EV_LINKED
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -169,7 +172,7 @@ struct ev_pair_code {
 	char		*code;		/* as WhatsApp shows it, "XXXX-XXXX" */
 };
 
-/* EV_PAIRED, EV_CONNECTED, EV_OWN_NAME: our account. */
+/* EV_PAIRED, EV_CONNECTED, EV_OWN_NAME, EV_LINKED: our account. */
 struct ev_account {
 	char		*jid;		/* our PN AD-JID, "15550000001:4@..." */
 	char		*number;	/* its user part: the phone number,
@@ -436,6 +439,7 @@ struct ev {
 		struct ev_search	 search;
 		struct ev_history	 history;
 		struct ev_account	 own_name;
+		struct ev_account	 linked;
 	} u;
 };
 

@@ -86,6 +86,12 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 		ev = ev_new(EV_PAIRED);
 		account(&ev->u.paired, e->text, e->name);
 		break;
+	case WA_ENG_EV_LINKED:
+		ev = ev_new(EV_LINKED);
+		account(&ev->u.linked, e->text, e->name);
+		if (!jid_user_of(e->text, a->own_user, sizeof(a->own_user)))
+			eng_log(LOG_WARN, "our JID does not parse");
+		break;
 	case WA_ENG_EV_CONNECTED:
 		ev = ev_new(EV_CONNECTED);
 		account(&ev->u.connected, e->text, e->name);

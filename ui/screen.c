@@ -274,6 +274,20 @@ on_paired(struct ui_screen *s, const struct ev *ev)
 	set_status_number(s, false, ev->u.paired.number);
 }
 
+/* EV_LINKED: the account linked before, at start: the chat screen's
+ * keys from now on (q is text), whether or not a connection comes. */
+static void
+on_linked(struct ui_screen *s, const struct ev *ev)
+{
+	drop_qr(s);
+	s->linked = true;
+	free(s->own);
+	s->own = xstrdup(ev->u.linked.number);
+	free(s->own_name);
+	s->own_name = xstrdup(ev->u.linked.name);
+	set_status_number(s, false, s->own);
+}
+
 static void
 on_connected(struct ui_screen *s, const struct ev *ev)
 {
@@ -425,6 +439,7 @@ static void (*const on_event[])(struct ui_screen *, const struct ev *) = {
 	[EV_STOPPED] =		on_stopped,
 	[EV_HISTORY] =		on_history,
 	[EV_OWN_NAME] =		on_own_name,
+	[EV_LINKED] =		on_linked,
 };
 
 void

@@ -182,6 +182,9 @@ struct ui_view {
 	ui_view_push_fn	 push;
 	void		*arg;
 	bool		 connected;
+	bool		 linked;	/* the store holds our account (linked
+					 * before, or just now): its chats show,
+					 * connected or not */
 	bool		 disk_full;	/* offline for a full disk: Enter
 					 * keeps the text in the input */
 	struct ui_chats	 chats;
@@ -328,7 +331,8 @@ void		 ui_view_chat_react(struct ui_view *v);
 /* Older rows: the store's next page, or once the phone's history. */
 void		 ui_view_chat_older(struct ui_view *v);
 
-/* A page of the open chat up (dir < 0, older) or down. */
+/* A page of the open chat up (dir < 0, older) or down, from where the
+ * pane is: the selection (a search hit opened) goes. */
 void		 ui_view_chat_page(struct ui_view *v, int dir);
 
 /* The open chat (if any) read: the list's unread count gone, and
