@@ -109,3 +109,4 @@ include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk
 include tests/offline17.mk
 include tests/reading17.mk
+include tests/cjk17.mk

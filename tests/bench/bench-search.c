@@ -9,8 +9,8 @@
  *
  * SRC_DIR/wachat.db (bench-history gen's, left untouched) is copied to
  * WORK_DIR and opened by store_open(): a database of an older schema is
- * migrated there, and the time migration 5 takes (building the FTS index
- * over every row) is printed on stderr.  --no-copy uses WORK_DIR's
+ * migrated there, and the time the migrations take (5 and 12 build the
+ * FTS index over every row it holds) is printed on stderr.  --no-copy uses WORK_DIR's
  * database as it is; --round C makes the imported ids differ (C a
  * letter, default H) so an import can run again on the same database.
  *
@@ -30,7 +30,9 @@
  * that is, the rows fetched) over the result, 1,020,000 messages: a
  * prefix of 1, 2, 3 and 5 characters, a whole word, two words, a word
  * that occurs once, a word scoped to a 100-message chat, a 2-character
- * prefix scoped to the 1,000,000-message chat, a Cyrillic prefix.  Each
+ * prefix scoped to the 1,000,000-message chat, a Cyrillic prefix, and
+ * Chinese and Japanese inside runs written without spaces (a word, one
+ * character, three characters, kana: the bigrams of migration 12).  Each
  * sample is one search (a keystroke), so p95_ns is per keystroke.
  *
  * One JSON line per bench on stdout (perf.md 3.0), a table on stderr.
@@ -312,6 +314,13 @@ static const struct fts_case CASES[] = {
 	{ "fts_1M/two_words", "see you", NULL },
 	{ "fts_1M/rare_word", RARE_WORD, NULL },
 	{ "fts_1M/cyrillic_prefix3", "зав", NULL },
+	/* Chinese and Japanese are written without spaces (gen's texts
+	 * join their words): a word inside a run, one character, a
+	 * three-character word, a word of kana inside a run (issue 17). */
+	{ "fts_1M/cjk_word_in_run", "吃饭", NULL },
+	{ "fts_1M/cjk_char", "饭", NULL },
+	{ "fts_1M/cjk_word3", "没问题", NULL },
+	{ "fts_1M/cjk_kana_in_run", "がとう", NULL },
 	{ "fts_1M/chat_word", "dinner", SMALL_CHAT },
 	{ "fts_1M/chat1M_prefix2", "th", BIG_CHAT },
 	{ "fts_1M/chat1M_word", "dinner", BIG_CHAT },
