@@ -181,6 +181,8 @@ struct ui_view {
 	struct ui_view_opts o;
 	ui_view_push_fn	 push;
 	void		*arg;
+	char		*own_name;	/* our push name, sanitised; NULL
+					 * while none is known */
 	bool		 connected;
 	bool		 linked;	/* the store holds our account (linked
 					 * before, or just now): its chats show,
