@@ -103,3 +103,4 @@ bench-search:
 	@rm -rf tests/bench/search-work
 bench: bench-search
 .PHONY: bench-search
+include tests/attention17.mk

@@ -143,6 +143,21 @@ struct ui_view_info {
 	int		 rows;		/* member rows last drawn */
 };
 
+/*
+ * What counts as read (ui/view-chat.c): the open chat's messages once
+ * they have been on a seen screen (the terminal focused, by its focus
+ * reports, and the window big enough for the chat screen) without the
+ * key page or the group info over them, for UI_VIEW_READ_MS on end; a
+ * chat only passed through on the way to another is not read.
+ */
+struct ui_view_read {
+	bool		 unseen;	/* the screen is not seen (focus out,
+					 * window too small) */
+	bool		 pending;	/* the open chat holds messages not
+					 * yet marked read */
+	int64_t		 since;		/* ms: shown, seen, since; 0 not */
+};
+
 /* The key page (ui/view-draw.c). */
 struct ui_view_help {
 	bool		 on;
@@ -168,6 +183,7 @@ struct ui_view {
 	struct ui_view_prompt prompt;
 	struct ui_view_info info;
 	struct ui_view_help help;
+	struct ui_view_read read;
 	bool		 pasting;	/* between the bracketed-paste marks */
 	bool		 paste_cr;	/* the paste's last key was a CR */
 	/* Chat list reloads. */
@@ -289,6 +305,15 @@ void		 ui_view_chat_page(struct ui_view *v, int dir);
 /* The open chat (if any) read: the list's unread count gone, and
  * CMD_MARK_READ when read receipts are on. */
 void		 ui_view_chat_mark_read(struct ui_view *v);
+
+/* The open chat has messages to be read (it opened with unread ones, one
+ * came): read at once when it has been shown, seen, for UI_VIEW_READ_MS,
+ * else by ui_view_chat_read_tick() once it has. */
+void		 ui_view_chat_read_due(struct ui_view *v, int64_t now);
+
+/* Time passes (now, ms): the open chat read when it is due and has been
+ * shown, seen, for UI_VIEW_READ_MS. */
+void		 ui_view_chat_read_tick(struct ui_view *v, int64_t now);
 
 /* Open the chat selected in the list when it is not the open one. */
 void		 ui_view_open_selected(struct ui_view *v);
