@@ -167,6 +167,7 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	o->enter_sends = c->enter_sends;
 	o->read_receipts = c->read_receipts;
 	o->send_typing = c->send_typing;
+	o->clipboard = c->clipboard;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
 			continue;

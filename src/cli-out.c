@@ -45,6 +45,21 @@ cli_put_text(struct buf *b, const char *p, size_t len)
 	b->len--;	/* its NUL */
 }
 
+void
+cli_put_lines(struct buf *b, const char *p, size_t len, size_t indent)
+{
+	struct buf	 t = BUF_INIT;
+	size_t		 i, k;
+
+	wc_sanitize(p, len, true, &t);
+	for (i = 0; i + 1 < t.len; i++) {	/* not its NUL */
+		buf_push(b, t.p[i]);
+		for (k = 0; t.p[i] == '\n' && k < indent; k++)
+			buf_push(b, ' ');
+	}
+	buf_release(&t);
+}
+
 /* Code point c as JSON's \uXXXX, two of them (UTF-16) above U+FFFF. */
 static void
 json_escape_cp(struct buf *b, uint32_t c)

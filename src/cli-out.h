@@ -28,6 +28,10 @@ void	cli_putf(struct buf *b, const char *fmt, ...)
  * on one line (wc_sanitize() single-line). */
 void	cli_put_text(struct buf *b, const char *p, size_t len);
 
+/* cli_put_text() of p[0..len), but each line break in it starts a new
+ * output line (a '\n' in b) with indent spaces before what follows. */
+void	cli_put_lines(struct buf *b, const char *p, size_t len, size_t indent);
+
 /*
  * Append p[0..len) to b as the inside of a JSON string: valid UTF-8
  * (each invalid byte U+FFFD), '"' and '\\' escaped, controls and invisible

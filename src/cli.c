@@ -30,6 +30,7 @@
 #include "src/cli.h"
 #include "src/cli-out.h"
 #include "src/cli-db.h"
+#include "src/cli-find.h"
 #include "src/conf.h"
 #include "base/err.h"
 #include "base/notice.h"
@@ -61,39 +62,6 @@ struct cli_args {
 	long		 limit;
 	char		 query[4096];	/* search's words, joined */
 };
-
-void
-cli_usage(FILE *f)
-{
-	fputs("\nReading the database (read-only, also while wachat runs):\n"
-	    "  wachat chats [--json]               the chats, newest first\n"
-	    "  wachat history CHAT [--since DATE] [--limit N] [--json]\n"
-	    "                      a chat's messages, oldest first (the "
-	    "newest N, default\n"
-	    "                      50; with --since, the first N from DATE; "
-	    "N 0: all)\n"
-	    "  wachat search WORDS... [--chat CHAT] [--limit N] [--json]\n"
-	    "                      messages with every word of QUERY (as "
-	    "word prefixes,\n"
-	    "                      case and accents ignored), newest first\n"
-	    "  wachat export CHAT --format txt|jsonl\n"
-	    "                      every message of a chat, oldest first\n"
-	    "CHAT is a JID, a phone number with its country code (+49...) "
-	    "or a chat's\n"
-	    "name (or a unique part of it); DATE is YYYY-MM-DD or ISO 8601 "
-	    "(local time\n"
-	    "unless it ends in Z or +HH:MM).  --data-dir and --config as "
-	    "above.\n"
-	    "  wachat backup FILE  a consistent copy of the database (with "
-	    "what is still\n"
-	    "                      in its WAL) to FILE, also while wachat "
-	    "runs\n"
-	    "Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
-	    "database error,\n"
-	    "4 CHAT names several chats (listed), 5 output not written, 6 "
-	    "the database\nis damaged or empty.\n",
-	    f);
-}
 
 /* Write the line and start the next. */
 static void
@@ -177,8 +145,8 @@ sender_name(struct cli *c, const char *chat, bool from_me,
 /* Arguments */
 
 /* A phone number as people write it, as a PN user JID; false if not. */
-static bool
-phone_jid(const char *s, char *out, size_t size)
+bool
+cli_phone_jid(const char *s, char *out, size_t size)
 {
 	char	 d[32];
 	size_t	 n = 0;
@@ -245,7 +213,7 @@ resolve_chat(struct cli *c, const char *arg, char out[STORE_JID_MAX + 1])
 		say_no_chat(arg);
 		return CLI_NOT_FOUND;
 	}
-	if (phone_jid(arg, jid, sizeof(jid)) || strchr(arg, '@') != NULL) {
+	if (cli_phone_jid(arg, jid, sizeof(jid)) || strchr(arg, '@') != NULL) {
 		if (strchr(arg, '@') != NULL)
 			snprintf(jid, sizeof(jid), "%s", arg);
 		if ((rc = exact_chat(c, jid, out)) == 0 &&
@@ -375,8 +343,8 @@ parse_clock(const char *s, size_t *i, struct date *t)
  * DATE: YYYY-MM-DD, or YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM]
  * (local time without a zone), as ms since the epoch.  false when not.
  */
-static bool
-parse_date(const char *s, int64_t *ms)
+bool
+cli_parse_date(const char *s, int64_t *ms)
 {
 	struct date	 t;
 	struct tm	 tm;
@@ -428,9 +396,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 	struct store_chat_list	 l;
 	char			 tmp[STORE_JID_MAX + 2], words[512];
 	int			 rc, a;
-	size_t			 i;
+	size_t			 i, nshown = 0;
 
-	(void)args;
 	(void)jid;
 	for (a = 0; a < 2; a++) {	/* not archived, then archived */
 		if ((rc = store_chat_list(c->s, a == 1, 1000000, &l)) != 0) {
@@ -446,6 +413,10 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 						    "(message deleted)" :
 						    ch->last_text;
 
+			if (strcmp(args->cmd, "unread") == 0 &&
+			    ch->unread == 0)
+				continue;	/* unread: only those */
+			nshown++;
 			if (!ch->last_deleted &&
 			    ch->last_kind == STORE_MSG_NOTICE &&
 			    notice_text_words(ch->last_text,
@@ -501,6 +472,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 		}
 		store_chat_list_free(&l);
 	}
+	if (nshown == 0 && strcmp(args->cmd, "unread") == 0 && !c->json)
+		fprintf(stderr, "wachat: no unread messages\n");
 	return c->status;
 }
 
@@ -643,8 +616,9 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			cli_put(&c->line, "(a message this wachat cannot show)");
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_put_text(&c->line, words, strlen(words));
-		else
-			cli_put_text(&c->line, m->text, m->text_len);
+		else	/* its next lines under the name, after the time */
+			cli_put_lines(&c->line, m->text, m->text_len,
+			    seconds ? 21 : 18);
 		if (m->edited_ms != 0)
 			cli_put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {
@@ -752,20 +726,57 @@ has_word(const char *q)
 	return false;
 }
 
+static int	usage_error(const char *, const char *);
+
+/* search's filters (src/cli-find.h) into f, its words into q; the chat
+ * and the person in in_jid and from_jid.  Returns an exit status. */
+static int
+search_filters(struct cli *c, const struct cli_args *args,
+    struct cli_query *q, struct store_search_filter *f,
+    char in_jid[STORE_JID_MAX + 1], char from_jid[STORE_JID_MAX + 1])
+{
+	int	 rc;
+
+	if (!cli_query_parse(args->arg, q))
+		return CLI_USAGE;
+	if (!has_word(q->words))
+		return usage_error(args->cmd, "QUERY has no word to search "
+		    "for (filters narrow a search for words)");
+	if (q->in[0] != '\0') {
+		if ((rc = resolve_chat(c, q->in, in_jid)) != CLI_OK)
+			return rc;
+		f->chat = in_jid;
+	}
+	if (q->from[0] != '\0') {
+		if ((rc = cli_find_person(c->s, q->from, from_jid)) != CLI_OK)
+			return rc;
+		f->sender = from_jid;
+	}
+	f->since_ms = q->since_ms;
+	f->until_ms = q->until_ms;
+	return CLI_OK;
+}
+
 static int
 cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 {
+	static struct cli_query		 q;
 	struct store_search_filter	 f;
 	struct store_search_result	 r;
+	char				 in_jid[STORE_JID_MAX + 1];
+	char				 from_jid[STORE_JID_MAX + 1];
 	long				 limit = args->limit;
 	size_t				 i;
 	int				 rc;
 
 	memset(&f, 0, sizeof(f));
 	f.chat = jid;
+	if ((rc = search_filters(c, args, &q, &f, in_jid, from_jid)) !=
+	    CLI_OK)
+		return rc;
 	if (limit == 0 || limit > STORE_SEARCH_MAX)
 		limit = STORE_SEARCH_MAX;
-	if ((rc = store_search(c->s, args->arg, &f, (size_t)limit,
+	if ((rc = store_search(c->s, q.words, &f, (size_t)limit,
 	    &r)) != 0) {
 		fprintf(stderr, "wachat: cannot search: %s\n", rc == -EINVAL ?
 		    "the query is too long" : wc_strerror(rc));
@@ -836,6 +847,8 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 		}
 		flush_line(c);
 	}
+	if (r.n == 0 && !c->json)
+		fprintf(stderr, "wachat: no message matches\n");
 	if (r.more && !c->json && c->status == CLI_OK)
 		fprintf(stderr, "wachat: more messages match (--limit, or more "
 		    "words)\n");
@@ -870,7 +883,7 @@ opt_json(struct cli_args *a, const char *v)
 static int
 opt_since(struct cli_args *a, const char *v)
 {
-	if (!parse_date(v, &a->since))
+	if (!cli_parse_date(v, &a->since))
 		return usage_error(a->cmd, "--since: not a date "
 		    "(YYYY-MM-DD or ISO 8601)");
 	a->since_set = true;
@@ -974,12 +987,29 @@ args_query(struct cli_args *a, int first, int argc, char **argv)
 	if (first >= argc)
 		return usage_error(a->cmd, "takes a QUERY");
 	for (i = first; i < argc; i++) {
+		const char	*colon = strchr(argv[i], ':');
+		bool		 quote;
+
 		l = strlen(argv[i]);
-		if (n + l + 2 > sizeof(a->query))
+		/* from:"Ana María" came as one argument without its quotes */
+		quote = colon != NULL && cli_query_is_filter(argv[i]) &&
+		    strchr(argv[i], ' ') != NULL &&
+		    strchr(argv[i], '"') == NULL && colon[1] != '\0';
+		if (n + l + 4 > sizeof(a->query))
 			return usage_error(a->cmd, "QUERY is too long");
 		if (i > first)
 			a->query[n++] = ' ';
-		memcpy(a->query + n, argv[i], l);
+		if (quote) {
+			l = (size_t)(colon - argv[i]) + 1;
+			memcpy(a->query + n, argv[i], l);
+			n += l;
+			a->query[n++] = '"';
+			l = strlen(colon + 1);
+			memcpy(a->query + n, colon + 1, l);
+			a->query[n + l] = '"';
+			n++;
+		} else
+			memcpy(a->query + n, argv[i], l);
 		n += l;
 	}
 	a->query[n] = '\0';
@@ -1025,6 +1055,7 @@ static const struct cli_cmd {
 	bool		 since, chat, format;	/* takes that option */
 } CMDS[] = {
 	{ "chats", args_none, cmd_chats, false, false, false, false },
+	{ "unread", args_none, cmd_chats, false, false, false, false },
 	{ "history", args_chat, cmd_history, true, true, false, false },
 	{ "search", args_query, cmd_search, false, false, true, false },
 	{ "export", args_chat, cmd_export, true, false, false, true },
@@ -1058,8 +1089,10 @@ check_options(const struct cli_cmd *k, struct cli_args *a)
 	    (a->format != NULL && !k->format))
 		return usage_error(a->cmd, "an option of another subcommand");
 	if (k->format) {
-		if (a->format == NULL || (strcmp(a->format, "txt") != 0 &&
-		    strcmp(a->format, "jsonl") != 0))
+		if (a->format == NULL)
+			a->format = "txt";
+		if (strcmp(a->format, "txt") != 0 &&
+		    strcmp(a->format, "jsonl") != 0)
 			return usage_error(a->cmd, "--format txt or --format "
 			    "jsonl");
 		a->json = strcmp(a->format, "jsonl") == 0;

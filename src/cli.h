@@ -12,6 +12,8 @@
 #define WC_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses of the subcommands (doc/wachat.1, EXIT STATUS). */
@@ -35,6 +37,19 @@ bool	cli_is_command(const char *arg);
  * and stderr only.
  */
 int	cli_main(int argc, char **argv);
+
+/*
+ * DATE as the subcommands take it (doc/wachat.1, SUBCOMMANDS):
+ * YYYY-MM-DD, or YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM] (local
+ * time without a zone), as ms since the epoch in *ms.  Returns false
+ * when s is not one.  Pure but for the time zone (mktime()).
+ */
+bool	cli_parse_date(const char *s, int64_t *ms);
+
+/* A phone number as people write it (+, spaces, '-', '(' and ')'; 5 or
+ * more digits, country code first) as its PN user JID in out[size]:
+ * true, or false when s is not one.  Pure. */
+bool	cli_phone_jid(const char *s, char *out, size_t size);
 
 /* Append the subcommands' part of --help to f. */
 void	cli_usage(FILE *f);

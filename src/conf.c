@@ -37,7 +37,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"quit", "next-chat", "prev-chat", "unread-chat", "new-chat",
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
 	"react", "retry", "delete", "cancel", "help", "group-info",
-	"group-new", "group-leave", "find", "find-all", "edit",
+	"group-new", "group-leave", "find", "find-all", "edit", "copy",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -355,6 +355,7 @@ static const struct setting settings[] = {
 	{ "send-presence", set_yes_no, F(send_presence) },
 	{ "enter-sends", set_yes_no, F(enter_sends) },
 	{ "full-history", set_yes_no, F(full_history) },
+	{ "clipboard", set_yes_no, F(clipboard) },
 };
 #undef F
 
@@ -568,6 +569,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.read_receipts = c.send_typing = c.send_presence = true;
 	c.full_history = true;
 	c.enter_sends = true;
+	c.clipboard = true;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);

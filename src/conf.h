@@ -20,7 +20,7 @@
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	23	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	24	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 
 /* The settings.  Strings are owned (freed by conf_release()). */
@@ -45,6 +45,7 @@ struct conf {
 	bool		 full_history;	/* all history at linking (12.1) */
 	bool		 enter_sends;	/* Enter sends; no: Enter is a newline
 					 * and key-send (Ctrl-x) sends */
+	bool		 clipboard;	/* the copy key writes OSC 52 */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
 	 * NULL for the default.  The key names are checked by the screen
 	 * (ui/keys.h) when it starts. */

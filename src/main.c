@@ -133,6 +133,10 @@ usage(FILE *f)
 	fputs(_("  --enter-sends yes|no    Enter sends; no: Enter is a new "
 	    "line and Ctrl-x\n"
 	    "                      sends (default yes)\n"), f);
+	fputs(_("  --clipboard yes|no  the copy key puts a message on the "
+	    "clipboard\n"
+	    "                      through the terminal (OSC 52; default "
+	    "yes)\n"), f);
 	cli_usage(f);
 }
 
@@ -375,6 +379,7 @@ main(int argc, char **argv)
 		{ "send-presence", required_argument, NULL, 'S' },
 		{ "enter-sends", required_argument, NULL, 'S' },
 		{ "full-history", required_argument, NULL, 'S' },
+		{ "clipboard", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

@@ -68,6 +68,41 @@ store_contact_get(struct store *s, const char *jid, struct store_contact *out)
 }
 
 int
+store_contact_find(struct store *s, const char *who, size_t max,
+    char (*jids)[STORE_JID_MAX + 1])
+{
+	sqlite3_stmt	*st;
+	int		 rc, n = 0, pass;
+
+	if (!store_q_str_ok(who, STORE_NAME_MAX, true) || max == 0 ||
+	    max > 64 || jids == NULL)
+		return -EINVAL;
+	/* Pass 0: a name equal to who; 1: a name containing it. */
+	for (pass = 0; pass < 2 && n == 0; pass++) {
+		if ((rc = store_q_prep(s, &st, "SELECT jid FROM contact WHERE"
+		    " CASE ?2 WHEN 0 THEN name = ?1 COLLATE NOCASE"
+		    "  OR push_name = ?1 COLLATE NOCASE"
+		    " ELSE instr(lower(name), lower(?1)) > 0"
+		    "  OR instr(lower(push_name), lower(?1)) > 0 END"
+		    " ORDER BY jid LIMIT ?3")) != 0)
+			return rc;
+		store_q_bind_str(st, 1, who);
+		sqlite3_bind_int(st, 2, pass);
+		sqlite3_bind_int64(st, 3, (int64_t)max + 1);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			if ((size_t)n++ < max)
+				store_q_col_copy(st, 0, jids[n - 1],
+				    STORE_JID_MAX + 1);
+		store_stmt_done(s, st);
+		if (rc != SQLITE_DONE) {
+			log_error("finding a contact: %s", sqlite3_errmsg(s->db));
+			return -EIO;
+		}
+	}
+	return n;
+}
+
+int
 store_lid_put(struct store *s, const char *pn, const char *lid)
 {
 	sqlite3_stmt	*st;

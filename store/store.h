@@ -744,6 +744,16 @@ MUST_CHECK int	store_contact_get(struct store *s, const char *jid,
 		    struct store_contact *out);
 
 /*
+ * The users whose address-book name or push name is who ignoring ASCII
+ * case; when none is, those whose names contain who.  Up to max (1..64)
+ * of their JIDs into jids (the caller's array), for naming a person on
+ * the command line (wachat search from:NAME).  Returns how many match,
+ * max + 1 when more than max do (max written), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_contact_find(struct store *s, const char *who,
+		    size_t max, char (*jids)[STORE_JID_MAX + 1]);
+
+/*
  * The PN <-> LID mapping (protocol.md 5.3), both user JIDs without device
  * ("123@s.whatsapp.net", "456@lid").  One LID per PN and one PN per LID:
  * putting a pair replaces any mapping of either side.  Returns 1 when the

@@ -225,8 +225,9 @@ print(m["G3"]["quoted_id"], m["G3"]["quoted_sender_name"], m["G3"]["quoted_text"
       "|", ",".join(x["emoji"] + "=" + x["sender_name"] for x in r))' "$tmp/out")" = \
     "G1 Carol Who brings the croissants? | 👍=Bob,❤=me" ]
 ok "export --format jsonl: the quoted message and the reactions with their senders"
-run 1 export Ana
-ok "export without --format exits 1"
+run 0 export Ana && [ "$(wc -l <"$tmp/out")" -eq 304 ] &&
+    has '2021-02-04 00:01:00  me: Sí! a las 10'
+ok "export without --format writes text"
 run 1 export Ana --format html
 ok "export refuses an unknown format"
 

@@ -2385,7 +2385,7 @@ test_ui_view_draw__the_key_page_scrolls_in_a_small_window(void **st)
 	assert_true(ui_view_draw(f->v, 0, 0, 13, 40, NOW));
 	assert_true(find_row(0, 40, "Keys (Up, Down") >= 0);
 	assert_true(find_row(0, 40, "rename, add") < 0);
-	for (i = 0; i < 10; i++)
+	for (i = 0; i < 30; i++)
 		(void)ui_view_key(f->v, UI_KEY_FN + KEY_NPAGE, NOW);
 	erase();
 	assert_true(ui_view_draw(f->v, 0, 0, 13, 40, NOW));

@@ -229,7 +229,7 @@ failed_now && show
 # emoji; its tick goes to read (✓✓ in cyan: Echo's phone reads it) and
 # the echo appears.
 tm send-keys -t wachat C-n
-check "Ctrl-n asks for a number" wait_pane 'number'
+check "Ctrl-n opens the chat picker" wait_pane "Open a chat: [0-9]+ chats?"
 tm send-keys -t wachat -l "15550000004"
 tm send-keys -t wachat Enter
 tm send-keys -t wachat -l "hello echo 🎉"

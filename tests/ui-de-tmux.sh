@@ -139,7 +139,7 @@ check "... the German help line at the bottom" \
     wait_pane 'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden'
 [ $? -eq 0 ] || diag "$tmp/pane"
 check "... the bar says no chat is open, in German" \
-    wait_pane 'Kein Chat offen: Ctrl-n öffnet einen per Nummer'
+    wait_pane 'Kein Chat offen: Ctrl-n sucht oder beginnt einen'
 tm send-keys -t wachat C-g
 check "Ctrl-g shows the key page in German" \
     wait_pane 'Tasten \(jede Taste schließt diese Seite\)'
@@ -165,19 +165,19 @@ check "... and the help line" wait_pane \
     'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden *$'
 tm send-keys -t wachat Escape
 check "... any key closes it; the bar, whole in 80 columns" \
-    wait_pane 'Kein Chat offen: Ctrl-n öffnet einen per Nummer *$'
+    wait_pane 'Kein Chat offen: Ctrl-n sucht oder beginnt einen *$'
 tm resize-window -t wachat -x 100 -y 40
 wait_size 100x40
 tm send-keys -t wachat C-n
-check "Ctrl-n asks for the number in German" \
-    wait_pane 'Neuer Chat: Nummer mit Ländervorwahl, Enter öffnet, Esc zurück'
+check "Ctrl-n opens the chat picker in German" \
+    wait_pane 'Teil eines Namens oder einer Nummer eingeben'
 tm send-keys -t wachat Escape
 # The hint "Kein Chat offen" stays in the message pane under the prompt:
 # only the prompt gone shows that the Esc was read, and a key sent before
 # that would reach wachat right behind the Esc and read as Alt-key.
 prompt_gone() {
 	capture
-	! grep -q 'Neuer Chat: Nummer' "$tmp/pane" &&
+	! grep -q 'Chat öffnen' "$tmp/pane" &&
 	    grep -q 'Kein Chat offen' "$tmp/pane"
 }
 check "... Esc goes back" wait_for prompt_gone

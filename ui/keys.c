@@ -26,7 +26,8 @@ static const struct {
 	[UI_ACT_UNREAD_CHAT] =	{ "unread-chat", N_("next unread chat"),
 				  "ctrl-f" },
 	[UI_ACT_NEW_CHAT] =	{ "new-chat",
-				  N_("new chat by phone number"), "ctrl-n" },
+				  N_("open a chat by name or number (or a new "
+				  "one)"), "ctrl-n" },
 	[UI_ACT_PREV_PAGE] =	{ "prev-page", N_("older messages"),
 				  "pgup" },
 	[UI_ACT_NEXT_PAGE] =	{ "next-page", N_("newer messages"),
@@ -69,6 +70,8 @@ static const struct {
 	[UI_ACT_EDIT] =		{ "edit",
 				  N_("edit your selected message (15 "
 				  "minutes)"), "alt-e" },
+	[UI_ACT_COPY] =		{ "copy",
+				  N_("copy the selected message"), "alt-c" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

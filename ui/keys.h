@@ -7,7 +7,8 @@
  * Alt-d leaves a group as nchat's Alt-d leaves a chat; Alt-g, free in
  * nchat, opens a group's info, Alt-m makes a new group; Alt-/ finds in
  * the open chat as nchat's Alt-/ does, Alt-f, free in nchat, searches
- * every chat) and rebindable
+ * every chat; Alt-c copies the selected message (nchat's Ctrl-c is the
+ * interrupt here)) and rebindable
  * by name from wachat.conf ("key-send = ctrl-x").  A key
  * is an int: a typed character is its code point; a curses function key
  * is UI_KEY_FN + its KEY_* code; Alt (Esc then a key) adds UI_KEY_ALT.
@@ -64,10 +65,13 @@ enum ui_key_action {
 	UI_ACT_FIND,		/* find: search the open chat */
 	UI_ACT_FIND_ALL,	/* find-all: search every chat */
 	UI_ACT_EDIT,		/* edit: our selected message */
+	/* Links and copying (issue 17). */
+	UI_ACT_COPY,		/* copy: the selected message's text to
+				 * the clipboard (OSC 52) */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	23	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	24	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

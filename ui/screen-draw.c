@@ -25,6 +25,7 @@
 #include "ui/qr.h"
 #include "ui/screen.h"
 #include "ui/screen-int.h"
+#include "ui/term.h"
 #include "ui/view.h"
 
 /* Below this size the linked screen shows only the status line and a
@@ -420,4 +421,7 @@ ui_screen_draw(struct ui_screen *s)
 		draw_pairing(s);
 	}
 	refresh();
+	/* what curses' window cannot carry, after it (ui/term.h) */
+	if (s->view != NULL)
+		ui_term_flush(ui_view_term_out(s->view));
 }

@@ -104,6 +104,7 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
 		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
 		{ "r a d l", N_("rename, add, remove, leave (group info)") },
+		{ "@", N_("mention a group member (Up, Down, Tab)") },
 		{ "Alt-r", N_("log in again (when the status line says "
 		    "stopped)") },
 	};
@@ -189,8 +190,8 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 	attron(A_BOLD);
 	mvhline(y, x, ' ', w);
 	if (ch == NULL) {
-		ui_view_put(y, x + 1, _("No chat open: Ctrl-n starts one by "
-		    "number"), w - 1);
+		ui_view_put(y, x + 1, _("No chat open: Ctrl-n finds one or "
+		    "starts one"), w - 1);
 		attroff(A_BOLD);
 		return;
 	}
@@ -232,8 +233,14 @@ chat_above(struct ui_view *v, char *line, size_t size, int cols)
 	const struct ui_keymap	*km = &v->o.keys;
 	char			 r[32], e[32], d[32], t[32];
 
+	const struct ui_member	*m[UI_VIEW_MENTIONS];
+	size_t			 at;
+
 	if (v->note != NULL)
 		return v->note;
+	if (ui_view_mention_offer(v, m, UI_VIEW_MENTIONS, &at) > 0)
+		return _("mention: Up/Down choose, Tab or Enter puts the name "
+		    "in, Esc none");
 	if (v->chat.reply_id != NULL)
 		return ui_view_with_name(line, size, cols, _("replying to: %s "
 		    "(Esc cancels)"), v->chat.reply_text);
@@ -272,7 +279,7 @@ draw_input(struct ui_view *v, struct side *s)
 	struct ui_line	 l[INPUT_ROWS_MAX];
 	struct ui_input	*in = v->search.on ? &v->search.q :
 			    v->prompt.kind != PROMPT_NONE ? &v->prompt.in :
-			    &v->in;
+			    v->pick.on ? &v->pick.q : &v->in;
 	char		 line[512];
 	const char	*above = NULL, *lead = "> ";
 	int		 rows, i, lead_w;
@@ -282,6 +289,9 @@ draw_input(struct ui_view *v, struct side *s)
 	else if (v->prompt.kind != PROMPT_NONE)
 		above = ui_view_prompt_text(v, line, sizeof(line), s->w - 1,
 		    &lead);
+	else if (v->pick.on)
+		above = v->pick.err != NULL ? v->pick.err : _("Type part of a "
+		    "name or number; Enter opens, Esc back");
 	else
 		above = chat_above(v, line, sizeof(line), s->w - 1);
 	lead_w = ui_text_width(lead, strlen(lead));
@@ -292,7 +302,7 @@ draw_input(struct ui_view *v, struct side *s)
 	s->first = s->crow - s->shown + 1 > 0 ? s->crow - s->shown + 1 : 0;
 	s->iy = s->y + s->h - s->shown;
 	mvhline(s->iy - 1, s->x, ACS_HLINE, s->w);
-	if (v->prompt.kind == PROMPT_NONE && !v->search.on &&
+	if (v->prompt.kind == PROMPT_NONE && !v->search.on && !v->pick.on &&
 	    ui_view_open_left(v)) {
 		/* The input is off: say why where it was. */
 		attron(A_DIM);
@@ -333,6 +343,11 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 			ui_view_panes_search(v, s->my, x, s->mh, w, now);
 		return;
 	}
+	if (v->pick.on) {
+		if (s->mh > 1)
+			ui_view_panes_pick(v, s->my, x, s->mh, w);
+		return;
+	}
 	if (v->info.on) {
 		if (s->mh > 1)
 			ui_view_panes_info(v, s->my, x, s->mh, w);
@@ -347,6 +362,7 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 		(void)ui_view_put(s->my, s->x + s->w - 12, _("PgUp: more"), 11);
 		attroff(A_DIM);
 	}
+	ui_view_panes_mention(v, s->my, x, s->mh, w);
 }
 
 /* The chat list on the left (lw columns of w, over h rows) and the rule
@@ -387,7 +403,7 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		return true;
 	}
 	draw_bar(v, s.y, s.x, s.w, now);
-	if (v->info.on && v->prompt.kind == PROMPT_NONE) {
+	if (v->info.on && v->prompt.kind == PROMPT_NONE && !v->pick.on) {
 		curs_set(0);
 		ui_view_panes_info(v, s.y + 1, s.x + 1, s.h - 1, s.w - 1);
 		return true;
@@ -396,7 +412,8 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	draw_pane(v, &s, now);
 	/* The cursor where the next key goes, unless a message is
 	 * selected (curses sends nothing when it does not change). */
-	if ((v->msgs.sel < 0 || v->search.on) && s.crow - s.first < s.shown) {
+	if ((v->msgs.sel < 0 || v->search.on || v->pick.on) &&
+	    s.crow - s.first < s.shown) {
 		move(s.iy + s.crow - s.first, s.ix + s.ccol);
 		curs_set(1);
 	} else

@@ -14,6 +14,8 @@
  *                     ui_view_put()
  *   ui/view-info.c    the open group's info and what changes the group
  *   ui/view-search.c  the search: opened, closed, queries sent
+ *   ui/view-pick.c    the chat picker and the members offered for a
+ *                     mention: what matches, what Enter opens or puts
  *   ui/view-prompt.c  the one-line prompts (a number, an emoji, a
  *                     group's name or members) and the y/n questions:
  *                     their keys and the line over them
@@ -21,6 +23,7 @@
  *                     typing, the reply or edit being written, sending,
  *                     what is done to the selected message, paging;
  *                     chats opened and marked read
+ *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -33,10 +36,13 @@
  *   screen-draw.o -> view-draw.o
  *   view.o --------> view-chat.o, view-search.o, view-state.o
  *   view-keys.o ---> view-chat.o, view-info.o, view-prompt.o,
- *                    view-search.o, view-state.o
- *   view-draw.o ---> view-panes.o, view-prompt.o, view-state.o,
- *                    msgs-draw.o
- *   view-panes.o --> view-info.o, view-state.o
+ *                    view-search.o, view-pick.o, view-links.o,
+ *                    view-state.o
+ *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
+ *                    view-state.o, msgs-draw.o
+ *   view-panes.o --> view-info.o, view-pick.o, view-state.o
+ *   view-pick.o ---> view-chat.o, view-state.o
+ *   view-links.o --> view-state.o, msgs-draw.o, term.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-chat.o, view-state.o
@@ -57,6 +63,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buf.h"
 #include "ui/chats.h"
 #include "ui/groups.h"
 #include "ui/input.h"
@@ -67,11 +74,13 @@
 
 #define UI_VIEW_KEY_ESC		0x1b
 #define UI_VIEW_DRAFTS_MAX	16	/* chats whose unsent text is kept */
+#define UI_VIEW_PHONE_MIN	5	/* digits of a phone number with its */
+#define UI_VIEW_PHONE_MAX	20	/* country code, as pairing takes them */
+#define UI_VIEW_MENTIONS	5	/* members offered for a mention */
 
 /* The prompt or question open over the input line (ui/view-prompt.c). */
 enum ui_view_prompt_kind {
 	PROMPT_NONE,
-	PROMPT_NUMBER,		/* new chat: a phone number */
 	PROMPT_REACT,		/* an emoji for the selected message */
 	PROMPT_GROUP_SUBJECT,	/* new group: its subject */
 	PROMPT_GROUP_MEMBERS,	/* new group: its members */
@@ -158,6 +167,25 @@ struct ui_view_read {
 	int64_t		 since;		/* ms: shown, seen, since; 0 not */
 };
 
+/* The chat picker (ui/view-pick.c): its query and the entry chosen
+ * among the chats that match it (and "new chat with +NUMBER"). */
+struct ui_view_pick {
+	bool		 on;
+	struct ui_input	 q;		/* the name or number typed */
+	int		 sel;		/* the entry chosen */
+	int		 top;		/* the first entry drawn */
+	int		 rows;		/* entries last drawn */
+	const char	*err;		/* static, translated, or NULL */
+};
+
+/* Mentions being typed in a group (ui/view-pick.c): the member chosen
+ * among those offered for the "@" before the cursor. */
+struct ui_view_mention {
+	int		 sel;
+	size_t		 off;		/* Esc: no offer for the "@" at
+					 * off - 1 (0: none refused) */
+};
+
 /* The key page (ui/view-draw.c). */
 struct ui_view_help {
 	bool		 on;
@@ -184,12 +212,16 @@ struct ui_view {
 	struct ui_view_info info;
 	struct ui_view_help help;
 	struct ui_view_read read;
+	struct ui_view_pick pick;
+	struct ui_view_mention mention;
 	bool		 pasting;	/* between the bracketed-paste marks */
 	bool		 paste_cr;	/* the paste's last key was a CR */
 	/* Chat list reloads. */
 	bool		 chats_due;
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
 	char		*note;		/* a passing line, sanitised */
+	struct buf	 term_out;	/* for the terminal after the next
+					 * refresh (OSC 52), ui/term.h */
 };
 
 /* ---- ui/view-state.c ---- */
@@ -240,6 +272,19 @@ bool		 ui_view_keys_edit(struct ui_input *in, int k);
 /* Whether k is a key that types a character (not a control, not a
  * function key). */
 bool		 ui_view_keys_text(int k);
+
+/*
+ * The PN JID of the phone number d[0..n) (digits only, country code
+ * first: UI_VIEW_PHONE_MIN to UI_VIEW_PHONE_MAX of them, not starting
+ * with 0) into jid[JID_MAX].  Returns false when d is no such number.
+ */
+bool		 ui_view_phone_jid(const char *d, size_t n, char *jid);
+
+/* ---- ui/view-links.c ---- */
+
+/* The copy key: the selected message's text (as shown) on the clipboard
+ * through OSC 52 (v->term_out), said in the note; or why not. */
+void		 ui_view_links_copy(struct ui_view *v);
 
 /* ---- ui/view-chat.c ---- */
 
@@ -338,6 +383,51 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
 
+/* ---- ui/view-pick.c ---- */
+
+/* Open the chat picker, its query empty; close it (nothing opened). */
+void		 ui_view_pick_open(struct ui_view *v);
+void		 ui_view_pick_close(struct ui_view *v);
+
+/* Its query changed: the first entry chosen again. */
+void		 ui_view_pick_edited(struct ui_view *v);
+
+/* Choose the entry by (-1 up, +1 down, more a page) from the chosen one,
+ * within the entries. */
+void		 ui_view_pick_move(struct ui_view *v, int by);
+
+/* Enter: open the chosen chat (or the new chat by number); with nothing
+ * to open, say why on the picker's line and stay. */
+void		 ui_view_pick_enter(struct ui_view *v);
+
+/* The indexes into v->chats.v of the chats matching the query, in the
+ * list's order, *n of them: an array the caller frees. */
+size_t		*ui_view_pick_list(const struct ui_view *v, size_t *n);
+
+/* Whether the query is a phone number that no chat in the list has: its
+ * JID into jid[size] (size >= JID_MAX), the entry after the chats. */
+bool		 ui_view_pick_number(const struct ui_view *v, char *jid,
+		    size_t size);
+
+/*
+ * The members offered for a mention: with the cursor of the input line
+ * after "@" and part of a name (the "@" at the line's start or after a
+ * space) in an open group, the members but us whose name, a word of it
+ * or number starts with that part, into out[max] (borrowed from the
+ * group until it changes), and the "@"'s byte offset in *at.  Returns
+ * how many (0: none offered; then *at untouched).
+ */
+int		 ui_view_mention_offer(const struct ui_view *v,
+		    const struct ui_member **out, int max, size_t *at);
+
+/* Choose among them (by +1, -1, wrapping round); Esc: none offered
+ * for this "@" again; Tab or Enter: "@" and part replaced by the chosen
+ * member's name (its number when it has none) and a space, returning
+ * true (false when none was offered). */
+void		 ui_view_mention_move(struct ui_view *v, int by);
+void		 ui_view_mention_refuse(struct ui_view *v);
+bool		 ui_view_mention_insert(struct ui_view *v);
+
 /* ---- ui/view-info.c ---- */
 
 /* Show the open group's info (asking for it), or say it is no group. */
@@ -386,5 +476,13 @@ void		 ui_view_panes_info(struct ui_view *v, int y, int x, int h,
 		    int w);
 void		 ui_view_panes_search(struct ui_view *v, int y, int x, int h,
 		    int w, int64_t now);
+
+/* The chat picker's entries in the box at (y, x), h rows by w columns,
+ * scrolled so that the chosen one shows; the members offered for a
+ * mention at the bottom of such a box, over what is drawn there. */
+void		 ui_view_panes_pick(struct ui_view *v, int y, int x, int h,
+		    int w);
+void		 ui_view_panes_mention(struct ui_view *v, int y, int x, int h,
+		    int w);
 
 #endif

@@ -4,8 +4,9 @@
  * ui/view-int.h).  A key is first a bracketed paste's (a newline in a
  * paste is a newline, not Enter), then the key page's while it is shown,
  * then quit wherever it is typed; then the rooms are asked in turn, the
- * first one open taking it: the search, a prompt, the group info, the
- * chat screen's own keys, the selected message, a group we left, the
+ * first one open taking it: the search, a prompt, the chat picker, the
+ * group info, the members offered for a mention, the chat screen's own
+ * keys, the selected message, a group we left, the
  * input line.  A room holds a table of (action, handler) over the
  * actions of ui/keys.h (the key bound to each, wachat.conf's key-*
  * settings), and a handler for the other keys it takes (its letters,
@@ -102,12 +103,13 @@ unread_chat(struct ui_view *v, int64_t now)
 		ui_view_note(v, _("no unread chat"));
 }
 
+/* The chat picker (new-chat, Ctrl-n): a chat by name or number, or a
+ * new one by number. */
 static void
 new_chat(struct ui_view *v, int64_t now)
 {
 	(void)now;
-	v->info.on = false;
-	ui_view_prompt_start(v, PROMPT_NUMBER);
+	ui_view_pick_open(v);
 }
 
 static void
@@ -290,6 +292,156 @@ prompt_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 	(void)now;
 	ui_view_prompt_key(v, k, a);
 	return true;
+}
+
+/* ---- the chat picker: every key but quit ---- */
+
+static bool
+pick_on(const struct ui_view *v)
+{
+	return v->pick.on;
+}
+
+static int
+pick_step(const struct ui_view *v)
+{
+	return v->pick.rows > 1 ? v->pick.rows - 1 : 1;
+}
+
+static void
+pick_close(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_pick_close(v);
+}
+
+static void
+pick_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_pick_move(v, -1);
+}
+
+static void
+pick_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_pick_move(v, 1);
+}
+
+static void
+pick_page_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_pick_move(v, -pick_step(v));
+}
+
+static void
+pick_page_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_pick_move(v, pick_step(v));
+}
+
+static void
+pick_enter(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_pick_enter(v);
+}
+
+static const act_fn pick_acts[UI_ACT_COUNT] = {
+	[UI_ACT_CANCEL] =	pick_close,
+	[UI_ACT_NEW_CHAT] =	pick_close,
+	[UI_ACT_HELP] =		help_open,
+	[UI_ACT_SELECT_UP] =	pick_up,
+	[UI_ACT_SELECT_DOWN] =	pick_down,
+	[UI_ACT_PREV_CHAT] =	pick_up,
+	[UI_ACT_NEXT_CHAT] =	pick_down,
+	[UI_ACT_PREV_PAGE] =	pick_page_up,
+	[UI_ACT_NEXT_PAGE] =	pick_page_down,
+	[UI_ACT_SEND] =		pick_enter,
+};
+
+/* Esc closes, Enter opens the chosen chat, the rest edits the query. */
+static bool
+pick_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	size_t	 len = v->pick.q.len;
+
+	(void)a;
+	(void)now;
+	if (k == UI_VIEW_KEY_ESC)
+		ui_view_pick_close(v);
+	else if (is_enter(k))
+		ui_view_pick_enter(v);
+	else if (ui_view_keys_edit(&v->pick.q, k) && v->pick.q.len != len)
+		ui_view_pick_edited(v);
+	return true;
+}
+
+/* ---- the members offered for a mention ("@" and part of a name in a
+ * group): Up/Down choose, Tab or Enter puts the name in, Esc offers none
+ * for this "@"; the other keys go on to the input line ---- */
+
+static bool
+mention_on(const struct ui_view *v)
+{
+	const struct ui_member	*m[UI_VIEW_MENTIONS];
+	size_t			 at;
+
+	return ui_view_mention_offer(v, m, UI_VIEW_MENTIONS, &at) > 0;
+}
+
+static void
+mention_up(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_mention_move(v, -1);
+}
+
+static void
+mention_down(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_mention_move(v, 1);
+}
+
+static void
+mention_put(struct ui_view *v, int64_t now)
+{
+	if (ui_view_mention_insert(v))
+		ui_view_chat_typing_edit(v, now);
+}
+
+static void
+mention_refuse(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_mention_refuse(v);
+}
+
+static const act_fn mention_acts[UI_ACT_COUNT] = {
+	[UI_ACT_SELECT_UP] =	mention_up,
+	[UI_ACT_SELECT_DOWN] =	mention_down,
+	[UI_ACT_NEXT_CHAT] =	mention_put,
+	[UI_ACT_PREV_CHAT] =	mention_up,
+	[UI_ACT_CANCEL] =	mention_refuse,
+};
+
+static bool
+mention_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	(void)a;
+	if (is_enter(k) || k == '\t') {
+		mention_put(v, now);
+		return true;
+	}
+	if (k == UI_VIEW_KEY_ESC) {
+		ui_view_mention_refuse(v);
+		return true;
+	}
+	return false;
 }
 
 /* ---- the group info: every key (those that leave it for another
@@ -499,6 +651,13 @@ sel_edit(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_copy(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_links_copy(v);
+}
+
+static void
 sel_leave(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -514,6 +673,7 @@ static const act_fn select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_RETRY] =	sel_retry,
 	[UI_ACT_DELETE] =	sel_delete,
 	[UI_ACT_EDIT] =		sel_edit,
+	[UI_ACT_COPY] =		sel_copy,
 	[UI_ACT_CANCEL] =	sel_leave,
 };
 
@@ -587,6 +747,7 @@ static const act_fn input_acts[UI_ACT_COUNT] = {
 	[UI_ACT_CANCEL] =	input_cancel,
 	[UI_ACT_SEND] =		input_send,
 	[UI_ACT_NEWLINE] =	input_newline,
+	[UI_ACT_COPY] =		sel_copy,	/* says to select first */
 };
 
 /* Enter sends (or is a newline: enter-sends = no), the rest edits. */
@@ -608,9 +769,13 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 		else
 			ui_view_note(v, _("the paste was cut at 65,536 bytes, "
 			    "a message's most"));
-	} else if (ui_view_keys_edit(&v->in, k) && v->in.len != len)
+	} else if (ui_view_keys_edit(&v->in, k) && v->in.len != len) {
 		/* the text changed, not the cursor */
 		ui_view_chat_typing_edit(v, now);
+		v->mention.sel = 0;
+	}
+	if (v->mention.off > v->in.cur)	/* the "@" refused is gone */
+		v->mention.off = 0;
 	return true;
 }
 
@@ -618,7 +783,9 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 static const struct room rooms[] = {
 	{ search_on,	search_acts,	search_key },
 	{ prompt_on,	NULL,		prompt_key },
+	{ pick_on,	pick_acts,	pick_key },
 	{ info_on,	info_acts,	info_key },
+	{ mention_on,	mention_acts,	mention_key },
 	{ NULL,		chat_acts,	NULL },
 	{ selected_on,	select_acts,	select_key },
 	{ left_on,	NULL,		left_key },
@@ -648,6 +815,7 @@ static bool
 paste_key(struct ui_view *v, int k, int64_t now)
 {
 	bool	 input = !v->help.on && !v->search.on && !v->info.on &&
+		    !v->pick.on &&
 		    v->prompt.kind == PROMPT_NONE && !ui_view_open_left(v) &&
 		    v->msgs.sel < 0, cr = v->paste_cr;
 

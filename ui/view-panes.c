@@ -4,19 +4,22 @@
  * place (ui/view-int.h): the open group's info (subject, description,
  * members with their roles, the keys) and the search (its title with the
  * filters taken, the hits two rows each with their match highlighted, or
- * what is instead), and ui_view_put(), the string drawer it and
+ * what is instead), the chat picker's entries and the members offered
+ * for a mention (ui/view-pick.c), and ui_view_put(), the string drawer it and
  * ui/view-draw.c share.  It never calls ui/view-draw.c.  Main thread
  * (curses).
  */
 #include "base/compat.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/jid.h"
 #include "ui/text.h"
 #include "ui/view-int.h"
 
@@ -348,6 +351,108 @@ ui_view_panes_search(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 		    "add words or filters to narrow the search"), w - 1);
 		attroff(A_DIM);
 	}
+}
+
+/* ---- the chat picker ---- */
+
+/* One entry: the chat's name, its number when the name is another,
+ * its unread count; or the new chat by number (jid). */
+static void
+draw_pick_row(const struct ui_chat *ch, const char *jid, int y, int x,
+    int w, bool sel)
+{
+	struct buf	 b = BUF_INIT;
+	char		 line[160];
+	int		 used;
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	if (ch == NULL) {
+		ui_chats_jid_name(jid, &b);
+		snprintf(line, sizeof(line), _("new chat with %s"),
+		    (char *)b.p);
+		attron(A_BOLD);
+		(void)ui_view_put(y, x + 1, line, w - 1);
+		attroff(A_BOLD);
+		goto out;
+	}
+	used = 1 + ui_view_put(y, x + 1, ch->name, w - 1);
+	if (!ch->group && ch->name[0] != '+') {
+		ui_chats_jid_name(ch->jid, &b);
+		if (((char *)b.p)[0] == '+') {
+			attron(A_DIM);
+			used += ui_view_put(y, x + used, "  ", w - used);
+			used += ui_view_put(y, x + used, (char *)b.p, w - used);
+			attroff(A_DIM);
+		}
+	}
+	if (ch->unread > 0) {
+		snprintf(line, sizeof(line), "  (%d)", ch->unread);
+		(void)ui_view_put(y, x + used, line, w - used);
+	}
+out:
+	if (sel)
+		attroff(A_REVERSE);
+	buf_release(&b);
+}
+
+void
+ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
+{
+	struct ui_view_pick	*p = &v->pick;
+	char			 jid[JID_MAX], line[160];
+	size_t			*idx, n;
+	bool			 num = ui_view_pick_number(v, jid, sizeof(jid));
+	int			 total, list, i, e;
+
+	idx = ui_view_pick_list(v, &n);
+	total = (int)n + (num ? 1 : 0);
+	snprintf(line, sizeof(line), ngettext("Open a chat: %zu chat",
+	    "Open a chat: %zu chats", n), n);
+	attron(A_BOLD | A_UNDERLINE);
+	(void)ui_view_put(y, x, line, w);
+	attroff(A_BOLD | A_UNDERLINE);
+	list = h - 1;
+	p->rows = list > 0 ? list : 0;
+	if (total == 0 && list > 0) {
+		attron(A_DIM);
+		(void)ui_view_put(y + 1, x + 1, _("no chat has that name"),
+		    w - 1);
+		attroff(A_DIM);
+	}
+	if (p->sel >= total)
+		p->sel = total > 0 ? total - 1 : 0;
+	if (p->sel < p->top)
+		p->top = p->sel;
+	else if (list > 0 && p->sel >= p->top + list)
+		p->top = p->sel - list + 1;
+	for (i = 0; i < list && (e = p->top + i) < total; i++)
+		draw_pick_row((size_t)e < n ? &v->chats.v[idx[e]] : NULL, jid,
+		    y + 1 + i, x, w, e == p->sel);
+	free(idx);
+}
+
+/* ---- the members offered for a mention ---- */
+
+void
+ui_view_panes_mention(struct ui_view *v, int y, int x, int h, int w)
+{
+	const struct ui_member	*m[UI_VIEW_MENTIONS];
+	size_t			 at;
+	int			 n = ui_view_mention_offer(v, m,
+				    UI_VIEW_MENTIONS, &at), i, top;
+
+	if (n == 0 || h <= 0)
+		return;
+	if (v->mention.sel >= n)
+		v->mention.sel = n - 1;
+	top = n > h ? n - h : 0;
+	if (v->mention.sel < top)
+		top = v->mention.sel;
+	for (i = 0; i < h && top + i < n; i++)
+		draw_member(m[top + i], y + h - (n - top < h ? n - top : h) + i,
+		    x, w, top + i == v->mention.sel);
 }
 
 int

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ui/view-prompt.c -- the prompts and questions over the input line
- * (ui/view-int.h): the one-line prompts (a phone number for a new chat,
- * an emoji to react, a new group's name and members, a group's new name,
+ * (ui/view-int.h): the one-line prompts (an emoji to react, a new group's name and members, a group's new name,
  * members to add or remove) and the y/n questions (leave the group?
  * delete our message for everyone?), as a table of (prompt, what it
  * starts with, what Enter or y/n does), and the line each shows over the
@@ -100,38 +99,6 @@ react_quick(struct ui_view *v, int k)
 		return false;
 	react(v, k == '0' ? "" : quick[k - '1']);
 	return true;
-}
-
-/* ---- a new chat ---- */
-
-/* Enter in the phone-number prompt: digits of a number with its country
- * code, as the pairing prompt takes them. */
-static void
-take_number(struct ui_view *v)
-{
-	const struct ui_input	*in = &v->prompt.in;
-	char			 num[PHONE_MAX], jid[JID_MAX];
-	size_t			 i, n = 0;
-
-	for (i = 0; i < in->len; i++) {
-		char	 c = in->text[i];
-
-		if (c >= '0' && c <= '9') {
-			if (n >= PHONE_MAX)
-				break;
-			num[n++] = c;
-		} else if (strchr(" -()+", c) == NULL)
-			break;
-	}
-	if (i < in->len || n < PHONE_MIN || num[0] == '0' ||
-	    !jid_from_phone(num, n, jid, sizeof(jid))) {
-		v->prompt.err = _("a phone number has 5 to 20 digits, "
-		    "country code first");
-		return;
-	}
-	v->prompt.kind = PROMPT_NONE;
-	ui_chats_open(&v->chats, jid);
-	ui_view_open_selected(v);
 }
 
 /* ---- groups ---- */
@@ -374,7 +341,6 @@ static const struct prompt_type {
 					 * before editing; true: taken */
 } prompts[] = {
 	[PROMPT_NONE] =		 { "> ", NULL, NULL, NULL },
-	[PROMPT_NUMBER] =	 { "+", take_number, NULL, NULL },
 	[PROMPT_REACT] =	 { "", react_enter, NULL, react_quick },
 	[PROMPT_GROUP_SUBJECT] = { "> ", take_subject, NULL, NULL },
 	[PROMPT_GROUP_MEMBERS] = { "> ", take_members, NULL, NULL },
@@ -431,9 +397,6 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	struct ui_chat	*ch = ui_chats_selected(&v->chats);
 
 	switch (v->prompt.kind) {
-	case PROMPT_NUMBER:
-		return _("New chat: the phone number with its country code, "
-		    "Enter opens it, Esc goes back");
 	case PROMPT_REACT:
 		snprintf(line, size, _("React: 1 %s 2 %s 3 %s 4 %s 5 %s 6 %s, "
 		    "0 removes, or type one and Enter; Esc goes back"),

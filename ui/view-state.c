@@ -19,6 +19,7 @@
 #include <curses.h>		/* KEY_* codes, beep() */
 
 #include "base/buf.h"
+#include "base/jid.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "ui/text.h"
@@ -179,6 +180,14 @@ ui_view_prompt_revoke(struct ui_view *v, const char *id)
 	free(v->prompt.revoke_id);
 	v->prompt.revoke_id = xstrdup(id);
 	ui_view_prompt_start(v, PROMPT_REVOKE);
+}
+
+bool
+ui_view_phone_jid(const char *d, size_t n, char *jid)
+{
+	return n >= UI_VIEW_PHONE_MIN && n <= UI_VIEW_PHONE_MAX &&
+	    d[0] != '0' && strspn(d, "0123456789") >= n &&
+	    jid_from_phone(d, n, jid, JID_MAX);
 }
 
 /* ---- the editing keys ---- */

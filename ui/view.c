@@ -25,6 +25,7 @@ ui_view_opts_default(struct ui_view_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->enter_sends = o->read_receipts = o->send_typing = true;
+	o->clipboard = true;
 	ui_keys_default(&o->keys);
 }
 
@@ -40,6 +41,7 @@ ui_view_new(const struct ui_view_opts *o, ui_view_push_fn fn, void *arg)
 	ui_msgs_init(&v->msgs);
 	ui_input_init(&v->in);
 	ui_input_init(&v->prompt.in);
+	ui_input_init(&v->pick.q);
 	ui_groups_init(&v->groups);
 	ui_search_init(&v->search);
 	v->bar.online = -1;
@@ -54,9 +56,11 @@ ui_view_free(struct ui_view *v)
 	ui_chats_release(&v->chats);
 	ui_msgs_release(&v->msgs);
 	ui_input_release(&v->in);
+	ui_input_release(&v->pick.q);
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
+	buf_release(&v->term_out);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
 	free(v);
@@ -381,4 +385,10 @@ const struct ui_search *
 ui_view_search(const struct ui_view *v)
 {
 	return &v->search;
+}
+
+struct buf *
+ui_view_term_out(struct ui_view *v)
+{
+	return &v->term_out;
 }

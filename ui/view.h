@@ -61,13 +61,15 @@ struct ui_view_opts {
 					 * the send key (Ctrl-x) sends */
 	bool		 read_receipts;	/* CMD_MARK_READ for a chat shown */
 	bool		 send_typing;	/* CMD_TYPING while typing */
+	bool		 clipboard;	/* the copy key puts the selected
+					 * message on the clipboard (OSC 52) */
 	struct ui_keymap keys;
 };
 
 /* Takes ownership of c. */
 typedef void	(*ui_view_push_fn)(void *arg, struct cmd *c);
 
-/* The settings with their defaults (yes, yes, yes; default keys). */
+/* The settings with their defaults (all yes; default keys). */
 void		 ui_view_opts_default(struct ui_view_opts *o);
 
 /*
@@ -110,6 +112,13 @@ void		 ui_view_tick(struct ui_view *v, int64_t now_ms);
  */
 bool		 ui_view_draw(struct ui_view *v, int y, int x, int h, int w,
 		    int64_t now_ms);
+
+/*
+ * What the view has for the terminal beside curses (the copy key's OSC
+ * 52, ui/term.h), to write after the next refresh and then empty.
+ * Borrowed from v.  Main thread.
+ */
+struct buf	*ui_view_term_out(struct ui_view *v);
 
 /* Set up the view's colour pairs (after start_color()). */
 void		 ui_view_colours(void);

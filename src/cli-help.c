@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/cli-help.c -- the subcommands' part of --help (src/cli.h), in the
+ * user's language (po/).  Main thread.
+ */
+#include "base/compat.h"
+
+#include <stdio.h>
+
+#include "base/i18n.h"
+#include "src/cli.h"
+
+void
+cli_usage(FILE *f)
+{
+	fputs(_("\nReading the database (read-only, also while wachat "
+	    "runs):\n"), f);
+	fputs(_("  wachat chats [--json]               the chats, newest "
+	    "first\n"), f);
+	fputs(_("  wachat unread [--json]              the chats with unread "
+	    "messages\n"), f);
+	fputs(_("  wachat history CHAT [--since DATE] [--limit N] [--json]\n"
+	    "                      a chat's messages, oldest first (the "
+	    "newest N, default\n"
+	    "                      50; with --since, the first N from DATE; "
+	    "N 0: all)\n"), f);
+	fputs(_("  wachat search WORDS... [--chat CHAT] [--limit N] [--json]\n"
+	    "                      messages with every word of QUERY (as "
+	    "word prefixes,\n"
+	    "                      case and accents ignored), newest first; "
+	    "among the\n"
+	    "                      words, filters: from:NAME, from:+NUMBER, "
+	    "from:me,\n"
+	    "                      in:CHAT, after:DATE, before:DATE "
+	    "(in:\"TWO WORDS\")\n"), f);
+	fputs(_("  wachat export CHAT [--format txt|jsonl]\n"
+	    "                      every message of a chat, oldest first "
+	    "(default txt)\n"), f);
+	fputs(_("CHAT is a JID, a phone number with its country code (+49...) "
+	    "or a chat's\n"
+	    "name (or a unique part of it); DATE is YYYY-MM-DD or ISO 8601 "
+	    "(local time\n"
+	    "unless it ends in Z or +HH:MM).  --data-dir and --config as "
+	    "above.\n"), f);
+	fputs(_("  wachat backup FILE  a consistent copy of the database (with "
+	    "what is still\n"
+	    "                      in its WAL) to FILE, also while wachat "
+	    "runs\n"), f);
+	fputs(_("Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
+	    "database error,\n"
+	    "4 CHAT names several chats (listed), 5 output not written, 6 "
+	    "the database\nis damaged or empty.\n"), f);
+}
