@@ -623,7 +623,7 @@ static bool
 shown_seen(const struct ui_view *v)
 {
 	return v->msgs.chat != NULL && !v->read.unseen && !v->help.on &&
-	    !v->info.on;
+	    !v->info.on && !v->search.on && !v->pick.on;
 }
 
 void

@@ -156,7 +156,8 @@ struct ui_view_info {
  * What counts as read (ui/view-chat.c): the open chat's messages once
  * they have been on a seen screen (the terminal focused, by its focus
  * reports, and the window big enough for the chat screen) without the
- * key page or the group info over them, for UI_VIEW_READ_MS on end; a
+ * key page, the group info, the search or the chat picker in their place,
+ * for UI_VIEW_READ_MS on end; a
  * chat only passed through on the way to another is not read.
  */
 struct ui_view_read {
