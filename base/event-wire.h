@@ -33,13 +33,14 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		3	/* 2: notice_kind and
+#define EV_WIRE_VERSION		4	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
-					 * the call notice kinds; a peer of
-					 * another version is refused
-					 * (WC_EPROTO) */
+					 * the call notice kinds; 4: name in
+					 * ev_account, EV_OWN_NAME, EV_LINKED;
+					 * a peer of another version is
+					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */
 #define EV_WIRE_COMMAND		0x43	/* 'C' */
 #define EV_WIRE_HEADER		8	/* bytes before the payload */

@@ -83,7 +83,8 @@ LAYOUT(ev_pair_code,
 	F_STR(struct ev_pair_code, code));
 LAYOUT(ev_account,
 	F_STR(struct ev_account, jid),
-	F_STR(struct ev_account, number));
+	F_STR(struct ev_account, number),
+	F_STR(struct ev_account, name));
 LAYOUT(ev_disconnected,
 	F_STR(struct ev_disconnected, why),
 	F_I32(struct ev_disconnected, err),
@@ -236,6 +237,8 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_GROUP] =		{ "EV_GROUP", &L_ev_group, -1 },
 	[EV_SEARCH] =		{ "EV_SEARCH", &L_ev_search, -1 },
 	[EV_HISTORY] =		{ "EV_HISTORY", &L_ev_history, -1 },
+	[EV_OWN_NAME] =		{ "EV_OWN_NAME", &L_ev_account, -1 },
+	[EV_LINKED] =		{ "EV_LINKED", &L_ev_account, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");

@@ -148,8 +148,13 @@ enum ev_kind {
 				 * and answering CMD_GROUP_INFO */
 	EV_SEARCH,		/* u.search: the answer to CMD_SEARCH */
 	EV_HISTORY,		/* u.history: history sync (issue 9) */
+	EV_OWN_NAME,		/* u.own_name: our push name became known
+				 * or changed while connected */
+	EV_LINKED,		/* u.linked: at start, the account linked
+				 * before (the store holds it), before any
+				 * connection: its chats can show offline */
 };
-#define EV_KIND_MAX	EV_HISTORY
+#define EV_KIND_MAX	EV_LINKED
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -167,11 +172,14 @@ struct ev_pair_code {
 	char		*code;		/* as WhatsApp shows it, "XXXX-XXXX" */
 };
 
-/* EV_PAIRED, EV_CONNECTED: our account. */
+/* EV_PAIRED, EV_CONNECTED, EV_OWN_NAME, EV_LINKED: our account. */
 struct ev_account {
 	char		*jid;		/* our PN AD-JID, "15550000001:4@..." */
 	char		*number;	/* its user part: the phone number,
 					 * digits (shown after a '+') */
+	char		*name;		/* our push name as the server gave
+					 * it (network text), "" while none
+					 * is known */
 };
 
 /* EV_DISCONNECTED */
@@ -430,6 +438,8 @@ struct ev {
 		struct ev_group		 group;
 		struct ev_search	 search;
 		struct ev_history	 history;
+		struct ev_account	 own_name;
+		struct ev_account	 linked;
 	} u;
 };
 

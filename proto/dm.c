@@ -116,11 +116,8 @@ wa_dm_set_push_name(struct wa_dm *dm, const char *name)
 }
 
 void
-wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
-    const char *push_name, uint32_t registration_id, const uint8_t *adv,
-    size_t adv_len)
+wa_dm_set_own(struct wa_dm *dm, const char *own_jid, const char *own_lid)
 {
-	dm->online = true;
 	snprintf(dm->own_jid, sizeof(dm->own_jid), "%s", own_jid);
 	if (!jid_user_of(own_jid, dm->own_pn, sizeof(dm->own_pn)))
 		dm->own_pn[0] = '\0';
@@ -128,6 +125,15 @@ wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
 	    sizeof(dm->own_lid)))
 		dm->own_lid[0] = '\0';
 	dm->own_dev = jid_device_of(own_jid);
+}
+
+void
+wa_dm_online(struct wa_dm *dm, const char *own_jid, const char *own_lid,
+    const char *push_name, uint32_t registration_id, const uint8_t *adv,
+    size_t adv_len)
+{
+	dm->online = true;
+	wa_dm_set_own(dm, own_jid, own_lid);
 	snprintf(dm->push_name, sizeof(dm->push_name), "%s",
 	    push_name != NULL ? push_name : "");
 	dm->regid = registration_id;

@@ -391,6 +391,15 @@ void		wa_dm_online(struct wa_dm *dm, const char *own_jid,
 		    size_t adv_len);
 
 /*
+ * Before any connection, the account linked before: own_jid (our PN
+ * AD-JID) and own_lid (our LID AD-JID, or "") are ours, so that what is
+ * queued offline (a reply to our own message) names us.  Copies both;
+ * sends nothing.  wa_dm_online() sets them again.
+ */
+void		wa_dm_set_own(struct wa_dm *dm, const char *own_jid,
+		    const char *own_lid);
+
+/*
  * Our push name became known or changed (an account_sync notification,
  * protocol.md 11.7): announce our presence now if it was held back for
  * want of one (15.1).  name borrowed (copied).

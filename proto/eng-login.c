@@ -390,4 +390,5 @@ eng_on_account_sync(struct wa_eng *e, const struct wa_node *n)
 		log_warn("cannot store our push name: %s", wc_strerror(rc));
 	if (e->dm != NULL)
 		wa_dm_set_push_name(e->dm, name);
+	eng_emit(e, WA_ENG_EV_PUSH_NAME, 0, "", 0, 0);
 }

@@ -59,6 +59,7 @@ eng_emit(struct wa_eng *e, enum wa_eng_ev_kind kind, int err, const char *text,
 	ev.text = text != NULL ? text : "";
 	ev.num = num;
 	ev.id = id;
+	ev.name = e->dev.push_name;
 	e->on_event(e->ev_arg, &ev);
 }
 

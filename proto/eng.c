@@ -266,6 +266,13 @@ wa_eng_start(struct wa_eng *e)
 	}
 	saved_version(e);
 	e->started = true;
+	/* Linked before (a login succeeded with it): the host may show the
+	 * account now, whether or not the server can be reached. */
+	if (e->dev.jid[0] != '\0' && !e->dev.unconfirmed) {
+		if (e->dm != NULL)
+			wa_dm_set_own(e->dm, e->dev.jid, e->dev.lid);
+		eng_emit(e, WA_ENG_EV_LINKED, 0, e->dev.jid, 0, 0);
+	}
 	eng_connect_now(e);
 	return 0;
 }

@@ -174,6 +174,13 @@ enum wa_eng_ev_kind {
 				 * link it did not keep); the host holds the
 				 * engine (wa_eng_hold()) until a write
 				 * succeeds (reliability.md "Disk full") */
+	WA_ENG_EV_PUSH_NAME,	/* our push name changed (account_sync,
+				 * protocol.md 11.7) and is stored: name is
+				 * the new one */
+	WA_ENG_EV_LINKED,	/* wa_eng_start() found a device linked before
+				 * (a login has succeeded with it): text =
+				 * own JID; before any connection, so the
+				 * host can show the account offline */
 };
 
 /* One event; borrowed for the call (copy what you keep). */
@@ -185,6 +192,9 @@ struct wa_eng_ev {
 	uint32_t		 retry_ms; /* WA_ENG_EV_DISCONNECTED */
 	uint32_t		 num;	/* see the kinds */
 	uint32_t		 id;	/* see the kinds */
+	const char		*name;	/* our push name as the engine holds
+					 * it, with every event; never NULL,
+					 * "" while none is known */
 };
 
 typedef void	(*wa_eng_event_fn)(void *arg, const struct wa_eng_ev *ev);
@@ -270,9 +280,10 @@ MUST_CHECK int	wa_eng_new(struct uv_loop_s *loop, const struct wa_eng_cfg *cfg,
  * Load the device from the store, or make and save new registration
  * material when there is none (protocol.md 3.2), then connect: with the
  * login payload when the device is paired, else with the registration
- * payload, and from then on by the engine's own policy.  An unpaired
- * engine answers companion_reg_refresh (6.2.1) with a new ADV secret,
- * stored, and the current ref shown again with it.  Returns 0.
+ * payload, and from then on by the engine's own policy.  A device linked
+ * before says so first (WA_ENG_EV_LINKED, before any connection).  An
+ * unpaired engine answers companion_reg_refresh (6.2.1) with a new ADV
+ * secret, stored, and the current ref shown again with it.  Returns 0.
  * Errors: -EALREADY (started before), the store's load or save error, the
  * RNG's error, WC_ECRYPTO (signing failed).
  */

@@ -52,13 +52,14 @@ app_eng_stop(struct app *a, const char *why, int err)
 }
 
 /* Our account from jid (our AD-JID): the JID and its user part, the
- * phone number shown after a '+'. */
+ * phone number shown after a '+', and our push name (may be ""). */
 static void
-account(struct ev_account *acc, const char *jid)
+account(struct ev_account *acc, const char *jid, const char *name)
 {
 	struct jid	 j;
 
 	ev_set(&acc->jid, jid);
+	ev_set(&acc->name, name != NULL ? name : "");
 	if (jid_parse(jid, &j) == 0 && j.user_len > 0)
 		ev_set_len(&acc->number, j.user, j.user_len);
 	else
@@ -83,11 +84,17 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 		break;
 	case WA_ENG_EV_PAIRED:
 		ev = ev_new(EV_PAIRED);
-		account(&ev->u.paired, e->text);
+		account(&ev->u.paired, e->text, e->name);
+		break;
+	case WA_ENG_EV_LINKED:
+		ev = ev_new(EV_LINKED);
+		account(&ev->u.linked, e->text, e->name);
+		if (!jid_user_of(e->text, a->own_user, sizeof(a->own_user)))
+			eng_log(LOG_WARN, "our JID does not parse");
 		break;
 	case WA_ENG_EV_CONNECTED:
 		ev = ev_new(EV_CONNECTED);
-		account(&ev->u.connected, e->text);
+		account(&ev->u.connected, e->text, e->name);
 		/* our user JID: "15550000001:4@s.whatsapp.net" ->
 		 * "15550000001@s.whatsapp.net" */
 		if (!jid_user_of(e->text, a->own_user, sizeof(a->own_user)))
@@ -151,6 +158,12 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 			app_disk_full(a);
 		else
 			app_disk_ioerr(a);
+		break;
+	case WA_ENG_EV_PUSH_NAME:
+		if (a->own_user[0] == '\0')
+			break;	/* said with EV_CONNECTED */
+		ev = ev_new(EV_OWN_NAME);
+		account(&ev->u.own_name, a->own_user, e->name);
 		break;
 	}
 	if (ev != NULL)

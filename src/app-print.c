@@ -316,6 +316,8 @@ static void (*const printers[])(const struct ev *, bool) = {
 	[EV_GROUP] =		NULL,
 	[EV_SEARCH] =		NULL,
 	[EV_HISTORY] =		history,
+	[EV_OWN_NAME] =		NULL,
+	[EV_LINKED] =		NULL,	/* the screen's, for its chat list */
 };
 _Static_assert(sizeof(printers) / sizeof(printers[0]) == EV_KIND_MAX + 1,
     "one printer per event kind");

@@ -107,3 +107,5 @@ include tests/attention17.mk
 include tests/links17.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
+include $(srcdir)/tests/names17.mk
+include tests/offline17.mk

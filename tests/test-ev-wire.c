@@ -329,6 +329,32 @@ test_ev_wire_decode__gives_back_what_was_encoded__for_every_event_kind(
 	buf_release(&again);
 }
 
+/* EV_LINKED (version 4): our account as the store holds it, before any
+ * connection; a version-3 peer's frame of it is refused. */
+static void
+test_ev_wire_decode__gives_back_the_account__of_ev_linked(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_LINKED), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_int_equal(EV_WIRE_VERSION, 4);
+	assert_string_equal(ev_kind_name(EV_LINKED), "EV_LINKED");
+	ev_set(&ev->u.linked.jid, "15550000001:4@s.whatsapp.net");
+	ev_set(&ev->u.linked.number, "15550000001");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, EV_LINKED);
+	assert_string_equal(got->u.linked.jid, "15550000001:4@s.whatsapp.net");
+	assert_string_equal(got->u.linked.number, "15550000001");
+	ev_free(got);
+	b.p[4] = 3;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	ev_free(ev);
+	buf_release(&b);
+}
+
 static void
 test_cmd_wire_decode__gives_back_what_was_encoded__for_every_command_kind(
     void **state)
@@ -616,6 +642,7 @@ test_ev_push_str__appends_copies__to_a_string_array(void **state)
 	assert_string_equal(c->u.group_add.chat, "abc");
 	assert_string_equal(cmd_kind_name(CMD_GROUP_ADD), "CMD_GROUP_ADD");
 	assert_string_equal(ev_kind_name(EV_HISTORY), "EV_HISTORY");
+	assert_string_equal(ev_kind_name(EV_OWN_NAME), "EV_OWN_NAME");
 	assert_string_equal(ev_kind_name((enum ev_kind)99), "?");
 	cmd_free(c);
 }
@@ -626,6 +653,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ev_layout__names_every_member_in_order__of_every_payload),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_what_was_encoded__for_every_event_kind),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_the_account__of_ev_linked),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_what_was_encoded__for_every_command_kind),
 		cmocka_unit_test(test_ev_wire_encode__writes_the_documented_bytes__for_a_small_event),
 		cmocka_unit_test(test_ev_wire_decode__takes_one_frame_at_a_time__from_a_stream),

@@ -132,8 +132,8 @@ check "Esc and a larger window bring the German QR hint back" \
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" >"$tmp/scan" 2>&1
 check "the phone's scan of the QR is accepted" grep -q '"paired":true' \
     "$tmp/scan"
-check "the status line says: verbunden als +$PN" \
-    wait_pane "verbunden als \\+$PN"
+check "the status line says: verbunden als alice (+$PN)" \
+    wait_pane "verbunden als alice \\(\\+$PN\\)"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... the German help line at the bottom" \
     wait_pane 'Enter senden  Tab nächster Chat  Up auswählen  Ctrl-g Hilfe  Ctrl-q beenden'

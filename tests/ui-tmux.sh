@@ -158,7 +158,7 @@ ctl scan-qr "$qr" >"$tmp/scan" 2>&1
 check "the phone's scan of the decoded QR is accepted" \
     grep -q '"paired":true' "$tmp/scan"
 check "the pane shows the linked number, connected" \
-    wait_pane "connected as \\+$PN"
+    wait_pane "connected as .*\\+$PN"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... with the chat panes and the help line" \
     wait_pane 'q quit'
@@ -182,7 +182,7 @@ tm kill-server >/dev/null 2>&1
 rm -f "$tmp/qr"
 pane 100 40 "$tmp/data"
 check "restarted, wachat logs in without a QR: connected as +$PN" \
-    wait_pane "connected as \\+$PN"
+    wait_pane "connected as .*\\+$PN"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 no_qr() {
 	[ ! -e "$tmp/qr" ] && ! grep -q 'scan this QR' "$tmp/pane"
@@ -225,7 +225,7 @@ check "the phone accepts the code read off the pane (${code:-none})" \
     [ $? -eq 0 -a -n "$code" ]
 [ -n "$code" ] || diag "$tmp/pane"
 check "the 80x24 pane shows the second account linked and connected" \
-    wait_pane "connected as \\+$PN2"
+    wait_pane "connected as .*\\+$PN2"
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/w.err"; }
 check "... q stops it cleanly" quit_pane
 tm kill-server >/dev/null 2>&1

@@ -132,6 +132,8 @@ kind_name(enum wa_eng_ev_kind k)
 	case WA_ENG_EV_IDLE:		return "idle";
 	case WA_ENG_EV_ERROR:		return "error";
 	case WA_ENG_EV_STORE_FAILED:	return "store-failed";
+	case WA_ENG_EV_PUSH_NAME:	return "push-name";
+	case WA_ENG_EV_LINKED:		return "linked";
 	}
 	return "?";
 }
@@ -152,6 +154,7 @@ on_event(void *arg, const struct wa_eng_ev *ev)
 		break;
 	case WA_ENG_EV_PAIRED:
 	case WA_ENG_EV_CONNECTED:
+	case WA_ENG_EV_LINKED:
 	case WA_ENG_EV_PAIR_CODE:
 	case WA_ENG_EV_VERSION:
 		printf("%s %s\n", k, ev->text);
@@ -179,6 +182,9 @@ on_event(void *arg, const struct wa_eng_ev *ev)
 	case WA_ENG_EV_ERROR:
 	case WA_ENG_EV_STORE_FAILED:
 		printf("%s err=%d: %s\n", k, ev->err, ev->text);
+		break;
+	case WA_ENG_EV_PUSH_NAME:
+		printf("%s %s\n", k, ev->name);
 		break;
 	}
 	fflush(stdout);

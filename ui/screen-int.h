@@ -42,6 +42,10 @@ struct ui_screen {
 	struct ui_view	*view;		/* the chat screen, or NULL */
 	char		*own;		/* our phone number once connected
 					 * (digits), or NULL */
+	char		*own_name;	/* our push name (network text, not
+					 * sanitised), "" or NULL unknown */
+	bool		 online;	/* EV_CONNECTED the last word of the
+					 * connection's */
 	int64_t		 error_end;	/* an error shown until then (ms,
 					 * monotonic), 0 none */
 	char		*lasting;	/* a warning kept on the status line

@@ -27,6 +27,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/i18n.h"
+#include "base/sanitize.h"
 #include "ui/qr.h"
 #include "ui/screen.h"
 #include "ui/screen-int.h"
@@ -70,13 +71,21 @@ show_base(struct ui_screen *s)
 		set_status(s, s->base);
 }
 
-/* "connected as" or "linked as" our phone number (EV_CONNECTED's). */
+/* "connected as" our name and number, or "linked as" our number
+ * (EV_PAIRED's, EV_CONNECTED's); the name sanitised, left out while
+ * none is known. */
 static void
 set_status_number(struct ui_screen *s, bool connected, const char *number)
 {
-	char	 line[256];
+	struct buf	 name = BUF_INIT;
+	char		 line[512];
 
-	if (connected)
+	if (connected && s->own_name != NULL && s->own_name[0] != '\0') {
+		wc_sanitize(s->own_name, strlen(s->own_name), false, &name);
+		snprintf(line, sizeof(line), _("connected as %s (+%s)"),
+		    (const char *)name.p, number);
+		buf_release(&name);
+	} else if (connected)
 		snprintf(line, sizeof(line), _("connected as +%s"), number);
 	else
 		snprintf(line, sizeof(line), _("linked as +%s"), number);
@@ -241,6 +250,7 @@ ui_screen_free(struct ui_screen *s)
 	free(s->status);
 	free(s->base);
 	free(s->own);
+	free(s->own_name);
 	free(s->lasting);
 	free(s);
 }
@@ -256,6 +266,7 @@ on_connecting(struct ui_screen *s, const struct ev *ev)
 {
 	(void)ev;
 	s->error_end = 0;
+	s->online = false;
 	s->retry_end = 0;
 	s->idle = false;
 	free(s->idle_why);
@@ -291,6 +302,20 @@ on_paired(struct ui_screen *s, const struct ev *ev)
 	set_status_number(s, false, ev->u.paired.number);
 }
 
+/* EV_LINKED: the account linked before, at start: the chat screen's
+ * keys from now on (q is text), whether or not a connection comes. */
+static void
+on_linked(struct ui_screen *s, const struct ev *ev)
+{
+	drop_qr(s);
+	s->linked = true;
+	free(s->own);
+	s->own = xstrdup(ev->u.linked.number);
+	free(s->own_name);
+	s->own_name = xstrdup(ev->u.linked.name);
+	set_status_number(s, false, s->own);
+}
+
 static void
 on_connected(struct ui_screen *s, const struct ev *ev)
 {
@@ -300,7 +325,30 @@ on_connected(struct ui_screen *s, const struct ev *ev)
 	s->retry_end = 0;
 	free(s->own);
 	s->own = xstrdup(ev->u.connected.number);
+	free(s->own_name);
+	s->own_name = xstrdup(ev->u.connected.name);
+	s->online = true;
 	set_status_number(s, true, s->own);
+}
+
+/* Our push name came while connected: the status line says it (at once,
+ * unless news is shown; then once the news is over). */
+static void
+on_own_name(struct ui_screen *s, const struct ev *ev)
+{
+	char	*news;
+
+	free(s->own_name);
+	s->own_name = xstrdup(ev->u.own_name.name);
+	if (!s->online || s->own == NULL)
+		return;
+	news = s->history_shown || s->error_end != 0 ?
+	    xstrdup(s->status) : NULL;
+	set_status_number(s, true, s->own);
+	if (news != NULL) {
+		set_status(s, news);
+		free(news);
+	}
 }
 
 static void
@@ -310,6 +358,7 @@ on_disconnected(struct ui_screen *s, const struct ev *ev)
 	char	 line[512];
 
 	s->error_end = 0;
+	s->online = false;
 	if (d->idle) {
 		/* no attempt until the user's word: the key first, so
 		 * that a narrow status line still shows it; then why */
@@ -346,6 +395,7 @@ on_logged_out(struct ui_screen *s, const struct ev *ev)
 	char	 line[512];
 
 	s->error_end = 0;
+	s->online = false;
 	drop_qr(s);
 	s->linked = false;
 	snprintf(line, sizeof(line), _("logged out: %s"),
@@ -380,6 +430,7 @@ on_stopped(struct ui_screen *s, const struct ev *ev)
 {
 	(void)ev;
 	s->error_end = 0;
+	s->online = false;
 	set_base(s, _("stopped"));
 }
 
@@ -415,6 +466,8 @@ static void (*const on_event[])(struct ui_screen *, const struct ev *) = {
 	[EV_ERROR] =		on_error,
 	[EV_STOPPED] =		on_stopped,
 	[EV_HISTORY] =		on_history,
+	[EV_OWN_NAME] =		on_own_name,
+	[EV_LINKED] =		on_linked,
 };
 
 void

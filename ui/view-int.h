@@ -198,6 +198,9 @@ struct ui_view {
 	ui_view_push_fn	 push;
 	void		*arg;
 	bool		 connected;
+	bool		 linked;	/* the store holds our account (linked
+					 * before, or just now): its chats show,
+					 * connected or not */
 	bool		 disk_full;	/* offline for a full disk: Enter
 					 * keeps the text in the input */
 	struct ui_chats	 chats;

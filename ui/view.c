@@ -74,11 +74,12 @@ load_chats(struct ui_view *v, int64_t now)
 	ui_view_push(v, cmd_new(CMD_LOAD_CHATS));
 }
 
-/* The chat list changed in the store: reload, at most once a second. */
+/* The chat list changed in the store: reload, at most once a second
+ * (offline too: what is queued shows in it). */
 static void
 chats_changed(struct ui_view *v, int64_t now)
 {
-	if (!v->connected)
+	if (!v->linked)
 		return;
 	if (now - v->chats_ms >= RELOAD_MS)
 		load_chats(v, now);
@@ -114,6 +115,7 @@ on_connected(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)ev;
 	v->connected = true;
+	v->linked = true;
 	v->disk_full = false;
 	load_chats(v, now);
 	if (v->msgs.chat != NULL && !ui_group_is_jid(v->msgs.chat))
@@ -127,6 +129,8 @@ on_offline(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)now;
 	v->connected = false;
+	if (ev->kind == EV_LOGGED_OUT)
+		v->linked = false;
 	v->disk_full = ev->kind == EV_DISCONNECTED &&
 	    ev->u.disconnected.err == -ENOSPC;
 	v->bar.online = -1;
@@ -158,6 +162,24 @@ on_status(struct ui_view *v, const struct ev *ev, int64_t now)
 		ui_view_push(v, ui_msgs_open(&v->msgs, chat));
 		free(chat);
 	}
+}
+
+/* EV_LINKED: a linked account starting, before any connection: its
+ * chats from the store at once, whether or not the server answers. */
+static void
+on_linked(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	(void)ev;
+	v->linked = true;
+	load_chats(v, now);
+}
+
+/* EV_PAIRED: linked just now (the chats come with the login). */
+static void
+on_paired(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	v->linked = true;
+	on_status(v, ev, now);
 }
 
 static void
@@ -280,7 +302,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_CONNECTING] =	on_status,
 	[EV_QR] =		on_status,
 	[EV_PAIR_CODE] =	on_status,
-	[EV_PAIRED] =		on_status,
+	[EV_PAIRED] =		on_paired,
 	[EV_CONNECTED] =	on_connected,
 	[EV_DISCONNECTED] =	on_offline,
 	[EV_LOGGED_OUT] =	on_offline,
@@ -298,6 +320,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_GROUP] =		on_group,
 	[EV_SEARCH] =		on_search,
 	[EV_HISTORY] =		on_history,
+	[EV_LINKED] =		on_linked,
 };
 
 void

@@ -3,7 +3,7 @@
 # The seeds of fuzz-ev-wire are what the encoder writes now
 # (tests/fuzz/ev-wire-seeds check): at the current EV_WIRE_VERSION, so
 # the fuzzer starts past the version check, with the typed notices among
-# them; and a few frames of each older version (v1-*, v2-*) are kept as
+# them; and a few frames of each older version (v1-*, v2-*, v3-*) are kept as
 # regression inputs.
 # After a change of the wire form: tests/fuzz/ev-wire-seeds write
 # tests/fuzz/corpus/ev-wire.  TAP.

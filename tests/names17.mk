@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Issue 17, points 9 and 12: names where the screen says who.
+# names17-status-tmux: the status line says "connected as NAME (+number)",
+# the name from the server's account_sync and, started again, from the
+# database.
+TESTS += tests/names17-status-tmux.sh
+EXTRA_DIST += tests/names17-status-tmux.sh

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Issue 17, points 1, 6 and 10 (a linked wachat offline, the chat list):
+# tests/offline17-start-tmux.sh: started with the server stopped, the
+# chats and history show at once from the database, q is text, a message
+# sent is queued and goes when the server (a relay, tests/tcp-relay.py)
+# comes back.
+TESTS += tests/offline17-start-tmux.sh
+EXTRA_DIST += tests/offline17-start-tmux.sh tests/tcp-relay.py
