@@ -38,7 +38,7 @@ tm pipe-pane -o -t wachat "cat >>'$tmp/out'"
 
 wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as \\+$A"
+check "wachat links and connects" wait_pane "connected as .*\\+$A"
 failed_now && show
 wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
 
