@@ -109,3 +109,4 @@ include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk
 include tests/offline17.mk
+include tests/reading17.mk

@@ -3,5 +3,7 @@
 # names17-status-tmux: the status line says "connected as NAME (+number)",
 # the name from the server's account_sync and, started again, from the
 # database.
-TESTS += tests/names17-status-tmux.sh
-EXTRA_DIST += tests/names17-status-tmux.sh
+# names17-hint-tmux: the selected message's keys (edit and delete only on
+# ours), and the key page's reply key as the README says it.
+TESTS += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh
+EXTRA_DIST += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh

@@ -3,6 +3,9 @@
 # tests/offline17-start-tmux.sh: started with the server stopped, the
 # chats and history show at once from the database, q is text, a message
 # sent is queued and goes when the server (a relay, tests/tcp-relay.py)
-# comes back.
-TESTS += tests/offline17-start-tmux.sh
-EXTRA_DIST += tests/offline17-start-tmux.sh tests/tcp-relay.py
+# comes back.  tests/offline17-scroll-tmux.sh: the server gone, a message
+# sent while paged back shows at once, queued, with the rows before it,
+# and as the chat list's preview.
+TESTS += tests/offline17-start-tmux.sh tests/offline17-scroll-tmux.sh
+EXTRA_DIST += tests/offline17-start-tmux.sh tests/offline17-scroll-tmux.sh \
+	tests/tcp-relay.py

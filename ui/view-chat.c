@@ -587,6 +587,9 @@ ui_view_chat_page(struct ui_view *v, int dir)
 	struct ui_msgs	*m = &v->msgs;
 	int		 step = m->height > 2 ? m->height - 2 : 1;
 
+	/* A page on from where the pane is: a selected message (a search
+	 * hit opened) no longer holds the view in place. */
+	m->sel = -1;
 	if (dir < 0) {
 		if (ui_msgs_at_top(m))
 			ui_view_chat_older(v);

@@ -114,7 +114,14 @@ help_entries(struct ui_view *v, struct help_pen *p)
 
 	p->n = 0;
 	for (i = 0; i < UI_ACT_COUNT; i++) {
-		ui_keys_name(v->o.keys.key[i], key, sizeof(key));
+		/* Enter replies to a selected message too (README,
+		 * wachat.1): "Enter Ctrl-r" */
+		if (i == UI_ACT_REPLY) {
+			memcpy(key, "Enter ", 6);
+			ui_keys_name(v->o.keys.key[i], key + 6,
+			    sizeof(key) - 6);
+		} else
+			ui_keys_name(v->o.keys.key[i], key, sizeof(key));
 		if (key[0] != '\0')
 			help_entry(p, key, ui_keys_action_help(
 			    (enum ui_key_action)i));
@@ -224,15 +231,46 @@ draw_hints(struct ui_view *v, int y, int x, int w)
 	attroff(A_REVERSE);
 }
 
+/* The keys of the selected message g (into line[size]): reply, react and
+ * copy for every message; edit (once sent) and delete only for ours;
+ * resend only for a failed one. */
+static const char *
+sel_keys(const struct ui_view *v, const struct ui_msg *g, char *line,
+    size_t size)
+{
+	const struct ui_keymap	*km = &v->o.keys;
+	char			 a[32], b[32];
+	size_t			 k;
+	bool			 ours = g->from_me && !g->notice && !g->deleted;
+
+	ui_keys_name(km->key[UI_ACT_REACT], a, sizeof(a));
+	ui_keys_name(km->key[UI_ACT_COPY], b, sizeof(b));
+	k = (size_t)snprintf(line, size, _("Enter reply  %s react  %s copy"),
+	    a, b);
+	if (ours && k < size && g->tick != UI_TICK_QUEUED &&
+	    g->tick != UI_TICK_FAILED) {
+		ui_keys_name(km->key[UI_ACT_EDIT], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s edit"), a);
+	}
+	if (ours && k < size) {
+		ui_keys_name(km->key[UI_ACT_DELETE], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s delete"), a);
+	}
+	if (g->from_me && g->tick == UI_TICK_FAILED && k < size) {
+		ui_keys_name(km->key[UI_ACT_RETRY], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s resend"), a);
+	}
+	if (k < size)
+		(void)snprintf(line + k, size - k, "%s", _("  Esc back"));
+	return line;
+}
+
 /* The line over the input line while nothing is open over it: a note,
  * the reply or edit being written, the selected message's keys, or NULL
  * (into line[size], for cols columns). */
 static const char *
 chat_above(struct ui_view *v, char *line, size_t size, int cols)
 {
-	const struct ui_keymap	*km = &v->o.keys;
-	char			 r[32], e[32], d[32], t[32];
-
 	const struct ui_member	*m[UI_VIEW_MENTIONS];
 	size_t			 at;
 
@@ -247,15 +285,9 @@ chat_above(struct ui_view *v, char *line, size_t size, int cols)
 	if (v->chat.edit_id != NULL)
 		return _("editing your message: Enter sends the new text, "
 		    "Esc cancels");
-	if (v->msgs.sel < 0)
+	if (v->msgs.sel < 0 || v->msgs.sel >= (int)v->msgs.n)
 		return NULL;
-	ui_keys_name(km->key[UI_ACT_REACT], r, sizeof(r));
-	ui_keys_name(km->key[UI_ACT_EDIT], t, sizeof(t));
-	ui_keys_name(km->key[UI_ACT_DELETE], d, sizeof(d));
-	ui_keys_name(km->key[UI_ACT_RETRY], e, sizeof(e));
-	snprintf(line, size, _("Enter reply  %s react  %s edit  %s delete  "
-	    "%s resend  Esc back"), r, t, d, e);
-	return line;
+	return sel_keys(v, &v->msgs.v[v->msgs.sel], line, size);
 }
 
 /* The right side of the screen and its input line as drawn. */

@@ -348,7 +348,8 @@ void		 ui_view_chat_react(struct ui_view *v);
 /* Older rows: the store's next page, or once the phone's history. */
 void		 ui_view_chat_older(struct ui_view *v);
 
-/* A page of the open chat up (dir < 0, older) or down. */
+/* A page of the open chat up (dir < 0, older) or down, from where the
+ * pane is: the selection (a search hit opened) goes. */
 void		 ui_view_chat_page(struct ui_view *v, int dir);
 
 /* The open chat (if any) read: the list's unread count gone, and
