@@ -229,7 +229,7 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 
 	ui_groups_note(&v->groups, ev);
 	if (ui_msgs_apply(&v->msgs, ev, NULL) && !m->key.from_me && !m->notice)
-		ui_view_chat_mark_read(v);
+		ui_view_chat_read_due(v, now);
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	chats_changed(v, now);
@@ -366,6 +366,22 @@ ui_view_tick(struct ui_view *v, int64_t now)
 	if (v->bar.typing && now >= v->bar.typing_until)
 		v->bar.typing = false;
 	ui_view_search_tick(v, now);
+	ui_view_chat_read_tick(v, now);
+}
+
+void
+ui_view_seen(struct ui_view *v, bool seen, int64_t now)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (v->read.unseen == !seen)
+		return;
+	v->read.unseen = !seen;
+	v->read.since = 0;
+	/* seen again: what came meanwhile is read after UI_VIEW_READ_MS */
+	if (seen && ch != NULL && ch->unread > 0 && v->msgs.chat != NULL)
+		v->read.pending = true;
+	ui_view_chat_read_tick(v, now);
 }
 
 /* ---- what tests read ---- */
