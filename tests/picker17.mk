@@ -3,3 +3,5 @@
 # (Ctrl-n) and mentions offered by name.
 TESTS += tests/picker17-pick-tmux.sh
 EXTRA_DIST += tests/picker17-pick-tmux.sh
+TESTS += tests/picker17-mention-tmux.sh
+EXTRA_DIST += tests/picker17-mention-tmux.sh
