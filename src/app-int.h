@@ -63,6 +63,7 @@ struct app {
 	struct ui_screen	*screen;	/* curses, or NULL: lines */
 	uv_poll_t		 keys;		/* stdin, with screen */
 	uv_signal_t		 sigwinch;	/* with screen */
+	uv_signal_t		 sigtstp;	/* Ctrl-z, with screen */
 	uv_timer_t		 tick;		/* countdowns, with screen */
 	int			 saved_err;	/* stderr under the screen,
 						 * or -1 */

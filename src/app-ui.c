@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ stopped(struct app *a, const struct ev *ev, struct evq *q)
 	if (a->screen != NULL) {
 		uv_close((uv_handle_t *)&a->keys, close_cb);
 		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
+		uv_close((uv_handle_t *)&a->sigtstp, close_cb);
 		uv_close((uv_handle_t *)&a->tick, close_cb);
 	}
 	evq_close(q);
@@ -203,6 +205,22 @@ on_winch(uv_signal_t *s, int signum)
 	ui_screen_resize(a->screen);
 }
 
+/* Ctrl-z: the terminal given back (our modes off), stopped by SIGTSTP's
+ * default action; on SIGCONT, taken again and redrawn. */
+static void
+on_tstp(uv_signal_t *s, int signum)
+{
+	struct app	*a = s->data;
+
+	log_info("signal %d: stopping", signum);
+	ui_screen_suspend(a->screen);
+	uv_signal_stop(s);		/* SIGTSTP's default action again */
+	(void)raise(SIGTSTP);		/* stopped here until SIGCONT */
+	uv_signal_start(s, on_tstp, SIGTSTP);
+	log_info("continued");
+	ui_screen_resume(a->screen);
+}
+
 static void
 on_tick(uv_timer_t *t)
 {
@@ -219,6 +237,7 @@ app_ui_stop_screen(struct app *a)
 	if (!uv_is_closing((uv_handle_t *)&a->keys)) {
 		uv_close((uv_handle_t *)&a->keys, close_cb);
 		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
+		uv_close((uv_handle_t *)&a->sigtstp, close_cb);
 		uv_close((uv_handle_t *)&a->tick, close_cb);
 	}
 	ui_screen_free(a->screen);
@@ -261,10 +280,12 @@ app_ui_start_screen(struct app *a)
 		a->screen = NULL;
 		return;
 	}
-	a->keys.data = a->sigwinch.data = a->tick.data = a;
+	a->keys.data = a->sigwinch.data = a->tick.data = a->sigtstp.data = a;
 	uv_signal_init(&a->ui_loop, &a->sigwinch);
+	uv_signal_init(&a->ui_loop, &a->sigtstp);
 	uv_timer_init(&a->ui_loop, &a->tick);
 	uv_poll_start(&a->keys, UV_READABLE, on_keys);
 	uv_signal_start(&a->sigwinch, on_winch, SIGWINCH);
+	uv_signal_start(&a->sigtstp, on_tstp, SIGTSTP);
 	uv_timer_start(&a->tick, on_tick, 1000, 1000);
 }

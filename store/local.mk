@@ -22,7 +22,7 @@ tests_test_store_message_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIB
 TESTS += tests/test-store-message
 
 # Full-text search, reading in context, the history import (issue 9).
-libstore_a_SOURCES += store/search.c store/history.c
+libstore_a_SOURCES += store/search.c store/history.c store/fts-tok.c
 check_PROGRAMS += tests/test-store-search
 tests_test_store_search_SOURCES = tests/test-store-search.c tests/store-test.h
 tests_test_store_search_CPPFLAGS = $(AM_CPPFLAGS)

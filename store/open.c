@@ -134,6 +134,10 @@ open_ro(const char *dir, struct store **out, int *version, bool precheck)
 	store_keep_as_is(s);
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, 5000);
+	if ((rc = store_tok_register(s->db)) != 0) {
+		store_close(s);
+		return rc;
+	}
 	rc = -EIO;
 	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) ==
 	    SQLITE_OK) {

@@ -7,13 +7,16 @@
  * (store/store.h).
  *
  * A user's query never reaches FTS5's query syntax: it is cut into words
- * by the index's own tokenizer (unicode61 remove_diacritics 2, through
- * the fts5_api of the connection), and each word becomes a quoted prefix
- * term, "word"*, AND-ed with the others.  So quotes, AND, NEAR(, '*' and
- * any other character typed are separators or folded letters, never
- * operators, and what is matched is folded exactly as the index folded
- * the messages.  The same tokenizer finds the byte offsets of the first
- * matched word in a hit's text for its snippet.
+ * by the index's own tokenizer ("wachat", store/fts-tok.c: unicode61
+ * remove_diacritics 2, and bigrams for runs of CJK characters), and each
+ * word becomes a quoted prefix term, "word"*, AND-ed with the others; a
+ * CJK run is one term, "run"*, which FTS5 tokenizes into the phrase of
+ * its bigrams.  So quotes, AND, NEAR(, '*' and any other character typed
+ * are separators or folded letters, never operators, and what is matched
+ * is folded exactly as the index folded the messages.  The same
+ * tokenizer finds the byte offsets of the first matched word in a hit's
+ * text for its snippet; a CJK run matches, here as in the index, where
+ * its text occurs (its characters are all CJK, so that is inside a run).
  *
  * Order and bounds (perf.md U3, A14): hits are newest first, never
  * ranked.  First, the STORE_SEARCH_CANDIDATES matches with the highest
@@ -42,53 +45,23 @@
 #define SNIPPET_LEAD	60	/* bytes of context before the match */
 #define CHAT_WALK	3000	/* newest rows of a chat matched one by one */
 
-/* The unicode61 tokenizer of the index, created on the connection. */
+/* The index's tokenizer (store/fts-tok.c), for the search's own
+ * matching. */
 struct fold {
-	fts5_tokenizer	 tok;
-	Fts5Tokenizer	*t;
+	struct store_tok	*t;
 };
-
-/* The fts5_api of s's connection.  Returns it or NULL. */
-static fts5_api *
-fts5_api_of(struct store *s)
-{
-	fts5_api	*api = NULL;
-	sqlite3_stmt	*st;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT fts5(?1)", -1, &st, NULL) !=
-	    SQLITE_OK) {
-		log_error("no FTS5: %s", sqlite3_errmsg(s->db));
-		return NULL;
-	}
-	sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", NULL);
-	(void)sqlite3_step(st);
-	sqlite3_finalize(st);
-	return api;
-}
 
 static int
 fold_init(struct store *s, struct fold *f)
 {
-	static const char	*args[] = { "remove_diacritics", "2" };
-	fts5_api		*api;
-	void			*ud = NULL;
-
-	memset(f, 0, sizeof(*f));
-	if ((api = fts5_api_of(s)) == NULL ||
-	    api->xFindTokenizer(api, "unicode61", &ud, &f->tok) != SQLITE_OK ||
-	    f->tok.xCreate(ud, args, 2, &f->t) != SQLITE_OK) {
-		log_error("cannot create the unicode61 tokenizer");
-		f->t = NULL;
-		return -EIO;
-	}
-	return 0;
+	f->t = NULL;
+	return store_tok_new(s, &f->t);
 }
 
 static void
 fold_release(struct fold *f)
 {
-	if (f->t != NULL)
-		f->tok.xDelete(f->t);
+	store_tok_free(f->t);
 	f->t = NULL;
 }
 
@@ -96,6 +69,7 @@ fold_release(struct fold *f)
 struct terms {
 	char	 w[STORE_SEARCH_TERMS_MAX][TERM_MAX + 1];
 	size_t	 len[STORE_SEARCH_TERMS_MAX];
+	bool	 run[STORE_SEARCH_TERMS_MAX];	/* a CJK run: a substring */
 	size_t	 n;
 };
 
@@ -105,7 +79,6 @@ term_cb(void *ctx, int flags, const char *tok, int ntok, int start, int end)
 	struct terms	*t = ctx;
 	size_t		 i, n = (size_t)ntok;
 
-	(void)flags;
 	(void)start;
 	(void)end;
 	if (ntok <= 0 || t->n == STORE_SEARCH_TERMS_MAX)
@@ -119,6 +92,7 @@ term_cb(void *ctx, int flags, const char *tok, int ntok, int start, int end)
 			return SQLITE_OK;
 	memcpy(t->w[t->n], tok, n);
 	t->w[t->n][n] = '\0';
+	t->run[t->n] = (flags & STORE_TOK_RUN) != 0;
 	t->len[t->n++] = n;
 	return SQLITE_OK;
 }
@@ -166,7 +140,7 @@ match_cb(void *ctx, int flags, const char *tok, int ntok, int start, int end)
 
 	(void)flags;
 	for (i = 0; i < m->t->n; i++)
-		if ((size_t)ntok >= m->t->len[i] &&
+		if (!m->t->run[i] && (size_t)ntok >= m->t->len[i] &&
 		    memcmp(tok, m->t->w[i], m->t->len[i]) == 0) {
 			m->start = start;
 			m->end = end;
@@ -191,7 +165,7 @@ all_cb(void *ctx, int flags, const char *tok, int ntok, int start, int end)
 	(void)start;
 	(void)end;
 	for (i = 0; i < m->t->n; i++)
-		if ((size_t)ntok >= m->t->len[i] &&
+		if (!m->t->run[i] && (size_t)ntok >= m->t->len[i] &&
 		    memcmp(tok, m->t->w[i], m->t->len[i]) == 0)
 			m->seen |= 1u << i;
 	return m->seen == m->want ? SQLITE_DONE : SQLITE_OK;
@@ -205,12 +179,46 @@ matches_all(struct fold *f, const struct terms *t, const char *text,
 {
 	struct all_match	 m = { t, 0, 0 };
 
+	size_t			 i;
+
 	m.want = t->n >= 32 ? UINT32_MAX : (1u << t->n) - 1;
 	if (len >= INT32_MAX)
 		return false;
-	(void)f->tok.xTokenize(f->t, &m, FTS5_TOKENIZE_DOCUMENT, text,
-	    (int)len, all_cb);
+	/* A CJK run matches where its text occurs (inside a run of the
+	 * text, as its characters are all CJK): the index's phrase of
+	 * bigrams. */
+	for (i = 0; i < t->n; i++)
+		if (t->run[i]) {
+			if (memmem(text, len, t->w[i], t->len[i]) == NULL)
+				return false;
+			m.seen |= 1u << i;
+		}
+	if (m.seen != m.want)
+		(void)store_tok_split(f->t, &m, FTS5_TOKENIZE_DOCUMENT, text,
+		    (int)len, all_cb);
 	return m.seen == m.want;
+}
+
+/* The earliest occurrence of a CJK run term in text[0..len), when before
+ * m's word: m's match then. */
+static void
+first_run(const struct terms *t, const char *text, size_t len,
+    struct first_match *m)
+{
+	const char	*p;
+	size_t		 i, lim;
+
+	for (i = 0; i < t->n; i++) {
+		if (!t->run[i])
+			continue;
+		lim = m->start >= 0 ? (size_t)m->start + t->len[i] - 1 : len;
+		if (lim > len)
+			lim = len;
+		if ((p = memmem(text, lim, t->w[i], t->len[i])) != NULL) {
+			m->start = (int)(p - text);
+			m->end = m->start + (int)t->len[i];
+		}
+	}
 }
 
 /* Back p[0..*off] to the start of a UTF-8 sequence. */
@@ -231,8 +239,9 @@ snippet(struct fold *f, const struct terms *t, const char *text, size_t len,
 	size_t			 a = 0, b, ms = 0, me = 0, i;
 
 	if (len < INT32_MAX)
-		(void)f->tok.xTokenize(f->t, &m, FTS5_TOKENIZE_DOCUMENT, text,
+		(void)store_tok_split(f->t, &m, FTS5_TOKENIZE_DOCUMENT, text,
 		    (int)len, match_cb);
+	first_run(t, text, len, &m);
 	if (m.start >= 0 && (size_t)m.end <= len) {
 		ms = (size_t)m.start;
 		me = (size_t)m.end;
@@ -587,8 +596,8 @@ store_search(struct store *s, const char *query,
 	if ((rc = fold_init(s, &f)) != 0)
 		return rc;
 	t = xcalloc(1, sizeof(*t));
-	(void)f.tok.xTokenize(f.t, t, FTS5_TOKENIZE_QUERY, query, (int)qlen,
-	    term_cb);
+	(void)store_tok_split(f.t, t, FTS5_TOKENIZE_QUERY | STORE_TOK_RUNS,
+	    query, (int)qlen, term_cb);
 	if (t->n == 0) {	/* nothing to look for */
 		free(t);
 		fold_release(&f);

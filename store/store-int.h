@@ -169,6 +169,48 @@ int	store_fts_attach(struct store *s);
 /* The number of rows in the FTS backlog: >= 0, or -EIO. */
 int	store_fts_backlog(struct store *s);
 
+/* --- store/fts-tok.c: the search index's tokenizer (migration 12) --- */
+
+#define STORE_TOK_NAME	"wachat"	/* as message_fts names it */
+/* store_tok_split() flag: hand each CJK run whole to the callback, with
+ * STORE_TOK_RUN in its flags, instead of its bigrams. */
+#define STORE_TOK_RUNS	0x4000
+#define STORE_TOK_RUN	0x4000
+
+/*
+ * Register the "wachat" FTS5 tokenizer on db (unicode61 remove_diacritics
+ * 2, with bigrams for runs of CJK characters; see store/fts-tok.c), as
+ * every connection that opens message_fts must before its first use.
+ * Returns 0, -ENOMEM or -EIO (no FTS5; logged).  Thread: db's.
+ */
+int	store_tok_register(sqlite3 *db);
+
+/* Whether code point c is one of the CJK characters tokenized in
+ * bigrams (ideographs, kana, hangul). */
+bool	store_tok_is_cjk(uint32_t c);
+
+/* An instance of the tokenizer for the search's own matching. */
+struct store_tok;
+
+/*
+ * A new instance of the tokenizer registered on s's connection: 0 and
+ * *out (freed with store_tok_free()), or -EIO (not registered; logged).
+ */
+int	store_tok_new(struct store *s, struct store_tok **out);
+void	store_tok_free(struct store_tok *t);
+
+/*
+ * Tokenize text[0..n) as the index does with flags (FTS5_TOKENIZE_*),
+ * calling cb(ctx, tflags, token, ntoken, start, end) for each token
+ * (start, end: byte offsets in text); with STORE_TOK_RUNS in flags a CJK
+ * run comes whole (tflags STORE_TOK_RUN, the token its unfolded text).
+ * Stops at the first cb result other than SQLITE_OK and returns it
+ * (SQLITE_DONE: cb's own stop), else SQLITE_OK.
+ */
+int	store_tok_split(struct store_tok *t, void *ctx, int flags,
+	    const char *text, int n,
+	    int (*cb)(void *, int, const char *, int, int, int));
+
 /* --- store/query.c: statement helpers --- */
 
 /* p is a string within max bytes, non-empty when required (NULL is

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	11	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	12	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -995,7 +995,12 @@ struct store_search_result {
  * AND/OR/NOT/NEAR, '*', parentheses and other punctuation are just
  * separators, never syntax, so no input is a syntax error); each word
  * (at most STORE_SEARCH_TERMS_MAX) is a prefix that must match the start
- * of a word of the message, and all words must match (AND).  Returns up
+ * of a word of the message, and all words must match (AND).  A run of
+ * Chinese, Japanese or Korean characters in the query (ideographs, kana,
+ * hangul; store/fts-tok.c) matches wherever its text occurs inside a run
+ * of such characters in the message, a word inside the run included
+ * ("北京" finds "我明天早上到北京。"; one character finds every message
+ * with it).  Returns up
  * to limit (1..STORE_SEARCH_MAX) hits that pass filter (NULL: none),
  * newest first (ts_ms, then rowid, descending), each with a snippet.
  * Bounded per keystroke (perf.md U3): only the STORE_SEARCH_CANDIDATES

@@ -103,6 +103,7 @@ bench-search:
 	@rm -rf tests/bench/search-work
 bench: bench-search
 .PHONY: bench-search
+include tests/attention17.mk
 include tests/links17.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk

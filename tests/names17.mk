@@ -5,5 +5,8 @@
 # database.
 # names17-hint-tmux: the selected message's keys (edit and delete only on
 # ours), and the key page's reply key as the README says it.
-TESTS += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh
-EXTRA_DIST += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh
+# names17-group-tmux: in a group's info we are "You" with our push name.
+TESTS += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh \
+	tests/names17-group-tmux.sh
+EXTRA_DIST += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh \
+	tests/names17-group-tmux.sh

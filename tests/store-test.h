@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "store/store-int.h"
 
 /* A fresh directory under /tmp; the caller frees the name and removes it
  * (rmtree()). */
@@ -56,6 +57,7 @@ count_rows(const char *path, const char *sql)
 	int		 n;
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(store_tok_register(db), 0);	/* for message_fts */
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL),
 	    SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);

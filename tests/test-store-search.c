@@ -133,10 +133,11 @@ test_store_search__finds_cyrillic_and_japanese_words(void **state)
 	assert_string_equal(ids(s, "завтра привет", NULL), "R1");
 	assert_string_equal(ids(s, "明日", NULL), "J1");
 	assert_string_equal(ids(s, "ご飯", NULL), "J1");
-	/* unicode61 keeps a run of CJK without spaces as one word: it is
-	 * found by its start, not by a word inside (store.h says so). */
+	/* a run of CJK without spaces is indexed in bigrams: a word
+	 * inside it is found too (issue 17) */
 	assert_string_equal(ids(s, "今日", NULL), "J2");
-	assert_string_equal(ids(s, "雨", NULL), "");
+	assert_string_equal(ids(s, "雨", NULL), "J2");
+	assert_string_equal(ids(s, "雨です", NULL), "J2");
 	store_close(s);
 }
 
@@ -674,6 +675,7 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	/* Back to schema 4: no index, no triggers (nor what later
 	 * migrations add); then a row written by a wachat of schema 4. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(store_tok_register(db), 0);
 	assert_int_equal(sqlite3_exec(db, "DROP TABLE message_fts;"
 	    "DROP TRIGGER message_fts_insert; DROP TRIGGER message_fts_delete;"
 	    "DROP TRIGGER message_fts_update; DROP TABLE fts_pending;"
@@ -703,6 +705,7 @@ exec_sql(const char *path, const char *sql)
 	sqlite3	*db;
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(store_tok_register(db), 0);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
@@ -762,11 +765,251 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
 	/* an older one: without the newest migration's tables */
-	exec_sql(path, "DROP TABLE privtok; DROP TABLE privtok_salt;"
+	exec_sql(path, "DROP TABLE message_fts;"
+	    "CREATE VIRTUAL TABLE message_fts USING fts5(text,"
+	    " content = 'message', content_rowid = 'rowid',"
+	    " tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');"
 	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION - 1);
+	rmtree(dir);
+	free(dir);
+}
+
+/* --- CJK (issue 17): runs of CJK characters are indexed in bigrams --- */
+
+struct want {
+	const char	*query, *ids;
+};
+
+/* Each query of w[] gives its ids: first with the rows still in the FTS
+ * backlog (matched by store/search.c itself), then indexed (matched by
+ * FTS5 through the "wachat" tokenizer): both must agree. */
+static void
+check_both_ways(struct store *s, const struct want *w, size_t n)
+{
+	size_t	 i, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			assert_true(store_fts_catch_up(s, 10000) >= 0);
+			assert_int_equal(store_fts_backlog(s), 0);
+		}
+		for (i = 0; i < n; i++) {
+			if (strcmp(ids(s, w[i].query, NULL), w[i].ids) != 0)
+				fail_msg("pass %zu: \"%s\" gave \"%s\", not "
+				    "\"%s\"", pass, w[i].query,
+				    ids(s, w[i].query, NULL), w[i].ids);
+		}
+	}
+}
+
+static void
+test_store_search__finds_chinese_words_inside_a_run(void **state)
+{
+	static const struct want	 w[] = {
+		{ "北京", "C3,C1" },	/* the issue's case */
+		{ "早上", "C2,C1" },
+		{ "明天早上", "C2,C1" },
+		{ "天早上到", "C1" },
+		{ "我明天早上到北京", "C1" },
+		{ "北京。", "C3,C1" },	/* punctuation is a separator */
+		{ "北早", "" },		/* not adjacent */
+		{ "上海", "C3" },
+		{ "京上", "" },		/* never across two runs */
+		{ "明天 北京", "C1" },	/* words AND-ed */
+		{ "東京", "" },
+	};
+	struct store	*s = open_mem();
+
+	(void)state;
+	put(s, ALICE, "C1", "", 1000, "我明天早上到北京。");
+	put(s, ALICE, "C2", "", 2000, "明天早上见");
+	put(s, BOB, "C3", "", 3000, "北京，上海");
+	check_both_ways(s, w, sizeof(w) / sizeof(w[0]));
+	store_close(s);
+}
+
+static void
+test_store_search__finds_latin_words_and_cjk_in_one_text(void **state)
+{
+	static const struct want	 w[] = {
+		{ "北京", "M1" },
+		{ "hotel", "M1" },
+		{ "HOTEL 北京", "M1" },
+		{ "北京hotel", "M1" },	/* two words: 北京 and hotel */
+		{ "meeting", "M1" },
+		{ "ting", "" },		/* Latin words: prefixes only */
+		{ "café 明天", "M2" },
+		{ "cafe", "M2" },
+		{ "天", "M2,M1" },
+	};
+	struct store	*s = open_mem();
+
+	(void)state;
+	put(s, ALICE, "M1", "", 1000, "Meeting在北京Hotel明天");
+	put(s, ALICE, "M2", "", 2000, "明天 Café?");
+	check_both_ways(s, w, sizeof(w) / sizeof(w[0]));
+	store_close(s);
+}
+
+static void
+test_store_search__finds_japanese_kana_and_korean_inside_words(
+    void **state)
+{
+	static const struct want	 w[] = {
+		{ "ございます", "J1" },
+		{ "がとう", "J1" },
+		{ "コーヒー", "J2" },
+		{ "飲み", "J2" },
+		{ "ヒーを飲", "J2" },
+		{ "ｶﾀｶﾅ", "J3" },	/* half-width katakana */
+		{ "서울", "K1" },
+		{ "울에", "K1" },	/* inside the eojeol 서울에서 */
+		{ "만나", "K1" },
+		{ "서울에서 만나요", "K1" },
+		{ "부산", "" },
+	};
+	struct store	*s = open_mem();
+
+	(void)state;
+	put(s, ALICE, "J1", "", 1000, "ありがとうございます");
+	put(s, ALICE, "J2", "", 2000, "コーヒーを飲みたい！");
+	put(s, ALICE, "J3", "", 3000, "ﾊﾝｶｸｶﾀｶﾅです");
+	put(s, BOB, "K1", "", 4000, "내일 서울에서 만나요");
+	check_both_ways(s, w, sizeof(w) / sizeof(w[0]));
+	store_close(s);
+}
+
+static void
+test_store_search__finds_one_cjk_character_wherever_it_is(void **state)
+{
+	static const struct want	 w[] = {
+		/* at the end of a run, at its start, inside, alone */
+		{ "京", "O4,O3,O2,O1" },
+		{ "都", "O2" },
+		{ "東", "O3" },
+		{ "서", "O5" },
+		{ "요", "O5" },
+		{ "ね", "O6" },
+		{ "雨", "" },
+	};
+	struct store	*s = open_mem();
+
+	(void)state;
+	put(s, ALICE, "O1", "", 1000, "我到北京");
+	put(s, ALICE, "O2", "", 2000, "京都に行く");
+	put(s, ALICE, "O3", "", 3000, "東京タワー");
+	put(s, ALICE, "O4", "", 4000, "京 alone");
+	put(s, ALICE, "O5", "", 5000, "서울 가요");
+	put(s, ALICE, "O6", "", 6000, "そうね");
+	check_both_ways(s, w, sizeof(w) / sizeof(w[0]));
+	store_close(s);
+}
+
+static void
+test_store_search__finds_cjk_across_the_chunks_of_a_long_run(void **state)
+{
+	static const char	 pool[] = "的一是不了人我在有他这中大来上国个到说们"
+	    "为子和你地出道也时年得就那要下以生会自着去之过家学对可她里后小"
+	    "么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方";
+	static struct want	 w[2];
+	char			 text[1024], q[64];
+	struct store		*s = open_mem();
+	size_t			 i, o = 0, c = 0;
+
+	(void)state;
+	/* 100 characters in one run (3 bytes each); the query is the 60th
+	 * to the 70th, over the 64-character chunk boundary. */
+	for (i = 0; i < 100; i++) {
+		memcpy(text + o, pool + (i * 3) % (sizeof(pool) - 1), 3);
+		o += 3;
+	}
+	text[o] = '\0';
+	for (i = 59; i < 70; i++)
+		memcpy(q + c++ * 3, text + i * 3, 3);
+	q[c * 3] = '\0';
+	w[0].query = q;
+	w[0].ids = "L1";
+	w[1].query = text;	/* the whole run */
+	w[1].ids = "L1";
+	put(s, ALICE, "L1", "", 1000, text);
+	check_both_ways(s, w, 2);
+	store_close(s);
+}
+
+static void
+test_store_search__snippet_marks_the_cjk_match(void **state)
+{
+	struct store			*s = open_mem();
+	struct store_search_result	 r;
+
+	(void)state;
+	put(s, ALICE, "C1", "", 1000, "我明天早上到北京。Meet at 8");
+	assert_int_equal(find(s, "北京", NULL, &r), 1);
+	assert_int_equal(r.hits[0].match_end - r.hits[0].match_start,
+	    strlen("北京"));
+	assert_memory_equal(r.hits[0].snippet + r.hits[0].match_start, "北京",
+	    strlen("北京"));
+	store_search_free(&r);
+	/* the earliest of a Latin word and a run */
+	assert_int_equal(find(s, "meet 早上", NULL, &r), 1);
+	assert_memory_equal(r.hits[0].snippet + r.hits[0].match_start, "早上",
+	    strlen("早上"));
+	store_search_free(&r);
+	assert_true(store_fts_catch_up(s, 100) >= 0);
+	assert_int_equal(find(s, "京", NULL, &r), 1);
+	assert_memory_equal(r.hits[0].snippet + r.hits[0].match_start, "京",
+	    strlen("京"));
+	assert_int_equal(r.hits[0].match_end - r.hits[0].match_start,
+	    strlen("京"));
+	store_search_free(&r);
+	store_close(s);
+}
+
+static void
+test_store_open__reindexes_cjk_in_migration_12(void **state)
+{
+	char			*dir = tmpdir(), path[300];
+	struct store		*s = NULL;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/wachat.db", dir);
+	assert_int_equal(store_open(dir, &s), 0);
+	put(s, ALICE, "A1", "", 1000, "我明天早上到北京。");
+	put(s, ALICE, "A2", "", 2000, "plain words");
+	put(s, ALICE, "A3", "", 3000, "gone 北京");
+	assert_int_equal(store_msg_revoke(s, ALICE, false, "A3"), 1);
+	assert_true(store_fts_catch_up(s, 100) >= 0);
+	put(s, BOB, "B1", "", 4000, "在北京等你");	/* left in the backlog */
+	store_close(s);
+	/* Back to schema 11: the index of unicode61, a run one token. */
+	exec_sql(path, "DROP TABLE message_fts;"
+	    "CREATE VIRTUAL TABLE message_fts USING fts5(text,"
+	    " content = 'message', content_rowid = 'rowid',"
+	    " tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');"
+	    "INSERT INTO message_fts (rowid, text) SELECT rowid, text"
+	    " FROM message WHERE deleted = 0 AND kind IN (0, 1)"
+	    " AND text != '' AND rowid NOT IN (SELECT rowid FROM fts_pending);"
+	    "UPDATE counter SET value = 11 WHERE name = 'schema_version';");
+	set_version(path, 11);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM message_fts"
+	    " WHERE message_fts MATCH '北京'"), 0);
+	s = NULL;
+	assert_int_equal(store_open(dir, &s), 0);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	/* the indexed row, by the index itself; the backlog's stays there */
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM message_fts"
+	    " WHERE message_fts MATCH '北京'"), 1);
+	assert_int_equal(count_rows(path, "SELECT count(*) FROM fts_pending"),
+	    1);
+	assert_string_equal(ids(s, "北京", NULL), "B1,A1");
+	assert_string_equal(ids(s, "plain", NULL), "A2");
+	assert_true(store_fts_catch_up(s, 100) >= 0);
+	assert_string_equal(ids(s, "北京", NULL), "B1,A1");
+	assert_string_equal(ids(s, "早上", NULL), "A1");
+	store_close(s);
 	rmtree(dir);
 	free(dir);
 }
@@ -793,6 +1036,13 @@ main(void)
 		cmocka_unit_test(test_store_msg_page_around__opens_a_hit_in_context),
 		cmocka_unit_test(test_store_open__indexes_a_schema_4_database_in_migration_5),
 		cmocka_unit_test(test_store_open_ro__reads_and_refuses_another_schema),
+		cmocka_unit_test(test_store_search__finds_chinese_words_inside_a_run),
+		cmocka_unit_test(test_store_search__finds_latin_words_and_cjk_in_one_text),
+		cmocka_unit_test(test_store_search__finds_japanese_kana_and_korean_inside_words),
+		cmocka_unit_test(test_store_search__finds_one_cjk_character_wherever_it_is),
+		cmocka_unit_test(test_store_search__finds_cjk_across_the_chunks_of_a_long_run),
+		cmocka_unit_test(test_store_search__snippet_marks_the_cjk_match),
+		cmocka_unit_test(test_store_open__reindexes_cjk_in_migration_12),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

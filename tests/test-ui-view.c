@@ -287,8 +287,59 @@ test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read(void **st)
 	assert_int_equal(c->u.load_page.max, 50);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
 	assert_string_equal(c->u.subscribe.chat, ALICE);
+	/* read once shown for UI_VIEW_READ_MS, not before */
+	ui_view_tick(f->v, NOW);
+	ui_view_tick(f->v, NOW + UI_VIEW_READ_MS - 1);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 2);
+	ui_view_tick(f->v, NOW + UI_VIEW_READ_MS);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
 	assert_string_equal(c->u.mark_read.chat, ALICE);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 0);
+}
+
+static void
+test_ui_view__a_chat_passed_through_with_tab_is_not_read(void **st)
+{
+	struct fixture	*f = *st;
+
+	apply(f->v, connected_ev());
+	apply(f->v, chats_ev(2, 3));
+	(void)ui_view_key(f->v, '\t', NOW);		/* Alice's */
+	ui_view_tick(f->v, NOW);
+	(void)ui_view_key(f->v, '\t', NOW + 500);	/* on to Bob's */
+	ui_view_tick(f->v, NOW + 500);
+	ui_view_tick(f->v, NOW + UI_VIEW_READ_MS + 100);
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 2);
+	ui_view_tick(f->v, NOW + 500 + UI_VIEW_READ_MS);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 1);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 2);
+	assert_int_equal(ui_view_chats(f->v)->v[1].unread, 0);
+}
+
+static void
+test_ui_view__nothing_is_read_while_the_screen_is_not_seen(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 0);
+	ui_view_seen(f->v, false, NOW);			/* focus out */
+	apply(f->v, msg_ev(ALICE, "IN1", 0, "hello"));
+	apply(f->v, chats_ev(1, 0));
+	ui_view_tick(f->v, NOW + 10 * UI_VIEW_READ_MS);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 1);
+	/* focus in: read after UI_VIEW_READ_MS seen */
+	ui_view_seen(f->v, true, NOW + 20000);
+	ui_view_tick(f->v, NOW + 20000 + UI_VIEW_READ_MS - 1);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
+	ui_view_tick(f->v, NOW + 20000 + UI_VIEW_READ_MS);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
+	assert_string_equal(c->u.mark_read.chat, ALICE);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 0);
 }
 
 static void
@@ -303,6 +354,7 @@ test_ui_view__sends_no_read_receipt_when_the_setting_is_off(void **st)
 	f->v = ui_view_new(&o, sink_push, &f->sink);
 	open_alice(f, 2);
 	apply(f->v, msg_ev(ALICE, "IN1", 0, "hello"));
+	ui_view_tick(f->v, NOW + 2 * UI_VIEW_READ_MS);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
 }
 
@@ -312,11 +364,16 @@ test_ui_view__marks_read_a_message_that_comes_while_shown(void **st)
 	struct fixture	*f = *st;
 
 	open_alice(f, 0);
+	ui_view_tick(f->v, NOW);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 0);
-	apply(f->v, msg_ev(ALICE, "IN1", 0, "hello"));
+	/* shown for UI_VIEW_READ_MS already: read at once */
+	apply_at(f->v, msg_ev(ALICE, "IN1", 0, "hello"),
+	    NOW + UI_VIEW_READ_MS);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 1);
 	/* Another chat's message is not read. */
-	apply(f->v, msg_ev(BOB, "IN2", 0, "hello"));
+	apply_at(f->v, msg_ev(BOB, "IN2", 0, "hello"),
+	    NOW + 2 * UI_VIEW_READ_MS);
+	ui_view_tick(f->v, NOW + 4 * UI_VIEW_READ_MS);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, NULL), 1);
 }
 
@@ -703,6 +760,8 @@ test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one(void **st)
 	assert_int_equal(ui_keys_parse("ctrl-f", &ctrl_f), 0);
 	(void)ui_view_key(f->v, ctrl_f, NOW);
 	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	ui_view_tick(f->v, NOW);
+	ui_view_tick(f->v, NOW + UI_VIEW_READ_MS);
 	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
 	assert_string_equal(c->u.mark_read.chat, BOB);
 }
@@ -1798,7 +1857,9 @@ test_ui_view_draw__shows_senders_in_colour_mentions_and_events(void **st)
 	assert_true(find_row(x, 80 - x, "6 members") > 0);
 	assert_true(find_row(x, 80 - x, "Zed  +15550000005  creator") > 0);
 	assert_true(find_row(x, 80 - x, "Alice") > 0);
-	assert_true(find_row(x, 80 - x, "+15550000001  you") > 0);
+	/* we are "You", not "+15550000001  you" (no name known here) */
+	assert_true(find_row(x, 80 - x, " You") > 0);
+	assert_true(find_row(x, 80 - x, "+15550000001") < 0);
 	assert_true(find_row(x, 80 - x, "Esc closes") > 0);
 	assert_true(find_row(x, 80 - x, "Sundays") > 0);
 	(void)ui_view_key(f->v, 0x1b, NOW);
@@ -2477,6 +2538,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__react_takes_a_quick_emoji_or_a_typed_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__retry_and_delete_act_on_failed_messages_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__tab_opens_the_next_chat_and_ctrl_f_the_unread_one, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_chat_passed_through_with_tab_is_not_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__nothing_is_read_while_the_screen_is_not_seen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__new_chat_by_number_opens_its_jid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__chat_list_reloads_at_most_once_a_second, setup, teardown),
 		cmocka_unit_test(test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages),

@@ -29,6 +29,12 @@
 #define UI_CURSES_PASTE_END	01001
 #define UI_KEY_PASTE_BEGIN	(UI_KEY_FN + UI_CURSES_PASTE_BEGIN)
 #define UI_KEY_PASTE_END	(UI_KEY_FN + UI_CURSES_PASTE_END)
+/* The focus reports ESC [ I (the terminal got the focus) and ESC [ O (it
+ * lost it), xterm's mode 1004, likewise. */
+#define UI_CURSES_FOCUS_IN	01002
+#define UI_CURSES_FOCUS_OUT	01003
+#define UI_KEY_FOCUS_IN		(UI_KEY_FN + UI_CURSES_FOCUS_IN)
+#define UI_KEY_FOCUS_OUT	(UI_KEY_FN + UI_CURSES_FOCUS_OUT)
 
 enum ui_key_action {
 	UI_ACT_NONE = -1,

@@ -53,6 +53,9 @@ struct ui_screen {
 					 * NULL */
 	bool		 history_shown;	/* the status line shows history
 					 * sync's progress */
+	bool		 unfocused;	/* the terminal said it lost the
+					 * focus (ESC [ O, mode 1004) and
+					 * has not said it got it back */
 };
 
 /* ---- ui/screen-draw.c (ui/screen.c calls it, never the other way) ---- */

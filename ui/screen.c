@@ -154,6 +154,32 @@ probe_clusters(void)
 	return col == 3;	/* the cursor after 2 columns */
 }
 
+/* The terminal's modes of ours on or off: bracketed paste (2004) and
+ * focus reports (1004); a terminal without them ignores the request. */
+static void
+modes(bool on)
+{
+	fputs(on ? "\033[?2004h\033[?1004h" : "\033[?1004l\033[?2004l",
+	    stdout);
+	fflush(stdout);
+}
+
+void
+ui_screen_suspend(struct ui_screen *s)
+{
+	(void)s;
+	endwin();
+	modes(false);
+}
+
+void
+ui_screen_resume(struct ui_screen *s)
+{
+	modes(true);
+	clearok(curscr, TRUE);
+	ui_screen_resize(s);	/* the size may have changed meanwhile */
+}
+
 int
 ui_screen_new(struct ui_screen **out)
 {
@@ -176,8 +202,11 @@ ui_screen_new(struct ui_screen **out)
 	 * ignores the request). */
 	define_key("\033[200~", UI_CURSES_PASTE_BEGIN);
 	define_key("\033[201~", UI_CURSES_PASTE_END);
-	fputs("\033[?2004h", stdout);
-	fflush(stdout);
+	/* Focus reports (mode 1004): what is read is what a focused
+	 * screen showed (ui_view_seen()). */
+	define_key("\033[I", UI_CURSES_FOCUS_IN);
+	define_key("\033[O", UI_CURSES_FOCUS_OUT);
+	modes(true);
 	/* Ctrl-q is a key here, not XON. */
 	if (tcgetattr(STDIN_FILENO, &t) == 0) {
 		t.c_iflag &= ~(tcflag_t)IXON;
@@ -213,8 +242,7 @@ ui_screen_free(struct ui_screen *s)
 	if (s == NULL)
 		return;
 	endwin();
-	fputs("\033[?2004l", stdout);	/* bracketed paste off */
-	fflush(stdout);
+	modes(false);
 	ui_view_free(s->view);
 	drop_qr(s);
 	free(s->code);
@@ -558,6 +586,10 @@ ui_screen_key(struct ui_screen *s)
 	while ((k = read_key()) != -1) {
 		if (k == UI_KEY_FN + KEY_RESIZE)
 			continue;	/* resizeterm() says so */
+		if (k == UI_KEY_FOCUS_IN || k == UI_KEY_FOCUS_OUT) {
+			s->unfocused = k == UI_KEY_FOCUS_OUT;
+			continue;	/* seen or not: ui_screen_render() */
+		}
 		if (s->idle && (k == UI_KEY_ALT + 'r' || (!s->linked &&
 		    !s->asking && k == 'r'))) {
 			s->idle = false;	/* once: the engine says on */
@@ -619,8 +651,13 @@ ui_screen_resize(struct ui_screen *s)
 void
 ui_screen_render(struct ui_screen *s)
 {
-	if (s->view != NULL)
-		ui_view_tick(s->view, ui_screen_wall_ms());
+	int64_t	 now = ui_screen_wall_ms();
+
+	if (s->view != NULL) {
+		ui_view_seen(s->view, !s->unfocused && LINES - 1 >=
+		    UI_VIEW_MIN_ROWS && COLS >= UI_VIEW_MIN_COLS, now);
+		ui_view_tick(s->view, now);
+	}
 	if (s->error_end != 0 && ui_screen_mono_ms() >= s->error_end) {
 		s->error_end = 0;
 		show_base(s);

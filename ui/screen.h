@@ -74,7 +74,9 @@ void		ui_screen_apply(struct ui_screen *s, const struct ev *ev);
  * but while the engine is idle Alt-r is taken first and returns
  * UI_SCREEN_RECONNECT.
  * Keys are read as wide characters; Esc followed at once by a key is Alt
- * with that key (ui/keys.h).
+ * with that key (ui/keys.h).  The terminal's focus reports (ESC [ I, ESC
+ * [ O; asked for with mode 1004) are taken here, not keys: what a
+ * screen not focused shows is not read (ui_view_seen()).
  */
 enum ui_screen_act ui_screen_key(struct ui_screen *s);
 
@@ -84,6 +86,14 @@ enum ui_screen_act ui_screen_key(struct ui_screen *s);
  * ui_screen_key().
  */
 const char	*ui_screen_phone(const struct ui_screen *s);
+
+/*
+ * Ctrl-z: give the terminal back as at exit (curses' endwin(), our modes
+ * off: bracketed paste, focus reports) before the caller stops; and
+ * resume: take it again after SIGCONT and redraw all.
+ */
+void		ui_screen_suspend(struct ui_screen *s);
+void		ui_screen_resume(struct ui_screen *s);
 
 /* The terminal changed size: read the new size and redraw. */
 void		ui_screen_resize(struct ui_screen *s);

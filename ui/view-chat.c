@@ -614,10 +614,39 @@ ui_view_chat_mark_read(struct ui_view *v)
 
 	if (v->msgs.chat == NULL)
 		return;
+	v->read.pending = false;
 	if (ch != NULL)
 		ch->unread = 0;
 	if (v->o.read_receipts)
 		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
+}
+
+/* Whether the open chat's messages are shown on a seen screen now. */
+static bool
+shown_seen(const struct ui_view *v)
+{
+	return v->msgs.chat != NULL && !v->read.unseen && !v->help.on &&
+	    !v->info.on && !v->search.on && !v->pick.on;
+}
+
+void
+ui_view_chat_read_tick(struct ui_view *v, int64_t now)
+{
+	if (!shown_seen(v)) {
+		v->read.since = 0;
+		return;
+	}
+	if (v->read.since == 0)
+		v->read.since = now;
+	if (v->read.pending && now - v->read.since >= UI_VIEW_READ_MS)
+		ui_view_chat_mark_read(v);
+}
+
+void
+ui_view_chat_read_due(struct ui_view *v, int64_t now)
+{
+	v->read.pending = true;
+	ui_view_chat_read_tick(v, now);
 }
 
 /* What the engine is asked for when chat ch opens: a group's members
@@ -657,8 +686,10 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	ui_view_push(v, rowid != 0 ? ui_msgs_open_at(&v->msgs, ch->jid,
 	    rowid) : ui_msgs_open(&v->msgs, ch->jid));
 	opened(v, ch);
-	if (ch->unread > 0)
-		ui_view_chat_mark_read(v);
+	/* read once shown, seen, for UI_VIEW_READ_MS (a chat passed
+	 * through with Tab is not) */
+	v->read.since = 0;
+	v->read.pending = ch->unread > 0;
 }
 
 void

@@ -152,6 +152,22 @@ struct ui_view_info {
 	int		 rows;		/* member rows last drawn */
 };
 
+/*
+ * What counts as read (ui/view-chat.c): the open chat's messages once
+ * they have been on a seen screen (the terminal focused, by its focus
+ * reports, and the window big enough for the chat screen) without the
+ * key page, the group info, the search or the chat picker in their place,
+ * for UI_VIEW_READ_MS on end; a
+ * chat only passed through on the way to another is not read.
+ */
+struct ui_view_read {
+	bool		 unseen;	/* the screen is not seen (focus out,
+					 * window too small) */
+	bool		 pending;	/* the open chat holds messages not
+					 * yet marked read */
+	int64_t		 since;		/* ms: shown, seen, since; 0 not */
+};
+
 /* The chat picker (ui/view-pick.c): its query and the entry chosen
  * among the chats that match it (and "new chat with +NUMBER"). */
 struct ui_view_pick {
@@ -181,6 +197,8 @@ struct ui_view {
 	struct ui_view_opts o;
 	ui_view_push_fn	 push;
 	void		*arg;
+	char		*own_name;	/* our push name, sanitised; NULL
+					 * while none is known */
 	bool		 connected;
 	bool		 linked;	/* the store holds our account (linked
 					 * before, or just now): its chats show,
@@ -199,6 +217,7 @@ struct ui_view {
 	struct ui_view_prompt prompt;
 	struct ui_view_info info;
 	struct ui_view_help help;
+	struct ui_view_read read;
 	struct ui_view_pick pick;
 	struct ui_view_mention mention;
 	bool		 list_hidden;	/* the chat list hidden (the list
@@ -341,6 +360,15 @@ void		 ui_view_chat_page(struct ui_view *v, int dir);
 /* The open chat (if any) read: the list's unread count gone, and
  * CMD_MARK_READ when read receipts are on. */
 void		 ui_view_chat_mark_read(struct ui_view *v);
+
+/* The open chat has messages to be read (it opened with unread ones, one
+ * came): read at once when it has been shown, seen, for UI_VIEW_READ_MS,
+ * else by ui_view_chat_read_tick() once it has. */
+void		 ui_view_chat_read_due(struct ui_view *v, int64_t now);
+
+/* Time passes (now, ms): the open chat read when it is due and has been
+ * shown, seen, for UI_VIEW_READ_MS. */
+void		 ui_view_chat_read_tick(struct ui_view *v, int64_t now);
 
 /* Open the chat selected in the list when it is not the open one. */
 void		 ui_view_open_selected(struct ui_view *v);

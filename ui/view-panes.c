@@ -24,9 +24,11 @@
 #include "ui/view-int.h"
 
 /* One member's row of the group info: name in their colour, number,
- * creator or admin, "you". */
+ * creator or admin; we are "You" with our push name (own_name, or NULL),
+ * no number. */
 static void
-draw_member(const struct ui_member *m, int y, int x, int w, bool sel)
+draw_member(const struct ui_member *m, const char *own_name, int y, int x,
+    int w, bool sel)
 {
 	struct buf	 b = BUF_INIT;
 	attr_t		 hl = A_BOLD;
@@ -38,9 +40,13 @@ draw_member(const struct ui_member *m, int y, int x, int w, bool sel)
 	if (has_colors())
 		hl |= COLOR_PAIR(UI_GROUP_PAIR0 + (int)ui_group_colour(m->jid));
 	attron(hl);
-	used = 1 + ui_view_put(y, x + 1, m->shown, w - 1);
+	used = 1 + ui_view_put(y, x + 1, m->is_me ? _("You") : m->shown,
+	    w - 1);
 	attroff(hl);
-	if (m->name[0] != '\0') {
+	if (m->is_me && own_name != NULL && own_name[0] != '\0') {
+		buf_append(&b, "  ", 2);
+		buf_append(&b, own_name, strlen(own_name));
+	} else if (!m->is_me && m->name[0] != '\0') {
 		buf_append(&b, "  ", 2);
 		ui_group_name(NULL, m->jid, NULL, &b);
 		b.len--;	/* its NUL */
@@ -51,10 +57,6 @@ draw_member(const struct ui_member *m, int y, int x, int w, bool sel)
 
 		buf_append(&b, "  ", 2);
 		buf_append(&b, r, strlen(r));
-	}
-	if (m->is_me) {
-		buf_append(&b, "  ", 2);
-		buf_append(&b, _("you"), strlen(_("you")));
 	}
 	buf_push(&b, '\0');
 	attron(A_DIM);
@@ -112,7 +114,7 @@ draw_members(struct ui_view *v, const struct ui_group *g, int y, int x,
 	else if (in->sel >= in->top + list)
 		in->top = in->sel - list + 1;
 	for (i = 0; i < list && in->top + i < (int)g->n; i++)
-		draw_member(&g->v[in->top + i], y + i, x, w,
+		draw_member(&g->v[in->top + i], v->own_name, y + i, x, w,
 		    in->top + i == in->sel);
 }
 
@@ -451,8 +453,8 @@ ui_view_panes_mention(struct ui_view *v, int y, int x, int h, int w)
 	if (v->mention.sel < top)
 		top = v->mention.sel;
 	for (i = 0; i < h && top + i < n; i++)
-		draw_member(m[top + i], y + h - (n - top < h ? n - top : h) + i,
-		    x, w, top + i == v->mention.sel);
+		draw_member(m[top + i], v->own_name, y + h - (n - top < h ?
+		    n - top : h) + i, x, w, top + i == v->mention.sel);
 }
 
 int

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "base/i18n.h"
+#include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "ui/view-int.h"
 
@@ -60,6 +62,7 @@ ui_view_free(struct ui_view *v)
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
+	free(v->own_name);
 	buf_release(&v->term_out);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
@@ -110,10 +113,31 @@ group_made(struct ui_view *v, const struct ui_group *g)
 
 /* ---- the apply path: one handler per event kind ---- */
 
+/* Our push name from EV_CONNECTED, EV_LINKED or EV_OWN_NAME (acc), kept
+ * sanitised for the group info; "" keeps the one known. */
+static void
+own_name(struct ui_view *v, const struct ev_account *acc)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (acc->name == NULL || acc->name[0] == '\0')
+		return;
+	wc_sanitize(acc->name, strlen(acc->name), false, &b);
+	free(v->own_name);
+	v->own_name = (char *)b.p;
+}
+
+static void
+on_own_name(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	(void)now;
+	own_name(v, &ev->u.own_name);
+}
+
 static void
 on_connected(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	(void)ev;
+	own_name(v, &ev->u.connected);
 	v->connected = true;
 	v->linked = true;
 	v->disk_full = false;
@@ -169,7 +193,7 @@ on_status(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_linked(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	(void)ev;
+	own_name(v, &ev->u.linked);
 	v->linked = true;
 	load_chats(v, now);
 }
@@ -205,7 +229,7 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 
 	ui_groups_note(&v->groups, ev);
 	if (ui_msgs_apply(&v->msgs, ev, NULL) && !m->key.from_me && !m->notice)
-		ui_view_chat_mark_read(v);
+		ui_view_chat_read_due(v, now);
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	chats_changed(v, now);
@@ -321,6 +345,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_SEARCH] =		on_search,
 	[EV_HISTORY] =		on_history,
 	[EV_LINKED] =		on_linked,
+	[EV_OWN_NAME] =		on_own_name,
 };
 
 void
@@ -341,6 +366,22 @@ ui_view_tick(struct ui_view *v, int64_t now)
 	if (v->bar.typing && now >= v->bar.typing_until)
 		v->bar.typing = false;
 	ui_view_search_tick(v, now);
+	ui_view_chat_read_tick(v, now);
+}
+
+void
+ui_view_seen(struct ui_view *v, bool seen, int64_t now)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+
+	if (v->read.unseen == !seen)
+		return;
+	v->read.unseen = !seen;
+	v->read.since = 0;
+	/* seen again: what came meanwhile is read after UI_VIEW_READ_MS */
+	if (seen && ch != NULL && ch->unread > 0 && v->msgs.chat != NULL)
+		v->read.pending = true;
+	ui_view_chat_read_tick(v, now);
 }
 
 /* ---- what tests read ---- */

@@ -8,9 +8,10 @@
  * (base/event.h) and keys, and asks the engine for what it needs by
  * handing commands to the push function it was made with: CMD_LOAD_CHATS
  * when connected and, at most once a second, after messages change a
- * chat; CMD_LOAD_PAGE (keyset pages, perf.md U1/U2), CMD_SUBSCRIBE and
- * CMD_MARK_READ when a chat opens (a group: CMD_GROUP_INFO while its
- * members are not known, and no presence); CMD_SEND, CMD_REACT,
+ * chat; CMD_LOAD_PAGE (keyset pages, perf.md U1/U2) and CMD_SUBSCRIBE
+ * when a chat opens (a group: CMD_GROUP_INFO while its members are not
+ * known, and no presence); CMD_MARK_READ once it has been shown on a
+ * seen screen for UI_VIEW_READ_MS (ui_view_seen()); CMD_SEND, CMD_REACT,
  * CMD_RETRY, CMD_DELETE, CMD_TYPING from keys.  Groups (ui/groups.h):
  * EV_GROUP names the senders and fills the group info (its key, Alt-g:
  * subject, description, members; CMD_GROUP_INFO when it opens), from
@@ -46,6 +47,8 @@ struct ui_search;
 #define UI_VIEW_MIN_ROWS	12	/* rows under the status line */
 #define UI_VIEW_PHONE_MS	30000	/* the phone's answer to a request
 					 * for older history awaited */
+#define UI_VIEW_READ_MS		1500	/* a chat shown on a seen screen
+					 * this long is read (ui_view_seen) */
 #define UI_VIEW_TYPING_MS	5000	/* CMD_TYPING composing at most
 					 * this often; paused after as long
 					 * without a key */
@@ -88,7 +91,17 @@ void		 ui_view_apply(struct ui_view *v, const struct ev *ev,
  */
 bool		 ui_view_key(struct ui_view *v, int key, int64_t now_ms);
 
-/* Time passes: a pending chat list reload, a typing pause. */
+/*
+ * Whether the screen is seen (seen: the terminal has the focus, by its
+ * focus reports, and the window is big enough for the chat screen), at
+ * now_ms.  A new view is seen.  While it is not, no chat is marked read
+ * (no CMD_MARK_READ, no unread count cleared); once it is again, the open
+ * chat's messages are read after UI_VIEW_READ_MS (ui_view_tick()).
+ */
+void		 ui_view_seen(struct ui_view *v, bool seen, int64_t now_ms);
+
+/* Time passes: a pending chat list reload, a typing pause, the open chat
+ * read once it has been shown, seen, for UI_VIEW_READ_MS. */
 void		 ui_view_tick(struct ui_view *v, int64_t now_ms);
 
 /*
