@@ -140,8 +140,8 @@ tm send-keys -t wachat -l "re: hello"
 tm send-keys -t wachat Enter
 check "... the reply reaches bob's phone quoting ${bid:-?}" \
     inbox_match "\"text\":\"re: hello\",\"quoted_id\":\"$bid\""
-check "... and shows under its quoted line" \
-    wait_pane '│ +> hello from bob'
+check "... and shows under its quoted line, naming bob" \
+    wait_pane '│ +> bob: hello from bob'
 failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
 
 # Alt-s on a selected message, 1: a thumbs up.

@@ -267,16 +267,63 @@ draw_head(struct ui_msgs *m, size_t i, const struct pen *p, int y,
 		draw_tick(y, p->x + used + 1, g->tick, tick, tw);
 }
 
-/* The quoted line of a reply at row y: "> text" ("> …" when the quoted
- * text is not known). */
-static void
-draw_quote(const struct ui_msg *g, const struct pen *p, int y)
+/* Who wrote the message g quotes, appended to out with its NUL: "You"
+ * for ours, the sender of the quoted row when it is held (m->v[held],
+ * held >= 0), else the
+ * quoted author's JID (the chat itself in a 1:1 chat: peer; in a group
+ * its member); false, out untouched, when nobody is known. */
+static bool
+quote_who(const struct ui_msgs *m, const struct ui_msg *g, int held,
+    const char *peer, struct buf *out)
 {
-	struct buf	 q = BUF_INIT;
+	const struct ui_member	*mb;
+	int			 colour;
 
+	if (held >= 0) {
+		ui_msgs_sender(m, (size_t)held, peer, out, &colour);
+		return true;
+	}
+	if (g->quoted_sender[0] == '\0')
+		return false;
+	if (!ui_group_is_jid(m->chat)) {
+		if (m->chat != NULL && strcmp(g->quoted_sender, m->chat) == 0)
+			buf_append(out, peer, strlen(peer) + 1);
+		else
+			buf_append(out, _("You"), strlen(_("You")) + 1);
+		return true;
+	}
+	mb = m->group != NULL ? ui_group_member(m->group, g->quoted_sender) :
+	    NULL;
+	if (mb != NULL && mb->is_me)
+		buf_append(out, _("You"), strlen(_("You")) + 1);
+	else
+		ui_group_name(m->group, g->quoted_sender, NULL, out);
+	return true;
+}
+
+/* The quoted line of a reply at row y: "> Name: text" (the text from
+ * the quoted row when it is held and the reply has none; "> …" when it is
+ * not known; no name when its author is not). */
+static void
+draw_quote(const struct ui_msgs *m, const struct ui_msg *g, const char *peer,
+    const struct pen *p, int y)
+{
+	struct buf	 q = BUF_INIT, who = BUF_INIT;
+	const char	*t = g->quoted;
+	int		 held = -1, i;
+
+	for (i = 0; i < (int)m->n && held < 0; i++)
+		if (strcmp(m->v[i].id, g->quoted_id) == 0 && !m->v[i].notice)
+			held = i;
+	if (t[0] == '\0' && held >= 0 && !m->v[held].deleted)
+		t = m->v[held].text;
 	buf_append(&q, "> ", 2);
-	if (g->quoted[0] != '\0')
-		buf_append(&q, g->quoted, strlen(g->quoted));
+	if (quote_who(m, g, held, peer, &who)) {
+		buf_append(&q, who.p, strlen((char *)who.p));
+		buf_append(&q, ": ", 2);
+	}
+	if (t[0] != '\0')
+		buf_append(&q, t, strcspn(t, "\n"));
 	else
 		buf_append(&q, "\xe2\x80\xa6", 3);
 	buf_push(&q, '\0');
@@ -285,6 +332,7 @@ draw_quote(const struct ui_msg *g, const struct pen *p, int y)
 	    p->w - INDENT);
 	attroff(A_DIM);
 	buf_release(&q);
+	buf_release(&who);
 }
 
 static void
@@ -313,7 +361,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 			attroff(A_REVERSE);
 	}
 	if (g->quoted_id[0] != '\0' && !g->deleted && (y = next_row(p)) >= 0)
-		draw_quote(g, p, y);
+		draw_quote(m, g, peer, p, y);
 	if (!g->deleted)
 		draw_rows(p, g, INDENT, false);
 	else if ((y = next_row(p)) >= 0) {
