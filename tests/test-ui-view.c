@@ -1063,6 +1063,37 @@ test_ui_chats_when__gives_the_time_today_else_the_date(void **st)
 	assert_string_equal(out, "2022-10-10");
 }
 
+/* The chat list's short dates (issue 17 point 10). */
+static void
+test_ui_chats_list_when__says_yesterday_a_weekday_or_a_short_date(
+    void **st)
+{
+	const int64_t	 day = 86400000LL;
+	char		 out[64];
+
+	(void)st;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	/* now: Tue 2023-11-14 22:13:20 UTC */
+	ui_chats_list_when(NOW - 3600000LL, NOW, out, sizeof(out));
+	assert_string_equal(out, "21:13");
+	ui_chats_list_when(NOW - day, NOW, out, sizeof(out));
+	assert_string_equal(out, "Yesterday");
+	/* just before today's midnight is yesterday too */
+	ui_chats_list_when(NOW - 22LL * 3600000LL - 14LL * 60000LL, NOW, out,
+	    sizeof(out));
+	assert_string_equal(out, "Yesterday");
+	ui_chats_list_when(NOW - 2 * day, NOW, out, sizeof(out));
+	assert_string_equal(out, "Sun");
+	ui_chats_list_when(NOW - 6 * day, NOW, out, sizeof(out));
+	assert_string_equal(out, "Wed");
+	ui_chats_list_when(NOW - 7 * day, NOW, out, sizeof(out));
+	assert_string_equal(out, "07 Nov");
+	ui_chats_list_when(NOW - 400 * day, NOW, out, sizeof(out));
+	assert_string_equal(out, "Oct 2022");
+	assert_true(strlen(out) < 10);
+}
+
 static void
 test_ui_keys__parse_names_and_bind_actions(void **st)
 {
@@ -2548,6 +2579,7 @@ main(void)
 		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
 		cmocka_unit_test(test_ui_chats__drops_invisible_characters_from_names),
 		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),
+		cmocka_unit_test(test_ui_chats_list_when__says_yesterday_a_weekday_or_a_short_date),
 		cmocka_unit_test(test_ui_keys__parse_names_and_bind_actions),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__lays_out_wide_text_in_its_columns, setup, teardown),
 		cmocka_unit_test(test_ui_keys__binds_every_action_the_settings_file_names),

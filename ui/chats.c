@@ -31,6 +31,7 @@ chat_release(struct ui_chat *ch)
 	free(ch->jid);
 	free(ch->name);
 	free(ch->preview);
+	free(ch->draft);
 }
 
 void
@@ -179,6 +180,7 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 		ch->muted = e->muted;
 		ch->pinned = e->pinned;
 		ch->last_from_me = e->last_from_me;
+		ch->last_state = e->last_state;
 	}
 	for (i = 0; i < n; i++)
 		if (v[i].preview == NULL)
@@ -276,6 +278,76 @@ ui_chats_when(int64_t ts_ms, int64_t now_ms, char *out, size_t size)
 		(void)strftime(out, size, "%Y-%m-%d", &tm);
 }
 
+void
+ui_chats_set_draft(struct ui_chats *c, const char *jid, const char *text)
+{
+	int	 i = ui_chats_find(c, jid);
+	char	*line;
+
+	if (i < 0)
+		return;
+	free(c->v[i].draft);
+	c->v[i].draft = NULL;
+	if (text == NULL || text[0] == '\0')
+		return;
+	line = xstrdup(text);
+	line[strcspn(line, "\n")] = '\0';
+	c->v[i].draft = sanitised(line, false);
+	free(line);
+}
+
+/* The local midnight days before now's day (0: today's). */
+static time_t
+midnight(const struct tm *now, int days)
+{
+	struct tm	 m = *now;
+
+	m.tm_hour = m.tm_min = m.tm_sec = 0;
+	m.tm_mday -= days;
+	m.tm_isdst = -1;
+	return mktime(&m);
+}
+
+void
+ui_chats_list_when(int64_t ts_ms, int64_t now_ms, char *out, size_t size)
+{
+	time_t		 t = (time_t)(ts_ms / 1000);
+	time_t		 n = (time_t)(now_ms / 1000);
+	struct tm	 tm, tn;
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	if (localtime_r(&t, &tm) == NULL || localtime_r(&n, &tn) == NULL)
+		return;
+	if (t >= midnight(&tn, 0) && t < midnight(&tn, -1))
+		(void)strftime(out, size, "%H:%M", &tm);
+	else if (t >= midnight(&tn, 1) && t < midnight(&tn, 0))
+		snprintf(out, size, "%s", _("Yesterday"));
+	else if (t >= midnight(&tn, 6) && t < midnight(&tn, 0))
+		(void)strftime(out, size, "%a", &tm);
+	else if (t > n - 365 * 86400 && t < n)
+		(void)strftime(out, size, "%d %b", &tm);
+	else
+		(void)strftime(out, size, "%b %Y", &tm);
+}
+
+/* The tick of our last message in the list (as the pane draws it). */
+static const char *
+list_tick(enum ev_state st)
+{
+	switch (st) {
+	case EV_STATE_QUEUED:	return "\xe2\x80\xa6";	/* … */
+	case EV_STATE_SENT:	return "\xe2\x9c\x93";	/* ✓ */
+	case EV_STATE_DELIVERED:
+	case EV_STATE_READ:
+	case EV_STATE_PLAYED:	return "\xe2\x9c\x93\xe2\x9c\x93";
+	case EV_STATE_FAILED:	return "!";
+	case EV_STATE_NONE:	break;
+	}
+	return "";
+}
+
 /* Draw s cut to cols columns at (y, x); returns the columns used. */
 static int
 put(int y, int x, const char *s, int cols)
@@ -288,14 +360,14 @@ put(int y, int x, const char *s, int cols)
 static void
 draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms)
 {
-	char	 when[32], num[16];
-	int	 used = 0, tw, nw;
+	char	 when[64], num[16];
+	int	 used = 0, tw, nw, px = 1;
 
 	mvhline(row, x, ' ', w);
 	mvhline(row + 1, x, ' ', w);
 	when[0] = '\0';
 	if (ch->last_ms != 0)
-		ui_chats_when(ch->last_ms, now_ms, when, sizeof(when));
+		ui_chats_list_when(ch->last_ms, now_ms, when, sizeof(when));
 	tw = ui_text_width(when, strlen(when));
 	if (ch->pinned)
 		used += put(row, x + used, MARK_PINNED, w - used);
@@ -311,16 +383,32 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms)
 	num[0] = '\0';
 	if (ch->unread > 0)
 		snprintf(num, sizeof(num), " %d", ch->unread);
-	nw = (int)strlen(num);
-	if (ch->muted)
-		attron(A_DIM);
-	(void)put(row + 1, x + 1, ch->preview, w - 1 - nw);
-	if (ch->muted)
-		attroff(A_DIM);
-	if (nw > 0 && nw < w) {
+	else if (ch->last_from_me && ch->draft == NULL)
+		snprintf(num, sizeof(num), " %s", list_tick(ch->last_state));
+	nw = ui_text_width(num, strlen(num));
+	if (ch->draft != NULL) {
+		/* what is typed there unsent, marked */
 		attron(A_BOLD);
-		(void)put(row + 1, x + w - nw, num, nw);
+		px += put(row + 1, x + px, _("Draft:"), w - 1 - nw);
 		attroff(A_BOLD);
+		px += put(row + 1, x + px, " ", w - px - nw);
+		(void)put(row + 1, x + px, ch->draft, w - px - nw);
+	} else {
+		if (ch->muted)
+			attron(A_DIM);
+		/* ours in a 1:1 chat (a group's preview names its sender) */
+		if (ch->last_from_me && !ch->group && ch->last_ms != 0)
+			px += put(row + 1, x + px, _("You: "), w - 1 - nw);
+		(void)put(row + 1, x + px, ch->preview, w - px - nw);
+		if (ch->muted)
+			attroff(A_DIM);
+	}
+	if (nw > 0 && nw < w) {
+		if (ch->unread > 0)
+			attron(A_BOLD);
+		(void)put(row + 1, x + w - nw, num, nw);
+		if (ch->unread > 0)
+			attroff(A_BOLD);
 	}
 }
 

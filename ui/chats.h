@@ -31,7 +31,11 @@ struct ui_chat {
 	int		 unread;
 	bool		 muted, pinned;
 	bool		 last_from_me;
+	enum ev_state	 last_state;	/* ours: its tick */
 	bool		 group;		/* a group chat */
+	char		*draft;		/* what is typed in it unsent, one
+					 * line, sanitised, or NULL
+					 * (ui_chats_set_draft()) */
 };
 
 struct ui_chats {
@@ -92,6 +96,24 @@ void		ui_chats_open(struct ui_chats *c, const char *jid);
  * out with a NUL (buf semantics as wc_sanitize()).
  */
 void		ui_chats_jid_name(const char *jid, struct buf *out);
+
+/*
+ * chat jid's draft is text (borrowed; its first line is kept, sanitised),
+ * or none for NULL or "": shown in the list as "Draft: text" instead of
+ * the last message.  A jid not in the list is ignored.
+ */
+void		ui_chats_set_draft(struct ui_chats *c, const char *jid,
+		    const char *text);
+
+/*
+ * When ts_ms was, for the chat list, short: "HH:MM" on now_ms's local
+ * day, "Yesterday" the day before, the weekday ("Mon") within the six
+ * days before that, "30 Nov" earlier this year (the last 12 months),
+ * "Nov 2024" before.  At most 12 columns in any language here.  Writes a
+ * NUL-terminated string of at most size bytes to out.
+ */
+void		ui_chats_list_when(int64_t ts_ms, int64_t now_ms, char *out,
+		    size_t size);
 
 /*
  * When ts_ms was, for a list or a message: "HH:MM" when it is on now_ms's

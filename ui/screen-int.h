@@ -53,6 +53,9 @@ struct ui_screen {
 					 * NULL */
 	bool		 history_shown;	/* the status line shows history
 					 * sync's progress */
+	uint64_t	 history_total;	/* messages its chunks added in this
+					 * transfer */
+	uint32_t	 history_pct;	/* the last chunk's progress, % */
 	bool		 unfocused;	/* the terminal said it lost the
 					 * focus (ESC [ O, mode 1004) and
 					 * has not said it got it back */

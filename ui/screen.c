@@ -441,10 +441,18 @@ on_history(struct ui_screen *s, const struct ev *ev)
 	const struct ev_history	*h = &ev->u.history;
 	char	 line[512];
 
-	if (h->step == EV_HISTORY_CHUNK)
+	/* the messages of every chunk of this transfer, not the last one's
+	 * (the queue may run empty between chunks: a transfer ends at 100%,
+	 * or a new one starts lower) */
+	if (h->step == EV_HISTORY_CHUNK) {
+		if (s->history_pct >= 100 || h->progress < s->history_pct)
+			s->history_total = 0;
+		s->history_pct = h->progress;
+		s->history_total += h->stored;
 		snprintf(line, sizeof(line), _("history: %lu%% "
-		    "(%lu messages added)"), (unsigned long)h->progress,
-		    (unsigned long)h->stored);
+		    "(%llu messages added)"), (unsigned long)h->progress,
+		    (unsigned long long)s->history_total);
+	}
 	else if (h->step == EV_HISTORY_REFUSED)
 		snprintf(line, sizeof(line), _("history: a part was "
 		    "skipped: %s"), h->why);

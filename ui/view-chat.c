@@ -99,6 +99,22 @@ draft_of(struct ui_view *v, const char *chat)
 	return NULL;
 }
 
+void
+ui_view_chat_mark_drafts(struct ui_view *v)
+{
+	struct ui_view_draft	*d;
+	size_t			 i;
+
+	for (i = 0; i < v->chats.n; i++) {
+		const char	*jid = v->chats.v[i].jid;
+
+		/* the open chat's shows in its input line */
+		d = v->msgs.chat != NULL && strcmp(jid, v->msgs.chat) == 0 ?
+		    NULL : draft_of(v, jid);
+		ui_chats_set_draft(&v->chats, jid, d != NULL ? d->text : NULL);
+	}
+}
+
 /* Keep what is typed in the input line as chat's draft (none when nothing
  * is), and empty the line.  The slots in use come first, oldest first:
  * a draft kept again moves to the end, and when all are in use the

@@ -357,7 +357,7 @@ draw_input(struct ui_view *v, struct side *s)
 	struct ui_input	*in = v->search.on ? &v->search.q :
 			    v->prompt.kind != PROMPT_NONE ? &v->prompt.in :
 			    v->pick.on ? &v->pick.q : &v->in;
-	char		 line[512];
+	char		 line[512], more[160], line2[176];
 	const char	*above = NULL, *lead = "> ";
 	int		 rows, i, lead_w;
 
@@ -379,6 +379,15 @@ draw_input(struct ui_view *v, struct side *s)
 	s->first = s->crow - s->shown + 1 > 0 ? s->crow - s->shown + 1 : 0;
 	s->iy = s->y + s->h - s->shown;
 	mvhline(s->iy - 1, s->x, ACS_HLINE, s->w);
+	if (s->first > 0) {
+		/* rows of the text above the ones shown: said on the rule */
+		snprintf(more, sizeof(more), ngettext("%d more line above",
+		    "%d more lines above", s->first), s->first);
+		snprintf(line2, sizeof(line2), " \xe2\x86\x91 %s ", more);
+		attron(A_DIM);
+		(void)ui_view_put(s->iy - 1, s->x + 2, line2, s->w - 3);
+		attroff(A_DIM);
+	}
 	if (v->prompt.kind == PROMPT_NONE && !v->search.on && !v->pick.on &&
 	    ui_view_open_left(v)) {
 		/* The input is off: say why where it was. */
@@ -450,6 +459,7 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 	attron(A_BOLD);
 	(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
 	attroff(A_BOLD);
+	ui_view_chat_mark_drafts(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
 	mvvline(y, x + lw, ACS_VLINE, h);
 }

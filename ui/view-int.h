@@ -330,6 +330,10 @@ void		 ui_view_chat_paged(struct ui_view *v, const struct ev *ev);
 /* Send what the input line holds (a reply, an edit or a message). */
 void		 ui_view_chat_send(struct ui_view *v);
 
+/* The chat list's draft marks from the drafts kept (the other chats';
+ * the open one's is in its input line). */
+void		 ui_view_chat_mark_drafts(struct ui_view *v);
+
 /*
  * A message sent in chat that the engine could not store (EV_ERROR's
  * unsent text): back at the start of the input line when chat is open
