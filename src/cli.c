@@ -131,13 +131,14 @@ user_name(struct cli *c, const char *jid)
 	return c->who_name;
 }
 
-/* Who wrote a message: "me", the group author, or the 1:1 peer. */
+/* Who wrote a message: "You" (as the screen says it), the group author,
+ * or the 1:1 peer. */
 static const char *
 sender_name(struct cli *c, const char *chat, bool from_me,
     const char *sender)
 {
 	if (from_me)
-		return "me";
+		return "You";
 	return user_name(c, sender[0] != '\0' ? sender : chat);
 }
 
@@ -497,12 +498,12 @@ kind_name(enum store_msg_kind k)
 	return "unsupported";
 }
 
-/* The name of user jid, "me" for "" (ours: a quote's author, a
- * reaction's sender). */
+/* The name of user jid, "You" for "" (ours: a quote's author, a
+ * reaction's sender), as the screen says it. */
 static const char *
 name_or_me(struct cli *c, const char *jid)
 {
-	return jid[0] == '\0' ? "me" : user_name(c, jid);
+	return jid[0] == '\0' ? "You" : user_name(c, jid);
 }
 
 /* A typed notice row m (base/notice.h) in the user's language into

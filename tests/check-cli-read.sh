@@ -106,7 +106,7 @@ ok "chats --json: one valid JSON object per chat, with its fields"
 # --- history
 run 0 history 15550000001@s.whatsapp.net --limit 3 &&
     [ "$(wc -l <"$tmp/out")" -eq 3 ] &&
-    has '2021-02-04 00:01  me: Sí! a las 10' &&
+    has '2021-02-04 00:01  You: Sí! a las 10' &&
     has '2021-02-04 00:03  Ana María: (message deleted)'
 ok "history CHAT (a JID) --limit 3: the newest three, oldest first"
 run 0 history "+1 555 000 0001" --limit 1 &&
@@ -115,7 +115,7 @@ ok "history takes a phone number as people write it"
 run 0 history +15550000002 && has '2020-07-19 00:00  Bob: see you at the station'
 ok "history finds a number's chat under its LID"
 run 0 history "café soc" &&
-    has '2020-10-27 00:00  Carol: Who brings the croissants? [👍 Bob, ❤ me]' &&
+    has '2020-10-27 00:00  Carol: Who brings the croissants? [👍 Bob, ❤ You]' &&
     has '2020-10-27 00:00  Bob: I will bring them (edited)'
 ok "history takes a unique part of a chat's name; group senders named"
 run 0 history "ANA MARíA" --limit 1 &&
@@ -132,11 +132,11 @@ ok "history: an unknown chat exits 2"
 run 2 history 15559999999@s.whatsapp.net
 ok "history: an unknown JID exits 2"
 run 0 history Ana --since 2020-01-01T04:57:00Z --limit 2 &&
-    [ "$(cat "$tmp/out")" = "2020-01-01 04:57  me: history line 297
+    [ "$(cat "$tmp/out")" = "2020-01-01 04:57  You: history line 297
 2020-01-01 04:58  Ana María: history line 298" ]
 ok "history --since (ISO 8601 UTC): from that time on, oldest first"
 run 0 history Ana --since "2020-01-01T05:57+01:00" --limit 1 &&
-    has '2020-01-01 04:57  me: history line 297'
+    has '2020-01-01 04:57  You: history line 297'
 ok "history --since with a UTC offset"
 run 0 history Ana --since 2021-02-04 --limit 0 && [ "$(wc -l <"$tmp/out")" -eq 4 ]
 ok "history --since DATE --limit 0: every message from that day on"
@@ -204,7 +204,7 @@ ok "search --json: match offsets name the matched word in the snippet"
 
 # --- export
 run 0 export Ana --format txt && [ "$(wc -l <"$tmp/out")" -eq 304 ] &&
-    has '2021-02-04 00:01:00  me: Sí! a las 10'
+    has '2021-02-04 00:01:00  You: Sí! a las 10'
 ok "export --format txt: every message, with seconds"
 run 0 export Ana --format jsonl && json_ok 304 &&
     [ "$(python3 -c '
@@ -213,8 +213,8 @@ ids = [json.loads(l)["id"] for l in open(sys.argv[1], encoding="utf-8")]
 print(len(set(ids)), ids[0], ids[-1])' "$tmp/out")" = "304 HIST000 A4" ]
 ok "export --format jsonl: every message once, oldest first"
 run 0 export "Café Society" --format txt &&
-    has "2020-10-27 00:00:02  me: [reply to Carol: \"Who brings the croissants?\"] me too" &&
-    grep -q '  Carol: Who brings the croissants? \[👍 Bob, ❤ me\]$' "$tmp/out"
+    has "2020-10-27 00:00:02  You: [reply to Carol: \"Who brings the croissants?\"] me too" &&
+    grep -q '  Carol: Who brings the croissants? \[👍 Bob, ❤ You\]$' "$tmp/out"
 ok "export --format txt: a reply names what it quotes, reactions follow the text"
 run 0 export "Café Society" --format jsonl &&
     [ "$(python3 -c '
@@ -223,10 +223,10 @@ m = {j["id"]: j for j in map(json.loads, open(sys.argv[1], encoding="utf-8"))}
 r = m["G1"].get("reactions", [])
 print(m["G3"]["quoted_id"], m["G3"]["quoted_sender_name"], m["G3"]["quoted_text"],
       "|", ",".join(x["emoji"] + "=" + x["sender_name"] for x in r))' "$tmp/out")" = \
-    "G1 Carol Who brings the croissants? | 👍=Bob,❤=me" ]
+    "G1 Carol Who brings the croissants? | 👍=Bob,❤=You" ]
 ok "export --format jsonl: the quoted message and the reactions with their senders"
 run 0 export Ana && [ "$(wc -l <"$tmp/out")" -eq 304 ] &&
-    has '2021-02-04 00:01:00  me: Sí! a las 10'
+    has '2021-02-04 00:01:00  You: Sí! a las 10'
 ok "export without --format writes text"
 run 1 export Ana --format html
 ok "export refuses an unknown format"

@@ -8,9 +8,10 @@
 # names17-group-tmux: in a group's info we are "You" with our push name.
 # names17-quote-tmux: a quote names whose message it quotes.
 # names17-history-tmux: history sync's progress counts the transfer.
-TESTS += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh \
+# names17-shell: the shell says "You" as the screen does, not "me".
+TESTS += tests/names17-shell.sh tests/names17-status-tmux.sh tests/names17-hint-tmux.sh \
 	tests/names17-group-tmux.sh tests/names17-quote-tmux.sh \
 	tests/names17-history-tmux.sh
-EXTRA_DIST += tests/names17-status-tmux.sh tests/names17-hint-tmux.sh \
+EXTRA_DIST += tests/names17-shell.sh tests/names17-status-tmux.sh tests/names17-hint-tmux.sh \
 	tests/names17-group-tmux.sh tests/names17-quote-tmux.sh \
 	tests/names17-history-tmux.sh
