@@ -5,3 +5,5 @@ TESTS += tests/picker17-pick-tmux.sh
 EXTRA_DIST += tests/picker17-pick-tmux.sh
 TESTS += tests/picker17-mention-tmux.sh
 EXTRA_DIST += tests/picker17-mention-tmux.sh
+TESTS += tests/picker17-small-tmux.sh
+EXTRA_DIST += tests/picker17-small-tmux.sh

@@ -72,6 +72,9 @@ static const struct {
 				  "minutes)"), "alt-e" },
 	[UI_ACT_COPY] =		{ "copy",
 				  N_("copy the selected message"), "alt-c" },
+	/* nchat's Ctrl-l; wachat has no redraw key (it redraws itself). */
+	[UI_ACT_LIST] =		{ "list", N_("hide or show the chat list"),
+				  "ctrl-l" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

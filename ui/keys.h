@@ -68,10 +68,12 @@ enum ui_key_action {
 	/* Links and copying (issue 17). */
 	UI_ACT_COPY,		/* copy: the selected message's text to
 				 * the clipboard (OSC 52) */
+	/* Small windows (issue 17). */
+	UI_ACT_LIST,		/* list: hide or show the chat list */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	24	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	25	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

@@ -370,8 +370,15 @@ draw_linked(struct ui_screen *s)
 	    ui_view_draw(s->view, 1, 0, LINES - 1, COLS, ui_screen_wall_ms()))
 		return;
 	if (s->view != NULL || COLS < MIN_COLS || LINES < MIN_LINES) {
+		char	 line[128];
+		int	 nc = s->view != NULL ? UI_VIEW_MIN_COLS : MIN_COLS,
+			 nl = s->view != NULL ? UI_VIEW_MIN_ROWS + 1 : MIN_LINES;
+
+		/* The size needed, as the QR's screen says its own. */
+		snprintf(line, sizeof(line), _("window too small: %dx%d "
+		    "needed, this is %dx%d"), nc, nl, COLS, LINES);
 		if (LINES >= 2)
-			centre(s, 1 + (LINES - 2) / 2, _("window too small"));
+			centre(s, 1 + (LINES - 2) / 2, line);
 		return;
 	}
 	mvaddstr(1, 1, _("Chats"));

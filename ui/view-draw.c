@@ -212,11 +212,55 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 	}
 }
 
+/* Of the help line's items (separated by two spaces), the ones that fit
+ * in cols columns, into out[size]: whole items, those of least use left
+ * out first (Up, the next chat, send, quit; the help key stays). */
+static void
+fit_hints(const char *line, int cols, char *out, size_t size)
+{
+	static const int drop[] = { 2, 1, 0, 4, 3 };	/* in this order */
+	const char	*item[8];
+	size_t		 len[8], n = 0, k, i, o;
+	bool		 gone[8] = { false };
+	const char	*p = line, *sep;
+	int		 width;
+
+	while (n < 8) {
+		sep = strstr(p, "  ");
+		item[n] = p;
+		len[n++] = sep != NULL ? (size_t)(sep - p) : strlen(p);
+		if (sep == NULL)
+			break;
+		p = sep + 2;
+	}
+	for (k = 0;; k++) {
+		o = 0;
+		width = 0;
+		out[0] = '\0';
+		for (i = 0; i < n; i++) {
+			if (gone[i] || o + len[i] + 3 > size)
+				continue;
+			if (o > 0) {
+				memcpy(out + o, "  ", 2);
+				o += 2;
+			}
+			memcpy(out + o, item[i], len[i]);
+			o += len[i];
+			out[o] = '\0';
+		}
+		width = ui_text_width(out, o);
+		if (width <= cols || k >= sizeof(drop) / sizeof(drop[0]))
+			return;
+		if ((size_t)drop[k] < n)
+			gone[drop[k]] = true;
+	}
+}
+
 /* The help line at the bottom. */
 static void
 draw_hints(struct ui_view *v, int y, int x, int w)
 {
-	char	 send[32], next[32], help[32], quit[32], line[256];
+	char	 send[32], next[32], help[32], quit[32], line[256], fit[256];
 
 	ui_keys_name(v->o.keys.key[UI_ACT_SEND], send, sizeof(send));
 	ui_keys_name(v->o.keys.key[UI_ACT_NEXT_CHAT], next, sizeof(next));
@@ -225,9 +269,10 @@ draw_hints(struct ui_view *v, int y, int x, int w)
 	snprintf(line, sizeof(line), _("%s send  %s next chat  Up select  "
 	    "%s help  %s quit"), v->o.enter_sends ? "Enter" : send, next,
 	    help, quit);
+	fit_hints(line, w - 1, fit, sizeof(fit));
 	attron(A_REVERSE);
 	mvhline(y, x, ' ', w);
-	(void)ui_view_put(y, x + 1, line, w - 1);
+	(void)ui_view_put(y, x + 1, fit, w - 1);
 	attroff(A_REVERSE);
 }
 
@@ -433,12 +478,17 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	h--;
 	lw = lw < LIST_COLS_MIN ? LIST_COLS_MIN : lw > LIST_COLS_MAX ?
 	    LIST_COLS_MAX : lw;
-	draw_list(v, y, x, h, lw, now);
 	memset(&s, 0, sizeof(s));
 	s.y = y;
-	s.x = x + lw + 1;
 	s.h = h;
-	s.w = w - lw - 1;
+	if (v->list_hidden) {		/* the open chat takes the width */
+		s.x = x;
+		s.w = w;
+	} else {
+		draw_list(v, y, x, h, lw, now);
+		s.x = x + lw + 1;
+		s.w = w - lw - 1;
+	}
 	if (v->help.on) {
 		curs_set(0);
 		draw_help(v, s.y, s.x + 1, s.h, s.w - 1);

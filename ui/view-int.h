@@ -220,6 +220,9 @@ struct ui_view {
 	struct ui_view_read read;
 	struct ui_view_pick pick;
 	struct ui_view_mention mention;
+	bool		 list_hidden;	/* the chat list hidden (the list
+					 * key): the open chat takes the
+					 * width */
 	bool		 pasting;	/* between the bracketed-paste marks */
 	bool		 paste_cr;	/* the paste's last key was a CR */
 	/* Chat list reloads. */

@@ -160,7 +160,15 @@ find_all(struct ui_view *v, int64_t now)
 	ui_view_search_open(v, true, now);
 }
 
+static void
+toggle_list(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	v->list_hidden = !v->list_hidden;
+}
+
 static const act_fn chat_acts[UI_ACT_COUNT] = {
+	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_HELP] =		help_open,
 	[UI_ACT_NEXT_CHAT] =	next_chat,
 	[UI_ACT_PREV_CHAT] =	prev_chat,
@@ -251,6 +259,7 @@ search_enter(struct ui_view *v, int64_t now)
 }
 
 static const act_fn search_acts[UI_ACT_COUNT] = {
+	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	search_cancel,
 	[UI_ACT_HELP] =		help_open,
 	[UI_ACT_FIND] =		find,
@@ -351,6 +360,7 @@ pick_enter(struct ui_view *v, int64_t now)
 }
 
 static const act_fn pick_acts[UI_ACT_COUNT] = {
+	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	pick_close,
 	[UI_ACT_NEW_CHAT] =	pick_close,
 	[UI_ACT_HELP] =		help_open,
@@ -541,6 +551,7 @@ info_remove(struct ui_view *v, int64_t now)
 }
 
 static const act_fn info_acts[UI_ACT_COUNT] = {
+	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	info_close,
 	[UI_ACT_GROUP_INFO] =	info_close,
 	[UI_ACT_SELECT_UP] =	info_up,
