@@ -40,6 +40,17 @@ term() {	# a clean stop gets 60 s, even on a loaded machine, then KILL
 	bg_pids=$(echo "$bg_pids" | sed "s/\\<$1\\>//")
 }
 
+# why_stop NAME: after a run that did not stop cleanly, its exit status,
+# what it printed and the end of the log (which holds no message text).
+why_stop() {
+	echo "# exit status $status"
+	diag "$tmp/$1"
+	diag "$tmp/$1.err"
+	echo "# the log's last 40 lines:"
+	tail -n 40 "$HOME/.local/state/wachat/wachat.log" 2>/dev/null |
+	    sed 's/^/# /'
+}
+
 need curl stat find
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
@@ -62,7 +73,7 @@ check "wachat logs in and says it is connected" \
     wait_grep "$tmp/w1" "^connected as \\+$PN\$"
 term "$wpid"
 check "SIGTERM stops it cleanly: exit 0" [ "$status" -eq 0 ]
-[ "$status" -eq 0 ] || { diag "$tmp/w1"; diag "$tmp/w1.err"; }
+[ "$status" -eq 0 ] || why_stop w1
 check "the data dir is 0700" [ "$(stat -c %a "$tmp/data")" = 700 ]
 check "the data dir holds the database" [ -f "$tmp/data/wachat.db" ]
 wide=$(find "$tmp/data" -type f ! -perm 600)
@@ -80,7 +91,7 @@ check "a second run logs in again" \
 term "$wpid"
 check "... with no QR" no_line "$tmp/w2" 'QR'
 check "... and stops cleanly on SIGTERM: exit 0" [ "$status" -eq 0 ]
-[ "$status" -eq 0 ] || { diag "$tmp/w2"; diag "$tmp/w2.err"; }
+[ "$status" -eq 0 ] || why_stop w2
 
 # --- run 3: link a fresh data dir by a code typed on the phone
 wachat_bg "$tmp/w3" --data-dir "$tmp/data3" --pair-phone "+1 (555) 000-0001"
@@ -99,7 +110,7 @@ check "the phone's entry of the code links it and wachat connects" \
 term "$wpid"
 check "... with no QR, and stops cleanly on SIGTERM: exit 0" \
     sh -c "[ '$status' -eq 0 ] && ! grep -q QR '$tmp/w3'"
-[ "$status" -eq 0 ] || { echo "# status $status"; diag "$tmp/w3"; diag "$tmp/w3.err"; }
+[ "$status" -eq 0 ] && ! grep -q QR "$tmp/w3" || why_stop w3
 
 # --- a data dir open to other users is refused, and the screen says why
 mkdir -m 750 "$tmp/open"
