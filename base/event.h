@@ -54,6 +54,7 @@ enum ev_page_dir {
 	EV_PAGE_AFTER,		/* the rows just newer than a cursor */
 	EV_PAGE_AROUND,		/* a message (by rowid) with rows each side:
 				 * a search hit, in context */
+	EV_PAGE_OLDEST,		/* the chat's oldest rows (Home) */
 };
 
 /* Where one of our messages is; an incoming one is EV_STATE_NONE. */
@@ -554,9 +555,9 @@ struct cmd_load_chats {
 };
 
 /*
- * CMD_LOAD_PAGE: up to max rows of chat (0: 50): the newest, the rows
- * before or after the cursor from, or around the message of rowid (max /
- * 2 each side).
+ * CMD_LOAD_PAGE: up to max rows of chat (0: 50): the newest, the oldest,
+ * the rows before or after the cursor from, or around the message of rowid
+ * (max / 2 each side).
  */
 struct cmd_load_page {
 	char		*chat;

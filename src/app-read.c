@@ -370,6 +370,9 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 	case EV_PAGE_NEWEST:
 		rc = store_msg_page_newest(a->store, c->chat, max, &p);
 		break;
+	case EV_PAGE_OLDEST:
+		rc = store_msg_page_oldest(a->store, c->chat, max, &p);
+		break;
 	case EV_PAGE_BEFORE:
 		rc = store_msg_page_before(a->store, c->chat, c->from.ts_ms,
 		    c->from.rowid, max, &p);
@@ -386,8 +389,9 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		return;
 	}
 	ev = page_ev(a, c->chat, c->dir, &p);
-	/* more: rows left in the direction read */
-	if (c->dir == EV_PAGE_AFTER)
+	/* more: rows left in the direction read (newer ones from the
+	 * oldest) */
+	if (c->dir == EV_PAGE_AFTER || c->dir == EV_PAGE_OLDEST)
 		ev->u.page.more_after = p.more;
 	else
 		ev->u.page.more_before = p.more;

@@ -199,7 +199,7 @@ attach_reactions(struct store *s, const char *chat, struct store_msg_page *p)
 	return 0;
 }
 
-enum page_dir { PAGE_NEWEST, PAGE_BEFORE, PAGE_AFTER };
+enum page_dir { PAGE_NEWEST, PAGE_OLDEST, PAGE_BEFORE, PAGE_AFTER };
 
 static int
 page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
@@ -210,6 +210,10 @@ page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
 		[PAGE_NEWEST] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND kind != 5"
 		    " ORDER BY ts_ms DESC, rowid DESC LIMIT ?2",
+		/* The same index walked from its start (Home). */
+		[PAGE_OLDEST] = "SELECT " MSG_COLS " FROM message"
+		    " WHERE chat = ?1 AND kind != 5"
+		    " ORDER BY ts_ms, rowid LIMIT ?2",
 		/* The range on ts_ms uses the index; the OR only filters the
 		 * few rows that share the cursor's ts_ms. */
 		[PAGE_BEFORE] = "SELECT " MSG_COLS " FROM message"
@@ -233,7 +237,7 @@ page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
 		return rc;
 	store_q_bind_str(st, 1, chat);
 	sqlite3_bind_int64(st, 2, (int64_t)max + 1);
-	if (dir != PAGE_NEWEST) {
+	if (dir == PAGE_BEFORE || dir == PAGE_AFTER) {
 		sqlite3_bind_int64(st, 3, ts_ms);
 		sqlite3_bind_int64(st, 4, rowid);
 	}
@@ -241,7 +245,7 @@ page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
 	    "loading a page")) != 0)
 		return rc;
 	/* Read newest first; pages are oldest first. */
-	if (dir != PAGE_AFTER)
+	if (dir == PAGE_NEWEST || dir == PAGE_BEFORE)
 		for (i = 0; i < p.n / 2; i++) {
 			struct store_msg	 t = p.msgs[i];
 
@@ -261,6 +265,13 @@ store_msg_page_newest(struct store *s, const char *chat, size_t max,
     struct store_msg_page *out)
 {
 	return page(s, chat, PAGE_NEWEST, 0, 0, max, out);
+}
+
+int
+store_msg_page_oldest(struct store *s, const char *chat, size_t max,
+    struct store_msg_page *out)
+{
+	return page(s, chat, PAGE_OLDEST, 0, 0, max, out);
 }
 
 int

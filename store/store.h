@@ -619,7 +619,8 @@ MUST_CHECK int	store_msg_revoke(struct store *s, const char *chat,
  * whole chat in memory).  Each returns up to max (1..STORE_MSG_PAGE_MAX)
  * rows oldest first in *out, with each row's reactions (at most 8192 on
  * one page, oldest first per row); payloads are not loaded.  newest: the
- * last max rows; before: the max rows just older than the row (ts_ms,
+ * last max rows; oldest: the first max rows (Home: the chat from its
+ * start, one index seek however long the chat); before: the max rows just older than the row (ts_ms,
  * rowid) (usually out->msgs[0] of the page shown);
  * after: the max rows just newer than (ts_ms, rowid).  Walking with
  * before/after visits every row exactly once, also among equal ts_ms.
@@ -627,6 +628,8 @@ MUST_CHECK int	store_msg_revoke(struct store *s, const char *chat,
  * -EINVAL or -EIO.
  */
 MUST_CHECK int	store_msg_page_newest(struct store *s, const char *chat,
+		    size_t max, struct store_msg_page *out);
+MUST_CHECK int	store_msg_page_oldest(struct store *s, const char *chat,
 		    size_t max, struct store_msg_page *out);
 MUST_CHECK int	store_msg_page_before(struct store *s, const char *chat,
 		    int64_t ts_ms, int64_t rowid, size_t max,

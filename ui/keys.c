@@ -75,6 +75,13 @@ static const struct {
 	/* nchat's Ctrl-l; wachat has no redraw key (it redraws itself). */
 	[UI_ACT_LIST] =		{ "list", N_("hide or show the chat list"),
 				  "ctrl-l" },
+	/* With text typed, Home and End move the cursor (ui/view-keys.c). */
+	[UI_ACT_OLDEST] =	{ "oldest",
+				  N_("the chat's oldest messages (input "
+				  "empty)"), "home" },
+	[UI_ACT_NEWEST] =	{ "newest",
+				  N_("its newest messages, following again"),
+				  "end" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

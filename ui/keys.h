@@ -70,10 +70,13 @@ enum ui_key_action {
 				 * the clipboard (OSC 52) */
 	/* Small windows (issue 17). */
 	UI_ACT_LIST,		/* list: hide or show the chat list */
+	/* Reading far back (issue 17): with the input line empty. */
+	UI_ACT_OLDEST,		/* oldest: the chat's first messages */
+	UI_ACT_NEWEST,		/* newest: its last, following again */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	25	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	27	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

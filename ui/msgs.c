@@ -9,6 +9,7 @@
 #include "base/compat.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,55 @@ ui_msgs_open_at(struct ui_msgs *m, const char *jid, int64_t rowid)
 	m->loading = 3;
 	m->target = rowid;
 	return c;
+}
+
+/* Drawn with the top of the oldest row held at the pane's top
+ * (ui_msgs_draw() brings it down to the rows there are). */
+#define SCROLL_TOP	(INT_MAX / 4)
+
+/* Forget the rows held (not the chat, nor its group) and return the
+ * CMD_LOAD_PAGE of chat's newest (dir 2) or oldest (dir 4) page. */
+static struct cmd *
+reload(struct ui_msgs *m, int dir)
+{
+	struct cmd	*c;
+
+	clear_rows(m);
+	m->more_before = m->more_after = m->unseen = false;
+	m->scroll = 0;
+	m->sel = -1;
+	m->loading = dir;
+	c = cmd_new_chat(CMD_LOAD_PAGE, m->chat);
+	c->u.load_page.dir = dir == 4 ? EV_PAGE_OLDEST : EV_PAGE_NEWEST;
+	c->u.load_page.max = UI_MSGS_PAGE;
+	return c;
+}
+
+struct cmd *
+ui_msgs_oldest(struct ui_msgs *m)
+{
+	if (m->chat == NULL)
+		return NULL;
+	m->sel = -1;
+	if (m->loading == 0 && !m->more_before && m->n > 0) {
+		m->scroll = SCROLL_TOP;	/* held already */
+		return NULL;
+	}
+	return reload(m, 4);
+}
+
+struct cmd *
+ui_msgs_newest(struct ui_msgs *m)
+{
+	if (m->chat == NULL)
+		return NULL;
+	m->sel = -1;
+	if (m->loading == 0 && !m->more_after) {
+		m->scroll = 0;		/* held already */
+		m->unseen = false;
+		return NULL;
+	}
+	return reload(m, 2);
 }
 
 /* CMD_LOAD_PAGE of up to max rows of chat before (dir < 0) or after the
@@ -361,6 +411,31 @@ page_around(struct ui_msgs *m, const struct ev_page *pg)
 	return true;
 }
 
+/* An oldest page (EV_PAGE_OLDEST, asked by ui_msgs_oldest()): the rows,
+ * their first at the pane's top; nothing older; more_after: newer ones. */
+static bool
+page_oldest(struct ui_msgs *m, const struct ev_page *pg)
+{
+	size_t	 i, n = pg->nmsgs;
+
+	if (m->loading != 4)
+		return true;	/* not asked (or asked again since) */
+	clear_rows(m);
+	if (n > UI_MSGS_KEEP)
+		n = UI_MSGS_KEEP;
+	m->v = xcalloc(n > 0 ? n : 1, sizeof(*m->v));
+	for (i = 0; i < n; i++)
+		from_row(&m->v[i], &pg->msgs[i]);
+	m->n = n;
+	m->sel = -1;
+	m->scroll = SCROLL_TOP;
+	m->more_before = false;
+	m->more_after = pg->more_after || n < pg->nmsgs;
+	m->unseen = false;
+	m->loading = 0;
+	return true;
+}
+
 /* A newest page (EV_PAGE_NEWEST) replaces the rows: none held, nothing
  * newer; more_before: the store has older ones. */
 static void
@@ -445,6 +520,8 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 		return false;
 	if (pg->dir == EV_PAGE_AROUND)
 		return page_around(m, pg);
+	if (pg->dir == EV_PAGE_OLDEST)
+		return page_oldest(m, pg);
 	/* -1 older, 0 the newest, 1 newer */
 	dir = pg->dir == EV_PAGE_BEFORE ? -1 : pg->dir == EV_PAGE_AFTER ? 1 :
 	    0;

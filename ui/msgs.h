@@ -81,7 +81,8 @@ struct ui_msgs {
 	bool		 more_before;	/* older rows are in the store */
 	bool		 more_after;	/* newer rows are (not held) */
 	int		 loading;	/* a page asked: 0 none, 2 newest,
-					 * -1 before, +1 after, 3 around */
+					 * -1 before, +1 after, 3 around,
+					 * 4 oldest */
 	int64_t		 target;	/* the row asked with loading 3 */
 	int		 scroll;	/* rows scrolled up from the bottom */
 	int		 sel;		/* the selected row, or -1 */
@@ -114,6 +115,18 @@ struct cmd	*ui_msgs_open_at(struct ui_msgs *m, const char *jid,
 		    int64_t rowid);
 
 /*
+ * Home and End: the chat's oldest rows, the first at the pane's top
+ * (nothing newer is followed live until End), or its newest (the bottom,
+ * following what comes).  When those rows are held already, the view
+ * moves there and NULL is returned; else the rows held are forgotten (not
+ * the chat or its group) and the command asking for that page
+ * (CMD_LOAD_PAGE EV_PAGE_OLDEST or EV_PAGE_NEWEST) is returned, the
+ * caller takes it.  NULL too when nothing is open.  The selection goes.
+ */
+struct cmd	*ui_msgs_oldest(struct ui_msgs *m);
+struct cmd	*ui_msgs_newest(struct ui_msgs *m);
+
+/*
  * The command asking for the page before the oldest row held (dir -1) or
  * after the newest (dir +1), or NULL when the store has no more that
  * way, a page is on its way already, or nothing is open.  The caller
@@ -129,7 +142,9 @@ struct cmd	*ui_msgs_more(struct ui_msgs *m, int dir);
  * way).  A page around a message (EV_PAGE_AROUND, asked by
  * ui_msgs_open_at()) replaces the rows too, selects the message asked for
  * (drawn in view) and says what the store has before and after it
- * (more_before, more_after), so that paging goes on from there.  Returns
+ * (more_before, more_after), so that paging goes on from there.  The oldest
+ * page (EV_PAGE_OLDEST, asked by ui_msgs_oldest()) replaces the rows,
+ * drawn from the top.  Returns
  * true when it was for the open chat.
  */
 bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);

@@ -619,6 +619,16 @@ ui_view_chat_page(struct ui_view *v, int dir)
 	}
 }
 
+void
+ui_view_chat_jump(struct ui_view *v, bool end)
+{
+	struct ui_msgs	*m = &v->msgs;
+	struct cmd	*c = end ? ui_msgs_newest(m) : ui_msgs_oldest(m);
+
+	if (c != NULL)
+		ui_view_push(v, c);
+}
+
 /* ---- chats opened ---- */
 
 /* The open chat read: its unread count gone, CMD_MARK_READ when read

@@ -361,6 +361,10 @@ void		 ui_view_chat_older(struct ui_view *v);
  * pane is: the selection (a search hit opened) goes. */
 void		 ui_view_chat_page(struct ui_view *v, int dir);
 
+/* Home (end false) and End: the open chat's oldest messages, or its
+ * newest, followed live again (ui_msgs_oldest(), ui_msgs_newest()). */
+void		 ui_view_chat_jump(struct ui_view *v, bool end);
+
 /* The open chat (if any) read: the list's unread count gone, and
  * CMD_MARK_READ when read receipts are on. */
 void		 ui_view_chat_mark_read(struct ui_view *v);

@@ -710,6 +710,18 @@ left_on(const struct ui_view *v)
 	return ui_view_open_left(v);
 }
 
+/* Home and End (oldest, newest) with nothing typed: the pane's; with
+ * text, the cursor's (the input line's editing keys).  True when taken. */
+static bool
+jump_key(struct ui_view *v, enum ui_key_action a)
+{
+	if ((a != UI_ACT_OLDEST && a != UI_ACT_NEWEST) ||
+	    !ui_input_is_empty(&v->in))
+		return false;
+	ui_view_chat_jump(v, a == UI_ACT_NEWEST);
+	return true;
+}
+
 static bool
 left_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 {
@@ -717,6 +729,8 @@ left_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 	(void)now;
 	if (a == UI_ACT_SELECT_UP || a == UI_ACT_CANCEL)
 		return false;
+	if (jump_key(v, a))
+		return true;
 	ui_view_note(v, _("you are no longer a member of this group"));
 	return true;
 }
@@ -767,7 +781,8 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 {
 	size_t	 len = v->in.len;
 
-	(void)a;
+	if (jump_key(v, a))
+		return true;
 	if (is_enter(k)) {
 		if (v->o.enter_sends)
 			ui_view_chat_send(v);
