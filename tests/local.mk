@@ -111,3 +111,4 @@ include $(srcdir)/tests/names17.mk
 include tests/offline17.mk
 include tests/reading17.mk
 include tests/cjk17.mk
+include tests/farback17.mk

@@ -482,6 +482,22 @@ test_store_msg_page__visits_every_message_once_in_order__among_equal_times(
 		store_msg_page_free(&p);
 	}
 	assert_int_equal(nf, NPAGING);
+	/* The oldest page (Home) is the walk forward's first rows, more
+	 * after it; as big as the chat, nothing more. */
+	assert_int_equal(store_msg_page_oldest(s, ALICE, 17, &p), 0);
+	assert_int_equal(p.n, 17);
+	assert_true(p.more);
+	for (i = 0; i < p.n; i++) {
+		assert_string_equal(p.msgs[i].chat, ALICE);
+		assert_int_equal(p.msgs[i].rowid, fwd[i]);
+	}
+	store_msg_page_free(&p);
+	assert_int_equal(store_msg_page_oldest(s, BOB, STORE_MSG_PAGE_MAX, &p),
+	    0);
+	assert_int_equal(p.n, NPAGING / 10);
+	assert_false(p.more);
+	store_msg_page_free(&p);
+	assert_int_equal(store_msg_page_oldest(s, ALICE, 0, &p), -EINVAL);
 	/* The walk back is the walk forward reversed: each row once. */
 	for (i = 0; i < NPAGING; i++)
 		assert_int_equal(back[i], fwd[NPAGING - 1 - i]);

@@ -108,12 +108,39 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Alt-r", N_("log in again (when the status line says "
 		    "stopped)") },
 	};
+	/* Two actions that go together, on one entry when both are bound:
+	 * "PgUp PgDn", "Home End". */
+	static const struct {
+		int		 first, second;
+		const char	*what;
+	} pairs[] = {
+		{ UI_ACT_PREV_PAGE, UI_ACT_NEXT_PAGE,
+		    N_("older, newer messages") },
+		{ UI_ACT_OLDEST, UI_ACT_NEWEST,
+		    N_("oldest, newest messages (input empty)") },
+	};
+	const int *kk = v->o.keys.key;
 	char	 key[32];
-	size_t	 k;
+	size_t	 k, j;
 	int	 i;
 
 	p->n = 0;
 	for (i = 0; i < UI_ACT_COUNT; i++) {
+		for (j = 0; j < sizeof(pairs) / sizeof(pairs[0]); j++)
+			if ((i == pairs[j].first || i == pairs[j].second) &&
+			    kk[pairs[j].first] != 0 && kk[pairs[j].second] != 0)
+				break;
+		if (j < sizeof(pairs) / sizeof(pairs[0])) {
+			if (i == pairs[j].second)
+				continue;
+			ui_keys_name(kk[i], key, sizeof(key) / 2);
+			k = strlen(key);
+			key[k++] = ' ';
+			ui_keys_name(kk[pairs[j].second], key + k,
+			    sizeof(key) - k);
+			help_entry(p, key, _(pairs[j].what));
+			continue;
+		}
 		/* Enter replies to a selected message too (README,
 		 * wachat.1): "Enter Ctrl-r" */
 		if (i == UI_ACT_REPLY) {
