@@ -305,6 +305,13 @@ static const char *const migrations[] = {
 	"  WHERE deleted = 0 AND kind IN (0, 1) AND text != ''"
 	"  AND rowid NOT IN (SELECT rowid FROM fts_pending) ORDER BY rowid;"
 	"INSERT INTO message_fts (message_fts) VALUES ('optimize');",
+	/*
+	 * 13: per chat, the input line left unsent (draft, UTF-8, kept
+	 * across restarts) and peek (1: reading it sends no read receipt;
+	 * issue 17 points 10 and 14).
+	 */
+	"ALTER TABLE chat ADD COLUMN draft TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE chat ADD COLUMN peek INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -333,6 +340,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'privtok'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'message_fts'"
 	"  AND instr(sql, '" STORE_TOK_NAME "') > 0",
+	"SELECT 1 FROM pragma_table_info('chat') WHERE name = 'peek'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

@@ -683,6 +683,8 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	    "ALTER TABLE message DROP COLUMN recipients;"
 	    "ALTER TABLE device DROP COLUMN unconfirmed;"
 	    "DROP TABLE privtok; DROP TABLE privtok_salt;"
+	    "ALTER TABLE chat DROP COLUMN peek;"
+	    "ALTER TABLE chat DROP COLUMN draft;"
 	    "INSERT INTO message (chat, id, from_me, ts_ms, text, state)"
 	    " VALUES ('" BOB "', 'B1', 0, 3000, 'written before', 3);"
 	    "DELETE FROM counter WHERE name = 'schema_version';"
@@ -765,10 +767,8 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
 	/* an older one: without the newest migration's tables */
-	exec_sql(path, "DROP TABLE message_fts;"
-	    "CREATE VIRTUAL TABLE message_fts USING fts5(text,"
-	    " content = 'message', content_rowid = 'rowid',"
-	    " tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');"
+	exec_sql(path, "ALTER TABLE chat DROP COLUMN peek;"
+	    "ALTER TABLE chat DROP COLUMN draft;"
 	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
@@ -985,7 +985,9 @@ test_store_open__reindexes_cjk_in_migration_12(void **state)
 	put(s, BOB, "B1", "", 4000, "在北京等你");	/* left in the backlog */
 	store_close(s);
 	/* Back to schema 11: the index of unicode61, a run one token. */
-	exec_sql(path, "DROP TABLE message_fts;"
+	exec_sql(path, "ALTER TABLE chat DROP COLUMN peek;"
+	    "ALTER TABLE chat DROP COLUMN draft;"
+	    "DROP TABLE message_fts;"
 	    "CREATE VIRTUAL TABLE message_fts USING fts5(text,"
 	    " content = 'message', content_rowid = 'rowid',"
 	    " tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2');"
