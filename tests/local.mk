@@ -114,3 +114,4 @@ include tests/cjk17.mk
 include tests/farback17.mk
 include tests/unreadline17.mk
 include tests/shellsend17.mk
+include $(srcdir)/tests/reactnames17.mk
