@@ -58,6 +58,10 @@ struct app_told {
 	size_t			 n;
 };
 
+#define APP_NOTIFY_MAX	4	/* notify-commands running at once */
+
+struct app_notify_proc;
+
 struct app {
 	const struct conf	*conf;
 	struct ui_view_opts	 view;		/* the chat screen's settings */
@@ -82,6 +86,8 @@ struct app {
 						 * by it): the engine's idle
 						 * end stops wachat */
 	int			 status;	/* exit status */
+	struct app_notify_proc	*notify_procs[APP_NOTIFY_MAX];
+						/* notify-commands running */
 	char			*last_words;	/* said on stderr once the
 						 * screen is gone: why wachat
 						 * stopped by itself, or NULL */
@@ -253,8 +259,8 @@ void	app_read_page(struct app *a, const struct cmd_load_page *c);
 void	app_read_search(struct app *a, const struct cmd_search *c);
 
 /* The stored reactions of message (chat, id) into r: counted, target's
- * sender and from_me and the tally when the store holds it.  Engine
- * thread. */
+ * sender and from_me and the tally (who reacted, named as known now)
+ * when the store holds it.  Engine thread. */
 void	app_read_tally(struct app *a, struct ev_reaction *r);
 
 /* Forget the groups told (app_read_chats()).  Engine thread, at its
@@ -277,6 +283,16 @@ void	app_ui_quit(struct app *a);
  * -EINVAL.  Main thread.
  */
 int	app_ui_view_opts(const struct conf *c, struct ui_view_opts *o);
+
+/*
+ * notify-command (src/app-notify.c): run the command of a->conf (arg is
+ * the struct app) with title and body (borrowed) as its last two
+ * arguments, through a's main loop; nothing when none is set, or when
+ * APP_NOTIFY_MAX still run (logged).  app_notify_stop(): SIGTERM to those
+ * still running, at the end.  Main thread.
+ */
+void	app_notify_run(void *arg, const char *title, const char *body);
+void	app_notify_stop(struct app *a);
 
 /* Take over the terminal when stdin and stdout are both one; else
  * a->screen stays NULL and events are printed as lines.  Main thread. */

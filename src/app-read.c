@@ -18,6 +18,7 @@
 #include "base/jid.h"
 #include "base/notice.h"
 #include "base/sanitize.h"
+#include "base/sysrand.h"
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
@@ -195,7 +196,8 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->preview = preview_of(sc);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
-	ec->muted = sc->muted_until != 0;
+	/* muted for ever (-1), or until a time still to come */
+	ec->muted = sc->muted_until == -1 || sc->muted_until > sys_now_ms(NULL);
 	ec->pinned = sc->pinned != 0;
 	ec->last_from_me = sc->last_from_me;
 	ec->last_state = state_of(sc->last_state);
@@ -242,27 +244,40 @@ app_read_chats(struct app *a, const struct cmd_load_chats *c)
 
 /* ---- pages ---- */
 
+/* The most reactors named per emoji: more than a pane's width shows;
+ * the rest are counted only. */
+#define TALLY_NAMED_MAX	64
+
 /* The reactions of a row (one per sender) counted per emoji, in the
- * order each emoji first came, into *out and *n. */
+ * order each emoji first came, into *out and *n, each with who sent it
+ * and their name as known now. */
 static void
-tally(const struct store_reaction *r, size_t nr, struct ev_tally **out,
-    uint32_t *n)
+tally(struct app *a, const struct store_reaction *r, size_t nr,
+    struct ev_tally **out, uint32_t *n)
 {
-	struct ev_tally	*t = NULL;
-	uint32_t	 k = 0, j;
-	size_t		 i;
+	struct ev_tally		*t = NULL;
+	struct ev_reactor	*w;
+	uint32_t		 k = 0, j;
+	size_t			 i;
 
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < k && strcmp(t[j].emoji, r[i].emoji) != 0; j++)
 			;
-		if (j < k) {
-			t[j].count++;
-			continue;
+		if (j == k) {
+			t = xrealloc(t, ((size_t)k + 1) * sizeof(*t));
+			memset(&t[k], 0, sizeof(t[k]));
+			t[k].emoji = xstrdup(r[i].emoji);
+			k++;
 		}
-		t = xrealloc(t, ((size_t)k + 1) * sizeof(*t));
-		t[k].emoji = xstrdup(r[i].emoji);
-		t[k].count = 1;
-		k++;
+		t[j].count++;
+		if (t[j].nwho >= TALLY_NAMED_MAX)
+			continue;
+		t[j].who = xrealloc(t[j].who, ((size_t)t[j].nwho + 1) *
+		    sizeof(*t[j].who));
+		w = &t[j].who[t[j].nwho++];
+		w->sender = xstrdup(r[i].sender);
+		w->name = r[i].sender[0] != '\0' ? app_read_name(a,
+		    r[i].sender) : xstrdup("");
 	}
 	*out = t;
 	*n = k;
@@ -286,7 +301,8 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->state = state_of(m->state);
 	em->edited_ms = m->edited_ms;
 	em->deleted = m->deleted;
-	tally(m->reactions, m->nreactions, &em->reactions, &em->nreactions);
+	tally(a, m->reactions, m->nreactions, &em->reactions,
+	    &em->nreactions);
 	if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words by the UI */
 		notice_parse(em->text, &em->notice_kind, &em->notice_device);
 }
@@ -349,6 +365,76 @@ around(struct app *a, const struct cmd_load_page *c, size_t max)
 	app_eng_send(a, ev);
 }
 
+/*
+ * Whether chat has a row older than p's first (p not empty): *before.
+ * Returns 0 or the store's error.
+ */
+static int
+older_left(struct app *a, const char *chat, const struct store_msg_page *p,
+    bool *before)
+{
+	struct store_msg_page	 q;
+	int			 rc;
+
+	*before = false;
+	if (p->n == 0)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	if ((rc = store_msg_page_before(a->store, chat, p->msgs[0].ts_ms,
+	    p->msgs[0].rowid, 1, &q)) == 0)
+		*before = q.n > 0;
+	store_msg_page_free(&q);
+	return rc;
+}
+
+/*
+ * EV_PAGE_UNREAD: opening a chat with c->unread unread messages.  When
+ * the first of them is among the newest max rows, the newest page (the
+ * screen finds the line's place by counting back); else the max rows
+ * from it, with more_after (and more_before when older rows are left).
+ * EV_PAGE_FROM: the max rows from the first at or after c->from.ts_ms
+ * (none: an empty page, the screen says so).
+ */
+static void
+page_from(struct app *a, const struct cmd_load_page *c, size_t max)
+{
+	struct store_msg_page	 p;
+	struct ev		*ev;
+	int64_t			 ts = 0, rowid = 0;
+	bool			 before = false, from = false;
+	int			 rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	if (c->dir == EV_PAGE_FROM) {
+		rc = store_msg_page_from(a->store, c->chat, c->from.ts_ms, max,
+		    &p);
+		from = true;
+	} else if (c->unread > 0 && (rc = store_msg_first_unread(a->store,
+	    c->chat, c->unread, &ts, &rowid)) == 1) {
+		/* rowid - 1: the page after the row just before it */
+		rc = store_msg_page_after(a->store, c->chat, ts, rowid - 1,
+		    max, &p);
+		if ((from = rc == 0 && p.more) == false)
+			store_msg_page_free(&p);
+	}
+	if (rc >= 0 && !from) {
+		memset(&p, 0, sizeof(p));
+		rc = store_msg_page_newest(a->store, c->chat, max, &p);
+		before = p.more;
+	} else if (rc >= 0)
+		rc = older_left(a, c->chat, &p, &before);
+	if (rc < 0) {
+		store_msg_page_free(&p);
+		app_eng_error(a, _("cannot read the messages"), rc);
+		return;
+	}
+	ev = page_ev(a, c->chat, c->dir, &p);
+	ev->u.page.more_before = before;
+	ev->u.page.more_after = from && p.more;
+	store_msg_page_free(&p);
+	app_eng_send(a, ev);
+}
+
 void
 app_read_page(struct app *a, const struct cmd_load_page *c)
 {
@@ -363,6 +449,10 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		max = PAGE_DEFAULT;
 	if (c->dir == EV_PAGE_AROUND) {
 		around(a, c, max);
+		return;
+	}
+	if (c->dir == EV_PAGE_UNREAD || c->dir == EV_PAGE_FROM) {
+		page_from(a, c, max);
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -382,6 +472,8 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		    c->from.rowid, max, &p);
 		break;
 	case EV_PAGE_AROUND:
+	case EV_PAGE_UNREAD:
+	case EV_PAGE_FROM:
 		break;
 	}
 	if (rc != 0) {
@@ -424,7 +516,7 @@ app_read_tally(struct app *a, struct ev_reaction *r)
 		r->counted = true;
 		ev_set(&r->target.sender, m.sender);
 		r->target.from_me = m.from_me;
-		tally(p.msgs[0].reactions, p.msgs[0].nreactions, &r->tally,
+		tally(a, p.msgs[0].reactions, p.msgs[0].nreactions, &r->tally,
 		    &r->ntally);
 	}
 	store_msg_page_free(&p);
