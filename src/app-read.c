@@ -393,6 +393,76 @@ around(struct app *a, const struct cmd_load_page *c, size_t max)
 	app_eng_send(a, ev);
 }
 
+/*
+ * Whether chat has a row older than p's first (p not empty): *before.
+ * Returns 0 or the store's error.
+ */
+static int
+older_left(struct app *a, const char *chat, const struct store_msg_page *p,
+    bool *before)
+{
+	struct store_msg_page	 q;
+	int			 rc;
+
+	*before = false;
+	if (p->n == 0)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	if ((rc = store_msg_page_before(a->store, chat, p->msgs[0].ts_ms,
+	    p->msgs[0].rowid, 1, &q)) == 0)
+		*before = q.n > 0;
+	store_msg_page_free(&q);
+	return rc;
+}
+
+/*
+ * EV_PAGE_UNREAD: opening a chat with c->unread unread messages.  When
+ * the first of them is among the newest max rows, the newest page (the
+ * screen finds the line's place by counting back); else the max rows
+ * from it, with more_after (and more_before when older rows are left).
+ * EV_PAGE_FROM: the max rows from the first at or after c->from.ts_ms
+ * (none: an empty page, the screen says so).
+ */
+static void
+page_from(struct app *a, const struct cmd_load_page *c, size_t max)
+{
+	struct store_msg_page	 p;
+	struct ev		*ev;
+	int64_t			 ts = 0, rowid = 0;
+	bool			 before = false, from = false;
+	int			 rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	if (c->dir == EV_PAGE_FROM) {
+		rc = store_msg_page_from(a->store, c->chat, c->from.ts_ms, max,
+		    &p);
+		from = true;
+	} else if (c->unread > 0 && (rc = store_msg_first_unread(a->store,
+	    c->chat, c->unread, &ts, &rowid)) == 1) {
+		/* rowid - 1: the page after the row just before it */
+		rc = store_msg_page_after(a->store, c->chat, ts, rowid - 1,
+		    max, &p);
+		if ((from = rc == 0 && p.more) == false)
+			store_msg_page_free(&p);
+	}
+	if (rc >= 0 && !from) {
+		memset(&p, 0, sizeof(p));
+		rc = store_msg_page_newest(a->store, c->chat, max, &p);
+		before = p.more;
+	} else if (rc >= 0)
+		rc = older_left(a, c->chat, &p, &before);
+	if (rc < 0) {
+		store_msg_page_free(&p);
+		app_eng_error(a, _("cannot read the messages"), rc);
+		return;
+	}
+	ev = page_ev(a, c->chat, c->dir, &p);
+	ev->u.page.more_before = before;
+	ev->u.page.more_after = from && p.more;
+	store_msg_page_free(&p);
+	app_eng_send(a, ev);
+}
+
 void
 app_read_page(struct app *a, const struct cmd_load_page *c)
 {
@@ -407,6 +477,10 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		max = PAGE_DEFAULT;
 	if (c->dir == EV_PAGE_AROUND) {
 		around(a, c, max);
+		return;
+	}
+	if (c->dir == EV_PAGE_UNREAD || c->dir == EV_PAGE_FROM) {
+		page_from(a, c, max);
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -426,6 +500,8 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		    c->from.rowid, max, &p);
 		break;
 	case EV_PAGE_AROUND:
+	case EV_PAGE_UNREAD:
+	case EV_PAGE_FROM:
 		break;
 	}
 	if (rc != 0) {

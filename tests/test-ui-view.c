@@ -294,7 +294,9 @@ test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read(void **st)
 	assert_string_equal(ui_view_open_chat(f->v), ALICE);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
 	assert_string_equal(c->u.load_page.chat, ALICE);
-	assert_int_equal(c->u.load_page.dir, EV_PAGE_NEWEST);
+	/* two unread: the page that shows where they start */
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_UNREAD);
+	assert_int_equal(c->u.load_page.unread, 2);
 	assert_int_equal(c->u.load_page.max, 50);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
 	assert_string_equal(c->u.subscribe.chat, ALICE);
