@@ -53,6 +53,10 @@ struct app_told {
 	size_t			 n;
 };
 
+#define APP_NOTIFY_MAX	4	/* notify-commands running at once */
+
+struct app_notify_proc;
+
 struct app {
 	const struct conf	*conf;
 	struct ui_view_opts	 view;		/* the chat screen's settings */
@@ -77,6 +81,8 @@ struct app {
 						 * by it): the engine's idle
 						 * end stops wachat */
 	int			 status;	/* exit status */
+	struct app_notify_proc	*notify_procs[APP_NOTIFY_MAX];
+						/* notify-commands running */
 	char			*last_words;	/* said on stderr once the
 						 * screen is gone: why wachat
 						 * stopped by itself, or NULL */
@@ -254,6 +260,16 @@ void	app_ui_quit(struct app *a);
  * -EINVAL.  Main thread.
  */
 int	app_ui_view_opts(const struct conf *c, struct ui_view_opts *o);
+
+/*
+ * notify-command (src/app-notify.c): run the command of a->conf (arg is
+ * the struct app) with title and body (borrowed) as its last two
+ * arguments, through a's main loop; nothing when none is set, or when
+ * APP_NOTIFY_MAX still run (logged).  app_notify_stop(): SIGTERM to those
+ * still running, at the end.  Main thread.
+ */
+void	app_notify_run(void *arg, const char *title, const char *body);
+void	app_notify_stop(struct app *a);
 
 /* Take over the terminal when stdin and stdout are both one; else
  * a->screen stays NULL and events are printed as lines.  Main thread. */

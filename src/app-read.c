@@ -18,6 +18,7 @@
 #include "base/jid.h"
 #include "base/notice.h"
 #include "base/sanitize.h"
+#include "base/sysrand.h"
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
@@ -217,7 +218,8 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->preview = preview_of(a, sc);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
-	ec->muted = sc->muted_until != 0;
+	/* muted for ever (-1), or until a time still to come */
+	ec->muted = sc->muted_until == -1 || sc->muted_until > sys_now_ms(NULL);
 	ec->pinned = sc->pinned != 0;
 	ec->last_from_me = sc->last_from_me;
 	ec->last_state = state_of(sc->last_state);

@@ -64,6 +64,7 @@ static void
 stopped(struct app *a, const struct ev *ev, struct evq *q)
 {
 	a->stopped = true;
+	app_notify_stop(a);
 	/* Asked to quit and stopped cleanly: success. */
 	a->status = a->quit_sent && ev->u.stopped.err == 0 ? EXIT_SUCCESS :
 	    a->db_status != 0 ? a->db_status : EXIT_FAILURE;
@@ -168,6 +169,24 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	o->read_receipts = c->read_receipts;
 	o->send_typing = c->send_typing;
 	o->clipboard = c->clipboard;
+	o->bell = c->bell;
+	switch (c->notify_terminal) {
+	case CONF_NOTIFY_NONE:
+		o->notify_osc = UI_NOTIFY_OSC_NONE;
+		break;
+	case CONF_NOTIFY_OSC777:
+		o->notify_osc = UI_NOTIFY_OSC_777;
+		break;
+	case CONF_NOTIFY_OSC9:
+		o->notify_osc = UI_NOTIFY_OSC_9;
+		break;
+	case CONF_NOTIFY_OSC99:
+		o->notify_osc = UI_NOTIFY_OSC_99;
+		break;
+	}
+	o->in_tmux = getenv("TMUX") != NULL && getenv("TMUX")[0] != '\0';
+	o->notify_preview = c->notify_preview;
+	o->title = c->title;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
 			continue;
@@ -263,6 +282,10 @@ app_ui_start_screen(struct app *a)
 	if ((rc = ui_screen_new(&a->screen)) != 0) {
 		log_warn("no curses screen: %s", wc_strerror(rc));
 		return;
+	}
+	if (a->conf->notify_command != NULL) {
+		a->view.notify = app_notify_run;
+		a->view.notify_arg = a;
 	}
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to
