@@ -239,12 +239,17 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 {
 	struct ev		*ev = ev_new(EV_MESSAGE);
 	struct ev_message	*m = &ev->u.message;
+	char			*g;
 
 	key_of(&m->key, e);
 	ev_set(&m->text, e->text);
 	ev_set(&m->quoted_id, e->quoted_id);
 	m->state = state_of(e->state);
 	m->notice = e->notice;
+	if (e->notice && (g = app_read_notice(a, m->text)) != NULL) {
+		free(m->text);	/* a group's line, its people named now */
+		m->text = g;
+	}
 	m->notice_kind = app_dm_note(e->notice_kind);
 	m->notice_device = e->notice_device;
 	m->ts_ms = e->ts_ms;

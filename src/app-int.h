@@ -245,6 +245,12 @@ struct ev *app_read_group(struct app *a, const char *group);
  * none is known.  Returns an owned string.  Engine thread. */
 char	*app_read_name(struct app *a, const char *jid);
 
+/* The words of a group's event line stored as text (base/notice.h
+ * notice_group_words()), its people named as the store knows them now,
+ * in the user's language; NULL when text is not one.  Returns an owned
+ * string.  Engine thread. */
+char	*app_read_notice(struct app *a, const char *text);
+
 /* EV_CHATS answering c (CMD_LOAD_CHATS), after an EV_GROUP for each group
  * it lists that the UI was not told of yet; EV_ERROR when the store
  * fails.  Engine thread. */
