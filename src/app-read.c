@@ -18,6 +18,7 @@
 #include "base/jid.h"
 #include "base/notice.h"
 #include "base/sanitize.h"
+#include "base/sysrand.h"
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
@@ -66,6 +67,26 @@ app_read_name(struct app *a, const char *jid)
 	if (app_dm_name(a->store, jid, name, sizeof(name)) != 1)
 		name[0] = '\0';
 	return xstrdup(name);
+}
+
+/* notice_name_fn of the store: a person's contact or push name now. */
+static void
+name_now(void *arg, const char *jid, char *out, size_t len)
+{
+	struct app	*a = arg;
+
+	if (app_dm_name(a->store, jid, out, len) != 1)
+		out[0] = '\0';
+}
+
+char *
+app_read_notice(struct app *a, const char *text)
+{
+	char	 words[1024];
+
+	if (notice_group_words(text, name_now, a, words, sizeof(words)) != 1)
+		return NULL;
+	return xstrdup(words);
 }
 
 /* ---- the groups the UI was told of ---- */
@@ -168,12 +189,14 @@ app_read_group(struct app *a, const char *group)
 /* A chat's preview: its newest row's text, a typed notice in words (the
  * member it names by number). */
 static char *
-preview_of(const struct store_chat *sc)
+preview_of(struct app *a, const struct store_chat *sc)
 {
-	char	 words[512], who[64];
+	char	 words[512], who[64], *g;
 
 	if (sc->last_kind != STORE_MSG_NOTICE)
 		return xstrdup(sc->last_text);
+	if ((g = app_read_notice(a, sc->last_text)) != NULL)
+		return g;	/* a group's line, its people named now */
 	who[0] = '+';
 	if (sc->last_sender == NULL ||
 	    !jid_phone_of(sc->last_sender, who + 1, sizeof(who) - 1))
@@ -192,10 +215,11 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->name = xstrdup(wc_has_label(sc->contact_name) ? sc->contact_name :
 	    wc_has_label(sc->name) ? sc->name : wc_has_label(sc->push_name) ?
 	    sc->push_name : "");
-	ec->preview = preview_of(sc);
+	ec->preview = preview_of(a, sc);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
-	ec->muted = sc->muted_until != 0;
+	/* muted for ever (-1), or until a time still to come */
+	ec->muted = sc->muted_until == -1 || sc->muted_until > sys_now_ms(NULL);
 	ec->pinned = sc->pinned != 0;
 	ec->last_from_me = sc->last_from_me;
 	ec->last_state = state_of(sc->last_state);
@@ -284,6 +308,8 @@ tally(struct app *a, const struct store_reaction *r, size_t nr,
 static void
 msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 {
+	char	*g;
+
 	em->rowid = m->rowid;
 	em->id = xstrdup(m->id);
 	em->sender = xstrdup(m->sender);
@@ -301,7 +327,13 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->deleted = m->deleted;
 	tally(a, m->reactions, m->nreactions, &em->reactions,
 	    &em->nreactions);
-	if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words by the UI */
+	if (m->kind == STORE_MSG_NOTICE && (g = app_read_notice(a,
+	    em->text)) != NULL) {
+		/* a group's line: its people named as known now */
+		free(em->text);
+		em->text = g;
+	} else if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words
+						 * by the UI */
 		notice_parse(em->text, &em->notice_kind, &em->notice_device);
 }
 
