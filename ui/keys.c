@@ -82,6 +82,8 @@ static const struct {
 	[UI_ACT_NEWEST] =	{ "newest",
 				  N_("its newest messages, following again"),
 				  "end" },
+	[UI_ACT_JUMP_DATE] =	{ "jump-date",
+				  N_("jump to a date"), "alt-j" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

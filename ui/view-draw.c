@@ -109,7 +109,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    "stopped)") },
 	};
 	/* Two actions that go together, on one entry when both are bound:
-	 * "PgUp PgDn", "Home End". */
+	 * "PgUp PgDn", "Home End", "Alt-m Alt-d" (so that the page, with
+	 * jump-date, fits the 40 rows tests/ui-de-tmux.sh gives it). */
 	static const struct {
 		int		 first, second;
 		const char	*what;
@@ -118,6 +119,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("older, newer messages") },
 		{ UI_ACT_OLDEST, UI_ACT_NEWEST,
 		    N_("oldest, newest messages (input empty)") },
+		{ UI_ACT_GROUP_NEW, UI_ACT_GROUP_LEAVE,
+		    N_("new group, leave the group") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
