@@ -169,6 +169,9 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	o->read_receipts = c->read_receipts;
 	o->send_typing = c->send_typing;
 	o->clipboard = c->clipboard;
+	/* the Linux console prints OSC 8 instead of reading it */
+	o->hyperlinks = c->hyperlinks && (getenv("TERM") == NULL ||
+	    strcmp(getenv("TERM"), "linux") != 0);
 	o->bell = c->bell;
 	switch (c->notify_terminal) {
 	case CONF_NOTIFY_NONE:
@@ -186,6 +189,7 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	}
 	o->in_tmux = getenv("TMUX") != NULL && getenv("TMUX")[0] != '\0';
 	o->notify_preview = c->notify_preview;
+	o->mouse = c->mouse;
 	o->title = c->title;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
@@ -283,10 +287,11 @@ app_ui_start_screen(struct app *a)
 		log_warn("no curses screen: %s", wc_strerror(rc));
 		return;
 	}
-	if (a->conf->notify_command != NULL) {
+	if (a->conf->notify_command != NULL)
 		a->view.notify = app_notify_run;
-		a->view.notify_arg = a;
-	}
+	if (app_link_command(a->conf) != NULL)
+		a->view.open_link = app_link_open;
+	a->view.notify_arg = a;
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to
 	 * the log file, not across the screen. */

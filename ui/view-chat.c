@@ -601,7 +601,14 @@ void
 ui_view_chat_page(struct ui_view *v, int dir)
 {
 	struct ui_msgs	*m = &v->msgs;
-	int		 step = m->height > 2 ? m->height - 2 : 1;
+
+	ui_view_chat_scroll(v, dir, m->height > 2 ? m->height - 2 : 1);
+}
+
+void
+ui_view_chat_scroll(struct ui_view *v, int dir, int step)
+{
+	struct ui_msgs	*m = &v->msgs;
 
 	/* A page on from where the pane is: a selected message (a search
 	 * hit opened) no longer holds the view in place. */

@@ -75,6 +75,7 @@
 #include "ui/keys.h"
 #include "ui/msgs.h"
 #include "ui/search.h"
+#include "ui/term.h"
 #include "ui/view.h"
 
 #define UI_VIEW_KEY_ESC		0x1b
@@ -257,6 +258,16 @@ struct ui_view {
 	char		*note;		/* a passing line, sanitised */
 	struct buf	 term_out;	/* for the terminal after the next
 					 * refresh (OSC 52), ui/term.h */
+	struct ui_term_links links;	/* the links the last draw drew */
+	/* Where the last draw put the chat list's rows and the message
+	 * pane (0 rows: not drawn), for the mouse. */
+	struct {
+		int	 ly, lx, lh, lw;
+		int	 my, mx, mh, mw;
+	} geo;
+	int64_t		 link_rowid;	/* the message the open-link key
+					 * last opened a link of ... */
+	size_t		 link_next;	/* ... and where the next starts */
 };
 
 /* ---- ui/view-state.c ---- */
@@ -343,6 +354,11 @@ void		 ui_view_notify_reaction(struct ui_view *v,
  * through OSC 52 (v->term_out), said in the note; or why not. */
 void		 ui_view_links_copy(struct ui_view *v);
 
+/* The open-link key: the selected message's first URL (the next one when
+ * pressed again on the same message) to the view's open_link function
+ * (link-open-command), said in the note; or why not. */
+void		 ui_view_links_open(struct ui_view *v);
+
 /* ---- ui/view-chat.c ---- */
 
 void		 ui_view_chat_release(struct ui_view *v);
@@ -374,6 +390,10 @@ void		 ui_view_chat_history(struct ui_view *v, const struct ev *ev);
  * answer asked for ends the request, saying "no older messages on your
  * phone" when it holds none. */
 void		 ui_view_chat_paged(struct ui_view *v, const struct ev *ev);
+
+/* Scroll the message pane dir (-1 older, +1 newer) by rows, asking for
+ * the next page at either end (older history of the phone at the top). */
+void		 ui_view_chat_scroll(struct ui_view *v, int dir, int rows);
 
 /* Send what the input line holds (a reply, an edit or a message). */
 void		 ui_view_chat_send(struct ui_view *v);
