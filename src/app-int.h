@@ -59,7 +59,7 @@ struct app {
 
 	/* Main thread. */
 	uv_loop_t		 ui_loop;
-	uv_signal_t		 sigint, sigterm;
+	uv_signal_t		 sigint, sigterm, sighup;
 	struct ui_screen	*screen;	/* curses, or NULL: lines */
 	uv_poll_t		 keys;		/* stdin, with screen */
 	uv_signal_t		 sigwinch;	/* with screen */

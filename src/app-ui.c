@@ -69,6 +69,7 @@ stopped(struct app *a, const struct ev *ev, struct evq *q)
 	    a->db_status != 0 ? a->db_status : EXIT_FAILURE;
 	uv_close((uv_handle_t *)&a->sigint, close_cb);
 	uv_close((uv_handle_t *)&a->sigterm, close_cb);
+	uv_close((uv_handle_t *)&a->sighup, close_cb);
 	if (a->screen != NULL) {
 		uv_close((uv_handle_t *)&a->keys, close_cb);
 		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
@@ -102,6 +103,8 @@ app_ui_quit(struct app *a)
 	if (a->quit_sent)
 		return;
 	a->quit_sent = true;
+	/* the open chat's draft first: the engine stores it, then stops */
+	ui_screen_quitting(a->screen);
 	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT));
 }
 

@@ -142,9 +142,13 @@ app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
 	}
 	uv_signal_init(&a.ui_loop, &a.sigint);
 	uv_signal_init(&a.ui_loop, &a.sigterm);
-	a.sigint.data = a.sigterm.data = &a;
+	uv_signal_init(&a.ui_loop, &a.sighup);
+	a.sigint.data = a.sigterm.data = a.sighup.data = &a;
 	uv_signal_start(&a.sigint, on_signal, SIGINT);
 	uv_signal_start(&a.sigterm, on_signal, SIGTERM);
+	/* the terminal gone (an SSH session dropped): a clean stop too,
+	 * the open chat's draft kept */
+	uv_signal_start(&a.sighup, on_signal, SIGHUP);
 	/* Queued before the engine starts: it asks for the code as soon as
 	 * its loop runs. */
 	if (pair_pn != NULL) {
@@ -161,6 +165,7 @@ app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
 		log_error("uv_thread_create: %s", wc_strerror(rc));
 		uv_close((uv_handle_t *)&a.sigint, close_cb);
 		uv_close((uv_handle_t *)&a.sigterm, close_cb);
+		uv_close((uv_handle_t *)&a.sighup, close_cb);
 		app_ui_stop_screen(&a);
 		evq_close(&a.events);
 		evq_close(&a.cmds);

@@ -112,3 +112,4 @@ include tests/offline17.mk
 include tests/reading17.mk
 include tests/cjk17.mk
 include tests/farback17.mk
+include tests/drafts17.mk

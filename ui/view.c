@@ -211,6 +211,7 @@ on_chats(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)now;
 	ui_chats_set(&v->chats, ev, &v->groups);
+	ui_view_chat_drafts_load(v, &ev->u.chats);
 	ui_view_open_selected(v);
 }
 
@@ -390,6 +391,12 @@ const char *
 ui_view_open_chat(const struct ui_view *v)
 {
 	return v->msgs.chat;
+}
+
+void
+ui_view_quitting(struct ui_view *v)
+{
+	ui_view_chat_keep_draft(v);
 }
 
 const char *
