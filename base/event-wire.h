@@ -33,14 +33,15 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		6	/* 2: notice_kind and
+#define EV_WIRE_VERSION		7	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
 					 * the call notice kinds; 4: name in
 					 * ev_account, EV_OWN_NAME, EV_LINKED;
-					 * 5: EV_PAGE_OLDEST; 6: CMD_DRAFT,
-					 * draft in EV_CHATS' chats;
+					 * 5: EV_PAGE_OLDEST; 6: who in
+					 * ev_tally; 7: CMD_DRAFT, draft in
+					 * EV_CHATS' chats;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

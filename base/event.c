@@ -68,9 +68,13 @@ LAYOUT(ev_key,
 LAYOUT(ev_cursor,
 	F_I64(struct ev_cursor, ts_ms),
 	F_I64(struct ev_cursor, rowid));
+LAYOUT(ev_reactor,
+	F_STR(struct ev_reactor, sender),
+	F_STR(struct ev_reactor, name));
 LAYOUT(ev_tally,
 	F_STR(struct ev_tally, emoji),
-	F_U32(struct ev_tally, count));
+	F_U32(struct ev_tally, count),
+	F_ARRAY(struct ev_tally, who, nwho, ev_reactor));
 
 /* ---- events ---- */
 

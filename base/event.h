@@ -111,11 +111,22 @@ enum ev_role {
 	EV_ROLE_CREATOR,	/* the superadmin */
 };
 
-/* One emoji of a message's reactions, with how many people sent it.
- * emoji owned, never NULL or "". */
+/* One person's reaction in an ev_tally: who, and the name known for
+ * them when the event was made.  Strings owned, never NULL. */
+struct ev_reactor {
+	char		*sender;	/* user JID; "" us */
+	char		*name;		/* contact or push name; "" unknown
+					 * or us */
+};
+
+/* One emoji of a message's reactions, with how many people sent it and
+ * who they are.  emoji owned, never NULL or "".  who[0..nwho) in the
+ * order they reacted, nwho <= count (the rest unnamed). */
 struct ev_tally {
 	char		*emoji;
 	uint32_t	 count;		/* >= 1 */
+	struct ev_reactor *who;
+	uint32_t	 nwho;
 };
 
 /* ---- events: what the engine tells the UI ---- */

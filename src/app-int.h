@@ -224,8 +224,8 @@ void	app_read_page(struct app *a, const struct cmd_load_page *c);
 void	app_read_search(struct app *a, const struct cmd_search *c);
 
 /* The stored reactions of message (chat, id) into r: counted, target's
- * sender and from_me and the tally when the store holds it.  Engine
- * thread. */
+ * sender and from_me and the tally (who reacted, named as known now)
+ * when the store holds it.  Engine thread. */
 void	app_read_tally(struct app *a, struct ev_reaction *r);
 
 /* Forget the groups told (app_read_chats()).  Engine thread, at its

@@ -243,27 +243,40 @@ app_read_chats(struct app *a, const struct cmd_load_chats *c)
 
 /* ---- pages ---- */
 
+/* The most reactors named per emoji: more than a pane's width shows;
+ * the rest are counted only. */
+#define TALLY_NAMED_MAX	64
+
 /* The reactions of a row (one per sender) counted per emoji, in the
- * order each emoji first came, into *out and *n. */
+ * order each emoji first came, into *out and *n, each with who sent it
+ * and their name as known now. */
 static void
-tally(const struct store_reaction *r, size_t nr, struct ev_tally **out,
-    uint32_t *n)
+tally(struct app *a, const struct store_reaction *r, size_t nr,
+    struct ev_tally **out, uint32_t *n)
 {
-	struct ev_tally	*t = NULL;
-	uint32_t	 k = 0, j;
-	size_t		 i;
+	struct ev_tally		*t = NULL;
+	struct ev_reactor	*w;
+	uint32_t		 k = 0, j;
+	size_t			 i;
 
 	for (i = 0; i < nr; i++) {
 		for (j = 0; j < k && strcmp(t[j].emoji, r[i].emoji) != 0; j++)
 			;
-		if (j < k) {
-			t[j].count++;
-			continue;
+		if (j == k) {
+			t = xrealloc(t, ((size_t)k + 1) * sizeof(*t));
+			memset(&t[k], 0, sizeof(t[k]));
+			t[k].emoji = xstrdup(r[i].emoji);
+			k++;
 		}
-		t = xrealloc(t, ((size_t)k + 1) * sizeof(*t));
-		t[k].emoji = xstrdup(r[i].emoji);
-		t[k].count = 1;
-		k++;
+		t[j].count++;
+		if (t[j].nwho >= TALLY_NAMED_MAX)
+			continue;
+		t[j].who = xrealloc(t[j].who, ((size_t)t[j].nwho + 1) *
+		    sizeof(*t[j].who));
+		w = &t[j].who[t[j].nwho++];
+		w->sender = xstrdup(r[i].sender);
+		w->name = r[i].sender[0] != '\0' ? app_read_name(a,
+		    r[i].sender) : xstrdup("");
 	}
 	*out = t;
 	*n = k;
@@ -287,7 +300,8 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->state = state_of(m->state);
 	em->edited_ms = m->edited_ms;
 	em->deleted = m->deleted;
-	tally(m->reactions, m->nreactions, &em->reactions, &em->nreactions);
+	tally(a, m->reactions, m->nreactions, &em->reactions,
+	    &em->nreactions);
 	if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words by the UI */
 		notice_parse(em->text, &em->notice_kind, &em->notice_device);
 }
@@ -425,7 +439,7 @@ app_read_tally(struct app *a, struct ev_reaction *r)
 		r->counted = true;
 		ev_set(&r->target.sender, m.sender);
 		r->target.from_me = m.from_me;
-		tally(p.msgs[0].reactions, p.msgs[0].nreactions, &r->tally,
+		tally(a, p.msgs[0].reactions, p.msgs[0].nreactions, &r->tally,
 		    &r->ntally);
 	}
 	store_msg_page_free(&p);

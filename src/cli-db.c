@@ -99,6 +99,13 @@ say_open_error(const char *dir, int rc, int v)
 int
 cli_open_db(const char *file, const char *data_dir, struct store **s)
 {
+	return cli_open_db_at(file, data_dir, s, NULL, 0);
+}
+
+int
+cli_open_db_at(const char *file, const char *data_dir, struct store **s,
+    char *dir, size_t size)
+{
 	struct conf	 conf;
 	struct conf_env	 env;
 	struct conf_err	 err;
@@ -118,6 +125,8 @@ cli_open_db(const char *file, const char *data_dir, struct store **s)
 			    err.why);
 		return CLI_USAGE;
 	}
+	if (dir != NULL && size > 0)
+		snprintf(dir, size, "%s", conf.data_dir);
 	if ((rc = store_open_ro(conf.data_dir, s, &v)) != 0)
 		status = say_open_error(conf.data_dir, rc, v);
 	conf_release(&conf);

@@ -9,6 +9,8 @@
 #ifndef WC_CLI_DB_H
 #define WC_CLI_DB_H
 
+#include <stddef.h>
+
 struct store;
 
 /*
@@ -19,6 +21,11 @@ struct store;
  * reason said on stderr.
  */
 int	cli_open_db(const char *file, const char *data_dir, struct store **s);
+
+/* cli_open_db(), and the data dir it opened copied to dir[size] (for a
+ * subcommand that looks at the dir's other files: history --follow). */
+int	cli_open_db_at(const char *file, const char *data_dir,
+	    struct store **s, char *dir, size_t size);
 
 /*
  * A subcommand failed to read s (CLI_DB): when PRAGMA quick_check finds

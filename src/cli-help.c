@@ -24,6 +24,10 @@ cli_usage(FILE *f)
 	    "newest N, default\n"
 	    "                      50; with --since, the first N from DATE; "
 	    "N 0: all)\n"), f);
+	fputs(_("  wachat history CHAT --follow\n"
+	    "                      then each new message as it is stored, "
+	    "like tail -f,\n"
+	    "                      until Ctrl-C or SIGTERM\n"), f);
 	fputs(_("  wachat search WORDS... [--chat CHAT] [--limit N] [--json]\n"
 	    "                      messages with every word of QUERY (as "
 	    "word prefixes,\n"

@@ -21,10 +21,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "base/buf.h"
 #include "src/cli.h"
@@ -50,6 +52,8 @@ struct cli {
 	int		 status;	/* CLI_WRITE once a write failed */
 	char		 who[STORE_JID_MAX + 1];	/* sender name cache */
 	char		 who_name[STORE_NAME_MAX + 1];
+	int64_t		 max_rowid;	/* the highest rowid printed */
+	char		 dir[4096];	/* the data dir */
 };
 
 /* What the command line says, before the database opens. */
@@ -58,7 +62,7 @@ struct cli_args {
 	const char	*chat, *format, *data_dir, *file;	/* or NULL */
 	const char	*arg;		/* CHAT, or QUERY's words joined */
 	int64_t		 since;		/* ms since the epoch */
-	bool		 since_set, json;
+	bool		 since_set, json, follow;
 	long		 limit;
 	char		 query[4096];	/* search's words, joined */
 };
@@ -531,6 +535,8 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	/* a notice is wachat's line about the chat, nobody's message */
 	snprintf(who, sizeof(who), "%s", m->kind == STORE_MSG_NOTICE ? "*" :
 	    sender_name(c, m->chat, m->from_me, m->sender));
+	if (m->rowid > c->max_rowid)
+		c->max_rowid = m->rowid;
 
 	if (c->json) {
 		cli_put(&c->line, "{\"type\":\"message\"");
@@ -674,8 +680,168 @@ print_from(struct cli *c, const char *jid, int64_t ts, int64_t rowid,
 	return c->status;
 }
 
+/* ------------------------------------------------------------------ */
+/* history --follow */
+
+#define FOLLOW_POLL_MS	200	/* between two looks at the database */
+#define FOLLOW_PAGE	100	/* rows printed at a time */
+
+static volatile sig_atomic_t	 follow_stop;
+
+static void
+on_stop(int sig)
+{
+	(void)sig;
+	follow_stop = 1;
+}
+
+/*
+ * What the data dir's files look like: whether wachat.db-wal is there (a
+ * wachat has the database open, or left it unclean) and wachat.db's
+ * identity, size and time.  A database opened without a WAL was opened
+ * immutable (store_open_ro()) and sees no later write: it is opened
+ * again when a WAL shows up or the file changes.
+ */
+struct db_look {
+	bool		 wal;
+	dev_t		 dev;
+	ino_t		 ino;
+	off_t		 size;
+	struct timespec	 mtime;
+};
+
+static void
+look_at(const char *dir, struct db_look *l)
+{
+	char		 path[4096 + 16];
+	struct stat	 st;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(path, sizeof(path), "%s/wachat.db-wal", dir);
+	l->wal = stat(path, &st) == 0;
+	snprintf(path, sizeof(path), "%s/wachat.db", dir);
+	if (stat(path, &st) == 0) {
+		l->dev = st.st_dev;
+		l->ino = st.st_ino;
+		l->size = st.st_size;
+		l->mtime = st.st_mtim;
+	}
+}
+
+/* Whether a database opened as at a must be opened again, as now b. */
+static bool
+look_changed(const struct db_look *a, const struct db_look *b)
+{
+	if (a->wal)
+		return false;	/* data_version sees the writes */
+	return b->wal || a->dev != b->dev || a->ino != b->ino ||
+	    a->size != b->size || a->mtime.tv_sec != b->mtime.tv_sec ||
+	    a->mtime.tv_nsec != b->mtime.tv_nsec;
+}
+
+/* Sleep ms, or less when a signal comes. */
+static void
+nap(long ms)
+{
+	struct timespec	 t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	(void)nanosleep(&t, NULL);
+}
+
+/*
+ * After the history, the chat's messages as they are stored, from just
+ * after rowid cursor, until SIGINT or SIGTERM (CLI_OK then) or an
+ * error: every FOLLOW_POLL_MS one PRAGMA data_version, and a read of
+ * the rows stored since only when another connection committed.
+ */
+static int
+follow(struct cli *c, const char *jid, int64_t cursor,
+    const struct db_look *opened)
+{
+	struct sigaction	 sa, old_int, old_term;
+	struct store_msg_page	 p;
+	struct store		*s2;
+	struct db_look		 was = *opened, now;
+	int64_t			 ver = -1, v;
+	bool			 more = true;
+	size_t			 i;
+	int			 rc, status = CLI_OK;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;	/* no SA_RESTART: the nap ends */
+	sigemptyset(&sa.sa_mask);
+	follow_stop = 0;
+	(void)sigaction(SIGINT, &sa, &old_int);
+	(void)sigaction(SIGTERM, &sa, &old_term);
+	if (c->max_rowid > cursor)
+		cursor = c->max_rowid;
+	if (fflush(stdout) != 0)
+		status = CLI_WRITE;
+	while (status == CLI_OK && !follow_stop) {
+		if (!more)
+			nap(FOLLOW_POLL_MS);
+		if (follow_stop)
+			break;
+		look_at(c->dir, &now);
+		if (look_changed(&was, &now) &&
+		    store_open_ro(c->dir, &s2, NULL) == 0) {
+			/* (no WAL any more, as it was: look again next time) */
+			store_close(c->s);
+			c->s = s2;
+			was = now;
+			ver = -1;
+		}
+		if ((rc = store_data_version(c->s, &v)) != 0)
+			goto dberr;
+		if (v == ver && !more)
+			continue;
+		ver = v;
+		if ((rc = store_msg_stored_after(c->s, jid, cursor,
+		    FOLLOW_PAGE, &p)) != 0)
+			goto dberr;
+		for (i = 0; i < p.n && c->status == CLI_OK; i++)
+			put_msg(c, &p.msgs[i], false);
+		if (p.n > 0)
+			cursor = p.msgs[p.n - 1].rowid;
+		more = p.more;
+		store_msg_page_free(&p);
+		if (c->status != CLI_OK || fflush(stdout) != 0)
+			status = CLI_WRITE;
+	}
+	(void)sigaction(SIGINT, &old_int, NULL);
+	(void)sigaction(SIGTERM, &old_term, NULL);
+	return status;
+dberr:
+	fprintf(stderr, "wachat: cannot read the messages: %s\n",
+	    wc_strerror(rc));
+	(void)sigaction(SIGINT, &old_int, NULL);
+	(void)sigaction(SIGTERM, &old_term, NULL);
+	return CLI_DB;
+}
+
+/* The history as asked, then (--follow) what comes. */
+static int	history(struct cli *, const struct cli_args *, const char *);
+
 static int
 cmd_history(struct cli *c, const struct cli_args *a, const char *jid)
+{
+	struct db_look	 opened;
+	int64_t		 cursor = 0;
+	int		 rc, status;
+
+	look_at(c->dir, &opened);
+	if (a->follow && (rc = store_msg_last_rowid(c->s, &cursor)) != 0) {
+		fprintf(stderr, "wachat: cannot read the messages: %s\n",
+		    wc_strerror(rc));
+		return CLI_DB;
+	}
+	if ((status = history(c, a, jid)) != CLI_OK || !a->follow)
+		return status;
+	return follow(c, jid, cursor, &opened);
+}
+
+static int
+history(struct cli *c, const struct cli_args *a, const char *jid)
 {
 	struct store_msg_page	 p;
 	int64_t			 ts = INT64_MIN, rowid = INT64_MIN;
@@ -882,6 +1048,14 @@ opt_json(struct cli_args *a, const char *v)
 }
 
 static int
+opt_follow(struct cli_args *a, const char *v)
+{
+	(void)v;
+	a->follow = true;
+	return GO_ON;
+}
+
+static int
 opt_since(struct cli_args *a, const char *v)
 {
 	if (!cli_parse_date(v, &a->since))
@@ -917,6 +1091,7 @@ static const struct cli_opt {
 	size_t		 keep;		/* no fn: the value goes there */
 } OPTS[] = {
 	{ "json", no_argument, 'j', opt_json, 0 },
+	{ "follow", no_argument, 'F', opt_follow, 0 },
 	{ "since", required_argument, 's', opt_since, 0 },
 	{ "limit", required_argument, 'l', opt_limit, 0 },
 	{ "chat", required_argument, 'c', KEEP(chat) },
@@ -1087,7 +1262,8 @@ static int
 check_options(const struct cli_cmd *k, struct cli_args *a)
 {
 	if ((a->since_set && !k->since) || (a->chat != NULL && !k->chat) ||
-	    (a->format != NULL && !k->format))
+	    (a->format != NULL && !k->format) ||
+	    (a->follow && strcmp(k->name, "history") != 0))
 		return usage_error(a->cmd, "an option of another subcommand");
 	if (k->format) {
 		if (a->format == NULL)
@@ -1126,7 +1302,8 @@ cli_main(int argc, char **argv)
 	/* What is wrong is said in one line: the store's warnings (said
 	 * again in words) stay off stderr, its errors not. */
 	(void)log_open(NULL, LOG_ERROR);
-	if ((status = cli_open_db(a.file, a.data_dir, &c.s)) != CLI_OK)
+	if ((status = cli_open_db_at(a.file, a.data_dir, &c.s, c.dir,
+	    sizeof(c.dir))) != CLI_OK)
 		return status;
 	chat = k->arg_is_chat ? a.arg : a.chat;
 	status = chat != NULL ? resolve_chat(&c, chat, jid) : CLI_OK;

@@ -287,3 +287,60 @@ store_msg_page_after(struct store *s, const char *chat, int64_t ts_ms,
 {
 	return page(s, chat, PAGE_AFTER, ts_ms, rowid, max, out);
 }
+
+int
+store_msg_stored_after(struct store *s, const char *chat, int64_t rowid,
+    size_t max, struct store_msg_page *out)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) || max == 0 ||
+	    max > STORE_MSG_PAGE_MAX || out == NULL)
+		return -EINVAL;
+	/* The rowid range walks the table from the cursor (only the rows
+	 * stored since); "+chat" keeps the planner off the chat index,
+	 * which would visit the whole chat. */
+	if ((rc = store_q_prep(s, &st, "SELECT " MSG_COLS " FROM message"
+	    " WHERE rowid > ?2 AND +chat = ?1 AND kind != 5"
+	    " ORDER BY rowid LIMIT ?3")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, chat);
+	sqlite3_bind_int64(st, 2, rowid);
+	sqlite3_bind_int64(st, 3, (int64_t)max + 1);
+	return store_q_read_page(s, st, max, false, out,
+	    "loading the rows stored since");
+}
+
+int
+store_msg_last_rowid(struct store *s, int64_t *rowid)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (rowid == NULL)
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "SELECT coalesce(max(rowid), 0) FROM"
+	    " message")) != 0)
+		return rc;
+	if ((rc = store_q_step_one(s, st, "reading the last rowid")) == 1)
+		*rowid = sqlite3_column_int64(st, 0);
+	store_stmt_done(s, st);
+	return rc == 1 ? 0 : rc < 0 ? rc : -EIO;
+}
+
+int
+store_data_version(struct store *s, int64_t *version)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (version == NULL)
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "PRAGMA data_version")) != 0)
+		return rc;
+	if ((rc = store_q_step_one(s, st, "reading the data version")) == 1)
+		*version = sqlite3_column_int64(st, 0);
+	store_stmt_done(s, st);
+	return rc == 1 ? 0 : rc < 0 ? rc : -EIO;
+}

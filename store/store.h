@@ -639,6 +639,27 @@ MUST_CHECK int	store_msg_page_after(struct store *s, const char *chat,
 		    struct store_msg_page *out);
 
 /*
+ * Following a chat as rows are stored (wachat history --follow,
+ * src/cli.c).  store_msg_stored_after: up to max (1..STORE_MSG_PAGE_MAX)
+ * rows of chat whose rowid is above rowid, in the order they were stored
+ * (ascending rowid, whatever their ts_ms), hidden rows left out, without
+ * reactions or payloads; out->more when there are more.  It walks the
+ * rowids above the cursor of every chat, so it costs the rows stored
+ * since, not the chat's size.  Returns 0 and *out (freed with
+ * store_msg_page_free(); n may be 0), -EINVAL or -EIO.
+ * store_msg_last_rowid: the highest rowid of any message (0: none) in
+ * *rowid, the cursor to start from; 0 or -EIO.
+ * store_data_version: SQLite's data_version of s's connection in
+ * *version, which changes when another connection committed a change to
+ * the database (one read of the WAL index: cheap to poll); 0 or -EIO.
+ * All three work on a store_open_ro() connection; s's thread.
+ */
+MUST_CHECK int	store_msg_stored_after(struct store *s, const char *chat,
+		    int64_t rowid, size_t max, struct store_msg_page *out);
+MUST_CHECK int	store_msg_last_rowid(struct store *s, int64_t *rowid);
+MUST_CHECK int	store_data_version(struct store *s, int64_t *version);
+
+/*
  * Set sender's reaction on message target_id of chat (protocol.md 11.5):
  * one reaction per (chat, target, sender), the newest by ts_ms wins
  * (out-of-order arrivals keep the newest); emoji "" removes it (kept as a

@@ -112,4 +112,6 @@ include tests/offline17.mk
 include tests/reading17.mk
 include tests/cjk17.mk
 include tests/farback17.mk
+include tests/shellsend17.mk
+include $(srcdir)/tests/reactnames17.mk
 include tests/drafts17.mk

@@ -339,7 +339,7 @@ test_ev_wire_decode__gives_back_the_account__of_ev_linked(void **state)
 	size_t		 used;
 
 	(void)state;
-	assert_int_equal(EV_WIRE_VERSION >= 5, 1);
+	assert_true(EV_WIRE_VERSION >= 5);
 	assert_string_equal(ev_kind_name(EV_LINKED), "EV_LINKED");
 	ev_set(&ev->u.linked.jid, "15550000001:4@s.whatsapp.net");
 	ev_set(&ev->u.linked.number, "15550000001");
@@ -355,9 +355,9 @@ test_ev_wire_decode__gives_back_the_account__of_ev_linked(void **state)
 	buf_release(&b);
 }
 
-/* CMD_DRAFT and EV_CHATS' draft (version 6): a draft with a newline and
- * a NUL-free control character comes back byte for byte; a version-5
- * peer's frame of it is refused. */
+/* CMD_DRAFT and EV_CHATS' draft (version 7): a draft with a newline and
+ * a control character comes back byte for byte; a version-6 peer's frame
+ * of it is refused. */
 static void
 test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
     void **state)
@@ -369,7 +369,7 @@ test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
 	size_t		 used;
 
 	(void)state;
-	assert_int_equal(EV_WIRE_VERSION, 6);
+	assert_int_equal(EV_WIRE_VERSION, 7);
 	assert_string_equal(cmd_kind_name(CMD_DRAFT), "CMD_DRAFT");
 	assert_string_equal(c->u.draft.chat, "15550000002@s.whatsapp.net");
 	assert_string_equal(c->u.draft.text, "");
@@ -382,7 +382,7 @@ test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
 	assert_string_equal(cgot->u.draft.text,
 	    "half a line\nand \033[2Ja second");
 	cmd_free(cgot);
-	b.p[4] = 5;
+	b.p[4] = 6;
 	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
 	    WC_EPROTO);
 

@@ -38,6 +38,17 @@
 #define ALICE	"15550000002@s.whatsapp.net"
 #define BOB	"15550000003@s.whatsapp.net"
 #define NOW	1700000000000LL
+
+/* Row i's reactions line for w columns (valid until the next call). */
+static const char *
+reacts_line(const struct ui_msgs *m, size_t i, int w)
+{
+	static struct buf	 b = BUF_INIT;
+
+	buf_release(&b);
+	ui_msgs_reactions(m, i, w, &b);
+	return (const char *)b.p;
+}
 #define ENTER	'\r'
 #define UP	(UI_KEY_FN + KEY_UP)
 
@@ -940,7 +951,7 @@ test_ui_msgs__updates_rows_in_place_and_sanitises_text(void **st)
 	assert_int_equal(c->u.load_page.max, 1);
 	assert_cursor(c, 1699999003000LL, 2);
 	cmd_free(c);
-	assert_null(strchr(m.v[2].reactions, 0x1b));
+	assert_null(strchr(reacts_line(&m, 2, 80), 0x1b));
 	/* The answer refreshes the row in place, adds none. */
 	ev = page_ev(ALICE, 1, 3, 1, 1);
 	ev->u.page.msgs[0].reactions = xcalloc(1,
@@ -951,7 +962,7 @@ test_ui_msgs__updates_rows_in_place_and_sanitises_text(void **st)
 	(void)ui_msgs_page(&m, ev);
 	ev_free(ev);
 	assert_int_equal(m.n, 4);
-	assert_string_equal(m.v[2].reactions, "\xe2\x9d\xa4 2");
+	assert_string_equal(reacts_line(&m, 2, 80), "\xe2\x9d\xa4 2");
 	/* Another chat's events change nothing. */
 	ev = msg_ev(BOB, "X", 0, "x");
 	assert_false(ui_msgs_apply(&m, ev, NULL));
@@ -989,7 +1000,7 @@ test_ui_msgs__shows_the_engines_count__of_a_counted_reaction(void **st)
 	assert_true(ui_msgs_apply(&m, ev, &c));
 	ev_free(ev);
 	assert_null(c);
-	assert_string_equal(m.v[2].reactions,
+	assert_string_equal(reacts_line(&m, 2, 80),
 	    "\xf0\x9f\x91\x8d  \xe2\x9d\xa4 3");
 	/* every reaction taken back: none shown */
 	ev = ev_new(EV_REACTION);
@@ -999,7 +1010,93 @@ test_ui_msgs__shows_the_engines_count__of_a_counted_reaction(void **st)
 	assert_true(ui_msgs_apply(&m, ev, &c));
 	ev_free(ev);
 	assert_null(c);
-	assert_string_equal(m.v[2].reactions, "");
+	assert_string_equal(reacts_line(&m, 2, 80), "");
+	ui_msgs_release(&m);
+}
+
+/* tally[k] of ev: emoji sent by who[0..n) (NULL: ours) named names. */
+static void
+tally_set(struct ev_tally *t, const char *emoji, uint32_t count,
+    const char *const *who, const char *const *names, uint32_t n)
+{
+	uint32_t	 j;
+
+	t->emoji = xstrdup(emoji);
+	t->count = count;
+	t->who = xcalloc(n > 0 ? n : 1, sizeof(*t->who));
+	for (j = 0; j < n; j++) {
+		t->who[j].sender = xstrdup(who[j] != NULL ? who[j] : "");
+		t->who[j].name = xstrdup(names[j]);
+	}
+	t->nwho = n;
+}
+
+/* Who reacted, by name: ours "You", a named contact by the name known
+ * (control characters gone), an unnamed one by number; names that do not
+ * fit the width counted as "+n"; a sender's reaction the engine did not
+ * count moves to the new emoji, and its removal takes it away. */
+static void
+test_ui_msgs__names_who_reacted__within_the_width(void **st)
+{
+	static const char *const who1[] = { BOB, NULL };
+	static const char *const names1[] = { "Bob\x1b[2J", "" };
+	static const char *const who2[] = { ALICE };
+	static const char *const names2[] = { "" };
+	struct ui_msgs	 m;
+	struct cmd	*c = NULL;
+	struct ev	*ev;
+	const char	*l;
+
+	(void)st;
+	ui_msgs_init(&m);
+	cmd_free(ui_msgs_open(&m, ALICE));
+	ev = page_ev(ALICE, 0, 1, 3, 0);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.target.chat, ALICE);
+	ev_set(&ev->u.reaction.target.id, "ID3");
+	ev->u.reaction.counted = true;
+	ev->u.reaction.tally = xcalloc(2, sizeof(*ev->u.reaction.tally));
+	tally_set(&ev->u.reaction.tally[0], "\xf0\x9f\x91\x8d", 2, who1,
+	    names1, 2);
+	tally_set(&ev->u.reaction.tally[1], "\xe2\x9d\xa4", 1, who2, names2,
+	    1);
+	ev->u.reaction.ntally = 2;
+	assert_true(ui_msgs_apply(&m, ev, &c));
+	ev_free(ev);
+	assert_null(c);
+	l = reacts_line(&m, 2, 80);
+	assert_null(strchr(l, 0x1b));
+	assert_string_equal(l, "\xf0\x9f\x91\x8d 2 Bob\xef\xbf\xbd[2J, You  "
+	    "\xe2\x9d\xa4 +15550000002");
+	/* 20 columns: the thumbs' names, not the heart's */
+	assert_string_equal(reacts_line(&m, 2, 20),
+	    "\xf0\x9f\x91\x8d 2 Bob\xef\xbf\xbd[2J, You  \xe2\x9d\xa4");
+	/* 19: the first name and "+1" */
+	assert_string_equal(reacts_line(&m, 2, 19),
+	    "\xf0\x9f\x91\x8d 2 Bob\xef\xbf\xbd[2J, +1  \xe2\x9d\xa4");
+	/* 8: the emoji and counts only */
+	assert_string_equal(reacts_line(&m, 2, 8),
+	    "\xf0\x9f\x91\x8d 2  \xe2\x9d\xa4");
+	/* Bob's next, not counted: his moves to the heart, then goes */
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.target.chat, ALICE);
+	ev_set(&ev->u.reaction.target.id, "ID3");
+	ev_set(&ev->u.reaction.sender, BOB);
+	ev_set(&ev->u.reaction.emoji, "\xe2\x9d\xa4");
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_string_equal(reacts_line(&m, 2, 80), "\xf0\x9f\x91\x8d You  "
+	    "\xe2\x9d\xa4 2 +15550000002, +15550000003");
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.target.chat, ALICE);
+	ev_set(&ev->u.reaction.target.id, "ID3");
+	ev_set(&ev->u.reaction.sender, BOB);
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_string_equal(reacts_line(&m, 2, 80), "\xf0\x9f\x91\x8d You  "
+	    "\xe2\x9d\xa4 +15550000002");
 	ui_msgs_release(&m);
 }
 
@@ -2576,6 +2673,7 @@ main(void)
 		cmocka_unit_test(test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages),
 		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),
 		cmocka_unit_test(test_ui_msgs__shows_the_engines_count__of_a_counted_reaction),
+		cmocka_unit_test(test_ui_msgs__names_who_reacted__within_the_width),
 		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
 		cmocka_unit_test(test_ui_chats__drops_invisible_characters_from_names),
 		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),

@@ -152,8 +152,8 @@ check "Alt-s asks for the reaction" wait_pane 'React: 1 '
 tm send-keys -t wachat 1
 check "... 1 sends 👍 to bob's phone for ${eid:-?}" \
     inbox_match "\"emoji\":\"👍\",\"target_id\":\"$eid\""
-check "... and the reaction shows under the message" \
-    wait_pane '^.*│ +👍 *$'
+check "... and the reaction shows under the message, ours: 👍 You" \
+    wait_pane '^.*│ +👍 You *$'
 failed_now && { show; ctl phone-inbox $B | sed 's/^/# /'; }
 tm send-keys -t wachat Escape
 input_read

@@ -4,7 +4,7 @@
  * row's text wrapped (mentions named) and cached for a width, the rows a
  * message takes, the name its header shows for the sender, and the pane
  * drawn from the bottom up: day separators, headers with ticks, quotes,
- * text, reactions, notices.  Only ui_msgs_draw() calls curses.  Nothing
+ * text, reactions (who sent them, named to the width), notices.  Only ui_msgs_draw() calls curses.  Nothing
  * here calls ui/msgs.c.
  */
 #include "base/compat.h"
@@ -81,7 +81,7 @@ ui_msgs_block_rows(struct ui_msgs *m, size_t i, int w)
 	wrap(m, g, w - INDENT);
 	r += 1 + (g->deleted ? 1 : g->nrows);
 	r += g->quoted_id[0] != '\0' && !g->deleted;	/* the quote goes too */
-	r += g->reactions[0] != '\0';
+	r += g->nreacts > 0;
 	return r;
 }
 
@@ -109,6 +109,92 @@ ui_msgs_sender(const struct ui_msgs *m, size_t i, const char *peer,
 		*colour = (int)ui_group_colour(g->sender);
 	} else
 		buf_append(out, peer, strlen(peer) + 1);
+}
+
+/* Who sent reaction r of a row, appended to out with its NUL: "You" for
+ * ours, else as a sender is named (ui_group_name()). */
+static void
+reactor_name(const struct ui_msgs *m, const struct ui_reactor *r,
+    struct buf *out)
+{
+	const struct ui_member	*mb;
+
+	mb = m->group != NULL && r->sender[0] != '\0' ?
+	    ui_group_member(m->group, r->sender) : NULL;
+	if (r->sender[0] == '\0' || (mb != NULL && mb->is_me))
+		buf_append(out, _("You"), strlen(_("You")) + 1);
+	else
+		ui_group_name(m->group, r->sender, r->name, out);
+}
+
+/* The display width of ", +n". */
+static int
+more_width(uint32_t n)
+{
+	char	 s[24];
+
+	return snprintf(s, sizeof(s), ", +%u", (unsigned)n);
+}
+
+void
+ui_msgs_reactions(const struct ui_msgs *m, size_t i, int w, struct buf *out)
+{
+	const struct ui_msg	*g = &m->v[i];
+	const struct ui_react	*r;
+	struct buf		 name = BUF_INIT;
+	char			 num[24];
+	int			*head, used = 0, rest = 0, nw;
+	size_t			 k, j;
+
+	if (g->nreacts == 0) {
+		buf_push(out, '\0');
+		return;
+	}
+	/* each emoji and its count go in whatever the width: the names
+	 * share what is left, first come first */
+	head = xcalloc(g->nreacts, sizeof(*head));
+	for (k = 0; k < g->nreacts; k++) {
+		r = &g->reacts[k];
+		head[k] = ui_text_width(r->emoji, strlen(r->emoji)) +
+		    (k > 0 ? 2 : 0);
+		if (r->count > 1)
+			head[k] += snprintf(num, sizeof(num), " %u",
+			    (unsigned)r->count);
+		rest += head[k];
+	}
+	for (k = 0; k < g->nreacts; k++) {
+		r = &g->reacts[k];
+		if (k > 0)
+			buf_append(out, "  ", 2);
+		buf_append(out, r->emoji, strlen(r->emoji));
+		if (r->count > 1) {
+			snprintf(num, sizeof(num), " %u", (unsigned)r->count);
+			buf_append(out, num, strlen(num));
+		}
+		used += head[k];
+		rest -= head[k];
+		for (j = 0; j < r->nwho; j++) {
+			name.len = 0;
+			buf_append(&name, j == 0 ? " " : ", ", j == 0 ? 1 : 2);
+			reactor_name(m, &r->who[j], &name);
+			nw = ui_text_width((char *)name.p, name.len - 1);
+			/* room for it, and for "+n" when others follow */
+			if (used + nw + (r->count > j + 1 ? more_width(
+			    r->count - (uint32_t)j - 1) : 0) + rest > w)
+				break;
+			buf_append(out, name.p, name.len - 1);
+			used += nw;
+		}
+		if (j > 0 && r->count > j) {
+			snprintf(num, sizeof(num), ", +%u",
+			    (unsigned)(r->count - j));
+			buf_append(out, num, strlen(num));
+			used += more_width(r->count - (uint32_t)j);
+		}
+	}
+	buf_push(out, '\0');
+	buf_release(&name);
+	free(head);
 }
 
 static const char *
@@ -340,6 +426,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
     int64_t now_ms)
 {
 	struct ui_msg	*g = &m->v[i];
+	struct buf	 line = BUF_INIT;
 	int		 y;
 	bool		 sel = (int)i == m->sel;
 
@@ -370,9 +457,12 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 		    strlen(_("message deleted")), p->w - INDENT);
 		attroff(A_DIM | A_ITALIC);
 	}
-	if (g->reactions[0] != '\0' && (y = next_row(p)) >= 0)
-		(void)ui_text_draw(y, p->x + INDENT, g->reactions,
-		    strlen(g->reactions), p->w - INDENT);
+	if (g->nreacts > 0 && (y = next_row(p)) >= 0) {
+		ui_msgs_reactions(m, i, p->w - INDENT, &line);
+		(void)ui_text_draw(y, p->x + INDENT, (char *)line.p,
+		    strlen((char *)line.p), p->w - INDENT);
+		buf_release(&line);
+	}
 }
 
 void

@@ -56,10 +56,38 @@ set_clean(char **slot, const char *s, bool multiline)
 }
 
 static void
-msg_release(struct ui_msg *g)
+reactor_release(struct ui_reactor *r)
+{
+	free(r->sender);
+	free(r->name);
+}
+
+static void
+react_release(struct ui_react *r)
 {
 	size_t	 i;
 
+	free(r->emoji);
+	for (i = 0; i < r->nwho; i++)
+		reactor_release(&r->who[i]);
+	free(r->who);
+}
+
+static void
+reacts_release(struct ui_msg *g)
+{
+	size_t	 i;
+
+	for (i = 0; i < g->nreacts; i++)
+		react_release(&g->reacts[i]);
+	free(g->reacts);
+	g->reacts = NULL;
+	g->nreacts = 0;
+}
+
+static void
+msg_release(struct ui_msg *g)
+{
 	free(g->id);
 	free(g->sender);
 	free(g->sender_name);
@@ -67,12 +95,7 @@ msg_release(struct ui_msg *g)
 	free(g->quoted_id);
 	free(g->quoted_sender);
 	free(g->quoted);
-	free(g->reactions);
-	for (i = 0; i < g->nreacts; i++) {
-		free(g->reacts[i].sender);
-		free(g->reacts[i].emoji);
-	}
-	free(g->reacts);
+	reacts_release(g);
 	free(g->shown);
 	free(g->spans);
 	free(g->rows);
@@ -281,27 +304,33 @@ notice_line(enum ev_notice kind, uint32_t device, const char *name,
 	return clean(words, false);
 }
 
-/* The reactions shown under a row: "👍 2  ❤️" (the count when > 1),
- * each emoji sanitised. */
-static char *
-summary(const struct ev_tally *t, uint32_t n)
+/* g's reactions, all of them, from the engine's count t[0..n): each
+ * emoji and name sanitised. */
+static void
+reacts_of_tally(struct ui_msg *g, const struct ev_tally *t, uint32_t n)
 {
-	struct buf	 b = BUF_INIT;
-	uint32_t	 i;
-	char		 num[24];
+	struct ui_react	*r;
+	uint32_t	 i, j;
 
+	reacts_release(g);
+	if (n == 0)
+		return;
+	g->reacts = xcalloc(n, sizeof(*g->reacts));
 	for (i = 0; i < n; i++) {
-		if (b.len > 0)
-			buf_append(&b, "  ", 2);
-		wc_sanitize(t[i].emoji, strlen(t[i].emoji), false, &b);
-		b.len--;	/* its NUL */
-		if (t[i].count > 1) {
-			snprintf(num, sizeof(num), " %u", (unsigned)t[i].count);
-			buf_append(&b, num, strlen(num));
+		if (t[i].emoji == NULL || t[i].emoji[0] == '\0' ||
+		    t[i].count == 0)
+			continue;
+		r = &g->reacts[g->nreacts++];
+		r->emoji = clean(t[i].emoji, false);
+		r->count = t[i].count;
+		r->who = xcalloc(t[i].nwho > 0 ? t[i].nwho : 1,
+		    sizeof(*r->who));
+		for (j = 0; j < t[i].nwho && j < t[i].count; j++) {
+			r->who[j].sender = xstrdup(t[i].who[j].sender);
+			r->who[j].name = clean(t[i].who[j].name, false);
 		}
+		r->nwho = j;
 	}
-	buf_push(&b, '\0');
-	return (char *)b.p;
 }
 
 /* Fill g from a page row. */
@@ -333,7 +362,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->quoted_id = xstrdup(e->quoted_id);
 	g->quoted_sender = xstrdup(e->quoted_sender);
 	g->quoted = clean(e->quoted_text, false);
-	g->reactions = summary(e->reactions, e->nreactions);
+	reacts_of_tally(g, e->reactions, e->nreactions);
 	g->from_me = e->from_me;
 	g->notice = e->kind == EV_ROW_NOTICE;
 	g->edited = e->edited_ms != 0;
@@ -542,58 +571,71 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 	return true;
 }
 
-/* The reactions summary of a row from its event reactions: "👍 2  ❤️". */
+/* The most people whose reactions to one row known only from events
+ * are kept. */
+#define REACTORS_MAX	256
+
+/* Take sender's reaction to g away, if g has it named. */
 static void
-summarise(struct ui_msg *g)
+unreact(struct ui_msg *g, const char *sender)
 {
-	struct buf	 b = BUF_INIT;
-	size_t		 i, j, n;
-	bool		 seen;
-	char		 num[24];
+	struct ui_react	*r;
+	size_t		 i, j;
 
 	for (i = 0; i < g->nreacts; i++) {
-		if (g->reacts[i].emoji[0] == '\0')
+		r = &g->reacts[i];
+		for (j = 0; j < r->nwho; j++)
+			if (strcmp(r->who[j].sender, sender) == 0)
+				break;
+		if (j == r->nwho)
 			continue;
-		for (seen = false, j = 0; j < i && !seen; j++)
-			seen = strcmp(g->reacts[j].emoji,
-			    g->reacts[i].emoji) == 0;
-		if (seen)
-			continue;
-		for (n = 0, j = i; j < g->nreacts; j++)
-			n += strcmp(g->reacts[j].emoji, g->reacts[i].emoji) ==
-			    0;
-		if (b.len > 0)
-			buf_append(&b, "  ", 2);
-		buf_append(&b, g->reacts[i].emoji, strlen(g->reacts[i].emoji));
-		if (n > 1) {
-			snprintf(num, sizeof(num), " %zu", n);
-			buf_append(&b, num, strlen(num));
+		reactor_release(&r->who[j]);
+		memmove(&r->who[j], &r->who[j + 1], (r->nwho - j - 1) *
+		    sizeof(*r->who));
+		r->nwho--;
+		if (--r->count == 0) {
+			react_release(r);
+			memmove(r, r + 1, (g->nreacts - i - 1) * sizeof(*r));
+			g->nreacts--;
 		}
+		return;
 	}
-	buf_push(&b, '\0');
-	free(g->reactions);
-	g->reactions = (char *)b.p;
 }
 
+/* sender's reaction to g is emoji now ("" none): an event the engine
+ * did not count. */
 static void
 react(struct ui_msg *g, const char *sender, const char *emoji)
 {
-	size_t	 i;
+	struct ui_react	*r;
+	char		*e = clean(emoji, false);
+	size_t		 i, n = 0;
 
+	unreact(g, sender);
 	for (i = 0; i < g->nreacts; i++)
-		if (strcmp(g->reacts[i].sender, sender) == 0)
-			break;
+		n += g->reacts[i].count;
+	if (e[0] == '\0' || n >= REACTORS_MAX) {
+		free(e);	/* bounded: one per sender */
+		return;
+	}
+	for (i = 0; i < g->nreacts && strcmp(g->reacts[i].emoji, e) != 0;
+	    i++)
+		;
 	if (i == g->nreacts) {
-		if (g->nreacts >= 256)
-			return;		/* bounded: one per sender */
 		g->reacts = xrealloc(g->reacts, (g->nreacts + 1) *
 		    sizeof(*g->reacts));
-		g->reacts[i].sender = xstrdup(sender);
-		g->reacts[i].emoji = NULL;
-		g->nreacts++;
+		r = &g->reacts[g->nreacts++];
+		memset(r, 0, sizeof(*r));
+		r->emoji = e;
+	} else {
+		r = &g->reacts[i];
+		free(e);
 	}
-	set_clean(&g->reacts[i].emoji, emoji, false);
-	summarise(g);
+	r->who = xrealloc(r->who, (r->nwho + 1) * sizeof(*r->who));
+	r->who[r->nwho].sender = xstrdup(sender);
+	r->who[r->nwho].name = xstrdup("");
+	r->nwho++;
+	r->count++;
 }
 
 /* An EV_MESSAGE as a new row, in time order. */
@@ -631,7 +673,6 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	q = e->quoted_id[0] != '\0' ? ui_msgs_find(m, e->quoted_id) : -1;
 	g->quoted = xstrdup(q >= 0 && q != (int)at ? m->v[q].text : "");
 	g->quoted[strcspn(g->quoted, "\n")] = '\0';
-	g->reactions = xstrdup("");
 	g->from_me = e->key.from_me;
 	g->notice = e->notice;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
@@ -664,8 +705,7 @@ reaction(struct ui_msgs *m, struct ui_msg *g, const struct ev_reaction *r,
     struct cmd **refresh)
 {
 	if (r->counted) {
-		free(g->reactions);
-		g->reactions = summary(r->tally, r->ntally);
+		reacts_of_tally(g, r->tally, r->ntally);
 		return;
 	}
 	if (g->rowid != 0 && refresh != NULL) {

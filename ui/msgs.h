@@ -43,10 +43,20 @@ enum ui_tick {
  * alike; played shows as read, received as none). */
 enum ui_tick	ui_tick_of(enum ev_state state);
 
-/* A reaction of one sender to a row known only from events. */
+/* One person's reaction to a row. */
+struct ui_reactor {
+	char	*sender;	/* raw user JID; "" ours */
+	char	*name;		/* sanitised contact or push name; "" unknown
+				 * or ours */
+};
+
+/* One emoji of a row's reactions: how many sent it, and who (the first
+ * nwho of them, in the order they came; nwho <= count). */
 struct ui_react {
-	char	*sender;	/* raw; "" ours */
-	char	*emoji;		/* sanitised */
+	char			*emoji;		/* sanitised, never "" */
+	uint32_t		 count;		/* >= 1 */
+	struct ui_reactor	*who;
+	size_t			 nwho;
 };
 
 /* One message row; strings owned, never NULL. */
@@ -60,8 +70,8 @@ struct ui_msg {
 	char		*quoted_id;	/* raw; "" not a reply */
 	char		*quoted_sender;	/* raw */
 	char		*quoted;	/* sanitised, one line; may be "" */
-	char		*reactions;	/* sanitised summary, one line */
-	struct ui_react	*reacts;	/* from events (rowid 0 rows) */
+	struct ui_react	*reacts;	/* per emoji, in the order each first
+					 * came */
 	size_t		 nreacts;
 	bool		 from_me, notice, edited, deleted;
 	enum ui_tick	 tick;
@@ -182,6 +192,18 @@ const char	*ui_msgs_text(struct ui_msgs *m, size_t i);
  */
 void		ui_msgs_sender(const struct ui_msgs *m, size_t i,
 		    const char *peer, struct buf *out, int *colour);
+
+/*
+ * Row i's reactions line, appended to out with a NUL ("" none): each
+ * emoji with its count when more than one sent it and who did, by name
+ * (ours "You"; the contact or push name, else the number), in the order
+ * they came: "👍 2 Bob, You  ❤️ Carol".  The names that do not fit in w
+ * display columns are counted instead ("👍 5 Bob, +4"); the emoji and
+ * counts always go in, cut by the drawing when even they do not fit.
+ * Main thread.
+ */
+void		ui_msgs_reactions(const struct ui_msgs *m, size_t i, int w,
+		    struct buf *out);
 
 /* The index of the row with id, or -1. */
 int		ui_msgs_find(const struct ui_msgs *m, const char *id);
