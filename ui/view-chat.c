@@ -197,7 +197,8 @@ ui_view_chat_drafts_load(struct ui_view *v, const struct ev_chats *ec)
 	for (i = 0; i < ec->nchats; i++) {
 		const struct ev_chat	*e = &ec->chats[i];
 
-		if (e->draft[0] == '\0' || draft_of(v, e->jid) != NULL ||
+		if (e->draft == NULL || e->draft[0] == '\0' ||
+		    draft_of(v, e->jid) != NULL ||
 		    strlen(e->draft) >= UI_INPUT_MAX)
 			continue;
 		if (v->chat.drafts[UI_VIEW_DRAFTS_MAX - 1].chat != NULL)
