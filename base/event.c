@@ -179,7 +179,7 @@ LAYOUT(ev_msg,
 	F_U32(struct ev_msg, notice_device));
 LAYOUT(ev_page,
 	F_STR(struct ev_page, chat),
-	F_ENUM(struct ev_page, dir, ev_page_dir, EV_PAGE_OLDEST),
+	F_ENUM(struct ev_page, dir, ev_page_dir, EV_PAGE_FROM),
 	F_BOOL(struct ev_page, more_before),
 	F_BOOL(struct ev_page, more_after),
 	F_ARRAY(struct ev_page, msgs, nmsgs, ev_msg));
@@ -279,10 +279,11 @@ LAYOUT(cmd_load_chats,
 	F_U32(struct cmd_load_chats, max));
 LAYOUT(cmd_load_page,
 	F_STR(struct cmd_load_page, chat),
-	F_ENUM(struct cmd_load_page, dir, ev_page_dir, EV_PAGE_OLDEST),
+	F_ENUM(struct cmd_load_page, dir, ev_page_dir, EV_PAGE_FROM),
 	F_STRUCT(struct cmd_load_page, from, ev_cursor),
 	F_I64(struct cmd_load_page, rowid),
-	F_U32(struct cmd_load_page, max));
+	F_U32(struct cmd_load_page, max),
+	F_U32(struct cmd_load_page, unread));
 LAYOUT(cmd_group_create,
 	F_STR(struct cmd_group_create, subject),
 	F_STRV(struct cmd_group_create, members, nmembers));

@@ -55,6 +55,11 @@ enum ev_page_dir {
 	EV_PAGE_AROUND,		/* a message (by rowid) with rows each side:
 				 * a search hit, in context */
 	EV_PAGE_OLDEST,		/* the chat's oldest rows (Home) */
+	EV_PAGE_UNREAD,		/* opening a chat with unread messages:
+				 * the newest rows when its first unread
+				 * is among them, else the rows from it */
+	EV_PAGE_FROM,		/* the rows from the first on or after a
+				 * time (jump to a date) */
 };
 
 /* Where one of our messages is; an incoming one is EV_STATE_NONE. */
@@ -573,15 +578,21 @@ struct cmd_load_chats {
 
 /*
  * CMD_LOAD_PAGE: up to max rows of chat (0: 50): the newest, the oldest,
- * the rows before or after the cursor from, or around the message of rowid
- * (max / 2 each side).
+ * the rows before or after the cursor from, around the message of rowid
+ * (max / 2 each side), from the first of the last unread incoming
+ * messages (EV_PAGE_UNREAD: the newest page when that one is in it), or
+ * from the first on or after from.ts_ms (EV_PAGE_FROM).  The EV_PAGE of
+ * EV_PAGE_UNREAD and EV_PAGE_FROM says more_before and more_after.
  */
 struct cmd_load_page {
 	char		*chat;
 	enum ev_page_dir dir;
-	struct ev_cursor from;		/* EV_PAGE_BEFORE, EV_PAGE_AFTER */
+	struct ev_cursor from;		/* EV_PAGE_BEFORE, EV_PAGE_AFTER;
+					 * EV_PAGE_FROM: from.ts_ms */
 	int64_t		 rowid;		/* EV_PAGE_AROUND */
 	uint32_t	 max;
+	uint32_t	 unread;	/* EV_PAGE_UNREAD: the chat's unread
+					 * count (>= 1) */
 };
 
 /*

@@ -18,6 +18,7 @@
 #include "base/jid.h"
 #include "base/notice.h"
 #include "base/sanitize.h"
+#include "base/sysrand.h"
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
@@ -66,6 +67,26 @@ app_read_name(struct app *a, const char *jid)
 	if (app_dm_name(a->store, jid, name, sizeof(name)) != 1)
 		name[0] = '\0';
 	return xstrdup(name);
+}
+
+/* notice_name_fn of the store: a person's contact or push name now. */
+static void
+name_now(void *arg, const char *jid, char *out, size_t len)
+{
+	struct app	*a = arg;
+
+	if (app_dm_name(a->store, jid, out, len) != 1)
+		out[0] = '\0';
+}
+
+char *
+app_read_notice(struct app *a, const char *text)
+{
+	char	 words[1024];
+
+	if (notice_group_words(text, name_now, a, words, sizeof(words)) != 1)
+		return NULL;
+	return xstrdup(words);
 }
 
 /* ---- the groups the UI was told of ---- */
@@ -168,12 +189,14 @@ app_read_group(struct app *a, const char *group)
 /* A chat's preview: its newest row's text, a typed notice in words (the
  * member it names by number). */
 static char *
-preview_of(const struct store_chat *sc)
+preview_of(struct app *a, const struct store_chat *sc)
 {
-	char	 words[512], who[64];
+	char	 words[512], who[64], *g;
 
 	if (sc->last_kind != STORE_MSG_NOTICE)
 		return xstrdup(sc->last_text);
+	if ((g = app_read_notice(a, sc->last_text)) != NULL)
+		return g;	/* a group's line, its people named now */
 	who[0] = '+';
 	if (sc->last_sender == NULL ||
 	    !jid_phone_of(sc->last_sender, who + 1, sizeof(who) - 1))
@@ -192,10 +215,11 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->name = xstrdup(wc_has_label(sc->contact_name) ? sc->contact_name :
 	    wc_has_label(sc->name) ? sc->name : wc_has_label(sc->push_name) ?
 	    sc->push_name : "");
-	ec->preview = preview_of(sc);
+	ec->preview = preview_of(a, sc);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
-	ec->muted = sc->muted_until != 0;
+	/* muted for ever (-1), or until a time still to come */
+	ec->muted = sc->muted_until == -1 || sc->muted_until > sys_now_ms(NULL);
 	ec->pinned = sc->pinned != 0;
 	ec->last_from_me = sc->last_from_me;
 	ec->last_state = state_of(sc->last_state);
@@ -285,6 +309,8 @@ tally(struct app *a, const struct store_reaction *r, size_t nr,
 static void
 msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 {
+	char	*g;
+
 	em->rowid = m->rowid;
 	em->id = xstrdup(m->id);
 	em->sender = xstrdup(m->sender);
@@ -302,7 +328,13 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->deleted = m->deleted;
 	tally(a, m->reactions, m->nreactions, &em->reactions,
 	    &em->nreactions);
-	if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words by the UI */
+	if (m->kind == STORE_MSG_NOTICE && (g = app_read_notice(a,
+	    em->text)) != NULL) {
+		/* a group's line: its people named as known now */
+		free(em->text);
+		em->text = g;
+	} else if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words
+						 * by the UI */
 		notice_parse(em->text, &em->notice_kind, &em->notice_device);
 }
 
@@ -364,6 +396,76 @@ around(struct app *a, const struct cmd_load_page *c, size_t max)
 	app_eng_send(a, ev);
 }
 
+/*
+ * Whether chat has a row older than p's first (p not empty): *before.
+ * Returns 0 or the store's error.
+ */
+static int
+older_left(struct app *a, const char *chat, const struct store_msg_page *p,
+    bool *before)
+{
+	struct store_msg_page	 q;
+	int			 rc;
+
+	*before = false;
+	if (p->n == 0)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	if ((rc = store_msg_page_before(a->store, chat, p->msgs[0].ts_ms,
+	    p->msgs[0].rowid, 1, &q)) == 0)
+		*before = q.n > 0;
+	store_msg_page_free(&q);
+	return rc;
+}
+
+/*
+ * EV_PAGE_UNREAD: opening a chat with c->unread unread messages.  When
+ * the first of them is among the newest max rows, the newest page (the
+ * screen finds the line's place by counting back); else the max rows
+ * from it, with more_after (and more_before when older rows are left).
+ * EV_PAGE_FROM: the max rows from the first at or after c->from.ts_ms
+ * (none: an empty page, the screen says so).
+ */
+static void
+page_from(struct app *a, const struct cmd_load_page *c, size_t max)
+{
+	struct store_msg_page	 p;
+	struct ev		*ev;
+	int64_t			 ts = 0, rowid = 0;
+	bool			 before = false, from = false;
+	int			 rc = 0;
+
+	memset(&p, 0, sizeof(p));
+	if (c->dir == EV_PAGE_FROM) {
+		rc = store_msg_page_from(a->store, c->chat, c->from.ts_ms, max,
+		    &p);
+		from = true;
+	} else if (c->unread > 0 && (rc = store_msg_first_unread(a->store,
+	    c->chat, c->unread, &ts, &rowid)) == 1) {
+		/* rowid - 1: the page after the row just before it */
+		rc = store_msg_page_after(a->store, c->chat, ts, rowid - 1,
+		    max, &p);
+		if ((from = rc == 0 && p.more) == false)
+			store_msg_page_free(&p);
+	}
+	if (rc >= 0 && !from) {
+		memset(&p, 0, sizeof(p));
+		rc = store_msg_page_newest(a->store, c->chat, max, &p);
+		before = p.more;
+	} else if (rc >= 0)
+		rc = older_left(a, c->chat, &p, &before);
+	if (rc < 0) {
+		store_msg_page_free(&p);
+		app_eng_error(a, _("cannot read the messages"), rc);
+		return;
+	}
+	ev = page_ev(a, c->chat, c->dir, &p);
+	ev->u.page.more_before = before;
+	ev->u.page.more_after = from && p.more;
+	store_msg_page_free(&p);
+	app_eng_send(a, ev);
+}
+
 void
 app_read_page(struct app *a, const struct cmd_load_page *c)
 {
@@ -378,6 +480,10 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		max = PAGE_DEFAULT;
 	if (c->dir == EV_PAGE_AROUND) {
 		around(a, c, max);
+		return;
+	}
+	if (c->dir == EV_PAGE_UNREAD || c->dir == EV_PAGE_FROM) {
+		page_from(a, c, max);
 		return;
 	}
 	memset(&p, 0, sizeof(p));
@@ -397,6 +503,8 @@ app_read_page(struct app *a, const struct cmd_load_page *c)
 		    c->from.rowid, max, &p);
 		break;
 	case EV_PAGE_AROUND:
+	case EV_PAGE_UNREAD:
+	case EV_PAGE_FROM:
 		break;
 	}
 	if (rc != 0) {

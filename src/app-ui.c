@@ -20,10 +20,12 @@
 
 #include <uv.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "base/event.h"
 #include "base/i18n.h"
 #include "base/log.h"
+#include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "src/app-int.h"
 #include "src/evq.h"
@@ -59,17 +61,84 @@ last_words(struct app *a, const struct ev *ev)
 	}
 }
 
+/* The job's why: text, sanitised to one line. */
+static void
+job_words(struct app_job *j, const char *text)
+{
+	struct buf	 b = BUF_INIT;
+
+	wc_sanitize(text, strlen(text), false, &b);
+	snprintf(j->why, sizeof(j->why), "%s", (const char *)b.p);
+	buf_release(&b);
+}
+
+/* An event while a job runs: nothing shown; a QR code or a logout ends
+ * it (no link is made for a job), a lost connection's words are kept. */
+static void
+job_event(struct app *a, const struct ev *ev)
+{
+	switch (ev->kind) {
+	case EV_QR:
+	case EV_PAIR_CODE:
+		a->job->unlinked = true;
+		app_ui_quit(a);
+		break;
+	case EV_LOGGED_OUT:
+		job_words(a->job, ev->u.logged_out.why);
+		app_ui_quit(a);
+		break;
+	case EV_DISCONNECTED:
+		job_words(a->job, ev->u.disconnected.why);
+		break;
+	case EV_CONNECTED:
+		a->job->why[0] = '\0';
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+on_job(uv_timer_t *t)
+{
+	struct app	*a = t->data;
+	int		 st;
+
+	if (a->quit_sent)
+		return;
+	if ((st = a->job->poll(a->job->arg)) != APP_JOB_PENDING) {
+		a->job->status = st;
+		app_ui_quit(a);
+	}
+}
+
+void
+app_ui_start_job(struct app *a)
+{
+	uv_timer_init(&a->ui_loop, &a->job_timer);
+	a->job_timer.data = a;
+	uv_timer_start(&a->job_timer, on_job, 0, APP_JOB_POLL_MS);
+}
+
 /* EV_STOPPED: the engine is done; the main loop's handles close. */
 static void
 stopped(struct app *a, const struct ev *ev, struct evq *q)
 {
 	a->stopped = true;
+	app_notify_stop(a);
 	/* Asked to quit and stopped cleanly: success. */
 	a->status = a->quit_sent && ev->u.stopped.err == 0 ? EXIT_SUCCESS :
 	    a->db_status != 0 ? a->db_status : EXIT_FAILURE;
 	uv_close((uv_handle_t *)&a->sigint, close_cb);
 	uv_close((uv_handle_t *)&a->sigterm, close_cb);
 	uv_close((uv_handle_t *)&a->sighup, close_cb);
+	if (a->job != NULL) {
+		uv_close((uv_handle_t *)&a->job_timer, close_cb);
+		if (!a->quit_sent && (ev->u.stopped.why[0] != '\0' ||
+		    ev->u.stopped.err != 0))
+			job_words(a->job, ev->u.stopped.why[0] != '\0' ?
+			    ev->u.stopped.why : wc_strerror(ev->u.stopped.err));
+	}
 	if (a->screen != NULL) {
 		uv_close((uv_handle_t *)&a->keys, close_cb);
 		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
@@ -86,7 +155,9 @@ app_ui_ready(struct evq *q, void *arg)
 	struct ev	*ev;
 
 	while (!a->stopped && (ev = evq_pop(q)) != NULL) {
-		if (a->screen != NULL)
+		if (a->job != NULL)
+			job_event(a, ev);
+		else if (a->screen != NULL)
 			ui_screen_apply(a->screen, ev);
 		else
 			app_print_ev(ev, a->draw_qr);
@@ -171,6 +242,24 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	o->read_receipts = c->read_receipts;
 	o->send_typing = c->send_typing;
 	o->clipboard = c->clipboard;
+	o->bell = c->bell;
+	switch (c->notify_terminal) {
+	case CONF_NOTIFY_NONE:
+		o->notify_osc = UI_NOTIFY_OSC_NONE;
+		break;
+	case CONF_NOTIFY_OSC777:
+		o->notify_osc = UI_NOTIFY_OSC_777;
+		break;
+	case CONF_NOTIFY_OSC9:
+		o->notify_osc = UI_NOTIFY_OSC_9;
+		break;
+	case CONF_NOTIFY_OSC99:
+		o->notify_osc = UI_NOTIFY_OSC_99;
+		break;
+	}
+	o->in_tmux = getenv("TMUX") != NULL && getenv("TMUX")[0] != '\0';
+	o->notify_preview = c->notify_preview;
+	o->title = c->title;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
 			continue;
@@ -266,6 +355,10 @@ app_ui_start_screen(struct app *a)
 	if ((rc = ui_screen_new(&a->screen)) != 0) {
 		log_warn("no curses screen: %s", wc_strerror(rc));
 		return;
+	}
+	if (a->conf->notify_command != NULL) {
+		a->view.notify = app_notify_run;
+		a->view.notify_arg = a;
 	}
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to

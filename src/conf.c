@@ -326,6 +326,37 @@ set_log_level(struct conf *c, const struct setting *s, const char *value,
 	return -EINVAL;
 }
 
+static int
+set_notify_terminal(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	static const char *const words[] = {
+		[CONF_NOTIFY_NONE] = "none", [CONF_NOTIFY_OSC777] = "osc777",
+		[CONF_NOTIFY_OSC9] = "osc9", [CONF_NOTIFY_OSC99] = "osc99",
+	};
+	size_t	 i;
+
+	(void)s;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(value, words[i]) == 0) {
+			c->notify_terminal = (enum conf_notify_terminal)i;
+			return 0;
+		}
+	*why = N_("not one of none, osc777, osc9, osc99");
+	return -EINVAL;
+}
+
+/* A command (words at spaces, no shell) that may be unset (""). */
+static int
+set_command(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	(void)why;
+	value += strspn(value, " \t");
+	set_str(field(c, s), value[0] == '\0' ? NULL : value);
+	return 0;
+}
+
 /* key-ACTION: a key name as the screen reads them (ui/keys.h). */
 static int
 set_key(struct conf *c, int action, const char *value, const char **why)
@@ -357,6 +388,11 @@ static const struct setting settings[] = {
 	{ "enter-sends", set_yes_no, F(enter_sends) },
 	{ "full-history", set_yes_no, F(full_history) },
 	{ "clipboard", set_yes_no, F(clipboard) },
+	{ "bell", set_yes_no, F(bell) },
+	{ "notify-terminal", set_notify_terminal, F(notify_terminal) },
+	{ "notify-command", set_command, F(notify_command) },
+	{ "notify-preview", set_yes_no, F(notify_preview) },
+	{ "title", set_yes_no, F(title) },
 };
 #undef F
 
@@ -541,6 +577,7 @@ conf_release(struct conf *c)
 	free(c->version);
 	free(c->data_dir);
 	free(c->qr_file);
+	free(c->notify_command);
 	free(c->log_file);
 	for (i = 0; i < CONF_KEY_ACTIONS; i++)
 		free(c->keys[i]);
@@ -571,6 +608,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.full_history = true;
 	c.enter_sends = true;
 	c.clipboard = true;
+	c.bell = c.notify_preview = c.title = true;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);

@@ -23,6 +23,15 @@
 #define CONF_KEY_ACTIONS	27	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 
+/* notify-terminal: how a desktop notification goes through the terminal
+ * (ui/notify.h: OSC 777, OSC 9, OSC 99). */
+enum conf_notify_terminal {
+	CONF_NOTIFY_NONE,
+	CONF_NOTIFY_OSC777,
+	CONF_NOTIFY_OSC9,
+	CONF_NOTIFY_OSC99,
+};
+
 /* The settings.  Strings are owned (freed by conf_release()). */
 struct conf {
 	char		*url;		/* the WebSocket URL; never NULL */
@@ -46,6 +55,17 @@ struct conf {
 	bool		 enter_sends;	/* Enter sends; no: Enter is a newline
 					 * and key-send (Ctrl-x) sends */
 	bool		 clipboard;	/* the copy key writes OSC 52 */
+	/* Notifications (issue 17 point 3), for what comes while it is not
+	 * on a focused screen. */
+	bool		 bell;		/* BEL (default yes) */
+	enum conf_notify_terminal notify_terminal; /* a desktop notification
+					 * through the terminal (default
+					 * none) */
+	char		*notify_command; /* run with the title and the body
+					 * as two more arguments, or NULL */
+	bool		 notify_preview; /* ... saying the text (default yes) */
+	bool		 title;		/* the window title counts the unread
+					 * chats (default yes) */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
 	 * NULL for the default.  The key names are checked by the screen
 	 * (ui/keys.h) when it starts. */

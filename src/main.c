@@ -137,6 +137,20 @@ usage(FILE *f)
 	    "clipboard\n"
 	    "                      through the terminal (OSC 52; default "
 	    "yes)\n"), f);
+	fputs(_("  --bell yes|no       ring the bell for a message not on "
+	    "screen\n"
+	    "                      (default yes)\n"), f);
+	fputs(_("  --notify-terminal none|osc777|osc9|osc99  a desktop "
+	    "notification\n"
+	    "                      through the terminal (default none)\n"),
+	    f);
+	fputs(_("  --notify-command CMD  run CMD TITLE BODY for a message "
+	    "not on\n"
+	    "                      screen\n"), f);
+	fputs(_("  --notify-preview yes|no  notifications say the text "
+	    "(default yes)\n"), f);
+	fputs(_("  --title yes|no      the window title counts unread chats "
+	    "(default yes)\n"), f);
 	cli_usage(f);
 }
 
@@ -380,6 +394,11 @@ main(int argc, char **argv)
 		{ "enter-sends", required_argument, NULL, 'S' },
 		{ "full-history", required_argument, NULL, 'S' },
 		{ "clipboard", required_argument, NULL, 'S' },
+		{ "bell", required_argument, NULL, 'S' },
+		{ "notify-terminal", required_argument, NULL, 'S' },
+		{ "notify-command", required_argument, NULL, 'S' },
+		{ "notify-preview", required_argument, NULL, 'S' },
+		{ "title", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];
@@ -409,13 +428,16 @@ main(int argc, char **argv)
 		while (k < argc && (strncmp(argv[k], "--data-dir=", 11) == 0 ||
 		    strncmp(argv[k], "--config=", 9) == 0))
 			k++;
-		if (k < argc && cli_is_command(argv[k])) {
+		if (k < argc && (cli_is_command(argv[k]) ||
+		    strcmp(argv[k], "send") == 0)) {
 			/* the name first, then what came before it */
 			char	*name = argv[k];
 
 			memmove(&argv[2], &argv[1], (size_t)(k - 1) *
 			    sizeof(*argv));
 			argv[1] = name;
+			if (strcmp(name, "send") == 0)
+				return cli_send_main(argc - 1, argv + 1);
 			return cli_main(argc - 1, argv + 1);
 		}
 	}

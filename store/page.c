@@ -199,7 +199,7 @@ attach_reactions(struct store *s, const char *chat, struct store_msg_page *p)
 	return 0;
 }
 
-enum page_dir { PAGE_NEWEST, PAGE_OLDEST, PAGE_BEFORE, PAGE_AFTER };
+enum page_dir { PAGE_NEWEST, PAGE_OLDEST, PAGE_BEFORE, PAGE_AFTER, PAGE_FROM };
 
 static int
 page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
@@ -224,6 +224,10 @@ page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
 		    " WHERE chat = ?1 AND ts_ms >= ?3"
 		    " AND (ts_ms > ?3 OR rowid > ?4) AND kind != 5"
 		    " ORDER BY ts_ms, rowid LIMIT ?2",
+		/* One seek to the first row at or after a time (a date). */
+		[PAGE_FROM] = "SELECT " MSG_COLS " FROM message"
+		    " WHERE chat = ?1 AND ts_ms >= ?3 AND kind != 5"
+		    " ORDER BY ts_ms, rowid LIMIT ?2",
 	};
 	struct store_msg_page	 p;
 	sqlite3_stmt		*st;
@@ -240,7 +244,8 @@ page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
 	if (dir == PAGE_BEFORE || dir == PAGE_AFTER) {
 		sqlite3_bind_int64(st, 3, ts_ms);
 		sqlite3_bind_int64(st, 4, rowid);
-	}
+	} else if (dir == PAGE_FROM)
+		sqlite3_bind_int64(st, 3, ts_ms);
 	if ((rc = store_q_read_page(s, st, max, false, &p,
 	    "loading a page")) != 0)
 		return rc;
@@ -286,6 +291,42 @@ store_msg_page_after(struct store *s, const char *chat, int64_t ts_ms,
     int64_t rowid, size_t max, struct store_msg_page *out)
 {
 	return page(s, chat, PAGE_AFTER, ts_ms, rowid, max, out);
+}
+
+int
+store_msg_page_from(struct store *s, const char *chat, int64_t ts_ms,
+    size_t max, struct store_msg_page *out)
+{
+	return page(s, chat, PAGE_FROM, ts_ms, 0, max, out);
+}
+
+int
+store_msg_first_unread(struct store *s, const char *chat, uint32_t n,
+    int64_t *ts_ms, int64_t *rowid)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(chat, STORE_JID_MAX, true) || n == 0 ||
+	    ts_ms == NULL || rowid == NULL)
+		return -EINVAL;
+	/* The oldest of the newest n incoming rows that count as unread
+	 * (store_msg_insert_incoming(): not ours, not a notice, not
+	 * hidden), walked back on message_page. */
+	if ((rc = store_q_prep(s, &st, "SELECT ts_ms, rowid FROM"
+	    " (SELECT ts_ms, rowid FROM message"
+	    "  WHERE chat = ?1 AND from_me = 0 AND kind NOT IN (2, 5)"
+	    "  ORDER BY ts_ms DESC, rowid DESC LIMIT ?2)"
+	    " ORDER BY ts_ms, rowid LIMIT 1")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, chat);
+	sqlite3_bind_int64(st, 2, (int64_t)n);
+	if ((rc = store_q_step_one(s, st, "finding the first unread")) == 1) {
+		*ts_ms = sqlite3_column_int64(st, 0);
+		*rowid = sqlite3_column_int64(st, 1);
+	}
+	store_stmt_done(s, st);
+	return rc;
 }
 
 int

@@ -631,6 +631,27 @@ MUST_CHECK int	store_msg_page_newest(struct store *s, const char *chat,
 		    size_t max, struct store_msg_page *out);
 MUST_CHECK int	store_msg_page_oldest(struct store *s, const char *chat,
 		    size_t max, struct store_msg_page *out);
+/*
+ * The first max rows (1..STORE_MSG_PAGE_MAX) of chat at or after ts_ms
+ * (ms since the epoch: the start of a day, jumping to a date), oldest
+ * first, with reactions, in one seek on message_page however long the
+ * chat; out->more: newer rows are left.  No row there: out->n is 0.
+ * Returns 0 and *out (freed with store_msg_page_free()), -EINVAL or
+ * -EIO.  Engine thread (the store's connection).
+ */
+MUST_CHECK int	store_msg_page_from(struct store *s, const char *chat,
+		    int64_t ts_ms, size_t max, struct store_msg_page *out);
+/*
+ * Where chat's unread messages start, n (>= 1) being its unread count:
+ * the oldest of its newest n incoming rows that count as unread (not
+ * ours, not a notice, not hidden: those store_msg_insert_incoming()
+ * counts), all of them when there are fewer; its (ts_ms, rowid) in
+ * *ts_ms, *rowid, a keyset cursor for store_msg_page_after() (with rowid
+ * - 1).  Reads up to n index entries.  Returns 1, 0 when chat has no
+ * incoming row (nothing set), -EINVAL or -EIO.  Engine thread.
+ */
+MUST_CHECK int	store_msg_first_unread(struct store *s, const char *chat,
+		    uint32_t n, int64_t *ts_ms, int64_t *rowid);
 MUST_CHECK int	store_msg_page_before(struct store *s, const char *chat,
 		    int64_t ts_ms, int64_t rowid, size_t max,
 		    struct store_msg_page *out);

@@ -4,7 +4,8 @@
 # terminal: wachat in a detached 100x30 tmux pane against wachat-sim,
 # linked as alice; bob's phone sends 200 numbered messages ("fb 001" to
 # "fb 200", more than the 150 rows the pane holds, so the oldest are read
-# from the database).  With bob's chat open and the input line empty,
+# from the database; all unread, the chat opens at the first, End goes
+# to the newest).  With bob's chat open and the input line empty,
 # Home shows fb 001 as the pane's first message (nothing newer than a
 # page: fb 200 gone); PgDn moves on from there (fb 001 scrolls away, a
 # later one shows); End shows fb 200 at the bottom again, and a message
@@ -51,7 +52,13 @@ done
 check "bob's phone sent all $N messages ($sent_ok)" [ "$sent_ok" -eq $N ]
 check "bob's chat shows in the list" wait_pane "fb $N"
 tm send-keys -t wachat Tab
-check "Tab opens bob's chat, at its newest" wait_pane "│ *fb $N\$"
+# all N unread, more than a page: the chat opens at the first unread
+# (tests/unreadline17-line-tmux.sh); End goes to the newest
+check "Tab opens bob's chat, at its first unread" \
+    wait_pane "│ *$N unread messages *\$"
+failed_now && show
+tm send-keys -t wachat End
+check "... End: at its newest" wait_pane "│ *fb $N\$"
 failed_now && show
 # every message stored (the shell reads the database)
 all_in() {

@@ -104,6 +104,7 @@ bench-search:
 bench: bench-search
 .PHONY: bench-search
 include tests/attention17.mk
+include $(srcdir)/tests/notify17.mk
 include tests/links17.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
@@ -112,6 +113,7 @@ include tests/offline17.mk
 include tests/reading17.mk
 include tests/cjk17.mk
 include tests/farback17.mk
+include tests/unreadline17.mk
 include tests/shellsend17.mk
 include $(srcdir)/tests/reactnames17.mk
 include tests/drafts17.mk

@@ -60,7 +60,12 @@ check "the relay stopped: wachat cannot connect" \
     wait_pane 'cannot connect to 127\.0\.0\.1'
 
 tm send-keys -t wachat Tab
-check "Tab opens bob's chat at its newest message" \
+# all 200 unread, more than a page: it opens at the first unread
+# (tests/unreadline17-line-tmux.sh); End goes to the newest
+check "Tab opens bob's chat at its first unread" \
+    wait_pane '│ +200 unread messages *$'
+tm send-keys -t wachat End
+check "... End: at its newest message" \
     wait_pane '│ +bob line 200'
 # (each PgUp moves a screen; at the top of what is held, it reads the
 # page before, and beyond three pages the newest rows are let go)

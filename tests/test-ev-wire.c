@@ -355,8 +355,8 @@ test_ev_wire_decode__gives_back_the_account__of_ev_linked(void **state)
 	buf_release(&b);
 }
 
-/* CMD_DRAFT and EV_CHATS' draft (version 7): a draft with a newline and
- * a control character comes back byte for byte; a version-6 peer's frame
+/* CMD_DRAFT and EV_CHATS' draft (version 8): a draft with a newline and
+ * a control character comes back byte for byte; a version-7 peer's frame
  * of it is refused. */
 static void
 test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
@@ -369,7 +369,7 @@ test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
 	size_t		 used;
 
 	(void)state;
-	assert_int_equal(EV_WIRE_VERSION, 7);
+	assert_int_equal(EV_WIRE_VERSION, 8);
 	assert_string_equal(cmd_kind_name(CMD_DRAFT), "CMD_DRAFT");
 	assert_string_equal(c->u.draft.chat, "15550000002@s.whatsapp.net");
 	assert_string_equal(c->u.draft.text, "");
@@ -382,7 +382,7 @@ test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
 	assert_string_equal(cgot->u.draft.text,
 	    "half a line\nand \033[2Ja second");
 	cmd_free(cgot);
-	b.p[4] = 6;
+	b.p[4] = 7;
 	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
 	    WC_EPROTO);
 

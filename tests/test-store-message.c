@@ -512,6 +512,98 @@ test_store_msg_page__visits_every_message_once_in_order__among_equal_times(
 }
 
 static void
+test_store_msg_first_unread__finds_the_oldest_of_the_last_n__incoming_not_notices(
+    void **state)
+{
+	static const uint8_t	 pb[] = { 1 };
+	struct store		*s = open_mem();
+	struct store_msg_new	 m;
+	int64_t			 ts = 0, rowid = 0, r[6];
+	char			 id[8];
+	int			 i;
+
+	(void)state;
+	assert_int_equal(store_msg_first_unread(s, ALICE, 1, &ts, &rowid), 0);
+	/* in 1000, in 2000, ours 3000, in 4000, notice 5000, in 6000 */
+	for (i = 0; i < 6; i++) {
+		snprintf(id, sizeof(id), "U%d", i);
+		m = i == 2 ? out_msg(ALICE, id, 3000, "mine", pb, 1) :
+		    in_msg(ALICE, id, "", (i + 1) * 1000, "in");
+		if (i == 4)
+			m.kind = STORE_MSG_NOTICE;
+		if (i == 2)
+			assert_int_equal(store_msg_insert_outgoing(s, &m, &r[i]),
+			    0);
+		else
+			assert_int_equal(store_msg_insert_incoming(s, &m, &r[i]),
+			    0);
+	}
+	assert_int_equal(store_msg_first_unread(s, ALICE, 1, &ts, &rowid), 1);
+	assert_int_equal(rowid, r[5]);
+	assert_int_equal(ts, 6000);
+	/* ours and the notice are not counted */
+	assert_int_equal(store_msg_first_unread(s, ALICE, 2, &ts, &rowid), 1);
+	assert_int_equal(rowid, r[3]);
+	assert_int_equal(store_msg_first_unread(s, ALICE, 3, &ts, &rowid), 1);
+	assert_int_equal(rowid, r[1]);
+	assert_int_equal(ts, 2000);
+	/* more than there are: the oldest incoming */
+	assert_int_equal(store_msg_first_unread(s, ALICE, 99, &ts, &rowid), 1);
+	assert_int_equal(rowid, r[0]);
+	assert_int_equal(store_msg_first_unread(s, BOB, 1, &ts, &rowid), 0);
+	assert_int_equal(store_msg_first_unread(s, ALICE, 0, &ts, &rowid),
+	    -EINVAL);
+	store_close(s);
+}
+
+static void
+test_store_msg_page_from__seeks_the_first_row__at_or_after_a_time(
+    void **state)
+{
+	struct store		*s = open_mem();
+	struct store_msg_new	 m;
+	struct store_msg_page	 p;
+	int64_t			 r[10];
+	char			 id[8];
+	int			 i;
+
+	(void)state;
+	/* one a day, from day 1 (86400000 ms) to day 10 */
+	for (i = 0; i < 10; i++) {
+		snprintf(id, sizeof(id), "D%d", i);
+		m = in_msg(ALICE, id, "", (int64_t)(i + 1) * 86400000, "day");
+		assert_int_equal(store_msg_insert_incoming(s, &m, &r[i]), 0);
+	}
+	/* the start of day 4: day 4's row first, three of them, more */
+	assert_int_equal(store_msg_page_from(s, ALICE, 4LL * 86400000, 3, &p),
+	    0);
+	assert_int_equal(p.n, 3);
+	assert_true(p.more);
+	assert_int_equal(p.msgs[0].rowid, r[3]);
+	assert_int_equal(p.msgs[2].rowid, r[5]);
+	store_msg_page_free(&p);
+	/* between two rows: the next one */
+	assert_int_equal(store_msg_page_from(s, ALICE, 4LL * 86400000 + 1, 50,
+	    &p), 0);
+	assert_int_equal(p.n, 6);
+	assert_false(p.more);
+	assert_int_equal(p.msgs[0].rowid, r[4]);
+	assert_int_equal(p.msgs[5].rowid, r[9]);
+	store_msg_page_free(&p);
+	/* before the first: from the start; after the last: none */
+	assert_int_equal(store_msg_page_from(s, ALICE, 0, 2, &p), 0);
+	assert_int_equal(p.msgs[0].rowid, r[0]);
+	store_msg_page_free(&p);
+	assert_int_equal(store_msg_page_from(s, ALICE, 11LL * 86400000, 5, &p),
+	    0);
+	assert_int_equal(p.n, 0);
+	assert_false(p.more);
+	store_msg_page_free(&p);
+	assert_int_equal(store_msg_page_from(s, ALICE, 0, 0, &p), -EINVAL);
+	store_close(s);
+}
+
+static void
 test_store_chat_list__orders_by_activity__with_the_newest_message(
     void **state)
 {
@@ -1071,6 +1163,8 @@ main(void)
 		cmocka_unit_test(test_store_msg_mark_failed__keeps_the_payload_for_a_retry__or_a_delete),
 		cmocka_unit_test(test_store_msg_payload_prune__drops_only_acked_old_payloads),
 		cmocka_unit_test(test_store_msg_page__visits_every_message_once_in_order__among_equal_times),
+		cmocka_unit_test(test_store_msg_first_unread__finds_the_oldest_of_the_last_n__incoming_not_notices),
+		cmocka_unit_test(test_store_msg_page_from__seeks_the_first_row__at_or_after_a_time),
 		cmocka_unit_test(test_store_chat_list__orders_by_activity__with_the_newest_message),
 		cmocka_unit_test(test_store_msg_edit__keeps_the_newest_edit__and_a_revoke_clears_the_text),
 		cmocka_unit_test(test_store_reaction_set__keeps_one_per_sender__and_empty_removes),

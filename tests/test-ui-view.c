@@ -30,6 +30,7 @@
 #include "ui/groups.h"
 #include "ui/keys.h"
 #include "ui/msgs.h"
+#include "ui/notify.h"
 #include "ui/search.h"
 #include "ui/text.h"
 #include "ui/view.h"
@@ -294,7 +295,9 @@ test_ui_view__tab_opens_the_first_chat_with_page_subscribe_and_read(void **st)
 	assert_string_equal(ui_view_open_chat(f->v), ALICE);
 	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
 	assert_string_equal(c->u.load_page.chat, ALICE);
-	assert_int_equal(c->u.load_page.dir, EV_PAGE_NEWEST);
+	/* two unread: the page that shows where they start */
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_UNREAD);
+	assert_int_equal(c->u.load_page.unread, 2);
 	assert_int_equal(c->u.load_page.max, 50);
 	assert_int_equal(count(&f->sink, CMD_SUBSCRIBE, &c), 1);
 	assert_string_equal(c->u.subscribe.chat, ALICE);
@@ -2638,6 +2641,333 @@ test_ui_view__typed_at_name_of_a_member_goes_as_a_mention(void **st)
 	    "@15550000005! @Nobody stays");
 }
 
+
+/* ---- notifications (ui/notify.c, ui/view-notify.c) ---- */
+
+/* What the view handed to notify-command. */
+struct notified {
+	int	 n;
+	char	 title[256], body[512];
+};
+
+static void
+notified_fn(void *arg, const char *title, const char *body)
+{
+	struct notified	*w = arg;
+
+	w->n++;
+	snprintf(w->title, sizeof(w->title), "%s", title);
+	snprintf(w->body, sizeof(w->body), "%s", body);
+}
+
+/* The fixture's view made again with desktop notifications through the
+ * terminal as OSC 777 (in tmux or not) and a notify function into w. */
+static void
+notify_view(struct fixture *f, struct notified *w, bool in_tmux)
+{
+	struct ui_view_opts	 o;
+
+	ui_view_free(f->v);
+	ui_view_opts_default(&o);
+	o.notify_osc = UI_NOTIFY_OSC_777;
+	o.in_tmux = in_tmux;
+	o.notify = notified_fn;
+	o.notify_arg = w;
+	f->v = ui_view_new(&o, sink_push, &f->sink);
+	memset(w, 0, sizeof(*w));
+}
+
+/* What the view writes to the terminal at the next refresh, as a
+ * string (the buffer emptied). */
+static char *
+flushed(struct ui_view *v)
+{
+	struct buf	*out;
+	char		*s;
+
+	ui_view_notify_flush(v, NOW + 100000);
+	out = ui_view_term_out(v);
+	s = xmalloc(out->len + 1);
+	memcpy(s, out->p, out->len);
+	s[out->len] = '\0';
+	out->len = 0;
+	return s;
+}
+
+static void
+test_ui_notify__osc_sequences_as_terminals_read_them(void **st)
+{
+	struct buf	 b = BUF_INIT;
+	enum ui_notify_osc o = UI_NOTIFY_OSC_NONE;
+
+	(void)st;
+	ui_notify_osc(&b, UI_NOTIFY_OSC_777, false, "Bob; x", "hi;\x1b]0;x\a");
+	buf_push(&b, '\0');
+	/* the title's ';' and every control character go */
+	assert_string_equal((char *)b.p,
+	    "\x1b]777;notify;Bob x;hi; ]0;x\x1b\\");
+	b.len = 0;
+	ui_notify_osc(&b, UI_NOTIFY_OSC_777, true, "Bob", "hi");
+	buf_push(&b, '\0');
+	/* tmux's passthrough: DCS tmux; the ESCs doubled, ST */
+	assert_string_equal((char *)b.p,
+	    "\x1bPtmux;\x1b\x1b]777;notify;Bob;hi\x1b\x1b\\\x1b\\");
+	b.len = 0;
+	ui_notify_osc(&b, UI_NOTIFY_OSC_9, false, "Bob", "hi");
+	buf_push(&b, '\0');
+	assert_string_equal((char *)b.p, "\x1b]9;Bob: hi\x1b\\");
+	b.len = 0;
+	ui_notify_osc(&b, UI_NOTIFY_OSC_99, false, "Bob", "hi");
+	buf_push(&b, '\0');
+	assert_string_equal((char *)b.p,
+	    "\x1b]99;i=1:d=0;Bob\x1b\\\x1b]99;i=1:p=body;hi\x1b\\");
+	b.len = 0;
+	ui_notify_osc(&b, UI_NOTIFY_OSC_NONE, true, "Bob", "hi");
+	assert_int_equal(b.len, 0);
+	ui_notify_title(&b, 3);
+	buf_push(&b, '\0');
+	assert_string_equal((char *)b.p, "\x1b]2;wachat (3)\x1b\\");
+	buf_release(&b);
+	assert_int_equal(ui_notify_osc_parse("osc99", &o), 0);
+	assert_int_equal(o, UI_NOTIFY_OSC_99);
+	assert_int_equal(ui_notify_osc_parse("osc8", &o), -EINVAL);
+	assert_int_equal(o, UI_NOTIFY_OSC_99);
+}
+
+static void
+test_ui_notify__clean_cuts_long_text_at_a_character(void **st)
+{
+	struct buf	 b = BUF_INIT;
+	char		 in[400];
+	size_t		 i;
+
+	(void)st;
+	/* 2-byte characters: cut at one, "…" after, within max */
+	for (i = 0; i + 2 <= 300; i += 2)
+		memcpy(in + i, "\xc3\xa9", 2);
+	in[300] = '\0';
+	ui_notify_clean(in, 300, UI_NOTIFY_BODY_MAX, false, &b);
+	assert_true(b.len <= UI_NOTIFY_BODY_MAX);
+	assert_int_equal(b.p[b.len], '\0');
+	assert_memory_equal(b.p + b.len - 3, "…", 3);
+	assert_int_equal((b.len - 3) % 2, 0);
+	b.len = 0;
+	/* C1 controls, runs of spaces and the ends */
+	ui_notify_clean("  a\xc2\x9b" "b \n\n c  ", 13, 100, false, &b);
+	assert_string_equal((char *)b.p, "a b c");
+	buf_release(&b);
+}
+
+static void
+test_ui_view__a_message_in_another_chat_notifies_once(void **st)
+{
+	struct fixture	*f = *st;
+	struct notified	 w;
+	char		*out;
+
+	notify_view(f, &w, false);
+	open_alice(f, 0);
+	free(flushed(f->v));		/* the title */
+	apply(f->v, msg_ev(BOB, "IN1", 0, "hello\x1b[2J bob"));
+	out = flushed(f->v);
+	/* the bell, then OSC 777 with the chat's name and the text */
+	assert_non_null(strstr(out, "\a\x1b]777;notify;+15550000003;"
+	    "hello\xef\xbf\xbd[2J bob\x1b\\"));
+	free(out);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.title, "+15550000003");
+	assert_string_equal(w.body, "hello\xef\xbf\xbd[2J bob");
+	/* nothing more comes: nothing more goes */
+	out = flushed(f->v);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(w.n, 1);
+	/* two between refreshes, in two chats: one notification */
+	apply(f->v, msg_ev(BOB, "IN2", 0, "one"));
+	apply(f->v, msg_ev("15550000009@s.whatsapp.net", "IN3", 0, "two"));
+	out = flushed(f->v);
+	assert_non_null(strstr(out, "]777;notify;wachat;2 new messages"));
+	assert_null(strstr(out + 1, "\a"));	/* one bell */
+	free(out);
+	assert_int_equal(w.n, 2);
+}
+
+static void
+test_ui_view__a_new_chat_is_named_once_the_list_has_it(void **st)
+{
+	struct fixture	*f = *st;
+	struct notified	 w;
+	struct ev	*ev;
+
+	notify_view(f, &w, false);
+	open_alice(f, 0);
+	ui_view_notify_flush(f->v, NOW);
+	apply(f->v, msg_ev("15550000009@s.whatsapp.net", "IN1", 0, "new"));
+	/* the list's reload due (or asked), not answered: it waits */
+	ui_view_notify_flush(f->v, NOW + 10);
+	assert_int_equal(w.n, 0);
+	ev = chats_ev(0, 0);
+	free(ev->u.chats.chats[1].jid);
+	free(ev->u.chats.chats[1].name);
+	ev->u.chats.chats[1].jid = xstrdup("15550000009@s.whatsapp.net");
+	ev->u.chats.chats[1].name = xstrdup("Carol");
+	apply(f->v, ev);
+	ui_view_notify_flush(f->v, NOW + 20);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.title, "Carol");
+	/* no answer: after UI_VIEW_NOTIFY_WAIT_MS it goes by number */
+	apply(f->v, msg_ev("15550000008@s.whatsapp.net", "IN2", 0, "x"));
+	ui_view_notify_flush(f->v, NOW + UI_VIEW_NOTIFY_WAIT_MS - 1);
+	assert_int_equal(w.n, 1);
+	ui_view_notify_flush(f->v, NOW + UI_VIEW_NOTIFY_WAIT_MS);
+	assert_int_equal(w.n, 2);
+	assert_string_equal(w.title, "+15550000008");
+}
+
+static void
+test_ui_view__a_message_on_a_seen_screen_does_not_notify(void **st)
+{
+	struct fixture	*f = *st;
+	struct notified	 w;
+	char		*out;
+
+	notify_view(f, &w, false);
+	open_alice(f, 0);
+	free(flushed(f->v));
+	apply(f->v, msg_ev(ALICE, "IN1", 0, "shown"));
+	out = flushed(f->v);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(w.n, 0);
+	/* our own message never notifies */
+	apply(f->v, msg_ev(BOB, "OUT1", 1, "mine"));
+	assert_int_equal((free(flushed(f->v)), w.n), 0);
+	/* the terminal unfocused: the open chat's message notifies */
+	ui_view_seen(f->v, false, NOW);
+	apply(f->v, msg_ev(ALICE, "IN2", 0, "unseen"));
+	out = flushed(f->v);
+	assert_non_null(strstr(out, "\a"));
+	assert_non_null(strstr(out, ";Alice;unseen\x1b\\"));
+	free(out);
+	assert_int_equal(w.n, 1);
+	/* the bell off: no BEL, the rest still */
+	ui_view_free(f->v);
+	{
+		struct ui_view_opts	 o;
+
+		ui_view_opts_default(&o);
+		o.bell = false;
+		o.notify = notified_fn;
+		o.notify_arg = &w;
+		f->v = ui_view_new(&o, sink_push, &f->sink);
+	}
+	open_alice(f, 0);
+	free(flushed(f->v));
+	apply(f->v, msg_ev(BOB, "IN3", 0, "quiet"));
+	out = flushed(f->v);
+	assert_string_equal(out, "");	/* no bell, no OSC by default */
+	free(out);
+	assert_int_equal(w.n, 2);
+}
+
+static void
+test_ui_view__a_muted_chat_notifies_only_a_mention(void **st)
+{
+	struct fixture	*f = *st;
+	struct notified	 w;
+	struct ev	*ev;
+	char		*out;
+
+	notify_view(f, &w, true);
+	open_alice(f, 0);
+	ev = chats_ev(0, 0);
+	ev->u.chats.chats[1].muted = true;
+	apply(f->v, ev);
+	free(flushed(f->v));
+	apply(f->v, msg_ev(BOB, "IN1", 0, "chatter"));
+	out = flushed(f->v);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(w.n, 0);
+	apply(f->v, msg_ev(BOB, "IN2", 0, "look @15550000001!"));
+	out = flushed(f->v);
+	/* in tmux: wrapped in its passthrough */
+	assert_non_null(strstr(out, "\x1bPtmux;\x1b\x1b]777;notify;"));
+	free(out);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.body, "look @15550000001!");
+	/* @155500000012 is someone else */
+	apply(f->v, msg_ev(BOB, "IN3", 0, "@155500000012"));
+	assert_int_equal((free(flushed(f->v)), w.n), 1);
+}
+
+static void
+test_ui_view__a_reaction_to_ours_notifies(void **st)
+{
+	struct fixture	*f = *st;
+	struct notified	 w;
+	struct ev	*ev;
+
+	notify_view(f, &w, false);
+	open_alice(f, 0);
+	free(flushed(f->v));
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.emoji, "\xf0\x9f\x91\x8d");
+	ev_set(&ev->u.reaction.target.chat, BOB);
+	ev_set(&ev->u.reaction.target.id, "OUT1");
+	ev_set(&ev->u.reaction.sender, BOB);
+	ev->u.reaction.target.from_me = true;
+	ev->u.reaction.counted = true;
+	apply(f->v, ev);
+	free(flushed(f->v));
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.title, "+15550000003");
+	assert_string_equal(w.body,
+	    "+15550000003 reacted \xf0\x9f\x91\x8d to your message");
+	/* to someone else's message: nothing */
+	ev = ev_new(EV_REACTION);
+	ev_set(&ev->u.reaction.emoji, "\xf0\x9f\x91\x8d");
+	ev_set(&ev->u.reaction.target.chat, BOB);
+	ev_set(&ev->u.reaction.target.id, "IN1");
+	ev_set(&ev->u.reaction.sender, BOB);
+	ev->u.reaction.counted = true;
+	apply(f->v, ev);
+	free(flushed(f->v));
+	assert_int_equal(w.n, 1);
+}
+
+static void
+test_ui_view__the_title_counts_unread_chats_not_muted(void **st)
+{
+	struct fixture	*f = *st;
+	struct notified	 w;
+	struct ev	*ev;
+	char		*out;
+
+	notify_view(f, &w, false);
+	apply(f->v, connected_ev());
+	apply(f->v, chats_ev(2, 1));
+	out = flushed(f->v);
+	/* the terminal's title saved first, then ours */
+	assert_string_equal(out, "\x1b[22;0t\x1b]2;wachat (2)\x1b\\");
+	free(out);
+	ev = chats_ev(2, 1);
+	ev->u.chats.chats[1].muted = true;
+	apply(f->v, ev);
+	out = flushed(f->v);
+	assert_string_equal(out, "\x1b]2;wachat (1)\x1b\\");
+	free(out);
+	apply(f->v, chats_ev(0, 0));
+	out = flushed(f->v);
+	assert_string_equal(out, "\x1b]2;wachat\x1b\\");
+	free(out);
+	ui_view_notify_end(f->v);
+	out = flushed(f->v);
+	/* put back at the end; the next flush would save it again */
+	assert_string_equal(strstr(out, "\x1b[23;0t"), out);
+	free(out);
+}
+
 int
 main(void)
 {
@@ -2702,6 +3032,14 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_paste_too_long_is_cut_and_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__the_key_page_scrolls_in_a_small_window, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__a_new_group_says_who_could_not_be_added, setup, teardown),
+		cmocka_unit_test(test_ui_notify__osc_sequences_as_terminals_read_them),
+		cmocka_unit_test(test_ui_notify__clean_cuts_long_text_at_a_character),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_message_in_another_chat_notifies_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_message_on_a_seen_screen_does_not_notify, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_new_chat_is_named_once_the_list_has_it, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_muted_chat_notifies_only_a_mention, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_reaction_to_ours_notifies, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__the_title_counts_unread_chats_not_muted, setup, teardown),
 	};
 
 	if (setlocale(LC_ALL, "C.UTF-8") == NULL)

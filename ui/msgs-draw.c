@@ -74,6 +74,8 @@ ui_msgs_block_rows(struct ui_msgs *m, size_t i, int w)
 
 	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
 		r++;
+	if (m->unread_rowid != 0 && g->rowid == m->unread_rowid)
+		r++;	/* the "N unread messages" line */
 	if (g->notice) {
 		wrap(m, g, w - 2);
 		return r + g->nrows;
@@ -250,6 +252,25 @@ draw_day(struct pen *p, int64_t ts_ms, int64_t now_ms)
 	attron(A_DIM);
 	(void)ui_text_draw(y, x < p->x ? p->x : x, line, strlen(line), p->w);
 	attroff(A_DIM);
+}
+
+/* The "N unread messages" line above the first unread message, centred
+ * and bold (WhatsApp's, nchat's). */
+static void
+draw_unread(struct pen *p, uint32_t n)
+{
+	char	 line[160];
+	int	 y = next_row(p), cols, x;
+
+	if (y < 0)
+		return;
+	snprintf(line, sizeof(line), ngettext("%u unread message",
+	    "%u unread messages", n), (unsigned)n);
+	cols = ui_text_width(line, strlen(line));
+	x = p->x + (p->w - cols) / 2;
+	attron(A_BOLD);
+	(void)ui_text_draw(y, x < p->x ? p->x : x, line, strlen(line), p->w);
+	attroff(A_BOLD);
 }
 
 /* The attributes of a mention of a person of colour c. */
@@ -432,6 +453,8 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 
 	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
 		draw_day(p, g->ts_ms, now_ms);
+	if (m->unread_rowid != 0 && g->rowid == m->unread_rowid)
+		draw_unread(p, m->unread_n);
 	if (g->notice) {
 		attron(A_DIM | A_ITALIC);
 		draw_rows(p, g, 2, true);
@@ -496,6 +519,14 @@ ui_msgs_draw(struct ui_msgs *m, int y, int x, int h, int w,
 			m->scroll = total - (s + h);
 		if (m->scroll < 0)
 			m->scroll = 0;
+	}
+	if (m->reveal) {
+		/* The unread line in view: at the top when it is above. */
+		m->reveal = false;
+		for (i = 0; i < (int)m->n; i++)
+			if (m->v[i].rowid == m->unread_rowid &&
+			    start[i] < total - m->scroll - h)
+				m->scroll = total - (start[i] + h);
 	}
 	bottom = total - m->scroll;
 	memset(&p, 0, sizeof(p));

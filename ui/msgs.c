@@ -167,6 +167,10 @@ ui_msgs_open(struct ui_msgs *m, const char *jid)
 	m->chat = chat;
 	m->group = NULL;
 	m->more_before = m->more_after = m->unseen = false;
+	m->unseen_n = 0;
+	m->unread_rowid = 0;
+	m->unread_n = 0;
+	m->reveal = false;
 	m->scroll = 0;
 	m->sel = -1;
 	m->loading = 2;
@@ -188,6 +192,35 @@ ui_msgs_open_at(struct ui_msgs *m, const char *jid, int64_t rowid)
 	return c;
 }
 
+struct cmd *
+ui_msgs_open_unread(struct ui_msgs *m, const char *jid, uint32_t unread)
+{
+	struct cmd	*c = ui_msgs_open(m, jid);
+
+	if (unread == 0)
+		return c;
+	c->u.load_page.dir = EV_PAGE_UNREAD;
+	c->u.load_page.unread = unread;
+	m->loading = 5;
+	m->unread_n = unread;
+	return c;
+}
+
+struct cmd *
+ui_msgs_from(struct ui_msgs *m, int64_t ts_ms)
+{
+	struct cmd	*c;
+
+	if (m->chat == NULL)
+		return NULL;
+	m->loading = 6;
+	c = cmd_new_chat(CMD_LOAD_PAGE, m->chat);
+	c->u.load_page.dir = EV_PAGE_FROM;
+	c->u.load_page.from.ts_ms = ts_ms;
+	c->u.load_page.max = UI_MSGS_PAGE;
+	return c;
+}
+
 /* Drawn with the top of the oldest row held at the pane's top
  * (ui_msgs_draw() brings it down to the rows there are). */
 #define SCROLL_TOP	(INT_MAX / 4)
@@ -201,6 +234,7 @@ reload(struct ui_msgs *m, int dir)
 
 	clear_rows(m);
 	m->more_before = m->more_after = m->unseen = false;
+	m->unseen_n = 0;
 	m->scroll = 0;
 	m->sel = -1;
 	m->loading = dir;
@@ -465,6 +499,70 @@ page_oldest(struct ui_msgs *m, const struct ev_page *pg)
 	return true;
 }
 
+/* The rows held replaced by a page's (at most UI_MSGS_KEEP), nothing
+ * selected, nor unseen; more_before and more_after as the page says. */
+static void
+page_replace(struct ui_msgs *m, const struct ev_page *pg)
+{
+	size_t	 i, n = pg->nmsgs;
+
+	clear_rows(m);
+	if (n > UI_MSGS_KEEP)
+		n = UI_MSGS_KEEP;
+	m->v = xcalloc(n > 0 ? n : 1, sizeof(*m->v));
+	for (i = 0; i < n; i++)
+		from_row(&m->v[i], &pg->msgs[i]);
+	m->n = n;
+	m->sel = -1;
+	m->more_before = pg->more_before;
+	m->more_after = pg->more_after || n < pg->nmsgs;
+	m->unseen = false;
+	m->unseen_n = 0;
+	m->loading = 0;
+}
+
+/* An unread page (EV_PAGE_UNREAD, asked by ui_msgs_open_unread()): from
+ * the first unread (more after it), or the newest rows, where the line
+ * goes above the unread_n-th incoming row from the end (the store's
+ * count: not ours, not notices), or the first of fewer.  The line is
+ * brought into view at the next draw. */
+static bool
+page_unread(struct ui_msgs *m, const struct ev_page *pg)
+{
+	size_t		 i, at = 0;
+	uint32_t	 k = 0;
+
+	if (m->loading != 5)
+		return true;	/* not asked (or asked again since) */
+	page_replace(m, pg);
+	m->scroll = 0;
+	if (!pg->more_after)
+		for (i = m->n; i-- > 0 && k < m->unread_n;)
+			if (!m->v[i].from_me && !m->v[i].notice) {
+				at = i;
+				k++;
+			}
+	m->unread_rowid = m->n > 0 ? m->v[at].rowid : 0;
+	m->reveal = m->unread_rowid != 0;
+	return true;
+}
+
+/* A page from a date (EV_PAGE_FROM, asked by ui_msgs_from()): its rows
+ * from the pane's top; an empty one leaves the rows held. */
+static bool
+page_from(struct ui_msgs *m, const struct ev_page *pg)
+{
+	if (m->loading != 6)
+		return true;	/* not asked (or asked again since) */
+	if (pg->nmsgs == 0) {
+		m->loading = 0;
+		return true;
+	}
+	page_replace(m, pg);
+	m->scroll = SCROLL_TOP;
+	return true;
+}
+
 /* A newest page (EV_PAGE_NEWEST) replaces the rows: none held, nothing
  * newer; more_before: the store has older ones. */
 static void
@@ -551,6 +649,10 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 		return page_around(m, pg);
 	if (pg->dir == EV_PAGE_OLDEST)
 		return page_oldest(m, pg);
+	if (pg->dir == EV_PAGE_UNREAD)
+		return page_unread(m, pg);
+	if (pg->dir == EV_PAGE_FROM)
+		return page_from(m, pg);
 	/* -1 older, 0 the newest, 1 newer */
 	dir = pg->dir == EV_PAGE_BEFORE ? -1 : pg->dir == EV_PAGE_AFTER ? 1 :
 	    0;
@@ -565,8 +667,10 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 			m->more_after = pg->more_after;
 		page_trim_oldest(m, added);
 	}
-	/* the page asked for came: the newest (2), older (-1), newer (1) */
-	if (m->loading == (dir == 0 ? 2 : dir < 0 ? -1 : 1))
+	/* the page asked for came: the newest (2), older (-1), newer (1);
+	 * a newest page replaces the rows an unread one (5) was for */
+	if (m->loading == (dir == 0 ? 2 : dir < 0 ? -1 : 1) ||
+	    (dir == 0 && m->loading == 5))
 		m->loading = 0;
 	return true;
 }

@@ -92,7 +92,8 @@ struct ui_msgs {
 	bool		 more_after;	/* newer rows are (not held) */
 	int		 loading;	/* a page asked: 0 none, 2 newest,
 					 * -1 before, +1 after, 3 around,
-					 * 4 oldest */
+					 * 4 oldest, 5 unread, 6 from a
+					 * date */
 	int64_t		 target;	/* the row asked with loading 3 */
 	int		 scroll;	/* rows scrolled up from the bottom */
 	int		 sel;		/* the selected row, or -1 */
@@ -101,6 +102,13 @@ struct ui_msgs {
 	bool		 at_top;	/* the oldest row held was drawn */
 	bool		 unseen;	/* new messages came while scrolled
 					 * away from the newest */
+	uint32_t	 unseen_n;	/* ... how many ("new messages
+					 * below", drawn until the bottom) */
+	int64_t		 unread_rowid;	/* the "N unread messages" line is
+					 * above this row; 0: none */
+	uint32_t	 unread_n;	/* ... N: the count at opening */
+	bool		 reveal;	/* the next draw brings the unread
+					 * line into view */
 	const struct ui_group *group;	/* the open group's members, or
 					 * NULL (borrowed) */
 };
@@ -123,6 +131,25 @@ struct cmd	*ui_msgs_open(struct ui_msgs *m, const char *jid);
  */
 struct cmd	*ui_msgs_open_at(struct ui_msgs *m, const char *jid,
 		    int64_t rowid);
+
+/*
+ * Open chat (jid, borrowed) as ui_msgs_open(), with unread (> 0) unread
+ * messages: the command asks for the page that shows where they start
+ * (CMD_LOAD_PAGE EV_PAGE_UNREAD), and an "N unread messages" line is
+ * drawn above the first of them, in view, for as long as the chat stays
+ * open.  unread 0 is ui_msgs_open().  The caller takes the command.
+ */
+struct cmd	*ui_msgs_open_unread(struct ui_msgs *m, const char *jid,
+		    uint32_t unread);
+
+/*
+ * Jump to a date: the command asking for the open chat's rows from the
+ * first at or after ts_ms (CMD_LOAD_PAGE EV_PAGE_FROM; the caller takes
+ * it), drawn from the pane's top when they come; the rows held stay
+ * until then (an empty page leaves them: the caller says there is no
+ * message).  NULL when nothing is open.
+ */
+struct cmd	*ui_msgs_from(struct ui_msgs *m, int64_t ts_ms);
 
 /*
  * Home and End: the chat's oldest rows, the first at the pane's top
@@ -154,7 +181,9 @@ struct cmd	*ui_msgs_more(struct ui_msgs *m, int dir);
  * (drawn in view) and says what the store has before and after it
  * (more_before, more_after), so that paging goes on from there.  The oldest
  * page (EV_PAGE_OLDEST, asked by ui_msgs_oldest()) replaces the rows,
- * drawn from the top.  Returns
+ * drawn from the top, and so does a page from a date (EV_PAGE_FROM, not
+ * empty); an unread page (EV_PAGE_UNREAD) replaces them and places the
+ * unread line.  Returns
  * true when it was for the open chat.
  */
 bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);

@@ -429,6 +429,8 @@ ui_screen_draw(struct ui_screen *s)
 	}
 	refresh();
 	/* what curses' window cannot carry, after it (ui/term.h) */
-	if (s->view != NULL)
+	if (s->view != NULL) {
+		ui_view_notify_flush(s->view, ui_screen_wall_ms());
 		ui_term_flush(ui_view_term_out(s->view));
+	}
 }

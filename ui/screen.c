@@ -31,6 +31,7 @@
 #include "ui/qr.h"
 #include "ui/screen.h"
 #include "ui/screen-int.h"
+#include "ui/term.h"
 #include "ui/text.h"
 #include "ui/view.h"
 #include "base/xmalloc.h"
@@ -167,7 +168,10 @@ modes(bool on)
 void
 ui_screen_suspend(struct ui_screen *s)
 {
-	(void)s;
+	if (s->view != NULL) {
+		ui_view_notify_end(s->view);
+		ui_term_flush(ui_view_term_out(s->view));
+	}
 	endwin();
 	modes(false);
 }
@@ -241,6 +245,10 @@ ui_screen_free(struct ui_screen *s)
 {
 	if (s == NULL)
 		return;
+	if (s->view != NULL) {
+		ui_view_notify_end(s->view);
+		ui_term_flush(ui_view_term_out(s->view));
+	}
 	endwin();
 	modes(false);
 	ui_view_free(s->view);

@@ -777,7 +777,8 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	v->bar.last_seen_ms = 0;
 	v->info.on = false;
 	ui_view_push(v, rowid != 0 ? ui_msgs_open_at(&v->msgs, ch->jid,
-	    rowid) : ui_msgs_open(&v->msgs, ch->jid));
+	    rowid) : ui_msgs_open_unread(&v->msgs, ch->jid, ch->unread > 0 ?
+	    (uint32_t)ch->unread : 0));
 	opened(v, ch);
 	/* read once shown, seen, for UI_VIEW_READ_MS (a chat passed
 	 * through with Tab is not) */

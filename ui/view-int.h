@@ -24,6 +24,8 @@
  *                     what is done to the selected message, paging;
  *                     chats opened and marked read
  *   ui/view-links.c   the selected message copied to the clipboard
+ *   ui/view-notify.c  the bell, desktop notifications and the window
+ *                     title for what comes while it is not seen
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -32,9 +34,12 @@
  * libui.a; a file calls only files below it, never back up, so there is
  * no circle):
  *
- *   screen.o ------> view.o, view-keys.o, view-draw.o, screen-draw.o
- *   screen-draw.o -> view-draw.o
- *   view.o --------> view-chat.o, view-search.o, view-state.o
+ *   screen.o ------> view.o, view-keys.o, view-draw.o, screen-draw.o,
+ *                    view-notify.o
+ *   screen-draw.o -> view-draw.o, view-notify.o
+ *   view.o --------> view-chat.o, view-search.o, view-state.o,
+ *                    view-notify.o
+ *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-chat.o, view-info.o, view-prompt.o,
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
@@ -189,6 +194,23 @@ struct ui_view_mention {
 					 * off - 1 (0: none refused) */
 };
 
+/* Notifications waiting for the next refresh (ui/view-notify.c). */
+struct ui_view_ntf {
+	unsigned	 n;		/* messages and reactions since the
+					 * last flush */
+	bool		 chats_differ;	/* ... in more than one chat */
+	char		*chat;		/* the newest one's chat (raw) */
+	char		*sender;	/* ... who sent it (raw JID; "") */
+	char		*sender_name;	/* ... by the name it came with */
+	char		*text;		/* ... its text (raw), or for a
+					 * reaction its emoji */
+	bool		 reaction;	/* ... is a reaction to ours */
+	int64_t		 since;		/* ms: the first one came at */
+	bool		 title_set;	/* the window title is ours (the
+					 * terminal's was saved) */
+	unsigned	 title_shown;	/* the count in it */
+};
+
 /* The key page (ui/view-draw.c). */
 struct ui_view_help {
 	bool		 on;
@@ -200,6 +222,8 @@ struct ui_view {
 	ui_view_push_fn	 push;
 	void		*arg;
 	char		*own_name;	/* our push name, sanitised; NULL
+					 * while none is known */
+	char		*own_number;	/* our phone number, digits; NULL
 					 * while none is known */
 	bool		 connected;
 	bool		 linked;	/* the store holds our account (linked
@@ -222,6 +246,7 @@ struct ui_view {
 	struct ui_view_read read;
 	struct ui_view_pick pick;
 	struct ui_view_mention mention;
+	struct ui_view_ntf ntf;
 	bool		 list_hidden;	/* the chat list hidden (the list
 					 * key): the open chat takes the
 					 * width */
@@ -229,6 +254,7 @@ struct ui_view {
 	bool		 paste_cr;	/* the paste's last key was a CR */
 	/* Chat list reloads. */
 	bool		 chats_due;
+	bool		 chats_asked;	/* CMD_LOAD_CHATS not yet answered */
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
 	char		*note;		/* a passing line, sanitised */
 	struct buf	 term_out;	/* for the terminal after the next
@@ -290,6 +316,28 @@ bool		 ui_view_keys_text(int k);
  * with 0) into jid[JID_MAX].  Returns false when d is no such number.
  */
 bool		 ui_view_phone_jid(const char *d, size_t n, char *jid);
+
+/* ---- ui/view-notify.c ---- */
+
+void		 ui_view_notify_release(struct ui_view *v);
+
+/* Our phone number (digits, borrowed; NULL or "" keeps the one known),
+ * for the mentions that reach a muted chat. */
+void		 ui_view_notify_own(struct ui_view *v, const char *number);
+
+/*
+ * EV_MESSAGE m (borrowed), after the pane took it: a message of someone
+ * else not on a seen screen (its chat open at the newest row, the
+ * terminal focused, nothing over the pane) waits for the next
+ * ui_view_notify_flush(); in a muted chat only when it mentions us.
+ */
+void		 ui_view_notify_message(struct ui_view *v,
+		    const struct ev_message *m, int64_t now);
+
+/* EV_REACTION r (borrowed): someone else's reaction to one of ours, not
+ * on a seen screen and not in a muted chat, waits likewise. */
+void		 ui_view_notify_reaction(struct ui_view *v,
+		    const struct ev_reaction *r, int64_t now);
 
 /* ---- ui/view-links.c ---- */
 

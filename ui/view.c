@@ -28,6 +28,7 @@ ui_view_opts_default(struct ui_view_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->enter_sends = o->read_receipts = o->send_typing = true;
 	o->clipboard = true;
+	o->bell = o->notify_preview = o->title = true;
 	ui_keys_default(&o->keys);
 }
 
@@ -63,6 +64,7 @@ ui_view_free(struct ui_view *v)
 	ui_view_prompt_release(v);
 	free(v->note);
 	free(v->own_name);
+	ui_view_notify_release(v);
 	buf_release(&v->term_out);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
@@ -73,6 +75,7 @@ static void
 load_chats(struct ui_view *v, int64_t now)
 {
 	v->chats_due = false;
+	v->chats_asked = true;
 	v->chats_ms = now;
 	ui_view_push(v, cmd_new(CMD_LOAD_CHATS));
 }
@@ -138,6 +141,7 @@ static void
 on_connected(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	own_name(v, &ev->u.connected);
+	ui_view_notify_own(v, ev->u.connected.number);
 	v->connected = true;
 	v->linked = true;
 	v->disk_full = false;
@@ -194,6 +198,7 @@ static void
 on_linked(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	own_name(v, &ev->u.linked);
+	ui_view_notify_own(v, ev->u.linked.number);
 	v->linked = true;
 	load_chats(v, now);
 }
@@ -210,6 +215,7 @@ static void
 on_chats(struct ui_view *v, const struct ev *ev, int64_t now)
 {
 	(void)now;
+	v->chats_asked = false;
 	ui_chats_set(&v->chats, ev, &v->groups);
 	ui_view_chat_drafts_load(v, &ev->u.chats);
 	ui_view_open_selected(v);
@@ -233,6 +239,7 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 		ui_view_chat_read_due(v, now);
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
+	ui_view_notify_message(v, m, now);
 	chats_changed(v, now);
 }
 
@@ -260,6 +267,7 @@ on_reaction(struct ui_view *v, const struct ev *ev, int64_t now)
 	(void)now;
 	(void)ui_msgs_apply(&v->msgs, ev, &refresh);
 	ui_view_push(v, refresh);
+	ui_view_notify_reaction(v, &ev->u.reaction, now);
 }
 
 static void

@@ -37,6 +37,7 @@
 
 #include "base/event.h"
 #include "ui/keys.h"
+#include "ui/notify.h"
 
 struct ui_chats;
 struct ui_group;
@@ -49,13 +50,23 @@ struct ui_search;
 					 * for older history awaited */
 #define UI_VIEW_READ_MS		1500	/* a chat shown on a seen screen
 					 * this long is read (ui_view_seen) */
+#define UI_VIEW_NOTIFY_WAIT_MS	3000	/* a notification waits this long
+					 * for the chat list to name its
+					 * chat */
 #define UI_VIEW_TYPING_MS	5000	/* CMD_TYPING composing at most
 					 * this often; paused after as long
 					 * without a key */
 
 struct ui_view;
 
-/* Settings (wachat.conf: enter-sends, read-receipts, send-typing). */
+/* A notification for notify-command: title and body, sanitised, one line
+ * each (borrowed for the call). */
+typedef void	(*ui_view_notify_fn)(void *arg, const char *title,
+		    const char *body);
+
+/* Settings (wachat.conf: enter-sends, read-receipts, send-typing,
+ * clipboard, bell, notify-terminal, notify-preview, title; notify-command
+ * is the caller's notify function). */
 struct ui_view_opts {
 	bool		 enter_sends;	/* Enter sends; else a newline, and
 					 * the send key (Ctrl-x) sends */
@@ -63,13 +74,26 @@ struct ui_view_opts {
 	bool		 send_typing;	/* CMD_TYPING while typing */
 	bool		 clipboard;	/* the copy key puts the selected
 					 * message on the clipboard (OSC 52) */
+	bool		 bell;		/* a notification rings the bell */
+	enum ui_notify_osc notify_osc;	/* ... and goes to the desktop
+					 * through the terminal this way */
+	bool		 in_tmux;	/* ... wrapped for tmux */
+	bool		 notify_preview; /* ... saying the message's text
+					 * (else "new message") */
+	bool		 title;		/* the window title counts the
+					 * unread chats */
+	ui_view_notify_fn notify;	/* ... and is handed to this (NULL:
+					 * none) with notify_arg */
+	void		*notify_arg;
 	struct ui_keymap keys;
 };
 
 /* Takes ownership of c. */
 typedef void	(*ui_view_push_fn)(void *arg, struct cmd *c);
 
-/* The settings with their defaults (all yes; default keys). */
+/* The settings with their defaults (all yes but in_tmux; no desktop
+ * notification through the terminal, no notify function; default
+ * keys). */
 void		 ui_view_opts_default(struct ui_view_opts *o);
 
 /*
@@ -107,6 +131,22 @@ void		 ui_view_seen(struct ui_view *v, bool seen, int64_t now_ms);
  * the line is empty; a message being edited is not kept.  UI thread.
  */
 void		 ui_view_quitting(struct ui_view *v);
+
+/*
+ * Before the terminal gets what curses cannot carry (ui_view_term_out(),
+ * after each refresh): the notifications waiting since the last call as
+ * one (ui/view-notify.c: "N new messages" for several) with the bell, the
+ * desktop notification through the terminal and the notify function, as
+ * the settings say (a chat the list does not hold yet, its reload
+ * asked, waits for it up to UI_VIEW_NOTIFY_WAIT_MS, for its name); the
+ * window title "wachat (N)" when the count of
+ * unread chats not muted changed (the terminal's own title saved the
+ * first time).  ui_view_notify_end(): the terminal's title back (at the
+ * end, or before a suspend; the next flush saves it again).  Both append
+ * to ui_view_term_out(); main thread.
+ */
+void		 ui_view_notify_flush(struct ui_view *v, int64_t now_ms);
+void		 ui_view_notify_end(struct ui_view *v);
 
 /* Time passes: a pending chat list reload, a typing pause, the open chat
  * read once it has been shown, seen, for UI_VIEW_READ_MS. */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * src/app-notify.c -- notify-command (src/app-int.h): a notification of
+ * the chat screen (ui/view.h, ui_view_notify_fn) runs the user's command,
+ * its words split at spaces (no shell), with the title and the body as
+ * two more arguments: "notify-send -a wachat" runs notify-send -a wachat
+ * TITLE BODY.  Its standard input, output and error are /dev/null (the
+ * screen is curses'); at most APP_NOTIFY_MAX run at once, one more is
+ * dropped with a log line; those still running at the end are sent
+ * SIGTERM.  The log says the command ran and how it ended, never what it
+ * said.  Main thread.
+ */
+#include "base/compat.h"
+
+#define LOG_TAG	"notify"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <uv.h>
+
+#include "base/err.h"
+#include "base/log.h"
+#include "base/xmalloc.h"
+#include "src/app-int.h"
+
+#define WORDS_MAX	32	/* words of the command */
+
+struct app_notify_proc {
+	uv_process_t	 p;
+	struct app	*a;
+	int		 slot;
+};
+
+static void
+closed(uv_handle_t *h)
+{
+	free(h->data);
+}
+
+static void
+exited(uv_process_t *p, int64_t status, int sig)
+{
+	struct app_notify_proc *np = p->data;
+
+	if (status != 0 || sig != 0)
+		log_info("notify-command ended: status %lld, signal %d",
+		    (long long)status, sig);
+	np->a->notify_procs[np->slot] = NULL;
+	uv_close((uv_handle_t *)p, closed);
+}
+
+void
+app_notify_run(void *arg, const char *title, const char *body)
+{
+	struct app		*a = arg;
+	struct app_notify_proc	*np;
+	uv_process_options_t	 o;
+	uv_stdio_container_t	 io[3];
+	char			*cmd, *w, *save = NULL, *argv[WORDS_MAX + 3];
+	int			 n = 0, slot, rc;
+
+	if (a->conf->notify_command == NULL)
+		return;
+	for (slot = 0; slot < APP_NOTIFY_MAX; slot++)
+		if (a->notify_procs[slot] == NULL)
+			break;
+	if (slot == APP_NOTIFY_MAX) {
+		log_warn("notify-command: %d still running, one dropped",
+		    APP_NOTIFY_MAX);
+		return;
+	}
+	cmd = xstrdup(a->conf->notify_command);
+	for (w = strtok_r(cmd, " \t", &save); w != NULL && n < WORDS_MAX;
+	    w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	if (n == 0) {
+		free(cmd);
+		return;
+	}
+	argv[n++] = (char *)title;
+	argv[n++] = (char *)body;
+	argv[n] = NULL;
+	memset(&o, 0, sizeof(o));
+	memset(io, 0, sizeof(io));
+	io[0].flags = io[1].flags = io[2].flags = UV_IGNORE;
+	o.file = argv[0];
+	o.args = argv;
+	o.stdio = io;
+	o.stdio_count = 3;
+	o.exit_cb = exited;
+	np = xcalloc(1, sizeof(*np));
+	np->a = a;
+	np->slot = slot;
+	np->p.data = np;
+	if ((rc = uv_spawn(&a->ui_loop, &np->p, &o)) != 0) {
+		log_warn("notify-command %s: %s", argv[0], wc_strerror(rc));
+		uv_close((uv_handle_t *)&np->p, closed);
+	} else
+		a->notify_procs[slot] = np;
+	free(cmd);
+}
+
+void
+app_notify_stop(struct app *a)
+{
+	int	 i;
+
+	for (i = 0; i < APP_NOTIFY_MAX; i++)
+		if (a->notify_procs[i] != NULL)
+			(void)uv_process_kill(&a->notify_procs[i]->p, SIGTERM);
+}
