@@ -46,6 +46,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stop_text = xstrdup(why);
 	a->stop_err = err;
 	app_disk_stop(a);
+	app_spool_stop(a);
 	wa_eng_free(a->eng);
 	a->eng = NULL;
 	evq_close(&a->cmds);
@@ -444,8 +445,10 @@ app_eng_thread(void *arg)
 
 	if ((rc = app_db_open(a, what, sizeof(what))) == 0) {
 		start_engine(a);
-		if (!a->stopping)
+		if (!a->stopping) {
 			app_db_check_start(a);
+			app_spool_start(a);
+		}
 	} else
 		app_eng_stop(a, what, rc);	/* said once, as why it stopped */
 	uv_run(&a->eng_loop, UV_RUN_DEFAULT);

@@ -279,6 +279,21 @@ dberr:
 	return CLI_DB;
 }
 
+int
+cli_chat_jid(struct store *s, const char *arg, char *out, size_t size)
+{
+	struct cli	 c;
+	char		 jid[STORE_JID_MAX + 1];
+	int		 status;
+
+	memset(&c, 0, sizeof(c));
+	c.s = s;
+	if ((status = resolve_chat(&c, arg, jid)) == CLI_OK)
+		snprintf(out, size, "%s", jid);
+	buf_release(&c.line);
+	return status;
+}
+
 /* n digits of s at *i as a number; -1 when they are not digits. */
 static int
 digits(const char *s, size_t *i, int n)
