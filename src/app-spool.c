@@ -332,14 +332,39 @@ out:
 	(void)unlink(to);
 }
 
-/* Every TOKEN.msg in the spool, taken. */
+/* An answer no sender read (it was killed), or a file half written,
+ * older than this, is removed. */
+#define SPOOL_STALE_S	3600
+
+/* Whether name is a spool file left behind: TOKEN.ack, .TOKEN.tmp,
+ * .TOKEN.tmp-ack, older than SPOOL_STALE_S. */
+static bool
+stale(const struct app *a, const char *name, time_t now)
+{
+	char		 path[sizeof(a->spool) + 256];
+	struct stat	 st;
+	size_t		 n = strlen(name);
+
+	if (!(n > 4 && strcmp(name + n - 4, ".ack") == 0) &&
+	    !(name[0] == '.' && strstr(name, ".tmp") != NULL))
+		return false;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", a->spool, name) >=
+	    sizeof(path))
+		return false;
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_mtime + SPOOL_STALE_S < now;
+}
+
+/* Every TOKEN.msg in the spool, taken; stale files removed. */
 static void
 scan(struct app *a)
 {
 	struct wa_dm	*dm;
 	struct dirent	*d;
 	char		 token[APP_SPOOL_TOKEN_MAX];
+	char		 path[sizeof(a->spool) + 256];
 	size_t		 n;
+	time_t		 now = time(NULL);
 	DIR		*dir;
 
 	if (a->stopping || a->eng == NULL || (dm = wa_eng_dm(a->eng)) == NULL)
@@ -347,6 +372,11 @@ scan(struct app *a)
 	if ((dir = opendir(a->spool)) == NULL)
 		return;
 	while ((d = readdir(dir)) != NULL) {
+		if (stale(a, d->d_name, now) && (size_t)snprintf(path,
+		    sizeof(path), "%s/%s", a->spool, d->d_name) < sizeof(path)) {
+			eng_log(LOG_INFO, "removing %s: left over", d->d_name);
+			(void)unlink(path);
+		}
 		if (!is_msg(d->d_name, &n))
 			continue;
 		memcpy(token, d->d_name, n);

@@ -15,6 +15,7 @@
 #include "base/compat.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,14 +326,50 @@ find_chat(struct send *w, const char *file, const char *arg)
 	return status;
 }
 
-/* Hand the message to the wachat that runs, and wait. */
+static volatile sig_atomic_t	 interrupted;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* SIGINT or SIGTERM while the running wachat has the message: taken
+ * back when it is not taken yet, else said where it is. */
+static int
+say_interrupted(struct send *w)
+{
+	if (!w->taken && app_spool_withdraw(w->spool, w->token) == 0) {
+		fprintf(stderr, "wachat send: interrupted; nothing was sent\n");
+		return CLI_NOT_SENT;
+	}
+	fprintf(stderr, "wachat send: interrupted before the server acked "
+	    "the message to %s; the running wachat has it in its outbox and "
+	    "sends it\n", w->label);
+	return CLI_NOT_SENT;
+}
+
+/* Hand the message to the wachat that runs, and wait (until SIGINT or
+ * SIGTERM too). */
 static int
 wait_running(struct send *w)
 {
-	int	 st;
+	struct sigaction	 sa, old_int, old_term;
+	int			 st;
 
-	while ((st = step(w)) == APP_JOB_PENDING)
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: the nap ends */
+	sigemptyset(&sa.sa_mask);
+	interrupted = 0;
+	(void)sigaction(SIGINT, &sa, &old_int);
+	(void)sigaction(SIGTERM, &sa, &old_term);
+	while ((st = step(w)) == APP_JOB_PENDING && !interrupted)
 		nap_ms(WAIT_MS);
+	if (st == APP_JOB_PENDING)
+		st = say_interrupted(w);
+	(void)sigaction(SIGINT, &old_int, NULL);
+	(void)sigaction(SIGTERM, &old_term, NULL);
 	return st;
 }
 

@@ -12,7 +12,8 @@
 # it is (queued, in the database), and the next wachat sends it.  The
 # data dir's lock held by another process that takes nothing: the
 # message waits in the spool as a 0600 file, is taken back after the
-# timeout (exit 8, nothing sent).  A
+# timeout (exit 8, nothing sent), or at once on SIGINT.  A running
+# wachat removes an answer left in the spool for an hour.  A
 # usage error exits 1, a chat nobody has 2, neither leaving anything in
 # the spool.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
@@ -76,6 +77,17 @@ ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's message comes in" wait_pane 'hello from bob'
 failed_now && show
 
+# --- a wachat runs: an answer no sender read, an hour old, is removed;
+# a new one is left to its sender
+mkdir -m 700 "$tmp/data/spool" 2>/dev/null
+: >"$tmp/data/spool/1-1-0123456789abcdef.ack"
+touch -d '2 hours ago' "$tmp/data/spool/1-1-0123456789abcdef.ack"
+: >"$tmp/data/spool/2-2-0123456789abcdef.ack"
+check "the running wachat removes a spool answer left over for an hour" \
+    wait_for sh -c "[ ! -e '$tmp/data/spool/1-1-0123456789abcdef.ack' ]"
+check "... not a new one" [ -e "$tmp/data/spool/2-2-0123456789abcdef.ack" ]
+rm -f "$tmp/data/spool/2-2-0123456789abcdef.ack"
+
 # --- a wachat runs: handed over
 send "$tmp/s1" "+$B" "handed over"
 check "with wachat running, send +BOB exits 0 ($st)" [ "$st" -eq 0 ]
@@ -138,6 +150,17 @@ check "... saying nothing was sent" \
     has_line "$tmp/s7.err" "did not take the message within 3 s.*nothing was sent"
 check "... and taking it back: the spool is empty" spool_empty
 failed_now && { diag "$tmp/s7.err"; ls -la "$tmp/data/spool" | sed 's/^/# /'; }
+env LC_ALL=C.UTF-8 "$W" send --data-dir "$tmp/data" bob "interrupted" \
+    >"$tmp/s8" 2>"$tmp/s8.err" </dev/null &
+spid=$!
+bg_pids="$bg_pids $spid"
+wait_for sh -c "ls '$tmp/data/spool/'*.msg >/dev/null 2>&1"
+kill -INT "$spid"
+wait_pid "$spid"
+check "SIGINT while it waits: exit 8 ($status), nothing was sent" sh -c "
+    [ $status -eq 8 ] && grep -q 'interrupted; nothing was sent' '$tmp/s8.err'"
+check "... the message taken back: the spool is empty" spool_empty
+failed_now && diag "$tmp/s8.err"
 kill "$lpid" 2>/dev/null
 wait_pid "$lpid"
 

@@ -385,8 +385,9 @@ ui_view_chat_send(struct ui_view *v)
 	v->msgs.scroll = 0;
 	v->msgs.sel = -1;
 	if (v->msgs.more_after) {
-		/* The newest rows are not held: read them. */
-		ui_view_push(v, ui_msgs_open(&v->msgs, chat));
+		/* The newest rows are not held: read them (the chat stays
+		 * open: its group, its unread line). */
+		ui_view_push(v, ui_msgs_newest(&v->msgs));
 	}
 }
 
@@ -725,6 +726,10 @@ shown_seen(const struct ui_view *v)
 void
 ui_view_chat_read_tick(struct ui_view *v, int64_t now)
 {
+	if (v->read.below && !v->msgs.unseen) {
+		v->read.below = false;	/* the bottom reached: shown */
+		v->read.pending = true;
+	}
 	if (!shown_seen(v)) {
 		v->read.since = 0;
 		return;
@@ -784,6 +789,7 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	 * through with Tab is not) */
 	v->read.since = 0;
 	v->read.pending = ch->unread > 0;
+	v->read.below = false;
 }
 
 void

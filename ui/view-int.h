@@ -173,6 +173,9 @@ struct ui_view_read {
 	bool		 pending;	/* the open chat holds messages not
 					 * yet marked read */
 	int64_t		 since;		/* ms: shown, seen, since; 0 not */
+	bool		 below;		/* messages came under the view
+					 * (reading back): read once the
+					 * bottom is reached */
 };
 
 /* The chat picker (ui/view-pick.c): its query and the entry chosen

@@ -237,6 +237,9 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 	ui_groups_note(&v->groups, ev);
 	if (ui_msgs_apply(&v->msgs, ev, NULL) && !m->key.from_me && !m->notice)
 		ui_view_chat_read_due(v, now);
+	else if (ui_view_is_open(v, m->key.chat) && v->msgs.unseen &&
+	    !m->key.from_me && !m->notice)
+		v->read.below = true;	/* not shown: read at the bottom */
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	ui_view_notify_message(v, m, now);
