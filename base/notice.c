@@ -5,6 +5,7 @@
  */
 #include "base/compat.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,4 +182,210 @@ notice_text_words(const char *text, const char *who, char *out, size_t len)
 
 	notice_parse(text, &kind, &device);
 	return notice_words(kind, device, who, out, len);
+}
+
+/* ---- group event lines ---- */
+
+static const char *const group_verbs[] = {
+	[NOTICE_GROUP_CREATE] = "create",
+	[NOTICE_GROUP_SUBJECT] = "subject",
+	[NOTICE_GROUP_DESCRIPTION] = "description",
+	[NOTICE_GROUP_ADD] = "add",
+	[NOTICE_GROUP_REMOVE] = "remove",
+	[NOTICE_GROUP_LEFT] = "left",
+	[NOTICE_GROUP_PROMOTE] = "promote",
+	[NOTICE_GROUP_DEMOTE] = "demote",
+	[NOTICE_GROUP_DELETED] = "deleted",
+};
+
+#define GROUP_PREFIX	PREFIX "group "
+
+/* Whether s can stand as one token of a code. */
+static bool
+token_ok(const char *s)
+{
+	return s != NULL && s[0] != '\0' && strcspn(s, " ,\n\r\t") ==
+	    strlen(s);
+}
+
+int
+notice_group_code(enum notice_group verb, const char *actor,
+    const char *them, const char *subject, char *out, size_t len)
+{
+	size_t	 k;
+	int	 n;
+
+	if (len == 0)
+		return 0;
+	out[0] = '\0';
+	if ((unsigned)verb >= NITEMS(group_verbs))
+		return 0;
+	if (them != NULL && them[0] != '\0' && strcspn(them, " \n\r\t") !=
+	    strlen(them))
+		them = NULL;
+	n = snprintf(out, len, GROUP_PREFIX "%s %s %s%s%s", group_verbs[verb],
+	    token_ok(actor) ? actor : NOTICE_GROUP_SOMEONE,
+	    them != NULL && them[0] != '\0' ? them : NOTICE_GROUP_SOMEONE,
+	    subject != NULL ? " " : "", subject != NULL ? subject : "");
+	if (n < 0 || (size_t)n >= len) {
+		out[0] = '\0';
+		return 0;
+	}
+	for (k = 0; out[k] != '\0'; k++)
+		if (out[k] == '\n' || out[k] == '\r')
+			out[k] = ' ';
+	return 1;
+}
+
+/* The name of token t (its len bytes) into out[len]: we, someone, or a
+ * person by name, else by number.  me: the words for us. */
+static void
+token_name(const char *t, size_t tlen, notice_name_fn *name, void *arg,
+    const char *me, char *out, size_t len)
+{
+	char	 jid[160];
+	size_t	 u;
+
+	if (tlen == strlen(NOTICE_GROUP_ME) && strncmp(t, NOTICE_GROUP_ME,
+	    tlen) == 0) {
+		snprintf(out, len, "%s", me);
+		return;
+	}
+	if (tlen == 0 || tlen >= sizeof(jid) || (tlen == 1 && t[0] == '-')) {
+		snprintf(out, len, "%s", _("someone"));
+		return;
+	}
+	memcpy(jid, t, tlen);
+	jid[tlen] = '\0';
+	out[0] = '\0';
+	if (name != NULL)
+		name(arg, jid, out, len);
+	if (out[0] != '\0')
+		return;
+	/* by number: +digits of a phone JID, else its user part */
+	u = strcspn(jid, "@:");
+	if (strcmp(jid + strcspn(jid, "@"), "@s.whatsapp.net") == 0)
+		snprintf(out, len, "+%.*s", (int)u, jid);
+	else
+		snprintf(out, len, "%.*s", (int)u, jid);
+}
+
+/* The people of list (tokens joined by ",", ending at a space or NUL),
+ * named and joined by ", ", into out[len]. */
+static void
+token_names(const char *list, notice_name_fn *name, void *arg, char *out,
+    size_t len)
+{
+	char	 one[200];
+	size_t	 k = 0, t;
+	int	 n;
+
+	out[0] = '\0';
+	for (;;) {
+		t = strcspn(list, ", ");
+		token_name(list, t, name, arg, _("you"), one, sizeof(one));
+		n = snprintf(out + k, len - k, "%s%s", k > 0 ? ", " : "", one);
+		if (n < 0 || (size_t)n >= len - k)
+			return;		/* truncated */
+		k += (size_t)n;
+		if (list[t] != ',')
+			return;
+		list += t + 1;
+	}
+}
+
+int
+notice_group_words(const char *text, notice_name_fn *name, void *arg,
+    char *out, size_t len)
+{
+	char		 actor[200], them[600];
+	const char	*p, *a, *t, *subject;
+	size_t		 v, l, alen;
+	bool		 me;
+
+	if (text == NULL || len == 0 || strncmp(text, GROUP_PREFIX,
+	    strlen(GROUP_PREFIX)) != 0)
+		return 0;
+	p = text + strlen(GROUP_PREFIX);
+	for (v = 0; v < NITEMS(group_verbs); v++) {
+		l = strlen(group_verbs[v]);
+		if (strncmp(p, group_verbs[v], l) == 0 && p[l] == ' ')
+			break;
+	}
+	if (v == NITEMS(group_verbs))
+		return 0;
+	a = p + l + 1;
+	alen = strcspn(a, " ");
+	if (a[alen] != ' ')
+		return 0;
+	t = a + alen + 1;
+	subject = t + strcspn(t, " ");
+	if (*subject == ' ')
+		subject++;
+	me = alen == strlen(NOTICE_GROUP_ME) && strncmp(a, NOTICE_GROUP_ME,
+	    alen) == 0;
+	token_name(a, alen, name, arg, _("You"), actor, sizeof(actor));
+	token_names(t, name, arg, them, sizeof(them));
+	switch ((enum notice_group)v) {
+	case NOTICE_GROUP_CREATE:
+		if (me)
+			snprintf(out, len, "%s", _("You created the group"));
+		else
+			snprintf(out, len, _("%s created the group"), actor);
+		break;
+	case NOTICE_GROUP_SUBJECT:
+		if (me)
+			snprintf(out, len, _("You changed the subject to "
+			    "\"%s\""), subject);
+		else
+			snprintf(out, len, _("%s changed the subject to "
+			    "\"%s\""), actor, subject);
+		break;
+	case NOTICE_GROUP_DESCRIPTION:
+		if (me)
+			snprintf(out, len, "%s",
+			    _("You changed the group description"));
+		else
+			snprintf(out, len, _("%s changed the group "
+			    "description"), actor);
+		break;
+	case NOTICE_GROUP_ADD:
+		if (me)
+			snprintf(out, len, _("You added %s"), them);
+		else
+			snprintf(out, len, _("%s added %s"), actor, them);
+		break;
+	case NOTICE_GROUP_REMOVE:
+		if (me)
+			snprintf(out, len, _("You removed %s"), them);
+		else
+			snprintf(out, len, _("%s removed %s"), actor, them);
+		break;
+	case NOTICE_GROUP_LEFT:
+		if (strncmp(t, NOTICE_GROUP_ME, strlen(NOTICE_GROUP_ME)) == 0 &&
+		    (t[2] == ' ' || t[2] == '\0'))
+			snprintf(out, len, "%s", _("You left"));
+		else
+			snprintf(out, len, _("%s left"), them);
+		break;
+	case NOTICE_GROUP_PROMOTE:
+		if (me)
+			snprintf(out, len, _("You made %s an admin"), them);
+		else
+			snprintf(out, len, _("%s made %s an admin"), actor,
+			    them);
+		break;
+	case NOTICE_GROUP_DEMOTE:
+		if (me)
+			snprintf(out, len, _("You dismissed %s as admin"),
+			    them);
+		else
+			snprintf(out, len, _("%s dismissed %s as admin"),
+			    actor, them);
+		break;
+	case NOTICE_GROUP_DELETED:
+		snprintf(out, len, "%s", _("The group was deleted"));
+		break;
+	}
+	return 1;
 }

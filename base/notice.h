@@ -71,4 +71,58 @@ int	notice_words(enum ev_notice kind, uint32_t device, const char *who,
 int	notice_text_words(const char *text, const char *who, char *out,
 	    size_t len);
 
+/*
+ * A group's event line ("Bob added Carol"), stored as a code that names
+ * its people by JID, so that the screen names them as they are known
+ * when it is shown, not when it was stored:
+ *
+ *	"wachat-notice/1 group VERB ACTOR THEM[ SUBJECT]"
+ *
+ * VERB a word of enum notice_group, ACTOR and each of THEM (joined by
+ * ",", "-" for none) a user JID, "me" for us or "-" for someone unknown,
+ * SUBJECT (group-subject only) the rest of the line, as it came.
+ */
+enum notice_group {
+	NOTICE_GROUP_CREATE,		/* ACTOR created the group */
+	NOTICE_GROUP_SUBJECT,		/* ... changed the subject to S */
+	NOTICE_GROUP_DESCRIPTION,	/* ... changed the description */
+	NOTICE_GROUP_ADD,		/* ACTOR added THEM */
+	NOTICE_GROUP_REMOVE,		/* ACTOR removed THEM */
+	NOTICE_GROUP_LEFT,		/* THEM left */
+	NOTICE_GROUP_PROMOTE,		/* ACTOR made THEM admins */
+	NOTICE_GROUP_DEMOTE,		/* ACTOR dismissed THEM as admins */
+	NOTICE_GROUP_DELETED,		/* the group was deleted */
+};
+
+/* The token of a person in a group code ("me", "-" or the JID). */
+#define NOTICE_GROUP_ME		"me"
+#define NOTICE_GROUP_SOMEONE	"-"
+
+/*
+ * The code of a group event line into out[len]: verb, actor (a token:
+ * NULL or "" is someone; a JID with a space or comma too), them (tokens
+ * joined by ",", NULL or "" none) and subject (NULL but for
+ * NOTICE_GROUP_SUBJECT; its newlines read as spaces).  Returns 1, or 0
+ * when it does not fit (out is then "").
+ */
+int	notice_group_code(enum notice_group verb, const char *actor,
+	    const char *them, const char *subject, char *out, size_t len);
+
+/*
+ * The name of the person of user JID jid into out[len] ("" unknown: the
+ * number is said instead), for notice_group_words().
+ */
+typedef void	notice_name_fn(void *arg, const char *jid, char *out,
+		    size_t len);
+
+/*
+ * The words of a group code text in the user's language into out[len]
+ * (truncated to fit): each person named by name(arg, jid, ...) as known
+ * now, else by number (+digits), we as You ("You added Bob", "Bob added
+ * you"), unsanitised (the caller cleans what it prints).  Returns 1, or
+ * 0 when text is not a group code (nothing written).
+ */
+int	notice_group_words(const char *text, notice_name_fn *name, void *arg,
+	    char *out, size_t len);
+
 #endif

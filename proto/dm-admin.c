@@ -20,6 +20,7 @@
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
+#include "base/notice.h"
 #include "base/xmalloc.h"
 #include "proto/dm-int.h"
 #include "proto/group.h"
@@ -185,6 +186,40 @@ who(struct wa_dm *dm, const struct wa_group_participant *p, const char *jid,
 	dm_name_of(dm, j, out, len);
 }
 
+/* The token of a participant in a group line's code (base/notice.h): p,
+ * or when NULL the JID jid; "me" for us, "-" for nobody known; a LID
+ * member by their phone number when the event gives it. */
+static void
+token(struct wa_dm *dm, const struct wa_group_participant *p,
+    const char *jid, char *out, size_t len)
+{
+	const char	*j = p != NULL ? p->jid : jid;
+
+	if (j == NULL || j[0] == '\0') {
+		snprintf(out, len, "%s", NOTICE_GROUP_SOMEONE);
+		return;
+	}
+	if (dm_is_own(dm, j) || (p != NULL && p->phone_number != NULL &&
+	    dm_is_own(dm, p->phone_number))) {
+		snprintf(out, len, "%s", NOTICE_GROUP_ME);
+		return;
+	}
+	if (p != NULL && p->phone_number != NULL && jid_is_lid(j))
+		j = p->phone_number;
+	if ((size_t)snprintf(out, len, "%s", j) >= len)
+		snprintf(out, len, "%s", NOTICE_GROUP_SOMEONE);
+}
+
+/* Line (its size len) as the code of a group line; "" when it cannot
+ * be. */
+static void
+code(enum notice_group verb, const char *actor, const char *them,
+    const char *subject, char *line, size_t len)
+{
+	if (notice_group_code(verb, actor, them, subject, line, len) != 1)
+		log_warn("group line: too long, not shown");
+}
+
 /* --- our own change's records and lines, in one transaction --- */
 
 /* A line of our own change, shown once its transaction commits. */
@@ -307,23 +342,23 @@ own_subject(struct wa_dm *dm, const struct group_iq *q)
 	if (otx_ok(&t))
 		otx_keep(&t, dm->st->group_subject(dm->st->arg, q->group,
 		    q->subject), "the subject");
-	snprintf(line, sizeof(line), "you changed the subject to \"%s\"",
-	    q->subject);
+	code(NOTICE_GROUP_SUBJECT, NOTICE_GROUP_ME, NULL, q->subject, line,
+	    sizeof(line));
 	otx_line(&t, q->group, line);
 	return otx_end(&t, "the subject was changed");
 }
 
-/* The change of a tag of a participants answer, and its line's words
- * around the name ("you made " NAME " an admin"). */
+/* The change of a tag of a participants answer, and its line's verb
+ * (base/notice.h: "You made NAME an admin"). */
 static const struct {
 	const char		*tag;
 	enum wa_group_change	 what;
-	const char		*pre, *post;
+	enum notice_group	 verb;
 } changes[] = {
-	{ "add", WA_GROUP_ADD, "you added ", "" },
-	{ "remove", WA_GROUP_REMOVE, "you removed ", "" },
-	{ "promote", WA_GROUP_PROMOTE, "you made ", " an admin" },
-	{ "demote", WA_GROUP_DEMOTE, "you dismissed ", " as admin" },
+	{ "add", WA_GROUP_ADD, NOTICE_GROUP_ADD },
+	{ "remove", WA_GROUP_REMOVE, NOTICE_GROUP_REMOVE },
+	{ "promote", WA_GROUP_PROMOTE, NOTICE_GROUP_PROMOTE },
+	{ "demote", WA_GROUP_DEMOTE, NOTICE_GROUP_DEMOTE },
 };
 
 /* The words for a participant's error code err in an answer to what. */
@@ -383,10 +418,10 @@ own_participant(struct wa_dm *dm, const struct group_iq *q, size_t k,
 		otx_keep(t, dm->st->group_member(dm->st->arg, q->group, jid,
 		    pn[0] != '\0' ? pn : NULL,
 		    what == WA_GROUP_PROMOTE ? 1 : 0), "a member");
-	/* named after the store has the member (and its PN) */
-	who(dm, NULL, pn[0] != '\0' ? pn : jid, name, sizeof(name));
-	snprintf(line, sizeof(line), "%s%s%s", changes[k].pre, name,
-	    changes[k].post);
+	/* named when shown, by their PN when known */
+	token(dm, NULL, pn[0] != '\0' ? pn : jid, name, sizeof(name));
+	code(changes[k].verb, NOTICE_GROUP_ME, name, NULL, line,
+	    sizeof(line));
 	otx_line(t, q->group, line);
 	return removed;
 }
@@ -445,11 +480,14 @@ static void
 own_create(struct wa_dm *dm, const struct wa_group_info *g)
 {
 	struct otx	 t;
+	char		 line[128];
 
 	otx_begin(dm, &t, g->jid);
 	if (otx_ok(&t))
 		otx_keep(&t, dm->st->group_put(dm->st->arg, g), "the group");
-	otx_line(&t, g->jid, "you created the group");
+	code(NOTICE_GROUP_CREATE, NOTICE_GROUP_ME, NULL, NULL, line,
+	    sizeof(line));
+	otx_line(&t, g->jid, line);
 	if (otx_end(&t, "the group was created") == 0)
 		dm_emit_group(dm, g->jid, false);
 }
@@ -517,12 +555,15 @@ static void
 own_leave(struct wa_dm *dm, const struct group_iq *q)
 {
 	struct otx	 t;
+	char		 line[128];
 
 	otx_begin(dm, &t, q->group);
 	if (otx_ok(&t))
 		otx_keep(&t, dm->st->group_left(dm->st->arg, q->group, true),
 		    "left");
-	otx_line(&t, q->group, "you left");
+	code(NOTICE_GROUP_LEFT, NOTICE_GROUP_ME, NOTICE_GROUP_ME, NULL, line,
+	    sizeof(line));
+	otx_line(&t, q->group, line);
 	if (otx_end(&t, "you left the group") == 0)
 		dm_emit_group(dm, q->group, true);
 }
@@ -723,20 +764,24 @@ keep(struct gev *v, int rc, const char *what)
 		log_warn("group notification: %s: %s", what, wc_strerror(rc));
 }
 
-/* The names of an event's participants, joined with ", ". */
+/* The tokens of an event's participants, joined with "," (those that
+ * do not fit left out). */
 static void
 names(struct wa_dm *dm, const struct wa_group_event *e, char *out, size_t len)
 {
 	char	 one[96];
 	size_t	 i, k = 0;
+	int	 n;
 
 	out[0] = '\0';
-	for (i = 0; i < e->n_participants && k + 1 < len; i++) {
-		who(dm, &e->participants[i], NULL, one, sizeof(one));
-		k += (size_t)snprintf(out + k, len - k, "%s%s", i > 0 ? ", " :
-		    "", one);
-		if (k >= len)
-			k = len - 1;
+	for (i = 0; i < e->n_participants; i++) {
+		token(dm, &e->participants[i], NULL, one, sizeof(one));
+		n = snprintf(out + k, len - k, "%s%s", k > 0 ? "," : "", one);
+		if (n < 0 || (size_t)n >= len - k) {
+			out[k] = '\0';
+			break;
+		}
+		k += (size_t)n;
 	}
 }
 
@@ -759,7 +804,8 @@ ev_create(struct wa_dm *dm, struct gev *v)
 	if (v->e->created != NULL)
 		keep(v, dm->st->group_put(dm->st->arg, v->e->created),
 		    "the group");
-	snprintf(v->line, sizeof(v->line), "%s created the group", v->actor);
+	code(NOTICE_GROUP_CREATE, v->actor, NULL, NULL, v->line,
+	    sizeof(v->line));
 }
 
 static void
@@ -769,8 +815,8 @@ ev_subject(struct wa_dm *dm, struct gev *v)
 		return;
 	keep(v, dm->st->group_subject(dm->st->arg, v->g, v->e->subject),
 	    "the subject");
-	snprintf(v->line, sizeof(v->line), "%s changed the subject to \"%s\"",
-	    v->actor, v->e->subject);
+	code(NOTICE_GROUP_SUBJECT, v->actor, NULL, v->e->subject, v->line,
+	    sizeof(v->line));
 }
 
 static void
@@ -778,8 +824,8 @@ ev_description(struct wa_dm *dm, struct gev *v)
 {
 	(void)dm;
 	v->refresh = true;
-	snprintf(v->line, sizeof(v->line), "%s changed the group description",
-	    v->actor);
+	code(NOTICE_GROUP_DESCRIPTION, v->actor, NULL, NULL, v->line,
+	    sizeof(v->line));
 }
 
 static void
@@ -799,7 +845,8 @@ ev_add(struct wa_dm *dm, struct gev *v)
 		    "joined");
 		v->refresh = true;
 	}
-	snprintf(v->line, sizeof(v->line), "%s added %s", v->actor, v->them);
+	code(NOTICE_GROUP_ADD, v->actor, v->them, NULL, v->line,
+	    sizeof(v->line));
 }
 
 static void
@@ -825,10 +872,11 @@ ev_remove(struct wa_dm *dm, struct gev *v)
 	/* a member who removes only themselves left (as Baileys reads it) */
 	if (v->e->kind == WA_GROUP_EV_LEAVE || (v->e->n_participants == 1 &&
 	    strcmp(v->actor, v->them) == 0))
-		snprintf(v->line, sizeof(v->line), "%s left", v->them);
+		code(NOTICE_GROUP_LEFT, v->them, v->them, NULL, v->line,
+		    sizeof(v->line));
 	else
-		snprintf(v->line, sizeof(v->line), "%s removed %s", v->actor,
-		    v->them);
+		code(NOTICE_GROUP_REMOVE, v->actor, v->them, NULL, v->line,
+		    sizeof(v->line));
 }
 
 static void
@@ -841,8 +889,8 @@ ev_admin(struct wa_dm *dm, struct gev *v)
 		keep(v, dm->st->group_member(dm->st->arg, v->g,
 		    v->e->participants[k].jid, NULL, promote ? 1 : 0),
 		    "a member");
-	snprintf(v->line, sizeof(v->line), promote ? "%s made %s an admin" :
-	    "%s dismissed %s as admin", v->actor, v->them);
+	code(promote ? NOTICE_GROUP_PROMOTE : NOTICE_GROUP_DEMOTE, v->actor,
+	    v->them, NULL, v->line, sizeof(v->line));
 }
 
 static void
@@ -856,7 +904,8 @@ ev_delete(struct wa_dm *dm, struct gev *v)
 {
 	keep(v, dm->st->group_left(dm->st->arg, v->g, true), "left");
 	v->left = true;
-	snprintf(v->line, sizeof(v->line), "the group was deleted");
+	code(NOTICE_GROUP_DELETED, v->actor, NULL, NULL, v->line,
+	    sizeof(v->line));
 }
 
 /* The handler of each kind of event; the kinds not listed change
@@ -888,10 +937,11 @@ on_event(struct wa_dm *dm, struct gev *v, struct arena *a, struct gline *gl)
 	size_t		 i;
 
 	v->g = e->group;
-	who(dm, NULL, e->author_pn != NULL ? e->author_pn : e->author,
+	token(dm, NULL, e->author_pn != NULL ? e->author_pn : e->author,
 	    v->actor, sizeof(v->actor));
 	if (e->author == NULL)
-		snprintf(v->actor, sizeof(v->actor), "someone");
+		snprintf(v->actor, sizeof(v->actor), "%s",
+		    NOTICE_GROUP_SOMEONE);
 	names(dm, e, v->them, sizeof(v->them));
 	v->line[0] = '\0';
 	for (i = 0; i < sizeof(gev_handlers) / sizeof(gev_handlers[0]); i++)

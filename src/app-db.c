@@ -38,8 +38,8 @@
 
 /* The pid holding a flock on the file of fd, from /proc/locks; 0 when it
  * cannot be told. */
-static long
-lock_holder(int fd)
+long
+app_db_lock_holder(int fd)
 {
 	struct stat	 st;
 	char		 line[256];
@@ -80,7 +80,7 @@ lock_data_dir(struct app *a, const char *dir, long *pid)
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		rc = errno == EWOULDBLOCK ? WC_ELOCKED : -errno;
 		if (rc == WC_ELOCKED)
-			*pid = lock_holder(fd);
+			*pid = app_db_lock_holder(fd);
 		(void)close(fd);
 		return rc;
 	}

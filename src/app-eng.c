@@ -46,6 +46,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stop_text = xstrdup(why);
 	a->stop_err = err;
 	app_disk_stop(a);
+	app_spool_stop(a);
 	wa_eng_free(a->eng);
 	a->eng = NULL;
 	evq_close(&a->cmds);
@@ -238,12 +239,17 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 {
 	struct ev		*ev = ev_new(EV_MESSAGE);
 	struct ev_message	*m = &ev->u.message;
+	char			*g;
 
 	key_of(&m->key, e);
 	ev_set(&m->text, e->text);
 	ev_set(&m->quoted_id, e->quoted_id);
 	m->state = state_of(e->state);
 	m->notice = e->notice;
+	if (e->notice && (g = app_read_notice(a, m->text)) != NULL) {
+		free(m->text);	/* a group's line, its people named now */
+		m->text = g;
+	}
 	m->notice_kind = app_dm_note(e->notice_kind);
 	m->notice_device = e->notice_device;
 	m->ts_ms = e->ts_ms;
@@ -439,8 +445,10 @@ app_eng_thread(void *arg)
 
 	if ((rc = app_db_open(a, what, sizeof(what))) == 0) {
 		start_engine(a);
-		if (!a->stopping)
+		if (!a->stopping) {
 			app_db_check_start(a);
+			app_spool_start(a);
+		}
 	} else
 		app_eng_stop(a, what, rc);	/* said once, as why it stopped */
 	uv_run(&a->eng_loop, UV_RUN_DEFAULT);

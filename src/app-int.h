@@ -15,13 +15,17 @@
  *	src/app-send.c	the engine thread: events sent to the main thread
  *	src/app-disk.c	the engine thread: a full disk, offline until a
  *			probe write commits
+ *	src/app-spool.c	the engine thread: messages handed over by
+ *			wachat send (src/app-spool.h)
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-disk.o, app-eng.o, app-read.o, app-send.o, evq.o
- *	app-eng.o  -> app-db.o, app-disk.o, app-read.o, app-send.o, evq.o
+ *	app-eng.o  -> app-db.o, app-disk.o, app-read.o, app-send.o,
+ *		      app-spool.o, evq.o
+ *	app-spool.o -> app-db.o, app-disk.o
  *	app-db.o   -> app-send.o
  *	app-disk.o -> (none of these)
  *	app-read.o -> app-send.o
@@ -39,6 +43,7 @@
 
 #include "base/event.h"
 #include "proto/eng.h"
+#include "src/app.h"
 #include "src/conf.h"
 #include "src/evq.h"
 #include "ui/view.h"
@@ -63,7 +68,7 @@ struct app {
 
 	/* Main thread. */
 	uv_loop_t		 ui_loop;
-	uv_signal_t		 sigint, sigterm;
+	uv_signal_t		 sigint, sigterm, sighup;
 	struct ui_screen	*screen;	/* curses, or NULL: lines */
 	uv_poll_t		 keys;		/* stdin, with screen */
 	uv_signal_t		 sigwinch;	/* with screen */
@@ -86,6 +91,8 @@ struct app {
 	char			*last_words;	/* said on stderr once the
 						 * screen is gone: why wachat
 						 * stopped by itself, or NULL */
+	struct app_job		*job;		/* app_run_job(), or NULL */
+	uv_timer_t		 job_timer;	/* its poll, with job */
 
 	/* Engine thread (set up by the main thread before it starts). */
 	uv_loop_t		 eng_loop;
@@ -124,6 +131,11 @@ struct app {
 	bool			 disk_held;	/* ... engine held */
 	bool			 io_failed;	/* a write got EIO */
 	unsigned		 io_delay_ms;	/* its wait, doubling */
+	char			 spool[4096 + 16]; /* src/app-spool.c */
+	uv_fs_event_t		 spool_ev;	/* the spool dir watched */
+	uv_timer_t		 spool_timer;	/* ... and looked at */
+	bool			 spool_on;	/* spool_timer made */
+	bool			 spool_ev_on;	/* spool_ev made */
 };
 
 /* ---- src/app-eng.c: the engine thread ---- */
@@ -192,6 +204,23 @@ void	app_db_check_stop(struct app *a);
  * ended. */
 void	app_db_close(struct app *a);
 
+/* The pid holding the flock on the file of fd (the data dir's lock),
+ * from /proc/locks; 0 when it cannot be told.  Any thread. */
+long	app_db_lock_holder(int fd);
+
+/* ---- src/app-spool.c: messages handed over by wachat send ---- */
+
+/*
+ * Watch the spool (src/app-spool.h), made when missing: every message
+ * put there, now and while wachat runs, goes to the outbox and is
+ * answered.  A spool that cannot be made or is open to others is
+ * logged and not watched.  Engine thread, once the engine is made.
+ */
+void	app_spool_start(struct app *a);
+
+/* Close the watch's handles (at stop).  Engine thread. */
+void	app_spool_stop(struct app *a);
+
 /* ---- src/app-send.c: events to the main thread ---- */
 
 /* Send ev to the main thread, taking it.  Engine thread. */
@@ -215,6 +244,12 @@ struct ev *app_read_group(struct app *a, const char *group);
 /* A person's name for the UI: contact, then push name of jid; "" when
  * none is known.  Returns an owned string.  Engine thread. */
 char	*app_read_name(struct app *a, const char *jid);
+
+/* The words of a group's event line stored as text (base/notice.h
+ * notice_group_words()), its people named as the store knows them now,
+ * in the user's language; NULL when text is not one.  Returns an owned
+ * string.  Engine thread. */
+char	*app_read_notice(struct app *a, const char *text);
 
 /* EV_CHATS answering c (CMD_LOAD_CHATS), after an EV_GROUP for each group
  * it lists that the UI was not told of yet; EV_ERROR when the store
@@ -275,6 +310,10 @@ void	app_notify_stop(struct app *a);
 /* Take over the terminal when stdin and stdout are both one; else
  * a->screen stays NULL and events are printed as lines.  Main thread. */
 void	app_ui_start_screen(struct app *a);
+
+/* app_run_job(): the job's poll timer started on the main loop.  Main
+ * thread. */
+void	app_ui_start_job(struct app *a);
 
 /* Give the terminal and stderr back (the handles closed when not yet).
  * Main thread. */

@@ -69,6 +69,26 @@ app_read_name(struct app *a, const char *jid)
 	return xstrdup(name);
 }
 
+/* notice_name_fn of the store: a person's contact or push name now. */
+static void
+name_now(void *arg, const char *jid, char *out, size_t len)
+{
+	struct app	*a = arg;
+
+	if (app_dm_name(a->store, jid, out, len) != 1)
+		out[0] = '\0';
+}
+
+char *
+app_read_notice(struct app *a, const char *text)
+{
+	char	 words[1024];
+
+	if (notice_group_words(text, name_now, a, words, sizeof(words)) != 1)
+		return NULL;
+	return xstrdup(words);
+}
+
 /* ---- the groups the UI was told of ---- */
 
 static int
@@ -169,12 +189,14 @@ app_read_group(struct app *a, const char *group)
 /* A chat's preview: its newest row's text, a typed notice in words (the
  * member it names by number). */
 static char *
-preview_of(const struct store_chat *sc)
+preview_of(struct app *a, const struct store_chat *sc)
 {
-	char	 words[512], who[64];
+	char	 words[512], who[64], *g;
 
 	if (sc->last_kind != STORE_MSG_NOTICE)
 		return xstrdup(sc->last_text);
+	if ((g = app_read_notice(a, sc->last_text)) != NULL)
+		return g;	/* a group's line, its people named now */
 	who[0] = '+';
 	if (sc->last_sender == NULL ||
 	    !jid_phone_of(sc->last_sender, who + 1, sizeof(who) - 1))
@@ -193,7 +215,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->name = xstrdup(wc_has_label(sc->contact_name) ? sc->contact_name :
 	    wc_has_label(sc->name) ? sc->name : wc_has_label(sc->push_name) ?
 	    sc->push_name : "");
-	ec->preview = preview_of(sc);
+	ec->preview = preview_of(a, sc);
 	ec->last_ms = sc->last_ms;
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
 	/* muted for ever (-1), or until a time still to come */
@@ -208,6 +230,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->last_sender_name = !sc->last_from_me && group &&
 	    sc->last_sender[0] != '\0' ? app_read_name(a, sc->last_sender) :
 	    xstrdup("");
+	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
 }
 
 void
@@ -286,6 +309,8 @@ tally(struct app *a, const struct store_reaction *r, size_t nr,
 static void
 msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 {
+	char	*g;
+
 	em->rowid = m->rowid;
 	em->id = xstrdup(m->id);
 	em->sender = xstrdup(m->sender);
@@ -303,7 +328,13 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->deleted = m->deleted;
 	tally(a, m->reactions, m->nreactions, &em->reactions,
 	    &em->nreactions);
-	if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words by the UI */
+	if (m->kind == STORE_MSG_NOTICE && (g = app_read_notice(a,
+	    em->text)) != NULL) {
+		/* a group's line: its people named as known now */
+		free(em->text);
+		em->text = g;
+	} else if (m->kind == STORE_MSG_NOTICE)	/* typed: said in words
+						 * by the UI */
 		notice_parse(em->text, &em->notice_kind, &em->notice_device);
 }
 

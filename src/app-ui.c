@@ -20,10 +20,12 @@
 
 #include <uv.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "base/event.h"
 #include "base/i18n.h"
 #include "base/log.h"
+#include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "src/app-int.h"
 #include "src/evq.h"
@@ -59,6 +61,65 @@ last_words(struct app *a, const struct ev *ev)
 	}
 }
 
+/* The job's why: text, sanitised to one line. */
+static void
+job_words(struct app_job *j, const char *text)
+{
+	struct buf	 b = BUF_INIT;
+
+	wc_sanitize(text, strlen(text), false, &b);
+	snprintf(j->why, sizeof(j->why), "%s", (const char *)b.p);
+	buf_release(&b);
+}
+
+/* An event while a job runs: nothing shown; a QR code or a logout ends
+ * it (no link is made for a job), a lost connection's words are kept. */
+static void
+job_event(struct app *a, const struct ev *ev)
+{
+	switch (ev->kind) {
+	case EV_QR:
+	case EV_PAIR_CODE:
+		a->job->unlinked = true;
+		app_ui_quit(a);
+		break;
+	case EV_LOGGED_OUT:
+		job_words(a->job, ev->u.logged_out.why);
+		app_ui_quit(a);
+		break;
+	case EV_DISCONNECTED:
+		job_words(a->job, ev->u.disconnected.why);
+		break;
+	case EV_CONNECTED:
+		a->job->why[0] = '\0';
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+on_job(uv_timer_t *t)
+{
+	struct app	*a = t->data;
+	int		 st;
+
+	if (a->quit_sent)
+		return;
+	if ((st = a->job->poll(a->job->arg)) != APP_JOB_PENDING) {
+		a->job->status = st;
+		app_ui_quit(a);
+	}
+}
+
+void
+app_ui_start_job(struct app *a)
+{
+	uv_timer_init(&a->ui_loop, &a->job_timer);
+	a->job_timer.data = a;
+	uv_timer_start(&a->job_timer, on_job, 0, APP_JOB_POLL_MS);
+}
+
 /* EV_STOPPED: the engine is done; the main loop's handles close. */
 static void
 stopped(struct app *a, const struct ev *ev, struct evq *q)
@@ -70,6 +131,14 @@ stopped(struct app *a, const struct ev *ev, struct evq *q)
 	    a->db_status != 0 ? a->db_status : EXIT_FAILURE;
 	uv_close((uv_handle_t *)&a->sigint, close_cb);
 	uv_close((uv_handle_t *)&a->sigterm, close_cb);
+	uv_close((uv_handle_t *)&a->sighup, close_cb);
+	if (a->job != NULL) {
+		uv_close((uv_handle_t *)&a->job_timer, close_cb);
+		if (!a->quit_sent && (ev->u.stopped.why[0] != '\0' ||
+		    ev->u.stopped.err != 0))
+			job_words(a->job, ev->u.stopped.why[0] != '\0' ?
+			    ev->u.stopped.why : wc_strerror(ev->u.stopped.err));
+	}
 	if (a->screen != NULL) {
 		uv_close((uv_handle_t *)&a->keys, close_cb);
 		uv_close((uv_handle_t *)&a->sigwinch, close_cb);
@@ -86,7 +155,9 @@ app_ui_ready(struct evq *q, void *arg)
 	struct ev	*ev;
 
 	while (!a->stopped && (ev = evq_pop(q)) != NULL) {
-		if (a->screen != NULL)
+		if (a->job != NULL)
+			job_event(a, ev);
+		else if (a->screen != NULL)
 			ui_screen_apply(a->screen, ev);
 		else
 			app_print_ev(ev, a->draw_qr);
@@ -103,6 +174,8 @@ app_ui_quit(struct app *a)
 	if (a->quit_sent)
 		return;
 	a->quit_sent = true;
+	/* the open chat's draft first: the engine stores it, then stops */
+	ui_screen_quitting(a->screen);
 	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT));
 }
 

@@ -98,13 +98,32 @@ make_parents(const char *path)
 	free(p);
 }
 
+static int	run(const struct conf *, const char *, bool, struct app_job *);
+
 int
 app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
+{
+	return run(c, pair_pn, fresh_db, NULL);
+}
+
+int
+app_run_job(const struct conf *c, struct app_job *job)
+{
+	job->status = APP_JOB_PENDING;
+	job->unlinked = false;
+	job->why[0] = '\0';
+	return run(c, NULL, false, job);
+}
+
+static int
+run(const struct conf *c, const char *pair_pn, bool fresh_db,
+    struct app_job *job)
 {
 	struct app	 a;
 	int		 rc;
 
 	memset(&a, 0, sizeof(a));
+	a.job = job;
 	a.conf = c;
 	a.status = EXIT_FAILURE;
 	a.lock_fd = -1;
@@ -142,9 +161,13 @@ app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
 	}
 	uv_signal_init(&a.ui_loop, &a.sigint);
 	uv_signal_init(&a.ui_loop, &a.sigterm);
-	a.sigint.data = a.sigterm.data = &a;
+	uv_signal_init(&a.ui_loop, &a.sighup);
+	a.sigint.data = a.sigterm.data = a.sighup.data = &a;
 	uv_signal_start(&a.sigint, on_signal, SIGINT);
 	uv_signal_start(&a.sigterm, on_signal, SIGTERM);
+	/* the terminal gone (an SSH session dropped): a clean stop too,
+	 * the open chat's draft kept */
+	uv_signal_start(&a.sighup, on_signal, SIGHUP);
 	/* Queued before the engine starts: it asks for the code as soon as
 	 * its loop runs. */
 	if (pair_pn != NULL) {
@@ -155,12 +178,18 @@ app_run(const struct conf *c, const char *pair_pn, bool fresh_db)
 	}
 	/* The screen before the engine, so its first lines miss no stray
 	 * stderr. */
-	app_ui_start_screen(&a);
+	if (job == NULL)
+		app_ui_start_screen(&a);
+	else
+		app_ui_start_job(&a);
 	a.lines = a.screen == NULL;
 	if ((rc = uv_thread_create(&a.thread, app_eng_thread, &a)) != 0) {
 		log_error("uv_thread_create: %s", wc_strerror(rc));
 		uv_close((uv_handle_t *)&a.sigint, close_cb);
 		uv_close((uv_handle_t *)&a.sigterm, close_cb);
+		uv_close((uv_handle_t *)&a.sighup, close_cb);
+		if (job != NULL)
+			uv_close((uv_handle_t *)&a.job_timer, close_cb);
 		app_ui_stop_screen(&a);
 		evq_close(&a.events);
 		evq_close(&a.cmds);

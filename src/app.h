@@ -36,6 +36,37 @@
  */
 int	app_run(const struct conf *c, const char *pair_pn, bool fresh_db);
 
+/*
+ * A job run by app_run_job(): wachat without a screen or lines, the
+ * engine as app_run() runs it, and poll called on the main thread every
+ * APP_JOB_POLL_MS (the first time at once) until it returns something
+ * other than APP_JOB_PENDING: that status goes to status and wachat
+ * stops.  wachat send (src/cli-send.c) is one.
+ */
+#define APP_JOB_PENDING	(-1)
+#define APP_JOB_POLL_MS	100
+struct app_job {
+	int	(*poll)(void *arg);	/* APP_JOB_PENDING or a status */
+	void	 *arg;
+	int	  status;	/* out: poll's, or APP_JOB_PENDING when it
+				 * did not finish (the engine stopped first,
+				 * or a signal) */
+	bool	  unlinked;	/* out: the data dir is not linked (the
+				 * engine showed a QR code): stopped */
+	char	  why[512];	/* out: the engine's last words: why it
+				 * stopped, or why the connection went
+				 * (""), sanitised */
+};
+
+/*
+ * Run job with the settings c as app_run() runs wachat (no link made:
+ * a data dir not linked stops it, job->unlinked), the events not shown.
+ * Returns app_run()'s exit status (EXIT_SUCCESS when the job finished
+ * and wachat closed cleanly); the job's own in job->status.  Main
+ * thread, once, before any other thread.
+ */
+int	app_run_job(const struct conf *c, struct app_job *job);
+
 /* The exit statuses of a start that failed on the data dir (doc/wachat.1,
  * EXIT STATUS; the same numbers as the subcommands', src/cli.h). */
 #define APP_EXIT_DB		3	/* cannot open or write the database:

@@ -50,6 +50,14 @@ cli_usage(FILE *f)
 	    "what is still\n"
 	    "                      in its WAL) to FILE, also while wachat "
 	    "runs\n"), f);
+	fputs(_("  wachat send CHAT TEXT... [--timeout SECONDS]\n"
+	    "                      send TEXT to CHAT and wait for the "
+	    "server's ack: through\n"
+	    "                      the wachat running on the data dir, or "
+	    "connecting with\n"
+	    "                      the settings above (default 60 s; exit "
+	    "8: not acked, it\n"
+	    "                      stays in the outbox; 9: refused)\n"), f);
 	fputs(_("Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
 	    "database error,\n"
 	    "4 CHAT names several chats (listed), 5 output not written, 6 "

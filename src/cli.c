@@ -135,6 +135,20 @@ user_name(struct cli *c, const char *jid)
 	return c->who_name;
 }
 
+/* notice_name_fn of the shell: a person's contact or push name now. */
+static void
+name_now(void *arg, const char *jid, char *out, size_t len)
+{
+	struct cli		*c = arg;
+	struct store_contact	 k;
+
+	out[0] = '\0';
+	if (store_contact_get(c->s, jid, &k) == 1 && (wc_has_label(k.name) ||
+	    wc_has_label(k.push_name)))
+		snprintf(out, len, "%s", wc_has_label(k.name) ? k.name :
+		    k.push_name);
+}
+
 /* Who wrote a message: "You" (as the screen says it), the group author,
  * or the 1:1 peer. */
 static const char *
@@ -263,6 +277,21 @@ dberr:
 	fprintf(stderr, "wachat: cannot read the chats: %s\n",
 	    wc_strerror(rc));
 	return CLI_DB;
+}
+
+int
+cli_chat_jid(struct store *s, const char *arg, char *out, size_t size)
+{
+	struct cli	 c;
+	char		 jid[STORE_JID_MAX + 1];
+	int		 status;
+
+	memset(&c, 0, sizeof(c));
+	c.s = s;
+	if ((status = resolve_chat(&c, arg, jid)) == CLI_OK)
+		snprintf(out, size, "%s", jid);
+	buf_release(&c.line);
+	return status;
 }
 
 /* n digits of s at *i as a number; -1 when they are not digits. */
@@ -424,6 +453,11 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 			nshown++;
 			if (!ch->last_deleted &&
 			    ch->last_kind == STORE_MSG_NOTICE &&
+			    notice_group_words(ch->last_text, name_now, c,
+			    words, sizeof(words)) == 1)
+				text = words;
+			else if (!ch->last_deleted &&
+			    ch->last_kind == STORE_MSG_NOTICE &&
 			    notice_text_words(ch->last_text,
 			    ch->last_sender != NULL && ch->last_sender[0] !=
 			    '\0' ? user_name(c, ch->last_sender) : "", words,
@@ -520,6 +554,8 @@ notice_said(struct cli *c, const struct store_msg *m, char *out, size_t len)
 
 	if (m->kind != STORE_MSG_NOTICE)
 		return false;
+	if (notice_group_words(m->text, name_now, c, out, len) == 1)
+		return true;	/* a group's line, its people named now */
 	notice_parse(m->text, &kind, &device);
 	return notice_words(kind, device, m->sender[0] != '\0' ?
 	    user_name(c, m->sender) : "", out, len) == 1;

@@ -25,6 +25,11 @@ enum cli_exit {
 	CLI_AMBIGUOUS = 4,	/* a chat name names several chats */
 	CLI_WRITE = 5,		/* the output could not be written */
 	CLI_DAMAGED = 6,	/* the database is damaged or empty */
+	CLI_LOCKED = 7,		/* (wachat itself: another one runs) */
+	CLI_NOT_SENT = 8,	/* send: not acked in time; it stays in the
+				 * outbox and goes when wachat connects */
+	CLI_REFUSED = 9,	/* send: the server refused it, or it could
+				 * not be queued */
 };
 
 /* Whether arg (argv[1]) names a subcommand. */
@@ -50,6 +55,22 @@ bool	cli_parse_date(const char *s, int64_t *ms);
  * more digits, country code first) as its PN user JID in out[size]:
  * true, or false when s is not one.  Pure. */
 bool	cli_phone_jid(const char *s, char *out, size_t size);
+
+struct store;
+
+/*
+ * The chat arg names (CHAT as the subcommands take it: a JID, a phone
+ * number, a unique part of a name), its JID in out[size] (129 bytes
+ * hold any): CLI_OK, or CLI_NOT_FOUND, CLI_AMBIGUOUS (the chats listed)
+ * or CLI_DB, said on stderr.  s: a store_open_ro() connection.
+ */
+int	cli_chat_jid(struct store *s, const char *arg, char *out, size_t size);
+
+/*
+ * wachat send CHAT TEXT... (src/cli-send.c; doc/wachat.1): argv[0] is
+ * "send".  Returns an exit status (enum cli_exit).
+ */
+int	cli_send_main(int argc, char **argv);
 
 /* Append the subcommands' part of --help to f. */
 void	cli_usage(FILE *f);

@@ -438,13 +438,16 @@ main(int argc, char **argv)
 		while (k < argc && (strncmp(argv[k], "--data-dir=", 11) == 0 ||
 		    strncmp(argv[k], "--config=", 9) == 0))
 			k++;
-		if (k < argc && cli_is_command(argv[k])) {
+		if (k < argc && (cli_is_command(argv[k]) ||
+		    strcmp(argv[k], "send") == 0)) {
 			/* the name first, then what came before it */
 			char	*name = argv[k];
 
 			memmove(&argv[2], &argv[1], (size_t)(k - 1) *
 			    sizeof(*argv));
 			argv[1] = name;
+			if (strcmp(name, "send") == 0)
+				return cli_send_main(argc - 1, argv + 1);
 			return cli_main(argc - 1, argv + 1);
 		}
 	}

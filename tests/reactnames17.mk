@@ -3,5 +3,7 @@
 # reactnames17-react-tmux: a reaction line names who sent each emoji
 # ("👍 2 You, NAME"), counts the names that do not fit the pane ("+1"),
 # and follows a change and a removal live and after a restart.
-TESTS += tests/reactnames17-react-tmux.sh
-EXTRA_DIST += tests/reactnames17-react-tmux.sh
+# reactnames17-group-tmux: a group's event lines name their people as
+# known when shown ("bob created the group"), and say You for us.
+TESTS += tests/reactnames17-react-tmux.sh tests/reactnames17-group-tmux.sh
+EXTRA_DIST += tests/reactnames17-react-tmux.sh tests/reactnames17-group-tmux.sh

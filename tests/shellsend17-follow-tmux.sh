@@ -6,7 +6,9 @@
 # output to a file) prints bob's history, then each message as it is
 # stored: one bob's phone sends, one we type in the pane, in that order,
 # each once; it uses next to no CPU while it waits (no busy loop), and
-# SIGTERM (then SIGINT, a second run) stops it with exit status 0.  TAP.
+# SIGTERM (then SIGINT, a second run) stops it with exit status 0.
+# Started with no wachat running (the database closed cleanly), it
+# follows a wachat started after it too.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -22,11 +24,16 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
-rm -f "$tmp/status"
-tm new-session -d -s wachat -x 100 -y 30 \
-    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color HOME='$HOME' \
-    '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
-    --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
+# start_pane: wachat in the tmux pane.
+start_pane() {
+	rm -f "$tmp/status"
+	tm new-session -d -s wachat -x 100 -y 30 \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
+	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
+	    --data-dir '$tmp/data' --qr-file '$tmp/qr' 2>>'$tmp/w.err'; \
+	    echo \$? >'$tmp/status'"
+}
+start_pane
 wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
 check "wachat links and connects" wait_pane "connected as .*\\+$A"
@@ -93,6 +100,27 @@ tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q quits wachat cleanly: exit 0" [ "$st" = 0 ]
 failed_now && { show; diag "$tmp/w.err"; }
+tm kill-server >/dev/null 2>&1
+
+# No wachat running, the database closed cleanly (read as a file that
+# does not change): a wachat that starts later is followed too.
+check "wachat closed the database cleanly (no WAL left)" \
+    [ ! -e "$tmp/data/wachat.db-wal" ]
+follow_bg "$tmp/f3"
+check "history --follow with no wachat running prints the history" \
+    wait_grep "$tmp/f3" 'You: typed in the pane$'
+start_pane
+check "wachat starts again and connects" wait_pane "connected as .*\\+$A"
+ctl phone-send $B $AJ "after the restart" >/dev/null 2>&1
+check "... a message bob sends then is printed too" \
+    wait_grep "$tmp/f3" '^[0-9-]{10} [0-9:]{5}  bob: after the restart$'
+failed_now && { diag "$tmp/f3"; diag "$tmp/f3.err"; show; }
+kill -TERM "$fpid"
+wait_pid "$fpid"
+check "... SIGTERM stops it: exit 0 ($status)" [ "$status" -eq 0 ]
+tm send-keys -t wachat C-q
+st=$(exit_status)
+check "Ctrl-q quits wachat cleanly: exit 0" [ "$st" = 0 ]
 tm kill-server >/dev/null 2>&1
 
 finish_sim_tmux

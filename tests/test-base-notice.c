@@ -12,6 +12,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -103,6 +105,89 @@ test_notice_call__code_and_words__for_each_kind_and_media(void **state)
 	assert_string_equal(words, "Answered on another device");
 }
 
+/* A fake notice_name_fn: Bob and Carol are known, anyone else is not. */
+static void
+fake_name(void *arg, const char *jid, char *out, size_t len)
+{
+	(void)arg;
+	if (strcmp(jid, "15550000003@s.whatsapp.net") == 0)
+		snprintf(out, len, "Bob");
+	else if (strcmp(jid, "15550000004@s.whatsapp.net") == 0)
+		snprintf(out, len, "Carol");
+}
+
+/* words of the code of (verb, actor, them, subject), named by fake_name */
+static const char *
+group_line(enum notice_group verb, const char *actor, const char *them,
+    const char *subject)
+{
+	static char	 words[512];
+	char		 code[256];
+
+	assert_int_equal(notice_group_code(verb, actor, them, subject, code,
+	    sizeof(code)), 1);
+	assert_int_equal(notice_group_words(code, fake_name, NULL, words,
+	    sizeof(words)), 1);
+	return words;
+}
+
+#define BOB	"15550000003@s.whatsapp.net"
+#define CAROL	"15550000004@s.whatsapp.net"
+#define DAN	"15550000005@s.whatsapp.net"
+
+/* A group's line names its people when it is read: by the name known
+ * then, else by number; we are You (the subject of a sentence) or you;
+ * someone unknown is someone; text that is no group code is left. */
+static void
+test_notice_group__words_name_the_people__as_known_when_read(void **state)
+{
+	char	 code[64], words[64];
+
+	(void)state;
+	assert_string_equal(group_line(NOTICE_GROUP_CREATE, BOB, NULL, NULL),
+	    "Bob created the group");
+	assert_string_equal(group_line(NOTICE_GROUP_CREATE, DAN, NULL, NULL),
+	    "+15550000005 created the group");
+	assert_string_equal(group_line(NOTICE_GROUP_CREATE, NOTICE_GROUP_ME,
+	    NULL, NULL), "You created the group");
+	assert_string_equal(group_line(NOTICE_GROUP_ADD, BOB,
+	    CAROL "," NOTICE_GROUP_ME "," DAN, NULL),
+	    "Bob added Carol, you, +15550000005");
+	assert_string_equal(group_line(NOTICE_GROUP_REMOVE, NOTICE_GROUP_ME,
+	    CAROL, NULL), "You removed Carol");
+	assert_string_equal(group_line(NOTICE_GROUP_LEFT, CAROL, CAROL, NULL),
+	    "Carol left");
+	assert_string_equal(group_line(NOTICE_GROUP_LEFT, NOTICE_GROUP_ME,
+	    NOTICE_GROUP_ME, NULL), "You left");
+	assert_string_equal(group_line(NOTICE_GROUP_SUBJECT, NULL, NULL,
+	    "Hikers, 2027\nand more"),
+	    "someone changed the subject to \"Hikers, 2027 and more\"");
+	assert_string_equal(group_line(NOTICE_GROUP_PROMOTE, BOB, DAN, NULL),
+	    "Bob made +15550000005 an admin");
+	assert_string_equal(group_line(NOTICE_GROUP_DEMOTE, NOTICE_GROUP_ME,
+	    BOB, NULL), "You dismissed Bob as admin");
+	assert_string_equal(group_line(NOTICE_GROUP_DELETED, BOB, NULL, NULL),
+	    "The group was deleted");
+	/* a LID member unknown: by the LID's digits */
+	assert_string_equal(group_line(NOTICE_GROUP_ADD, BOB,
+	    "100000000000009@lid", NULL), "Bob added 100000000000009");
+	/* a JID with a space cannot stand as a token: someone */
+	assert_string_equal(group_line(NOTICE_GROUP_CREATE, "a b@x", NULL,
+	    NULL), "someone created the group");
+	/* no room: no code */
+	assert_int_equal(notice_group_code(NOTICE_GROUP_SUBJECT, BOB, NULL,
+	    "a subject far too long for the room given to it here", code,
+	    sizeof(code)), 0);
+	assert_string_equal(code, "");
+	/* text that is no group code, or one of an unknown verb */
+	assert_int_equal(notice_group_words("Bob created the group",
+	    fake_name, NULL, words, sizeof(words)), 0);
+	assert_int_equal(notice_group_words("wachat-notice/1 group fly " BOB
+	    " -", fake_name, NULL, words, sizeof(words)), 0);
+	assert_int_equal(notice_group_words("wachat-notice/1 group create",
+	    fake_name, NULL, words, sizeof(words)), 0);
+}
+
 int
 main(void)
 {
@@ -113,6 +198,8 @@ main(void)
 		    test_notice_parse__keeps_text__for_what_is_no_code),
 		cmocka_unit_test(
 		    test_notice_call__code_and_words__for_each_kind_and_media),
+		cmocka_unit_test(
+		    test_notice_group__words_name_the_people__as_known_when_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

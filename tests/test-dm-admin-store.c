@@ -234,7 +234,8 @@ subject_stored(void **state)
 	assert_int_equal(fake_store_count(c->st, GROUP), 1);
 	assert_int_equal(evs_of(c, WA_DM_EV_MESSAGE), 1);
 	e = last_of(c, WA_DM_EV_MESSAGE);
-	assert_non_null(strstr(e->text, "you changed the subject to"));
+	/* stored as a group line's code, named when shown */
+	assert_non_null(strstr(e->text, "wachat-notice/1 group subject me - "));
 	assert_int_equal(evs_of(c, WA_DM_EV_ERROR), 0);
 	assert_int_equal(fake_store_tx_depth(c->st), 0);
 }

@@ -184,7 +184,8 @@ group_change_not_stored(void **state)
 	assert_int_equal(fake_store_count(c->st, GROUP), 1);
 	assert_int_equal(evs_of(c, WA_DM_EV_MESSAGE), 1);
 	assert_non_null(strstr(c->evs[c->nevs - 2].text,
-	    "changed the subject to \"New name\""));
+	    "wachat-notice/1 group subject "));
+	assert_non_null(strstr(c->evs[c->nevs - 2].text, " New name"));
 	assert_int_equal(evs_of(c, WA_DM_EV_GROUP), 1);
 }
 

@@ -61,6 +61,7 @@
 #include "proto/crypto.h"
 #include "proto/eng.h"
 #include "base/err.h"
+#include "base/notice.h"
 #include "base/sysrand.h"
 #include "store/store.h"
 
@@ -277,17 +278,22 @@ on_dm_event(void *arg, const struct wa_dm_ev *ev)
 {
 	struct drv	*d = arg;
 	const char	*k = "?";
-	char		 note[32];
+	char		 note[32], words[1024];
 
 	switch (ev->kind) {
 	case WA_DM_EV_MESSAGE:
 		k = "dm-message";
 		note_name(ev, note, sizeof(note));
+		/* a group's line in words, its people by number */
+		if (!ev->notice || notice_group_words(ev->text, NULL, NULL,
+		    words, sizeof(words)) != 1)
+			snprintf(words, sizeof(words), "%s", ev->text != NULL ?
+			    ev->text : "");
 		printf("%s %s %s from_me=%d state=%s notice=%d note=%s "
 		    "quoted=%s: %s\n", k, ev->chat, ev->id, ev->from_me,
 		    state_name(ev->state), ev->notice, note,
 		    ev->quoted_id != NULL ?
-		    ev->quoted_id : "-", ev->text != NULL ? ev->text : "");
+		    ev->quoted_id : "-", words);
 		break;
 	case WA_DM_EV_STATE:
 		k = "dm-state";

@@ -529,17 +529,41 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	}
 }
 
+/* "N new messages below" on row y (the pane's last), in reverse: new
+ * messages came while reading back (ui_msgs_apply()). */
+static void
+draw_below(int y, int x, int w, uint32_t n)
+{
+	char	 line[160];
+
+	snprintf(line, sizeof(line), ngettext("\xe2\x86\x93 %u new message "
+	    "below (End)", "\xe2\x86\x93 %u new messages below (End)", n),
+	    (unsigned)n);
+	attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	(void)ui_text_draw(y, x + 1, line, strlen(line), w - 1);
+	attroff(A_REVERSE);
+}
+
 void
 ui_msgs_draw(struct ui_msgs *m, int y, int x, int h, int w,
     const char *peer, int64_t now_ms)
 {
 	struct pen	 p;
 	int		 total = 0, *start, i, bottom, s, e;
+	bool		 mark;
 
 	m->height = h;
 	m->width = w;
 	if (h < 1 || w < INDENT + 4)
 		return;
+	if (m->scroll == 0 && !m->more_after) {
+		m->unseen = false;	/* at the bottom: seen */
+		m->unseen_n = 0;
+	}
+	/* the mark over the pane's last row (a row of messages under the
+	 * view: the view itself stays) */
+	mark = m->unseen && m->unseen_n > 0 && h > 1;
 	start = xcalloc(m->n + 1, sizeof(*start));
 	for (i = 0; i < (int)m->n; i++) {
 		start[i] = total;
@@ -592,4 +616,6 @@ ui_msgs_draw(struct ui_msgs *m, int y, int x, int h, int w,
 		draw_msg(m, (size_t)i, &p, peer, now_ms);
 	}
 	free(start);
+	if (mark)
+		draw_below(y + h - 1, x, w, m->unseen_n);
 }

@@ -687,6 +687,13 @@ ui_screen_phone(const struct ui_screen *s)
 }
 
 void
+ui_screen_quitting(struct ui_screen *s)
+{
+	if (s != NULL && s->view != NULL)
+		ui_view_quitting(s->view);
+}
+
+void
 ui_screen_resize(struct ui_screen *s)
 {
 	struct winsize	 ws;

@@ -218,6 +218,7 @@ on_chats(struct ui_view *v, const struct ev *ev, int64_t now)
 	(void)now;
 	v->chats_asked = false;
 	ui_chats_set(&v->chats, ev, &v->groups);
+	ui_view_chat_drafts_load(v, &ev->u.chats);
 	ui_view_open_selected(v);
 }
 
@@ -237,6 +238,9 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 	ui_groups_note(&v->groups, ev);
 	if (ui_msgs_apply(&v->msgs, ev, NULL) && !m->key.from_me && !m->notice)
 		ui_view_chat_read_due(v, now);
+	else if (ui_view_is_open(v, m->key.chat) && v->msgs.unseen &&
+	    !m->key.from_me && !m->notice)
+		v->read.below = true;	/* not shown: read at the bottom */
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	ui_view_notify_message(v, m, now);
@@ -399,6 +403,12 @@ const char *
 ui_view_open_chat(const struct ui_view *v)
 {
 	return v->msgs.chat;
+}
+
+void
+ui_view_quitting(struct ui_view *v)
+{
+	ui_view_chat_keep_draft(v);
 }
 
 const char *

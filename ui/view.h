@@ -158,6 +158,14 @@ bool		 ui_view_key(struct ui_view *v, int key, int64_t now_ms);
 void		 ui_view_seen(struct ui_view *v, bool seen, int64_t now_ms);
 
 /*
+ * The program is about to stop (the quit key, a signal): what is typed in
+ * the open chat's input line is kept as its draft, in the store too
+ * (CMD_DRAFT, pushed before the caller's CMD_QUIT), or cleared there when
+ * the line is empty; a message being edited is not kept.  UI thread.
+ */
+void		 ui_view_quitting(struct ui_view *v);
+
+/*
  * Before the terminal gets what curses cannot carry (ui_view_term_out(),
  * after each refresh): the notifications waiting since the last call as
  * one (ui/view-notify.c: "N new messages" for several) with the bell, the
