@@ -511,6 +511,62 @@ test_ui_view__each_chat_keeps_its_draft(void **st)
 	assert_string_equal(ui_view_input(f->v), "");	/* sent: no draft */
 }
 
+/* Drafts across restarts (issue 17 point 10): the first chat list's
+ * drafts are the screen's (a later list's, maybe older than a CMD_DRAFT
+ * since, are not); a chat left with text typed, a message sent and the
+ * program stopping each keep the open chat's draft in the store with
+ * CMD_DRAFT, once per change. */
+static void
+test_ui_view__drafts_go_to_the_store_and_come_back_with_the_first_list(
+    void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	struct ev		*ev;
+
+	apply(f->v, connected_ev());
+	ev = chats_ev(0, 0);
+	ev_set(&ev->u.chats.chats[1].draft, "from before");
+	apply(f->v, ev);
+	ev = chats_ev(0, 0);
+	ev_set(&ev->u.chats.chats[0].draft, "stale");
+	apply(f->v, ev);
+	(void)ui_view_key(f->v, '\t', NOW);	/* Alice: no draft */
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_string_equal(ui_view_input(f->v), "");
+	type(f->v, "for alice");
+	assert_int_equal(count(&f->sink, CMD_DRAFT, NULL), 0);
+	(void)ui_view_key(f->v, '\t', NOW);	/* Bob: his, cursor at its end */
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_string_equal(ui_view_input(f->v), "from before");
+	type(f->v, "!");
+	assert_string_equal(ui_view_input(f->v), "from before!");
+	assert_int_equal(count(&f->sink, CMD_DRAFT, &c), 1);
+	assert_string_equal(c->u.draft.chat, ALICE);
+	assert_string_equal(c->u.draft.text, "for alice");
+	/* sent: Bob's draft cleared in the store */
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 1);
+	assert_int_equal(count(&f->sink, CMD_DRAFT, &c), 2);
+	assert_string_equal(c->u.draft.chat, BOB);
+	assert_string_equal(c->u.draft.text, "");
+	/* stopping with text typed keeps it, once */
+	type(f->v, "later");
+	ui_view_quitting(f->v);
+	assert_int_equal(count(&f->sink, CMD_DRAFT, &c), 3);
+	assert_string_equal(c->u.draft.chat, BOB);
+	assert_string_equal(c->u.draft.text, "later");
+	assert_string_equal(ui_view_input(f->v), "later");
+	ui_view_quitting(f->v);
+	assert_int_equal(count(&f->sink, CMD_DRAFT, NULL), 3);
+	/* back to Alice: her draft, unchanged, is not stored again; Bob's
+	 * is kept as it was */
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_string_equal(ui_view_input(f->v), "for alice");
+	assert_int_equal(count(&f->sink, CMD_DRAFT, NULL), 3);
+}
+
 static void
 test_ui_view__enter_is_a_newline_and_the_send_key_sends_if_set(void **st)
 {
@@ -3124,6 +3180,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__ctrl_d_deletes_our_message_for_everyone_after_asking,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__each_chat_keeps_its_draft,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__drafts_go_to_the_store_and_come_back_with_the_first_list,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__sends_no_blank_message_and_trims_one,
 		    setup, teardown),
