@@ -155,7 +155,8 @@ LAYOUT(ev_chat,
 	F_BOOL(struct ev_chat, last_deleted),
 	F_STR(struct ev_chat, last_sender),
 	F_STR(struct ev_chat, last_sender_name),
-	F_STR(struct ev_chat, draft));
+	F_STR(struct ev_chat, draft),
+	F_I32(struct ev_chat, peek));
 LAYOUT(ev_chats,
 	F_ARRAY(struct ev_chats, chats, nchats, ev_chat),
 	F_BOOL(struct ev_chats, more));
@@ -304,6 +305,9 @@ LAYOUT(cmd_search,
 LAYOUT(cmd_draft,
 	F_STR(struct cmd_draft, chat),
 	F_STR(struct cmd_draft, text));
+LAYOUT(cmd_peek,
+	F_STR(struct cmd_peek, chat),
+	F_BOOL(struct cmd_peek, on));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -331,6 +335,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_HISTORY_MORE] =	{ "CMD_HISTORY_MORE", &L_cmd_chat, 0 },
 	[CMD_RECONNECT] =	{ "CMD_RECONNECT", &L_none, -1 },
 	[CMD_DRAFT] =		{ "CMD_DRAFT", &L_cmd_draft, 0 },
+	[CMD_PEEK] =		{ "CMD_PEEK", &L_cmd_peek, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

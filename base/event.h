@@ -324,6 +324,9 @@ struct ev_chat {
 	char		*draft;		/* the input line left unsent in
 					 * it, as stored (CMD_DRAFT), raw
 					 * (may hold newlines); "" none */
+	int32_t		 peek;		/* read without read receipts
+					 * (CMD_PEEK): 0 as the peek
+					 * setting, 1 on, 2 off */
 };
 
 /* EV_CHATS: the chat list, in list order. */
@@ -520,8 +523,11 @@ enum cmd_kind {
 	CMD_DRAFT,		/* u.draft: keep chat's unsent input line
 				 * in the store (EV_CHATS gives it back);
 				 * a failure answers with EV_ERROR */
+	CMD_PEEK,		/* u.peek: chat's peek mode on or off, in
+				 * the store (EV_CHATS gives it back); a
+				 * failure answers with EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_DRAFT
+#define CMD_KIND_MAX	CMD_PEEK
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -642,6 +648,12 @@ struct cmd_draft {
 	char		*text;
 };
 
+/* CMD_PEEK: chat read without read receipts (on), or as before. */
+struct cmd_peek {
+	char		*chat;
+	bool		 on;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -667,6 +679,7 @@ struct cmd {
 		struct cmd_search	 search;
 		struct cmd_chat		 history_more;
 		struct cmd_draft	 draft;
+		struct cmd_peek		 peek;
 	} u;
 };
 

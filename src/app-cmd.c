@@ -391,6 +391,19 @@ history_more(struct app *a, const struct cmd *c)
  * clear it: the store gives it back with the chat list at the next
  * start.  A failure is said on the status line. */
 static void
+peek(struct app *a, const struct cmd *c)
+{
+	const struct cmd_peek	*p = &c->u.peek;
+	int			 rc;
+
+	if (p->chat[0] == '\0' || a->store == NULL)
+		return;
+	if ((rc = store_chat_set_peek(a->store, p->chat, p->on)) != 0)
+		app_eng_error(a, rc == -ENOSPC ? _("cannot keep peek: disk "
+		    "full") : _("cannot keep peek"), rc);
+}
+
+static void
 draft(struct app *a, const struct cmd *c)
 {
 	const struct cmd_draft	*d = &c->u.draft;
@@ -437,6 +450,7 @@ static const struct {
 	[CMD_HISTORY_MORE] =	{ NULL, history_more },
 	[CMD_RECONNECT] =	{ NULL, reconnect },
 	[CMD_DRAFT] =		{ NULL, draft },
+	[CMD_PEEK] =		{ NULL, peek },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

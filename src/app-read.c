@@ -231,6 +231,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	    sc->last_sender[0] != '\0' ? app_read_name(a, sc->last_sender) :
 	    xstrdup("");
 	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
+	ec->peek = sc->peek;
 }
 
 void

@@ -240,6 +240,7 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	ui_view_opts_default(o);
 	o->enter_sends = c->enter_sends;
 	o->read_receipts = c->read_receipts;
+	o->peek = c->peek;
 	o->send_typing = c->send_typing;
 	o->clipboard = c->clipboard;
 	/* the Linux console prints OSC 8 instead of reading it */

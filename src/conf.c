@@ -38,7 +38,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
 	"react", "retry", "delete", "cancel", "help", "group-info",
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
-	"list", "oldest", "newest", "open-link",
+	"list", "oldest", "newest", "open-link", "peek",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -383,6 +383,7 @@ static const struct setting settings[] = {
 	{ "log-file", set_path, F(log_file) },
 	{ "log-level", set_log_level, F(log_level) },
 	{ "read-receipts", set_yes_no, F(read_receipts) },
+	{ "peek", set_yes_no, F(peek) },
 	{ "send-typing", set_yes_no, F(send_typing) },
 	{ "send-presence", set_yes_no, F(send_presence) },
 	{ "enter-sends", set_yes_no, F(enter_sends) },

@@ -122,6 +122,9 @@ usage(FILE *f)
 	fputs(_("  --read-receipts yes|no  tell contacts when their messages "
 	    "were read\n"
 	    "                      (default yes)\n"), f);
+	fputs(_("  --peek yes|no       read every chat without read receipts "
+	    "unless Alt-p\n"
+	    "                      says otherwise there (default no)\n"), f);
 	fputs(_("  --send-typing yes|no    tell the chat while you type "
 	    "(default yes)\n"), f);
 	fputs(_("  --send-presence yes|no  tell contacts you are online "
@@ -396,6 +399,7 @@ main(int argc, char **argv)
 		{ "log-file", required_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'S' },
 		{ "read-receipts", required_argument, NULL, 'S' },
+		{ "peek", required_argument, NULL, 'S' },
 		{ "send-typing", required_argument, NULL, 'S' },
 		{ "send-presence", required_argument, NULL, 'S' },
 		{ "enter-sends", required_argument, NULL, 'S' },

@@ -717,6 +717,10 @@ struct store_chat {
 	/* The input line left unsent in it (store_chat_set_draft()), ""
 	 * none; store_chat_list() only (NULL from store_chat_find()). */
 	char		*draft;
+	int		 peek;		/* read without read receipts
+					 * (store_chat_set_peek()): 0 as the
+					 * peek setting, 1 on, 2 off; list
+					 * only */
 };
 
 struct store_chat_list {
@@ -764,6 +768,16 @@ MUST_CHECK int	store_chat_set_flags(struct store *s, const char *jid,
  */
 MUST_CHECK int	store_chat_set_draft(struct store *s, const char *jid,
 		    const char *text);
+
+/*
+ * Chat jid's peek mode (schema migration 13, chat.peek: 0 as the peek
+ * setting, 1 on, 2 off), set on or off: on, its messages shown send no
+ * read receipt and leave it unread (issue 17 point 14).  Creates the chat
+ * if missing.  store_chat_list() gives it
+ * back.  Returns 0, -EINVAL (no jid), -ENOSPC (disk full) or -EIO.
+ * Engine thread (the store's live connection).
+ */
+MUST_CHECK int	store_chat_set_peek(struct store *s, const char *jid, bool on);
 
 /* A message to send a read receipt for (protocol.md 11.8). */
 struct store_msg_ref {

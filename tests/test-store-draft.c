@@ -151,6 +151,55 @@ test_store_chat_set_draft__fails_with_einval__on_no_jid_or_a_long_text(
 	store_close(s);
 }
 
+
+/* chat's peek mode in a fresh chat list (-1: not listed). */
+static int
+peek_of(struct store *s, const char *chat)
+{
+	struct store_chat_list	 l;
+	int			 p = -1;
+	size_t			 i;
+
+	assert_int_equal(store_chat_list(s, false, 100, &l), 0);
+	for (i = 0; i < l.n; i++)
+		if (strcmp(l.chats[i].jid, chat) == 0)
+			p = l.chats[i].peek;
+	store_chat_list_free(&l);
+	return p;
+}
+
+/* Peek (migration 13's chat.peek): 0 as the setting until set, then 1
+ * on or 2 off, kept across a reopen; a bad JID refused. */
+static void
+test_store_chat_set_peek__keeps_on_and_off_across_a_reopen(void **state)
+{
+	char		*dir = tmpdir();
+	struct store	*s = NULL;
+
+	(void)state;
+	assert_int_equal(store_open(dir, &s), 0);
+	message_in(s, ALICE, "A1", 1000);
+	message_in(s, BOB, "B1", 2000);
+	assert_int_equal(peek_of(s, ALICE), 0);
+	assert_int_equal(store_chat_set_peek(s, ALICE, true), 0);
+	assert_int_equal(store_chat_set_peek(s, BOB, false), 0);
+	store_close(s);
+	s = NULL;
+	assert_int_equal(store_open(dir, &s), 0);
+	assert_int_equal(peek_of(s, ALICE), 1);
+	assert_int_equal(peek_of(s, BOB), 2);
+	/* a new message keeps it */
+	message_in(s, ALICE, "A2", 3000);
+	assert_int_equal(peek_of(s, ALICE), 1);
+	assert_int_equal(store_chat_set_peek(s, ALICE, false), 0);
+	assert_int_equal(peek_of(s, ALICE), 2);
+	assert_int_equal(store_chat_set_peek(s, "", true), -EINVAL);
+	assert_int_equal(store_chat_set_peek(s, NULL, true), -EINVAL);
+	store_close(s);
+	rmtree(dir);
+	free(dir);
+}
+
 int
 main(void)
 {
@@ -158,6 +207,7 @@ main(void)
 		cmocka_unit_test(test_store_chat_set_draft__keeps_it_across_a_reopen__until_cleared),
 		cmocka_unit_test(test_store_chat_set_draft__creates_a_chat_only_for_a_draft_kept),
 		cmocka_unit_test(test_store_chat_set_draft__fails_with_einval__on_no_jid_or_a_long_text),
+		cmocka_unit_test(test_store_chat_set_peek__keeps_on_and_off_across_a_reopen),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

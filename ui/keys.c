@@ -85,6 +85,9 @@ static const struct {
 	[UI_ACT_OPEN_LINK] =	{ "open-link",
 				  N_("open the selected message's link"),
 				  "alt-o" },
+	[UI_ACT_PEEK] =		{ "peek",
+				  N_("peek: read without read receipts "
+				  "(again: off)"), "alt-p" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

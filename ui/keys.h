@@ -75,10 +75,12 @@ enum ui_key_action {
 	UI_ACT_NEWEST,		/* newest: its last, following again */
 	UI_ACT_OPEN_LINK,	/* open-link: the selected message's link
 				 * (the next one on each press) */
+	UI_ACT_PEEK,		/* peek: the open chat read without read
+				 * receipts, or as before */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	28	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	29	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

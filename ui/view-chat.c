@@ -706,6 +706,37 @@ ui_view_chat_jump(struct ui_view *v, bool end)
 
 /* ---- chats opened ---- */
 
+bool
+ui_view_peeking(const struct ui_view *v, const struct ui_chat *ch)
+{
+	return ch != NULL && (ch->peek == 1 || (ch->peek == 0 && v->o.peek));
+}
+
+void
+ui_view_chat_peek(struct ui_view *v)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	struct cmd	*c;
+	bool		 on;
+
+	if (ch == NULL || v->msgs.chat == NULL ||
+	    strcmp(ch->jid, v->msgs.chat) != 0) {
+		ui_view_note(v, _("open a chat first"));
+		return;
+	}
+	on = !ui_view_peeking(v, ch);
+	ch->peek = on ? 1 : 2;
+	c = cmd_new_chat(CMD_PEEK, ch->jid);
+	c->u.peek.on = on;
+	ui_view_push(v, c);
+	ui_view_note(v, on ? _("peek on: reading this chat sends no read "
+	    "receipts and leaves it unread") : _("peek off: what is shown "
+	    "here is read"));
+	/* off: what is on the screen now is read after the dwell */
+	if (!on && ch->unread > 0)
+		v->read.pending = true;
+}
+
 /* The open chat read: its unread count gone, CMD_MARK_READ when read
  * receipts are on. */
 void
@@ -714,6 +745,10 @@ ui_view_chat_mark_read(struct ui_view *v)
 	struct ui_chat	*ch = ui_chats_selected(&v->chats);
 
 	if (v->msgs.chat == NULL)
+		return;
+	/* peeking: no receipt, the chat stays unread (and pending, so
+	 * that it is read once peek is off and it is shown) */
+	if (ui_view_peeking(v, ch))
 		return;
 	v->read.pending = false;
 	if (ch != NULL)

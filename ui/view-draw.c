@@ -234,6 +234,12 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 	}
 	used = 1 + ui_view_put(y, x + 1, ch->name, w - 1);
 	attroff(A_BOLD);
+	if (ui_view_peeking(v, ch)) {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		attron(A_REVERSE);
+		used += ui_view_put(y, x + used, _("peek"), w - used);
+		attroff(A_REVERSE);
+	}
 	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
 		attron(A_DIM);
 		used += ui_view_put(y, x + used, "  ", w - used);

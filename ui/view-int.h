@@ -366,6 +366,15 @@ void		 ui_view_links_open(struct ui_view *v);
 
 /* ---- ui/view-chat.c ---- */
 
+/* Whether chat ch (may be NULL: no) is read without read receipts and
+ * left unread: its own peek mode, else the peek setting. */
+bool		 ui_view_peeking(const struct ui_view *v,
+		    const struct ui_chat *ch);
+
+/* The peek key: the open chat's peek mode turned over, kept in the store
+ * (CMD_PEEK), said in the note. */
+void		 ui_view_chat_peek(struct ui_view *v);
+
 void		 ui_view_chat_release(struct ui_view *v);
 
 /* The open chat (if any) is left for chat jid (borrowed): our typing

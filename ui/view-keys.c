@@ -169,8 +169,16 @@ toggle_list(struct ui_view *v, int64_t now)
 	v->list_hidden = !v->list_hidden;
 }
 
+static void
+peek(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_peek(v);
+}
+
 static const act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
+	[UI_ACT_PEEK] =		peek,
 	[UI_ACT_HELP] =		help_open,
 	[UI_ACT_NEXT_CHAT] =	next_chat,
 	[UI_ACT_PREV_CHAT] =	prev_chat,

@@ -74,6 +74,8 @@ struct ui_view_opts {
 	bool		 enter_sends;	/* Enter sends; else a newline, and
 					 * the send key (Ctrl-x) sends */
 	bool		 read_receipts;	/* CMD_MARK_READ for a chat shown */
+	bool		 peek;		/* every chat peeks unless its own
+					 * mode says otherwise (the peek key) */
 	bool		 send_typing;	/* CMD_TYPING while typing */
 	bool		 clipboard;	/* the copy key puts the selected
 					 * message on the clipboard (OSC 52) */
