@@ -151,6 +151,13 @@ usage(FILE *f)
 	    "(default yes)\n"), f);
 	fputs(_("  --title yes|no      the window title counts unread chats "
 	    "(default yes)\n"), f);
+	fputs(_("  --hyperlinks yes|no  URLs are the terminal's links (OSC 8; "
+	    "default yes)\n"), f);
+	fputs(_("  --mouse yes|no      a click opens a chat, the wheel scrolls "
+	    "(default yes)\n"), f);
+	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
+	    "xdg-open with\n"
+	    "                      a display)\n"), f);
 	cli_usage(f);
 }
 
@@ -399,6 +406,9 @@ main(int argc, char **argv)
 		{ "notify-command", required_argument, NULL, 'S' },
 		{ "notify-preview", required_argument, NULL, 'S' },
 		{ "title", required_argument, NULL, 'S' },
+		{ "hyperlinks", required_argument, NULL, 'S' },
+		{ "mouse", required_argument, NULL, 'S' },
+		{ "link-open-command", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

@@ -116,3 +116,4 @@ include tests/farback17.mk
 include tests/unreadline17.mk
 include tests/shellsend17.mk
 include $(srcdir)/tests/reactnames17.mk
+include tests/drafts17.mk

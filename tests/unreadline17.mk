@@ -3,3 +3,5 @@
 # while reading back, jump to a date (tests/unreadline17-*-tmux.sh).
 TESTS += tests/unreadline17-line-tmux.sh
 EXTRA_DIST += tests/unreadline17-line-tmux.sh
+TESTS += tests/unreadline17-below-tmux.sh
+EXTRA_DIST += tests/unreadline17-below-tmux.sh

@@ -82,6 +82,9 @@ static const struct {
 	[UI_ACT_NEWEST] =	{ "newest",
 				  N_("its newest messages, following again"),
 				  "end" },
+	[UI_ACT_OPEN_LINK] =	{ "open-link",
+				  N_("open the selected message's link"),
+				  "alt-o" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -266,6 +266,7 @@ ui_msgs_newest(struct ui_msgs *m)
 	if (m->loading == 0 && !m->more_after) {
 		m->scroll = 0;		/* held already */
 		m->unseen = false;
+		m->unseen_n = 0;
 		return NULL;
 	}
 	return reload(m, 2);
@@ -470,6 +471,7 @@ page_around(struct ui_msgs *m, const struct ev_page *pg)
 	m->more_before = pg->more_before;
 	m->more_after = pg->more_after || n < pg->nmsgs;
 	m->unseen = false;
+	m->unseen_n = 0;
 	m->loading = 0;
 	return true;
 }
@@ -495,6 +497,7 @@ page_oldest(struct ui_msgs *m, const struct ev_page *pg)
 	m->more_before = false;
 	m->more_after = pg->more_after || n < pg->nmsgs;
 	m->unseen = false;
+	m->unseen_n = 0;
 	m->loading = 0;
 	return true;
 }
@@ -574,6 +577,7 @@ page_reset(struct ui_msgs *m, bool more_before)
 	m->more_after = false;
 	m->more_before = more_before;
 	m->unseen = false;
+	m->unseen_n = 0;
 }
 
 /* The rows of a page (e[0..n), oldest first) into those held: one held
@@ -742,13 +746,39 @@ react(struct ui_msg *g, const char *sender, const char *emoji)
 	r->count++;
 }
 
-/* An EV_MESSAGE as a new row, in time order. */
+/* The layout rows of all the rows held, at the last width drawn. */
+static int
+rows_total(struct ui_msgs *m)
+{
+	size_t	 i;
+	int	 t = 0;
+
+	for (i = 0; i < m->n; i++)
+		t += ui_msgs_block_rows(m, i, m->width);
+	return t;
+}
+
+/* A new message not drawn: the view stays where it is (reading back),
+ * "new messages below" counts it. */
+static bool
+below(struct ui_msgs *m)
+{
+	m->unseen = true;
+	if (m->unseen_n < UINT32_MAX)
+		m->unseen_n++;
+	return false;
+}
+
+/* An EV_MESSAGE as a new row, in time order.  Reading back (scrolled
+ * up), the view stays in place and the row counts as unseen; with the
+ * pane full there, the row is left in the store (more_after). */
 static bool
 add(struct ui_msgs *m, const struct ev_message *e)
 {
 	struct ui_msg	*g;
 	size_t		 at = m->n;
-	int		 q;
+	int		 q, before = 0;
+	bool		 back = m->scroll > 0 && m->width > 0;
 
 	if ((q = ui_msgs_find(m, e->key.id)) >= 0) {
 		g = &m->v[q];
@@ -758,10 +788,17 @@ add(struct ui_msgs *m, const struct ev_message *e)
 		g->rows_width = 0;
 		return true;
 	}
-	if (m->more_after || m->loading >= 2) {
-		m->unseen = m->more_after;
-		return false;	/* the newest rows are not held */
+	if (m->more_after)
+		return below(m);	/* the newest rows are not held */
+	if (m->loading >= 2)
+		return false;	/* a page on its way has it */
+	if (back && m->n >= UI_MSGS_KEEP) {
+		/* dropping the oldest would move the view */
+		m->more_after = true;
+		return below(m);
 	}
+	if (back)
+		before = rows_total(m);
 	while (at > 0 && m->v[at - 1].ts_ms > e->ts_ms)
 		at--;
 	g = insert_at(m, at);
@@ -783,6 +820,11 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	if (m->n > UI_MSGS_KEEP) {
 		drop(m, 0, m->n - UI_MSGS_KEEP);
 		m->more_before = true;
+	}
+	if (back) {
+		/* the rows under the view grew: it stays */
+		m->scroll += rows_total(m) - before;
+		return below(m);
 	}
 	return true;
 }
@@ -880,6 +922,10 @@ ui_msgs_scroll(struct ui_msgs *m, int rows)
 	m->scroll += rows;
 	if (m->scroll < 0)
 		m->scroll = 0;
+	if (m->scroll == 0 && !m->more_after) {
+		m->unseen = false;	/* the bottom reached */
+		m->unseen_n = 0;
+	}
 }
 
 bool

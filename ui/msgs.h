@@ -84,6 +84,8 @@ struct ui_msg {
 	int		 nrows, rows_width;
 };
 
+struct ui_term_links;
+
 struct ui_msgs {
 	char		*chat;		/* the open chat's JID, or NULL */
 	struct ui_msg	*v;		/* oldest first */
@@ -111,6 +113,9 @@ struct ui_msgs {
 					 * line into view */
 	const struct ui_group *group;	/* the open group's members, or
 					 * NULL (borrowed) */
+	struct ui_term_links *links;	/* ui_msgs_draw() adds the links
+					 * it draws here (borrowed; NULL:
+					 * none), ui/term.h */
 };
 
 void		ui_msgs_init(struct ui_msgs *m);
@@ -196,7 +201,11 @@ bool		ui_msgs_page(struct ui_msgs *m, const struct ev *ev);
  * engine shows the row's reactions as it counts them; one not counted
  * adds its sender's, and on a row read from the store *refresh (may be
  * NULL) gets the command reading that row again for its reactions, else
- * NULL.  Returns true when a row changed or was added.
+ * NULL.  While reading back (scrolled up, or the newest rows not held)
+ * a new message does not move the view: it counts in unseen_n, drawn as
+ * "N new messages below" on the pane's last row until the bottom is
+ * reached (End, PgDn to the end), and false is returned for it (not
+ * shown).  Returns true when a row changed or was added in view.
  */
 bool		ui_msgs_apply(struct ui_msgs *m, const struct ev *ev,
 		    struct cmd **refresh);
@@ -241,7 +250,8 @@ int		ui_msgs_find(const struct ui_msgs *m, const char *id);
  * selection after; nothing when there is none.  UI thread. */
 void		ui_msgs_remove(struct ui_msgs *m, const char *id);
 
-/* Scroll by rows (> 0 up, towards older); clamped at the newest. */
+/* Scroll by rows (> 0 up, towards older); clamped at the newest, where
+ * (with the newest rows held) "new messages below" goes. */
 void		ui_msgs_scroll(struct ui_msgs *m, int rows);
 
 /* Whether the oldest row held is drawn (scrolled to the top). */

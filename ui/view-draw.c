@@ -19,6 +19,7 @@
 #include "base/buf.h"
 #include "base/i18n.h"
 #include "ui/text.h"
+#include "ui/term.h"
 #include "ui/view-int.h"
 
 #define PAIR_READ	2	/* read ticks (ui/msgs-draw.c) */
@@ -118,6 +119,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("older, newer messages") },
 		{ UI_ACT_OLDEST, UI_ACT_NEWEST,
 		    N_("oldest, newest messages (input empty)") },
+		{ UI_ACT_COPY, UI_ACT_OPEN_LINK,
+		    N_("copy the selected message, open a link") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -470,6 +473,10 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 		return;
 	ui_msgs_draw(&v->msgs, s->my, x, s->mh, w, ch != NULL ? ch->name : "",
 	    now);
+	v->geo.my = s->my;
+	v->geo.mx = x;
+	v->geo.mh = s->mh;
+	v->geo.mw = w;
 	if (v->msgs.more_before && ui_msgs_at_top(&v->msgs)) {
 		attron(A_DIM);
 		(void)ui_view_put(s->my, s->x + s->w - 12, _("PgUp: more"), 11);
@@ -489,6 +496,10 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 	ui_view_chat_mark_drafts(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
 	mvvline(y, x + lw, ACS_VLINE, h);
+	v->geo.ly = y + 1;
+	v->geo.lx = x;
+	v->geo.lh = h - 1;
+	v->geo.lw = lw;
 }
 
 bool
@@ -497,6 +508,10 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	struct side	 s;
 	int		 lw = w / 3;
 
+	/* the links drawn this time (none when hyperlinks are off) */
+	ui_term_links_clear(&v->links);
+	memset(&v->geo, 0, sizeof(v->geo));	/* where a click lands */
+	v->msgs.links = v->o.hyperlinks ? &v->links : NULL;
 	if (w < UI_VIEW_MIN_COLS || h < UI_VIEW_MIN_ROWS) {
 		curs_set(0);
 		return false;
