@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		7	/* 2: notice_kind and
+#define EV_WIRE_VERSION		9	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -42,7 +42,9 @@ struct buf;
 					 * 5: EV_PAGE_OLDEST; 6: who in
 					 * ev_tally; 7: EV_PAGE_UNREAD,
 					 * EV_PAGE_FROM, unread in
-					 * CMD_LOAD_PAGE;
+					 * CMD_LOAD_PAGE; 8: CMD_DRAFT,
+					 * draft in EV_CHATS' chats; 9:
+					 * CMD_PEEK, peek in EV_CHATS;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

@@ -154,7 +154,9 @@ LAYOUT(ev_chat,
 	F_ENUM(struct ev_chat, last_kind, ev_row_kind, EV_ROW_PLACEHOLDER),
 	F_BOOL(struct ev_chat, last_deleted),
 	F_STR(struct ev_chat, last_sender),
-	F_STR(struct ev_chat, last_sender_name));
+	F_STR(struct ev_chat, last_sender_name),
+	F_STR(struct ev_chat, draft),
+	F_I32(struct ev_chat, peek));
 LAYOUT(ev_chats,
 	F_ARRAY(struct ev_chats, chats, nchats, ev_chat),
 	F_BOOL(struct ev_chats, more));
@@ -300,6 +302,12 @@ LAYOUT(cmd_search,
 	F_I64(struct cmd_search, since_ms),
 	F_I64(struct cmd_search, until_ms),
 	F_U32(struct cmd_search, max));
+LAYOUT(cmd_draft,
+	F_STR(struct cmd_draft, chat),
+	F_STR(struct cmd_draft, text));
+LAYOUT(cmd_peek,
+	F_STR(struct cmd_peek, chat),
+	F_BOOL(struct cmd_peek, on));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -326,6 +334,8 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_SEARCH] =		{ "CMD_SEARCH", &L_cmd_search, 1 },
 	[CMD_HISTORY_MORE] =	{ "CMD_HISTORY_MORE", &L_cmd_chat, 0 },
 	[CMD_RECONNECT] =	{ "CMD_RECONNECT", &L_none, -1 },
+	[CMD_DRAFT] =		{ "CMD_DRAFT", &L_cmd_draft, 0 },
+	[CMD_PEEK] =		{ "CMD_PEEK", &L_cmd_peek, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

@@ -321,6 +321,12 @@ struct ev_chat {
 					 * author's user JID; "" ours or 1:1 */
 	char		*last_sender_name; /* groups: that author's name
 					 * when not ours; "" */
+	char		*draft;		/* the input line left unsent in
+					 * it, as stored (CMD_DRAFT), raw
+					 * (may hold newlines); "" none */
+	int32_t		 peek;		/* read without read receipts
+					 * (CMD_PEEK): 0 as the peek
+					 * setting, 1 on, 2 off */
 };
 
 /* EV_CHATS: the chat list, in list order. */
@@ -514,8 +520,14 @@ enum cmd_kind {
 	CMD_RECONNECT,		/* start again after an EV_DISCONNECTED with
 				 * idle set (new QR codes, or a new login);
 				 * no payload */
+	CMD_DRAFT,		/* u.draft: keep chat's unsent input line
+				 * in the store (EV_CHATS gives it back);
+				 * a failure answers with EV_ERROR */
+	CMD_PEEK,		/* u.peek: chat's peek mode on or off, in
+				 * the store (EV_CHATS gives it back); a
+				 * failure answers with EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_RECONNECT
+#define CMD_KIND_MAX	CMD_PEEK
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -628,6 +640,20 @@ struct cmd_search {
 	uint32_t	 max;
 };
 
+/* CMD_DRAFT: text (UTF-8, at most CMD_DRAFT_MAX bytes) is what is left
+ * typed in chat's input line; "" clears chat's draft. */
+#define CMD_DRAFT_MAX	65536
+struct cmd_draft {
+	char		*chat;
+	char		*text;
+};
+
+/* CMD_PEEK: chat read without read receipts (on), or as before. */
+struct cmd_peek {
+	char		*chat;
+	bool		 on;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -652,6 +678,8 @@ struct cmd {
 		struct cmd_chat		 group_info;
 		struct cmd_search	 search;
 		struct cmd_chat		 history_more;
+		struct cmd_draft	 draft;
+		struct cmd_peek		 peek;
 	} u;
 };
 
@@ -665,7 +693,8 @@ struct cmd	*cmd_new(enum cmd_kind kind);
 /*
  * cmd_new(kind) with its chat set to a copy of chat (NULL means ""), for
  * the kinds whose payload names a chat (every kind but CMD_QUIT,
- * CMD_PAIR_CODE, CMD_LOAD_CHATS and CMD_GROUP_CREATE; for those chat is
+ * CMD_PAIR_CODE, CMD_LOAD_CHATS, CMD_GROUP_CREATE and CMD_RECONNECT; for
+ * those chat is
  * ignored).  Aborts on out-of-memory.
  */
 struct cmd	*cmd_new_chat(enum cmd_kind kind, const char *chat);

@@ -25,6 +25,7 @@
 #include "src/app-hist.h"
 #include "src/app-int.h"
 #include "src/evq.h"
+#include "store/store.h"
 
 #define eng_log(level, ...) log_write(level, "eng", __func__, __VA_ARGS__)
 
@@ -386,6 +387,35 @@ history_more(struct app *a, const struct cmd *c)
 	}
 }
 
+/* Keep the input line the user left unsent in a chat (its draft), or
+ * clear it: the store gives it back with the chat list at the next
+ * start.  A failure is said on the status line. */
+static void
+peek(struct app *a, const struct cmd *c)
+{
+	const struct cmd_peek	*p = &c->u.peek;
+	int			 rc;
+
+	if (p->chat[0] == '\0' || a->store == NULL)
+		return;
+	if ((rc = store_chat_set_peek(a->store, p->chat, p->on)) != 0)
+		app_eng_error(a, rc == -ENOSPC ? _("cannot keep peek: disk "
+		    "full") : _("cannot keep peek"), rc);
+}
+
+static void
+draft(struct app *a, const struct cmd *c)
+{
+	const struct cmd_draft	*d = &c->u.draft;
+	int			 rc;
+
+	if (d->chat[0] == '\0' || a->store == NULL)
+		return;
+	if ((rc = store_chat_set_draft(a->store, d->chat, d->text)) != 0)
+		app_eng_error(a, rc == -ENOSPC ? _("cannot keep the draft: "
+		    "disk full") : _("cannot keep the draft"), rc);
+}
+
 /* ---- the table ---- */
 
 typedef int	(*dm_fn)(struct wa_dm *, const struct cmd *);
@@ -419,6 +449,8 @@ static const struct {
 	[CMD_SEARCH] =		{ NULL, search },
 	[CMD_HISTORY_MORE] =	{ NULL, history_more },
 	[CMD_RECONNECT] =	{ NULL, reconnect },
+	[CMD_DRAFT] =		{ NULL, draft },
+	[CMD_PEEK] =		{ NULL, peek },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

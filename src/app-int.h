@@ -68,7 +68,7 @@ struct app {
 
 	/* Main thread. */
 	uv_loop_t		 ui_loop;
-	uv_signal_t		 sigint, sigterm;
+	uv_signal_t		 sigint, sigterm, sighup;
 	struct ui_screen	*screen;	/* curses, or NULL: lines */
 	uv_poll_t		 keys;		/* stdin, with screen */
 	uv_signal_t		 sigwinch;	/* with screen */
@@ -298,6 +298,13 @@ int	app_ui_view_opts(const struct conf *c, struct ui_view_opts *o);
  * still running, at the end.  Main thread.
  */
 void	app_notify_run(void *arg, const char *title, const char *body);
+
+/* link-open-command: the command c sets, else "xdg-open" when there is a
+ * display (DISPLAY or WAYLAND_DISPLAY set), else NULL (static or c's).
+ * app_link_open(): run it with url (borrowed) as its last argument, as
+ * app_notify_run() runs its command.  Main thread. */
+const char *app_link_command(const struct conf *c);
+void	app_link_open(void *arg, const char *url);
 void	app_notify_stop(struct app *a);
 
 /* Take over the terminal when stdin and stdout are both one; else

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * src/app-notify.c -- notify-command (src/app-int.h): a notification of
+ * src/app-notify.c -- notify-command and link-open-command (src/app-int.h):
+ * a notification of
  * the chat screen (ui/view.h, ui_view_notify_fn) runs the user's command,
  * its words split at spaces (no shell), with the title and the body as
  * two more arguments: "notify-send -a wachat" runs notify-send -a wachat
@@ -8,7 +9,9 @@
  * screen is curses'); at most APP_NOTIFY_MAX run at once, one more is
  * dropped with a log line; those still running at the end are sent
  * SIGTERM.  The log says the command ran and how it ended, never what it
- * said.  Main thread.
+ * said.  The open-link key (ui/view.h, ui_view_open_fn) runs
+ * link-open-command likewise with the URL as one more argument (by
+ * default xdg-open when there is a display).  Main thread.
  */
 #include "base/compat.h"
 
@@ -51,27 +54,27 @@ exited(uv_process_t *p, int64_t status, int sig)
 	uv_close((uv_handle_t *)p, closed);
 }
 
-void
-app_notify_run(void *arg, const char *title, const char *body)
+/* Run cmdline's words (split at spaces and tabs, no shell) with extra[0..
+ * nextra) after them; what names the setting for the log. */
+static void
+run(struct app *a, const char *cmdline, const char *const *extra,
+    int nextra, const char *what)
 {
-	struct app		*a = arg;
 	struct app_notify_proc	*np;
 	uv_process_options_t	 o;
 	uv_stdio_container_t	 io[3];
 	char			*cmd, *w, *save = NULL, *argv[WORDS_MAX + 3];
-	int			 n = 0, slot, rc;
+	int			 n = 0, slot, rc, i;
 
-	if (a->conf->notify_command == NULL)
-		return;
 	for (slot = 0; slot < APP_NOTIFY_MAX; slot++)
 		if (a->notify_procs[slot] == NULL)
 			break;
 	if (slot == APP_NOTIFY_MAX) {
-		log_warn("notify-command: %d still running, one dropped",
+		log_warn("%s: %d still running, one dropped", what,
 		    APP_NOTIFY_MAX);
 		return;
 	}
-	cmd = xstrdup(a->conf->notify_command);
+	cmd = xstrdup(cmdline);
 	for (w = strtok_r(cmd, " \t", &save); w != NULL && n < WORDS_MAX;
 	    w = strtok_r(NULL, " \t", &save))
 		argv[n++] = w;
@@ -79,8 +82,8 @@ app_notify_run(void *arg, const char *title, const char *body)
 		free(cmd);
 		return;
 	}
-	argv[n++] = (char *)title;
-	argv[n++] = (char *)body;
+	for (i = 0; i < nextra && i < 2; i++)
+		argv[n++] = (char *)extra[i];
 	argv[n] = NULL;
 	memset(&o, 0, sizeof(o));
 	memset(io, 0, sizeof(io));
@@ -95,11 +98,43 @@ app_notify_run(void *arg, const char *title, const char *body)
 	np->slot = slot;
 	np->p.data = np;
 	if ((rc = uv_spawn(&a->ui_loop, &np->p, &o)) != 0) {
-		log_warn("notify-command %s: %s", argv[0], wc_strerror(rc));
+		log_warn("%s %s: %s", what, argv[0], wc_strerror(rc));
 		uv_close((uv_handle_t *)&np->p, closed);
 	} else
 		a->notify_procs[slot] = np;
 	free(cmd);
+}
+
+void
+app_notify_run(void *arg, const char *title, const char *body)
+{
+	struct app		*a = arg;
+	const char *const	 extra[2] = { title, body };
+
+	if (a->conf->notify_command != NULL)
+		run(a, a->conf->notify_command, extra, 2, "notify-command");
+}
+
+const char *
+app_link_command(const struct conf *c)
+{
+	const char	*d = getenv("DISPLAY"), *wd = getenv("WAYLAND_DISPLAY");
+
+	if (c->link_open_command != NULL)
+		return c->link_open_command;
+	if ((d != NULL && d[0] != '\0') || (wd != NULL && wd[0] != '\0'))
+		return "xdg-open";
+	return NULL;
+}
+
+void
+app_link_open(void *arg, const char *url)
+{
+	struct app	*a = arg;
+	const char	*cmd = app_link_command(a->conf);
+
+	if (cmd != NULL)
+		run(a, cmd, &url, 1, "link-open-command");
 }
 
 void

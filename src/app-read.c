@@ -230,6 +230,8 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->last_sender_name = !sc->last_from_me && group &&
 	    sc->last_sender[0] != '\0' ? app_read_name(a, sc->last_sender) :
 	    xstrdup("");
+	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
+	ec->peek = sc->peek;
 }
 
 void

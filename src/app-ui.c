@@ -131,6 +131,7 @@ stopped(struct app *a, const struct ev *ev, struct evq *q)
 	    a->db_status != 0 ? a->db_status : EXIT_FAILURE;
 	uv_close((uv_handle_t *)&a->sigint, close_cb);
 	uv_close((uv_handle_t *)&a->sigterm, close_cb);
+	uv_close((uv_handle_t *)&a->sighup, close_cb);
 	if (a->job != NULL) {
 		uv_close((uv_handle_t *)&a->job_timer, close_cb);
 		if (!a->quit_sent && (ev->u.stopped.why[0] != '\0' ||
@@ -173,6 +174,8 @@ app_ui_quit(struct app *a)
 	if (a->quit_sent)
 		return;
 	a->quit_sent = true;
+	/* the open chat's draft first: the engine stores it, then stops */
+	ui_screen_quitting(a->screen);
 	(void)evq_push(&a->cmds, cmd_new(CMD_QUIT));
 }
 
@@ -237,8 +240,12 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	ui_view_opts_default(o);
 	o->enter_sends = c->enter_sends;
 	o->read_receipts = c->read_receipts;
+	o->peek = c->peek;
 	o->send_typing = c->send_typing;
 	o->clipboard = c->clipboard;
+	/* the Linux console prints OSC 8 instead of reading it */
+	o->hyperlinks = c->hyperlinks && (getenv("TERM") == NULL ||
+	    strcmp(getenv("TERM"), "linux") != 0);
 	o->bell = c->bell;
 	switch (c->notify_terminal) {
 	case CONF_NOTIFY_NONE:
@@ -256,6 +263,7 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	}
 	o->in_tmux = getenv("TMUX") != NULL && getenv("TMUX")[0] != '\0';
 	o->notify_preview = c->notify_preview;
+	o->mouse = c->mouse;
 	o->title = c->title;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
@@ -353,10 +361,11 @@ app_ui_start_screen(struct app *a)
 		log_warn("no curses screen: %s", wc_strerror(rc));
 		return;
 	}
-	if (a->conf->notify_command != NULL) {
+	if (a->conf->notify_command != NULL)
 		a->view.notify = app_notify_run;
-		a->view.notify_arg = a;
-	}
+	if (app_link_command(a->conf) != NULL)
+		a->view.open_link = app_link_open;
+	a->view.notify_arg = a;
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to
 	 * the log file, not across the screen. */

@@ -161,9 +161,13 @@ run(const struct conf *c, const char *pair_pn, bool fresh_db,
 	}
 	uv_signal_init(&a.ui_loop, &a.sigint);
 	uv_signal_init(&a.ui_loop, &a.sigterm);
-	a.sigint.data = a.sigterm.data = &a;
+	uv_signal_init(&a.ui_loop, &a.sighup);
+	a.sigint.data = a.sigterm.data = a.sighup.data = &a;
 	uv_signal_start(&a.sigint, on_signal, SIGINT);
 	uv_signal_start(&a.sigterm, on_signal, SIGTERM);
+	/* the terminal gone (an SSH session dropped): a clean stop too,
+	 * the open chat's draft kept */
+	uv_signal_start(&a.sighup, on_signal, SIGHUP);
 	/* Queued before the engine starts: it asks for the code as soon as
 	 * its loop runs. */
 	if (pair_pn != NULL) {
@@ -183,6 +187,7 @@ run(const struct conf *c, const char *pair_pn, bool fresh_db,
 		log_error("uv_thread_create: %s", wc_strerror(rc));
 		uv_close((uv_handle_t *)&a.sigint, close_cb);
 		uv_close((uv_handle_t *)&a.sigterm, close_cb);
+		uv_close((uv_handle_t *)&a.sighup, close_cb);
 		if (job != NULL)
 			uv_close((uv_handle_t *)&a.job_timer, close_cb);
 		app_ui_stop_screen(&a);

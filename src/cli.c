@@ -149,6 +149,43 @@ name_now(void *arg, const char *jid, char *out, size_t len)
 		    k.push_name);
 }
 
+/*
+ * A group message's text[0..len) as the screen shows it, into out (with
+ * no NUL): each "@DIGITS" (5 to 20 digits, not followed by another) of a
+ * person whose name is known (PN or LID, their contact or push name) as
+ * "@Name"; the others as they are.  Raw text: the caller sanitises it as
+ * it prints it.
+ */
+static void
+named_mentions(struct cli *c, const char *text, size_t len, struct buf *out)
+{
+	const char	*p = text, *end = text + len, *at;
+	char		 jid[64], name[256];
+	size_t		 n;
+	int		 k;
+
+	while (p < end && (at = memchr(p, '@', (size_t)(end - p))) != NULL) {
+		buf_append(out, p, (size_t)(at - p) + 1);
+		p = at + 1;
+		for (n = 0; p + n < end && p[n] >= '0' && p[n] <= '9'; n++)
+			;
+		if (n < 5 || n > 20)
+			continue;
+		name[0] = '\0';
+		for (k = 0; k < 2 && name[0] == '\0'; k++) {
+			snprintf(jid, sizeof(jid), "%.*s@%s", (int)n, p,
+			    k == 0 ? "s.whatsapp.net" : "lid");
+			name_now(c, jid, name, sizeof(name));
+		}
+		if (name[0] != '\0') {
+			buf_append(out, name, strlen(name));
+			p += n;
+		}
+	}
+	if (p < end)
+		buf_append(out, p, (size_t)(end - p));
+}
+
 /* Who wrote a message: "You" (as the screen says it), the group author,
  * or the 1:1 peer. */
 static const char *
@@ -659,7 +696,15 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			cli_put(&c->line, "(a message this wachat cannot show)");
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_put_text(&c->line, words, strlen(words));
-		else	/* its next lines under the name, after the time */
+		else if (jid_is_group(m->chat) &&
+		    memchr(m->text, '@', m->text_len) != NULL) {
+			struct buf	 t = BUF_INIT;
+
+			named_mentions(c, m->text, m->text_len, &t);
+			cli_put_lines(&c->line, (const char *)t.p, t.len,
+			    seconds ? 21 : 18);
+			buf_release(&t);
+		} else	/* its next lines under the name, after the time */
 			cli_put_lines(&c->line, m->text, m->text_len,
 			    seconds ? 21 : 18);
 		if (m->edited_ms != 0)

@@ -38,7 +38,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
 	"react", "retry", "delete", "cancel", "help", "group-info",
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
-	"list", "oldest", "newest", "jump-date",
+	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -383,6 +383,7 @@ static const struct setting settings[] = {
 	{ "log-file", set_path, F(log_file) },
 	{ "log-level", set_log_level, F(log_level) },
 	{ "read-receipts", set_yes_no, F(read_receipts) },
+	{ "peek", set_yes_no, F(peek) },
 	{ "send-typing", set_yes_no, F(send_typing) },
 	{ "send-presence", set_yes_no, F(send_presence) },
 	{ "enter-sends", set_yes_no, F(enter_sends) },
@@ -393,6 +394,9 @@ static const struct setting settings[] = {
 	{ "notify-command", set_command, F(notify_command) },
 	{ "notify-preview", set_yes_no, F(notify_preview) },
 	{ "title", set_yes_no, F(title) },
+	{ "hyperlinks", set_yes_no, F(hyperlinks) },
+	{ "mouse", set_yes_no, F(mouse) },
+	{ "link-open-command", set_command, F(link_open_command) },
 };
 #undef F
 
@@ -578,6 +582,7 @@ conf_release(struct conf *c)
 	free(c->data_dir);
 	free(c->qr_file);
 	free(c->notify_command);
+	free(c->link_open_command);
 	free(c->log_file);
 	for (i = 0; i < CONF_KEY_ACTIONS; i++)
 		free(c->keys[i]);
@@ -608,7 +613,8 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.full_history = true;
 	c.enter_sends = true;
 	c.clipboard = true;
-	c.bell = c.notify_preview = c.title = true;
+	c.bell = c.notify_preview = c.title = c.hyperlinks = true;
+	c.mouse = true;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);

@@ -20,7 +20,7 @@
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	28	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	30	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 
 /* notify-terminal: how a desktop notification goes through the terminal
@@ -49,6 +49,9 @@ struct conf {
 	enum log_level	 log_level;
 	/* Privacy and the input line (yes/no in the file; default yes). */
 	bool		 read_receipts;	/* read receipts for chats shown */
+	bool		 peek;		/* every chat peeks (no receipts,
+					 * left unread) unless set otherwise
+					 * there (default no) */
 	bool		 send_typing;	/* "typing…" to the chat */
 	bool		 send_presence;	/* online/offline to contacts */
 	bool		 full_history;	/* all history at linking (12.1) */
@@ -66,6 +69,13 @@ struct conf {
 	bool		 notify_preview; /* ... saying the text (default yes) */
 	bool		 title;		/* the window title counts the unread
 					 * chats (default yes) */
+	/* Links (issue 17 point 7). */
+	bool		 hyperlinks;	/* URLs drawn as OSC 8 links (default
+					 * yes) */
+	bool		 mouse;		/* clicks and the wheel (default yes) */
+	char		*link_open_command; /* the open-link key runs it with
+					 * the URL, or NULL (xdg-open with a
+					 * display) */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
 	 * NULL for the default.  The key names are checked by the screen
 	 * (ui/keys.h) when it starts. */

@@ -122,6 +122,9 @@ usage(FILE *f)
 	fputs(_("  --read-receipts yes|no  tell contacts when their messages "
 	    "were read\n"
 	    "                      (default yes)\n"), f);
+	fputs(_("  --peek yes|no       read every chat without read receipts "
+	    "unless Alt-p\n"
+	    "                      says otherwise there (default no)\n"), f);
 	fputs(_("  --send-typing yes|no    tell the chat while you type "
 	    "(default yes)\n"), f);
 	fputs(_("  --send-presence yes|no  tell contacts you are online "
@@ -151,6 +154,13 @@ usage(FILE *f)
 	    "(default yes)\n"), f);
 	fputs(_("  --title yes|no      the window title counts unread chats "
 	    "(default yes)\n"), f);
+	fputs(_("  --hyperlinks yes|no  URLs are the terminal's links (OSC 8; "
+	    "default yes)\n"), f);
+	fputs(_("  --mouse yes|no      a click opens a chat, the wheel scrolls "
+	    "(default yes)\n"), f);
+	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
+	    "xdg-open with\n"
+	    "                      a display)\n"), f);
 	cli_usage(f);
 }
 
@@ -389,6 +399,7 @@ main(int argc, char **argv)
 		{ "log-file", required_argument, NULL, 'S' },
 		{ "log-level", required_argument, NULL, 'S' },
 		{ "read-receipts", required_argument, NULL, 'S' },
+		{ "peek", required_argument, NULL, 'S' },
 		{ "send-typing", required_argument, NULL, 'S' },
 		{ "send-presence", required_argument, NULL, 'S' },
 		{ "enter-sends", required_argument, NULL, 'S' },
@@ -399,6 +410,9 @@ main(int argc, char **argv)
 		{ "notify-command", required_argument, NULL, 'S' },
 		{ "notify-preview", required_argument, NULL, 'S' },
 		{ "title", required_argument, NULL, 'S' },
+		{ "hyperlinks", required_argument, NULL, 'S' },
+		{ "mouse", required_argument, NULL, 'S' },
+		{ "link-open-command", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

@@ -131,6 +131,7 @@ store_chat_list_free(struct store_chat_list *l)
 		free(c->push_name);
 		free(c->last_sender);
 		free(c->last_text);
+		free(c->draft);
 	}
 	free(l->chats);
 	memset(l, 0, sizeof(*l));
@@ -171,7 +172,7 @@ store_chat_list(struct store *s, bool archived, size_t max,
 	    " COALESCE(k.push_name, ''), c.last_ms, c.unread, c.muted_until,"
 	    " c.pinned, c.archived, c.last_read_rowid, c.last_rowid,"
 	    " c.last_from_me, c.last_sender, c.last_kind, c.last_state,"
-	    " c.last_deleted, c.last_text"
+	    " c.last_deleted, c.last_text, c.draft, c.peek"
 	    " FROM chat c LEFT JOIN contact k ON k.jid = c.jid"
 	    " WHERE c.archived = ?1"
 	    " ORDER BY c.pinned DESC, c.last_ms DESC LIMIT ?2")) != 0)
@@ -198,6 +199,10 @@ store_chat_list(struct store *s, bool archived, size_t max,
 		c->last_state = store_q_state(sqlite3_column_int64(st, 14));
 		c->last_deleted = sqlite3_column_int(st, 15) != 0;
 		c->last_text = store_q_col_dup(st, 16, &c->last_text_len);
+		c->draft = store_q_col_dup(st, 17, NULL);
+		c->peek = sqlite3_column_int(st, 18);
+		if (c->peek < 0 || c->peek > 2)
+			c->peek = 0;	/* not ours: as the setting */
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("loading the chat list: %s", sqlite3_errmsg(s->db));
@@ -249,5 +254,47 @@ store_chat_set_flags(struct store *s, const char *jid, int64_t muted_until,
 	sqlite3_bind_int64(st, 3, pinned);
 	sqlite3_bind_int(st, 4, archived);
 	rc = store_q_run(s, st, "setting chat flags");
+	return rc < 0 ? rc : 0;
+}
+
+int
+store_chat_set_draft(struct store *s, const char *jid, const char *text)
+{
+	sqlite3_stmt	*st;
+	bool		 clear = text == NULL || text[0] == '\0';
+	int		 rc;
+
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(text, STORE_DRAFT_MAX, false))
+		return -EINVAL;
+	/* a draft cleared creates no chat; one kept may (a chat started
+	 * by number, nothing sent in it yet) */
+	if ((rc = store_q_prep(s, &st, clear ?
+	    "UPDATE chat SET draft = '' WHERE jid = ?1 AND draft != ''" :
+	    "INSERT INTO chat (jid, draft) VALUES (?1, ?2)"
+	    " ON CONFLICT (jid) DO UPDATE SET draft = excluded.draft")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, jid);
+	if (!clear)
+		store_q_bind_str(st, 2, text);
+	rc = store_q_run(s, st, "keeping a draft");
+	return rc < 0 ? rc : 0;
+}
+
+int
+store_chat_set_peek(struct store *s, const char *jid, bool on)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(jid, STORE_JID_MAX, true))
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "INSERT INTO chat (jid, peek)"
+	    " VALUES (?1, ?2) ON CONFLICT (jid) DO UPDATE"
+	    " SET peek = excluded.peek")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, jid);
+	sqlite3_bind_int(st, 2, on ? 1 : 2);
+	rc = store_q_run(s, st, "setting peek");
 	return rc < 0 ? rc : 0;
 }

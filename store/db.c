@@ -307,8 +307,8 @@ static const char *const migrations[] = {
 	"INSERT INTO message_fts (message_fts) VALUES ('optimize');",
 	/*
 	 * 13: per chat, the input line left unsent (draft, UTF-8, kept
-	 * across restarts) and peek (1: reading it sends no read receipt;
-	 * issue 17 points 10 and 14).
+	 * across restarts) and peek (reading it sends no read receipt: 0
+	 * as the peek setting, 1 on, 2 off; issue 17 points 10 and 14).
 	 */
 	"ALTER TABLE chat ADD COLUMN draft TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE chat ADD COLUMN peek INTEGER NOT NULL DEFAULT 0;",

@@ -714,6 +714,13 @@ struct store_chat {
 	bool		 last_deleted;
 	char		*last_text;	/* <= STORE_CHAT_PREVIEW_MAX chars */
 	size_t		 last_text_len;
+	/* The input line left unsent in it (store_chat_set_draft()), ""
+	 * none; store_chat_list() only (NULL from store_chat_find()). */
+	char		*draft;
+	int		 peek;		/* read without read receipts
+					 * (store_chat_set_peek()): 0 as the
+					 * peek setting, 1 on, 2 off; list
+					 * only */
 };
 
 struct store_chat_list {
@@ -746,6 +753,31 @@ MUST_CHECK int	store_chat_set_name(struct store *s, const char *jid,
  * archived.  Returns 0, -EINVAL or -EIO. */
 MUST_CHECK int	store_chat_set_flags(struct store *s, const char *jid,
 		    int64_t muted_until, int64_t pinned, bool archived);
+
+#define STORE_DRAFT_MAX		65536	/* bytes of a chat's draft */
+
+/*
+ * Keep text (borrowed; UTF-8 as typed, may hold newlines, at most
+ * STORE_DRAFT_MAX bytes) as chat jid's draft, the input line the user
+ * left unsent there (schema migration 13, chat.draft), creating the chat
+ * if missing (a chat started by number, nothing sent yet); text NULL or
+ * "" clears it (creating nothing).  store_chat_list() gives it back.
+ * Returns 0, -EINVAL (no jid, or text too long), -ENOSPC (disk full) or
+ * -EIO.  Engine
+ * thread (the store's live connection).
+ */
+MUST_CHECK int	store_chat_set_draft(struct store *s, const char *jid,
+		    const char *text);
+
+/*
+ * Chat jid's peek mode (schema migration 13, chat.peek: 0 as the peek
+ * setting, 1 on, 2 off), set on or off: on, its messages shown send no
+ * read receipt and leave it unread (issue 17 point 14).  Creates the chat
+ * if missing.  store_chat_list() gives it
+ * back.  Returns 0, -EINVAL (no jid), -ENOSPC (disk full) or -EIO.
+ * Engine thread (the store's live connection).
+ */
+MUST_CHECK int	store_chat_set_peek(struct store *s, const char *jid, bool on);
 
 /* A message to send a read receipt for (protocol.md 11.8). */
 struct store_msg_ref {

@@ -6,6 +6,8 @@
  *   cli-db-fill17 fill DIR         the chats and messages below, then exit
  *   cli-db-fill17 add DIR ID TEXT  one more incoming message from Ana,
  *                                  now, then exit (for history --follow)
+ *   cli-db-fill17 add-group DIR ID TEXT  one more from Carol in the
+ *                                  group, now (for its mentions)
  *
  * fill: Ana (+15550000001, push name) with two unread messages, one of
  * them three lines long; the group "Lunch Crew" with Carol's (contact name)
@@ -92,14 +94,18 @@ main(int argc, char **argv)
 	struct store	*s;
 
 	if (!(argc == 3 && strcmp(argv[1], "fill") == 0) &&
-	    !(argc == 5 && strcmp(argv[1], "add") == 0)) {
+	    !(argc == 5 && strcmp(argv[1], "add") == 0) &&
+	    !(argc == 5 && strcmp(argv[1], "add-group") == 0)) {
 		fprintf(stderr, "usage: cli-db-fill17 fill DIR | add DIR ID "
-		    "TEXT\n");
+		    "TEXT | add-group DIR ID TEXT\n");
 		return 2;
 	}
 	check(store_open(argv[2], &s), "open");
 	if (argc == 3)
 		fill(s);
+	else if (strcmp(argv[1], "add-group") == 0)
+		in(s, GROUP, argv[3], CAROL, false,
+		    (int64_t)time(NULL) * 1000, argv[4]);
 	else
 		in(s, ANA, argv[3], "", false, (int64_t)time(NULL) * 1000,
 		    argv[4]);

@@ -4,3 +4,7 @@
 # (tests/links17-copy-tmux.sh).
 TESTS += tests/links17-copy-tmux.sh
 EXTRA_DIST += tests/links17-copy-tmux.sh
+# URLs as OSC 8 hyperlinks, Alt-o through link-open-command, a click on a
+# chat and the wheel over the pane (tests/links17-open-tmux.sh).
+TESTS += tests/links17-open-tmux.sh
+EXTRA_DIST += tests/links17-open-tmux.sh

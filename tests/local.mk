@@ -105,6 +105,7 @@ bench: bench-search
 .PHONY: bench-search
 include tests/attention17.mk
 include $(srcdir)/tests/notify17.mk
+include $(srcdir)/tests/peek17.mk
 include tests/links17.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
@@ -116,3 +117,4 @@ include tests/farback17.mk
 include tests/unreadline17.mk
 include tests/shellsend17.mk
 include $(srcdir)/tests/reactnames17.mk
+include tests/drafts17.mk

@@ -93,7 +93,11 @@ st=$(exit_status)
 check "Ctrl-q quits: exit 0" [ "$st" = 0 ]
 tm kill-server >/dev/null 2>&1
 
-# Started again: the reactions are read from the database, named.
+# Started again: the reactions are read from the database, named.  The
+# reaction sent meanwhile comes from the offline queue, stamped with the
+# server's whole second: a second after the removal, so that it is the
+# later one (a live one takes our clock's ms within its second).
+sleep 1.1
 ctl phone-react $B $AJ "$oid" "🎉" >/dev/null 2>&1
 start_pane
 check "started again, it connects" wait_pane "connected as .*\\+$A"

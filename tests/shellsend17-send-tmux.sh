@@ -195,4 +195,21 @@ check "... but not the one taken back from the spool" \
 failed_now && show
 quit_pane
 
+# --- --help, in English and German
+"$W" --help >"$tmp/help" 2>&1
+check "--help names send and history --follow" sh -c "
+    grep -qxF '  wachat send CHAT TEXT... [--timeout SECONDS]' '$tmp/help' &&
+    grep -qxF '  wachat history CHAT --follow' '$tmp/help' &&
+    grep -qF 'stays in the outbox; 9: refused' '$tmp/help'"
+mkdir -p "$tmp/locale/de/LC_MESSAGES" &&
+    msgfmt -c -o "$tmp/locale/de/LC_MESSAGES/wachat.mo" \
+    "${top_srcdir:-.}/po/de.po"
+env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$tmp/locale" \
+    "$W" --help >"$tmp/help.de" 2>&1
+check "... in German under LANG=de_DE.UTF-8" sh -c "
+    grep -qF 'TEXT an CHAT senden und auf die Bestätigung des' '$tmp/help.de' &&
+    grep -qF 'danach jede neue Nachricht, sobald sie gespeichert' '$tmp/help.de' &&
+    ! grep -qF 'wait for the server' '$tmp/help.de'"
+failed_now && diag "$tmp/help.de"
+
 finish_sim_tmux

@@ -355,6 +355,95 @@ test_ev_wire_decode__gives_back_the_account__of_ev_linked(void **state)
 	buf_release(&b);
 }
 
+/* CMD_DRAFT and EV_CHATS' draft (version 8): a draft with a newline and
+ * a control character comes back byte for byte; a version-7 peer's frame
+ * of it is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats(
+    void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_DRAFT, "15550000002@s.whatsapp.net"),
+			*cgot;
+	struct ev	*ev = ev_new(EV_CHATS), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_int_equal(EV_WIRE_VERSION >= 8, 1);
+	assert_string_equal(cmd_kind_name(CMD_DRAFT), "CMD_DRAFT");
+	assert_string_equal(c->u.draft.chat, "15550000002@s.whatsapp.net");
+	assert_string_equal(c->u.draft.text, "");
+	ev_set(&c->u.draft.text, "half a line\nand \033[2Ja second");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(used, b.len);
+	assert_int_equal(cgot->kind, CMD_DRAFT);
+	assert_string_equal(cgot->u.draft.chat, "15550000002@s.whatsapp.net");
+	assert_string_equal(cgot->u.draft.text,
+	    "half a line\nand \033[2Ja second");
+	cmd_free(cgot);
+	b.p[4] = 7;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+
+	b.len = 0;
+	ev->u.chats.chats = xcalloc(2, sizeof(*ev->u.chats.chats));
+	ev->u.chats.nchats = 2;
+	ev_set(&ev->u.chats.chats[0].jid, "15550000002@s.whatsapp.net");
+	ev_set(&ev->u.chats.chats[0].draft, "to be sent");
+	ev_set(&ev->u.chats.chats[1].jid, "15550000003@s.whatsapp.net");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.chats.nchats, 2);
+	assert_string_equal(got->u.chats.chats[0].draft, "to be sent");
+	/* a string never NULL once decoded: "" is no draft */
+	assert_non_null(got->u.chats.chats[1].draft);
+	assert_string_equal(got->u.chats.chats[1].draft, "");
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+
+/* CMD_PEEK and EV_CHATS' peek (version 9). */
+static void
+test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
+    void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_PEEK, "15550000002@s.whatsapp.net"),
+			*cgot;
+	struct ev	*ev = ev_new(EV_CHATS), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_int_equal(EV_WIRE_VERSION, 9);
+	assert_string_equal(cmd_kind_name(CMD_PEEK), "CMD_PEEK");
+	c->u.peek.on = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_PEEK);
+	assert_string_equal(cgot->u.peek.chat, "15550000002@s.whatsapp.net");
+	assert_true(cgot->u.peek.on);
+	cmd_free(cgot);
+	b.p[4] = 8;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.chats.chats = xcalloc(1, sizeof(*ev->u.chats.chats));
+	ev->u.chats.nchats = 1;
+	ev_set(&ev->u.chats.chats[0].jid, "15550000002@s.whatsapp.net");
+	ev->u.chats.chats[0].peek = 2;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.chats.chats[0].peek, 2);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 static void
 test_cmd_wire_decode__gives_back_what_was_encoded__for_every_command_kind(
     void **state)
@@ -662,6 +751,8 @@ main(void)
 		cmocka_unit_test(test_ev_wire_decode__fails_with_eproto__on_malformed_frames),
 		cmocka_unit_test(test_ev_wire_encode__fails_and_leaves_the_buffer__on_what_it_cannot_send),
 		cmocka_unit_test(test_ev_push_str__appends_copies__to_a_string_array),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

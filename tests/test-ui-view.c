@@ -32,6 +32,7 @@
 #include "ui/msgs.h"
 #include "ui/notify.h"
 #include "ui/search.h"
+#include "ui/term.h"
 #include "ui/text.h"
 #include "ui/view.h"
 #include "base/xmalloc.h"
@@ -508,6 +509,62 @@ test_ui_view__each_chat_keeps_its_draft(void **st)
 	assert_string_equal(ui_view_input(f->v), "for bob");
 	(void)ui_view_key(f->v, back, NOW);
 	assert_string_equal(ui_view_input(f->v), "");	/* sent: no draft */
+}
+
+/* Drafts across restarts (issue 17 point 10): the first chat list's
+ * drafts are the screen's (a later list's, maybe older than a CMD_DRAFT
+ * since, are not); a chat left with text typed, a message sent and the
+ * program stopping each keep the open chat's draft in the store with
+ * CMD_DRAFT, once per change. */
+static void
+test_ui_view__drafts_go_to_the_store_and_come_back_with_the_first_list(
+    void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	struct ev		*ev;
+
+	apply(f->v, connected_ev());
+	ev = chats_ev(0, 0);
+	ev_set(&ev->u.chats.chats[1].draft, "from before");
+	apply(f->v, ev);
+	ev = chats_ev(0, 0);
+	ev_set(&ev->u.chats.chats[0].draft, "stale");
+	apply(f->v, ev);
+	(void)ui_view_key(f->v, '\t', NOW);	/* Alice: no draft */
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_string_equal(ui_view_input(f->v), "");
+	type(f->v, "for alice");
+	assert_int_equal(count(&f->sink, CMD_DRAFT, NULL), 0);
+	(void)ui_view_key(f->v, '\t', NOW);	/* Bob: his, cursor at its end */
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_string_equal(ui_view_input(f->v), "from before");
+	type(f->v, "!");
+	assert_string_equal(ui_view_input(f->v), "from before!");
+	assert_int_equal(count(&f->sink, CMD_DRAFT, &c), 1);
+	assert_string_equal(c->u.draft.chat, ALICE);
+	assert_string_equal(c->u.draft.text, "for alice");
+	/* sent: Bob's draft cleared in the store */
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 1);
+	assert_int_equal(count(&f->sink, CMD_DRAFT, &c), 2);
+	assert_string_equal(c->u.draft.chat, BOB);
+	assert_string_equal(c->u.draft.text, "");
+	/* stopping with text typed keeps it, once */
+	type(f->v, "later");
+	ui_view_quitting(f->v);
+	assert_int_equal(count(&f->sink, CMD_DRAFT, &c), 3);
+	assert_string_equal(c->u.draft.chat, BOB);
+	assert_string_equal(c->u.draft.text, "later");
+	assert_string_equal(ui_view_input(f->v), "later");
+	ui_view_quitting(f->v);
+	assert_int_equal(count(&f->sink, CMD_DRAFT, NULL), 3);
+	/* back to Alice: her draft, unchanged, is not stored again; Bob's
+	 * is kept as it was */
+	(void)ui_view_key(f->v, '\t', NOW);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	assert_string_equal(ui_view_input(f->v), "for alice");
+	assert_int_equal(count(&f->sink, CMD_DRAFT, NULL), 3);
 }
 
 static void
@@ -3015,6 +3072,144 @@ test_ui_view__the_title_counts_unread_chats_not_muted(void **st)
 	free(out);
 }
 
+
+/* ---- links and the mouse (ui/msgs-draw.c, ui/view-links.c) ---- */
+
+struct opened {
+	int	 n;
+	char	 url[256];
+};
+
+static void
+opened_fn(void *arg, const char *url)
+{
+	struct opened	*o = arg;
+
+	o->n++;
+	snprintf(o->url, sizeof(o->url), "%s", url);
+}
+
+static void
+test_ui_view_draw__urls_are_links_underlined_and_opened(void **st)
+{
+	struct fixture		*f = *st;
+	FILE			*out = fopen("/dev/null", "w");
+	FILE			*in = fopen("/dev/null", "r");
+	SCREEN			*sc;
+	struct ev		*ev;
+	struct ui_view_opts	 o;
+	struct opened		 op;
+	const struct ui_term_links *l;
+	int			 pass;
+
+	assert_non_null(out);
+	assert_non_null(in);
+	sc = newterm("xterm", out, in);
+	assert_non_null(sc);
+	(void)resizeterm(20, 60);
+	for (pass = 0; pass < 2; pass++) {
+		ui_view_free(f->v);
+		sink_clear(&f->sink);
+		ui_view_opts_default(&o);
+		o.hyperlinks = pass == 0;
+		o.open_link = opened_fn;
+		o.notify_arg = &op;
+		memset(&op, 0, sizeof(op));
+		f->v = ui_view_new(&o, sink_push, &f->sink);
+		open_alice(f, 0);
+		ev = page_ev(ALICE, 0, 1, 1, 0);
+		free(ev->u.page.msgs[0].text);
+		ev->u.page.msgs[0].text = xstrdup("see https://example.org/a?b=1"
+		    " and http://x.test/y.");
+		apply(f->v, ev);
+		erase();
+		assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+		l = ui_view_links(f->v);
+		if (pass == 1) {	/* hyperlinks = no */
+			assert_int_equal(l->n, 0);
+			continue;
+		}
+		/* both URLs, the full stop after the second left out */
+		assert_int_equal(l->n, 2);
+		assert_string_equal(l->v[0].url, "https://example.org/a?b=1");
+		assert_string_equal(l->v[0].text, "https://example.org/a?b=1");
+		assert_string_equal(l->v[1].url, "http://x.test/y");
+		/* drawn underlined where the link says */
+		assert_true(mvinch(l->v[0].y, l->v[0].x) & A_UNDERLINE);
+		assert_int_equal(mvinch(l->v[0].y, l->v[0].x) & A_CHARTEXT,
+		    'h');
+		assert_false(mvinch(l->v[0].y, l->v[0].x - 2) & A_UNDERLINE);
+		/* the open-link key: select first, then each link in turn */
+		(void)ui_view_key(f->v, UI_KEY_ALT + 'o', NOW);
+		assert_int_equal(op.n, 0);
+		(void)ui_view_key(f->v, UP, NOW);
+		(void)ui_view_key(f->v, UI_KEY_ALT + 'o', NOW);
+		assert_int_equal(op.n, 1);
+		assert_string_equal(op.url, "https://example.org/a?b=1");
+		(void)ui_view_key(f->v, UI_KEY_ALT + 'o', NOW);
+		assert_string_equal(op.url, "http://x.test/y");
+		(void)ui_view_key(f->v, UI_KEY_ALT + 'o', NOW);
+		assert_string_equal(op.url, "https://example.org/a?b=1");
+		assert_int_equal(op.n, 3);
+	}
+	endwin();
+	delscreen(sc);
+	fclose(out);
+	fclose(in);
+}
+
+static void
+test_ui_view__a_click_opens_a_chat_and_the_wheel_scrolls(void **st)
+{
+	struct fixture		*f = *st;
+	FILE			*out = fopen("/dev/null", "w");
+	FILE			*in = fopen("/dev/null", "r");
+	SCREEN			*sc;
+	const struct cmd	*c = NULL;
+	struct ui_view_opts	 o;
+
+	assert_non_null(out);
+	assert_non_null(in);
+	sc = newterm("xterm", out, in);
+	assert_non_null(sc);
+	(void)resizeterm(20, 60);
+	open_alice(f, 0);
+	apply(f->v, page_ev(ALICE, 0, 100, 40, 1));
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	/* the wheel over the pane: 3 rows up, and back */
+	ui_view_mouse(f->v, 10, 40, UI_VIEW_WHEEL_UP, NOW);
+	assert_int_equal(ui_view_msgs(f->v)->scroll, UI_VIEW_WHEEL_ROWS);
+	ui_view_mouse(f->v, 10, 40, UI_VIEW_WHEEL_DOWN, NOW);
+	assert_int_equal(ui_view_msgs(f->v)->scroll, 0);
+	/* over the list it scrolls nothing */
+	ui_view_mouse(f->v, 10, 5, UI_VIEW_WHEEL_UP, NOW);
+	assert_int_equal(ui_view_msgs(f->v)->scroll, 0);
+	/* the list's second chat (rows 4 and 5: "Chats" on row 2) */
+	sink_clear(&f->sink);
+	ui_view_mouse(f->v, 5, 3, UI_VIEW_CLICK, NOW);
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	assert_int_equal(count(&f->sink, CMD_LOAD_PAGE, &c), 1);
+	assert_string_equal(c->u.load_page.chat, BOB);
+	/* below the last chat: nothing */
+	ui_view_mouse(f->v, 12, 3, UI_VIEW_CLICK, NOW);
+	assert_string_equal(ui_view_open_chat(f->v), BOB);
+	/* mouse = no: nothing */
+	ui_view_free(f->v);
+	ui_view_opts_default(&o);
+	o.mouse = false;
+	f->v = ui_view_new(&o, sink_push, &f->sink);
+	open_alice(f, 0);
+	erase();
+	assert_true(ui_view_draw(f->v, 1, 0, 19, 60, NOW));
+	ui_view_mouse(f->v, 5, 3, UI_VIEW_CLICK, NOW);
+	assert_string_equal(ui_view_open_chat(f->v), ALICE);
+	endwin();
+	delscreen(sc);
+	fclose(out);
+	fclose(in);
+}
+
 int
 main(void)
 {
@@ -3032,6 +3227,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__ctrl_d_deletes_our_message_for_everyone_after_asking,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__each_chat_keeps_its_draft,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__drafts_go_to_the_store_and_come_back_with_the_first_list,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__sends_no_blank_message_and_trims_one,
 		    setup, teardown),
@@ -3058,6 +3255,8 @@ main(void)
 		cmocka_unit_test(test_ui_chats_list_when__says_yesterday_a_weekday_or_a_short_date),
 		cmocka_unit_test(test_ui_keys__parse_names_and_bind_actions),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__lays_out_wide_text_in_its_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view_draw__urls_are_links_underlined_and_opened, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_click_opens_a_chat_and_the_wheel_scrolls, setup, teardown),
 		cmocka_unit_test(test_ui_keys__binds_every_action_the_settings_file_names),
 		cmocka_unit_test_setup_teardown(test_ui_chats__a_group_row_shows_the_sender_before_its_preview, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__opening_a_group_asks_for_its_info_not_its_presence, setup, teardown),

@@ -179,6 +179,7 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 		ch->last_ms = e->last_ms;
 		ch->unread = (int)e->unread;
 		ch->muted = e->muted;
+		ch->peek = e->peek >= 0 && e->peek <= 2 ? e->peek : 0;
 		ch->pinned = e->pinned;
 		ch->last_from_me = e->last_from_me;
 		ch->last_state = e->last_state;

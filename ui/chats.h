@@ -30,6 +30,8 @@ struct ui_chat {
 	int64_t		 last_ms;	/* 0: no message */
 	int		 unread;
 	bool		 muted, pinned;
+	int		 peek;		/* 0 as the peek setting, 1 on, 2 off
+					 * (ui_view_peeking()) */
 	bool		 last_from_me;
 	enum ev_state	 last_state;	/* ours: its tick */
 	bool		 group;		/* a group chat */

@@ -82,6 +82,12 @@ static const struct {
 	[UI_ACT_NEWEST] =	{ "newest",
 				  N_("its newest messages, following again"),
 				  "end" },
+	[UI_ACT_OPEN_LINK] =	{ "open-link",
+				  N_("open the selected message's link"),
+				  "alt-o" },
+	[UI_ACT_PEEK] =		{ "peek",
+				  N_("peek: read without read receipts "
+				  "(again: off)"), "alt-p" },
 	[UI_ACT_JUMP_DATE] =	{ "jump-date",
 				  N_("jump to a date"), "alt-j" },
 };

@@ -73,12 +73,16 @@ enum ui_key_action {
 	/* Reading far back (issue 17): with the input line empty. */
 	UI_ACT_OLDEST,		/* oldest: the chat's first messages */
 	UI_ACT_NEWEST,		/* newest: its last, following again */
+	UI_ACT_OPEN_LINK,	/* open-link: the selected message's link
+				 * (the next one on each press) */
+	UI_ACT_PEEK,		/* peek: the open chat read without read
+				 * receipts, or as before */
 	UI_ACT_JUMP_DATE,	/* jump-date: the first message on or
 				 * after a date typed */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	28	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	30	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

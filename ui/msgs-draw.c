@@ -21,6 +21,7 @@
 #include "base/i18n.h"
 #include "ui/msgs.h"
 #include "ui/msgs-int.h"
+#include "ui/term.h"
 #include "base/xmalloc.h"
 
 #define PAIR_READ	2	/* read ticks: cyan (ui/view-draw.c inits it) */
@@ -309,9 +310,49 @@ draw_spans(int y, int x, const char *t, size_t off, size_t end, int cols,
 	return used;
 }
 
+/*
+ * Draw bytes [off, end) of g's text t at (y, x), at most cols columns:
+ * the URLs in it (ui_term_next_url()) underlined, each piece added to
+ * links (may be NULL) with its whole URL, for the terminal's hyperlink
+ * (OSC 8) over it; the rest as draw_spans().
+ */
+static void
+draw_row(int y, int x, const char *t, size_t off, size_t end, int cols,
+    const struct ui_msg *g, struct ui_term_links *links)
+{
+	size_t	 len = strlen(t), from = 0, uo, un, a, b;
+	int	 used = 0, n;
+
+	while (off < end && ui_term_next_url(t, len, from, &uo, &un)) {
+		from = uo + un;
+		if (uo + un <= off)
+			continue;
+		if (uo >= end)
+			break;
+		a = uo > off ? uo : off;
+		b = uo + un < end ? uo + un : end;
+		if (a > off)
+			used += draw_spans(y, x + used, t, off, a, cols - used,
+			    g->spans, g->nspans);
+		attron(A_UNDERLINE);
+		n = ui_text_draw(y, x + used, t + a, b - a, cols - used);
+		attroff(A_UNDERLINE);
+		/* a piece cut by the pane's edge is no link */
+		if (links != NULL && n == (int)(b - a))
+			ui_term_links_add(links, y, x + used, t + a, b - a,
+			    t + uo, un);
+		used += n;
+		off = b;
+	}
+	if (off < end)
+		(void)draw_spans(y, x + used, t, off, end, cols - used,
+		    g->spans, g->nspans);
+}
+
 /* Draw the rows of g's text, indented, or centred (notices). */
 static void
-draw_rows(struct pen *p, const struct ui_msg *g, int indent, bool centre)
+draw_rows(struct pen *p, const struct ui_msg *g, int indent, bool centre,
+    struct ui_term_links *links)
 {
 	const char	*t = g->shown != NULL ? g->shown : g->text;
 	int		 i, y, x;
@@ -322,8 +363,8 @@ draw_rows(struct pen *p, const struct ui_msg *g, int indent, bool centre)
 		x = p->x + indent;
 		if (centre && g->rows[i].cols < p->w)
 			x = p->x + (p->w - g->rows[i].cols) / 2;
-		(void)draw_spans(y, x, t, g->rows[i].off, g->rows[i].off +
-		    g->rows[i].len, p->w - (x - p->x), g->spans, g->nspans);
+		draw_row(y, x, t, g->rows[i].off, g->rows[i].off +
+		    g->rows[i].len, p->w - (x - p->x), g, links);
 	}
 }
 
@@ -457,7 +498,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 		draw_unread(p, m->unread_n);
 	if (g->notice) {
 		attron(A_DIM | A_ITALIC);
-		draw_rows(p, g, 2, true);
+		draw_rows(p, g, 2, true, NULL);
 		attroff(A_DIM | A_ITALIC);
 		return;
 	}
@@ -473,7 +514,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	if (g->quoted_id[0] != '\0' && !g->deleted && (y = next_row(p)) >= 0)
 		draw_quote(m, g, peer, p, y);
 	if (!g->deleted)
-		draw_rows(p, g, INDENT, false);
+		draw_rows(p, g, INDENT, false, m->links);
 	else if ((y = next_row(p)) >= 0) {
 		attron(A_DIM | A_ITALIC);
 		(void)ui_text_draw(y, p->x + INDENT, _("message deleted"),

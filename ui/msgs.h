@@ -84,6 +84,8 @@ struct ui_msg {
 	int		 nrows, rows_width;
 };
 
+struct ui_term_links;
+
 struct ui_msgs {
 	char		*chat;		/* the open chat's JID, or NULL */
 	struct ui_msg	*v;		/* oldest first */
@@ -111,6 +113,9 @@ struct ui_msgs {
 					 * line into view */
 	const struct ui_group *group;	/* the open group's members, or
 					 * NULL (borrowed) */
+	struct ui_term_links *links;	/* ui_msgs_draw() adds the links
+					 * it draws here (borrowed; NULL:
+					 * none), ui/term.h */
 };
 
 void		ui_msgs_init(struct ui_msgs *m);

@@ -430,6 +430,8 @@ ui_screen_draw(struct ui_screen *s)
 	refresh();
 	/* what curses' window cannot carry, after it (ui/term.h) */
 	if (s->view != NULL) {
+		if (s->linked)
+			ui_term_links_write(&s->frame, ui_view_links(s->view));
 		ui_view_notify_flush(s->view, ui_screen_wall_ms());
 		ui_term_flush(ui_view_term_out(s->view));
 	}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "ui/qr.h"
+#include "ui/term.h"
 #include "ui/view.h"
 
 #define UI_SCREEN_PAIR_QR	1	/* curses pair: black on white */
@@ -40,6 +41,8 @@ struct ui_screen {
 					 * the prompt: say what one is */
 	char		 phone[UI_SCREEN_PHONE_MAX + 1]; /* digits typed */
 	struct ui_view	*view;		/* the chat screen, or NULL */
+	struct ui_term_frame frame;	/* the links last written over the
+					 * screen (OSC 8), ui/term.h */
 	char		*own;		/* our phone number once connected
 					 * (digits), or NULL */
 	char		*own_name;	/* our push name (network text, not

@@ -238,6 +238,32 @@ ui_screen_attach(struct ui_screen *s, const struct ui_view_opts *o,
 {
 	ui_view_free(s->view);
 	s->view = ui_view_new(o, push, arg);
+	/* Mouse reports: a click, the wheel (ui_view_mouse()); curses
+	 * turns them off at endwin() and on again after. */
+	if (o->mouse) {
+		(void)mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED |
+		    BUTTON5_PRESSED, NULL);
+		(void)mouseinterval(0);
+	}
+}
+
+/* A KEY_MOUSE: what curses read of it, to the chat screen. */
+static void
+mouse_event(struct ui_screen *s)
+{
+	MEVENT	 me;
+
+	if (getmouse(&me) != OK || s->view == NULL)
+		return;
+	if (me.bstate & BUTTON1_PRESSED)
+		ui_view_mouse(s->view, me.y, me.x, UI_VIEW_CLICK,
+		    ui_screen_wall_ms());
+	else if (me.bstate & BUTTON4_PRESSED)
+		ui_view_mouse(s->view, me.y, me.x, UI_VIEW_WHEEL_UP,
+		    ui_screen_wall_ms());
+	else if (me.bstate & BUTTON5_PRESSED)
+		ui_view_mouse(s->view, me.y, me.x, UI_VIEW_WHEEL_DOWN,
+		    ui_screen_wall_ms());
 }
 
 void
@@ -252,6 +278,7 @@ ui_screen_free(struct ui_screen *s)
 	endwin();
 	modes(false);
 	ui_view_free(s->view);
+	ui_term_frame_release(&s->frame);
 	drop_qr(s);
 	free(s->code);
 	free(s->idle_why);
@@ -611,6 +638,12 @@ ui_screen_key(struct ui_screen *s)
 			s->idle = false;	/* once: the engine says on */
 			return UI_SCREEN_RECONNECT;
 		}
+		if (k == UI_KEY_FN + KEY_MOUSE) {
+			if (s->linked && LINES - 1 >= UI_VIEW_MIN_ROWS &&
+			    COLS >= UI_VIEW_MIN_COLS)
+				mouse_event(s);
+			continue;
+		}
 		if (s->linked && s->view != NULL) {
 			/* a window too small to show the chat screen takes
 			 * no key but quit: nothing acts unseen */
@@ -651,6 +684,13 @@ const char *
 ui_screen_phone(const struct ui_screen *s)
 {
 	return s->phone;
+}
+
+void
+ui_screen_quitting(struct ui_screen *s)
+{
+	if (s != NULL && s->view != NULL)
+		ui_view_quitting(s->view);
 }
 
 void

@@ -95,6 +95,11 @@ const char	*ui_screen_phone(const struct ui_screen *s);
 void		ui_screen_suspend(struct ui_screen *s);
 void		ui_screen_resume(struct ui_screen *s);
 
+/* The program is about to stop: the chat screen keeps the open chat's
+ * draft (ui_view_quitting(): a CMD_DRAFT through its push function),
+ * before the caller sends CMD_QUIT.  NULL, or no chat screen: nothing. */
+void		ui_screen_quitting(struct ui_screen *s);
+
 /* The terminal changed size: read the new size and redraw. */
 void		ui_screen_resize(struct ui_screen *s);
 

@@ -115,39 +115,104 @@ ui_view_chat_mark_drafts(struct ui_view *v)
 	}
 }
 
+/* CMD_DRAFT: chat's draft is text ("" none) in the store too. */
+static void
+draft_store(struct ui_view *v, const char *chat, const char *text)
+{
+	struct cmd	*c = cmd_new_chat(CMD_DRAFT, chat);
+
+	ev_set(&c->u.draft.text, text);
+	ui_view_push(v, c);
+}
+
+/* Drop slot d (in use), the later ones moving up. */
+static void
+draft_drop(struct ui_view *v, struct ui_view_draft *d)
+{
+	struct ui_view_draft	*dr = v->chat.drafts;
+
+	free(d->chat);
+	free(d->text);
+	memmove(d, d + 1, (size_t)(dr + UI_VIEW_DRAFTS_MAX - d - 1) *
+	    sizeof(*d));
+	dr[UI_VIEW_DRAFTS_MAX - 1].chat = NULL;
+	dr[UI_VIEW_DRAFTS_MAX - 1].text = NULL;
+}
+
+/* text (borrowed, not "") as chat's draft, the newest: after the slots
+ * in use; when all are, the oldest goes, in the store too (what the list
+ * marks is what comes back at the next start). */
+static void
+draft_add(struct ui_view *v, const char *chat, const char *text)
+{
+	struct ui_view_draft	*dr = v->chat.drafts, *d;
+
+	if (dr[UI_VIEW_DRAFTS_MAX - 1].chat != NULL) {
+		draft_store(v, dr[0].chat, "");
+		draft_drop(v, &dr[0]);
+	}
+	for (d = dr; d->chat != NULL; d++)
+		;
+	d->chat = xstrdup(chat);
+	d->text = xstrdup(text);
+}
+
 /* Keep what is typed in the input line as chat's draft (none when nothing
- * is), and empty the line.  The slots in use come first, oldest first:
- * a draft kept again moves to the end, and when all are in use the
- * oldest goes. */
+ * is), in memory and, when it changed, in the store (CMD_DRAFT).  The
+ * slots in use come first, oldest first: a draft kept again moves to the
+ * end. */
+static void
+draft_keep(struct ui_view *v, const char *chat)
+{
+	struct ui_view_draft	*d = draft_of(v, chat);
+	const char		*text = ui_input_is_empty(&v->in) ? "" :
+				    v->in.text;
+	bool			 same = d != NULL ? strcmp(d->text, text) == 0 :
+				    text[0] == '\0';
+
+	if (d != NULL)
+		draft_drop(v, d);
+	if (text[0] != '\0')
+		draft_add(v, chat, text);
+	if (!same)
+		draft_store(v, chat, text);
+}
+
+/* draft_keep(), and empty the line. */
 static void
 draft_put(struct ui_view *v, const char *chat)
 {
-	struct ui_view_draft	*dr = v->chat.drafts, *d = draft_of(v, chat);
-
-	if (d != NULL) {
-		free(d->chat);
-		free(d->text);
-		memmove(d, d + 1, (size_t)(dr + UI_VIEW_DRAFTS_MAX - d - 1) *
-		    sizeof(*d));
-		dr[UI_VIEW_DRAFTS_MAX - 1].chat = NULL;
-		dr[UI_VIEW_DRAFTS_MAX - 1].text = NULL;
-	}
-	if (!ui_input_is_empty(&v->in)) {
-		d = &dr[UI_VIEW_DRAFTS_MAX - 1];
-		if (d->chat != NULL) {		/* full: the oldest goes */
-			free(dr[0].chat);
-			free(dr[0].text);
-			memmove(&dr[0], &dr[1], (UI_VIEW_DRAFTS_MAX - 1) *
-			    sizeof(*d));
-			d->chat = d->text = NULL;
-		}
-		/* the newest last, after the slots in use */
-		for (d = dr; d->chat != NULL; d++)
-			;
-		d->chat = xstrdup(chat);
-		d->text = xstrdup(v->in.text);
-	}
+	draft_keep(v, chat);
 	ui_input_clear(&v->in);
+}
+
+void
+ui_view_chat_drafts_load(struct ui_view *v, const struct ev_chats *ec)
+{
+	uint32_t	 i;
+
+	if (v->chat.drafts_loaded)
+		return;
+	v->chat.drafts_loaded = true;
+	for (i = 0; i < ec->nchats; i++) {
+		const struct ev_chat	*e = &ec->chats[i];
+
+		if (e->draft == NULL || e->draft[0] == '\0' ||
+		    draft_of(v, e->jid) != NULL ||
+		    strlen(e->draft) >= UI_INPUT_MAX)
+			continue;
+		if (v->chat.drafts[UI_VIEW_DRAFTS_MAX - 1].chat != NULL)
+			break;		/* the newest chats' drafts kept */
+		draft_add(v, e->jid, e->draft);
+	}
+}
+
+void
+ui_view_chat_keep_draft(struct ui_view *v)
+{
+	/* an edit's text is the message's, not a draft */
+	if (v->msgs.chat != NULL && v->chat.edit_id == NULL)
+		draft_keep(v, v->msgs.chat);
 }
 
 /* Put chat's draft, if it has one, back in the (empty) input line. */
@@ -313,6 +378,8 @@ ui_view_chat_send(struct ui_view *v)
 	ev_set(&c->u.send.quoted_text, rc->reply_text);
 	ui_view_push(v, c);
 	ui_input_clear(&v->in);
+	/* what was the chat's draft is sent: gone from the store too */
+	draft_keep(v, chat);
 	drop_reply(v);
 	ui_view_chat_typing_stop(v);
 	v->msgs.scroll = 0;
@@ -602,7 +669,14 @@ void
 ui_view_chat_page(struct ui_view *v, int dir)
 {
 	struct ui_msgs	*m = &v->msgs;
-	int		 step = m->height > 2 ? m->height - 2 : 1;
+
+	ui_view_chat_scroll(v, dir, m->height > 2 ? m->height - 2 : 1);
+}
+
+void
+ui_view_chat_scroll(struct ui_view *v, int dir, int step)
+{
+	struct ui_msgs	*m = &v->msgs;
 
 	/* A page on from where the pane is: a selected message (a search
 	 * hit opened) no longer holds the view in place. */
@@ -632,6 +706,37 @@ ui_view_chat_jump(struct ui_view *v, bool end)
 
 /* ---- chats opened ---- */
 
+bool
+ui_view_peeking(const struct ui_view *v, const struct ui_chat *ch)
+{
+	return ch != NULL && (ch->peek == 1 || (ch->peek == 0 && v->o.peek));
+}
+
+void
+ui_view_chat_peek(struct ui_view *v)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	struct cmd	*c;
+	bool		 on;
+
+	if (ch == NULL || v->msgs.chat == NULL ||
+	    strcmp(ch->jid, v->msgs.chat) != 0) {
+		ui_view_note(v, _("open a chat first"));
+		return;
+	}
+	on = !ui_view_peeking(v, ch);
+	ch->peek = on ? 1 : 2;
+	c = cmd_new_chat(CMD_PEEK, ch->jid);
+	c->u.peek.on = on;
+	ui_view_push(v, c);
+	ui_view_note(v, on ? _("peek on: reading this chat sends no read "
+	    "receipts and leaves it unread") : _("peek off: what is shown "
+	    "here is read"));
+	/* off: what is on the screen now is read after the dwell */
+	if (!on && ch->unread > 0)
+		v->read.pending = true;
+}
+
 /* The open chat read: its unread count gone, CMD_MARK_READ when read
  * receipts are on. */
 void
@@ -640,6 +745,10 @@ ui_view_chat_mark_read(struct ui_view *v)
 	struct ui_chat	*ch = ui_chats_selected(&v->chats);
 
 	if (v->msgs.chat == NULL)
+		return;
+	/* peeking: no receipt, the chat stays unread (and pending, so
+	 * that it is read once peek is off and it is shown) */
+	if (ui_view_peeking(v, ch))
 		return;
 	v->read.pending = false;
 	if (ch != NULL)

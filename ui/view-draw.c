@@ -19,6 +19,7 @@
 #include "base/buf.h"
 #include "base/i18n.h"
 #include "ui/text.h"
+#include "ui/term.h"
 #include "ui/view-int.h"
 
 #define PAIR_READ	2	/* read ticks (ui/msgs-draw.c) */
@@ -119,6 +120,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("older, newer messages") },
 		{ UI_ACT_OLDEST, UI_ACT_NEWEST,
 		    N_("oldest, newest messages (input empty)") },
+		{ UI_ACT_COPY, UI_ACT_OPEN_LINK,
+		    N_("copy the selected message, open a link") },
 		{ UI_ACT_GROUP_NEW, UI_ACT_GROUP_LEAVE,
 		    N_("new group, leave the group") },
 	};
@@ -234,6 +237,12 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 	}
 	used = 1 + ui_view_put(y, x + 1, ch->name, w - 1);
 	attroff(A_BOLD);
+	if (ui_view_peeking(v, ch)) {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		attron(A_REVERSE);
+		used += ui_view_put(y, x + used, _("peek"), w - used);
+		attroff(A_REVERSE);
+	}
 	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
 		attron(A_DIM);
 		used += ui_view_put(y, x + used, "  ", w - used);
@@ -473,6 +482,10 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 		return;
 	ui_msgs_draw(&v->msgs, s->my, x, s->mh, w, ch != NULL ? ch->name : "",
 	    now);
+	v->geo.my = s->my;
+	v->geo.mx = x;
+	v->geo.mh = s->mh;
+	v->geo.mw = w;
 	if (v->msgs.more_before && ui_msgs_at_top(&v->msgs)) {
 		attron(A_DIM);
 		(void)ui_view_put(s->my, s->x + s->w - 12, _("PgUp: more"), 11);
@@ -492,6 +505,10 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 	ui_view_chat_mark_drafts(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
 	mvvline(y, x + lw, ACS_VLINE, h);
+	v->geo.ly = y + 1;
+	v->geo.lx = x;
+	v->geo.lh = h - 1;
+	v->geo.lw = lw;
 }
 
 bool
@@ -500,6 +517,10 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	struct side	 s;
 	int		 lw = w / 3;
 
+	/* the links drawn this time (none when hyperlinks are off) */
+	ui_term_links_clear(&v->links);
+	memset(&v->geo, 0, sizeof(v->geo));	/* where a click lands */
+	v->msgs.links = v->o.hyperlinks ? &v->links : NULL;
 	if (w < UI_VIEW_MIN_COLS || h < UI_VIEW_MIN_ROWS) {
 		curs_set(0);
 		return false;

@@ -75,10 +75,11 @@
 #include "ui/keys.h"
 #include "ui/msgs.h"
 #include "ui/search.h"
+#include "ui/term.h"
 #include "ui/view.h"
 
 #define UI_VIEW_KEY_ESC		0x1b
-#define UI_VIEW_DRAFTS_MAX	16	/* chats whose unsent text is kept */
+#define UI_VIEW_DRAFTS_MAX	64	/* chats whose unsent text is kept */
 #define UI_VIEW_PHONE_MIN	5	/* digits of a phone number with its */
 #define UI_VIEW_PHONE_MAX	20	/* country code, as pairing takes them */
 #define UI_VIEW_MENTIONS	5	/* members offered for a mention */
@@ -116,9 +117,11 @@ struct ui_view_chat {
 	 * NULL also when the quoted message is ours. */
 	char		*reply_id, *reply_sender, *reply_text;
 	char		*edit_id;	/* our message being edited, or NULL */
-	/* Each chat's draft, the newest UI_VIEW_DRAFTS_MAX, in memory
-	 * only: the slots in use first, oldest first. */
+	/* Each chat's draft, the newest UI_VIEW_DRAFTS_MAX: the slots in
+	 * use first, oldest first; kept in the store as they change
+	 * (CMD_DRAFT), and read from the first EV_CHATS. */
 	struct ui_view_draft drafts[UI_VIEW_DRAFTS_MAX];
+	bool		 drafts_loaded;	/* the first EV_CHATS's taken */
 	/* Our typing. */
 	bool		 composing;
 	int64_t		 composing_ms;	/* CMD_TYPING 1 sent at */
@@ -263,6 +266,16 @@ struct ui_view {
 	char		*note;		/* a passing line, sanitised */
 	struct buf	 term_out;	/* for the terminal after the next
 					 * refresh (OSC 52), ui/term.h */
+	struct ui_term_links links;	/* the links the last draw drew */
+	/* Where the last draw put the chat list's rows and the message
+	 * pane (0 rows: not drawn), for the mouse. */
+	struct {
+		int	 ly, lx, lh, lw;
+		int	 my, mx, mh, mw;
+	} geo;
+	int64_t		 link_rowid;	/* the message the open-link key
+					 * last opened a link of ... */
+	size_t		 link_next;	/* ... and where the next starts */
 };
 
 /* ---- ui/view-state.c ---- */
@@ -351,7 +364,21 @@ void		 ui_view_notify_reaction(struct ui_view *v,
  * through OSC 52 (v->term_out), said in the note; or why not. */
 void		 ui_view_links_copy(struct ui_view *v);
 
+/* The open-link key: the selected message's first URL (the next one when
+ * pressed again on the same message) to the view's open_link function
+ * (link-open-command), said in the note; or why not. */
+void		 ui_view_links_open(struct ui_view *v);
+
 /* ---- ui/view-chat.c ---- */
+
+/* Whether chat ch (may be NULL: no) is read without read receipts and
+ * left unread: its own peek mode, else the peek setting. */
+bool		 ui_view_peeking(const struct ui_view *v,
+		    const struct ui_chat *ch);
+
+/* The peek key: the open chat's peek mode turned over, kept in the store
+ * (CMD_PEEK), said in the note. */
+void		 ui_view_chat_peek(struct ui_view *v);
 
 void		 ui_view_chat_release(struct ui_view *v);
 
@@ -383,12 +410,27 @@ void		 ui_view_chat_history(struct ui_view *v, const struct ev *ev);
  * phone" when it holds none. */
 void		 ui_view_chat_paged(struct ui_view *v, const struct ev *ev);
 
+/* Scroll the message pane dir (-1 older, +1 newer) by rows, asking for
+ * the next page at either end (older history of the phone at the top). */
+void		 ui_view_chat_scroll(struct ui_view *v, int dir, int rows);
+
 /* Send what the input line holds (a reply, an edit or a message). */
 void		 ui_view_chat_send(struct ui_view *v);
 
 /* The chat list's draft marks from the drafts kept (the other chats';
  * the open one's is in its input line). */
 void		 ui_view_chat_mark_drafts(struct ui_view *v);
+
+/* The drafts stored (ec borrowed, the first EV_CHATS only: later ones
+ * may be older than a CMD_DRAFT sent since), as drafts kept, the
+ * newest chats' first, for the chats that have none in memory. */
+void		 ui_view_chat_drafts_load(struct ui_view *v,
+		    const struct ev_chats *ec);
+
+/* The open chat's input line kept as its draft, in the store too
+ * (CMD_DRAFT) when it changed; the line stays.  Not while editing a
+ * message.  Before quitting. */
+void		 ui_view_chat_keep_draft(struct ui_view *v);
 
 /*
  * A message sent in chat that the engine could not store (EV_ERROR's

@@ -16,8 +16,10 @@
 #include "base/compat.h"
 
 #include <curses.h>		/* KEY_* codes */
+#include <stdlib.h>
 
 #include "base/i18n.h"
+#include "base/xmalloc.h"
 #include "ui/view-int.h"
 
 /* What an action does in a room, the key typed at now (ms). */
@@ -167,8 +169,16 @@ toggle_list(struct ui_view *v, int64_t now)
 	v->list_hidden = !v->list_hidden;
 }
 
+static void
+peek(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_chat_peek(v);
+}
+
 static const act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
+	[UI_ACT_PEEK] =		peek,
 	[UI_ACT_HELP] =		help_open,
 	[UI_ACT_NEXT_CHAT] =	next_chat,
 	[UI_ACT_PREV_CHAT] =	prev_chat,
@@ -670,6 +680,13 @@ sel_copy(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_open_link(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_links_open(v);
+}
+
+static void
 sel_leave(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -686,6 +703,7 @@ static const act_fn select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_DELETE] =	sel_delete,
 	[UI_ACT_EDIT] =		sel_edit,
 	[UI_ACT_COPY] =		sel_copy,
+	[UI_ACT_OPEN_LINK] =	sel_open_link,
 	[UI_ACT_CANCEL] =	sel_leave,
 };
 
@@ -774,6 +792,7 @@ static const act_fn input_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SEND] =		input_send,
 	[UI_ACT_NEWLINE] =	input_newline,
 	[UI_ACT_COPY] =		sel_copy,	/* says to select first */
+	[UI_ACT_OPEN_LINK] =	sel_open_link,	/* likewise */
 };
 
 /* Enter sends (or is a newline: enter-sends = no), the rest edits. */
@@ -896,4 +915,39 @@ bool
 ui_view_is_quit_key(const struct ui_view *v, int k)
 {
 	return ui_keys_action(&v->o.keys, k) == UI_ACT_QUIT;
+}
+
+/* ---- the mouse ---- */
+
+void
+ui_view_mouse(struct ui_view *v, int y, int x, enum ui_view_mouse what,
+    int64_t now)
+{
+	const struct ui_chat	*ch;
+	size_t			 i;
+	char			*jid;
+
+	(void)now;
+	if (!v->o.mouse || !v->linked || v->help.on || v->search.on ||
+	    v->pick.on)
+		return;
+	if (what == UI_VIEW_CLICK && v->geo.lh > 0 && y >= v->geo.ly &&
+	    y < v->geo.ly + v->geo.lh && x >= v->geo.lx &&
+	    x < v->geo.lx + v->geo.lw) {
+		/* two rows a chat (ui_chats_draw()) */
+		i = v->chats.top + (size_t)((y - v->geo.ly) / 2);
+		if (i >= v->chats.n)
+			return;
+		ch = &v->chats.v[i];
+		jid = xstrdup(ch->jid);
+		if (ui_chats_select(&v->chats, jid))
+			ui_view_open_selected(v);
+		free(jid);
+		return;
+	}
+	if (what != UI_VIEW_CLICK && v->geo.mh > 0 && v->msgs.chat != NULL &&
+	    !v->info.on && y >= v->geo.my && y < v->geo.my + v->geo.mh &&
+	    x >= v->geo.mx && x < v->geo.mx + v->geo.mw)
+		ui_view_chat_scroll(v, what == UI_VIEW_WHEEL_UP ? -1 : 1,
+		    UI_VIEW_WHEEL_ROWS);
 }

@@ -3,7 +3,8 @@
  * ui/view-links.c -- the selected message as text to take elsewhere
  * (ui/view-int.h): copied to the clipboard through the terminal (OSC 52,
  * ui/term.h), which works over SSH and through tmux (`set-clipboard
- * on`), the note saying what was copied.
+ * on`), the note saying what was copied; its link opened
+ * (link-open-command).
  */
 #include "base/compat.h"
 
@@ -71,4 +72,38 @@ ui_view_links_copy(struct ui_view *v)
 	ui_view_note(v, ui_view_with_name(line, sizeof(line), cols,
 	    put < len ? _("copied the first 64 KiB to the clipboard: %s") :
 	    _("copied to the clipboard: %s"), start));
+}
+
+void
+ui_view_links_open(struct ui_view *v)
+{
+	struct ui_msg	*g;
+	const char	*t;
+	char		 url[UI_TERM_URL_MAX + 1], line[512];
+	size_t		 len, from, off, n;
+	int		 cols = v->msgs.width > 20 ? v->msgs.width : 60;
+
+	if ((g = selected(v)) == NULL)
+		return;
+	t = g->deleted ? "" : ui_msgs_text(&v->msgs, (size_t)v->msgs.sel);
+	len = strlen(t);
+	from = g->rowid == v->link_rowid ? v->link_next : 0;
+	if (!ui_term_next_url(t, len, from, &off, &n) &&
+	    (from == 0 || !ui_term_next_url(t, len, 0, &off, &n))) {
+		ui_view_note(v, _("this message has no link"));
+		return;
+	}
+	/* the next press opens the next link, then the first again */
+	v->link_rowid = g->rowid;
+	v->link_next = off + n;
+	memcpy(url, t + off, n);
+	url[n] = '\0';
+	if (v->o.open_link == NULL) {
+		ui_view_note(v, _("no program opens links here: set "
+		    "link-open-command in wachat.conf"));
+		return;
+	}
+	v->o.open_link(v->o.notify_arg, url);
+	ui_view_note(v, ui_view_with_name(line, sizeof(line), cols,
+	    _("opening %s"), url));
 }

@@ -27,7 +27,7 @@ ui_view_opts_default(struct ui_view_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->enter_sends = o->read_receipts = o->send_typing = true;
-	o->clipboard = true;
+	o->clipboard = o->hyperlinks = o->mouse = true;
 	o->bell = o->notify_preview = o->title = true;
 	ui_keys_default(&o->keys);
 }
@@ -66,6 +66,7 @@ ui_view_free(struct ui_view *v)
 	free(v->own_name);
 	ui_view_notify_release(v);
 	buf_release(&v->term_out);
+	ui_term_links_clear(&v->links);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
 	free(v);
@@ -217,6 +218,7 @@ on_chats(struct ui_view *v, const struct ev *ev, int64_t now)
 	(void)now;
 	v->chats_asked = false;
 	ui_chats_set(&v->chats, ev, &v->groups);
+	ui_view_chat_drafts_load(v, &ev->u.chats);
 	ui_view_open_selected(v);
 }
 
@@ -414,6 +416,12 @@ ui_view_open_chat(const struct ui_view *v)
 	return v->msgs.chat;
 }
 
+void
+ui_view_quitting(struct ui_view *v)
+{
+	ui_view_chat_keep_draft(v);
+}
+
 const char *
 ui_view_input(const struct ui_view *v)
 {
@@ -461,4 +469,10 @@ struct buf *
 ui_view_term_out(struct ui_view *v)
 {
 	return &v->term_out;
+}
+
+const struct ui_term_links *
+ui_view_links(const struct ui_view *v)
+{
+	return &v->links;
 }

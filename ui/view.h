@@ -64,6 +64,9 @@ struct ui_view;
 typedef void	(*ui_view_notify_fn)(void *arg, const char *title,
 		    const char *body);
 
+/* A URL to open (borrowed for the call). */
+typedef void	(*ui_view_open_fn)(void *arg, const char *url);
+
 /* Settings (wachat.conf: enter-sends, read-receipts, send-typing,
  * clipboard, bell, notify-terminal, notify-preview, title; notify-command
  * is the caller's notify function). */
@@ -71,9 +74,16 @@ struct ui_view_opts {
 	bool		 enter_sends;	/* Enter sends; else a newline, and
 					 * the send key (Ctrl-x) sends */
 	bool		 read_receipts;	/* CMD_MARK_READ for a chat shown */
+	bool		 peek;		/* every chat peeks unless its own
+					 * mode says otherwise (the peek key) */
 	bool		 send_typing;	/* CMD_TYPING while typing */
 	bool		 clipboard;	/* the copy key puts the selected
 					 * message on the clipboard (OSC 52) */
+	bool		 hyperlinks;	/* URLs in messages are drawn as
+					 * the terminal's links (OSC 8) */
+	bool		 mouse;		/* clicks open chats, the wheel
+					 * scrolls (the screen asks the
+					 * terminal for mouse reports) */
 	bool		 bell;		/* a notification rings the bell */
 	enum ui_notify_osc notify_osc;	/* ... and goes to the desktop
 					 * through the terminal this way */
@@ -85,6 +95,10 @@ struct ui_view_opts {
 	ui_view_notify_fn notify;	/* ... and is handed to this (NULL:
 					 * none) with notify_arg */
 	void		*notify_arg;
+	ui_view_open_fn	 open_link;	/* the open-link key hands a URL
+					 * (sanitised ASCII) to this (NULL:
+					 * no link-open-command) with
+					 * notify_arg */
 	struct ui_keymap keys;
 };
 
@@ -110,6 +124,27 @@ void		 ui_view_free(struct ui_view *v);
 void		 ui_view_apply(struct ui_view *v, const struct ev *ev,
 		    int64_t now_ms);
 
+/* What the mouse did (ui_view_mouse()). */
+enum ui_view_mouse {
+	UI_VIEW_CLICK,		/* button 1 pressed */
+	UI_VIEW_WHEEL_UP,
+	UI_VIEW_WHEEL_DOWN,
+};
+
+#define UI_VIEW_WHEEL_ROWS	3	/* rows a wheel step scrolls */
+
+/*
+ * The mouse at screen row y, column x (as curses counts them), by the
+ * last ui_view_draw()'s layout: a click on a chat in the list opens it
+ * (as Tab would, read by the same rule); the wheel over the message pane
+ * scrolls it UI_VIEW_WHEEL_ROWS rows (older pages asked for at the top,
+ * newer ones at the bottom); elsewhere nothing.  Nothing while the key
+ * page, the search or the chat picker is open, or with mouse off.  Main
+ * thread.
+ */
+void		 ui_view_mouse(struct ui_view *v, int y, int x,
+		    enum ui_view_mouse what, int64_t now_ms);
+
 /*
  * Take a key (ui/keys.h codes).  Returns true when it asks to quit.
  */
@@ -123,6 +158,14 @@ bool		 ui_view_key(struct ui_view *v, int key, int64_t now_ms);
  * chat's messages are read after UI_VIEW_READ_MS (ui_view_tick()).
  */
 void		 ui_view_seen(struct ui_view *v, bool seen, int64_t now_ms);
+
+/*
+ * The program is about to stop (the quit key, a signal): what is typed in
+ * the open chat's input line is kept as its draft, in the store too
+ * (CMD_DRAFT, pushed before the caller's CMD_QUIT), or cleared there when
+ * the line is empty; a message being edited is not kept.  UI thread.
+ */
+void		 ui_view_quitting(struct ui_view *v);
 
 /*
  * Before the terminal gets what curses cannot carry (ui_view_term_out(),
@@ -159,6 +202,11 @@ bool		 ui_view_draw(struct ui_view *v, int y, int x, int h, int w,
  * Borrowed from v.  Main thread.
  */
 struct buf	*ui_view_term_out(struct ui_view *v);
+
+/* The links (ui/term.h) the last ui_view_draw() drew in the message
+ * pane: URLs in messages, for ui_term_links_write() after curses'
+ * refresh; none when hyperlinks are off.  Borrowed until the next draw. */
+const struct ui_term_links *ui_view_links(const struct ui_view *v);
 
 /* Set up the view's colour pairs (after start_color()). */
 void		 ui_view_colours(void);
