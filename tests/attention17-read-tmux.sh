@@ -36,29 +36,8 @@ tm set-option -g focus-events on >/dev/null 2>&1
 # what wachat writes to its terminal, raw
 tm pipe-pane -o -t wachat "cat >>'$tmp/out'"
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
-# sent PN TEXT FILE: PN's phone sends TEXT to us; prints its id.
-sent() {
-	ctl phone-send "$1" $AJ "$2" >"$3" 2>&1
-	sed -n 's/.*"id":"\([^"]*\)".*/\1/p' "$3" | head -n 1
-}
-# receipt PN ID TYPE: PN's phone got a receipt of TYPE for ID.
-receipt() {
-	ctl_has "\"id\":\"$2\",\"from\":\"$A:1@s.whatsapp.net\",\"type\":\"$3\"" \
-	    phone-inbox "$1"
-}
-# no_read PN ID: PN's phone has no read receipt for ID (and its inbox
-# could be read).
-no_read() {
-	ctl phone-inbox "$1" >"$tmp/inbox" 2>&1 && [ -s "$tmp/inbox" ] &&
-	    ! grep -q "\"id\":\"$2\",\"from\":\"[^\"]*\",\"type\":\"read\"" \
-	    "$tmp/inbox"
-}
 # out_has REGEX: what wachat wrote, its lines joined, matches REGEX.
 out_has() {
 	tr -d '\n' <"$tmp/out" | grep -Eq -- "$1"

@@ -28,11 +28,7 @@ tm new-session -d -s wachat -x 100 -y 30 \
     "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color HOME='$HOME' \
     '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
     --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 ctl phone-send $B $AJ "東京タワーで会おう" >"$tmp/send1.json" 2>&1
 check "bob's first message shows as the preview" wait_pane '東京タワーで会おう'

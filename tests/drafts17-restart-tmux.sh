@@ -107,11 +107,7 @@ quit_clean() {
 
 # Linked, with two chats: dave's on top (newest), bob's under it.
 start_pane
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 ctl phone-send $B $AJ "one from bob" >/dev/null 2>&1
 check "bob's chat shows" wait_pane 'one from bob'
 sleep 1.1	# dave's message sorts first

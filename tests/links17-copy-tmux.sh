@@ -36,11 +36,7 @@ start_pane() {
 start_pane
 tm set-buffer -b canary "canary" 2>/dev/null
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 text=$(printf 'copy me: ümlaut\nsecond line')
 ctl phone-send $B $AJ "$text" >/dev/null 2>&1

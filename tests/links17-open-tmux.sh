@@ -41,11 +41,7 @@ tm new-session -d -s wachat -x 100 -y 30 \
     echo \$? >'$tmp/status'"
 tm pipe-pane -o -t wachat "cat >>'$tmp/out'"
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 E=$(printf '\033')
 # has REGEX: what wachat wrote, its lines joined, matches REGEX.

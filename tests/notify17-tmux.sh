@@ -57,11 +57,7 @@ tm set-option -g allow-passthrough on >/dev/null 2>&1
 # what wachat writes to its terminal, raw
 tm pipe-pane -o -t wachat "cat >>'$tmp/out'"
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 # The outer terminal: a client of wachat's tmux in a pane of another,
 # its output (what a terminal would be sent) captured raw.
@@ -72,11 +68,6 @@ check "the outer terminal shows wachat through the tmux client" \
     wait_cmd "$WAIT" sh -c "tmux -u -S '$OSOCK' capture-pane -p -t outer |
     grep -q 'connected as'"
 
-# sent PN TEXT FILE: PN's phone sends TEXT to us; prints its id.
-sent() {
-	ctl phone-send "$1" $AJ "$2" >"$3" 2>&1
-	sed -n 's/.*"id":"\([^"]*\)".*/\1/p' "$3" | head -n 1
-}
 # has FILE REGEX: FILE, its lines joined, matches REGEX (extended).
 has() {
 	[ -f "$1" ] && tr -d '\n' <"$1" | grep -Eq -- "$2"

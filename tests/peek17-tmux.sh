@@ -33,22 +33,6 @@ start_pane() {
 	    --data-dir '$tmp/data' --qr-file '$tmp/qr' $* 2>>'$tmp/w.err'; \
 	    echo \$? >'$tmp/status'"
 }
-# sent PN TEXT FILE: PN's phone sends TEXT to us; prints its id.
-sent() {
-	ctl phone-send "$1" $AJ "$2" >"$3" 2>&1
-	sed -n 's/.*"id":"\([^"]*\)".*/\1/p' "$3" | head -n 1
-}
-# receipt PN ID TYPE: PN's phone got a receipt of TYPE for ID.
-receipt() {
-	ctl_has "\"id\":\"$2\",\"from\":\"$A:1@s.whatsapp.net\",\"type\":\"$3\"" \
-	    phone-inbox "$1"
-}
-# no_read PN ID: PN's phone has no read receipt for ID (its inbox read).
-no_read() {
-	ctl phone-inbox "$1" >"$tmp/inbox" 2>&1 && [ -s "$tmp/inbox" ] &&
-	    ! grep -q "\"id\":\"$2\",\"from\":\"[^\"]*\",\"type\":\"read\"" \
-	    "$tmp/inbox"
-}
 quit() {
 	tm send-keys -t wachat C-q
 	st=$(exit_status)
@@ -57,11 +41,7 @@ quit() {
 }
 
 start_pane
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 b1=$(sent $B "one from bob" "$tmp/s1.json")
 check "bob's chat shows" wait_pane 'one from bob +1 *($|│|\|)'

@@ -35,11 +35,7 @@ tm new-session -d -s wachat -x 100 -y 30 \
     '$W' --url '$URL' --root-key '$ROOT_PUB' --data-dir '$tmp/data' \
     --qr-file '$tmp/qr' 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's chat shows in the list, unread" wait_pane 'hello from bob +1'

@@ -34,11 +34,7 @@ start_pane() {
 	    echo \$? >'$tmp/status'"
 }
 start_pane
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's first message comes in" wait_pane 'hello from bob'
 failed_now && show

@@ -3005,37 +3005,38 @@ test_ui_view__a_muted_chat_notifies_only_a_mention(void **st)
 	assert_int_equal((free(flushed(f->v)), w.n), 1);
 }
 
+/* Bob's 👍 to message id of his chat (ours: to_ours), counted. */
+static struct ev *
+thumbs_up_ev(const char *id, bool to_ours)
+{
+	struct ev	*ev = ev_new(EV_REACTION);
+
+	ev_set(&ev->u.reaction.emoji, "\xf0\x9f\x91\x8d");
+	ev_set(&ev->u.reaction.target.chat, BOB);
+	ev_set(&ev->u.reaction.target.id, id);
+	ev_set(&ev->u.reaction.sender, BOB);
+	ev->u.reaction.target.from_me = to_ours;
+	ev->u.reaction.counted = true;
+	return ev;
+}
+
 static void
 test_ui_view__a_reaction_to_ours_notifies(void **st)
 {
 	struct fixture	*f = *st;
 	struct notified	 w;
-	struct ev	*ev;
 
 	notify_view(f, &w, false);
 	open_alice(f, 0);
 	free(flushed(f->v));
-	ev = ev_new(EV_REACTION);
-	ev_set(&ev->u.reaction.emoji, "\xf0\x9f\x91\x8d");
-	ev_set(&ev->u.reaction.target.chat, BOB);
-	ev_set(&ev->u.reaction.target.id, "OUT1");
-	ev_set(&ev->u.reaction.sender, BOB);
-	ev->u.reaction.target.from_me = true;
-	ev->u.reaction.counted = true;
-	apply(f->v, ev);
+	apply(f->v, thumbs_up_ev("OUT1", true));
 	free(flushed(f->v));
 	assert_int_equal(w.n, 1);
 	assert_string_equal(w.title, "+15550000003");
 	assert_string_equal(w.body,
 	    "+15550000003 reacted \xf0\x9f\x91\x8d to your message");
 	/* to someone else's message: nothing */
-	ev = ev_new(EV_REACTION);
-	ev_set(&ev->u.reaction.emoji, "\xf0\x9f\x91\x8d");
-	ev_set(&ev->u.reaction.target.chat, BOB);
-	ev_set(&ev->u.reaction.target.id, "IN1");
-	ev_set(&ev->u.reaction.sender, BOB);
-	ev->u.reaction.counted = true;
-	apply(f->v, ev);
+	apply(f->v, thumbs_up_ev("IN1", false));
 	free(flushed(f->v));
 	assert_int_equal(w.n, 1);
 }

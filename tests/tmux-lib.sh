@@ -118,6 +118,38 @@ exit_status() {
 	wait_grep "$tmp/status" . && cat "$tmp/status"
 }
 
+# link_and_connect: the pane's wachat (started with --qr-file $tmp/qr)
+# is linked to account $A by the sim's phone scanning its QR code; checks
+# that it connects and waits until its prekeys are uploaded.
+link_and_connect() {
+	wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
+	ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
+	check "wachat links and connects" wait_pane "connected as .*\\+$A"
+	failed_now && show
+	wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+}
+
+# sent PN TEXT FILE: PN's phone sends TEXT to us ($AJ); prints its id
+# (the sim's answer in FILE).
+sent() {
+	ctl phone-send "$1" $AJ "$2" >"$3" 2>&1
+	sed -n 's/.*"id":"\([^"]*\)".*/\1/p' "$3" | head -n 1
+}
+
+# receipt PN ID TYPE: PN's phone got a receipt of TYPE for ID from us.
+receipt() {
+	ctl_has "\"id\":\"$2\",\"from\":\"$A:1@s.whatsapp.net\",\"type\":\"$3\"" \
+	    phone-inbox "$1"
+}
+
+# no_read PN ID: PN's phone has no read receipt for ID (and its inbox
+# could be read).
+no_read() {
+	ctl phone-inbox "$1" >"$tmp/inbox" 2>&1 && [ -s "$tmp/inbox" ] &&
+	    ! grep -q "\"id\":\"$2\",\"from\":\"[^\"]*\",\"type\":\"read\"" \
+	    "$tmp/inbox"
+}
+
 # failed_now: a check failed since the last call (then show what led to it).
 seen_failed=0
 failed_now() {

@@ -47,11 +47,7 @@ ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 tm new-session -d -s wachat -x 100 -y 30 "sh '$tmp/run.sh' '$URL'"
 tm set-option -t wachat remain-on-exit on >/dev/null 2>&1
 
-wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
-ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1
-check "wachat links and connects" wait_pane "connected as .*\\+$A"
-failed_now && show
-wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys'
+link_and_connect
 
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's chat shows in the list" wait_pane 'hello from bob'
