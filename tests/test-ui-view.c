@@ -886,6 +886,76 @@ test_ui_view__chat_list_reloads_at_most_once_a_second(void **st)
 	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 2);
 }
 
+/* The "N unread messages" line and "new messages below" (issue 17
+ * point 8). */
+static void
+test_ui_msgs__places_the_unread_line__and_counts_new_ones_below(void **st)
+{
+	struct ui_msgs	 m;
+	struct cmd	*c;
+	struct ev	*ev;
+	int		 scroll;
+
+	(void)st;
+	ui_msgs_init(&m);
+	c = ui_msgs_open_unread(&m, ALICE, 3);
+	assert_int_equal(c->u.load_page.dir, EV_PAGE_UNREAD);
+	assert_int_equal(c->u.load_page.unread, 3);
+	cmd_free(c);
+	/* rows 100..109, the even ones incoming: the third from the end
+	 * is 104 */
+	ev = page_ev(ALICE, 0, 100, 10, 0);
+	ev->u.page.dir = EV_PAGE_UNREAD;
+	assert_true(ui_msgs_page(&m, ev));
+	ev_free(ev);
+	assert_int_equal(m.n, 10);
+	assert_int_equal(m.unread_rowid, 104);
+	assert_int_equal(m.unread_n, 3);
+	assert_true(m.reveal);
+	assert_int_equal(m.loading, 0);
+	/* more than a page: from the first unread, the line above it */
+	cmd_free(ui_msgs_open_unread(&m, ALICE, 70));
+	ev = page_ev(ALICE, 0, 200, 10, 0);
+	ev->u.page.dir = EV_PAGE_UNREAD;
+	ev->u.page.more_after = true;
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	assert_int_equal(m.unread_rowid, 200);
+	assert_true(m.more_after);
+	/* opened with none unread: no line */
+	cmd_free(ui_msgs_open_unread(&m, ALICE, 0));
+	assert_int_equal(m.unread_rowid, 0);
+	ev = page_ev(ALICE, 0, 300, 10, 0);
+	(void)ui_msgs_page(&m, ev);
+	ev_free(ev);
+	/* at the bottom a new message is shown */
+	m.width = 40;
+	ev = msg_ev(ALICE, "NEW1", 0, "new one");
+	assert_true(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_false(m.unseen);
+	/* reading back, the next is held under the view: not shown */
+	m.scroll = 5;
+	ev = msg_ev(ALICE, "NEW2", 0, "new two");
+	assert_false(ui_msgs_apply(&m, ev, NULL));
+	ev_free(ev);
+	assert_int_equal(m.n, 12);
+	assert_true(m.unseen);
+	assert_int_equal(m.unseen_n, 1);
+	assert_int_equal(m.scroll, 5 + 2);
+	scroll = m.scroll;
+	ev = msg_ev(ALICE, "NEW3", 0, "new three");
+	(void)ui_msgs_apply(&m, ev, NULL);
+	ev_free(ev);
+	assert_int_equal(m.unseen_n, 2);
+	assert_true(m.scroll > scroll);
+	/* the bottom reached: seen */
+	ui_msgs_scroll(&m, -m.scroll);
+	assert_false(m.unseen);
+	assert_int_equal(m.unseen_n, 0);
+	ui_msgs_release(&m);
+}
+
 static void
 test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages(void **st)
 {
@@ -3245,6 +3315,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__nothing_is_read_while_the_screen_is_not_seen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__new_chat_by_number_opens_its_jid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__chat_list_reloads_at_most_once_a_second, setup, teardown),
+		cmocka_unit_test(test_ui_msgs__places_the_unread_line__and_counts_new_ones_below),
 		cmocka_unit_test(test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages),
 		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),
 		cmocka_unit_test(test_ui_msgs__shows_the_engines_count__of_a_counted_reaction),
