@@ -38,7 +38,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"prev-page", "next-page", "send", "newline", "up", "down", "reply",
 	"react", "retry", "delete", "cancel", "help", "group-info",
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
-	"list", "oldest", "newest", "open-link", "peek",
+	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

@@ -1220,6 +1220,53 @@ test_ui_chats_when__gives_the_time_today_else_the_date(void **st)
 	assert_string_equal(out, "2022-10-10");
 }
 
+/* A day typed to jump to (issue 17 point 8). */
+static void
+test_ui_chats_parse_day__takes_a_date_today_yesterday_and_weekdays(
+    void **st)
+{
+	const int64_t	 day = 86400000LL, midnight = 1699920000000LL;
+	int64_t		 ms = 0;
+	char		 label[16];
+
+	(void)st;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	/* now: Tue 2023-11-14 22:13:20 UTC; its midnight 1699920000 s */
+	assert_true(ui_chats_parse_day("2023-11-14", NOW, &ms, label,
+	    sizeof(label)));
+	assert_int_equal(ms, midnight);
+	assert_string_equal(label, "2023-11-14");
+	assert_true(ui_chats_parse_day(" 2020-02-29 ", NOW, &ms, label,
+	    sizeof(label)));
+	assert_string_equal(label, "2020-02-29");
+	assert_true(ui_chats_parse_day("today", NOW, &ms, label,
+	    sizeof(label)));
+	assert_int_equal(ms, midnight);
+	assert_true(ui_chats_parse_day("Yesterday", NOW, &ms, label,
+	    sizeof(label)));
+	assert_int_equal(ms, midnight - day);
+	assert_string_equal(label, "2023-11-13");
+	/* the last such day, today included */
+	assert_true(ui_chats_parse_day("tuesday", NOW, &ms, label,
+	    sizeof(label)));
+	assert_int_equal(ms, midnight);
+	assert_true(ui_chats_parse_day("WEDNESDAY", NOW, &ms, label,
+	    sizeof(label)));
+	assert_int_equal(ms, midnight - 6 * day);
+	assert_string_equal(label, "2023-11-08");
+	/* not dates */
+	assert_false(ui_chats_parse_day("2023-02-30", NOW, &ms, label,
+	    sizeof(label)));
+	assert_false(ui_chats_parse_day("2023-13-01", NOW, &ms, label,
+	    sizeof(label)));
+	assert_false(ui_chats_parse_day("2023-11-14x", NOW, &ms, label,
+	    sizeof(label)));
+	assert_false(ui_chats_parse_day("", NOW, &ms, label, sizeof(label)));
+	assert_false(ui_chats_parse_day("someday", NOW, &ms, label,
+	    sizeof(label)));
+}
+
 /* The chat list's short dates (issue 17 point 10). */
 static void
 test_ui_chats_list_when__says_yesterday_a_weekday_or_a_short_date(
@@ -3202,6 +3249,7 @@ main(void)
 		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),
 		cmocka_unit_test(test_ui_msgs__shows_the_engines_count__of_a_counted_reaction),
 		cmocka_unit_test(test_ui_msgs__names_who_reacted__within_the_width),
+		cmocka_unit_test(test_ui_chats_parse_day__takes_a_date_today_yesterday_and_weekdays),
 		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
 		cmocka_unit_test(test_ui_chats__drops_invisible_characters_from_names),
 		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),

@@ -5,3 +5,5 @@ TESTS += tests/unreadline17-line-tmux.sh
 EXTRA_DIST += tests/unreadline17-line-tmux.sh
 TESTS += tests/unreadline17-below-tmux.sh
 EXTRA_DIST += tests/unreadline17-below-tmux.sh
+TESTS += tests/unreadline17-date-tmux.sh
+EXTRA_DIST += tests/unreadline17-date-tmux.sh

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <curses.h>
@@ -277,6 +278,76 @@ ui_chats_when(int64_t ts_ms, int64_t now_ms, char *out, size_t size)
 		(void)strftime(out, size, "%d %b", &tm);
 	else
 		(void)strftime(out, size, "%Y-%m-%d", &tm);
+}
+
+/* The local midnight starting the day of tm (its fields normalised). */
+static bool
+day_start(struct tm *tm, int64_t *ms, char *label, size_t size)
+{
+	time_t	 t;
+	int	 y = tm->tm_year, m = tm->tm_mon, d = tm->tm_mday;
+
+	tm->tm_hour = tm->tm_min = tm->tm_sec = 0;
+	tm->tm_isdst = -1;
+	if ((t = mktime(tm)) == (time_t)-1)
+		return false;
+	if (tm->tm_year != y || tm->tm_mon != m || tm->tm_mday != d)
+		return false;	/* Feb 30 normalised to March */
+	*ms = (int64_t)t * 1000;
+	(void)strftime(label, size, "%Y-%m-%d", tm);
+	return true;
+}
+
+bool
+ui_chats_parse_day(const char *s, int64_t now_ms, int64_t *ms, char *label,
+    size_t size)
+{
+	static const char *const days[] = { "sunday", "monday", "tuesday",
+	    "wednesday", "thursday", "friday", "saturday" };
+	time_t		 now = (time_t)(now_ms / 1000);
+	struct tm	 tm, back;
+	char		 w[32], name[64], tail;
+	int		 y, m, d, i;
+	size_t		 n;
+
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	if (n == 0 || n >= sizeof(w) || localtime_r(&now, &tm) == NULL)
+		return false;
+	memcpy(w, s, n);
+	w[n] = '\0';
+	if (sscanf(w, "%4d-%2d-%2d%c", &y, &m, &d, &tail) == 3 &&
+	    y >= 1970 && m >= 1 && m <= 12 && d >= 1 && d <= 31) {
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_year = y - 1900;
+		tm.tm_mon = m - 1;
+		tm.tm_mday = d;
+		return day_start(&tm, ms, label, size);
+	}
+	if (strcasecmp(w, "today") == 0 || strcasecmp(w, _("today")) == 0)
+		return day_start(&tm, ms, label, size);
+	if (strcasecmp(w, "yesterday") == 0 ||
+	    strcasecmp(w, _("yesterday")) == 0) {
+		tm.tm_mday--;
+		return day_start(&tm, ms, label, size);
+	}
+	for (i = 0; i < 7; i++) {	/* today, then back a day at a time */
+		back = tm;
+		back.tm_mday -= i;
+		back.tm_hour = 12;	/* mktime()'s wday, clear of DST */
+		back.tm_isdst = -1;
+		if (mktime(&back) == (time_t)-1)
+			return false;
+		if (strftime(name, sizeof(name), "%A", &back) == 0)
+			name[0] = '\0';
+		if (strcasecmp(w, days[back.tm_wday]) == 0 ||
+		    (name[0] != '\0' && strcasecmp(w, name) == 0))
+			return day_start(&back, ms, label, size);
+	}
+	return false;
 }
 
 void

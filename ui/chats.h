@@ -118,6 +118,17 @@ void		ui_chats_list_when(int64_t ts_ms, int64_t now_ms, char *out,
 		    size_t size);
 
 /*
+ * A day as typed to jump to it: "YYYY-MM-DD", "today", "yesterday" (also
+ * as translated) or a weekday's name (English, or the locale's full
+ * name, any case: the last such day, today included), spaces around
+ * ignored.  now_ms decides today.  *ms gets the local start of that day
+ * (ms since the epoch, UTC), label (size bytes) its "YYYY-MM-DD".
+ * Returns false for anything else (a month 13, Feb 30, ...).
+ */
+bool		ui_chats_parse_day(const char *s, int64_t now_ms,
+		    int64_t *ms, char *label, size_t size);
+
+/*
  * When ts_ms was, for a list or a message: "HH:MM" when it is on now_ms's
  * local day, else the date ("%d %b" this year, else "%Y-%m-%d").  Writes
  * a NUL-terminated string of at most size bytes to out.

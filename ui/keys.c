@@ -88,6 +88,8 @@ static const struct {
 	[UI_ACT_PEEK] =		{ "peek",
 				  N_("peek: read without read receipts "
 				  "(again: off)"), "alt-p" },
+	[UI_ACT_JUMP_DATE] =	{ "jump-date",
+				  N_("jump to a date"), "alt-j" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

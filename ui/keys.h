@@ -77,10 +77,12 @@ enum ui_key_action {
 				 * (the next one on each press) */
 	UI_ACT_PEEK,		/* peek: the open chat read without read
 				 * receipts, or as before */
+	UI_ACT_JUMP_DATE,	/* jump-date: the first message on or
+				 * after a date typed */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	29	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	30	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

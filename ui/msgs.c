@@ -377,61 +377,6 @@ find_row(const struct ui_msgs *m, const struct ev_msg *e)
 	return -1;
 }
 
-/* A page around a message (EV_PAGE_AROUND): the rows, that message
- * selected. */
-static bool
-page_around(struct ui_msgs *m, const struct ev_page *pg)
-{
-	size_t	 i, n = pg->nmsgs;
-
-	if (m->loading != 3)
-		return true;	/* not asked (or asked again since) */
-	clear_rows(m);
-	if (n > UI_MSGS_KEEP)
-		n = UI_MSGS_KEEP;
-	m->v = xcalloc(n > 0 ? n : 1, sizeof(*m->v));
-	m->sel = -1;
-	for (i = 0; i < n; i++) {
-		from_row(&m->v[i], &pg->msgs[i]);
-		if (pg->msgs[i].rowid == m->target)
-			m->sel = (int)i;
-	}
-	m->n = n;
-	m->scroll = 0;
-	m->more_before = pg->more_before;
-	m->more_after = pg->more_after || n < pg->nmsgs;
-	m->unseen = false;
-	m->unseen_n = 0;
-	m->loading = 0;
-	return true;
-}
-
-/* An oldest page (EV_PAGE_OLDEST, asked by ui_msgs_oldest()): the rows,
- * their first at the pane's top; nothing older; more_after: newer ones. */
-static bool
-page_oldest(struct ui_msgs *m, const struct ev_page *pg)
-{
-	size_t	 i, n = pg->nmsgs;
-
-	if (m->loading != 4)
-		return true;	/* not asked (or asked again since) */
-	clear_rows(m);
-	if (n > UI_MSGS_KEEP)
-		n = UI_MSGS_KEEP;
-	m->v = xcalloc(n > 0 ? n : 1, sizeof(*m->v));
-	for (i = 0; i < n; i++)
-		from_row(&m->v[i], &pg->msgs[i]);
-	m->n = n;
-	m->sel = -1;
-	m->scroll = SCROLL_TOP;
-	m->more_before = false;
-	m->more_after = pg->more_after || n < pg->nmsgs;
-	m->unseen = false;
-	m->unseen_n = 0;
-	m->loading = 0;
-	return true;
-}
-
 /* The rows held replaced by a page's (at most UI_MSGS_KEEP), nothing
  * selected, nor unseen; more_before and more_after as the page says. */
 static void
@@ -454,45 +399,43 @@ page_replace(struct ui_msgs *m, const struct ev_page *pg)
 	m->loading = 0;
 }
 
-/* An unread page (EV_PAGE_UNREAD, asked by ui_msgs_open_unread()): from
- * the first unread (more after it), or the newest rows, where the line
- * goes above the unread_n-th incoming row from the end (the store's
- * count: not ours, not notices), or the first of fewer.  The line is
- * brought into view at the next draw. */
+/*
+ * A page that replaces the rows held, asked with loading want (else
+ * ignored): around a message (3: that one selected, in view), the oldest
+ * (4: from the pane's top, nothing older), where the unread start (5: the
+ * line above the first, from the first unread when there are more after
+ * it, else above the unread_n-th incoming row from the end, as the store
+ * counts, or the first of fewer; brought into view at the next draw), or
+ * from a date (6: from the top; an empty page leaves the rows held).
+ */
 static bool
-page_unread(struct ui_msgs *m, const struct ev_page *pg)
+page_jump(struct ui_msgs *m, const struct ev_page *pg, int want)
 {
 	size_t		 i, at = 0;
 	uint32_t	 k = 0;
 
-	if (m->loading != 5)
+	if (m->loading != want)
 		return true;	/* not asked (or asked again since) */
-	page_replace(m, pg);
-	m->scroll = 0;
-	if (!pg->more_after)
-		for (i = m->n; i-- > 0 && k < m->unread_n;)
-			if (!m->v[i].from_me && !m->v[i].notice) {
-				at = i;
-				k++;
-			}
-	m->unread_rowid = m->n > 0 ? m->v[at].rowid : 0;
-	m->reveal = m->unread_rowid != 0;
-	return true;
-}
-
-/* A page from a date (EV_PAGE_FROM, asked by ui_msgs_from()): its rows
- * from the pane's top; an empty one leaves the rows held. */
-static bool
-page_from(struct ui_msgs *m, const struct ev_page *pg)
-{
-	if (m->loading != 6)
-		return true;	/* not asked (or asked again since) */
-	if (pg->nmsgs == 0) {
+	if (want == 6 && pg->nmsgs == 0) {
 		m->loading = 0;
 		return true;
 	}
 	page_replace(m, pg);
-	m->scroll = SCROLL_TOP;
+	m->scroll = want == 4 || want == 6 ? SCROLL_TOP : 0;
+	if (want == 4)
+		m->more_before = false;
+	for (i = 0; want == 3 && i < m->n; i++)
+		if (m->v[i].rowid == m->target)
+			m->sel = (int)i;
+	if (want != 5)
+		return true;
+	for (i = m->n; !pg->more_after && i-- > 0 && k < m->unread_n;)
+		if (!m->v[i].from_me && !m->v[i].notice) {
+			at = i;
+			k++;
+		}
+	m->unread_rowid = m->n > 0 ? m->v[at].rowid : 0;
+	m->reveal = m->unread_rowid != 0;
 	return true;
 }
 
@@ -579,14 +522,11 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 
 	if (m->chat == NULL || strcmp(pg->chat, m->chat) != 0)
 		return false;
-	if (pg->dir == EV_PAGE_AROUND)
-		return page_around(m, pg);
-	if (pg->dir == EV_PAGE_OLDEST)
-		return page_oldest(m, pg);
-	if (pg->dir == EV_PAGE_UNREAD)
-		return page_unread(m, pg);
-	if (pg->dir == EV_PAGE_FROM)
-		return page_from(m, pg);
+	if (pg->dir == EV_PAGE_AROUND || pg->dir == EV_PAGE_OLDEST ||
+	    pg->dir == EV_PAGE_UNREAD || pg->dir == EV_PAGE_FROM)
+		return page_jump(m, pg, pg->dir == EV_PAGE_AROUND ? 3 :
+		    pg->dir == EV_PAGE_OLDEST ? 4 : pg->dir == EV_PAGE_UNREAD ?
+		    5 : 6);
 	/* -1 older, 0 the newest, 1 newer */
 	dir = pg->dir == EV_PAGE_BEFORE ? -1 : pg->dir == EV_PAGE_AFTER ? 1 :
 	    0;

@@ -110,7 +110,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    "stopped)") },
 	};
 	/* Two actions that go together, on one entry when both are bound:
-	 * "PgUp PgDn", "Home End". */
+	 * "PgUp PgDn", "Home End", "Alt-m Alt-d" (so that the page, with
+	 * jump-date, fits the 40 rows tests/ui-de-tmux.sh gives it). */
 	static const struct {
 		int		 first, second;
 		const char	*what;
@@ -121,6 +122,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("oldest, newest messages (input empty)") },
 		{ UI_ACT_COPY, UI_ACT_OPEN_LINK,
 		    N_("copy the selected message, open a link") },
+		{ UI_ACT_GROUP_NEW, UI_ACT_GROUP_LEAVE,
+		    N_("new group, leave the group") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];

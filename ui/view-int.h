@@ -99,6 +99,7 @@ enum ui_view_prompt_kind {
 	PROMPT_REMOVE,		/* members to remove from it */
 	PROMPT_LEAVE,		/* leave it?  y or n */
 	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
+	PROMPT_DATE,		/* a date to jump to in the open chat */
 };
 
 /* The open chat's bar: what the events say of the contact. */
@@ -140,6 +141,8 @@ struct ui_view_chat {
 					 * asked of the store is awaited */
 	char		*phone_empty;	/* the chat the phone last had
 					 * nothing older for, or NULL */
+	char		 jump_day[16];	/* the date jumped to ("YYYY-MM-DD"),
+					 * said when it has no message */
 };
 
 /* The prompt or question open (ui/view-prompt.c). */
@@ -333,6 +336,8 @@ void		 ui_view_prompt_start_with(struct ui_view *v,
 void		 ui_view_prompt_react(struct ui_view *v, const char *id,
 		    bool mine);
 void		 ui_view_prompt_revoke(struct ui_view *v, const char *id);
+/* Jump to a date (the jump-date key): its prompt, with a chat open. */
+void		 ui_view_prompt_date(struct ui_view *v, int64_t now);
 
 /* The editing keys of the input line, prompts and the search's query
  * (in): true when k was one (a text key beeps when it does not fit). */

@@ -188,6 +188,7 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_NEXT_PAGE] =	newer_page,
 	[UI_ACT_FIND] =		find,
 	[UI_ACT_FIND_ALL] =	find_all,
+	[UI_ACT_JUMP_DATE] =	ui_view_prompt_date,
 };
 
 /* ---- the key page: its scroll keys (Up, Down, PgUp, PgDn as typed,

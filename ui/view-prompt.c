@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curses.h>		/* KEY_ENTER */
 
@@ -295,6 +296,25 @@ take_rename(struct ui_view *v)
 	p->kind = PROMPT_NONE;
 }
 
+/* Enter with a date: the open chat from its first message on or after
+ * it (ui_msgs_from()); the page that comes says when there is none. */
+static void
+take_date(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+	int64_t			 ms;
+
+	if (!ui_chats_parse_day(p->in.text, (int64_t)time(NULL) * 1000, &ms,
+	    v->chat.jump_day, sizeof(v->chat.jump_day))) {
+		p->err = _("not a date: YYYY-MM-DD, today, yesterday or a "
+		    "weekday");
+		return;
+	}
+	v->msgs.sel = -1;
+	ui_view_push(v, ui_msgs_from(&v->msgs, ms));
+	p->kind = PROMPT_NONE;
+}
+
 /* ---- questions ---- */
 
 /* y or n to leaving the open group. */
@@ -349,6 +369,7 @@ static const struct prompt_type {
 	[PROMPT_REMOVE] =	 { "> ", take_members, NULL, NULL },
 	[PROMPT_LEAVE] =	 { "", NULL, answer_leave, NULL },
 	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
+	[PROMPT_DATE] =		 { "> ", take_date, NULL, NULL },
 };
 
 static void
@@ -426,6 +447,9 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_REVOKE:
 		return _("Delete this message for everyone? y deletes it, n "
 		    "keeps it");
+	case PROMPT_DATE:
+		return _("Jump to a date: YYYY-MM-DD, today, yesterday or a "
+		    "weekday; Enter goes, Esc goes back");
 	case PROMPT_NONE:
 		break;
 	}

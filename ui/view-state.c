@@ -175,6 +175,14 @@ ui_view_prompt_react(struct ui_view *v, const char *id, bool mine)
 }
 
 void
+ui_view_prompt_date(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->msgs.chat != NULL)
+		ui_view_prompt_start(v, PROMPT_DATE);
+}
+
+void
 ui_view_prompt_revoke(struct ui_view *v, const char *id)
 {
 	free(v->prompt.revoke_id);

@@ -225,9 +225,20 @@ on_chats(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_page(struct ui_view *v, const struct ev *ev, int64_t now)
 {
+	const struct ev_page	*pg = &ev->u.page;
+	bool			 jumped = pg->dir == EV_PAGE_FROM &&
+				    v->msgs.loading == 6 &&
+				    ui_view_is_open(v, pg->chat);
+	char			 line[160];
+
 	(void)now;
 	(void)ui_msgs_page(&v->msgs, ev);
 	ui_view_chat_paged(v, ev);
+	if (jumped && pg->nmsgs == 0) {
+		snprintf(line, sizeof(line), _("no message in this chat on or "
+		    "after %s"), v->chat.jump_day);
+		ui_view_note(v, line);
+	}
 }
 
 static void
