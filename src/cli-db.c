@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "base/err.h"
 #include "src/cli-db.h"
@@ -195,4 +196,50 @@ cli_flush(int status)
 	else
 		fprintf(stderr, "wachat: cannot write the output\n");
 	return CLI_WRITE;
+}
+
+/*
+ * What the data dir's files look like: whether wachat.db-wal is there (a
+ * wachat has the database open, or left it unclean) and wachat.db's
+ * identity, size and time.  A database opened without a WAL was opened
+ * immutable (store_open_ro()) and sees no later write: it is opened
+ * again when a WAL shows up or the file changes.
+ */
+
+void
+cli_db_look(const char *dir, struct cli_db_look *l)
+{
+	char		 path[4096 + 16];
+	struct stat	 st;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(path, sizeof(path), "%s/wachat.db-wal", dir);
+	l->wal = stat(path, &st) == 0;
+	snprintf(path, sizeof(path), "%s/wachat.db", dir);
+	if (stat(path, &st) == 0) {
+		l->dev = st.st_dev;
+		l->ino = st.st_ino;
+		l->size = st.st_size;
+		l->mtime = st.st_mtim;
+	}
+}
+
+/* Whether a database opened as at a must be opened again, as now b. */
+bool
+cli_db_look_changed(const struct cli_db_look *a, const struct cli_db_look *b)
+{
+	if (a->wal)
+		return false;	/* data_version sees the writes */
+	return b->wal || a->dev != b->dev || a->ino != b->ino ||
+	    a->size != b->size || a->mtime.tv_sec != b->mtime.tv_sec ||
+	    a->mtime.tv_nsec != b->mtime.tv_nsec;
+}
+
+/* Sleep ms, or less when a signal comes. */
+void
+cli_nap(long ms)
+{
+	struct timespec	 t = { ms / 1000, (ms % 1000) * 1000000L };
+
+	(void)nanosleep(&t, NULL);
 }

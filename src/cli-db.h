@@ -9,9 +9,34 @@
 #ifndef WC_CLI_DB_H
 #define WC_CLI_DB_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
 
 struct store;
+
+/*
+ * What the data dir's files look like (cli_db_look()): whether
+ * wachat.db-wal is there (a wachat has the database open, or left it
+ * unclean) and wachat.db's identity, size and time.  A database opened
+ * without a WAL was opened immutable (store_open_ro()) and sees no later
+ * write: cli_db_look_changed() says when it must be opened again (a WAL
+ * shows up or the file changes).  cli_nap(): sleep ms, or less when a
+ * signal comes.  For history --follow; main thread.
+ */
+struct cli_db_look {
+	bool		 wal;
+	dev_t		 dev;
+	ino_t		 ino;
+	off_t		 size;
+	struct timespec	 mtime;
+};
+
+void	cli_db_look(const char *dir, struct cli_db_look *l);
+bool	cli_db_look_changed(const struct cli_db_look *a,
+	    const struct cli_db_look *b);
+void	cli_nap(long ms);
 
 /*
  * Load the settings (file: --config or NULL; data_dir: --data-dir or

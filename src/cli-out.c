@@ -150,3 +150,43 @@ cli_write_line(struct buf *b)
 	b->len = 0;
 	return ok;
 }
+
+/*
+ * A group message's text[0..len) as the screen shows it, into out (with
+ * no NUL): each "@DIGITS" (5 to 20 digits, not followed by another) of a
+ * person whose name is known (PN or LID: name_of(arg, JID, buf, size) puts
+ * it, or "" when none, in buf) as "@Name"; the others as they are.  Raw
+ * text: the caller sanitises it as it prints it.
+ */
+void
+cli_named_mentions(const char *text, size_t len,
+    void (*name_of)(void *, const char *, char *, size_t), void *arg,
+    struct buf *out)
+{
+	const char	*p = text, *end = text + len, *at;
+	char		 jid[64], name[256];
+	size_t		 n;
+	int		 k;
+
+	while (p < end && (at = memchr(p, '@', (size_t)(end - p))) != NULL) {
+		buf_append(out, p, (size_t)(at - p) + 1);
+		p = at + 1;
+		for (n = 0; p + n < end && p[n] >= '0' && p[n] <= '9'; n++)
+			;
+		if (n < 5 || n > 20)
+			continue;
+		name[0] = '\0';
+		for (k = 0; k < 2 && name[0] == '\0'; k++) {
+			snprintf(jid, sizeof(jid), "%.*s@%s", (int)n, p,
+			    k == 0 ? "s.whatsapp.net" : "lid");
+			name_of(arg, jid, name, sizeof(name));
+		}
+		if (name[0] != '\0') {
+			buf_append(out, name, strlen(name));
+			p += n;
+		}
+	}
+	if (p < end)
+		buf_append(out, p, (size_t)(end - p));
+}
+

@@ -33,6 +33,17 @@ void	cli_put_text(struct buf *b, const char *p, size_t len);
 void	cli_put_lines(struct buf *b, const char *p, size_t len, size_t indent);
 
 /*
+ * A group message's text[0..len) as the screen shows it, appended to out
+ * (no NUL): each "@DIGITS" (5 to 20 digits, not followed by another) of
+ * someone whose name name_of(arg, JID, buf, size) knows (tried as the PN
+ * JID, then the LID) as "@Name", the others as they are (issue 17 point
+ * 12).  Raw text in and out: the caller sanitises it as it prints it.
+ */
+void	cli_named_mentions(const char *text, size_t len,
+	    void (*name_of)(void *arg, const char *jid, char *buf, size_t size),
+	    void *arg, struct buf *out);
+
+/*
  * Append p[0..len) to b as the inside of a JSON string: valid UTF-8
  * (each invalid byte U+FFFD), '"' and '\\' escaped, controls and invisible
  * characters as \uXXXX (a surrogate pair above U+FFFF).  Returns the

@@ -75,20 +75,6 @@ flush_line(struct cli *c)
 		c->status = CLI_WRITE;
 }
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian). */
-static int64_t
-days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-	int64_t	 era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 /* ------------------------------------------------------------------ */
 /* Names */
 
@@ -147,43 +133,6 @@ name_now(void *arg, const char *jid, char *out, size_t len)
 	    wc_has_label(k.push_name)))
 		snprintf(out, len, "%s", wc_has_label(k.name) ? k.name :
 		    k.push_name);
-}
-
-/*
- * A group message's text[0..len) as the screen shows it, into out (with
- * no NUL): each "@DIGITS" (5 to 20 digits, not followed by another) of a
- * person whose name is known (PN or LID, their contact or push name) as
- * "@Name"; the others as they are.  Raw text: the caller sanitises it as
- * it prints it.
- */
-static void
-named_mentions(struct cli *c, const char *text, size_t len, struct buf *out)
-{
-	const char	*p = text, *end = text + len, *at;
-	char		 jid[64], name[256];
-	size_t		 n;
-	int		 k;
-
-	while (p < end && (at = memchr(p, '@', (size_t)(end - p))) != NULL) {
-		buf_append(out, p, (size_t)(at - p) + 1);
-		p = at + 1;
-		for (n = 0; p + n < end && p[n] >= '0' && p[n] <= '9'; n++)
-			;
-		if (n < 5 || n > 20)
-			continue;
-		name[0] = '\0';
-		for (k = 0; k < 2 && name[0] == '\0'; k++) {
-			snprintf(jid, sizeof(jid), "%.*s@%s", (int)n, p,
-			    k == 0 ? "s.whatsapp.net" : "lid");
-			name_now(c, jid, name, sizeof(name));
-		}
-		if (name[0] != '\0') {
-			buf_append(out, name, strlen(name));
-			p += n;
-		}
-	}
-	if (p < end)
-		buf_append(out, p, (size_t)(end - p));
 }
 
 /* Who wrote a message: "You" (as the screen says it), the group author,
@@ -331,118 +280,6 @@ cli_chat_jid(struct store *s, const char *arg, char *out, size_t size)
 	return status;
 }
 
-/* n digits of s at *i as a number; -1 when they are not digits. */
-static int
-digits(const char *s, size_t *i, int n)
-{
-	int	 v = 0, k;
-
-	for (k = 0; k < n; k++) {
-		if (s[*i] < '0' || s[*i] > '9')
-			return -1;
-		v = v * 10 + (s[(*i)++] - '0');
-	}
-	return v;
-}
-
-/* A DATE's fields, as parse_date reads them. */
-struct date {
-	int	 y, mo, d, h, mi, sec, frac;	/* frac: ms */
-	bool	 zone;				/* Z or an offset given */
-	int	 zs, zh, zm;			/* the offset's sign, h, min */
-};
-
-/* YYYY-MM-DD at s[*i]. */
-static bool
-parse_day(const char *s, size_t *i, struct date *t)
-{
-	return (t->y = digits(s, i, 4)) >= 0 && s[(*i)++] == '-' &&
-	    (t->mo = digits(s, i, 2)) >= 1 && t->mo <= 12 &&
-	    s[(*i)++] == '-' && (t->d = digits(s, i, 2)) >= 1 && t->d <= 31;
-}
-
-/* [.fff] at s[*i]: any count of digits, the first three kept as ms. */
-static bool
-parse_frac(const char *s, size_t *i, struct date *t)
-{
-	int	 k = 0;
-
-	if (s[*i] != '.' && s[*i] != ',')
-		return true;
-	for ((*i)++; s[*i] >= '0' && s[*i] <= '9'; (*i)++, k++)
-		if (k < 3)
-			t->frac = t->frac * 10 + (s[*i] - '0');
-	for (; k > 0 && k < 3; k++)
-		t->frac *= 10;
-	return k > 0;
-}
-
-/* [Z|+HH:MM|-HH:MM|+HHMM|-HHMM] at s[*i]. */
-static bool
-parse_zone(const char *s, size_t *i, struct date *t)
-{
-	if (s[*i] == 'Z') {
-		t->zone = true;
-		(*i)++;
-	} else if (s[*i] == '+' || s[*i] == '-') {
-		t->zone = true;
-		t->zs = s[(*i)++] == '-' ? -1 : 1;
-		if ((t->zh = digits(s, i, 2)) < 0 || t->zh > 23)
-			return false;
-		if (s[*i] == ':')
-			(*i)++;
-		if ((t->zm = digits(s, i, 2)) < 0 || t->zm > 59)
-			return false;
-	}
-	return true;
-}
-
-/* HH:MM[:SS[.fff]][zone] at s[*i]. */
-static bool
-parse_clock(const char *s, size_t *i, struct date *t)
-{
-	if ((t->h = digits(s, i, 2)) < 0 || t->h > 23 || s[(*i)++] != ':' ||
-	    (t->mi = digits(s, i, 2)) < 0 || t->mi > 59)
-		return false;
-	if (s[*i] == ':' && ((*i)++, (t->sec = digits(s, i, 2)) < 0 ||
-	    t->sec > 60))
-		return false;
-	return parse_frac(s, i, t) && parse_zone(s, i, t);
-}
-
-/*
- * DATE: YYYY-MM-DD, or YYYY-MM-DD[T ]HH:MM[:SS[.fff]][Z|+HH:MM|-HH:MM]
- * (local time without a zone), as ms since the epoch.  false when not.
- */
-bool
-cli_parse_date(const char *s, int64_t *ms)
-{
-	struct date	 t;
-	struct tm	 tm;
-	size_t		 i = 0;
-	time_t		 u;
-
-	memset(&t, 0, sizeof(t));
-	if (!parse_day(s, &i, &t))
-		return false;
-	if ((s[i] == 'T' || s[i] == ' ') && (i++, !parse_clock(s, &i, &t)))
-		return false;
-	if (s[i] != '\0')
-		return false;
-	if (t.zone) {
-		*ms = ((days_from_civil(t.y, t.mo, t.d) * 86400 + t.h * 3600 +
-		    t.mi * 60 + t.sec) - t.zs * (t.zh * 3600 + t.zm * 60)) *
-		    1000 + t.frac;
-		return true;
-	}
-	tm = (struct tm){ .tm_year = t.y - 1900, .tm_mon = t.mo - 1,
-	    .tm_mday = t.d, .tm_hour = t.h, .tm_min = t.mi, .tm_sec = t.sec,
-	    .tm_isdst = -1 };
-	if ((u = mktime(&tm)) == (time_t)-1)
-		return false;
-	*ms = (int64_t)u * 1000 + t.frac;
-	return true;
-}
 
 static bool
 parse_count(const char *s, long *out)
@@ -598,6 +435,23 @@ notice_said(struct cli *c, const struct store_msg *m, char *out, size_t len)
 	    user_name(c, m->sender) : "", out, len) == 1;
 }
 
+/* m's text, its lines after the first indented, a group's mentions by
+ * name (cli_named_mentions()). */
+static void
+put_text(struct cli *c, const struct store_msg *m, size_t indent)
+{
+	struct buf	 t = BUF_INIT;
+
+	if (!jid_is_group(m->chat) ||
+	    memchr(m->text, '@', m->text_len) == NULL) {
+		cli_put_lines(&c->line, m->text, m->text_len, indent);
+		return;
+	}
+	cli_named_mentions(m->text, m->text_len, name_now, c, &t);
+	cli_put_lines(&c->line, (const char *)t.p, t.len, indent);
+	buf_release(&t);
+}
+
 /* One message line (history, export). */
 static void
 put_msg(struct cli *c, const struct store_msg *m, bool seconds)
@@ -696,17 +550,8 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			cli_put(&c->line, "(a message this wachat cannot show)");
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_put_text(&c->line, words, strlen(words));
-		else if (jid_is_group(m->chat) &&
-		    memchr(m->text, '@', m->text_len) != NULL) {
-			struct buf	 t = BUF_INIT;
-
-			named_mentions(c, m->text, m->text_len, &t);
-			cli_put_lines(&c->line, (const char *)t.p, t.len,
-			    seconds ? 21 : 18);
-			buf_release(&t);
-		} else	/* its next lines under the name, after the time */
-			cli_put_lines(&c->line, m->text, m->text_len,
-			    seconds ? 21 : 18);
+		else	/* its next lines under the name, after the time */
+			put_text(c, m, seconds ? 21 : 18);
 		if (m->edited_ms != 0)
 			cli_put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {
@@ -776,58 +621,6 @@ on_stop(int sig)
 	follow_stop = 1;
 }
 
-/*
- * What the data dir's files look like: whether wachat.db-wal is there (a
- * wachat has the database open, or left it unclean) and wachat.db's
- * identity, size and time.  A database opened without a WAL was opened
- * immutable (store_open_ro()) and sees no later write: it is opened
- * again when a WAL shows up or the file changes.
- */
-struct db_look {
-	bool		 wal;
-	dev_t		 dev;
-	ino_t		 ino;
-	off_t		 size;
-	struct timespec	 mtime;
-};
-
-static void
-look_at(const char *dir, struct db_look *l)
-{
-	char		 path[4096 + 16];
-	struct stat	 st;
-
-	memset(l, 0, sizeof(*l));
-	snprintf(path, sizeof(path), "%s/wachat.db-wal", dir);
-	l->wal = stat(path, &st) == 0;
-	snprintf(path, sizeof(path), "%s/wachat.db", dir);
-	if (stat(path, &st) == 0) {
-		l->dev = st.st_dev;
-		l->ino = st.st_ino;
-		l->size = st.st_size;
-		l->mtime = st.st_mtim;
-	}
-}
-
-/* Whether a database opened as at a must be opened again, as now b. */
-static bool
-look_changed(const struct db_look *a, const struct db_look *b)
-{
-	if (a->wal)
-		return false;	/* data_version sees the writes */
-	return b->wal || a->dev != b->dev || a->ino != b->ino ||
-	    a->size != b->size || a->mtime.tv_sec != b->mtime.tv_sec ||
-	    a->mtime.tv_nsec != b->mtime.tv_nsec;
-}
-
-/* Sleep ms, or less when a signal comes. */
-static void
-nap(long ms)
-{
-	struct timespec	 t = { ms / 1000, (ms % 1000) * 1000000L };
-
-	(void)nanosleep(&t, NULL);
-}
 
 /*
  * After the history, the chat's messages as they are stored, from just
@@ -837,12 +630,12 @@ nap(long ms)
  */
 static int
 follow(struct cli *c, const char *jid, int64_t cursor,
-    const struct db_look *opened)
+    const struct cli_db_look *opened)
 {
 	struct sigaction	 sa, old_int, old_term;
 	struct store_msg_page	 p;
 	struct store		*s2;
-	struct db_look		 was = *opened, now;
+	struct cli_db_look		 was = *opened, now;
 	int64_t			 ver = -1, v;
 	bool			 more = true;
 	size_t			 i;
@@ -860,11 +653,11 @@ follow(struct cli *c, const char *jid, int64_t cursor,
 		status = CLI_WRITE;
 	while (status == CLI_OK && !follow_stop) {
 		if (!more)
-			nap(FOLLOW_POLL_MS);
+			cli_nap(FOLLOW_POLL_MS);
 		if (follow_stop)
 			break;
-		look_at(c->dir, &now);
-		if (look_changed(&was, &now) &&
+		cli_db_look(c->dir, &now);
+		if (cli_db_look_changed(&was, &now) &&
 		    store_open_ro(c->dir, &s2, NULL) == 0) {
 			/* (no WAL any more, as it was: look again next time) */
 			store_close(c->s);
@@ -906,11 +699,11 @@ static int	history(struct cli *, const struct cli_args *, const char *);
 static int
 cmd_history(struct cli *c, const struct cli_args *a, const char *jid)
 {
-	struct db_look	 opened;
+	struct cli_db_look	 opened;
 	int64_t		 cursor = 0;
 	int		 rc, status;
 
-	look_at(c->dir, &opened);
+	cli_db_look(c->dir, &opened);
 	if (a->follow && (rc = store_msg_last_rowid(c->s, &cursor)) != 0) {
 		fprintf(stderr, "wachat: cannot read the messages: %s\n",
 		    wc_strerror(rc));

@@ -3,7 +3,7 @@
 noinst_LIBRARIES += libstore.a
 libstore_a_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS) \
 	$(SODIUM_CFLAGS)
-libstore_a_SOURCES = store/store.h store/store-int.h store/db.c \
+libstore_a_SOURCES = store/store.h store/store-search.h store/store-int.h store/db.c \
 	store/tx.c store/open.c store/device.c store/prekey.c \
 	store/backup.h store/backup.c
 STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)

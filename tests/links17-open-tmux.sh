@@ -101,7 +101,7 @@ check "dave's row is found in the list (row ${r:-none})" [ -n "$r" ]
 check "a click on it opens dave's chat" wait_pane '│ *dave [0-9]{2}:[0-9]{2}'
 failed_now && show
 
-# The wheel: bob sends 40 messages; his chat open at the newest.
+# The wheel: bob sends 40 messages; his chat open, End to the newest.
 i=1
 while [ $i -le 40 ]; do
 	ctl phone-send $B $AJ "$(printf 'bob line %02d' $i)" >/dev/null 2>&1
@@ -109,8 +109,10 @@ while [ $i -le 40 ]; do
 done
 r=$(row_of '^bob ')
 [ -n "$r" ] && click "$r" 3
-check "a click on bob's row opens his chat at the newest" \
-    wait_panes '│ *bob [0-9]{2}:[0-9]{2}' 'bob line 40'
+check "a click on bob's row opens his chat (at its first unread)" \
+    wait_pane '│ *bob [0-9]{2}:[0-9]{2}'
+tm send-keys -t wachat End
+check "End goes to his newest message" wait_pane '│ +bob line 40$'
 failed_now && show
 up_to() {
 	mouse 96 15 60		# wheel up over the pane

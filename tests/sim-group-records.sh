@@ -46,7 +46,7 @@ check "... both read exactly its text" \
 check "... and wachat reports no failure" \
     sh -c "! grep -q '^dm-send-failed' '$tmp/alice.out'"
 check "the damaged key is logged as quarantined, a new one made" \
-    grep -q 'sender key for a group was damaged: a new one' "$tmp/alice.err"
+    wait_grep "$tmp/alice.err" 'sender key for a group was damaged: a new one'
 alice_stop
 check "alice's engine logs in once more" alice_start
 id=$(alice_send "$G" "after a restart")

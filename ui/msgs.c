@@ -37,52 +37,11 @@ ui_tick_of(enum ev_state state)
 	return UI_TICK_NONE;
 }
 
-static char *
-clean(const char *s, bool multiline)
-{
-	struct buf	 b = BUF_INIT;
-
-	if (s == NULL)
-		s = "";
-	wc_sanitize(s, strlen(s), multiline, &b);
-	return (char *)b.p;
-}
-
 static void
 set_clean(char **slot, const char *s, bool multiline)
 {
 	free(*slot);
-	*slot = clean(s, multiline);
-}
-
-static void
-reactor_release(struct ui_reactor *r)
-{
-	free(r->sender);
-	free(r->name);
-}
-
-static void
-react_release(struct ui_react *r)
-{
-	size_t	 i;
-
-	free(r->emoji);
-	for (i = 0; i < r->nwho; i++)
-		reactor_release(&r->who[i]);
-	free(r->who);
-}
-
-static void
-reacts_release(struct ui_msg *g)
-{
-	size_t	 i;
-
-	for (i = 0; i < g->nreacts; i++)
-		react_release(&g->reacts[i]);
-	free(g->reacts);
-	g->reacts = NULL;
-	g->nreacts = 0;
+	*slot = ui_msgs_clean(s, multiline);
 }
 
 static void
@@ -95,7 +54,7 @@ msg_release(struct ui_msg *g)
 	free(g->quoted_id);
 	free(g->quoted_sender);
 	free(g->quoted);
-	reacts_release(g);
+	ui_msgs_reacts_release(g);
 	free(g->shown);
 	free(g->spans);
 	free(g->rows);
@@ -336,36 +295,7 @@ notice_line(enum ev_notice kind, uint32_t device, const char *name,
 	if (notice_words(kind, device, name[0] != '\0' ? name : num, words,
 	    sizeof(words)) != 1)
 		return NULL;
-	return clean(words, false);
-}
-
-/* g's reactions, all of them, from the engine's count t[0..n): each
- * emoji and name sanitised. */
-static void
-reacts_of_tally(struct ui_msg *g, const struct ev_tally *t, uint32_t n)
-{
-	struct ui_react	*r;
-	uint32_t	 i, j;
-
-	reacts_release(g);
-	if (n == 0)
-		return;
-	g->reacts = xcalloc(n, sizeof(*g->reacts));
-	for (i = 0; i < n; i++) {
-		if (t[i].emoji == NULL || t[i].emoji[0] == '\0' ||
-		    t[i].count == 0)
-			continue;
-		r = &g->reacts[g->nreacts++];
-		r->emoji = clean(t[i].emoji, false);
-		r->count = t[i].count;
-		r->who = xcalloc(t[i].nwho > 0 ? t[i].nwho : 1,
-		    sizeof(*r->who));
-		for (j = 0; j < t[i].nwho && j < t[i].count; j++) {
-			r->who[j].sender = xstrdup(t[i].who[j].sender);
-			r->who[j].name = clean(t[i].who[j].name, false);
-		}
-		r->nwho = j;
-	}
+	return ui_msgs_clean(words, false);
 }
 
 /* Fill g from a page row. */
@@ -379,7 +309,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->ts_ms = e->ts_ms;
 	g->id = xstrdup(e->id);
 	g->sender = xstrdup(e->sender);
-	g->sender_name = clean(e->sender_name, false);
+	g->sender_name = ui_msgs_clean(e->sender_name, false);
 	if (k != NULL)
 		g->text = xstrdup(k);
 	else if (e->kind == EV_ROW_NOTICE && (g->text = notice_line(
@@ -393,11 +323,11 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 		wc_sanitize(e->text, strlen(e->text), true, &b);
 		g->text = (char *)b.p;
 	} else
-		g->text = clean(e->text, true);
+		g->text = ui_msgs_clean(e->text, true);
 	g->quoted_id = xstrdup(e->quoted_id);
 	g->quoted_sender = xstrdup(e->quoted_sender);
-	g->quoted = clean(e->quoted_text, false);
-	reacts_of_tally(g, e->reactions, e->nreactions);
+	g->quoted = ui_msgs_clean(e->quoted_text, false);
+	ui_msgs_reacts_of_tally(g, e->reactions, e->nreactions);
 	g->from_me = e->from_me;
 	g->notice = e->kind == EV_ROW_NOTICE;
 	g->edited = e->edited_ms != 0;
@@ -619,73 +549,6 @@ ui_msgs_page(struct ui_msgs *m, const struct ev *ev)
 	return true;
 }
 
-/* The most people whose reactions to one row known only from events
- * are kept. */
-#define REACTORS_MAX	256
-
-/* Take sender's reaction to g away, if g has it named. */
-static void
-unreact(struct ui_msg *g, const char *sender)
-{
-	struct ui_react	*r;
-	size_t		 i, j;
-
-	for (i = 0; i < g->nreacts; i++) {
-		r = &g->reacts[i];
-		for (j = 0; j < r->nwho; j++)
-			if (strcmp(r->who[j].sender, sender) == 0)
-				break;
-		if (j == r->nwho)
-			continue;
-		reactor_release(&r->who[j]);
-		memmove(&r->who[j], &r->who[j + 1], (r->nwho - j - 1) *
-		    sizeof(*r->who));
-		r->nwho--;
-		if (--r->count == 0) {
-			react_release(r);
-			memmove(r, r + 1, (g->nreacts - i - 1) * sizeof(*r));
-			g->nreacts--;
-		}
-		return;
-	}
-}
-
-/* sender's reaction to g is emoji now ("" none): an event the engine
- * did not count. */
-static void
-react(struct ui_msg *g, const char *sender, const char *emoji)
-{
-	struct ui_react	*r;
-	char		*e = clean(emoji, false);
-	size_t		 i, n = 0;
-
-	unreact(g, sender);
-	for (i = 0; i < g->nreacts; i++)
-		n += g->reacts[i].count;
-	if (e[0] == '\0' || n >= REACTORS_MAX) {
-		free(e);	/* bounded: one per sender */
-		return;
-	}
-	for (i = 0; i < g->nreacts && strcmp(g->reacts[i].emoji, e) != 0;
-	    i++)
-		;
-	if (i == g->nreacts) {
-		g->reacts = xrealloc(g->reacts, (g->nreacts + 1) *
-		    sizeof(*g->reacts));
-		r = &g->reacts[g->nreacts++];
-		memset(r, 0, sizeof(*r));
-		r->emoji = e;
-	} else {
-		r = &g->reacts[i];
-		free(e);
-	}
-	r->who = xrealloc(r->who, (r->nwho + 1) * sizeof(*r->who));
-	r->who[r->nwho].sender = xstrdup(sender);
-	r->who[r->nwho].name = xstrdup("");
-	r->nwho++;
-	r->count++;
-}
-
 /* The layout rows of all the rows held, at the last width drawn. */
 static int
 rows_total(struct ui_msgs *m)
@@ -745,10 +608,10 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->ts_ms = e->ts_ms;
 	g->id = xstrdup(e->key.id);
 	g->sender = xstrdup(e->key.sender);
-	g->sender_name = clean(e->sender_name, false);
+	g->sender_name = ui_msgs_clean(e->sender_name, false);
 	if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
-		g->text = clean(e->text, true);
+		g->text = ui_msgs_clean(e->text, true);
 	g->quoted_id = xstrdup(e->quoted_id);
 	g->quoted_sender = xstrdup("");
 	q = e->quoted_id[0] != '\0' ? ui_msgs_find(m, e->quoted_id) : -1;
@@ -791,7 +654,7 @@ reaction(struct ui_msgs *m, struct ui_msg *g, const struct ev_reaction *r,
     struct cmd **refresh)
 {
 	if (r->counted) {
-		reacts_of_tally(g, r->tally, r->ntally);
+		ui_msgs_reacts_of_tally(g, r->tally, r->ntally);
 		return;
 	}
 	if (g->rowid != 0 && refresh != NULL) {
@@ -799,7 +662,7 @@ reaction(struct ui_msgs *m, struct ui_msg *g, const struct ev_reaction *r,
 		 * page after the row just before). */
 		*refresh = page_cmd(m->chat, 1, g, 1, 1);
 	}
-	react(g, r->sender, r->emoji);
+	ui_msgs_react(g, r->sender, r->emoji);
 }
 
 bool

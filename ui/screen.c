@@ -247,6 +247,29 @@ ui_screen_attach(struct ui_screen *s, const struct ui_view_opts *o,
 	}
 }
 
+static void	mouse_event(struct ui_screen *s);
+
+/* What the terminal says rather than the user types: a resize (curses'
+ * resizeterm() takes it), the focus reports, the mouse.  True when k was
+ * one of them, taken here. */
+static bool
+terminal_key(struct ui_screen *s, int k)
+{
+	if (k == UI_KEY_FN + KEY_RESIZE)
+		return true;
+	if (k == UI_KEY_FOCUS_IN || k == UI_KEY_FOCUS_OUT) {
+		s->unfocused = k == UI_KEY_FOCUS_OUT;
+		return true;	/* seen or not: ui_screen_render() */
+	}
+	if (k == UI_KEY_FN + KEY_MOUSE) {
+		if (s->linked && LINES - 1 >= UI_VIEW_MIN_ROWS &&
+		    COLS >= UI_VIEW_MIN_COLS)
+			mouse_event(s);
+		return true;
+	}
+	return false;
+}
+
 /* A KEY_MOUSE: what curses read of it, to the chat screen. */
 static void
 mouse_event(struct ui_screen *s)
@@ -627,22 +650,12 @@ ui_screen_key(struct ui_screen *s)
 	int			 k;
 
 	while ((k = read_key()) != -1) {
-		if (k == UI_KEY_FN + KEY_RESIZE)
-			continue;	/* resizeterm() says so */
-		if (k == UI_KEY_FOCUS_IN || k == UI_KEY_FOCUS_OUT) {
-			s->unfocused = k == UI_KEY_FOCUS_OUT;
-			continue;	/* seen or not: ui_screen_render() */
-		}
+		if (terminal_key(s, k))
+			continue;
 		if (s->idle && (k == UI_KEY_ALT + 'r' || (!s->linked &&
 		    !s->asking && k == 'r'))) {
 			s->idle = false;	/* once: the engine says on */
 			return UI_SCREEN_RECONNECT;
-		}
-		if (k == UI_KEY_FN + KEY_MOUSE) {
-			if (s->linked && LINES - 1 >= UI_VIEW_MIN_ROWS &&
-			    COLS >= UI_VIEW_MIN_COLS)
-				mouse_event(s);
-			continue;
 		}
 		if (s->linked && s->view != NULL) {
 			/* a window too small to show the chat screen takes

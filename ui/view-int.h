@@ -23,6 +23,8 @@
  *                     typing, the reply or edit being written, sending,
  *                     what is done to the selected message, paging;
  *                     chats opened and marked read
+ *   ui/view-select.c  the selected message's keys (a room of view-keys)
+ *   ui/view-mouse.c   clicks on the list, the wheel over the messages
  *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-notify.c  the bell, desktop notifications and the window
  *                     title for what comes while it is not seen
@@ -35,12 +37,12 @@
  * no circle):
  *
  *   screen.o ------> view.o, view-keys.o, view-draw.o, screen-draw.o,
- *                    view-notify.o
+ *                    view-notify.o, view-mouse.o
  *   screen-draw.o -> view-draw.o, view-notify.o
  *   view.o --------> view-chat.o, view-search.o, view-state.o,
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
- *   view-keys.o ---> view-chat.o, view-info.o, view-prompt.o,
+ *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
@@ -48,6 +50,8 @@
  *   view-panes.o --> view-info.o, view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
+ *   view-select.o -> view-chat.o, view-links.o
+ *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-chat.o, view-state.o
@@ -277,6 +281,20 @@ struct ui_view {
 					 * last opened a link of ... */
 	size_t		 link_next;	/* ... and where the next starts */
 };
+
+/* What an action does in a room of the key dispatch, the key typed at
+ * now (ms) (ui/view-keys.c). */
+typedef void	(*ui_view_act_fn)(struct ui_view *, int64_t);
+
+/* ---- ui/view-select.c: the selected message's room ---- */
+
+/* Whether a message is selected (the room is open); its actions
+ * (indexed by enum ui_key_action, NULL: not taken); its other keys
+ * (true: taken). */
+bool		 ui_view_selected_on(const struct ui_view *v);
+extern const ui_view_act_fn ui_view_select_acts[];
+bool		 ui_view_select_key(struct ui_view *v, int k,
+		    enum ui_key_action a, int64_t now);
 
 /* ---- ui/view-state.c ---- */
 

@@ -22,15 +22,12 @@
 #include "base/xmalloc.h"
 #include "ui/view-int.h"
 
-/* What an action does in a room, the key typed at now (ms). */
-typedef void	(*act_fn)(struct ui_view *, int64_t);
-
 /* One room: whether it is open (NULL: always), its actions (indexed by
  * enum ui_key_action; NULL: none, or an action it does not take) and its
  * other keys (NULL: none; true when it took the key). */
 struct room {
 	bool		(*on)(const struct ui_view *);
-	const act_fn	*acts;
+	const ui_view_act_fn	*acts;
 	bool		(*key)(struct ui_view *, int, enum ui_key_action,
 			    int64_t);
 };
@@ -176,7 +173,7 @@ peek(struct ui_view *v, int64_t now)
 	ui_view_chat_peek(v);
 }
 
-static const act_fn chat_acts[UI_ACT_COUNT] = {
+static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_PEEK] =		peek,
 	[UI_ACT_HELP] =		help_open,
@@ -269,7 +266,7 @@ search_enter(struct ui_view *v, int64_t now)
 	ui_view_search_enter(v);
 }
 
-static const act_fn search_acts[UI_ACT_COUNT] = {
+static const ui_view_act_fn search_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	search_cancel,
 	[UI_ACT_HELP] =		help_open,
@@ -370,7 +367,7 @@ pick_enter(struct ui_view *v, int64_t now)
 	ui_view_pick_enter(v);
 }
 
-static const act_fn pick_acts[UI_ACT_COUNT] = {
+static const ui_view_act_fn pick_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	pick_close,
 	[UI_ACT_NEW_CHAT] =	pick_close,
@@ -442,7 +439,7 @@ mention_refuse(struct ui_view *v, int64_t now)
 	ui_view_mention_refuse(v);
 }
 
-static const act_fn mention_acts[UI_ACT_COUNT] = {
+static const ui_view_act_fn mention_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SELECT_UP] =	mention_up,
 	[UI_ACT_SELECT_DOWN] =	mention_down,
 	[UI_ACT_NEXT_CHAT] =	mention_put,
@@ -561,7 +558,7 @@ info_remove(struct ui_view *v, int64_t now)
 	ui_view_info_remove(v);
 }
 
-static const act_fn info_acts[UI_ACT_COUNT] = {
+static const ui_view_act_fn info_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	info_close,
 	[UI_ACT_GROUP_INFO] =	info_close,
@@ -584,7 +581,7 @@ static const act_fn info_acts[UI_ACT_COUNT] = {
 /* Its letters and keys, whatever is bound to them. */
 static const struct {
 	int	 key;
-	act_fn	 fn;
+	ui_view_act_fn	 fn;
 } info_keys[] = {
 	{ UI_VIEW_KEY_ESC,	 info_close },
 	{ 'r',			 info_rename },
@@ -608,116 +605,6 @@ info_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 			break;
 		}
 	return true;
-}
-
-/* ---- the selected message: its actions; Enter replies; any other key
- * leaves the selection and goes on to the input line ---- */
-
-static bool
-selected_on(const struct ui_view *v)
-{
-	return v->msgs.sel >= 0 && v->msgs.sel < (int)v->msgs.n;
-}
-
-static void
-sel_older(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	if (v->msgs.sel > 0)
-		v->msgs.sel--;
-	else
-		ui_view_chat_older(v);
-}
-
-static void
-sel_newer(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	if (v->msgs.sel + 1 < (int)v->msgs.n)
-		v->msgs.sel++;
-	else
-		v->msgs.sel = -1;
-}
-
-static void
-sel_reply(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	ui_view_chat_reply(v);
-}
-
-static void
-sel_react(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	ui_view_chat_react(v);
-}
-
-static void
-sel_retry(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	ui_view_chat_retry(v);
-}
-
-static void
-sel_delete(struct ui_view *v, int64_t now)
-{
-	ui_view_chat_delete(v, now);
-}
-
-static void
-sel_edit(struct ui_view *v, int64_t now)
-{
-	ui_view_chat_edit(v, now);
-}
-
-static void
-sel_copy(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	ui_view_links_copy(v);
-}
-
-static void
-sel_open_link(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	ui_view_links_open(v);
-}
-
-static void
-sel_leave(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	v->msgs.sel = -1;
-}
-
-static const act_fn select_acts[UI_ACT_COUNT] = {
-	[UI_ACT_SELECT_UP] =	sel_older,
-	[UI_ACT_SELECT_DOWN] =	sel_newer,
-	[UI_ACT_REPLY] =	sel_reply,
-	[UI_ACT_SEND] =		sel_reply,
-	[UI_ACT_REACT] =	sel_react,
-	[UI_ACT_RETRY] =	sel_retry,
-	[UI_ACT_DELETE] =	sel_delete,
-	[UI_ACT_EDIT] =		sel_edit,
-	[UI_ACT_COPY] =		sel_copy,
-	[UI_ACT_OPEN_LINK] =	sel_open_link,
-	[UI_ACT_CANCEL] =	sel_leave,
-};
-
-static bool
-select_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
-{
-	(void)a;
-	(void)now;
-	if (k == '\r' || k == '\n') {
-		ui_view_chat_reply(v);
-		return true;
-	}
-	v->msgs.sel = -1;
-	return false;
 }
 
 /* ---- a group we left: nothing can be sent there (the input is off),
@@ -786,13 +673,28 @@ input_send(struct ui_view *v, int64_t now)
 	ui_view_chat_send(v);
 }
 
-static const act_fn input_acts[UI_ACT_COUNT] = {
+/* Copy and open-link with no message selected: they say to select one. */
+static void
+input_copy(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_links_copy(v);
+}
+
+static void
+input_open_link(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_links_open(v);
+}
+
+static const ui_view_act_fn input_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SELECT_UP] =	input_select,
 	[UI_ACT_CANCEL] =	input_cancel,
 	[UI_ACT_SEND] =		input_send,
 	[UI_ACT_NEWLINE] =	input_newline,
-	[UI_ACT_COPY] =		sel_copy,	/* says to select first */
-	[UI_ACT_OPEN_LINK] =	sel_open_link,	/* likewise */
+	[UI_ACT_COPY] =		input_copy,	/* says to select first */
+	[UI_ACT_OPEN_LINK] =	input_open_link, /* likewise */
 };
 
 /* Enter sends (or is a newline: enter-sends = no), the rest edits. */
@@ -833,7 +735,7 @@ static const struct room rooms[] = {
 	{ info_on,	info_acts,	info_key },
 	{ mention_on,	mention_acts,	mention_key },
 	{ NULL,		chat_acts,	NULL },
-	{ selected_on,	select_acts,	select_key },
+	{ ui_view_selected_on, ui_view_select_acts, ui_view_select_key },
 	{ left_on,	NULL,		left_key },
 	{ NULL,		input_acts,	input_key },
 };
@@ -915,39 +817,4 @@ bool
 ui_view_is_quit_key(const struct ui_view *v, int k)
 {
 	return ui_keys_action(&v->o.keys, k) == UI_ACT_QUIT;
-}
-
-/* ---- the mouse ---- */
-
-void
-ui_view_mouse(struct ui_view *v, int y, int x, enum ui_view_mouse what,
-    int64_t now)
-{
-	const struct ui_chat	*ch;
-	size_t			 i;
-	char			*jid;
-
-	(void)now;
-	if (!v->o.mouse || !v->linked || v->help.on || v->search.on ||
-	    v->pick.on)
-		return;
-	if (what == UI_VIEW_CLICK && v->geo.lh > 0 && y >= v->geo.ly &&
-	    y < v->geo.ly + v->geo.lh && x >= v->geo.lx &&
-	    x < v->geo.lx + v->geo.lw) {
-		/* two rows a chat (ui_chats_draw()) */
-		i = v->chats.top + (size_t)((y - v->geo.ly) / 2);
-		if (i >= v->chats.n)
-			return;
-		ch = &v->chats.v[i];
-		jid = xstrdup(ch->jid);
-		if (ui_chats_select(&v->chats, jid))
-			ui_view_open_selected(v);
-		free(jid);
-		return;
-	}
-	if (what != UI_VIEW_CLICK && v->geo.mh > 0 && v->msgs.chat != NULL &&
-	    !v->info.on && y >= v->geo.my && y < v->geo.my + v->geo.mh &&
-	    x >= v->geo.mx && x < v->geo.mx + v->geo.mw)
-		ui_view_chat_scroll(v, what == UI_VIEW_WHEEL_UP ? -1 : 1,
-		    UI_VIEW_WHEEL_ROWS);
 }
