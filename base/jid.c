@@ -344,3 +344,26 @@ jid_from_phone(const char *p, size_t len, char *out, size_t size)
 	memcpy(out + len + 1, JID_SERVER_PN, slen + 1);
 	return true;
 }
+
+bool
+jid_next_mention(const char *t, size_t len, size_t from, size_t *off,
+    size_t *n)
+{
+	const char	*at;
+	size_t		 i, k;
+
+	while (from < len &&
+	    (at = memchr(t + from, '@', len - from)) != NULL) {
+		i = (size_t)(at - t) + 1;
+		for (k = 0; i + k < len && t[i + k] >= '0' && t[i + k] <= '9';
+		    k++)
+			;
+		if (k >= JID_MENTION_MIN && k <= JID_MENTION_MAX) {
+			*off = i;
+			*n = k;
+			return true;
+		}
+		from = i + k;
+	}
+	return false;
+}

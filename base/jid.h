@@ -150,4 +150,18 @@ bool		 jid_phone_of(const char *s, char *out, size_t size);
 bool		 jid_from_phone(const char *p, size_t len, char *out,
 		    size_t size);
 
+#define JID_MENTION_MIN	5	/* digits of a mention's user part */
+#define JID_MENTION_MAX	20
+
+/*
+ * The next mention in t[0..len) at or after byte from, as WhatsApp
+ * writes one in a message's text: '@' and JID_MENTION_MIN to
+ * JID_MENTION_MAX digits (the mentioned user part, PN or LID) not
+ * followed by another digit.  Returns true with the digits' offset and
+ * count in *off and *n (the '@' is at *off - 1), false when there is
+ * none.  Pure; any thread.
+ */
+bool		 jid_next_mention(const char *t, size_t len, size_t from,
+		    size_t *off, size_t *n);
+
 #endif

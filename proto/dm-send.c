@@ -50,8 +50,9 @@ mentions(struct wa_dm *dm, const char *group, const char *text, char ***out)
 {
 	struct wa_dm_group	 g;
 	struct buf		 b = BUF_INIT;
-	const char		*p = text, *j;
+	const char		*j;
 	size_t			 i, k, n = 0, off[WA_MSG_MAX_IDS];
+	size_t			 len = strlen(text), from = 0, at;
 	char			**v;
 
 	*out = NULL;
@@ -59,16 +60,13 @@ mentions(struct wa_dm *dm, const char *group, const char *text, char ***out)
 	if (strchr(text, '@') == NULL ||
 	    dm->st->group_get(dm->st->arg, group, &g) != 1)
 		return 0;
-	while ((p = strchr(p, '@')) != NULL && n < WA_MSG_MAX_IDS) {
-		k = strspn(p + 1, "0123456789");
-		p++;
-		if (k < 5)
-			continue;
-		if ((j = member_named(&g, p, k)) != NULL) {
+	while (n < WA_MSG_MAX_IDS &&
+	    jid_next_mention(text, len, from, &at, &k)) {
+		if ((j = member_named(&g, text + at, k)) != NULL) {
 			off[n++] = b.len;
 			buf_append(&b, j, strlen(j) + 1);
 		}
-		p += k;
+		from = at + k;
 	}
 	wa_dm_group_release(&g);
 	if (n == 0) {

@@ -387,33 +387,40 @@ history_more(struct app *a, const struct cmd *c)
 	}
 }
 
-/* Keep the input line the user left unsent in a chat (its draft), or
- * clear it: the store gives it back with the chat list at the next
- * start.  A failure is said on the status line. */
+/* A chat's setting the store could not keep, said on the status line:
+ * full on a full disk, else plain. */
+static void
+not_kept(struct app *a, int rc, const char *full, const char *plain)
+{
+	app_eng_error(a, rc == -ENOSPC ? full : plain, rc);
+}
+
+/* Chat's peek mode, in the store (the chat list gives it back). */
 static void
 peek(struct app *a, const struct cmd *c)
 {
 	const struct cmd_peek	*p = &c->u.peek;
 	int			 rc;
 
-	if (p->chat[0] == '\0' || a->store == NULL)
-		return;
-	if ((rc = store_chat_set_peek(a->store, p->chat, p->on)) != 0)
-		app_eng_error(a, rc == -ENOSPC ? _("cannot keep peek: disk "
-		    "full") : _("cannot keep peek"), rc);
+	if (p->chat[0] != '\0' && a->store != NULL &&
+	    (rc = store_chat_set_peek(a->store, p->chat, p->on)) != 0)
+		not_kept(a, rc, _("cannot keep peek: disk full"),
+		    _("cannot keep peek"));
 }
 
+/* Keep the input line the user left unsent in a chat (its draft), or
+ * clear it: the store gives it back with the chat list at the next
+ * start. */
 static void
 draft(struct app *a, const struct cmd *c)
 {
 	const struct cmd_draft	*d = &c->u.draft;
 	int			 rc;
 
-	if (d->chat[0] == '\0' || a->store == NULL)
-		return;
-	if ((rc = store_chat_set_draft(a->store, d->chat, d->text)) != 0)
-		app_eng_error(a, rc == -ENOSPC ? _("cannot keep the draft: "
-		    "disk full") : _("cannot keep the draft"), rc);
+	if (d->chat[0] != '\0' && a->store != NULL &&
+	    (rc = store_chat_set_draft(a->store, d->chat, d->text)) != 0)
+		not_kept(a, rc, _("cannot keep the draft: disk full"),
+		    _("cannot keep the draft"));
 }
 
 /* ---- the table ---- */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/jid.h"
 #include "base/sanitize.h"
 #include "src/cli-out.h"
 
@@ -163,30 +164,24 @@ cli_named_mentions(const char *text, size_t len,
     void (*name_of)(void *, const char *, char *, size_t), void *arg,
     struct buf *out)
 {
-	const char	*p = text, *end = text + len, *at;
-	char		 jid[64], name[256];
-	size_t		 n;
-	int		 k;
+	char	 jid[64], name[256];
+	size_t	 done = 0, off, n;
+	int	 k;
 
-	while (p < end && (at = memchr(p, '@', (size_t)(end - p))) != NULL) {
-		buf_append(out, p, (size_t)(at - p) + 1);
-		p = at + 1;
-		for (n = 0; p + n < end && p[n] >= '0' && p[n] <= '9'; n++)
-			;
-		if (n < 5 || n > 20)
-			continue;
+	while (jid_next_mention(text, len, done, &off, &n)) {
 		name[0] = '\0';
 		for (k = 0; k < 2 && name[0] == '\0'; k++) {
-			snprintf(jid, sizeof(jid), "%.*s@%s", (int)n, p,
-			    k == 0 ? "s.whatsapp.net" : "lid");
+			snprintf(jid, sizeof(jid), "%.*s@%s", (int)n,
+			    text + off, k == 0 ? "s.whatsapp.net" : "lid");
 			name_of(arg, jid, name, sizeof(name));
 		}
-		if (name[0] != '\0') {
+		buf_append(out, text + done, off - done);
+		if (name[0] != '\0')
 			buf_append(out, name, strlen(name));
-			p += n;
-		}
+		else
+			buf_append(out, text + off, n);
+		done = off + n;
 	}
-	if (p < end)
-		buf_append(out, p, (size_t)(end - p));
+	buf_append(out, text + done, len - done);
 }
 

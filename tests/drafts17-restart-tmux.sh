@@ -28,17 +28,6 @@ ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 ctl contact $D 100000000000005 dave $A >/dev/null 2>&1
 
-# start_pane: wachat in the tmux session "wachat"; its exit status goes
-# to $tmp/status, its stderr to $tmp/w.err.
-start_pane() {
-	rm -f "$tmp/status"
-	tm new-session -d -s wachat -x 100 -y 30 \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
-	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
-	    --data-dir '$tmp/data' --qr-file '$tmp/qr' 2>>'$tmp/w.err'; \
-	    echo \$? >'$tmp/status'"
-}
-
 # wachat_pid: the pid of wachat, the child of the pane's shell.
 wachat_pid() {
 	pgrep -P "$(tm display-message -p -t wachat '#{pane_pid}')" | head -n 1

@@ -20,14 +20,6 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
-start_pane() {
-	rm -f "$tmp/status"
-	tm new-session -d -s wachat -x 100 -y 30 \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
-	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
-	    --data-dir '$tmp/data' --qr-file '$tmp/qr' 2>>'$tmp/w.err'; \
-	    echo \$? >'$tmp/status'"
-}
 start_pane
 wait_grep "$tmp/qr" 'https://wa\.me/settings/linked_devices#'
 ctl scan-qr "$(cat "$tmp/qr" 2>/dev/null)" $A >/dev/null 2>&1

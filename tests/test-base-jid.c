@@ -827,6 +827,31 @@ test_jid_from_phone__works_in_place(void **state)
 	assert_string_equal(s, "15551234567@s.whatsapp.net");
 }
 
+
+/* jid_next_mention(): '@' and 5 to 20 digits not followed by another. */
+static void
+test_jid_next_mention__finds_each_user_part_in_turn(void **state)
+{
+	const char	*t = "a@1234 @15550000001, @123456789012345678901 "
+			    "x@100000000000001!";
+	size_t		 len = strlen(t), off = 0, n = 0, from = 0;
+
+	(void)state;
+	assert_true(jid_next_mention(t, len, from, &off, &n));
+	assert_int_equal(n, 11);
+	assert_memory_equal(t + off, "15550000001", 11);
+	assert_int_equal(t[off - 1], '@');
+	from = off + n;
+	/* 21 digits is no mention; the LID after it is */
+	assert_true(jid_next_mention(t, len, from, &off, &n));
+	assert_int_equal(n, 15);
+	assert_memory_equal(t + off, "100000000000001", 15);
+	assert_false(jid_next_mention(t, len, off + n, &off, &n));
+	/* within len only */
+	assert_false(jid_next_mention("@15550000001", 5, 0, &off, &n));
+	assert_false(jid_next_mention("", 0, 0, &off, &n));
+}
+
 int
 main(void)
 {
@@ -874,6 +899,7 @@ main(void)
 		cmocka_unit_test(test_jid_from_phone__writes_the_pn_jid),
 		cmocka_unit_test(test_jid_from_phone__fails__on_bad_numbers),
 		cmocka_unit_test(test_jid_from_phone__works_in_place),
+		cmocka_unit_test(test_jid_next_mention__finds_each_user_part_in_turn),
 	};
 
 	return cmocka_run_group_tests_name("base-jid", tests, NULL, NULL);

@@ -118,6 +118,18 @@ exit_status() {
 	wait_grep "$tmp/status" . && cat "$tmp/status"
 }
 
+# start_pane [OPTION VALUE...]: wachat, with these options after the
+# sim's settings, in the tmux session "wachat" (100x30), its stderr in
+# $tmp/w.err, its exit status written to $tmp/status when it ends.
+start_pane() {
+	rm -f "$tmp/status"
+	tm new-session -d -s wachat -x 100 -y 30 \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
+	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
+	    --data-dir '$tmp/data' --qr-file '$tmp/qr' $* 2>>'$tmp/w.err'; \
+	    echo \$? >'$tmp/status'"
+}
+
 # link_and_connect: the pane's wachat (started with --qr-file $tmp/qr)
 # is linked to account $A by the sim's phone scanning its QR code; checks
 # that it connects and waits until its prekeys are uploaded.

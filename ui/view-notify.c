@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/jid.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "ui/notify.h"
@@ -56,33 +57,17 @@ on_screen(const struct ui_view *v, const char *chat)
 	    v->msgs.loading == 0;
 }
 
-/* Whether text has "@digits" (not followed by a digit) for digits. */
+/* Whether text mentions the user part digits[0..n) (jid_next_mention()). */
 static bool
-mentions(const char *text, const char *digits)
+mentions(const char *text, const char *digits, size_t n)
 {
-	size_t		 n;
-	const char	*p;
+	size_t	 len = strlen(text), from = 0, off, k;
 
-	if (digits == NULL || (n = strlen(digits)) == 0)
-		return false;
-	for (p = text; (p = strchr(p, '@')) != NULL; p++)
-		if (strncmp(p + 1, digits, n) == 0 &&
-		    (p[1 + n] < '0' || p[1 + n] > '9'))
+	for (; n > 0 && jid_next_mention(text, len, from, &off, &k);
+	    from = off + k)
+		if (k == n && memcmp(text + off, digits, n) == 0)
 			return true;
 	return false;
-}
-
-/* The user part of a JID ("155...@s.whatsapp.net" -> "155..."), into
- * out[size]; "" when it has none. */
-static void
-user_part(const char *jid, char *out, size_t size)
-{
-	size_t	 n = strcspn(jid, ":@");
-
-	if (n >= size)
-		n = 0;
-	memcpy(out, jid, n);
-	out[n] = '\0';
 }
 
 /* Whether text mentions us: our number, or in a group our member JIDs
@@ -92,17 +77,17 @@ mentions_us(const struct ui_view *v, const struct ui_group *g,
     const char *text)
 {
 	const struct ui_member	*me;
-	char			 u[128];
+	struct jid		 j;
 
-	if (mentions(text, v->own_number))
+	if (v->own_number != NULL &&
+	    mentions(text, v->own_number, strlen(v->own_number)))
 		return true;
 	if (g == NULL || (me = ui_group_me(g)) == NULL)
 		return false;
-	user_part(me->jid, u, sizeof(u));
-	if (mentions(text, u))
+	if (jid_parse(me->jid, &j) == 0 && mentions(text, j.user, j.user_len))
 		return true;
-	user_part(me->alt, u, sizeof(u));
-	return mentions(text, u);
+	return jid_parse(me->alt, &j) == 0 &&
+	    mentions(text, j.user, j.user_len);
 }
 
 /* The chat's name as the list shows it (sanitised), appended to out
