@@ -23,17 +23,13 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
-# start_pane [OPTION VALUE...]: wachat in the tmux session "wachat".
-start_pane() {
-	rm -f "$tmp/status"
-	tm new-session -d -s wachat -x 100 -y 30 \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
-	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
-	    --data-dir '$tmp/data' --qr-file '$tmp/qr' $* 2>>'$tmp/w.err'; \
-	    echo \$? >'$tmp/status'"
+# copy_pane [OPTION VALUE...]: start_pane, and tmux takes a program's
+# OSC 52 into its buffer.
+copy_pane() {
+	start_pane "$@"
 	tm set-option -g set-clipboard on >/dev/null 2>&1
 }
-start_pane
+copy_pane
 tm set-buffer -b canary "canary" 2>/dev/null
 
 link_and_connect
@@ -74,7 +70,7 @@ check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
 
 # Again with the clipboard off (a new tmux server: the last one ended
 # with its only pane).
-start_pane --clipboard no
+copy_pane --clipboard no
 tm set-buffer -b canary2 "canary2" 2>/dev/null
 check "with --clipboard no wachat starts on its chats" \
     wait_pane "connected as .*\\+$A"
