@@ -277,7 +277,7 @@ struct ui_view {
 		int	 ly, lx, lh, lw;
 		int	 my, mx, mh, mw;
 	} geo;
-	int64_t		 link_rowid;	/* the message the open-link key
+	char		*link_id;	/* the message the open-link key
 					 * last opened a link of ... */
 	size_t		 link_next;	/* ... and where the next starts */
 };

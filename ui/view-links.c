@@ -9,10 +9,12 @@
 #include "base/compat.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/xmalloc.h"
 #include "ui/term.h"
 #include "ui/view-int.h"
 
@@ -87,14 +89,17 @@ ui_view_links_open(struct ui_view *v)
 		return;
 	t = g->deleted ? "" : ui_msgs_text(&v->msgs, (size_t)v->msgs.sel);
 	len = strlen(t);
-	from = g->rowid == v->link_rowid ? v->link_next : 0;
+	/* by id: a row that came as an event has no rowid yet */
+	from = v->link_id != NULL && strcmp(g->id, v->link_id) == 0 ?
+	    v->link_next : 0;
 	if (!ui_term_next_url(t, len, from, &off, &n) &&
 	    (from == 0 || !ui_term_next_url(t, len, 0, &off, &n))) {
 		ui_view_note(v, _("this message has no link"));
 		return;
 	}
 	/* the next press opens the next link, then the first again */
-	v->link_rowid = g->rowid;
+	free(v->link_id);
+	v->link_id = xstrdup(g->id);
 	v->link_next = off + n;
 	memcpy(url, t + off, n);
 	url[n] = '\0';

@@ -67,6 +67,7 @@ ui_view_free(struct ui_view *v)
 	ui_view_notify_release(v);
 	buf_release(&v->term_out);
 	ui_term_links_clear(&v->links);
+	free(v->link_id);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
 	free(v);
