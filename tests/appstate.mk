@@ -22,3 +22,13 @@ tests_test_wa_appstate_SOURCES = tests/test-wa-appstate.c
 tests_test_wa_appstate_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
 tests_test_wa_appstate_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-appstate
+
+# Interop: Baileys' chat-utils (decodePatches with MAC validation,
+# encodeSyncdPatch, decodeSyncdSnapshot, LT_HASH_ANTI_TAMPERING) against
+# wachat's; wa-appstate-tool is the C side.
+check_PROGRAMS += tests/interop/wa-appstate-tool
+tests_interop_wa_appstate_tool_SOURCES = tests/interop/wa-appstate-tool.c
+tests_interop_wa_appstate_tool_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/interop/appstate-check.sh
+EXTRA_DIST += tests/interop/appstate-check.sh \
+	tests/interop/appstate-check.mjs
