@@ -32,3 +32,16 @@ tests_interop_wa_appstate_tool_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/interop/appstate-check.sh
 EXTRA_DIST += tests/interop/appstate-check.sh \
 	tests/interop/appstate-check.mjs
+
+# Fuzz target over parse + apply (libFuzzer under --enable-fuzzing) and
+# its corpus replay.
+FUZZ_PROGS += tests/fuzz/fuzz-wa-appstate
+tests_fuzz_fuzz_wa_appstate_SOURCES = tests/fuzz/fuzz-wa-appstate.c
+tests_fuzz_fuzz_wa_appstate_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_appstate_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+check_PROGRAMS += tests/fuzz/replay-wa-appstate
+tests_fuzz_replay_wa_appstate_SOURCES = tests/fuzz/fuzz-wa-appstate.c \
+	tests/fuzz/replay.c
+tests_fuzz_replay_wa_appstate_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/fuzz/replay-wa-appstate.sh
+EXTRA_DIST += tests/fuzz/replay-wa-appstate.sh
