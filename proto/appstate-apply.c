@@ -303,7 +303,7 @@ wa_as_apply(struct arena *a, const struct wa_as_apply_in *in,
     struct wa_as_state *state, struct wa_as_apply_out *out)
 {
 	struct keycache		 main = { 0 }, rec = { 0 };
-	struct as_cbc		 cbc = { 0 };
+	struct as_cbc		 cbc = AS_CBC_INIT;
 	struct wa_as_mutation	*mu;
 	struct wa_as_change	*ch = NULL;
 	uint8_t			 hash[WA_AS_HASH_LEN];

@@ -195,17 +195,23 @@ int
 as_cbc_run(struct as_cbc *c, const uint8_t key[32], const uint8_t iv[AS_BLOCK],
     bool encrypt, const uint8_t *in, size_t len, uint8_t *out)
 {
-	int	 n, ok;
+	int	 n, ok, dir = encrypt ? 1 : 0;
 
 	/* Callers cap len at WA_AS_VALUE_MAX_LEN, far below INT_MAX. */
 	if (len % AS_BLOCK != 0 || len > WA_AS_VALUE_MAX_LEN)
 		return WC_ECRYPTO;
 	if (c->ctx == NULL && (c->ctx = EVP_CIPHER_CTX_new()) == NULL)
 		return WC_ECRYPTO;
-	ok = EVP_CipherInit_ex(c->ctx, EVP_aes_256_cbc(), NULL, key, iv,
-	    encrypt ? 1 : 0) == 1 &&
-	    EVP_CIPHER_CTX_set_padding(c->ctx, 0) == 1 &&
-	    EVP_CipherUpdate(c->ctx, out, &n, in, (int)len) == 1 &&
+	if (c->dir != dir || sodium_memcmp(c->key, key, 32) != 0) {
+		/* A new key schedule: OpenSSL allocates for it. */
+		ok = EVP_CipherInit_ex(c->ctx, EVP_aes_256_cbc(), NULL, key,
+		    iv, dir) == 1 &&
+		    EVP_CIPHER_CTX_set_padding(c->ctx, 0) == 1;
+		c->dir = ok ? dir : -1;
+		memcpy(c->key, key, 32);
+	} else	/* the same key: only the IV changes, nothing allocated */
+		ok = EVP_CipherInit_ex(c->ctx, NULL, NULL, NULL, iv, -1) == 1;
+	ok = ok && EVP_CipherUpdate(c->ctx, out, &n, in, (int)len) == 1 &&
 	    (size_t)n == len &&
 	    EVP_CipherFinal_ex(c->ctx, out + len, &n) == 1 && n == 0;
 	return ok ? 0 : WC_ECRYPTO;
@@ -217,6 +223,8 @@ as_cbc_release(struct as_cbc *c)
 	if (c->ctx != NULL)
 		EVP_CIPHER_CTX_free(c->ctx);	/* wipes the key schedule */
 	c->ctx = NULL;
+	c->dir = -1;
+	wa_crypto_wipe(c->key, sizeof(c->key));
 }
 
 static void *

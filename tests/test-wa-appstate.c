@@ -886,6 +886,27 @@ hand_macs(const struct wa_as_keys *k, const struct wa_as_record *r, size_t n,
 	wa_as_patch_mac(k, smac, vms, n, version, c, pmac);
 }
 
+/* in for records r[0..n) under KEY_ID with the given MACs. */
+static void
+hand_in(struct wa_as_apply_in *in, struct fake *f, enum wa_as_coll c,
+    const struct wa_as_record *r, size_t n, uint64_t version,
+    const uint8_t *smac, const uint8_t *pmac)
+{
+	memset(in, 0, sizeof(*in));
+	in->coll = c;
+	in->records = r;
+	in->n_records = n;
+	in->key_id = KEY_ID;
+	in->key_id_len = sizeof(KEY_ID);
+	in->version = version;
+	in->snapshot_mac = smac;
+	in->patch_mac = pmac;
+	in->key_fn = fake_key;
+	in->key_arg = f;
+	in->mac_fn = fake_mac;
+	in->mac_arg = f;
+}
+
 static void
 test_wa_as_apply__reports__a_bad_record_and_applies_the_rest(void **state)
 {
@@ -920,18 +941,7 @@ test_wa_as_apply__reports__a_bad_record_and_applies_the_rest(void **state)
 		    im, &h[i], &r[i]);
 	}
 	hand_macs(&k, r, 5, 1, WA_AS_REGULAR_HIGH, smac, pmac);
-	in.coll = WA_AS_REGULAR_HIGH;
-	in.records = r;
-	in.n_records = 5;
-	in.key_id = KEY_ID;
-	in.key_id_len = sizeof(KEY_ID);
-	in.version = 1;
-	in.snapshot_mac = smac;
-	in.patch_mac = pmac;
-	in.key_fn = fake_key;
-	in.key_arg = &f;
-	in.mac_fn = fake_mac;
-	in.mac_arg = &f;
+	hand_in(&in, &f, WA_AS_REGULAR_HIGH, r, 5, 1, smac, pmac);
 	assert_int_equal(wa_as_apply(&a, &in, &st, &out), 0);
 	assert_int_equal(st.version, 1);
 	assert_int_equal(out.mutations[0].err, 0);
@@ -998,18 +1008,7 @@ test_wa_as_apply__reports__bad_padding_after_a_good_mac(void **state)
 	    h.value + 48);
 	r.value_len = 80;
 	hand_macs(&k, &r, 1, 1, WA_AS_REGULAR_HIGH, smac, pmac);
-	in.coll = WA_AS_REGULAR_HIGH;
-	in.records = &r;
-	in.n_records = 1;
-	in.key_id = KEY_ID;
-	in.key_id_len = sizeof(KEY_ID);
-	in.version = 1;
-	in.snapshot_mac = smac;
-	in.patch_mac = pmac;
-	in.key_fn = fake_key;
-	in.key_arg = &f;
-	in.mac_fn = fake_mac;
-	in.mac_arg = &f;
+	hand_in(&in, &f, WA_AS_REGULAR_HIGH, &r, 1, 1, smac, pmac);
 	assert_int_equal(wa_as_apply(&a, &in, &st, &out), 0);
 	assert_int_equal(out.mutations[0].err, WC_EPADDING);
 	assert_null(out.mutations[0].value_plain);
@@ -1048,18 +1047,8 @@ test_wa_as_apply__snapshot__starts_from_zero_and_resets(void **state)
 	memset(f.map[0].vm, 0x33, 32);
 	st.version = 200;
 	memset(st.hash, 0x77, sizeof(st.hash));
-	in.coll = WA_AS_REGULAR_LOW;
+	hand_in(&in, &f, WA_AS_REGULAR_LOW, &r, 1, 77, smac, NULL);
 	in.snapshot = true;
-	in.records = &r;
-	in.n_records = 1;
-	in.key_id = KEY_ID;
-	in.key_id_len = sizeof(KEY_ID);
-	in.version = 77;
-	in.snapshot_mac = smac;
-	in.key_fn = fake_key;
-	in.key_arg = &f;
-	in.mac_fn = fake_mac;
-	in.mac_arg = &f;
 	assert_int_equal(wa_as_apply(&a, &in, &st, &out), 0);
 	assert_int_equal(st.version, 77);
 	assert_memory_equal(st.hash, hash, 128);
