@@ -261,7 +261,8 @@ apply_check(const struct wa_as_apply_in *in, const struct wa_as_state *st)
 	if ((unsigned)in->coll >= WA_AS_NCOLL || in->key_fn == NULL ||
 	    (!in->snapshot && in->mac_fn == NULL))
 		return -EINVAL;
-	if (in->key_id == NULL || in->key_id_len == 0 ||
+	if ((in->records == NULL && in->n_records > 0) ||
+	    in->key_id == NULL || in->key_id_len == 0 ||
 	    in->key_id_len > WA_AS_KEY_ID_MAX || in->snapshot_mac == NULL ||
 	    (!in->snapshot && in->patch_mac == NULL))
 		return WC_EPROTO;

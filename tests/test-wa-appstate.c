@@ -1298,6 +1298,26 @@ test_wa_as_action_encode__refuses__what_it_cannot_send(void **state)
 	assert_int_equal(wa_as_action_encode(&a, 1, &b, &json), 0);
 	assert_string_equal(json, "[\"setting_pushName\"]");
 	free(json);
+	/* Muted with no end goes out as forever (-1), never as 0. */
+	{
+		Waas__SyncActionData	*d;
+
+		b.len = 0;
+		a.kind = WA_AS_ACT_MUTE;
+		a.chat = "1@s.whatsapp.net";
+		a.flag = true;
+		a.mute_end_ms = 0;
+		assert_int_equal(wa_as_action_encode(&a, 7, &b, &json), 0);
+		free(json);
+		d = waas__sync_action_data__unpack(NULL, b.len, b.p);
+		assert_non_null(d);
+		assert_non_null(d->value->muteaction);
+		assert_true(d->value->muteaction->has_muteendtimestamp);
+		assert_int_equal(d->value->muteaction->muteendtimestamp, -1);
+		assert_int_equal(d->value->timestamp, 7);
+		assert_int_equal(d->version, 2);
+		waas__sync_action_data__free_unpacked(d, NULL);
+	}
 	buf_release(&b);
 }
 
