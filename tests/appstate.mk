@@ -4,7 +4,7 @@
 # MACs, LTHash, parsers, verified apply and our own patches
 # (proto/appstate-*.c); their unit test, the Baileys interop check, the
 # fuzz target with its corpus replay.  Included from tests/local.mk; the
-# bench is wired in tests/bench/appstate.mk.
+# bench is wired in tests/bench/appstate-proto.mk.
 PROTO_FILES += proto/appstate.proto
 PROTO_GEN += proto/appstate.pb-c.c proto/appstate.pb-c.h
 nodist_libproto_a_SOURCES += proto/appstate.pb-c.c proto/appstate.pb-c.h

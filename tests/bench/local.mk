@@ -75,4 +75,4 @@ bench-group:
 	$(SHELL) $(top_srcdir)/tests/bench/run-group.sh
 bench: bench-group
 .PHONY: bench-group
-include tests/bench/appstate.mk
+include tests/bench/appstate-proto.mk

@@ -1,29 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# tests/bench/run-appstate.sh -- what `make bench-appstate` (and `make
-# bench`) runs for the app-state benches (appstate_snapshot_10k_decode,
-# appstate_patch_1_decode): tests/bench/bench-appstate pinned to CPU 1,
+# tests/bench/run-appstate-proto.sh -- what `make bench-appstate-proto`
+# (and `make bench`) runs for the protocol layer's app-state benches
+# (appstate_snapshot_10k_decode, appstate_patch_1_decode):
+# tests/bench/bench-appstate-proto pinned to CPU 1,
 # callgrind instructions per operation by run-group.sh's difference
 # method ((Ir at 2N - Ir at N) / N, bench_appstate_*_op toggled), one
 # JSON line per bench on stdout with "ir" merged in.
 #
 # Environment: top_srcdir, top_builddir (default .), BENCH_IR ("none"
-# skips callgrind), BENCH_NO_PIN, BENCH_ARGS (extra bench-appstate
-# options).
+# skips callgrind), BENCH_NO_PIN, BENCH_ARGS (extra options of
+# bench-appstate-proto).
 
 builddir="${top_builddir:-.}"
-bench="$builddir/tests/bench/bench-appstate"
+bench="$builddir/tests/bench/bench-appstate-proto"
 ir_benches="${BENCH_IR:-appstate_snapshot_10k_decode:2 appstate_patch_1_decode:200}"
 
 say() {
-	echo "bench-appstate: $*" >&2
+	echo "bench-appstate-proto: $*" >&2
 }
 
 if [ ! -x "$bench" ]; then
-	say "$bench is not built (run 'make bench-appstate')"
+	say "$bench is not built (run 'make bench-appstate-proto')"
 	exit 1
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-bench-appstate.XXXXXX") || exit 1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-bench-asproto.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
@@ -34,10 +35,10 @@ if [ -z "${BENCH_NO_PIN:-}" ] && command -v taskset >/dev/null 2>&1 &&
 	pin="taskset -c 1"
 fi
 
-say "running bench-appstate${pin:+ ($pin)}"
+say "running bench-appstate-proto${pin:+ ($pin)}"
 # shellcheck disable=SC2086
 if ! $pin "$bench" ${BENCH_ARGS:-} >"$tmp/c.jsonl"; then
-	say "bench-appstate failed"
+	say "bench-appstate-proto failed"
 	exit 1
 fi
 

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * tests/bench/bench-appstate.c -- the app-state sync benches (issue 18;
- * proto/appstate.h), with the JSON lines of perf.md 3.0 (the schema of
+ * tests/bench/bench-appstate-proto.c -- the protocol layer's app-state
+ * sync benches (issue 18; proto/appstate.h; the store's are
+ * tests/bench/bench-appstate.c), with the JSON lines of perf.md 3.0 (the schema of
  * tests/bench/bench-group.c):
  *
- *   bench-appstate [--only NAME] [--iters N] [--samples S]
+ *   bench-appstate-proto [--only NAME] [--iters N] [--samples S]
  *
  * appstate_snapshot_10k_decode: a decrypted snapshot blob of 10,000
  * contact records (["contact", jid] -> contactAction{fullName,
@@ -24,7 +25,7 @@
  * applies patch after patch would).  allocs/bytes count one warm
  * operation across the process.  Each operation is a function of its own
  * (bench_appstate_*_op) for callgrind's --toggle-collect
- * (tests/bench/run-appstate.sh).  Single-threaded.
+ * (tests/bench/run-appstate-proto.sh).  Single-threaded.
  */
 #include "base/compat.h"
 
@@ -68,7 +69,7 @@ struct ctx {
 static void
 die(const char *what, const char *why)
 {
-	fprintf(stderr, "bench-appstate: %s: %s\n", what, why);
+	fprintf(stderr, "bench-appstate-proto: %s: %s\n", what, why);
 	exit(1);
 }
 
@@ -385,7 +386,7 @@ main(int argc, char **argv)
 		case 'o': o.only = optarg; break;
 		case 'i': o.iters = parse_count("--iters", optarg); break;
 		case 's': o.samples = parse_count("--samples", optarg); break;
-		default: die("usage", "bench-appstate [--only NAME] "
+		default: die("usage", "bench-appstate-proto [--only NAME] "
 		    "[--iters N] [--samples S]");
 		}
 	if (wa_crypto_init() != 0)
