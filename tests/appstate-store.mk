@@ -19,7 +19,8 @@ TESTS += tests/test-store-appstate
 # before tests/bench/local.mk sets EXTRA_PROGRAMS, as bench-search.)
 check_PROGRAMS += tests/bench/bench-appstate
 tests_bench_bench_appstate_SOURCES = tests/bench/bench-appstate.c \
-	tests/bench/alloc-count.c tests/bench/alloc-count.h
+	tests/bench/alloc-count.c tests/bench/alloc-count.h \
+	tests/bench/sqlite-count.c tests/bench/sqlite-count.h
 tests_bench_bench_appstate_CPPFLAGS = $(AM_CPPFLAGS) $(SQLITE_CFLAGS)
 tests_bench_bench_appstate_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
 tests_bench_bench_appstate_LDADD = libstore.a libbase.a $(STORE_LIBS)

@@ -35,6 +35,7 @@
 #include <sqlite3.h>
 
 #include "alloc-count.h"
+#include "sqlite-count.h"
 #include "store/store-int.h"
 #include "store/store.h"
 #include "base/xmalloc.h"
@@ -67,41 +68,6 @@ next(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
-}
-
-/* SQLite's own allocations (as tests/bench/bench-history.c counts them). */
-static sqlite3_mem_methods	 sq_def;
-static bool			 sq_counting;
-static uint64_t			 sq_calls;
-
-static void *
-sq_malloc(int n)
-{
-	if (sq_counting)
-		sq_calls++;
-	return sq_def.xMalloc(n);
-}
-
-static void *
-sq_realloc(void *p, int n)
-{
-	if (sq_counting)
-		sq_calls++;
-	return sq_def.xRealloc(p, n);
-}
-
-static void
-sqlite_count_install(void)
-{
-	static sqlite3_mem_methods	 m;
-
-	if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sq_def) != SQLITE_OK)
-		die("sqlite3_config(SQLITE_CONFIG_GETMALLOC) failed");
-	m = sq_def;
-	m.xMalloc = sq_malloc;
-	m.xRealloc = sq_realloc;
-	if (sqlite3_config(SQLITE_CONFIG_MALLOC, &m) != SQLITE_OK)
-		die("sqlite3_config(SQLITE_CONFIG_MALLOC) failed");
 }
 
 /* A snapshot of n contacts: random index and value MACs, JIDs and names
@@ -167,16 +133,14 @@ commit_counted(struct store *s, struct snap *sn, struct alloc_count *ac,
 {
 	double	 t0;
 
-	sq_calls = 0;
-	sq_counting = true;
+	sqlite_count_start();
 	alloc_count_start();
 	t0 = now_ms();
 	if (store_as_commit(s, &sn->p) != 0)
 		die("store_as_commit failed");
 	t0 = now_ms() - t0;
 	alloc_count_stop(ac);
-	sq_counting = false;
-	*sq = sq_calls;
+	*sq = sqlite_count_stop();
 	return t0;
 }
 
@@ -233,7 +197,8 @@ main(int argc, char **argv)
 		}
 	if (n == 0 || n > STORE_AS_COMMIT_MAX || samples == 0)
 		die("-n 1..200000, -s 1 or more");
-	sqlite_count_install();
+	if (!sqlite_count_install())
+		die("sqlite3_config(SQLITE_CONFIG_MALLOC) failed");
 	if (dir == NULL && (dir = mkdtemp(tmpl)) == NULL)
 		die("mkdtemp failed");
 	if (store_open(dir, &s) != 0)
