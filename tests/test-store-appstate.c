@@ -291,6 +291,7 @@ test_store_as_commit__archive_moves_the_chat__lock_marks_it(void **state)
 {
 	struct store		*s = open_mem();
 	struct store_as_action	 a = act(STORE_AS_ARCHIVE, ALICE, true);
+	struct store_chat_list	 l;
 	struct seen		 v;
 
 	(void)state;
@@ -304,6 +305,14 @@ test_store_as_commit__archive_moves_the_chat__lock_marks_it(void **state)
 	a = act(STORE_AS_LOCK, ALICE, true);
 	commit_one(s, LOW, a);
 	assert_true(chat_seen(s, ALICE).locked);
+	a = act(STORE_AS_MARK_READ, ALICE, false);
+	commit_one(s, LOW, a);
+	/* a chat found by name carries the flags too */
+	assert_int_equal(store_chat_find(s, ALICE, 5, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_true(l.chats[0].locked && l.chats[0].marked_unread);
+	store_chat_list_free(&l);
+	a = act(STORE_AS_LOCK, ALICE, true);
 	a.flag = false;
 	commit_one(s, LOW, a);
 	assert_false(chat_seen(s, ALICE).locked);
@@ -348,6 +357,14 @@ test_store_as_commit__mark_read_clears_unread_and_owes_no_receipt__unread_marks(
 	a.range_ms = 3000;
 	commit_one(s, LOW, a);
 	assert_int_equal(chat_seen(s, ALICE).unread, 1);
+	/* marked unread, then read here: the mark goes */
+	a = act(STORE_AS_MARK_READ, ALICE, false);
+	commit_one(s, LOW, a);
+	assert_true(chat_seen(s, ALICE).marked_unread);
+	assert_int_equal(store_chat_mark_read(s, ALICE, 10, &ids, &n), 0);
+	assert_int_equal(n, 1);		/* A4's receipt is ours to send */
+	store_msg_refs_free(ids, n);
+	assert_false(chat_seen(s, ALICE).marked_unread);
 	store_close(s);
 }
 
