@@ -195,6 +195,14 @@ world_init(struct world *w, const char *key, const char *key_id,
 	}
 }
 
+static void
+world_free(struct world *w)
+{
+	free(w->key_id);
+	free(w->map);
+	wa_crypto_wipe(&w->keys, sizeof(w->keys));
+}
+
 static enum wa_as_coll
 coll_of(const char *s)
 {
@@ -324,17 +332,29 @@ cmd_encode(char **argv, int64_t now_ms)
 	rc = wa_as_patch_encode(&ar, &w.keys, w.key_id, w.key_id_len,
 	    coll_of(argv[2]), &base, s, n, now_ms, mac_fn, &w, &out, &ns, &ch,
 	    &n_ch);
-	if (rc != 0) {
+	if (rc != 0)
 		printf("error %d %s\n", rc, wc_strerror(rc));
-		return 1;
+	else {
+		put_hex(out.p, out.len);
+		printf(" %" PRIu64 " ", ns.version);
+		put_hex(ns.hash, sizeof(ns.hash));
+		putchar(' ');
+		put_changes(ch, n_ch);
+		putchar('\n');
 	}
-	put_hex(out.p, out.len);
-	printf(" %" PRIu64 " ", ns.version);
-	put_hex(ns.hash, sizeof(ns.hash));
-	putchar(' ');
-	put_changes(ch, n_ch);
-	putchar('\n');
-	return 0;
+	while (n-- > 0) {
+		char	*f[] = { a[n].chat, a[n].msg_id, a[n].participant,
+		    a[n].full_name, a[n].first_name, a[n].lid, a[n].pn,
+		    a[n].push_name };
+		size_t	 i;
+
+		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+			free(f[i]);
+	}
+	buf_release(&out);
+	arena_release(&ar);
+	world_free(&w);
+	return rc != 0;
 }
 
 /* ---- apply ---- */
@@ -367,7 +387,7 @@ put_action(const struct wa_as_action *a)
 	    a->range_last_s, a->msg_ts_s);
 }
 
-static int
+static void
 put_result(int rc, const struct wa_as_state *st,
     const struct wa_as_apply_out *out)
 {
@@ -376,7 +396,7 @@ put_result(int rc, const struct wa_as_state *st,
 	if (rc != 0) {
 		printf("{\"ok\":false,\"err\":%d,\"why\":\"%s\"}\n", rc,
 		    wc_strerror(rc));
-		return 0;
+		return;
 	}
 	printf("{\"ok\":true,\"version\":%" PRIu64 ",\"hash\":\"", st->version);
 	put_hex(st->hash, sizeof(st->hash));
@@ -394,7 +414,6 @@ put_result(int rc, const struct wa_as_state *st,
 		putchar('}');
 	}
 	fputs("]}\n", stdout);
-	return 0;
 }
 
 static int
@@ -416,7 +435,7 @@ cmd_apply(char **argv, bool snapshot)
 	arena_init(&ar, 1 << 16);
 	if (snapshot) {
 		if ((rc = wa_as_snapshot_parse(&ar, b.p, b.len, &s)) != 0)
-			return put_result(rc, &st, NULL);
+			goto out;
 		in.snapshot = true;
 		in.records = s.records;
 		in.n_records = s.n_records;
@@ -426,7 +445,7 @@ cmd_apply(char **argv, bool snapshot)
 		in.snapshot_mac = s.mac;
 	} else {
 		if ((rc = wa_as_patch_parse(&ar, b.p, b.len, &p)) != 0)
-			return put_result(rc, &st, NULL);
+			goto out;
 		st.version = strtoull(argv[4], NULL, 10);
 		unhex_to(argv[5], st.hash, sizeof(st.hash));
 		in.records = p.records;
@@ -437,15 +456,22 @@ cmd_apply(char **argv, bool snapshot)
 		    strtoull(argv[3], NULL, 10);
 		in.snapshot_mac = p.snapshot_mac;
 		in.patch_mac = p.patch_mac;
-		if (!p.has_macs)
-			return put_result(WC_EPROTO, &st, NULL);
+		if (!p.has_macs) {
+			rc = WC_EPROTO;
+			goto out;
+		}
 	}
 	in.key_fn = key_fn;
 	in.key_arg = &w;
 	in.mac_fn = mac_fn;
 	in.mac_arg = &w;
 	rc = wa_as_apply(&ar, &in, &st, &out);
-	return put_result(rc, &st, &out);
+out:
+	put_result(rc, &st, &out);
+	buf_release(&b);
+	arena_release(&ar);
+	world_free(&w);
+	return 0;
 }
 
 int
