@@ -176,12 +176,15 @@ function line(op, kind, o = {}) {
 		o.deleteStarred ? 1 : 0, o.muteEnd ?? 0, o.rangeLast ?? 0, o.msgTs ?? 0].join('\t') + '\n';
 }
 const WTS = 1700000000123;	// the tool's now_ms
+// A message ID with everything JSON.stringify escapes or leaves alone.
+const ODD_ID = 'q"b\\s\b\f\n\r\t\u0001\u001f\u007f\u2028/<>&é😀';
 const ours = [
 	['regular_high', [line('set', 'mute', { chat: PEER, flag: true, muteEnd: WTS + 3600000 }),
 		line('set', 'star', { chat: GROUP, msgId: 'ABC123', participant: PEER2, flag: true }),
 		line('set', 'deleteChat', { chat: PEER2, deleteMedia: true, rangeLast: 1699999000 }),
 		line('set', 'clearChat', { chat: GROUP, deleteStarred: false, deleteMedia: true }),
-		line('set', 'deleteForMe', { chat: PEER, msgId: 'DEAD01', fromMe: true, deleteMedia: true, msgTs: 1699990000 })],
+		line('set', 'deleteForMe', { chat: PEER, msgId: 'DEAD01', fromMe: true, deleteMedia: true, msgTs: 1699990000 }),
+		line('set', 'star', { chat: PEER, msgId: ODD_ID, flag: false })],
 	(m) => {
 		const mu = m['["mute","' + PEER + '"]'].syncAction;
 		assert.equal(mu.version, 2);
@@ -198,6 +201,9 @@ const ours = [
 		assert.equal(dm.version, 3);
 		assert.equal(dm.value.deleteMessageForMeAction.deleteMedia, true);
 		assert.equal(Number(dm.value.deleteMessageForMeAction.messageTimestamp), 1699990000);
+		// Our index JSON is byte for byte JSON.stringify's, escapes
+		// included (mutationMap is keyed by the index bytes we sent).
+		assert.equal(m[JSON.stringify(['star', PEER, ODD_ID, '0', '0'])].syncAction.value.starAction.starred, false);
 	}],
 	['regular_high', [line('set', 'mute', { chat: PEER, flag: true, muteEnd: -1 })],
 		(m) => {
