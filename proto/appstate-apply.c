@@ -259,10 +259,10 @@ static int
 apply_check(const struct wa_as_apply_in *in, const struct wa_as_state *st)
 {
 	if ((unsigned)in->coll >= WA_AS_NCOLL || in->key_fn == NULL ||
-	    (!in->snapshot && in->mac_fn == NULL))
+	    (!in->snapshot && in->mac_fn == NULL) ||
+	    (in->records == NULL && in->n_records > 0))
 		return -EINVAL;
-	if ((in->records == NULL && in->n_records > 0) ||
-	    in->key_id == NULL || in->key_id_len == 0 ||
+	if (in->key_id == NULL || in->key_id_len == 0 ||
 	    in->key_id_len > WA_AS_KEY_ID_MAX || in->snapshot_mac == NULL ||
 	    (!in->snapshot && in->patch_mac == NULL))
 		return WC_EPROTO;

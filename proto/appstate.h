@@ -441,9 +441,15 @@ struct wa_as_apply_out {
  *   WC_EASPATCHMAC  patch MAC mismatch (both: discard the collection's
  *                   state and fetch a snapshot, 2.6);
  *   WC_ESTATE       a patch version <= state->version;
- *   WC_EPROTO       no key ID, no MACs, a record of the wrong sizes;
- *   WC_ETOOBIG      more than WA_AS_MAX_SNAPSHOT_RECORDS records;
+ *   WC_EPROTO       no key ID or one above WA_AS_KEY_ID_MAX, no
+ *                   snapshot MAC (or, for a patch, patch MAC);
+ *   WC_ETOOBIG      more than WA_AS_MAX_PATCH_RECORDS records in a patch,
+ *                   WA_AS_MAX_SNAPSHOT_RECORDS in a snapshot;
+ *   -EINVAL         coll not one of the five, key_fn NULL, mac_fn NULL
+ *                   for a patch, records NULL with n_records > 0;
  *   WC_ECRYPTO;     and any < 0 from key_fn or mac_fn, as is.
+ * The records must come from the parsers (their sizes are checked
+ * there, not again here).
  */
 MUST_CHECK int	wa_as_apply(struct arena *a, const struct wa_as_apply_in *in,
 		    struct wa_as_state *state, struct wa_as_apply_out *out);
