@@ -798,6 +798,43 @@ test_wa_as_apply__fails__on_a_missing_key_naming_it(void **state)
 	arena_release(&a);
 }
 
+static void
+test_wa_as_apply__refuses__bad_arguments_before_any_lookup(void **state)
+{
+	struct wa_as_state	 st = { 0 };
+	struct wa_as_patch	 p;
+	struct wa_as_apply_in	 in;
+	struct wa_as_apply_out	 out;
+	struct fake		 f;
+	struct arena		 a;
+
+	(void)state;
+	fake_init(&f);
+	arena_init(&a, 1 << 16);
+	one_patch(&a, &f, &p);
+	f.key_calls = 0;
+	apply_in(&in, &f, WA_AS_NCOLL, &p, 1);
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), -EINVAL);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.mac_fn = NULL;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), -EINVAL);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.records = NULL;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), -EINVAL);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.patch_mac = NULL;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), WC_EPROTO);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.key_id_len = WA_AS_KEY_ID_MAX + 1;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), WC_EPROTO);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.n_records = WA_AS_MAX_PATCH_RECORDS + 1;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), WC_ETOOBIG);
+	assert_int_equal(f.key_calls, 0);
+	assert_int_equal(st.version, 0);
+	arena_release(&a);
+}
+
 /* ---- hand-made records for faults inside a verified patch ---- */
 
 struct hand {
@@ -1338,6 +1375,7 @@ main(void)
 		cmocka_unit_test(test_wa_as_apply__looks_back__nearest_first_within_a_patch),
 		cmocka_unit_test(test_wa_as_apply__fails__on_each_mac_leaving_the_state),
 		cmocka_unit_test(test_wa_as_apply__fails__on_a_missing_key_naming_it),
+		cmocka_unit_test(test_wa_as_apply__refuses__bad_arguments_before_any_lookup),
 		cmocka_unit_test(test_wa_as_apply__reports__a_bad_record_and_applies_the_rest),
 		cmocka_unit_test(test_wa_as_apply__reports__bad_padding_after_a_good_mac),
 		cmocka_unit_test(test_wa_as_apply__snapshot__starts_from_zero_and_resets),
