@@ -121,3 +121,4 @@ include $(srcdir)/tests/reactnames17.mk
 include tests/drafts17.mk
 include tests/appstate-store.mk
 include tests/appstate.mk
+include tests/sim-appstate.mk
