@@ -25,16 +25,15 @@
 //     1 MB.
 // Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS.  TAP.
 //
-// Baileys 7.0.0-rc14 fetches app-state blobs from its fixed
-// mmg.whatsapp.net (as history blobs): fetch is wrapped to go to the
-// sim's media host.  Baileys buffers chat updates for chats it has not
+// Baileys fetches app-state blobs from mmg.whatsapp.net: redirectMedia()
+// (lib.mjs) sends them to the sim's media host.  Baileys buffers chat updates for chats it has not
 // seen (conditional updates), so the script records what Baileys'
 // processSyncAction emits (sock.ev.emit wrapped) rather than waiting for
 // its chat store.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bail, finish, importPkg, ok, rootPub, simBin, sleep, srcdir, startSim, until } from './lib.mjs';
+import { bail, finish, importPkg, ok, redirectMedia, rootPub, simBin, sleep, srcdir, startSim, until } from './lib.mjs';
 
 const cert = process.env.SIM_TLS_CERT;
 const key = process.env.SIM_TLS_KEY;
@@ -56,13 +55,7 @@ try {
 const mediaPort = (await sim.ctl('GET', '/admin/status')).body.history?.media_port;
 if (!mediaPort)
 	bail('the sim reports no media port');
-const realFetch = globalThis.fetch;
-globalThis.fetch = (url, opts) => {
-	const u = String(url);
-	if (u.startsWith('https://mmg.whatsapp.net/'))
-		return realFetch(`https://127.0.0.1:${mediaPort}/${u.slice('https://mmg.whatsapp.net/'.length)}`, opts);
-	return realFetch(url, opts);
-};
+redirectMedia(mediaPort);
 
 // The demo's set-up, as tools/demo.sh runs it.
 const demo = fs.readFileSync(path.join(srcdir, 'tools/demo.sh'), 'utf8').split('\n');

@@ -44,6 +44,6 @@ sim_node_tap() {
 			echo "$snt_line" ;;
 		esac
 	done <"$tmp/node.tap"
-	check "the $1 scenario exits 0" test "$snt_rc" -eq 0
+	check "the Baileys scenario ($1) exits 0" test "$snt_rc" -eq 0
 	[ "$snt_rc" -eq 0 ] || diag "$tmp/node.err"
 }
