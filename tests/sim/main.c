@@ -157,12 +157,14 @@ usage(FILE *f)
 "                         refuse the scan (default 0; also a knob)\n"
 "  --group-addressing M   groups clients create are addressed by lid\n"
 "                         (default) or pn (protocol.md 10.1)\n"
-"  --media-port N         the media host (history blobs; HTTPS with\n"
+"  --media-port N         the media host (history blobs, media; HTTPS with\n"
 "                         --tls-cert/--tls-key, else HTTP); 0 picks a free\n"
 "                         one (default 0; printed as media-port=N)\n"
 "  --media-delay-ms MS    the media host waits MS before each answer (slow\n"
 "                         media, to stop a client mid-import; default 0;\n"
 "                         also POST /admin/history/media)\n"
+"  --media-dir DIR        keep uploads in DIR (default: a new directory in\n"
+"                         $TMPDIR, removed at exit)\n"
 "  --history-chats N      every account made gets a phone history of N\n"
 "                         chats (one in five a group), with contacts made\n"
 "                         for it; sent to each companion after it links\n"
@@ -498,6 +500,7 @@ static const struct opt_def opt_defs[] = {
 	{ "history-full-if-asked", OPT_TRUE, OFF(hist_full_if_asked), 0, 0,
 	    NULL, false, NULL },
 	{ "log", OPT_STR, OFF(log_file), 0, 0, NULL, false, NULL },
+	{ "media-dir", OPT_STR, OFF(media_dir), 0, 0, NULL, false, NULL },
 };
 #define NOPT_DEFS	(sizeof(opt_defs) / sizeof(opt_defs[0]))
 #define OPT_FIRST	256	/* getopt's value of opt_defs[0] */
