@@ -710,12 +710,16 @@ phone_media_retry(struct sim_phone *p, const struct wa_node *n,
 	if (rc != 0)
 		sn_attr(&ar, sn_child(&ar, nt, "error"), "code", m == NULL ?
 		    "2" : "3");
-	else {
-		m->blob = b;
-		snprintf(m->direct_path, sizeof(m->direct_path), "%s",
-		    b->path);
-		m->retries++;
-	}
+	else
+		/* The sent and the read rows of the message move with it. */
+		for (m = s->media_msgs; m != NULL; m = m->next) {
+			if (strcmp(m->id, id) != 0 || m->blob == NULL)
+				continue;
+			m->blob = b;
+			snprintf(m->direct_path, sizeof(m->direct_path), "%s",
+			    b->path);
+			m->retries++;
+		}
 	(void)sim_route_queue(s, SIM_ROUTE_NOTIFICATION, id, "mediaretry",
 	    "s.whatsapp.net", p->a, dev, false, "", nt);
 	arena_release(&ar);
