@@ -505,10 +505,17 @@ static void
 rx_one(struct sim_phone *p, const struct mtype *t, const uint8_t *v,
     size_t vl, const char *id, const char *from)
 {
-	struct sim_media_msg	*m = msg_new(p->s);
+	struct sim_media_msg	*m;
 	const uint8_t		*x;
 	size_t			 xl;
 
+	/* Read again (a resend): one row per message and phone. */
+	for (m = p->s->media_msgs; m != NULL; m = m->next)
+		if (m->received && m->t == t && strcmp(m->id, id) == 0 &&
+		    strncmp(m->to, p->a->pn, strlen(p->a->pn)) == 0 &&
+		    m->to[strlen(p->a->pn)] == '@')
+			return;
+	m = msg_new(p->s);
 	m->received = true;
 	m->t = t;
 	snprintf(m->id, sizeof(m->id), "%s", id);
@@ -687,7 +694,8 @@ phone_media_retry(struct sim_phone *p, const struct wa_node *n,
 
 	phone_val_jid(wa_node_attr(n, "from"), from, sizeof(from));
 	if (!phone_split_jid(from, user, sizeof(user), srv, sizeof(srv),
-	    &dev) || dev == 0 || strcmp(user, p->a->pn) != 0) {
+	    &dev) || dev == 0 || (strcmp(user, p->a->pn) != 0 &&
+	    strcmp(user, p->a->lid) != 0)) {
 		sim_log(s, "phone %s: media retry %s from %s: not an own "
 		    "companion", p->a->pn, id, from);
 		return;

@@ -237,9 +237,10 @@ int	phone_send_msg(struct sim_phone *p, const char *chat,
  * The Message plain[0..len) that p read from (a device JID), id: each
  * image, video, audio, document or sticker in it (also inside a
  * deviceSentMessage, documentWithCaption, ephemeral or view-once wrapper)
- * is fetched from the sim's own media host by its directPath, decrypted
- * and checked with its mediaKey and hashes, and listed in GET
- * /admin/media as received.  A message with none is left alone.
+ * is taken from the sim's own media host's store by its directPath,
+ * decrypted and checked with its mediaKey and hashes, and listed in GET
+ * /admin/media as received (once per message id and phone).  A message
+ * with none is left alone.
  */
 void	phone_media_take(struct sim_phone *p, const char *id,
 	    const char *from, const uint8_t *plain, size_t len);
@@ -247,7 +248,9 @@ void	phone_media_take(struct sim_phone *p, const char *id,
  * A <receipt type="server-error"> n for message id taken by p (1.8): the
  * request decrypted with that message's media key, the blob stored again
  * under a new path, and <notification type="mediaretry"> sent to the
- * device that asked (<error code="2"/> when p knows no such media).
+ * device that asked (<error code="2"/> when p knows no such media,
+ * code 3 when the request does not open).  A receipt that is not from a
+ * companion of p's account is logged and dropped.
  */
 void	phone_media_retry(struct sim_phone *p, const struct wa_node *n,
 	    const char *id);
