@@ -59,6 +59,10 @@ static const struct {
 	{ WC_ELOCKED, N_("another process holds the lock") },
 	{ WC_EBADRECORD, N_("a stored record is damaged") },
 	{ WC_EDBNOKEYS, N_("the database holds chats but no keys") },
+	{ WC_EASNOKEY, N_("an app-state key is missing") },
+	{ WC_EASHASH, N_("the app state does not match its snapshot MAC") },
+	{ WC_EASPATCHMAC, N_("an app-state patch MAC does not match") },
+	{ WC_EASINDEX, N_("an app-state index does not match its MAC") },
 };
 
 /* Every code has its message: a new code (added above WC_ELAST) widens

@@ -57,6 +57,10 @@ enum wc_err {
 	WC_EBADRECORD,		/* a stored record was read but is damaged */
 	WC_EDBNOKEYS,		/* the database holds chats but no device
 				 * row (its keys are gone) */
+	WC_EASNOKEY,		/* an app-state sync key we do not have */
+	WC_EASHASH,		/* app state does not give its snapshot MAC */
+	WC_EASPATCHMAC,		/* an app-state patch MAC does not verify */
+	WC_EASINDEX,		/* an app-state index does not give its MAC */
 	WC_ELAST		/* not a code: one past the last; new codes
 				 * go above it */
 };

@@ -152,7 +152,12 @@ store_q_chat_head(sqlite3_stmt *st, struct store_chat *c)
 	c->archived = sqlite3_column_int(st, 8) != 0;
 	c->last_read_rowid = sqlite3_column_int64(st, 9);
 	c->last_rowid = sqlite3_column_int64(st, 10);
+	c->marked_unread = sqlite3_column_int(st, 11) != 0;
+	c->locked = sqlite3_column_int(st, 12) != 0;
 }
+
+/* The columns store_chat_list() reads after the chat head. */
+#define H	CHAT_HEAD_NCOLS
 
 int
 store_chat_list(struct store *s, bool archived, size_t max,
@@ -168,10 +173,7 @@ store_chat_list(struct store *s, bool archived, size_t max,
 	/* One query over the chat table (which holds each chat's preview),
 	 * with the names by the contact's primary key: no query per chat and
 	 * no read into the message table. */
-	if ((rc = store_q_prep(s, &st, "SELECT c.jid, c.name, COALESCE(k.name, ''),"
-	    " COALESCE(k.push_name, ''), c.last_ms, c.unread, c.muted_until,"
-	    " c.pinned, c.archived, c.last_read_rowid, c.last_rowid,"
-	    " c.last_from_me, c.last_sender, c.last_kind, c.last_state,"
+	if ((rc = store_q_prep(s, &st, "SELECT " CHAT_HEAD_COLS ", c.last_from_me, c.last_sender, c.last_kind, c.last_state,"
 	    " c.last_deleted, c.last_text, c.draft, c.peek"
 	    " FROM chat c LEFT JOIN contact k ON k.jid = c.jid"
 	    " WHERE c.archived = ?1"
@@ -193,14 +195,14 @@ store_chat_list(struct store *s, bool archived, size_t max,
 		}
 		c = &l.chats[l.n++];
 		store_q_chat_head(st, c);
-		c->last_from_me = sqlite3_column_int(st, 11) != 0;
-		c->last_sender = store_q_col_dup(st, 12, NULL);
-		c->last_kind = store_q_kind(sqlite3_column_int64(st, 13));
-		c->last_state = store_q_state(sqlite3_column_int64(st, 14));
-		c->last_deleted = sqlite3_column_int(st, 15) != 0;
-		c->last_text = store_q_col_dup(st, 16, &c->last_text_len);
-		c->draft = store_q_col_dup(st, 17, NULL);
-		c->peek = sqlite3_column_int(st, 18);
+		c->last_from_me = sqlite3_column_int(st, H + 0) != 0;
+		c->last_sender = store_q_col_dup(st, H + 1, NULL);
+		c->last_kind = store_q_kind(sqlite3_column_int64(st, H + 2));
+		c->last_state = store_q_state(sqlite3_column_int64(st, H + 3));
+		c->last_deleted = sqlite3_column_int(st, H + 4) != 0;
+		c->last_text = store_q_col_dup(st, H + 5, &c->last_text_len);
+		c->draft = store_q_col_dup(st, H + 6, NULL);
+		c->peek = sqlite3_column_int(st, H + 7);
 		if (c->peek < 0 || c->peek > 2)
 			c->peek = 0;	/* not ours: as the setting */
 	}
@@ -297,4 +299,35 @@ store_chat_set_peek(struct store *s, const char *jid, bool on)
 	sqlite3_bind_int(st, 2, on ? 1 : 2);
 	rc = store_q_run(s, st, "setting peek");
 	return rc < 0 ? rc : 0;
+}
+
+int
+store_chat_unread_summary(struct store *s, int64_t now_ms,
+    struct store_unread_summary *out)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (out == NULL)
+		return -EINVAL;
+	/* ?1: now; a chat counts when it is neither muted nor archived. */
+#define SHOWN	"archived = 0 AND muted_until != -1 AND muted_until <= ?1"
+#define UNREAD	"(unread > 0 OR marked_unread != 0)"
+	if ((rc = store_q_prep(s, &st, "SELECT"
+	    " COALESCE(SUM(CASE WHEN " SHOWN " AND unread > 0 THEN unread END),"
+	    "   0),"
+	    " COUNT(CASE WHEN " SHOWN " AND " UNREAD " THEN 1 END),"
+	    " COUNT(CASE WHEN archived != 0 AND " UNREAD " THEN 1 END)"
+	    " FROM chat")) != 0)
+		return rc;
+#undef SHOWN
+#undef UNREAD
+	sqlite3_bind_int64(st, 1, now_ms);
+	if ((rc = store_q_step_one(s, st, "counting unread chats")) == 1) {
+		out->messages = sqlite3_column_int64(st, 0);
+		out->chats = sqlite3_column_int(st, 1);
+		out->archived = sqlite3_column_int(st, 2);
+	}
+	store_stmt_done(s, st);
+	return rc == 1 ? 0 : rc < 0 ? rc : -EIO;
 }

@@ -55,13 +55,16 @@ store_contact_get(struct store *s, const char *jid, struct store_contact *out)
 
 	if (!store_q_str_ok(jid, STORE_JID_MAX, true) || out == NULL)
 		return -EINVAL;
-	if ((rc = store_q_prep(s, &st, "SELECT push_name, name FROM contact"
+	if ((rc = store_q_prep(s, &st, "SELECT push_name, name, first_name"
+	    " FROM contact"
 	    " WHERE jid = ?1")) != 0)
 		return rc;
 	store_q_bind_str(st, 1, jid);
 	if ((rc = store_q_step_one(s, st, "loading a contact")) == 1) {
 		store_q_col_copy(st, 0, out->push_name, sizeof(out->push_name));
 		store_q_col_copy(st, 1, out->name, sizeof(out->name));
+		store_q_col_copy(st, 2, out->first_name,
+		    sizeof(out->first_name));
 	}
 	store_stmt_done(s, st);
 	return rc;

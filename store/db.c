@@ -312,6 +312,45 @@ static const char *const migrations[] = {
 	 */
 	"ALTER TABLE chat ADD COLUMN draft TEXT NOT NULL DEFAULT '';"
 	"ALTER TABLE chat ADD COLUMN peek INTEGER NOT NULL DEFAULT 0;",
+	/*
+	 * 14: app state sync (store/appstate.c, store/store-appstate.h;
+	 * protocol-features.md 2).  as_key: the app-state sync keys by id
+	 * (keyData, the fingerprint's bytes, the key's timestamp).
+	 * as_state: per collection its version and 128-byte LTHash; as_mac
+	 * its live records' index MAC -> value MAC.  as_raw: actions wachat
+	 * does not read, kept by (collection, index JSON) as their
+	 * SyncActionData bytes.  as_pending: our own mutations until the
+	 * server takes them (state 0 queued, 1 sent, 2 failed).  as_setting:
+	 * settings app state carries that wachat reads ('push_name').  New
+	 * columns: contact.first_name, chat.marked_unread and chat.locked,
+	 * message.starred (with an index of the starred rows, which a
+	 * clearChat keeps).
+	 */
+	"CREATE TABLE as_key ("
+	"  id BLOB PRIMARY KEY NOT NULL, data BLOB NOT NULL,"
+	"  fp BLOB NOT NULL DEFAULT x'', ts_ms INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE TABLE as_state ("
+	"  collection TEXT PRIMARY KEY NOT NULL, version INTEGER NOT NULL,"
+	"  hash BLOB NOT NULL CHECK (length(hash) = 128)) WITHOUT ROWID;"
+	"CREATE TABLE as_mac ("
+	"  collection TEXT NOT NULL, index_mac BLOB NOT NULL,"
+	"  value_mac BLOB NOT NULL,"
+	"  PRIMARY KEY (collection, index_mac)) WITHOUT ROWID;"
+	"CREATE TABLE as_raw ("
+	"  collection TEXT NOT NULL, idx BLOB NOT NULL, data BLOB NOT NULL,"
+	"  PRIMARY KEY (collection, idx)) WITHOUT ROWID;"
+	"CREATE TABLE as_pending ("
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT, collection TEXT NOT NULL,"
+	"  action BLOB NOT NULL, idx BLOB NOT NULL,"
+	"  state INTEGER NOT NULL DEFAULT 0, created_ms INTEGER NOT NULL);"
+	"CREATE TABLE as_setting ("
+	"  name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL,"
+	"  ts_ms INTEGER NOT NULL) WITHOUT ROWID;"
+	"ALTER TABLE contact ADD COLUMN first_name TEXT NOT NULL DEFAULT '';"
+	"ALTER TABLE chat ADD COLUMN marked_unread INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE chat ADD COLUMN locked INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE message ADD COLUMN starred INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX message_starred ON message (chat) WHERE starred = 1;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -341,6 +380,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'message_fts'"
 	"  AND instr(sql, '" STORE_TOK_NAME "') > 0",
 	"SELECT 1 FROM pragma_table_info('chat') WHERE name = 'peek'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'as_pending'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

@@ -13,6 +13,9 @@ libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 	store/query.c store/group.c store/histq.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
+# App state sync (migration 14, issue 18).
+libstore_a_SOURCES += store/store-appstate.h store/appstate.c \
+	store/appstate-act.c
 
 check_PROGRAMS += tests/test-store-message
 tests_test_store_message_SOURCES = tests/test-store-message.c tests/store-test.h

@@ -778,10 +778,7 @@ store_chat_find(struct store *s, const char *who, size_t max,
 	memset(&l, 0, sizeof(l));
 	/* Pass 0: the JID; 1: a name equal; 2: a name containing who. */
 	for (pass = 0; pass < 3 && l.n == 0; pass++) {
-		if ((rc = store_q_prep(s, &st, "SELECT c.jid, c.name,"
-		    " COALESCE(k.name, ''), COALESCE(k.push_name, ''),"
-		    " c.last_ms, c.unread, c.muted_until, c.pinned, c.archived,"
-		    " c.last_read_rowid, c.last_rowid"
+		if ((rc = store_q_prep(s, &st, "SELECT " CHAT_HEAD_COLS
 		    " FROM chat c LEFT JOIN contact k ON k.jid = c.jid"
 		    " WHERE CASE ?2"
 		    "  WHEN 0 THEN c.jid = ?1"

@@ -26,10 +26,11 @@ enum store_stmt {
 	ST_PREKEY_COUNT,
 	ST_COUNTER_GET,
 	ST_COUNTER_SET,
+	ST_AS_MAC_GET,		/* store_as_mac_get(), per record */
 	ST_COUNT_
 };
 
-#define STORE_STMT_CACHE	96	/* statements kept prepared by SQL text */
+#define STORE_STMT_CACHE	160	/* statements kept prepared by SQL text */
 
 /* A statement of the cache: its SQL (owned copy), in use or free. */
 struct store_cached {
@@ -261,9 +262,16 @@ int	store_q_then_sync(struct store *s, int rc, const char *jid,
 /* Point chat jid's newest message at what is stored now (after a delete
  * or a time change), with its preview.  Returns 0 or -EIO. */
 int	store_q_chat_refresh(struct store *s, const char *jid);
-/* Fill *c (zeroed first) from columns 0-10 of a chat row: jid, name,
+/* Fill *c (zeroed first) from columns 0-12 of a chat row: jid, name,
  * contact name, push name, last_ms, unread, muted_until, pinned,
- * archived, last_read_rowid, last_rowid (strings malloc'd). */
+ * archived, last_read_rowid, last_rowid, marked_unread, locked (strings
+ * malloc'd).  CHAT_HEAD_COLS names them for a chat c joined to contact
+ * k. */
+#define CHAT_HEAD_COLS "c.jid, c.name, COALESCE(k.name, '')," \
+	" COALESCE(k.push_name, ''), c.last_ms, c.unread, c.muted_until," \
+	" c.pinned, c.archived, c.last_read_rowid, c.last_rowid," \
+	" c.marked_unread, c.locked"
+#define CHAT_HEAD_NCOLS	13
 void	store_q_chat_head(sqlite3_stmt *st, struct store_chat *c);
 
 /* --- store/message.c: updates of one message by its key --- */
@@ -284,8 +292,8 @@ int	store_q_by_key_sync(struct store *s, const char *sql,
  * them; payload, when asked for, follows as column MSG_NCOLS. */
 #define MSG_COLS "rowid, chat, id, sender, from_me, ts_ms, kind, text," \
 	" quoted_id, quoted_sender, quoted_text, state, edited, deleted," \
-	" attempts"
-#define MSG_NCOLS	15
+	" attempts, starred"
+#define MSG_NCOLS	16
 
 /* Read up to max rows of st (MSG_COLS, then payload when payload is
  * true) into *p; one more row sets p->more.  Hands st back.  Returns 0

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	13	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	14	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -435,6 +435,7 @@ struct store_msg {
 	enum store_msg_state state;
 	int64_t		 edited_ms;	/* time of the edit shown; 0: none */
 	bool		 deleted;	/* revoked: text is "" */
+	bool		 starred;	/* app state's star (migration 14) */
 	uint8_t		*payload;	/* outbox, store_msg_get(); else NULL */
 	size_t		 payload_len;
 	int		 attempts;	/* store_msg_note_attempt() count */
@@ -704,6 +705,11 @@ struct store_chat {
 	int64_t		 muted_until;	/* ms; 0: not muted, -1: always */
 	int64_t		 pinned;	/* ms pinned at; 0: not pinned */
 	bool		 archived;
+	bool		 marked_unread;	/* "mark as unread" (app state,
+					 * migration 14): shown unread with
+					 * no unread count */
+	bool		 locked;	/* app state's chat lock (migration
+					 * 14) */
 	int64_t		 last_read_rowid; /* newest rowid at the last read */
 	/* The newest message, for the preview line (empty when none). */
 	int64_t		 last_rowid;	/* 0: the chat has no message */
@@ -812,7 +818,9 @@ MUST_CHECK int	store_contact_set_name(struct store *s, const char *jid,
 /* A contact's names, "" when unknown. */
 struct store_contact {
 	char		 push_name[STORE_NAME_MAX + 1];
-	char		 name[STORE_NAME_MAX + 1];
+	char		 name[STORE_NAME_MAX + 1];	/* address book's full */
+	char		 first_name[STORE_NAME_MAX + 1]; /* its first name
+						 * (app state, migration 14) */
 };
 
 /* Load jid's names into *out.  Returns 1, 0 (unknown jid; *out untouched),
@@ -1086,5 +1094,6 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 		    uint8_t out[STORE_SALT_MAX], size_t *len);
 
 #include "store/store-search.h"
+#include "store/store-appstate.h"
 
 #endif

@@ -16,6 +16,21 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
+/*
+ * SQL that takes a database of STORE_SCHEMA_VERSION 14 back to schema 13,
+ * for the tests that make an older database (store/db.c, migration 14):
+ * its tables, or its tables and its columns.
+ */
+#define UNDO_14_TABLES "DROP TABLE as_key; DROP TABLE as_state;" \
+	"DROP TABLE as_mac; DROP TABLE as_raw; DROP TABLE as_pending;" \
+	"DROP TABLE as_setting;"
+#define UNDO_14 UNDO_14_TABLES \
+	"ALTER TABLE contact DROP COLUMN first_name;" \
+	"ALTER TABLE chat DROP COLUMN marked_unread;" \
+	"ALTER TABLE chat DROP COLUMN locked;" \
+	"DROP INDEX message_starred;" \
+	"ALTER TABLE message DROP COLUMN starred;"
+
 /* A fresh directory under /tmp; the caller frees the name and removes it
  * (rmtree()). */
 static inline char *

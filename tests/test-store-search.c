@@ -682,7 +682,7 @@ test_store_open__indexes_a_schema_4_database_in_migration_5(void **state)
 	    "DROP TABLE IF EXISTS hist_queue; DROP TABLE member_receipt;"
 	    "ALTER TABLE message DROP COLUMN recipients;"
 	    "ALTER TABLE device DROP COLUMN unconfirmed;"
-	    "DROP TABLE privtok; DROP TABLE privtok_salt;"
+	    "DROP TABLE privtok; DROP TABLE privtok_salt;" UNDO_14
 	    "ALTER TABLE chat DROP COLUMN peek;"
 	    "ALTER TABLE chat DROP COLUMN draft;"
 	    "INSERT INTO message (chat, id, from_me, ts_ms, text, state)"
@@ -767,8 +767,7 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
 	/* an older one: without the newest migration's tables */
-	exec_sql(path, "ALTER TABLE chat DROP COLUMN peek;"
-	    "ALTER TABLE chat DROP COLUMN draft;"
+	exec_sql(path, UNDO_14
 	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
@@ -985,7 +984,7 @@ test_store_open__reindexes_cjk_in_migration_12(void **state)
 	put(s, BOB, "B1", "", 4000, "在北京等你");	/* left in the backlog */
 	store_close(s);
 	/* Back to schema 11: the index of unicode61, a run one token. */
-	exec_sql(path, "ALTER TABLE chat DROP COLUMN peek;"
+	exec_sql(path, UNDO_14 "ALTER TABLE chat DROP COLUMN peek;"
 	    "ALTER TABLE chat DROP COLUMN draft;"
 	    "DROP TABLE message_fts;"
 	    "CREATE VIRTUAL TABLE message_fts USING fts5(text,"
