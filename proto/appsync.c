@@ -381,7 +381,7 @@ add_item(struct wa_appsync *s, size_t *cap, enum item_kind kind,
 
 	if (s->n == *cap) {
 		*cap = *cap == 0 ? 16 : *cap * 2;
-		s->items = xreallocarray(s->items, *cap, sizeof(*s->items));
+		s->items = xrealloc(s->items, *cap * sizeof(*s->items));
 	}
 	it = &s->items[s->n++];
 	it->kind = kind;
