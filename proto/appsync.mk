@@ -14,3 +14,10 @@ EXTRA_DIST += proto/askey.proto
 libproto_a_SOURCES += proto/askey.h proto/askey.c \
 	proto/mediaconn.h proto/mediaconn.c \
 	proto/appsync.h proto/appsync.c
+
+# Unit test: a fake host and store, and a phone that authors patches.
+check_PROGRAMS += tests/test-wa-appsync
+tests_test_wa_appsync_SOURCES = tests/test-wa-appsync.c
+tests_test_wa_appsync_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
+tests_test_wa_appsync_LDADD = $(TEST_LIBS) $(ENG_LIBS)
+TESTS += tests/test-wa-appsync
