@@ -370,7 +370,7 @@ struct wa_as_mutation {
 };
 
 /* One change of the stored map, the net effect of a patch per index MAC
- * (first appearance order): set (store index_mac -> value_mac) or
+ * (in the order of each index MAC's last record): set (store index_mac -> value_mac) or
  * delete (set false: value_mac is zero). */
 struct wa_as_change {
 	uint8_t		 index_mac[WA_AS_MAC_LEN];
@@ -448,12 +448,12 @@ MUST_CHECK int	wa_as_apply(struct arena *a, const struct wa_as_apply_in *in,
 
 /* ---- Our own mutations (2.7) ---- */
 
-/* The collection (2.1) that carries an action of kind k, or -1 for kinds
- * we do not send (UNKNOWN, IGNORED, LID_CONTACT, ...). */
+/* The collection (2.1) that carries an action of kind k, or -1 for
+ * UNKNOWN and IGNORED (which have none, or several). */
 int		 wa_as_action_coll(enum wa_as_action_kind k);
 
-/* The SyncActionData.version (2.1) we send for kind k, 0 when we send
- * none of it. */
+/* The SyncActionData.version (2.1) of kind k, 0 for UNKNOWN and
+ * IGNORED. */
 int		 wa_as_action_version(enum wa_as_action_kind k);
 
 /*

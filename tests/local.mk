@@ -118,3 +118,4 @@ include tests/unreadline17.mk
 include tests/shellsend17.mk
 include $(srcdir)/tests/reactnames17.mk
 include tests/drafts17.mk
+include tests/appstate.mk
