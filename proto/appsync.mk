@@ -1,16 +1,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # App state sync, the engine's receive side (issue 18; protocol-features.md
 # 2.1-2.8, protocol.md 13): the key share and key request in a Message
-# (proto/askey.c, proto/askey.proto), the media hosts shared with history
+# (proto/askey.c, over proto/e2e.proto), the media hosts shared with history
 # sync (proto/mediaconn.c), the module that fetches, verifies and commits
 # the collections (proto/appsync.c) over proto/appstate.h; its unit test
 # with a fake host and store.
-PROTO_FILES += proto/askey.proto
-PROTO_GEN += proto/askey.pb-c.c proto/askey.pb-c.h
-nodist_libproto_a_SOURCES += proto/askey.pb-c.c proto/askey.pb-c.h
-BUILT_SOURCES += proto/askey.pb-c.c proto/askey.pb-c.h
-CLEANFILES += proto/askey.pb-c.c proto/askey.pb-c.h
-EXTRA_DIST += proto/askey.proto
 libproto_a_SOURCES += proto/askey.h proto/askey.c \
 	proto/mediaconn.h proto/mediaconn.c \
 	proto/appsync.h proto/appsync.c

@@ -11,7 +11,7 @@
 #include "base/buf.h"
 #include "base/err.h"
 #include "proto/askey.h"
-#include "proto/askey.pb-c.h"
+#include "proto/e2e.pb-c.h"
 #include "proto/pb.h"
 
 static void *
@@ -46,18 +46,18 @@ pack_append(const ProtobufCMessage *m, struct buf *out)
 /* p[0..len) as a Message holding a protocolMessage of type type. */
 static int
 unpack(const uint8_t *p, size_t len, struct arena *a, int32_t type,
-    Waaskey__ProtocolMessage **out, const char **why)
+    Wae2e__Message__ProtocolMessage **out, const char **why)
 {
 	ProtobufCAllocator	 al = { pb_alloc, pb_free, a };
-	Waaskey__Message	*m;
+	Wae2e__Message		*m;
 	int			 rc;
 
-	if ((rc = wa_pb_check(&waaskey__message__descriptor, p, len,
+	if ((rc = wa_pb_check(&wae2e__message__descriptor, p, len,
 	    WA_PB_MAX_DEPTH)) != 0) {
 		set_why(why, "Message is not well-formed protobuf");
 		return rc;
 	}
-	if ((m = waaskey__message__unpack(&al, len, p)) == NULL) {
+	if ((m = wae2e__message__unpack(&al, len, p)) == NULL) {
 		set_why(why, "protobuf-c refused the Message");
 		return WC_EPROTO;
 	}
@@ -71,7 +71,7 @@ unpack(const uint8_t *p, size_t len, struct arena *a, int32_t type,
 }
 
 static bool
-id_ok(const Waaskey__KeyId *k)
+id_ok(const Wae2e__Message__AppStateSyncKeyId *k)
 {
 	return k != NULL && k->has_keyid && k->keyid.len > 0 &&
 	    k->keyid.len <= WA_ASKEY_ID_MAX;
@@ -80,7 +80,8 @@ id_ok(const Waaskey__KeyId *k)
 /* The fingerprint of d packed again into a (NULL when absent or too
  * long: it is informative only). */
 static void
-take_fp(const Waaskey__KeyData *d, struct arena *a, struct wa_askey *k)
+take_fp(const Wae2e__Message__AppStateSyncKeyData *d, struct arena *a,
+    struct wa_askey *k)
 {
 	size_t	 n;
 	uint8_t	*p;
@@ -99,9 +100,9 @@ int
 wa_askey_share_parse(const uint8_t *p, size_t len, struct arena *a,
     struct wa_askey_share *out, const char **why)
 {
-	Waaskey__ProtocolMessage *pm;
-	Waaskey__KeyShare	*ks;
-	struct wa_askey		*keys;
+	Wae2e__Message__ProtocolMessage		*pm;
+	Wae2e__Message__AppStateSyncKeyShare	*ks;
+	struct wa_askey				*keys;
 	size_t			 i, n = 0;
 	int			 rc;
 
@@ -119,8 +120,8 @@ wa_askey_share_parse(const uint8_t *p, size_t len, struct arena *a,
 	}
 	keys = arena_alloc(a, ks->n_keys * sizeof(*keys));
 	for (i = 0; i < ks->n_keys; i++) {
-		const Waaskey__Key	*k = ks->keys[i];
-		const Waaskey__KeyData	*d = k->keydata;
+		const Wae2e__Message__AppStateSyncKey *k = ks->keys[i];
+		const Wae2e__Message__AppStateSyncKeyData *d = k->keydata;
 
 		if (!id_ok(k->keyid) || d == NULL || !d->has_keydata ||
 		    d->keydata.len == 0 || d->keydata.len > WA_ASKEY_DATA_MAX)
@@ -146,24 +147,28 @@ wa_askey_share_parse(const uint8_t *p, size_t len, struct arena *a,
 int
 wa_askey_share_build(const struct wa_askey *keys, size_t n, struct buf *out)
 {
-	Waaskey__Message	 m = WAASKEY__MESSAGE__INIT;
-	Waaskey__ProtocolMessage pm = WAASKEY__PROTOCOL_MESSAGE__INIT;
-	Waaskey__KeyShare	 ks = WAASKEY__KEY_SHARE__INIT;
-	Waaskey__Key		 k[WA_ASKEY_MAX], *kp[WA_ASKEY_MAX];
-	Waaskey__KeyId		 id[WA_ASKEY_MAX];
-	Waaskey__KeyData	 d[WA_ASKEY_MAX];
-	size_t			 i;
+	Wae2e__Message				 m;
+	Wae2e__Message__ProtocolMessage		 pm;
+	Wae2e__Message__AppStateSyncKeyShare	 ks;
+	Wae2e__Message__AppStateSyncKey		 k[WA_ASKEY_MAX];
+	Wae2e__Message__AppStateSyncKey		*kp[WA_ASKEY_MAX];
+	Wae2e__Message__AppStateSyncKeyId	 id[WA_ASKEY_MAX];
+	Wae2e__Message__AppStateSyncKeyData	 d[WA_ASKEY_MAX];
+	size_t					 i;
 
 	if (keys == NULL || out == NULL || n == 0 || n > WA_ASKEY_MAX)
 		return -EINVAL;
+	wae2e__message__init(&m);
+	wae2e__message__protocol_message__init(&pm);
+	wae2e__message__app_state_sync_key_share__init(&ks);
 	for (i = 0; i < n; i++) {
 		if (keys[i].id_len == 0 || keys[i].id_len > WA_ASKEY_ID_MAX ||
 		    keys[i].data_len == 0 ||
 		    keys[i].data_len > WA_ASKEY_DATA_MAX)
 			return -EINVAL;
-		waaskey__key__init(&k[i]);
-		waaskey__key_id__init(&id[i]);
-		waaskey__key_data__init(&d[i]);
+		wae2e__message__app_state_sync_key__init(&k[i]);
+		wae2e__message__app_state_sync_key_id__init(&id[i]);
+		wae2e__message__app_state_sync_key_data__init(&d[i]);
 		id[i].has_keyid = 1;
 		id[i].keyid.data = (uint8_t *)(uintptr_t)keys[i].id;
 		id[i].keyid.len = keys[i].id_len;
@@ -190,20 +195,24 @@ int
 wa_askey_request(const uint8_t *const *ids, const size_t *lens, size_t n,
     struct buf *out)
 {
-	Waaskey__Message	 m = WAASKEY__MESSAGE__INIT;
-	Waaskey__ProtocolMessage pm = WAASKEY__PROTOCOL_MESSAGE__INIT;
-	Waaskey__KeyRequest	 kr = WAASKEY__KEY_REQUEST__INIT;
-	Waaskey__KeyId		 id[WA_ASKEY_MAX], *ip[WA_ASKEY_MAX];
-	size_t			 i;
+	Wae2e__Message				 m;
+	Wae2e__Message__ProtocolMessage		 pm;
+	Wae2e__Message__AppStateSyncKeyRequest	 kr;
+	Wae2e__Message__AppStateSyncKeyId	 id[WA_ASKEY_MAX];
+	Wae2e__Message__AppStateSyncKeyId	*ip[WA_ASKEY_MAX];
+	size_t					 i;
 
 	if (ids == NULL || lens == NULL || out == NULL || n == 0 ||
 	    n > WA_ASKEY_MAX)
 		return -EINVAL;
+	wae2e__message__init(&m);
+	wae2e__message__protocol_message__init(&pm);
+	wae2e__message__app_state_sync_key_request__init(&kr);
 	for (i = 0; i < n; i++) {
 		if (ids[i] == NULL || lens[i] == 0 ||
 		    lens[i] > WA_ASKEY_ID_MAX)
 			return -EINVAL;
-		waaskey__key_id__init(&id[i]);
+		wae2e__message__app_state_sync_key_id__init(&id[i]);
 		id[i].has_keyid = 1;
 		id[i].keyid.data = (uint8_t *)(uintptr_t)ids[i];
 		id[i].keyid.len = lens[i];
@@ -223,8 +232,8 @@ int
 wa_askey_request_parse(const uint8_t *p, size_t len, struct arena *a,
     const uint8_t **ids, size_t *lens, size_t max, const char **why)
 {
-	Waaskey__ProtocolMessage *pm;
-	Waaskey__KeyRequest	*kr;
+	Wae2e__Message__ProtocolMessage		*pm;
+	Wae2e__Message__AppStateSyncKeyRequest	*kr;
 	size_t			 i, n = 0;
 	int			 rc;
 

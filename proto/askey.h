@@ -4,7 +4,8 @@
  * (protocol-features.md 2.3, protocol.md 13.1): reading the phone's
  * protocolMessage APP_STATE_SYNC_KEY_SHARE (type 6) and building our
  * APP_STATE_SYNC_KEY_REQUEST (type 7), and the reverse of each for the
- * simulator and the tests.  Schema: proto/askey.proto.  Pure functions
+ * simulator and the tests.  Schema: proto/e2e.proto (Message.
+ * AppStateSyncKey*, ProtocolMessage fields 7 and 8).  Pure functions
  * over caller buffers, depth- and size-capped; callable from any thread.
  */
 #ifndef WA_ASKEY_H
