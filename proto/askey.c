@@ -14,19 +14,6 @@
 #include "proto/e2e.pb-c.h"
 #include "proto/pb.h"
 
-static void *
-pb_alloc(void *data, size_t size)
-{
-	return arena_alloc(data, size);
-}
-
-static void
-pb_free(void *data, void *p)
-{
-	(void)data;
-	(void)p;	/* freed with the arena */
-}
-
 static void
 set_why(const char **why, const char *s)
 {
@@ -34,24 +21,16 @@ set_why(const char **why, const char *s)
 		*why = s;
 }
 
-static void
-pack_append(const ProtobufCMessage *m, struct buf *out)
-{
-	size_t	 n = protobuf_c_message_get_packed_size(m);
-
-	buf_reserve(out, n);
-	out->len += protobuf_c_message_pack(m, out->p + out->len);
-}
-
 /* p[0..len) as a Message holding a protocolMessage of type type. */
 static int
 unpack(const uint8_t *p, size_t len, struct arena *a, int32_t type,
     Wae2e__Message__ProtocolMessage **out, const char **why)
 {
-	ProtobufCAllocator	 al = { pb_alloc, pb_free, a };
+	ProtobufCAllocator	 al;
 	Wae2e__Message		*m;
 	int			 rc;
 
+	wa_pb_arena_allocator(a, &al);
 	if ((rc = wa_pb_check(&wae2e__message__descriptor, p, len,
 	    WA_PB_MAX_DEPTH)) != 0) {
 		set_why(why, "Message is not well-formed protobuf");
@@ -187,7 +166,7 @@ wa_askey_share_build(const struct wa_askey *keys, size_t n, struct buf *out)
 	pm.type = WA_ASKEY_PROTO_SHARE;
 	pm.appstatesynckeyshare = &ks;
 	m.protocolmessage = &pm;
-	pack_append(&m.base, out);
+	wa_pb_pack_append(&m.base, out);
 	return 0;
 }
 
@@ -224,7 +203,7 @@ wa_askey_request(const uint8_t *const *ids, const size_t *lens, size_t n,
 	pm.type = WA_ASKEY_PROTO_REQUEST;
 	pm.appstatesynckeyrequest = &kr;
 	m.protocolmessage = &pm;
-	pack_append(&m.base, out);
+	wa_pb_pack_append(&m.base, out);
 	return 0;
 }
 

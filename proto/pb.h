@@ -37,4 +37,14 @@ MUST_CHECK int	wa_pb_check(const ProtobufCMessageDescriptor *d,
 MUST_CHECK int	wa_pb_unpack(const ProtobufCMessageDescriptor *d,
 		    const uint8_t *p, size_t len, ProtobufCMessage **out);
 
+struct arena;
+struct buf;
+
+/* *out: a protobuf-c allocator over arena a, for unpacking into it (its
+ * free does nothing: all goes with the arena). */
+void		wa_pb_arena_allocator(struct arena *a, ProtobufCAllocator *out);
+
+/* Append m packed to *out. */
+void		wa_pb_pack_append(const ProtobufCMessage *m, struct buf *out);
+
 #endif

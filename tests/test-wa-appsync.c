@@ -794,6 +794,22 @@ answer_one(struct fixture *f, const struct ans_coll *one)
 	answer(f, s->id, c, n);
 }
 
+/* Logged in, and critical_unblock_low answered with the phone's snapshot
+ * of a (bad: its MAC corrupted) in *ref, as *c; the media hosts given. */
+static void
+snapshot_asked(struct fixture *f, const struct wa_as_action *a, bool bad,
+    struct buf *ref, struct ans_coll *c)
+{
+	wa_appsync_online(f->s);
+	phone_snapshot(f, WA_AS_CRITICAL_UNBLOCK_LOW, a, 1, bad, ref);
+	memset(c, 0, sizeof(*c));
+	c->name = "critical_unblock_low";
+	c->version = 1;
+	c->snapshot = ref;
+	answer_one(f, c);
+	answer_media_conn(f);
+}
+
 static void
 test_wa_appsync_snapshot__is_downloaded_verified_and_committed__with_one_event(
     void **state)
@@ -1012,14 +1028,7 @@ test_wa_appsync_bad_snapshot_mac__recovers__when_the_next_snapshot_is_good(
 	struct buf		 ref = BUF_INIT;
 	struct ans_coll		 c;
 
-	wa_appsync_online(f->s);
-	phone_snapshot(f, WA_AS_CRITICAL_UNBLOCK_LOW, &a0, 1, true, &ref);
-	memset(&c, 0, sizeof(c));
-	c.name = "critical_unblock_low";
-	c.version = 1;
-	c.snapshot = &ref;
-	answer_one(f, &c);
-	answer_media_conn(f);
+	snapshot_asked(f, &a0, true, &ref, &c);
 	serve(f, 200);
 	assert_int_equal(f->fs.commits, 0);
 	assert_int_equal(f->fs.resets, 1);
@@ -1136,14 +1145,7 @@ test_wa_appsync_offline__cancels_the_download__and_the_next_login_resumes(
 	struct buf		 ref = BUF_INIT;
 	struct ans_coll		 c;
 
-	wa_appsync_online(f->s);
-	phone_snapshot(f, WA_AS_CRITICAL_UNBLOCK_LOW, &a0, 1, false, &ref);
-	memset(&c, 0, sizeof(c));
-	c.name = "critical_unblock_low";
-	c.version = 1;
-	c.snapshot = &ref;
-	answer_one(f, &c);
-	answer_media_conn(f);
+	snapshot_asked(f, &a0, false, &ref, &c);
 	assert_true(f->get.live);
 	wa_appsync_offline(f->s);
 	assert_false(f->get.live);
@@ -1169,14 +1171,7 @@ test_wa_appsync_store_full__stops_and_says_so_once(void **state)
 	struct ans_coll		 c;
 	size_t			 before;
 
-	wa_appsync_online(f->s);
-	phone_snapshot(f, WA_AS_CRITICAL_UNBLOCK_LOW, &a0, 1, false, &ref);
-	memset(&c, 0, sizeof(c));
-	c.name = "critical_unblock_low";
-	c.version = 1;
-	c.snapshot = &ref;
-	answer_one(f, &c);
-	answer_media_conn(f);
+	snapshot_asked(f, &a0, false, &ref, &c);
 	f->fs.fail = -ENOSPC;
 	before = f->nsent;
 	serve(f, 200);
