@@ -320,8 +320,9 @@ delete_msg(struct as_run *r, const struct store_as_action *a)
 	return store_q_chat_refresh(r->s, a->jid);
 }
 
-/* Clear chat a up to its bound (starred rows kept unless keep_starred is
- * false), or delete it: then its row goes too when no message is left. */
+/* Clear chat a up to its bound (starred rows kept unless starred_too),
+ * or delete it (drop_chat): then its row goes too when no message is
+ * left. */
 static int
 clear_chat(struct as_run *r, const struct store_as_action *a, bool starred_too,
     bool drop_chat)

@@ -250,7 +250,8 @@ store_chat_mark_read(struct store *s, const char *jid, size_t max,
 		return rc;
 	if ((rc = take_unread(s, jid, max, &r, &k, &more)) == 0 &&
 	    (rc = store_q_prep(s, &st, "UPDATE chat SET unread = 0,"
-	    " last_read_rowid = last_rowid WHERE jid = ?1")) == 0) {
+	    " marked_unread = 0, last_read_rowid = last_rowid"
+	    " WHERE jid = ?1")) == 0) {
 		store_q_bind_str(st, 1, jid);
 		if ((rc = store_q_run(s, st, "marking a chat read")) >= 0)
 			rc = store_q_preview_sync(s, jid, false, NULL);

@@ -168,9 +168,9 @@ enum store_as_kind {
 
 /*
  * One decoded action.  Every pointer is borrowed for the call; NULL
- * strings read as "".  Which fields each kind reads, and what it does
- * (SET; a REMOVE is !remove's opposite only where said, else ignored
- * as [WM] does):
+ * strings read as "".  Which fields each kind reads, and what its SET
+ * does (a REMOVE does something only where said; elsewhere it is
+ * ignored, as [WM] ignores it, and changes nothing):
  *
  *  CONTACT, LID_CONTACT: jid (a user JID, required) gets full_name as
  *	its address-book name (contact.name) and first_name; REMOVE clears

@@ -793,7 +793,8 @@ struct store_msg_ref {
 };
 
 /*
- * The user read chat jid: its unread count becomes 0, last_read_rowid
+ * The user read chat jid: its unread count becomes 0, its "marked
+ * unread" flag (app state, migration 14) is cleared, last_read_rowid
  * its newest message, and up to max (1..STORE_MSG_PAGE_MAX) of the oldest
  * incoming RECEIVED messages move to READ and are returned in
  * (*ids, *n) (freed with store_msg_refs_free()), oldest first, so the

@@ -119,3 +119,4 @@ include tests/shellsend17.mk
 include $(srcdir)/tests/reactnames17.mk
 include tests/drafts17.mk
 include tests/appstate.mk
+include tests/appstate-store.mk

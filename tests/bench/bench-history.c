@@ -56,6 +56,7 @@
 #include <sqlite3.h>
 
 #include "alloc-count.h"
+#include "sqlite-count.h"
 #include "base/err.h"
 #include "store/store-int.h"
 #include "store/store.h"
@@ -682,52 +683,15 @@ measure(op_fn fn, struct hctx *c, unsigned long samples, unsigned long iters)
 	return r;
 }
 
-/* SQLite's own allocations, as in tests/bench/bench.c. */
-static sqlite3_mem_methods	 sq_def;
-static bool			 sq_counting;
-static uint64_t			 sq_calls;
-
-static void *
-sq_malloc(int n)
-{
-	if (sq_counting)
-		sq_calls++;
-	return sq_def.xMalloc(n);
-}
-
-static void *
-sq_realloc(void *p, int n)
-{
-	if (sq_counting)
-		sq_calls++;
-	return sq_def.xRealloc(p, n);
-}
-
-static void
-sqlite_count_install(void)
-{
-	static sqlite3_mem_methods	 m;
-
-	if (sqlite3_config(SQLITE_CONFIG_GETMALLOC, &sq_def) != SQLITE_OK)
-		die("sqlite3_config(SQLITE_CONFIG_GETMALLOC) failed", NULL);
-	m = sq_def;
-	m.xMalloc = sq_malloc;
-	m.xRealloc = sq_realloc;
-	if (sqlite3_config(SQLITE_CONFIG_MALLOC, &m) != SQLITE_OK)
-		die("sqlite3_config(SQLITE_CONFIG_MALLOC) failed", NULL);
-}
-
 static void
 count_one(op_fn fn, struct hctx *c, struct alloc_count *ac, uint64_t *sq)
 {
-	sq_calls = 0;
-	sq_counting = true;
+	sqlite_count_start();
 	alloc_count_start();
 	if (fn(c) != 0)
 		die("operation failed", NULL);
 	alloc_count_stop(ac);
-	sq_counting = false;
-	*sq = sq_calls;
+	*sq = sqlite_count_stop();
 }
 
 struct run_opts {
@@ -940,7 +904,8 @@ main(int argc, char **argv)
 	else if (strcmp(cmd, "graft") == 0 && optind == argc - 2)
 		graft(argv[optind], argv[optind + 1]);
 	else if (strcmp(cmd, "run") == 0 && optind == argc - 1) {
-		sqlite_count_install();
+		if (!sqlite_count_install())
+			die("sqlite3_config(SQLITE_CONFIG_MALLOC) failed", NULL);
 		run(argv[optind], &o);
 	} else
 		usage();

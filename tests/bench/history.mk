@@ -9,7 +9,8 @@
 # Include after tests/bench/local.mk (EXTRA_PROGRAMS, BENCH_OPT).
 EXTRA_PROGRAMS += tests/bench/bench-history
 tests_bench_bench_history_SOURCES = tests/bench/bench-history.c \
-	tests/bench/alloc-count.c tests/bench/alloc-count.h
+	tests/bench/alloc-count.c tests/bench/alloc-count.h \
+	tests/bench/sqlite-count.c tests/bench/sqlite-count.h
 tests_bench_bench_history_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(SQLITE_CFLAGS)
 tests_bench_bench_history_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
