@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		10	/* 2: notice_kind and
+#define EV_WIRE_VERSION		11	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -44,8 +44,11 @@ struct buf;
 					 * EV_PAGE_FROM, unread in
 					 * CMD_LOAD_PAGE; 8: CMD_DRAFT,
 					 * draft in EV_CHATS' chats; 9:
-					 * CMD_PEEK, peek in EV_CHATS; 10:
-					 * EV_APP_STATE;
+					 * CMD_PEEK, peek in EV_CHATS;
+					 * 10: muted_until, pinned_ms,
+					 * archived in EV_CHATS' chats, its
+					 * people, people in
+					 * CMD_LOAD_CHATS; 11: EV_APP_STATE;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

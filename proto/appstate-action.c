@@ -104,6 +104,9 @@ msg_index(char **parts, size_t n, struct wa_as_action *out)
 	return true;
 }
 
+/* muted with a negative end: forever (-1); with a positive one: until
+ * then (ms); with none or 0: forever too ([WM] would read 0 as an end in
+ * 1970, i.e. not muted; we never send it, see enc_chat_kinds()). */
 static int64_t
 mute_end(const Waas__MuteAction *m)
 {
@@ -315,9 +318,9 @@ enc_chat_kinds(struct enc *e, const struct wa_as_action *a)
 		waas__mute_action__init(&e->u.mute);
 		e->u.mute.has_muted = true;
 		e->u.mute.muted = a->flag;
-		if (a->flag && a->mute_end_ms != 0) {
+		if (a->flag) {	/* no end (0) is sent as forever (-1) */
 			e->u.mute.has_muteendtimestamp = true;
-			e->u.mute.muteendtimestamp = a->mute_end_ms < 0 ? -1 :
+			e->u.mute.muteendtimestamp = a->mute_end_ms <= 0 ? -1 :
 			    a->mute_end_ms;
 		}
 		e->v.muteaction = &e->u.mute;

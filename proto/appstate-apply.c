@@ -259,7 +259,8 @@ static int
 apply_check(const struct wa_as_apply_in *in, const struct wa_as_state *st)
 {
 	if ((unsigned)in->coll >= WA_AS_NCOLL || in->key_fn == NULL ||
-	    (!in->snapshot && in->mac_fn == NULL))
+	    (!in->snapshot && in->mac_fn == NULL) ||
+	    (in->records == NULL && in->n_records > 0))
 		return -EINVAL;
 	if (in->key_id == NULL || in->key_id_len == 0 ||
 	    in->key_id_len > WA_AS_KEY_ID_MAX || in->snapshot_mac == NULL ||
@@ -303,7 +304,7 @@ wa_as_apply(struct arena *a, const struct wa_as_apply_in *in,
     struct wa_as_state *state, struct wa_as_apply_out *out)
 {
 	struct keycache		 main = { 0 }, rec = { 0 };
-	struct as_cbc		 cbc = { 0 };
+	struct as_cbc		 cbc = AS_CBC_INIT;
 	struct wa_as_mutation	*mu;
 	struct wa_as_change	*ch = NULL;
 	uint8_t			 hash[WA_AS_HASH_LEN];

@@ -135,7 +135,7 @@ wa_as_patch_encode(struct arena *a, const struct wa_as_keys *keys,
     struct buf *out_patch, struct wa_as_state *new_state,
     struct wa_as_change **changes, size_t *n_changes)
 {
-	struct as_cbc		 cbc = { 0 };
+	struct as_cbc		 cbc = AS_CBC_INIT;
 	struct wa_as_record	*rec;
 	struct wa_as_mutation	*mu;
 	struct wa_as_change	*ch;

@@ -28,10 +28,14 @@ int	as_pb_unpack(struct arena *a, const ProtobufCMessageDescriptor *d,
 /* A copy of s[0..len) with a NUL after it, in a. */
 char	*as_strndup(struct arena *a, const void *s, size_t len);
 
-/* An OpenSSL AES-256-CBC context kept across records; zero it to start,
- * as_cbc_release() when done. */
+/* An OpenSSL AES-256-CBC context kept across records, its key schedule
+ * redone only when the key or direction changes; set up with
+ * AS_CBC_INIT, as_cbc_release() when done (wipes the key). */
+#define AS_CBC_INIT	{ NULL, { 0 }, -1 }
 struct as_cbc {
 	void	*ctx;		/* EVP_CIPHER_CTX; NULL until first use */
+	uint8_t	 key[32];	/* the key ctx is set up with */
+	int	 dir;		/* 1 encrypt, 0 decrypt, -1 none yet */
 };
 
 /* AES-256-CBC of in[0..len) (whole blocks) into out (may equal in),

@@ -297,18 +297,18 @@ unicode_escape(const char *s, size_t len, size_t *i, uint32_t *cp)
 	return *cp == 0 ? WC_EPROTO : 0;
 }
 
-/* One string at json[*i] (its opening quote), decoded into o (room for
- * len bytes: a decoded string is never longer than its JSON). */
+/* One string at s[*i] (its opening quote), decoded into o (room for
+ * len + 1 bytes: a decoded string is never longer than its JSON). */
 static int
 json_string(const char *s, size_t len, size_t *i, char *o, size_t *o_len)
 {
-	size_t	 k = 0, start;
+	size_t	 k = 0;
 	int	 rc;
 
 	if (*i >= len || s[*i] != '"')
 		return (*i < len && (s[*i] == '[' || s[*i] == '{')) ?
 		    WC_EDEPTH : WC_EPROTO;
-	start = ++*i;
+	++*i;
 	while (*i < len && s[*i] != '"') {
 		unsigned char	 c = (unsigned char)s[*i];
 		uint32_t	 cp;
@@ -342,7 +342,6 @@ json_string(const char *s, size_t len, size_t *i, char *o, size_t *o_len)
 	}
 	if (*i >= len)
 		return WC_EPROTO;
-	(void)start;
 	++*i;	/* the closing quote */
 	if (!as_utf8_ok((const uint8_t *)o, k))
 		return WC_EPROTO;
@@ -356,6 +355,7 @@ wa_as_index_parse(struct arena *a, const char *json, size_t len,
     char ***parts, size_t *n)
 {
 	char		*v[WA_AS_INDEX_MAX_PARTS];
+	char		 tmp[WA_AS_INDEX_MAX_LEN + 1];
 	size_t		 i = 1, k = 0, olen;
 	char		**out;
 	int		 rc;
@@ -371,10 +371,11 @@ wa_as_index_parse(struct arena *a, const char *json, size_t len,
 		for (;;) {
 			if (k == WA_AS_INDEX_MAX_PARTS)
 				return WC_ETOOBIG;
-			v[k] = arena_alloc(a, len);
-			if ((rc = json_string(json, len, &i, v[k], &olen)) != 0)
+			/* Decoded on the stack, then only its own length
+			 * into the arena. */
+			if ((rc = json_string(json, len, &i, tmp, &olen)) != 0)
 				return rc;
-			k++;
+			v[k++] = as_strndup(a, tmp, olen);
 			if (i < len && json[i] == ',') {
 				i++;
 				continue;

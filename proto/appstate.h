@@ -233,7 +233,9 @@ struct wa_as_action {
 	char		*participant;	/* index[4]; NULL when "0" */
 	bool		 flag;		/* muted, pinned, archived, read,
 					 * starred, locked, unarchiveChats */
-	int64_t		 mute_end_ms;	/* -1 forever, 0 none, else ms */
+	int64_t		 mute_end_ms;	/* -1 forever, 0 none (not muted),
+					 * else until then, ms; muted with
+					 * no end on the wire reads -1 */
 	char		*full_name;	/* contact, lid_contact */
 	char		*first_name;	/* contact, lid_contact */
 	char		*lid;		/* contact's lidJID */
@@ -439,9 +441,15 @@ struct wa_as_apply_out {
  *   WC_EASPATCHMAC  patch MAC mismatch (both: discard the collection's
  *                   state and fetch a snapshot, 2.6);
  *   WC_ESTATE       a patch version <= state->version;
- *   WC_EPROTO       no key ID, no MACs, a record of the wrong sizes;
- *   WC_ETOOBIG      more than WA_AS_MAX_SNAPSHOT_RECORDS records;
+ *   WC_EPROTO       no key ID or one above WA_AS_KEY_ID_MAX, no
+ *                   snapshot MAC (or, for a patch, patch MAC);
+ *   WC_ETOOBIG      more than WA_AS_MAX_PATCH_RECORDS records in a patch,
+ *                   WA_AS_MAX_SNAPSHOT_RECORDS in a snapshot;
+ *   -EINVAL         coll not one of the five, key_fn NULL, mac_fn NULL
+ *                   for a patch, records NULL with n_records > 0;
  *   WC_ECRYPTO;     and any < 0 from key_fn or mac_fn, as is.
+ * The records must come from the parsers (their sizes are checked
+ * there, not again here).
  */
 MUST_CHECK int	wa_as_apply(struct arena *a, const struct wa_as_apply_in *in,
 		    struct wa_as_state *state, struct wa_as_apply_out *out);
@@ -466,7 +474,8 @@ int		 wa_as_action_version(enum wa_as_action_kind k);
  * except for PUSH_NAME, whose push_name is required); msg_id required for
  * STAR and DELETE_MSG_FOR_ME; a NULL participant is written "0";
  * range_last_s > 0 adds messageRange{lastMessageTimestamp}.  MUTE with
- * flag: mute_end_ms (-1 forever); without: no end.  Returns 0.  Errors:
+ * flag: mute_end_ms (ms; -1 or 0: forever, sent as -1); without: no
+ * end.  Returns 0.  Errors:
  * -EINVAL (kind not sendable, a required field NULL, a string not valid
  * UTF-8 or longer than the index allows: WA_AS_INDEX_MAX_LEN); *out and
  * *index_json untouched on error.

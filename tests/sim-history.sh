@@ -12,14 +12,7 @@
 . "${top_srcdir:-.}/tests/sim-interop/node.sh"
 
 need openssl curl "${NODE:-node}"
-if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
-    -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
-    -subj /CN=localhost -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
-    >"$tmp/openssl.log" 2>&1; then
-	echo "Bail out! cannot make a test certificate"
-	diag "$tmp/openssl.log"
-	exit 1
-fi
+test_cert
 if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" \
     --history-chats 12 --history-messages 400 --history-seed 9 \
     --history-chunk 100; then
@@ -112,25 +105,7 @@ reports=$(grep -l -E 'Sanitizer|runtime error:' "$tmp"/*.err 2>/dev/null)
 check "no sanitizer report" test -z "$reports" || for f in $reports; do diag "$f"; done
 
 # The Baileys part, numbered on from here.
-(SIM_TLS_CERT="$tmp/cert.pem" SIM_TLS_KEY="$tmp/key.pem" \
-    NODE_EXTRA_CA_CERTS="$tmp/cert.pem" sim_node_run baileys-history.mjs) \
-    >"$tmp/node.tap" 2>"$tmp/node.err"
-node_rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*)
-		ok "${line#ok [0-9]* - }" ;;
-	"not ok "*)
-		not_ok "${line#not ok [0-9]* - }" ;;
-	"Bail out!"*)
-		echo "$line"
-		exit 1 ;;
-	1..*)
-		;;
-	*)
-		echo "$line" ;;
-	esac
-done <"$tmp/node.tap"
-check "the Baileys scenario exits 0" test "$node_rc" -eq 0
-[ "$node_rc" -eq 0 ] || diag "$tmp/node.err"
+SIM_TLS_CERT=$tmp/cert.pem SIM_TLS_KEY=$tmp/key.pem NODE_EXTRA_CA_CERTS=$tmp/cert.pem
+export SIM_TLS_CERT SIM_TLS_KEY NODE_EXTRA_CA_CERTS
+sim_node_tap baileys-history.mjs
 finish_tap

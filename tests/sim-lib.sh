@@ -207,6 +207,21 @@ queued_after() {
 }
 
 # sim_start [OPTION]...: start the sim; sets PORT, APORT, URL, ADMIN.
+# test_cert: a self-signed certificate for localhost and 127.0.0.1 in
+# $tmp/cert.pem, its key in $tmp/key.pem; a Bail out! when openssl
+# cannot make one.
+test_cert() {
+	if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+	    -nodes -keyout "$tmp/key.pem" -out "$tmp/cert.pem" -days 2 \
+	    -subj /CN=localhost \
+	    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+	    >"$tmp/openssl.log" 2>&1; then
+		echo "Bail out! cannot make a test certificate"
+		diag "$tmp/openssl.log"
+		exit 1
+	fi
+}
+
 sim_start() {
 	# Empty the last sim's output first: the redirection below happens in
 	# the background job, and until it does the wait could read the old

@@ -41,23 +41,5 @@ sim_stop
 check "wachat-sim exits cleanly" test "$status" -eq 0
 
 # The Baileys part, numbered on from here.
-(sim_node_run baileys-route.mjs) >"$tmp/node.tap" 2>"$tmp/node.err"
-node_rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*)
-		ok "${line#ok [0-9]* - }" ;;
-	"not ok "*)
-		not_ok "${line#not ok [0-9]* - }" ;;
-	"Bail out!"*)
-		echo "$line"
-		exit 1 ;;
-	1..*)
-		;;
-	*)
-		echo "$line" ;;
-	esac
-done <"$tmp/node.tap"
-check "the Baileys scenario exits 0" test "$node_rc" -eq 0
-[ "$node_rc" -eq 0 ] || diag "$tmp/node.err"
+sim_node_tap baileys-route.mjs
 finish_tap

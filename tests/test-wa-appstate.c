@@ -798,6 +798,43 @@ test_wa_as_apply__fails__on_a_missing_key_naming_it(void **state)
 	arena_release(&a);
 }
 
+static void
+test_wa_as_apply__refuses__bad_arguments_before_any_lookup(void **state)
+{
+	struct wa_as_state	 st = { 0 };
+	struct wa_as_patch	 p;
+	struct wa_as_apply_in	 in;
+	struct wa_as_apply_out	 out;
+	struct fake		 f;
+	struct arena		 a;
+
+	(void)state;
+	fake_init(&f);
+	arena_init(&a, 1 << 16);
+	one_patch(&a, &f, &p);
+	f.key_calls = 0;
+	apply_in(&in, &f, WA_AS_NCOLL, &p, 1);
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), -EINVAL);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.mac_fn = NULL;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), -EINVAL);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.records = NULL;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), -EINVAL);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.patch_mac = NULL;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), WC_EPROTO);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.key_id_len = WA_AS_KEY_ID_MAX + 1;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), WC_EPROTO);
+	apply_in(&in, &f, WA_AS_REGULAR_HIGH, &p, 1);
+	in.n_records = WA_AS_MAX_PATCH_RECORDS + 1;
+	assert_int_equal(wa_as_apply(&a, &in, &st, &out), WC_ETOOBIG);
+	assert_int_equal(f.key_calls, 0);
+	assert_int_equal(st.version, 0);
+	arena_release(&a);
+}
+
 /* ---- hand-made records for faults inside a verified patch ---- */
 
 struct hand {
@@ -886,6 +923,27 @@ hand_macs(const struct wa_as_keys *k, const struct wa_as_record *r, size_t n,
 	wa_as_patch_mac(k, smac, vms, n, version, c, pmac);
 }
 
+/* in for records r[0..n) under KEY_ID with the given MACs. */
+static void
+hand_in(struct wa_as_apply_in *in, struct fake *f, enum wa_as_coll c,
+    const struct wa_as_record *r, size_t n, uint64_t version,
+    const uint8_t *smac, const uint8_t *pmac)
+{
+	memset(in, 0, sizeof(*in));
+	in->coll = c;
+	in->records = r;
+	in->n_records = n;
+	in->key_id = KEY_ID;
+	in->key_id_len = sizeof(KEY_ID);
+	in->version = version;
+	in->snapshot_mac = smac;
+	in->patch_mac = pmac;
+	in->key_fn = fake_key;
+	in->key_arg = f;
+	in->mac_fn = fake_mac;
+	in->mac_arg = f;
+}
+
 static void
 test_wa_as_apply__reports__a_bad_record_and_applies_the_rest(void **state)
 {
@@ -920,18 +978,7 @@ test_wa_as_apply__reports__a_bad_record_and_applies_the_rest(void **state)
 		    im, &h[i], &r[i]);
 	}
 	hand_macs(&k, r, 5, 1, WA_AS_REGULAR_HIGH, smac, pmac);
-	in.coll = WA_AS_REGULAR_HIGH;
-	in.records = r;
-	in.n_records = 5;
-	in.key_id = KEY_ID;
-	in.key_id_len = sizeof(KEY_ID);
-	in.version = 1;
-	in.snapshot_mac = smac;
-	in.patch_mac = pmac;
-	in.key_fn = fake_key;
-	in.key_arg = &f;
-	in.mac_fn = fake_mac;
-	in.mac_arg = &f;
+	hand_in(&in, &f, WA_AS_REGULAR_HIGH, r, 5, 1, smac, pmac);
 	assert_int_equal(wa_as_apply(&a, &in, &st, &out), 0);
 	assert_int_equal(st.version, 1);
 	assert_int_equal(out.mutations[0].err, 0);
@@ -998,18 +1045,7 @@ test_wa_as_apply__reports__bad_padding_after_a_good_mac(void **state)
 	    h.value + 48);
 	r.value_len = 80;
 	hand_macs(&k, &r, 1, 1, WA_AS_REGULAR_HIGH, smac, pmac);
-	in.coll = WA_AS_REGULAR_HIGH;
-	in.records = &r;
-	in.n_records = 1;
-	in.key_id = KEY_ID;
-	in.key_id_len = sizeof(KEY_ID);
-	in.version = 1;
-	in.snapshot_mac = smac;
-	in.patch_mac = pmac;
-	in.key_fn = fake_key;
-	in.key_arg = &f;
-	in.mac_fn = fake_mac;
-	in.mac_arg = &f;
+	hand_in(&in, &f, WA_AS_REGULAR_HIGH, &r, 1, 1, smac, pmac);
 	assert_int_equal(wa_as_apply(&a, &in, &st, &out), 0);
 	assert_int_equal(out.mutations[0].err, WC_EPADDING);
 	assert_null(out.mutations[0].value_plain);
@@ -1048,18 +1084,8 @@ test_wa_as_apply__snapshot__starts_from_zero_and_resets(void **state)
 	memset(f.map[0].vm, 0x33, 32);
 	st.version = 200;
 	memset(st.hash, 0x77, sizeof(st.hash));
-	in.coll = WA_AS_REGULAR_LOW;
+	hand_in(&in, &f, WA_AS_REGULAR_LOW, &r, 1, 77, smac, NULL);
 	in.snapshot = true;
-	in.records = &r;
-	in.n_records = 1;
-	in.key_id = KEY_ID;
-	in.key_id_len = sizeof(KEY_ID);
-	in.version = 77;
-	in.snapshot_mac = smac;
-	in.key_fn = fake_key;
-	in.key_arg = &f;
-	in.mac_fn = fake_mac;
-	in.mac_arg = &f;
 	assert_int_equal(wa_as_apply(&a, &in, &st, &out), 0);
 	assert_int_equal(st.version, 77);
 	assert_memory_equal(st.hash, hash, 128);
@@ -1309,6 +1335,26 @@ test_wa_as_action_encode__refuses__what_it_cannot_send(void **state)
 	assert_int_equal(wa_as_action_encode(&a, 1, &b, &json), 0);
 	assert_string_equal(json, "[\"setting_pushName\"]");
 	free(json);
+	/* Muted with no end goes out as forever (-1), never as 0. */
+	{
+		Waas__SyncActionData	*d;
+
+		b.len = 0;
+		a.kind = WA_AS_ACT_MUTE;
+		a.chat = "1@s.whatsapp.net";
+		a.flag = true;
+		a.mute_end_ms = 0;
+		assert_int_equal(wa_as_action_encode(&a, 7, &b, &json), 0);
+		free(json);
+		d = waas__sync_action_data__unpack(NULL, b.len, b.p);
+		assert_non_null(d);
+		assert_non_null(d->value->muteaction);
+		assert_true(d->value->muteaction->has_muteendtimestamp);
+		assert_int_equal(d->value->muteaction->muteendtimestamp, -1);
+		assert_int_equal(d->value->timestamp, 7);
+		assert_int_equal(d->version, 2);
+		waas__sync_action_data__free_unpacked(d, NULL);
+	}
 	buf_release(&b);
 }
 
@@ -1329,6 +1375,7 @@ main(void)
 		cmocka_unit_test(test_wa_as_apply__looks_back__nearest_first_within_a_patch),
 		cmocka_unit_test(test_wa_as_apply__fails__on_each_mac_leaving_the_state),
 		cmocka_unit_test(test_wa_as_apply__fails__on_a_missing_key_naming_it),
+		cmocka_unit_test(test_wa_as_apply__refuses__bad_arguments_before_any_lookup),
 		cmocka_unit_test(test_wa_as_apply__reports__a_bad_record_and_applies_the_rest),
 		cmocka_unit_test(test_wa_as_apply__reports__bad_padding_after_a_good_mac),
 		cmocka_unit_test(test_wa_as_apply__snapshot__starts_from_zero_and_resets),

@@ -119,6 +119,14 @@ ctl contact 15550000003 100000000000003 "Alice" $PN --chatty 45
 ctl contact 15550000004 100000000000004 "Bob" $PN
 # The phone's history of years of chats, sent to wachat once linked.
 ctl history-set $PN 40 3000 1
+# The phone's app state (tests/sim/README.md), shared with wachat once
+# linked: its address book holds every contact (made above); chatty
+# Alice is muted for good, Bob for 8 hours, Echo pinned, and the oldest
+# chat of the history archived.
+ctl appstate-mute $PN 15550000003@s.whatsapp.net always
+ctl appstate-mute $PN 15550000004@s.whatsapp.net +28800
+ctl appstate-pin $PN 15550000002@s.whatsapp.net on
+ctl appstate-archive $PN 15557000032@s.whatsapp.net on
 
 # The phone: once the QR has been on screen for a few seconds, scan it.
 # Each wait runs in the background so that TERM (the demo ending) stops

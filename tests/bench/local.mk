@@ -75,3 +75,4 @@ bench-group:
 	$(SHELL) $(top_srcdir)/tests/bench/run-group.sh
 bench: bench-group
 .PHONY: bench-group
+include tests/bench/appstate-proto.mk

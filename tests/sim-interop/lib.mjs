@@ -48,6 +48,25 @@ export function finish() {
 	return failed === 0 ? 0 : 1;
 }
 
+// Baileys 7.0.0-rc14 downloads history and app-state blobs from its fixed
+// mmg.whatsapp.net (lib/Utils/messages-media.js getUrlFromDirectPath)
+// with the global fetch: send those URLs to the sim's media host on port
+// instead (path and query unchanged).  Returns a counter: .count is how
+// many went there.
+export function redirectMedia(port) {
+	const realFetch = globalThis.fetch;
+	const counter = { count: 0 };
+	globalThis.fetch = (url, opts) => {
+		const u = String(url);
+		if (u.startsWith('https://mmg.whatsapp.net/')) {
+			counter.count++;
+			return realFetch(`https://127.0.0.1:${port}/${u.slice('https://mmg.whatsapp.net/'.length)}`, opts);
+		}
+		return realFetch(url, opts);
+	};
+	return counter;
+}
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // Resolve with p's value, or reject after ms.

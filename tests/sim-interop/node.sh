@@ -22,3 +22,28 @@ sim_node_run() {
 	fi
 	exec "$node" "$dir/$1"
 }
+
+# sim_node_tap SCRIPT: run tests/sim-interop/SCRIPT (sim_node_run) and
+# number its TAP lines on from this test's (tests/sim-lib.sh ok and
+# not_ok); a Bail out! ends the test; then checks that it exited 0.
+sim_node_tap() {
+	(sim_node_run "$1") >"$tmp/node.tap" 2>"$tmp/node.err"
+	snt_rc=$?
+	while IFS= read -r snt_line; do
+		case $snt_line in
+		"ok "*)
+			ok "${snt_line#ok [0-9]* - }" ;;
+		"not ok "*)
+			not_ok "${snt_line#not ok [0-9]* - }" ;;
+		"Bail out!"*)
+			echo "$snt_line"
+			exit 1 ;;
+		1..*)
+			;;
+		*)
+			echo "$snt_line" ;;
+		esac
+	done <"$tmp/node.tap"
+	check "the Baileys scenario ($1) exits 0" test "$snt_rc" -eq 0
+	[ "$snt_rc" -eq 0 ] || diag "$tmp/node.err"
+}

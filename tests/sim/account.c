@@ -110,6 +110,8 @@ sim_account_add(struct sim *s, const char *pn, const char *lid,
 	sim_log(s, "account %s: %s lid %s with %zu prekeys", contact ?
 	    "contact" : "created", a->pn, a->lid, a->keys.nprekeys);
 	*out = a;
+	if (contact)
+		sim_as_contact(s, a);	/* its owner's address book */
 	if (!contact && s->opt.hist_chats > 0) {
 		/* --history-chats: every account's phone holds a history. */
 		struct sim_hist_cfg	 cfg = {
@@ -166,6 +168,7 @@ sim_accounts_free(struct sim *s)
 		}
 		sim_phone_free(a->phone);
 		sim_hist_free(a);
+		sim_as_free(a);
 		sim_signal_keys_release(&a->keys);
 		free(a);
 	}

@@ -181,6 +181,7 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_string(s->opt.group_pn ? "pn" : "lid"));
 	json_object_object_add(o, "knobs", knobs_json(s));
 	json_object_object_add(o, "history", sim_hist_status_json(s));
+	json_object_object_add(o, "appstate", sim_as_status_json(s));
 	json_object_object_add(o, "tokens", sim_tok_status_json(s));
 	sim_offline_status_json(s, o);
 	/* issue 16's loops (loops.c): its own block */
@@ -1147,6 +1148,7 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 		return st;
 	if ((st = sim_group_admin(s, p, req->query, a.in, post, out)) == 0 &&
 	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0 &&
+	    (st = sim_as_admin(s, p, req->query, a.in, post, out)) == 0 &&
 	    (st = sim_tok_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_loops_admin(s, p, a.in, post, out)) == 0)
 		st = admin_route(s, &a, p, post ? A_POST : A_GET, out);

@@ -101,6 +101,19 @@ ctl_usage(FILE *f)
 "  history-status                  the history counters\n"
 "  history-media-delay MS          the media host waits MS ms before each\n"
 "                                  answer\n"
+"  appstate PN                     PN's app state: keys, collections (version,\n"
+"                                  hash, patches, decoded actions)\n"
+"  appstate-contact PN JID NAME    the phone renames a contact\n"
+"  appstate-mute PN CHAT [always|off|+SECONDS|END_MS]\n"
+"                                  the phone mutes a chat (always)\n"
+"  appstate-pin PN CHAT [on|off]   the phone pins a chat (on)\n"
+"  appstate-archive PN CHAT [on|off]  ... archives it\n"
+"  appstate-read PN CHAT [on|off]  ... marks it read (off: unread)\n"
+"  appstate-fault PN KIND          patch-mac, snapshot-mac, new-key,\n"
+"                                  conflict or big-snapshot\n"
+"  appstate-settings PAGE [INLINE_MAX]  patches per answer, bytes of\n"
+"                                  mutations served inline\n"
+"  appstate-status                 the app-state counters\n"
 "  call FROM TO [--video] [--group G] [--end REASON] [--after MS]\n"
 "       [--malformed]              FROM's phone calls TO's companions;\n"
 "                                  after MS ms (2000) the call ends: REASON\n"
@@ -681,6 +694,24 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "history-media-delay", 2, 2, history_media_delay,
 	    "/admin/history/media", NULL, { NULL } },
 	{ "history-status", 1, 1, get_route, "/admin/history/status", NULL,
+	    { NULL } },
+	{ "appstate", 2, 2, get_route, "/admin/appstate?pn=", ARG1,
+	    { NULL } },
+	{ "appstate-contact", 4, 4, post_words, "/admin/appstate/contact",
+	    NULL, { "pn", "chat", "name" } },
+	{ "appstate-mute", 3, 4, post_words, "/admin/appstate/mute", NULL,
+	    { "pn", "chat", "value" } },
+	{ "appstate-pin", 3, 4, post_words, "/admin/appstate/pin", NULL,
+	    { "pn", "chat", "value" } },
+	{ "appstate-archive", 3, 4, post_words, "/admin/appstate/archive",
+	    NULL, { "pn", "chat", "value" } },
+	{ "appstate-read", 3, 4, post_words, "/admin/appstate/read", NULL,
+	    { "pn", "chat", "value" } },
+	{ "appstate-fault", 3, 3, post_words, "/admin/appstate/fault", NULL,
+	    { "pn", "kind" } },
+	{ "appstate-settings", 2, 3, post_words, "/admin/appstate/settings",
+	    NULL, { "page", "inline_max" } },
+	{ "appstate-status", 1, 1, get_route, "/admin/appstate/status", NULL,
 	    { NULL } },
 	{ "groups", 1, 1, get_route, "/admin/groups", NULL, { NULL } },
 	{ "group-info", 2, 2, get_route, "/admin/groups/", ARG1, { NULL } },

@@ -19,10 +19,8 @@
 #include "history.h"
 #include "sim.h"
 
-/* Member key of o as a number (or a decimal string): 1, absent 0, bad
- * -1. */
-static int
-jnum(struct json_object *o, const char *key, int64_t *out)
+int
+sim_json_num(struct json_object *o, const char *key, int64_t *out)
 {
 	struct json_object	*v;
 	const char		*str;
@@ -42,8 +40,8 @@ jnum(struct json_object *o, const char *key, int64_t *out)
 	return errno == 0 && end != str && *end == '\0' ? 1 : -1;
 }
 
-static bool
-query(const char *q, const char *name, char *val, size_t len)
+bool
+sim_query(const char *q, const char *name, char *val, size_t len)
 {
 	size_t	 nl = strlen(name);
 
@@ -146,9 +144,9 @@ chat_json(const struct sim_account *a, const char *jid, const char *q,
 			break;
 	if (i == h->nc)
 		return sim_json_error(out, 404, "no such chat in the history");
-	if (query(q, "offset", v, sizeof(v)))
+	if (sim_query(q, "offset", v, sizeof(v)))
 		off = (size_t)strtoull(v, NULL, 10);
-	if (query(q, "limit", v, sizeof(v)))
+	if (sim_query(q, "limit", v, sizeof(v)))
 		lim = (size_t)strtoull(v, NULL, 10);
 	o = json_object_new_object();
 	json_object_object_add(o, "jid", json_object_new_string(h->c[i].jid));
@@ -245,7 +243,7 @@ h_media(struct sim *s, const struct hist_call *k, struct buf *out)
 {
 	int64_t	 v;
 
-	if (jnum(k->in, "delay_ms", &v) != 1 || v < 0 || v > 60000)
+	if (sim_json_num(k->in, "delay_ms", &v) != 1 || v < 0 || v > 60000)
 		return sim_json_error(out, 400, "delay_ms: 0-60000");
 	s->media_delay_ms = (unsigned)v;
 	sim_log(s, "media: delay %u ms", s->media_delay_ms);
@@ -263,20 +261,20 @@ set_cfg(struct sim *s, struct json_object *in, struct sim_hist_cfg *cfg,
 	int		 rc;
 
 	memset(cfg, 0, sizeof(*cfg));
-	if (jnum(in, "chats", &v) != 1 || v < 1 || v > HIST_MAX_CHATS)
+	if (sim_json_num(in, "chats", &v) != 1 || v < 1 || v > HIST_MAX_CHATS)
 		return sim_json_error(out, 400, "give chats (1-20000)");
 	cfg->chats = (unsigned)v;
-	if (jnum(in, "messages", &v) != 1 || v < 0 || v > HIST_MAX_MSGS)
+	if (sim_json_num(in, "messages", &v) != 1 || v < 0 || v > HIST_MAX_MSGS)
 		return sim_json_error(out, 400, "give messages (0-2000000)");
 	cfg->msgs = (unsigned)v;
-	if ((rc = jnum(in, "seed", &v)) < 0)
+	if ((rc = sim_json_num(in, "seed", &v)) < 0)
 		return sim_json_error(out, 400, "seed: a number");
 	cfg->seed = rc == 1 ? (uint64_t)v : 1;
-	if ((rc = jnum(in, "chunk", &v)) < 0 || (rc == 1 && (v < 1 ||
+	if ((rc = sim_json_num(in, "chunk", &v)) < 0 || (rc == 1 && (v < 1 ||
 	    v > HIST_MAX_CHUNK)))
 		return sim_json_error(out, 400, "chunk: 1-100000 messages");
 	cfg->chunk = rc == 1 ? (unsigned)v : s->opt.hist_chunk;
-	if ((rc = jnum(in, "now", &v)) < 0 || (rc == 1 && v < 0))
+	if ((rc = sim_json_num(in, "now", &v)) < 0 || (rc == 1 && v < 0))
 		return sim_json_error(out, 400, "now: unix seconds");
 	cfg->now = rc == 1 ? v : 0;
 	full = sim_json_str(in, "full");
@@ -327,7 +325,7 @@ h_chat(struct sim *s, const struct hist_call *k, struct buf *out)
 	(void)s;
 	if (k->a->hist == NULL)
 		return sim_json_error(out, 404, "this account has no history");
-	if (!query(k->q, "jid", jid, sizeof(jid)))
+	if (!sim_query(k->q, "jid", jid, sizeof(jid)))
 		return sim_json_error(out, 400, "give ?pn=PN&jid=CHAT");
 	return chat_json(k->a, jid, k->q, out);
 }
@@ -349,7 +347,7 @@ send_to(struct sim *s, const struct hist_call *k, bool fault,
 	int64_t			 dev = 0;
 	int			 rc;
 
-	if (jnum(k->in, "device", &dev) < 0)
+	if (sim_json_num(k->in, "device", &dev) < 0)
 		return sim_json_error(out, 400, "device: a number");
 	if (fault && (kind == NULL || (strcmp(kind, "corrupt") != 0 &&
 	    strcmp(kind, "bomb") != 0 && strcmp(kind, "nest") != 0 &&
@@ -448,7 +446,7 @@ sim_hist_admin(struct sim *s, const char *path, const char *q,
 		const char	*p = sim_json_str(in, "pn");
 
 		snprintf(pn, sizeof(pn), "%s", p != NULL ? p : "");
-	} else if (!query(q, "pn", pn, sizeof(pn)))
+	} else if (!sim_query(q, "pn", pn, sizeof(pn)))
 		return sim_json_error(out, 400, "give ?pn=PN");
 	if ((k.a = sim_account_by_pn(s, pn)) == NULL)
 		return sim_json_error(out, 404, "no such account");

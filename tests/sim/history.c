@@ -38,6 +38,7 @@
 #include "sim.h"
 #include "base/xmalloc.h"
 #include "history.h"
+#include "pbw.h"
 #include "tokens.h"
 
 /* --- chunks --- */
@@ -595,58 +596,6 @@ jid_device(const char *jid)
 	return (uint32_t)strtoul(colon + 1, NULL, 10);
 }
 
-/*
- * The bytes of length-delimited field want at the top level of the
- * protobuf p[0..len), or false (also for malformed data).
- */
-static bool
-pb_find(const uint8_t *p, size_t len, uint32_t want, const uint8_t **out,
-    size_t *out_len)
-{
-	size_t		 i = 0;
-
-	while (i < len) {
-		uint64_t	 tag = 0, v = 0;
-		unsigned	 sh;
-
-		for (sh = 0; i < len && sh < 64; sh += 7) {
-			tag |= (uint64_t)(p[i] & 0x7f) << sh;
-			if ((p[i++] & 0x80) == 0)
-				break;
-		}
-		switch (tag & 7) {
-		case 0:
-			while (i < len && (p[i++] & 0x80) != 0)
-				;
-			break;
-		case 1:
-			i += 8;
-			break;
-		case 5:
-			i += 4;
-			break;
-		case 2:
-			for (sh = 0; i < len && sh < 64; sh += 7) {
-				v |= (uint64_t)(p[i] & 0x7f) << sh;
-				if ((p[i++] & 0x80) == 0)
-					break;
-			}
-			if (v > len - i)
-				return false;
-			if ((tag >> 3) == want) {
-				*out = p + i;
-				*out_len = (size_t)v;
-				return true;
-			}
-			i += (size_t)v;
-			break;
-		default:
-			return false;
-		}
-	}
-	return false;
-}
-
 void
 sim_hist_on_demand(struct sim *s, struct sim_account *a, const char *from,
     const char *msg_id, const uint8_t *p, size_t len)
@@ -665,8 +614,8 @@ sim_hist_on_demand(struct sim *s, struct sim_account *a, const char *from,
 	/* Baileys sends it to its own user, so as deviceSentMessage(31)
 	 * {message(2)}: the request is inside (wa_hist_on_demand_parse()
 	 * reads only a bare protocolMessage). */
-	if (pb_find(p, len, 31, &dsm, &dsm_len) && pb_find(dsm, dsm_len, 2,
-	    &p, &len))
+	if (sim_pb_find(p, len, 31, &dsm, &dsm_len) &&
+	    sim_pb_find(dsm, dsm_len, 2, &p, &len))
 		sim_log(s, "history: on-demand request %s is wrapped in a "
 		    "deviceSentMessage", msg_id);
 	if ((rc = wa_hist_on_demand_parse(p, len, &ar, &rq, &why)) != 0) {
@@ -718,35 +667,20 @@ sim_hist_on_demand(struct sim *s, struct sim_account *a, const char *from,
 
 /* --- faults --- */
 
-/* Protobuf length-delimited field. */
-static void
-pb_ld(struct buf *out, uint32_t field, const uint8_t *p, size_t len)
-{
-	uint64_t	 v;
-
-	for (v = (uint64_t)field << 3 | 2; v >= 0x80; v >>= 7)
-		buf_push(out, (uint8_t)(v | 0x80));
-	buf_push(out, (uint8_t)v);
-	for (v = len; v >= 0x80; v >>= 7)
-		buf_push(out, (uint8_t)(v | 0x80));
-	buf_push(out, (uint8_t)v);
-	buf_append(out, p, len);
-}
-
 /* A Message quoting a quote ... depth levels deep (inside out). */
 static void
 nested(unsigned depth, struct buf *out)
 {
 	struct buf	 cur = BUF_INIT, ci = BUF_INIT, ext = BUF_INIT;
 
-	pb_ld(&cur, 1, (const uint8_t *)"the bottom", 10);
+	sim_pb_ld(&cur, 1, (const uint8_t *)"the bottom", 10);
 	for (unsigned i = 0; i < depth; i++) {
 		ci.len = ext.len = 0;
-		pb_ld(&ci, 3, cur.p, cur.len);		/* quotedMessage */
-		pb_ld(&ext, 1, (const uint8_t *)"deeper", 6);
-		pb_ld(&ext, 17, ci.p, ci.len);		/* contextInfo */
+		sim_pb_ld(&ci, 3, cur.p, cur.len);		/* quotedMessage */
+		sim_pb_ld(&ext, 1, (const uint8_t *)"deeper", 6);
+		sim_pb_ld(&ext, 17, ci.p, ci.len);		/* contextInfo */
 		cur.len = 0;
-		pb_ld(&cur, 6, ext.p, ext.len);		/* extendedText */
+		sim_pb_ld(&cur, 6, ext.p, ext.len);		/* extendedText */
 	}
 	buf_append(out, cur.p, cur.len);
 	buf_release(&cur);

@@ -25,9 +25,12 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/history-gen.c \
 	tests/sim/history-admin.c \
 	tests/sim/media.c \
+	tests/sim/appstate.c tests/sim/appstate.h \
+	tests/sim/appstate-admin.c \
 	tests/sim/account.c \
 	tests/sim/keys.c tests/sim/keys.h \
 	tests/sim/nodes.c tests/sim/nodes.h \
+	tests/sim/pbw.c tests/sim/pbw.h \
 	tests/sim/http.c tests/sim/http.h \
 	tests/sim/admin.c \
 	tests/sim/tokens.c tests/sim/tokens.h \

@@ -20,6 +20,12 @@ dup(struct arena *a, const void *p, size_t len)
 	return s;
 }
 
+char *
+sn_strdup(struct arena *a, const char *str)
+{
+	return (char *)dup(a, str, strlen(str)).p;
+}
+
 struct wa_node *
 sn_new(struct arena *a, const char *tag)
 {

@@ -15,6 +15,8 @@
 
 /* A node with tag and no attributes or content. */
 struct wa_node	*sn_new(struct arena *a, const char *tag);
+/* A copy of the C string str in a. */
+char		*sn_strdup(struct arena *a, const char *str);
 /* Add a string attribute. */
 void		 sn_attr(struct arena *a, struct wa_node *n, const char *key,
 		    const char *val);

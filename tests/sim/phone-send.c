@@ -20,6 +20,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "nodes.h"
+#include "pbw.h"
 #include "phone.h"
 #include "proto/bin.h"
 #include "proto/msg.h"
@@ -344,21 +345,6 @@ sim_phone_peer_send(struct sim *s, struct sim_account *a, uint32_t dev,
 	return rc < 0 ? WC_EPROTO : 0;
 }
 
-/* Append a protobuf length-delimited field (tag: field << 3 | 2). */
-static void
-pb_field(struct buf *out, uint32_t field, const uint8_t *p, size_t len)
-{
-	uint64_t	 v;
-
-	for (v = (uint64_t)field << 3 | 2; v >= 0x80; v >>= 7)
-		buf_push(out, (uint8_t)(v | 0x80));
-	buf_push(out, (uint8_t)v);
-	for (v = len; v >= 0x80; v >>= 7)
-		buf_push(out, (uint8_t)(v | 0x80));
-	buf_push(out, (uint8_t)v);
-	buf_append(out, p, len);
-}
-
 /*
  * A Message nest levels deep: each an extendedTextMessage(6) whose
  * contextInfo(17) quotes (quotedMessage, 3) the next; the innermost a
@@ -370,14 +356,14 @@ nested_message(unsigned nest, struct buf *out)
 	struct buf	 cur = BUF_INIT, ci = BUF_INIT, ext = BUF_INIT;
 	unsigned	 i;
 
-	pb_field(&cur, 1, (const uint8_t *)"the bottom", 10);
+	sim_pb_ld(&cur, 1, (const uint8_t *)"the bottom", 10);
 	for (i = 0; i < nest; i++) {
 		ci.len = ext.len = 0;
-		pb_field(&ci, 3, cur.p, cur.len);	/* quotedMessage */
-		pb_field(&ext, 1, (const uint8_t *)"deeper", 6);
-		pb_field(&ext, 17, ci.p, ci.len);	/* contextInfo */
+		sim_pb_ld(&ci, 3, cur.p, cur.len);	/* quotedMessage */
+		sim_pb_ld(&ext, 1, (const uint8_t *)"deeper", 6);
+		sim_pb_ld(&ext, 17, ci.p, ci.len);	/* contextInfo */
 		cur.len = 0;
-		pb_field(&cur, 6, ext.p, ext.len);	/* extendedText */
+		sim_pb_ld(&cur, 6, ext.p, ext.len);	/* extendedText */
 	}
 	buf_append(out, cur.p, cur.len);
 	buf_release(&cur);

@@ -381,10 +381,11 @@ receive_enc(struct sim_phone *p, const struct wa_node *n,
 		(*m)->reporting = phone_reporting_verdict(n, in->id, in->from,
 		    me, plain.p, len);
 	}
-	/* A peerDataOperationRequestMessage (history on demand, 12.4):
-	 * the Message itself goes to history.c. */
-	if (rc == 0 && c->kind == WA_MSG_PROTOCOL && c->protocol_type ==
-	    WA_HIST_PROTO_PDO_REQ) {
+	/* A peerDataOperationRequestMessage (history on demand, 12.4) or
+	 * an app-state key request (protocol-features.md 2.3): the
+	 * Message itself goes to history.c or appstate.c. */
+	if (rc == 0 && c->kind == WA_MSG_PROTOCOL && (c->protocol_type ==
+	    WA_HIST_PROTO_PDO_REQ || c->protocol_type == PHONE_AS_KEY_REQ)) {
 		keep->len = 0;
 		buf_append(keep, plain.p, len);
 	}
@@ -470,6 +471,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 	bool			 sender_lid;
 	size_t			 i, fail_idx = SIZE_MAX;
 	struct buf		 pdo = BUF_INIT;
+	int32_t			 pdo_type = 0;
 	int			 rc;
 
 	arena_init(&ar, 0);
@@ -494,6 +496,8 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			continue;
 		memset(&c, 0, sizeof(c));
 		rc = receive_enc(p, n, &in, e, &c, &m, &pdo);
+		if (rc > 0 && c.kind == WA_MSG_PROTOCOL)
+			pdo_type = c.protocol_type;
 		if (rc == 0) {
 			dup = true;
 			continue;
@@ -549,7 +553,10 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 		phone_send_retry(p, &in, fail_idx, &ar);
 	else if (read || dup)
 		send_delivered(p, &in, sender == p->a, &ar);
-	if (pdo.len > 0 && sender == p->a)
+	if (pdo.len > 0 && sender == p->a && pdo_type == PHONE_AS_KEY_REQ)
+		/* From our own companion: keys it lacks (appstate.c). */
+		sim_as_key_request(s, p->a, in.from, pdo.p, pdo.len);
+	else if (pdo.len > 0 && sender == p->a)
 		/* From our own companion: history on demand (history.c). */
 		sim_hist_on_demand(s, p->a, in.from, in.id, pdo.p, pdo.len);
 	phone_wipe(&pdo);

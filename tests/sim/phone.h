@@ -32,6 +32,8 @@ struct json_object;
 #define PHONE_CHATTY_MAX_S	86400	/* longest chatty period */
 #define PHONE_TEXT_MAX		65536	/* bytes of text told to send */
 #define PHONE_JID_MAX		96
+#define PHONE_AS_KEY_REQ	7	/* APP_STATE_SYNC_KEY_REQUEST (protocol-
+					 * features.md 2.3) */
 #define PHONE_GROUP_SENT_MAX	64	/* group sends kept for retries */
 #define PHONE_GROUP_DEVICES	64	/* devices of one member */
 

@@ -523,7 +523,9 @@ iq_upload(struct sim_conn *c, const struct wa_node *n)
 	sim_conn_log(c, "prekey upload: %zu keys, signed prekey %u verified; "
 	    "%zu held", nk, c->dev->spk_id, c->dev->notks);
 	sim_iq_result(c, n);
-	/* Linked and reachable: the phone's history follows (history.c). */
+	/* Linked and reachable: the phone shares its app-state keys
+	 * (appstate.c), then its history follows (history.c). */
+	sim_as_linked(c->s, c->acct, c->dev);
 	sim_hist_linked(c->s, c->acct, c->dev);
 	return 1;
 }
@@ -649,6 +651,7 @@ static const struct connect_iq {
 	{ "privacy", IQ_SET, NULL, iq_ok },
 	{ "usync", IQ_GET, NULL, iq_usync },
 	{ "w:m", IQ_SET, "media_conn", sim_hist_media_conn },	/* history.c */
+	{ "w:sync:app:state", IQ_SET, "sync", sim_as_iq },	/* appstate.c */
 	{ "urn:xmpp:whatsapp:dirty", IQ_SET, NULL, iq_ok },
 };
 

@@ -33,6 +33,7 @@ struct sim_phone;
 struct sim_chatty;
 struct sim_group;
 struct sim_hist;
+struct sim_as;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
@@ -99,6 +100,8 @@ struct sim_device {
 	bool			 removed;	/* unlinked (admin remove) */
 	bool			 hist_sent;	/* history sync sent (history.c) */
 	bool			 full_sync;	/* DeviceProps.requireFullSync */
+	bool			 as_shared;	/* app-state keys shared
+						 * (appstate.c) */
 };
 
 /* A user: an account that links companions, or a contact. */
@@ -124,6 +127,8 @@ struct sim_account {
 	struct sim_chatty	*chatty;	/* its timer (phone.c) */
 	struct sim_hist		*hist;		/* its phone's chat history
 						 * (history.c), or NULL */
+	struct sim_as		*as;		/* its app state (appstate.c),
+						 * or NULL */
 };
 
 /* What a routed stanza is (route.c). */
@@ -396,6 +401,10 @@ struct sim {
 	uint64_t		 hist_faults;	/* faulty blobs sent */
 	struct sim_tok		*tok;	/* privacy tokens (tokens.c) */
 	unsigned		 media_delay_ms;	/* before each blob is served */
+	/* App state (appstate.c): patches per answer (0: 50), bytes of
+	 * mutations served inline (0: 64 KiB; more: externalMutations). */
+	unsigned		 as_page;
+	size_t			 as_inline_max;
 
 	uv_signal_t		 sigint, sigterm;
 	uv_timer_t		 reaper;	/* finishes the lws teardown */
@@ -810,6 +819,38 @@ struct json_object *sim_hist_status_json(const struct sim *s);
 int	sim_hist_admin(struct sim *s, const char *path, const char *query,
 	    struct json_object *in, bool post, struct buf *out);
 
+/* --- appstate.c (protocol-features.md 2) --- */
+/* <iq xmlns="w:sync:app:state" type="set"><sync><collection/>...: every
+ * collection answered in one result (README.md): a snapshot blob, a page
+ * of patches, or for a sent <patch> a 409 (stale base, with the newer
+ * patches), an error 400 (bad MACs, ...), or nothing (stored; the other
+ * devices get server_sync).  Returns 1, or 0 when n has no <sync>. */
+int	sim_as_iq(struct sim_conn *c, const struct wa_node *n);
+/* Companion d of a uploaded its prekeys: the first time, a's phone
+ * shares its app-state keys with it (a peer message), unless its app
+ * state is empty: then it shares with every linked companion when it
+ * authors its first patch. */
+void	sim_as_linked(struct sim *s, struct sim_account *a,
+	    struct sim_device *d);
+/* Contact was made (its owner an account): the owner's phone authors
+ * its address-book entry (with the next ones, in one patch, at the next
+ * use of the app state). */
+void	sim_as_contact(struct sim *s, struct sim_account *contact);
+/* a's phone decrypted an APP_STATE_SYNC_KEY_REQUEST p[0..len) (the
+ * unpadded Message) from its device from: the keys it knows are shared
+ * with that device, unknown ids get nothing. */
+void	sim_as_key_request(struct sim *s, struct sim_account *a,
+	    const char *from, const uint8_t *p, size_t len);
+/* Free a's app state (at exit). */
+void	sim_as_free(struct sim_account *a);
+/* --- appstate-admin.c --- */
+/* The app-state counters for /admin/status (a new reference). */
+struct json_object *sim_as_status_json(const struct sim *s);
+/* The admin routes under /admin/appstate (README.md); as
+ * sim_hist_admin(). */
+int	sim_as_admin(struct sim *s, const char *path, const char *query,
+	    struct json_object *in, bool post, struct buf *out);
+
 /* --- loops.c --- */
 /* A ClientPayload came: a registration (reg) or a login.  For a login,
  * the reason of a <failure> the admin asked to send instead (and one
@@ -876,6 +917,11 @@ int	sim_admin_start(struct sim *s);
 int	sim_json_reply(struct buf *out, struct json_object *o, int status);
 int	sim_json_error(struct buf *out, int status, const char *msg);
 const char *sim_json_str(struct json_object *o, const char *key);
+/* history-admin.c: member key of o as a number (or a decimal string)
+ * into *out: 1, absent 0, bad -1; the value of name in the query string
+ * q (%XX decoded) into val[0..len): false when absent. */
+int	sim_json_num(struct json_object *o, const char *key, int64_t *out);
+bool	sim_query(const char *q, const char *name, char *val, size_t len);
 
 /* --- ctl.c --- */
 int	sim_ctl_main(int argc, char **argv);

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/bench/run-appstate-proto.sh -- what `make bench-appstate-proto`
+# (and `make bench`) runs for the protocol layer's app-state benches
+# (appstate_snapshot_10k_decode, appstate_patch_1_decode):
+# tests/bench/bench-appstate-proto pinned to CPU 1,
+# callgrind instructions per operation by run-group.sh's difference
+# method ((Ir at 2N - Ir at N) / N, bench_appstate_*_op toggled), one
+# JSON line per bench on stdout with "ir" merged in.
+#
+# Environment: top_srcdir, top_builddir (default .), BENCH_IR ("none"
+# skips callgrind), BENCH_NO_PIN, BENCH_ARGS (extra options of
+# bench-appstate-proto).
+
+builddir="${top_builddir:-.}"
+bench="$builddir/tests/bench/bench-appstate-proto"
+ir_benches="${BENCH_IR:-appstate_snapshot_10k_decode:2 appstate_patch_1_decode:200}"
+
+say() {
+	echo "bench-appstate-proto: $*" >&2
+}
+
+if [ ! -x "$bench" ]; then
+	say "$bench is not built (run 'make bench-appstate-proto')"
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-bench-asproto.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+pin=
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+if [ -z "${BENCH_NO_PIN:-}" ] && command -v taskset >/dev/null 2>&1 &&
+    [ "$ncpu" -ge 2 ]; then
+	pin="taskset -c 1"
+fi
+
+say "running bench-appstate-proto${pin:+ ($pin)}"
+# shellcheck disable=SC2086
+if ! $pin "$bench" ${BENCH_ARGS:-} >"$tmp/c.jsonl"; then
+	say "bench-appstate-proto failed"
+	exit 1
+fi
+
+: >"$tmp/ir.txt"
+if [ "$ir_benches" != none ] && command -v valgrind >/dev/null 2>&1; then
+	for spec in $ir_benches; do
+		name=${spec%:*}
+		iters=${spec##*:}
+		ir1=
+		for n in "$iters" "$((iters * 2))"; do
+			if ! valgrind --tool=callgrind --cache-sim=no \
+			    --toggle-collect="bench_${name}_op" \
+			    --callgrind-out-file="$tmp/cg.out" \
+			    "$bench" --only "$name" --iters "$n" --samples 1 \
+			    >/dev/null 2>"$tmp/cg.err"; then
+				say "callgrind failed on $name:"
+				cat "$tmp/cg.err" >&2
+				ir1=
+				break
+			fi
+			ir=$(awk '/^(summary|totals):/ { print $2; exit }' \
+			    "$tmp/cg.out")
+			if [ -z "$ir1" ]; then
+				ir1=$ir
+				continue
+			fi
+			# n runs at N and at 2N iters, plus the warm-up and
+			# the counted op (equal in both): the difference is
+			# N operations.
+			awk -v a="$ir1" -v b="$ir" -v n="$iters" -v k="$name" \
+			    'BEGIN { printf "%s %.0f\n", k, (b - a) / n }' \
+			    >>"$tmp/ir.txt"
+		done
+	done
+elif [ "$ir_benches" != none ]; then
+	say "valgrind not found: no instruction counts"
+fi
+
+awk -v irf="$tmp/ir.txt" '
+BEGIN {
+	while ((getline l < irf) > 0) {
+		split(l, f, " ")
+		ir[f[1]] = f[2]
+	}
+}
+{
+	if (match($0, "\"name\":\"[^\"]*\"")) {
+		name = substr($0, RSTART + 8, RLENGTH - 9)
+		if (name in ir)
+			sub(/}$/, ",\"ir\":" ir[name] "}")
+	}
+	print
+}' "$tmp/c.jsonl"
