@@ -42,7 +42,8 @@ struct coll {
 	bool		 again;		/* a trigger came while ASKED */
 	bool		 stop;		/* the rest of this answer is skipped */
 	bool		 more;		/* has_more_patches */
-	int		 resets;	/* snapshots after a mismatch */
+	int		 resets;	/* snapshots after a mismatch, in a
+					 * row (a good one ends the row) */
 };
 
 /* One piece of an answer, taken in order. */
@@ -729,6 +730,8 @@ apply(struct wa_appsync *s, enum wa_as_coll c, bool snapshot,
 			    "snapshot" : "patch", st.version, n);
 			s->done.colls |= 1u << c;
 			count_actions(s, &out);
+			if (snapshot)
+				s->c[c].resets = 0;	/* recovered */
 		}
 	}
 	arena_release(&a);

@@ -14,8 +14,9 @@
  *
  * A MAC or LTHash mismatch (and a malformed patch or snapshot) resets the
  * collection in the store and fetches a snapshot, at most
- * WA_APPSYNC_MAX_RESETS times per connection, then the collection is left
- * alone until the next login (logged).  A missing key parks the
+ * WA_APPSYNC_MAX_RESETS times in a row (a snapshot committed ends the
+ * row), then the collection is left alone until the next login
+ * (logged).  A missing key parks the
  * collection and asks our phone for it (APP_STATE_SYNC_KEY_REQUEST, at
  * most once per key per WA_APPSYNC_KEY_REQUEST_MS); the key share that
  * answers (wa_appsync_keys()) resumes it.  Triggers: the login
@@ -45,8 +46,8 @@ struct wa_node;
 #define WA_APPSYNC_MAX_ROUNDS	32	/* sync iqs per trigger */
 #define WA_APPSYNC_MAX_PATCHES	2000	/* patches taken of one collection
 					 * in one answer (the rest: next) */
-#define WA_APPSYNC_MAX_RESETS	2	/* snapshots after a mismatch, per
-					 * collection and connection */
+#define WA_APPSYNC_MAX_RESETS	2	/* snapshots after a mismatch, in a
+					 * row, per collection */
 #define WA_APPSYNC_KEY_REQUEST_MS (24 * 3600 * 1000LL) /* 2.3, [WM] */
 #define WA_APPSYNC_KEYS_ASKED	32	/* key ids remembered as asked */
 

@@ -1042,6 +1042,36 @@ test_wa_appsync_bad_snapshot_mac__recovers__when_the_next_snapshot_is_good(
 	assert_int_equal(f->fs.nnames, 1);
 	assert_string_equal(f->fs.names[0], ALICE "=Alice Example");
 	assert_int_equal(f->nev, 1);
+	/* the good snapshot ended the row: a bad patch and a bad snapshot
+	 * later, a snapshot is still asked (not given up) */
+	{
+		struct wa_as_action	 a1 = contact(BOB, "Bob");
+		struct buf		 p = BUF_INIT;
+		struct ans_coll		 pc;
+		size_t			 n;
+
+		server_sync(f, "critical_unblock_low");
+		phone_patch(f, WA_AS_CRITICAL_UNBLOCK_LOW, &a1, 1, false, true,
+		    &p);
+		memset(&pc, 0, sizeof(pc));
+		pc.name = "critical_unblock_low";
+		pc.version = 2;
+		pc.patches[0] = &p;
+		pc.npatches = 1;
+		answer(f, last_sync(f)->id, &pc, 1);
+		assert_int_equal(f->fs.resets, 2);
+		ref.len = 0;
+		phone_snapshot(f, WA_AS_CRITICAL_UNBLOCK_LOW, &a0, 1, true,
+		    &ref);
+		answer(f, last_sync(f)->id, &c, 1);
+		n = f->nsent;
+		serve(f, 200);
+		assert_int_equal(f->fs.resets, 3);
+		assert_int_equal(f->nsent, n + 1);	/* asked again */
+		assert_string_equal(last_sync(f)->snap[0], "true");
+		assert_int_equal(last_sync(f)->n, 1);
+		buf_release(&p);
+	}
 	buf_release(&ref);
 }
 
