@@ -15,3 +15,16 @@ tests_test_wa_appsync_SOURCES = tests/test-wa-appsync.c
 tests_test_wa_appsync_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
 tests_test_wa_appsync_LDADD = $(TEST_LIBS) $(ENG_LIBS)
 TESTS += tests/test-wa-appsync
+
+# Fuzz target over the key share and request readers (libFuzzer under
+# --enable-fuzzing) and its corpus replay.
+FUZZ_PROGS += tests/fuzz/fuzz-wa-askey
+tests_fuzz_fuzz_wa_askey_SOURCES = tests/fuzz/fuzz-wa-askey.c
+tests_fuzz_fuzz_wa_askey_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_askey_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+check_PROGRAMS += tests/fuzz/replay-wa-askey
+tests_fuzz_replay_wa_askey_SOURCES = tests/fuzz/fuzz-wa-askey.c \
+	tests/fuzz/replay.c
+tests_fuzz_replay_wa_askey_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/fuzz/replay-wa-askey.sh
+EXTRA_DIST += tests/fuzz/replay-wa-askey.sh
