@@ -32,6 +32,8 @@ ctl history-set $A 6 60 1 >/dev/null 2>&1
 # differences in $tmp/diff).
 agrees() {
 	"$W" chats --json --data-dir "$tmp/data" >"$tmp/chats" 2>/dev/null &&
+	    "$W" chats --archived --json --data-dir "$tmp/data" >>"$tmp/chats" \
+	    2>/dev/null &&
 	    ctl appstate $A >"$tmp/state" 2>&1 &&
 	    python3 "${top_srcdir:-.}/tests/appsync18-compare.py" "$tmp/chats" \
 	    "$tmp/state" "$(($(date +%s) * 1000))" 3 >"$tmp/diff"

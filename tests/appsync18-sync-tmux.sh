@@ -40,6 +40,8 @@ ctl appstate-archive $A 15557000032@s.whatsapp.net on >/dev/null 2>&1
 # $tmp/diff).
 agrees() {
 	"$W" chats --json --data-dir "$tmp/data" >"$tmp/chats" 2>/dev/null &&
+	    "$W" chats --archived --json --data-dir "$tmp/data" >>"$tmp/chats" \
+	    2>/dev/null &&
 	    ctl appstate $A >"$tmp/state" 2>&1 &&
 	    python3 "${top_srcdir:-.}/tests/appsync18-compare.py" "$tmp/chats" \
 	    "$tmp/state" "$(($(date +%s) * 1000))" "${1:-1}" >"$tmp/diff"
