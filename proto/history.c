@@ -69,20 +69,16 @@ static int
 unpack_protocol(const uint8_t *p, size_t len, struct arena *a, int32_t type,
     Wahist__ProtocolMessage **out, const char **why)
 {
-	ProtobufCAllocator	 al;
+	ProtobufCMessage	*pm;
 	Wahist__Message		*m;
 	int			 rc;
 
-	wa_pb_arena_allocator(a, &al);
-	if ((rc = wa_pb_check(&wahist__message__descriptor, p, len,
-	    WA_PB_MAX_DEPTH)) != 0) {
-		set_why(why, "Message is not well-formed protobuf");
+	if ((rc = wa_pb_unpack_in(&wahist__message__descriptor, p, len, a,
+	    &pm)) != 0) {
+		set_why(why, "the Message is not well-formed protobuf");
 		return rc;
 	}
-	if ((m = wahist__message__unpack(&al, len, p)) == NULL) {
-		set_why(why, "protobuf-c refused the Message");
-		return WC_EPROTO;
-	}
+	m = (Wahist__Message *)pm;
 	if (m->protocolmessage == NULL || !m->protocolmessage->has_type ||
 	    m->protocolmessage->type != type) {
 		set_why(why, "Message holds no protocolMessage of that type");

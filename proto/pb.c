@@ -28,6 +28,23 @@ wa_pb_arena_allocator(struct arena *a, ProtobufCAllocator *out)
 	out->allocator_data = a;
 }
 
+int
+wa_pb_unpack_in(const ProtobufCMessageDescriptor *d, const uint8_t *p,
+    size_t len, struct arena *a, ProtobufCMessage **out)
+{
+	ProtobufCAllocator	 al;
+	ProtobufCMessage	*m;
+	int			 rc;
+
+	if ((rc = wa_pb_check(d, p, len, WA_PB_MAX_DEPTH)) != 0)
+		return rc;
+	wa_pb_arena_allocator(a, &al);
+	if ((m = protobuf_c_message_unpack(d, &al, len, p)) == NULL)
+		return WC_EPROTO;
+	*out = m;
+	return 0;
+}
+
 void
 wa_pb_pack_append(const ProtobufCMessage *m, struct buf *out)
 {
