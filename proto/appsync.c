@@ -84,6 +84,7 @@ struct wa_appsync {
 	char			 iq[32];	/* the sync iq out */
 	char			 mc_iq[32];	/* the media_conn iq out */
 	unsigned		 rounds;	/* iqs since the trigger */
+	uint64_t		 asked_ms;	/* the iq out was sent (uv_now) */
 	struct coll		 c[WA_AS_NCOLL];
 
 	/* The answer being taken: items[next..n). */
@@ -241,6 +242,16 @@ trigger(struct wa_appsync *s)
 	for (i = 0; i < WA_AS_NCOLL; i++)
 		if (s->c[i].st == C_RETRY)
 			s->c[i].st = C_WANT;	/* "retried later" (2.4) */
+	if ((s->state == M_SYNC || s->state == M_MEDIA_CONN) &&
+	    uv_now(s->host.loop) - s->asked_ms > WA_APPSYNC_IQ_TIMEOUT_MS) {
+		/* an answer that never came: asked again */
+		log_warn("app state: no answer to the %s iq: asking again",
+		    s->state == M_SYNC ? "sync" : "media_conn");
+		drop_answer(s);
+		for (i = 0; i < WA_AS_NCOLL; i++)
+			if (s->c[i].st == C_ASKED)
+				s->c[i].st = C_WANT;
+	}
 	if (s->state == M_IDLE)
 		s->rounds = 0;
 	run(s);
@@ -360,6 +371,7 @@ send_sync(struct wa_appsync *s)
 		s->c[i].again = s->c[i].stop = s->c[i].more = false;
 	}
 	s->state = M_SYNC;
+	s->asked_ms = uv_now(s->host.loop);
 	if ((rc = s->host.send(s->host.arg, iq)) != 0) {
 		log_warn("app state sync iq not sent: %s", wc_strerror(rc));
 		for (i = 0; i < WA_AS_NCOLL; i++)
@@ -868,6 +880,7 @@ download(struct wa_appsync *s)
 	s->host.iq_id(s->host.arg, s->mc_iq);
 	arena_init(&a, 256);
 	s->state = M_MEDIA_CONN;
+	s->asked_ms = uv_now(s->host.loop);
 	if ((rc = s->host.send(s->host.arg, wa_mediaconn_iq(&a,
 	    s->mc_iq))) != 0) {
 		struct item *it = &s->items[s->next];

@@ -43,6 +43,8 @@ struct wa_node;
 						 * snapshot or mutations blob
 						 * (plaintext and download) */
 #define WA_APPSYNC_TIMEOUT_MS	120000	/* one download */
+#define WA_APPSYNC_IQ_TIMEOUT_MS 60000	/* an iq unanswered this long is
+					 * asked again at the next trigger */
 #define WA_APPSYNC_MAX_ROUNDS	32	/* sync iqs per trigger */
 #define WA_APPSYNC_MAX_PATCHES	2000	/* patches taken of one collection
 					 * in one answer (the rest: next) */
