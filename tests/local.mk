@@ -119,7 +119,7 @@ include tests/unreadline17.mk
 include tests/shellsend17.mk
 include $(srcdir)/tests/reactnames17.mk
 include tests/drafts17.mk
-include tests/appstate.mk
 include tests/appstate-store.mk
+include tests/appstate.mk
 include tests/sim-appstate.mk
 include tests/appsync18.mk
