@@ -6,10 +6,19 @@
 # the benches media_decrypt_100M and media_encrypt_100M.  Include after
 # tests/bench/local.mk (BENCH_OPT, EXTRA_PROGRAMS) and proto/eng.mk
 # (CURL_CFLAGS, ENG_LIBS).
-libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c
+libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
+	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c
 
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
 tests_test_wa_media_stream_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_media_stream_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-media-stream
+
+# Downloads against a small HTTP server in the test itself, and the media
+# retry request and answer.
+check_PROGRAMS += tests/test-wa-media-dl
+tests_test_wa_media_dl_SOURCES = tests/test-wa-media-dl.c
+tests_test_wa_media_dl_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
+tests_test_wa_media_dl_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS) -lpthread
+TESTS += tests/test-wa-media-dl
