@@ -34,6 +34,9 @@
 #include "proto/media-stream.h"
 
 #define READ_CHUNK	(256 * 1024)	/* wa_media_dl_fd's reads */
+/* Start the disk's writeback every so many bytes, so the fsync at the end
+ * waits for little and dirty pages do not pile up (Linux). */
+#define FLUSH_EVERY	(8u << 20)
 
 int
 wa_media_dl_url(const char *host, const char *direct_path,
@@ -77,6 +80,7 @@ wa_media_out_open(const char *dir, struct wa_media_out *o)
 	o->tmp = xmalloc(n);
 	snprintf(o->tmp, n, "%s/.wachat-dl-XXXXXX", dir);
 	o->written = 0;
+	o->flushed = 0;
 	/* mkstemp makes it 0600. */
 	if ((o->fd = mkstemp(o->tmp)) < 0) {
 		n = (size_t)errno;
@@ -103,6 +107,14 @@ wa_media_out_write(void *arg, const uint8_t *p, size_t len)
 		len -= (size_t)w;
 		o->written += (uint64_t)w;
 	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (o->written - o->flushed >= FLUSH_EVERY) {
+		/* Advisory: an error here shows again at the fsync. */
+		(void)sync_file_range(o->fd, (off_t)o->flushed,
+		    (off_t)(o->written - o->flushed), SYNC_FILE_RANGE_WRITE);
+		o->flushed = o->written;
+	}
+#endif
 	return 0;
 }
 
@@ -203,8 +215,9 @@ wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
 {
 	struct wa_media_dec	*d = NULL;
 	struct wa_media_out	 o;
-	uint8_t			*buf;
+	uint8_t			*buf, *plain;
 	ssize_t			 n;
+	size_t			 w;
 	int			 rc;
 
 	if (r == NULL)
@@ -216,6 +229,7 @@ wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
 		return rc;
 	}
 	buf = xmalloc(READ_CHUNK);
+	plain = xmalloc(READ_CHUNK + WA_MEDIA_STREAM_SLACK);
 	for (;;) {
 		if ((n = read(fd, buf, READ_CHUNK)) < 0) {
 			if (errno == EINTR)
@@ -225,11 +239,14 @@ wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
 		}
 		if (n == 0)
 			break;
-		if ((rc = wa_media_dec_feed(d, buf, (size_t)n,
-		    wa_media_out_write, &o)) != 0)
+		if ((rc = wa_media_dec_update(d, buf, (size_t)n, plain,
+		    READ_CHUNK + WA_MEDIA_STREAM_SLACK, &w)) != 0 ||
+		    (rc = wa_media_out_write(&o, plain, w)) != 0)
 			break;
 	}
 	free(buf);
+	sodium_memzero(plain, READ_CHUNK + WA_MEDIA_STREAM_SLACK);
+	free(plain);
 	if (rc != 0)
 		wa_media_out_discard(&o);
 	else

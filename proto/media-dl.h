@@ -53,6 +53,7 @@ struct wa_media_out {
 	int		 fd;		/* -1 when closed */
 	char		*tmp;		/* its path */
 	uint64_t	 written;	/* bytes */
+	uint64_t	 flushed;	/* bytes handed to writeback */
 };
 
 /*

@@ -22,3 +22,21 @@ tests_test_wa_media_dl_SOURCES = tests/test-wa-media-dl.c
 tests_test_wa_media_dl_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
 tests_test_wa_media_dl_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS) -lpthread
 TESTS += tests/test-wa-media-dl
+
+# Benches media_encrypt_100M and media_decrypt_100M: tests/bench/bench-media,
+# run by run-media.sh.  `make bench` runs them; `make bench-media` alone.
+EXTRA_PROGRAMS += tests/bench/bench-media
+tests_bench_bench_media_SOURCES = tests/bench/bench-media.c
+tests_bench_bench_media_CPPFLAGS = $(AM_CPPFLAGS) $(OPENSSL_CFLAGS)
+tests_bench_bench_media_CFLAGS = $(AM_CFLAGS) $(BENCH_OPT)
+tests_bench_bench_media_LDADD = libproto.a libbase.a $(PROTO_LIBS) $(UV_LIBS) \
+	$(CURL_LIBS)
+CLEANFILES += tests/bench/bench-media$(EXEEXT)
+EXTRA_DIST += tests/bench/bench-media.c tests/bench/run-media.sh
+
+bench-media:
+	@$(MAKE) $(AM_MAKEFLAGS) tests/bench/bench-media$(EXEEXT) >&2
+	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' \
+	$(SHELL) $(top_srcdir)/tests/bench/run-media.sh
+bench: bench-media
+.PHONY: bench-media
