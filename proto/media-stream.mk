@@ -7,7 +7,9 @@
 # tests/bench/local.mk (BENCH_OPT, EXTRA_PROGRAMS) and proto/eng.mk
 # (CURL_CFLAGS, ENG_LIBS).
 libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
-	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c
+	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c \
+	proto/media-ul.h proto/media-ul.c
+libproto_a_CPPFLAGS += $(JSONC_CFLAGS)
 
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
@@ -40,3 +42,12 @@ bench-media:
 	$(SHELL) $(top_srcdir)/tests/bench/run-media.sh
 bench: bench-media
 .PHONY: bench-media
+
+# Uploads against a small HTTP server in the test (two hosts, one that
+# fails), and a round trip: encrypt, upload, download, decrypt.
+check_PROGRAMS += tests/test-wa-media-ul
+tests_test_wa_media_ul_SOURCES = tests/test-wa-media-ul.c
+tests_test_wa_media_ul_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_wa_media_ul_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS) \
+	$(JSONC_LIBS) -lpthread
+TESTS += tests/test-wa-media-ul
