@@ -51,3 +51,14 @@ tests_test_wa_media_ul_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_media_ul_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS) \
 	$(JSONC_LIBS) -lpthread
 TESTS += tests/test-wa-media-ul
+
+# Interop: Baileys' encryptedStream output through the stream decrypt
+# context, and the stream encryption through Baileys'
+# downloadContentFromMessage; wa-media-stream-tool is the C side.
+check_PROGRAMS += tests/interop/wa-media-stream-tool
+tests_interop_wa_media_stream_tool_SOURCES = \
+	tests/interop/wa-media-stream-tool.c
+tests_interop_wa_media_stream_tool_LDADD = libproto.a libbase.a $(PROTO_LIBS)
+TESTS += tests/interop/media-stream-check.sh
+EXTRA_DIST += tests/interop/media-stream-check.sh \
+	tests/interop/media-stream-check.mjs
