@@ -418,7 +418,7 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	size_t		 used;
 
 	(void)state;
-	assert_int_equal(EV_WIRE_VERSION, 9);
+	assert_true(EV_WIRE_VERSION >= 9);
 	assert_string_equal(cmd_kind_name(CMD_PEEK), "CMD_PEEK");
 	c->u.peek.on = true;
 	assert_int_equal(cmd_wire_encode(c, &b), 0);
@@ -438,6 +438,55 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	assert_int_equal(ev_wire_encode(ev, &b), 0);
 	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
 	assert_int_equal(got->u.chats.chats[0].peek, 2);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* EV_CHATS' marks and people, CMD_LOAD_CHATS' people (version 10). */
+static void
+test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new(CMD_LOAD_CHATS), *cgot;
+	struct ev	*ev = ev_new(EV_CHATS), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_int_equal(EV_WIRE_VERSION, 10);
+	c->u.load_chats.people = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_true(cgot->u.load_chats.people);
+	cmd_free(cgot);
+	b.p[4] = 9;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.chats.chats = xcalloc(1, sizeof(*ev->u.chats.chats));
+	ev->u.chats.nchats = 1;
+	ev_set(&ev->u.chats.chats[0].jid, "15550000002@s.whatsapp.net");
+	ev->u.chats.chats[0].muted_until = -1;
+	ev->u.chats.chats[0].pinned_ms = 1764800000000LL;
+	ev->u.chats.chats[0].archived = true;
+	ev->u.chats.with_people = true;
+	ev->u.chats.people = xcalloc(1, sizeof(*ev->u.chats.people));
+	ev->u.chats.npeople = 1;
+	ev_set(&ev->u.chats.people[0].jid, "15550000009@s.whatsapp.net");
+	ev_set(&ev->u.chats.people[0].name, "Zoe Zebra");
+	ev_set(&ev->u.chats.people[0].push_name, "Zoe");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.chats.chats[0].muted_until, -1);
+	assert_int_equal(got->u.chats.chats[0].pinned_ms, 1764800000000LL);
+	assert_true(got->u.chats.chats[0].archived);
+	assert_true(got->u.chats.with_people);
+	assert_int_equal(got->u.chats.npeople, 1);
+	assert_string_equal(got->u.chats.people[0].jid,
+	    "15550000009@s.whatsapp.net");
+	assert_string_equal(got->u.chats.people[0].name, "Zoe Zebra");
+	assert_string_equal(got->u.chats.people[0].push_name, "Zoe");
 	ev_free(got);
 	ev_free(ev);
 	cmd_free(c);
@@ -753,6 +802,7 @@ main(void)
 		cmocka_unit_test(test_ev_push_str__appends_copies__to_a_string_array),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
