@@ -123,3 +123,4 @@ include tests/appstate-store.mk
 include tests/appstate.mk
 include tests/sim-appstate.mk
 include tests/sim-media.mk
+include tests/appsync18.mk
