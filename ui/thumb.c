@@ -1,0 +1,441 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * ui/thumb.c -- a media message's thumbnail in terminal cells (ui/thumb.h):
+ * JPEG through libjpeg-turbo (errors through setjmp, sides checked after
+ * the header and before any pixel buffer, progressive scans capped), WebP
+ * through libwebp (sides checked from its header first), the pixels to
+ * cells through libchafa's canvas, the cells drawn with curses pairs.
+ */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <chafa.h>
+#include <curses.h>
+#include <jpeglib.h>
+#include <webp/decode.h>
+
+#define LOG_TAG	"thumb"
+#include "base/err.h"
+#include "base/log.h"
+#include "base/xmalloc.h"
+#include "ui/thumb.h"
+
+#define SCANS_MAX	64	/* progressive scans decoded at most */
+#define SCALED_SIDE	512	/* a JPEG over this is decoded scaled down */
+
+enum ui_thumb_colours
+ui_thumb_colours_of(int ncolors)
+{
+	if (ncolors >= 1 << 24)
+		return UI_THUMB_DIRECT;
+	if (ncolors >= 256)
+		return UI_THUMB_256;
+	if (ncolors >= 16)
+		return UI_THUMB_16;
+	if (ncolors >= 8)
+		return UI_THUMB_8;
+	return UI_THUMB_MONO;
+}
+
+/* ---- JPEG ---- */
+
+struct jerr {
+	struct jpeg_error_mgr	 pub;
+	jmp_buf			 jmp;
+	int			 rc;	/* the error longjmp'd with */
+	bool			 eof;	/* the data ended early */
+};
+
+static void
+jpeg_fail(j_common_ptr ci)
+{
+	struct jerr	*e = (struct jerr *)ci->err;
+
+	if (e->rc == 0)
+		e->rc = WC_EPROTO;
+	longjmp(e->jmp, 1);
+}
+
+/* A warning (corrupt data libjpeg would carry on over) is an error here:
+ * a truncated or damaged picture is drawn as none. */
+static void
+jpeg_message(j_common_ptr ci, int level)
+{
+	struct jerr	*e = (struct jerr *)ci->err;
+
+	if (level >= 0)
+		return;		/* trace messages */
+	e->rc = ci->err->msg_code == JWRN_JPEG_EOF ? WC_ETRUNC : WC_EPROTO;
+	longjmp(e->jmp, 1);
+}
+
+/* A progressive JPEG of thousands of scans would take long: refused. */
+static void
+jpeg_progress(j_common_ptr ci)
+{
+	struct jerr	*e = (struct jerr *)ci->err;
+
+	if (ci->is_decompressor &&
+	    ((j_decompress_ptr)ci)->input_scan_number > SCANS_MAX) {
+		e->rc = WC_EPROTO;
+		longjmp(e->jmp, 1);
+	}
+}
+
+/* The header's sides checked, the scale and colours set; 0 or an error. */
+static int
+jpeg_setup(struct jpeg_decompress_struct *ci)
+{
+	unsigned	 side;
+
+	if (ci->image_width == 0 || ci->image_height == 0)
+		return WC_EPROTO;
+	if (ci->image_width > UI_THUMB_SIDE_MAX ||
+	    ci->image_height > UI_THUMB_SIDE_MAX)
+		return WC_ETOOBIG;
+	if (ci->jpeg_color_space == JCS_CMYK ||
+	    ci->jpeg_color_space == JCS_YCCK)
+		return WC_EPROTO;
+	ci->out_color_space = JCS_RGB;
+	side = ci->image_width > ci->image_height ? ci->image_width :
+	    ci->image_height;
+	ci->scale_num = 1;
+	ci->scale_denom = 1;
+	while (ci->scale_denom < 8 && side / ci->scale_denom > SCALED_SIDE)
+		ci->scale_denom *= 2;
+	return 0;
+}
+
+static int
+decode_jpeg(const uint8_t *p, size_t len, struct ui_thumb_img *img)
+{
+	struct jpeg_decompress_struct	 ci;
+	struct jpeg_progress_mgr	 prog;
+	struct jerr			 e;
+	uint8_t				*volatile px = NULL;
+	JSAMPROW			 row;
+	int				 rc;
+
+	memset(&e, 0, sizeof(e));
+	ci.err = jpeg_std_error(&e.pub);
+	e.pub.error_exit = jpeg_fail;
+	e.pub.emit_message = jpeg_message;
+	if (setjmp(e.jmp) != 0) {
+		jpeg_destroy_decompress(&ci);
+		free(px);
+		return e.rc != 0 ? e.rc : WC_EPROTO;
+	}
+	jpeg_create_decompress(&ci);
+	memset(&prog, 0, sizeof(prog));
+	prog.progress_monitor = jpeg_progress;
+	ci.progress = &prog;
+	jpeg_mem_src(&ci, p, (unsigned long)len);
+	if (jpeg_read_header(&ci, TRUE) != JPEG_HEADER_OK) {
+		jpeg_destroy_decompress(&ci);
+		return WC_EPROTO;
+	}
+	if ((rc = jpeg_setup(&ci)) != 0) {
+		jpeg_destroy_decompress(&ci);
+		return rc;
+	}
+	(void)jpeg_start_decompress(&ci);
+	if (ci.output_components != 3 || ci.output_width == 0 ||
+	    ci.output_height == 0) {
+		jpeg_destroy_decompress(&ci);
+		return WC_EPROTO;
+	}
+	px = xmalloc((size_t)ci.output_width * ci.output_height * 3);
+	while (ci.output_scanline < ci.output_height) {
+		row = px + (size_t)ci.output_scanline * ci.output_width * 3;
+		(void)jpeg_read_scanlines(&ci, &row, 1);
+	}
+	(void)jpeg_finish_decompress(&ci);
+	img->px = px;
+	img->w = (int)ci.output_width;
+	img->h = (int)ci.output_height;
+	img->bpp = 3;
+	jpeg_destroy_decompress(&ci);
+	return 0;
+}
+
+/* ---- WebP ---- */
+
+static int
+decode_webp(const uint8_t *p, size_t len, struct ui_thumb_img *img)
+{
+	WebPBitstreamFeatures	 f;
+	uint8_t			*px;
+	size_t			 n;
+
+	switch (WebPGetFeatures(p, len, &f)) {
+	case VP8_STATUS_OK:
+		break;
+	case VP8_STATUS_NOT_ENOUGH_DATA:
+		return WC_ETRUNC;
+	default:
+		return WC_EPROTO;
+	}
+	if (f.width <= 0 || f.height <= 0)
+		return WC_EPROTO;
+	if (f.width > UI_THUMB_SIDE_MAX || f.height > UI_THUMB_SIDE_MAX)
+		return WC_ETOOBIG;
+	n = (size_t)f.width * (size_t)f.height * 4;
+	px = xmalloc(n);
+	/* an animated WebP decodes as its first frame, or not at all */
+	if (WebPDecodeRGBAInto(p, len, px, n, f.width * 4) == NULL) {
+		free(px);
+		return f.has_animation ? WC_EPROTO : WC_ETRUNC;
+	}
+	img->px = px;
+	img->w = f.width;
+	img->h = f.height;
+	img->bpp = 4;
+	return 0;
+}
+
+int
+ui_thumb_decode(const uint8_t *p, size_t len, struct ui_thumb_img *img)
+{
+	memset(img, 0, sizeof(*img));
+	if (p == NULL || len < 4)
+		return WC_ETRUNC;
+	if (len > UI_THUMB_BYTES_MAX)
+		return WC_ETOOBIG;
+	if (p[0] == 0xff && p[1] == 0xd8 && p[2] == 0xff)
+		return decode_jpeg(p, len, img);
+	if (len >= 12 && memcmp(p, "RIFF", 4) == 0 &&
+	    memcmp(p + 8, "WEBP", 4) == 0)
+		return decode_webp(p, len, img);
+	return WC_EPROTO;
+}
+
+/* ---- cells ---- */
+
+static ChafaCanvasMode
+canvas_mode(enum ui_thumb_colours c)
+{
+	switch (c) {
+	case UI_THUMB_DIRECT:	return CHAFA_CANVAS_MODE_TRUECOLOR;
+	case UI_THUMB_256:	return CHAFA_CANVAS_MODE_INDEXED_240;
+	case UI_THUMB_16:	return CHAFA_CANVAS_MODE_INDEXED_16;
+	case UI_THUMB_8:	return CHAFA_CANVAS_MODE_INDEXED_8;
+	case UI_THUMB_MONO:	break;
+	}
+	return CHAFA_CANVAS_MODE_FGBG;
+}
+
+/* The canvas's colours of cell (x, y) as curses colour numbers. */
+static void
+cell_colours(ChafaCanvas *cv, enum ui_thumb_colours c, int x, int y,
+    struct ui_thumb_cell *cell)
+{
+	gint	 fg = -1, bg = -1;
+
+	if (c == UI_THUMB_MONO) {
+		cell->fg = cell->bg = -1;
+		return;
+	}
+	if (c == UI_THUMB_DIRECT)
+		chafa_canvas_get_colors_at(cv, x, y, &fg, &bg);
+	else
+		chafa_canvas_get_raw_colors_at(cv, x, y, &fg, &bg);
+	/* chafa gives 0xRRGGBB (direct) or the index; -1 transparent */
+	cell->fg = fg < 0 ? -1 : (int32_t)fg;
+	cell->bg = bg < 0 ? -1 : (int32_t)bg;
+}
+
+int
+ui_thumb_render(const struct ui_thumb_img *img, int max_cols, int max_rows,
+    enum ui_thumb_colours colours, struct ui_thumb_cells *out)
+{
+	ChafaSymbolMap		*map;
+	ChafaCanvasConfig	*cfg;
+	ChafaCanvas		*cv;
+	gint			 cols = max_cols, rows = max_rows;
+	int			 x, y;
+	struct ui_thumb_cell	*cell;
+
+	memset(out, 0, sizeof(*out));
+	if (img == NULL || img->px == NULL || img->w < 1 || img->h < 1 ||
+	    max_cols < 1 || max_rows < 1)
+		return -EINVAL;
+	chafa_calc_canvas_geometry(img->w, img->h, &cols, &rows, 0.5f, TRUE,
+	    FALSE);
+	if (cols < 1)
+		cols = 1;
+	if (rows < 1)
+		rows = 1;
+	map = chafa_symbol_map_new();
+	chafa_symbol_map_add_by_tags(map, colours == UI_THUMB_MONO ?
+	    CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_BORDER |
+	    CHAFA_SYMBOL_TAG_SPACE : CHAFA_SYMBOL_TAG_HHALF |
+	    CHAFA_SYMBOL_TAG_SPACE | CHAFA_SYMBOL_TAG_SOLID);
+	cfg = chafa_canvas_config_new();
+	chafa_canvas_config_set_geometry(cfg, cols, rows);
+	chafa_canvas_config_set_canvas_mode(cfg, canvas_mode(colours));
+	chafa_canvas_config_set_symbol_map(cfg, map);
+	chafa_canvas_config_set_dither_mode(cfg, CHAFA_DITHER_MODE_NONE);
+	cv = chafa_canvas_new(cfg);
+	chafa_canvas_draw_all_pixels(cv, img->bpp == 4 ?
+	    CHAFA_PIXEL_RGBA8_UNASSOCIATED : CHAFA_PIXEL_RGB8, img->px,
+	    img->w, img->h, img->w * img->bpp);
+	out->cols = cols;
+	out->rows = rows;
+	out->colours = colours;
+	out->v = xcalloc((size_t)cols * (size_t)rows, sizeof(*out->v));
+	for (y = 0; y < rows; y++)
+		for (x = 0; x < cols; x++) {
+			cell = &out->v[(size_t)y * (size_t)cols + (size_t)x];
+			cell->ch = (uint32_t)chafa_canvas_get_char_at(cv, x, y);
+			cell_colours(cv, colours, x, y, cell);
+		}
+	chafa_canvas_unref(cv);
+	chafa_canvas_config_unref(cfg);
+	chafa_symbol_map_unref(map);
+	return 0;
+}
+
+void
+ui_thumb_cells_release(struct ui_thumb_cells *out)
+{
+	free(out->v);
+	memset(out, 0, sizeof(*out));
+}
+
+/* ---- a message's thumbnail ---- */
+
+struct ui_thumb {
+	uint8_t			*p;
+	size_t			 len;
+	bool			 failed;	/* does not decode: no rows */
+	int			 max_cols, max_rows; /* the cells' layout */
+	struct ui_thumb_cells	 cells;
+};
+
+struct ui_thumb *
+ui_thumb_new(const uint8_t *p, size_t len)
+{
+	struct ui_thumb	*t;
+
+	if (p == NULL || len == 0)
+		return NULL;
+	if (len > UI_THUMB_BYTES_MAX) {
+		log_warn("a thumbnail of %zu bytes not drawn (over %u)", len,
+		    UI_THUMB_BYTES_MAX);
+		return NULL;
+	}
+	t = xcalloc(1, sizeof(*t));
+	t->p = xmalloc(len);
+	memcpy(t->p, p, len);
+	t->len = len;
+	return t;
+}
+
+void
+ui_thumb_free(struct ui_thumb *t)
+{
+	if (t == NULL)
+		return;
+	ui_thumb_cells_release(&t->cells);
+	free(t->p);
+	free(t);
+}
+
+int
+ui_thumb_rows(struct ui_thumb *t, int max_cols, int max_rows,
+    enum ui_thumb_colours colours)
+{
+	struct ui_thumb_img	 img;
+	int			 rc;
+
+	if (t == NULL || t->failed || max_cols < 1 || max_rows < 1)
+		return 0;
+	if (t->cells.v != NULL && t->max_cols == max_cols &&
+	    t->max_rows == max_rows && t->cells.colours == colours)
+		return t->cells.rows;
+	ui_thumb_cells_release(&t->cells);
+	if ((rc = ui_thumb_decode(t->p, t->len, &img)) == 0) {
+		rc = ui_thumb_render(&img, max_cols, max_rows, colours,
+		    &t->cells);
+		free(img.px);
+	}
+	if (rc != 0) {
+		t->failed = true;
+		log_warn("a thumbnail of %zu bytes not drawn: %s", t->len,
+		    wc_strerror(rc));
+		return 0;
+	}
+	t->max_cols = max_cols;
+	t->max_rows = max_rows;
+	return t->cells.rows;
+}
+
+const struct ui_thumb_cells *
+ui_thumb_cells(const struct ui_thumb *t)
+{
+	return t != NULL && t->cells.v != NULL ? &t->cells : NULL;
+}
+
+/* ---- curses ---- */
+
+#define POOL_MAX	4096	/* pairs kept at most */
+
+/* The colour pairs made: pair UI_THUMB_PAIR0 + i is pool[i]. */
+static struct {
+	int32_t	 fg, bg;
+} pool[POOL_MAX];
+static int	pool_n;
+
+/* The pair of fg on bg, made when new; 0 (the default pair) when curses
+ * has no colours or the pair cannot be made. */
+static int
+pair_of(int32_t fg, int32_t bg)
+{
+	int	 i, limit;
+
+	if (!has_colors())
+		return 0;
+	for (i = 0; i < pool_n; i++)
+		if (pool[i].fg == fg && pool[i].bg == bg)
+			return UI_THUMB_PAIR0 + i;
+	limit = COLOR_PAIRS - UI_THUMB_PAIR0;
+	if (limit > POOL_MAX)
+		limit = POOL_MAX;
+	if (limit < 1)
+		return 0;
+	if (pool_n >= limit)
+		pool_n = 0;	/* made again from the first */
+	if (init_extended_pair(UI_THUMB_PAIR0 + pool_n, fg, bg) != OK)
+		return 0;
+	pool[pool_n].fg = fg;
+	pool[pool_n].bg = bg;
+	return UI_THUMB_PAIR0 + pool_n++;
+}
+
+void
+ui_thumb_draw_row(const struct ui_thumb *t, int row, int y, int x)
+{
+	const struct ui_thumb_cells	*c = ui_thumb_cells(t);
+	const struct ui_thumb_cell	*cell;
+	cchar_t				 cc;
+	wchar_t				 wch[2];
+	int				 i, pair;
+
+	if (c == NULL || row < 0 || row >= c->rows)
+		return;
+	for (i = 0; i < c->cols; i++) {
+		cell = &c->v[(size_t)row * (size_t)c->cols + (size_t)i];
+		wch[0] = (wchar_t)cell->ch;
+		wch[1] = L'\0';
+		pair = c->colours == UI_THUMB_MONO ? 0 :
+		    pair_of(cell->fg, cell->bg);
+		if (setcchar(&cc, wch, A_NORMAL, 0, &pair) != OK)
+			continue;
+		(void)mvadd_wch(y, x + i, &cc);
+	}
+}
