@@ -223,8 +223,9 @@ test_ui_thumb_webp__split_decodes_with_alpha(void **st)
 static void
 test_ui_thumb_decode__refuses_truncated_and_corrupt(void **st)
 {
-	static const uint8_t	 junk[] = { 0xff, 0xd8, 0xff, 0xe0, 0x00,
-	    0x02, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0 };
+	/* a frame header of 5 components in 11 bytes (23 needed) */
+	static const uint8_t	 junk[] = { 0xff, 0xd8, 0xff, 0xc0, 0x00,
+	    0x0b, 0x08, 0x00, 0x10, 0x00, 0x10, 0x05, 0x01, 0x11, 0x00 };
 	struct ui_thumb_img	 img;
 	size_t			 len;
 	uint8_t			*j = make_jpeg(W, H, &len);
@@ -235,7 +236,6 @@ test_ui_thumb_decode__refuses_truncated_and_corrupt(void **st)
 	assert_null(img.px);
 	/* the header cut: no frame yet */
 	assert_int_equal(ui_thumb_decode(j, 20, &img), WC_ETRUNC);
-	/* a JPEG start with junk after it */
 	assert_int_equal(ui_thumb_decode(junk, sizeof(junk), &img),
 	    WC_EPROTO);
 	/* neither JPEG nor WebP (a PNG's start) */

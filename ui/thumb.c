@@ -17,6 +17,7 @@
 #include <chafa.h>
 #include <curses.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include <webp/decode.h>
 
 #define LOG_TAG	"thumb"
