@@ -30,6 +30,7 @@
 #include "src/app-int.h"
 #include "src/evq.h"
 #include "ui/screen.h"
+#include "ui/thumb.h"
 
 static void
 close_cb(uv_handle_t *h)
@@ -265,6 +266,10 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	o->notify_preview = c->notify_preview;
 	o->mouse = c->mouse;
 	o->title = c->title;
+	_Static_assert(CONF_THUMB_ROWS_MAX == UI_THUMB_ROWS_MAX &&
+	    CONF_THUMB_ROWS_DEFAULT == UI_THUMB_ROWS_DEFAULT,
+	    "thumbnail-rows: the settings' bounds are the screen's");
+	o->thumbnail_rows = (int)c->thumbnail_rows;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
 			continue;

@@ -267,6 +267,25 @@ set_qr_times(struct conf *c, const struct setting *s, const char *value,
 	return 0;
 }
 
+/* thumbnail-rows: 0 (none) to CONF_THUMB_ROWS_MAX. */
+static int
+set_thumbnail_rows(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	unsigned long	 n;
+	char		*end;
+
+	(void)s;
+	if (value[0] < '0' || value[0] > '9' ||
+	    (n = strtoul(value, &end, 10)) > CONF_THUMB_ROWS_MAX ||
+	    *end != '\0') {
+		*why = N_("not a number of rows, 0 to 40");
+		return -EINVAL;
+	}
+	c->thumbnail_rows = (uint32_t)n;
+	return 0;
+}
+
 /* A path that may be unset (""). */
 static int
 set_opt_path(struct conf *c, const struct setting *s, const char *value,
@@ -398,6 +417,7 @@ static const struct setting settings[] = {
 	{ "hyperlinks", set_yes_no, F(hyperlinks) },
 	{ "mouse", set_yes_no, F(mouse) },
 	{ "link-open-command", set_command, F(link_open_command) },
+	{ "thumbnail-rows", set_thumbnail_rows, F(thumbnail_rows) },
 };
 #undef F
 
@@ -616,6 +636,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.clipboard = true;
 	c.bell = c.notify_preview = c.title = c.hyperlinks = true;
 	c.mouse = true;
+	c.thumbnail_rows = CONF_THUMB_ROWS_DEFAULT;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);

@@ -22,6 +22,8 @@
 #define CONF_FILE_NAME		"wachat.conf"
 #define CONF_KEY_ACTIONS	31	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
+#define CONF_THUMB_ROWS_DEFAULT	6	/* thumbnail-rows (ui/thumb.h) */
+#define CONF_THUMB_ROWS_MAX	40
 
 /* notify-terminal: how a desktop notification goes through the terminal
  * (ui/notify.h: OSC 777, OSC 9, OSC 99). */
@@ -73,6 +75,11 @@ struct conf {
 	bool		 hyperlinks;	/* URLs drawn as OSC 8 links (default
 					 * yes) */
 	bool		 mouse;		/* clicks and the wheel (default yes) */
+	/* Media (issue 19). */
+	uint32_t	 thumbnail_rows; /* a media message's thumbnail drawn
+					 * this many rows high at most, 0
+					 * none (default CONF_THUMB_ROWS_
+					 * DEFAULT, at most ..._MAX) */
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */

@@ -161,6 +161,9 @@ usage(FILE *f)
 	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
 	    "xdg-open with\n"
 	    "                      a display)\n"), f);
+	fputs(_("  --thumbnail-rows N  media thumbnails at most N rows high "
+	    "(0: none;\n"
+	    "                      default 6)\n"), f);
 	cli_usage(f);
 }
 
@@ -413,6 +416,7 @@ main(int argc, char **argv)
 		{ "hyperlinks", required_argument, NULL, 'S' },
 		{ "mouse", required_argument, NULL, 'S' },
 		{ "link-open-command", required_argument, NULL, 'S' },
+		{ "thumbnail-rows", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

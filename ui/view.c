@@ -29,6 +29,7 @@ ui_view_opts_default(struct ui_view_opts *o)
 	o->enter_sends = o->read_receipts = o->send_typing = true;
 	o->clipboard = o->hyperlinks = o->mouse = true;
 	o->bell = o->notify_preview = o->title = true;
+	o->thumbnail_rows = UI_THUMB_ROWS_DEFAULT;
 	ui_keys_default(&o->keys);
 }
 

@@ -92,6 +92,9 @@ struct ui_view_opts {
 					 * (else "new message") */
 	bool		 title;		/* the window title counts the
 					 * unread chats */
+	int		 thumbnail_rows; /* a media message's thumbnail drawn
+					 * this many rows high at most
+					 * (0 .. UI_THUMB_ROWS_MAX; 0: none) */
 	ui_view_notify_fn notify;	/* ... and is handed to this (NULL:
 					 * none) with notify_arg */
 	void		*notify_arg;
