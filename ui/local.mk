@@ -32,15 +32,6 @@ tests_test_ui_text_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_text_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
 TESTS += tests/test-ui-text
 
-# Thumbnails (issue 19): JPEGs made here decoded and laid out in cells
-# of the right colours; truncated, corrupt and oversized ones refused.
-check_PROGRAMS += tests/test-ui-thumb
-tests_test_ui_thumb_SOURCES = tests/test-ui-thumb.c
-tests_test_ui_thumb_CPPFLAGS = $(AM_CPPFLAGS) $(JPEG_CFLAGS) $(WEBP_CFLAGS)
-tests_test_ui_thumb_CFLAGS = $(TEST_CFLAGS)
-tests_test_ui_thumb_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
-TESTS += tests/test-ui-thumb
-
 # The chat screen's logic: commands from events and keys, paging.
 check_PROGRAMS += tests/test-ui-view
 tests_test_ui_view_SOURCES = tests/test-ui-view.c
