@@ -23,6 +23,9 @@
 #include <webp/encode.h>
 
 #include "base/err.h"
+#include "base/xmalloc.h"
+#include "ui/msgs.h"
+#include "ui/msgs-int.h"
 #include "ui/thumb.h"
 
 #define W	64
@@ -323,6 +326,49 @@ test_ui_thumb_rows__lays_out_once_and_fails_for_good(void **st)
 	free(j);
 }
 
+/* The message pane counts a media row's thumbnail in its rows: the day
+ * line, the header, the words and the caption, and the thumbnail's rows
+ * (none with thumb_rows 0, for a deleted row, or a thumbnail that does
+ * not decode). */
+static void
+test_ui_thumb_msgs__block_rows_count_the_thumbnail(void **st)
+{
+	struct ui_msgs	 m;
+	struct ui_msg	*g;
+	size_t		 len;
+	uint8_t		*j = make_jpeg(W, H, &len);
+
+	(void)st;
+	ui_msgs_init(&m);
+	m.v = xcalloc(1, sizeof(*m.v));
+	m.n = 1;
+	g = &m.v[0];
+	g->id = xstrdup("3EB0");
+	g->sender = xstrdup("");
+	g->sender_name = xstrdup("");
+	g->text = xstrdup("[photo] 64x32\nthe caption");
+	g->quoted_id = xstrdup("");
+	g->quoted_sender = xstrdup("");
+	g->quoted = xstrdup("");
+	g->ts_ms = 1700000000000;
+	g->thumb = ui_thumb_new(j, len);
+	m.thumb_colours = UI_THUMB_256;
+	assert_int_equal(ui_msgs_block_rows(&m, 0, 40), 1 + 1 + 2);
+	m.thumb_rows = 4;
+	/* 4 rows of 16 columns: a 2:1 picture in 38 columns */
+	assert_int_equal(ui_msgs_block_rows(&m, 0, 40), 1 + 1 + 2 + 4);
+	m.thumb_rows = 40;	/* then the width bounds it: 38 by 9 */
+	assert_int_equal(ui_msgs_block_rows(&m, 0, 40), 1 + 1 + 2 + 9);
+	g->deleted = true;
+	assert_int_equal(ui_msgs_block_rows(&m, 0, 40), 1 + 1 + 1);
+	g->deleted = false;
+	ui_thumb_free(g->thumb);
+	g->thumb = ui_thumb_new(j, len / 2);	/* does not decode */
+	assert_int_equal(ui_msgs_block_rows(&m, 0, 40), 1 + 1 + 2);
+	ui_msgs_release(&m);	/* frees the thumbnail too */
+	free(j);
+}
+
 static void
 test_ui_thumb_colours_of__maps_curses_colours(void **st)
 {
@@ -346,6 +392,7 @@ main(void)
 		cmocka_unit_test(test_ui_thumb_decode__refuses_truncated_and_corrupt),
 		cmocka_unit_test(test_ui_thumb_decode__refuses_huge_declared_sides),
 		cmocka_unit_test(test_ui_thumb_rows__lays_out_once_and_fails_for_good),
+		cmocka_unit_test(test_ui_thumb_msgs__block_rows_count_the_thumbnail),
 		cmocka_unit_test(test_ui_thumb_colours_of__maps_curses_colours),
 	};
 
