@@ -265,6 +265,8 @@ ui_thumb_render(const struct ui_thumb_img *img, int max_cols, int max_rows,
 	if (img == NULL || img->px == NULL || img->w < 1 || img->h < 1 ||
 	    max_cols < 1 || max_rows < 1)
 		return -EINVAL;
+	/* a few hundred cells: no worker threads in the screen's process */
+	chafa_set_n_threads(1);
 	chafa_calc_canvas_geometry(img->w, img->h, &cols, &rows, 0.5f, TRUE,
 	    FALSE);
 	if (cols < 1)
