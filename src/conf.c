@@ -267,6 +267,28 @@ set_qr_times(struct conf *c, const struct setting *s, const char *value,
 	return 0;
 }
 
+static int
+set_thumbnail_protocol(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	static const char *const words[] = {
+		[CONF_THUMB_AUTO] = "auto",
+		[CONF_THUMB_HALFBLOCKS] = "halfblocks",
+		[CONF_THUMB_KITTY] = "kitty", [CONF_THUMB_SIXEL] = "sixel",
+		[CONF_THUMB_ITERM2] = "iterm2", [CONF_THUMB_OFF] = "off",
+	};
+	size_t	 i;
+
+	(void)s;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(value, words[i]) == 0) {
+			c->thumbnail_protocol = (enum conf_thumb_proto)i;
+			return 0;
+		}
+	*why = N_("not one of auto, halfblocks, kitty, sixel, iterm2, off");
+	return -EINVAL;
+}
+
 /* thumbnail-rows: 0 (none) to CONF_THUMB_ROWS_MAX. */
 static int
 set_thumbnail_rows(struct conf *c, const struct setting *s,
@@ -418,6 +440,8 @@ static const struct setting settings[] = {
 	{ "mouse", set_yes_no, F(mouse) },
 	{ "link-open-command", set_command, F(link_open_command) },
 	{ "thumbnail-rows", set_thumbnail_rows, F(thumbnail_rows) },
+	{ "thumbnail-protocol", set_thumbnail_protocol,
+	    F(thumbnail_protocol) },
 };
 #undef F
 

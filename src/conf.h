@@ -34,6 +34,17 @@ enum conf_notify_terminal {
 	CONF_NOTIFY_OSC99,
 };
 
+/* thumbnail-protocol: how thumbnails reach the terminal. */
+enum conf_thumb_proto {
+	CONF_THUMB_AUTO,	/* half-blocks in tmux, screen, over SSH;
+				 * else by the terminal's variables */
+	CONF_THUMB_HALFBLOCKS,
+	CONF_THUMB_KITTY,
+	CONF_THUMB_SIXEL,
+	CONF_THUMB_ITERM2,
+	CONF_THUMB_OFF,
+};
+
 /* The settings.  Strings are owned (freed by conf_release()). */
 struct conf {
 	char		*url;		/* the WebSocket URL; never NULL */
@@ -80,6 +91,7 @@ struct conf {
 					 * this many rows high at most, 0
 					 * none (default CONF_THUMB_ROWS_
 					 * DEFAULT, at most ..._MAX) */
+	enum conf_thumb_proto thumbnail_protocol; /* default auto */
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */

@@ -10,6 +10,7 @@
  */
 #include "base/compat.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include <jpeglib.h>
 #include <webp/encode.h>
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "base/xmalloc.h"
 #include "ui/msgs.h"
@@ -369,6 +371,86 @@ test_ui_thumb_msgs__block_rows_count_the_thumbnail(void **st)
 	free(j);
 }
 
+/* auto: half-blocks inside tmux, screen and over SSH, else by the
+ * terminal's variables; a protocol asked for is kept. */
+static void
+test_ui_thumb_proto_pick__by_the_environment(void **st)
+{
+	struct ui_thumb_env	 e;
+
+	(void)st;
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_HALFBLOCKS);
+	e.kitty_window_id = "1";
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_KITTY);
+	e.tmux = "/tmp/tmux-0/default,1,0";	/* kitty, but through tmux */
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_HALFBLOCKS);
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_KITTY, &e),
+	    UI_THUMB_PROTO_KITTY);	/* told otherwise */
+	memset(&e, 0, sizeof(e));
+	e.term_program = "iTerm.app";
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_ITERM2);
+	e.ssh = "10.0.0.1 5000 10.0.0.2 22";
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_HALFBLOCKS);
+	memset(&e, 0, sizeof(e));
+	e.term = "foot";
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_SIXEL);
+	e.term = "screen-256color";
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_HALFBLOCKS);
+	e.term = "xterm-256color";
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_AUTO, &e),
+	    UI_THUMB_PROTO_HALFBLOCKS);
+	assert_int_equal(ui_thumb_proto_pick(UI_THUMB_PROTO_OFF, &e),
+	    UI_THUMB_PROTO_OFF);
+	assert_false(ui_thumb_proto_pixels(UI_THUMB_PROTO_HALFBLOCKS));
+	assert_true(ui_thumb_proto_pixels(UI_THUMB_PROTO_SIXEL));
+}
+
+/* The image of a laid-out thumbnail in each pixel protocol: kitty's APC
+ * (a=T, its size in cells), a sixel DCS, iTerm2's OSC 1337 inline file;
+ * none before a layout or for half-blocks. */
+static void
+test_ui_thumb_pixels__each_protocol_s_sequence(void **st)
+{
+	struct ui_thumb	*t;
+	struct buf	 b = BUF_INIT;
+	size_t		 len;
+	uint8_t		*j = make_jpeg(W, H, &len);
+
+	(void)st;
+	t = ui_thumb_new(j, len);
+	assert_int_equal(ui_thumb_pixels(t, UI_THUMB_PROTO_KITTY, 10, 20, &b),
+	    -EINVAL);	/* not laid out */
+	assert_int_equal(ui_thumb_rows(t, 16, 4, UI_THUMB_256), 4);
+	assert_int_equal(ui_thumb_pixels(t, UI_THUMB_PROTO_HALFBLOCKS, 10, 20,
+	    &b), -EINVAL);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(ui_thumb_pixels(t, UI_THUMB_PROTO_KITTY, 10, 20, &b),
+	    0);
+	assert_true(b.len > 8 && memcmp(b.p, "\033_Ga=T,", 7) == 0);
+	assert_non_null(memmem(b.p, b.len, "c=16,r=4", 8));
+	b.len = 0;
+	assert_int_equal(ui_thumb_pixels(t, UI_THUMB_PROTO_SIXEL, 10, 20, &b),
+	    0);
+	assert_true(b.len > 4 && memcmp(b.p, "\033P", 2) == 0 &&
+	    memmem(b.p, b.len, "q", 1) != NULL);
+	b.len = 0;
+	assert_int_equal(ui_thumb_pixels(t, UI_THUMB_PROTO_ITERM2, 0, 0, &b),
+	    0);
+	assert_true(b.len > 20 && memcmp(b.p, "\033]1337;File=inline=1", 20) ==
+	    0);
+	buf_release(&b);
+	ui_thumb_free(t);
+	free(j);
+}
+
 static void
 test_ui_thumb_colours_of__maps_curses_colours(void **st)
 {
@@ -393,6 +475,8 @@ main(void)
 		cmocka_unit_test(test_ui_thumb_decode__refuses_huge_declared_sides),
 		cmocka_unit_test(test_ui_thumb_rows__lays_out_once_and_fails_for_good),
 		cmocka_unit_test(test_ui_thumb_msgs__block_rows_count_the_thumbnail),
+		cmocka_unit_test(test_ui_thumb_proto_pick__by_the_environment),
+		cmocka_unit_test(test_ui_thumb_pixels__each_protocol_s_sequence),
 		cmocka_unit_test(test_ui_thumb_colours_of__maps_curses_colours),
 	};
 

@@ -514,7 +514,22 @@ static void
 draw_thumb(const struct ui_msgs *m, struct ui_msg *g, struct pen *p)
 {
 	int	 n = thumb_rows(m, g, p->w), r, y;
+	bool	 whole = p->row >= p->top && p->row + n <= p->top + p->h;
+	struct ui_thumb_spots *s = m->spots;
 
+	/* an image drawn by the terminal where it fits whole in the pane
+	 * (a part is half-blocks): blank cells under it */
+	if (whole && n > 0 && ui_thumb_proto_pixels(m->thumb_proto) &&
+	    s != NULL && s->n < UI_THUMB_SPOTS_MAX) {
+		s->v[s->n].y = p->y + p->row - p->top;
+		s->v[s->n].x = p->x + INDENT;
+		s->v[s->n++].t = g->thumb;
+		for (r = 0; r < n; r++)
+			if ((y = next_row(p)) >= 0)
+				mvhline(y, p->x + INDENT, ' ',
+				    ui_thumb_cells(g->thumb)->cols);
+		return;
+	}
 	for (r = 0; r < n; r++)
 		if ((y = next_row(p)) >= 0)
 			ui_thumb_draw_row(g->thumb, r, y, p->x + INDENT);

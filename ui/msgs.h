@@ -124,6 +124,11 @@ struct ui_msgs {
 					 * (thumbnail-rows; 0: none drawn),
 					 * set by the caller before a draw */
 	enum ui_thumb_colours thumb_colours; /* ... in these colours */
+	enum ui_thumb_proto thumb_proto; /* ... this way: a pixel protocol
+					 * leaves blank cells and adds a spot
+					 * to spots for an image drawn whole
+					 * in the pane; else half-blocks */
+	struct ui_thumb_spots *spots;	/* borrowed; NULL: none */
 };
 
 void		ui_msgs_init(struct ui_msgs *m);

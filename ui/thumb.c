@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <chafa.h>
 #include <curses.h>
@@ -21,6 +23,7 @@
 #include <webp/decode.h>
 
 #define LOG_TAG	"thumb"
+#include "base/buf.h"
 #include "base/err.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
@@ -318,6 +321,10 @@ struct ui_thumb {
 	bool			 failed;	/* does not decode: no rows */
 	int			 max_cols, max_rows; /* the cells' layout */
 	struct ui_thumb_cells	 cells;
+	/* the image's escape sequences for the layout (ui_thumb_pixels()) */
+	struct buf		 px;
+	enum ui_thumb_proto	 px_proto;	/* AUTO: none made */
+	int			 px_cw, px_ch;
 };
 
 struct ui_thumb *
@@ -345,6 +352,7 @@ ui_thumb_free(struct ui_thumb *t)
 	if (t == NULL)
 		return;
 	ui_thumb_cells_release(&t->cells);
+	buf_release(&t->px);
 	free(t->p);
 	free(t);
 }
@@ -362,6 +370,7 @@ ui_thumb_rows(struct ui_thumb *t, int max_cols, int max_rows,
 	    t->max_rows == max_rows && t->cells.colours == colours)
 		return t->cells.rows;
 	ui_thumb_cells_release(&t->cells);
+	t->px_proto = UI_THUMB_PROTO_AUTO;	/* the image for it goes too */
 	if ((rc = ui_thumb_decode(t->p, t->len, &img)) == 0) {
 		rc = ui_thumb_render(&img, max_cols, max_rows, colours,
 		    &t->cells);
@@ -441,4 +450,217 @@ ui_thumb_draw_row(const struct ui_thumb *t, int row, int y, int x)
 			continue;
 		(void)mvadd_wch(y, x + i, &cc);
 	}
+}
+
+/* ---- images through the terminal ---- */
+
+static bool
+has(const char *s)
+{
+	return s != NULL && s[0] != '\0';
+}
+
+static bool
+starts(const char *s, const char *prefix)
+{
+	return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+enum ui_thumb_proto
+ui_thumb_proto_pick(enum ui_thumb_proto asked, const struct ui_thumb_env *e)
+{
+	if (asked != UI_THUMB_PROTO_AUTO)
+		return asked;
+	/* a multiplexer or SSH: what reaches the terminal is unknown */
+	if (has(e->tmux) || has(e->sty) || starts(e->term, "screen") ||
+	    starts(e->term, "tmux") || has(e->ssh))
+		return UI_THUMB_PROTO_HALFBLOCKS;
+	if (has(e->kitty_window_id) || starts(e->term, "xterm-kitty") ||
+	    starts(e->term, "xterm-ghostty"))
+		return UI_THUMB_PROTO_KITTY;
+	if (e->term_program != NULL && (strcmp(e->term_program,
+	    "iTerm.app") == 0 || strcmp(e->term_program, "WezTerm") == 0))
+		return UI_THUMB_PROTO_ITERM2;
+	if (starts(e->term, "foot") || starts(e->term, "mlterm"))
+		return UI_THUMB_PROTO_SIXEL;
+	return UI_THUMB_PROTO_HALFBLOCKS;
+}
+
+bool
+ui_thumb_proto_pixels(enum ui_thumb_proto p)
+{
+	return p == UI_THUMB_PROTO_KITTY || p == UI_THUMB_PROTO_SIXEL ||
+	    p == UI_THUMB_PROTO_ITERM2;
+}
+
+static ChafaPixelMode
+pixel_mode(enum ui_thumb_proto p)
+{
+	return p == UI_THUMB_PROTO_KITTY ? CHAFA_PIXEL_MODE_KITTY :
+	    p == UI_THUMB_PROTO_SIXEL ? CHAFA_PIXEL_MODE_SIXELS :
+	    CHAFA_PIXEL_MODE_ITERM2;
+}
+
+/* img as the sequences of protocol p, cols by rows cells of cw by ch
+ * pixels, into out. */
+static void
+print_pixels(const struct ui_thumb_img *img, int cols, int rows,
+    enum ui_thumb_proto p, int cw, int ch, struct buf *out)
+{
+	ChafaCanvasConfig	*cfg = chafa_canvas_config_new();
+	ChafaCanvas		*cv;
+	ChafaTermInfo		*ti;
+	GString			*g;
+
+	chafa_set_n_threads(1);
+	chafa_canvas_config_set_geometry(cfg, cols, rows);
+	chafa_canvas_config_set_cell_geometry(cfg, cw, ch);
+	chafa_canvas_config_set_pixel_mode(cfg, pixel_mode(p));
+	chafa_canvas_config_set_canvas_mode(cfg, CHAFA_CANVAS_MODE_TRUECOLOR);
+	cv = chafa_canvas_new(cfg);
+	chafa_canvas_draw_all_pixels(cv, img->bpp == 4 ?
+	    CHAFA_PIXEL_RGBA8_UNASSOCIATED : CHAFA_PIXEL_RGB8, img->px,
+	    img->w, img->h, img->w * img->bpp);
+	/* the fallback knows every protocol's sequences */
+	ti = chafa_term_db_get_fallback_info(chafa_term_db_get_default());
+	g = chafa_canvas_print(cv, ti);
+	buf_append(out, g->str, g->len);
+	g_string_free(g, TRUE);
+	chafa_term_info_unref(ti);
+	chafa_canvas_unref(cv);
+	chafa_canvas_config_unref(cfg);
+}
+
+int
+ui_thumb_pixels(struct ui_thumb *t, enum ui_thumb_proto p, int cell_w,
+    int cell_h, struct buf *out)
+{
+	struct ui_thumb_img	 img;
+
+	if (t == NULL || t->cells.v == NULL || !ui_thumb_proto_pixels(p))
+		return -EINVAL;
+	if (cell_w <= 0 || cell_h <= 0) {
+		cell_w = 10;
+		cell_h = 20;
+	}
+	if (t->px_proto != p || t->px_cw != cell_w || t->px_ch != cell_h) {
+		t->px.len = 0;
+		t->px_proto = UI_THUMB_PROTO_AUTO;
+		if (ui_thumb_decode(t->p, t->len, &img) != 0)
+			return -EINVAL;	/* it decoded for the cells */
+		print_pixels(&img, t->cells.cols, t->cells.rows, p, cell_w,
+		    cell_h, &t->px);
+		free(img.px);
+		t->px_proto = p;
+		t->px_cw = cell_w;
+		t->px_ch = cell_h;
+	}
+	buf_append(out, t->px.p, t->px.len);
+	return 0;
+}
+
+/* Whether the rectangle of t's cells at (y, x) is still blank on the
+ * screen (spaces of the default pair, as ui_thumb_draw_blank() left). */
+static bool
+still_blank(int y, int x, const struct ui_thumb_cells *c)
+{
+	cchar_t		 cc;
+	wchar_t		 wc[CCHARW_MAX + 1];
+	attr_t		 a;
+	short		 pair;
+	int		 r, k;
+
+	for (r = 0; r < c->rows; r++)
+		for (k = 0; k < c->cols; k++)
+			if (mvwin_wch(curscr, y + r, x + k, &cc) == ERR ||
+			    getcchar(&cc, wc, &a, &pair, NULL) == ERR ||
+			    wc[0] != L' ' || pair != 0)
+				return false;
+	return true;
+}
+
+/* The spots to show now (covered ones left out) into next. */
+static void
+visible_spots(const struct ui_thumb_spots *now, struct ui_thumb_shown *next)
+{
+	const struct ui_thumb_cells	*c;
+	size_t				 i;
+
+	memset(next, 0, sizeof(*next));
+	next->lines = LINES;
+	next->cols = COLS;
+	for (i = 0; i < now->n && next->n < UI_THUMB_SPOTS_MAX; i++) {
+		if ((c = ui_thumb_cells(now->v[i].t)) == NULL ||
+		    !still_blank(now->v[i].y, now->v[i].x, c))
+			continue;
+		next->v[next->n].y = now->v[i].y;
+		next->v[next->n].x = now->v[i].x;
+		next->v[next->n].cols = c->cols;
+		next->v[next->n].rows = c->rows;
+		next->v[next->n].t = now->v[i].t;
+		next->n++;
+	}
+}
+
+/* The terminal's cell in pixels (TIOCGWINSZ), or 0 by 0 unknown. */
+static void
+cell_pixels(int *cw, int *ch)
+{
+	struct winsize	 ws;
+
+	*cw = *ch = 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0 && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {
+		*cw = ws.ws_xpixel / ws.ws_col;
+		*ch = ws.ws_ypixel / ws.ws_row;
+	}
+}
+
+bool
+ui_thumb_spots_write(struct ui_thumb_shown *shown,
+    const struct ui_thumb_spots *now, enum ui_thumb_proto p)
+{
+	struct ui_thumb_shown	 next;
+	struct buf		 out = BUF_INIT;
+	char			 cup[32];
+	size_t			 i;
+	int			 cy, cx, cw, ch;
+	bool			 repaint = false;
+
+	if (!ui_thumb_proto_pixels(p))
+		return false;
+	visible_spots(now, &next);
+	if (memcmp(&next, shown, sizeof(next)) == 0)
+		return false;
+	if (p == UI_THUMB_PROTO_KITTY)
+		buf_append(&out, "\033_Ga=d,d=A,q=2\033\\", 15);
+	else if (shown->n > 0) {
+		/* no old sixels or inline images left under blank cells */
+		clearok(curscr, TRUE);
+		refresh();
+		repaint = true;
+	}
+	cell_pixels(&cw, &ch);
+	for (i = 0; i < next.n; i++) {
+		snprintf(cup, sizeof(cup), "\033[%d;%dH", next.v[i].y + 1,
+		    next.v[i].x + 1);
+		buf_append(&out, cup, strlen(cup));
+		(void)ui_thumb_pixels((struct ui_thumb *)next.v[i].t, p, cw,
+		    ch, &out);
+	}
+	getyx(curscr, cy, cx);
+	snprintf(cup, sizeof(cup), "\033[%d;%dH", cy + 1, cx + 1);
+	buf_append(&out, cup, strlen(cup));
+	for (i = 0; i < out.len;) {
+		ssize_t	 w = write(STDOUT_FILENO, out.p + i, out.len - i);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		i += (size_t)w;
+	}
+	buf_release(&out);
+	*shown = next;
+	return repaint;
 }

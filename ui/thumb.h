@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct buf;
+
 #define UI_THUMB_SIDE_MAX	4096	/* pixels of a side decoded at most */
 #define UI_THUMB_BYTES_MAX	(256u << 10) /* bytes of a thumbnail kept */
 #define UI_THUMB_ROWS_MAX	40	/* thumbnail-rows at most */
@@ -128,5 +130,87 @@ const struct ui_thumb_cells *ui_thumb_cells(const struct ui_thumb *t);
  */
 void		ui_thumb_draw_row(const struct ui_thumb *t, int row, int y,
 		    int x);
+
+/* ---- images through the terminal (ui/thumb-px.c) ---- */
+
+/* How thumbnails reach the terminal (thumbnail-protocol). */
+enum ui_thumb_proto {
+	UI_THUMB_PROTO_AUTO,		/* ui_thumb_proto_pick() decides */
+	UI_THUMB_PROTO_HALFBLOCKS,	/* cells drawn by curses */
+	UI_THUMB_PROTO_KITTY,		/* kitty's graphics protocol */
+	UI_THUMB_PROTO_SIXEL,		/* DEC sixel */
+	UI_THUMB_PROTO_ITERM2,		/* iTerm2's inline images (OSC 1337) */
+	UI_THUMB_PROTO_OFF,		/* none drawn */
+};
+
+/* The environment the choice depends on: each variable's value, NULL
+ * unset. */
+struct ui_thumb_env {
+	const char	*term;		/* $TERM */
+	const char	*term_program;	/* $TERM_PROGRAM */
+	const char	*kitty_window_id; /* $KITTY_WINDOW_ID */
+	const char	*tmux;		/* $TMUX */
+	const char	*sty;		/* $STY (screen) */
+	const char	*ssh;		/* $SSH_CONNECTION, else $SSH_TTY */
+};
+
+/*
+ * The protocol to use when asked is what the setting says: anything but
+ * AUTO is itself; AUTO is HALFBLOCKS inside tmux or screen ($TMUX, $STY,
+ * TERM screen* or tmux*) and over SSH, else KITTY for kitty
+ * ($KITTY_WINDOW_ID, TERM xterm-kitty) and Ghostty (TERM xterm-ghostty),
+ * ITERM2 for TERM_PROGRAM iTerm.app or WezTerm, SIXEL for TERM foot* or
+ * mlterm*, else HALFBLOCKS.  Pure.
+ */
+enum ui_thumb_proto ui_thumb_proto_pick(enum ui_thumb_proto asked,
+		    const struct ui_thumb_env *env);
+
+/* Whether p draws pixels (KITTY, SIXEL, ITERM2). */
+bool		ui_thumb_proto_pixels(enum ui_thumb_proto p);
+
+/*
+ * Append to out the escape sequences that draw t's last layout
+ * (ui_thumb_rows(): cols by rows cells) as an image in protocol p (a
+ * pixel one), each cell cell_w by cell_h pixels (<= 0: 10 by 20), from the
+ * cursor's position; made by libchafa (its pixel modes), cached in t for
+ * the same p and cell size.  Returns 0, or -EINVAL (t not laid out, p not
+ * a pixel protocol) with out untouched.  Main thread.
+ */
+int		ui_thumb_pixels(struct ui_thumb *t, enum ui_thumb_proto p,
+		    int cell_w, int cell_h, struct buf *out);
+
+#define UI_THUMB_SPOTS_MAX	32	/* images placed on one screen */
+
+/* Where the message pane left room for images this frame. */
+struct ui_thumb_spots {
+	struct {
+		int		 y, x;		/* the top left cell */
+		struct ui_thumb	*t;		/* borrowed (the pane's row) */
+	}		 v[UI_THUMB_SPOTS_MAX];
+	size_t		 n;
+};
+
+/* The images last written, to write again only when they move. */
+struct ui_thumb_shown {
+	struct {
+		int		 y, x, cols, rows;
+		const void	*t;
+	}		 v[UI_THUMB_SPOTS_MAX];
+	size_t		 n;
+	int		 lines, cols;	/* the screen's size then */
+};
+
+/*
+ * After curses' refresh: when the spots now differ from those shown (or
+ * the screen's size), write the images again in protocol p: kitty's
+ * placements are all deleted first, sixel and iTerm2 images have curses
+ * repaint the whole screen first (clearok) so that no old picture stays;
+ * a spot whose cells are no longer blank (a window over it) gets no
+ * image.  The cursor is put back where curses left it.  Returns whether
+ * the screen was repainted (the links over it must be written again).
+ * Nothing for a cell protocol.  Main thread (curses).
+ */
+bool		ui_thumb_spots_write(struct ui_thumb_shown *shown,
+		    const struct ui_thumb_spots *now, enum ui_thumb_proto p);
 
 #endif

@@ -536,6 +536,9 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	/* thumbnails in the colours the terminal has (ui/thumb.h) */
 	v->msgs.thumb_rows = v->o.thumbnail_rows;
 	v->msgs.thumb_colours = ui_thumb_colours_of(has_colors() ? COLORS : 0);
+	v->msgs.thumb_proto = (enum ui_thumb_proto)v->o.thumbnail_proto;
+	v->spots.n = 0;
+	v->msgs.spots = &v->spots;
 	if (w < UI_VIEW_MIN_COLS || h < UI_VIEW_MIN_ROWS) {
 		curs_set(0);
 		return false;
