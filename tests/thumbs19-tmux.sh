@@ -8,7 +8,9 @@
 # xterm's red (196) on the left and blue (21) on the right (read back
 # with capture-pane -e), and bob's next message's header is the line
 # right under them (the pane counts the thumbnail's rows).  Bigger
-# (a 120x40 window) it is drawn again the same.  Started again with
+# (a 120x40 window) it is drawn again the same; a photo that comes in
+# while the chat is open has its thumbnail between its line and its
+# caption.  Started again with
 # --thumbnail-rows 0, the photo's line has no thumbnail under it and the
 # next message follows it at once.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
@@ -49,11 +51,12 @@ media() {
 	    "$ADMIN/admin/mock-phone/send-media" >>"$tmp/sent" 2>&1
 }
 
-# thumb ROWS [BELOW]: the capture (with colours) shows ROWS rows of the
-# red | blue thumbnail under the photo's line, BELOW on the line after.
+# thumb MARK ROWS BELOW: the capture (with colours) shows ROWS rows of
+# the red | blue thumbnail under the (last) line holding MARK, BELOW on
+# the line after.
 thumb() {
-	tm capture-pane -e -p -t wachat >"$tmp/pane-e" 2>/dev/null
-	python3 "$CELLS" "$tmp/pane-e" "Photo" "$1" 24 196 21 ${2:+"$2"} \
+	tm capture-pane -e -N -p -t wachat >"$tmp/pane-e" 2>/dev/null
+	python3 "$CELLS" "$tmp/pane-e" "$1" "$2" 24 196 21 "$3" \
 	    2>"$tmp/cells.err"
 }
 
@@ -72,7 +75,7 @@ tm send-keys -t wachat Tab
 check "Tab opens bob's chat" wait_pane '│ *bob [0-9]{2}:[0-9]{2}'
 check "the photo's line" wait_pane 'Photo · 46 KB · 640×320'
 check "6 rows of red | blue half-blocks under it, bob's next header after" \
-    wait_thumb 6 'bob '
+    wait_thumb '📷 Photo · 46 KB' 6 'bob '
 [ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
 check "... and the next message's text under that" \
     wait_joined 'after the photo'
@@ -80,8 +83,17 @@ failed_now && show
 
 tm resize-window -t wachat -x 120 -y 40
 check "a bigger window: the thumbnail is drawn again, the same" \
-    wait_thumb 6 'bob '
+    wait_thumb '📷 Photo · 46 KB' 6 'bob '
 [ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
+
+# One more while the chat is open (the live event, not a page): its
+# thumbnail under it at the pane's bottom.
+media "\"media\":\"image\",\"width\":640,\"height\":320,\"size\":2000,\"caption\":\"again\",\"thumbnail\":\"$tmp/t.jpg\""
+check "a photo that comes in with the chat open" wait_pane '^ *│ +again$'
+check "... has its thumbnail under its line, above its caption" \
+    wait_thumb '📷 Photo · 2' 6 'again'
+[ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
+failed_now && show
 
 tm send-keys -t wachat C-q
 st=$(exit_status)
@@ -94,7 +106,7 @@ tm send-keys -t wachat Tab
 check "... bob's chat shows the photo's line" \
     wait_pane 'Photo · 46 KB · 640×320'
 check "... with no thumbnail under it: bob's next header at once" \
-    wait_thumb 0 'bob '
+    wait_thumb '📷 Photo · 46 KB' 0 'bob '
 [ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
 failed_now && show
 
