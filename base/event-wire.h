@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		10	/* 2: notice_kind and
+#define EV_WIRE_VERSION		11	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -48,7 +48,7 @@ struct buf;
 					 * 10: muted_until, pinned_ms,
 					 * archived in EV_CHATS' chats, its
 					 * people, people in
-					 * CMD_LOAD_CHATS;
+					 * CMD_LOAD_CHATS; 11: EV_APP_STATE;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

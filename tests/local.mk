@@ -122,3 +122,4 @@ include tests/drafts17.mk
 include tests/appstate-store.mk
 include tests/appstate.mk
 include tests/sim-appstate.mk
+include tests/appsync18.mk

@@ -348,6 +348,14 @@ on_history(struct ui_view *v, const struct ev *ev, int64_t now)
 	ui_view_chat_history(v, ev);
 }
 
+/* EV_APP_STATE: names or chat flags changed: the chat list again. */
+static void
+on_app_state(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	if (ev->u.app_state.names || ev->u.app_state.chats)
+		chats_changed(v, now);
+}
+
 static void (*const on_event[])(struct ui_view *, const struct ev *,
     int64_t) = {
 	[EV_CONNECTING] =	on_status,
@@ -373,6 +381,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_HISTORY] =		on_history,
 	[EV_LINKED] =		on_linked,
 	[EV_OWN_NAME] =		on_own_name,
+	[EV_APP_STATE] =	on_app_state,
 };
 
 void
