@@ -123,3 +123,4 @@ include tests/appstate-store.mk
 include tests/appstate.mk
 include tests/sim-appstate.mk
 include tests/appsync18.mk
+include tests/thumbs19.mk
