@@ -28,3 +28,16 @@ tests_fuzz_replay_wa_askey_SOURCES = tests/fuzz/fuzz-wa-askey.c \
 tests_fuzz_replay_wa_askey_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/fuzz/replay-wa-askey.sh
 EXTRA_DIST += tests/fuzz/replay-wa-askey.sh
+
+# The key share as the message engine takes it (proto/dm-recv.c), against
+# the fakes of tests/fakes/.
+check_PROGRAMS += tests/test-wa-dm-askey
+tests_test_wa_dm_askey_SOURCES = tests/test-wa-dm-askey.c \
+	tests/fakes/fake-store.c tests/fakes/fake-store.h \
+	tests/fakes/fake-store-signal.c tests/fakes/fake-store-int.h \
+	tests/fakes/fake-transport.c tests/fakes/fake-transport.h \
+	tests/fakes/fake-clock.c tests/fakes/fake-clock.h
+tests_test_wa_dm_askey_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) \
+	$(SODIUM_CFLAGS)
+tests_test_wa_dm_askey_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-dm-askey

@@ -124,3 +124,4 @@ include tests/appstate.mk
 include tests/sim-appstate.mk
 include tests/sim-media.mk
 include tests/appsync18.mk
+include tests/thumbs19.mk

@@ -29,6 +29,8 @@ ui_view_opts_default(struct ui_view_opts *o)
 	o->enter_sends = o->read_receipts = o->send_typing = true;
 	o->clipboard = o->hyperlinks = o->mouse = true;
 	o->bell = o->notify_preview = o->title = true;
+	o->thumbnail_rows = UI_THUMB_ROWS_DEFAULT;
+	o->thumbnail_proto = UI_THUMB_PROTO_HALFBLOCKS;
 	ui_keys_default(&o->keys);
 }
 
@@ -488,6 +490,18 @@ struct buf *
 ui_view_term_out(struct ui_view *v)
 {
 	return &v->term_out;
+}
+
+const struct ui_thumb_spots *
+ui_view_thumb_spots(const struct ui_view *v)
+{
+	return &v->spots;
+}
+
+int
+ui_view_thumb_proto(const struct ui_view *v)
+{
+	return v->o.thumbnail_proto;
 }
 
 const struct ui_term_links *
