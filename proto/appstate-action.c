@@ -384,18 +384,19 @@ enc_other_kinds(struct enc *e, const struct wa_as_action *a)
 		e->n = 4;
 		return true;
 	case WA_AS_ACT_CONTACT:
+		/* protobuf-c's fields are char *; packing only reads them */
 		waas__contact_action__init(&e->u.contact);
-		e->u.contact.fullname = a->full_name;
-		e->u.contact.firstname = a->first_name;
-		e->u.contact.lidjid = a->lid;
-		e->u.contact.pnjid = a->pn;
+		e->u.contact.fullname = (char *)a->full_name;
+		e->u.contact.firstname = (char *)a->first_name;
+		e->u.contact.lidjid = (char *)a->lid;
+		e->u.contact.pnjid = (char *)a->pn;
 		e->v.contactaction = &e->u.contact;
 		return true;
 	case WA_AS_ACT_PUSH_NAME:
 		if (a->push_name == NULL)
 			return false;
 		waas__push_name_setting__init(&e->u.push);
-		e->u.push.name = a->push_name;
+		e->u.push.name = (char *)a->push_name;
 		e->v.pushnamesetting = &e->u.push;
 		e->n = 1;
 		return true;

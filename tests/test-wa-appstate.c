@@ -1293,7 +1293,7 @@ test_wa_as_snapshot_and_blobref_parse__read__their_fields(void **state)
 	br.has_mediakey = true;
 	br.mediakey.data = mk;
 	br.mediakey.len = 32;
-	br.directpath = "/v/t62.1-24/x.enc";
+	br.directpath = (char *)"/v/t62.1-24/x.enc";
 	br.has_filesizebytes = true;
 	br.filesizebytes = 4242;
 	len = protobuf_c_message_pack(&br.base, out);
