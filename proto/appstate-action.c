@@ -464,3 +464,30 @@ wa_as_action_encode(const struct wa_as_action *a, int64_t now_ms,
 	buf_release(&idx);
 	return 0;
 }
+
+int
+wa_as_action_decode(struct arena *a, const uint8_t *p, size_t len,
+    struct wa_as_action *out)
+{
+	ProtobufCMessage	*pm;
+	Waas__SyncActionData	*d;
+	char			**parts;
+	size_t			 n;
+	int			 rc;
+
+	if (a == NULL || out == NULL || (p == NULL && len > 0))
+		return -EINVAL;
+	if (len > WA_AS_VALUE_MAX_LEN)
+		return WC_ETOOBIG;
+	if ((rc = as_pb_unpack(a, &waas__sync_action_data__descriptor, p, len,
+	    &pm)) != 0)
+		return rc;
+	d = (Waas__SyncActionData *)pm;
+	if (!d->has_index)
+		return WC_EPROTO;
+	if ((rc = wa_as_index_parse(a, (const char *)d->index.data,
+	    d->index.len, &parts, &n)) != 0)
+		return rc;
+	as_action_decode(a, d, parts, n, out);
+	return 0;
+}

@@ -483,6 +483,19 @@ int		 wa_as_action_version(enum wa_as_action_kind k);
 MUST_CHECK int	wa_as_action_encode(const struct wa_as_action *a,
 		    int64_t now_ms, struct buf *out, char **index_json);
 
+/*
+ * Decode SyncActionData bytes p[0..len) (as wa_as_action_encode() gives
+ * them, or a record's decrypted value) into *out, its strings in a: the
+ * kind from the index, the fields as wa_as_apply() decodes them (an
+ * index or action we do not know: kind UNKNOWN, not an error).  Returns
+ * 0.  Errors: -EINVAL (a or out NULL), WC_ETOOBIG (len above
+ * WA_AS_VALUE_MAX_LEN), WC_EPROTO / WC_ETRUNC / WC_EDEPTH (malformed, no
+ * index, or an index wa_as_index_parse() refuses); *out untouched on
+ * error.  Used for our own mutations kept in the outbox (2.7).
+ */
+MUST_CHECK int	wa_as_action_decode(struct arena *a, const uint8_t *p,
+		    size_t len, struct wa_as_action *out);
+
 /* One mutation to send. */
 struct wa_as_send {
 	int		 op;		/* WA_AS_SET or WA_AS_REMOVE */
