@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		11	/* 2: notice_kind and
+#define EV_WIRE_VERSION		12	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -49,6 +49,10 @@ struct buf;
 					 * archived in EV_CHATS' chats, its
 					 * people, people in
 					 * CMD_LOAD_CHATS; 11: EV_APP_STATE;
+					 * 12: CMD_CHAT_ACT, step, act and
+					 * err in EV_APP_STATE, starred in
+					 * EV_PAGE's rows, marked_unread in
+					 * EV_CHATS' chats;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

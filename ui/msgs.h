@@ -77,6 +77,7 @@ struct ui_msg {
 					 * came */
 	size_t		 nreacts;
 	bool		 from_me, notice, edited, deleted;
+	bool		 starred;	/* app state's star */
 	enum ui_tick	 tick;
 	/* The wrapped text, for rows_width columns: the text as shown
 	 * (mentions named; NULL: text itself) and its mentions. */
