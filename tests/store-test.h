@@ -16,12 +16,16 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
+/* SQL that takes a database of schema 15 back to schema 14 (store/db.c,
+ * migration 15: the media table). */
+#define UNDO_15 "DROP TRIGGER media_delete; DROP TABLE media;"
+
 /*
- * SQL that takes a database of STORE_SCHEMA_VERSION 14 back to schema 13,
+ * SQL that takes a database of schema 14 back to schema 13,
  * for the tests that make an older database (store/db.c, migration 14):
  * its tables, or its tables and its columns.
  */
-#define UNDO_14_TABLES "DROP TABLE as_key; DROP TABLE as_state;" \
+#define UNDO_14_TABLES UNDO_15 "DROP TABLE as_key; DROP TABLE as_state;" \
 	"DROP TABLE as_mac; DROP TABLE as_raw; DROP TABLE as_pending;" \
 	"DROP TABLE as_setting;"
 #define UNDO_14 UNDO_14_TABLES \

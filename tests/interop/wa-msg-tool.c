@@ -130,6 +130,8 @@ kind_name(enum wa_msg_kind k)
 		return "SKDM";
 	case WA_MSG_UNSUPPORTED:
 		return "UNSUPPORTED";
+	case WA_MSG_MEDIA:
+		return "MEDIA";
 	}
 	return "?";
 }
