@@ -824,6 +824,8 @@ struct store_chat {
 	bool		 last_from_me;
 	char		*last_sender;
 	enum store_msg_kind last_kind;
+	int		 last_media;	/* MEDIA: its enum store_media_type;
+					 * 0 none (migration 15) */
 	enum store_msg_state last_state;
 	bool		 last_deleted;
 	char		*last_text;	/* <= STORE_CHAT_PREVIEW_MAX chars */

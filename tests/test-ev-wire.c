@@ -418,7 +418,7 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	size_t		 used;
 
 	(void)state;
-	assert_int_equal(EV_WIRE_VERSION, 9);
+	assert_true(EV_WIRE_VERSION >= 9);
 	assert_string_equal(cmd_kind_name(CMD_PEEK), "CMD_PEEK");
 	c->u.peek.on = true;
 	assert_int_equal(cmd_wire_encode(c, &b), 0);

@@ -19,6 +19,7 @@
 #include "base/notice.h"
 #include "ui/msgs.h"
 #include "ui/msgs-int.h"
+#include "ui/media.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 
@@ -316,7 +317,9 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	    e->notice_kind, e->notice_device, e->sender_name,
 	    e->sender)) != NULL)
 		;	/* said in the user's language */
-	else if (e->kind == EV_ROW_MEDIA) {
+	else if (e->kind == EV_ROW_MEDIA && e->media.type != EV_MEDIA_NONE)
+		g->text = ui_media_text(&e->media, true);
+	else if (e->kind == EV_ROW_MEDIA) {	/* stored before migration 15 */
 		buf_append(&b, _("[media]"), strlen(_("[media]")));
 		if (e->text[0] != '\0')
 			buf_push(&b, ' ');
@@ -585,7 +588,11 @@ add(struct ui_msgs *m, const struct ev_message *e)
 
 	if ((q = ui_msgs_find(m, e->key.id)) >= 0) {
 		g = &m->v[q];
-		set_clean(&g->text, e->text, true);
+		if (e->media.type != EV_MEDIA_NONE) {
+			free(g->text);
+			g->text = ui_media_text(&e->media, true);
+		} else
+			set_clean(&g->text, e->text, true);
 		if (g->from_me)
 			g->tick = ui_tick_of(e->state);
 		g->rows_width = 0;
@@ -609,7 +616,9 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->id = xstrdup(e->key.id);
 	g->sender = xstrdup(e->key.sender);
 	g->sender_name = ui_msgs_clean(e->sender_name, false);
-	if (!e->notice || (g->text = notice_line(e->notice_kind,
+	if (e->media.type != EV_MEDIA_NONE)
+		g->text = ui_media_text(&e->media, true);
+	else if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
 		g->text = ui_msgs_clean(e->text, true);
 	g->quoted_id = xstrdup(e->quoted_id);
