@@ -30,6 +30,7 @@
 
 #include "base/buf.h"
 #include "src/cli.h"
+#include "src/cli-media.h"
 #include "src/cli-out.h"
 #include "src/cli-db.h"
 #include "src/cli-find.h"
@@ -458,6 +459,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 {
 	char		 who[sizeof(c->who_name)], words[512];
 	size_t		 i;
+	bool		 media;
 
 	/* a notice is wachat's line about the chat, nobody's message */
 	snprintf(who, sizeof(who), "%s", m->kind == STORE_MSG_NOTICE ? "*" :
@@ -478,6 +480,8 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		cli_json_s(&c->line, "sender", m->sender);
 		cli_json_s(&c->line, "sender_name", who);
 		cli_json_s(&c->line, "kind", kind_name(m->kind));
+		if (m->kind == STORE_MSG_MEDIA)
+			(void)cli_media(c->s, m, true, 0, &c->line);
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_json_s(&c->line, "text", words);
 		else
@@ -541,7 +545,11 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	if (m->deleted)
 		cli_put(&c->line, "(message deleted)");
 	else {
-		if (m->kind == STORE_MSG_MEDIA)
+		media = m->kind == STORE_MSG_MEDIA && cli_media(c->s, m,
+		    false, seconds ? 21 : 18, &c->line);
+		if (media)
+			;	/* its words, file and caption */
+		else if (m->kind == STORE_MSG_MEDIA)
 			cli_put(&c->line, "[media] ");
 		else if (m->kind == STORE_MSG_PLACEHOLDER)
 			cli_put(&c->line, "(waiting for this message)");
@@ -550,7 +558,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 			cli_put(&c->line, "(a message this wachat cannot show)");
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_put_text(&c->line, words, strlen(words));
-		else	/* its next lines under the name, after the time */
+		else if (!media)	/* its next lines indented */
 			put_text(c, m, seconds ? 21 : 18);
 		if (m->edited_ms != 0)
 			cli_put(&c->line, " (edited)");

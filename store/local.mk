@@ -39,7 +39,8 @@ TESTS += tests/test-store-search
 # export) read the store directly; tests/cli-db-fill makes their test
 # database through the store API.
 wachat_SOURCES += src/cli.c src/cli.h src/cli-out.c src/cli-out.h \
-	src/cli-find.c src/cli-find.h src/cli-help.c
+	src/cli-find.c src/cli-find.h src/cli-help.c \
+	src/cli-media.c src/cli-media.h
 wachat_CPPFLAGS +=
 check_PROGRAMS += tests/cli-db-fill
 tests_cli_db_fill_SOURCES = tests/cli-db-fill.c
