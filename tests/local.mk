@@ -107,6 +107,7 @@ include tests/attention17.mk
 include $(srcdir)/tests/notify17.mk
 include $(srcdir)/tests/peek17.mk
 include tests/links17.mk
+include tests/media19.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk
