@@ -114,7 +114,8 @@ struct ev_media {
 	enum ev_media_type type;
 	bool		 animated;	/* a sticker: animated */
 	int64_t		 size;		/* bytes; 0 unknown */
-	uint32_t	 width, height;	/* pixels; 0 unknown */
+	uint32_t	 width;		/* pixels; 0 unknown */
+	uint32_t	 height;
 	uint32_t	 seconds;	/* audio and video; 0 unknown */
 	uint32_t	 pages;		/* documents; 0 unknown */
 	char		*mimetype;
