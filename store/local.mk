@@ -49,3 +49,11 @@ tests_cli_db_fill_CFLAGS = $(AM_CFLAGS) $(SQLITE_CFLAGS)
 tests_cli_db_fill_LDADD = libstore.a libbase.a $(STORE_LIBS)
 TESTS += tests/check-cli-read.sh
 EXTRA_DIST += tests/check-cli-read.sh
+
+# A message's media (migration 15, issue 19).
+check_PROGRAMS += tests/test-store-media
+tests_test_store_media_SOURCES = tests/test-store-media.c tests/store-test.h
+tests_test_store_media_CPPFLAGS = $(AM_CPPFLAGS)
+tests_test_store_media_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_store_media_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
+TESTS += tests/test-store-media
