@@ -68,6 +68,26 @@ put_text(const struct ev_media *e, size_t indent, struct buf *line)
 	}
 }
 
+const char *
+cli_kind_name(enum store_msg_kind k)
+{
+	switch (k) {
+	case STORE_MSG_TEXT:
+		return "text";
+	case STORE_MSG_MEDIA:
+		return "media";
+	case STORE_MSG_NOTICE:
+		return "notice";
+	case STORE_MSG_UNSUPPORTED:
+		return "unsupported";
+	case STORE_MSG_PLACEHOLDER:
+		return "placeholder";
+	case STORE_MSG_HIDDEN:
+		return "hidden";
+	}
+	return "unsupported";
+}
+
 bool
 cli_media(struct store *s, const struct store_msg *m, bool json,
     size_t indent, struct buf *line)

@@ -10,9 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "store/store.h"
+
 struct buf;
-struct store;
-struct store_msg;
+
+/* The name of a row's kind in the JSON output ("text", "media",
+ * "notice", ...), static. */
+const char	*cli_kind_name(enum store_msg_kind k);
 
 /*
  * Append to line the media of row m (kind STORE_MSG_MEDIA), read from s:

@@ -12,7 +12,7 @@ libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 	store/outbox.c store/receipt.c store/edit.c store/contact.c \
 	store/query.c store/group.c store/histq.c
 # Media metadata (migration 15, issue 19).
-libstore_a_SOURCES += store/media.c
+libstore_a_SOURCES += store/store-media.h store/media.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
 # App state sync (migration 14, issue 18).

@@ -937,7 +937,7 @@ test_store_open__migrates_a_schema_13_database_to_14_keeping_every_row(
 	assert_int_equal(before, 2000 + 200 + 20 + 1);
 
 	assert_int_equal(store_open(dir, &s), 0);
-	assert_int_equal(store_schema_version(s), 14);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
 	s = NULL;
 	assert_int_equal(count_rows(path, "SELECT (SELECT count(*) FROM message)"
