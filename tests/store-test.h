@@ -86,4 +86,17 @@ count_rows(const char *path, const char *sql)
 	return n;
 }
 
+/* How many messages a search for word finds (at most 100). */
+static inline size_t
+hits(struct store *s, const char *word)
+{
+	struct store_search_result	 r;
+	size_t				 n;
+
+	assert_int_equal(store_search(s, word, NULL, 100, &r), 0);
+	n = r.n;
+	store_search_free(&r);
+	return n;
+}
+
 #endif

@@ -108,19 +108,6 @@ page(struct store *s, const char *chat)
 	return out;
 }
 
-/* How many messages a search for word finds. */
-static size_t
-hits(struct store *s, const char *word)
-{
-	struct store_search_result	 r;
-	size_t				 n;
-
-	assert_int_equal(store_search(s, word, NULL, 100, &r), 0);
-	n = r.n;
-	store_search_free(&r);
-	return n;
-}
-
 static struct store_as_action
 act(enum store_as_kind kind, const char *jid, bool flag)
 {

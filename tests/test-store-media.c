@@ -23,7 +23,6 @@
 
 #include "base/xmalloc.h"
 #include "store-test.h"
-#include "store/store-search.h"
 
 #define BOB	"15550000003@s.whatsapp.net"
 
@@ -74,18 +73,6 @@ row(const char *id, const char *text, const struct store_media *md)
 	n.text_len = strlen(text);
 	n.state = STORE_MSG_RECEIVED;
 	n.media = md;
-	return n;
-}
-
-static size_t
-hits(struct store *s, const char *word)
-{
-	struct store_search_result	 r;
-	size_t				 n;
-
-	assert_int_equal(store_search(s, word, NULL, 100, &r), 0);
-	n = r.n;
-	store_search_free(&r);
 	return n;
 }
 
