@@ -164,7 +164,10 @@ LAYOUT(ev_chat,
 	F_I64(struct ev_chat, last_ms),
 	F_U32(struct ev_chat, unread),
 	F_BOOL(struct ev_chat, muted),
+	F_I64(struct ev_chat, muted_until),
 	F_BOOL(struct ev_chat, pinned),
+	F_I64(struct ev_chat, pinned_ms),
+	F_BOOL(struct ev_chat, archived),
 	F_BOOL(struct ev_chat, last_from_me),
 	F_ENUM(struct ev_chat, last_state, ev_state, EV_STATE_FAILED),
 	F_ENUM(struct ev_chat, last_kind, ev_row_kind, EV_ROW_PLACEHOLDER),
@@ -174,9 +177,15 @@ LAYOUT(ev_chat,
 	F_STR(struct ev_chat, last_sender_name),
 	F_STR(struct ev_chat, draft),
 	F_I32(struct ev_chat, peek));
+LAYOUT(ev_person,
+	F_STR(struct ev_person, jid),
+	F_STR(struct ev_person, name),
+	F_STR(struct ev_person, push_name));
 LAYOUT(ev_chats,
 	F_ARRAY(struct ev_chats, chats, nchats, ev_chat),
-	F_BOOL(struct ev_chats, more));
+	F_BOOL(struct ev_chats, more),
+	F_BOOL(struct ev_chats, with_people),
+	F_ARRAY(struct ev_chats, people, npeople, ev_person));
 LAYOUT(ev_msg,
 	F_I64(struct ev_msg, rowid),
 	F_STR(struct ev_msg, id),
@@ -295,7 +304,8 @@ LAYOUT(cmd_edit,
 	F_STR(struct cmd_edit, id),
 	F_STR(struct cmd_edit, text));
 LAYOUT(cmd_load_chats,
-	F_U32(struct cmd_load_chats, max));
+	F_U32(struct cmd_load_chats, max),
+	F_BOOL(struct cmd_load_chats, people));
 LAYOUT(cmd_load_page,
 	F_STR(struct cmd_load_page, chat),
 	F_ENUM(struct cmd_load_page, dir, ev_page_dir, EV_PAGE_FROM),

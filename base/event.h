@@ -355,8 +355,16 @@ struct ev_chat {
 	char		*preview;	/* the newest message's text, raw */
 	int64_t		 last_ms;	/* 0: no message */
 	uint32_t	 unread;
-	bool		 muted;
+	bool		 muted;		/* muted when it was read */
+	int64_t		 muted_until;	/* ms since 1970: muted until then;
+					 * 0 not muted, -1 always (the
+					 * screen counts an ended one as
+					 * unmuted) */
 	bool		 pinned;
+	int64_t		 pinned_ms;	/* when pinned (newest pin first);
+					 * 0 not pinned */
+	bool		 archived;	/* in the archived folder, after the
+					 * chats that are not */
 	bool		 last_from_me;
 	enum ev_state	 last_state;
 	enum ev_row_kind last_kind;
@@ -374,11 +382,28 @@ struct ev_chat {
 					 * setting, 1 on, 2 off */
 };
 
-/* EV_CHATS: the chat list, in list order. */
+/* A person the address book or a push name knows who has no chat yet
+ * (EV_CHATS people, for the chat picker). */
+struct ev_person {
+	char		*jid;		/* user JID, PN or LID */
+	char		*name;		/* address-book name, else push
+					 * name; raw, "" none */
+	char		*push_name;	/* push name, raw, "" none */
+};
+
+/*
+ * EV_CHATS: the chat list, in list order: the chats not archived
+ * (pinned first, newest pin first, then by last message), then the
+ * archived ones in the same order.  With people (CMD_LOAD_CHATS asked
+ * for them), the people known who have no chat.
+ */
 struct ev_chats {
 	struct ev_chat	*chats;
 	uint32_t	 nchats;
 	bool		 more;		/* more chats than these */
+	bool		 with_people;	/* people below answers the ask */
+	struct ev_person *people;	/* by name */
+	uint32_t	 npeople;
 };
 
 /* One message of EV_PAGE. */
@@ -626,6 +651,8 @@ struct cmd_edit {
 /* CMD_LOAD_CHATS */
 struct cmd_load_chats {
 	uint32_t	 max;		/* chats at most; 0: the engine's cap */
+	bool		 people;	/* also the people known who have no
+					 * chat (EV_CHATS people) */
 };
 
 /*

@@ -24,9 +24,11 @@
 #include "src/app-int.h"
 #include "src/app-media.h"
 #include "store/store.h"
+#include "store/store-people.h"
 
 #define PAGE_DEFAULT	50
 #define CHATS_MAX	1000
+#define PEOPLE_MAX	2000	/* people offered to the chat picker */
 #define SEARCH_DEFAULT	50
 
 /* A stored message state as the UI's. */
@@ -221,7 +223,10 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->unread = sc->unread > 0 ? (uint32_t)sc->unread : 0;
 	/* muted for ever (-1), or until a time still to come */
 	ec->muted = sc->muted_until == -1 || sc->muted_until > sys_now_ms(NULL);
+	ec->muted_until = sc->muted_until;
 	ec->pinned = sc->pinned != 0;
+	ec->pinned_ms = sc->pinned;
+	ec->archived = sc->archived;
 	ec->last_from_me = sc->last_from_me;
 	ec->last_state = state_of(sc->last_state);
 	ec->last_kind = kind_of(sc->last_kind);
@@ -238,35 +243,68 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->peek = sc->peek;
 }
 
+/* The people who have no chat yet into ev's EV_CHATS (none on an error:
+ * the picker offers the chats alone). */
+static void
+people_of(struct app *a, struct ev_chats *ec)
+{
+	struct store_person	*p;
+	size_t			 n, i;
+	bool			 more;
+
+	ec->with_people = true;
+	if (store_people_without_chat(a->store, PEOPLE_MAX, &p, &n, &more) !=
+	    0)
+		return;
+	ec->people = xcalloc(n > 0 ? n : 1, sizeof(*ec->people));
+	ec->npeople = (uint32_t)n;
+	for (i = 0; i < n; i++) {
+		ec->people[i].jid = xstrdup(p[i].jid);
+		ec->people[i].name = xstrdup(wc_has_label(p[i].name) ?
+		    p[i].name : p[i].push_name);
+		ec->people[i].push_name = xstrdup(p[i].push_name);
+	}
+	free(p);
+}
+
 void
 app_read_chats(struct app *a, const struct cmd_load_chats *c)
 {
-	struct store_chat_list	 l;
+	struct store_chat_list	 l[2];
 	struct ev		*ev, *g;
-	size_t			 i, max = c->max > 0 && c->max <= CHATS_MAX ?
-				    c->max : CHATS_MAX;
+	size_t			 i, k, n, max = c->max > 0 &&
+				    c->max <= CHATS_MAX ? c->max : CHATS_MAX;
 	int			 rc;
 
-	memset(&l, 0, sizeof(l));
-	if ((rc = store_chat_list(a->store, false, max, &l)) != 0) {
-		app_eng_error(a, _("cannot read the chat list"), rc);
-		return;
-	}
+	memset(l, 0, sizeof(l));
+	/* the chats not archived, then the archived folder's */
+	for (k = 0; k < 2; k++)
+		if ((rc = store_chat_list(a->store, k == 1, max, &l[k])) != 0) {
+			store_chat_list_free(&l[0]);
+			app_eng_error(a, _("cannot read the chat list"), rc);
+			return;
+		}
 	/* the groups' details first, once: the screen names their
 	 * senders and members without asking */
-	for (i = 0; i < l.n; i++)
-		if (jid_is_group(l.chats[i].jid) &&
-		    !told_has(&a->told, l.chats[i].jid) &&
-		    (g = app_read_group(a, l.chats[i].jid)) != NULL)
-			app_eng_send(a, g);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < l[k].n; i++)
+			if (jid_is_group(l[k].chats[i].jid) &&
+			    !told_has(&a->told, l[k].chats[i].jid) &&
+			    (g = app_read_group(a, l[k].chats[i].jid)) != NULL)
+				app_eng_send(a, g);
 	ev = ev_new(EV_CHATS);
-	ev->u.chats.chats = xcalloc(l.n > 0 ? l.n : 1,
+	n = l[0].n + l[1].n;
+	ev->u.chats.chats = xcalloc(n > 0 ? n : 1,
 	    sizeof(*ev->u.chats.chats));
-	ev->u.chats.nchats = (uint32_t)l.n;
-	ev->u.chats.more = l.more;
-	for (i = 0; i < l.n; i++)
-		chat_of(a, &l.chats[i], &ev->u.chats.chats[i]);
-	store_chat_list_free(&l);
+	ev->u.chats.nchats = (uint32_t)n;
+	ev->u.chats.more = l[0].more || l[1].more;
+	for (k = 0, n = 0; k < 2; k++) {
+		for (i = 0; i < l[k].n; i++)
+			chat_of(a, &l[k].chats[i], &ev->u.chats.chats[n++]);
+		store_chat_list_free(&l[k]);
+	}
+	if (c->people)
+		people_of(a, &ev->u.chats);
 	app_eng_send(a, ev);
 }
 

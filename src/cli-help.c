@@ -15,8 +15,12 @@ cli_usage(FILE *f)
 {
 	fputs(_("\nReading the database (read-only, also while wachat "
 	    "runs):\n"), f);
-	fputs(_("  wachat chats [--json]               the chats, newest "
-	    "first\n"), f);
+	fputs(_("  wachat chats [--archived] [--json]  the chats, pinned "
+	    "first, then newest\n"
+	    "                      first (with --archived: the archived "
+	    "ones), marked\n"
+	    "                      pinned, muted (until when) or "
+	    "archived\n"), f);
 	fputs(_("  wachat unread [--json]              the chats with unread "
 	    "messages\n"), f);
 	fputs(_("  wachat history CHAT [--since DATE] [--limit N] [--json]\n"

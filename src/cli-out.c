@@ -141,6 +141,32 @@ cli_put_time(struct buf *b, int64_t ts_ms, bool utc)
 	cli_put(b, s);
 }
 
+void
+cli_put_marks(struct buf *b, bool json, int64_t pinned, int64_t muted_until,
+    bool archived, int64_t now_ms)
+{
+	bool	 muted = muted_until == -1 || muted_until > now_ms;
+
+	if (json) {
+		cli_putf(b, ",\"pinned\":%s,\"archived\":%s,\"muted\":%s,"
+		    "\"muted_until\":%lld", pinned != 0 ? "true" : "false",
+		    archived ? "true" : "false", muted ? "true" : "false",
+		    (long long)muted_until);
+		return;
+	}
+	if (pinned != 0)
+		cli_put(b, " [pinned]");
+	if (muted_until == -1)
+		cli_put(b, " [muted always]");
+	else if (muted) {
+		cli_put(b, " [muted until ");
+		cli_put_time(b, muted_until, false);
+		cli_put(b, "]");
+	}
+	if (archived)
+		cli_put(b, " [archived]");
+}
+
 bool
 cli_write_line(struct buf *b)
 {

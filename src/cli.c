@@ -63,7 +63,7 @@ struct cli_args {
 	const char	*chat, *format, *data_dir, *file;	/* or NULL */
 	const char	*arg;		/* CHAT, or QUERY's words joined */
 	int64_t		 since;		/* ms since the epoch */
-	bool		 since_set, json, follow;
+	bool		 since_set, json, follow, archived;
 	long		 limit;
 	char		 query[4096];	/* search's words, joined */
 };
@@ -306,9 +306,15 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 	char			 tmp[STORE_JID_MAX + 2], words[512];
 	int			 rc, a;
 	size_t			 i, nshown = 0;
+	int64_t			 now = (int64_t)time(NULL) * 1000;
+	bool			 unread = strcmp(args->cmd, "unread") == 0;
 
 	(void)jid;
-	for (a = 0; a < 2; a++) {	/* not archived, then archived */
+	/* chats: those not archived, or with --archived the archived ones;
+	 * unread: both, the archived ones marked */
+	for (a = 0; a < 2; a++) {
+		if (!unread && (a == 1) != args->archived)
+			continue;
 		if ((rc = store_chat_list(c->s, a == 1, 1000000, &l)) != 0) {
 			fprintf(stderr, "wachat: cannot read the chats: %s\n",
 			    wc_strerror(rc));
@@ -322,8 +328,7 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 						    "(message deleted)" :
 						    ch->last_text;
 
-			if (strcmp(args->cmd, "unread") == 0 &&
-			    ch->unread == 0)
+			if (unread && ch->unread == 0)
 				continue;	/* unread: only those */
 			nshown++;
 			if (!ch->last_deleted &&
@@ -351,11 +356,9 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 					cli_put(&c->line, "\"");
 				} else
 					cli_put(&c->line, ",\"time\":null");
-				cli_putf(&c->line, ",\"unread\":%d,\"pinned\":%s,"
-				    "\"archived\":%s,\"muted\":%s",
-				    ch->unread, ch->pinned ? "true" : "false",
-				    ch->archived ? "true" : "false",
-				    ch->muted_until != 0 ? "true" : "false");
+				cli_putf(&c->line, ",\"unread\":%d", ch->unread);
+				cli_put_marks(&c->line, true, ch->pinned,
+				    ch->muted_until, ch->archived, now);
 				cli_json_s(&c->line, "last_text", text);
 				buf_push(&c->line, '}');
 			} else {
@@ -371,12 +374,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 				if (ch->unread > 0)
 					cli_putf(&c->line, " [%d unread]",
 					    ch->unread);
-				if (ch->pinned)
-					cli_put(&c->line, " [pinned]");
-				if (ch->archived)
-					cli_put(&c->line, " [archived]");
-				if (ch->muted_until != 0)
-					cli_put(&c->line, " [muted]");
+				cli_put_marks(&c->line, false, ch->pinned,
+				    ch->muted_until, ch->archived, now);
 				if (text[0] != '\0') {
 					cli_put(&c->line, ": ");
 					cli_put_text(&c->line, text, strlen(text));
@@ -386,7 +385,7 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 		}
 		store_chat_list_free(&l);
 	}
-	if (nshown == 0 && strcmp(args->cmd, "unread") == 0 && !c->json)
+	if (nshown == 0 && unread && !c->json)
 		fprintf(stderr, "wachat: no unread messages\n");
 	return c->status;
 }
@@ -918,6 +917,14 @@ opt_json(struct cli_args *a, const char *v)
 }
 
 static int
+opt_archived(struct cli_args *a, const char *v)
+{
+	(void)v;
+	a->archived = true;
+	return GO_ON;
+}
+
+static int
 opt_follow(struct cli_args *a, const char *v)
 {
 	(void)v;
@@ -962,6 +969,7 @@ static const struct cli_opt {
 } OPTS[] = {
 	{ "json", no_argument, 'j', opt_json, 0 },
 	{ "follow", no_argument, 'F', opt_follow, 0 },
+	{ "archived", no_argument, 'A', opt_archived, 0 },
 	{ "since", required_argument, 's', opt_since, 0 },
 	{ "limit", required_argument, 'l', opt_limit, 0 },
 	{ "chat", required_argument, 'c', KEEP(chat) },
@@ -1133,7 +1141,8 @@ check_options(const struct cli_cmd *k, struct cli_args *a)
 {
 	if ((a->since_set && !k->since) || (a->chat != NULL && !k->chat) ||
 	    (a->format != NULL && !k->format) ||
-	    (a->follow && strcmp(k->name, "history") != 0))
+	    (a->follow && strcmp(k->name, "history") != 0) ||
+	    (a->archived && strcmp(k->name, "chats") != 0))
 		return usage_error(a->cmd, "an option of another subcommand");
 	if (k->format) {
 		if (a->format == NULL)

@@ -39,6 +39,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"react", "retry", "delete", "cancel", "help", "group-info",
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
+	"archived",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

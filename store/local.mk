@@ -50,6 +50,9 @@ tests_cli_db_fill_LDADD = libstore.a libbase.a $(STORE_LIBS)
 TESTS += tests/check-cli-read.sh
 EXTRA_DIST += tests/check-cli-read.sh
 
+# The people known who have no chat yet, for the chat picker (issue 18).
+libstore_a_SOURCES += store/store-people.h store/people.c
+
 # A message's media (migration 15, issue 19).
 check_PROGRAMS += tests/test-store-media
 tests_test_store_media_SOURCES = tests/test-store-media.c tests/store-test.h

@@ -106,6 +106,7 @@ bench: bench-search
 include tests/attention17.mk
 include $(srcdir)/tests/notify17.mk
 include $(srcdir)/tests/peek17.mk
+include $(srcdir)/tests/marks18.mk
 include tests/links17.mk
 include tests/media19.mk
 include tests/shell17.mk

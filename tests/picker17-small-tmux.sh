@@ -6,7 +6,7 @@
 # ("window too small: 40x13 needed, this is 30x10"); at 40x13 the help
 # line shows whole items only (none cut in a word, the help key kept);
 # Ctrl-l (after nchat) hides the chat list, the open chat taking the whole
-# width, and shows it again; the key page lists Ctrl-l.  TAP.  Every wait
+# width, and shows it again; the key page lists Ctrl-l (with Alt-z).  TAP.  Every wait
 # is bounded; tmux, wachat and the sim are killed at the end.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -37,11 +37,11 @@ check "Tab opens it" wait_pane '│ *bob [0-9]{2}:[0-9]{2}'
 failed_now && show
 
 tm send-keys -t wachat C-g
-check "the key page lists Ctrl-l" \
-    wait_pane 'Ctrl-l +hide or show the chat list'
+check "the key page lists Ctrl-l (beside Alt-z, the archived chats)" \
+    wait_pane 'Ctrl-l Alt-z +hide, show the list; archived chats'
 failed_now && show
 tm send-keys -t wachat Escape
-check "... any key closes it" wait_gone 'Ctrl-l +hide or show'
+check "... any key closes it" wait_gone 'Ctrl-l Alt-z +hide, show'
 input_read
 
 tm resize-window -t wachat -x 30 -y 10

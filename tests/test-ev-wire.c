@@ -444,8 +444,8 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	buf_release(&b);
 }
 
-/* Version 10: a row's media in EV_PAGE and EV_MESSAGE, last_media in
- * EV_CHATS; a version-9 frame is refused. */
+/* Version 11: a row's media in EV_PAGE and EV_MESSAGE, last_media in
+ * EV_CHATS; a version-10 frame is refused. */
 static void
 test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
     void **state)
@@ -456,7 +456,7 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	size_t		 used;
 
 	(void)state;
-	assert_true(EV_WIRE_VERSION >= 10);
+	assert_true(EV_WIRE_VERSION >= 11);
 	ev->u.page.msgs = xcalloc(1, sizeof(*ev->u.page.msgs));
 	ev->u.page.nmsgs = 1;
 	md = &ev->u.page.msgs[0].media;
@@ -478,7 +478,7 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	assert_int_equal(md->dl_state, EV_DL_DONE);
 	assert_string_equal(md->path, "/tmp/report.pdf");
 	ev_free(got);
-	b.p[4] = 9;
+	b.p[4] = 10;
 	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
 	ev_free(ev);
 	b.len = 0;
@@ -495,6 +495,55 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	ev->u.message.media.type = (enum ev_media_type)(EV_MEDIA_STICKER + 1);
 	assert_int_not_equal(ev_wire_encode(ev, &b), 0);
 	ev_free(ev);
+	buf_release(&b);
+}
+
+/* EV_CHATS' marks and people, CMD_LOAD_CHATS' people (version 10). */
+static void
+test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new(CMD_LOAD_CHATS), *cgot;
+	struct ev	*ev = ev_new(EV_CHATS), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 10);
+	c->u.load_chats.people = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_true(cgot->u.load_chats.people);
+	cmd_free(cgot);
+	b.p[4] = 9;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.chats.chats = xcalloc(1, sizeof(*ev->u.chats.chats));
+	ev->u.chats.nchats = 1;
+	ev_set(&ev->u.chats.chats[0].jid, "15550000002@s.whatsapp.net");
+	ev->u.chats.chats[0].muted_until = -1;
+	ev->u.chats.chats[0].pinned_ms = 1764800000000LL;
+	ev->u.chats.chats[0].archived = true;
+	ev->u.chats.with_people = true;
+	ev->u.chats.people = xcalloc(1, sizeof(*ev->u.chats.people));
+	ev->u.chats.npeople = 1;
+	ev_set(&ev->u.chats.people[0].jid, "15550000009@s.whatsapp.net");
+	ev_set(&ev->u.chats.people[0].name, "Zoe Zebra");
+	ev_set(&ev->u.chats.people[0].push_name, "Zoe");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.chats.chats[0].muted_until, -1);
+	assert_int_equal(got->u.chats.chats[0].pinned_ms, 1764800000000LL);
+	assert_true(got->u.chats.chats[0].archived);
+	assert_true(got->u.chats.with_people);
+	assert_int_equal(got->u.chats.npeople, 1);
+	assert_string_equal(got->u.chats.people[0].jid,
+	    "15550000009@s.whatsapp.net");
+	assert_string_equal(got->u.chats.people[0].name, "Zoe Zebra");
+	assert_string_equal(got->u.chats.people[0].push_name, "Zoe");
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
 	buf_release(&b);
 }
 
@@ -808,6 +857,7 @@ main(void)
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

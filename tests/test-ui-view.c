@@ -1238,7 +1238,7 @@ test_ui_chats__sanitises_names_previews_and_shows_numbers(void **st)
 
 	(void)st;
 	ui_chats_init(&c);
-	ui_chats_set(&c, ev, NULL);
+	ui_chats_set(&c, ev, NULL, 0);
 	ev_free(ev);
 	assert_int_equal(c.n, 2);
 	assert_null(strchr(c.v[0].preview, 0x1b));
@@ -1248,6 +1248,51 @@ test_ui_chats__sanitises_names_previews_and_shows_numbers(void **st)
 	assert_true(ui_chats_next_unread(&c));
 	assert_string_equal(ui_chats_selected(&c)->jid, ALICE);
 	assert_false(ui_chats_next_unread(&c));	/* only Alice's */
+	ui_chats_release(&c);
+}
+
+/* Issue 18: an archived chat is out of the list, counted on the Archived
+ * row and shown in the folder; choosing it shows its folder; a mute that
+ * ends while the list is shown ends there too. */
+static void
+test_ui_chats__keeps_archived_chats_in_their_folder_and_ends_mutes(
+    void **st)
+{
+	struct ui_chats	 c;
+	struct ev	*ev = chats_ev(1, 2);
+	size_t		 lo, hi;
+	int		 k;
+
+	(void)st;
+	ev->u.chats.chats[0].muted_until = NOW + 1000;
+	ev->u.chats.chats[1].archived = true;
+	ui_chats_init(&c);
+	ui_chats_set(&c, ev, NULL, NOW);
+	ev_free(ev);
+	assert_int_equal(c.narch, 1);
+	assert_true(c.v[0].muted);
+	ui_chats_range(&c, &lo, &hi);
+	assert_int_equal(hi - lo, 1);			/* Alice alone */
+	assert_false(ui_chats_slot(&c, 0, &k));
+	assert_int_equal(k, 0);
+	assert_true(ui_chats_slot(&c, 1, &k));		/* the Archived row */
+	assert_int_equal(ui_chats_archived_unread(&c), 1);
+	assert_true(ui_chats_move(&c, 1));
+	assert_string_equal(ui_chats_selected(&c)->jid, ALICE);
+	assert_true(ui_chats_move(&c, 1));		/* not into Bob's */
+	assert_string_equal(ui_chats_selected(&c)->jid, ALICE);
+	ui_chats_folder(&c, true);
+	ui_chats_range(&c, &lo, &hi);
+	assert_int_equal(hi - lo, 1);
+	assert_string_equal(c.v[lo].jid, BOB);
+	assert_false(ui_chats_slot(&c, 1, &k));	/* no Archived row */
+	assert_int_equal(k, -1);
+	ui_chats_folder(&c, false);
+	assert_true(ui_chats_select(&c, BOB));		/* as the picker */
+	assert_true(c.folder);
+	assert_false(ui_chats_tick(&c, NOW + 999));	/* not yet over */
+	assert_true(ui_chats_tick(&c, NOW + 1000));	/* over at its time */
+	assert_false(c.v[0].muted);
 	ui_chats_release(&c);
 }
 
@@ -1265,7 +1310,7 @@ test_ui_chats__drops_invisible_characters_from_names(void **st)
 	free(ev->u.chats.chats[1].name);
 	ev->u.chats.chats[1].name = xstrdup("\xe2\x80\x8b\xe3\x85\xa4 ");
 	ui_chats_init(&c);
-	ui_chats_set(&c, ev, NULL);
+	ui_chats_set(&c, ev, NULL, 0);
 	ev_free(ev);
 	assert_int_equal(c.n, 2);
 	assert_string_equal(c.v[0].name, "Alice");
@@ -3322,6 +3367,7 @@ main(void)
 		cmocka_unit_test(test_ui_msgs__names_who_reacted__within_the_width),
 		cmocka_unit_test(test_ui_chats_parse_day__takes_a_date_today_yesterday_and_weekdays),
 		cmocka_unit_test(test_ui_chats__sanitises_names_previews_and_shows_numbers),
+		cmocka_unit_test(test_ui_chats__keeps_archived_chats_in_their_folder_and_ends_mutes),
 		cmocka_unit_test(test_ui_chats__drops_invisible_characters_from_names),
 		cmocka_unit_test(test_ui_chats_when__gives_the_time_today_else_the_date),
 		cmocka_unit_test(test_ui_chats_list_when__says_yesterday_a_weekday_or_a_short_date),

@@ -120,11 +120,14 @@ exit_status() {
 
 # start_pane [OPTION VALUE...]: wachat, with these options after the
 # sim's settings, in the tmux session "wachat" (100x30), its stderr in
-# $tmp/w.err, its exit status written to $tmp/status when it ends.
+# $tmp/w.err, its exit status written to $tmp/status when it ends; in
+# the locale $PANE_LOCALE (default C.UTF-8) with TERM=$PANE_TERM (default
+# screen-256color).
 start_pane() {
 	rm -f "$tmp/status"
 	tm new-session -d -s wachat -x 100 -y 30 \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
+	    "env LANG=${PANE_LOCALE:-C.UTF-8} LC_ALL=${PANE_LOCALE:-C.UTF-8} \
+	    TERM=${PANE_TERM:-screen-256color} \
 	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
 	    --data-dir '$tmp/data' --qr-file '$tmp/qr' $* 2>>'$tmp/w.err'; \
 	    echo \$? >'$tmp/status'"

@@ -20,6 +20,15 @@
 
 #define MARK_PINNED	"\xf0\x9f\x93\x8c"	/* 📌 */
 #define MARK_MUTED	"\xf0\x9f\x94\x87"	/* 🔇 */
+#define MARK_PINNED_ASCII "^"
+#define MARK_MUTED_ASCII "~"
+
+/* Muted at now: for ever (-1), or until a time still to come. */
+static bool
+muted_at(int64_t until, int64_t now)
+{
+	return until == -1 || until > now;
+}
 
 void
 ui_chats_init(struct ui_chats *c)
@@ -137,13 +146,46 @@ ui_chats_group(struct ui_chats *c, const struct ui_group *g)
 	c->v[i].name = xstrdup(g->subject);
 }
 
+/* Chat ch from e (gs names groups). */
+static void
+chat_from(struct ui_chat *ch, const struct ev_chat *e,
+    const struct ui_groups *gs, int64_t now)
+{
+	const struct ui_group	*g = gs != NULL ? ui_groups_find(gs, e->jid) :
+				    NULL;
+	const char		*text = e->last_deleted ? _("message deleted") :
+				    e->preview;
+	char			*md = NULL;
+
+	/* media: its icon and word first (sanitised already) */
+	if (!e->last_deleted && e->last_kind == EV_ROW_MEDIA &&
+	    e->last_media != EV_MEDIA_NONE)
+		text = md = ui_media_preview(e->last_media, e->preview);
+	chat_fill(ch, e->jid, wc_has_label(e->name) || g == NULL ? e->name :
+	    g->subject);
+	ch->preview = ch->group ? group_preview(e, g, text) :
+	    sanitised(text, false);
+	free(md);
+	ch->last_ms = e->last_ms;
+	ch->unread = (int)e->unread;
+	ch->muted_until = e->muted_until;
+	/* by its end when it came with one, else as the engine saw it */
+	ch->muted = e->muted_until != 0 ? muted_at(e->muted_until, now) :
+	    e->muted;
+	ch->archived = e->archived;
+	ch->peek = e->peek >= 0 && e->peek <= 2 ? e->peek : 0;
+	ch->pinned = e->pinned;
+	ch->last_from_me = e->last_from_me;
+	ch->last_state = e->last_state;
+}
+
 void
 ui_chats_set(struct ui_chats *c, const struct ev *ev,
-    const struct ui_groups *gs)
+    const struct ui_groups *gs, int64_t now)
 {
 	const struct ev_chats *ec = &ev->u.chats;
 	struct ui_chat	*v;
-	size_t		 i, n = 0, extra = 0;
+	size_t		 i, n = 0, extra = 0, pass;
 	bool		 keep;
 
 	keep = c->sel != NULL;
@@ -158,39 +200,21 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 		/* Started by number, not stored yet: it stays, first. */
 		int	 old = ui_chats_find(c, c->sel);
 
-		if (old >= 0) {
+		if (old >= 0 && !c->v[old].archived) {
 			v[n++] = c->v[old];
 			memset(&c->v[old], 0, sizeof(c->v[old]));
 		} else
 			chat_fill(&v[n++], c->sel, NULL);
 	}
-	for (i = 0; i < ec->nchats; i++) {
-		const struct ev_chat	*e = &ec->chats[i];
-		struct ui_chat		*ch = &v[n++];
-
-		const struct ui_group	*g = gs != NULL ?
-		    ui_groups_find(gs, e->jid) : NULL;
-		const char		*text = e->last_deleted ?
-		    _("message deleted") : e->preview;
-		char			*md = NULL;
-
-		/* media: its icon and word first (sanitised already) */
-		if (!e->last_deleted && e->last_kind == EV_ROW_MEDIA &&
-		    e->last_media != EV_MEDIA_NONE)
-			text = md = ui_media_preview(e->last_media, e->preview);
-		chat_fill(ch, e->jid, wc_has_label(e->name) || g == NULL ?
-		    e->name : g->subject);
-		ch->preview = ch->group ? group_preview(e, g, text) :
-		    sanitised(text, false);
-		free(md);
-		ch->last_ms = e->last_ms;
-		ch->unread = (int)e->unread;
-		ch->muted = e->muted;
-		ch->peek = e->peek >= 0 && e->peek <= 2 ? e->peek : 0;
-		ch->pinned = e->pinned;
-		ch->last_from_me = e->last_from_me;
-		ch->last_state = e->last_state;
-	}
+	/* the chats not archived, then the archived ones */
+	c->narch = 0;
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < ec->nchats; i++) {
+			if (ec->chats[i].archived != (pass == 1))
+				continue;
+			chat_from(&v[n++], &ec->chats[i], gs, now);
+			c->narch += pass;
+		}
 	for (i = 0; i < n; i++)
 		if (v[i].preview == NULL)
 			v[i].preview = xstrdup("");
@@ -199,8 +223,65 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 	free(c->v);
 	c->v = v;
 	c->n = n;
+	if (c->narch == 0)
+		c->folder = false;
 	if (c->top >= n)
 		c->top = 0;
+}
+
+bool
+ui_chats_tick(struct ui_chats *c, int64_t now)
+{
+	bool	 changed = false;
+	size_t	 i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->v[i].muted && c->v[i].muted_until != 0 &&
+		    !muted_at(c->v[i].muted_until, now)) {
+			c->v[i].muted = false;
+			changed = true;
+		}
+	return changed;
+}
+
+void
+ui_chats_range(const struct ui_chats *c, size_t *lo, size_t *hi)
+{
+	*lo = c->folder ? c->n - c->narch : 0;
+	*hi = c->folder ? c->n : c->n - c->narch;
+}
+
+void
+ui_chats_folder(struct ui_chats *c, bool on)
+{
+	c->folder = on && c->narch > 0;
+	c->top = 0;
+}
+
+int
+ui_chats_archived_unread(const struct ui_chats *c)
+{
+	size_t	 i;
+	int	 k = 0;
+
+	for (i = c->n - c->narch; i < c->n; i++)
+		if (c->v[i].unread > 0 && !c->v[i].muted)
+			k++;
+	return k;
+}
+
+bool
+ui_chats_slot(const struct ui_chats *c, size_t i, int *chat)
+{
+	size_t	 lo, hi;
+
+	ui_chats_range(c, &lo, &hi);
+	*chat = -1;
+	if (lo + c->top + i < hi) {
+		*chat = (int)(lo + c->top + i);
+		return false;
+	}
+	return !c->folder && c->narch > 0 && lo + c->top + i == hi;
 }
 
 struct ui_chat *
@@ -214,8 +295,12 @@ ui_chats_selected(const struct ui_chats *c)
 bool
 ui_chats_select(struct ui_chats *c, const char *jid)
 {
-	if (ui_chats_find(c, jid) < 0)
+	int	 i = ui_chats_find(c, jid);
+
+	if (i < 0)
 		return false;
+	if (c->v[i].archived != c->folder)
+		ui_chats_folder(c, c->v[i].archived);
 	if (c->sel == jid)
 		return true;
 	free(c->sel);
@@ -223,32 +308,45 @@ ui_chats_select(struct ui_chats *c, const char *jid)
 	return true;
 }
 
+/* The index of the selected chat among those shown (lo .. hi), or -1. */
+static int
+shown_sel(const struct ui_chats *c, size_t lo, size_t hi)
+{
+	int	 i = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+
+	return i >= (int)lo && i < (int)hi ? i - (int)lo : -1;
+}
+
 bool
 ui_chats_move(struct ui_chats *c, int dir)
 {
-	int	 i;
+	size_t	 lo, hi;
+	int	 i, n;
 
-	if (c->n == 0)
+	ui_chats_range(c, &lo, &hi);
+	if ((n = (int)(hi - lo)) == 0)
 		return false;
-	i = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+	i = shown_sel(c, lo, hi);
 	if (i < 0)
 		i = dir > 0 ? -1 : 0;
-	i = (i + (dir > 0 ? 1 : -1) + (int)c->n) % (int)c->n;
-	return ui_chats_select(c, c->v[i].jid);
+	i = (i + (dir > 0 ? 1 : -1) + n) % n;
+	return ui_chats_select(c, c->v[lo + (size_t)i].jid);
 }
 
 bool
 ui_chats_next_unread(struct ui_chats *c)
 {
-	int	 i, k, start;
+	size_t	 lo, hi;
+	int	 i, k, start, n;
 
-	if (c->n == 0)
+	ui_chats_range(c, &lo, &hi);
+	if ((n = (int)(hi - lo)) == 0)
 		return false;
-	start = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
-	for (k = 1; k <= (int)c->n; k++) {
-		i = (start + k + (int)c->n) % (int)c->n;
-		if (c->v[i].unread > 0 && i != start)
-			return ui_chats_select(c, c->v[i].jid);
+	start = shown_sel(c, lo, hi);
+	for (k = 1; k <= n; k++) {
+		i = (start + k + n) % n;
+		if (c->v[lo + (size_t)i].unread > 0 && i != start)
+			return ui_chats_select(c, c->v[lo + (size_t)i].jid);
 	}
 	return false;
 }
@@ -265,6 +363,7 @@ ui_chats_open(struct ui_chats *c, const char *jid)
 		c->n++;
 	}
 	(void)ui_chats_select(c, jid);
+	c->top = 0;
 }
 
 void
@@ -435,9 +534,12 @@ put(int y, int x, const char *s, int cols)
 }
 
 /* Chat ch's two rows from (row, x), w columns: marks, name (bold when
- * unread) and when; the preview (dim when muted) and the unread count. */
+ * unread) and when; the preview (dim when muted) and the unread count
+ * (bold; dim and not bold when muted, so a terminal without dim still
+ * tells them apart). */
 static void
-draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms)
+draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms,
+    bool ascii)
 {
 	char	 when[64], num[16];
 	int	 used = 0, tw, nw, px = 1;
@@ -449,13 +551,17 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms)
 		ui_chats_list_when(ch->last_ms, now_ms, when, sizeof(when));
 	tw = ui_text_width(when, strlen(when));
 	if (ch->pinned)
-		used += put(row, x + used, MARK_PINNED, w - used);
+		used += put(row, x + used, ascii ? MARK_PINNED_ASCII :
+		    MARK_PINNED, w - used);
 	if (ch->muted)
-		used += put(row, x + used, MARK_MUTED, w - used);
-	if (ch->unread > 0)
+		used += put(row, x + used, ascii ? MARK_MUTED_ASCII :
+		    MARK_MUTED, w - used);
+	if (used > 0)
+		used += put(row, x + used, " ", w - used);
+	if (ch->unread > 0 && !ch->muted)
 		attron(A_BOLD);
 	used += put(row, x + used, ch->name, w - used - tw - 1);
-	if (ch->unread > 0)
+	if (ch->unread > 0 && !ch->muted)
 		attroff(A_BOLD);
 	if (tw > 0 && tw < w)
 		(void)put(row, x + w - tw, when, tw);
@@ -483,34 +589,65 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms)
 			attroff(A_DIM);
 	}
 	if (nw > 0 && nw < w) {
-		if (ch->unread > 0)
-			attron(A_BOLD);
+		attr_t	 a = ch->unread == 0 ? 0 : ch->muted ? A_DIM : A_BOLD;
+
+		if (a != 0)
+			attron(a);
 		(void)put(row + 1, x + w - nw, num, nw);
-		if (ch->unread > 0)
-			attroff(A_BOLD);
+		if (a != 0)
+			attroff(a);
 	}
+}
+
+/* The Archived row at (row, x), w columns: "Archived (N)", bold when
+ * N > 0. */
+static void
+draw_archived(const struct ui_chats *c, int row, int x, int w)
+{
+	char	 line[64];
+	int	 n = ui_chats_archived_unread(c);
+
+	mvhline(row, x, ' ', w);
+	mvhline(row + 1, x, ' ', w);
+	snprintf(line, sizeof(line), _("Archived (%d)"), n);
+	if (n > 0)
+		attron(A_BOLD);
+	(void)put(row, x + 1, line, w - 1);
+	if (n > 0)
+		attroff(A_BOLD);
 }
 
 void
 ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
     int64_t now_ms)
 {
-	int	 per = 2, fit = h / per, sel, i;
+	int	 per = 2, fit = h / per, sel, i, k, shown;
+	size_t	 lo, hi;
 
 	if (fit < 1 || w < 4)
 		return;
-	sel = c->sel != NULL ? ui_chats_find(c, c->sel) : -1;
+	ui_chats_range(c, &lo, &hi);
+	shown = (int)(hi - lo) + (!c->folder && c->narch > 0 ? 1 : 0);
+	if (c->top + (size_t)fit > (size_t)shown)
+		c->top = shown > fit ? (size_t)(shown - fit) : 0;
+	sel = shown_sel(c, lo, hi);
 	if (sel >= 0) {
 		if ((size_t)sel < c->top)
 			c->top = (size_t)sel;
 		else if ((size_t)sel >= c->top + (size_t)fit)
 			c->top = (size_t)sel - (size_t)fit + 1;
 	}
-	for (i = 0; i < fit && c->top + (size_t)i < c->n; i++) {
-		if ((int)(c->top + (size_t)i) == sel)
+	for (i = 0; i < fit; i++) {
+		if (ui_chats_slot(c, (size_t)i, &k)) {
+			draw_archived(c, y + i * per, x, w);
+			break;
+		}
+		if (k < 0)
+			break;
+		if (k - (int)lo == sel)
 			attron(A_REVERSE);
-		draw_chat(&c->v[c->top + (size_t)i], y + i * per, x, w, now_ms);
-		if ((int)(c->top + (size_t)i) == sel)
+		draw_chat(&c->v[k], y + i * per, x, w, now_ms, c->ascii);
+		if (k - (int)lo == sel)
 			attroff(A_REVERSE);
 	}
 }

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ui/chats.h -- the chat list pane: the chats of the last EV_CHATS in the
- * order it gives (pinned first, then by last activity), each with its
- * name (or +number), a one-line preview, the time of its last message,
- * its unread count and muted/pinned marks, all network text sanitised
+ * order it gives (pinned first, newest pin first, then by last activity),
+ * each with its name (or +number), a one-line preview, the time of its
+ * last message, its unread count and muted/pinned marks (a muted chat's
+ * count drawn dim, not bold; a mute that ended counts as none, from
+ * ui_chats_tick() on), all network text sanitised
  * (base/sanitize.h); a selected chat kept by JID across reloads; chats
  * started by phone number before they have a message.  A group shows its
  * subject and its preview after the sender's name ("Alice: hi", "You:
- * hi"; ui/groups.h).  Main thread; only ui_chats_draw() calls curses.
+ * hi"; ui/groups.h).  The archived chats are not in the list: an
+ * "Archived (N)" row at its bottom (N: those with unread messages, not
+ * muted) stands for them, and the archived folder (ui_chats_folder())
+ * shows them instead, under a header saying so.  Main thread; only
+ * ui_chats_draw() calls curses.
  */
 #ifndef UI_CHATS_H
 #define UI_CHATS_H
@@ -29,7 +35,10 @@ struct ui_chat {
 					 * sender's name when known */
 	int64_t		 last_ms;	/* 0: no message */
 	int		 unread;
-	bool		 muted, pinned;
+	bool		 muted;		/* muted now (muted_until) */
+	bool		 pinned;
+	int64_t		 muted_until;	/* ms; 0 not muted, -1 always */
+	bool		 archived;	/* in the archived folder */
 	int		 peek;		/* 0 as the peek setting, 1 on, 2 off
 					 * (ui_view_peeking()) */
 	bool		 last_from_me;
@@ -41,8 +50,13 @@ struct ui_chat {
 };
 
 struct ui_chats {
-	struct ui_chat	*v;
+	struct ui_chat	*v;		/* the chats not archived, then the
+					 * archived ones */
 	size_t		 n;
+	size_t		 narch;		/* the archived ones, at the end */
+	bool		 folder;	/* the archived folder is shown */
+	bool		 ascii;		/* marks in ASCII (the locale is not
+					 * UTF-8) */
 	char		*sel;		/* the selected chat's JID, or NULL */
 	size_t		 top;		/* first chat drawn */
 };
@@ -60,7 +74,30 @@ void		ui_chats_release(struct ui_chats *c);
  * messages (ui_groups_note()).
  */
 void		ui_chats_set(struct ui_chats *c, const struct ev *ev,
-		    const struct ui_groups *gs);
+		    const struct ui_groups *gs, int64_t now_ms);
+
+/*
+ * The time is now_ms: a chat whose mute ended (muted_until in the past)
+ * is muted no more.  Returns true when one changed.
+ */
+bool		ui_chats_tick(struct ui_chats *c, int64_t now_ms);
+
+/* The chats the list shows: v[*lo .. *hi), the archived ones in the
+ * folder, else the others. */
+void		ui_chats_range(const struct ui_chats *c, size_t *lo,
+		    size_t *hi);
+
+/* Show the archived folder (on) or the main list; the selection stays. */
+void		ui_chats_folder(struct ui_chats *c, bool on);
+
+/* The archived chats with unread messages that are not muted (the
+ * Archived row's count). */
+int		ui_chats_archived_unread(const struct ui_chats *c);
+
+/* Whether row slot i of the last ui_chats_draw() (0: the first chat
+ * drawn) is the Archived row; else *chat gets the index in v of the chat
+ * there, -1 for none. */
+bool		ui_chats_slot(const struct ui_chats *c, size_t i, int *chat);
 
 /* Group g's subject changed: its row's name (when it has one). */
 void		ui_chats_group(struct ui_chats *c, const struct ui_group *g);
@@ -71,18 +108,20 @@ int		ui_chats_find(const struct ui_chats *c, const char *jid);
 /* The selected chat, or NULL (borrowed until the list changes). */
 struct ui_chat	*ui_chats_selected(const struct ui_chats *c);
 
-/* Select jid (which must be in the list); returns false when it is not. */
+/* Select jid (which must be in the list); returns false when it is not.
+ * The list shows the folder jid is in (the archived one or the main). */
 bool		ui_chats_select(struct ui_chats *c, const char *jid);
 
 /*
- * Select the chat dir (+1 or -1) places from the selected one, wrapping
- * round.  Returns false when the list is empty.
+ * Select the chat dir (+1 or -1) places from the selected one among
+ * those shown (ui_chats_range()), wrapping round.  Returns false when
+ * none is shown.
  */
 bool		ui_chats_move(struct ui_chats *c, int dir);
 
 /*
- * Select the next chat after the selected one (wrapping round) with
- * unread messages.  Returns false when there is none.
+ * Select the next chat shown after the selected one (wrapping round)
+ * with unread messages.  Returns false when there is none.
  */
 bool		ui_chats_next_unread(struct ui_chats *c);
 
@@ -138,8 +177,11 @@ void		ui_chats_when(int64_t ts_ms, int64_t now_ms, char *out,
 
 /*
  * Draw the list in the box at (y, x) of h rows and w columns, two rows a
- * chat (name and time; preview and unread count), the selected chat in
- * reverse, scrolled so that it shows.  Main thread (curses).
+ * chat (marks, name and time; preview and unread count), the selected
+ * chat in reverse, scrolled so that it shows, then the Archived row when
+ * there are archived chats and the folder is not shown.  Marks: pinned
+ * U+1F4CC, muted U+1F507, in ASCII "^" and "~" (c->ascii).  Main thread
+ * (curses).
  */
 void		ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
 		    int64_t now_ms);

@@ -90,6 +90,9 @@ static const struct {
 				  "(again: off)"), "alt-p" },
 	[UI_ACT_JUMP_DATE] =	{ "jump-date",
 				  N_("jump to a date"), "alt-j" },
+	[UI_ACT_ARCHIVED] =	{ "archived",
+				  N_("archived chats (again, Esc: back)"),
+				  "alt-z" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -79,10 +79,12 @@ enum ui_key_action {
 				 * receipts, or as before */
 	UI_ACT_JUMP_DATE,	/* jump-date: the first message on or
 				 * after a date typed */
+	UI_ACT_ARCHIVED,	/* archived: the archived chats' folder,
+				 * or back to the chat list */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	30	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	31	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

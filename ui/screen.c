@@ -238,6 +238,7 @@ ui_screen_attach(struct ui_screen *s, const struct ui_view_opts *o,
 {
 	ui_view_free(s->view);
 	s->view = ui_view_new(o, push, arg);
+	ui_view_set_ascii(s->view, !s->utf8);
 	/* Mouse reports: a click, the wheel (ui_view_mouse()); curses
 	 * turns them off at endwin() and on again after. */
 	if (o->mouse) {

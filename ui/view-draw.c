@@ -110,8 +110,9 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    "stopped)") },
 	};
 	/* Two actions that go together, on one entry when both are bound:
-	 * "PgUp PgDn", "Home End", "Alt-m Alt-d" (so that the page, with
-	 * jump-date, fits the 40 rows tests/ui-de-tmux.sh gives it). */
+	 * "PgUp PgDn", "Home End", "Alt-m Alt-d", "Ctrl-l Alt-z" (so that
+	 * the page, with jump-date and archived, fits the 40 rows
+	 * tests/ui-de-tmux.sh gives it). */
 	static const struct {
 		int		 first, second;
 		const char	*what;
@@ -124,6 +125,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("copy the selected message, open a link") },
 		{ UI_ACT_GROUP_NEW, UI_ACT_GROUP_LEAVE,
 		    N_("new group, leave the group") },
+		{ UI_ACT_LIST, UI_ACT_ARCHIVED,
+		    N_("hide, show the list; archived chats") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -500,7 +503,16 @@ static void
 draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 {
 	attron(A_BOLD);
-	(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
+	mvhline(y, x, ' ', lw);
+	if (v->chats.folder) {
+		/* the archived folder, and the way back (also the
+		 * archived key, the key page says) */
+		attron(A_UNDERLINE);
+		(void)ui_view_put(y, x + 1, _("Archived chats, Esc: back"),
+		    lw - 1);
+		attroff(A_UNDERLINE);
+	} else
+		(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
 	attroff(A_BOLD);
 	ui_view_chat_mark_drafts(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);

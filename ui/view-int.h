@@ -186,6 +186,14 @@ struct ui_view_read {
 					 * bottom is reached */
 };
 
+/* A person with no chat yet, for the chat picker (EV_CHATS people):
+ * strings owned, sanitised. */
+struct ui_person {
+	char		*jid;		/* raw (a key, never shown) */
+	char		*name;		/* address-book, else push name */
+	char		*push;		/* push name, "" none */
+};
+
 /* The chat picker (ui/view-pick.c): its query and the entry chosen
  * among the chats that match it (and "new chat with +NUMBER"). */
 struct ui_view_pick {
@@ -195,6 +203,9 @@ struct ui_view_pick {
 	int		 top;		/* the first entry drawn */
 	int		 rows;		/* entries last drawn */
 	const char	*err;		/* static, translated, or NULL */
+	struct ui_person *people;	/* who has no chat yet, as the
+					 * last EV_CHATS with people said */
+	size_t		 npeople;
 };
 
 /* Mentions being typed in a group (ui/view-pick.c): the member chosen
@@ -519,9 +530,16 @@ const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 
 /* ---- ui/view-pick.c ---- */
 
-/* Open the chat picker, its query empty; close it (nothing opened). */
+/* Open the chat picker, its query empty, and ask for the people with no
+ * chat (CMD_LOAD_CHATS people); close it (nothing opened). */
 void		 ui_view_pick_open(struct ui_view *v);
 void		 ui_view_pick_close(struct ui_view *v);
+
+/* The people with no chat yet from ec (borrowed), in place of those
+ * known; ui_view_pick_release() frees them (ui_view_free()). */
+void		 ui_view_pick_people(struct ui_view *v,
+		    const struct ev_chats *ec);
+void		 ui_view_pick_release(struct ui_view *v);
 
 /* Its query changed: the first entry chosen again. */
 void		 ui_view_pick_edited(struct ui_view *v);
@@ -534,12 +552,19 @@ void		 ui_view_pick_move(struct ui_view *v, int by);
  * to open, say why on the picker's line and stay. */
 void		 ui_view_pick_enter(struct ui_view *v);
 
-/* The indexes into v->chats.v of the chats matching the query, in the
- * list's order, *n of them: an array the caller frees. */
+/* The indexes into v->chats.v of the chats matching the query (the
+ * archived ones too), in the list's order, *n of them: an array the
+ * caller frees. */
 size_t		*ui_view_pick_list(const struct ui_view *v, size_t *n);
 
-/* Whether the query is a phone number that no chat in the list has: its
- * JID into jid[size] (size >= JID_MAX), the entry after the chats. */
+/* The indexes into v->pick.people of the people matching the query by
+ * name, push name or number, *n of them (the entries after the chats):
+ * an array the caller frees. */
+size_t		*ui_view_pick_people_list(const struct ui_view *v, size_t *n);
+
+/* Whether the query is a phone number that no chat in the list and no
+ * person has: its JID into jid[size] (size >= JID_MAX), the entry after
+ * the chats and the people. */
 bool		 ui_view_pick_number(const struct ui_view *v, char *jid,
 		    size_t size);
 

@@ -173,8 +173,22 @@ peek(struct ui_view *v, int64_t now)
 	ui_view_chat_peek(v);
 }
 
+/* The archived chats' folder in the list, or back to the chat list. */
+static void
+archived(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->chats.narch == 0 && !v->chats.folder) {
+		ui_view_note(v, _("no chat is archived"));
+		return;
+	}
+	v->list_hidden = false;
+	ui_chats_folder(&v->chats, !v->chats.folder);
+}
+
 static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
+	[UI_ACT_ARCHIVED] =	archived,
 	[UI_ACT_PEEK] =		peek,
 	[UI_ACT_HELP] =		help_open,
 	[UI_ACT_NEXT_CHAT] =	next_chat,
@@ -663,6 +677,10 @@ static void
 input_cancel(struct ui_view *v, int64_t now)
 {
 	(void)now;
+	/* nothing to cancel in the input line: out of the archived folder */
+	if (v->chat.reply_id == NULL && v->chat.edit_id == NULL &&
+	    v->chats.folder)
+		ui_chats_folder(&v->chats, false);
 	ui_view_chat_cancel(v);
 }
 

@@ -16,7 +16,7 @@ ui_view_mouse(struct ui_view *v, int y, int x, enum ui_view_mouse what,
     int64_t now)
 {
 	const struct ui_chat	*ch;
-	size_t			 i;
+	int			 k;
 	char			*jid;
 
 	(void)now;
@@ -26,11 +26,16 @@ ui_view_mouse(struct ui_view *v, int y, int x, enum ui_view_mouse what,
 	if (what == UI_VIEW_CLICK && v->geo.lh > 0 && y >= v->geo.ly &&
 	    y < v->geo.ly + v->geo.lh && x >= v->geo.lx &&
 	    x < v->geo.lx + v->geo.lw) {
-		/* two rows a chat (ui_chats_draw()) */
-		i = v->chats.top + (size_t)((y - v->geo.ly) / 2);
-		if (i >= v->chats.n)
+		/* two rows a chat (ui_chats_draw()), the Archived row
+		 * opening the folder */
+		if (ui_chats_slot(&v->chats, (size_t)((y - v->geo.ly) / 2),
+		    &k)) {
+			ui_chats_folder(&v->chats, true);
 			return;
-		ch = &v->chats.v[i];
+		}
+		if (k < 0)
+			return;
+		ch = &v->chats.v[k];
 		jid = xstrdup(ch->jid);
 		if (ui_chats_select(&v->chats, jid))
 			ui_view_open_selected(v);

@@ -6,10 +6,11 @@
  * bottom, the terminal focused, nothing over the pane) rings the bell,
  * sends a desktop notification through the terminal and hands one to the
  * notify callback (notify-command, src/app-ui.c), by the settings; a
- * muted chat stays silent unless the message mentions us.  What comes
- * between two refreshes is one notification ("3 new messages" when
- * there are several).  The window title carries the count of unread
- * chats not muted.
+ * muted chat (a mute that ended is none) or an archived one stays
+ * silent unless the message mentions us.  What comes between two
+ * refreshes is one notification ("3 new messages" when there are
+ * several).  The window title carries the count of unread chats neither
+ * muted nor archived.
  */
 #include "base/compat.h"
 
@@ -106,12 +107,14 @@ chat_name(const struct ui_view *v, const char *chat, struct buf *out)
 	out->len = strlen((char *)out->p);
 }
 
+/* Muted, or archived (kept archived, as WhatsApp's "keep chats
+ * archived": silent like a muted one, counted in the Archived row). */
 static bool
 chat_muted(const struct ui_view *v, const char *chat)
 {
 	int	 i = ui_chats_find(&v->chats, chat);
 
-	return i >= 0 && v->chats.v[i].muted;
+	return i >= 0 && (v->chats.v[i].muted || v->chats.v[i].archived);
 }
 
 /* One notification more: chat's, from sender (raw JID, "" the chat's
@@ -213,7 +216,7 @@ words(const struct ui_view *v, char **title_out, char **body_out)
 	*body_out = (char *)body.p;
 }
 
-/* The chats with unread messages that are not muted. */
+/* The chats with unread messages that are not muted (nor archived). */
 static unsigned
 unread_chats(const struct ui_view *v)
 {
@@ -221,7 +224,8 @@ unread_chats(const struct ui_view *v)
 	size_t		 i;
 
 	for (i = 0; i < v->chats.n; i++)
-		if (v->chats.v[i].unread > 0 && !v->chats.v[i].muted)
+		if (v->chats.v[i].unread > 0 && !v->chats.v[i].muted &&
+		    !v->chats.v[i].archived)
 			n++;
 	return n;
 }

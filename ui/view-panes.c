@@ -391,9 +391,42 @@ draw_pick_row(const struct ui_chat *ch, const char *jid, int y, int x,
 	}
 	if (ch->unread > 0) {
 		snprintf(line, sizeof(line), "  (%d)", ch->unread);
+		used += ui_view_put(y, x + used, line, w - used);
+	}
+	if (ch->archived) {
+		snprintf(line, sizeof(line), "  [%s]", _("archived"));
+		attron(A_DIM);
 		(void)ui_view_put(y, x + used, line, w - used);
+		attroff(A_DIM);
 	}
 out:
+	if (sel)
+		attroff(A_REVERSE);
+	buf_release(&b);
+}
+
+/* A person with no chat yet: the name, the number when there is one,
+ * and that there is no chat (dim). */
+static void
+draw_person_row(const struct ui_person *pe, int y, int x, int w, bool sel)
+{
+	struct buf	 b = BUF_INIT;
+	char		 line[160];
+	int		 used;
+
+	if (sel)
+		attron(A_REVERSE);
+	mvhline(y, x, ' ', w);
+	used = 1 + ui_view_put(y, x + 1, pe->name, w - 1);
+	ui_chats_jid_name(pe->jid, &b);
+	attron(A_DIM);
+	if (((char *)b.p)[0] == '+') {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		used += ui_view_put(y, x + used, (char *)b.p, w - used);
+	}
+	snprintf(line, sizeof(line), "  [%s]", _("new chat"));
+	(void)ui_view_put(y, x + used, line, w - used);
+	attroff(A_DIM);
 	if (sel)
 		attroff(A_REVERSE);
 	buf_release(&b);
@@ -404,12 +437,13 @@ ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 {
 	struct ui_view_pick	*p = &v->pick;
 	char			 jid[JID_MAX], line[160];
-	size_t			*idx, n;
+	size_t			*idx, *pidx, n, np;
 	bool			 num = ui_view_pick_number(v, jid, sizeof(jid));
 	int			 total, list, i, e;
 
 	idx = ui_view_pick_list(v, &n);
-	total = (int)n + (num ? 1 : 0);
+	pidx = ui_view_pick_people_list(v, &np);
+	total = (int)(n + np) + (num ? 1 : 0);
 	snprintf(line, sizeof(line), ngettext("Open a chat: %zu chat",
 	    "Open a chat: %zu chats", n), n);
 	attron(A_BOLD | A_UNDERLINE);
@@ -429,10 +463,16 @@ ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 		p->top = p->sel;
 	else if (list > 0 && p->sel >= p->top + list)
 		p->top = p->sel - list + 1;
-	for (i = 0; i < list && (e = p->top + i) < total; i++)
-		draw_pick_row((size_t)e < n ? &v->chats.v[idx[e]] : NULL, jid,
-		    y + 1 + i, x, w, e == p->sel);
+	for (i = 0; i < list && (e = p->top + i) < total; i++) {
+		if ((size_t)e >= n && (size_t)e < n + np)
+			draw_person_row(&p->people[pidx[(size_t)e - n]],
+			    y + 1 + i, x, w, e == p->sel);
+		else
+			draw_pick_row((size_t)e < n ? &v->chats.v[idx[e]] :
+			    NULL, jid, y + 1 + i, x, w, e == p->sel);
+	}
 	free(idx);
+	free(pidx);
 }
 
 /* ---- the members offered for a mention ---- */

@@ -2,8 +2,10 @@
 /*
  * ui/view-pick.c -- choosing by part of a name (ui/view-int.h): the chat
  * picker (the new-chat key, Ctrl-n as in nchat: the chats whose name or
- * number holds what is typed, and "new chat with +NUMBER" when what is
- * typed is a phone number no chat has; Up/Down choose, Enter opens the
+ * number holds what is typed, the archived ones too, then the people
+ * with no chat yet whose address-book name, push name or number holds
+ * it, and "new chat with +NUMBER" when what is typed is a phone number
+ * none of them has; Up/Down choose, Enter opens the
  * chosen one, and only that one: the chats passed are neither opened nor
  * marked read), and the members offered for a mention in a group ("@"
  * then part of a name: Up/Down choose, Tab or Enter puts "@Name " in the
@@ -75,26 +77,113 @@ digits_of(const char *q, char *d, size_t size)
 	return n;
 }
 
+/* Whether jid is a PN JID whose number holds the digits d[0..n), n > 0. */
+static bool
+number_holds(const char *jid, const char *d, size_t n)
+{
+	size_t	 u;
+
+	if (n == 0 || !jid_is_pn(jid))
+		return false;
+	u = strcspn(jid, ":@");
+	for (size_t i = 0; i + n <= u; i++)
+		if (memcmp(jid + i, d, n) == 0)
+			return true;
+	return false;
+}
+
 /* Whether chat ch matches the query q (its digits d, n of them, when q
  * is a number): its name holds q, or its number holds the digits. */
 static bool
 chat_matches(const struct ui_chat *ch, const char *q, const char *d,
     size_t n)
 {
-	size_t	 u;
+	return holds(ch->name, q, strlen(q)) || number_holds(ch->jid, d, n);
+}
 
-	if (holds(ch->name, q, strlen(q)))
-		return true;
-	if (n == 0 || !jid_is_pn(ch->jid))
-		return false;
-	u = strcspn(ch->jid, ":@");
-	for (size_t i = 0; i + n <= u; i++)
-		if (memcmp(ch->jid + i, d, n) == 0)
-			return true;
-	return false;
+/* Whether person p matches q (its digits d, n of them): by name, push
+ * name or the number of its PN. */
+static bool
+person_matches(const struct ui_person *p, const char *q, const char *d,
+    size_t n)
+{
+	return holds(p->name, q, strlen(q)) || holds(p->push, q, strlen(q)) ||
+	    number_holds(p->jid, d, n);
 }
 
 /* ---- the chat picker ---- */
+
+static char *
+shown_text(const char *s)
+{
+	struct buf	 b = BUF_INIT;
+
+	wc_sanitize(s, strlen(s), false, &b);
+	return (char *)b.p;
+}
+
+void
+ui_view_pick_release(struct ui_view *v)
+{
+	size_t	 i;
+
+	for (i = 0; i < v->pick.npeople; i++) {
+		free(v->pick.people[i].jid);
+		free(v->pick.people[i].name);
+		free(v->pick.people[i].push);
+	}
+	free(v->pick.people);
+	v->pick.people = NULL;
+	v->pick.npeople = 0;
+}
+
+void
+ui_view_pick_people(struct ui_view *v, const struct ev_chats *ec)
+{
+	size_t	 i;
+
+	ui_view_pick_release(v);
+	v->pick.people = xcalloc(ec->npeople + 1, sizeof(*v->pick.people));
+	for (i = 0; i < ec->npeople; i++) {
+		struct ui_person	*p = &v->pick.people[v->pick.npeople];
+
+		if (ec->people[i].jid[0] == '\0' ||
+		    ui_chats_find(&v->chats, ec->people[i].jid) >= 0)
+			continue;
+		p->jid = xstrdup(ec->people[i].jid);
+		p->name = shown_text(ec->people[i].name);
+		p->push = shown_text(ec->people[i].push_name);
+		v->pick.npeople++;
+	}
+}
+
+size_t *
+ui_view_pick_people_list(const struct ui_view *v, size_t *n)
+{
+	const char	*q = v->pick.q.text;
+	char		 d[UI_VIEW_PHONE_MAX + 2];
+	size_t		*idx, i, nd = digits_of(q, d, sizeof(d));
+
+	idx = xcalloc(v->pick.npeople + 1, sizeof(*idx));
+	*n = 0;
+	for (i = 0; i < v->pick.npeople; i++)
+		if (ui_chats_find(&v->chats, v->pick.people[i].jid) < 0 &&
+		    person_matches(&v->pick.people[i], q, d, nd))
+			idx[(*n)++] = i;
+	return idx;
+}
+
+/* Whether a person offered has jid. */
+static bool
+person_has(const struct ui_view *v, const char *jid)
+{
+	size_t	 i;
+
+	for (i = 0; i < v->pick.npeople; i++)
+		if (strcmp(v->pick.people[i].jid, jid) == 0)
+			return true;
+	return false;
+}
 
 size_t *
 ui_view_pick_list(const struct ui_view *v, size_t *n)
@@ -119,24 +208,32 @@ ui_view_pick_number(const struct ui_view *v, char *jid, size_t size)
 
 	if (size < JID_MAX || !ui_view_phone_jid(d, n, jid))
 		return false;
-	return ui_chats_find(&v->chats, jid) < 0;
+	return ui_chats_find(&v->chats, jid) < 0 && !person_has(v, jid);
 }
 
-/* The entries offered: the matching chats, and a new chat by number. */
+/* The entries offered: the matching chats, the people, and a new chat by
+ * number. */
 static int
 entries(const struct ui_view *v)
 {
 	char	 jid[JID_MAX];
-	size_t	*idx, n;
+	size_t	*idx, n, np;
 
 	idx = ui_view_pick_list(v, &n);
 	free(idx);
-	return (int)n + (ui_view_pick_number(v, jid, sizeof(jid)) ? 1 : 0);
+	idx = ui_view_pick_people_list(v, &np);
+	free(idx);
+	return (int)(n + np) + (ui_view_pick_number(v, jid, sizeof(jid)) ?
+	    1 : 0);
 }
 
 void
 ui_view_pick_open(struct ui_view *v)
 {
+	struct cmd	*c = cmd_new(CMD_LOAD_CHATS);
+
+	c->u.load_chats.people = true;	/* for the people with no chat */
+	ui_view_push(v, c);
 	v->pick.on = true;
 	v->pick.sel = v->pick.top = 0;
 	v->pick.err = NULL;
@@ -170,18 +267,29 @@ ui_view_pick_move(struct ui_view *v, int by)
 void
 ui_view_pick_enter(struct ui_view *v)
 {
-	char	 jid[JID_MAX];
-	size_t	*idx, n;
-	int	 sel = v->pick.sel;
-	bool	 num = ui_view_pick_number(v, jid, sizeof(jid));
+	char		 jid[JID_MAX];
+	size_t		*idx, *pidx, n, np;
+	int		 sel = v->pick.sel, i;
+	bool		 num = ui_view_pick_number(v, jid, sizeof(jid));
+	const char	*name = NULL;
 
 	idx = ui_view_pick_list(v, &n);
+	pidx = ui_view_pick_people_list(v, &np);
 	if (sel >= 0 && (size_t)sel < n) {
 		snprintf(jid, sizeof(jid), "%s", v->chats.v[idx[sel]].jid);
 		num = true;
-	} else if (!num || (size_t)sel != n)
+	} else if (sel >= 0 && (size_t)sel < n + np) {
+		/* a person with no chat: a new empty one with that JID */
+		const struct ui_person	*p = &v->pick.people[pidx[(size_t)sel -
+					    n]];
+
+		snprintf(jid, sizeof(jid), "%s", p->jid);
+		name = p->name;
+		num = true;
+	} else if (!num || (size_t)sel != n + np)
 		num = false;
 	free(idx);
+	free(pidx);
 	if (!num) {
 		v->pick.err = digits_of(v->pick.q.text, jid, sizeof(jid)) > 0 ?
 		    _("a phone number has 5 to 20 digits, country code first") :
@@ -191,8 +299,14 @@ ui_view_pick_enter(struct ui_view *v)
 	}
 	ui_view_pick_close(v);
 	v->info.on = false;
-	if (!ui_chats_select(&v->chats, jid))
+	if (!ui_chats_select(&v->chats, jid)) {
 		ui_chats_open(&v->chats, jid);
+		if (name != NULL && name[0] != '\0' &&
+		    (i = ui_chats_find(&v->chats, jid)) >= 0) {
+			free(v->chats.v[i].name);
+			v->chats.v[i].name = xstrdup(name);
+		}
+	}
 	ui_view_open_selected(v);
 }
 

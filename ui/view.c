@@ -60,6 +60,7 @@ ui_view_free(struct ui_view *v)
 	ui_msgs_release(&v->msgs);
 	ui_input_release(&v->in);
 	ui_input_release(&v->pick.q);
+	ui_view_pick_release(v);
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
@@ -216,9 +217,10 @@ on_paired(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_chats(struct ui_view *v, const struct ev *ev, int64_t now)
 {
-	(void)now;
 	v->chats_asked = false;
-	ui_chats_set(&v->chats, ev, &v->groups);
+	if (ev->u.chats.with_people)
+		ui_view_pick_people(v, &ev->u.chats);
+	ui_chats_set(&v->chats, ev, &v->groups, now);
 	ui_view_chat_drafts_load(v, &ev->u.chats);
 	ui_view_open_selected(v);
 }
@@ -388,6 +390,7 @@ ui_view_tick(struct ui_view *v, int64_t now)
 	if (v->chats_due && now - v->chats_ms >= RELOAD_MS)
 		load_chats(v, now);
 	ui_view_chat_tick(v, now);
+	(void)ui_chats_tick(&v->chats, now);	/* mutes that ended */
 	if (v->bar.typing && now >= v->bar.typing_until)
 		v->bar.typing = false;
 	ui_view_search_tick(v, now);
@@ -415,6 +418,12 @@ const char *
 ui_view_open_chat(const struct ui_view *v)
 {
 	return v->msgs.chat;
+}
+
+void
+ui_view_set_ascii(struct ui_view *v, bool ascii)
+{
+	v->chats.ascii = ascii;
 }
 
 void

@@ -8,7 +8,7 @@
  * (base/event.h) and keys, and asks the engine for what it needs by
  * handing commands to the push function it was made with: CMD_LOAD_CHATS
  * when connected and, at most once a second, after messages change a
- * chat; CMD_LOAD_PAGE (keyset pages, perf.md U1/U2) and CMD_SUBSCRIBE
+ * chat (with people, for the chat picker, when it opens); CMD_LOAD_PAGE (keyset pages, perf.md U1/U2) and CMD_SUBSCRIBE
  * when a chat opens (a group: CMD_GROUP_INFO while its members are not
  * known, and no presence); CMD_MARK_READ once it has been shown on a
  * seen screen for UI_VIEW_READ_MS (ui_view_seen()); CMD_SEND, CMD_REACT,
@@ -207,6 +207,10 @@ struct buf	*ui_view_term_out(struct ui_view *v);
  * pane: URLs in messages, for ui_term_links_write() after curses'
  * refresh; none when hyperlinks are off.  Borrowed until the next draw. */
 const struct ui_term_links *ui_view_links(const struct ui_view *v);
+
+/* The terminal's locale is not UTF-8: the chat list's marks in ASCII
+ * (ui/chats.h).  Main thread. */
+void		 ui_view_set_ascii(struct ui_view *v, bool ascii);
 
 /* Set up the view's colour pairs (after start_color()). */
 void		 ui_view_colours(void);

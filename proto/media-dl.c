@@ -1,0 +1,588 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/media-dl.c -- one media download on a libuv worker
+ * (proto/media-dl.h; protocol-features.md 1.5): libcurl writes the body
+ * through the decrypt context straight into the temp file, so memory
+ * stays at curl's buffer plus one 64 KiB slice whatever the file's size.
+ */
+#include "base/compat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <sodium.h>
+#include <uv.h>
+
+#define LOG_TAG "media"
+
+#include "base/err.h"
+#include "base/log.h"
+#include "base/xmalloc.h"
+#include "proto/media-dl.h"
+#include "proto/media-stream.h"
+
+#define READ_CHUNK	(256 * 1024)	/* wa_media_dl_fd's reads */
+/* Start the disk's writeback every so many bytes, so the fsync at the end
+ * waits for little and dirty pages do not pile up (Linux). */
+#define FLUSH_EVERY	(8u << 20)
+
+int
+wa_media_dl_url(const char *host, const char *direct_path,
+    const uint8_t file_enc_sha256[WA_MEDIA_HASH_LEN], const char *mms_type,
+    char *out, size_t len)
+{
+	char	 b64[sodium_base64_ENCODED_LEN(WA_MEDIA_HASH_LEN,
+		    sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
+	int	 n;
+
+	if (host == NULL || direct_path == NULL || file_enc_sha256 == NULL ||
+	    mms_type == NULL || out == NULL || len == 0 || host[0] == '\0' ||
+	    mms_type[0] == '\0' || direct_path[0] != '/' ||
+	    strlen(host) >= WA_MEDIA_HOST_MAX ||
+	    strspn(host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-:") != strlen(host) ||
+	    strspn(mms_type, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+	    strlen(mms_type) ||
+	    strpbrk(direct_path, " \t\r\n#") != NULL)
+		return -EINVAL;
+	sodium_bin2base64(b64, sizeof(b64), file_enc_sha256, WA_MEDIA_HASH_LEN,
+	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	n = snprintf(out, len, "https://%s%s%shash=%s&mms-type=%s&__wa-mms=",
+	    host, direct_path, strchr(direct_path, '?') != NULL ? "&" : "?",
+	    b64, mms_type);
+	if (n < 0 || (size_t)n >= len)
+		return WC_ETOOBIG;
+	return 0;
+}
+
+/* --- the temp file --- */
+
+int
+wa_media_out_open(const char *dir, struct wa_media_out *o)
+{
+	size_t	 n;
+
+	if (dir == NULL || o == NULL)
+		return -EINVAL;
+	n = strlen(dir) + sizeof("/.wachat-dl-XXXXXX");
+	o->tmp = xmalloc(n);
+	snprintf(o->tmp, n, "%s/.wachat-dl-XXXXXX", dir);
+	o->written = 0;
+	o->flushed = 0;
+	/* mkstemp makes it 0600. */
+	if ((o->fd = mkstemp(o->tmp)) < 0) {
+		n = (size_t)errno;
+		free(o->tmp);
+		o->tmp = NULL;
+		return -(int)n;
+	}
+	return 0;
+}
+
+int
+wa_media_out_write(void *arg, const uint8_t *p, size_t len)
+{
+	struct wa_media_out	*o = arg;
+	ssize_t			 w;
+
+	while (len > 0) {
+		if ((w = write(o->fd, p, len)) < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		len -= (size_t)w;
+		o->written += (uint64_t)w;
+	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (o->written - o->flushed >= FLUSH_EVERY) {
+		/* Advisory: an error here shows again at the fsync. */
+		(void)sync_file_range(o->fd, (off_t)o->flushed,
+		    (off_t)(o->written - o->flushed), SYNC_FILE_RANGE_WRITE);
+		o->flushed = o->written;
+	}
+#endif
+	return 0;
+}
+
+void
+wa_media_out_discard(struct wa_media_out *o)
+{
+	if (o->fd >= 0)
+		(void)close(o->fd);
+	o->fd = -1;
+	if (o->tmp != NULL) {
+		(void)unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+}
+
+/* fsync the directory holding path, so the rename survives a crash. */
+static int
+sync_dir_of(const char *path)
+{
+	char	*d = xstrdup(path), *s = strrchr(d, '/');
+	int	 fd, rc = 0;
+
+	if (s == d)
+		s[1] = '\0';
+	else if (s != NULL)
+		*s = '\0';
+	else {
+		free(d);
+		d = xstrdup(".");
+	}
+	if ((fd = open(d, O_RDONLY | O_DIRECTORY)) < 0 || fsync(fd) != 0)
+		rc = -errno;
+	if (fd >= 0)
+		(void)close(fd);
+	free(d);
+	return rc;
+}
+
+int
+wa_media_out_commit(struct wa_media_out *o, const char *final_path)
+{
+	int	 rc = 0;
+
+	if (final_path == NULL)
+		rc = -EINVAL;
+	else if (fsync(o->fd) != 0)
+		rc = -errno;
+	else if (close(o->fd) != 0) {
+		o->fd = -1;
+		rc = -errno;
+	}
+	if (rc == 0) {
+		o->fd = -1;
+		if (rename(o->tmp, final_path) != 0)
+			rc = -errno;
+	}
+	if (rc != 0) {
+		wa_media_out_discard(o);
+		return rc;
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	return sync_dir_of(final_path);
+}
+
+/* The decrypt context of r's keys and checks. */
+static int
+dec_of(const struct wa_media_dl_req *r, struct wa_media_dec **d)
+{
+	if (r->media_key == NULL || r->info == NULL || r->dir == NULL ||
+	    r->final_path == NULL)
+		return -EINVAL;
+	return wa_media_dec_new(r->media_key, r->info, r->file_enc_sha256,
+	    r->file_sha256, r->file_len, r->max_len, d);
+}
+
+/* finish d, write its last bytes, commit o; o released either way. */
+static int
+finish_into(struct wa_media_dec *d, struct wa_media_out *o,
+    const char *final_path, const char **why)
+{
+	uint8_t	 last[16];
+	size_t	 n;
+	int	 rc;
+
+	if ((rc = wa_media_dec_finish(d, last, &n, why)) != 0 ||
+	    (rc = wa_media_out_write(o, last, n)) != 0) {
+		wa_media_out_discard(o);
+		return rc;
+	}
+	sodium_memzero(last, sizeof(last));
+	return wa_media_out_commit(o, final_path);
+}
+
+int
+wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
+{
+	struct wa_media_dec	*d = NULL;
+	struct wa_media_out	 o;
+	uint8_t			*buf, *plain;
+	ssize_t			 n;
+	size_t			 w;
+	int			 rc;
+
+	if (r == NULL)
+		return -EINVAL;
+	if ((rc = dec_of(r, &d)) != 0)
+		return rc;
+	if ((rc = wa_media_out_open(r->dir, &o)) != 0) {
+		wa_media_dec_free(d);
+		return rc;
+	}
+	buf = xmalloc(READ_CHUNK);
+	plain = xmalloc(READ_CHUNK + WA_MEDIA_STREAM_SLACK);
+	for (;;) {
+		if ((n = read(fd, buf, READ_CHUNK)) < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if ((rc = wa_media_dec_update(d, buf, (size_t)n, plain,
+		    READ_CHUNK + WA_MEDIA_STREAM_SLACK, &w)) != 0 ||
+		    (rc = wa_media_out_write(&o, plain, w)) != 0)
+			break;
+	}
+	free(buf);
+	sodium_memzero(plain, READ_CHUNK + WA_MEDIA_STREAM_SLACK);
+	free(plain);
+	if (rc != 0)
+		wa_media_out_discard(&o);
+	else
+		rc = finish_into(d, &o, r->final_path, why);
+	wa_media_dec_free(d);
+	return rc;
+}
+
+/* --- the download on a worker --- */
+
+struct wa_media_dl {
+	uv_work_t		 req;
+	uv_async_t		 tick;		/* progress to the loop */
+	char			*url, *ca_file, *host, *final_path;
+	uint32_t		 connect_timeout_ms, stall_timeout_ms;
+	uint64_t		 max_blob, declared_blob;
+	struct wa_media_dec	*dec;
+	struct wa_media_out	 out;
+	atomic_bool		 cancelled;
+	_Atomic uint64_t	 got, total;
+	wa_media_dl_done_fn	 done;
+	wa_media_dl_progress_fn	 progress;
+	void			*arg;
+	/* Results, written by the worker. */
+	enum wa_media_dl_end	 end;
+	int			 err;
+	long			 status;
+	int			 sink_err;	/* why a write stopped */
+	char			 why[256];
+};
+
+static size_t
+on_body(char *p, size_t size, size_t n, void *arg)
+{
+	struct wa_media_dl	*g = arg;
+	size_t			 len = size * n;
+	int			 rc;
+
+	if ((rc = wa_media_dec_feed(g->dec, (const uint8_t *)p, len,
+	    wa_media_out_write, &g->out)) != 0) {
+		g->sink_err = rc;
+		return 0;	/* CURLE_WRITE_ERROR */
+	}
+	atomic_store(&g->got, atomic_load(&g->got) + len);
+	return len;
+}
+
+static int
+on_progress(void *arg, curl_off_t dt, curl_off_t dn, curl_off_t ut,
+    curl_off_t un)
+{
+	struct wa_media_dl	*g = arg;
+
+	(void)dn;
+	(void)ut;
+	(void)un;
+	if (atomic_load(&g->cancelled))
+		return 1;
+	if (g->declared_blob == 0 && dt > 0)
+		atomic_store(&g->total, (uint64_t)dt);
+	(void)uv_async_send(&g->tick);
+	return 0;
+}
+
+static CURLcode
+on_ssl_ctx(CURL *c, void *ssl_ctx, void *arg)
+{
+	struct wa_media_dl	*g = arg;
+	X509_STORE		*st = SSL_CTX_get_cert_store(ssl_ctx);
+
+	(void)c;
+	if (st == NULL || X509_STORE_load_file(st, g->ca_file) != 1)
+		return CURLE_SSL_CACERT_BADFILE;
+	return CURLE_OK;
+}
+
+static void
+set_end(struct wa_media_dl *g, enum wa_media_dl_end end, int err,
+    const char *why)
+{
+	g->end = end;
+	g->err = err;
+	snprintf(g->why, sizeof(g->why), "%s", why);
+}
+
+/* Classify a transfer that curl ended with cc. */
+static void
+classify(struct wa_media_dl *g, CURLcode cc)
+{
+	char	 w[200];
+
+	if (cc == CURLE_HTTP_RETURNED_ERROR || (cc == CURLE_OK &&
+	    (g->status < 200 || g->status > 299))) {
+		snprintf(w, sizeof(w), "%s answered HTTP %ld", g->host,
+		    g->status);
+		if (g->status == 404 || g->status == 410)
+			set_end(g, WA_MEDIA_DL_EXPIRED, -ENOENT, w);
+		else
+			set_end(g, WA_MEDIA_DL_HTTP, -EPROTO, w);
+	} else if (cc == CURLE_FILESIZE_EXCEEDED) {
+		snprintf(w, sizeof(w), "the file on %s is larger than the "
+		    "cap: not downloaded", g->host);
+		set_end(g, WA_MEDIA_DL_TOOBIG, WC_ETOOBIG, w);
+	} else if (cc == CURLE_WRITE_ERROR && g->sink_err != 0) {
+		if (g->sink_err == WC_ETOOBIG)
+			set_end(g, WA_MEDIA_DL_CORRUPT, WC_ETOOBIG, "the "
+			    "download is longer than the file's declared "
+			    "length");
+		else if (g->sink_err == WC_ECRYPTO)
+			set_end(g, WA_MEDIA_DL_LOCAL, WC_ECRYPTO, "the crypto "
+			    "library failed");
+		else {
+			snprintf(w, sizeof(w), "cannot write the temp file: "
+			    "%s", strerror(-g->sink_err));
+			set_end(g, WA_MEDIA_DL_LOCAL, g->sink_err, w);
+		}
+	} else if (cc == CURLE_ABORTED_BY_CALLBACK) {
+		set_end(g, WA_MEDIA_DL_NETWORK, -ECANCELED, "cancelled");
+	} else {
+		snprintf(w, sizeof(w), "cannot fetch from %s: %s", g->host,
+		    curl_easy_strerror(cc));
+		set_end(g, WA_MEDIA_DL_NETWORK, cc == CURLE_OPERATION_TIMEDOUT ?
+		    -ETIMEDOUT : -EIO, w);
+	}
+}
+
+static void
+setup(struct wa_media_dl *g, CURL *c, struct curl_slist *hl)
+{
+	curl_easy_setopt(c, CURLOPT_URL, g->url);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(c, CURLOPT_MAXREDIRS, 3L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+	    (long)g->connect_timeout_ms);
+	/* A stall, not a slow line, ends a long download. */
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME,
+	    (long)((g->stall_timeout_ms + 999) / 1000));
+	/* A Content-Length over the cap fails before the body is read. */
+	curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE,
+	    (curl_off_t)(g->max_blob > (uint64_t)INT64_MAX ?
+	    (uint64_t)INT64_MAX : g->max_blob));
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, g);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c, CURLOPT_XFERINFODATA, g);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "Mozilla/5.0 (X11; Linux "
+	    "x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 "
+	    "Safari/537.36");
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hl);
+	if (g->ca_file != NULL) {
+		curl_easy_setopt(c, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx);
+		curl_easy_setopt(c, CURLOPT_SSL_CTX_DATA, g);
+	}
+}
+
+static void
+work(uv_work_t *req)
+{
+	struct wa_media_dl	*g = req->data;
+	struct curl_slist	*hl = NULL, *t;
+	const char		*w = NULL;
+	CURL			*c;
+	CURLcode		 cc;
+	int			 rc;
+
+	if ((c = curl_easy_init()) == NULL) {
+		wa_media_out_discard(&g->out);
+		set_end(g, WA_MEDIA_DL_LOCAL, -ENOMEM, "cannot start a "
+		    "transfer");
+		return;
+	}
+	if ((t = curl_slist_append(hl, "Origin: https://web.whatsapp.com")))
+		hl = t;
+	if ((t = curl_slist_append(hl, "Referer: https://web.whatsapp.com/")))
+		hl = t;
+	setup(g, c, hl);
+	cc = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &g->status);
+	curl_easy_cleanup(c);
+	curl_slist_free_all(hl);
+	if (cc != CURLE_OK || g->status < 200 || g->status > 299 ||
+	    atomic_load(&g->cancelled)) {
+		wa_media_out_discard(&g->out);
+		classify(g, cc);
+		return;
+	}
+	if ((rc = finish_into(g->dec, &g->out, g->final_path, &w)) != 0) {
+		if (rc == WC_ECRYPTO || (rc < 0 && rc > -4096))
+			set_end(g, WA_MEDIA_DL_LOCAL, rc, w != NULL ? w :
+			    "cannot write or rename the file");
+		else
+			set_end(g, WA_MEDIA_DL_CORRUPT, rc, w != NULL ? w :
+			    "the download does not verify");
+		return;
+	}
+	set_end(g, WA_MEDIA_DL_OK, 0, "");
+}
+
+static void
+dl_free(struct wa_media_dl *g)
+{
+	wa_media_out_discard(&g->out);
+	wa_media_dec_free(g->dec);
+	free(g->url);
+	free(g->ca_file);
+	free(g->host);
+	free(g->final_path);
+	free(g);
+}
+
+static void
+release(uv_handle_t *h)
+{
+	dl_free(h->data);
+}
+
+static void
+on_tick(uv_async_t *a)
+{
+	struct wa_media_dl	*g = a->data;
+
+	if (g->progress != NULL && !atomic_load(&g->cancelled))
+		g->progress(g->arg, atomic_load(&g->got),
+		    atomic_load(&g->total));
+}
+
+static void
+after_work(uv_work_t *req, int status)
+{
+	struct wa_media_dl	*g = req->data;
+
+	if (status != 0) {
+		/* Cancelled before it ran: the temp file goes in release. */
+		set_end(g, WA_MEDIA_DL_NETWORK, -ECANCELED, "cancelled");
+	}
+	if (!atomic_load(&g->cancelled)) {
+		if (g->progress != NULL && g->end == WA_MEDIA_DL_OK)
+			g->progress(g->arg, atomic_load(&g->got),
+			    atomic_load(&g->total));
+		g->done(g->arg, g->end, g->err, g->status, g->why);
+	}
+	uv_close((uv_handle_t *)&g->tick, release);
+}
+
+static uv_once_t	 curl_once = UV_ONCE_INIT;
+
+static void
+curl_init_once(void)
+{
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		log_error("curl_global_init failed");
+}
+
+static char *
+host_of(const char *url)
+{
+	const char	*p = strstr(url, "://");
+	size_t		 n;
+	char		*h;
+
+	p = p != NULL ? p + 3 : url;
+	n = strcspn(p, "/?#");
+	h = xmalloc(n + 1);
+	memcpy(h, p, n);
+	h[n] = '\0';
+	return h;
+}
+
+int
+wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
+    wa_media_dl_done_fn done, wa_media_dl_progress_fn progress, void *arg,
+    struct wa_media_dl **out)
+{
+	struct wa_media_dl	*g;
+	int			 rc;
+
+	if (loop == NULL || r == NULL || r->url == NULL || done == NULL ||
+	    out == NULL || r->connect_timeout_ms == 0 ||
+	    r->stall_timeout_ms == 0 ||
+	    (strncasecmp(r->url, "http://", 7) != 0 &&
+	    strncasecmp(r->url, "https://", 8) != 0))
+		return -EINVAL;
+	uv_once(&curl_once, curl_init_once);
+	g = xcalloc(1, sizeof(*g));
+	g->out.fd = -1;
+	if ((rc = dec_of(r, &g->dec)) != 0) {
+		free(g);
+		return rc;
+	}
+	if ((rc = wa_media_out_open(r->dir, &g->out)) != 0) {
+		wa_media_dec_free(g->dec);
+		free(g);
+		return rc;
+	}
+	g->url = xstrdup(r->url);
+	g->host = host_of(r->url);
+	g->ca_file = r->ca_file != NULL ? xstrdup(r->ca_file) : NULL;
+	g->final_path = xstrdup(r->final_path);
+	g->connect_timeout_ms = r->connect_timeout_ms;
+	g->stall_timeout_ms = r->stall_timeout_ms;
+	g->max_blob = r->file_len != WA_MEDIA_LEN_UNKNOWN ?
+	    wa_media_blob_len(r->file_len) : r->max_len > UINT64_MAX - 32 ?
+	    UINT64_MAX : wa_media_blob_len(r->max_len);
+	g->declared_blob = r->file_len != WA_MEDIA_LEN_UNKNOWN ?
+	    g->max_blob : 0;
+	atomic_init(&g->total, g->declared_blob);
+	atomic_init(&g->got, 0);
+	atomic_init(&g->cancelled, false);
+	g->done = done;
+	g->progress = progress;
+	g->arg = arg;
+	g->req.data = g;
+	g->tick.data = g;
+	if ((rc = uv_async_init(loop, &g->tick, on_tick)) != 0) {
+		dl_free(g);
+		return rc;
+	}
+	if ((rc = uv_queue_work(loop, &g->req, work, after_work)) != 0) {
+		uv_close((uv_handle_t *)&g->tick, release);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+void
+wa_media_dl_cancel(struct wa_media_dl *d)
+{
+	if (d == NULL)
+		return;
+	atomic_store(&d->cancelled, true);
+	(void)uv_cancel((uv_req_t *)&d->req);
+}
