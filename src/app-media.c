@@ -18,6 +18,18 @@ _Static_assert((int)WA_MEDIA_IMAGE == (int)STORE_MEDIA_IMAGE &&
     (int)WA_MEDIA_PTT == (int)EV_MEDIA_PTT &&
     (int)STORE_DL_EXPIRED == (int)EV_DL_EXPIRED,
     "the media numbers differ");
+_Static_assert(WA_MSG_THUMB_MAX <= STORE_MEDIA_THUMB_MAX &&
+    WA_MSG_WAVEFORM_MAX <= STORE_MEDIA_BLOB_MAX &&
+    WA_MSG_MEDIA_KEY_LEN <= STORE_MEDIA_BLOB_MAX,
+    "what the engine keeps, the store takes");
+
+/* s when within max bytes, else NULL (the store would refuse the whole
+ * message: a hostile length drops the field, not the message). */
+static const char *
+within(const char *s, size_t max)
+{
+	return s != NULL && strlen(s) <= max ? s : NULL;
+}
 
 void
 app_media_store(const struct wa_msg_media *w, struct store_media *out)
@@ -26,22 +38,22 @@ app_media_store(const struct wa_msg_media *w, struct store_media *out)
 	if (w->type >= WA_MEDIA_IMAGE && w->type <= WA_MEDIA_STICKER)
 		out->type = (enum store_media_type)w->type;
 	out->animated = w->animated;
-	out->mimetype = w->mimetype;
+	out->mimetype = (char *)within(w->mimetype, STORE_MEDIA_STR_MAX);
 	out->size = w->file_length <= INT64_MAX ? (int64_t)w->file_length : 0;
 	out->width = w->width;
 	out->height = w->height;
 	out->seconds = w->seconds;
 	out->pages = w->pages;
-	out->caption = w->caption;
-	out->file_name = w->file_name;
+	out->caption = (char *)within(w->caption, STORE_MSG_TEXT_MAX);
+	out->file_name = (char *)within(w->file_name, STORE_MEDIA_STR_MAX);
 	out->thumb = w->thumb;
 	out->thumb_len = w->thumb_len;
 	out->waveform = w->waveform;
 	out->waveform_len = w->waveform_len;
 	out->media_key = w->media_key;
 	out->media_key_len = w->media_key_len;
-	out->direct_path = w->direct_path;
-	out->url = w->url;
+	out->direct_path = (char *)within(w->direct_path, STORE_MEDIA_STR_MAX);
+	out->url = (char *)within(w->url, STORE_MEDIA_STR_MAX);
 	out->file_sha256 = w->file_sha256;
 	out->file_sha256_len = w->file_sha256_len;
 	out->file_enc_sha256 = w->file_enc_sha256;

@@ -359,8 +359,9 @@ static const char *const migrations[] = {
 	 * download needs (media key, direct path, URL, both SHA-256s, the
 	 * key's time in unix s); the download state (enum store_dl_state)
 	 * and the file's local path once downloaded; the upload state of
-	 * our own sends (enum store_ul_state).  A deleted message takes
-	 * its media row with it.  The message's text stays what the search
+	 * our own sends (enum store_ul_state).  A deleted or revoked
+	 * message takes its media row with it; an edit's text becomes its
+	 * caption.  The message's text stays what the search
 	 * index reads: the caption, after a document's file name.
 	 */
 	"CREATE TABLE media ("
@@ -378,6 +379,14 @@ static const char *const migrations[] = {
 	"  ul_state INTEGER NOT NULL DEFAULT 0);"
 	"CREATE TRIGGER media_delete AFTER DELETE ON message BEGIN"
 	"  DELETE FROM media WHERE msg = old.rowid;"
+	"END;"
+	"CREATE TRIGGER media_revoke AFTER UPDATE OF deleted ON message"
+	"  WHEN new.deleted = 1 BEGIN"
+	"  DELETE FROM media WHERE msg = new.rowid;"
+	"END;"
+	"CREATE TRIGGER media_edit AFTER UPDATE OF edited ON message"
+	"  WHEN new.deleted = 0 BEGIN"
+	"  UPDATE media SET caption = new.text WHERE msg = new.rowid;"
 	"END;",
 };
 

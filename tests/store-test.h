@@ -18,7 +18,9 @@
 
 /* SQL that takes a database of schema 15 back to schema 14 (store/db.c,
  * migration 15: the media table). */
-#define UNDO_15 "DROP TRIGGER IF EXISTS media_delete; DROP TABLE media;"
+#define UNDO_15 "DROP TRIGGER IF EXISTS media_delete;" \
+	"DROP TRIGGER IF EXISTS media_revoke; DROP TRIGGER IF EXISTS media_edit;" \
+	"DROP TABLE media;"
 
 /*
  * SQL that takes a database of schema 14 back to schema 13,

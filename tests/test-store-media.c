@@ -230,6 +230,28 @@ test_store_media__goes_with_its_message(void **state)
 }
 
 static void
+test_store_media__revoke_drops_it_and_an_edit_is_its_caption(void **state)
+{
+	struct store		*s = open_mem();
+	struct store_media	 m = doc(), got;
+	struct store_msg_new	 a = row("D1", "x", &m), b = row("D2", "y", &m);
+
+	(void)state;
+	m.type = STORE_MEDIA_IMAGE;
+	assert_int_equal(store_msg_insert_incoming(s, &a, NULL), 0);
+	assert_int_equal(store_msg_insert_incoming(s, &b, NULL), 0);
+	assert_int_equal(store_msg_edit(s, BOB, false, "D1", "new words", 9,
+	    2000), 1);
+	assert_int_equal(store_media_get(s, BOB, false, "D1", &got), 1);
+	assert_string_equal(got.caption, "new words");
+	assert_memory_equal(got.media_key, key, 32);
+	store_media_release(&got);
+	assert_int_equal(store_msg_revoke(s, BOB, false, "D2"), 1);
+	assert_int_equal(store_media_get(s, BOB, false, "D2", &got), 0);
+	store_close(s);
+}
+
+static void
 test_store_media__history_import_and_placeholder(void **state)
 {
 	struct store		*s = open_mem();
@@ -312,6 +334,7 @@ main(void)
 		cmocka_unit_test(test_store_media__download_and_upload_states),
 		cmocka_unit_test(test_store_media__limits_refuse_and_store_nothing),
 		cmocka_unit_test(test_store_media__goes_with_its_message),
+		cmocka_unit_test(test_store_media__revoke_drops_it_and_an_edit_is_its_caption),
 		cmocka_unit_test(test_store_media__history_import_and_placeholder),
 		cmocka_unit_test(test_store_media__migration_from_14_keeps_rows),
 	};

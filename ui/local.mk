@@ -40,6 +40,15 @@ tests_test_ui_view_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
 	$(UV_LIBS) $(INIH_LIBS)
 TESTS += tests/test-ui-view
 
+# Media rows as the screen shows them (issue 19).
+check_PROGRAMS += tests/test-ui-media
+tests_test_ui_media_SOURCES = tests/test-ui-media.c
+tests_test_ui_media_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
+tests_test_ui_media_CFLAGS = $(TEST_CFLAGS)
+tests_test_ui_media_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+	$(UV_LIBS) $(INIH_LIBS)
+TESTS += tests/test-ui-media
+
 # The curses screen in a real terminal: wachat in a tmux pane against
 # wachat-sim, its QR read back with zbarimg.
 TESTS += tests/ui-tmux.sh

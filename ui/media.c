@@ -44,21 +44,40 @@ put(struct buf *b, const char *s)
 	buf_append(b, s, strlen(s));
 }
 
+/* The icon, words and local path of m into b (no NUL). */
+static void
+head(const struct ev_media *m, bool multiline, struct buf *b)
+{
+	struct buf	 clean = BUF_INIT;
+	bool		 utf8 = ui_media_utf8();
+
+	put(b, ui_media_icon(m->type, utf8));
+	buf_push(b, ' ');
+	media_describe(m, utf8, b);
+	if (m->dl_state == EV_DL_DONE && m->path[0] != '\0') {
+		buf_push(b, multiline ? '\n' : ' ');
+		wc_sanitize(m->path, strlen(m->path), false, &clean);
+		buf_append(b, clean.p, clean.len - 1);
+	}
+	buf_release(&clean);
+}
+
+char *
+ui_media_head(const struct ev_media *m)
+{
+	struct buf	 b = BUF_INIT;
+
+	head(m, true, &b);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
 char *
 ui_media_text(const struct ev_media *m, bool multiline)
 {
 	struct buf	 b = BUF_INIT, clean = BUF_INIT;
-	bool		 utf8 = ui_media_utf8();
 
-	put(&b, ui_media_icon(m->type, utf8));
-	buf_push(&b, ' ');
-	media_describe(m, utf8, &b);
-	if (m->dl_state == EV_DL_DONE && m->path[0] != '\0') {
-		buf_push(&b, multiline ? '\n' : ' ');
-		wc_sanitize(m->path, strlen(m->path), false, &clean);
-		buf_append(&b, clean.p, clean.len - 1);
-		clean.len = 0;
-	}
+	head(m, multiline, &b);
 	if (m->caption[0] != '\0') {
 		buf_push(&b, multiline ? '\n' : ' ');
 		wc_sanitize(m->caption, strlen(m->caption), multiline, &clean);

@@ -26,6 +26,9 @@ const char *ui_media_icon(enum ev_media_type t, bool utf8);
  */
 char	*ui_media_text(const struct ev_media *m, bool multiline);
 
+/* The lines of ui_media_text() before the caption, in a new string. */
+char	*ui_media_head(const struct ev_media *m);
+
 /* The chat list's preview of a media message of type t whose stored
  * text is text (its caption, after a document's file name): "<icon>
  * <word> <text's first line>", sanitised, new. */

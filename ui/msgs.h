@@ -75,6 +75,9 @@ struct ui_msg {
 	size_t		 nreacts;
 	bool		 from_me, notice, edited, deleted;
 	enum ui_tick	 tick;
+	char		*media;		/* a media row: its lines before the
+					 * caption (ui/media.h), sanitised;
+					 * else NULL */
 	/* The wrapped text, for rows_width columns: the text as shown
 	 * (mentions named; NULL: text itself) and its mentions. */
 	char		*shown;
