@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		11	/* 2: notice_kind and
+#define EV_WIRE_VERSION		12	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -48,8 +48,8 @@ struct buf;
 					 * 10: muted_until, pinned_ms,
 					 * archived in EV_CHATS' chats, its
 					 * people, people in
-					 * CMD_LOAD_CHATS;
-					 * 11: media in EV_MESSAGE and
+					 * CMD_LOAD_CHATS; 11: EV_APP_STATE;
+					 * 12: media in EV_MESSAGE and
 					 * EV_PAGE's rows, last_media in
 					 * EV_CHATS' chats;
 					 * a peer of another version is

@@ -247,6 +247,10 @@ LAYOUT(ev_history,
 	F_U32(struct ev_history, stored),
 	F_STR(struct ev_history, why),
 	F_I32(struct ev_history, err));
+LAYOUT(ev_app_state,
+	F_U32(struct ev_app_state, actions),
+	F_BOOL(struct ev_app_state, names),
+	F_BOOL(struct ev_app_state, chats));
 
 static const struct ev_kind_info ev_kinds[] = {
 	[EV_CONNECTING] =	{ "EV_CONNECTING", &L_ev_connecting, -1 },
@@ -272,6 +276,7 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_HISTORY] =		{ "EV_HISTORY", &L_ev_history, -1 },
 	[EV_OWN_NAME] =		{ "EV_OWN_NAME", &L_ev_account, -1 },
 	[EV_LINKED] =		{ "EV_LINKED", &L_ev_account, -1 },
+	[EV_APP_STATE] =	{ "EV_APP_STATE", &L_ev_app_state, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");

@@ -213,8 +213,11 @@ enum ev_kind {
 	EV_LINKED,		/* u.linked: at start, the account linked
 				 * before (the store holds it), before any
 				 * connection: its chats can show offline */
+	EV_APP_STATE,		/* u.app_state: the phone's app state
+				 * (issue 18) changed names or chats in the
+				 * store: once per batch of patches */
 };
-#define EV_KIND_MAX	EV_LINKED
+#define EV_KIND_MAX	EV_APP_STATE
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -507,6 +510,14 @@ struct ev_history {
 	int32_t		 err;		/* REFUSED: the code */
 };
 
+/* EV_APP_STATE (proto/appsync.h): what a batch of committed patches
+ * changed; the chat list and the names are to be read again. */
+struct ev_app_state {
+	uint32_t	 actions;	/* actions committed */
+	bool		 names;		/* contact or push names */
+	bool		 chats;		/* mute, pin, archive, read, deletes */
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -534,6 +545,7 @@ struct ev {
 		struct ev_history	 history;
 		struct ev_account	 own_name;
 		struct ev_account	 linked;
+		struct ev_app_state	 app_state;
 	} u;
 };
 

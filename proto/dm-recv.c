@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
+#include "proto/askey.h"
 #include "proto/crypto.h"
 #include "proto/dm-int.h"
 #include "proto/history.h"
@@ -350,14 +351,56 @@ finish(struct wa_dm *dm, const struct wa_node *n, const struct wa_msg_in *m,
 
 /* --- 1:1 --- */
 
+/*
+ * The app-state key share p[0..len) of message m (protocol-features.md
+ * 2.3): taken only from our own account ([BL] SELF_ONLY_TYPES, [WM]
+ * IsFromMe), each key stored in the message's transaction; *keys set when
+ * one was new.  Another sender's is logged and dropped, as an unreadable
+ * share is (in *crc).  Returns 0 or the store's error.
+ */
+static int
+take_keys(struct wa_dm *dm, const struct wa_msg_in *m, const uint8_t *p,
+    size_t len, bool from_me, bool *keys, int *crc)
+{
+	struct wa_askey_share	 ks;
+	struct arena		 a;
+	const char		*why = NULL;
+	size_t			 i;
+	int			 rc = 0, n = 0;
+
+	if (!from_me) {
+		log_warn("message %s: an app-state key share from another "
+		    "account: ignored", m->id);
+		return 0;
+	}
+	if (dm->st->as_key_put == NULL)
+		return 0;
+	arena_init(&a, 1024);
+	if ((*crc = wa_askey_share_parse(p, len, &a, &ks, &why)) != 0)
+		log_warn("message %s: app-state key share: %s", m->id,
+		    why != NULL ? why : wc_strerror(*crc));
+	for (i = 0; *crc == 0 && rc >= 0 && i < ks.n; i++)
+		if ((rc = dm->st->as_key_put(dm->st->arg, &ks.keys[i])) > 0)
+			n++;
+	arena_release(&a);
+	if (rc < 0)
+		return rc;
+	if (*crc == 0)
+		log_info("message %s: %zu app-state keys shared, %d new", m->id,
+		    ks.n, n);
+	*keys = n > 0;
+	return 0;
+}
+
 /* A decrypted 1:1 Message p[0..len), parsed as c: history from our
- * phone (12.1) is queued with the session (*hist), anything else applied
- * (sh).  Returns 0, the store's error, or the content's error in *crc. */
+ * phone (12.1) is queued with the session (*hist), app-state keys stored
+ * with it (*keys), anything else applied (sh).  Returns 0, the store's
+ * error, or the content's error in *crc. */
 static int
 take_content(struct wa_dm *dm, const struct wa_msg_in *m,
     const struct wa_msg_content *c, const uint8_t *p, size_t len,
     char chat[WA_DM_JID_MAX], const char *sender, bool from_me,
-    struct shown *sh, bool *hist, int *crc)
+    struct shown *sh, bool *hist, bool *keys, int *crc)
 {
 	char			 dest[WA_DM_JID_MAX];
 	int			 rc = 0;
@@ -375,7 +418,10 @@ take_content(struct wa_dm *dm, const struct wa_msg_in *m,
 		/* imported after the ack */
 		rc = dm->st->hist_put(dm->st->arg, m->id, p, len);
 		*hist = rc == 0;
-	} else if (*crc == 0)
+	} else if (*crc == 0 && c->kind == WA_MSG_PROTOCOL &&
+	    c->protocol_type == WA_ASKEY_PROTO_SHARE)
+		rc = take_keys(dm, m, p, len, from_me, keys, crc);
+	else if (*crc == 0)
 		rc = apply(dm, m, chat, sender, from_me, c, sh);
 	return rc;
 }
@@ -396,7 +442,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 	struct buf		 plain = BUF_INIT;
 	size_t			 len;
 	bool			 changed = false, hist = false;
-	bool			 parsed = false;
+	bool			 parsed = false, keys = false;
 	int			 rc, crc = 0;
 
 	if ((rc = dm_addr_of(m->from, &ad)) != 0)
@@ -413,7 +459,7 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 		    (crc = wa_msg_parse(plain.p, len, &c)) == 0) {
 			parsed = true;
 			rc = take_content(dm, m, &c, plain.p, len, chat,
-			    sender, from_me, &sh, &hist, &crc);
+			    sender, from_me, &sh, &hist, &keys, &crc);
 		}
 		if (crc != 0)
 			log_warn("message %s: unreadable content (%s)", m->id,
@@ -425,6 +471,8 @@ take_enc(struct wa_dm *dm, const struct wa_msg_in *m,
 		wa_msg_content_release(&c);
 	if (rc == 0 && hist && dm->host.history != NULL)
 		dm->host.history(dm->host.arg);
+	if (rc == 0 && keys && dm->host.app_state_keys != NULL)
+		dm->host.app_state_keys(dm->host.arg);
 	return rc == 0 && crc != 0 ? 1 : rc;
 }
 

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/askey.h"
 #include "proto/bin.h"
 #include "proto/group.h"
 #include "proto/privtok.h"
@@ -252,6 +253,12 @@ struct wa_dm_store_ops {
 	 * be NULL: such messages are then ignored. */
 	int	(*hist_put)(void *arg, const char *id, const uint8_t *msg,
 		    size_t len);
+	/* Store one app-state sync key k (borrowed) of the key share our
+	 * phone sent (protocol-features.md 2.3) in the transaction that
+	 * stores the session it advanced: 1 stored, 0 an equal or newer
+	 * key of that id is kept, or < 0.  May be NULL: key shares are
+	 * then ignored. */
+	int	(*as_key_put)(void *arg, const struct wa_askey *k);
 	/* Privacy tokens (protocol.md 15.6), keyed by the contact's user
 	 * JID (its LID when known, else its PN).  tok_get: what is stored
 	 * for jid into *out: 1, or 0 when nothing.  tok_put: keep
@@ -301,6 +308,9 @@ struct wa_dm_host {
 	/* A history-sync notification was queued (hist_put): take it.  May
 	 * be NULL. */
 	void	(*history)(void *arg);
+	/* App-state sync keys were stored (as_key_put), after the commit:
+	 * sync what waited for them.  May be NULL. */
+	void	(*app_state_keys)(void *arg);
 	/* Our keys for a retry receipt into *out, with a one-time prekey
 	 * made and stored for it (not uploaded: only the receipt carries
 	 * it; whatsmeow GenOnePreKey): 0 or < 0 (then no <keys> is sent).

@@ -34,6 +34,7 @@
 #include "proto/dm.h"
 #include "proto/eng.h"
 #include "proto/engver.h"
+#include "proto/appsync.h"
 #include "proto/hsync.h"
 #include "proto/paircode.h"
 
@@ -144,6 +145,9 @@ struct wa_eng {
 	/* history sync (proto/hsync.h); NULL without its store */
 	struct wa_hsync		*hs;
 	struct wa_hsync_host	 hs_host;
+	/* app state sync (proto/appsync.h); NULL without its store */
+	struct wa_appsync	*as;
+	struct wa_appsync_host	 as_host;
 };
 
 /* ---- eng-ib.c ---- */

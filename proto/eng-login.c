@@ -372,6 +372,9 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	/* And the history the phone sent that is not imported yet. */
 	if (e->hs != NULL && !e->freed)
 		wa_hsync_online(e->hs, e->dev.jid);
+	/* And the app state (protocol-features.md 2.4). */
+	if (e->as != NULL && !e->freed)
+		wa_appsync_online(e->as);
 }
 
 /* <notification type="account_sync" pushname>: our own push name

@@ -114,11 +114,21 @@ nt_account_sync(struct wa_eng *e, const struct wa_node *n)
 	return true;
 }
 
+static bool
+nt_server_sync(struct wa_eng *e, const struct wa_node *n)
+{
+	if (!e->online || e->as == NULL)
+		return false;
+	(void)wa_appsync_stanza(e->as, n);	/* protocol-features.md 2.4 */
+	return true;
+}
+
 static const struct route notifications[] = {
 	{ "companion_reg_refresh", nt_reg_refresh },
 	{ "link_code_companion_reg", nt_link_code },
 	{ "encrypt", nt_encrypt },
 	{ "account_sync", nt_account_sync },
+	{ "server_sync", nt_server_sync },
 };
 
 static bool
@@ -214,6 +224,8 @@ on_answer(struct wa_eng *e, const struct wa_node *n)
 	}
 	if (e->hs != NULL && e->online && wa_hsync_stanza(e->hs, n))
 		return;		/* media_conn */
+	if (e->as != NULL && e->online && wa_appsync_stanza(e->as, n))
+		return;		/* sync, media_conn */
 	if (e->dm != NULL && e->online)
 		(void)wa_dm_stanza(e->dm, n);
 }

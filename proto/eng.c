@@ -31,6 +31,7 @@
 #include "proto/dm.h"
 #include "proto/eng-int.h"
 #include "proto/engver.h"
+#include "proto/appsync.h"
 #include "proto/hsync.h"
 
 /* --- the public API --- */
@@ -72,6 +73,40 @@ dm_history(void *arg)
 		wa_hsync_kick(e->hs);
 }
 
+static void
+dm_app_state_keys(void *arg)
+{
+	struct wa_eng	*e = arg;
+
+	if (e->as != NULL)
+		wa_appsync_keys(e->as);
+}
+
+static int
+as_send_peer(void *arg, const uint8_t *msg, size_t len)
+{
+	struct wa_eng	*e = arg;
+
+	return e->dm != NULL ? wa_dm_send_peer(e->dm, msg, len) : -ENOTCONN;
+}
+
+/* App state sync (proto/appsync.h), when the host gives its store. */
+static int
+as_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
+{
+	if (cfg->appsync_store == NULL || cfg->on_appsync_event == NULL)
+		return 0;
+	e->as_host.send = dm_send;
+	e->as_host.iq_id = dm_iq_id;
+	e->as_host.send_peer = as_send_peer;
+	e->as_host.now_ms = dm_now;
+	e->as_host.loop = e->loop;
+	e->as_host.ca_file = e->ca_file;
+	e->as_host.arg = e;
+	return wa_appsync_new(&e->as_host, cfg->appsync_store,
+	    cfg->on_appsync_event, cfg->appsync_ev_arg, &e->as);
+}
+
 static int
 dm_retry_keys(void *arg, struct wa_dm_keys *out)
 {
@@ -88,10 +123,13 @@ dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	e->dm_host.now_ms = dm_now;
 	e->dm_host.rng = dm_rng;
 	e->dm_host.history = dm_history;
+	e->dm_host.app_state_keys = dm_app_state_keys;
 	e->dm_host.retry_keys = dm_retry_keys;
 	e->dm_host.arg = e;
 	if ((rc = wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
 	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm)) != 0)
+		return rc;
+	if ((rc = as_start(e, cfg)) != 0)
 		return rc;
 	if (cfg->hsync_store == NULL || cfg->on_hsync_event == NULL)
 		return 0;
@@ -350,6 +388,8 @@ wa_eng_free(struct wa_eng *e)
 	e->c = NULL;
 	wa_hsync_free(e->hs);
 	e->hs = NULL;
+	wa_appsync_free(e->as);
+	e->as = NULL;
 	wa_dm_free(e->dm);
 	e->dm = NULL;
 	wa_signal_free(e->sig);

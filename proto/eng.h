@@ -32,6 +32,7 @@
 
 #include "proto/conn.h"
 #include "proto/dm.h"
+#include "proto/appsync.h"
 #include "proto/hsync.h"
 
 struct uv_loop_s;
@@ -265,6 +266,12 @@ struct wa_eng_cfg {
 	const struct wa_hsync_store_ops *hsync_store;
 	wa_hsync_event_fn	 on_hsync_event;
 	void			*hsync_ev_arg;
+	/* App state sync (proto/appsync.h): with both set (and messaging),
+	 * contacts' names, mute, pin, archive and the rest come from the
+	 * phone's app state.  Borrowed for the engine's life. */
+	const struct wa_appsync_store_ops *appsync_store;
+	wa_appsync_event_fn	 on_appsync_event;
+	void			*appsync_ev_arg;
 };
 
 /*

@@ -31,19 +31,6 @@
 
 /* --- protobuf-c and zlib over an arena --- */
 
-static void *
-pb_arena_alloc(void *data, size_t size)
-{
-	return arena_alloc(data, size);
-}
-
-static void
-pb_arena_free(void *data, void *p)
-{
-	(void)data;
-	(void)p;	/* freed with the arena */
-}
-
 static voidpf
 z_arena_alloc(voidpf opaque, uInt items, uInt size)
 {
@@ -67,15 +54,6 @@ set_why(const char **why, const char *w)
 }
 
 /* Pack m and append it to out. */
-static void
-pack_append(const ProtobufCMessage *m, struct buf *out)
-{
-	size_t	 n = protobuf_c_message_get_packed_size(m);
-
-	buf_reserve(out, n);
-	out->len += protobuf_c_message_pack(m, out->p + out->len);
-}
-
 /* Whether s (may be NULL) is at most max bytes long. */
 static bool
 str_ok(const char *s, size_t max)
@@ -91,19 +69,16 @@ static int
 unpack_protocol(const uint8_t *p, size_t len, struct arena *a, int32_t type,
     Wahist__ProtocolMessage **out, const char **why)
 {
-	ProtobufCAllocator	 al = { pb_arena_alloc, pb_arena_free, a };
+	ProtobufCMessage	*pm;
 	Wahist__Message		*m;
 	int			 rc;
 
-	if ((rc = wa_pb_check(&wahist__message__descriptor, p, len,
-	    WA_PB_MAX_DEPTH)) != 0) {
-		set_why(why, "Message is not well-formed protobuf");
+	if ((rc = wa_pb_unpack_in(&wahist__message__descriptor, p, len, a,
+	    &pm)) != 0) {
+		set_why(why, "the Message is not well-formed protobuf");
 		return rc;
 	}
-	if ((m = wahist__message__unpack(&al, len, p)) == NULL) {
-		set_why(why, "protobuf-c refused the Message");
-		return WC_EPROTO;
-	}
+	m = (Wahist__Message *)pm;
 	if (m->protocolmessage == NULL || !m->protocolmessage->has_type ||
 	    m->protocolmessage->type != type) {
 		set_why(why, "Message holds no protocolMessage of that type");
@@ -239,7 +214,7 @@ wa_hist_notification_build(const struct wa_hist_notif *n, struct buf *out)
 	pm.type = WA_HIST_PROTO_NOTIF;
 	pm.historysyncnotification = &hn;
 	m.protocolmessage = &pm;
-	pack_append(&m.base, out);
+	wa_pb_pack_append(&m.base, out);
 	return 0;
 }
 
@@ -606,13 +581,14 @@ int
 wa_hist_parse(const uint8_t *p, size_t len, struct arena *a,
     struct wa_hist **out, const char **why)
 {
-	ProtobufCAllocator	 al = { pb_arena_alloc, pb_arena_free, a };
+	ProtobufCAllocator	 al;
 	Wahist__HistorySync	*hs;
 	struct wa_hist		*h;
 	const char		*w = NULL;
 	size_t			 i, total = 0;
 	int			 rc;
 
+	wa_pb_arena_allocator(a, &al);
 	if ((rc = wa_pb_check(&wahist__history_sync__descriptor, p, len,
 	    WA_PB_MAX_DEPTH)) != 0) {
 		set_why(why, rc == WC_EDEPTH ?
@@ -798,7 +774,7 @@ wa_hist_build(const struct wa_hist *h, struct buf *out)
 		hs.phonenumbertolidmappings[i] = lm;
 	}
 	set_bytes(&hs.has_nctsalt, &hs.nctsalt, h->nct_salt, h->nct_salt_len);
-	pack_append(&hs.base, out);
+	wa_pb_pack_append(&hs.base, out);
 	arena_release(&s);
 	return 0;
 }
@@ -834,7 +810,7 @@ wa_hist_on_demand_request(const struct wa_hist_od_req *r, struct buf *out)
 	pm.type = WA_HIST_PROTO_PDO_REQ;
 	pm.peerdataoperationrequestmessage = &pdo;
 	m.protocolmessage = &pm;
-	pack_append(&m.base, out);
+	wa_pb_pack_append(&m.base, out);
 	return 0;
 }
 

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
 #include <uv.h>
 
 #define LOG_TAG "hist"
@@ -21,12 +20,10 @@
 #include "proto/http-get.h"
 #include "base/log.h"
 #include "proto/media.h"
+#include "proto/mediaconn.h"
 #include "proto/msg.h"
 #include "proto/node.h"
 #include "base/xmalloc.h"
-
-#define MAX_HOSTS	4
-#define HOST_MAX	256
 
 enum hstate { H_IDLE, H_MEDIA_CONN, H_FETCH };
 
@@ -49,11 +46,9 @@ struct wa_hsync {
 	struct arena		 na;
 	size_t			 host_i;	/* host tried now */
 	struct wa_http_get	*get;
-	/* media_conn (14.2), cached until expires (uv_now, ms) */
+	/* media_conn (14.2), cached until it expires (uv_now, ms) */
 	char			 iq[32];
-	char			 hosts[MAX_HOSTS][HOST_MAX];
-	size_t			 nhosts;
-	uint64_t		 expires;
+	struct wa_mediaconn	 mc;
 };
 
 static void	kick(struct wa_hsync *h);
@@ -62,21 +57,8 @@ int
 wa_hsync_url(const char *host, const char *direct_path,
     const uint8_t enc_sha256[32], char *out, size_t len)
 {
-	char	 b64[sodium_base64_ENCODED_LEN(32,
-		    sodium_base64_VARIANT_URLSAFE_NO_PADDING)];
-	int	 n;
-
-	if (host == NULL || direct_path == NULL || enc_sha256 == NULL ||
-	    out == NULL || direct_path[0] != '/')
-		return -EINVAL;
-	sodium_bin2base64(b64, sizeof(b64), enc_sha256, 32,
-	    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
-	n = snprintf(out, len, "https://%s%s%shash=%s&mms-type=md-msg-hist"
-	    "&__wa-mms=", host, direct_path, strchr(direct_path, '?') !=
-	    NULL ? "&" : "?", b64);
-	if (n < 0 || (size_t)n >= len)
-		return WC_ETOOBIG;
-	return 0;
+	return wa_mediaconn_url(host, direct_path, enc_sha256, "md-msg-hist",
+	    out, len);
 }
 
 int
@@ -165,7 +147,7 @@ wa_hsync_online(struct wa_hsync *h, const char *own_jid)
 	h->online = true;
 	h->held = false;
 	(void)jid_user_of(own_jid, h->own_user, sizeof(h->own_user));
-	h->nhosts = 0;		/* a new connection: ask again */
+	h->mc.n = 0;		/* a new connection: ask again */
 	resend_receipts(h);
 	kick(h);
 }
@@ -354,7 +336,7 @@ on_fetched(void *arg, int err, long status, uint8_t *body, size_t len,
 			log_warn("history download: HTTP %ld", status);
 		else
 			log_warn("history download: %s", why);
-		if (++h->host_i < h->nhosts) {
+		if (++h->host_i < h->mc.n) {
 			fetch(h);	/* the next host */
 			return;
 		}
@@ -384,10 +366,11 @@ static void
 fetch(struct wa_hsync *h)
 {
 	struct wa_http_req	 r;
-	char			 url[WA_HIST_MAX_DIRECT_PATH + HOST_MAX + 128];
+	char			 url[WA_HIST_MAX_DIRECT_PATH +
+				     WA_MEDIACONN_HOST_MAX + 128];
 	int			 rc;
 
-	if ((rc = wa_hsync_url(h->hosts[h->host_i], h->n.direct_path,
+	if ((rc = wa_hsync_url(h->mc.hosts[h->host_i], h->n.direct_path,
 	    h->n.file_enc_sha256, url, sizeof(url))) != 0) {
 		refuse(h, rc, "the history notification names no usable path");
 		return;
@@ -411,18 +394,11 @@ static void
 ask_media_conn(struct wa_hsync *h)
 {
 	struct arena	 a;
-	struct wa_node	*n;
 
 	h->host.iq_id(h->host.arg, h->iq);
 	arena_init(&a, 256);
-	n = wa_nb_new(&a, "iq", 4);
-	wa_nb_attr(n, "id", h->iq);
-	wa_nb_attr(n, "xmlns", "w:m");
-	wa_nb_attr(n, "type", "set");
-	wa_nb_attr_server(n, "to");
-	(void)wa_nb_kid(&a, wa_nb_kids(&a, n, 1), "media_conn", 0);
 	h->state = H_MEDIA_CONN;
-	if (h->host.send(h->host.arg, n) != 0)
+	if (h->host.send(h->host.arg, wa_mediaconn_iq(&a, h->iq)) != 0)
 		drop_current(h);
 	arena_release(&a);
 }
@@ -430,10 +406,6 @@ ask_media_conn(struct wa_hsync *h)
 int
 wa_hsync_stanza(struct wa_hsync *h, const struct wa_node *n)
 {
-	const struct wa_node	*mc, *k;
-	size_t			 i, nk;
-	int64_t			 ttl;
-
 	if (wa_str_eqc(n->tag, "ack") && wa_node_str_is(n, "class",
 	    "receipt") && wa_node_str_is(n, "type", "hist_sync")) {
 		char	 id[WA_HSYNC_ID_MAX];
@@ -451,34 +423,9 @@ wa_hsync_stanza(struct wa_hsync *h, const struct wa_node *n)
 	    !wa_str_eqc(wa_node_str(n, "id"), h->iq))
 		return 0;
 	h->iq[0] = '\0';
-	h->nhosts = 0;
-	mc = wa_node_child(n, "media_conn");
-	if (wa_node_str_is(n, "type", "result") && mc != NULL) {
-		nk = wa_node_nkids(mc);
-		for (i = 0; i < nk && h->nhosts < MAX_HOSTS; i++) {
-			k = wa_node_kid(mc, i);
-			if (!wa_str_eqc(k->tag, "host"))
-				continue;
-			wa_node_str_copy(k, "hostname", h->hosts[h->nhosts],
-			    HOST_MAX);
-			/* a host name, nothing that could bend the URL */
-			if (h->hosts[h->nhosts][0] != '\0' &&
-			    strspn(h->hosts[h->nhosts], "abcdefghijklmnopqrs"
-			    "tuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
-			    == strlen(h->hosts[h->nhosts]))
-				h->nhosts++;
-		}
-		if (wa_node_num(mc, "ttl", &ttl) != 1 || ttl <= 0)
-			ttl = 300;
-		h->expires = uv_now(h->host.loop) + (uint64_t)ttl * 1000;
-	}
-	if (h->nhosts == 0) {
+	if (wa_mediaconn_take(&h->mc, n, uv_now(h->host.loop)) == 0)
 		log_warn("media_conn gave no host: trying %s",
-		    WA_HSYNC_MEDIA_HOST);
-		snprintf(h->hosts[0], HOST_MAX, "%s", WA_HSYNC_MEDIA_HOST);
-		h->nhosts = 1;
-		h->expires = uv_now(h->host.loop) + 60 * 1000;
-	}
+		    WA_MEDIACONN_DEFAULT);
 	h->host_i = 0;
 	fetch(h);
 	return 1;
@@ -527,7 +474,7 @@ kick_one(struct wa_hsync *h)
 		h->rekick = true;
 		return;
 	}
-	if (h->nhosts > 0 && uv_now(h->host.loop) < h->expires) {
+	if (wa_mediaconn_fresh(&h->mc, uv_now(h->host.loop))) {
 		h->host_i = 0;
 		fetch(h);
 	} else

@@ -32,7 +32,6 @@ struct wa_hsync;
 #define WA_HSYNC_ID_MAX		129	/* a queued id, with the NUL */
 #define WA_HSYNC_BLOB_MAX	(64u << 20)	/* bytes of a download */
 #define WA_HSYNC_TIMEOUT_MS	120000	/* one download */
-#define WA_HSYNC_MEDIA_HOST	"mmg.whatsapp.net" /* without media_conn */
 
 /* The queue and the import, bound over store/ by src/app-hist.c. */
 struct wa_hsync_store_ops {

@@ -62,3 +62,20 @@ tests_interop_wa_media_stream_tool_LDADD = libproto.a libbase.a $(PROTO_LIBS)
 TESTS += tests/interop/media-stream-check.sh
 EXTRA_DIST += tests/interop/media-stream-check.sh \
 	tests/interop/media-stream-check.mjs
+
+# Fuzz target over the stream decrypt (against the one-shot), the media
+# retry answer and the upload answer, and its corpus replay.
+FUZZ_PROGS += tests/fuzz/fuzz-wa-media-stream
+tests_fuzz_fuzz_wa_media_stream_SOURCES = tests/fuzz/fuzz-wa-media-stream.c
+tests_fuzz_fuzz_wa_media_stream_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS)
+tests_fuzz_fuzz_wa_media_stream_LDFLAGS = $(AM_LDFLAGS) -fsanitize=fuzzer
+tests_fuzz_fuzz_wa_media_stream_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
+	$(UV_LIBS) $(CURL_LIBS) $(JSONC_LIBS)
+check_PROGRAMS += tests/fuzz/replay-wa-media-stream
+tests_fuzz_replay_wa_media_stream_SOURCES = \
+	tests/fuzz/fuzz-wa-media-stream.c tests/fuzz/replay.c
+tests_fuzz_replay_wa_media_stream_CFLAGS = $(AM_CFLAGS) $(SODIUM_CFLAGS)
+tests_fuzz_replay_wa_media_stream_LDADD = libproto.a libbase.a \
+	$(PROTO_LIBS) $(UV_LIBS) $(CURL_LIBS) $(JSONC_LIBS)
+TESTS += tests/fuzz/replay-wa-media-stream.sh
+EXTRA_DIST += tests/fuzz/replay-wa-media-stream.sh

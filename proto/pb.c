@@ -2,8 +2,57 @@
 /* proto/pb.c -- depth- and length-checked protobuf unpacking. */
 #include "base/compat.h"
 
+#include "base/arena.h"
+#include "base/buf.h"
 #include "base/err.h"
 #include "proto/pb.h"
+
+static void *
+arena_pb_alloc(void *data, size_t size)
+{
+	return arena_alloc(data, size);
+}
+
+static void
+arena_pb_free(void *data, void *p)
+{
+	(void)data;
+	(void)p;	/* freed with the arena */
+}
+
+void
+wa_pb_arena_allocator(struct arena *a, ProtobufCAllocator *out)
+{
+	out->alloc = arena_pb_alloc;
+	out->free = arena_pb_free;
+	out->allocator_data = a;
+}
+
+int
+wa_pb_unpack_in(const ProtobufCMessageDescriptor *d, const uint8_t *p,
+    size_t len, struct arena *a, ProtobufCMessage **out)
+{
+	ProtobufCAllocator	 al;
+	ProtobufCMessage	*m;
+	int			 rc;
+
+	if ((rc = wa_pb_check(d, p, len, WA_PB_MAX_DEPTH)) != 0)
+		return rc;
+	wa_pb_arena_allocator(a, &al);
+	if ((m = protobuf_c_message_unpack(d, &al, len, p)) == NULL)
+		return WC_EPROTO;
+	*out = m;
+	return 0;
+}
+
+void
+wa_pb_pack_append(const ProtobufCMessage *m, struct buf *out)
+{
+	size_t	 n = protobuf_c_message_get_packed_size(m);
+
+	buf_reserve(out, n);
+	out->len += protobuf_c_message_pack(m, out->p + out->len);
+}
 
 static int
 read_varint(const uint8_t *p, size_t len, size_t *pos, uint64_t *v)

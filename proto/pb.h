@@ -37,4 +37,24 @@ MUST_CHECK int	wa_pb_check(const ProtobufCMessageDescriptor *d,
 MUST_CHECK int	wa_pb_unpack(const ProtobufCMessageDescriptor *d,
 		    const uint8_t *p, size_t len, ProtobufCMessage **out);
 
+struct arena;
+struct buf;
+
+/* *out: a protobuf-c allocator over arena a, for unpacking into it (its
+ * free does nothing: all goes with the arena). */
+void		wa_pb_arena_allocator(struct arena *a, ProtobufCAllocator *out);
+
+/*
+ * wa_pb_check() with WA_PB_MAX_DEPTH, then unpack p[0..len) as d into
+ * arena a (wa_pb_arena_allocator(): freed with the arena).  Returns 0
+ * and *out.  Errors: those of wa_pb_check(), WC_EPROTO when protobuf-c
+ * refuses it.  *out untouched on error.
+ */
+MUST_CHECK int	wa_pb_unpack_in(const ProtobufCMessageDescriptor *d,
+		    const uint8_t *p, size_t len, struct arena *a,
+		    ProtobufCMessage **out);
+
+/* Append m packed to *out. */
+void		wa_pb_pack_append(const ProtobufCMessage *m, struct buf *out);
+
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "src/app-dm.h"
+#include "src/app-appstate.h"
 #include "src/app-hist.h"
 #include "src/app-media.h"
 #include "base/buf.h"
@@ -526,6 +527,12 @@ hist_put(void *arg, const char *id, const uint8_t *msg, size_t len)
 }
 
 static int
+as_key_put(void *arg, const struct wa_askey *k)
+{
+	return app_as_key_put(arg, k);
+}
+
+static int
 name_get(void *arg, const char *jid, char *out, size_t len)
 {
 	return app_dm_name(arg, jid, out, len);
@@ -563,6 +570,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->member_receipt = member_receipt;
 	ops->name_get = name_get;
 	ops->hist_put = hist_put;
+	ops->as_key_put = as_key_put;
 	ops->tx_begin = tx_begin;
 	ops->tx_commit = tx_commit;
 	ops->tx_rollback = tx_rollback;

@@ -28,6 +28,7 @@
 #include "base/xmalloc.h"
 #include "proto/eng.h"
 #include "src/app-dm.h"
+#include "src/app-appstate.h"
 #include "src/app-hist.h"
 #include "src/app-int.h"
 #include "src/app-media.h"
@@ -206,6 +207,32 @@ on_hsync_event(void *arg, const struct wa_hsync_ev *e)
 	h->progress = e->progress;
 	h->stored = (uint32_t)e->count;
 	h->err = e->err;
+	app_eng_send(a, ev);
+}
+
+/* App state sync's events (proto/appsync.h), for the main thread: one
+ * per batch of committed patches. */
+static void
+on_appsync_event(void *arg, const struct wa_appsync_ev *e)
+{
+	struct app	*a = arg;
+	struct ev	*ev;
+
+	switch (e->kind) {
+	case WA_APPSYNC_EV_STORE_FAILED:
+		/* as for a message: offline until a write succeeds */
+		if (e->err == -ENOSPC)
+			app_disk_full(a);
+		else
+			app_disk_ioerr(a);
+		return;
+	case WA_APPSYNC_EV_CHANGED:
+		break;
+	}
+	ev = ev_new(EV_APP_STATE);
+	ev->u.app_state.actions = e->actions;
+	ev->u.app_state.names = e->names;
+	ev->u.app_state.chats = e->chats;
 	app_eng_send(a, ev);
 }
 
@@ -416,6 +443,10 @@ start_engine(struct app *a)
 	app_store_signal_ops(a->store, &a->sig_ops);
 	app_dm_ops(a->store, &a->dm_ops);
 	app_hist_ops(a->store, &a->hs_ops);
+	app_as_ops(a->store, &a->as_ops);
+	cfg.appsync_store = &a->as_ops;
+	cfg.on_appsync_event = on_appsync_event;
+	cfg.appsync_ev_arg = a;
 	cfg.signal_store = &a->sig_ops;
 	cfg.dm_store = &a->dm_ops;
 	cfg.hsync_store = &a->hs_ops;

@@ -102,6 +102,7 @@ struct app {
 	struct wa_signal_store_ops sig_ops;
 	struct wa_dm_store_ops	 dm_ops;
 	struct wa_hsync_store_ops hs_ops;
+	struct wa_appsync_store_ops as_ops;
 	struct wa_eng		*eng;
 	char			 own_user[128];	/* our PN user JID, once
 						 * connected */

@@ -30,6 +30,7 @@
 #include "src/app-int.h"
 #include "src/evq.h"
 #include "ui/screen.h"
+#include "ui/thumb.h"
 
 static void
 close_cb(uv_handle_t *h)
@@ -231,6 +232,32 @@ push_cmd(void *arg, struct cmd *c)
 	(void)evq_push(&a->cmds, c);
 }
 
+/* thumbnail-protocol as the screen draws it: auto decided by the
+ * environment (ui/thumb.h ui_thumb_proto_pick()). */
+static enum ui_thumb_proto
+thumb_proto(enum conf_thumb_proto p)
+{
+	struct ui_thumb_env	 env;
+	enum ui_thumb_proto	 asked = UI_THUMB_PROTO_AUTO;
+
+	switch (p) {
+	case CONF_THUMB_AUTO:		break;
+	case CONF_THUMB_HALFBLOCKS:	asked = UI_THUMB_PROTO_HALFBLOCKS; break;
+	case CONF_THUMB_KITTY:		asked = UI_THUMB_PROTO_KITTY; break;
+	case CONF_THUMB_SIXEL:		asked = UI_THUMB_PROTO_SIXEL; break;
+	case CONF_THUMB_ITERM2:		asked = UI_THUMB_PROTO_ITERM2; break;
+	case CONF_THUMB_OFF:		asked = UI_THUMB_PROTO_OFF; break;
+	}
+	env.term = getenv("TERM");
+	env.term_program = getenv("TERM_PROGRAM");
+	env.kitty_window_id = getenv("KITTY_WINDOW_ID");
+	env.tmux = getenv("TMUX");
+	env.sty = getenv("STY");
+	env.ssh = getenv("SSH_CONNECTION") != NULL ?
+	    getenv("SSH_CONNECTION") : getenv("SSH_TTY");
+	return ui_thumb_proto_pick(asked, &env);
+}
+
 int
 app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 {
@@ -265,6 +292,13 @@ app_ui_view_opts(const struct conf *c, struct ui_view_opts *o)
 	o->notify_preview = c->notify_preview;
 	o->mouse = c->mouse;
 	o->title = c->title;
+	_Static_assert(CONF_THUMB_ROWS_MAX == UI_THUMB_ROWS_MAX &&
+	    CONF_THUMB_ROWS_DEFAULT == UI_THUMB_ROWS_DEFAULT,
+	    "thumbnail-rows: the settings' bounds are the screen's");
+	o->thumbnail_rows = (int)c->thumbnail_rows;
+	o->thumbnail_proto = (int)thumb_proto(c->thumbnail_protocol);
+	if (o->thumbnail_proto == UI_THUMB_PROTO_OFF)
+		o->thumbnail_rows = 0;
 	for (i = 0; i < CONF_KEY_ACTIONS; i++) {
 		if (c->keys[i] == NULL)
 			continue;

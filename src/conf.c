@@ -267,6 +267,47 @@ set_qr_times(struct conf *c, const struct setting *s, const char *value,
 	return 0;
 }
 
+static int
+set_thumbnail_protocol(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	static const char *const words[] = {
+		[CONF_THUMB_AUTO] = "auto",
+		[CONF_THUMB_HALFBLOCKS] = "halfblocks",
+		[CONF_THUMB_KITTY] = "kitty", [CONF_THUMB_SIXEL] = "sixel",
+		[CONF_THUMB_ITERM2] = "iterm2", [CONF_THUMB_OFF] = "off",
+	};
+	size_t	 i;
+
+	(void)s;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(value, words[i]) == 0) {
+			c->thumbnail_protocol = (enum conf_thumb_proto)i;
+			return 0;
+		}
+	*why = N_("not one of auto, halfblocks, kitty, sixel, iterm2, off");
+	return -EINVAL;
+}
+
+/* thumbnail-rows: 0 (none) to CONF_THUMB_ROWS_MAX. */
+static int
+set_thumbnail_rows(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	unsigned long	 n;
+	char		*end;
+
+	(void)s;
+	if (value[0] < '0' || value[0] > '9' ||
+	    (n = strtoul(value, &end, 10)) > CONF_THUMB_ROWS_MAX ||
+	    *end != '\0') {
+		*why = N_("not a number of rows, 0 to 40");
+		return -EINVAL;
+	}
+	c->thumbnail_rows = (uint32_t)n;
+	return 0;
+}
+
 /* A path that may be unset (""). */
 static int
 set_opt_path(struct conf *c, const struct setting *s, const char *value,
@@ -398,6 +439,9 @@ static const struct setting settings[] = {
 	{ "hyperlinks", set_yes_no, F(hyperlinks) },
 	{ "mouse", set_yes_no, F(mouse) },
 	{ "link-open-command", set_command, F(link_open_command) },
+	{ "thumbnail-rows", set_thumbnail_rows, F(thumbnail_rows) },
+	{ "thumbnail-protocol", set_thumbnail_protocol,
+	    F(thumbnail_protocol) },
 };
 #undef F
 
@@ -616,6 +660,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.clipboard = true;
 	c.bell = c.notify_preview = c.title = c.hyperlinks = true;
 	c.mouse = true;
+	c.thumbnail_rows = CONF_THUMB_ROWS_DEFAULT;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);

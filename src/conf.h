@@ -22,6 +22,8 @@
 #define CONF_FILE_NAME		"wachat.conf"
 #define CONF_KEY_ACTIONS	31	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
+#define CONF_THUMB_ROWS_DEFAULT	6	/* thumbnail-rows (ui/thumb.h) */
+#define CONF_THUMB_ROWS_MAX	40
 
 /* notify-terminal: how a desktop notification goes through the terminal
  * (ui/notify.h: OSC 777, OSC 9, OSC 99). */
@@ -30,6 +32,17 @@ enum conf_notify_terminal {
 	CONF_NOTIFY_OSC777,
 	CONF_NOTIFY_OSC9,
 	CONF_NOTIFY_OSC99,
+};
+
+/* thumbnail-protocol: how thumbnails reach the terminal. */
+enum conf_thumb_proto {
+	CONF_THUMB_AUTO,	/* half-blocks in tmux, screen, over SSH;
+				 * else by the terminal's variables */
+	CONF_THUMB_HALFBLOCKS,
+	CONF_THUMB_KITTY,
+	CONF_THUMB_SIXEL,
+	CONF_THUMB_ITERM2,
+	CONF_THUMB_OFF,
 };
 
 /* The settings.  Strings are owned (freed by conf_release()). */
@@ -73,6 +86,12 @@ struct conf {
 	bool		 hyperlinks;	/* URLs drawn as OSC 8 links (default
 					 * yes) */
 	bool		 mouse;		/* clicks and the wheel (default yes) */
+	/* Media (issue 19). */
+	uint32_t	 thumbnail_rows; /* a media message's thumbnail drawn
+					 * this many rows high at most, 0
+					 * none (default CONF_THUMB_ROWS_
+					 * DEFAULT, at most ..._MAX) */
+	enum conf_thumb_proto thumbnail_protocol; /* default auto */
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */

@@ -161,6 +161,13 @@ usage(FILE *f)
 	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
 	    "xdg-open with\n"
 	    "                      a display)\n"), f);
+	fputs(_("  --thumbnail-rows N  media thumbnails at most N rows high "
+	    "(0: none;\n"
+	    "                      default 6)\n"), f);
+	fputs(_("  --thumbnail-protocol auto|halfblocks|kitty|sixel|iterm2|off\n"
+	    "                      how they are drawn (default auto: "
+	    "half-blocks in\n"
+	    "                      tmux, screen and over SSH)\n"), f);
 	cli_usage(f);
 }
 
@@ -413,6 +420,8 @@ main(int argc, char **argv)
 		{ "hyperlinks", required_argument, NULL, 'S' },
 		{ "mouse", required_argument, NULL, 'S' },
 		{ "link-open-command", required_argument, NULL, 'S' },
+		{ "thumbnail-rows", required_argument, NULL, 'S' },
+		{ "thumbnail-protocol", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];

@@ -64,7 +64,7 @@ wait_grep "$LOG" 'prekeys: event 6, [0-9]+ keys' 150
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's chat shows in the list" wait_pane 'hello from bob' 150
 tm send-keys -t wachat Tab
-check "Tab opens bob's chat" wait_pane '^.*│ *bob [0-9]{2}:[0-9]{2}' 100
+check "Tab opens bob's chat (named by the phone's address book)" wait_pane '^.*│ *bob Tanaka [0-9]{2}:[0-9]{2}' 100
 failed_now && show
 check "the sim's phone has answered no request yet ($(asked))" asked_is 0
 

@@ -123,3 +123,5 @@ include tests/drafts17.mk
 include tests/appstate-store.mk
 include tests/appstate.mk
 include tests/sim-appstate.mk
+include tests/appsync18.mk
+include tests/thumbs19.mk

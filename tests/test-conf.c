@@ -88,6 +88,8 @@ test_conf_load__gives_the_defaults__with_only_home_set(void **state)
 	assert_true(c.send_typing);
 	assert_true(c.send_presence);
 	assert_true(c.enter_sends);
+	assert_int_equal(c.thumbnail_rows, 6);
+	assert_int_equal(c.thumbnail_protocol, CONF_THUMB_AUTO);
 	assert_null(c.keys[0]);
 	conf_release(&c);
 	conf_release(&c);	/* idempotent */
@@ -166,8 +168,12 @@ test_conf_load__reads_every_setting__from_the_file(void **state)
 	    "qr-file = /run/qr.txt ; where the demo reads it\n"
 	    "qr-times = 30,10\n"
 	    "log-file = /var/log/wachat.log\n"
-	    "log-level = debug\n");
+	    "log-level = debug\n"
+	    "thumbnail-rows = 0\n"
+	    "thumbnail-protocol = sixel\n");
 	assert_int_equal(conf_load(&c, &home_only, path, NULL, 0, &e), 0);
+	assert_int_equal(c.thumbnail_rows, 0);
+	assert_int_equal(c.thumbnail_protocol, CONF_THUMB_SIXEL);
 	assert_string_equal(c.url, "ws://127.0.0.1:8080/ws/chat");
 	assert_true(c.has_root_key);
 	assert_int_equal(c.root_key[0], 0x01);
@@ -268,6 +274,11 @@ static const struct {
 	{ "key-fly", "ctrl-x", "unknown setting" },
 	{ "key-send", "", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
 	{ "key-send", "ctrl x", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
+	{ "thumbnail-rows", "41", "not a number of rows, 0 to 40" },
+	{ "thumbnail-rows", "-1", "not a number of rows, 0 to 40" },
+	{ "thumbnail-rows", "6 rows", "not a number of rows, 0 to 40" },
+	{ "thumbnail-rows", "", "not a number of rows, 0 to 40" },
+	{ "thumbnail-protocol", "ascii", "not one of auto, halfblocks, kitty, sixel, iterm2, off" },
 };
 
 static void

@@ -444,8 +444,8 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	buf_release(&b);
 }
 
-/* Version 11: a row's media in EV_PAGE and EV_MESSAGE, last_media in
- * EV_CHATS; a version-10 frame is refused. */
+/* Version 12: a row's media in EV_PAGE and EV_MESSAGE, last_media in
+ * EV_CHATS; a version-11 frame is refused. */
 static void
 test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
     void **state)
@@ -456,7 +456,7 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	size_t		 used;
 
 	(void)state;
-	assert_true(EV_WIRE_VERSION >= 11);
+	assert_true(EV_WIRE_VERSION >= 12);
 	ev->u.page.msgs = xcalloc(1, sizeof(*ev->u.page.msgs));
 	ev->u.page.nmsgs = 1;
 	md = &ev->u.page.msgs[0].media;
@@ -478,7 +478,7 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	assert_int_equal(md->dl_state, EV_DL_DONE);
 	assert_string_equal(md->path, "/tmp/report.pdf");
 	ev_free(got);
-	b.p[4] = 10;
+	b.p[4] = 11;
 	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
 	ev_free(ev);
 	b.len = 0;
@@ -839,6 +839,34 @@ test_ev_push_str__appends_copies__to_a_string_array(void **state)
 	cmd_free(c);
 }
 
+/* EV_APP_STATE (version 11): what a batch of app-state patches changed;
+ * a version-10 peer's frame of it is refused. */
+static void
+test_ev_wire_decode__gives_back_what_changed__of_ev_app_state(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_APP_STATE), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 11);
+	assert_string_equal(ev_kind_name(EV_APP_STATE), "EV_APP_STATE");
+	ev->u.app_state.actions = 70000;
+	ev->u.app_state.names = true;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(used, b.len);
+	assert_int_equal(got->kind, EV_APP_STATE);
+	assert_int_equal(got->u.app_state.actions, 70000);
+	assert_true(got->u.app_state.names);
+	assert_false(got->u.app_state.chats);
+	ev_free(got);
+	b.p[4] = 10;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	ev_free(ev);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -858,6 +886,7 @@ main(void)
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_what_changed__of_ev_app_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

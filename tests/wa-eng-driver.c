@@ -21,6 +21,8 @@
  *   dm-state CHAT ID STATE | dm-changed CHAT ID: TEXT | dm-deleted CHAT ID
  *   dm-reaction CHAT ID SENDER: EMOJI | dm-typing CHAT on|off
  *   dm-presence CHAT online|offline last=S | dm-send-failed CHAT ID err=E: WHY
+ *   appstate changed actions=N names=0|1 chats=0|1 | appstate store-failed
+ *       err=E   (app state sync, proto/appsync.h)
  * (STATE: queued sent delivered read failed received); with --commands it
  * reads one command a line from standard input (a pipe):
  *   send CHAT TEXT... | reply CHAT QUOTED-ID QUOTED-SENDER|- TEXT...
@@ -55,6 +57,7 @@
 
 #include <uv.h>
 
+#include "src/app-appstate.h"
 #include "src/app-dm.h"
 #include "src/app-hist.h"
 #include "src/app-store.h"
@@ -74,6 +77,7 @@ struct drv {
 	struct wa_signal_store_ops sig_ops;
 	struct wa_dm_store_ops	 dm_ops, dm_real;
 	struct wa_hsync_store_ops hs_ops;
+	struct wa_appsync_store_ops as_ops;
 	bool			 crash_after_receive;
 	bool			 received;	/* in the open transaction */
 	uv_poll_t		 in;
@@ -227,6 +231,20 @@ on_hsync_event(void *arg, const struct wa_hsync_ev *ev)
 	if (!d->done && d->until != NULL && strncmp(d->until, "history-",
 	    8) == 0 && strcmp(d->until + 8, k) == 0)
 		finish(d, 0);
+}
+
+/* "appstate changed actions=N names=0|1 chats=0|1" or "appstate
+ * store-failed err=E" */
+static void
+on_appsync_event(void *arg, const struct wa_appsync_ev *ev)
+{
+	(void)arg;
+	if (ev->kind == WA_APPSYNC_EV_CHANGED)
+		printf("appstate changed actions=%u names=%d chats=%d\n",
+		    ev->actions, ev->names, ev->chats);
+	else
+		printf("appstate store-failed err=%d\n", ev->err);
+	fflush(stdout);
 }
 
 /* "dm-group JID left=0|1 subject=S members=J1,J2 (sorted)" from the
@@ -986,6 +1004,10 @@ setup_engine(struct drv *d, struct wa_eng_cfg *cfg, bool messaging)
 	cfg->hsync_store = &d->hs_ops;
 	cfg->on_hsync_event = on_hsync_event;
 	cfg->hsync_ev_arg = d;
+	app_as_ops(d->s, &d->as_ops);
+	cfg->appsync_store = &d->as_ops;
+	cfg->on_appsync_event = on_appsync_event;
+	cfg->appsync_ev_arg = d;
 	the_drv = d;
 	cfg->signal_store = &d->sig_ops;
 	cfg->dm_store = &d->dm_ops;

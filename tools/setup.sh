@@ -80,13 +80,15 @@ build_packages="build-essential autoconf automake autopoint gettext pkg-config
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
 	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libdeflate-dev
 	libcurl4-openssl-dev libjson-c-dev libinih-dev libcmocka-dev
+	libjpeg62-turbo-dev libwebp-dev libchafa-dev libglib2.0-dev
 	ca-certificates openssl git xz-utils"
 # What the tests use besides: the terminal tests (tmux, zbarimg for the
 # QR, pgrep/pkill/ps of procps, python3), the sim tests (curl, sqlite3),
 # the locale package for the German UI test, clang for the fuzz targets,
-# pmccabe for the complexity check (tests/check-size.sh).
+# pmccabe for the complexity check (tests/check-size.sh), cjpeg
+# (libjpeg-turbo-progs) for the thumbnail test's JPEG.
 test_packages="clang libclang-rt-14-dev zbar-tools tmux procps curl sqlite3
-	python3 locales pmccabe"
+	python3 locales pmccabe libjpeg-turbo-progs"
 packages=$build_packages
 [ "$demo" = yes ] || packages="$packages $test_packages"
 

@@ -3,7 +3,7 @@
 # network, the loop, SQL, proto/ or store/.
 noinst_LIBRARIES += libui.a
 libui_a_CPPFLAGS = $(AM_CPPFLAGS) $(QRENCODE_CFLAGS) \
-	$(NCURSESW_CFLAGS)
+	$(NCURSESW_CFLAGS) $(CHAFA_CFLAGS) $(JPEG_CFLAGS) $(WEBP_CFLAGS)
 libui_a_SOURCES = ui/qr.h ui/qr.c \
 	ui/screen.h ui/screen-int.h ui/screen.c ui/screen-draw.c \
 	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
@@ -13,8 +13,10 @@ libui_a_SOURCES = ui/qr.h ui/qr.c \
 	ui/view-info.c ui/view-search.c ui/view-keys.c ui/view-draw.c \
 	ui/view-panes.c ui/view-pick.c ui/view-links.c ui/term.h ui/term.c \
 	ui/notify.h ui/notify.c ui/view-notify.c ui/view-select.c ui/view-mouse.c \
+	ui/thumb.h ui/thumb.c \
 	ui/media.h ui/media.c
-UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS)
+UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS) $(CHAFA_LIBS) $(JPEG_LIBS) \
+	$(WEBP_LIBS)
 
 check_PROGRAMS += tests/test-ui-qr
 tests_test_ui_qr_SOURCES = tests/test-ui-qr.c

@@ -67,6 +67,32 @@ wrap(const struct ui_msgs *m, struct ui_msg *g, int w)
 	g->rows_width = w;
 }
 
+/* The rows g's thumbnail takes at width w (0: none, thumbnails off, or
+ * it does not decode): at most m->thumb_rows, under the text. */
+static int
+thumb_rows(const struct ui_msgs *m, struct ui_msg *g, int w)
+{
+	if (g->thumb == NULL || g->deleted || m->thumb_rows < 1)
+		return 0;
+	return ui_thumb_rows(g->thumb, w - INDENT, m->thumb_rows,
+	    m->thumb_colours);
+}
+
+/* The wrapped rows of g's first line (a media row's words, the
+ * thumbnail goes under them): those that start before its first
+ * newline. */
+static int
+first_line_rows(const struct ui_msg *g)
+{
+	const char	*t = g->shown != NULL ? g->shown : g->text;
+	size_t		 nl = strcspn(t, "\n");
+	int		 i;
+
+	for (i = 0; i < g->nrows && g->rows[i].off < nl; i++)
+		;
+	return i;
+}
+
 int
 ui_msgs_block_rows(struct ui_msgs *m, size_t i, int w)
 {
@@ -82,7 +108,7 @@ ui_msgs_block_rows(struct ui_msgs *m, size_t i, int w)
 		return r + g->nrows;
 	}
 	wrap(m, g, w - INDENT);
-	r += 1 + (g->deleted ? 1 : g->nrows);
+	r += 1 + (g->deleted ? 1 : g->nrows + thumb_rows(m, g, w));
 	r += g->quoted_id[0] != '\0' && !g->deleted;	/* the quote goes too */
 	r += g->nreacts > 0;
 	return r;
@@ -349,15 +375,15 @@ draw_row(int y, int x, const char *t, size_t off, size_t end, int cols,
 		    g->spans, g->nspans);
 }
 
-/* Draw the rows of g's text, indented, or centred (notices). */
+/* Draw rows [from, to) of g's text, indented, or centred (notices). */
 static void
-draw_rows(struct pen *p, const struct ui_msg *g, int indent, bool centre,
-    struct ui_term_links *links)
+draw_rows(struct pen *p, const struct ui_msg *g, int from, int to,
+    int indent, bool centre, struct ui_term_links *links)
 {
 	const char	*t = g->shown != NULL ? g->shown : g->text;
 	int		 i, y, x;
 
-	for (i = 0; i < g->nrows; i++) {
+	for (i = from; i < to; i++) {
 		if ((y = next_row(p)) < 0)
 			continue;
 		x = p->x + indent;
@@ -483,13 +509,39 @@ draw_quote(const struct ui_msgs *m, const struct ui_msg *g, const char *peer,
 	buf_release(&who);
 }
 
+/* g's thumbnail rows (as laid out by ui_msgs_block_rows()), indented. */
+static void
+draw_thumb(const struct ui_msgs *m, struct ui_msg *g, struct pen *p)
+{
+	int	 n = thumb_rows(m, g, p->w), r, y;
+	bool	 whole = p->row >= p->top && p->row + n <= p->top + p->h;
+	struct ui_thumb_spots *s = m->spots;
+
+	/* an image drawn by the terminal where it fits whole in the pane
+	 * (a part is half-blocks): blank cells under it */
+	if (whole && n > 0 && ui_thumb_proto_pixels(m->thumb_proto) &&
+	    s != NULL && s->n < UI_THUMB_SPOTS_MAX) {
+		s->v[s->n].y = p->y + p->row - p->top;
+		s->v[s->n].x = p->x + INDENT;
+		s->v[s->n++].t = g->thumb;
+		for (r = 0; r < n; r++)
+			if ((y = next_row(p)) >= 0)
+				mvhline(y, p->x + INDENT, ' ',
+				    ui_thumb_cells(g->thumb)->cols);
+		return;
+	}
+	for (r = 0; r < n; r++)
+		if ((y = next_row(p)) >= 0)
+			ui_thumb_draw_row(g->thumb, r, y, p->x + INDENT);
+}
+
 static void
 draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
     int64_t now_ms)
 {
 	struct ui_msg	*g = &m->v[i];
 	struct buf	 line = BUF_INIT;
-	int		 y;
+	int		 y, k;
 	bool		 sel = (int)i == m->sel;
 
 	if (i == 0 || !same_day(m->v[i - 1].ts_ms, g->ts_ms))
@@ -498,7 +550,7 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 		draw_unread(p, m->unread_n);
 	if (g->notice) {
 		attron(A_DIM | A_ITALIC);
-		draw_rows(p, g, 2, true, NULL);
+		draw_rows(p, g, 0, g->nrows, 2, true, NULL);
 		attroff(A_DIM | A_ITALIC);
 		return;
 	}
@@ -513,9 +565,12 @@ draw_msg(struct ui_msgs *m, size_t i, struct pen *p, const char *peer,
 	}
 	if (g->quoted_id[0] != '\0' && !g->deleted && (y = next_row(p)) >= 0)
 		draw_quote(m, g, peer, p, y);
-	if (!g->deleted)
-		draw_rows(p, g, INDENT, false, m->links);
-	else if ((y = next_row(p)) >= 0) {
+	if (!g->deleted) {
+		k = first_line_rows(g);
+		draw_rows(p, g, 0, k, INDENT, false, m->links);
+		draw_thumb(m, g, p);
+		draw_rows(p, g, k, g->nrows, INDENT, false, m->links);
+	} else if ((y = next_row(p)) >= 0) {
 		attron(A_DIM | A_ITALIC);
 		(void)ui_text_draw(y, p->x + INDENT, _("message deleted"),
 		    strlen(_("message deleted")), p->w - INDENT);

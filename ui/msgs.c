@@ -60,6 +60,7 @@ msg_release(struct ui_msg *g)
 	free(g->shown);
 	free(g->spans);
 	free(g->rows);
+	ui_thumb_free(g->thumb);
 	memset(g, 0, sizeof(*g));
 }
 

@@ -25,6 +25,7 @@
 #include "base/event.h"
 #include "ui/groups.h"
 #include "ui/text.h"
+#include "ui/thumb.h"
 
 #define UI_MSGS_PAGE	50	/* rows a page asks for */
 #define UI_MSGS_KEEP	150	/* rows held at most: three pages */
@@ -85,6 +86,9 @@ struct ui_msg {
 	size_t		 nspans;
 	struct ui_line	*rows;
 	int		 nrows, rows_width;
+	/* A media row's thumbnail (ui/thumb.h; owned), or NULL: drawn
+	 * under the text's first line (the media's words). */
+	struct ui_thumb	*thumb;
 };
 
 struct ui_term_links;
@@ -119,6 +123,15 @@ struct ui_msgs {
 	struct ui_term_links *links;	/* ui_msgs_draw() adds the links
 					 * it draws here (borrowed; NULL:
 					 * none), ui/term.h */
+	int		 thumb_rows;	/* a thumbnail's rows at most
+					 * (thumbnail-rows; 0: none drawn),
+					 * set by the caller before a draw */
+	enum ui_thumb_colours thumb_colours; /* ... in these colours */
+	enum ui_thumb_proto thumb_proto; /* ... this way: a pixel protocol
+					 * leaves blank cells and adds a spot
+					 * to spots for an image drawn whole
+					 * in the pane; else half-blocks */
+	struct ui_thumb_spots *spots;	/* borrowed; NULL: none */
 };
 
 void		ui_msgs_init(struct ui_msgs *m);

@@ -430,6 +430,12 @@ ui_screen_draw(struct ui_screen *s)
 	refresh();
 	/* what curses' window cannot carry, after it (ui/term.h) */
 	if (s->view != NULL) {
+		/* images first: a repaint for them has the links written
+		 * again (a frame of no size differs from any) */
+		if (s->linked && ui_thumb_spots_write(&s->thumbs,
+		    ui_view_thumb_spots(s->view), (enum ui_thumb_proto)
+		    ui_view_thumb_proto(s->view)))
+			s->frame.nrows = -1;
 		if (s->linked)
 			ui_term_links_write(&s->frame, ui_view_links(s->view));
 		ui_view_notify_flush(s->view, ui_screen_wall_ms());

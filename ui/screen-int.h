@@ -11,6 +11,7 @@
 
 #include "ui/qr.h"
 #include "ui/term.h"
+#include "ui/thumb.h"
 #include "ui/view.h"
 
 #define UI_SCREEN_PAIR_QR	1	/* curses pair: black on white */
@@ -41,6 +42,7 @@ struct ui_screen {
 					 * the prompt: say what one is */
 	char		 phone[UI_SCREEN_PHONE_MAX + 1]; /* digits typed */
 	struct ui_view	*view;		/* the chat screen, or NULL */
+	struct ui_thumb_shown thumbs;	/* the images last written */
 	struct ui_term_frame frame;	/* the links last written over the
 					 * screen (OSC 8), ui/term.h */
 	char		*own;		/* our phone number once connected

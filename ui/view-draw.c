@@ -533,6 +533,12 @@ ui_view_draw(struct ui_view *v, int y, int x, int h, int w, int64_t now)
 	ui_term_links_clear(&v->links);
 	memset(&v->geo, 0, sizeof(v->geo));	/* where a click lands */
 	v->msgs.links = v->o.hyperlinks ? &v->links : NULL;
+	/* thumbnails in the colours the terminal has (ui/thumb.h) */
+	v->msgs.thumb_rows = v->o.thumbnail_rows;
+	v->msgs.thumb_colours = ui_thumb_colours_of(has_colors() ? COLORS : 0);
+	v->msgs.thumb_proto = (enum ui_thumb_proto)v->o.thumbnail_proto;
+	v->spots.n = 0;
+	v->msgs.spots = &v->spots;
 	if (w < UI_VIEW_MIN_COLS || h < UI_VIEW_MIN_ROWS) {
 		curs_set(0);
 		return false;

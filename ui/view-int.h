@@ -282,6 +282,8 @@ struct ui_view {
 	struct buf	 term_out;	/* for the terminal after the next
 					 * refresh (OSC 52), ui/term.h */
 	struct ui_term_links links;	/* the links the last draw drew */
+	struct ui_thumb_spots spots;	/* ... and the room it left for
+					 * images (ui/thumb.h) */
 	/* Where the last draw put the chat list's rows and the message
 	 * pane (0 rows: not drawn), for the mouse. */
 	struct {

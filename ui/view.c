@@ -29,6 +29,8 @@ ui_view_opts_default(struct ui_view_opts *o)
 	o->enter_sends = o->read_receipts = o->send_typing = true;
 	o->clipboard = o->hyperlinks = o->mouse = true;
 	o->bell = o->notify_preview = o->title = true;
+	o->thumbnail_rows = UI_THUMB_ROWS_DEFAULT;
+	o->thumbnail_proto = UI_THUMB_PROTO_HALFBLOCKS;
 	ui_keys_default(&o->keys);
 }
 
@@ -348,6 +350,14 @@ on_history(struct ui_view *v, const struct ev *ev, int64_t now)
 	ui_view_chat_history(v, ev);
 }
 
+/* EV_APP_STATE: names or chat flags changed: the chat list again. */
+static void
+on_app_state(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	if (ev->u.app_state.names || ev->u.app_state.chats)
+		chats_changed(v, now);
+}
+
 static void (*const on_event[])(struct ui_view *, const struct ev *,
     int64_t) = {
 	[EV_CONNECTING] =	on_status,
@@ -373,6 +383,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_HISTORY] =		on_history,
 	[EV_LINKED] =		on_linked,
 	[EV_OWN_NAME] =		on_own_name,
+	[EV_APP_STATE] =	on_app_state,
 };
 
 void
@@ -479,6 +490,18 @@ struct buf *
 ui_view_term_out(struct ui_view *v)
 {
 	return &v->term_out;
+}
+
+const struct ui_thumb_spots *
+ui_view_thumb_spots(const struct ui_view *v)
+{
+	return &v->spots;
+}
+
+int
+ui_view_thumb_proto(const struct ui_view *v)
+{
+	return v->o.thumbnail_proto;
 }
 
 const struct ui_term_links *

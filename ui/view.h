@@ -38,6 +38,7 @@
 #include "base/event.h"
 #include "ui/keys.h"
 #include "ui/notify.h"
+#include "ui/thumb.h"
 
 struct ui_chats;
 struct ui_group;
@@ -92,6 +93,11 @@ struct ui_view_opts {
 					 * (else "new message") */
 	bool		 title;		/* the window title counts the
 					 * unread chats */
+	int		 thumbnail_rows; /* a media message's thumbnail drawn
+					 * this many rows high at most
+					 * (0 .. UI_THUMB_ROWS_MAX; 0: none) */
+	int		 thumbnail_proto; /* ... this way (enum ui_thumb_proto
+					 * of ui/thumb.h, picked: not AUTO) */
 	ui_view_notify_fn notify;	/* ... and is handed to this (NULL:
 					 * none) with notify_arg */
 	void		*notify_arg;
@@ -211,6 +217,12 @@ const struct ui_term_links *ui_view_links(const struct ui_view *v);
 /* The terminal's locale is not UTF-8: the chat list's marks in ASCII
  * (ui/chats.h).  Main thread. */
 void		 ui_view_set_ascii(struct ui_view *v, bool ascii);
+
+/* Where the last draw left room for thumbnails drawn by the terminal
+ * (ui/thumb.h), and the protocol, for ui_thumb_spots_write() after
+ * curses' refresh.  Borrowed until the next draw. */
+const struct ui_thumb_spots *ui_view_thumb_spots(const struct ui_view *v);
+int		 ui_view_thumb_proto(const struct ui_view *v);
 
 /* Set up the view's colour pairs (after start_color()). */
 void		 ui_view_colours(void);

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Thumbnails (issue 19, ui/thumb.c): a JPEG and a WebP made in the test
+# decoded and laid out in cells of the right colours, truncated, corrupt
+# and oversized ones refused, the pane's rows counting them, the protocol
+# picked by the environment and each pixel protocol's sequence
+# (tests/test-ui-thumb.c).
+check_PROGRAMS += tests/test-ui-thumb
+tests_test_ui_thumb_SOURCES = tests/test-ui-thumb.c
+tests_test_ui_thumb_CPPFLAGS = $(AM_CPPFLAGS) $(JPEG_CFLAGS) $(WEBP_CFLAGS)
+tests_test_ui_thumb_CFLAGS = $(TEST_CFLAGS)
+tests_test_ui_thumb_LDADD = libui.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS)
+TESTS += tests/test-ui-thumb
