@@ -694,7 +694,7 @@ struct sim_phone_req {
  */
 int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
 	    struct json_object *res, const char **why);
-/* --- phone-media.c --- */
+/* --- phone-media-meta.c --- */
 /* POST /admin/mock-phone/send-media (README): 0 when path (after
  * /admin/) is not it, else the HTTP status of the answer written to out.
  * Loop thread. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * tests/sim/phone-media.c -- POST /admin/mock-phone/send-media: a
+ * tests/sim/phone-media-meta.c -- POST /admin/mock-phone/send-media: a
  * simulated phone sends a media message (protocol-features.md 1.6) with
  * the metadata it is given, as phone_send_msg() sends a text: an
  * ImageMessage, VideoMessage (gifPlayback; or as ptvMessage),
