@@ -260,10 +260,14 @@ wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
 struct wa_media_dl {
 	uv_work_t		 req;
 	uv_async_t		 tick;		/* progress to the loop */
-	char			*url, *ca_file, *host, *final_path;
+	char			*urls[1 + WA_MEDIA_DL_MORE_MAX];
+	char			*hosts[1 + WA_MEDIA_DL_MORE_MAX];
+	struct wa_media_dec	*decs[1 + WA_MEDIA_DL_MORE_MAX]; /* one
+					 * per URL, made at start */
+	size_t			 nurls, cur;	/* the URL tried now */
+	char			*ca_file, *final_path, *dir;
 	uint32_t		 connect_timeout_ms, stall_timeout_ms;
 	uint64_t		 max_blob, declared_blob;
-	struct wa_media_dec	*dec;
 	struct wa_media_out	 out;
 	atomic_bool		 cancelled;
 	_Atomic uint64_t	 got, total;
@@ -285,7 +289,7 @@ on_body(char *p, size_t size, size_t n, void *arg)
 	size_t			 len = size * n;
 	int			 rc;
 
-	if ((rc = wa_media_dec_feed(g->dec, (const uint8_t *)p, len,
+	if ((rc = wa_media_dec_feed(g->decs[g->cur], (const uint8_t *)p, len,
 	    wa_media_out_write, &g->out)) != 0) {
 		g->sink_err = rc;
 		return 0;	/* CURLE_WRITE_ERROR */
@@ -340,7 +344,7 @@ classify(struct wa_media_dl *g, CURLcode cc)
 
 	if (cc == CURLE_HTTP_RETURNED_ERROR || (cc == CURLE_OK &&
 	    (g->status < 200 || g->status > 299))) {
-		snprintf(w, sizeof(w), "%s answered HTTP %ld", g->host,
+		snprintf(w, sizeof(w), "%s answered HTTP %ld", g->hosts[g->cur],
 		    g->status);
 		if (g->status == 404 || g->status == 410)
 			set_end(g, WA_MEDIA_DL_EXPIRED, -ENOENT, w);
@@ -348,7 +352,7 @@ classify(struct wa_media_dl *g, CURLcode cc)
 			set_end(g, WA_MEDIA_DL_HTTP, -EPROTO, w);
 	} else if (cc == CURLE_FILESIZE_EXCEEDED) {
 		snprintf(w, sizeof(w), "the file on %s is larger than the "
-		    "cap: not downloaded", g->host);
+		    "cap: not downloaded", g->hosts[g->cur]);
 		set_end(g, WA_MEDIA_DL_TOOBIG, WC_ETOOBIG, w);
 	} else if (cc == CURLE_WRITE_ERROR && g->sink_err != 0) {
 		if (g->sink_err == WC_ETOOBIG)
@@ -366,7 +370,7 @@ classify(struct wa_media_dl *g, CURLcode cc)
 	} else if (cc == CURLE_ABORTED_BY_CALLBACK) {
 		set_end(g, WA_MEDIA_DL_NETWORK, -ECANCELED, "cancelled");
 	} else {
-		snprintf(w, sizeof(w), "cannot fetch from %s: %s", g->host,
+		snprintf(w, sizeof(w), "cannot fetch from %s: %s", g->hosts[g->cur],
 		    curl_easy_strerror(cc));
 		set_end(g, WA_MEDIA_DL_NETWORK, cc == CURLE_OPERATION_TIMEDOUT ?
 		    -ETIMEDOUT : -EIO, w);
@@ -376,7 +380,7 @@ classify(struct wa_media_dl *g, CURLcode cc)
 static void
 setup(struct wa_media_dl *g, CURL *c, struct curl_slist *hl)
 {
-	curl_easy_setopt(c, CURLOPT_URL, g->url);
+	curl_easy_setopt(c, CURLOPT_URL, g->urls[g->cur]);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
@@ -408,10 +412,10 @@ setup(struct wa_media_dl *g, CURL *c, struct curl_slist *hl)
 	}
 }
 
+/* One try of g->urls[g->cur] into g->out, which it releases. */
 static void
-work(uv_work_t *req)
+try_url(struct wa_media_dl *g)
 {
-	struct wa_media_dl	*g = req->data;
 	struct curl_slist	*hl = NULL, *t;
 	const char		*w = NULL;
 	CURL			*c;
@@ -439,7 +443,8 @@ work(uv_work_t *req)
 		classify(g, cc);
 		return;
 	}
-	if ((rc = finish_into(g->dec, &g->out, g->final_path, &w)) != 0) {
+	if ((rc = finish_into(g->decs[g->cur], &g->out, g->final_path,
+	    &w)) != 0) {
 		if (rc == WC_ECRYPTO || (rc < 0 && rc > -4096))
 			set_end(g, WA_MEDIA_DL_LOCAL, rc, w != NULL ? w :
 			    "cannot write or rename the file");
@@ -451,15 +456,71 @@ work(uv_work_t *req)
 	set_end(g, WA_MEDIA_DL_OK, 0, "");
 }
 
+/* Whether the end of a try sends the download to the next URL (1.5:
+ * 401, 403, 404, 410 and a plaintext mismatch stop; a network error,
+ * another status and a fileEncSHA256 mismatch go on). */
+static bool
+next_url(const struct wa_media_dl *g)
+{
+	if (atomic_load(&g->cancelled))
+		return false;
+	switch (g->end) {
+	case WA_MEDIA_DL_NETWORK:
+		return g->err != -ECANCELED;
+	case WA_MEDIA_DL_HTTP:
+		return g->status != 401 && g->status != 403;
+	case WA_MEDIA_DL_CORRUPT:
+		return g->err == WC_EENCHASH;
+	case WA_MEDIA_DL_OK:
+	case WA_MEDIA_DL_EXPIRED:
+	case WA_MEDIA_DL_TOOBIG:
+	case WA_MEDIA_DL_LOCAL:
+		return false;
+	}
+	return false;
+}
+
+static void
+work(uv_work_t *req)
+{
+	struct wa_media_dl	*g = req->data;
+	char			 w[200];
+	int			 rc;
+
+	for (g->cur = 0; g->cur < g->nurls; g->cur++) {
+		if (g->cur > 0) {
+			if ((rc = wa_media_out_open(g->dir, &g->out)) != 0) {
+				snprintf(w, sizeof(w), "cannot make the temp "
+				    "file: %s", strerror(-rc));
+				set_end(g, WA_MEDIA_DL_LOCAL, rc, w);
+				return;
+			}
+			atomic_store(&g->got, 0);
+			g->sink_err = 0;
+			g->status = 0;
+		}
+		try_url(g);
+		if (g->cur + 1 == g->nurls || !next_url(g))
+			return;
+		log_info("media download from %s failed (%s): next host",
+		    g->hosts[g->cur], g->why);
+	}
+}
+
 static void
 dl_free(struct wa_media_dl *g)
 {
+	size_t	 i;
+
 	wa_media_out_discard(&g->out);
-	wa_media_dec_free(g->dec);
-	free(g->url);
+	for (i = 0; i < g->nurls; i++) {
+		wa_media_dec_free(g->decs[i]);
+		free(g->urls[i]);
+		free(g->hosts[i]);
+	}
 	free(g->ca_file);
-	free(g->host);
 	free(g->final_path);
+	free(g->dir);
 	free(g);
 }
 
@@ -527,28 +588,38 @@ wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
     struct wa_media_dl **out)
 {
 	struct wa_media_dl	*g;
+	const char		*u[1 + WA_MEDIA_DL_MORE_MAX];
+	size_t			 i, n;
 	int			 rc;
 
-	if (loop == NULL || r == NULL || r->url == NULL || done == NULL ||
-	    out == NULL || r->connect_timeout_ms == 0 ||
-	    r->stall_timeout_ms == 0 ||
-	    (strncasecmp(r->url, "http://", 7) != 0 &&
-	    strncasecmp(r->url, "https://", 8) != 0))
+	if (loop == NULL || r == NULL || done == NULL || out == NULL ||
+	    r->connect_timeout_ms == 0 || r->stall_timeout_ms == 0)
 		return -EINVAL;
+	u[0] = r->url;
+	for (n = 1; n <= WA_MEDIA_DL_MORE_MAX && r->more_urls[n - 1] != NULL;
+	    n++)
+		u[n] = r->more_urls[n - 1];
+	for (i = 0; i < n; i++)
+		if (u[i] == NULL || (strncasecmp(u[i], "http://", 7) != 0 &&
+		    strncasecmp(u[i], "https://", 8) != 0))
+			return -EINVAL;
 	uv_once(&curl_once, curl_init_once);
 	g = xcalloc(1, sizeof(*g));
 	g->out.fd = -1;
-	if ((rc = dec_of(r, &g->dec)) != 0) {
-		free(g);
-		return rc;
+	for (i = 0; i < n; i++) {
+		if ((rc = dec_of(r, &g->decs[i])) != 0) {
+			dl_free(g);
+			return rc;
+		}
+		g->urls[i] = xstrdup(u[i]);
+		g->hosts[i] = host_of(u[i]);
+		g->nurls = i + 1;
 	}
 	if ((rc = wa_media_out_open(r->dir, &g->out)) != 0) {
-		wa_media_dec_free(g->dec);
-		free(g);
+		dl_free(g);
 		return rc;
 	}
-	g->url = xstrdup(r->url);
-	g->host = host_of(r->url);
+	g->dir = xstrdup(r->dir);
 	g->ca_file = r->ca_file != NULL ? xstrdup(r->ca_file) : NULL;
 	g->final_path = xstrdup(r->final_path);
 	g->connect_timeout_ms = r->connect_timeout_ms;

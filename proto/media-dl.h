@@ -31,6 +31,7 @@ struct wa_media_dl;
 
 #define WA_MEDIA_URL_MAX	4096	/* bytes of a media URL, with NUL */
 #define WA_MEDIA_HOST_MAX	256	/* bytes of a host name, with NUL */
+#define WA_MEDIA_DL_MORE_MAX	3	/* URLs after the first */
 
 /*
  * The download URL of 1.5 in the form section 6 recommends ([WM]):
@@ -98,6 +99,13 @@ enum wa_media_dl_end {
  * wa_media_dl_start() (copied). */
 struct wa_media_dl_req {
 	const char	*url;		/* http:// or https:// (wa_media_dl_url) */
+	const char	*more_urls[WA_MEDIA_DL_MORE_MAX]; /* the same file on
+					 * the next media_conn hosts, tried in
+					 * order after a network error, an
+					 * HTTP status but 401/403/404/410, or
+					 * a fileEncSHA256 mismatch (1.5), each
+					 * into a fresh temp file; NULL after
+					 * the last */
 	const char	*ca_file;	/* PEM added to the system's CAs, or
 					 * NULL */
 	const char	*dir;		/* where the temp file goes */
@@ -115,7 +123,7 @@ struct wa_media_dl_req {
 
 /*
  * Called once on the loop's thread when the download ends (never after
- * wa_media_dl_cancel()).  err: 0 for WA_MEDIA_DL_OK, else the cause: a
+ * wa_media_dl_cancel()), with the end of the last URL tried.  err: 0 for WA_MEDIA_DL_OK, else the cause: a
  * check's code of wa_media_dec_finish() for CORRUPT, WC_ETOOBIG for
  * TOOBIG (and for a body longer than declared), -ENOENT for EXPIRED,
  * -EPROTO for HTTP, -EIO or -ETIMEDOUT for NETWORK, -errno for LOCAL.
@@ -128,7 +136,8 @@ typedef void	(*wa_media_dl_done_fn)(void *arg, enum wa_media_dl_end end,
 
 /*
  * Progress on the loop's thread, coalesced (not every chunk): done bytes
- * of the blob received so far of total (the blob's length from the
+ * of the blob received so far from the URL being tried (0 again when the
+ * next one starts) of total (the blob's length from the
  * declared fileLength, else Content-Length, else 0 when unknown).
  * Never after done or cancel.
  */
@@ -139,7 +148,7 @@ typedef void	(*wa_media_dl_progress_fn)(void *arg, uint64_t done,
  * Start downloading r on loop.  done (not NULL) reports; progress may be
  * NULL.  Returns 0 and *out, a handle for wa_media_dl_cancel() valid
  * until done runs.  Errors (nothing started, done not called): -EINVAL
- * (a NULL field, not http(s), a timeout of 0), WC_ETOOBIG (file_len over
+ * (a NULL field, a URL not http(s), a timeout of 0), WC_ETOOBIG (file_len over
  * max_len: refused before any request), -errno of the temp file (made
  * here, before the request), WC_ECRYPTO, libuv's errors.  Loop thread
  * only.

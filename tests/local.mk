@@ -123,5 +123,6 @@ include tests/drafts17.mk
 include tests/appstate-store.mk
 include tests/appstate.mk
 include tests/sim-appstate.mk
+include tests/sim-media.mk
 include tests/appsync18.mk
 include tests/thumbs19.mk

@@ -94,9 +94,10 @@ if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
 	cat "$tmp/openssl.log" >&2
 	exit 1
 fi
+mkdir "$tmp/media"
 "$sim" --port 0 --admin-port 0 --media-port 0 --log "$tmp/sim.log" \
-    --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" >"$tmp/sim.out" \
-    2>"$tmp/sim.err" &
+    --media-dir "$tmp/media" --tls-cert "$tmp/cert.pem" \
+    --tls-key "$tmp/key.pem" >"$tmp/sim.out" 2>"$tmp/sim.err" &
 sim_pid=$!
 i=0
 while ! grep -q '^admin-port=' "$tmp/sim.out" 2>/dev/null; do
@@ -128,6 +129,36 @@ ctl appstate-mute $PN 15550000004@s.whatsapp.net +28800
 ctl appstate-pin $PN 15550000002@s.whatsapp.net on
 ctl appstate-archive $PN 15557000032@s.whatsapp.net on
 
+# The media the contacts send (tests/sim/README.md, media): a photo and
+# its thumbnail (cjpeg), a voice note (opusenc), a sticker (cwebp), made
+# here from pixels and samples awk writes; a document the sim makes.
+# ppm W H FILE: a sky-to-green gradient.
+ppm() {
+	LC_ALL=C awk -v w="$1" -v h="$2" 'BEGIN {
+		printf "P6\n%d %d\n255\n", w, h
+		for (y = 0; y < h; y++)
+			for (x = 0; x < w; x++)
+				printf "%c%c%c", 40 + int(100 * y / h),
+				    90 + int(120 * y / h),
+				    220 - int(150 * y / h - 30 * x / w)
+	}' >"$3"
+}
+media=no
+if command -v cjpeg >/dev/null && command -v opusenc >/dev/null &&
+    command -v cwebp >/dev/null; then
+	ppm 320 240 "$tmp/photo.ppm" && ppm 32 24 "$tmp/thumb.ppm" &&
+	    ppm 128 128 "$tmp/sticker.ppm" &&
+	    cjpeg -quality 85 "$tmp/photo.ppm" >"$tmp/photo.jpg" &&
+	    cjpeg -quality 50 "$tmp/thumb.ppm" >"$tmp/thumb.jpg" &&
+	    cwebp -quiet "$tmp/sticker.ppm" -o "$tmp/sticker.webp" &&
+	    LC_ALL=C awk 'BEGIN { for (i = 0; i < 48000; i++) {
+		v = int(8000 * sin(6.2832 * 300 * i / 16000) * sin(3.1416 * i / 48000))
+		if (v < 0) v += 65536
+		printf "%c%c", v % 256, int(v / 256) } }' >"$tmp/voice.raw" &&
+	    opusenc --quiet --raw --raw-rate 16000 --raw-chan 1 \
+	    "$tmp/voice.raw" "$tmp/voice.ogg" && media=yes
+fi
+
 # The phone: once the QR has been on screen for a few seconds, scan it.
 # Each wait runs in the background so that TERM (the demo ending) stops
 # it at once, and nothing of the phone outlives the demo.
@@ -158,6 +189,24 @@ ctl appstate-archive $PN 15557000032@s.whatsapp.net on
 	run "$sim" ctl --admin "$admin" phone-send 15550000002 \
 	    "$PN@s.whatsapp.net" "Hi, I am Echo: write me anything and I \
 will say it back." >/dev/null 2>&1
+	# Bob shares a photo, Alice a voice note and a sticker, Echo a
+	# document.
+	run sleep 2
+	if [ "$media" = yes ]; then
+		run "$sim" ctl --admin "$admin" media-send 15550000004 \
+		    "$PN@s.whatsapp.net" image "$tmp/photo.jpg" --width 320 \
+		    --height 240 --thumbnail "$tmp/thumb.jpg" \
+		    --caption "The view from the top 🏔" >/dev/null 2>&1
+		run "$sim" ctl --admin "$admin" media-send 15550000003 \
+		    "$PN@s.whatsapp.net" audio "$tmp/voice.ogg" --seconds 3 \
+		    >/dev/null 2>&1
+		run "$sim" ctl --admin "$admin" media-send 15550000003 \
+		    "$PN@s.whatsapp.net" sticker "$tmp/sticker.webp" \
+		    --width 128 --height 128 >/dev/null 2>&1
+	fi
+	run "$sim" ctl --admin "$admin" media-send 15550000002 \
+	    "$PN@s.whatsapp.net" document --file_name "Route notes.pdf" \
+	    --caption "Route notes for Saturday" >/dev/null 2>&1
 	# Alice makes a group with Bob and you; Bob asks there.
 	g=$("$sim" ctl --admin "$admin" group-create "Weekend hike ⛰" \
 	    --creator 15550000003 15550000003 15550000004 $PN 2>/dev/null |

@@ -4,7 +4,9 @@
  * row's text wrapped (mentions named) and cached for a width, the rows a
  * message takes, the name its header shows for the sender, and the pane
  * drawn from the bottom up: day separators, headers with ticks, quotes,
- * text, reactions (who sent them, named to the width), notices.  Only ui_msgs_draw() calls curses.  Nothing
+ * text, thumbnails under a media row's first line (ui/thumb.h: half-block
+ * cells, or blank cells and a spot for the terminal's image), reactions
+ * (who sent them, named to the width), notices.  Only ui_msgs_draw() calls curses.  Nothing
  * here calls ui/msgs.c.
  */
 #include "base/compat.h"

@@ -9,7 +9,9 @@
  * (sender, time, ticks for ours: queued "…", sent ✓, delivered ✓✓, read
  * ✓✓ in colour, failed !), the quoted line ("> text"), the text wrapped
  * by display width (ui/text.h), a reactions line, edited and deleted
- * marks, notices (group events too: "Alice added Bob") centred and dim.
+ * marks, notices (group events too: "Alice added Bob") centred and dim,
+ * a media row's thumbnail (ui/thumb.h) under its text's first line, at
+ * most thumb_rows rows, counted in the row's height.
  * In a group (ui/groups.h) the header names each sender in their colour
  * (ours say "You"), and "@<digits>" mentions of members read "@Name",
  * highlighted.  All network text is sanitised (base/sanitize.h) when it

@@ -27,6 +27,7 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
+#include "ui/term.h"
 #include "ui/thumb.h"
 
 #define SCANS_MAX	64	/* progressive scans decoded at most */
@@ -651,15 +652,7 @@ ui_thumb_spots_write(struct ui_thumb_shown *shown,
 	getyx(curscr, cy, cx);
 	snprintf(cup, sizeof(cup), "\033[%d;%dH", cy + 1, cx + 1);
 	buf_append(&out, cup, strlen(cup));
-	for (i = 0; i < out.len;) {
-		ssize_t	 w = write(STDOUT_FILENO, out.p + i, out.len - i);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			break;
-		i += (size_t)w;
-	}
+	ui_term_flush(&out);
 	buf_release(&out);
 	*shown = next;
 	return repaint;

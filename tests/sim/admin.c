@@ -1149,6 +1149,7 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	if ((st = sim_group_admin(s, p, req->query, a.in, post, out)) == 0 &&
 	    (st = sim_hist_admin(s, p, req->query, a.in, post, out)) == 0 &&
 	    (st = sim_as_admin(s, p, req->query, a.in, post, out)) == 0 &&
+	    (st = sim_media_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_tok_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_phone_media_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_loops_admin(s, p, a.in, post, out)) == 0)

@@ -101,6 +101,18 @@ ctl_usage(FILE *f)
 "  history-status                  the history counters\n"
 "  history-media-delay MS          the media host waits MS ms before each\n"
 "                                  answer\n"
+"  media-send PN TO TYPE [FILE] [--KEY VALUE]...\n"
+"                                  PN's phone sends TYPE (image, video,\n"
+"                                  audio, document, sticker) from FILE (a\n"
+"                                  document: made when none) to TO; KEYs:\n"
+"                                  caption, width, height, seconds, pages,\n"
+"                                  file_name, mimetype, thumbnail (a JPEG\n"
+"                                  file), ptt (true or false)\n"
+"  media                           uploads, media messages, media blobs\n"
+"  media-expire PATH|ID [404|410]  the blob (of media message ID) answers\n"
+"                                  404 (or 410) from now on\n"
+"  media-settings AUTH_TTL [MAX_BYTES]  the media_conn auth's lifetime in\n"
+"                                  s, the upload cap in bytes\n"
 "  appstate PN                     PN's app state: keys, collections (version,\n"
 "                                  hash, patches, decoded actions)\n"
 "  appstate-contact PN JID NAME    the phone renames a contact\n"
@@ -663,6 +675,43 @@ call(const struct ctl_cmd *c, const char *base, int argc, char **argv)
 	return post_json(base, c->path, o);
 }
 
+/* media-send PN TO TYPE [FILE] [--KEY VALUE]... */
+static int
+media_send(const struct ctl_cmd *c, const char *base, int argc, char **argv)
+{
+	struct json_object	*o = json_object_new_object();
+	int			 i = 4;
+
+	add_str(o, "from_pn", argv[1]);
+	add_str(o, "to", argv[2]);
+	add_str(o, "type", argv[3]);
+	if (argc > 4 && strncmp(argv[4], "--", 2) != 0)
+		add_str(o, "file", argv[i++]);
+	for (; i < argc; i += 2) {
+		if (strncmp(argv[i], "--", 2) != 0 || i + 1 >= argc) {
+			fprintf(stderr, "wachat-sim ctl: media-send: bad %s\n",
+			    argv[i]);
+			json_object_put(o);
+			return 2;
+		}
+		add_str(o, argv[i] + 2, argv[i + 1]);
+	}
+	return post_json(base, c->path, o);
+}
+
+/* media-expire PATH|ID [CODE] */
+static int
+media_expire(const struct ctl_cmd *c, const char *base, int argc,
+    char **argv)
+{
+	struct json_object	*o = json_object_new_object();
+
+	add_str(o, argv[1][0] == '/' ? "path" : "id", argv[1]);
+	if (argc > 2)
+		add_str(o, "code", argv[2]);
+	return post_json(base, c->path, o);
+}
+
 #define ARG1	""	/* as a suffix: argv[1] ends the route */
 
 static const struct ctl_cmd ctl_cmds[] = {
@@ -695,6 +744,13 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    "/admin/history/media", NULL, { NULL } },
 	{ "history-status", 1, 1, get_route, "/admin/history/status", NULL,
 	    { NULL } },
+	{ "media-send", 4, 40, media_send, "/admin/media/send", NULL,
+	    { NULL } },
+	{ "media", 1, 1, get_route, "/admin/media", NULL, { NULL } },
+	{ "media-expire", 2, 3, media_expire, "/admin/media/expire", NULL,
+	    { NULL } },
+	{ "media-settings", 2, 3, post_words, "/admin/media/settings", NULL,
+	    { "auth_ttl", "max_bytes" } },
 	{ "appstate", 2, 2, get_route, "/admin/appstate?pn=", ARG1,
 	    { NULL } },
 	{ "appstate-contact", 4, 4, post_words, "/admin/appstate/contact",

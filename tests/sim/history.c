@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include <json-c/json.h>
+#include <sodium.h>
 
 #include "base/arena.h"
 #include "proto/bin.h"
@@ -532,20 +533,22 @@ sim_hist_media_conn(struct sim_conn *c, const struct wa_node *n)
 	struct arena	 ar;
 	struct wa_node	*r, *mc, *host;
 	struct wa_str	 id = sn_get(n, "id");
-	char		 idc[64], hn[96], auth[64];
-	uint8_t		 rnd[24];
+	char		 idc[64], hn[96], auth[64], ttl[16];
+	uint8_t		 rnd[25];
 
 	if (!wa_str_eqc(sn_get(n, "xmlns"), "w:m") ||
 	    !wa_str_eqc(sn_get(n, "type"), "set") ||
 	    sn_find(n, "media_conn") == NULL)
 		return 0;
 	snprintf(idc, sizeof(idc), "%.*s", (int)id.len, id.p);
+	/* Standard base64 with '+', '/' and '=', as the real tokens have:
+	 * clients must escape it in the upload URL (1.4). */
 	sim_random(rnd, sizeof(rnd));
-	sim_hex(rnd, sizeof(rnd), auth);
-	if (strchr(s->opt.host, ':') != NULL)
-		snprintf(hn, sizeof(hn), "[%s]:%d", s->opt.host, s->media_port);
-	else
-		snprintf(hn, sizeof(hn), "%s:%d", s->opt.host, s->media_port);
+	sodium_bin2base64(auth, sizeof(auth), rnd, sizeof(rnd),
+	    sodium_base64_VARIANT_ORIGINAL);
+	sim_media_auth_add(s, auth, (int64_t)time(NULL) + s->media_auth_ttl);
+	snprintf(ttl, sizeof(ttl), "%u", s->media_auth_ttl);
+	sim_media_hostname(s, hn, sizeof(hn));
 	arena_init(&ar, 0);
 	r = sn_new(&ar, "iq");
 	sn_attr_jid(&ar, r, "from", "", "s.whatsapp.net", 0);
@@ -554,7 +557,7 @@ sim_hist_media_conn(struct sim_conn *c, const struct wa_node *n)
 	mc = sn_child(&ar, r, "media_conn");
 	sn_attr(&ar, mc, "auth", auth);
 	sn_attr(&ar, mc, "ttl", "3600");
-	sn_attr(&ar, mc, "auth_ttl", "21600");
+	sn_attr(&ar, mc, "auth_ttl", ttl);
 	sn_attr(&ar, mc, "max_buckets", "12");
 	host = sn_child(&ar, mc, "host");
 	sn_attr(&ar, host, "hostname", hn);

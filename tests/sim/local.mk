@@ -26,6 +26,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/history-gen.c \
 	tests/sim/history-admin.c \
 	tests/sim/media.c \
+	tests/sim/phone-media.c \
 	tests/sim/appstate.c tests/sim/appstate.h \
 	tests/sim/appstate-admin.c \
 	tests/sim/account.c \

@@ -157,12 +157,14 @@ usage(FILE *f)
 "                         refuse the scan (default 0; also a knob)\n"
 "  --group-addressing M   groups clients create are addressed by lid\n"
 "                         (default) or pn (protocol.md 10.1)\n"
-"  --media-port N         the media host (history blobs; HTTPS with\n"
+"  --media-port N         the media host (history blobs, media; HTTPS with\n"
 "                         --tls-cert/--tls-key, else HTTP); 0 picks a free\n"
 "                         one (default 0; printed as media-port=N)\n"
 "  --media-delay-ms MS    the media host waits MS before each answer (slow\n"
 "                         media, to stop a client mid-import; default 0;\n"
 "                         also POST /admin/history/media)\n"
+"  --media-dir DIR        keep uploads in DIR (default: a new directory in\n"
+"                         $TMPDIR, removed at exit)\n"
 "  --history-chats N      every account made gets a phone history of N\n"
 "                         chats (one in five a group), with contacts made\n"
 "                         for it; sent to each companion after it links\n"
@@ -287,6 +289,12 @@ usage(FILE *f)
 "                                          conflict, big-snapshot\n"
 "  POST /admin/appstate/settings {page?,inline_max?}  page, inline size\n"
 "  GET  /admin/appstate/status             the app-state counters\n"
+"  POST /admin/media/send {from_pn,to,type,file?,caption?,...}  a contact\n"
+"                                          sends a photo, video, voice note,\n"
+"                                          document or sticker\n"
+"  GET  /admin/media                       uploads, media messages, blobs\n"
+"  POST /admin/media/expire {path|id,code?}  the blob answers 404 or 410\n"
+"  POST /admin/media/settings {auth_ttl?,max_bytes?}  upload auth, cap\n"
 "  POST /admin/shutdown                    exit cleanly\n"
 "After <success> the sim answers the connect queries (prekey count and\n"
 "upload, passive, digest, props, blocklist, privacy, usync, ping) and\n"
@@ -503,6 +511,7 @@ static const struct opt_def opt_defs[] = {
 	{ "history-full-if-asked", OPT_TRUE, OFF(hist_full_if_asked), 0, 0,
 	    NULL, false, NULL },
 	{ "log", OPT_STR, OFF(log_file), 0, 0, NULL, false, NULL },
+	{ "media-dir", OPT_STR, OFF(media_dir), 0, 0, NULL, false, NULL },
 };
 #define NOPT_DEFS	(sizeof(opt_defs) / sizeof(opt_defs[0]))
 #define OPT_FIRST	256	/* getopt's value of opt_defs[0] */

@@ -94,7 +94,7 @@ echo_fire(uv_timer_t *t)
 		memset(&mt, 0, sizeof(mt));
 		mt.text = (const char *)txt.p;
 		if ((rc = wa_msg_build_text(&mt, &inner)) == 0)
-			rc = phone_send_msg(p, j->chat, &inner, "text", NULL,
+			rc = phone_send_msg(p, j->chat, &inner, "text", NULL, NULL,
 			    id, NULL);
 		if (rc != 0)
 			sim_log(j->s, "phone %s: echo to %s failed: %s",
@@ -171,7 +171,7 @@ chatty_fire(uv_timer_t *t)
 	c->next = (c->next + 1) % (sizeof(chatty_texts) /
 	    sizeof(chatty_texts[0]));
 	if ((rc = wa_msg_build_text(&mt, &inner)) == 0)
-		rc = phone_send_msg(a->phone, chat, &inner, "text", NULL, id,
+		rc = phone_send_msg(a->phone, chat, &inner, "text", NULL, NULL, id,
 		    NULL);
 	if (rc != 0)
 		sim_log(c->s, "phone %s: chatty message to %s failed: %s",

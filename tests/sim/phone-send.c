@@ -213,7 +213,8 @@ phone_devices_json(const struct wa_node *parts)
 
 /*
  * Phone p sends the Message inner[0..len) to chat (a user JID, PN or LID)
- * with stanza type (and edit, may be NULL): a copy for every device of
+ * with stanza type (and edit, may be NULL; mediatype on each <enc>,
+ * protocol-features.md 1.7, may be NULL): a copy for every device of
  * the addressee, a deviceSentMessage for every companion of p's account
  * (9.2), routed as p's device would send it.  Fills id (the message id).
  * Returns 0; -EINVAL (chat is not a user JID of a known other account),
@@ -221,7 +222,8 @@ phone_devices_json(const struct wa_node *parts)
  */
 int
 phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
-    const char *type, const char *edit, char id[WA_MSG_ID_LEN + 1],
+    const char *type, const char *edit, const char *mediatype,
+    char id[WA_MSG_ID_LEN + 1],
     struct json_object *res)
 {
 	struct sim		*s = p->s;
@@ -256,6 +258,14 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	if (rc < 0) {
 		arena_release(&ar);
 		return rc;
+	}
+	for (size_t i = 0; mediatype != NULL && parts->content.kind ==
+	    WA_VAL_LIST && i < parts->content.u.list.n; i++) {
+		struct wa_node	*enc = (struct wa_node *)sn_find(
+		    &parts->content.u.list.v[i], "enc");
+
+		if (enc != NULL)
+			sn_attr(&ar, enc, "mediatype", mediatype);
 	}
 	msg = sn_new(&ar, "message");
 	sn_attr(&ar, msg, "id", id);
@@ -419,7 +429,7 @@ sim_phone_send(struct sim *s, const struct sim_phone_req *req,
 		rc = wa_msg_build_text(&t, &inner);
 	}
 	if (rc == 0)
-		rc = phone_send_msg(a->phone, req->to, &inner, type, NULL, id,
+		rc = phone_send_msg(a->phone, req->to, &inner, type, NULL, NULL, id,
 		    res);
 	buf_release(&inner);
 	if (rc == -EINVAL) {

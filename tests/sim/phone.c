@@ -373,6 +373,8 @@ receive_enc(struct sim_phone *p, const struct wa_node *n,
 	else if ((rc = wa_msg_unpad(plain.p, plain.len, &len)) != 0)
 		goto out;
 	rc = wa_msg_parse(plain.p, len, c);
+	if (rc == 0)
+		phone_media_take(p, in->id, in->from, plain.p, len);
 	if (rc == 0 && *m != NULL && c->dsm_destination == NULL) {
 		char	 me[PHONE_JID_MAX];
 
@@ -624,6 +626,8 @@ take_fire(uv_timer_t *t)
 				phone_group_retry(j->a->phone, n, j->id);
 			else if (strcmp(j->type, "retry") == 0)
 				phone_dm_retry(j->a->phone, n, j->id);
+			else if (strcmp(j->type, "server-error") == 0)
+				phone_media_retry(j->a->phone, n, j->id);
 		} else if (j->kind == SIM_ROUTE_NOTIFICATION)
 			sim_log(j->s, "phone %s: notification %s (%s) taken",
 			    j->a->pn, j->id, j->type);

@@ -220,7 +220,8 @@ int	phone_encrypt_for(struct sim_phone *p, struct sim_account *t,
 struct json_object *phone_devices_json(const struct wa_node *parts);
 /*
  * Phone p sends the Message inner to chat (a user JID, PN or LID) with
- * stanza type (and edit, may be NULL): a copy for every device of the
+ * stanza type (and edit, may be NULL; mediatype, put on every <enc>,
+ * protocol-features.md 1.7, may be NULL): a copy for every device of the
  * addressee and a deviceSentMessage for every companion of p's account.
  * Fills id, and res (may be NULL) with what was sent.  Returns 0;
  * -EINVAL (chat is not a user JID of a known other account), or a
@@ -228,7 +229,31 @@ struct json_object *phone_devices_json(const struct wa_node *parts);
  */
 int	phone_send_msg(struct sim_phone *p, const char *chat,
 	    const struct buf *inner, const char *type, const char *edit,
-	    char id[WA_MSG_ID_LEN + 1], struct json_object *res);
+	    const char *mediatype, char id[WA_MSG_ID_LEN + 1],
+	    struct json_object *res);
+
+/* --- phone-media.c (protocol-features.md 1) --- */
+/*
+ * The Message plain[0..len) that p read from (a device JID), id: each
+ * image, video, audio, document or sticker in it (also inside a
+ * deviceSentMessage, documentWithCaption, ephemeral or view-once wrapper)
+ * is taken from the sim's own media host's store by its directPath,
+ * decrypted and checked with its mediaKey and hashes, and listed in GET
+ * /admin/media as received (once per message id and phone).  A message
+ * with none is left alone.
+ */
+void	phone_media_take(struct sim_phone *p, const char *id,
+	    const char *from, const uint8_t *plain, size_t len);
+/*
+ * A <receipt type="server-error"> n for message id taken by p (1.8): the
+ * request decrypted with that message's media key, the blob stored again
+ * under a new path, and <notification type="mediaretry"> sent to the
+ * device that asked (<error code="2"/> when p knows no such media,
+ * code 3 when the request does not open).  A receipt that is not from a
+ * companion of p's account is logged and dropped.
+ */
+void	phone_media_retry(struct sim_phone *p, const struct wa_node *n,
+	    const char *id);
 
 /* --- phone-group.c --- */
 /* A group <message from=group participant=SENDER> in (11.1), parsed into

@@ -207,6 +207,8 @@ struct sim_opts {
 	unsigned	 hist_chunk;	/* --history-chunk, messages; 0 = 3000 */
 	bool		 hist_full_if_asked;	/* --history-full-if-asked */
 	unsigned	 media_delay_ms;	/* --media-delay-ms */
+	const char	*media_dir;	/* --media-dir: uploads; NULL = a new
+					 * one in $TMPDIR */
 };
 
 /*
@@ -224,7 +226,12 @@ struct sim_blob {
 	uint8_t			 media_key[32];	/* its key (shown to tests) */
 	uint8_t			 file_sha256[32];	/* of the plaintext */
 	unsigned		 downloads;	/* GETs served */
-	bool			 gone;		/* 404 */
+	bool			 gone;		/* refused: 404, or gone_code */
+	unsigned		 gone_code;	/* 0 (404) or 410 (media.c) */
+	char			*file;		/* data is in this file instead
+						 * (uploads); NULL: in memory */
+	bool			 owns_file;	/* unlinked with the blob */
+	uint64_t		 flen;		/* bytes of file */
 	char			 pn[SIM_PN_MAX];	/* sent to this account's */
 	uint32_t		 device;	/* ... companion */
 	char			 msg_id[40];	/* the notification's message id */
@@ -401,6 +408,19 @@ struct sim {
 	uint64_t		 hist_faults;	/* faulty blobs sent */
 	struct sim_tok		*tok;	/* privacy tokens (tokens.c) */
 	unsigned		 media_delay_ms;	/* before each blob is served */
+	/* Uploads and media messages (media.c, phone-media.c). */
+	char			 media_dir[256];	/* upload files; "" = none */
+	bool			 media_dir_made;	/* made by us: removed */
+	struct sim_media_auth {
+		char		 auth[52];
+		int64_t		 expires;	/* unix s */
+	}			 media_auths[8];	/* handed out, a ring */
+	unsigned		 media_auth_next;
+	unsigned		 media_auth_ttl;	/* s; default 21600 */
+	uint64_t		 media_max_bytes;	/* upload cap */
+	uint64_t		 media_uploads, media_upload_refused;
+	struct sim_media_msg	*media_msgs;	/* newest first */
+	uint64_t		 nmedia_msgs;
 	/* App state (appstate.c): patches per answer (0: 50), bytes of
 	 * mutations served inline (0: 64 KiB; more: externalMutations). */
 	unsigned		 as_page;
@@ -909,10 +929,40 @@ int	sim_media_start(struct sim *s);
  * direct path; returns it (owned by s). */
 struct sim_blob *sim_media_put(struct sim *s, const char *kind,
 	    struct buf *data);
-/* Free every blob (at exit). */
+/* The blob stored under path (its query ignored), or NULL. */
+struct sim_blob *sim_media_find(struct sim *s, const char *path);
+/* The same bytes (and keys, pn, msg_id) as old under a fresh direct path,
+ * as a phone's re-upload (protocol-features.md 1.8); returns it. */
+struct sim_blob *sim_media_again(struct sim *s, const struct sim_blob *old);
+/* Append b's bytes (in memory or in its file) to out.  Returns 0;
+ * WC_ETOOBIG (more than max bytes), -errno or -EIO (the file). */
+int	sim_media_read(const struct sim_blob *b, size_t max, struct buf *out);
+/* The media host as media_conn names it, "HOST:PORT", into out[len]. */
+void	sim_media_hostname(const struct sim *s, char *out, size_t len);
+/* Keep auth (handed out by a media_conn answer, valid until expires, unix
+ * s) for the upload check; the last 8 are kept. */
+void	sim_media_auth_add(struct sim *s, const char *auth, int64_t expires);
+/* Free every blob and media message, remove a media_dir made (at exit). */
 void	sim_media_free(struct sim *s);
 /* A blob as JSON (a new reference). */
 struct json_object *sim_media_blob_json(const struct sim_blob *b);
+
+/* --- phone-media.c (protocol-features.md 1) --- */
+struct sim_media_msg;
+/*
+ * The admin routes (README.md): GET media (uploads, media messages sent
+ * and read with their fields and hashes, the media blobs), POST
+ * media/send {from_pn, to, type, file, caption, ...}, media/expire {path
+ * | id, code}, media/settings {auth_ttl, max_bytes}.  path is after
+ * "/admin/".  Returns the HTTP status with the JSON answer in out, or 0
+ * when path is none of them.
+ */
+int	sim_media_admin(struct sim *s, const char *path,
+	    struct json_object *in, bool post, struct buf *out);
+/* Media message m as JSON (a new reference). */
+struct json_object *sim_media_msg_json(const struct sim_media_msg *m);
+/* Free the media messages (sim_media_free() calls it). */
+void	sim_media_msgs_free(struct sim *s);
 
 /* --- admin.c --- */
 int	sim_admin_start(struct sim *s);
