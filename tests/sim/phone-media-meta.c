@@ -6,8 +6,10 @@
  * ImageMessage, VideoMessage (gifPlayback; or as ptvMessage),
  * AudioMessage (PTT), DocumentMessage or StickerMessage with a fresh
  * random mediaKey and hashes and the given direct path (no blob is
- * stored: the sim's media host is tests/sim/media.c), optionally inside
- * an ephemeral, view-once or documentWithCaption wrapper.  Loop thread.
+ * stored: POST /admin/media/send, tests/sim/phone-media.c, sends real
+ * files), optionally inside an ephemeral, view-once or
+ * documentWithCaption wrapper; the <enc> carries the mediatype (1.7).
+ * Loop thread.
  */
 #include "base/compat.h"
 
@@ -169,7 +171,9 @@ send_media(struct sim *s, struct json_object *in, struct buf *out)
 	if ((st = message(in, &m, &why)) != 200)
 		return sim_json_error(out, st, why);
 	res = json_object_new_object();
-	rc = phone_send_msg(a->phone, to, &m, "media", NULL, id, res);
+	/* the <enc>'s mediatype (1.7) is the route's media name */
+	rc = phone_send_msg(a->phone, to, &m, "media", NULL,
+	    sim_json_str(in, "media"), id, res);
 	buf_release(&m);
 	if (rc != 0) {
 		json_object_put(res);
