@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		12	/* 2: notice_kind and
+#define EV_WIRE_VERSION		13	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -49,7 +49,11 @@ struct buf;
 					 * archived in EV_CHATS' chats, its
 					 * people, people in
 					 * CMD_LOAD_CHATS; 11: EV_APP_STATE;
-					 * 12: media in EV_MESSAGE and
+					 * 12: CMD_CHAT_ACT, step, act and
+					 * err in EV_APP_STATE, starred in
+					 * EV_PAGE's rows, marked_unread in
+					 * EV_CHATS' chats;
+					 * 13: media in EV_MESSAGE and
 					 * EV_PAGE's rows, last_media in
 					 * EV_CHATS' chats;
 					 * a peer of another version is

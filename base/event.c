@@ -176,7 +176,8 @@ LAYOUT(ev_chat,
 	F_STR(struct ev_chat, last_sender),
 	F_STR(struct ev_chat, last_sender_name),
 	F_STR(struct ev_chat, draft),
-	F_I32(struct ev_chat, peek));
+	F_I32(struct ev_chat, peek),
+	F_BOOL(struct ev_chat, marked_unread));
 LAYOUT(ev_person,
 	F_STR(struct ev_person, jid),
 	F_STR(struct ev_person, name),
@@ -201,6 +202,7 @@ LAYOUT(ev_msg,
 	F_ENUM(struct ev_msg, state, ev_state, EV_STATE_FAILED),
 	F_I64(struct ev_msg, edited_ms),
 	F_BOOL(struct ev_msg, deleted),
+	F_BOOL(struct ev_msg, starred),
 	F_ARRAY(struct ev_msg, reactions, nreactions, ev_tally),
 	F_ENUM(struct ev_msg, notice_kind, ev_notice, EV_NOTICE_MAX),
 	F_U32(struct ev_msg, notice_device),
@@ -250,7 +252,10 @@ LAYOUT(ev_history,
 LAYOUT(ev_app_state,
 	F_U32(struct ev_app_state, actions),
 	F_BOOL(struct ev_app_state, names),
-	F_BOOL(struct ev_app_state, chats));
+	F_BOOL(struct ev_app_state, chats),
+	F_ENUM(struct ev_app_state, step, ev_as_step, EV_AS_STEP_MAX),
+	F_ENUM(struct ev_app_state, act, ev_chat_act, EV_ACT_MAX),
+	F_I32(struct ev_app_state, err));
 
 static const struct ev_kind_info ev_kinds[] = {
 	[EV_CONNECTING] =	{ "EV_CONNECTING", &L_ev_connecting, -1 },
@@ -341,6 +346,14 @@ LAYOUT(cmd_draft,
 LAYOUT(cmd_peek,
 	F_STR(struct cmd_peek, chat),
 	F_BOOL(struct cmd_peek, on));
+LAYOUT(cmd_chat_act,
+	F_STR(struct cmd_chat_act, chat),
+	F_ENUM(struct cmd_chat_act, act, ev_chat_act, EV_ACT_MAX),
+	F_I64(struct cmd_chat_act, mute_until),
+	F_STR(struct cmd_chat_act, id),
+	F_BOOL(struct cmd_chat_act, from_me),
+	F_STR(struct cmd_chat_act, sender),
+	F_I64(struct cmd_chat_act, last_ms));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -369,6 +382,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_RECONNECT] =	{ "CMD_RECONNECT", &L_none, -1 },
 	[CMD_DRAFT] =		{ "CMD_DRAFT", &L_cmd_draft, 0 },
 	[CMD_PEEK] =		{ "CMD_PEEK", &L_cmd_peek, 0 },
+	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

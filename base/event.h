@@ -383,6 +383,7 @@ struct ev_chat {
 	int32_t		 peek;		/* read without read receipts
 					 * (CMD_PEEK): 0 as the peek
 					 * setting, 1 on, 2 off */
+	bool		 marked_unread;	/* "mark as unread" (app state) */
 };
 
 /* A person the address book or a push name knows who has no chat yet
@@ -426,6 +427,7 @@ struct ev_msg {
 	enum ev_state	 state;
 	int64_t		 edited_ms;	/* 0: never edited */
 	bool		 deleted;
+	bool		 starred;	/* starred (app state, 2.1) */
 	struct ev_tally	*reactions;	/* in the order they first came */
 	uint32_t	 nreactions;
 	enum ev_notice	 notice_kind;	/* EV_ROW_NOTICE: what it says */
@@ -510,12 +512,54 @@ struct ev_history {
 	int32_t		 err;		/* REFUSED: the code */
 };
 
+/* What the user does to a chat from wachat (CMD_CHAT_ACT), synced to
+ * the phone and the other companions as app state
+ * (protocol-features.md 2.1, 2.7). */
+enum ev_chat_act {
+	EV_ACT_NONE,
+	EV_ACT_MUTE,		/* until mute_until (ms; -1 always) */
+	EV_ACT_UNMUTE,
+	EV_ACT_PIN,
+	EV_ACT_UNPIN,
+	EV_ACT_ARCHIVE,
+	EV_ACT_UNARCHIVE,
+	EV_ACT_MARK_READ,
+	EV_ACT_MARK_UNREAD,
+	EV_ACT_STAR,		/* the message (id, from_me, sender) */
+	EV_ACT_UNSTAR,
+	EV_ACT_DELETE_CHAT,	/* its messages and the chat, here and on
+				 * the phone */
+	EV_ACT_CLEAR_CHAT,	/* its messages but the starred ones */
+};
+#define EV_ACT_MAX	EV_ACT_CLEAR_CHAT
+
+/* Where an EV_APP_STATE stands. */
+enum ev_as_step {
+	EV_AS_CHANGED,		/* patches were committed: actions, names,
+				 * chats say what */
+	EV_AS_QUEUED,		/* act is kept in the outbox while offline:
+				 * sent once connected */
+	EV_AS_SENDING,		/* act went to the server */
+	EV_AS_SENT,		/* the server took act: it is done (a
+				 * CHANGED with chats came before) */
+	EV_AS_FAILED,		/* act was not taken (err: > 0 the server's
+				 * code, < 0 ours): kept in the outbox, sent
+				 * again at the next login */
+	EV_AS_NO_KEY,		/* changes wait: app state is not synced
+				 * yet (no key from the phone) */
+};
+#define EV_AS_STEP_MAX	EV_AS_NO_KEY
+
 /* EV_APP_STATE (proto/appsync.h): what a batch of committed patches
- * changed; the chat list and the names are to be read again. */
+ * changed (the chat list and the names are to be read again), or how a
+ * change of ours goes (step). */
 struct ev_app_state {
 	uint32_t	 actions;	/* actions committed */
 	bool		 names;		/* contact or push names */
 	bool		 chats;		/* mute, pin, archive, read, deletes */
+	enum ev_as_step	 step;
+	enum ev_chat_act act;		/* QUEUED .. FAILED: ours; else NONE */
+	int32_t		 err;		/* FAILED */
 };
 
 /* One event.  Owns its payload. */
@@ -609,8 +653,12 @@ enum cmd_kind {
 	CMD_PEEK,		/* u.peek: chat's peek mode on or off, in
 				 * the store (EV_CHATS gives it back); a
 				 * failure answers with EV_ERROR */
+	CMD_CHAT_ACT,		/* u.chat_act: mute, pin, archive, ... a
+				 * chat (or star a message) for every
+				 * device of the account: EV_APP_STATE
+				 * says how it goes */
 };
-#define CMD_KIND_MAX	CMD_PEEK
+#define CMD_KIND_MAX	CMD_CHAT_ACT
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -739,6 +787,21 @@ struct cmd_peek {
 	bool		 on;
 };
 
+/* CMD_CHAT_ACT: act on chat (a user or group JID). */
+struct cmd_chat_act {
+	char		*chat;
+	enum ev_chat_act act;
+	int64_t		 mute_until;	/* MUTE: ms since 1970; -1 always */
+	char		*id;		/* STAR, UNSTAR: the message */
+	bool		 from_me;	/* ... ours */
+	char		*sender;	/* ... its author in a group, a user
+					 * JID; "" ours or in a 1:1 chat */
+	int64_t		 last_ms;	/* ARCHIVE .. CLEAR_CHAT: the time of
+					 * the chat's newest message as the
+					 * screen has it (ms; 0 none): the
+					 * messages the change covers */
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -765,6 +828,7 @@ struct cmd {
 		struct cmd_chat		 history_more;
 		struct cmd_draft	 draft;
 		struct cmd_peek		 peek;
+		struct cmd_chat_act	 chat_act;
 	} u;
 };
 

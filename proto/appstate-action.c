@@ -384,18 +384,19 @@ enc_other_kinds(struct enc *e, const struct wa_as_action *a)
 		e->n = 4;
 		return true;
 	case WA_AS_ACT_CONTACT:
+		/* protobuf-c's fields are char *; packing only reads them */
 		waas__contact_action__init(&e->u.contact);
-		e->u.contact.fullname = a->full_name;
-		e->u.contact.firstname = a->first_name;
-		e->u.contact.lidjid = a->lid;
-		e->u.contact.pnjid = a->pn;
+		e->u.contact.fullname = (char *)a->full_name;
+		e->u.contact.firstname = (char *)a->first_name;
+		e->u.contact.lidjid = (char *)a->lid;
+		e->u.contact.pnjid = (char *)a->pn;
 		e->v.contactaction = &e->u.contact;
 		return true;
 	case WA_AS_ACT_PUSH_NAME:
 		if (a->push_name == NULL)
 			return false;
 		waas__push_name_setting__init(&e->u.push);
-		e->u.push.name = a->push_name;
+		e->u.push.name = (char *)a->push_name;
 		e->v.pushnamesetting = &e->u.push;
 		e->n = 1;
 		return true;
@@ -461,5 +462,32 @@ wa_as_action_encode(const struct wa_as_action *a, int64_t now_ms,
 	memcpy(*index_json, idx.p, idx.len);
 	(*index_json)[idx.len] = '\0';
 	buf_release(&idx);
+	return 0;
+}
+
+int
+wa_as_action_decode(struct arena *a, const uint8_t *p, size_t len,
+    struct wa_as_action *out)
+{
+	ProtobufCMessage	*pm;
+	Waas__SyncActionData	*d;
+	char			**parts;
+	size_t			 n;
+	int			 rc;
+
+	if (a == NULL || out == NULL || (p == NULL && len > 0))
+		return -EINVAL;
+	if (len > WA_AS_VALUE_MAX_LEN)
+		return WC_ETOOBIG;
+	if ((rc = as_pb_unpack(a, &waas__sync_action_data__descriptor, p, len,
+	    &pm)) != 0)
+		return rc;
+	d = (Waas__SyncActionData *)pm;
+	if (!d->has_index)
+		return WC_EPROTO;
+	if ((rc = wa_as_index_parse(a, (const char *)d->index.data,
+	    d->index.len, &parts, &n)) != 0)
+		return rc;
+	as_action_decode(a, d, parts, n, out);
 	return 0;
 }

@@ -227,20 +227,20 @@ struct wa_as_action {
 	enum wa_as_action_kind kind;
 	int		 version;	/* SyncActionData.version (2.1) */
 	int64_t		 ts_ms;		/* SyncActionValue.timestamp, ms */
-	char		*chat;		/* index[1]: chat / contact JID */
-	char		*msg_id;	/* index[2] of star, deleteMessageForMe */
+	const char	*chat;		/* index[1]: chat / contact JID */
+	const char	*msg_id;	/* index[2] of star, deleteMessageForMe */
 	bool		 from_me;	/* index[3] == "1" of those */
-	char		*participant;	/* index[4]; NULL when "0" */
+	const char	*participant;	/* index[4]; NULL when "0" */
 	bool		 flag;		/* muted, pinned, archived, read,
 					 * starred, locked, unarchiveChats */
 	int64_t		 mute_end_ms;	/* -1 forever, 0 none (not muted),
 					 * else until then, ms; muted with
 					 * no end on the wire reads -1 */
-	char		*full_name;	/* contact, lid_contact */
-	char		*first_name;	/* contact, lid_contact */
-	char		*lid;		/* contact's lidJID */
-	char		*pn;		/* contact's pnJID, pnForLidChat pnJID */
-	char		*push_name;	/* setting_pushName name */
+	const char	*full_name;	/* contact, lid_contact */
+	const char	*first_name;	/* contact, lid_contact */
+	const char	*lid;		/* contact's lidJID */
+	const char	*pn;		/* contact's pnJID, pnForLidChat pnJID */
+	const char	*push_name;	/* setting_pushName name */
 	bool		 delete_media;	/* deleteChat [2], clearChat [3],
 					 * deleteMessageForMe deleteMedia */
 	bool		 delete_starred; /* clearChat [2] */
@@ -482,6 +482,19 @@ int		 wa_as_action_version(enum wa_as_action_kind k);
  */
 MUST_CHECK int	wa_as_action_encode(const struct wa_as_action *a,
 		    int64_t now_ms, struct buf *out, char **index_json);
+
+/*
+ * Decode SyncActionData bytes p[0..len) (as wa_as_action_encode() gives
+ * them, or a record's decrypted value) into *out, its strings in a: the
+ * kind from the index, the fields as wa_as_apply() decodes them (an
+ * index or action we do not know: kind UNKNOWN, not an error).  Returns
+ * 0.  Errors: -EINVAL (a or out NULL), WC_ETOOBIG (len above
+ * WA_AS_VALUE_MAX_LEN), WC_EPROTO / WC_ETRUNC / WC_EDEPTH (malformed, no
+ * index, or an index wa_as_index_parse() refuses); *out untouched on
+ * error.  Used for our own mutations kept in the outbox (2.7).
+ */
+MUST_CHECK int	wa_as_action_decode(struct arena *a, const uint8_t *p,
+		    size_t len, struct wa_as_action *out);
 
 /* One mutation to send. */
 struct wa_as_send {

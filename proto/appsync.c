@@ -17,6 +17,7 @@
 #include "base/log.h"
 #include "base/xmalloc.h"
 #include "proto/appstate.h"
+#include "proto/appsync-int.h"
 #include "proto/appsync.h"
 #include "proto/askey.h"
 #include "proto/bin.h"
@@ -101,12 +102,18 @@ struct wa_appsync {
 	/* What this answer committed, for one event. */
 	struct wa_appsync_ev	 done;
 
+	/* our own mutations (proto/appsync-send.c); NULL: none sent */
+	struct wa_astx		*tx;
+	int			 tx_coll;	/* the collection of the send
+						 * out, -1 none */
+
 	struct asked		 asked[WA_APPSYNC_KEYS_ASKED];
 	struct kc		 kc[KEY_CACHE];
 	size_t			 nkc;
 };
 
 static void	run(struct wa_appsync *s);
+static void	store_failed(struct wa_appsync *s, int rc);
 
 /* --- lookups for wa_as_apply() --- */
 
@@ -181,6 +188,8 @@ wa_appsync_new(const struct wa_appsync_host *host,
 	s->on_event = on_event;
 	s->ev_arg = ev_arg;
 	arena_init(&s->ia, 4096);
+	s->tx = astx_new(&s->host, st, on_event, ev_arg);
+	s->tx_coll = -1;
 	*out = s;
 	return 0;
 }
@@ -205,6 +214,8 @@ drop_answer(struct wa_appsync *s)
 	forget_keys(s);
 	s->iq[0] = s->mc_iq[0] = '\0';
 	s->state = M_IDLE;
+	s->tx_coll = -1;
+	astx_reset(s->tx);
 }
 
 void
@@ -213,6 +224,7 @@ wa_appsync_free(struct wa_appsync *s)
 	if (s == NULL)
 		return;
 	drop_answer(s);
+	astx_free(s->tx);
 	arena_release(&s->ia);
 	free(s);
 }
@@ -275,6 +287,7 @@ wa_appsync_online(struct wa_appsync *s)
 		log_info("no app-state key yet: waiting for the phone's");
 		for (i = 0; i < WA_AS_NCOLL; i++)
 			s->c[i].st = C_PARKED;
+		astx_no_key(s->tx);	/* our own changes wait */
 		return;
 	}
 	if (rc < 0)
@@ -479,6 +492,25 @@ take_coll(struct wa_appsync *s, const struct wa_node *k, size_t *cap)
 	add_item(s, cap, I_END, (enum wa_as_coll)c, NULL, 0);
 }
 
+/* The answer n to our own patch (proto/appsync-send.c): true when it is
+ * all taken; false after a 409, whose patches are taken as any answer's
+ * (and the collection fetched again before the patch is built anew). */
+static bool
+own_answer(struct wa_appsync *s, const struct wa_node *n)
+{
+	enum wa_as_coll	 c = (enum wa_as_coll)s->tx_coll;
+	int		 rc;
+
+	s->tx_coll = -1;
+	if ((rc = astx_answer(s->tx, n)) == ASTX_CONFLICT)
+		return false;
+	s->c[c].st = s->c[c].again ? C_WANT : C_IDLE;
+	s->state = M_IDLE;
+	if (rc < 0)
+		store_failed(s, rc);
+	return true;
+}
+
 static void
 on_sync_answer(struct wa_appsync *s, const struct wa_node *n)
 {
@@ -486,6 +518,8 @@ on_sync_answer(struct wa_appsync *s, const struct wa_node *n)
 	size_t			 i, nk, cap = 0;
 
 	s->iq[0] = '\0';
+	if (s->tx_coll >= 0 && own_answer(s, n))
+		return;
 	sync = wa_node_child(n, "sync");
 	if (!wa_node_str_is(n, "type", "result") || sync == NULL) {
 		log_warn("app state: the sync iq failed (%.*s): again later",
@@ -1011,6 +1045,26 @@ answer_done(struct wa_appsync *s)
 	}
 }
 
+/* Nothing to fetch: our own oldest mutation of an up-to-date collection
+ * (proto/appsync-send.c), if any. */
+static void
+send_own(struct wa_appsync *s)
+{
+	unsigned	 idle = 0;
+	int		 i, c;
+
+	for (i = 0; i < WA_AS_NCOLL; i++)
+		if (s->c[i].st == C_IDLE)
+			idle |= 1u << i;
+	if (s->tx == NULL || idle == 0 || (c = astx_send(s->tx, idle,
+	    s->iq)) < 0)
+		return;
+	s->c[c].st = C_ASKED;
+	s->c[c].again = s->c[c].stop = s->c[c].more = false;
+	s->tx_coll = c;
+	s->state = M_SYNC;
+}
+
 static void
 run_once(struct wa_appsync *s)
 {
@@ -1024,8 +1078,8 @@ run_once(struct wa_appsync *s)
 			break;
 	if (s->state == M_TAKE && (s->next >= s->n || s->held))
 		answer_done(s);
-	if (s->state == M_IDLE && !s->held)
-		(void)send_sync(s);
+	if (s->state == M_IDLE && !s->held && !send_sync(s))
+		send_own(s);
 }
 
 /* A loop, not a recursion, over what callbacks start. */
@@ -1042,6 +1096,24 @@ run(struct wa_appsync *s)
 		run_once(s);
 	} while (s->rerun);
 	s->running = false;
+}
+
+bool
+wa_appsync_outbox(struct wa_appsync *s)
+{
+	int	 rc;
+
+	astx_queued(s->tx);
+	if (!s->online || s->tx == NULL)
+		return false;
+	if ((rc = s->st->key_any(s->st->arg)) == 0) {
+		astx_no_key(s->tx);
+		return true;
+	}
+	if (rc < 0)
+		log_warn("app-state keys: %s", wc_strerror(rc));
+	run(s);
+	return true;
 }
 
 /* --- stanzas --- */

@@ -52,6 +52,8 @@ struct wa_node;
 					 * row, per collection */
 #define WA_APPSYNC_KEY_REQUEST_MS (24 * 3600 * 1000LL) /* 2.3, [WM] */
 #define WA_APPSYNC_KEYS_ASKED	32	/* key ids remembered as asked */
+#define WA_APPSYNC_SEND_ATTEMPTS 3	/* sends of one mutation of ours per
+					 * connection, 409s included (2.7) */
 
 /* One verified patch or snapshot of a collection, to commit whole. */
 struct wa_appsync_commit {
@@ -92,6 +94,22 @@ struct wa_appsync_store_ops {
 	 * stored version is not c->base_version (nothing written); or < 0
 	 * (nothing written). */
 	int	(*commit)(void *arg, const struct wa_appsync_commit *c);
+	/*
+	 * Our own mutations (2.7; optional: without all three nothing is
+	 * sent).  pending_next: the oldest queued mutation of collection
+	 * name: 1 with its outbox id in *id and its SyncActionData bytes
+	 * (wa_as_action_encode()) in *data[0..*len) (malloc'd, the
+	 * caller's to free()), 0 none, or < 0.  pending_done: mutation id
+	 * is done (accepted and committed) or given up: removed; 0 or < 0.
+	 * key_newest: the key to send with (the newest, 2.3): 1 with its id
+	 * in id[WA_AS_KEY_ID_MAX], *id_len and keyData in
+	 * data[WA_ASKEY_DATA_MAX], *data_len; 0 none, or < 0.
+	 */
+	int	(*pending_next)(void *arg, const char *name, int64_t *id,
+		    uint8_t **data, size_t *len);
+	int	(*pending_done)(void *arg, int64_t id);
+	int	(*key_newest)(void *arg, uint8_t *id, size_t *id_len,
+		    uint8_t *data, size_t *data_len);
 	void	*arg;
 };
 
@@ -106,6 +124,9 @@ struct wa_appsync_host {
 	int	(*send_peer)(void *arg, const uint8_t *msg, size_t len);
 	/* Wall clock, ms since the epoch. */
 	int64_t	(*now_ms)(void *arg);
+	/* len random bytes into p (the IVs of our own mutations): 0 or
+	 * < 0.  Optional: NULL sends nothing of ours. */
+	int	(*rng)(void *arg, uint8_t *p, size_t len);
 	/* The HTTP GET and its cancel: NULL for wa_http_get() and
 	 * wa_http_get_cancel() (tests give their own). */
 	int	(*http_get)(struct uv_loop_s *loop, const struct wa_http_req *r,
@@ -126,6 +147,17 @@ enum wa_appsync_ev_kind {
 				 * -EIO: nothing more is synced until the
 				 * next wa_appsync_online(); once per
 				 * connection */
+	/* Our own mutations (2.7), each with its action: */
+	WA_APPSYNC_EV_SENDING,	/* its patch went to the server */
+	WA_APPSYNC_EV_SENT,	/* accepted and committed (a CHANGED with
+				 * chats came just before) */
+	WA_APPSYNC_EV_SEND_FAILED, /* not taken: err > 0 the server's code
+				 * (409 after WA_APPSYNC_SEND_ATTEMPTS
+				 * conflicts), < 0 a local error (the
+				 * send, the key, the encoding); it stays
+				 * in the outbox for the next login */
+	WA_APPSYNC_EV_NO_KEY,	/* mutations wait, and no app-state key is
+				 * stored yet (app state not synced) */
 };
 
 struct wa_appsync_ev {
@@ -135,7 +167,10 @@ struct wa_appsync_ev {
 					 * of each collection committed */
 	bool		 names;		/* CHANGED: contact or push names */
 	bool		 chats;		/* CHANGED: chat flags or messages */
-	int		 err;		/* STORE_FAILED */
+	int		 err;		/* STORE_FAILED, SEND_FAILED */
+	/* SENDING, SENT, SEND_FAILED: the action (borrowed for the call;
+	 * kind and flag say what it does); NULL otherwise. */
+	const struct wa_as_action *action;
 };
 
 typedef void	(*wa_appsync_event_fn)(void *arg, const struct wa_appsync_ev *e);
@@ -166,6 +201,15 @@ void		wa_appsync_offline(struct wa_appsync *s);
 /* App-state keys were stored (a key share from our phone): fetch every
  * collection never synced and those parked on a missing key. */
 void		wa_appsync_keys(struct wa_appsync *s);
+
+/*
+ * A mutation of ours was queued in the outbox (store ops pending_next):
+ * sent when online and its collection is up to date, one at a time per
+ * collection, oldest first; without a key, WA_APPSYNC_EV_NO_KEY.
+ * Returns true when online (it goes now, or once the collection is
+ * fetched), false when it waits for wa_appsync_online().
+ */
+bool		wa_appsync_outbox(struct wa_appsync *s);
 
 /*
  * A stanza: <notification type="server_sync"> (each named collection is

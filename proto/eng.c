@@ -100,6 +100,7 @@ as_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	e->as_host.iq_id = dm_iq_id;
 	e->as_host.send_peer = as_send_peer;
 	e->as_host.now_ms = dm_now;
+	e->as_host.rng = dm_rng;
 	e->as_host.loop = e->loop;
 	e->as_host.ca_file = e->ca_file;
 	e->as_host.arg = e;
@@ -146,6 +147,12 @@ struct wa_dm *
 wa_eng_dm(struct wa_eng *e)
 {
 	return e->dm;
+}
+
+struct wa_appsync *
+wa_eng_appsync(struct wa_eng *e)
+{
+	return e->as;
 }
 
 /*

@@ -304,6 +304,13 @@ MUST_CHECK int	wa_eng_start(struct wa_eng *e);
 struct wa_dm	*wa_eng_dm(struct wa_eng *e);
 
 /*
+ * App state sync (proto/appsync.h), to hand it our own mutations
+ * (wa_appsync_outbox()), or NULL when the engine was made without its
+ * store.  Borrowed: valid until wa_eng_free().  Engine thread.
+ */
+struct wa_appsync *wa_eng_appsync(struct wa_eng *e);
+
+/*
  * Pair by phone-number code (6.7) with pn (digits, country code first, an
  * optional leading '+'; 5 to 20 digits) instead of QR codes: on the
  * current registration connection once it has its refs, or on the next

@@ -264,6 +264,60 @@ commit(void *arg, const struct wa_appsync_commit *c)
 	return rc;
 }
 
+/* The outbox (store_as_pending_*): the oldest queued of collection name. */
+static int
+pending_next(void *arg, const char *name, int64_t *id, uint8_t **data,
+    size_t *len)
+{
+	struct store_as_pending	*l = NULL;
+	size_t			 n = 0;
+	int			 rc;
+
+	if ((rc = store_as_pending_list(arg, name, STORE_AS_QUEUED, 1, &l,
+	    &n)) < 0)
+		return rc;
+	if (n == 0) {
+		store_as_pending_free(l, n);
+		return 0;
+	}
+	*id = l[0].id;
+	*data = xmalloc(l[0].action_len > 0 ? l[0].action_len : 1);
+	memcpy(*data, l[0].action, l[0].action_len);
+	*len = l[0].action_len;
+	store_as_pending_free(l, n);
+	return 1;
+}
+
+static int
+pending_done(void *arg, int64_t id)
+{
+	int	 rc = store_as_pending_remove(arg, id);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
+key_newest(void *arg, uint8_t *id, size_t *id_len, uint8_t *data,
+    size_t *data_len)
+{
+	struct store_as_key	 k;
+	int			 rc;
+
+	if ((rc = store_as_key_newest(arg, &k)) == 1) {
+		if (k.data_len > WA_ASKEY_DATA_MAX || k.id_len >
+		    WA_AS_KEY_ID_MAX)
+			rc = 0;		/* not a key we can use */
+		else {
+			memcpy(id, k.id, k.id_len);
+			*id_len = k.id_len;
+			memcpy(data, k.data, k.data_len);
+			*data_len = k.data_len;
+		}
+	}
+	wa_crypto_wipe(&k, sizeof(k));
+	return rc;
+}
+
 void
 app_as_ops(struct store *s, struct wa_appsync_store_ops *ops)
 {
@@ -274,5 +328,8 @@ app_as_ops(struct store *s, struct wa_appsync_store_ops *ops)
 	ops->state_reset = state_reset;
 	ops->mac_get = mac_get;
 	ops->commit = commit;
+	ops->pending_next = pending_next;
+	ops->pending_done = pending_done;
+	ops->key_newest = key_newest;
 	ops->arg = s;
 }

@@ -458,6 +458,7 @@ static const struct {
 	[CMD_RECONNECT] =	{ NULL, reconnect },
 	[CMD_DRAFT] =		{ NULL, draft },
 	[CMD_PEEK] =		{ NULL, peek },
+	[CMD_CHAT_ACT] =	{ NULL, app_chat_act },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

@@ -228,6 +228,12 @@ on_appsync_event(void *arg, const struct wa_appsync_ev *e)
 		return;
 	case WA_APPSYNC_EV_CHANGED:
 		break;
+	case WA_APPSYNC_EV_SENDING:
+	case WA_APPSYNC_EV_SENT:
+	case WA_APPSYNC_EV_SEND_FAILED:
+	case WA_APPSYNC_EV_NO_KEY:
+		app_chat_act_event(a, e);	/* our own changes */
+		return;
 	}
 	ev = ev_new(EV_APP_STATE);
 	ev->u.app_state.actions = e->actions;

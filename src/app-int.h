@@ -17,13 +17,18 @@
  *			probe write commits
  *	src/app-spool.c	the engine thread: messages handed over by
  *			wachat send (src/app-spool.h)
+ *	src/app-chatact.c the engine thread: the user's mute, pin,
+ *			archive, ... queued as app state of ours
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
- *	app-cmd.o  -> app-disk.o, app-eng.o, app-read.o, app-send.o, evq.o
- *	app-eng.o  -> app-db.o, app-disk.o, app-read.o, app-send.o,
+ *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-read.o,
+ *		      app-send.o, evq.o
+ *	app-chatact.o -> app-send.o
+ *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-read.o,
+ *		      app-send.o,
  *		      app-spool.o, evq.o
  *	app-spool.o -> app-db.o, app-disk.o
  *	app-db.o   -> app-send.o
@@ -138,6 +143,24 @@ struct app {
 	bool			 spool_on;	/* spool_timer made */
 	bool			 spool_ev_on;	/* spool_ev made */
 };
+
+/* ---- src/app-chatact.c: the engine thread ---- */
+
+struct wa_as_action;
+struct wa_appsync_ev;
+
+/* CMD_CHAT_ACT: the change encoded and kept in the store's outbox, then
+ * handed to app state sync (sent when online; EV_APP_STATE QUEUED when
+ * not).  A store failure is said as EV_ERROR. */
+void	app_chat_act(struct app *a, const struct cmd *c);
+
+/* App state sync's events about our own changes (SENDING, SENT,
+ * SEND_FAILED, NO_KEY) as EV_APP_STATE steps; the others are not its. */
+void	app_chat_act_event(struct app *a, const struct wa_appsync_ev *e);
+
+/* What action x (a mute, pin, ... of ours) is, for the screen; NONE for
+ * NULL or a kind wachat does not send. */
+enum ev_chat_act app_chat_act_of(const struct wa_as_action *x);
 
 /* ---- src/app-eng.c: the engine thread ---- */
 

@@ -241,6 +241,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	    xstrdup("");
 	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
 	ec->peek = sc->peek;
+	ec->marked_unread = sc->marked_unread;
 }
 
 /* The people who have no chat yet into ev's EV_CHATS (none on an error:
@@ -370,6 +371,7 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->state = state_of(m->state);
 	em->edited_ms = m->edited_ms;
 	em->deleted = m->deleted;
+	em->starred = m->starred;
 	tally(a, m->reactions, m->nreactions, &em->reactions,
 	    &em->nreactions);
 	if (m->kind == STORE_MSG_MEDIA && store_media_get(a->store, m->chat,

@@ -18,15 +18,15 @@
 
 #define PEOPLE_MAX	20	/* listed when a name names several */
 
-/* value as said on stderr: inert, cut. */
+/* before, value (inert, cut) and after on stderr. */
 static void
-say(const char *fmt, const char *value)
+say(const char *before, const char *value, const char *after)
 {
 	struct buf	 b = BUF_INIT;
 
 	cli_put_text(&b, value, strnlen(value, 200));
 	buf_push(&b, '\0');
-	fprintf(stderr, fmt, (char *)b.p);
+	fprintf(stderr, "%s%s%s", before, (char *)b.p, after);
 	buf_release(&b);
 }
 
@@ -124,8 +124,8 @@ cli_query_parse(const char *q, struct cli_query *out)
 		else if (k <= 2)
 			memcpy(out->in, v, sizeof(v));
 		else if (!filter_date(v, &ms)) {
-			say("wachat search: '%s' is not a date (YYYY-MM-DD, "
-			    "YYYY-MM, YYYY or ISO 8601)\n", v);
+			say("wachat search: '", v, "' is not a date (YYYY-MM-DD, "
+			    "YYYY-MM, YYYY or ISO 8601)\n");
 			return false;
 		} else if (k == 3)
 			out->since_ms = ms;
@@ -163,17 +163,17 @@ cli_find_person(struct store *s, const char *who,
 		return CLI_OK;
 	}
 	if (n == 0) {
-		say("wachat: nobody named '%s'\n", who);
+		say("wachat: nobody named '", who, "'\n");
 		return CLI_NOT_FOUND;
 	}
-	say("wachat: '%s' names several people; name one by its number or "
-	    "JID:\n", who);
+	say("wachat: '", who, "' names several people; name one by its "
+	    "number or JID:\n");
 	for (i = 0; i < n && i < PEOPLE_MAX; i++) {
 		memset(&k, 0, sizeof(k));
 		if (store_contact_get(s, found[i], &k) < 0)
 			k.name[0] = k.push_name[0] = '\0';
-		say("  %s", k.name[0] != '\0' ? k.name : k.push_name);
-		say("  %s\n", found[i]);
+		say("  ", k.name[0] != '\0' ? k.name : k.push_name, "");
+		say("  ", found[i], "\n");
 	}
 	return CLI_AMBIGUOUS;
 }

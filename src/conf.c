@@ -39,7 +39,8 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"react", "retry", "delete", "cancel", "help", "group-info",
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
-	"archived",
+	"archived", "mute", "pin", "archive", "mark-unread", "star",
+	"delete-chat", "clear-chat",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

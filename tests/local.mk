@@ -126,3 +126,4 @@ include tests/sim-appstate.mk
 include tests/sim-media.mk
 include tests/appsync18.mk
 include tests/thumbs19.mk
+include tests/asmut18.mk

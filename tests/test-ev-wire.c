@@ -444,8 +444,8 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	buf_release(&b);
 }
 
-/* Version 12: a row's media in EV_PAGE and EV_MESSAGE, last_media in
- * EV_CHATS; a version-11 frame is refused. */
+/* Version 13: a row's media in EV_PAGE and EV_MESSAGE, last_media in
+ * EV_CHATS; a version-12 frame is refused. */
 static void
 test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
     void **state)
@@ -456,7 +456,7 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	size_t		 used;
 
 	(void)state;
-	assert_true(EV_WIRE_VERSION >= 12);
+	assert_true(EV_WIRE_VERSION >= 13);
 	ev->u.page.msgs = xcalloc(1, sizeof(*ev->u.page.msgs));
 	ev->u.page.nmsgs = 1;
 	md = &ev->u.page.msgs[0].media;
@@ -478,7 +478,7 @@ test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
 	assert_int_equal(md->dl_state, EV_DL_DONE);
 	assert_string_equal(md->path, "/tmp/report.pdf");
 	ev_free(got);
-	b.p[4] = 11;
+	b.p[4] = 12;
 	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
 	ev_free(ev);
 	b.len = 0;
@@ -867,6 +867,82 @@ test_ev_wire_decode__gives_back_what_changed__of_ev_app_state(void **state)
 	buf_release(&b);
 }
 
+/* CMD_CHAT_ACT, EV_APP_STATE's step, act and err, EV_PAGE's starred and
+ * EV_CHATS' marked_unread (version 12); a version-11 peer is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_CHAT_ACT,
+			    "120363000000001@g.us"), *cgot;
+	struct ev	*ev = ev_new(EV_APP_STATE), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 12);
+	assert_string_equal(cmd_kind_name(CMD_CHAT_ACT), "CMD_CHAT_ACT");
+	c->u.chat_act.act = EV_ACT_STAR;
+	c->u.chat_act.mute_until = -1;
+	ev_set(&c->u.chat_act.id, "3EB0AA");
+	c->u.chat_act.from_me = true;
+	ev_set(&c->u.chat_act.sender, "15550000003@s.whatsapp.net");
+	c->u.chat_act.last_ms = 1700000000123LL;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(used, b.len);
+	assert_int_equal(cgot->kind, CMD_CHAT_ACT);
+	assert_string_equal(cgot->u.chat_act.chat, "120363000000001@g.us");
+	assert_int_equal(cgot->u.chat_act.act, EV_ACT_STAR);
+	assert_true(cgot->u.chat_act.mute_until == -1);
+	assert_string_equal(cgot->u.chat_act.id, "3EB0AA");
+	assert_true(cgot->u.chat_act.from_me);
+	assert_string_equal(cgot->u.chat_act.sender,
+	    "15550000003@s.whatsapp.net");
+	assert_true(cgot->u.chat_act.last_ms == 1700000000123LL);
+	cmd_free(cgot);
+	b.p[4] = 11;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.app_state.step = EV_AS_FAILED;
+	ev->u.app_state.act = EV_ACT_CLEAR_CHAT;
+	ev->u.app_state.err = 409;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.app_state.step, EV_AS_FAILED);
+	assert_int_equal(got->u.app_state.act, EV_ACT_CLEAR_CHAT);
+	assert_int_equal(got->u.app_state.err, 409);
+	ev_free(got);
+	/* an act beyond the last is not sent */
+	b.len = 0;
+	ev->u.app_state.act = (enum ev_chat_act)(EV_ACT_MAX + 1);
+	assert_int_not_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(b.len, 0);
+	ev_free(ev);
+	b.len = 0;
+	ev = ev_new(EV_PAGE);
+	ev->u.page.msgs = xcalloc(1, sizeof(*ev->u.page.msgs));
+	ev->u.page.nmsgs = 1;
+	ev->u.page.msgs[0].starred = true;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_true(got->u.page.msgs[0].starred);
+	ev_free(got);
+	ev_free(ev);
+	b.len = 0;
+	ev = ev_new(EV_CHATS);
+	ev->u.chats.chats = xcalloc(1, sizeof(*ev->u.chats.chats));
+	ev->u.chats.nchats = 1;
+	ev->u.chats.chats[0].marked_unread = true;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_true(got->u.chats.chats[0].marked_unread);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -887,6 +963,7 @@ main(void)
 		cmocka_unit_test(test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_what_changed__of_ev_app_state),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

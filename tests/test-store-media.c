@@ -39,11 +39,11 @@ doc(void)
 	memset(enc, 9, sizeof(enc));
 	memset(thumb, 0xd8, sizeof(thumb));
 	m.type = STORE_MEDIA_DOCUMENT;
-	m.mimetype = "application/pdf";
+	m.mimetype = (char *)"application/pdf";
 	m.size = 2500000;
 	m.pages = 12;
-	m.caption = "for Monday";
-	m.file_name = "report.pdf";
+	m.caption = (char *)"for Monday";
+	m.file_name = (char *)"report.pdf";
 	m.thumb = thumb;
 	m.thumb_len = sizeof(thumb);
 	m.media_key = key;
@@ -52,8 +52,8 @@ doc(void)
 	m.file_sha256_len = 32;
 	m.file_enc_sha256 = enc;
 	m.file_enc_sha256_len = 32;
-	m.direct_path = "/v/t62/x.enc?ccb=11-4";
-	m.url = "https://mmg.whatsapp.net/v/t62/x.enc";
+	m.direct_path = (char *)"/v/t62/x.enc?ccb=11-4";
+	m.url = (char *)"https://mmg.whatsapp.net/v/t62/x.enc";
 	m.key_ts = 1733000000;
 	return m;
 }
@@ -120,7 +120,7 @@ test_store_media__put_with_the_row_and_read_back(void **state)
 	assert_int_equal(l.chats[0].last_media, STORE_MEDIA_DOCUMENT);
 	store_chat_list_free(&l);
 	/* a duplicate changes nothing */
-	m.caption = "other";
+	m.caption = (char *)"other";
 	assert_int_equal(store_msg_insert_incoming(s, &n, NULL), 1);
 	assert_int_equal(store_media_get(s, BOB, false, "D1", &got), 1);
 	assert_string_equal(got.caption, "for Monday");

@@ -1293,7 +1293,7 @@ test_wa_as_snapshot_and_blobref_parse__read__their_fields(void **state)
 	br.has_mediakey = true;
 	br.mediakey.data = mk;
 	br.mediakey.len = 32;
-	br.directpath = "/v/t62.1-24/x.enc";
+	br.directpath = (char *)"/v/t62.1-24/x.enc";
 	br.has_filesizebytes = true;
 	br.filesizebytes = 4242;
 	len = protobuf_c_message_pack(&br.base, out);
@@ -1306,6 +1306,73 @@ test_wa_as_snapshot_and_blobref_parse__read__their_fields(void **state)
 	assert_null(b.sha256);
 	assert_int_equal(wa_as_blobref_parse(&a, out, len - 1, &b), WC_ETRUNC);
 	arena_release(&a);
+}
+
+/* Our outbox keeps wa_as_action_encode()'s bytes: decoded, they give the
+ * action back (a group star with its participant, a mute for good, a
+ * mark unread with its range); garbage and an index-less value fail. */
+static void
+test_wa_as_action_decode__gives_back__what_encode_wrote(void **state)
+{
+	struct wa_as_action	 a, got;
+	struct arena		 ar;
+	struct buf		 b = BUF_INIT;
+	char			*json = NULL;
+	static const uint8_t	 junk[] = { 0x0a, 0x05, 'x' };
+	static const uint8_t	 noindex[] = { 0x20, 0x02 };
+
+	(void)state;
+	arena_init(&ar, 1024);
+	memset(&a, 0, sizeof(a));
+	a.kind = WA_AS_ACT_STAR;
+	a.chat = "120363000000001@g.us";
+	a.msg_id = "3EB0AA";
+	a.participant = "15550000003@s.whatsapp.net";
+	a.flag = true;
+	assert_int_equal(wa_as_action_encode(&a, 1700000000123LL, &b, &json),
+	    0);
+	assert_int_equal(wa_as_action_decode(&ar, b.p, b.len, &got), 0);
+	assert_int_equal(got.kind, WA_AS_ACT_STAR);
+	assert_int_equal(got.version, 2);
+	assert_true(got.ts_ms == 1700000000123LL);
+	assert_string_equal(got.chat, "120363000000001@g.us");
+	assert_string_equal(got.msg_id, "3EB0AA");
+	assert_false(got.from_me);
+	assert_string_equal(got.participant, "15550000003@s.whatsapp.net");
+	assert_true(got.flag);
+	free(json);
+	json = NULL;
+	b.len = 0;
+	memset(&a, 0, sizeof(a));
+	a.kind = WA_AS_ACT_MUTE;
+	a.chat = "15550000002@s.whatsapp.net";
+	a.flag = true;
+	a.mute_end_ms = -1;
+	assert_int_equal(wa_as_action_encode(&a, 5, &b, &json), 0);
+	assert_int_equal(wa_as_action_decode(&ar, b.p, b.len, &got), 0);
+	assert_int_equal(got.kind, WA_AS_ACT_MUTE);
+	assert_true(got.flag);
+	assert_true(got.mute_end_ms == -1);
+	assert_int_equal(wa_as_action_coll(got.kind), WA_AS_REGULAR_HIGH);
+	free(json);
+	json = NULL;
+	b.len = 0;
+	a.kind = WA_AS_ACT_MARK_READ;
+	a.flag = false;
+	a.range_last_s = 1700000000;
+	assert_int_equal(wa_as_action_encode(&a, 5, &b, &json), 0);
+	assert_int_equal(wa_as_action_decode(&ar, b.p, b.len, &got), 0);
+	assert_int_equal(got.kind, WA_AS_ACT_MARK_READ);
+	assert_false(got.flag);
+	assert_true(got.range_last_s == 1700000000);
+	free(json);
+	assert_int_not_equal(wa_as_action_decode(&ar, junk, sizeof(junk),
+	    &got), 0);
+	assert_int_equal(wa_as_action_decode(&ar, noindex, sizeof(noindex),
+	    &got), WC_EPROTO);
+	assert_int_equal(wa_as_action_decode(NULL, b.p, b.len, &got), -EINVAL);
+	buf_release(&b);
+	arena_release(&ar);
 }
 
 static void
@@ -1384,6 +1451,7 @@ main(void)
 		cmocka_unit_test(test_wa_as_patch_parse__refuses__short_records_and_lone_macs),
 		cmocka_unit_test(test_wa_as_snapshot_and_blobref_parse__read__their_fields),
 		cmocka_unit_test(test_wa_as_action_encode__refuses__what_it_cannot_send),
+		cmocka_unit_test(test_wa_as_action_decode__gives_back__what_encode_wrote),
 	};
 
 	if (wa_crypto_init() != 0)

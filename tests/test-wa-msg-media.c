@@ -65,9 +65,9 @@ test_image__caption_size_dims_thumb_and_download_fields(void **state)
 	memset(key, 7, sizeof(key));
 	memset(sha, 8, sizeof(sha));
 	memset(enc, 9, sizeof(enc));
-	im.url = "https://mmg.whatsapp.net/o1/v/t62/x.enc";
-	im.mimetype = "image/jpeg";
-	im.caption = "the beach";
+	im.url = (char *)"https://mmg.whatsapp.net/o1/v/t62/x.enc";
+	im.mimetype = (char *)"image/jpeg";
+	im.caption = (char *)"the beach";
 	im.has_filelength = 1;
 	im.filelength = 123456;
 	im.has_width = im.has_height = 1;
@@ -77,7 +77,7 @@ test_image__caption_size_dims_thumb_and_download_fields(void **state)
 	im.mediakey = bin(key, 32);
 	im.filesha256 = bin(sha, 32);
 	im.fileencsha256 = bin(enc, 32);
-	im.directpath = "/o1/v/t62/x.enc?ccb=11-4";
+	im.directpath = (char *)"/o1/v/t62/x.enc?ccb=11-4";
 	im.has_mediakeytimestamp = 1;
 	im.mediakeytimestamp = 1733000000;
 	im.has_jpegthumbnail = 1;
@@ -122,7 +122,7 @@ test_video__gif_and_round_note_apart(void **state)
 	v.has_width = v.has_height = 1;
 	v.width = 640;
 	v.height = 360;
-	v.caption = "clip";
+	v.caption = (char *)"clip";
 	m.videomessage = &v;
 	parse(&m, &c);
 	assert_int_equal(c.media->type, WA_MEDIA_VIDEO);
@@ -159,7 +159,7 @@ test_audio__voice_note_with_waveform_and_audio(void **state)
 	(void)state;
 	memset(wave, 50, sizeof(wave));
 	memset(big, 1, sizeof(big));
-	a.mimetype = "audio/ogg; codecs=opus";
+	a.mimetype = (char *)"audio/ogg; codecs=opus";
 	a.has_seconds = a.has_ptt = a.has_waveform = 1;
 	a.seconds = 12;
 	a.ptt = 1;
@@ -196,13 +196,13 @@ test_document__name_pages_and_caption_wrapper(void **state)
 
 	(void)state;
 	memset(shortkey, 1, sizeof(shortkey));
-	d.filename = "report.pdf";
-	d.title = "Report";
-	d.mimetype = "application/pdf";
+	d.filename = (char *)"report.pdf";
+	d.title = (char *)"Report";
+	d.mimetype = (char *)"application/pdf";
 	d.has_pagecount = d.has_filelength = 1;
 	d.pagecount = 12;
 	d.filelength = 2500000;
-	d.caption = "for Monday";
+	d.caption = (char *)"for Monday";
 	d.has_mediakey = 1;
 	d.mediakey = bin(shortkey, sizeof(shortkey)); /* not 32: dropped */
 	inner.documentmessage = &d;
@@ -239,7 +239,7 @@ test_sticker__static_animated_and_ephemeral(void **state)
 	struct wa_msg_content		 c;
 
 	(void)state;
-	st.mimetype = "image/webp";
+	st.mimetype = (char *)"image/webp";
 	st.has_width = st.has_height = st.has_filelength = 1;
 	st.width = st.height = 512;
 	st.filelength = 20480;
@@ -276,9 +276,9 @@ test_media_reply__quotes_like_text(void **state)
 	struct wa_msg_content		 c;
 
 	(void)state;
-	q.conversation = "where are you?";
-	ci.stanzaid = "3EB0AAAA";
-	ci.participant = "15551234567@s.whatsapp.net";
+	q.conversation = (char *)"where are you?";
+	ci.stanzaid = (char *)"3EB0AAAA";
+	ci.participant = (char *)"15551234567@s.whatsapp.net";
 	ci.quotedmessage = &q;
 	im.contextinfo = &ci;
 	m.imagemessage = &im;

@@ -22,6 +22,8 @@
 #define MARK_MUTED	"\xf0\x9f\x94\x87"	/* 🔇 */
 #define MARK_PINNED_ASCII "^"
 #define MARK_MUTED_ASCII "~"
+#define MARK_UNREAD	"\xe2\x97\x8f"		/* ● marked unread */
+#define MARK_UNREAD_ASCII "*"
 
 /* Muted at now: for ever (-1), or until a time still to come. */
 static bool
@@ -173,6 +175,7 @@ chat_from(struct ui_chat *ch, const struct ev_chat *e,
 	ch->muted = e->muted_until != 0 ? muted_at(e->muted_until, now) :
 	    e->muted;
 	ch->archived = e->archived;
+	ch->marked_unread = e->marked_unread;
 	ch->peek = e->peek >= 0 && e->peek <= 2 ? e->peek : 0;
 	ch->pinned = e->pinned;
 	ch->last_from_me = e->last_from_me;
@@ -533,6 +536,21 @@ put(int y, int x, const char *s, int cols)
 	return cols > 0 ? ui_text_draw(y, x, s, strlen(s), cols) : 0;
 }
 
+/* What chat ch's second row ends with, into num[size]: its unread
+ * count, the marked-unread mark, our last message's tick, or nothing. */
+static void
+count_text(const struct ui_chat *ch, bool ascii, char *num, size_t size)
+{
+	num[0] = '\0';
+	if (ch->unread > 0)
+		snprintf(num, size, " %d", ch->unread);
+	else if (ch->marked_unread)
+		snprintf(num, size, " %s", ascii ? MARK_UNREAD_ASCII :
+		    MARK_UNREAD);
+	else if (ch->last_from_me && ch->draft == NULL)
+		snprintf(num, size, " %s", list_tick(ch->last_state));
+}
+
 /* Chat ch's two rows from (row, x), w columns: marks, name (bold when
  * unread) and when; the preview (dim when muted) and the unread count
  * (bold; dim and not bold when muted, so a terminal without dim still
@@ -558,18 +576,14 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms,
 		    MARK_MUTED, w - used);
 	if (used > 0)
 		used += put(row, x + used, " ", w - used);
-	if (ch->unread > 0 && !ch->muted)
+	if ((ch->unread > 0 || ch->marked_unread) && !ch->muted)
 		attron(A_BOLD);
 	used += put(row, x + used, ch->name, w - used - tw - 1);
-	if (ch->unread > 0 && !ch->muted)
+	if ((ch->unread > 0 || ch->marked_unread) && !ch->muted)
 		attroff(A_BOLD);
 	if (tw > 0 && tw < w)
 		(void)put(row, x + w - tw, when, tw);
-	num[0] = '\0';
-	if (ch->unread > 0)
-		snprintf(num, sizeof(num), " %d", ch->unread);
-	else if (ch->last_from_me && ch->draft == NULL)
-		snprintf(num, sizeof(num), " %s", list_tick(ch->last_state));
+	count_text(ch, ascii, num, sizeof(num));
 	nw = ui_text_width(num, strlen(num));
 	if (ch->draft != NULL) {
 		/* what is typed there unsent, marked */
@@ -589,7 +603,8 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms,
 			attroff(A_DIM);
 	}
 	if (nw > 0 && nw < w) {
-		attr_t	 a = ch->unread == 0 ? 0 : ch->muted ? A_DIM : A_BOLD;
+		attr_t	 a = ch->unread == 0 && !ch->marked_unread ? 0 :
+			    ch->muted ? A_DIM : A_BOLD;
 
 		if (a != 0)
 			attron(a);

@@ -39,6 +39,7 @@ struct ui_chat {
 	bool		 pinned;
 	int64_t		 muted_until;	/* ms; 0 not muted, -1 always */
 	bool		 archived;	/* in the archived folder */
+	bool		 marked_unread;	/* "mark as unread" (app state) */
 	int		 peek;		/* 0 as the peek setting, 1 on, 2 off
 					 * (ui_view_peeking()) */
 	bool		 last_from_me;

@@ -81,10 +81,19 @@ enum ui_key_action {
 				 * after a date typed */
 	UI_ACT_ARCHIVED,	/* archived: the archived chats' folder,
 				 * or back to the chat list */
+	/* The selected chat's app state (issue 18), synced to the phone. */
+	UI_ACT_MUTE,		/* mute: 8 hours, a week, always, or off */
+	UI_ACT_PIN,		/* pin: pin or unpin it */
+	UI_ACT_ARCHIVE,		/* archive: archive or unarchive it */
+	UI_ACT_MARK_UNREAD,	/* mark-unread: mark it unread, or read */
+	UI_ACT_STAR,		/* star: star or unstar the selected
+				 * message */
+	UI_ACT_DELETE_CHAT,	/* delete-chat: delete it (asks first) */
+	UI_ACT_CLEAR_CHAT,	/* clear-chat: clear its messages (asks) */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	31	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	38	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

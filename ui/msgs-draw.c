@@ -420,7 +420,7 @@ draw_head(struct ui_msgs *m, size_t i, const struct pen *p, int y,
 {
 	struct ui_msg	*g = &m->v[i];
 	struct buf	 who = BUF_INIT;
-	char		 when[32], head[64];
+	char		 when[32], head[128];
 	const char	*tick;
 	int		 used, tw, colour;
 	attr_t		 hl = A_BOLD;
@@ -434,8 +434,9 @@ draw_head(struct ui_msgs *m, size_t i, const struct pen *p, int y,
 	    p->w - 8);
 	attroff(hl);
 	buf_release(&who);
-	snprintf(head, sizeof(head), " %s%s", when, g->edited &&
-	    !g->deleted ? _(" (edited)") : "");
+	snprintf(head, sizeof(head), " %s%s%s", when, g->edited &&
+	    !g->deleted ? _(" (edited)") : "", g->starred && !g->deleted ?
+	    _(" (starred)") : "");
 	used += ui_text_draw(y, p->x + used, head, strlen(head), p->w - used);
 	tick = tick_text(g->tick);
 	tw = ui_text_width(tick, strlen(tick));

@@ -339,6 +339,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->notice = e->kind == EV_ROW_NOTICE;
 	g->edited = e->edited_ms != 0;
 	g->deleted = e->deleted;
+	g->starred = e->starred;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 }
 

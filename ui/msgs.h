@@ -77,6 +77,7 @@ struct ui_msg {
 					 * came */
 	size_t		 nreacts;
 	bool		 from_me, notice, edited, deleted;
+	bool		 starred;	/* app state's star */
 	enum ui_tick	 tick;
 	char		*media;		/* a media row: its lines before the
 					 * caption (ui/media.h), sanitised;

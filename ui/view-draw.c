@@ -110,9 +110,10 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    "stopped)") },
 	};
 	/* Two actions that go together, on one entry when both are bound:
-	 * "PgUp PgDn", "Home End", "Alt-m Alt-d", "Ctrl-l Alt-z" (so that
-	 * the page, with jump-date and archived, fits the 40 rows
-	 * tests/ui-de-tmux.sh gives it). */
+	 * "PgUp PgDn", "Home End", "Alt-m Alt-d", "Ctrl-l Alt-z", and the
+	 * app-state keys two by two (so that the page, with jump-date,
+	 * archived and the chat's mute, pin, archive, ... keys, fits the 40
+	 * rows tests/ui-de-tmux.sh gives it). */
 	static const struct {
 		int		 first, second;
 		const char	*what;
@@ -127,6 +128,20 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("new group, leave the group") },
 		{ UI_ACT_LIST, UI_ACT_ARCHIVED,
 		    N_("hide, show the list; archived chats") },
+		{ UI_ACT_PEEK, UI_ACT_JUMP_DATE,
+		    N_("peek (no read receipts); jump to a date") },
+		{ UI_ACT_SELECT_UP, UI_ACT_SELECT_DOWN,
+		    N_("select a message (input empty), a newer one") },
+		{ UI_ACT_REACT, UI_ACT_STAR,
+		    N_("react to, star the selected message") },
+		{ UI_ACT_FIND, UI_ACT_FIND_ALL,
+		    N_("search the open chat, all chats") },
+		{ UI_ACT_MUTE, UI_ACT_PIN,
+		    N_("mute or unmute, pin or unpin the chat") },
+		{ UI_ACT_ARCHIVE, UI_ACT_MARK_UNREAD,
+		    N_("archive the chat, mark it unread") },
+		{ UI_ACT_DELETE_CHAT, UI_ACT_CLEAR_CHAT,
+		    N_("delete, clear the chat (asks first)") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];

@@ -100,6 +100,9 @@ enum ui_view_prompt_kind {
 	PROMPT_LEAVE,		/* leave it?  y or n */
 	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
 	PROMPT_DATE,		/* a date to jump to in the open chat */
+	PROMPT_MUTE,		/* mute the selected chat: for how long */
+	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
+	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
 };
 
 /* The open chat's bar: what the events say of the contact. */
@@ -279,6 +282,12 @@ struct ui_view {
 	bool		 chats_asked;	/* CMD_LOAD_CHATS not yet answered */
 	int64_t		 chats_ms;	/* last CMD_LOAD_CHATS */
 	char		*note;		/* a passing line, sanitised */
+	char		*deleted;	/* the chat the delete key asked to
+					 * delete, closed when the server
+					 * takes it; or NULL */
+	char		*star_id;	/* the message a star key asked for
+					 * (ui/view-chatact.c), marked when
+					 * the server takes it; or NULL */
 	struct buf	 term_out;	/* for the terminal after the next
 					 * refresh (OSC 52), ui/term.h */
 	struct ui_term_links links;	/* the links the last draw drew */
@@ -388,6 +397,37 @@ void		 ui_view_notify_message(struct ui_view *v,
  * on a seen screen and not in a muted chat, waits likewise. */
 void		 ui_view_notify_reaction(struct ui_view *v,
 		    const struct ev_reaction *r, int64_t now);
+
+/* ---- ui/view-chatact.c: the chat's app-state keys ---- */
+
+/* The keys (chat_acts of ui/view-keys.c), on the selected chat: mute
+ * (PROMPT_MUTE asks how long), pin or unpin, archive or unarchive, mark
+ * read or unread (as it is now), star or unstar the selected message,
+ * delete or clear the chat (asked first).  Each pushes a CMD_CHAT_ACT;
+ * without a chat (or message) the note says so. */
+void		 ui_view_ca_mute(struct ui_view *v, int64_t now);
+void		 ui_view_ca_pin(struct ui_view *v, int64_t now);
+void		 ui_view_ca_archive(struct ui_view *v, int64_t now);
+void		 ui_view_ca_unread(struct ui_view *v, int64_t now);
+void		 ui_view_ca_star(struct ui_view *v, int64_t now);
+void		 ui_view_ca_delete(struct ui_view *v, int64_t now);
+void		 ui_view_ca_clear(struct ui_view *v, int64_t now);
+
+/* PROMPT_MUTE's keys: 1 8 hours, 2 a week, 3 always, 0 unmute (then it
+ * closes); every other key is taken and does nothing. */
+bool		 ui_view_ca_mute_key(struct ui_view *v, int k);
+/* y or n to PROMPT_DELETE_CHAT and PROMPT_CLEAR_CHAT. */
+void		 ui_view_ca_answer_delete(struct ui_view *v, bool yes);
+void		 ui_view_ca_answer_clear(struct ui_view *v, bool yes);
+/* The line over the input of those three prompts (into line[size], for
+ * cols columns), or NULL for another prompt. */
+const char	*ui_view_ca_words(struct ui_view *v, char *line, size_t size,
+		    int cols);
+
+/* EV_APP_STATE's step of a change of ours said in the note: "muting…"
+ * while the server has it, offline, not synced yet, not taken. */
+void		 ui_view_ca_event(struct ui_view *v,
+		    const struct ev_app_state *e);
 
 /* ---- ui/view-links.c ---- */
 

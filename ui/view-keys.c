@@ -203,6 +203,13 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_FIND] =		find,
 	[UI_ACT_FIND_ALL] =	find_all,
 	[UI_ACT_JUMP_DATE] =	ui_view_prompt_date,
+	[UI_ACT_MUTE] =		ui_view_ca_mute,
+	[UI_ACT_PIN] =		ui_view_ca_pin,
+	[UI_ACT_ARCHIVE] =	ui_view_ca_archive,
+	[UI_ACT_MARK_UNREAD] =	ui_view_ca_unread,
+	[UI_ACT_STAR] =		ui_view_ca_star,
+	[UI_ACT_DELETE_CHAT] =	ui_view_ca_delete,
+	[UI_ACT_CLEAR_CHAT] =	ui_view_ca_clear,
 };
 
 /* ---- the key page: its scroll keys (Up, Down, PgUp, PgDn as typed,

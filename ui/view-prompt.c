@@ -370,6 +370,9 @@ static const struct prompt_type {
 	[PROMPT_LEAVE] =	 { "", NULL, answer_leave, NULL },
 	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
 	[PROMPT_DATE] =		 { "> ", take_date, NULL, NULL },
+	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
+	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
+	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
 };
 
 static void
@@ -450,6 +453,10 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_DATE:
 		return _("Jump to a date: YYYY-MM-DD, today, yesterday or a "
 		    "weekday; Enter goes, Esc goes back");
+	case PROMPT_MUTE:
+	case PROMPT_DELETE_CHAT:
+	case PROMPT_CLEAR_CHAT:
+		return ui_view_ca_words(v, line, size, cols);
 	case PROMPT_NONE:
 		break;
 	}

@@ -66,6 +66,8 @@ ui_view_free(struct ui_view *v)
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
+	free(v->star_id);
+	free(v->deleted);
 	free(v->own_name);
 	ui_view_notify_release(v);
 	buf_release(&v->term_out);
@@ -354,6 +356,10 @@ on_history(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_app_state(struct ui_view *v, const struct ev *ev, int64_t now)
 {
+	if (ev->u.app_state.step != EV_AS_CHANGED) {
+		ui_view_ca_event(v, &ev->u.app_state);	/* a change of ours */
+		return;
+	}
 	if (ev->u.app_state.names || ev->u.app_state.chats)
 		chats_changed(v, now);
 }

@@ -343,13 +343,13 @@ cmd_encode(char **argv, int64_t now_ms)
 		putchar('\n');
 	}
 	while (n-- > 0) {
-		char	*f[] = { a[n].chat, a[n].msg_id, a[n].participant,
+		const char *f[] = { a[n].chat, a[n].msg_id, a[n].participant,
 		    a[n].full_name, a[n].first_name, a[n].lid, a[n].pn,
 		    a[n].push_name };
 		size_t	 i;
 
 		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			free(f[i]);
+			free((char *)f[i]);	/* this tool's strdup()s */
 	}
 	buf_release(&out);
 	arena_release(&ar);

@@ -237,6 +237,7 @@ as_conflict(struct sim *s, struct sim_account *a, enum wa_as_coll c)
 	struct wa_as_action	 x;
 	const char		*why;
 	char			 jid[SIM_PN_MAX + 32];
+	static char		 status_chat[] = "status@broadcast";
 
 	memset(&x, 0, sizeof(x));
 	snprintf(jid, sizeof(jid), "%s@s.whatsapp.net", a->pn);
@@ -252,11 +253,11 @@ as_conflict(struct sim *s, struct sim_account *a, enum wa_as_coll c)
 		break;
 	case WA_AS_REGULAR_HIGH:
 		x.kind = WA_AS_ACT_MUTE;
-		x.chat = "status@broadcast";
+		x.chat = status_chat;
 		break;
 	case WA_AS_REGULAR_LOW:
 		x.kind = WA_AS_ACT_PIN;
-		x.chat = "status@broadcast";
+		x.chat = status_chat;
 		break;
 	default:
 		return WC_ESTATE;
