@@ -117,7 +117,8 @@ LAYOUT(ev_media,
 	F_STR(struct ev_media, file_name),
 	F_STR(struct ev_media, caption),
 	F_ENUM(struct ev_media, dl_state, ev_dl_state, EV_DL_EXPIRED),
-	F_STR(struct ev_media, path));
+	F_STR(struct ev_media, path),
+	F_STR(struct ev_media, thumb));
 LAYOUT(ev_message,
 	F_STRUCT(struct ev_message, key, ev_key),
 	F_STR(struct ev_message, sender_name),

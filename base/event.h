@@ -123,6 +123,10 @@ struct ev_media {
 	char		*caption;
 	enum ev_dl_state dl_state;
 	char		*path;		/* the downloaded file; "" none */
+	char		*thumb;		/* the thumbnail's bytes (JPEG; a
+					 * sticker's WebP or PNG) in lowercase
+					 * hex (base/hex.h), "" none; at most
+					 * 2 * 64 KiB */
 };
 
 /*

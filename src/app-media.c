@@ -6,10 +6,12 @@
 #include "base/compat.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/app-media.h"
 #include "base/buf.h"
+#include "base/hex.h"
 #include "base/xmalloc.h"
 
 _Static_assert((int)WA_MEDIA_IMAGE == (int)STORE_MEDIA_IMAGE &&
@@ -78,6 +80,19 @@ app_media_text(const struct wa_msg_media *w)
 	return (char *)b.p;
 }
 
+/* The thumbnail p[0..len) as the event carries it: hex, "" none. */
+static void
+thumb_hex(const uint8_t *p, size_t len, char **slot)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (p != NULL && len > 0)
+		hex_append(&b, p, len);
+	buf_push(&b, '\0');
+	free(*slot);
+	*slot = (char *)b.p;
+}
+
 void
 app_media_ev_of_msg(const struct wa_msg_media *w, struct ev_media *em)
 {
@@ -94,6 +109,7 @@ app_media_ev_of_msg(const struct wa_msg_media *w, struct ev_media *em)
 	ev_set(&em->caption, w->caption != NULL ? w->caption : "");
 	em->dl_state = EV_DL_NONE;
 	ev_set(&em->path, "");
+	thumb_hex(w->thumb, w->thumb_len, &em->thumb);
 }
 
 void
@@ -113,4 +129,5 @@ app_media_ev_of_store(const struct store_media *m, struct ev_media *em)
 	ev_set(&em->caption, m->caption);
 	em->dl_state = (enum ev_dl_state)m->dl_state;
 	ev_set(&em->path, m->path);
+	thumb_hex(m->thumb, m->thumb_len, &em->thumb);
 }

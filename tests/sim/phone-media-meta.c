@@ -15,6 +15,8 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -77,6 +79,31 @@ num_field(struct buf *b, uint32_t field, struct json_object *in,
 		sim_pb_uint(b, field, (uint64_t)v);
 }
 
+#define THUMB_FILE_MAX	(64u << 10)	/* bytes of a thumbnail file */
+#define THUMB_FIELD	16		/* jpegThumbnail: image, video,
+					 * document */
+
+/* The JPEG file at path (NULL: none) as the message's jpegThumbnail, for
+ * the types that carry one; a file that cannot be read, or one over
+ * THUMB_FILE_MAX bytes, is left out. */
+static void
+thumbnail(const struct shape *sh, const char *path, struct buf *b)
+{
+	uint8_t	*p;
+	size_t	 n;
+	FILE	*f;
+
+	if (path == NULL || sh->msg_field == 8 || sh->msg_field == 26 ||
+	    (f = fopen(path, "rb")) == NULL)
+		return;
+	p = malloc(THUMB_FILE_MAX + 1);
+	n = p != NULL ? fread(p, 1, THUMB_FILE_MAX + 1, f) : 0;
+	fclose(f);
+	if (n > 0 && n <= THUMB_FILE_MAX)
+		sim_pb_ld(b, THUMB_FIELD, p, n);
+	free(p);
+}
+
 /* The media message body for request in, of shape sh, into b. */
 static void
 body(const struct shape *sh, struct json_object *in, struct buf *b)
@@ -110,6 +137,7 @@ body(const struct shape *sh, struct json_object *in, struct buf *b)
 		str_field(b, 8, sim_json_str(in, "file_name"));
 		num_field(b, 6, in, "pages");
 	}
+	thumbnail(sh, sim_json_str(in, "thumbnail"), b);
 	if (strcmp(sh->name, "ptt") == 0) {
 		memset(rnd, 40, 64);	/* a flat waveform, 64 blocks */
 		sim_pb_ld(b, 19, rnd, 64);
