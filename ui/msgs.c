@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hex.h"
 #include "base/i18n.h"
 #include "base/notice.h"
 #include "ui/msgs.h"
@@ -301,6 +302,34 @@ notice_line(enum ev_notice kind, uint32_t device, const char *name,
 	return ui_msgs_clean(words, false);
 }
 
+/* The thumbnail a media row's event carries in hex (base/event.h), or
+ * NULL: none, not hex, or over UI_THUMB_BYTES_MAX (ui_thumb_new()). */
+static struct ui_thumb *
+thumb_of(const struct ev_media *md)
+{
+	const char	*h = md->thumb;
+	size_t		 n = h != NULL ? strlen(h) : 0, i;
+	uint8_t		*p;
+	struct ui_thumb	*t;
+	int		 hi, lo;
+
+	if (md->type == EV_MEDIA_NONE || n == 0 || n % 2 != 0 ||
+	    n / 2 > UI_THUMB_BYTES_MAX)
+		return NULL;
+	p = xmalloc(n / 2);
+	for (i = 0; i < n / 2; i++) {
+		if ((hi = hex_digit(h[2 * i])) < 0 ||
+		    (lo = hex_digit(h[2 * i + 1])) < 0) {
+			free(p);
+			return NULL;
+		}
+		p[i] = (uint8_t)(hi << 4 | lo);
+	}
+	t = ui_thumb_new(p, n / 2);
+	free(p);
+	return t;
+}
+
 /* Fill g from a page row. */
 static void
 from_row(struct ui_msg *g, const struct ev_msg *e)
@@ -322,6 +351,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	else if (e->kind == EV_ROW_MEDIA && e->media.type != EV_MEDIA_NONE) {
 		g->media = ui_media_head(&e->media);
 		g->text = ui_media_text(&e->media, true);
+		g->thumb = thumb_of(&e->media);
 	}
 	else if (e->kind == EV_ROW_MEDIA) {	/* stored before migration 15 */
 		buf_append(&b, _("[media]"), strlen(_("[media]")));
@@ -642,6 +672,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	if (e->media.type != EV_MEDIA_NONE) {
 		g->media = ui_media_head(&e->media);
 		g->text = ui_media_text(&e->media, true);
+		g->thumb = thumb_of(&e->media);
 	} else if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
 		g->text = ui_msgs_clean(e->text, true);
