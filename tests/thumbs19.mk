@@ -16,3 +16,9 @@ TESTS += tests/test-ui-thumb
 # tests/thumbs19-cells.py reading capture-pane -e).
 TESTS += tests/thumbs19-tmux.sh
 EXTRA_DIST += tests/thumbs19-tmux.sh tests/thumbs19-cells.py
+# The images the terminal draws (thumbnail-protocol kitty, sixel) written
+# at the cell under the photo's line, deleted when the chat closes; none
+# with halfblocks (tests/thumbs19-pixels-tmux.sh, reading what wachat
+# writes through tmux's pipe-pane).
+TESTS += tests/thumbs19-pixels-tmux.sh
+EXTRA_DIST += tests/thumbs19-pixels-tmux.sh
