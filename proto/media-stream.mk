@@ -11,6 +11,18 @@ libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
 	proto/media-ul.h proto/media-ul.c
 libproto_a_CPPFLAGS += $(JSONC_CFLAGS)
 
+# What a file to send is: libmagic's type, a JPEG photo's size and
+# thumbnail (proto/media-probe.c); a program that calls it links
+# MEDIA_PROBE_LIBS.
+libproto_a_SOURCES += proto/media-probe.h proto/media-probe.c
+libproto_a_CPPFLAGS += $(JPEG_CFLAGS) $(MAGIC_CFLAGS)
+MEDIA_PROBE_LIBS = $(MAGIC_LIBS) $(JPEG_LIBS)
+check_PROGRAMS += tests/test-wa-media-probe
+tests_test_wa_media_probe_SOURCES = tests/test-wa-media-probe.c
+tests_test_wa_media_probe_CFLAGS = $(TEST_CFLAGS) $(JPEG_CFLAGS)
+tests_test_wa_media_probe_LDADD = $(TEST_LIBS) $(MEDIA_PROBE_LIBS)
+TESTS += tests/test-wa-media-probe
+
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
 tests_test_wa_media_stream_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)

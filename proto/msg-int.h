@@ -21,7 +21,4 @@ struct wa_msg_media *wa_msg_media_of(const Wae2e__Message *m,
 /* Free md and what it owns; NULL is a no-op. */
 void		wa_msg_media_free(struct wa_msg_media *md);
 
-/* Append the packed m to out (grows it).  Aborts on out-of-memory only. */
-void		wa_msg_pack(const ProtobufCMessage *m, struct buf *out);
-
 #endif

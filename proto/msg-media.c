@@ -354,6 +354,7 @@ wa_msg_build_media(const struct wa_msg_media *md,
 	    WAE2E__MESSAGE__DOCUMENT_MESSAGE__INIT;
 	Wae2e__Message__StickerMessage		 sm =
 	    WAE2E__MESSAGE__STICKER_MESSAGE__INIT;
+	size_t					 n;
 
 	if (md == NULL || out == NULL || md->type == WA_MEDIA_NONE ||
 	    md->type > WA_MEDIA_STICKER || !buildable(md))
@@ -372,6 +373,8 @@ wa_msg_build_media(const struct wa_msg_media *md,
 		build_visual(md, ci, &m, &im, &vm);
 	else
 		build_other(md, ci, &m, &am, &dm, &sm);
-	wa_msg_pack(&m.base, out);
+	n = protobuf_c_message_get_packed_size(&m.base);
+	buf_reserve(out, n);
+	out->len += protobuf_c_message_pack(&m.base, out->p + out->len);
 	return 0;
 }

@@ -236,12 +236,6 @@ pack(const ProtobufCMessage *m, struct buf *out)
 	out->len += protobuf_c_message_pack(m, out->p + out->len);
 }
 
-void
-wa_msg_pack(const ProtobufCMessage *m, struct buf *out)
-{
-	pack(m, out);
-}
-
 static void
 key_init(Wae2e__MessageKey *k, const struct wa_msg_key *t)
 {
