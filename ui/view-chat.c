@@ -755,6 +755,9 @@ ui_view_chat_mark_read(struct ui_view *v)
 		ch->unread = 0;
 	if (v->o.read_receipts)
 		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
+	/* read here: read on the phone and the other companions too */
+	if (ch != NULL && strcmp(ch->jid, v->msgs.chat) == 0)
+		ui_view_ca_read(v, ch);
 }
 
 /* Whether the open chat's messages are shown on a seen screen now. */
@@ -830,8 +833,9 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	/* read once shown, seen, for UI_VIEW_READ_MS (a chat passed
 	 * through with Tab is not) */
 	v->read.since = 0;
-	v->read.pending = ch->unread > 0;
+	v->read.pending = ch->unread > 0 || ch->marked_unread;
 	v->read.below = false;
+	v->read.unmarked = false;
 }
 
 void
