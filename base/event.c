@@ -19,6 +19,8 @@ _Static_assert(sizeof(enum ev_state) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_row_kind) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_role) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_history_step) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum ev_media_type) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum ev_dl_state) == sizeof(int), "enum size");
 
 /*
  * One row of a layout table.  TYPED(T, m, type) is offsetof(T, m), and
@@ -103,6 +105,20 @@ LAYOUT(ev_error,
 	F_STR(struct ev_error, chat),
 	F_STR(struct ev_error, unsent),
 	F_STR(struct ev_error, lasting));
+LAYOUT(ev_media,
+	F_ENUM(struct ev_media, type, ev_media_type, EV_MEDIA_STICKER),
+	F_BOOL(struct ev_media, animated),
+	F_I64(struct ev_media, size),
+	F_U32(struct ev_media, width),
+	F_U32(struct ev_media, height),
+	F_U32(struct ev_media, seconds),
+	F_U32(struct ev_media, pages),
+	F_STR(struct ev_media, mimetype),
+	F_STR(struct ev_media, file_name),
+	F_STR(struct ev_media, caption),
+	F_ENUM(struct ev_media, dl_state, ev_dl_state, EV_DL_EXPIRED),
+	F_STR(struct ev_media, path),
+	F_STR(struct ev_media, thumb));
 LAYOUT(ev_message,
 	F_STRUCT(struct ev_message, key, ev_key),
 	F_STR(struct ev_message, sender_name),
@@ -112,7 +128,8 @@ LAYOUT(ev_message,
 	F_BOOL(struct ev_message, notice),
 	F_I64(struct ev_message, ts_ms),
 	F_ENUM(struct ev_message, notice_kind, ev_notice, EV_NOTICE_MAX),
-	F_U32(struct ev_message, notice_device));
+	F_U32(struct ev_message, notice_device),
+	F_STRUCT(struct ev_message, media, ev_media));
 LAYOUT(ev_msg_state,
 	F_STRUCT(struct ev_msg_state, key, ev_key),
 	F_ENUM(struct ev_msg_state, state, ev_state, EV_STATE_FAILED));
@@ -155,6 +172,7 @@ LAYOUT(ev_chat,
 	F_BOOL(struct ev_chat, last_from_me),
 	F_ENUM(struct ev_chat, last_state, ev_state, EV_STATE_FAILED),
 	F_ENUM(struct ev_chat, last_kind, ev_row_kind, EV_ROW_PLACEHOLDER),
+	F_ENUM(struct ev_chat, last_media, ev_media_type, EV_MEDIA_STICKER),
 	F_BOOL(struct ev_chat, last_deleted),
 	F_STR(struct ev_chat, last_sender),
 	F_STR(struct ev_chat, last_sender_name),
@@ -188,7 +206,8 @@ LAYOUT(ev_msg,
 	F_BOOL(struct ev_msg, starred),
 	F_ARRAY(struct ev_msg, reactions, nreactions, ev_tally),
 	F_ENUM(struct ev_msg, notice_kind, ev_notice, EV_NOTICE_MAX),
-	F_U32(struct ev_msg, notice_device));
+	F_U32(struct ev_msg, notice_device),
+	F_STRUCT(struct ev_msg, media, ev_media));
 LAYOUT(ev_page,
 	F_STR(struct ev_page, chat),
 	F_ENUM(struct ev_page, dir, ev_page_dir, EV_PAGE_FROM),

@@ -82,6 +82,53 @@ enum ev_row_kind {
 	EV_ROW_PLACEHOLDER,	/* not decrypted yet; awaits a resend */
 };
 
+/* What kind of media a row holds (protocol-features.md 1.6; the
+ * numbers of proto/msg.h enum wa_msg_media_type). */
+enum ev_media_type {
+	EV_MEDIA_NONE,		/* not media */
+	EV_MEDIA_IMAGE,
+	EV_MEDIA_VIDEO,
+	EV_MEDIA_GIF,		/* a video that plays as a GIF */
+	EV_MEDIA_PTV,		/* a round video note */
+	EV_MEDIA_AUDIO,
+	EV_MEDIA_PTT,		/* a voice message */
+	EV_MEDIA_DOCUMENT,
+	EV_MEDIA_STICKER,
+};
+
+/* Where a media file's download stands (store/store.h enum
+ * store_dl_state). */
+enum ev_dl_state {
+	EV_DL_NONE,		/* not fetched */
+	EV_DL_DOWNLOADING,
+	EV_DL_DONE,		/* path holds the file */
+	EV_DL_FAILED,
+	EV_DL_CORRUPT,		/* the file did not match its hashes */
+	EV_DL_EXPIRED,		/* gone from the server */
+};
+
+/* A row's media (EV_MESSAGE, EV_PAGE): type EV_MEDIA_NONE and the rest
+ * zero and "" when the row holds none.  Strings are raw network text
+ * (path: ours). */
+struct ev_media {
+	enum ev_media_type type;
+	bool		 animated;	/* a sticker: animated */
+	int64_t		 size;		/* bytes; 0 unknown */
+	uint32_t	 width;		/* pixels; 0 unknown */
+	uint32_t	 height;
+	uint32_t	 seconds;	/* audio and video; 0 unknown */
+	uint32_t	 pages;		/* documents; 0 unknown */
+	char		*mimetype;
+	char		*file_name;	/* documents */
+	char		*caption;
+	enum ev_dl_state dl_state;
+	char		*path;		/* the downloaded file; "" none */
+	char		*thumb;		/* the thumbnail's bytes (JPEG; a
+					 * sticker's WebP or PNG) in lowercase
+					 * hex (base/hex.h), "" none; at most
+					 * 2 * 64 KiB */
+};
+
 /*
  * What a notice line says (EV_MESSAGE, EV_PAGE), so that the screen says
  * it in the user's language: EV_NOTICE_TEXT a line whose words are its
@@ -252,6 +299,7 @@ struct ev_message {
 	enum ev_notice	 notice_kind;	/* notice: what it says */
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
+	struct ev_media	 media;		/* a media message's; type NONE else */
 };
 
 /* EV_MSG_STATE: our message key moved to state. */
@@ -327,6 +375,7 @@ struct ev_chat {
 	bool		 last_from_me;
 	enum ev_state	 last_state;
 	enum ev_row_kind last_kind;
+	enum ev_media_type last_media;	/* EV_ROW_MEDIA: its type */
 	bool		 last_deleted;
 	char		*last_sender;	/* groups: the newest message's
 					 * author's user JID; "" ours or 1:1 */
@@ -388,6 +437,7 @@ struct ev_msg {
 	enum ev_notice	 notice_kind;	/* EV_ROW_NOTICE: what it says */
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
+	struct ev_media	 media;		/* EV_ROW_MEDIA: its media */
 };
 
 /*

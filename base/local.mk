@@ -8,7 +8,8 @@ libbase_a_SOURCES = \
 	base/buf.h base/buf.c base/i18n.h base/log.h base/log.c base/hex.h base/hex.c \
 	base/sysrand.h base/sysrand.c base/sanitize.h base/sanitize.c \
 	base/event.h base/event.c base/jid.h base/jid.c \
-	base/notice.h base/notice.c
+	base/notice.h base/notice.c \
+	base/media-text.h base/media-text.c
 # The events' layout tables and their wire form (base/event-wire.h).
 libbase_a_SOURCES += base/event-layout.h base/event-wire.h base/event-wire.c
 

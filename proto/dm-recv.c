@@ -82,7 +82,8 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 		m2.text = sh->line;
 		ev->notice = true;
 	} else {
-		m2.kind = WA_DM_TEXT;
+		m2.kind = c->kind == WA_MSG_MEDIA ? WA_DM_MEDIA : WA_DM_TEXT;
+		m2.media = c->media;
 		m2.text = c->text != NULL ? c->text : "";
 		m2.quoted_id = c->quoted_id;
 		if (c->quoted_participant != NULL && jid_user_of(
@@ -99,6 +100,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->text = m2.text;
 	ev->quoted_id = m2.quoted_id;
 	ev->state = m2.state;
+	ev->media = c->media;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }
@@ -191,6 +193,7 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	switch (c->kind) {
 	case WA_MSG_TEXT:
 	case WA_MSG_REPLY:
+	case WA_MSG_MEDIA:
 	case WA_MSG_UNSUPPORTED:
 		rc = apply_text(dm, m, c, sh);
 		break;

@@ -59,6 +59,7 @@ enum wa_dm_kind {
 	WA_DM_TEXT = 0,		/* text, maybe a reply */
 	WA_DM_NOTICE = 1,	/* a line from wachat: an unsupported type,
 				 * a changed security code */
+	WA_DM_MEDIA = 2,	/* media: media, text its caption */
 };
 
 /* A message as it goes into the store.  Strings borrowed, never NULL
@@ -81,6 +82,8 @@ enum wa_dm_note {
 #define WA_DM_CALL_VIDEO	0x1u
 #define WA_DM_CALL_GROUP	0x2u
 
+struct wa_msg_media;
+
 struct wa_dm_msg {
 	const char	*chat;		/* the contact's user JID (non-AD) */
 	const char	*id;		/* message id */
@@ -99,6 +102,9 @@ struct wa_dm_msg {
 	 * English fallback: store the kind, base/notice.h) */
 	enum wa_dm_note	 notice_kind;
 	uint32_t	 notice_device;	/* WA_DM_NOTE_NOT_SENT's device */
+	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); borrowed,
+	 * else NULL */
+	const struct wa_msg_media *media;
 };
 
 /* A queued outgoing message, as the store hands it back.  Owned: free
@@ -364,6 +370,8 @@ struct wa_dm_ev {
 	int		 state;
 	int		 err;
 	int64_t		 ts_ms;
+	const struct wa_msg_media *media; /* MESSAGE: media (proto/msg.h),
+					 * alive for the call; else NULL */
 };
 
 typedef void	(*wa_dm_event_fn)(void *arg, const struct wa_dm_ev *ev);

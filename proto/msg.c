@@ -20,6 +20,7 @@
 #include "e2e.pb-c.h"
 #include "base/err.h"
 #include "proto/msg.h"
+#include "proto/msg-int.h"
 #include "proto/node.h"
 #include "proto/pb.h"
 #include "proto/reporting.h"
@@ -576,6 +577,16 @@ classify(const Wae2e__Message *m, struct wa_msg_content *c)
 		    m->reactionmessage->sendertimestampms : 0;
 		return;
 	}
+	if ((c->media = wa_msg_media_of(m, &ci)) != NULL) {
+		c->kind = WA_MSG_MEDIA;
+		c->text = dup_or_null(c->media->caption);
+		if (ci != NULL && ci->stanzaid != NULL) {
+			c->quoted_id = xstrdup(ci->stanzaid);
+			c->quoted_participant = dup_or_null(ci->participant);
+			c->quoted_text = dup_or_null(text_of(ci->quotedmessage));
+		}
+		return;
+	}
 	if (x != NULL) {
 		ci = x->contextinfo;
 		c->text = xstrdup(x->text != NULL ? x->text : "");
@@ -686,6 +697,7 @@ wa_msg_content_release(struct wa_msg_content *c)
 	if (c->message_secret != NULL)
 		explicit_bzero(c->message_secret, c->message_secret_len);
 	free(c->message_secret);
+	wa_msg_media_free(c->media);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -160,8 +160,66 @@ enum wa_msg_kind {
 	WA_MSG_REVOKE,		/* target */
 	WA_MSG_PROTOCOL,	/* another protocolMessage: protocol_type */
 	WA_MSG_SKDM,		/* only a sender key distribution (no content) */
+	WA_MSG_MEDIA,		/* media: struct wa_msg_media *media */
 	WA_MSG_UNSUPPORTED,	/* unsupported_field, unsupported_name */
 };
+
+/* What kind of media a Message holds (protocol-features.md 1.6, 1.7). */
+enum wa_msg_media_type {
+	WA_MEDIA_NONE = 0,
+	WA_MEDIA_IMAGE = 1,	/* imageMessage (3) */
+	WA_MEDIA_VIDEO = 2,	/* videoMessage (9) */
+	WA_MEDIA_GIF = 3,	/* videoMessage with gifPlayback */
+	WA_MEDIA_PTV = 4,	/* ptvMessage (66): a round video note */
+	WA_MEDIA_AUDIO = 5,	/* audioMessage (8) */
+	WA_MEDIA_PTT = 6,	/* audioMessage with PTT: a voice note */
+	WA_MEDIA_DOCUMENT = 7,	/* documentMessage (7) */
+	WA_MEDIA_STICKER = 8,	/* stickerMessage (26); animated: isAnimated */
+};
+
+#define WA_MSG_THUMB_MAX	(64u << 10)	/* bytes of a thumbnail kept;
+						 * a larger one is dropped */
+#define WA_MSG_WAVEFORM_MAX	256	/* bytes of a waveform kept (64 sent) */
+#define WA_MSG_MEDIA_KEY_LEN	32	/* mediaKey (1.2) */
+#define WA_MSG_SHA256_LEN	32	/* fileSHA256, fileEncSHA256 (1.3) */
+
+/*
+ * The media of a received Message (protocol-features.md 1.6): what the
+ * screen shows and what a later download needs (1.5).  Strings are heap
+ * copies or NULL when absent; byte arrays heap copies with their length
+ * (0 and NULL when absent).  A thumbnail above WA_MSG_THUMB_MAX or a
+ * waveform above WA_MSG_WAVEFORM_MAX bytes is dropped; a mediaKey or hash
+ * of another length than 32 bytes is dropped (a download would fail).
+ */
+struct wa_msg_media {
+	enum wa_msg_media_type type;
+	bool		 animated;	/* STICKER: isAnimated (animated WebP) */
+	char		*mimetype;
+	uint64_t	 file_length;	/* bytes of the plaintext file */
+	uint32_t	 width, height;	/* pixels; IMAGE, VIDEO*, STICKER;
+					 * DOCUMENT: of its thumbnail */
+	uint32_t	 seconds;	/* VIDEO, GIF, PTV, AUDIO, PTT */
+	uint32_t	 pages;		/* DOCUMENT: pageCount */
+	char		*caption;	/* IMAGE, VIDEO*, DOCUMENT */
+	char		*file_name;	/* DOCUMENT: fileName (else title) */
+	uint8_t		*thumb;		/* JPEGThumbnail (sticker: PNG) */
+	size_t		 thumb_len;
+	uint8_t		*waveform;	/* PTT: 0..100 per block */
+	size_t		 waveform_len;
+	uint8_t		*media_key;	/* WA_MSG_MEDIA_KEY_LEN bytes */
+	size_t		 media_key_len;
+	char		*direct_path;	/* starts with '/' */
+	char		*url;
+	uint8_t		*file_sha256;	/* WA_MSG_SHA256_LEN bytes */
+	size_t		 file_sha256_len;
+	uint8_t		*file_enc_sha256; /* WA_MSG_SHA256_LEN bytes */
+	size_t		 file_enc_sha256_len;
+	int64_t		 media_key_ts;	/* unix s; 0 when absent */
+};
+
+/* The English word of a media type ("image", "ptt": the stanza's
+ * mediatype of 1.7), static; "" for WA_MEDIA_NONE.  Any thread. */
+const char	*wa_msg_media_name(enum wa_msg_media_type t);
 
 /* An owned MessageKey. */
 struct wa_msg_key_in {
@@ -197,6 +255,7 @@ struct wa_msg_content {
 	char		*skdm_group;	/* SenderKeyDistributionMessage.groupId */
 	uint8_t		*message_secret; /* messageContextInfo.messageSecret */
 	size_t		 message_secret_len; /* bytes; 0 when absent */
+	struct wa_msg_media *media;	/* MEDIA: owned; else NULL */
 };
 
 /*
@@ -207,7 +266,11 @@ struct wa_msg_content {
  * (ephemeral, view-once, editedMessage, ...; whatsmeow's order), and
  * flatten into *out (initialised here; release with
  * wa_msg_content_release() after success).  Visible content wins over an
- * SKDM; a protocolMessage over text.  Returns 0.  Errors: WC_ETRUNC,
+ * SKDM; a protocolMessage over text; an image, video, ptv, audio,
+ * document or sticker message (protocol-features.md 1.6; also inside a
+ * documentWithCaptionMessage or another wrapper) is WA_MSG_MEDIA with
+ * its caption in text too (reply fields as for text when its
+ * contextInfo quotes).  Returns 0.  Errors: WC_ETRUNC,
  * WC_EPROTO, WC_EDEPTH (from wa_pb_check(); e.g. a 10,000-deep chain of
  * quoted messages), WC_EPROTO (protobuf-c refuses it).  *out untouched on
  * error.

@@ -9,7 +9,7 @@ nodist_libproto_a_SOURCES += proto/e2e.pb-c.c proto/e2e.pb-c.h
 BUILT_SOURCES += proto/e2e.pb-c.c proto/e2e.pb-c.h
 CLEANFILES += proto/e2e.pb-c.c proto/e2e.pb-c.h
 EXTRA_DIST += proto/e2e.proto
-libproto_a_SOURCES += proto/msg.h proto/msg.c
+libproto_a_SOURCES += proto/msg.h proto/msg.c proto/msg-int.h proto/msg-media.c
 
 # Unit test.
 check_PROGRAMS += tests/test-wa-msg
@@ -17,6 +17,13 @@ tests_test_wa_msg_SOURCES = tests/test-wa-msg.c
 tests_test_wa_msg_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_msg_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-msg
+
+# The media messages (issue 19).
+check_PROGRAMS += tests/test-wa-msg-media
+tests_test_wa_msg_media_SOURCES = tests/test-wa-msg-media.c
+tests_test_wa_msg_media_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
+tests_test_wa_msg_media_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-msg-media
 
 # Interop: Baileys' proto.Message reads what we build and builds what we
 # read; tests/wa-msg-hex is the C side.

@@ -11,6 +11,7 @@
 #include "src/app-dm.h"
 #include "src/app-appstate.h"
 #include "src/app-hist.h"
+#include "src/app-media.h"
 #include "base/buf.h"
 #include "base/jid.h"
 #include "base/notice.h"
@@ -172,7 +173,8 @@ static int
 in_insert(void *arg, const struct wa_dm_msg *m)
 {
 	struct store_msg_new	 n;
-	char			 code[NOTICE_CODE_MAX];
+	struct store_media	 md;
+	char			 code[NOTICE_CODE_MAX], *mtext = NULL;
 	int			 rc;
 
 	memset(&n, 0, sizeof(n));
@@ -192,7 +194,18 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.quoted_sender = m->quoted_sender;
 	n.quoted_text = m->quoted_text;
 	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	if (m->kind == WA_DM_MEDIA && m->media != NULL) {
+		/* its caption, after a document's name, for the search */
+		n.kind = STORE_MSG_MEDIA;
+		app_media_store(m->media, &md);
+		n.media = &md;
+		n.text = mtext = app_media_text(m->media);
+		n.text_len = strlen(mtext);
+		if (n.text_len > STORE_MSG_TEXT_MAX)
+			n.text_len = STORE_MSG_TEXT_MAX;
+	}
 	rc = store_msg_insert_incoming(arg, &n, NULL);
+	free(mtext);
 	return rc == 2 ? 0 : rc;
 }
 

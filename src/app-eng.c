@@ -31,6 +31,7 @@
 #include "src/app-appstate.h"
 #include "src/app-hist.h"
 #include "src/app-int.h"
+#include "src/app-media.h"
 #include "src/app-store.h"
 #include "src/evq.h"
 #include "store/store.h"
@@ -286,6 +287,8 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 	m->notice_kind = app_dm_note(e->notice_kind);
 	m->notice_device = e->notice_device;
 	m->ts_ms = e->ts_ms;
+	if (e->media != NULL)
+		app_media_ev_of_msg(e->media, &m->media);
 	/* a group's author by name, as the screen shows it (and a typed
 	 * notice's member, whom its words name) */
 	if (e->sender != NULL && e->sender[0] != '\0' && e->chat != NULL &&

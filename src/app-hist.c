@@ -16,6 +16,7 @@
 
 #define LOG_TAG "hist"
 #include "src/app-hist.h"
+#include "src/app-media.h"
 #include "base/buf.h"
 #include "base/err.h"
 #include "base/jid.h"
@@ -89,6 +90,8 @@ struct batch {
 	struct wa_msg_content	 c[BATCH];
 	char			 sender[BATCH][STORE_JID_MAX + 1];
 	char			 notice[BATCH][96];
+	struct store_media	 media[BATCH];	/* borrows from c */
+	char			*mtext[BATCH];	/* a media row's text; owned */
 	size_t			 n;
 	int			 stored;
 };
@@ -101,8 +104,11 @@ flush(struct store *s, struct batch *b)
 
 	if (b->n > 0 && (rc = store_hist_import(s, b->m, b->n)) > 0)
 		b->stored += rc;
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		wa_msg_content_release(&b->c[i]);
+		free(b->mtext[i]);
+		b->mtext[i] = NULL;
+	}
 	b->n = 0;
 	return rc < 0 ? rc : 0;
 }
@@ -140,12 +146,24 @@ add(struct store *s, struct batch *b, const char *chat, bool group,
 	m->sender = b->sender[b->n];
 	/* the backlog is read: no notification, no read receipt */
 	m->state = hm->from_me ? out_state(hm->status) : STORE_MSG_READ;
+	b->mtext[b->n] = NULL;
 	switch (c->kind) {
 	case WA_MSG_TEXT:
 	case WA_MSG_REPLY:
 		m->kind = STORE_MSG_TEXT;
 		m->text = c->text != NULL ? c->text : "";
 		m->text_len = strlen(m->text);
+		m->quoted_id = c->quoted_id;
+		m->quoted_text = c->quoted_text;
+		break;
+	case WA_MSG_MEDIA:
+		m->kind = STORE_MSG_MEDIA;
+		app_media_store(c->media, &b->media[b->n]);
+		m->media = &b->media[b->n];
+		m->text = b->mtext[b->n] = app_media_text(c->media);
+		m->text_len = strlen(m->text);
+		if (m->text_len > STORE_MSG_TEXT_MAX)
+			m->text_len = STORE_MSG_TEXT_MAX;
 		m->quoted_id = c->quoted_id;
 		m->quoted_text = c->quoted_text;
 		break;

@@ -22,6 +22,7 @@
 #include "base/xmalloc.h"
 #include "src/app-dm.h"
 #include "src/app-int.h"
+#include "src/app-media.h"
 #include "store/store.h"
 #include "store/store-people.h"
 
@@ -229,6 +230,9 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	ec->last_from_me = sc->last_from_me;
 	ec->last_state = state_of(sc->last_state);
 	ec->last_kind = kind_of(sc->last_kind);
+	if (sc->last_kind == STORE_MSG_MEDIA && sc->last_media >=
+	    STORE_MEDIA_IMAGE && sc->last_media <= STORE_MEDIA_STICKER)
+		ec->last_media = (enum ev_media_type)sc->last_media;
 	ec->last_deleted = sc->last_deleted;
 	ec->last_sender = xstrdup(!sc->last_from_me && group ?
 	    sc->last_sender : "");
@@ -349,7 +353,8 @@ tally(struct app *a, const struct store_reaction *r, size_t nr,
 static void
 msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 {
-	char	*g;
+	struct store_media	 md;
+	char			*g;
 
 	em->rowid = m->rowid;
 	em->id = xstrdup(m->id);
@@ -369,6 +374,11 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->starred = m->starred;
 	tally(a, m->reactions, m->nreactions, &em->reactions,
 	    &em->nreactions);
+	if (m->kind == STORE_MSG_MEDIA && store_media_get(a->store, m->chat,
+	    m->from_me, m->id, &md) == 1) {
+		app_media_ev_of_store(&md, &em->media);
+		store_media_release(&md);
+	}
 	if (m->kind == STORE_MSG_NOTICE && (g = app_read_notice(a,
 	    em->text)) != NULL) {
 		/* a group's line: its people named as known now */

@@ -30,6 +30,7 @@
 
 #include "base/buf.h"
 #include "src/cli.h"
+#include "src/cli-media.h"
 #include "src/cli-out.h"
 #include "src/cli-db.h"
 #include "src/cli-find.h"
@@ -389,26 +390,6 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 	return c->status;
 }
 
-static const char *
-kind_name(enum store_msg_kind k)
-{
-	switch (k) {
-	case STORE_MSG_TEXT:
-		return "text";
-	case STORE_MSG_MEDIA:
-		return "media";
-	case STORE_MSG_NOTICE:
-		return "notice";
-	case STORE_MSG_UNSUPPORTED:
-		return "unsupported";
-	case STORE_MSG_PLACEHOLDER:
-		return "placeholder";
-	case STORE_MSG_HIDDEN:
-		return "hidden";
-	}
-	return "unsupported";
-}
-
 /* The name of user jid, "You" for "" (ours: a quote's author, a
  * reaction's sender), as the screen says it. */
 static const char *
@@ -451,6 +432,29 @@ put_text(struct cli *c, const struct store_msg *m, size_t indent)
 	buf_release(&t);
 }
 
+/* What a message line says after its sender (its next lines under the
+ * name, after the time). */
+static void
+put_body(struct cli *c, const struct store_msg *m, bool seconds)
+{
+	char	 words[512];
+	bool	 media = m->kind == STORE_MSG_MEDIA && cli_media(c->s, m,
+		    false, seconds ? 21 : 18, &c->line);
+
+	if (media)
+		return;	/* its words, file and caption */
+	if (m->kind == STORE_MSG_MEDIA)
+		cli_put(&c->line, "[media] ");
+	else if (m->kind == STORE_MSG_PLACEHOLDER)
+		cli_put(&c->line, "(waiting for this message)");
+	else if (m->kind == STORE_MSG_UNSUPPORTED && m->text_len == 0)
+		cli_put(&c->line, "(a message this wachat cannot show)");
+	if (notice_said(c, m, words, sizeof(words)))
+		cli_put_text(&c->line, words, strlen(words));
+	else
+		put_text(c, m, seconds ? 21 : 18);
+}
+
 /* One message line (history, export). */
 static void
 put_msg(struct cli *c, const struct store_msg *m, bool seconds)
@@ -476,7 +480,9 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		    "false");
 		cli_json_s(&c->line, "sender", m->sender);
 		cli_json_s(&c->line, "sender_name", who);
-		cli_json_s(&c->line, "kind", kind_name(m->kind));
+		cli_json_s(&c->line, "kind", cli_kind_name(m->kind));
+		if (m->kind == STORE_MSG_MEDIA)
+			(void)cli_media(c->s, m, true, 0, &c->line);
 		if (notice_said(c, m, words, sizeof(words)))
 			cli_json_s(&c->line, "text", words);
 		else
@@ -540,17 +546,7 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	if (m->deleted)
 		cli_put(&c->line, "(message deleted)");
 	else {
-		if (m->kind == STORE_MSG_MEDIA)
-			cli_put(&c->line, "[media] ");
-		else if (m->kind == STORE_MSG_PLACEHOLDER)
-			cli_put(&c->line, "(waiting for this message)");
-		else if (m->kind == STORE_MSG_UNSUPPORTED &&
-		    m->text_len == 0)
-			cli_put(&c->line, "(a message this wachat cannot show)");
-		if (notice_said(c, m, words, sizeof(words)))
-			cli_put_text(&c->line, words, strlen(words));
-		else	/* its next lines under the name, after the time */
-			put_text(c, m, seconds ? 21 : 18);
+		put_body(c, m, seconds);
 		if (m->edited_ms != 0)
 			cli_put(&c->line, " (edited)");
 		for (i = 0; i < m->nreactions; i++) {

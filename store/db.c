@@ -351,6 +351,43 @@ static const char *const migrations[] = {
 	"ALTER TABLE chat ADD COLUMN locked INTEGER NOT NULL DEFAULT 0;"
 	"ALTER TABLE message ADD COLUMN starred INTEGER NOT NULL DEFAULT 0;"
 	"CREATE INDEX message_starred ON message (chat) WHERE starred = 1;",
+	/*
+	 * 15: media (store/media.c; protocol-features.md 1.6): per message
+	 * row (msg = its rowid) the type (enum store_media_type), what the
+	 * screen shows (mimetype, size in bytes, pixels, seconds, pages,
+	 * caption, file name, inline thumbnail, waveform) and what a
+	 * download needs (media key, direct path, URL, both SHA-256s, the
+	 * key's time in unix s); the download state (enum store_dl_state)
+	 * and the file's local path once downloaded; the upload state of
+	 * our own sends (enum store_ul_state).  A deleted or revoked
+	 * message takes its media row with it; an edit's text becomes its
+	 * caption.  The message's text stays what the search
+	 * index reads: the caption, after a document's file name.
+	 */
+	"CREATE TABLE media ("
+	"  msg INTEGER PRIMARY KEY NOT NULL, type INTEGER NOT NULL,"
+	"  animated INTEGER NOT NULL DEFAULT 0,"
+	"  mimetype TEXT NOT NULL DEFAULT '', size INTEGER NOT NULL DEFAULT 0,"
+	"  width INTEGER NOT NULL DEFAULT 0, height INTEGER NOT NULL DEFAULT 0,"
+	"  seconds INTEGER NOT NULL DEFAULT 0, pages INTEGER NOT NULL DEFAULT 0,"
+	"  caption TEXT NOT NULL DEFAULT '', file_name TEXT NOT NULL DEFAULT '',"
+	"  thumb BLOB, waveform BLOB, media_key BLOB,"
+	"  direct_path TEXT NOT NULL DEFAULT '', url TEXT NOT NULL DEFAULT '',"
+	"  file_sha256 BLOB, file_enc_sha256 BLOB,"
+	"  key_ts INTEGER NOT NULL DEFAULT 0,"
+	"  dl_state INTEGER NOT NULL DEFAULT 0, path TEXT NOT NULL DEFAULT '',"
+	"  ul_state INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TRIGGER media_delete AFTER DELETE ON message BEGIN"
+	"  DELETE FROM media WHERE msg = old.rowid;"
+	"END;"
+	"CREATE TRIGGER media_revoke AFTER UPDATE OF deleted ON message"
+	"  WHEN new.deleted = 1 BEGIN"
+	"  DELETE FROM media WHERE msg = new.rowid;"
+	"END;"
+	"CREATE TRIGGER media_edit AFTER UPDATE OF edited ON message"
+	"  WHEN new.deleted = 0 BEGIN"
+	"  UPDATE media SET caption = new.text WHERE msg = new.rowid;"
+	"END;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -381,6 +418,7 @@ static const char *const marks[] = {
 	"  AND instr(sql, '" STORE_TOK_NAME "') > 0",
 	"SELECT 1 FROM pragma_table_info('chat') WHERE name = 'peek'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'as_pending'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

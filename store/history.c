@@ -38,7 +38,8 @@ msg_ok(const struct store_msg_new *m)
 	    m->text_len > STORE_MSG_TEXT_MAX ||
 	    m->payload_len > STORE_MSG_PAYLOAD_MAX ||
 	    (m->payload == NULL && m->payload_len > 0) ||
-	    m->kind < STORE_MSG_TEXT || m->kind > STORE_MSG_HIDDEN)
+	    m->kind < STORE_MSG_TEXT || m->kind > STORE_MSG_HIDDEN ||
+	    !store_q_media_ok(m->media))
 		return false;
 	if (m->from_me)
 		return m->state == STORE_MSG_RECEIVED ||
@@ -165,6 +166,11 @@ insert_rows(struct store *s, const struct store_msg_new *msgs, size_t n,
 		if (sqlite3_changes(s->db) == 0)
 			continue;	/* stored already */
 		inserted++;
+		if ((rc = store_q_media_put(s, sqlite3_last_insert_rowid(s->db),
+		    m->media)) != 0) {
+			store_stmt_done(s, st);
+			return rc;
+		}
 		if (m->kind != STORE_MSG_HIDDEN)
 			touch(t, nt, &last, m->chat, m->ts_ms,
 			    sqlite3_last_insert_rowid(s->db));

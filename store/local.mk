@@ -11,6 +11,8 @@ STORE_LIBS = $(SQLITE_LIBS) $(SODIUM_LIBS)
 libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 	store/outbox.c store/receipt.c store/edit.c store/contact.c \
 	store/query.c store/group.c store/histq.c
+# Media metadata (migration 15, issue 19).
+libstore_a_SOURCES += store/store-media.h store/media.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
 # App state sync (migration 14, issue 18).
@@ -37,7 +39,8 @@ TESTS += tests/test-store-search
 # export) read the store directly; tests/cli-db-fill makes their test
 # database through the store API.
 wachat_SOURCES += src/cli.c src/cli.h src/cli-out.c src/cli-out.h \
-	src/cli-find.c src/cli-find.h src/cli-help.c
+	src/cli-find.c src/cli-find.h src/cli-help.c \
+	src/cli-media.c src/cli-media.h
 wachat_CPPFLAGS +=
 check_PROGRAMS += tests/cli-db-fill
 tests_cli_db_fill_SOURCES = tests/cli-db-fill.c
@@ -49,3 +52,11 @@ EXTRA_DIST += tests/check-cli-read.sh
 
 # The people known who have no chat yet, for the chat picker (issue 18).
 libstore_a_SOURCES += store/store-people.h store/people.c
+
+# A message's media (migration 15, issue 19).
+check_PROGRAMS += tests/test-store-media
+tests_test_store_media_SOURCES = tests/test-store-media.c tests/store-test.h
+tests_test_store_media_CPPFLAGS = $(AM_CPPFLAGS)
+tests_test_store_media_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_store_media_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
+TESTS += tests/test-store-media

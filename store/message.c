@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * store/message.c -- storing a message (table message of schema migration
- * 3; store/store.h): an outgoing one queued with its payload, an incoming
+ * 3, with its media row of migration 15; store/store.h): an outgoing one queued with its payload, an incoming
  * one exactly once per (chat, from_me, id), a placeholder filled in place;
  * and the by-key updates the outbox and edits share (store-int.h).
  *
@@ -33,7 +33,9 @@ new_ok(const struct store_msg_new *m)
 	    m->text_len <= STORE_MSG_TEXT_MAX &&
 	    m->payload_len <= STORE_MSG_PAYLOAD_MAX &&
 	    (m->payload != NULL || m->payload_len == 0) &&
-	    m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_HIDDEN;
+	    m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_HIDDEN &&
+	    (m->media == NULL || m->kind == STORE_MSG_MEDIA) &&
+	    store_q_media_ok(m->media);
 }
 
 /*
@@ -76,6 +78,8 @@ insert_row(struct store *s, const struct store_msg_new *m,
 		return store_step_err(s, rc);
 	}
 	*rowid = sqlite3_last_insert_rowid(s->db);
+	if ((rc = store_q_media_put(s, *rowid, m->media)) != 0)
+		return rc;
 	/* the insert trigger's condition (migration 8) */
 	if ((m->kind == STORE_MSG_TEXT || m->kind == STORE_MSG_MEDIA) &&
 	    m->text_len > 0)
@@ -123,6 +127,8 @@ fill_placeholder(struct store *s, int64_t rowid, const struct store_msg_new *m)
 	store_q_bind_str(st, 6, m->quoted_sender);
 	store_q_bind_str(st, 7, m->quoted_text);
 	rc = store_q_run(s, st, "filling a placeholder");
+	if (rc >= 0)
+		rc = store_q_media_put(s, rowid, m->media);
 	return rc < 0 ? rc : 2;
 }
 

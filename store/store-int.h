@@ -212,6 +212,15 @@ int	store_tok_split(struct store_tok *t, void *ctx, int flags,
 	    const char *text, int n,
 	    int (*cb)(void *, int, const char *, int, int, int));
 
+/* --- store/media.c --- */
+
+/* m is NULL or within the limits of store/store.h struct store_media. */
+bool	store_q_media_ok(const struct store_media *m);
+/* Store m (NULL: nothing) as the media of message row msg, replacing
+ * any; inside the caller's savepoint.  Returns 0, -ENOSPC or -EIO. */
+int	store_q_media_put(struct store *s, int64_t msg,
+	    const struct store_media *m);
+
 /* --- store/query.c: statement helpers --- */
 
 /* p is a string within max bytes, non-empty when required (NULL is

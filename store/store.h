@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	14	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	15	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -387,6 +387,8 @@ enum store_msg_kind {
 				 * the chat order or unread counts */
 };
 
+struct store_media;	/* store/store-media.h */
+
 /*
  * A message to store: every pointer is borrowed for the call; NULL
  * strings are stored as "".  chat, id are required.
@@ -406,6 +408,11 @@ struct store_msg_new {
 	const uint8_t	*payload;	/* outgoing: Message protobuf bytes */
 	size_t		 payload_len;	/* bytes, <= STORE_MSG_PAYLOAD_MAX */
 	enum store_msg_state state;	/* store_msg_insert_incoming() only */
+	/* STORE_MSG_MEDIA: its media, stored in the same savepoint as the
+	 * row (migration 15); may be NULL (no media row).  text should be
+	 * the caption, after the file name of a document ("report.pdf\n
+	 * caption"): that is what the search index reads. */
+	const struct store_media *media;
 };
 
 /* One reaction on a message (protocol.md 11.5).  Owned by its page. */
@@ -716,6 +723,8 @@ struct store_chat {
 	bool		 last_from_me;
 	char		*last_sender;
 	enum store_msg_kind last_kind;
+	int		 last_media;	/* MEDIA: its enum store_media_type;
+					 * 0 none (migration 15) */
 	enum store_msg_state last_state;
 	bool		 last_deleted;
 	char		*last_text;	/* <= STORE_CHAT_PREVIEW_MAX chars */
@@ -1096,5 +1105,6 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 
 #include "store/store-search.h"
 #include "store/store-appstate.h"
+#include "store/store-media.h"
 
 #endif

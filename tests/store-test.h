@@ -16,12 +16,18 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
+/* SQL that takes a database of schema 15 back to schema 14 (store/db.c,
+ * migration 15: the media table). */
+#define UNDO_15 "DROP TRIGGER IF EXISTS media_delete;" \
+	"DROP TRIGGER IF EXISTS media_revoke; DROP TRIGGER IF EXISTS media_edit;" \
+	"DROP TABLE media;"
+
 /*
- * SQL that takes a database of STORE_SCHEMA_VERSION 14 back to schema 13,
+ * SQL that takes a database of schema 14 back to schema 13,
  * for the tests that make an older database (store/db.c, migration 14):
  * its tables, or its tables and its columns.
  */
-#define UNDO_14_TABLES "DROP TABLE as_key; DROP TABLE as_state;" \
+#define UNDO_14_TABLES UNDO_15 "DROP TABLE as_key; DROP TABLE as_state;" \
 	"DROP TABLE as_mac; DROP TABLE as_raw; DROP TABLE as_pending;" \
 	"DROP TABLE as_setting;"
 #define UNDO_14 UNDO_14_TABLES \
@@ -79,6 +85,19 @@ count_rows(const char *path, const char *sql)
 	n = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	return n;
+}
+
+/* How many messages a search for word finds (at most 100). */
+static inline size_t
+hits(struct store *s, const char *word)
+{
+	struct store_search_result	 r;
+	size_t				 n;
+
+	assert_int_equal(store_search(s, word, NULL, 100, &r), 0);
+	n = r.n;
+	store_search_free(&r);
 	return n;
 }
 

@@ -444,6 +444,60 @@ test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats(
 	buf_release(&b);
 }
 
+/* Version 13: a row's media in EV_PAGE and EV_MESSAGE, last_media in
+ * EV_CHATS; a version-12 frame is refused. */
+static void
+test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message(
+    void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_PAGE), *got;
+	struct ev_media	*md;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 13);
+	ev->u.page.msgs = xcalloc(1, sizeof(*ev->u.page.msgs));
+	ev->u.page.nmsgs = 1;
+	md = &ev->u.page.msgs[0].media;
+	md->type = EV_MEDIA_DOCUMENT;
+	md->size = 2500000;
+	md->pages = 12;
+	ev_set(&md->file_name, "report.pdf");
+	ev_set(&md->caption, "for Monday");
+	md->dl_state = EV_DL_DONE;
+	ev_set(&md->path, "/tmp/report.pdf");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	md = &got->u.page.msgs[0].media;
+	assert_int_equal(md->type, EV_MEDIA_DOCUMENT);
+	assert_int_equal(md->size, 2500000);
+	assert_int_equal(md->pages, 12);
+	assert_string_equal(md->file_name, "report.pdf");
+	assert_string_equal(md->caption, "for Monday");
+	assert_int_equal(md->dl_state, EV_DL_DONE);
+	assert_string_equal(md->path, "/tmp/report.pdf");
+	ev_free(got);
+	b.p[4] = 12;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	ev_free(ev);
+	b.len = 0;
+	ev = ev_new(EV_MESSAGE);
+	ev->u.message.media.type = EV_MEDIA_PTT;
+	ev->u.message.media.seconds = 12;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.message.media.type, EV_MEDIA_PTT);
+	assert_int_equal(got->u.message.media.seconds, 12);
+	ev_free(got);
+	/* a type above the enum is not written */
+	b.len = 0;
+	ev->u.message.media.type = (enum ev_media_type)(EV_MEDIA_STICKER + 1);
+	assert_int_not_equal(ev_wire_encode(ev, &b), 0);
+	ev_free(ev);
+	buf_release(&b);
+}
+
 /* EV_CHATS' marks and people, CMD_LOAD_CHATS' people (version 10). */
 static void
 test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats(void **state)
@@ -825,7 +879,7 @@ test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act(void **state)
 	size_t		 used;
 
 	(void)state;
-	assert_int_equal(EV_WIRE_VERSION, 12);
+	assert_true(EV_WIRE_VERSION >= 12);
 	assert_string_equal(cmd_kind_name(CMD_CHAT_ACT), "CMD_CHAT_ACT");
 	c->u.chat_act.act = EV_ACT_STAR;
 	c->u.chat_act.mute_until = -1;
@@ -906,6 +960,7 @@ main(void)
 		cmocka_unit_test(test_ev_push_str__appends_copies__to_a_string_array),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_draft__of_cmd_draft_and_ev_chats),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_peek__of_cmd_peek_and_ev_chats),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_media__of_ev_page_and_ev_message),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_what_changed__of_ev_app_state),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),

@@ -108,19 +108,6 @@ page(struct store *s, const char *chat)
 	return out;
 }
 
-/* How many messages a search for word finds. */
-static size_t
-hits(struct store *s, const char *word)
-{
-	struct store_search_result	 r;
-	size_t				 n;
-
-	assert_int_equal(store_search(s, word, NULL, 100, &r), 0);
-	n = r.n;
-	store_search_free(&r);
-	return n;
-}
-
 static struct store_as_action
 act(enum store_as_kind kind, const char *jid, bool flag)
 {
@@ -937,7 +924,7 @@ test_store_open__migrates_a_schema_13_database_to_14_keeping_every_row(
 	assert_int_equal(before, 2000 + 200 + 20 + 1);
 
 	assert_int_equal(store_open(dir, &s), 0);
-	assert_int_equal(store_schema_version(s), 14);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	store_close(s);
 	s = NULL;
 	assert_int_equal(count_rows(path, "SELECT (SELECT count(*) FROM message)"

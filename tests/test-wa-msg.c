@@ -731,8 +731,9 @@ test_wa_msg_parse__keeps_the_skdm_and_message_secret(void **state)
 static void
 test_wa_msg_parse__names_unsupported_types(void **state)
 {
-	/* imageMessage(3) with an empty body, then an unknown field 1000. */
-	static const uint8_t	 image[] = { 0x1a, 0x00 };
+	/* contactMessage(4) with an empty body, then an unknown field
+	 * 1000.  (An imageMessage is media now: tests/test-wa-msg-media.c.) */
+	static const uint8_t	 image[] = { 0x22, 0x00 };
 	static const uint8_t	 unknown[] = { 0xc2, 0x3e, 0x01, 0x00 };
 	static const uint8_t	 ctx_only[] = { 0x9a, 0x02, 0x00 };
 	struct wa_msg_content	 c;
@@ -740,8 +741,8 @@ test_wa_msg_parse__names_unsupported_types(void **state)
 	(void)state;
 	assert_int_equal(wa_msg_parse(image, sizeof(image), &c), 0);
 	assert_int_equal(c.kind, WA_MSG_UNSUPPORTED);
-	assert_int_equal(c.unsupported_field, 3);
-	assert_string_equal(c.unsupported_name, "imageMessage");
+	assert_int_equal(c.unsupported_field, 4);
+	assert_string_equal(c.unsupported_name, "contactMessage");
 	wa_msg_content_release(&c);
 
 	assert_int_equal(wa_msg_parse(unknown, sizeof(unknown), &c), 0);

@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "ui/chats.h"
+#include "ui/media.h"
 #include "base/i18n.h"
 #include "base/sanitize.h"
 #include "ui/text.h"
@@ -156,11 +157,17 @@ chat_from(struct ui_chat *ch, const struct ev_chat *e,
 				    NULL;
 	const char		*text = e->last_deleted ? _("message deleted") :
 				    e->preview;
+	char			*md = NULL;
 
+	/* media: its icon and word first (sanitised already) */
+	if (!e->last_deleted && e->last_kind == EV_ROW_MEDIA &&
+	    e->last_media != EV_MEDIA_NONE)
+		text = md = ui_media_preview(e->last_media, e->preview);
 	chat_fill(ch, e->jid, wc_has_label(e->name) || g == NULL ? e->name :
 	    g->subject);
 	ch->preview = ch->group ? group_preview(e, g, text) :
 	    sanitised(text, false);
+	free(md);
 	ch->last_ms = e->last_ms;
 	ch->unread = (int)e->unread;
 	ch->muted_until = e->muted_until;

@@ -13,7 +13,8 @@ libui_a_SOURCES = ui/qr.h ui/qr.c \
 	ui/view-info.c ui/view-search.c ui/view-keys.c ui/view-draw.c \
 	ui/view-panes.c ui/view-pick.c ui/view-links.c ui/term.h ui/term.c \
 	ui/notify.h ui/notify.c ui/view-notify.c ui/view-select.c ui/view-chatact.c ui/view-mouse.c \
-	ui/thumb.h ui/thumb.c
+	ui/thumb.h ui/thumb.c \
+	ui/media.h ui/media.c
 UI_LIBS = $(QRENCODE_LIBS) $(NCURSESW_LIBS) $(CHAFA_LIBS) $(JPEG_LIBS) \
 	$(WEBP_LIBS)
 
@@ -40,6 +41,15 @@ tests_test_ui_view_CFLAGS = $(TEST_CFLAGS)
 tests_test_ui_view_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
 	$(UV_LIBS) $(INIH_LIBS)
 TESTS += tests/test-ui-view
+
+# Media rows as the screen shows them (issue 19).
+check_PROGRAMS += tests/test-ui-media
+tests_test_ui_media_SOURCES = tests/test-ui-media.c
+tests_test_ui_media_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
+tests_test_ui_media_CFLAGS = $(TEST_CFLAGS)
+tests_test_ui_media_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+	$(UV_LIBS) $(INIH_LIBS)
+TESTS += tests/test-ui-media
 
 # The curses screen in a real terminal: wachat in a tmux pane against
 # wachat-sim, its QR read back with zbarimg.

@@ -15,10 +15,12 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hex.h"
 #include "base/i18n.h"
 #include "base/notice.h"
 #include "ui/msgs.h"
 #include "ui/msgs-int.h"
+#include "ui/media.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 
@@ -54,6 +56,7 @@ msg_release(struct ui_msg *g)
 	free(g->quoted_id);
 	free(g->quoted_sender);
 	free(g->quoted);
+	free(g->media);
 	ui_msgs_reacts_release(g);
 	free(g->shown);
 	free(g->spans);
@@ -299,6 +302,34 @@ notice_line(enum ev_notice kind, uint32_t device, const char *name,
 	return ui_msgs_clean(words, false);
 }
 
+/* The thumbnail a media row's event carries in hex (base/event.h), or
+ * NULL: none, not hex, or over UI_THUMB_BYTES_MAX (ui_thumb_new()). */
+static struct ui_thumb *
+thumb_of(const struct ev_media *md)
+{
+	const char	*h = md->thumb;
+	size_t		 n = h != NULL ? strlen(h) : 0, i;
+	uint8_t		*p;
+	struct ui_thumb	*t;
+	int		 hi, lo;
+
+	if (md->type == EV_MEDIA_NONE || n == 0 || n % 2 != 0 ||
+	    n / 2 > UI_THUMB_BYTES_MAX)
+		return NULL;
+	p = xmalloc(n / 2);
+	for (i = 0; i < n / 2; i++) {
+		if ((hi = hex_digit(h[2 * i])) < 0 ||
+		    (lo = hex_digit(h[2 * i + 1])) < 0) {
+			free(p);
+			return NULL;
+		}
+		p[i] = (uint8_t)(hi << 4 | lo);
+	}
+	t = ui_thumb_new(p, n / 2);
+	free(p);
+	return t;
+}
+
 /* Fill g from a page row. */
 static void
 from_row(struct ui_msg *g, const struct ev_msg *e)
@@ -317,7 +348,12 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	    e->notice_kind, e->notice_device, e->sender_name,
 	    e->sender)) != NULL)
 		;	/* said in the user's language */
-	else if (e->kind == EV_ROW_MEDIA) {
+	else if (e->kind == EV_ROW_MEDIA && e->media.type != EV_MEDIA_NONE) {
+		g->media = ui_media_head(&e->media);
+		g->text = ui_media_text(&e->media, true);
+		g->thumb = thumb_of(&e->media);
+	}
+	else if (e->kind == EV_ROW_MEDIA) {	/* stored before migration 15 */
 		buf_append(&b, _("[media]"), strlen(_("[media]")));
 		if (e->text[0] != '\0')
 			buf_push(&b, ' ');
@@ -335,6 +371,22 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->deleted = e->deleted;
 	g->starred = e->starred;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
+}
+
+/* Media row g's text, now its new caption (sanitised), after its
+ * media lines. */
+static void
+media_caption(struct ui_msg *g)
+{
+	struct buf	 b = BUF_INIT;
+
+	buf_append(&b, g->media, strlen(g->media));
+	if (g->text[0] != '\0')
+		buf_push(&b, '\n');
+	buf_append(&b, g->text, strlen(g->text));
+	buf_push(&b, '\0');
+	free(g->text);
+	g->text = (char *)b.p;
 }
 
 /* Rows [from, to) out of the held ones. */
@@ -587,7 +639,13 @@ add(struct ui_msgs *m, const struct ev_message *e)
 
 	if ((q = ui_msgs_find(m, e->key.id)) >= 0) {
 		g = &m->v[q];
-		set_clean(&g->text, e->text, true);
+		if (e->media.type != EV_MEDIA_NONE) {
+			free(g->text);
+			free(g->media);
+			g->media = ui_media_head(&e->media);
+			g->text = ui_media_text(&e->media, true);
+		} else
+			set_clean(&g->text, e->text, true);
 		if (g->from_me)
 			g->tick = ui_tick_of(e->state);
 		g->rows_width = 0;
@@ -611,7 +669,11 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->id = xstrdup(e->key.id);
 	g->sender = xstrdup(e->key.sender);
 	g->sender_name = ui_msgs_clean(e->sender_name, false);
-	if (!e->notice || (g->text = notice_line(e->notice_kind,
+	if (e->media.type != EV_MEDIA_NONE) {
+		g->media = ui_media_head(&e->media);
+		g->text = ui_media_text(&e->media, true);
+		g->thumb = thumb_of(&e->media);
+	} else if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
 		g->text = ui_msgs_clean(e->text, true);
 	g->quoted_id = xstrdup(e->quoted_id);
@@ -699,6 +761,8 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		} else {
 			g->edited = true;
 			set_clean(&g->text, ev->u.msg_changed.text, true);
+			if (g->media != NULL)	/* the new caption */
+				media_caption(g);
 		}
 		g->rows_width = 0;
 		break;

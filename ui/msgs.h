@@ -79,6 +79,9 @@ struct ui_msg {
 	bool		 from_me, notice, edited, deleted;
 	bool		 starred;	/* app state's star */
 	enum ui_tick	 tick;
+	char		*media;		/* a media row: its lines before the
+					 * caption (ui/media.h), sanitised;
+					 * else NULL */
 	/* The wrapped text, for rows_width columns: the text as shown
 	 * (mentions named; NULL: text itself) and its mentions. */
 	char		*shown;

@@ -24,6 +24,7 @@
 #include "base/jid.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
+#include "ui/media.h"
 #include "ui/notify.h"
 #include "ui/view-int.h"
 
@@ -146,12 +147,18 @@ ui_view_notify_message(struct ui_view *v, const struct ev_message *m,
 	const char	*chat = m->key.chat;
 	struct ui_group	*g = ui_group_is_jid(chat) ?
 			    ui_groups_find(&v->groups, chat) : NULL;
+	char		*md = NULL;
 
 	if (m->key.from_me || m->notice || on_screen(v, chat))
 		return;
 	if (chat_muted(v, chat) && !mentions_us(v, g, m->text))
 		return;
-	pending(v, chat, m->key.sender, m->sender_name, m->text, false, now);
+	/* media: its word and caption ("Photo the beach") */
+	if (m->media.type != EV_MEDIA_NONE)
+		md = ui_media_preview(m->media.type, m->media.caption);
+	pending(v, chat, m->key.sender, m->sender_name, md != NULL ? md :
+	    m->text, false, now);
+	free(md);
 }
 
 void

@@ -126,6 +126,7 @@ const editMsg = await U.generateWAMessageContent({ text: 'edited by baileys', ed
 const dsmMsg = { deviceSentMessage: { destinationJid: PEER_LID, message: textMsg },
 	messageContextInfo: textMsg.messageContextInfo };
 
+const K32 = Buffer.alloc(32, 7);
 const cases = {
 	conversation: [enc({ conversation: 'plain' }), { kind: 'TEXT', text: 'plain' }],
 	text: [enc(textMsg), { kind: 'TEXT', text: 'from baileys', secret_len: 32 }],
@@ -145,8 +146,37 @@ const cases = {
 		secret_len: 32 }],
 	ephemeral: [enc({ ephemeralMessage: { message: { conversation: 'soon gone' } } }),
 		{ kind: 'TEXT', text: 'soon gone', dsm_destination: null }],
-	image: [enc({ imageMessage: { mimetype: 'image/jpeg', caption: 'pic' } }),
-		{ kind: 'UNSUPPORTED', unsupported_name: 'imageMessage' }],
+	// Media (protocol-features.md 1.6), as Baileys' proto.Message
+	// encodes the fields a sender fills (prepareWAMessageMedia).
+	image: [enc({ imageMessage: { url: 'https://mmg.whatsapp.net/x.enc',
+		mimetype: 'image/jpeg', caption: 'pic', fileSha256: K32, fileLength: 123456,
+		height: 1200, width: 1600, mediaKey: K32, fileEncSha256: K32,
+		directPath: '/v/t62/x.enc?ccb=11-4', mediaKeyTimestamp: 1764480000,
+		jpegThumbnail: Buffer.from([0xff, 0xd8, 0xff, 0xd9]) } }),
+	{ kind: 'MEDIA', text: 'pic', media_type: 'image', media_caption: 'pic',
+		media_mimetype: 'image/jpeg', media_size: 123456, media_width: 1600,
+		media_height: 1200, media_key_len: 32, media_sha_len: 32, media_enc_sha_len: 32,
+		media_direct_path: '/v/t62/x.enc?ccb=11-4', media_key_ts: 1764480000,
+		media_thumb_len: 4 }],
+	gif: [enc({ videoMessage: { mimetype: 'video/mp4', seconds: 3, gifPlayback: true,
+		width: 320, height: 240, caption: 'lol' } }),
+	{ kind: 'MEDIA', media_type: 'gif', media_seconds: 3, media_width: 320,
+		media_caption: 'lol' }],
+	ptv: [enc({ ptvMessage: { mimetype: 'video/mp4', seconds: 30 } }),
+		{ kind: 'MEDIA', media_type: 'ptv', media_seconds: 30 }],
+	ptt: [enc({ audioMessage: { mimetype: 'audio/ogg; codecs=opus', seconds: 12, ptt: true,
+		fileLength: 20480, waveform: Buffer.alloc(64, 50) } }),
+	{ kind: 'MEDIA', media_type: 'ptt', media_seconds: 12, media_size: 20480,
+		media_waveform_len: 64, text: null }],
+	document: [enc({ documentWithCaptionMessage: { message: { documentMessage: {
+		mimetype: 'application/pdf', fileName: 'report.pdf', pageCount: 12,
+		fileLength: 2500000, caption: 'for Monday' } } } }),
+	{ kind: 'MEDIA', media_type: 'document', media_file_name: 'report.pdf',
+		media_pages: 12, media_size: 2500000, text: 'for Monday' }],
+	sticker: [enc({ ephemeralMessage: { message: { stickerMessage: {
+		mimetype: 'image/webp', width: 512, height: 512, isAnimated: true,
+		fileLength: 20480 } } } }),
+	{ kind: 'MEDIA', media_type: 'sticker', media_animated: true, media_width: 512 }],
 	'padded-baileys': [Buffer.from(U.writeRandomPadMax16(enc({ conversation: 'padded' }))),
 		{ kind: 'TEXT', text: 'padded' }],
 };

@@ -130,8 +130,30 @@ kind_name(enum wa_msg_kind k)
 		return "SKDM";
 	case WA_MSG_UNSUPPORTED:
 		return "UNSUPPORTED";
+	case WA_MSG_MEDIA:
+		return "MEDIA";
 	}
 	return "?";
+}
+
+/* The media of a parsed Message, as media_* members. */
+static void
+media_json(const struct wa_msg_media *md)
+{
+	json_str("media_type", wa_msg_media_name(md->type));
+	json_str("media_mimetype", md->mimetype);
+	json_str("media_caption", md->caption);
+	json_str("media_file_name", md->file_name);
+	json_str("media_direct_path", md->direct_path);
+	printf(",\"media_size\":%llu,\"media_width\":%u,\"media_height\":%u,"
+	    "\"media_seconds\":%u,\"media_pages\":%u,\"media_animated\":%s,"
+	    "\"media_key_len\":%zu,\"media_sha_len\":%zu,"
+	    "\"media_enc_sha_len\":%zu,\"media_thumb_len\":%zu,"
+	    "\"media_waveform_len\":%zu,\"media_key_ts\":%lld",
+	    (unsigned long long)md->file_length, md->width, md->height,
+	    md->seconds, md->pages, md->animated ? "true" : "false",
+	    md->media_key_len, md->file_sha256_len, md->file_enc_sha256_len,
+	    md->thumb_len, md->waveform_len, (long long)md->media_key_ts);
 }
 
 static int
@@ -184,6 +206,8 @@ parse(void)
 			printf(",\"skdm_len\":%zu,\"secret_len\":%zu",
 			    c.skdm_len, c.message_secret_len);
 			json_str("skdm_group", c.skdm_group);
+			if (c.media != NULL)
+				media_json(c.media);
 			wa_msg_content_release(&c);
 		}
 		printf("}\n");

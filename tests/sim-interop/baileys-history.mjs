@@ -201,7 +201,7 @@ try {
 	const appState = (await blobs()).filter((b) => b.kind.startsWith('app-state')).reduce((n, b) => n + b.downloads, 0);
 	ok(bl.every((b) => b.downloads === 1 && b.receipt) && redirects.count === bl.length + appState,
 		'Baileys downloaded each blob once from the HTTPS media host (trusting the test CA) and receipted each',
-		{ blobs: bl.map((b) => [b.downloads, b.receipt]), redirected: redirects.count, appState });
+		{ blobs: bl.map((b) => [b.downloads, b.receipt]), redirected: redirects.count, appState, failed: redirects.errors });
 	// (Baileys' event buffer may merge sets that come close together.)
 	ok(alice.sets[0]?.chats === 25 && alice.sets.at(-1)?.syncType === 4,
 		'Baileys\' first set carries every chat (the bootstrap), its last is PUSH_NAME', alice.sets);
@@ -298,7 +298,8 @@ try {
 		const n = all.find((x) => x.kind === 'nest');
 		return b?.downloads === 1 && n?.downloads === 1 ? { b, n, c: all.find((x) => x.kind === 'corrupt') } : null;
 	});
-	ok(!!fb, 'Baileys downloaded both', (await blobs()).filter((b) => b.kind !== 'chunk').map((b) => [b.kind, b.downloads]));
+	ok(!!fb, 'Baileys downloaded both', { blobs: (await blobs()).filter((b) => b.kind !== 'chunk').map((b) => [b.kind, b.downloads]),
+		failed: redirects.errors });
 	const open_ = async (b) => {
 		const r = await realFetch(`https://${mediaHost}${b.path}`);
 		const body = Buffer.from(await r.arrayBuffer());
@@ -391,7 +392,7 @@ try {
 	}
 	ok(spotBad.length === 0, 'spot checks: the oldest and newest message of three chats match exactly', spotBad);
 } catch (e) {
-	ok(false, `the scenario runs to the end: ${e.message}`, e.stack);
+	ok(false, `the scenario runs to the end: ${e.message}`, { stack: e.stack, cause: String(e.cause?.stack ?? e.cause ?? '') });
 } finally {
 	for (const c of clients) {
 		try { c.sock?.end(undefined); } catch { /* closed */ }

@@ -52,15 +52,21 @@ export function finish() {
 // mmg.whatsapp.net (lib/Utils/messages-media.js getUrlFromDirectPath)
 // with the global fetch: send those URLs to the sim's media host on port
 // instead (path and query unchanged).  Returns a counter: .count is how
-// many went there.
+// many went there, .errors why those that failed failed (Baileys logs a
+// failed download only to its logger, which the tests silence).
 export function redirectMedia(port) {
 	const realFetch = globalThis.fetch;
-	const counter = { count: 0 };
+	const counter = { count: 0, errors: [] };
 	globalThis.fetch = (url, opts) => {
 		const u = String(url);
 		if (u.startsWith('https://mmg.whatsapp.net/')) {
 			counter.count++;
-			return realFetch(`https://127.0.0.1:${port}/${u.slice('https://mmg.whatsapp.net/'.length)}`, opts);
+			return realFetch(`https://127.0.0.1:${port}/${u.slice('https://mmg.whatsapp.net/'.length)}`, opts)
+				.catch((e) => {
+					counter.errors.push(`${u.split('?')[0]}: ${e.message} (${e.cause?.code ?? ''} ${e.cause?.message ?? ''})`);
+					process.stderr.write(`media GET ${counter.errors.at(-1)}\n`);
+					throw e;
+				});
 		}
 		return realFetch(url, opts);
 	};

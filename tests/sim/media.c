@@ -38,6 +38,7 @@
 
 #define MEDIA_WRITE_CHUNK	16384	/* bytes per lws_write() */
 #define MEDIA_MAX_BYTES		(64u << 20)	/* default upload cap */
+#define MEDIA_KEEPALIVE_S	120	/* idle keep-alive, seconds */
 
 /* Per HTTP connection: the blob being sent, or the upload being taken. */
 struct mpss {
@@ -575,6 +576,12 @@ sim_media_start(struct sim *s)
 	 * a few blobs on one connection (curl: "stream was not closed
 	 * cleanly"). */
 	info.alpn = "http/1.1";
+	/* An idle keep-alive connection is the client's to close: lws's
+	 * default 5 s is within a second of undici's 4 s (Node's fetch, which
+	 * Baileys uses), and a client whose loop runs late sends its next GET
+	 * on a connection the host has just closed ("fetch failed", no
+	 * request seen here). */
+	info.keepalive_timeout = MEDIA_KEEPALIVE_S;
 	if ((vh = lws_create_vhost(s->lws, &info)) == NULL) {
 		sim_log(s, "media host: cannot listen on %s port %d",
 		    s->opt.host, s->opt.media_port);

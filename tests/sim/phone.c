@@ -269,6 +269,7 @@ phone_kind_name(enum wa_msg_kind k)
 	case WA_MSG_PROTOCOL:	return "protocol";
 	case WA_MSG_SKDM:	return "skdm";
 	case WA_MSG_UNSUPPORTED: return "unsupported";
+	case WA_MSG_MEDIA:	return "media";
 	}
 	return "?";
 }

@@ -714,6 +714,12 @@ struct sim_phone_req {
  */
 int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
 	    struct json_object *res, const char **why);
+/* --- phone-media-meta.c --- */
+/* POST /admin/mock-phone/send-media (README): 0 when path (after
+ * /admin/) is not it, else the HTTP status of the answer written to out.
+ * Loop thread. */
+int	sim_phone_media_admin(struct sim *s, const char *path,
+	    struct json_object *in, bool post, struct buf *out);
 /* --- phone.c --- */
 /*
  * a's phone is reinstalled: a new identity, registration id, signed
