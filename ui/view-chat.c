@@ -755,9 +755,18 @@ ui_view_chat_mark_read(struct ui_view *v)
 		ch->unread = 0;
 	if (v->o.read_receipts)
 		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
-	/* read here: read on the phone and the other companions too */
-	if (ch != NULL && strcmp(ch->jid, v->msgs.chat) == 0)
-		ui_view_ca_read(v, ch);
+	/* read here: read on the phone and the other companions too, as
+	 * Alt-u's CMD_CHAT_ACT, once per opening (the mark goes once the
+	 * server took it) */
+	if (ch != NULL && ch->marked_unread && !v->read.unmarked &&
+	    strcmp(ch->jid, v->msgs.chat) == 0) {
+		struct cmd	*c = cmd_new_chat(CMD_CHAT_ACT, ch->jid);
+
+		v->read.unmarked = true;
+		c->u.chat_act.act = EV_ACT_MARK_READ;
+		c->u.chat_act.last_ms = ch->last_ms;
+		ui_view_push(v, c);
+	}
 }
 
 /* Whether the open chat's messages are shown on a seen screen now. */

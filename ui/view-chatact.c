@@ -112,15 +112,6 @@ ui_view_ca_unread(struct ui_view *v, int64_t now)
 }
 
 void
-ui_view_ca_read(struct ui_view *v, const struct ui_chat *ch)
-{
-	if (ch == NULL || !ch->marked_unread || v->read.unmarked)
-		return;
-	v->read.unmarked = true;
-	push(v, ch, EV_ACT_MARK_READ);
-}
-
-void
 ui_view_ca_star(struct ui_view *v, int64_t now)
 {
 	const struct ui_msg	*m;

@@ -415,11 +415,6 @@ void		 ui_view_ca_star(struct ui_view *v, int64_t now);
 void		 ui_view_ca_delete(struct ui_view *v, int64_t now);
 void		 ui_view_ca_clear(struct ui_view *v, int64_t now);
 
-/* The open chat ch was read (ui_view_chat_mark_read): when it is marked
- * unread, a CMD_CHAT_ACT EV_ACT_MARK_READ, once per opening (the mark
- * goes once the server took it, as with Alt-u). */
-void		 ui_view_ca_read(struct ui_view *v, const struct ui_chat *ch);
-
 /* PROMPT_MUTE's keys: 1 8 hours, 2 a week, 3 always, 0 unmute (then it
  * closes); every other key is taken and does nothing. */
 bool		 ui_view_ca_mute_key(struct ui_view *v, int k);
