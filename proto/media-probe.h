@@ -48,7 +48,8 @@ struct wa_media_probe {
  * WhatsApp's photos are JPEG and we do not convert) a DOCUMENT.  A
  * JPEG whose header does not read, or with a side over
  * WA_MEDIA_PROBE_SIDE_MAX, goes as a DOCUMENT too; a thumbnail that
- * cannot be made is left out (thumb NULL).  out is the caller's; free what it owns with wa_media_probe_release().
+ * cannot be made is left out (thumb NULL).  out is the caller's; free
+ * what it owns with wa_media_probe_release().
  * Returns 0.  Errors: -EINVAL (a NULL; WA_MEDIA_PROBE_PTT for a file that
  * is not Ogg), -errno of stat() or open(), -EISDIR (not a regular file),
  * WC_EPROTO (libmagic could not be loaded or read the file).  On error
