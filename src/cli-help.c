@@ -19,8 +19,8 @@ cli_usage(FILE *f)
 	    "first, then newest\n"
 	    "                      first (with --archived: the archived "
 	    "ones), marked\n"
-	    "                      pinned, muted (until when) or "
-	    "archived\n"), f);
+	    "                      pinned, muted (until when), archived or "
+	    "marked unread\n"), f);
 	fputs(_("  wachat unread [--json]              the chats with unread "
 	    "messages\n"), f);
 	fputs(_("  wachat history CHAT [--since DATE] [--limit N] [--json]\n"

@@ -143,17 +143,20 @@ cli_put_time(struct buf *b, int64_t ts_ms, bool utc)
 
 void
 cli_put_marks(struct buf *b, bool json, int64_t pinned, int64_t muted_until,
-    bool archived, int64_t now_ms)
+    bool archived, bool marked_unread, int64_t now_ms)
 {
 	bool	 muted = muted_until == -1 || muted_until > now_ms;
 
 	if (json) {
 		cli_putf(b, ",\"pinned\":%s,\"archived\":%s,\"muted\":%s,"
-		    "\"muted_until\":%lld", pinned != 0 ? "true" : "false",
-		    archived ? "true" : "false", muted ? "true" : "false",
-		    (long long)muted_until);
+		    "\"muted_until\":%lld,\"marked_unread\":%s",
+		    pinned != 0 ? "true" : "false", archived ? "true" : "false",
+		    muted ? "true" : "false", (long long)muted_until,
+		    marked_unread ? "true" : "false");
 		return;
 	}
+	if (marked_unread)
+		cli_put(b, " [marked unread]");
 	if (pinned != 0)
 		cli_put(b, " [pinned]");
 	if (muted_until == -1)

@@ -358,7 +358,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 					cli_put(&c->line, ",\"time\":null");
 				cli_putf(&c->line, ",\"unread\":%d", ch->unread);
 				cli_put_marks(&c->line, true, ch->pinned,
-				    ch->muted_until, ch->archived, now);
+				    ch->muted_until, ch->archived,
+				    ch->marked_unread, now);
 				cli_json_s(&c->line, "last_text", text);
 				buf_push(&c->line, '}');
 			} else {
@@ -375,7 +376,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 					cli_putf(&c->line, " [%d unread]",
 					    ch->unread);
 				cli_put_marks(&c->line, false, ch->pinned,
-				    ch->muted_until, ch->archived, now);
+				    ch->muted_until, ch->archived,
+				    ch->marked_unread, now);
 				if (text[0] != '\0') {
 					cli_put(&c->line, ": ");
 					cli_put_text(&c->line, text, strlen(text));
