@@ -41,6 +41,9 @@ cli_usage(FILE *f)
 	    "from:me,\n"
 	    "                      in:CHAT, after:DATE, before:DATE "
 	    "(in:\"TWO WORDS\")\n"), f);
+	fputs(_("  wachat search WORDS... --marks\n"
+	    "                      the match as *word* in a pipe too (on a "
+	    "terminal always)\n"), f);
 	fputs(_("  wachat export CHAT [--format txt|jsonl]\n"
 	    "                      every message of a chat, oldest first "
 	    "(default txt)\n"), f);

@@ -15,6 +15,8 @@
 #include "base/jid.h"
 #include "base/sanitize.h"
 #include "src/cli-out.h"
+#include "store/store.h"
+#include "store/store-search.h"
 
 /* Append s, NUL-terminated. */
 void
@@ -214,3 +216,20 @@ cli_named_mentions(const char *text, size_t len,
 	buf_append(out, text + done, len - done);
 }
 
+void
+cli_put_snippet(struct buf *b, const struct store_search_hit *h, bool marks)
+{
+	if (h->cut_before)
+		cli_put(b, "...");
+	cli_put_text(b, h->snippet, h->match_start);
+	if (marks && h->match_end > h->match_start)
+		cli_put(b, "*");
+	cli_put_text(b, h->snippet + h->match_start, h->match_end -
+	    h->match_start);
+	if (marks && h->match_end > h->match_start)
+		cli_put(b, "*");
+	cli_put_text(b, h->snippet + h->match_end, h->snippet_len -
+	    h->match_end);
+	if (h->cut_after)
+		cli_put(b, "...");
+}
