@@ -8,7 +8,8 @@
 # (CURL_CFLAGS, ENG_LIBS).
 libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
 	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c \
-	proto/media-ul.h proto/media-ul.c
+	proto/media-ul.h proto/media-ul.c \
+	proto/media-name.h proto/media-name.c
 libproto_a_CPPFLAGS += $(JSONC_CFLAGS)
 
 check_PROGRAMS += tests/test-wa-media-stream
@@ -42,6 +43,13 @@ bench-media:
 	$(SHELL) $(top_srcdir)/tests/bench/run-media.sh
 bench: bench-media
 .PHONY: bench-media
+
+# Safe file names, free paths and the size settings of downloads.
+check_PROGRAMS += tests/test-wa-media-name
+tests_test_wa_media_name_SOURCES = tests/test-wa-media-name.c
+tests_test_wa_media_name_CFLAGS = $(TEST_CFLAGS)
+tests_test_wa_media_name_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-media-name
 
 # Uploads against a small HTTP server in the test (two hosts, one that
 # fails), and a round trip: encrypt, upload, download, decrypt.
