@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * proto/media-probe.c -- a file to send typed by its content (libmagic)
- * and, for a JPEG photo, its size and inline thumbnail (libjpeg-turbo:
+ * and, for a voice note, its duration and waveform (libopusfile), for a
+ * JPEG photo its size and inline thumbnail (libjpeg-turbo:
  * decoded scaled down by the library, sampled to at most
  * WA_MEDIA_PROBE_THUMB_SIDE pixels a side a row at a time, re-encoded at
  * quality 50).  Memory stays at a few rows of the scaled photo whatever
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include <jpeglib.h>
 #include <magic.h>
+#include <opusfile.h>
 
 #include "base/xmalloc.h"
 #include "proto/media-probe.h"
@@ -213,6 +216,49 @@ jpeg_probe(FILE *f, struct wa_media_probe *p)
 	return 0;
 }
 
+#define OPUS_RATE	48000	/* Hz: what libopusfile decodes at */
+#define PCM_CHUNK	5760	/* samples a channel per read (120 ms) */
+
+/* The duration and waveform of the Ogg Opus file path into p: decoded a
+ * chunk at a time, each sample's magnitude added to its block's sum.  0;
+ * -EINVAL when it does not open as Opus or its length is unknown. */
+static int
+opus_probe(const char *path, struct wa_media_probe *p)
+{
+	OggOpusFile	*of = op_open_file(path, NULL);
+	double		 sum[WA_MEDIA_PROBE_WAVEFORM] = { 0 }, top = 0;
+	float		 pcm[PCM_CHUNK * 2];
+	ogg_int64_t	 total, at = 0, block;
+	int		 n, ch, i, li;
+
+	if (of == NULL)
+		return -EINVAL;
+	total = op_pcm_total(of, -1);
+	if (total <= 0) {
+		op_free(of);
+		return -EINVAL;
+	}
+	p->seconds = (uint32_t)((total + OPUS_RATE - 1) / OPUS_RATE);
+	block = total / WA_MEDIA_PROBE_WAVEFORM > 0 ?
+	    total / WA_MEDIA_PROBE_WAVEFORM : 1;
+	while ((n = op_read_float(of, pcm, PCM_CHUNK * 2, &li)) > 0) {
+		ch = op_channel_count(of, li);
+		for (i = 0; i < n; i++, at++)
+			if (at / block < WA_MEDIA_PROBE_WAVEFORM)
+				sum[at / block] += fabs((double)pcm[i * ch]);
+	}
+	op_free(of);
+	if (n < 0)		/* a damaged stream: the duration only */
+		return 0;
+	for (i = 0; i < WA_MEDIA_PROBE_WAVEFORM; i++)
+		top = sum[i] > top ? sum[i] : top;
+	for (i = 0; i < WA_MEDIA_PROBE_WAVEFORM; i++)
+		p->waveform[i] = top > 0 ? (uint8_t)floor(100 * sum[i] / top) :
+		    0;
+	p->waveform_len = WA_MEDIA_PROBE_WAVEFORM;
+	return 0;
+}
+
 /* The message type of mimetype mime under flags; -EINVAL for a voice
  * note of something else than Ogg. */
 static int
@@ -256,9 +302,14 @@ wa_media_probe(const char *path, unsigned flags, struct wa_media_probe *out)
 	if ((rc = magic_type(path, out->mimetype)) != 0 ||
 	    (rc = type_of(out->mimetype, flags, &out->type)) != 0)
 		return rc;
-	if (out->type == WA_MEDIA_PTT)
+	if (out->type == WA_MEDIA_PTT) {
 		snprintf(out->mimetype, sizeof(out->mimetype),
 		    "audio/ogg; codecs=opus");
+		if ((rc = opus_probe(path, out)) != 0) {
+			memset(out, 0, sizeof(*out));
+			return rc;
+		}
+	}
 	if (out->type != WA_MEDIA_IMAGE)
 		return 0;
 	if ((f = fopen(path, "rb")) == NULL) {

@@ -4,11 +4,13 @@
  * files made here typed by their content whatever their names (a JPEG
  * photo with its size and a decodable thumbnail, PNG and text as
  * documents, WebP as a sticker only when asked, MP4 video, Ogg as a voice
- * note when asked), and what it refuses.
+ * note when asked, with its duration and waveform from opusenc's file),
+ * and what it refuses.
  */
 #include "base/compat.h"
 
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -163,9 +165,72 @@ test_types__png_text_webp_mp4_ogg(void **state)
 	assert_int_equal(wa_media_probe(path, 0, &p), 0);
 	assert_int_equal(p.type, WA_MEDIA_AUDIO);
 	assert_string_equal(p.mimetype, "audio/ogg");
-	assert_int_equal(wa_media_probe(path, WA_MEDIA_PROBE_PTT, &p), 0);
+	/* Only a header: Ogg, but no audio to decode. */
+	assert_int_equal(wa_media_probe(path, WA_MEDIA_PROBE_PTT, &p),
+	    -EINVAL);
+}
+
+/* A 16-bit mono WAV at 48 kHz: 1 s of a 440 Hz tone, 1 s of silence,
+ * 1 s of the tone at half the loudness; its Ogg Opus by opusenc at
+ * dir/voice.opus (the tests' build packages have opus-tools). */
+static const char *
+put_voice(void)
+{
+	static uint8_t	 wav[44 + 3 * 48000 * 2];
+	uint32_t	 n = 3 * 48000, i;
+	double		 amp;
+	int16_t		 v;
+	char		 cmd[600];
+
+	memcpy(wav, "RIFF\0\0\0\0WAVEfmt \20\0\0\0\1\0\1\0"
+	    "\200\273\0\0\0\167\1\0\2\0\20\0data", 40);
+	wav[4] = (uint8_t)((36 + n * 2) & 0xff);
+	wav[5] = (uint8_t)(((36 + n * 2) >> 8) & 0xff);
+	wav[6] = (uint8_t)((36 + n * 2) >> 16);
+	wav[40] = (uint8_t)((n * 2) & 0xff);
+	wav[41] = (uint8_t)(((n * 2) >> 8) & 0xff);
+	wav[42] = (uint8_t)((n * 2) >> 16);
+	for (i = 0; i < n; i++) {
+		amp = i < 48000 ? 16000 : i < 96000 ? 0 : 8000;
+		v = (int16_t)(amp * sin(2 * M_PI * 440 * i / 48000.0));
+		wav[44 + i * 2] = (uint8_t)(v & 0xff);
+		wav[45 + i * 2] = (uint8_t)((uint16_t)v >> 8);
+	}
+	put("voice.wav", wav, sizeof(wav));
+	snprintf(cmd, sizeof(cmd), "opusenc --quiet '%s/voice.wav' "
+	    "'%s/voice.opus'", dir, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/voice.opus", dir);
+	return path;
+}
+
+static void
+test_voice_note__seconds_and_64_byte_waveform(void **state)
+{
+	struct wa_media_probe	 p;
+	size_t			 i, top = 0;
+
+	(void)state;
+	assert_int_equal(wa_media_probe(put_voice(), WA_MEDIA_PROBE_PTT, &p),
+	    0);
 	assert_int_equal(p.type, WA_MEDIA_PTT);
 	assert_string_equal(p.mimetype, "audio/ogg; codecs=opus");
+	assert_int_equal(p.seconds, 3);
+	assert_int_equal(p.waveform_len, WA_MEDIA_PROBE_WAVEFORM);
+	for (i = 0; i < 64; i++)
+		top = p.waveform[i] > top ? p.waveform[i] : top;
+	assert_int_equal(top, 100);
+	/* The loud second, the silent one, the half-loud one. */
+	for (i = 2; i < 20; i++)
+		assert_in_range(p.waveform[i], 85, 100);
+	for (i = 24; i < 40; i++)
+		assert_in_range(p.waveform[i], 0, 3);
+	for (i = 45; i < 62; i++)
+		assert_in_range(p.waveform[i], 40, 60);
+	/* Not asked as a voice note: plain audio, no waveform. */
+	assert_int_equal(wa_media_probe(path, 0, &p), 0);
+	assert_int_equal(p.type, WA_MEDIA_AUDIO);
+	assert_int_equal(p.waveform_len, 0);
 }
 
 static void
@@ -189,6 +254,7 @@ main(void)
 		cmocka_unit_test(test_photo__size_and_a_thumbnail_of_100_px),
 		cmocka_unit_test(test_broken_jpeg__goes_as_a_document),
 		cmocka_unit_test(test_types__png_text_webp_mp4_ogg),
+		cmocka_unit_test(test_voice_note__seconds_and_64_byte_waveform),
 		cmocka_unit_test(test_refused__ptt_of_not_ogg_a_folder_a_missing_file),
 	};
 	char	 cmd[64];
