@@ -12,6 +12,18 @@ libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
 	proto/media-name.h proto/media-name.c
 libproto_a_CPPFLAGS += $(JSONC_CFLAGS)
 
+# What a file to send is: libmagic's type, a voice note's duration and
+# waveform, a JPEG photo's size and thumbnail (proto/media-probe.c); a program that calls it links
+# MEDIA_PROBE_LIBS.
+libproto_a_SOURCES += proto/media-probe.h proto/media-probe.c
+libproto_a_CPPFLAGS += $(JPEG_CFLAGS) $(MAGIC_CFLAGS) $(OPUSFILE_CFLAGS)
+MEDIA_PROBE_LIBS = $(MAGIC_LIBS) $(JPEG_LIBS) $(OPUSFILE_LIBS) -lm
+check_PROGRAMS += tests/test-wa-media-probe
+tests_test_wa_media_probe_SOURCES = tests/test-wa-media-probe.c
+tests_test_wa_media_probe_CFLAGS = $(TEST_CFLAGS) $(JPEG_CFLAGS)
+tests_test_wa_media_probe_LDADD = $(TEST_LIBS) $(MEDIA_PROBE_LIBS) -lm
+TESTS += tests/test-wa-media-probe
+
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
 tests_test_wa_media_stream_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)

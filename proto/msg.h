@@ -217,6 +217,30 @@ struct wa_msg_media {
 	int64_t		 media_key_ts;	/* unix s; 0 when absent */
 };
 
+/*
+ * Append to out the serialized Message for sending md (protocol-features.md
+ * 1.6): imageMessage(3), videoMessage(9) (gifPlayback for GIF),
+ * ptvMessage(66), audioMessage(8) (PTT for a voice note, seconds,
+ * waveform), documentMessage(7) (fileName and title, "file" when
+ * md->file_name is NULL; the caption inline, field 20, as [BL] sends it)
+ * or stickerMessage(26), each with url, mimetype, fileSHA256,
+ * fileLength, mediaKey, fileEncSHA256, directPath, mediaKeyTimestamp
+ * (when md->media_key_ts > 0), caption, width/height (when width > 0),
+ * seconds (when > 0) and the thumbnail (JPEGThumbnail; a sticker's
+ * pngThumbnail) as md has them.  reply (may be NULL; its text is not
+ * used) with quoted_id set makes the message a reply: contextInfo{
+ * stanzaId, participant, remoteJid, quotedMessage{conversation =
+ * quoted_text}} as wa_msg_build_text() does.  md is borrowed.  The
+ * stanza takes type "media" and the <enc> mediatype
+ * wa_msg_media_name(md->type) (1.7).  Returns 0.  Errors: -EINVAL (md or
+ * out NULL, WA_MEDIA_NONE or an unknown type, mimetype or direct_path
+ * NULL, a direct_path not starting with '/', a media key or hash not of
+ * 32 bytes, a waveform over WA_MSG_WAVEFORM_MAX or a thumbnail over
+ * WA_MSG_THUMB_MAX bytes).  out->len is unchanged on error.  Any thread.
+ */
+MUST_CHECK int	wa_msg_build_media(const struct wa_msg_media *md,
+		    const struct wa_msg_text *reply, struct buf *out);
+
 /* The English word of a media type ("image", "ptt": the stanza's
  * mediatype of 1.7), static; "" for WA_MEDIA_NONE.  Any thread. */
 const char	*wa_msg_media_name(enum wa_msg_media_type t);
