@@ -24,6 +24,14 @@ tests_test_wa_media_probe_CFLAGS = $(TEST_CFLAGS) $(JPEG_CFLAGS)
 tests_test_wa_media_probe_LDADD = $(TEST_LIBS) $(MEDIA_PROBE_LIBS) -lm
 TESTS += tests/test-wa-media-probe
 
+# The file to send encrypted into its upload blob (proto/media-seal.c).
+libproto_a_SOURCES += proto/media-seal.h proto/media-seal.c
+check_PROGRAMS += tests/test-wa-media-seal
+tests_test_wa_media_seal_SOURCES = tests/test-wa-media-seal.c
+tests_test_wa_media_seal_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_wa_media_seal_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-media-seal
+
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
 tests_test_wa_media_stream_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
