@@ -64,8 +64,8 @@ struct wa_media_probe {
  * what it owns with wa_media_probe_release().
  * Returns 0.  Errors: -EINVAL (a NULL; WA_MEDIA_PROBE_PTT for a file that
  * is not Ogg Opus, or whose audio does not open), -errno of stat() or
- * open(), -EISDIR (not a regular file), WC_EPROTO (libmagic could not be loaded or read the file).  On error
- * *out owns nothing.
+ * open(), -EISDIR (not a regular file), WC_EPROTO (libmagic could not
+ * be loaded or read the file).  On error *out owns nothing.
  */
 MUST_CHECK int	wa_media_probe(const char *path, unsigned flags,
 		    struct wa_media_probe *out);

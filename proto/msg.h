@@ -330,6 +330,9 @@ struct wa_msg_send {
 	const char	*id;		/* wa_msg_id(); never NULL */
 	const char	*to;		/* the chat JID; never NULL */
 	const char	*type;		/* "text" when NULL; "reaction", "media" */
+	const char	*mediatype;	/* on each <enc> (protocol-features.md
+					 * 1.7: "image", "ptt", ...); may be
+					 * NULL */
 	const char	*edit;		/* "1" edit, "7" revoke/unreact; may be NULL */
 	const char	*peer_recipient_pn; /* the PN when to is a LID; may be NULL */
 	const struct wa_msg_enc_out *encs;	/* n_encs >= 1 */
@@ -344,7 +347,8 @@ struct wa_msg_send {
 /*
  * Build in arena a the stanza for s (protocol.md 9.4):
  * <message id to type [edit] [peer_recipient_pn]><participants>
- * <to jid><enc v="2" type="pkmsg|msg" [decrypt-fail="hide"]>ct</enc></to>
+ * <to jid><enc v="2" type="pkmsg|msg" [mediatype] [decrypt-fail="hide"]>
+ * ct</enc></to>
  * ...</participants>[<device-identity>bytes</device-identity>]</message>.
  * decrypt-fail="hide" is set when s->edit is given or s->type is
  * "reaction".  The device-identity child is written only when some enc is
