@@ -1053,6 +1053,9 @@ send_own(struct wa_appsync *s)
 	s->c[c].again = s->c[c].stop = s->c[c].more = false;
 	s->tx_coll = c;
 	s->state = M_SYNC;
+	/* its answer is awaited like a fetch's: without this a trigger a
+	 * minute after the last fetch took it for lost and dropped it */
+	s->asked_ms = uv_now(s->host.loop);
 }
 
 static void

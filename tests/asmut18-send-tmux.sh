@@ -8,7 +8,8 @@
 # authored by wachat's device, as regular_high's next version, and the
 # list shows Echo muted (the mark, and `wachat chats --json`); Alt-t pins
 # it (regular_low pin_v1), Alt-u marks it unread (markChatAsRead false,
-# the list's mark), Up Alt-* stars its message (regular_high star, the
+# the list's mark; the open chat closes), opening it again reads it
+# (markChatAsRead true, the mark goes), Up Alt-* stars its message (regular_high star, the
 # "(starred)" mark), Alt-a archives it (it leaves the main list, Alt-z's
 # Archived folder shows it).  A forced 409 (the sim's conflict fault: the
 # phone moves the version first): Alice's 8-hour mute still lands, once,
@@ -113,6 +114,19 @@ check "Alt-u marks Echo unread: markChatAsRead read=false" \
 failed_now && { diag "$tmp/why"; show; }
 check "... the list marks it unread (●)" wait_pane 'hello from Echo *●'
 failed_now && show
+check "... and the open chat closes (as WhatsApp Web leaves it), so the mark stays" \
+    wait_pane 'No chat open'
+failed_now && show
+# Opening it again reads it: the mark goes on every device.
+tm send-keys -t wachat C-n
+wait_pane 'Open a chat' >/dev/null
+tm send-keys -t wachat -l "Echo"
+tm send-keys -t wachat Enter
+check "... opening Echo again: markChatAsRead read=true, the next version" \
+    wait_for has regular_low "[\"markChatAsRead\",\"$E@s.whatsapp.net\"]" mark_read true $((vl + 3))
+failed_now && { diag "$tmp/why"; show; }
+check "... and the mark is gone from the list" wait_gone 'hello from Echo *●'
+failed_now && show
 
 # Star its message.
 tm send-keys -t wachat Up
@@ -136,7 +150,7 @@ tm send-keys -t wachat Escape
 # Archive it: it leaves the main list for the Archived folder.
 tm send-keys -t wachat M-a
 check "Alt-a archives Echo: archive in regular_low" \
-    wait_for has regular_low "[\"archive\",\"$E@s.whatsapp.net\"]" archive true $((vl + 3))
+    wait_for has regular_low "[\"archive\",\"$E@s.whatsapp.net\"]" archive true $((vl + 4))
 failed_now && { diag "$tmp/why"; show; }
 check "... Echo leaves the main list (an Archived row instead)" \
     wait_pane 'Archived'
@@ -185,6 +199,7 @@ check "... the phone's patch came first, ours on top: one patch each, ours once"
     test "$(count phone)/$(count device)" = "$((p0 + 1))/$((d0 + 1))"
 check "... wachat took the winning patch and built its own again" \
     grep -q 'app state regular_high: own change [0-9]*: 409, built again' "$LOG"
+failed_now && { grep -a 'app state\|appsync' "$LOG" | tail -40 | sed 's/^/# /'; }
 end=$(python3 "$S" "$tmp/state" mute-end regular_high "[\"mute\",\"$AL@s.whatsapp.net\"]")
 now=$(($(date +%s) * 1000))
 check "... muted until about 8 hours from now" \

@@ -100,15 +100,30 @@ ui_view_ca_archive(struct ui_view *v, int64_t now)
 		push(v, ch, ch->archived ? EV_ACT_UNARCHIVE : EV_ACT_ARCHIVE);
 }
 
+/* Alt-u: mark the selected chat unread, or read when it is.  Marking
+ * the open chat unread closes it, as
+ * WhatsApp Web leaves the chat: left open, it would be read again at
+ * once and the mark cleared (ui_view_chat_mark_read()). */
 void
 ui_view_ca_unread(struct ui_view *v, int64_t now)
 {
 	struct ui_chat	*ch = target(v);
+	bool		 read;
 
 	(void)now;
-	if (ch != NULL)
-		push(v, ch, ch->unread > 0 || ch->marked_unread ?
-		    EV_ACT_MARK_READ : EV_ACT_MARK_UNREAD);
+	if (ch == NULL)
+		return;
+	read = ch->unread > 0 || ch->marked_unread;
+	push(v, ch, read ? EV_ACT_MARK_READ : EV_ACT_MARK_UNREAD);
+	if (!read && v->msgs.chat != NULL &&
+	    strcmp(v->msgs.chat, ch->jid) == 0) {
+		/* as deleted() does: not selected, or it opens again */
+		if (v->chats.sel != NULL && strcmp(v->chats.sel, ch->jid) == 0) {
+			free(v->chats.sel);
+			v->chats.sel = NULL;
+		}
+		ui_msgs_release(&v->msgs);
+	}
 }
 
 void
