@@ -637,9 +637,9 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms,
 	}
 }
 
-/* The Archived row at (row, x), w columns: "Archived: 3 chats, 1
- * unread" (how many it holds, and of them how many unread and not
- * muted), bold when some are unread. */
+/* The Archived row at (row, x), w columns: "Archived: 3 chats" (how
+ * many it holds) and under it "1 unread" (of them unread and not muted)
+ * when some are, bold then. */
 static void
 draw_archived(const struct ui_chats *c, int row, int x, int w)
 {
@@ -650,14 +650,13 @@ draw_archived(const struct ui_chats *c, int row, int x, int w)
 	mvhline(row + 1, x, ' ', w);
 	snprintf(held, sizeof(held), ngettext("Archived: %d chat",
 	    "Archived: %d chats", k), k);
-	if (n > 0)
-		snprintf(line, sizeof(line), ngettext("%s, %d unread",
-		    "%s, %d unread", n), held, n);
-	else
-		snprintf(line, sizeof(line), "%s", held);
+	/* how many unread on the row's second line */
+	snprintf(line, sizeof(line), ngettext("%d unread", "%d unread", n), n);
 	if (n > 0)
 		attron(A_BOLD);
-	(void)put(row, x + 1, line, w - 1);
+	(void)put(row, x + 1, held, w - 1);
+	if (n > 0)
+		(void)put(row + 1, x + 1, line, w - 1);
 	if (n > 0)
 		attroff(A_BOLD);
 }
