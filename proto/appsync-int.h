@@ -62,4 +62,14 @@ int		 astx_any(struct wa_astx *t);
 /* No key is stored: say so once per connection when something waits. */
 void		 astx_no_key(struct wa_astx *t);
 
+/*
+ * wa_as_mac_fn over the store: arg is the module's const struct
+ * wa_appsync_store_ops * (cast to void *); the value MAC of index_mac
+ * (WA_AS_MAC_LEN bytes each) in collection c is written to value_mac.
+ * Returns mac_get's answer as is: 1 found, 0 none, or < 0.
+ */
+int		 as_store_mac(void *arg, enum wa_as_coll c,
+		    const uint8_t index_mac[WA_AS_MAC_LEN],
+		    uint8_t value_mac[WA_AS_MAC_LEN]);
+
 #endif

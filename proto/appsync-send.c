@@ -145,14 +145,13 @@ astx_queued(struct wa_astx *t)
 	}
 }
 
-static int
-mac_fn(void *arg, enum wa_as_coll c, const uint8_t index_mac[WA_AS_MAC_LEN],
-    uint8_t value_mac[WA_AS_MAC_LEN])
+int
+as_store_mac(void *arg, enum wa_as_coll c,
+    const uint8_t index_mac[WA_AS_MAC_LEN], uint8_t value_mac[WA_AS_MAC_LEN])
 {
-	struct wa_astx	*t = arg;
+	const struct wa_appsync_store_ops	*st = arg;
 
-	return t->st->mac_get(t->st->arg, wa_as_coll_name(c), index_mac,
-	    value_mac);
+	return st->mac_get(st->arg, wa_as_coll_name(c), index_mac, value_mac);
 }
 
 /* Mutation id of collection c, SyncActionData p[0..len), given up for
@@ -219,7 +218,8 @@ build(struct wa_astx *t, enum wa_as_coll c, const uint8_t *kid,
 	m.action = &t->act;
 	if ((rc = t->h->rng(t->h->arg, m.iv, sizeof(m.iv))) == 0)
 		rc = wa_as_patch_encode(&t->a, &keys, kid, kid_len, c,
-		    &t->base, &m, 1, t->act.ts_ms, mac_fn, t, &patch,
+		    &t->base, &m, 1, t->act.ts_ms, as_store_mac,
+		    (void *)t->st, &patch,
 		    &t->next, &t->changes, &t->nchanges);
 	wa_crypto_wipe(&keys, sizeof(keys));
 	if (rc == 0 && t->nchanges != 1)

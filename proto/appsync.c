@@ -152,16 +152,6 @@ forget_keys(struct wa_appsync *s)
 	s->nkc = 0;
 }
 
-static int
-mac_fn(void *arg, enum wa_as_coll c, const uint8_t index_mac[WA_AS_MAC_LEN],
-    uint8_t value_mac[WA_AS_MAC_LEN])
-{
-	struct wa_appsync	*s = arg;
-
-	return s->st->mac_get(s->st->arg, wa_as_coll_name(c), index_mac,
-	    value_mac);
-}
-
 /* --- life --- */
 
 int
@@ -736,8 +726,8 @@ apply(struct wa_appsync *s, enum wa_as_coll c, bool snapshot,
 	in.patch_mac = patch_mac;
 	in.key_fn = key_fn;
 	in.key_arg = s;
-	in.mac_fn = mac_fn;
-	in.mac_arg = s;
+	in.mac_fn = as_store_mac;
+	in.mac_arg = (void *)s->st;
 	memset(&out, 0, sizeof(out));
 	arena_init(&a, 16 * 1024);
 	rc = wa_as_apply(&a, &in, &st, &out);

@@ -99,6 +99,7 @@ direct_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 	ms.id = j->o.id;
 	ms.to = j->users[0];
 	ms.type = j->o.type[0] != '\0' ? j->o.type : "text";
+	ms.mediatype = dm_mediatype(&j->o);
 	ms.edit = j->o.edit[0] != '\0' ? j->o.edit : NULL;
 	ms.encs = s->enc;
 	ms.n_encs = s->n;

@@ -245,6 +245,7 @@ group_stanza(struct wa_dm *dm, struct dm_seal *s, struct arena *a,
 	gs.id = j->o.id;
 	gs.to = j->o.chat;
 	gs.type = j->o.type[0] != '\0' ? j->o.type : "text";
+	gs.mediatype = dm_mediatype(&j->o);
 	gs.phash = phash;
 	gs.addressing_mode = j->lid ? "lid" : "pn";
 	gs.edit = j->o.edit[0] != '\0' ? j->o.edit : NULL;

@@ -270,6 +270,11 @@ void	dm_emit_state(struct wa_dm *dm, const char *chat, const char *id,
 /* WA_DM_EV_GROUP for group (left: we are out). */
 void	dm_emit_group(struct wa_dm *dm, const char *group, bool left);
 /* WA_DM_EV_ERROR for group (may be NULL) with err and words why. */
+/* The <enc> mediatype of outgoing message o (protocol-features.md 1.7:
+ * its Message's media type, "image", "ptt", ...), static; NULL when o is
+ * not of stanza type "media" or its payload holds no media. */
+const char *dm_mediatype(const struct wa_dm_out *o);
+
 void	dm_emit_error(struct wa_dm *dm, const char *group, int err,
 	    const char *why);
 int	dm_send(struct wa_dm *dm, const struct wa_node *n);

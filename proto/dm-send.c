@@ -134,6 +134,34 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 	return rc;
 }
 
+int
+wa_dm_send_media(struct wa_dm *dm, const char *chat,
+    const struct wa_msg_media *md, const char *quoted_id,
+    const char *quoted_sender, const char *quoted_text,
+    char id_out[WA_DM_ID_MAX])
+{
+	struct wa_msg_text	 t;
+	struct buf		 p = BUF_INIT;
+	int			 rc;
+
+	if (chat == NULL || md == NULL || (md->caption != NULL &&
+	    strlen(md->caption) > WA_DM_TEXT_MAX))
+		return -EINVAL;
+	memset(&t, 0, sizeof(t));
+	t.text = "";
+	t.quoted_id = quoted_id;
+	t.quoted_participant = quoted_id != NULL ? (quoted_sender != NULL &&
+	    quoted_sender[0] != '\0' ? quoted_sender : dm->own_pn) : NULL;
+	t.quoted_text = quoted_text;
+	if ((rc = wa_msg_build_media(md, &t, &p)) == 0 &&
+	    (rc = add_secret(dm, &p)) == 0)
+		rc = dm_job_queue(dm, chat, &p, md->caption != NULL ?
+		    md->caption : "", quoted_id, quoted_sender, quoted_text,
+		    "media", NULL, id_out, true);
+	buf_release(&p);
+	return rc;
+}
+
 /* The MessageKey of message id of chat (from_me: ours), 11.5. */
 static void
 msg_key(struct wa_msg_key *k, const char *chat, const char *id, bool from_me)

@@ -127,6 +127,21 @@ dm_emit_error(struct wa_dm *dm, const char *group, int err, const char *why)
 
 /* --- sends --- */
 
+const char *
+dm_mediatype(const struct wa_dm_out *o)
+{
+	struct wa_msg_content	 c;
+	const char		*name = NULL;
+
+	if (strcmp(o->type, "media") != 0 ||
+	    wa_msg_parse(o->payload, o->payload_len, &c) != 0)
+		return NULL;
+	if (c.kind == WA_MSG_MEDIA && c.media != NULL)
+		name = wa_msg_media_name(c.media->type);
+	wa_msg_content_release(&c);
+	return name;
+}
+
 int
 dm_send(struct wa_dm *dm, const struct wa_node *n)
 {

@@ -462,6 +462,23 @@ MUST_CHECK int	wa_dm_send_text(struct wa_dm *dm, const char *chat,
 		    char id_out[WA_DM_ID_MAX]);
 
 /*
+ * Queue the media message md (proto/msg.h; its file uploaded already:
+ * url, direct_path, media key and hashes set) to chat as
+ * wa_dm_send_text() queues a text: built by wa_msg_build_media() (a
+ * reply when quoted_id is not NULL), stored, then sent as a <message
+ * type="media"> whose <enc>s carry the mediatype of md->type
+ * (protocol-features.md 1.7).  The outbox row's text is md's caption
+ * ("" when none).  md is borrowed.  Writes its id to id_out (may be
+ * NULL).  Returns 0.  Errors: -EINVAL (bad chat JID, md NULL, a caption
+ * over WA_DM_TEXT_MAX bytes, what wa_msg_build_media() refuses), the
+ * store's errors.  Loop thread.
+ */
+MUST_CHECK int	wa_dm_send_media(struct wa_dm *dm, const char *chat,
+		    const struct wa_msg_media *md, const char *quoted_id,
+		    const char *quoted_sender, const char *quoted_text,
+		    char id_out[WA_DM_ID_MAX]);
+
+/*
  * Queue a reaction to message target of chat (from_me: ours), emoji ""
  * removing ours.  Returns 0.  Errors as wa_dm_send_text().
  */

@@ -8,8 +8,29 @@
 # (CURL_CFLAGS, ENG_LIBS).
 libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
 	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c \
-	proto/media-ul.h proto/media-ul.c
+	proto/media-ul.h proto/media-ul.c \
+	proto/media-name.h proto/media-name.c
 libproto_a_CPPFLAGS += $(JSONC_CFLAGS)
+
+# What a file to send is: libmagic's type, a voice note's duration and
+# waveform, a JPEG photo's size and thumbnail (proto/media-probe.c); a program that calls it links
+# MEDIA_PROBE_LIBS.
+libproto_a_SOURCES += proto/media-probe.h proto/media-probe.c
+libproto_a_CPPFLAGS += $(JPEG_CFLAGS) $(MAGIC_CFLAGS) $(OPUSFILE_CFLAGS)
+MEDIA_PROBE_LIBS = $(MAGIC_LIBS) $(JPEG_LIBS) $(OPUSFILE_LIBS) -lm
+check_PROGRAMS += tests/test-wa-media-probe
+tests_test_wa_media_probe_SOURCES = tests/test-wa-media-probe.c
+tests_test_wa_media_probe_CFLAGS = $(TEST_CFLAGS) $(JPEG_CFLAGS)
+tests_test_wa_media_probe_LDADD = $(TEST_LIBS) $(MEDIA_PROBE_LIBS) -lm
+TESTS += tests/test-wa-media-probe
+
+# The file to send encrypted into its upload blob (proto/media-seal.c).
+libproto_a_SOURCES += proto/media-seal.h proto/media-seal.c
+check_PROGRAMS += tests/test-wa-media-seal
+tests_test_wa_media_seal_SOURCES = tests/test-wa-media-seal.c
+tests_test_wa_media_seal_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_wa_media_seal_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-media-seal
 
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
@@ -42,6 +63,13 @@ bench-media:
 	$(SHELL) $(top_srcdir)/tests/bench/run-media.sh
 bench: bench-media
 .PHONY: bench-media
+
+# Safe file names, free paths and the size settings of downloads.
+check_PROGRAMS += tests/test-wa-media-name
+tests_test_wa_media_name_SOURCES = tests/test-wa-media-name.c
+tests_test_wa_media_name_CFLAGS = $(TEST_CFLAGS)
+tests_test_wa_media_name_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-media-name
 
 # Uploads against a small HTTP server in the test (two hosts, one that
 # fails), and a round trip: encrypt, upload, download, decrypt.

@@ -3,10 +3,13 @@
  * proto/msg-media.c -- the media messages of a received Message flattened
  * (protocol-features.md 1.6): image, video (GIF, round video note), audio
  * (voice note), document and sticker, with what the screen shows and
- * what a later download needs (1.5).  Pure functions; any thread.
+ * what a later download needs (1.5); and built for sending (1.6's filling
+ * rules).  Pure functions; any thread.
  */
 #include "base/compat.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,4 +211,170 @@ wa_msg_media_free(struct wa_msg_media *md)
 	free(md->file_sha256);
 	free(md->file_enc_sha256);
 	free(md);
+}
+
+/* --- building a media Message (the sender's side of 1.6) --- */
+
+/* Bytes b[0..n) as protobuf-c wants them; absent when n is 0. */
+static ProtobufCBinaryData
+bin(const uint8_t *b, size_t n, protobuf_c_boolean *has)
+{
+	ProtobufCBinaryData	 d = { n, (uint8_t *)(uintptr_t)b };
+
+	*has = n > 0 && b != NULL;
+	return d;
+}
+
+/* The fields every media message sets (1.6 "always set"), copied into
+ * the sub-message x of type T by the caller's macro. */
+#define FILL_COMMON(x, md) do { \
+	(x)->url = (char *)(uintptr_t)(md)->url; \
+	(x)->mimetype = (char *)(uintptr_t)(md)->mimetype; \
+	(x)->directpath = (char *)(uintptr_t)(md)->direct_path; \
+	(x)->filesha256 = bin((md)->file_sha256, (md)->file_sha256_len, \
+	    &(x)->has_filesha256); \
+	(x)->fileencsha256 = bin((md)->file_enc_sha256, \
+	    (md)->file_enc_sha256_len, &(x)->has_fileencsha256); \
+	(x)->mediakey = bin((md)->media_key, (md)->media_key_len, \
+	    &(x)->has_mediakey); \
+	(x)->has_filelength = 1; \
+	(x)->filelength = (md)->file_length; \
+	(x)->has_mediakeytimestamp = (md)->media_key_ts > 0; \
+	(x)->mediakeytimestamp = (md)->media_key_ts; \
+	(x)->contextinfo = ci; \
+} while (0)
+
+/* What a media message to build must have: the download fields. */
+static bool
+buildable(const struct wa_msg_media *md)
+{
+	return md->mimetype != NULL && md->direct_path != NULL &&
+	    md->direct_path[0] == '/' && md->media_key != NULL &&
+	    md->media_key_len == WA_MSG_MEDIA_KEY_LEN &&
+	    md->file_sha256 != NULL &&
+	    md->file_sha256_len == WA_MSG_SHA256_LEN &&
+	    md->file_enc_sha256 != NULL &&
+	    md->file_enc_sha256_len == WA_MSG_SHA256_LEN &&
+	    md->waveform_len <= WA_MSG_WAVEFORM_MAX &&
+	    md->thumb_len <= WA_MSG_THUMB_MAX;
+}
+
+static void
+build_visual(const struct wa_msg_media *md, Wae2e__ContextInfo *ci,
+    Wae2e__Message *m, Wae2e__Message__ImageMessage *im,
+    Wae2e__Message__VideoMessage *vm)
+{
+	if (md->type == WA_MEDIA_IMAGE) {
+		FILL_COMMON(im, md);
+		im->caption = (char *)(uintptr_t)md->caption;
+		im->has_width = im->has_height = md->width > 0;
+		im->width = md->width;
+		im->height = md->height;
+		im->jpegthumbnail = bin(md->thumb, md->thumb_len,
+		    &im->has_jpegthumbnail);
+		m->imagemessage = im;
+		return;
+	}
+	FILL_COMMON(vm, md);
+	vm->caption = (char *)(uintptr_t)md->caption;
+	vm->has_width = vm->has_height = md->width > 0;
+	vm->width = md->width;
+	vm->height = md->height;
+	vm->has_seconds = md->seconds > 0;
+	vm->seconds = md->seconds;
+	vm->has_gifplayback = md->type == WA_MEDIA_GIF;
+	vm->gifplayback = md->type == WA_MEDIA_GIF;
+	vm->jpegthumbnail = bin(md->thumb, md->thumb_len,
+	    &vm->has_jpegthumbnail);
+	if (md->type == WA_MEDIA_PTV)
+		m->ptvmessage = vm;
+	else
+		m->videomessage = vm;
+}
+
+static void
+build_other(const struct wa_msg_media *md, Wae2e__ContextInfo *ci,
+    Wae2e__Message *m, Wae2e__Message__AudioMessage *am,
+    Wae2e__Message__DocumentMessage *dm, Wae2e__Message__StickerMessage *sm)
+{
+	switch (md->type) {
+	case WA_MEDIA_AUDIO:
+	case WA_MEDIA_PTT:
+		FILL_COMMON(am, md);
+		am->has_ptt = 1;
+		am->ptt = md->type == WA_MEDIA_PTT;
+		am->has_seconds = md->seconds > 0;
+		am->seconds = md->seconds;
+		am->waveform = bin(md->waveform, md->waveform_len,
+		    &am->has_waveform);
+		m->audiomessage = am;
+		break;
+	case WA_MEDIA_STICKER:
+		FILL_COMMON(sm, md);
+		sm->has_width = sm->has_height = md->width > 0;
+		sm->width = md->width;
+		sm->height = md->height;
+		sm->has_isanimated = 1;
+		sm->isanimated = md->animated;
+		sm->pngthumbnail = bin(md->thumb, md->thumb_len,
+		    &sm->has_pngthumbnail);
+		m->stickermessage = sm;
+		break;
+	default:	/* WA_MEDIA_DOCUMENT */
+		FILL_COMMON(dm, md);
+		dm->caption = (char *)(uintptr_t)md->caption;
+		/* [BL] names a document without a name "file" (1.6). */
+		dm->filename = (char *)(uintptr_t)(md->file_name != NULL ?
+		    md->file_name : "file");
+		dm->title = dm->filename;
+		dm->has_pagecount = md->pages > 0;
+		dm->pagecount = md->pages;
+		dm->jpegthumbnail = bin(md->thumb, md->thumb_len,
+		    &dm->has_jpegthumbnail);
+		m->documentmessage = dm;
+		break;
+	}
+}
+
+int
+wa_msg_build_media(const struct wa_msg_media *md,
+    const struct wa_msg_text *reply, struct buf *out)
+{
+	Wae2e__Message				 m = WAE2E__MESSAGE__INIT;
+	Wae2e__Message				 q = WAE2E__MESSAGE__INIT;
+	Wae2e__ContextInfo			 cib = WAE2E__CONTEXT_INFO__INIT;
+	Wae2e__ContextInfo			*ci = NULL;
+	Wae2e__Message__ImageMessage		 im =
+	    WAE2E__MESSAGE__IMAGE_MESSAGE__INIT;
+	Wae2e__Message__VideoMessage		 vm =
+	    WAE2E__MESSAGE__VIDEO_MESSAGE__INIT;
+	Wae2e__Message__AudioMessage		 am =
+	    WAE2E__MESSAGE__AUDIO_MESSAGE__INIT;
+	Wae2e__Message__DocumentMessage		 dm =
+	    WAE2E__MESSAGE__DOCUMENT_MESSAGE__INIT;
+	Wae2e__Message__StickerMessage		 sm =
+	    WAE2E__MESSAGE__STICKER_MESSAGE__INIT;
+	size_t					 n;
+
+	if (md == NULL || out == NULL || md->type == WA_MEDIA_NONE ||
+	    md->type > WA_MEDIA_STICKER || !buildable(md))
+		return -EINVAL;
+	if (reply != NULL && reply->quoted_id != NULL) {
+		ci = &cib;
+		ci->stanzaid = (char *)(uintptr_t)reply->quoted_id;
+		ci->participant = (char *)(uintptr_t)reply->quoted_participant;
+		ci->remotejid = (char *)(uintptr_t)reply->quoted_remote_jid;
+		if (reply->quoted_text != NULL) {
+			q.conversation = (char *)(uintptr_t)reply->quoted_text;
+			ci->quotedmessage = &q;
+		}
+	}
+	if (md->type <= WA_MEDIA_PTV)
+		build_visual(md, ci, &m, &im, &vm);
+	else
+		build_other(md, ci, &m, &am, &dm, &sm);
+	n = protobuf_c_message_get_packed_size(&m.base);
+	buf_reserve(out, n);
+	out->len += protobuf_c_message_pack(&m.base, out->p + out->len);
+	return 0;
 }

@@ -761,9 +761,10 @@ wa_msg_stanza(const struct wa_msg_send *s, struct arena *a,
 		wa_nb_kid(a, &to[i], "to", 1);
 		if (wa_nb_attr_jid(&to[i], "jid", s->encs[i].jid) != 0)
 			return -EINVAL;
-		enc = wa_nb_kid(a, wa_nb_kids(a, &to[i], 1), "enc", 3);
+		enc = wa_nb_kid(a, wa_nb_kids(a, &to[i], 1), "enc", 4);
 		wa_nb_attr(enc, "v", "2");
 		wa_nb_attr(enc, "type", enc_name(s->encs[i].type));
+		wa_nb_attr(enc, "mediatype", s->mediatype);
 		if (hide)
 			wa_nb_attr(enc, "decrypt-fail", "hide");
 		wa_nb_bytes(enc, s->encs[i].ct, s->encs[i].ct_len);

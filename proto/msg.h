@@ -217,6 +217,30 @@ struct wa_msg_media {
 	int64_t		 media_key_ts;	/* unix s; 0 when absent */
 };
 
+/*
+ * Append to out the serialized Message for sending md (protocol-features.md
+ * 1.6): imageMessage(3), videoMessage(9) (gifPlayback for GIF),
+ * ptvMessage(66), audioMessage(8) (PTT for a voice note, seconds,
+ * waveform), documentMessage(7) (fileName and title, "file" when
+ * md->file_name is NULL; the caption inline, field 20, as [BL] sends it)
+ * or stickerMessage(26), each with url, mimetype, fileSHA256,
+ * fileLength, mediaKey, fileEncSHA256, directPath, mediaKeyTimestamp
+ * (when md->media_key_ts > 0), caption, width/height (when width > 0),
+ * seconds (when > 0) and the thumbnail (JPEGThumbnail; a sticker's
+ * pngThumbnail) as md has them.  reply (may be NULL; its text is not
+ * used) with quoted_id set makes the message a reply: contextInfo{
+ * stanzaId, participant, remoteJid, quotedMessage{conversation =
+ * quoted_text}} as wa_msg_build_text() does.  md is borrowed.  The
+ * stanza takes type "media" and the <enc> mediatype
+ * wa_msg_media_name(md->type) (1.7).  Returns 0.  Errors: -EINVAL (md or
+ * out NULL, WA_MEDIA_NONE or an unknown type, mimetype or direct_path
+ * NULL, a direct_path not starting with '/', a media key or hash not of
+ * 32 bytes, a waveform over WA_MSG_WAVEFORM_MAX or a thumbnail over
+ * WA_MSG_THUMB_MAX bytes).  out->len is unchanged on error.  Any thread.
+ */
+MUST_CHECK int	wa_msg_build_media(const struct wa_msg_media *md,
+		    const struct wa_msg_text *reply, struct buf *out);
+
 /* The English word of a media type ("image", "ptt": the stanza's
  * mediatype of 1.7), static; "" for WA_MEDIA_NONE.  Any thread. */
 const char	*wa_msg_media_name(enum wa_msg_media_type t);
@@ -306,6 +330,9 @@ struct wa_msg_send {
 	const char	*id;		/* wa_msg_id(); never NULL */
 	const char	*to;		/* the chat JID; never NULL */
 	const char	*type;		/* "text" when NULL; "reaction", "media" */
+	const char	*mediatype;	/* on each <enc> (protocol-features.md
+					 * 1.7: "image", "ptt", ...); may be
+					 * NULL */
 	const char	*edit;		/* "1" edit, "7" revoke/unreact; may be NULL */
 	const char	*peer_recipient_pn; /* the PN when to is a LID; may be NULL */
 	const struct wa_msg_enc_out *encs;	/* n_encs >= 1 */
@@ -320,7 +347,8 @@ struct wa_msg_send {
 /*
  * Build in arena a the stanza for s (protocol.md 9.4):
  * <message id to type [edit] [peer_recipient_pn]><participants>
- * <to jid><enc v="2" type="pkmsg|msg" [decrypt-fail="hide"]>ct</enc></to>
+ * <to jid><enc v="2" type="pkmsg|msg" [mediatype] [decrypt-fail="hide"]>
+ * ct</enc></to>
  * ...</participants>[<device-identity>bytes</device-identity>]</message>.
  * decrypt-fail="hide" is set when s->edit is given or s->type is
  * "reaction".  The device-identity child is written only when some enc is

@@ -24,6 +24,11 @@ tests_test_wa_msg_media_SOURCES = tests/test-wa-msg-media.c
 tests_test_wa_msg_media_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
 tests_test_wa_msg_media_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-msg-media
+check_PROGRAMS += tests/test-wa-msg-media-build
+tests_test_wa_msg_media_build_SOURCES = tests/test-wa-msg-media-build.c
+tests_test_wa_msg_media_build_CFLAGS = $(TEST_CFLAGS) $(PROTOBUFC_CFLAGS)
+tests_test_wa_msg_media_build_LDADD = $(TEST_LIBS)
+TESTS += tests/test-wa-msg-media-build
 
 # Interop: Baileys' proto.Message reads what we build and builds what we
 # read; tests/wa-msg-hex is the C side.

@@ -81,6 +81,10 @@ struct app {
 	uv_timer_t		 tick;		/* countdowns, with screen */
 	int			 saved_err;	/* stderr under the screen,
 						 * or -1 */
+	int			 stdin_flags;	/* stdin's F_GETFL before the
+						 * screen (uv_poll_init() sets
+						 * O_NONBLOCK on the terminal
+						 * the shell shares), or -1 */
 	struct evq		 events;	/* engine -> main */
 	uv_thread_t		 thread;
 	bool			 quit_sent;	/* CMD_QUIT pushed */

@@ -336,6 +336,16 @@ on_winch(uv_signal_t *s, int signum)
 	ui_screen_resize(a->screen);
 }
 
+/* stdin's file status flags as they were before the screen: the open
+ * terminal is shared with the shell, which must not find it non-blocking
+ * (its reads would fail with EAGAIN). */
+static void
+stdin_restore(struct app *a)
+{
+	if (a->stdin_flags >= 0)
+		(void)fcntl(STDIN_FILENO, F_SETFL, a->stdin_flags);
+}
+
 /* Ctrl-z: the terminal given back (our modes off), stopped by SIGTSTP's
  * default action; on SIGCONT, taken again and redrawn. */
 static void
@@ -345,10 +355,13 @@ on_tstp(uv_signal_t *s, int signum)
 
 	log_info("signal %d: stopping", signum);
 	ui_screen_suspend(a->screen);
+	stdin_restore(a);		/* the shell reads it meanwhile */
 	uv_signal_stop(s);		/* SIGTSTP's default action again */
 	(void)raise(SIGTSTP);		/* stopped here until SIGCONT */
 	uv_signal_start(s, on_tstp, SIGTSTP);
 	log_info("continued");
+	if (a->stdin_flags >= 0)	/* as uv_poll_init() left it */
+		(void)fcntl(STDIN_FILENO, F_SETFL, a->stdin_flags | O_NONBLOCK);
 	ui_screen_resume(a->screen);
 }
 
@@ -373,6 +386,8 @@ app_ui_stop_screen(struct app *a)
 	}
 	ui_screen_free(a->screen);
 	a->screen = NULL;
+	stdin_restore(a);
+	a->stdin_flags = -1;
 	if (a->saved_err >= 0) {
 		(void)dup2(a->saved_err, STDERR_FILENO);
 		(void)close(a->saved_err);
@@ -410,8 +425,11 @@ app_ui_start_screen(struct app *a)
 			(void)dup2(fd, STDERR_FILENO);
 		(void)close(fd);
 	}
+	a->stdin_flags = fcntl(STDIN_FILENO, F_GETFL);
 	if ((rc = uv_poll_init(&a->ui_loop, &a->keys, STDIN_FILENO)) != 0) {
 		log_warn("uv_poll_init stdin: %s", wc_strerror(rc));
+		stdin_restore(a);
+		a->stdin_flags = -1;
 		ui_screen_free(a->screen);
 		a->screen = NULL;
 		return;

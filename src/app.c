@@ -130,6 +130,7 @@ run(const struct conf *c, const char *pair_pn, bool fresh_db,
 	a.fresh_db = fresh_db;
 	a.draw_qr = isatty(STDOUT_FILENO) == 1;
 	a.saved_err = -1;
+	a.stdin_flags = -1;
 	if (app_ui_view_opts(c, &a.view) != 0)
 		return EXIT_FAILURE;
 

@@ -19,8 +19,8 @@ cli_usage(FILE *f)
 	    "first, then newest\n"
 	    "                      first (with --archived: the archived "
 	    "ones), marked\n"
-	    "                      pinned, muted (until when) or "
-	    "archived\n"), f);
+	    "                      pinned, muted (until when), archived or "
+	    "marked unread\n"), f);
 	fputs(_("  wachat unread [--json]              the chats with unread "
 	    "messages\n"), f);
 	fputs(_("  wachat history CHAT [--since DATE] [--limit N] [--json]\n"
@@ -41,6 +41,9 @@ cli_usage(FILE *f)
 	    "from:me,\n"
 	    "                      in:CHAT, after:DATE, before:DATE "
 	    "(in:\"TWO WORDS\")\n"), f);
+	fputs(_("  wachat search WORDS... --marks\n"
+	    "                      the match as *word* in a pipe too (on a "
+	    "terminal always)\n"), f);
 	fputs(_("  wachat export CHAT [--format txt|jsonl]\n"
 	    "                      every message of a chat, oldest first "
 	    "(default txt)\n"), f);

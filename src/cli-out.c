@@ -15,6 +15,8 @@
 #include "base/jid.h"
 #include "base/sanitize.h"
 #include "src/cli-out.h"
+#include "store/store.h"
+#include "store/store-search.h"
 
 /* Append s, NUL-terminated. */
 void
@@ -143,17 +145,20 @@ cli_put_time(struct buf *b, int64_t ts_ms, bool utc)
 
 void
 cli_put_marks(struct buf *b, bool json, int64_t pinned, int64_t muted_until,
-    bool archived, int64_t now_ms)
+    bool archived, bool marked_unread, int64_t now_ms)
 {
 	bool	 muted = muted_until == -1 || muted_until > now_ms;
 
 	if (json) {
 		cli_putf(b, ",\"pinned\":%s,\"archived\":%s,\"muted\":%s,"
-		    "\"muted_until\":%lld", pinned != 0 ? "true" : "false",
-		    archived ? "true" : "false", muted ? "true" : "false",
-		    (long long)muted_until);
+		    "\"muted_until\":%lld,\"marked_unread\":%s",
+		    pinned != 0 ? "true" : "false", archived ? "true" : "false",
+		    muted ? "true" : "false", (long long)muted_until,
+		    marked_unread ? "true" : "false");
 		return;
 	}
+	if (marked_unread)
+		cli_put(b, " [marked unread]");
 	if (pinned != 0)
 		cli_put(b, " [pinned]");
 	if (muted_until == -1)
@@ -211,3 +216,20 @@ cli_named_mentions(const char *text, size_t len,
 	buf_append(out, text + done, len - done);
 }
 
+void
+cli_put_snippet(struct buf *b, const struct store_search_hit *h, bool marks)
+{
+	if (h->cut_before)
+		cli_put(b, "...");
+	cli_put_text(b, h->snippet, h->match_start);
+	if (marks && h->match_end > h->match_start)
+		cli_put(b, "*");
+	cli_put_text(b, h->snippet + h->match_start, h->match_end -
+	    h->match_start);
+	if (marks && h->match_end > h->match_start)
+		cli_put(b, "*");
+	cli_put_text(b, h->snippet + h->match_end, h->snippet_len -
+	    h->match_end);
+	if (h->cut_after)
+		cli_put(b, "...");
+}

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct buf;
+struct store_search_hit;
 
 /* Append the NUL-terminated s to b (without its NUL). */
 void	cli_put(struct buf *b, const char *s);
@@ -66,14 +67,25 @@ void	cli_put_time(struct buf *b, int64_t ts_ms, bool utc);
 /*
  * A chat's marks as wachat chats prints them (issue 18), appended to b:
  * pinned (ms pinned at, 0 not), muted_until (ms, 0 not muted, -1 always;
- * a time not after now_ms is a mute that ended: not muted), archived.
- * Text: " [pinned]", " [muted until YYYY-MM-DD HH:MM]" (local time) or
+ * a time not after now_ms is a mute that ended: not muted), archived,
+ * marked_unread (the user's mark, Alt-u or the phone's; no count).
+ * Text: " [marked unread]", " [pinned]", " [muted until YYYY-MM-DD HH:MM]" (local time) or
  * " [muted always]", " [archived]", each only when it holds.  JSON:
  * ,"pinned":B,"archived":B,"muted":B (muted now),"muted_until":N (as
- * stored).
+ * stored),"marked_unread":B.
  */
 void	cli_put_marks(struct buf *b, bool json, int64_t pinned,
-	    int64_t muted_until, bool archived, int64_t now_ms);
+	    int64_t muted_until, bool archived, bool marked_unread,
+	    int64_t now_ms);
+
+/*
+ * A search hit's text as wachat search prints it, appended to b: "..."
+ * where h cut the text before or after, the snippet sanitized, and the
+ * first match as *word* when marks (a terminal, or --marks), else the
+ * text as it is (a pipe).  h is borrowed.
+ */
+void	cli_put_snippet(struct buf *b, const struct store_search_hit *h,
+	    bool marks);
 
 /* Write b and a newline to stdout and empty b.  Returns false when the
  * write failed (the caller's exit status CLI_WRITE). */

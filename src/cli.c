@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "base/buf.h"
@@ -63,7 +64,7 @@ struct cli_args {
 	const char	*chat, *format, *data_dir, *file;	/* or NULL */
 	const char	*arg;		/* CHAT, or QUERY's words joined */
 	int64_t		 since;		/* ms since the epoch */
-	bool		 since_set, json, follow, archived;
+	bool		 since_set, json, follow, archived, marks;
 	long		 limit;
 	char		 query[4096];	/* search's words, joined */
 };
@@ -358,7 +359,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 					cli_put(&c->line, ",\"time\":null");
 				cli_putf(&c->line, ",\"unread\":%d", ch->unread);
 				cli_put_marks(&c->line, true, ch->pinned,
-				    ch->muted_until, ch->archived, now);
+				    ch->muted_until, ch->archived,
+				    ch->marked_unread, now);
 				cli_json_s(&c->line, "last_text", text);
 				buf_push(&c->line, '}');
 			} else {
@@ -375,7 +377,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 					cli_putf(&c->line, " [%d unread]",
 					    ch->unread);
 				cli_put_marks(&c->line, false, ch->pinned,
-				    ch->muted_until, ch->archived, now);
+				    ch->muted_until, ch->archived,
+				    ch->marked_unread, now);
 				if (text[0] != '\0') {
 					cli_put(&c->line, ": ");
 					cli_put_text(&c->line, text, strlen(text));
@@ -804,6 +807,9 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 	long				 limit = args->limit;
 	size_t				 i;
 	int				 rc;
+	/* *word* on a terminal, in a pipe only when asked: the text as is */
+	bool				 marks = args->marks ||
+					    isatty(STDOUT_FILENO);
 
 	memset(&f, 0, sizeof(f));
 	f.chat = jid;
@@ -867,19 +873,7 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 			cli_put(&c->line, "  ");
 			cli_put_text(&c->line, who, strlen(who));
 			cli_put(&c->line, ": ");
-			if (h->cut_before)
-				cli_put(&c->line, "...");
-			cli_put_text(&c->line, h->snippet, h->match_start);
-			if (h->match_end > h->match_start) {
-				cli_put(&c->line, "*");
-				cli_put_text(&c->line, h->snippet + h->match_start,
-				    h->match_end - h->match_start);
-				cli_put(&c->line, "*");
-			}
-			cli_put_text(&c->line, h->snippet + h->match_end,
-			    h->snippet_len - h->match_end);
-			if (h->cut_after)
-				cli_put(&c->line, "...");
+			cli_put_snippet(&c->line, h, marks);
 		}
 		flush_line(c);
 	}
@@ -933,6 +927,14 @@ opt_follow(struct cli_args *a, const char *v)
 }
 
 static int
+opt_marks(struct cli_args *a, const char *v)
+{
+	(void)v;
+	a->marks = true;
+	return GO_ON;
+}
+
+static int
 opt_since(struct cli_args *a, const char *v)
 {
 	if (!cli_parse_date(v, &a->since))
@@ -970,6 +972,7 @@ static const struct cli_opt {
 	{ "json", no_argument, 'j', opt_json, 0 },
 	{ "follow", no_argument, 'F', opt_follow, 0 },
 	{ "archived", no_argument, 'A', opt_archived, 0 },
+	{ "marks", no_argument, 'm', opt_marks, 0 },
 	{ "since", required_argument, 's', opt_since, 0 },
 	{ "limit", required_argument, 'l', opt_limit, 0 },
 	{ "chat", required_argument, 'c', KEEP(chat) },
@@ -1142,7 +1145,8 @@ check_options(const struct cli_cmd *k, struct cli_args *a)
 	if ((a->since_set && !k->since) || (a->chat != NULL && !k->chat) ||
 	    (a->format != NULL && !k->format) ||
 	    (a->follow && strcmp(k->name, "history") != 0) ||
-	    (a->archived && strcmp(k->name, "chats") != 0))
+	    (a->archived && strcmp(k->name, "chats") != 0) ||
+	    (a->marks && strcmp(k->name, "search") != 0))
 		return usage_error(a->cmd, "an option of another subcommand");
 	if (k->format) {
 		if (a->format == NULL)

@@ -289,7 +289,7 @@ store_search_free(struct store_search_result *r)
 }
 
 #define HIT_COLS "m.rowid, m.chat, m.id, m.sender, m.from_me, m.ts_ms," \
-	" m.text, COALESCE(NULLIF(c.name, ''), NULLIF(k.name, '')," \
+	" m.text, COALESCE(NULLIF(" CHAT_NAME_SQL ", ''), NULLIF(k.name, '')," \
 	" k.push_name, '')"
 #define HIT_JOINS " LEFT JOIN chat c ON c.jid = m.chat" \
 	" LEFT JOIN contact k ON k.jid = m.chat"
@@ -782,10 +782,10 @@ store_chat_find(struct store *s, const char *who, size_t max,
 		    " FROM chat c LEFT JOIN contact k ON k.jid = c.jid"
 		    " WHERE CASE ?2"
 		    "  WHEN 0 THEN c.jid = ?1"
-		    "  WHEN 1 THEN c.name = ?1 COLLATE NOCASE"
+		    "  WHEN 1 THEN " CHAT_NAME_SQL " = ?1 COLLATE NOCASE"
 		    "   OR k.name = ?1 COLLATE NOCASE"
 		    "   OR k.push_name = ?1 COLLATE NOCASE"
-		    "  ELSE instr(lower(c.name), lower(?1)) > 0"
+		    "  ELSE instr(lower(" CHAT_NAME_SQL "), lower(?1)) > 0"
 		    "   OR instr(lower(k.name), lower(?1)) > 0"
 		    "   OR instr(lower(k.push_name), lower(?1)) > 0 END"
 		    " ORDER BY c.pinned DESC, c.last_ms DESC LIMIT ?3")) != 0)

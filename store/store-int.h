@@ -271,12 +271,17 @@ int	store_q_then_sync(struct store *s, int rc, const char *jid,
 /* Point chat jid's newest message at what is stored now (after a delete
  * or a time change), with its preview.  Returns 0 or -EIO. */
 int	store_q_chat_refresh(struct store *s, const char *jid);
-/* Fill *c (zeroed first) from columns 0-12 of a chat row: jid, name,
- * contact name, push name, last_ms, unread, muted_until, pinned,
+/* A chat c's name: its own (a group's subject as it was stored on the
+ * chat row), else the subject in the group tables (which a deleted
+ * chat's row, gone with its messages, no longer holds), else ''. */
+#define CHAT_NAME_SQL "COALESCE(NULLIF(c.name, ''), (SELECT g.subject" \
+	" FROM grp g WHERE g.jid = c.jid), '')"
+/* Fill *c (zeroed first) from columns 0-12 of a chat row: jid, name
+ * (CHAT_NAME_SQL), contact name, push name, last_ms, unread, muted_until, pinned,
  * archived, last_read_rowid, last_rowid, marked_unread, locked (strings
  * malloc'd).  CHAT_HEAD_COLS names them for a chat c joined to contact
  * k. */
-#define CHAT_HEAD_COLS "c.jid, c.name, COALESCE(k.name, '')," \
+#define CHAT_HEAD_COLS "c.jid, " CHAT_NAME_SQL ", COALESCE(k.name, '')," \
 	" COALESCE(k.push_name, ''), c.last_ms, c.unread, c.muted_until," \
 	" c.pinned, c.archived, c.last_read_rowid, c.last_rowid," \
 	" c.marked_unread, c.locked"

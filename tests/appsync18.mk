@@ -6,6 +6,10 @@
 # a restart asking from the stored versions.
 # appsync18-faults-tmux: a bad patch MAC, a missing key and a bad
 # snapshot MAC each recover (logged; the final state the phone's).
-TESTS += tests/appsync18-sync-tmux.sh tests/appsync18-faults-tmux.sh
+# appsync18-kill-tmux: kill -9 in the middle of an 8,000-contact import,
+# started again: the store's names, versions and LTHashes the phone's.
+TESTS += tests/appsync18-sync-tmux.sh tests/appsync18-faults-tmux.sh \
+	tests/appsync18-kill-tmux.sh
 EXTRA_DIST += tests/appsync18-sync-tmux.sh tests/appsync18-faults-tmux.sh \
+	tests/appsync18-kill-tmux.sh \
 	tests/appsync18-compare.py

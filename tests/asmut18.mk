@@ -7,8 +7,11 @@
 # companion (tests/sim-interop/wachat-appstate-baileys.mjs).
 # asmut18-nokey-tmux: no app-state key yet: the change waits (said),
 # and goes once the phone's key share comes.
+# asfix18-tmux: reading a chat marked unread clears the mark on every
+# device; a star from the phone shows in the open chat.
 TESTS += tests/asmut18-send-tmux.sh tests/asmut18-baileys.sh \
-	tests/asmut18-nokey-tmux.sh
+	tests/asmut18-nokey-tmux.sh tests/asfix18-tmux.sh
 EXTRA_DIST += tests/asmut18-send-tmux.sh tests/asmut18-state.py \
+	tests/asfix18-tmux.sh \
 	tests/asmut18-nokey-tmux.sh \
 	tests/asmut18-baileys.sh tests/sim-interop/wachat-appstate-baileys.mjs

@@ -5,7 +5,10 @@
 # "[muted until DATE]" (a mute that ended is none); the archived chats
 # left out, and listed alone with --archived; in JSON pinned, archived,
 # muted (now) and muted_until (as stored).  wachat unread keeps the
-# archived ones, marked.  On the database of tests/cli-db-fill18.  TAP.
+# archived ones, marked.  A chat marked unread (Alt-u) "[marked unread]",
+# "marked_unread" in JSON; a group chat deleted (deleteChat) and back with
+# a member's message named by its subject in the list and in history.
+# On the databases of tests/cli-db-fill18 (marks, extra).  TAP.
 b=${top_builddir:-.}
 w=$b/wachat
 fill=$b/tests/cli-db-fill18
@@ -17,7 +20,7 @@ HOME=$tmp/home XDG_CONFIG_HOME= XDG_DATA_HOME=$tmp/data
 export HOME XDG_CONFIG_HOME XDG_DATA_HOME
 mkdir -m 700 "$tmp/home" "$tmp/data"
 d=$tmp/data/wachat
-echo "1..13"
+echo "1..18"
 if ! "$fill" marks "$d" 3600 2>"$tmp/fill.err"; then
 	echo "Bail out! cli-db-fill18: $(cat "$tmp/fill.err")"
 	exit 1
@@ -89,6 +92,31 @@ mkdir -p "$tmp/locale/de/LC_MESSAGES" &&
     msgfmt -c -o "$tmp/locale/de/LC_MESSAGES/wachat.mo" "${top_srcdir:-.}/po/de.po" &&
     env -u LC_ALL -u LANGUAGE LANG=de_DE.UTF-8 WACHAT_LOCALEDIR="$tmp/locale" \
     "$w" --help >"$tmp/out" 2>&1 &&
-    grep -qF '  wachat chats [--archived] [--json]  die Chats, angeheftete zuerst' "$tmp/out"
+    grep -qF '  wachat chats [--archived] [--json]  die Chats, angeheftete zuerst' "$tmp/out" &&
+    grep -qF '                      oder als ungelesen' "$tmp/out"
 ok "... in German too"
+"$w" --help >"$tmp/out" 2>&1 &&
+    grep -qF '                      pinned, muted (until when), archived or marked unread' "$tmp/out"
+ok "--help names the marked unread mark"
+
+# The user's own marks (tests/cli-db-fill18 extra), in a data dir of their own.
+XDG_DATA_HOME=$tmp/data2
+mkdir -m 700 "$tmp/data2"
+if ! "$fill" extra "$tmp/data2/wachat" 2>"$tmp/fill.err"; then
+	echo "Bail out! cli-db-fill18 extra: $(cat "$tmp/fill.err")"
+	exit 1
+fi
+"$w" chats >"$tmp/out" 2>&1 &&
+    grep -q '  Ivo <15550000011@s.whatsapp.net> \[marked unread\]: ivo wrote$' "$tmp/out" &&
+    [ "$(grep -c 'marked unread' "$tmp/out")" = 1 ]
+ok "chats: Ivo's chat, marked unread, as [marked unread]; no other"
+grep -q '  Weekend hike ⛰ <120363000000000009@g.us> \[1 unread\]: Still there?$' "$tmp/out"
+ok "... a group chat deleted, then back with a member's message, named by its subject"
+"$w" chats --json >"$tmp/out" 2>&1 &&
+    grep -q '"name":"Ivo",.*"unread":0,.*"muted_until":0,"marked_unread":true,' "$tmp/out" &&
+    grep -q '"jid":"120363000000000009@g.us","name":"Weekend hike ⛰",.*"marked_unread":false,' "$tmp/out"
+ok "chats --json: marked_unread true for Ivo, false for the group (named)"
+"$w" history Weekend >"$tmp/out" 2>&1 &&
+    grep -q '  Ana: Still there?$' "$tmp/out" && ! grep -q 'who comes' "$tmp/out"
+ok "history Weekend: the group found by its subject, the deleted message gone"
 exit $((fails != 0))

@@ -44,7 +44,7 @@ fi
 
 n=0
 fails=0
-echo "1..47"
+echo "1..51"
 ok() {	# ok DESCRIPTION: the last check passed when $? is 0
 	st=$?
 	n=$((n + 1))
@@ -170,9 +170,21 @@ ok "JSON output: the same text escaped, a reader gets it back (bad bytes U+FFFD)
 
 # --- search
 run 0 search cafe && [ "$(wc -l <"$tmp/out")" -eq 2 ] &&
+    has '2021-02-04 00:00  Ana María  Ana María: Quieres un café mañana?' &&
+    ! grep -qF '*' "$tmp/out"
+ok "search: 'cafe' finds 'café', newest first; in a pipe the text as it is"
+run 0 search cafe --marks &&
     has '2021-02-04 00:00  Ana María  Ana María: Quieres un *café* mañana?'
-ok "search: 'cafe' finds 'café', newest first, the match marked"
-run 0 search "ZANZI" && has '2020-01-01 00:07  Ana María  Ana María: history line 7 with the word *zanzibar*'
+ok "search --marks: the match marked *café* in a pipe too"
+# on a terminal (script(1) gives it one) the match is marked
+script -qec "\"$w\" search cafe" /dev/null </dev/null >"$tmp/out" 2>&1 &&
+    grep -qF 'Ana María: Quieres un *café* mañana?' "$tmp/out"
+ok "search on a terminal: the match marked"
+run 1 chats --marks && grep -q 'an option of another subcommand' "$tmp/err"
+ok "--marks is search's only (chats --marks: exit 1)"
+run 0 --help && grep -qF '  wachat search WORDS... --marks' "$tmp/out"
+ok "--help names search --marks"
+run 0 search "ZANZI" && has '2020-01-01 00:07  Ana María  Ana María: history line 7 with the word zanzibar'
 ok "search: a prefix in capitals finds an imported message"
 run 0 search "line 7 zanzi" && cp "$tmp/out" "$tmp/quoted" &&
     run 0 search line 7 zanzi && cmp -s "$tmp/out" "$tmp/quoted" &&

@@ -8,7 +8,8 @@
 # Enter opens bob's chat at it; Alt-f タワー (inside the first run) lists
 # the first, which is not the chat list's preview; Alt-/ 京 (one
 # character) lists both in the open chat, 大阪 neither; `wachat search
-# 北京` run beside it prints the hit with the match marked.  TAP.  Every
+# 北京` run beside it prints the hit (in a pipe unmarked; --marks marks
+# it).  TAP.  Every
 # wait is bounded.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -90,11 +91,11 @@ tm send-keys -t wachat Escape
 wait_gone 'Search in bob'
 
 "$W" search 北京 --data-dir "$tmp/data" >"$tmp/s.txt" 2>&1
-check "wachat search 北京 prints the hit, the match marked" \
-    grep -q '我明天早上到\*北京\*。' "$tmp/s.txt"
+check "wachat search 北京 prints the hit (in a pipe the text as it is)" \
+    grep -q '我明天早上到北京。' "$tmp/s.txt"
 failed_now && diag "$tmp/s.txt"
-"$W" search 早上 --data-dir "$tmp/data" >"$tmp/s2.txt" 2>&1
-check "wachat search 早上 (a word in the middle) finds it too" \
+"$W" search 早上 --marks --data-dir "$tmp/data" >"$tmp/s2.txt" 2>&1
+check "wachat search 早上 --marks (a word in the middle) finds it, marked" \
     grep -q '我明天\*早上\*到北京' "$tmp/s2.txt"
 failed_now && diag "$tmp/s2.txt"
 

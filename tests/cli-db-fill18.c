@@ -17,6 +17,13 @@
  *   Hugo   (+15550000008)              read, archived, muted always
  * and two people with no chat: Zoe Zebra (+15550000009, address book)
  * and Quentin (+15550000010, push name only).
+ *
+ *   cli-db-fill18 extra DIR
+ *
+ * The user's own actions as the screen applies them (store_as_apply()):
+ *   Weekend hike ⛰ (120363000000000009@g.us, Ana a member): our message,
+ *          the chat deleted (deleteChat), then Ana's "Still there?"
+ *   Ivo    (+15550000011, contact)     read, then marked unread
  */
 #include "base/compat.h"
 
@@ -27,6 +34,7 @@
 
 #include "base/err.h"
 #include "store/store.h"
+#include "store/store-appstate.h"
 
 #define MIN	60000LL
 
@@ -95,6 +103,65 @@ name(struct store *s, const char *num, const char *n, bool push)
 	    store_contact_set_name(s, jid, n), "name");
 }
 
+/* One of the user's own actions on chat jid, as the screen applies it. */
+static void
+own(struct store *s, enum store_as_kind kind, const char *jid, int64_t ts)
+{
+	struct store_as_action	 a;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = kind;
+	a.jid = jid;
+	a.ts_ms = ts;
+	check(store_as_apply(s, NULL, &a, 1), "app state");
+}
+
+/* A message in chat from sender ("": ours, in a group) at ts. */
+static void
+one(struct store *s, const char *chat, const char *id, const char *sender,
+    int64_t ts, const char *text)
+{
+	struct store_msg_new	 m;
+
+	memset(&m, 0, sizeof(m));
+	m.chat = chat;
+	m.id = id;
+	m.sender = sender;
+	m.from_me = sender[0] == '\0';
+	m.ts_ms = ts;
+	m.kind = STORE_MSG_TEXT;
+	m.text = text;
+	m.text_len = strlen(text);
+	m.state = m.from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	check(store_msg_insert_incoming(s, &m, NULL), "message");
+}
+
+#define HIKE	"120363000000000009@g.us"
+
+static int
+extra(const char *dir, int64_t now)
+{
+	struct store_group_member mem = { (char *)"15550000001@s.whatsapp.net",
+		(char *)"", 0 };
+	struct store_group	 g = { (char *)HIKE,
+		(char *)"Weekend hike \xe2\x9b\xb0", (char *)"", (char *)"pn",
+		(char *)"", 0, false, &mem, 1 };
+	struct store		*s;
+
+	check(store_open(dir, &s), "open");
+	name(s, "15550000001", "Ana", true);
+	name(s, "15550000011", "Ivo", false);
+	check(store_group_put(s, &g), "group");
+	one(s, HIKE, "H1", "", now - 10 * MIN, "who comes");
+	own(s, STORE_AS_DELETE_CHAT, HIKE, now - 9 * MIN);
+	one(s, HIKE, "H2", "15550000001@s.whatsapp.net", now - 1 * MIN,
+	    "Still there?");
+	msgs(s, "15550000011", 1, now - 5 * MIN, true, "ivo wrote");
+	own(s, STORE_AS_MARK_READ, "15550000011@s.whatsapp.net", now);
+	store_close(s);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -102,9 +169,12 @@ main(int argc, char **argv)
 	int64_t		 now = (int64_t)time(NULL) * 1000;
 	long		 secs;
 
+	if (argc == 3 && strcmp(argv[1], "extra") == 0)
+		return extra(argv[2], now);
 	if (argc != 4 || strcmp(argv[1], "marks") != 0 ||
 	    (secs = strtol(argv[3], NULL, 10)) <= 0) {
-		fprintf(stderr, "usage: cli-db-fill18 marks DIR SECONDS\n");
+		fprintf(stderr, "usage: cli-db-fill18 marks DIR SECONDS | "
+		    "extra DIR\n");
 		return 2;
 	}
 	check(store_open(argv[2], &s), "open");

@@ -10,7 +10,8 @@
 # typed and sent is queued (… tick), in the pane and as the list's
 # preview, and has not reached bob's phone.  The relay starts (the server
 # is back): wachat connects, the queued message reaches bob's phone and
-# its tick moves on.  Ctrl-q quits with status 0.  TAP.
+# its tick moves on.  Ctrl-q quits with status 0 and leaves the terminal
+# blocking (not O_NONBLOCK, which libuv set), as the shell had it.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -35,7 +36,9 @@ start_pane() {
 	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
 	    HOME='$HOME' '$W' --url '$1' --root-key '$ROOT_PUB' \
 	    --data-dir '$tmp/data' --qr-file '$tmp/qr' 2>>'$tmp/w.err'; \
-	    echo \$? >'$tmp/status'"
+	    st=\$?; python3 -c 'import fcntl, os; \
+	    print(fcntl.fcntl(0, fcntl.F_GETFL) & os.O_NONBLOCK)' \
+	    >'$tmp/nonblock'; echo \$st >'$tmp/status'"
 }
 
 # Linked and a conversation in the database.
@@ -56,6 +59,8 @@ failed_now && show
 tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q quits: exit 0" [ "$st" = 0 ]
+check "... and gives the terminal back blocking, as the shell had it" \
+    [ "$(cat "$tmp/nonblock" 2>/dev/null)" = 0 ]
 tm kill-server >/dev/null 2>&1
 
 # The server stopped: a port nothing listens on, until the relay starts.

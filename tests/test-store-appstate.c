@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
+#include "store/store-search.h"
 #include "store-test.h"
 
 #define ALICE	"100000000001@s.whatsapp.net"
@@ -488,6 +489,71 @@ test_store_as_commit__delete_chat_drops_messages_hits_and_row__keeps_contact(
 	commit_one(s, HI, a);
 	assert_string_equal(page(s, BOB), "B2 ");
 	assert_string_equal(chat_seen(s, BOB).last_text, "after the delete");
+	store_close(s);
+}
+
+/* A deleted group chat back with a member's message: deleteChat took
+ * the messages and the chat row (with the subject it held), not the
+ * group tables nor the contacts, so the list, the lookup by name and the
+ * search name the group by its subject again. */
+static void
+test_store_as_commit__delete_group_chat__keeps_subject_members_and_names(
+    void **state)
+{
+	struct store			*s = open_mem();
+	struct store_as_action		 a = act(STORE_AS_DELETE_CHAT, GROUP,
+					    false);
+	struct store_group_member	 mem[2] = {
+		{ (char *)ALICE, (char *)"", 0 }, { (char *)BOB, (char *)"", 1 }
+	};
+	struct store_group		 g = { (char *)GROUP,
+		(char *)"Weekend hike", (char *)"", (char *)"pn", (char *)"",
+		0, false, mem, 2 };
+	struct store_group		 got;
+	struct store_contact		 c;
+	struct store_chat_list		 l;
+	struct store_search_result	 r;
+	struct store_msg_new		 m;
+
+	(void)state;
+	assert_int_equal(store_group_put(s, &g), 0);
+	assert_int_equal(store_contact_set_name(s, ALICE, "Alice"), 0);
+	msg(s, GROUP, "G1", true, 1000, "who comes");
+	commit_one(s, HI, a);
+	assert_false(chat_seen(s, GROUP).listed);
+	assert_int_equal(store_group_get(s, GROUP, &got), 1);
+	assert_string_equal(got.subject, "Weekend hike");
+	assert_int_equal(got.n, 2);
+	store_group_release(&got);
+	assert_int_equal(store_contact_get(s, ALICE, &c), 1);
+	assert_string_equal(c.name, "Alice");
+	/* a member posts: the chat is back, under its subject */
+	memset(&m, 0, sizeof(m));
+	m.chat = GROUP;
+	m.id = "G2";
+	m.sender = ALICE;
+	m.ts_ms = NOW + 5;
+	m.kind = STORE_MSG_TEXT;
+	m.text = "Still there?";
+	m.text_len = strlen(m.text);
+	m.state = STORE_MSG_RECEIVED;
+	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
+	assert_int_equal(store_chat_list(s, false, 100, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.chats[0].name, "Weekend hike");
+	assert_int_equal(l.chats[0].unread, 1);
+	store_chat_list_free(&l);
+	assert_int_equal(store_chat_find(s, "weekend", 10, &l), 0);
+	assert_int_equal(l.n, 1);
+	assert_string_equal(l.chats[0].jid, GROUP);
+	store_chat_list_free(&l);
+	assert_int_equal(store_chat_find(s, "Weekend hike", 10, &l), 0);
+	assert_int_equal(l.n, 1);
+	store_chat_list_free(&l);
+	assert_int_equal(store_search(s, "still", NULL, 10, &r), 0);
+	assert_int_equal(r.n, 1);
+	assert_string_equal(r.hits[0].chat_name, "Weekend hike");
+	store_search_free(&r);
 	store_close(s);
 }
 
@@ -967,6 +1033,7 @@ main(void)
 		cmocka_unit_test(test_store_as_commit__delete_for_me_drops_the_message_its_hit_and_preview),
 		cmocka_unit_test(test_store_as_commit__clear_chat_keeps_starred_unless_asked),
 		cmocka_unit_test(test_store_as_commit__delete_chat_drops_messages_hits_and_row__keeps_contact),
+		cmocka_unit_test(test_store_as_commit__delete_group_chat__keeps_subject_members_and_names),
 		cmocka_unit_test(test_store_as_commit__keeps_unknown_actions_raw__snapshot_replaces_all),
 		cmocka_unit_test(test_store_as_state_reset__discards_version_hash_and_macs__not_chats),
 		cmocka_unit_test(test_store_as_commit__a_failure_half_way_leaves_everything_as_before),

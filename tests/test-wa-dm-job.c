@@ -546,6 +546,71 @@ test_dm_job_send__goes_from_devices_and_keys_to_the_ack(void **state)
 	assert_int_equal(ack(c, "3EB0000000000000", NULL), 0);
 }
 
+/* A photo with a caption and a voice note go as type="media", each <enc>
+ * with its mediatype (protocol-features.md 1.7); the contact reads the
+ * media message; the ack makes it sent. */
+static void
+test_dm_job_send_media__type_media_and_the_enc_mediatype(void **state)
+{
+	static const unsigned	 cids[] = { 0 };
+	struct ctx		*c = *state;
+	static uint8_t		 key[32], sha[32], enc[32], wave[64];
+	struct wa_msg_media	 md = { .type = WA_MEDIA_IMAGE,
+	    .mimetype = (char *)"image/jpeg", .file_length = 2048,
+	    .url = (char *)"https://mmg.example.net/d/f/A.enc",
+	    .direct_path = (char *)"/v/t62/A.enc", .media_key = key,
+	    .media_key_len = 32, .file_sha256 = sha, .file_sha256_len = 32,
+	    .file_enc_sha256 = enc, .file_enc_sha256_len = 32,
+	    .caption = (char *)"the harbour", .width = 64, .height = 48 };
+	struct wa_msg_content	 got;
+	const struct wa_node	*m;
+	char			 id[WA_DM_ID_MAX];
+	size_t			 from;
+
+	online(c);
+	from = fake_transport_count(&c->wire);
+	assert_int_equal(wa_dm_send_media(c->dm, CONTACT, &md, NULL, NULL,
+	    NULL, id), 0);
+	answer_usync(c, iq_of(c, from, "usync"), cids, 1);
+	answer_keys(c, iq_of(c, from, "encrypt"));
+	m = fake_transport_node(&c->wire, (size_t)fake_transport_find(
+	    &c->wire, from, "message", "id", id));
+	assert_true(wa_node_str_is(m, "type", "media"));
+	assert_true(wa_node_str_is(copy_for(m, CONTACT), "mediatype",
+	    "image"));
+	assert_true(wa_node_str_is(copy_for(m, ME), "mediatype", "image"));
+	party_read(&c->contact, copy_for(m, CONTACT), &got);
+	assert_int_equal(got.kind, WA_MSG_MEDIA);
+	assert_int_equal(got.media->type, WA_MEDIA_IMAGE);
+	assert_string_equal(got.media->caption, "the harbour");
+	assert_string_equal(got.media->direct_path, "/v/t62/A.enc");
+	wa_msg_content_release(&got);
+	assert_int_equal(ack(c, id, NULL), 1);
+	assert_int_equal(fake_store_state(c->st, CONTACT, id), WA_DM_SENT);
+
+	/* A voice note, a reply; without a download field it is refused. */
+	md.type = WA_MEDIA_PTT;
+	md.mimetype = (char *)"audio/ogg; codecs=opus";
+	md.caption = NULL;
+	md.seconds = 3;
+	md.waveform = wave;
+	md.waveform_len = sizeof(wave);
+	from = fake_transport_count(&c->wire);
+	assert_int_equal(wa_dm_send_media(c->dm, CONTACT, &md, id, NULL,
+	    "the harbour", id), 0);
+	m = fake_transport_node(&c->wire, (size_t)fake_transport_find(
+	    &c->wire, from, "message", "id", id));
+	assert_true(wa_node_str_is(copy_for(m, CONTACT), "mediatype", "ptt"));
+	party_read(&c->contact, copy_for(m, CONTACT), &got);
+	assert_int_equal(got.media->type, WA_MEDIA_PTT);
+	assert_int_equal(got.media->waveform_len, 64);
+	assert_non_null(got.quoted_id);
+	wa_msg_content_release(&got);
+	md.file_sha256 = NULL;
+	assert_int_equal(wa_dm_send_media(c->dm, CONTACT, &md, NULL, NULL,
+	    NULL, NULL), -EINVAL);
+}
+
 static void
 test_dm_job_send__stays_queued__when_the_send_fails(void **state)
 {
@@ -1035,6 +1100,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 		    test_dm_job_send__goes_from_devices_and_keys_to_the_ack,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    test_dm_job_send_media__type_media_and_the_enc_mediatype,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    test_dm_job_send__stays_queued__when_the_send_fails,

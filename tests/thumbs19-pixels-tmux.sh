@@ -18,6 +18,7 @@ C=15550000004
 AJ=$A@s.whatsapp.net
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
+. "${top_srcdir:-.}/tests/thumbs19-lib.sh"
 need curl cjpeg
 
 if ! sim_start; then
@@ -27,23 +28,7 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 ctl contact $C 100000000000004 carol $A >/dev/null 2>&1
-
-python3 -c '
-import sys
-w, h = 64, 32
-px = bytearray()
-for y in range(h):
-    for x in range(w):
-        px += bytes((255, 0, 0) if x < w // 2 else (0, 0, 255))
-sys.stdout.buffer.write(b"P6\n%d %d\n255\n" % (w, h) + bytes(px))' \
-    >"$tmp/t.ppm"
-cjpeg -quality 95 -sample 1x1 -outfile "$tmp/t.jpg" "$tmp/t.ppm"
-
-media() {
-	curl -sf -m 30 -X POST -H 'Content-Type: application/json' \
-	    -d "{\"from_pn\":\"$B\",\"to\":\"$AJ\",$1}" \
-	    "$ADMIN/admin/mock-phone/send-media" >>"$tmp/sent" 2>&1
-}
+check "the test's JPEG is made" make_thumb
 
 # written REGEX: what wachat wrote to its terminal ($tmp/out) matches the
 # Python regular expression REGEX (bytes; \x1b for Esc).

@@ -21,6 +21,7 @@ AJ=$A@s.whatsapp.net
 CELLS="${top_srcdir:-.}/tests/thumbs19-cells.py"
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
+. "${top_srcdir:-.}/tests/thumbs19-lib.sh"
 need curl cjpeg
 
 if ! sim_start; then
@@ -29,27 +30,7 @@ if ! sim_start; then
 fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
-
-# The thumbnail: 64x32, red | blue, a baseline JPEG without chroma
-# subsampling (so that the halves stay pure).
-python3 -c '
-import sys
-w, h = 64, 32
-px = bytearray()
-for y in range(h):
-    for x in range(w):
-        px += bytes((255, 0, 0) if x < w // 2 else (0, 0, 255))
-sys.stdout.buffer.write(b"P6\n%d %d\n255\n" % (w, h) + bytes(px))' \
-    >"$tmp/t.ppm"
-cjpeg -quality 95 -sample 1x1 -outfile "$tmp/t.jpg" "$tmp/t.ppm"
-check "the test's JPEG is made" [ -s "$tmp/t.jpg" ]
-
-# media JSON-MEMBERS: bob's phone sends us a media message.
-media() {
-	curl -sf -m 30 -X POST -H 'Content-Type: application/json' \
-	    -d "{\"from_pn\":\"$B\",\"to\":\"$AJ\",$1}" \
-	    "$ADMIN/admin/mock-phone/send-media" >>"$tmp/sent" 2>&1
-}
+check "the test's JPEG is made" make_thumb
 
 # thumb MARK ROWS BELOW: the capture (with colours) shows ROWS rows of
 # the red | blue thumbnail under the (last) line holding MARK, BELOW on

@@ -15,7 +15,8 @@ TESTS += tests/test-ui-thumb
 # window grows, none with thumbnail-rows 0 (tests/thumbs19-tmux.sh,
 # tests/thumbs19-cells.py reading capture-pane -e).
 TESTS += tests/thumbs19-tmux.sh
-EXTRA_DIST += tests/thumbs19-tmux.sh tests/thumbs19-cells.py
+EXTRA_DIST += tests/thumbs19-tmux.sh tests/thumbs19-cells.py \
+	tests/thumbs19-lib.sh
 # The images the terminal draws (thumbnail-protocol kitty, sixel) written
 # at the cell under the photo's line, deleted when the chat closes; none
 # with halfblocks (tests/thumbs19-pixels-tmux.sh, reading what wachat

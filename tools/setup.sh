@@ -82,7 +82,8 @@ build_packages="build-essential autoconf automake autopoint gettext pkg-config
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
 	libssl-dev libwebsockets-dev libwebsockets-evlib-uv zlib1g-dev libdeflate-dev
 	libcurl4-openssl-dev libjson-c-dev libinih-dev libcmocka-dev
-	libjpeg62-turbo-dev libwebp-dev libchafa-dev libglib2.0-dev
+	libjpeg62-turbo-dev libwebp-dev libchafa-dev libglib2.0-dev libmagic-dev
+	libopusfile-dev
 	ca-certificates openssl git xz-utils
 	libjpeg-turbo-progs opus-tools webp"
 # What the tests use besides: the terminal tests (tmux, zbarimg for the

@@ -755,6 +755,18 @@ ui_view_chat_mark_read(struct ui_view *v)
 		ch->unread = 0;
 	if (v->o.read_receipts)
 		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
+	/* read here: read on the phone and the other companions too, as
+	 * Alt-u's CMD_CHAT_ACT, once per opening (the mark goes once the
+	 * server took it) */
+	if (ch != NULL && ch->marked_unread && !v->read.unmarked &&
+	    strcmp(ch->jid, v->msgs.chat) == 0) {
+		struct cmd	*c = cmd_new_chat(CMD_CHAT_ACT, ch->jid);
+
+		v->read.unmarked = true;
+		c->u.chat_act.act = EV_ACT_MARK_READ;
+		c->u.chat_act.last_ms = ch->last_ms;
+		ui_view_push(v, c);
+	}
 }
 
 /* Whether the open chat's messages are shown on a seen screen now. */
@@ -830,8 +842,9 @@ open_selected_at(struct ui_view *v, int64_t rowid)
 	/* read once shown, seen, for UI_VIEW_READ_MS (a chat passed
 	 * through with Tab is not) */
 	v->read.since = 0;
-	v->read.pending = ch->unread > 0;
+	v->read.pending = ch->unread > 0 || ch->marked_unread;
 	v->read.below = false;
+	v->read.unmarked = false;
 }
 
 void

@@ -187,6 +187,8 @@ struct ui_view_read {
 	bool		 below;		/* messages came under the view
 					 * (reading back): read once the
 					 * bottom is reached */
+	bool		 unmarked;	/* this opening asked for the chat's
+					 * "marked unread" to go */
 };
 
 /* A person with no chat yet, for the chat picker (EV_CHATS people):

@@ -352,7 +352,27 @@ on_history(struct ui_view *v, const struct ev *ev, int64_t now)
 	ui_view_chat_history(v, ev);
 }
 
-/* EV_APP_STATE: names or chat flags changed: the chat list again. */
+/* A star, delete for me or clear from another device may touch the open
+ * chat: its rows read again, around the selected message if one is. */
+static void
+reload_open(struct ui_view *v)
+{
+	const struct ui_msg	*m = NULL;
+	char			*jid;
+
+	if (v->msgs.chat == NULL)
+		return;
+	if (ui_view_selected_on(v))
+		m = &v->msgs.v[v->msgs.sel];
+	jid = xstrdup(v->msgs.chat);
+	ui_view_push(v, m != NULL && m->rowid != 0 ?
+	    ui_msgs_open_at(&v->msgs, jid, m->rowid) :
+	    ui_msgs_open(&v->msgs, jid));
+	free(jid);
+}
+
+/* EV_APP_STATE: names or chat flags changed: the chat list again; chat
+ * flags or messages: the open chat too. */
 static void
 on_app_state(struct ui_view *v, const struct ev *ev, int64_t now)
 {
@@ -362,6 +382,8 @@ on_app_state(struct ui_view *v, const struct ev *ev, int64_t now)
 	}
 	if (ev->u.app_state.names || ev->u.app_state.chats)
 		chats_changed(v, now);
+	if (ev->u.app_state.chats)
+		reload_open(v);
 }
 
 static void (*const on_event[])(struct ui_view *, const struct ev *,
@@ -424,7 +446,8 @@ ui_view_seen(struct ui_view *v, bool seen, int64_t now)
 	v->read.unseen = !seen;
 	v->read.since = 0;
 	/* seen again: what came meanwhile is read after UI_VIEW_READ_MS */
-	if (seen && ch != NULL && ch->unread > 0 && v->msgs.chat != NULL)
+	if (seen && ch != NULL && (ch->unread > 0 || ch->marked_unread) &&
+	    v->msgs.chat != NULL)
 		v->read.pending = true;
 	ui_view_chat_read_tick(v, now);
 }

@@ -7,6 +7,7 @@
 //   2. messages Baileys builds (text, reply, reaction, revoke, edit,
 //      deviceSentMessage, padding) are read by wachat ($WA_MSG_TOOL parse)
 //      into the expected flattened fields.
+//   Media messages too (photo, voice note, document reply: issue 19).
 // Output is TAP.  Inputs on both sides use made-up JIDs.
 
 import assert from 'node:assert/strict';
@@ -60,6 +61,15 @@ for (const line of tool(['build']).trim().split('\n')) {
 	built.set(name, Buffer.from(hex, 'hex'));
 }
 
+// The download fields of wa-msg-tool's media messages (protocol-features.md
+// 1.6), as Baileys' toObject shows bytes: base64.
+const bytes = (n, first) => Buffer.from([...Array(n).keys()].map((i) => first + i)).toString('base64');
+const MEDIA = {
+	url: 'https://mmg.example.net/d/f/Aa.enc', fileSha256: bytes(32, 0x40),
+	fileLength: '2048', mediaKey: bytes(32, 0), fileEncSha256: bytes(32, 0x80),
+	directPath: '/v/t62.7118-24/Aa.enc?ccb=11-4', mediaKeyTimestamp: '1764480000',
+};
+
 const expectBuilt = {
 	text: { conversation: TEXT },
 	reply: {
@@ -88,6 +98,14 @@ const expectBuilt = {
 		},
 	},
 	dsm: { deviceSentMessage: { destinationJid: PEER_LID, message: { conversation: TEXT } } },
+	'media-image': { imageMessage: { ...MEDIA, mimetype: 'image/jpeg',
+		caption: 'at the harbour', height: 48, width: 64 } },
+	'media-ptt': { audioMessage: { ...MEDIA, mimetype: 'audio/ogg; codecs=opus',
+		seconds: 3, ptt: true, waveform: bytes(64, 0) } },
+	'media-document': { documentMessage: { ...MEDIA, mimetype: 'application/pdf',
+		title: 'minutes.pdf', fileName: 'minutes.pdf',
+		contextInfo: { stanzaId: '3EB0AAAAAAAAAAAAAAAAAA', participant: PEER_PN,
+			quotedMessage: { conversation: 'send the minutes' } } } },
 };
 
 for (const [name, want] of Object.entries(expectBuilt)) {

@@ -37,6 +37,63 @@ emit(const char *name, struct buf *b)
 	b->len = 0;
 }
 
+/* The media messages wachat sends (wa_msg_build_media()): a photo with a
+ * caption, a voice note, a document replying to a message; key bytes
+ * 0x00.., file hash 0x40.., encrypted-file hash 0x80.., waveform 0..63. */
+static int
+build_media(struct buf *b)
+{
+	static uint8_t		 key[32], sha[32], enc[32], wave[64];
+	struct wa_msg_media	 md = { .url =
+	    (char *)"https://mmg.example.net/d/f/Aa.enc",
+	    .direct_path = (char *)"/v/t62.7118-24/Aa.enc?ccb=11-4",
+	    .media_key = key, .media_key_len = 32, .file_sha256 = sha,
+	    .file_sha256_len = 32, .file_enc_sha256 = enc,
+	    .file_enc_sha256_len = 32, .media_key_ts = 1764480000 };
+	struct wa_msg_text	 reply = { .text = "", .quoted_id =
+	    "3EB0AAAAAAAAAAAAAAAAAA", .quoted_participant = PEER_PN,
+	    .quoted_text = "send the minutes" };
+	unsigned		 i;
+
+	for (i = 0; i < 64; i++) {
+		if (i < 32) {
+			key[i] = (uint8_t)i;
+			sha[i] = (uint8_t)(0x40 + i);
+			enc[i] = (uint8_t)(0x80 + i);
+		}
+		wave[i] = (uint8_t)i;
+	}
+	md.type = WA_MEDIA_IMAGE;
+	md.mimetype = (char *)"image/jpeg";
+	md.file_length = 2048;
+	md.caption = (char *)"at the harbour";
+	md.width = 64;
+	md.height = 48;
+	if (wa_msg_build_media(&md, NULL, b) != 0)
+		return 1;
+	emit("media-image", b);
+	md.type = WA_MEDIA_PTT;
+	md.mimetype = (char *)"audio/ogg; codecs=opus";
+	md.caption = NULL;
+	md.width = md.height = 0;
+	md.seconds = 3;
+	md.waveform = wave;
+	md.waveform_len = 64;
+	if (wa_msg_build_media(&md, NULL, b) != 0)
+		return 1;
+	emit("media-ptt", b);
+	md.type = WA_MEDIA_DOCUMENT;
+	md.mimetype = (char *)"application/pdf";
+	md.seconds = 0;
+	md.waveform = NULL;
+	md.waveform_len = 0;
+	md.file_name = (char *)"minutes.pdf";
+	if (wa_msg_build_media(&md, &reply, b) != 0)
+		return 1;
+	emit("media-document", b);
+	return 0;
+}
+
 static int
 build(void)
 {
@@ -81,6 +138,8 @@ build(void)
 	emit("padded-16", &b);
 	wa_msg_pad(inner.p, inner.len, 0xF0, &b);
 	emit("padded-1", &b);
+	if (build_media(&b) != 0)
+		return 1;
 	buf_release(&inner);
 	buf_release(&b);
 	return 0;

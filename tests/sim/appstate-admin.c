@@ -292,8 +292,9 @@ mute_value(const char *v, struct wa_as_action *x)
 	return true;
 }
 
-/* POST /admin/appstate/{contact,mute,pin,archive,read}: kind of action
- * (route what) for pn's chat (or contact jid), value or name from in. */
+/* POST /admin/appstate/{contact,mute,pin,archive,read,star}: kind of
+ * action (route what) for pn's chat (or contact jid), value or name (a
+ * star's message id and from_me) from in. */
 static int
 phone_action(struct sim *s, struct sim_account *a, const char *what,
     struct json_object *in, struct buf *out)
@@ -329,7 +330,14 @@ phone_action(struct sim *s, struct sim_account *a, const char *what,
 	} else {
 		x.kind = strcmp(what, "pin") == 0 ? WA_AS_ACT_PIN :
 		    strcmp(what, "archive") == 0 ? WA_AS_ACT_ARCHIVE :
+		    strcmp(what, "star") == 0 ? WA_AS_ACT_STAR :
 		    WA_AS_ACT_MARK_READ;
+		x.msg_id = sim_json_str(in, "id");
+		x.from_me = sim_json_str(in, "from_me") != NULL &&
+		    strcmp(sim_json_str(in, "from_me"), "1") == 0;
+		if (x.kind == WA_AS_ACT_STAR && (x.msg_id == NULL ||
+		    x.msg_id[0] == '\0'))
+			return sim_json_error(out, 400, "give id");
 		if (v != NULL && strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
 			return sim_json_error(out, 400, "value: on or off");
 		x.flag = v == NULL || strcmp(v, "on") == 0;
@@ -452,7 +460,8 @@ sim_as_admin(struct sim *s, const char *path, const char *q,
 		return fault(s, a, in, out);
 	if (post && (strcmp(path, "/contact") == 0 ||
 	    strcmp(path, "/mute") == 0 || strcmp(path, "/pin") == 0 ||
-	    strcmp(path, "/archive") == 0 || strcmp(path, "/read") == 0))
+	    strcmp(path, "/archive") == 0 || strcmp(path, "/read") == 0 ||
+	    strcmp(path, "/star") == 0))
 		return phone_action(s, a, path + 1, in, out);
 	return sim_json_error(out, 404, "no such route");
 }

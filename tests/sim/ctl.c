@@ -121,6 +121,8 @@ ctl_usage(FILE *f)
 "  appstate-pin PN CHAT [on|off]   the phone pins a chat (on)\n"
 "  appstate-archive PN CHAT [on|off]  ... archives it\n"
 "  appstate-read PN CHAT [on|off]  ... marks it read (off: unread)\n"
+"  appstate-star PN CHAT ID [on|off]  ... stars chat's message ID (not\n"
+"                                  ours, in a 1:1 chat)\n"
 "  appstate-fault PN KIND          patch-mac, snapshot-mac, new-key,\n"
 "                                  conflict or big-snapshot\n"
 "  appstate-settings PAGE [INLINE_MAX]  patches per answer, bytes of\n"
@@ -763,6 +765,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	    NULL, { "pn", "chat", "value" } },
 	{ "appstate-read", 3, 4, post_words, "/admin/appstate/read", NULL,
 	    { "pn", "chat", "value" } },
+	{ "appstate-star", 4, 5, post_words, "/admin/appstate/star", NULL,
+	    { "pn", "chat", "id", "value" } },
 	{ "appstate-fault", 3, 3, post_words, "/admin/appstate/fault", NULL,
 	    { "pn", "kind" } },
 	{ "appstate-settings", 2, 3, post_words, "/admin/appstate/settings",

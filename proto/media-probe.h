@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * proto/media-probe.h -- what a file to send is (issue 19;
+ * protocol-features.md 1.6): its type by content (libmagic, never by its
+ * name), the media message it goes as, a voice note's duration and
+ * waveform, and for a JPEG photo its size and the small JPEG thumbnail
+ * sent inline (JPEGThumbnail: the longer side
+ * WA_MEDIA_PROBE_THUMB_SIDE pixels at most, quality 50, as [BL] makes
+ * it).  Blocking file I/O: call it off the loop's thread (a worker or the
+ * CLI); any thread, no shared state.
+ */
+#ifndef WA_MEDIA_PROBE_H
+#define WA_MEDIA_PROBE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "proto/msg.h"
+
+#define WA_MEDIA_PROBE_MIME_MAX		128	/* bytes of mimetype, NUL in */
+#define WA_MEDIA_PROBE_THUMB_SIDE	100	/* pixels, the longer side */
+#define WA_MEDIA_PROBE_SIDE_MAX		65500	/* pixels; a larger photo is
+						 * sent as a document */
+
+#define WA_MEDIA_PROBE_WAVEFORM		64	/* bytes of a voice note's
+						 * waveform ([BL]) */
+
+/* What the sender asked for besides the content. */
+#define WA_MEDIA_PROBE_PTT	0x1u	/* an Ogg Opus file as a voice note */
+#define WA_MEDIA_PROBE_STICKER	0x2u	/* a WebP picture as a sticker */
+
+/* What wa_media_probe() found. */
+struct wa_media_probe {
+	enum wa_msg_media_type type;	/* IMAGE, VIDEO, AUDIO, PTT, STICKER
+					 * or DOCUMENT */
+	char		 mimetype[WA_MEDIA_PROBE_MIME_MAX];
+	uint64_t	 size;		/* bytes of the file */
+	uint32_t	 width, height;	/* IMAGE: pixels of the photo */
+	uint8_t		*thumb;		/* IMAGE: a JPEG (heap), or NULL when
+					 * it could not be made */
+	size_t		 thumb_len;
+	uint32_t	 seconds;	/* PTT: the duration, rounded up */
+	uint8_t		 waveform[WA_MEDIA_PROBE_WAVEFORM];	/* PTT */
+	size_t		 waveform_len;	/* PTT: WA_MEDIA_PROBE_WAVEFORM, or 0
+					 * when the audio did not decode */
+};
+
+/*
+ * Look at the regular file path and fill *out: the mimetype libmagic
+ * reads in its first bytes and the type it goes as: image/jpeg an IMAGE
+ * (width, height and the thumbnail); image/webp a STICKER when flags has
+ * WA_MEDIA_PROBE_STICKER; video/mp4 a VIDEO; audio/ogg a PTT (mimetype
+ * "audio/ogg; codecs=opus"; seconds and the waveform of the decoded
+ * samples (libopusfile): WA_MEDIA_PROBE_WAVEFORM blocks of the first
+ * channel, each floor(100 * mean |sample| / the largest block's mean),
+ * as [BL] makes it, protocol-features.md 1.6) when flags has
+ * WA_MEDIA_PROBE_PTT; any
+ * other audio/... type an AUDIO; everything else (PNG included:
+ * WhatsApp's photos are JPEG and we do not convert) a DOCUMENT.  A
+ * JPEG whose header does not read, or with a side over
+ * WA_MEDIA_PROBE_SIDE_MAX, goes as a DOCUMENT too; a thumbnail that
+ * cannot be made is left out (thumb NULL).  out is the caller's; free
+ * what it owns with wa_media_probe_release().
+ * Returns 0.  Errors: -EINVAL (a NULL; WA_MEDIA_PROBE_PTT for a file that
+ * is not Ogg Opus, or whose audio does not open), -errno of stat() or
+ * open(), -EISDIR (not a regular file), WC_EPROTO (libmagic could not
+ * be loaded or read the file).  On error *out owns nothing.
+ */
+MUST_CHECK int	wa_media_probe(const char *path, unsigned flags,
+		    struct wa_media_probe *out);
+
+/* Free what p owns (the thumbnail); p itself stays.  NULL is a no-op. */
+void		wa_media_probe_release(struct wa_media_probe *p);
+
+#endif
