@@ -6,7 +6,7 @@
 # with no chat).  Pinned chats come first, the newest pin first, marked;
 # muted ones marked, their count dim and not bold, and left out of the
 # title's count; a mute that ends while wachat runs ends on the screen
-# too.  The archived chats are behind an "Archived (N)" row; Alt-z opens
+# too.  The archived chats are behind an "Archived: N chats" row (M unread under it); Alt-z opens
 # their folder (its header says so), Esc and Alt-z go back.  The chat
 # picker finds an archived chat (marked, and opening it shows its folder)
 # and people with no chat by address-book name, push name or number
@@ -67,7 +67,7 @@ for line in open(sys.argv[1], encoding="utf-8"):
         continue	# the status and help lines
     left = line.split("\u2502")[0]
     m = re.match(r"^[ \U0001F4CC\U0001F507^~]*([A-Z][a-z]+)( [A-Z][a-z]+)?\b", left)
-    if left.strip().startswith(("Chats", "Archived chats")):
+    if left.strip().startswith(("Chats", "Archived,")):
         continue	# the header
     if m:
         names.append(m.group(1))
@@ -123,13 +123,13 @@ check "... Ana's (not muted) bold" count_attr Ana 1
 check "the title counts Ana, Carla and Emil: not the muted, not the archived" \
     wait_for title_is 'wachat (3)'
 check "the Archived row counts Gina's unread chat (Hugo's is read)" \
-    pane_has '^ *Archived \(1\) '
+    pane_has '^ *Archived: 2 chats +│' '^ *1 unread +│'
 failed_now && show
 
 # The archived folder.
 tm send-keys -t wachat M-z
 check "Alt-z: the archived folder, its header saying so" \
-    wait_pane '^ *Archived chats, Esc: back +│'
+    wait_pane '^ *Archived, Esc: back +│'
 check "... Gina and Hugo in it, nothing else" wait_for list_is 'Gina Hugo'
 check "... Hugo marked muted" pane_has '^ *🔇 Hugo '
 tm send-keys -t wachat Escape
@@ -137,7 +137,7 @@ check "Esc: back to the chat list" wait_pane '^ *Chats +│'
 check "... as it was" wait_for list_is 'Bob Ana Carla Dora Emil Finn Archived'
 input_read
 tm send-keys -t wachat M-z
-check "Alt-z again opens the folder" wait_pane '^ *Archived chats'
+check "Alt-z again opens the folder" wait_pane '^ *Archived, Esc'
 tm send-keys -t wachat M-z
 check "... and Alt-z closes it" wait_pane '^ *Chats +│'
 failed_now && show
@@ -150,12 +150,12 @@ check "'gin' finds Gina's archived chat, marked" \
     wait_pane '│ +Gina +\+15550000007 +\(2\) +\[archived\]'
 tm send-keys -t wachat Enter
 check "Enter opens it: its bar, and the list shows the archived folder" \
-    wait_panes '│ *Gina( |$)' '^ *Archived chats'
+    wait_panes '│ *Gina( |$)' '^ *Archived, Esc'
 check "... opened, it is read: the Archived row's count would be 0" \
     wait_gone 'Gina .*│.*\(2\)'
 tm send-keys -t wachat Escape
 check "Esc: the chat list again (Gina stays open)" \
-    wait_panes '^ *Chats +│' '^ *Archived \(0\) '
+    wait_panes '^ *Chats +│' '^ *Archived: 2 chats +│'
 input_read
 tm send-keys -t wachat C-n
 check "the picker again" wait_pane 'Open a chat: '
@@ -176,18 +176,18 @@ tm send-keys -t wachat C-u
 tm send-keys -t wachat -l 'zebra'
 check "zebra again" wait_pane '│ +Zoe Zebra +\+15550000009'
 tm send-keys -t wachat Enter
-check "Enter: a new empty chat with Zoe Zebra, first in the list" \
+check "Enter: a new empty chat with Zoe Zebra, first after the pinned ones" \
     wait_panes '│ *Zoe Zebra( |$)' '^ *Zoe Zebra '
-check "... the list: Zoe first, then the rest" \
-    wait_for list_is 'Zoe Bob Ana Carla Dora Emil Finn Archived'
+check "... the list: the pinned Bob and Ana, Zoe, then the rest" \
+    wait_for list_is 'Bob Ana Zoe Carla Dora Emil Finn Archived'
 failed_now && show
 
 # A message in an archived chat keeps it archived.
 ctl phone-send $G $AJ "gina again" >"$tmp/s1.json" 2>&1
 check "Gina writes: her chat stays archived, the Archived row counts it" \
-    wait_pane '^ *Archived \(1\) '
+    wait_panes '^ *Archived: 2 chats +│' '^ *1 unread +│'
 check "... not in the main list" \
-    wait_for list_is 'Zoe Bob Ana Carla Dora Emil Finn Archived'
+    wait_for list_is 'Bob Ana Zoe Carla Dora Emil Finn Archived'
 ctl phone-send $C $AJ "carla again" >"$tmp/s2.json" 2>&1
 check "Carla's message after it notifies" wait_for notified '^Carla\|carla again$'
 check "... Gina's, archived, did not" sh -c "! grep -q 'gina again' '$tmp/notified'"

@@ -182,6 +182,24 @@ chat_from(struct ui_chat *ch, const struct ev_chat *e,
 	ch->last_state = e->last_state;
 }
 
+/* A new chat at v[0] (opened from the picker, no message yet) moved past
+ * the pinned chats after it in v[1 .. n): the top of the unpinned part,
+ * pinned staying first. */
+static void
+after_pinned(struct ui_chat *v, size_t n)
+{
+	struct ui_chat	 ch;
+	size_t		 p = 1;
+
+	while (p < n && v[p].pinned && !v[p].archived)
+		p++;
+	if (p == 1)
+		return;
+	ch = v[0];
+	memmove(v, v + 1, (p - 1) * sizeof(*v));
+	v[p - 1] = ch;
+}
+
 void
 ui_chats_set(struct ui_chats *c, const struct ev *ev,
     const struct ui_groups *gs, int64_t now)
@@ -200,7 +218,8 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 	}
 	v = xcalloc(ec->nchats + extra + 1, sizeof(*v));
 	if (extra) {
-		/* Started by number, not stored yet: it stays, first. */
+		/* Started by number, not stored yet: it stays, first
+		 * after the pinned ones (after_pinned()). */
 		int	 old = ui_chats_find(c, c->sel);
 
 		if (old >= 0 && !c->v[old].archived) {
@@ -218,6 +237,8 @@ ui_chats_set(struct ui_chats *c, const struct ev *ev,
 			chat_from(&v[n++], &ec->chats[i], gs, now);
 			c->narch += pass;
 		}
+	if (extra)
+		after_pinned(v, n);
 	for (i = 0; i < n; i++)
 		if (v[i].preview == NULL)
 			v[i].preview = xstrdup("");
@@ -364,6 +385,7 @@ ui_chats_open(struct ui_chats *c, const char *jid)
 		chat_fill(&c->v[0], jid, NULL);
 		c->v[0].preview = xstrdup("");
 		c->n++;
+		after_pinned(c->v, c->n);
 	}
 	(void)ui_chats_select(c, jid);
 	c->top = 0;
@@ -515,14 +537,15 @@ ui_chats_list_when(int64_t ts_ms, int64_t now_ms, char *out, size_t size)
 
 /* The tick of our last message in the list (as the pane draws it). */
 static const char *
-list_tick(enum ev_state st)
+list_tick(enum ev_state st, bool ascii)
 {
 	switch (st) {
-	case EV_STATE_QUEUED:	return "\xe2\x80\xa6";	/* … */
-	case EV_STATE_SENT:	return "\xe2\x9c\x93";	/* ✓ */
+	case EV_STATE_QUEUED:	return ascii ? "..." : "\xe2\x80\xa6"; /* … */
+	case EV_STATE_SENT:	return ascii ? "v" : "\xe2\x9c\x93";	/* ✓ */
 	case EV_STATE_DELIVERED:
 	case EV_STATE_READ:
-	case EV_STATE_PLAYED:	return "\xe2\x9c\x93\xe2\x9c\x93";
+	case EV_STATE_PLAYED:
+		return ascii ? "vv" : "\xe2\x9c\x93\xe2\x9c\x93";
 	case EV_STATE_FAILED:	return "!";
 	case EV_STATE_NONE:	break;
 	}
@@ -548,7 +571,7 @@ count_text(const struct ui_chat *ch, bool ascii, char *num, size_t size)
 		snprintf(num, size, " %s", ascii ? MARK_UNREAD_ASCII :
 		    MARK_UNREAD);
 	else if (ch->last_from_me && ch->draft == NULL)
-		snprintf(num, size, " %s", list_tick(ch->last_state));
+		snprintf(num, size, " %s", list_tick(ch->last_state, ascii));
 }
 
 /* Chat ch's two rows from (row, x), w columns: marks, name (bold when
@@ -614,20 +637,26 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms,
 	}
 }
 
-/* The Archived row at (row, x), w columns: "Archived (N)", bold when
- * N > 0. */
+/* The Archived row at (row, x), w columns: "Archived: 3 chats" (how
+ * many it holds) and under it "1 unread" (of them unread and not muted)
+ * when some are, bold then. */
 static void
 draw_archived(const struct ui_chats *c, int row, int x, int w)
 {
-	char	 line[64];
-	int	 n = ui_chats_archived_unread(c);
+	char	 line[96], held[48];
+	int	 n = ui_chats_archived_unread(c), k = (int)c->narch;
 
 	mvhline(row, x, ' ', w);
 	mvhline(row + 1, x, ' ', w);
-	snprintf(line, sizeof(line), _("Archived (%d)"), n);
+	snprintf(held, sizeof(held), ngettext("Archived: %d chat",
+	    "Archived: %d chats", k), k);
+	/* how many unread on the row's second line */
+	snprintf(line, sizeof(line), ngettext("%d unread", "%d unread", n), n);
 	if (n > 0)
 		attron(A_BOLD);
-	(void)put(row, x + 1, line, w - 1);
+	(void)put(row, x + 1, held, w - 1);
+	if (n > 0)
+		(void)put(row + 1, x + 1, line, w - 1);
 	if (n > 0)
 		attroff(A_BOLD);
 }
@@ -647,10 +676,17 @@ ui_chats_draw(struct ui_chats *c, int y, int x, int h, int w,
 		c->top = shown > fit ? (size_t)(shown - fit) : 0;
 	sel = shown_sel(c, lo, hi);
 	if (sel >= 0) {
+		/* the last chat selected: the Archived row under it shown
+		 * too (no key selects that row) */
+		int	 want = sel;
+
+		if (fit > 1 && !c->folder && c->narch > 0 &&
+		    sel == (int)(hi - lo) - 1)
+			want = sel + 1;
 		if ((size_t)sel < c->top)
 			c->top = (size_t)sel;
-		else if ((size_t)sel >= c->top + (size_t)fit)
-			c->top = (size_t)sel - (size_t)fit + 1;
+		else if ((size_t)want >= c->top + (size_t)fit)
+			c->top = (size_t)want - (size_t)fit + 1;
 	}
 	for (i = 0; i < fit; i++) {
 		if (ui_chats_slot(c, (size_t)i, &k)) {

@@ -127,8 +127,9 @@ bool		ui_chats_move(struct ui_chats *c, int dir);
 bool		ui_chats_next_unread(struct ui_chats *c);
 
 /*
- * Add jid (a chat started by phone number) at the top when the list does
- * not hold it, and select it.
+ * Add jid (a chat started by phone number or from the picker) when the
+ * list does not hold it: first after the pinned chats (the top of the
+ * unpinned part, until a message gives it its place), and select it.
  */
 void		ui_chats_open(struct ui_chats *c, const char *jid);
 

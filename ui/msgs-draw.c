@@ -22,6 +22,7 @@
 #include "ui/chats.h"
 #include "base/i18n.h"
 #include "ui/msgs.h"
+#include "ui/media.h"
 #include "ui/msgs-int.h"
 #include "ui/term.h"
 #include "base/xmalloc.h"
@@ -231,12 +232,14 @@ ui_msgs_reactions(const struct ui_msgs *m, size_t i, int w, struct buf *out)
 static const char *
 tick_text(enum ui_tick t)
 {
+	bool	 u = ui_media_utf8();
+
 	switch (t) {
 	case UI_TICK_NONE:	return "";
-	case UI_TICK_QUEUED:	return "\xe2\x80\xa6";		/* … */
-	case UI_TICK_SENT:	return "\xe2\x9c\x93";		/* ✓ */
+	case UI_TICK_QUEUED:	return u ? "\xe2\x80\xa6" : "...";	/* … */
+	case UI_TICK_SENT:	return u ? "\xe2\x9c\x93" : "v";	/* ✓ */
 	case UI_TICK_DELIVERED:
-	case UI_TICK_READ:	return "\xe2\x9c\x93\xe2\x9c\x93";
+	case UI_TICK_READ:	return u ? "\xe2\x9c\x93\xe2\x9c\x93" : "vv";
 	case UI_TICK_FAILED:	return "!";
 	}
 	return "";

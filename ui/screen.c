@@ -219,6 +219,7 @@ ui_screen_new(struct ui_screen **out)
 	}
 	s = xcalloc(1, sizeof(*s));
 	s->utf8 = is_utf8(nl_langinfo(CODESET));
+	ui_text_set_ascii(!s->utf8);
 	if (s->utf8)
 		ui_text_set_clusters(probe_clusters());
 	if (has_colors() && start_color() == OK &&

@@ -76,6 +76,21 @@ cp_width(uint32_t c)
  * one cell pair per cluster, or each character as wcwidth() says. */
 static bool	clusters;
 
+/* Characters past ASCII drawn as "?" (ui_text_set_ascii()). */
+static bool	ascii;
+
+void
+ui_text_set_ascii(bool on)
+{
+	ascii = on;
+}
+
+bool
+ui_text_ascii(void)
+{
+	return ascii;
+}
+
 void
 ui_text_set_clusters(bool on)
 {
@@ -267,6 +282,16 @@ ui_text_draw(int y, int x, const char *s, size_t len, int cols)
 			if (cw < 0) {
 				c = CP_BAD;
 				cw = 1;
+			}
+			if (ascii && c >= 0x80) {
+				/* no such character on this terminal */
+				if (cw > 0)
+					for (k = 0; k < cw && col < w; k++)
+						(void)mvaddch(y, x + used +
+						    col++, '?');
+				if (clusters)
+					break;
+				continue;
 			}
 			if (cw == 0) {
 				if (col > 0)

@@ -33,6 +33,17 @@
  * ui_text_clusters() reads it.
  */
 void	ui_text_set_clusters(bool on);
+
+/*
+ * The locale's codeset is not UTF-8 (on): ui_text_draw() draws each
+ * character past ASCII as "?" in each of its cells (curses cannot put
+ * it on such a terminal), so a name reads "Zo? M?ller", not with gaps.
+ * Off by default.  Set at start (main thread).
+ */
+void	ui_text_set_ascii(bool on);
+
+/* What ui_text_set_ascii() set last.  Main thread. */
+bool	ui_text_ascii(void);
 bool	ui_text_clusters(void);
 
 /* Combining marks kept in one cluster when drawn (reliability.md rule 3:

@@ -133,7 +133,11 @@ ui_view_ca_star(struct ui_view *v, int64_t now)
 	struct cmd		*c;
 
 	(void)now;
-	if (!ui_view_selected_on(v) || v->msgs.chat == NULL) {
+	if (v->msgs.chat == NULL) {
+		ui_view_note(v, _("select a chat first"));
+		return;
+	}
+	if (!ui_view_selected_on(v)) {
 		ui_view_note(v, _("select a message first (Up)"));
 		return;
 	}

@@ -404,6 +404,31 @@ struct side {
 	int	 my, mh;	/* the message pane's first row and rows */
 };
 
+/* The line over the input, dim: on one row, or wrapped onto two when it
+ * is wider (a prompt's answers are never cut off in a narrow window),
+ * the rows taken from the pane's. */
+static void
+draw_above(struct side *s, const char *above)
+{
+	struct ui_line	 l[2];
+	int		 n, i;
+
+	n = ui_text_wrap(above, strlen(above), s->w - 1, l, 2);
+	if (n > 2)
+		n = 2;
+	if (n < 2 || s->mh < 4) {
+		n = 1;
+		l[0].off = 0;
+		l[0].len = strlen(above);
+	}
+	s->mh -= n;
+	attron(A_DIM);
+	for (i = 0; i < n; i++)
+		(void)ui_text_draw(s->iy - 1 - n + i, s->x + 1,
+		    above + l[i].off, l[i].len, s->w - 1);
+	attroff(A_DIM);
+}
+
 /* The input at the bottom of the side: what is typed, up to a few rows,
  * under a rule and the line over it (the search's query, a prompt's
  * text, the message).  Leaves the rows over it for the pane in s. */
@@ -465,12 +490,8 @@ draw_input(struct ui_view *v, struct side *s)
 	}
 	s->my = s->y + 1;
 	s->mh = s->iy - 1 - s->my;
-	if (above != NULL) {
-		s->mh--;
-		attron(A_DIM);
-		(void)ui_view_put(s->iy - 2, s->x + 1, above, s->w - 1);
-		attroff(A_DIM);
-	}
+	if (above != NULL)
+		draw_above(s, above);
 }
 
 /* Over the input: the search, the group info (a prompt of its open) or
@@ -523,7 +544,7 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 		/* the archived folder, and the way back (also the
 		 * archived key, the key page says) */
 		attron(A_UNDERLINE);
-		(void)ui_view_put(y, x + 1, _("Archived chats, Esc: back"),
+		(void)ui_view_put(y, x + 1, _("Archived, Esc: back"),
 		    lw - 1);
 		attroff(A_UNDERLINE);
 	} else

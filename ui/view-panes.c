@@ -444,8 +444,9 @@ ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 	idx = ui_view_pick_list(v, &n);
 	pidx = ui_view_pick_people_list(v, &np);
 	total = (int)(n + np) + (num ? 1 : 0);
+	/* what it lists: the chats, the people, a number's new chat */
 	snprintf(line, sizeof(line), ngettext("Open a chat: %zu chat",
-	    "Open a chat: %zu chats", n), n);
+	    "Open a chat: %zu chats", (size_t)total), (size_t)total);
 	attron(A_BOLD | A_UNDERLINE);
 	(void)ui_view_put(y, x, line, w);
 	attroff(A_BOLD | A_UNDERLINE);

@@ -51,20 +51,26 @@ ui_view_note(struct ui_view *v, const char *text)
 
 /*
  * s as it fits in cols columns, into out[size]: whole characters as seen
- * (ui_text_fit()), ending in "…" when cut.  Returns out.
+ * (ui_text_fit()), ending in "…" when cut ("..." on a
+ * terminal that is not UTF-8).  Returns out.
  */
 static const char *
 shorten(const char *s, int cols, char *out, size_t size)
 {
-	size_t	 len = strlen(s), n;
+	const char	*dots;
+	size_t		 len = strlen(s), n;
+	int		 dw;
 
 	n = ui_text_fit(s, len, cols, NULL);
 	if (n == len) {
 		snprintf(out, size, "%s", s);
 		return out;
 	}
-	n = ui_text_fit(s, len, cols > 1 ? cols - 1 : 0, NULL);
-	snprintf(out, size, "%.*s\u2026", (int)n, s);
+	/* "..." where the terminal has no "…" (ui_text_ascii()) */
+	dots = ui_text_ascii() ? "..." : "\u2026";
+	dw = ui_text_ascii() ? 3 : 1;
+	n = ui_text_fit(s, len, cols > dw ? cols - dw : 0, NULL);
+	snprintf(out, size, "%.*s%s", (int)n, s, dots);
 	return out;
 }
 
