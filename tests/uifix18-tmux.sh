@@ -5,8 +5,11 @@
 # tests/cli-db-fill18 adds): a prompt wider than the pane wraps onto two
 # rows, so its answers show at 80 and 60 columns, in English and German;
 # the archived folder's header fits; the picker counts what it lists;
-# Alt-* with no chat open asks for a chat; the Archived row says how many
-# chats it holds.  TAP.
+# Alt-* with no chat open asks for a chat; a new chat from the picker goes
+# under the pinned ones; the Archived row says how many chats it holds,
+# and shows when the last chat is selected in a short pane; in the C
+# locale our ticks are ASCII ("v") in the pane and the list, and letters
+# past ASCII read "?".  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000020
@@ -125,6 +128,37 @@ tm send-keys -t wachat C-n
 tm send-keys -t wachat -l 'zebra'
 check "the picker counts the one person it lists" \
     wait_panes 'Open a chat: 1 chat' '│ +Zoe Zebra +\+15550000009 +\[new chat\]'
-tm send-keys -t wachat Escape
+tm send-keys -t wachat Enter
+check "Enter: the new chat with Zoe under the pinned Bob and Ana" \
+    wait_for sh -c "tmux -u -S '$SOCK' capture-pane -p -t wachat |
+	awk '/^📌 Bob /{b=NR} /^📌 Ana /{a=NR} /^Zoe Zebra /{z=NR}
+	    END {exit !(b && a && z > a && z > b && z <= (a > b ? a : b) + 2)}'"
+failed_now && show
+quit
+
+# A short pane: the Archived row under the last chat comes into view.
+pane C.UTF-8 80 13
+check "a short pane: the list" wait_pane 'Bob'
+check "... the Archived row below the rows shown" pane_lacks 'Archived:'
+for i in 1 2 3 4 5 6; do
+	tm send-keys -t wachat Tab
+done
+check "Tab to the last chat (Finn): the Archived row shows under it" \
+    wait_panes 'Finn' '^ *Archived: 2 chats'
+failed_now && show
+quit
+
+# The C locale (tmux draws the line-drawing rule as 'x' there).
+pane C 100 30
+check "C locale: the chats show" wait_pane 'Carla'
+ctl phone-send $C $AJ "Gr$(printf '\303\274')sse" >"$tmp/s1.json" 2>&1
+check "... Carla's letter past ASCII reads ?" wait_pane 'Gr\?sse'
+tm send-keys -t wachat Tab Tab Tab
+check "... Carla's chat open" wait_pane '[│x] *Carla'
+tm send-keys -t wachat -l 'hi carla'
+tm send-keys -t wachat Enter
+check "... our message's tick in ASCII" wait_pane '[│x] *You [0-9:]+ v'
+check "... and in the list's preview" wait_pane 'hi carla +vv? *[│x]'
+failed_now && show
 quit
 finish_sim_tmux
