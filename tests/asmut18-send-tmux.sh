@@ -107,7 +107,11 @@ check "... the list shows the pin" wait_pane '📌🔇 Echo'
 failed_now && show
 check "... chats --json: pinned" chat_is "$E@s.whatsapp.net" pinned true
 
-# Mark it unread.
+# Mark it unread, once it is read (no count on its row: until then Alt-u
+# marks it read, as it still has an unread message).
+check "Echo's message is read (no count on its row)" \
+    wait_pane 'hello from Echo +│'
+failed_now && show
 tm send-keys -t wachat M-u
 check "Alt-u marks Echo unread: markChatAsRead read=false" \
     wait_for has regular_low "[\"markChatAsRead\",\"$E@s.whatsapp.net\"]" mark_read false $((vl + 2))
