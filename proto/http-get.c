@@ -194,9 +194,14 @@ curl_init_once(void)
 		log_error("curl_global_init failed");
 }
 
-/* "https://host:port/path?q" -> "host:port", for messages (no query). */
-static char *
-host_of(const char *url)
+void
+wa_http_curl_init(void)
+{
+	uv_once(&curl_once, curl_init_once);
+}
+
+char *
+wa_http_host_of(const char *url)
 {
 	const char	*p = strstr(url, "://");
 	size_t		 n;
@@ -223,10 +228,10 @@ wa_http_get(uv_loop_t *loop, const struct wa_http_req *r,
 	    (strncasecmp(r->url, "http://", 7) != 0 &&
 	    strncasecmp(r->url, "https://", 8) != 0))
 		return -EINVAL;
-	uv_once(&curl_once, curl_init_once);
+	wa_http_curl_init();
 	g = xcalloc(1, sizeof(*g));
 	g->url = xstrdup(r->url);
-	g->host = host_of(r->url);
+	g->host = wa_http_host_of(r->url);
 	g->ca_file = r->ca_file != NULL ? xstrdup(r->ca_file) : NULL;
 	for (i = 0; i < WA_HTTP_HEADERS_MAX && r->headers[i] != NULL; i++)
 		g->headers[i] = xstrdup(r->headers[i]);

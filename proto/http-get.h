@@ -56,4 +56,18 @@ MUST_CHECK int	wa_http_get(struct uv_loop_s *loop, const struct wa_http_req *r,
  * is a no-op.  Loop thread only. */
 void		wa_http_get_cancel(struct wa_http_get *g);
 
+/*
+ * libcurl's global set-up, once per process whoever asks first (every
+ * module that makes curl handles calls it before its first; one guard,
+ * as curl_global_init() must not run twice at once).  Any thread.
+ */
+void		wa_http_curl_init(void);
+
+/*
+ * The host part of url ("https://host:port/path?q" -> "host:port"), for
+ * log lines and messages that must not carry a path or query.  Returns a
+ * new string, the caller's to free(); never NULL (xmalloc).  Any thread.
+ */
+char		*wa_http_host_of(const char *url);
+
 #endif

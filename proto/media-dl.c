@@ -30,6 +30,7 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
+#include "proto/http-get.h"
 #include "proto/media-dl.h"
 #include "proto/media-stream.h"
 
@@ -558,30 +559,6 @@ after_work(uv_work_t *req, int status)
 	uv_close((uv_handle_t *)&g->tick, release);
 }
 
-static uv_once_t	 curl_once = UV_ONCE_INIT;
-
-static void
-curl_init_once(void)
-{
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		log_error("curl_global_init failed");
-}
-
-static char *
-host_of(const char *url)
-{
-	const char	*p = strstr(url, "://");
-	size_t		 n;
-	char		*h;
-
-	p = p != NULL ? p + 3 : url;
-	n = strcspn(p, "/?#");
-	h = xmalloc(n + 1);
-	memcpy(h, p, n);
-	h[n] = '\0';
-	return h;
-}
-
 int
 wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
     wa_media_dl_done_fn done, wa_media_dl_progress_fn progress, void *arg,
@@ -603,7 +580,7 @@ wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
 		if (u[i] == NULL || (strncasecmp(u[i], "http://", 7) != 0 &&
 		    strncasecmp(u[i], "https://", 8) != 0))
 			return -EINVAL;
-	uv_once(&curl_once, curl_init_once);
+	wa_http_curl_init();
 	g = xcalloc(1, sizeof(*g));
 	g->out.fd = -1;
 	for (i = 0; i < n; i++) {
@@ -612,7 +589,7 @@ wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
 			return rc;
 		}
 		g->urls[i] = xstrdup(u[i]);
-		g->hosts[i] = host_of(u[i]);
+		g->hosts[i] = wa_http_host_of(u[i]);
 		g->nurls = i + 1;
 	}
 	if ((rc = wa_media_out_open(r->dir, &g->out)) != 0) {

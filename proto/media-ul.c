@@ -30,6 +30,7 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
+#include "proto/http-get.h"
 #include "proto/media-ul.h"
 
 static const char	 host_chars[] = "abcdefghijklmnopqrstuvwxyz"
@@ -395,15 +396,6 @@ after_work(uv_work_t *req, int status)
 	uv_close((uv_handle_t *)&u->tick, release);
 }
 
-static uv_once_t	 curl_once = UV_ONCE_INIT;
-
-static void
-curl_init_once(void)
-{
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		log_error("curl_global_init failed");
-}
-
 /* Check r's fields; the number of hosts, or -EINVAL. */
 static int
 check_req(const struct wa_media_ul_req *r)
@@ -443,7 +435,7 @@ wa_media_ul_start(uv_loop_t *loop, const struct wa_media_ul_req *r,
 		(void)close(fd);
 		return rc;
 	}
-	uv_once(&curl_once, curl_init_once);
+	wa_http_curl_init();
 	u = xcalloc(1, sizeof(*u));
 	u->fd = fd;
 	u->size = (uint64_t)st.st_size;
