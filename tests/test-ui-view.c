@@ -886,6 +886,39 @@ test_ui_view__chat_list_reloads_at_most_once_a_second(void **st)
 	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 2);
 }
 
+/* A chat list asked for before the open chat was read comes back
+ * counting it unread (the store read it before the mark): the list is
+ * asked for again after the mark, so the count does not stay (a CI run
+ * saw Echo's count stay after a mute's reload). */
+static void
+test_ui_view__a_list_asked_before_the_read_is_asked_again(void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+
+	open_alice(f, 2);
+	ui_view_tick(f->v, NOW);
+	sink_clear(&f->sink);
+	apply_at(f->v, msg_ev(BOB, "B1", 0, "yo"), NOW + 1000);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
+	ui_view_tick(f->v, NOW + UI_VIEW_READ_MS);
+	assert_int_equal(count(&f->sink, CMD_MARK_READ, &c), 1);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 0);
+	/* the answer to the load asked before the mark */
+	apply_at(f->v, chats_ev(2, 1), NOW + UI_VIEW_READ_MS + 10);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 2);
+	ui_view_tick(f->v, NOW + 1999);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 1);
+	ui_view_tick(f->v, NOW + 2000);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 2);
+	/* its answer, after the mark, has the chat read */
+	apply_at(f->v, chats_ev(0, 1), NOW + 2010);
+	assert_int_equal(ui_view_chats(f->v)->v[0].unread, 0);
+	/* and a read with no list in flight asks for none */
+	ui_view_tick(f->v, NOW + 9000);
+	assert_int_equal(count(&f->sink, CMD_LOAD_CHATS, NULL), 2);
+}
+
 /* The "N unread messages" line and "new messages below" (issue 17
  * point 8). */
 static void
@@ -3360,6 +3393,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__nothing_is_read_while_the_screen_is_not_seen, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__new_chat_by_number_opens_its_jid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__chat_list_reloads_at_most_once_a_second, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__a_list_asked_before_the_read_is_asked_again, setup, teardown),
 		cmocka_unit_test(test_ui_msgs__places_the_unread_line__and_counts_new_ones_below),
 		cmocka_unit_test(test_ui_msgs__pages_back_by_keyset_and_keeps_three_pages),
 		cmocka_unit_test(test_ui_msgs__updates_rows_in_place_and_sanitises_text),

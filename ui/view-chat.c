@@ -755,6 +755,11 @@ ui_view_chat_mark_read(struct ui_view *v)
 		ch->unread = 0;
 	if (v->o.read_receipts)
 		ui_view_push(v, cmd_new_chat(CMD_MARK_READ, v->msgs.chat));
+	/* a chat list asked for before this mark may count the chat unread
+	 * when it comes (the store reads it before the mark): asked again
+	 * after it, so that the count does not come back */
+	if (v->chats_asked)
+		v->chats_due = true;
 	/* read here: read on the phone and the other companions too, as
 	 * Alt-u's CMD_CHAT_ACT, once per opening (the mark goes once the
 	 * server took it) */
