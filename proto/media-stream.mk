@@ -7,6 +7,7 @@
 # tests/bench/local.mk (BENCH_OPT, EXTRA_PROGRAMS) and proto/eng.mk
 # (CURL_CFLAGS, ENG_LIBS).
 libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
+	proto/media-pipe.h proto/media-pipe.c \
 	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c \
 	proto/media-ul.h proto/media-ul.c \
 	proto/media-name.h proto/media-name.c
