@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * proto/media-pipe.c -- two SHA-256 streams on a worker thread
+ * proto/media-pipe.c -- two hash streams on a worker thread
  * (proto/media-pipe.h).  A ring of NSLOT slots, each with room for SLOT
- * bytes of each stream: the caller fills the slot at head and queues it
- * when one side is full; the worker hashes the queued slots in order (A
- * then B of each, so each stream keeps its order) and frees them.
- * Invariant, under mu: the queued slots are tail .. tail + queued - 1
- * (mod NSLOT), and head == (tail + queued) % NSLOT is the caller's, so
- * queued < NSLOT whenever the caller fills it.
+ * bytes of each stream: the caller fills the slot of sequence number
+ * posted and queues it (posted++) when one side is full; each stream k
+ * is hashed slot after slot in order (done[k] slots so far), by whichever
+ * thread takes it first: the worker, or the caller while it would
+ * otherwise wait for a free slot (so a busy or descheduled worker costs
+ * the caller no idle time, and the work splits about evenly between the
+ * two cores).  busy[k] marks the one thread hashing stream k: a stream's
+ * context is touched by one thread at a time, handed over under mu.  A
+ * slot is free again when both streams are past it; the caller may fill
+ * slot posted % NSLOT while posted - min(done) < NSLOT.
  */
 #include "base/compat.h"
 
@@ -18,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "base/err.h"
 #include "base/xmalloc.h"
 #include "proto/crypto.h"
@@ -27,16 +29,19 @@
 
 #define NSLOT		3
 #define SLOT		(256u * 1024u)	/* bytes of each stream per slot */
-/* Bytes hashed on the caller's thread before the worker starts. */
-#define PIPE_START	(256u * 1024u)
+/* Bytes of both streams hashed on the caller's thread before the worker
+ * starts (a file of about 256 KiB): the add that would pass it starts
+ * the worker. */
+#define PIPE_START	(512u * 1024u)
 
 struct slot {
-	uint8_t		*a, *b;		/* SLOT bytes each */
-	size_t		 na, nb;
+	uint8_t		*p[2];		/* SLOT bytes each: stream A, B */
+	size_t		 n[2];
 };
 
 struct wa_media_pipe {
-	EVP_MD_CTX	*a, *b;		/* borrowed */
+	wa_media_pipe_fn fn[2];
+	void		*arg[2];	/* borrowed */
 	uint64_t	 inline_bytes;	/* hashed here before the worker */
 	bool		 running;	/* the worker has been started */
 	bool		 no_thread;	/* stay inline (start failed, drained) */
@@ -44,60 +49,92 @@ struct wa_media_pipe {
 	int		 err;		/* caller's copy of the error */
 	uint8_t		*mem;		/* the slots' bytes */
 	pthread_t	 th;
+	struct slot	 s[NSLOT];	/* the slot being filled: the caller's */
 	/* Shared with the worker: under mu. */
 	pthread_mutex_t	 mu;
-	pthread_cond_t	 ready;		/* a slot queued, or stop */
-	pthread_cond_t	 freed;		/* a slot hashed */
-	struct slot	 s[NSLOT];
-	unsigned	 head, tail, queued;
+	pthread_cond_t	 cv;		/* posted, done, busy or stop changed */
+	uint64_t	 posted;	/* slots queued so far */
+	uint64_t	 done[2];	/* slots hashed so far, per stream */
+	bool		 busy[2];
 	bool		 stop;		/* no more slots will come */
 	bool		 discard;	/* drop what is queued (free) */
-	int		 werr;		/* the worker's error */
+	int		 werr;		/* an update failed */
 };
 
 struct wa_media_pipe *
-wa_media_pipe_new(EVP_MD_CTX *a, EVP_MD_CTX *b)
+wa_media_pipe_new(wa_media_pipe_fn fa, void *arga, wa_media_pipe_fn fb,
+    void *argb)
 {
 	struct wa_media_pipe	*p = xcalloc(1, sizeof(*p));
 
-	p->a = a;
-	p->b = b;
+	p->fn[0] = fa;
+	p->arg[0] = arga;
+	p->fn[1] = fb;
+	p->arg[1] = argb;
 	return p;
 }
 
 static bool
-hash2(EVP_MD_CTX *a, const uint8_t *pa, size_t na, EVP_MD_CTX *b,
+hash2(const struct wa_media_pipe *p, const uint8_t *pa, size_t na,
     const uint8_t *pb, size_t nb)
 {
-	return (na == 0 || EVP_DigestUpdate(a, pa, na) == 1) &&
-	    (nb == 0 || EVP_DigestUpdate(b, pb, nb) == 1);
+	return (na == 0 || p->fn[0](p->arg[0], pa, na)) &&
+	    (nb == 0 || p->fn[1](p->arg[1], pb, nb));
+}
+
+/* Under mu: a stream with a queued slot that no thread hashes, B first
+ * (the heavier one when encrypting), or -1. */
+static int
+pick(const struct wa_media_pipe *p)
+{
+	int	 k;
+
+	for (k = 1; k >= 0; k--)
+		if (!p->busy[k] && p->done[k] < p->posted)
+			return k;
+	return -1;
+}
+
+/* Under mu (released while hashing): hash stream k of its next slot. */
+static void
+hash_one(struct wa_media_pipe *p, int k)
+{
+	struct slot	*s = &p->s[p->done[k] % NSLOT];
+	bool		 ok, skip = p->discard || p->werr != 0;
+
+	p->busy[k] = true;
+	pthread_mutex_unlock(&p->mu);
+	/* Queued and ours by busy[k]: nobody writes s->p[k] now. */
+	ok = skip || s->n[k] == 0 || p->fn[k](p->arg[k], s->p[k], s->n[k]);
+	pthread_mutex_lock(&p->mu);
+	if (!ok)
+		p->werr = WC_ECRYPTO;
+	s->n[k] = 0;	/* for the caller's next fill of the slot */
+	p->busy[k] = false;
+	p->done[k]++;
+	pthread_cond_broadcast(&p->cv);
+}
+
+static uint64_t
+min_done(const struct wa_media_pipe *p)
+{
+	return p->done[0] < p->done[1] ? p->done[0] : p->done[1];
 }
 
 static void *
 worker(void *arg)
 {
 	struct wa_media_pipe	*p = arg;
-	struct slot		*s;
-	bool			 ok, skip;
+	int			 k;
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		while (p->queued == 0 && !p->stop)
-			pthread_cond_wait(&p->ready, &p->mu);
-		if (p->queued == 0)
+		if ((k = pick(p)) >= 0)
+			hash_one(p, k);
+		else if (p->stop && min_done(p) == p->posted)
 			break;
-		s = &p->s[p->tail];
-		skip = p->discard || p->werr != 0;
-		pthread_mutex_unlock(&p->mu);
-		/* The slot is queued: the caller does not touch it now. */
-		ok = skip || hash2(p->a, s->a, s->na, p->b, s->b, s->nb);
-		pthread_mutex_lock(&p->mu);
-		if (!ok)
-			p->werr = WC_ECRYPTO;
-		s->na = s->nb = 0;
-		p->tail = (p->tail + 1) % NSLOT;
-		p->queued--;
-		pthread_cond_signal(&p->freed);
+		else
+			pthread_cond_wait(&p->cv, &p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -115,16 +152,14 @@ start(struct wa_media_pipe *p)
 	if (p->mem == NULL)
 		goto inline_only;
 	for (i = 0; i < NSLOT; i++) {
-		p->s[i].a = p->mem + (size_t)i * 2 * SLOT;
-		p->s[i].b = p->s[i].a + SLOT;
-		p->s[i].na = p->s[i].nb = 0;
+		p->s[i].p[0] = p->mem + (size_t)i * 2 * SLOT;
+		p->s[i].p[1] = p->s[i].p[0] + SLOT;
+		p->s[i].n[0] = p->s[i].n[1] = 0;
 	}
 	if (pthread_mutex_init(&p->mu, NULL) != 0)
 		goto no_mutex;
-	if (pthread_cond_init(&p->ready, NULL) != 0)
-		goto no_ready;
-	if (pthread_cond_init(&p->freed, NULL) != 0)
-		goto no_freed;
+	if (pthread_cond_init(&p->cv, NULL) != 0)
+		goto no_cv;
 	/* The worker takes no signals: the process's handlers (libuv's)
 	 * keep running on the threads that expect them. */
 	sigfillset(&all);
@@ -136,10 +171,8 @@ start(struct wa_media_pipe *p)
 	p->running = true;
 	return true;
 no_thread:
-	pthread_cond_destroy(&p->freed);
-no_freed:
-	pthread_cond_destroy(&p->ready);
-no_ready:
+	pthread_cond_destroy(&p->cv);
+no_cv:
 	pthread_mutex_destroy(&p->mu);
 no_mutex:
 	free(p->mem);
@@ -149,25 +182,38 @@ inline_only:
 	return false;
 }
 
-/* Queue the slot at head and wait until the next one is free. */
+/* Under mu: hash what is queued until fewer than room slots are in use
+ * (0: all of it), helping the worker rather than waiting for it. */
+static void
+help_until(struct wa_media_pipe *p, uint64_t room)
+{
+	int	 k;
+
+	while (p->posted - min_done(p) > room) {
+		if ((k = pick(p)) >= 0)
+			hash_one(p, k);
+		else
+			pthread_cond_wait(&p->cv, &p->mu);
+	}
+}
+
+/* Queue the slot being filled; return once the next one is free. */
 static int
 post(struct wa_media_pipe *p)
 {
 	int	 rc;
 
 	pthread_mutex_lock(&p->mu);
-	p->queued++;
-	p->head = (p->head + 1) % NSLOT;
-	pthread_cond_signal(&p->ready);
-	/* The worker frees slots even after an error (it skips them). */
-	while (p->queued == NSLOT)
-		pthread_cond_wait(&p->freed, &p->mu);
+	p->posted++;
+	pthread_cond_broadcast(&p->cv);
+	help_until(p, NSLOT - 1);
 	rc = p->werr;
 	pthread_mutex_unlock(&p->mu);
 	return rc;
 }
 
-/* Copy up to the room left in s from *pp[0..*np), advancing both. */
+/* Copy up to the room left in a slot's stream from *pp[0..*np),
+ * advancing both. */
 static void
 take(uint8_t *dst, size_t *used, const uint8_t **pp, size_t *np)
 {
@@ -191,47 +237,52 @@ wa_media_pipe_add(struct wa_media_pipe *p, const uint8_t *pa, size_t na,
 		return WC_ESTATE;
 	if (p->err != 0)
 		return p->err;
-	if (!p->running && (p->no_thread || p->inline_bytes < PIPE_START ||
-	    !start(p))) {
-		if (!hash2(p->a, pa, na, p->b, pb, nb))
+	/* Inline while both streams stay within PIPE_START bytes. */
+	if (!p->running && (p->no_thread || na + nb <= PIPE_START -
+	    p->inline_bytes || !start(p))) {
+		if (!hash2(p, pa, na, pb, nb))
 			return p->err = WC_ECRYPTO;
 		p->inline_bytes += na + nb;
 		return 0;
 	}
 	while (na > 0 || nb > 0) {
-		/* head is the caller's: queued < NSLOT (post waits). */
-		s = &p->s[p->head];
-		take(s->a, &s->na, &pa, &na);
-		take(s->b, &s->nb, &pb, &nb);
-		if ((s->na == SLOT || s->nb == SLOT) &&
+		/* The caller's slot: post() returned with it free.  posted
+		 * is written by this thread only, so reading it here is no
+		 * race. */
+		s = &p->s[p->posted % NSLOT];
+		take(s->p[0], &s->n[0], &pa, &na);
+		take(s->p[1], &s->n[1], &pb, &nb);
+		if ((s->n[0] == SLOT || s->n[1] == SLOT) &&
 		    (p->err = post(p)) != 0)
 			return p->err;
 	}
 	return 0;
 }
 
-/* Stop the worker (hashing what is queued unless discard) and join it. */
+/* Hash what is queued (the slot being filled too) unless discard, stop
+ * the worker and join it.  Returns werr. */
 static int
 stop(struct wa_media_pipe *p, bool discard)
 {
-	int	 rc;
+	struct slot	*s = &p->s[p->posted % NSLOT];
+	int		 rc;
 
 	pthread_mutex_lock(&p->mu);
-	if (p->s[p->head].na > 0 || p->s[p->head].nb > 0) {
-		/* queued < NSLOT: there is room for it. */
-		p->queued++;
-		p->head = (p->head + 1) % NSLOT;
+	p->discard = discard;
+	if (!discard) {
+		if (s->n[0] > 0 || s->n[1] > 0)
+			p->posted++;	/* room: post() left it free */
+		pthread_cond_broadcast(&p->cv);
+		help_until(p, 0);
 	}
 	p->stop = true;
-	p->discard = discard;
-	pthread_cond_signal(&p->ready);
+	pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 	pthread_join(p->th, NULL);
 	/* Joined: nothing is shared any more. */
 	rc = p->werr;
 	p->running = false;
-	pthread_cond_destroy(&p->freed);
-	pthread_cond_destroy(&p->ready);
+	pthread_cond_destroy(&p->cv);
 	pthread_mutex_destroy(&p->mu);
 	wa_crypto_wipe(p->mem, WA_MEDIA_PIPE_BYTES);
 	free(p->mem);

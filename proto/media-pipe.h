@@ -9,21 +9,23 @@
  * two cores the stream costs about what one pass of cipher, MAC and
  * one SHA-256 costs on one (tests/bench/bench-media.c measures it).
  *
- * The first PIPE_START bytes are hashed on the caller's thread (a small
- * file never starts a thread); the worker starts at the first add past
- * them, and when it cannot be started (out of memory, no threads) the
+ * The first 512 KiB of the two streams together (a file of about 256
+ * KiB) are hashed on the caller's thread (a small file never starts a
+ * thread); the add that would pass them starts the worker, and when it cannot be started (out of memory, no threads) the
  * hashing stays on the caller's thread: the digests are the same either
  * way.  Memory: WA_MEDIA_PIPE_BYTES while the worker runs, freed by
  * drain.
  *
  * Threads: one caller thread at a time owns a pipe (the thread that owns
- * the media context).  The two EVP_MD_CTX it is given are the worker's
- * from the first add to drain: the caller must not touch them between
- * (all their updates go through the pipe); after drain (which joins the
- * worker) they are the caller's again.  All sharing between the caller
- * and the worker goes through one mutex (slots handed over under it),
- * so there is no data race: a slot is written only by the caller while
- * it is not queued, read only by the worker while it is.
+ * the media context).  What the two update functions touch (the digest
+ * and MAC contexts) is used from the first add to drain by whichever of
+ * the worker and the caller hashes that stream's next slot (the caller
+ * does when it would otherwise wait for a free slot): one thread at a
+ * time, handed over under one mutex, so there is no data race; the
+ * caller's code must not touch it itself between (all its updates go
+ * through the pipe); after drain (which joins the worker) it is the
+ * caller's again.  A slot is written only by the caller while it is not
+ * queued, read only while it is.
  */
 #ifndef WA_MEDIA_PIPE_H
 #define WA_MEDIA_PIPE_H
@@ -31,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <openssl/evp.h>
+#include <stdbool.h>
 
 #include "base/err.h"
 
@@ -41,12 +43,22 @@
 struct wa_media_pipe;
 
 /*
- * A pipe hashing stream A into a and stream B into b (initialised
- * SHA-256 contexts, borrowed: they must outlive the pipe).  No thread
- * yet.  Returns the pipe, to release with wa_media_pipe_free(); never
- * NULL (xmalloc).
+ * One stream's update: hash p[0..n) (n > 0, borrowed for the call) into
+ * what arg holds.  Returns false when the crypto library failed.  Runs
+ * on the worker or on the caller's thread, for one stream never on both
+ * at once (the two streams' may run at the same time: they must not
+ * share state).
  */
-struct wa_media_pipe	*wa_media_pipe_new(EVP_MD_CTX *a, EVP_MD_CTX *b);
+typedef bool	(*wa_media_pipe_fn)(void *arg, const uint8_t *p, size_t n);
+
+/*
+ * A pipe handing stream A to fa(arga, ...) and stream B to fb(argb,
+ * ...), each in the order added (arga and argb borrowed: they must
+ * outlive the pipe).  No thread yet.  Returns the pipe, to release with
+ * wa_media_pipe_free(); never NULL (xmalloc).
+ */
+struct wa_media_pipe	*wa_media_pipe_new(wa_media_pipe_fn fa, void *arga,
+			    wa_media_pipe_fn fb, void *argb);
 
 /*
  * The next pa[0..na) of stream A and pb[0..nb) of stream B (either may
@@ -61,7 +73,7 @@ MUST_CHECK int	wa_media_pipe_add(struct wa_media_pipe *p, const uint8_t *pa,
 
 /*
  * Hand the rest to the worker, wait for it to hash everything and join
- * it: the two contexts then hold every byte added and are the caller's
+ * it: the contexts then hold every byte added and are the caller's
  * again (to finalise, or update more on this thread).  Returns 0.
  * Errors: WC_ECRYPTO (an update failed), WC_ESTATE (drained before).
  * The worker is joined whatever it returns.

@@ -33,6 +33,12 @@ tests_test_wa_media_seal_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_media_seal_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-media-seal
 
+check_PROGRAMS += tests/test-wa-media-pipe
+tests_test_wa_media_pipe_SOURCES = tests/test-wa-media-pipe.c
+tests_test_wa_media_pipe_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_wa_media_pipe_LDADD = $(TEST_LIBS) -lpthread
+TESTS += tests/test-wa-media-pipe
+
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c
 tests_test_wa_media_stream_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
