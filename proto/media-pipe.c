@@ -27,7 +27,7 @@
 #include "proto/crypto.h"
 #include "proto/media-pipe.h"
 
-#define NSLOT		3
+#define NSLOT		6
 #define SLOT		(256u * 1024u)	/* bytes of each stream per slot */
 /* Bytes of both streams hashed on the caller's thread before the worker
  * starts (a file of about 256 KiB): the add that would pass it starts
@@ -43,7 +43,8 @@ struct wa_media_pipe {
 	wa_media_pipe_fn fn[2];
 	void		*arg[2];	/* borrowed */
 	uint64_t	 inline_bytes;	/* hashed here before the worker */
-	bool		 running;	/* the worker has been started */
+	bool		 running;	/* the worker runs (not joined yet) */
+	bool		 started;	/* it was started */
 	bool		 no_thread;	/* stay inline (start failed, drained) */
 	bool		 drained;
 	int		 err;		/* caller's copy of the error */
@@ -169,6 +170,7 @@ start(struct wa_media_pipe *p)
 	if (rc != 0)
 		goto no_thread;
 	p->running = true;
+	p->started = true;
 	return true;
 no_thread:
 	pthread_cond_destroy(&p->cv);
@@ -305,12 +307,26 @@ wa_media_pipe_drain(struct wa_media_pipe *p)
 	return p->err;
 }
 
+bool
+wa_media_pipe_started(const struct wa_media_pipe *p)
+{
+	return p->started;
+}
+
+void
+wa_media_pipe_abort(struct wa_media_pipe *p)
+{
+	if (p->running)
+		(void)stop(p, true);
+	p->drained = true;
+	p->no_thread = true;
+}
+
 void
 wa_media_pipe_free(struct wa_media_pipe *p)
 {
 	if (p == NULL)
 		return;
-	if (p->running)
-		(void)stop(p, true);
+	wa_media_pipe_abort(p);
 	free(p);
 }

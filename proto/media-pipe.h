@@ -38,7 +38,7 @@
 #include "base/err.h"
 
 /* Bytes of both streams the worker's slots take while it runs. */
-#define WA_MEDIA_PIPE_BYTES	(3u * 2u * 256u * 1024u)
+#define WA_MEDIA_PIPE_BYTES	(6u * 2u * 256u * 1024u)
 
 struct wa_media_pipe;
 
@@ -81,8 +81,23 @@ MUST_CHECK int	wa_media_pipe_add(struct wa_media_pipe *p, const uint8_t *pa,
 MUST_CHECK int	wa_media_pipe_drain(struct wa_media_pipe *p);
 
 /*
- * Join the worker if it runs (after an error too: what it had left is
- * hashed and dropped), wipe the slots and free p.  NULL is a no-op.
+ * Whether p's worker was started (it may have been joined since): false
+ * while the streams are within the first 512 KiB, or when no thread could
+ * be made.  Which thread hashed which slot depends on the scheduler.
+ * For tests and logs; the caller's thread.
+ */
+bool		wa_media_pipe_started(const struct wa_media_pipe *p);
+
+/*
+ * Give up: join the worker if it runs, dropping what it had left, and
+ * wipe and free the slots (the digests are lost); add and drain then
+ * return WC_ESTATE.  For a stream that failed, so that it holds no thread
+ * and no slots until it is freed.
+ */
+void		wa_media_pipe_abort(struct wa_media_pipe *p);
+
+/*
+ * wa_media_pipe_abort(), then free p.  NULL is a no-op.
  */
 void		wa_media_pipe_free(struct wa_media_pipe *p);
 

@@ -212,10 +212,20 @@ wa_media_dec_new(const uint8_t media_key[WA_MEDIA_KEY_LEN], const char *info,
 	return 0;
 }
 
+/* A failed context keeps no thread: the pipe's worker joined here. */
 static int
 dec_fail(struct wa_media_dec *d, int rc)
 {
 	d->st = ST_FAILED;
+	wa_media_pipe_abort(d->x.pipe);
+	return rc;
+}
+
+static int
+enc_fail(struct wa_media_enc *e, int rc)
+{
+	e->st = ST_FAILED;
+	wa_media_pipe_abort(e->x.pipe);
 	return rc;
 }
 
@@ -494,14 +504,11 @@ wa_media_enc_update(struct wa_media_enc *e, const uint8_t *in, size_t len,
 	*out_len = proc;
 hash:
 	/* fileSha256 over the input, fileEncSha256 over the output. */
-	if ((rc = wa_media_pipe_add(e->x.pipe, in, len, out, proc)) != 0) {
-		e->st = ST_FAILED;
-		return rc;
-	}
+	if ((rc = wa_media_pipe_add(e->x.pipe, in, len, out, proc)) != 0)
+		return enc_fail(e, rc);
 	return 0;
 fail:
-	e->st = ST_FAILED;
-	return WC_ECRYPTO;
+	return enc_fail(e, WC_ECRYPTO);
 }
 
 int
@@ -533,10 +540,8 @@ wa_media_enc_finish(struct wa_media_enc *e, uint8_t out[WA_MEDIA_ENC_TAIL],
 		    &ul) == 1;
 	}
 	wa_crypto_wipe(e->held, sizeof(e->held));
-	if (!ok) {
-		e->st = ST_FAILED;
-		return WC_ECRYPTO;
-	}
+	if (!ok)
+		return enc_fail(e, WC_ECRYPTO);
 	r->file_len = e->plain;
 	r->blob_len = wa_media_blob_len(e->plain);
 	e->st = ST_DONE;

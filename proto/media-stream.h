@@ -11,7 +11,7 @@
  * passed in).  A context is used by one thread at a time; any thread may
  * create one after wa_crypto_init() (proto/crypto.h).  Past its first
  * 256 KiB a context hashes fileSha256 and fileEncSha256 on a second
- * thread of its own (proto/media-pipe.h: about 1.5 MB of copies while
+ * thread of its own (proto/media-pipe.h: 3 MiB of copies while
  * it runs), which finish and free join: no thread outlives the context,
  * none is started for a small file, and the results are the same bytes
  * as on one thread.
