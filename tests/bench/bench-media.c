@@ -11,7 +11,7 @@
  *            wa_media_dec_update -> temp file -> the checks, fsync,
  *            rename), as a download writes it
  *
- *   bench-media [--mb N] [--samples S] [--dir D]
+ *   bench-media [-m MB] [-s SAMPLES] [-d DIR]   (100 MB, 5 samples: medians)
  *
  * Each is timed against the same run's floor: the same file read in the
  * same chunks through OpenSSL AES-256-CBC (encrypt or decrypt, no
@@ -275,7 +275,7 @@ main(int argc, char **argv)
 	char				 blob[WA_MEDIA_SEAL_PATH_MAX];
 	char				 work[256];
 	long				 rss0, rss_e = 0, rss_d = 0, g;
-	int				 mb = 100, samples = 3, i, c;
+	int				 mb = 100, samples = 5, i, c;
 
 	while ((c = getopt(argc, argv, "m:s:d:")) != -1) {
 		switch (c) {
