@@ -330,8 +330,7 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 						    ch->last_text;
 
 			if (unread && ch->unread == 0 && !ch->marked_unread)
-				continue;	/* unread: those, and the ones
-						 * marked unread */
+				continue;	/* unread, or marked so */
 			nshown++;
 			if (!ch->last_deleted &&
 			    ch->last_kind == STORE_MSG_NOTICE &&
