@@ -80,6 +80,10 @@ enum ev_row_kind {
 	EV_ROW_NOTICE,		/* a line from wachat, not a person */
 	EV_ROW_UNSUPPORTED,	/* a type wachat cannot show yet */
 	EV_ROW_PLACEHOLDER,	/* not decrypted yet; awaits a resend */
+	EV_ROW_RICH,		/* a location, contact cards, view-once
+				 * media, a link preview or another kind not
+				 * shown: text is its rich record
+				 * (base/rich.h) */
 };
 
 /* What kind of media a row holds (protocol-features.md 1.6; the
@@ -300,6 +304,8 @@ struct ev_message {
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 	struct ev_media	 media;		/* a media message's; type NONE else */
+	bool		 rich;		/* text is a rich record (base/rich.h):
+					 * a row of kind EV_ROW_RICH */
 };
 
 /* EV_MSG_STATE: our message key moved to state. */

@@ -9,7 +9,7 @@ libbase_a_SOURCES = \
 	base/sysrand.h base/sysrand.c base/sanitize.h base/sanitize.c \
 	base/event.h base/event.c base/jid.h base/jid.c \
 	base/notice.h base/notice.c \
-	base/media-text.h base/media-text.c
+	base/media-text.h base/media-text.c base/rich.h base/rich.c
 # The events' layout tables and their wire form (base/event-wire.h).
 libbase_a_SOURCES += base/event-layout.h base/event-wire.h base/event-wire.c
 

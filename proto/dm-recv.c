@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
+#include "base/rich.h"
 #include "proto/askey.h"
 #include "proto/crypto.h"
 #include "proto/dm-int.h"
@@ -43,19 +44,68 @@
 struct shown {
 	struct wa_dm_ev	 ev;
 	bool		 emit;
-	char		 line[160];	/* an unsupported type's words */
+	char		*rec;		/* a rich record made here; owned */
+	char		 id[WA_DM_ID_MAX]; /* a live location's row */
 };
 
-/* The words of a line for content we do not show. */
-static void
-unsupported_line(const struct wa_msg_content *c, char *line, size_t len)
+/*
+ * The rich record (base/rich.h) of content we do not show: "other" with
+ * its Message field, so that the screen can say what it is; each such
+ * arrival is logged by its field (no content), so that the next kinds to
+ * build can be chosen (issue 20).
+ */
+static char *
+other_record(const struct wa_msg_content *c)
 {
-	if (c->unsupported_name != NULL)
-		snprintf(line, len, "unsupported message type: %s",
-		    c->unsupported_name);
-	else
-		snprintf(line, len, "unsupported message type: field %u",
-		    c->unsupported_field);
+	struct buf	 b = BUF_INIT;
+	char		 f[16];
+
+	log_info("a message of a kind not shown: Message field %u (%s)",
+	    c->unsupported_field, c->unsupported_name != NULL ?
+	    c->unsupported_name : "unknown");
+	snprintf(f, sizeof(f), "%u", c->unsupported_field);
+	rich_begin(&b, RICH_OTHER);
+	rich_add_str(&b, "field", f);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+/* A live location's record with the time of this update (upd, ms). */
+static char *
+live_record(const char *text, int64_t ts_ms)
+{
+	struct buf	 b = BUF_INIT;
+	char		 v[24];
+
+	snprintf(v, sizeof(v), "%lld", (long long)ts_ms);
+	buf_append(&b, text, strlen(text));
+	rich_add_str(&b, "upd", v);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+/* A live location update of a row stored before (store_ops live_update):
+ * 1 (sh to show as a change of that row, or nothing to show: a repeated
+ * update), 0 (none: store it anew), or the store's error. */
+static int
+apply_live(struct wa_dm *dm, const struct wa_msg_content *c,
+    struct shown *sh)
+{
+	struct wa_dm_ev	*ev = &sh->ev;
+	int		 rc;
+
+	if (dm->st->live_update == NULL || c->live_seq <= 0)
+		return 0;
+	if ((rc = dm->st->live_update(dm->st->arg, ev->chat, ev->sender,
+	    ev->from_me, c->live_seq, sh->rec, sh->id, sizeof(sh->id))) <= 0)
+		return rc;
+	if (rc == 2)
+		return 1;	/* had it: nothing to show */
+	ev->kind = WA_DM_EV_CHANGED;
+	ev->id = sh->id;
+	ev->text = sh->rec;
+	sh->emit = true;	/* after the commit */
+	return 1;
 }
 
 /* A text, a reply or a line for an unsupported type, stored: 1 (sh to
@@ -76,11 +126,17 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	m2.from_me = ev->from_me;
 	m2.ts_ms = ev->ts_ms;
 	m2.state = ev->from_me ? WA_DM_SENT : WA_DM_RECEIVED;
-	if (c->kind == WA_MSG_UNSUPPORTED) {
-		unsupported_line(c, sh->line, sizeof(sh->line));
-		m2.kind = WA_DM_NOTICE;
-		m2.text = sh->line;
-		ev->notice = true;
+	if (c->kind == WA_MSG_UNSUPPORTED || c->kind == WA_MSG_RICH) {
+		if (c->kind == WA_MSG_UNSUPPORTED)
+			sh->rec = other_record(c);
+		else if (c->rich_type == RICH_LIVE)
+			sh->rec = live_record(c->text, ev->ts_ms);
+		if (c->rich_type == RICH_LIVE &&
+		    (rc = apply_live(dm, c, sh)) != 0)
+			return rc;
+		m2.kind = WA_DM_RICH;
+		m2.text = sh->rec != NULL ? sh->rec : c->text;
+		m2.quoted_id = c->quoted_id;
 	} else {
 		m2.kind = c->kind == WA_MSG_MEDIA ? WA_DM_MEDIA : WA_DM_TEXT;
 		m2.media = c->media;
@@ -101,6 +157,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->quoted_id = m2.quoted_id;
 	ev->state = m2.state;
 	ev->media = c->media;
+	ev->rich = m2.kind == WA_DM_RICH;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }
@@ -195,6 +252,7 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	case WA_MSG_REPLY:
 	case WA_MSG_MEDIA:
 	case WA_MSG_UNSUPPORTED:
+	case WA_MSG_RICH:
 		rc = apply_text(dm, m, c, sh);
 		break;
 	case WA_MSG_REACTION:
@@ -223,7 +281,7 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 static int
 enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
     bool from_me, const char *chat, const char *sender,
-    const struct shown *sh, bool *shown)
+    struct shown *sh, bool *shown)
 {
 	int	 rc2;
 
@@ -233,12 +291,14 @@ enc_end(struct wa_dm *dm, int rc, struct buf *plain, bool changed,
 		log_error("rollback: %s", wc_strerror(rc2));
 	wa_crypto_wipe(plain->p, plain->len);
 	buf_release(plain);
-	if (rc != 0)
-		return rc;
-	if (sh->emit) {
+	if (rc == 0 && sh->emit) {
 		dm_emit(dm, &sh->ev);
 		*shown = true;
 	}
+	free(sh->rec);
+	sh->rec = NULL;
+	if (rc != 0)
+		return rc;
 	if (changed && !from_me)
 		dm_notice_identity(dm, chat, sender);
 	return 0;

@@ -60,6 +60,10 @@ enum wa_dm_kind {
 	WA_DM_NOTICE = 1,	/* a line from wachat: an unsupported type,
 				 * a changed security code */
 	WA_DM_MEDIA = 2,	/* media: media, text its caption */
+	/* 3 is the polls' (issue 20) */
+	WA_DM_RICH = 4,		/* text is a rich record (base/rich.h): a
+				 * location, contact cards, view-once media,
+				 * a link preview, another kind not shown */
 };
 
 /* A message as it goes into the store.  Strings borrowed, never NULL
@@ -182,6 +186,15 @@ struct wa_dm_store_ops {
 	 * of author from_me/sender: 1 when found, 0 when not. */
 	int	(*change)(void *arg, const char *chat, const char *id,
 		    bool from_me, const char *text, int64_t ts_ms);
+	/* A live location update (protocol-features.md 3.2) from sender
+	 * ("" us) in chat with sequence number seq and rich record text:
+	 * 1 with the id of the row it updated in place in id_out[id_size],
+	 * 2 when that row had this update already, 0 when no row takes it
+	 * (it is stored as a new message).  May be NULL (every update is a
+	 * new message). */
+	int	(*live_update)(void *arg, const char *chat, const char *sender,
+		    bool from_me, int64_t seq, const char *text, char *id_out,
+		    size_t id_size);
 	/* Set (emoji non-empty) or remove the reaction of sender ("" for
 	 * us) to message target in chat: 0. */
 	int	(*react)(void *arg, const char *chat, const char *target,
@@ -363,6 +376,8 @@ struct wa_dm_ev {
 	const char	*quoted_id;	/* MESSAGE: the reply's quoted id */
 	bool		 from_me;
 	bool		 notice;	/* a WA_DM_NOTICE line */
+	bool		 rich;		/* MESSAGE: text is a rich record
+					 * (base/rich.h), WA_DM_RICH */
 	enum wa_dm_note	 notice_kind;	/* notice: what it says (text: an
 					 * English fallback unless
 					 * WA_DM_NOTE_TEXT) */

@@ -18,6 +18,19 @@
 struct wa_msg_media *wa_msg_media_of(const Wae2e__Message *m,
 		    const Wae2e__ContextInfo **ci);
 
+/*
+ * When m (the innermost Message) is a location, a live location, one or
+ * several contact cards, view-once media (c->view_once: it came in a
+ * view-once wrapper; or its own viewOnce flag) or a text with a link
+ * preview (a title or description): its rich record (base/rich.h) as
+ * c->text, c->kind WA_MSG_RICH, c->rich_type, and for a live location
+ * c->live_seq, for a preview its thumbnail and the reply fields;
+ * returns true.  Else false and c untouched (protocol-features.md 3.2,
+ * 3.3, 3.4, 3.6).  Aborts on out-of-memory only.
+ */
+bool		wa_msg_rich_of(const Wae2e__Message *m,
+		    struct wa_msg_content *c);
+
 /* Free md and what it owns; NULL is a no-op. */
 void		wa_msg_media_free(struct wa_msg_media *md);
 

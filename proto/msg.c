@@ -577,6 +577,8 @@ classify(const Wae2e__Message *m, struct wa_msg_content *c)
 		    m->reactionmessage->sendertimestampms : 0;
 		return;
 	}
+	if (wa_msg_rich_of(m, c))
+		return;
 	if ((c->media = wa_msg_media_of(m, &ci)) != NULL) {
 		c->kind = WA_MSG_MEDIA;
 		c->text = dup_or_null(c->media->caption);
@@ -644,6 +646,9 @@ wa_msg_parse(const uint8_t *p, size_t len, struct wa_msg_content *out)
 			ctx = m->messagecontextinfo;
 		if (m->senderkeydistributionmessage != NULL)
 			skdm = m->senderkeydistributionmessage;
+		c.view_once |= m->viewoncemessage != NULL ||	/* 3.4 */
+		    m->viewoncemessagev2 != NULL ||
+		    m->viewoncemessagev2extension != NULL;
 		if ((next = unwrap_next(m)) == NULL)
 			break;
 		m = next;
@@ -698,6 +703,7 @@ wa_msg_content_release(struct wa_msg_content *c)
 		explicit_bzero(c->message_secret, c->message_secret_len);
 	free(c->message_secret);
 	wa_msg_media_free(c->media);
+	free(c->preview_thumb);
 	memset(c, 0, sizeof(*c));
 }
 

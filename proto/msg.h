@@ -162,6 +162,10 @@ enum wa_msg_kind {
 	WA_MSG_SKDM,		/* only a sender key distribution (no content) */
 	WA_MSG_MEDIA,		/* media: struct wa_msg_media *media */
 	WA_MSG_UNSUPPORTED,	/* unsupported_field, unsupported_name */
+	WA_MSG_RICH,		/* location, live location, contact cards,
+				 * view-once media, a link preview: text is
+				 * its rich record (base/rich.h), rich_type
+				 * its type */
 };
 
 /* What kind of media a Message holds (protocol-features.md 1.6, 1.7). */
@@ -280,6 +284,14 @@ struct wa_msg_content {
 	uint8_t		*message_secret; /* messageContextInfo.messageSecret */
 	size_t		 message_secret_len; /* bytes; 0 when absent */
 	struct wa_msg_media *media;	/* MEDIA: owned; else NULL */
+	bool		 view_once;	/* it came in a view-once wrapper
+					 * (37, 55, 59; protocol-features.md
+					 * 3.4) */
+	int		 rich_type;	/* RICH: base/rich.h enum rich_type */
+	int64_t		 live_seq;	/* RICH live: sequenceNumber; 0 absent */
+	uint8_t		*preview_thumb;	/* RICH preview: its JPEGThumbnail
+					 * (<= WA_MSG_THUMB_MAX bytes), or NULL */
+	size_t		 preview_thumb_len;
 };
 
 /*
@@ -294,7 +306,10 @@ struct wa_msg_content {
  * document or sticker message (protocol-features.md 1.6; also inside a
  * documentWithCaptionMessage or another wrapper) is WA_MSG_MEDIA with
  * its caption in text too (reply fields as for text when its
- * contextInfo quotes).  Returns 0.  Errors: WC_ETRUNC,
+ * contextInfo quotes); a location, live location, contact card(s),
+ * view-once media or a text with a link preview is WA_MSG_RICH
+ * (proto/msg-int.h wa_msg_rich_of(); view-once media never MEDIA, so
+ * nothing downloads it).  Returns 0.  Errors: WC_ETRUNC,
  * WC_EPROTO, WC_EDEPTH (from wa_pb_check(); e.g. a 10,000-deep chain of
  * quoted messages), WC_EPROTO (protobuf-c refuses it).  *out untouched on
  * error.

@@ -194,6 +194,8 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.quoted_sender = m->quoted_sender;
 	n.quoted_text = m->quoted_text;
 	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	if (m->kind == WA_DM_RICH)
+		n.kind = STORE_MSG_RICH;
 	if (m->kind == WA_DM_MEDIA && m->media != NULL) {
 		/* its caption, after a document's name, for the search */
 		n.kind = STORE_MSG_MEDIA;
@@ -217,6 +219,14 @@ change(void *arg, const char *chat, const char *id, bool from_me,
 		return store_msg_revoke(arg, chat, from_me, id);
 	return store_msg_edit(arg, chat, from_me, id, text, strlen(text),
 	    ts_ms > 0 ? ts_ms : 1);
+}
+
+static int
+live_update(void *arg, const char *chat, const char *sender, bool from_me,
+    int64_t seq, const char *text, char *id_out, size_t id_size)
+{
+	return store_rich_live_update(arg, chat, sender, from_me, seq, text,
+	    strlen(text), id_out, id_size);
 }
 
 static int
@@ -548,6 +558,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->out_state = out_state;
 	ops->out_delete = out_delete;
 	ops->in_insert = in_insert;
+	ops->live_update = live_update;
 	ops->change = change;
 	ops->react = react;
 	ops->mark_read = mark_read;

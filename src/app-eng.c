@@ -280,6 +280,7 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 	ev_set(&m->quoted_id, e->quoted_id);
 	m->state = state_of(e->state);
 	m->notice = e->notice;
+	m->rich = e->rich;
 	if (e->notice && (g = app_read_notice(a, m->text)) != NULL) {
 		free(m->text);	/* a group's line, its people named now */
 		m->text = g;

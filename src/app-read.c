@@ -58,6 +58,7 @@ kind_of(enum store_msg_kind k)
 	case STORE_MSG_UNSUPPORTED:	return EV_ROW_UNSUPPORTED;
 	case STORE_MSG_PLACEHOLDER:	return EV_ROW_PLACEHOLDER;
 	case STORE_MSG_HIDDEN:		return EV_ROW_TEXT;
+	case STORE_MSG_RICH:		return EV_ROW_RICH;
 	}
 	return EV_ROW_TEXT;
 }

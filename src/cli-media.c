@@ -10,6 +10,7 @@
 #include "base/buf.h"
 #include "base/event.h"
 #include "base/media-text.h"
+#include "base/rich.h"
 #include "src/app-media.h"
 #include "src/cli-media.h"
 #include "src/cli-out.h"
@@ -84,6 +85,8 @@ cli_kind_name(enum store_msg_kind k)
 		return "placeholder";
 	case STORE_MSG_HIDDEN:
 		return "hidden";
+	case STORE_MSG_RICH:
+		return "rich";
 	}
 	return "unsupported";
 }
@@ -108,5 +111,55 @@ cli_media(struct store *s, const struct store_msg *m, bool json,
 	free(e.file_name);
 	free(e.caption);
 	free(e.path);
+	return true;
+}
+
+/* The rich row m as JSON: its words as text, its fields. */
+static void
+rich_json(const struct store_msg *m, const struct rich *r, struct buf *line)
+{
+	static const char *const types[] = { "other", "location", "live",
+		"contacts", "preview", "viewonce", "other" };
+	struct buf	 w = BUF_INIT;
+	size_t		 i;
+
+	(void)rich_describe(m->text, m->text_len, false, true, &w);
+	cli_json_str(line, "text", w.p != NULL ? (const char *)w.p : "",
+	    w.len);
+	buf_release(&w);
+	cli_put(line, ",\"rich\":{\"type\":\"");
+	cli_put(line, types[r->type <= RICH_OTHER ? r->type : 0]);
+	cli_put(line, "\",\"fields\":[");
+	for (i = 0; i < r->n; i++) {
+		cli_put(line, i > 0 ? ",[\"" : "[\"");
+		(void)cli_json_chars(line, r->kv[i].key, strlen(r->kv[i].key));
+		cli_put(line, "\",\"");
+		(void)cli_json_chars(line, r->kv[i].val, strlen(r->kv[i].val));
+		cli_put(line, "\"]");
+	}
+	cli_put(line, "]}");
+}
+
+bool
+cli_media_or_rich(struct store *s, const struct store_msg *m, bool json,
+    size_t indent, struct buf *line)
+{
+	struct rich	 r;
+	struct buf	 w = BUF_INIT;
+
+	if (m->kind == STORE_MSG_MEDIA)
+		return cli_media(s, m, json, indent, line);
+	if (m->kind != STORE_MSG_RICH || m->deleted ||
+	    rich_parse(m->text, m->text_len, &r) != 0)
+		return false;
+	if (json)
+		rich_json(m, &r, line);
+	else {
+		(void)rich_describe(m->text, m->text_len, false, true, &w);
+		cli_put_lines(line, w.p != NULL ? (const char *)w.p : "", w.len,
+		    indent);
+		buf_release(&w);
+	}
+	rich_release(&r);
 	return true;
 }

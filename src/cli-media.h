@@ -31,4 +31,18 @@ const char	*cli_kind_name(enum store_msg_kind k);
 bool	cli_media(struct store *s, const struct store_msg *m, bool json,
 	    size_t indent, struct buf *line);
 
+/*
+ * cli_media() for a row of kind STORE_MSG_MEDIA; for one of kind
+ * STORE_MSG_RICH (base/rich.h: a location, contact cards, view-once
+ * media, a link preview, another kind not shown) its words
+ * (rich_describe(), ASCII, with the OpenStreetMap link), lines after
+ * the first indented by indent columns; as JSON ,"text":"WORDS",
+ * "rich":{"type":"location","fields":[["lat","52.5"],...]} (the record's
+ * fields in order; a view-once row's say its media type only, never a
+ * path or content).  Returns true when it appended, false for another
+ * kind (or media without a media row).
+ */
+bool	cli_media_or_rich(struct store *s, const struct store_msg *m,
+	    bool json, size_t indent, struct buf *line);
+
 #endif

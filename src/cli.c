@@ -441,8 +441,8 @@ static void
 put_body(struct cli *c, const struct store_msg *m, bool seconds)
 {
 	char	 words[512];
-	bool	 media = m->kind == STORE_MSG_MEDIA && cli_media(c->s, m,
-		    false, seconds ? 21 : 18, &c->line);
+	bool	 media = cli_media_or_rich(c->s, m, false, seconds ? 21 :
+		    18, &c->line);
 
 	if (media)
 		return;	/* its words, file and caption */
@@ -470,7 +470,6 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 	    sender_name(c, m->chat, m->from_me, m->sender));
 	if (m->rowid > c->max_rowid)
 		c->max_rowid = m->rowid;
-
 	if (c->json) {
 		cli_put(&c->line, "{\"type\":\"message\"");
 		cli_json_s(&c->line, "chat", m->chat);
@@ -484,9 +483,10 @@ put_msg(struct cli *c, const struct store_msg *m, bool seconds)
 		cli_json_s(&c->line, "sender", m->sender);
 		cli_json_s(&c->line, "sender_name", who);
 		cli_json_s(&c->line, "kind", cli_kind_name(m->kind));
-		if (m->kind == STORE_MSG_MEDIA)
-			(void)cli_media(c->s, m, true, 0, &c->line);
-		if (notice_said(c, m, words, sizeof(words)))
+		if (cli_media_or_rich(c->s, m, true, 0, &c->line) &&
+		    m->kind == STORE_MSG_RICH)
+			;	/* its words and its fields */
+		else if (notice_said(c, m, words, sizeof(words)))
 			cli_json_s(&c->line, "text", words);
 		else
 			cli_json_str(&c->line, "text", m->text, m->text_len);

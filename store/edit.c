@@ -26,7 +26,7 @@ store_msg_edit(struct store *s, const char *chat, bool from_me,
 		return rc;
 	if ((rc = store_q_prep(s, &st, "UPDATE message SET text = ?4, edited = ?5"
 	    " WHERE chat = ?1 AND id = ?2 AND from_me = ?3 AND deleted = 0"
-	    " AND edited < ?5")) == 0) {
+	    " AND edited < ?5 AND kind != 7")) == 0) {	/* RICH: no text */
 		store_q_bind_str(st, 1, chat);
 		store_q_bind_str(st, 2, id);
 		sqlite3_bind_int(st, 3, from_me);

@@ -13,6 +13,7 @@ libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 	store/query.c store/group.c store/histq.c
 # Media metadata (migration 15, issue 19).
 libstore_a_SOURCES += store/store-media.h store/media.c
+libstore_a_SOURCES += store/store-rich.h store/rich.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
 # App state sync (migration 14, issue 18).

@@ -33,7 +33,8 @@ new_ok(const struct store_msg_new *m)
 	    m->text_len <= STORE_MSG_TEXT_MAX &&
 	    m->payload_len <= STORE_MSG_PAYLOAD_MAX &&
 	    (m->payload != NULL || m->payload_len == 0) &&
-	    m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_HIDDEN &&
+	    ((m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_HIDDEN) ||
+	    m->kind == STORE_MSG_RICH) &&
 	    (m->media == NULL || m->kind == STORE_MSG_MEDIA) &&
 	    store_q_media_ok(m->media);
 }

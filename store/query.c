@@ -117,7 +117,8 @@ store_q_col_copy(sqlite3_stmt *st, int col, char *out, size_t size)
 enum store_msg_kind
 store_q_kind(int64_t v)
 {
-	return v >= STORE_MSG_TEXT && v <= STORE_MSG_HIDDEN ?
+	return (v >= STORE_MSG_TEXT && v <= STORE_MSG_HIDDEN) ||
+	    v == STORE_MSG_RICH ?
 	    (enum store_msg_kind)v : STORE_MSG_UNSUPPORTED;
 }
 

@@ -385,6 +385,11 @@ enum store_msg_kind {
 				 * text = its emoji) kept for the outbox and
 				 * retries only: never in pages, previews,
 				 * the chat order or unread counts */
+	/* 6 is the polls' (issue 20) */
+	STORE_MSG_RICH = 7,	/* a location, live location, contact cards,
+				 * view-once media, a link preview or another
+				 * kind not shown yet: text is its rich
+				 * record (base/rich.h) */
 };
 
 struct store_media;	/* store/store-media.h */
@@ -1106,5 +1111,6 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 #include "store/store-search.h"
 #include "store/store-appstate.h"
 #include "store/store-media.h"
+#include "store/store-rich.h"
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "base/buf.h"
 #include "ui/chats.h"
+#include "ui/rich.h"
 #include "ui/media.h"
 #include "base/i18n.h"
 #include "base/sanitize.h"
@@ -163,6 +164,9 @@ chat_from(struct ui_chat *ch, const struct ev_chat *e,
 	if (!e->last_deleted && e->last_kind == EV_ROW_MEDIA &&
 	    e->last_media != EV_MEDIA_NONE)
 		text = md = ui_media_preview(e->last_media, e->preview);
+	else if (!e->last_deleted && e->last_kind == EV_ROW_RICH &&
+	    (md = ui_rich_preview(e->preview)) != NULL)
+		text = md;	/* its words, not its record */
 	chat_fill(ch, e->jid, wc_has_label(e->name) || g == NULL ? e->name :
 	    g->subject);
 	ch->preview = ch->group ? group_preview(e, g, text) :

@@ -112,6 +112,9 @@ static const struct {
 	[UI_ACT_CLEAR_CHAT] =	{ "clear-chat",
 				  N_("clear the chat's messages (asks first)"),
 				  "alt-k" },
+	[UI_ACT_CARD_CHAT] =	{ "card-chat",
+				  N_("chat with a number on the selected "
+				  "contact card"), "alt-i" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -90,10 +90,13 @@ enum ui_key_action {
 				 * message */
 	UI_ACT_DELETE_CHAT,	/* delete-chat: delete it (asks first) */
 	UI_ACT_CLEAR_CHAT,	/* clear-chat: clear its messages (asks) */
+	/* Message kinds (issue 20). */
+	UI_ACT_CARD_CHAT,	/* card-chat: a chat with a number on the
+				 * selected contact card */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	38	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	39	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

@@ -19,6 +19,7 @@
 #include "base/i18n.h"
 #include "base/notice.h"
 #include "ui/msgs.h"
+#include "ui/rich.h"
 #include "ui/msgs-int.h"
 #include "ui/media.h"
 #include "base/sanitize.h"
@@ -57,6 +58,7 @@ msg_release(struct ui_msg *g)
 	free(g->quoted_sender);
 	free(g->quoted);
 	free(g->media);
+	free(g->rich);
 	ui_msgs_reacts_release(g);
 	free(g->shown);
 	free(g->spans);
@@ -278,6 +280,7 @@ kind_text(const struct ev_msg *e)
 	case EV_ROW_TEXT:
 	case EV_ROW_MEDIA:
 	case EV_ROW_NOTICE:
+	case EV_ROW_RICH:
 		break;
 	}
 	return NULL;
@@ -330,6 +333,17 @@ thumb_of(const struct ev_media *md)
 	return t;
 }
 
+/* g a rich row with record rec (base/rich.h): its words as its text. */
+static void
+set_rich(struct ui_msg *g, const char *rec)
+{
+	free(g->rich);
+	free(g->text);
+	g->rich = xstrdup(rec);
+	g->text = ui_rich_text(rec);
+	g->rows_width = 0;
+}
+
 /* Fill g from a page row. */
 static void
 from_row(struct ui_msg *g, const struct ev_msg *e)
@@ -348,6 +362,8 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	    e->notice_kind, e->notice_device, e->sender_name,
 	    e->sender)) != NULL)
 		;	/* said in the user's language */
+	else if (e->kind == EV_ROW_RICH && !e->deleted)
+		set_rich(g, e->text);
 	else if (e->kind == EV_ROW_MEDIA && e->media.type != EV_MEDIA_NONE) {
 		g->media = ui_media_head(&e->media);
 		g->text = ui_media_text(&e->media, true);
@@ -639,7 +655,9 @@ add(struct ui_msgs *m, const struct ev_message *e)
 
 	if ((q = ui_msgs_find(m, e->key.id)) >= 0) {
 		g = &m->v[q];
-		if (e->media.type != EV_MEDIA_NONE) {
+		if (e->rich)
+			set_rich(g, e->text);
+		else if (e->media.type != EV_MEDIA_NONE) {
 			free(g->text);
 			free(g->media);
 			g->media = ui_media_head(&e->media);
@@ -669,7 +687,9 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->id = xstrdup(e->key.id);
 	g->sender = xstrdup(e->key.sender);
 	g->sender_name = ui_msgs_clean(e->sender_name, false);
-	if (e->media.type != EV_MEDIA_NONE) {
+	if (e->rich)
+		set_rich(g, e->text);
+	else if (e->media.type != EV_MEDIA_NONE) {
 		g->media = ui_media_head(&e->media);
 		g->text = ui_media_text(&e->media, true);
 		g->thumb = thumb_of(&e->media);
@@ -758,7 +778,12 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		if (ev->u.msg_changed.deleted) {
 			g->deleted = true;
 			set_clean(&g->text, "", true);
-		} else {
+			free(g->rich);
+			g->rich = NULL;
+		} else if (g->rich != NULL)	/* a live location's update,
+						 * not an edit */
+			set_rich(g, ev->u.msg_changed.text);
+		else {
 			g->edited = true;
 			set_clean(&g->text, ev->u.msg_changed.text, true);
 			if (g->media != NULL)	/* the new caption */

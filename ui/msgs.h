@@ -92,6 +92,9 @@ struct ui_msg {
 	/* A media row's thumbnail (ui/thumb.h; owned), or NULL: drawn
 	 * under the text's first line (the media's words). */
 	struct ui_thumb	*thumb;
+	/* A rich row's record (base/rich.h; raw, for the contact card's
+	 * numbers, ui/rich.h), or NULL; text is its words. */
+	char		*rich;
 };
 
 struct ui_term_links;

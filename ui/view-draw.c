@@ -142,6 +142,9 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("archive the chat, mark it unread") },
 		{ UI_ACT_DELETE_CHAT, UI_ACT_CLEAR_CHAT,
 		    N_("delete, clear the chat (asks first)") },
+		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
+		    N_("open a chat by name or number; with a number on "
+		    "the selected contact card") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];

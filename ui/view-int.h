@@ -50,11 +50,12 @@
  *   view-panes.o --> view-info.o, view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o
+ *   view-card.o ---> view-chat.o, view-state.o, rich.o
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
- *   view-prompt.o -> view-chat.o, view-state.o
+ *   view-prompt.o -> view-chat.o, view-state.o, view-card.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
  *   msgs.o --------> msgs-draw.o   (and msgs-draw.o never back)
@@ -103,6 +104,7 @@ enum ui_view_prompt_kind {
 	PROMPT_MUTE,		/* mute the selected chat: for how long */
 	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
 	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
+	PROMPT_CARD,		/* which number on the contact card */
 };
 
 /* The open chat's bar: what the events say of the contact. */
@@ -160,6 +162,8 @@ struct ui_view_prompt {
 	char		*made_subject;	/* a group asked for: opened when
 					 * its EV_GROUP comes */
 	unsigned	 made_count;	/* the members asked for with it */
+	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
+	size_t		 card_n;	/* ... and how many numbers it holds */
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
@@ -436,6 +440,12 @@ void		 ui_view_ca_event(struct ui_view *v,
 /* The copy key: the selected message's text (as shown) on the clipboard
  * through OSC 52 (v->term_out), said in the note; or why not. */
 void		 ui_view_links_copy(struct ui_view *v);
+
+/* ui/view-card.c: the card-chat key on the selected message (a contact
+ * card: its number's chat opened, or PROMPT_CARD asks which), and
+ * PROMPT_CARD's keys (a digit; true: every key is taken). */
+void		 ui_view_card_chat(struct ui_view *v);
+bool		 ui_view_card_key(struct ui_view *v, int k);
 
 /* The open-link key: the selected message's first URL (the next one when
  * pressed again on the same message) to the view's open_link function

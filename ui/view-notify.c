@@ -25,6 +25,7 @@
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "ui/media.h"
+#include "ui/rich.h"
 #include "ui/notify.h"
 #include "ui/view-int.h"
 
@@ -156,6 +157,8 @@ ui_view_notify_message(struct ui_view *v, const struct ev_message *m,
 	/* media: its word and caption ("Photo the beach") */
 	if (m->media.type != EV_MEDIA_NONE)
 		md = ui_media_preview(m->media.type, m->media.caption);
+	else if (m->rich)
+		md = ui_rich_preview(m->text);
 	pending(v, chat, m->key.sender, m->sender_name, md != NULL ? md :
 	    m->text, false, now);
 	free(md);

@@ -373,6 +373,7 @@ static const struct prompt_type {
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
 	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
 	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
+	[PROMPT_CARD] =		 { "", NULL, NULL, ui_view_card_key },
 };
 
 static void
@@ -457,6 +458,10 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:
 		return ui_view_ca_words(v, line, size, cols);
+	case PROMPT_CARD:
+		snprintf(line, size, _("Chat with which number on the card? "
+		    "1 to %zu; Esc goes back"), v->prompt.card_n);
+		return line;
 	case PROMPT_NONE:
 		break;
 	}

@@ -86,6 +86,13 @@ sel_open_link(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_card_chat(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_card_chat(v);
+}
+
+static void
 sel_leave(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -104,6 +111,7 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_COPY] =		sel_copy,
 	[UI_ACT_OPEN_LINK] =	sel_open_link,
 	[UI_ACT_CANCEL] =	sel_leave,
+	[UI_ACT_CARD_CHAT] =	sel_card_chat,
 };
 
 bool
