@@ -68,6 +68,25 @@ rich_add_str(struct buf *out, const char *key, const char *val)
 		rich_add(out, key, val, strlen(val));
 }
 
+char *
+rich_with_update(const char *rec, int64_t ts_ms)
+{
+	struct buf	 b = BUF_INIT;
+	char		 v[24];
+
+	snprintf(v, sizeof(v), "%lld", (long long)ts_ms);
+	buf_append(&b, rec, strlen(rec));
+	rich_add_str(&b, "upd", v);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+void
+rich_other_record(uint32_t field, char *out, size_t olen)
+{
+	snprintf(out, olen, "%s\nfield=%u", type_names[RICH_OTHER], field);
+}
+
 /* The type named by the first line p[0..n), or RICH_NONE. */
 static enum rich_type
 type_of(const char *p, size_t n)

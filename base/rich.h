@@ -76,6 +76,14 @@ void		rich_add_str(struct buf *out, const char *key, const char *val);
  */
 int		rich_parse(const char *text, size_t len, struct rich *out);
 
+/* A new copy of the record rec with the field upd=ts_ms (a live
+ * location's time of this update, ms) added: malloc'd, NUL-terminated. */
+char		*rich_with_update(const char *rec, int64_t ts_ms);
+
+/* The record of a Message field that is not shown (RICH_OTHER), into
+ * out[olen] (32 bytes are enough). */
+void		rich_other_record(uint32_t field, char *out, size_t olen);
+
 /* Free what r owns and zero it (a zeroed r: a no-op). */
 void		rich_release(struct rich *r);
 

@@ -32,6 +32,7 @@
 #include "proto/history.h"
 #include "proto/msg.h"
 #include "proto/node.h"
+#include "base/xmalloc.h"
 
 /* --- storing what a Message holds --- */
 
@@ -57,31 +58,13 @@ struct shown {
 static char *
 other_record(const struct wa_msg_content *c)
 {
-	struct buf	 b = BUF_INIT;
-	char		 f[16];
+	char	 rec[32];
 
 	log_info("a message of a kind not shown: Message field %u (%s)",
 	    c->unsupported_field, c->unsupported_name != NULL ?
 	    c->unsupported_name : "unknown");
-	snprintf(f, sizeof(f), "%u", c->unsupported_field);
-	rich_begin(&b, RICH_OTHER);
-	rich_add_str(&b, "field", f);
-	buf_push(&b, '\0');
-	return (char *)b.p;
-}
-
-/* A live location's record with the time of this update (upd, ms). */
-static char *
-live_record(const char *text, int64_t ts_ms)
-{
-	struct buf	 b = BUF_INIT;
-	char		 v[24];
-
-	snprintf(v, sizeof(v), "%lld", (long long)ts_ms);
-	buf_append(&b, text, strlen(text));
-	rich_add_str(&b, "upd", v);
-	buf_push(&b, '\0');
-	return (char *)b.p;
+	rich_other_record(c->unsupported_field, rec, sizeof(rec));
+	return xstrdup(rec);
 }
 
 /* A live location update of a row stored before (store_ops live_update):
@@ -130,7 +113,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 		if (c->kind == WA_MSG_UNSUPPORTED)
 			sh->rec = other_record(c);
 		else if (c->rich_type == RICH_LIVE)
-			sh->rec = live_record(c->text, ev->ts_ms);
+			sh->rec = rich_with_update(c->text, ev->ts_ms);
 		if (c->rich_type == RICH_LIVE &&
 		    (rc = apply_live(dm, c, sh)) != 0)
 			return rc;

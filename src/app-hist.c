@@ -18,6 +18,7 @@
 #include "src/app-hist.h"
 #include "src/app-media.h"
 #include "base/buf.h"
+#include "base/rich.h"
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
@@ -167,13 +168,19 @@ add(struct store *s, struct batch *b, const char *chat, bool group,
 		m->quoted_id = c->quoted_id;
 		m->quoted_text = c->quoted_text;
 		break;
-	case WA_MSG_UNSUPPORTED:
-		snprintf(b->notice[b->n], sizeof(b->notice[0]), "unsupported "
-		    "message type: %s", c->unsupported_name != NULL ?
-		    c->unsupported_name : "unknown");
-		m->kind = STORE_MSG_UNSUPPORTED;
+	case WA_MSG_UNSUPPORTED:	/* said by its field (base/rich.h) */
+		rich_other_record(c->unsupported_field, b->notice[b->n],
+		    sizeof(b->notice[0]));
+		m->kind = STORE_MSG_RICH;
 		m->text = b->notice[b->n];
 		m->text_len = strlen(m->text);
+		break;
+	case WA_MSG_RICH:
+		m->kind = STORE_MSG_RICH;
+		m->text = c->rich_type == RICH_LIVE ? (b->mtext[b->n] =
+		    rich_with_update(c->text, m->ts_ms)) : c->text;
+		m->text_len = strlen(m->text);
+		m->quoted_id = c->quoted_id;
 		break;
 	default:
 		/* reactions, edits, revokes, protocol messages: not rows */

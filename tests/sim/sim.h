@@ -720,6 +720,11 @@ int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
  * Loop thread. */
 int	sim_phone_media_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
+/* POST /admin/mock-phone/send-kind (tests/sim/phone-kinds.c): a phone
+ * sends a location, live location, contact card(s), link preview or a
+ * kind wachat does not show; 0 when path is not its route. */
+int	sim_phone_kinds_admin(struct sim *s, const char *path,
+	    struct json_object *in, bool post, struct buf *out);
 /* --- phone.c --- */
 /*
  * a's phone is reinstalled: a new identity, registration id, signed
