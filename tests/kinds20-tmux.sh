@@ -111,7 +111,7 @@ check "... Eve's name without its escape" wait_pane '│ +• Eve.\[31m$'
 check "... her number" wait_pane '│ +3\. \+1 555 0100$'
 check "... a card without a number: its name only" wait_pane '│ +• Nobody$'
 check "no escape sequence from a card reached the terminal" \
-    sh -c "! tr -d '\\n' <'$tmp/out' | grep -q \"$(printf '\033')\\[31mE\""
+    sh -c "! tr -d '\\n' <'$tmp/out' | grep -q \"Eve$(printf '\033')\""
 failed_now && show
 
 kind '"kind":"preview","text":"look at https://example.org/x","url":"https://example.org/x","title":"Example Domain","description":"This domain is for use in examples."'
@@ -135,13 +135,13 @@ failed_now && show
 
 # Alt-i on a card: one number opens its chat; three ask which.
 tm send-keys -t wachat Up Up Up Up
-check "Up selects the cards" wait_pane 'Contact cards \(3\)'
+check "Up selects a message" wait_pane 'Alt-c copy'
 tm send-keys -t wachat M-i
 check "Alt-i on three numbers asks which" \
     wait_pane 'Chat with which number on the card\? 1 to 3'
 tm send-keys -t wachat 2
-check "2 opens a chat with Ben's second number" \
-    wait_pane '│ *\+4930999999 9|│ *\+49 ?30 ?9999999'
+check "2 opens a new chat with Ben's second number (its bar)" \
+    wait_pane '│ \+49309999999 *$'
 failed_now && show
 tm send-keys -t wachat C-n
 tm send-keys -t wachat -l bob
@@ -150,8 +150,8 @@ check "back in bob's chat" wait_pane 'Contact card: Ana Lima'
 tm send-keys -t wachat Up Up Up Up Up
 check "Up selects Ana's card" wait_pane 'Alt-c copy'
 tm send-keys -t wachat M-i
-check "Alt-i on her card opens a chat with her waid" \
-    wait_pane '│ *\+49 ?151 ?12345678'
+check "Alt-i on her card opens a chat with her waid (its bar)" \
+    wait_pane '│ \+4915112345678 *$'
 failed_now && show
 
 tm send-keys -t wachat C-q
