@@ -731,9 +731,10 @@ test_wa_msg_parse__keeps_the_skdm_and_message_secret(void **state)
 static void
 test_wa_msg_parse__names_unsupported_types(void **state)
 {
-	/* contactMessage(4) with an empty body, then an unknown field
-	 * 1000.  (An imageMessage is media now: tests/test-wa-msg-media.c.) */
-	static const uint8_t	 image[] = { 0x22, 0x00 };
+	/* groupInviteMessage(28) with an empty body, then an unknown field
+	 * 1000.  (An imageMessage is media now: tests/test-wa-msg-media.c;
+	 * a contactMessage a contact card: tests/test-kinds20.c.) */
+	static const uint8_t	 image[] = { 0xe2, 0x01, 0x00 };
 	static const uint8_t	 unknown[] = { 0xc2, 0x3e, 0x01, 0x00 };
 	static const uint8_t	 ctx_only[] = { 0x9a, 0x02, 0x00 };
 	struct wa_msg_content	 c;
@@ -741,8 +742,8 @@ test_wa_msg_parse__names_unsupported_types(void **state)
 	(void)state;
 	assert_int_equal(wa_msg_parse(image, sizeof(image), &c), 0);
 	assert_int_equal(c.kind, WA_MSG_UNSUPPORTED);
-	assert_int_equal(c.unsupported_field, 4);
-	assert_string_equal(c.unsupported_name, "contactMessage");
+	assert_int_equal(c.unsupported_field, 28);
+	assert_string_equal(c.unsupported_name, "groupInviteMessage");
 	wa_msg_content_release(&c);
 
 	assert_int_equal(wa_msg_parse(unknown, sizeof(unknown), &c), 0);
