@@ -62,6 +62,23 @@ rich_add(struct buf *out, const char *key, const char *val, size_t len)
 }
 
 void
+rich_add_hex(struct buf *out, const char *key, const uint8_t *p, size_t len)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 i;
+
+	if (p == NULL || len == 0 || len > RICH_THUMB_MAX)
+		return;
+	buf_push(out, '\n');
+	buf_append(out, key, strlen(key));
+	buf_push(out, '=');
+	for (i = 0; i < len; i++) {
+		buf_push(out, (uint8_t)hex[p[i] >> 4]);
+		buf_push(out, (uint8_t)hex[p[i] & 15]);
+	}
+}
+
+void
 rich_add_str(struct buf *out, const char *key, const char *val)
 {
 	if (val != NULL)

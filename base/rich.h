@@ -31,7 +31,8 @@ enum rich_type {
 	RICH_LIVE,		/* lat, lon, caption, seq, upd (unix ms) */
 	RICH_CONTACTS,		/* per card: card (its name), then per
 				 * number: tel, and waid when given */
-	RICH_PREVIEW,		/* text, url, title, desc */
+	RICH_PREVIEW,		/* text, url, title, desc, thumb (its
+				 * JPEGThumbnail in lowercase hex, last) */
 	RICH_VIEWONCE,		/* media: image, video, ptt, audio */
 	RICH_OTHER,		/* field: the Message field number */
 };
@@ -39,7 +40,9 @@ enum rich_type {
 #define RICH_VAL_MAX	4096	/* bytes of one value kept (longer: cut) */
 #define RICH_TEXT_MAX	(64u << 10) /* bytes of a preview's text kept */
 #define RICH_KV_MAX	256	/* fields read from one record */
-#define RICH_REC_MAX	(128u << 10) /* bytes of a record read */
+#define RICH_THUMB_MAX	(64u << 10) /* bytes of a preview's thumbnail
+				     * kept (in hex: twice that) */
+#define RICH_REC_MAX	(256u << 10) /* bytes of a record read */
 
 /* One field of a parsed record; key and val point into the record's
  * copy that rich_parse() made (NUL-terminated, unescaped). */
@@ -63,6 +66,11 @@ void		rich_begin(struct buf *out, enum rich_type t);
  * '=' or newline; val[0..len) cut to RICH_VAL_MAX bytes (RICH_TEXT_MAX
  * for the key "text"), escaped.  A NULL val adds nothing. */
 void		rich_add(struct buf *out, const char *key, const char *val,
+		    size_t len);
+
+/* Append the field key=HEX of p[0..len) (lowercase hex; nothing when
+ * len is 0 or over RICH_THUMB_MAX). */
+void		rich_add_hex(struct buf *out, const char *key, const uint8_t *p,
 		    size_t len);
 
 /* As rich_add() with a NUL-terminated val (NULL: nothing). */

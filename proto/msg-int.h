@@ -24,7 +24,8 @@ struct wa_msg_media *wa_msg_media_of(const Wae2e__Message *m,
  * view-once wrapper; or its own viewOnce flag) or a text with a link
  * preview (a title or description): its rich record (base/rich.h) as
  * c->text, c->kind WA_MSG_RICH, c->rich_type, and for a live location
- * c->live_seq, for a preview its thumbnail and the reply fields;
+ * c->live_seq, for a preview the reply fields (its thumbnail is in
+ * the record);
  * returns true.  Else false and c untouched (protocol-features.md 3.2,
  * 3.3, 3.4, 3.6).  Aborts on out-of-memory only.
  */

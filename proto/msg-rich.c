@@ -163,15 +163,12 @@ preview(const Wae2e__Message__ExtendedTextMessage *x,
 	rich_add_str(b, "url", x->matchedtext);
 	rich_add_str(b, "title", x->title);
 	rich_add_str(b, "desc", x->description);
+	if (x->has_jpegthumbnail)	/* inline, small (3.6); a larger one
+					 * is dropped */
+		rich_add_hex(b, "thumb", x->jpegthumbnail.data,
+		    x->jpegthumbnail.len);
 	quote(c, x->contextinfo);
 	finish(c, b, RICH_PREVIEW);
-	if (x->has_jpegthumbnail && x->jpegthumbnail.len > 0 &&
-	    x->jpegthumbnail.len <= WA_MSG_THUMB_MAX) {
-		c->preview_thumb = xmalloc(x->jpegthumbnail.len);
-		memcpy(c->preview_thumb, x->jpegthumbnail.data,
-		    x->jpegthumbnail.len);
-		c->preview_thumb_len = x->jpegthumbnail.len;
-	}
 	return true;
 }
 

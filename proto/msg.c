@@ -703,7 +703,6 @@ wa_msg_content_release(struct wa_msg_content *c)
 		explicit_bzero(c->message_secret, c->message_secret_len);
 	free(c->message_secret);
 	wa_msg_media_free(c->media);
-	free(c->preview_thumb);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -289,9 +289,6 @@ struct wa_msg_content {
 					 * 3.4) */
 	int		 rich_type;	/* RICH: base/rich.h enum rich_type */
 	int64_t		 live_seq;	/* RICH live: sequenceNumber; 0 absent */
-	uint8_t		*preview_thumb;	/* RICH preview: its JPEGThumbnail
-					 * (<= WA_MSG_THUMB_MAX bytes), or NULL */
-	size_t		 preview_thumb_len;
 };
 
 /*

@@ -131,6 +131,8 @@ rich_json(const struct store_msg *m, const struct rich *r, struct buf *line)
 	cli_put(line, types[r->type <= RICH_OTHER ? r->type : 0]);
 	cli_put(line, "\",\"fields\":[");
 	for (i = 0; i < r->n; i++) {
+		if (strcmp(r->kv[i].key, "thumb") == 0)
+			continue;	/* bytes, not words */
 		cli_put(line, i > 0 ? ",[\"" : "[\"");
 		(void)cli_json_chars(line, r->kv[i].key, strlen(r->kv[i].key));
 		cli_put(line, "\",\"");

@@ -20,7 +20,8 @@ B=15550000003
 AJ=$A@s.whatsapp.net
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
-need curl python3
+. "${top_srcdir:-.}/tests/thumbs19-lib.sh"
+need curl python3 cjpeg
 
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
@@ -29,17 +30,14 @@ fi
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
-# kind JSON-MEMBERS: bob's phone sends us a message of that kind.
+# kind JSON-MEMBERS: bob's phone sends us a message of that kind
+# (send-kind; media, send-media: tests/thumbs19-lib.sh).
 kind() {
 	curl -sf -m 30 -X POST -H 'Content-Type: application/json' \
 	    -d "{\"from_pn\":\"$B\",\"to\":\"$AJ\",$1}" \
 	    "$ADMIN/admin/mock-phone/send-kind" >>"$tmp/sent" 2>&1
 }
-media() {
-	curl -sf -m 30 -X POST -H 'Content-Type: application/json' \
-	    -d "{\"from_pn\":\"$B\",\"to\":\"$AJ\",$1}" \
-	    "$ADMIN/admin/mock-phone/send-media" >>"$tmp/sent" 2>&1
-}
+check "the test's JPEG is made" make_thumb
 
 rm -f "$tmp/status"
 tm new-session -d -s wachat -x 160 -y 40 \
@@ -114,11 +112,13 @@ check "no escape sequence from a card reached the terminal" \
     sh -c "! tr -d '\\n' <'$tmp/out' | grep -q \"Eve$(printf '\033')\""
 failed_now && show
 
-kind '"kind":"preview","text":"look at https://example.org/x","url":"https://example.org/x","title":"Example Domain","description":"This domain is for use in examples."'
+kind "\"kind\":\"preview\",\"text\":\"look at https://example.org/x\",\"url\":\"https://example.org/x\",\"title\":\"Example Domain\",\"description\":\"This domain is for use in examples.\",\"thumbnail\":\"$tmp/t.jpg\""
 check "a link preview: the text" wait_pane '│ +look at https://example\.org/x$'
 check "... the title under it" wait_pane '│ +▎ Example Domain$'
 check "... the description" \
     wait_pane '│ +▎ This domain is for use in examples\.$'
+check "... its JPEG thumbnail drawn under the text, above the title" \
+    wait_thumb 'look at https://example' 6 'Example Domain'
 
 media '"media":"image","caption":"secret caption","size":1234,"wrap":"view_once"'
 check "a view-once photo: said as one, with its type" \

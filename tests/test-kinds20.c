@@ -413,8 +413,8 @@ test_parse__preview_and_plain_extended_text(void **state)
 	assert_int_equal(c.kind, WA_MSG_RICH);
 	assert_int_equal(c.rich_type, RICH_PREVIEW);
 	assert_string_equal(c.text, "preview\ntext=see https://e.x\n"
-	    "url=https://e.x\ntitle=Title\ndesc=Desc\\nline");
-	assert_int_equal(c.preview_thumb_len, 4);
+	    "url=https://e.x\ntitle=Title\ndesc=Desc\\nline\n"
+	    "thumb=ffd8ffd9");
 	wa_msg_content_release(&c);
 }
 

@@ -20,6 +20,19 @@ sys.stdout.buffer.write(b"P6\n%d %d\n255\n" % (w, h) + bytes(px))' \
 	    [ -s "$tmp/t.jpg" ]
 }
 
+# thumb MARK ROWS BELOW: the capture (with colours) shows ROWS rows of
+# the red | blue thumbnail under the (last) line holding MARK, BELOW on
+# the line after (tests/thumbs19-cells.py).
+thumb() {
+	tm capture-pane -e -N -p -t wachat >"$tmp/pane-e" 2>/dev/null
+	python3 "${top_srcdir:-.}/tests/thumbs19-cells.py" "$tmp/pane-e" \
+	    "$1" "$2" 24 196 21 "$3" 2>"$tmp/cells.err"
+}
+
+wait_thumb() {
+	wait_cmd "$WAIT" thumb "$@"
+}
+
 # media JSON-MEMBERS: bob's phone sends us a media message (the sim's
 # metadata-only route, tests/sim/phone-media-meta.c); its answer is
 # appended to $tmp/sent.

@@ -18,7 +18,6 @@ W="$b/wachat"
 A=15550000001
 B=15550000003
 AJ=$A@s.whatsapp.net
-CELLS="${top_srcdir:-.}/tests/thumbs19-cells.py"
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 . "${top_srcdir:-.}/tests/thumbs19-lib.sh"
@@ -32,18 +31,6 @@ ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 check "the test's JPEG is made" make_thumb
 
-# thumb MARK ROWS BELOW: the capture (with colours) shows ROWS rows of
-# the red | blue thumbnail under the (last) line holding MARK, BELOW on
-# the line after.
-thumb() {
-	tm capture-pane -e -N -p -t wachat >"$tmp/pane-e" 2>/dev/null
-	python3 "$CELLS" "$tmp/pane-e" "$1" "$2" 24 196 21 "$3" \
-	    2>"$tmp/cells.err"
-}
-
-wait_thumb() {
-	wait_cmd "$WAIT" thumb "$@"
-}
 
 start_pane
 link_and_connect

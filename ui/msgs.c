@@ -341,6 +341,8 @@ set_rich(struct ui_msg *g, const char *rec)
 	free(g->text);
 	g->rich = xstrdup(rec);
 	g->text = ui_rich_text(rec);
+	ui_thumb_free(g->thumb);	/* a link preview's, under its text */
+	g->thumb = ui_rich_thumb(rec);
 	g->rows_width = 0;
 }
 

@@ -20,6 +20,12 @@
  */
 char	*ui_rich_text(const char *rec);
 
+struct ui_thumb;
+
+/* The thumbnail of a link preview's record rec (its thumb field, hex;
+ * ui/thumb.h ui_thumb_new()), or NULL: none, not hex, not an image. */
+struct ui_thumb *ui_rich_thumb(const char *rec);
+
 /* The chat list's preview of the record rec (its first line,
  * rich_summary()), sanitised, new; NULL when rec is no record. */
 char	*ui_rich_preview(const char *rec);

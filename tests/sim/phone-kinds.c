@@ -192,8 +192,6 @@ send_kind(struct sim *s, struct json_object *in, struct buf *out)
 	const char		*mt = NULL;
 	struct sim_account	*a;
 	struct buf		 m = BUF_INIT;
-	struct json_object	*res;
-	char			 id[WA_MSG_ID_LEN + 1];
 	int			 rc;
 
 	if (from == NULL || to == NULL)
@@ -204,17 +202,10 @@ send_kind(struct sim *s, struct json_object *in, struct buf *out)
 		buf_release(&m);
 		return sim_json_error(out, 400, why);
 	}
-	res = json_object_new_object();
-	rc = phone_send_msg(a->phone, to, &m, mt != NULL ? "media" : "text",
-	    NULL, mt, id, res);
+	rc = sim_phone_send_answer(a->phone, to, &m, mt != NULL ? "media" :
+	    "text", mt, out);
 	buf_release(&m);
-	if (rc != 0) {
-		json_object_put(res);
-		return sim_json_error(out, rc == -EINVAL ? 400 : 500,
-		    rc == -EINVAL ? "to must be the user JID of another "
-		    "account or contact" : "not sent");
-	}
-	return sim_json_reply(out, res, 200);
+	return rc;
 }
 
 int

@@ -188,9 +188,7 @@ send_media(struct sim *s, struct json_object *in, struct buf *out)
 	const char		*to = sim_json_str(in, "to"), *why = NULL;
 	struct sim_account	*a;
 	struct buf		 m = BUF_INIT;
-	struct json_object	*res;
-	char			 id[WA_MSG_ID_LEN + 1];
-	int			 st, rc;
+	int			 st;
 
 	if (from == NULL || to == NULL)
 		return sim_json_error(out, 400, "give from_pn and to");
@@ -198,11 +196,23 @@ send_media(struct sim *s, struct json_object *in, struct buf *out)
 		return sim_json_error(out, 404, "no such account");
 	if ((st = message(in, &m, &why)) != 200)
 		return sim_json_error(out, st, why);
-	res = json_object_new_object();
 	/* the <enc>'s mediatype (1.7) is the route's media name */
-	rc = phone_send_msg(a->phone, to, &m, "media", NULL,
-	    sim_json_str(in, "media"), id, res);
+	st = sim_phone_send_answer(a->phone, to, &m, "media",
+	    sim_json_str(in, "media"), out);
 	buf_release(&m);
+	return st;
+}
+
+int
+sim_phone_send_answer(struct sim_phone *p, const char *to,
+    const struct buf *m, const char *type, const char *mediatype,
+    struct buf *out)
+{
+	struct json_object	*res = json_object_new_object();
+	char			 id[WA_MSG_ID_LEN + 1];
+	int			 rc;
+
+	rc = phone_send_msg(p, to, m, type, NULL, mediatype, id, res);
 	if (rc != 0) {
 		json_object_put(res);
 		return sim_json_error(out, rc == -EINVAL ? 400 : 500,

@@ -720,6 +720,13 @@ int	sim_phone_send(struct sim *s, const struct sim_phone_req *req,
  * Loop thread. */
 int	sim_phone_media_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
+/* Phone p sends the Message m to to (phone_send_msg() with stanza type
+ * and mediatype, may be NULL) and the route's answer goes to out: 200
+ * with what was sent, 400 (to is no other account's or contact's user
+ * JID) or 500.  Returns the status. */
+int	sim_phone_send_answer(struct sim_phone *p, const char *to,
+	    const struct buf *m, const char *type, const char *mediatype,
+	    struct buf *out);
 /* POST /admin/mock-phone/send-kind (tests/sim/phone-kinds.c): a phone
  * sends a location, live location, contact card(s), link preview or a
  * kind wachat does not show; 0 when path is not its route. */
