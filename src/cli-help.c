@@ -65,6 +65,14 @@ cli_usage(FILE *f)
 	    "                      the settings above (default 60 s; exit "
 	    "8: not acked, it\n"
 	    "                      stays in the outbox; 9: refused)\n"), f);
+	fputs(_("  wachat send CHAT --file PATH [--caption TEXT] [--ptt]\n"
+	    "                      send a file: its type by content, a "
+	    "WebP as a\n"
+	    "                      sticker, --ptt an Ogg Opus file as a "
+	    "voice note; uploaded\n"
+	    "                      and acked as above (9 also: over "
+	    "max-media-size, or\n"
+	    "                      not uploaded; 2: no such file)\n"), f);
 	fputs(_("Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
 	    "database error,\n"
 	    "4 CHAT names several chats (listed), 5 output not written, 6 "

@@ -168,6 +168,13 @@ usage(FILE *f)
 	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
 	    "xdg-open with\n"
 	    "                      a display)\n"), f);
+	fputs(_("  --max-media-size SIZE  the largest file sent or fetched "
+	    "(e.g. 500M;\n"
+	    "                      default 2G)\n"), f);
+	fputs(_("  --file-picker-command CMD  Ctrl-o runs CMD to pick a file, "
+	    "%f the file\n"
+	    "                      it writes the path to (default: a path "
+	    "prompt)\n"), f);
 	fputs(_("  --thumbnail-rows N  media thumbnails at most N rows high "
 	    "(0: none;\n"
 	    "                      default 6)\n"), f);
@@ -427,6 +434,8 @@ main(int argc, char **argv)
 		{ "hyperlinks", required_argument, NULL, 'S' },
 		{ "mouse", required_argument, NULL, 'S' },
 		{ "link-open-command", required_argument, NULL, 'S' },
+		{ "max-media-size", required_argument, NULL, 'S' },
+		{ "file-picker-command", required_argument, NULL, 'S' },
 		{ "thumbnail-rows", required_argument, NULL, 'S' },
 		{ "thumbnail-protocol", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },

@@ -112,6 +112,13 @@ static const struct {
 	[UI_ACT_CLEAR_CHAT] =	{ "clear-chat",
 				  N_("clear the chat's messages (asks first)"),
 				  "alt-k" },
+	/* nchat's Ctrl-a is the start of the line here. */
+	[UI_ACT_ATTACH] =	{ "attach",
+				  N_("send a file (a reply too): its path, "
+				  "then a caption"), "ctrl-o" },
+	[UI_ACT_VOICE] =	{ "voice-note",
+				  N_("send an Ogg Opus file as a voice note"),
+				  "alt-v" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

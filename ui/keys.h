@@ -90,10 +90,16 @@ enum ui_key_action {
 				 * message */
 	UI_ACT_DELETE_CHAT,	/* delete-chat: delete it (asks first) */
 	UI_ACT_CLEAR_CHAT,	/* clear-chat: clear its messages (asks) */
+	/* Media (issue 19). */
+	UI_ACT_ATTACH,		/* attach: send a file (its path, or the
+				 * file-picker-command's pick; then a
+				 * caption) */
+	UI_ACT_VOICE,		/* voice-note: send an Ogg Opus file as a
+				 * voice note */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	38	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	40	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */
