@@ -17,7 +17,8 @@
 # message exactly once.  wachat send CHAT --file (no terminal, to the
 # running wachat): a document with --caption exits 0 and bob has it;
 # --ptt with a JPEG exits 9 saying why; a file over max-media-size exits
-# 9 before a byte is read; no file exits 2.  TAP.
+# 9 before a byte is read; no file exits 2.  A file-picker-command (a
+# script writing its pick to %f) run by Ctrl-o: its file is sent.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -253,7 +254,14 @@ tm kill-server >/dev/null 2>&1
 check "... bob's phone has not received it" \
     [ "$(received 'killed mid-upload')" = 0 ]
 ctl media-settings 21600 67108864 0 >/dev/null 2>&1
-start_pane --ca-file "$tmp/cert.pem"
+# started again with a file-picker-command: a script that picks
+# picked.jpg (written to its %f)
+cp "$fx/photo.jpg" "$fx/picked.jpg"
+printf 'p' >>"$fx/picked.jpg"
+printf '#!/bin/sh\nprintf "%%s\\n" "%s" >"$1"\n' "$fx/picked.jpg" \
+    >"$tmp/pick.sh"
+start_pane --ca-file "$tmp/cert.pem" \
+    --file-picker-command "'sh $tmp/pick.sh %f'"
 check "started again, wachat uploads it again and bob's phone receives it" \
     wait_for got "$fx/killed.jpg" type=image "caption=killed mid-upload"
 failed_now && { diag "$tmp/got.why"; show; }
@@ -300,6 +308,19 @@ check "no such file: exit 2 ($st)" [ "$st" -eq 2 ]
 check "... nothing of these three was uploaded" [ "$(uploads)" = "$n0" ]
 check "... the spool is empty again" \
     sh -c "[ -z \"\$(ls -A '$tmp/data/spool')\" ]"
+
+# --- the file-picker-command: Ctrl-o runs it, its pick goes on to the
+# caption
+tm send-keys -t wachat C-o
+check "with a file-picker-command, Ctrl-o runs it and asks for the caption of its pick" \
+    wait_pane 'A caption \(may be empty\)'
+tm send-keys -t wachat -l "picked"
+tm send-keys -t wachat Enter
+check "... bob's phone receives the picked file" \
+    wait_for got "$fx/picked.jpg" type=image caption=picked
+failed_now && { diag "$tmp/got.why"; diag "$tmp/pick.sh"; show; }
+check "... the log says a file was chosen" \
+    has_line "$LOG" 'file-picker-command: a file chosen'
 
 tm send-keys -t wachat C-q
 st=$(exit_status)
