@@ -28,6 +28,7 @@ BJ=$B@s.whatsapp.net
 
 need openssl python3 cjpeg opusenc cwebp sha256sum
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
+. "${top_srcdir:-.}/tests/mediasend19-lib.sh"
 test_cert
 if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
 	echo "Bail out! wachat-sim did not start"
@@ -40,11 +41,7 @@ ctl contact $B 100000000000002 bob $A >/dev/null 2>&1
 # --- the fixtures, made here
 fx=$tmp/fx
 mkdir -p "$fx"
-python3 -c 'import sys
-w, h = int(sys.argv[1]), int(sys.argv[2])
-px = bytes(v for y in range(h) for x in range(w) for v in ((x * 255) // w, (y * 255) // h, 96))
-open(sys.argv[3], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' 64 48 "$tmp/p.ppm"
-cjpeg -quality 85 "$tmp/p.ppm" >"$fx/photo.jpg"
+media_jpeg "$fx/photo.jpg"
 python3 -c 'import sys
 w = h = 64
 px = bytes(v for y in range(h) for x in range(w) for v in (200, (x * 4) % 256, (y * 4) % 256))
@@ -57,17 +54,7 @@ pcm = b"".join(struct.pack("<h", int((12000 if i < sr else 2000) * math.sin(2 * 
 open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", 36 + len(pcm)) + b"WAVEfmt " +
     struct.pack("<IHHIIHH", 16, 1, 1, sr, sr * 2, 2, 16) + b"data" + struct.pack("<I", len(pcm)) + pcm)' "$tmp/v.wav"
 opusenc --quiet "$tmp/v.wav" "$fx/voice.ogg"
-python3 -c 'import sys
-objs = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>"]
-out, offs = b"%PDF-1.4\n", []
-for i, o in enumerate(objs):
-    offs.append(len(out))
-    out += b"%d 0 obj\n%s\nendobj\n" % (i + 1, o.encode())
-x = len(out)
-out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offs)
-out += b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % x
-open(sys.argv[1], "wb").write(out)' "$fx/notes.pdf"
+media_pdf "$fx/notes.pdf"
 cp "$fx/notes.pdf" "$fx/report.pdf"
 printf 'second copy\n' >>"$fx/report.pdf"
 for f in photo.jpg sticker.webp voice.ogg notes.pdf report.pdf; do
