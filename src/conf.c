@@ -309,6 +309,39 @@ set_thumbnail_rows(struct conf *c, const struct setting *s,
 	return 0;
 }
 
+/* max-media-size: a size as wa_media_size_parse() reads it, > 0. */
+static int
+set_max_media_size(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	uint64_t	 n;
+
+	(void)s;
+	if (wa_media_size_parse(value, &n) != 0 || n == 0) {
+		*why = N_("not a size (such as 100M, 2G)");
+		return -EINVAL;
+	}
+	c->max_media_size = n;
+	return 0;
+}
+
+/* auto-download: "none", or KIND:SIZE,... (wa_media_auto_parse()). */
+static int
+set_auto_download(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	struct wa_media_auto	 a;
+
+	(void)s;
+	if (wa_media_auto_parse(value, &a) != 0) {
+		*why = N_("not none or a list such as image:5M,ptt:2M "
+		    "(image, video, audio, ptt, document, sticker)");
+		return -EINVAL;
+	}
+	c->auto_download = a;
+	return 0;
+}
+
 /* A path that may be unset (""). */
 static int
 set_opt_path(struct conf *c, const struct setting *s, const char *value,
@@ -441,6 +474,10 @@ static const struct setting settings[] = {
 	{ "mouse", set_yes_no, F(mouse) },
 	{ "link-open-command", set_command, F(link_open_command) },
 	{ "thumbnail-rows", set_thumbnail_rows, F(thumbnail_rows) },
+	{ "download-dir", set_path, F(download_dir) },
+	{ "max-media-size", set_max_media_size, F(max_media_size) },
+	{ "auto-download", set_auto_download, F(auto_download) },
+	{ "open-command", set_command, F(open_command) },
 	{ "thumbnail-protocol", set_thumbnail_protocol,
 	    F(thumbnail_protocol) },
 };
@@ -629,6 +666,8 @@ conf_release(struct conf *c)
 	free(c->qr_file);
 	free(c->notify_command);
 	free(c->link_open_command);
+	free(c->download_dir);
+	free(c->open_command);
 	free(c->log_file);
 	for (i = 0; i < CONF_KEY_ACTIONS; i++)
 		free(c->keys[i]);
@@ -662,6 +701,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.bell = c.notify_preview = c.title = c.hyperlinks = true;
 	c.mouse = true;
 	c.thumbnail_rows = CONF_THUMB_ROWS_DEFAULT;
+	c.max_media_size = CONF_MAX_MEDIA_DEFAULT;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);
@@ -684,6 +724,12 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 		    N_("no default: neither $XDG_DATA_HOME nor $HOME is set"));
 		rc = -EINVAL;
 		goto out;
+	}
+	if (c.download_dir == NULL) {
+		size_t	 n = strlen(c.data_dir) + sizeof("/media");
+
+		c.download_dir = xmalloc(n);
+		snprintf(c.download_dir, n, "%s/media", c.data_dir);
 	}
 	if (c.log_file == NULL && (c.log_file = xdg_path(env,
 	    env->xdg_state_home, ".local/state", "wachat/wachat.log")) ==

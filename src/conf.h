@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "base/log.h"
+#include "proto/media-name.h"
 
 #define CONF_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
@@ -24,6 +25,7 @@
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 #define CONF_THUMB_ROWS_DEFAULT	6	/* thumbnail-rows (ui/thumb.h) */
 #define CONF_THUMB_ROWS_MAX	40
+#define CONF_MAX_MEDIA_DEFAULT	((uint64_t)2 << 30)	/* max-media-size */
 
 /* notify-terminal: how a desktop notification goes through the terminal
  * (ui/notify.h: OSC 777, OSC 9, OSC 99). */
@@ -95,6 +97,17 @@ struct conf {
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */
+	char		*download_dir;	/* downloaded media; never NULL after
+					 * conf_load() (default DATA-DIR/media,
+					 * made 0700) */
+	uint64_t	 max_media_size; /* bytes; a larger file is not
+					 * downloaded (default 2 GiB) */
+	struct wa_media_auto auto_download; /* per kind, up to which size
+					 * a file downloads as it arrives
+					 * (default none) */
+	char		*open_command;	/* the open-media key runs it with
+					 * the file's path, or NULL (xdg-open
+					 * with a display) */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
 	 * NULL for the default.  The key names are checked by the screen
 	 * (ui/keys.h) when it starts. */

@@ -107,7 +107,7 @@ serve(void *arg)
 {
 	char	 req[4096], path[1024];
 	ssize_t	 n;
-	int	 fd, k;
+	int	 fd;
 
 	(void)arg;
 	while ((fd = accept(lsock, NULL, NULL)) >= 0) {
