@@ -363,6 +363,15 @@ const char *app_link_command(const struct conf *c);
 void	app_link_open(void *arg, const char *url);
 void	app_notify_stop(struct app *a);
 
+/* open-command: the command c sets, else "xdg-open" with a display,
+ * else NULL.  app_media_open(): run it detached with path (borrowed) as
+ * its last argument (ui_view_opts.open_media).  app_media_save(): copy
+ * the file from to the new file to ("~/" is $HOME's), 0600, never over a
+ * file: 0, -EEXIST, -errno (ui_view_opts.save_media).  Main thread. */
+const char *app_media_command(const struct conf *c);
+void	app_media_open(void *arg, const char *path);
+int	app_media_save(void *arg, const char *from, const char *to);
+
 /* Take over the terminal when stdin and stdout are both one; else
  * a->screen stays NULL and events are printed as lines.  Main thread. */
 void	app_ui_start_screen(struct app *a);

@@ -414,6 +414,9 @@ app_ui_start_screen(struct app *a)
 		a->view.notify = app_notify_run;
 	if (app_link_command(a->conf) != NULL)
 		a->view.open_link = app_link_open;
+	if (app_media_command(a->conf) != NULL)
+		a->view.open_media = app_media_open;
+	a->view.save_media = app_media_save;
 	a->view.notify_arg = a;
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to

@@ -40,7 +40,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
-	"delete-chat", "clear-chat",
+	"delete-chat", "clear-chat", "download", "open", "save-as",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

@@ -90,10 +90,15 @@ enum ui_key_action {
 				 * message */
 	UI_ACT_DELETE_CHAT,	/* delete-chat: delete it (asks first) */
 	UI_ACT_CLEAR_CHAT,	/* clear-chat: clear its messages (asks) */
+	/* The selected message's file (issue 19). */
+	UI_ACT_DOWNLOAD,	/* download: into download-dir */
+	UI_ACT_OPEN,		/* open: with open-command (downloaded
+				 * first when it is not) */
+	UI_ACT_SAVE_AS,		/* save-as: copied to a path typed */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	38	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	41	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

@@ -373,6 +373,7 @@ static const struct prompt_type {
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
 	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
 	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
+	[PROMPT_SAVE_MEDIA] =	 { "> ", ui_view_media_take_save, NULL, NULL },
 };
 
 static void
@@ -453,6 +454,9 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_DATE:
 		return _("Jump to a date: YYYY-MM-DD, today, yesterday or a "
 		    "weekday; Enter goes, Esc goes back");
+	case PROMPT_SAVE_MEDIA:
+		return _("Save the file as: a path, Enter copies it there "
+		    "(never over a file), Esc goes back");
 	case PROMPT_MUTE:
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:

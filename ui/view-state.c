@@ -151,6 +151,7 @@ ui_view_prompt_release(struct ui_view *v)
 	free(p->revoke_id);
 	free(p->new_subject);
 	free(p->made_subject);
+	free(p->save_from);
 	memset(p, 0, sizeof(*p));
 }
 
