@@ -62,6 +62,8 @@ last_words(struct app *a, const struct ev *ev)
 	}
 }
 
+static void	push_cmd(void *arg, struct cmd *c);
+
 /* The job's why: text, sanitised to one line. */
 static void
 job_words(struct app_job *j, const char *text)
@@ -97,6 +99,8 @@ job_event(struct app *a, const struct ev *ev)
 	default:
 		break;
 	}
+	if (a->job->event != NULL)
+		a->job->event(a->job->arg, ev);
 }
 
 static void
@@ -118,6 +122,10 @@ app_ui_start_job(struct app *a)
 {
 	uv_timer_init(&a->ui_loop, &a->job_timer);
 	a->job_timer.data = a;
+	if (a->job->cmd != NULL) {
+		push_cmd(a, a->job->cmd);	/* queued until the engine runs */
+		a->job->cmd = NULL;
+	}
 	uv_timer_start(&a->job_timer, on_job, 0, APP_JOB_POLL_MS);
 }
 

@@ -29,6 +29,7 @@
 #include "src/app.h"
 #include "src/app-spool.h"
 #include "src/cli-db.h"
+#include "src/cli-job.h"
 #include "src/cli.h"
 #include "src/conf.h"
 #include "store/backup.h"
@@ -184,9 +185,7 @@ step(void *arg)
 static int
 usage_error(const char *why)
 {
-	fprintf(stderr, "wachat send: %s (wachat --help lists the "
-	    "subcommands)\n", why);
-	return CLI_USAGE;
+	return cli_job_usage("send", why);
 }
 
 /* The options and words of argv[1..argc): the settings into args
@@ -196,63 +195,20 @@ static int
 parse(int argc, char **argv, struct conf_arg *args, size_t *nargs,
     const char **file, long *timeout_s, char **words, int *nwords)
 {
-	int	 i;
-	bool	 dashes = false;
+	const char	*t = NULL;
+	struct cli_opt	 opts[] = { { "config", file }, { "timeout", &t } };
+	char		*end;
+	int		 st;
 
-	for (i = 1; i < argc; i++) {
-		const char	*a = argv[i], *v = NULL, *eq;
-		char		 name[64];
-		size_t		 n;
-
-		if (dashes || a[0] != '-' || a[1] == '\0') {
-			words[(*nwords)++] = argv[i];
-			continue;
-		}
-		if (strcmp(a, "--") == 0) {
-			dashes = true;
-			continue;
-		}
-		if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			cli_usage(stdout);
-			return fflush(stdout) == 0 ? CLI_OK : CLI_WRITE;
-		}
-		if (a[1] != '-')
-			return usage_error("an option that is none");
-		a += 2;
-		eq = strchr(a, '=');
-		n = eq != NULL ? (size_t)(eq - a) : strlen(a);
-		if (n >= sizeof(name))
-			return usage_error("an option that is none");
-		memcpy(name, a, n);
-		name[n] = '\0';
-		if (strcmp(name, "config") != 0 && strcmp(name, "timeout") !=
-		    0 && !conf_is_name(name))
-			return usage_error("an option that is none");
-		if (eq != NULL)
-			v = eq + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			return usage_error("an option without its value");
-		if (strcmp(name, "config") == 0)
-			*file = v;
-		else if (strcmp(name, "timeout") == 0) {
-			char	*end;
-
-			errno = 0;
-			*timeout_s = strtol(v, &end, 10);
-			if (errno != 0 || end == v || *end != '\0' ||
-			    *timeout_s < 1 || *timeout_s > 86400)
-				return usage_error("--timeout: not a count of "
-				    "seconds (1 to 86400)");
-		} else {
-			args[*nargs].name = strdup(name);
-			args[*nargs].value = v;
-			if (args[*nargs].name == NULL)
-				return CLI_USAGE;
-			(*nargs)++;
-		}
-	}
+	if ((st = cli_job_parse("send", argc, argv, opts, 2, args, nargs,
+	    words, nwords)) != -1 || t == NULL)
+		return st;
+	errno = 0;
+	*timeout_s = strtol(t, &end, 10);
+	if (errno != 0 || end == t || *end != '\0' || *timeout_s < 1 ||
+	    *timeout_s > 86400)
+		return usage_error("--timeout: not a count of seconds (1 to "
+		    "86400)");
 	return -1;
 }
 
@@ -281,49 +237,6 @@ join(char **words, int n, size_t *len)
 	t[l] = '\0';
 	*len = l;
 	return t;
-}
-
-/* The settings as wachat takes them, said on stderr when wrong. */
-static int
-load_conf(struct conf *c, const char *file, const struct conf_arg *args,
-    size_t nargs)
-{
-	struct conf_env	 env;
-	struct conf_err	 err;
-
-	env.home = getenv("HOME");
-	env.xdg_config_home = getenv("XDG_CONFIG_HOME");
-	env.xdg_data_home = getenv("XDG_DATA_HOME");
-	env.xdg_state_home = getenv("XDG_STATE_HOME");
-	if (conf_load(c, &env, file, args, nargs, &err) == 0)
-		return CLI_OK;
-	if (err.file[0] != '\0' && err.line > 0)
-		fprintf(stderr, "wachat send: %s:%u: %s%s%s\n", err.file,
-		    err.line, err.name, err.name[0] != '\0' ? ": " : "",
-		    err.why);
-	else if (err.file[0] != '\0')
-		fprintf(stderr, "wachat send: %s: %s\n", err.file, err.why);
-	else
-		fprintf(stderr, "wachat send: --%s: %s\n", err.name, err.why);
-	return CLI_USAGE;
-}
-
-/* Find the chat (read-only, closed again) into w->chat. */
-static int
-find_chat(struct send *w, const char *file, const char *arg)
-{
-	struct store	*s;
-	char		 dir[4096];
-	int		 status;
-
-	if ((status = cli_open_db_at(file, w->data_dir, &s, dir,
-	    sizeof(dir))) != CLI_OK)
-		return status;
-	status = cli_chat_jid(s, arg, w->chat, sizeof(w->chat));
-	if (status == CLI_DB)
-		status = cli_db_failed(s);
-	store_close(s);
-	return status;
 }
 
 static volatile sig_atomic_t	 interrupted;
@@ -451,12 +364,13 @@ cli_send_main(int argc, char **argv)
 	snprintf(w.label, sizeof(w.label), "%s", (const char *)b.p);
 	buf_release(&b);
 	(void)log_open(NULL, LOG_ERROR);
-	if ((status = load_conf(&c, file, args, nargs)) != CLI_OK)
+	if ((status = cli_job_conf("send", &c, file, args, nargs)) != CLI_OK)
 		goto out;
 	conf_ok = true;
 	w.data_dir = c.data_dir;
 	w.timeout_s = timeout_s;
-	if ((status = find_chat(&w, file, words[0])) != CLI_OK)
+	if ((status = cli_job_chat(file, w.data_dir, words[0], w.chat,
+	    sizeof(w.chat))) != CLI_OK)
 		goto out;
 	if ((status = app_spool_dir(c.data_dir, true, w.spool,
 	    sizeof(w.spool))) != 0) {

@@ -13,7 +13,8 @@ ROOT_LIBS = libroot.a libapp.a libui.a libproto.a libstore.a libbase.a \
 	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS)
 
 bin_PROGRAMS += wachat
-wachat_SOURCES = src/main.c src/cli-db.c src/cli-db.h src/cli-date.c src/cli-send.c
+wachat_SOURCES = src/main.c src/cli-db.c src/cli-db.h src/cli-date.c src/cli-send.c \
+	src/cli-job.h src/cli-job.c src/cli-get.c
 wachat_CPPFLAGS = $(AM_CPPFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
 wachat_LDADD = $(ROOT_LIBS) $(LIBINTL) -ldl
 

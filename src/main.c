@@ -175,6 +175,18 @@ usage(FILE *f)
 	    "                      how they are drawn (default auto: "
 	    "half-blocks in\n"
 	    "                      tmux, screen and over SSH)\n"), f);
+	fputs(_("  --download-dir DIR  where downloaded files go (default:\n"
+	    "                      DATA-DIR/media)\n"), f);
+	fputs(_("  --max-media-size SIZE  a larger file is not downloaded "
+	    "(default 2G)\n"), f);
+	fputs(_("  --auto-download none|KIND:SIZE,...  download as they come: "
+	    "image, video,\n"
+	    "                      audio, ptt, document, sticker up to SIZE "
+	    "(default\n"
+	    "                      none: on request)\n"), f);
+	fputs(_("  --open-command CMD  Alt-v runs CMD FILE (default: xdg-open "
+	    "with a\n"
+	    "                      display; else the path is shown)\n"), f);
 	cli_usage(f);
 }
 
@@ -429,6 +441,10 @@ main(int argc, char **argv)
 		{ "link-open-command", required_argument, NULL, 'S' },
 		{ "thumbnail-rows", required_argument, NULL, 'S' },
 		{ "thumbnail-protocol", required_argument, NULL, 'S' },
+		{ "download-dir", required_argument, NULL, 'S' },
+		{ "max-media-size", required_argument, NULL, 'S' },
+		{ "auto-download", required_argument, NULL, 'S' },
+		{ "open-command", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];
@@ -459,7 +475,8 @@ main(int argc, char **argv)
 		    strncmp(argv[k], "--config=", 9) == 0))
 			k++;
 		if (k < argc && (cli_is_command(argv[k]) ||
-		    strcmp(argv[k], "send") == 0)) {
+		    strcmp(argv[k], "send") == 0 ||
+		    strcmp(argv[k], "media") == 0)) {
 			/* the name first, then what came before it */
 			char	*name = argv[k];
 
@@ -468,6 +485,8 @@ main(int argc, char **argv)
 			argv[1] = name;
 			if (strcmp(name, "send") == 0)
 				return cli_send_main(argc - 1, argv + 1);
+			if (strcmp(name, "media") == 0)
+				return cli_get_main(argc - 1, argv + 1);
 			return cli_main(argc - 1, argv + 1);
 		}
 	}
