@@ -39,7 +39,7 @@ check_PROGRAMS += tests/test-ui-view
 tests_test_ui_view_SOURCES = tests/test-ui-view.c
 tests_test_ui_view_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
 tests_test_ui_view_CFLAGS = $(TEST_CFLAGS)
-tests_test_ui_view_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+tests_test_ui_view_LDADD = libui.a libroot.a libproto.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
 	$(UV_LIBS) $(INIH_LIBS)
 TESTS += tests/test-ui-view
 
@@ -48,7 +48,7 @@ check_PROGRAMS += tests/test-ui-media
 tests_test_ui_media_SOURCES = tests/test-ui-media.c
 tests_test_ui_media_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
 tests_test_ui_media_CFLAGS = $(TEST_CFLAGS)
-tests_test_ui_media_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+tests_test_ui_media_LDADD = libui.a libroot.a libproto.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
 	$(UV_LIBS) $(INIH_LIBS)
 TESTS += tests/test-ui-media
 
