@@ -190,6 +190,18 @@ usage(FILE *f)
 	cli_usage(f);
 }
 
+/* The main function of subcommand name (send and media run the engine,
+ * the others read the database), or NULL when it names none. */
+static int
+(*sub_main(const char *name))(int, char **)
+{
+	if (strcmp(name, "send") == 0)
+		return cli_send_main;
+	if (strcmp(name, "media") == 0)
+		return cli_get_main;
+	return cli_is_command(name) ? cli_main : NULL;
+}
+
 /* The environment the settings' defaults depend on. */
 static void
 get_env(struct conf_env *env)
@@ -452,6 +464,7 @@ main(int argc, char **argv)
 	const char	*frame = NULL, *file = NULL, *pair_pn = NULL;
 	bool		 help = false, version = false, fresh_db = false;
 	int		 c, idx;
+	int		(*sub)(int, char **);
 	const char	*localedir = getenv("WACHAT_LOCALEDIR");
 
 	setlocale(LC_ALL, "");
@@ -474,20 +487,14 @@ main(int argc, char **argv)
 		while (k < argc && (strncmp(argv[k], "--data-dir=", 11) == 0 ||
 		    strncmp(argv[k], "--config=", 9) == 0))
 			k++;
-		if (k < argc && (cli_is_command(argv[k]) ||
-		    strcmp(argv[k], "send") == 0 ||
-		    strcmp(argv[k], "media") == 0)) {
+		if (k < argc && (sub = sub_main(argv[k])) != NULL) {
 			/* the name first, then what came before it */
 			char	*name = argv[k];
 
 			memmove(&argv[2], &argv[1], (size_t)(k - 1) *
 			    sizeof(*argv));
 			argv[1] = name;
-			if (strcmp(name, "send") == 0)
-				return cli_send_main(argc - 1, argv + 1);
-			if (strcmp(name, "media") == 0)
-				return cli_get_main(argc - 1, argv + 1);
-			return cli_main(argc - 1, argv + 1);
+			return sub(argc - 1, argv + 1);
 		}
 	}
 

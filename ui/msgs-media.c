@@ -72,19 +72,23 @@ ui_msgs_media_caption(struct ui_msg *g, const char *caption)
 int
 ui_msgs_media_dl(struct ui_msgs *m, const struct ev_media_dl *d)
 {
-	struct ui_msg	*g;
-	int		 q;
+	struct ui_msg	*g = NULL;
+	size_t		 q;
 
-	if (m->chat == NULL || strcmp(m->chat, d->chat) != 0 ||
-	    (q = ui_msgs_find(m, d->id)) < 0 || (g = &m->v[q])->md == NULL ||
-	    g->deleted)
+	if (m->chat == NULL || strcmp(m->chat, d->chat) != 0)
 		return -1;
+	for (q = 0; q < m->n && g == NULL; q++)	/* not ui_msgs_find(): */
+		if (strcmp(m->v[q].id, d->id) == 0)	/* msgs.o calls here */
+			g = &m->v[q];
+	if (g == NULL || g->md == NULL || g->deleted)
+		return -1;
+	q--;
 	g->md->dl_state = d->state;
 	g->md->dl_percent = d->percent;
 	free(g->md->path);
 	g->md->path = xstrdup(d->state == EV_DL_DONE ? d->path : "");
 	render(g);
-	return q;
+	return (int)q;
 }
 
 const struct ev_media *

@@ -142,12 +142,10 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("archive the chat, mark it unread") },
 		{ UI_ACT_DELETE_CHAT, UI_ACT_CLEAR_CHAT,
 		    N_("delete, clear the chat (asks first)") },
-		{ UI_ACT_NEXT_CHAT, UI_ACT_PREV_CHAT,
-		    N_("next, previous chat") },
-		{ UI_ACT_REPLY, UI_ACT_EDIT,
-		    N_("reply to, edit the selected message") },
+		{ UI_ACT_EDIT, UI_ACT_DELETE,
+		    N_("edit, delete for everyone your selected message") },
 		{ UI_ACT_DOWNLOAD, UI_ACT_OPEN,
-		    N_("download, open the selected message's file") },
+		    N_("download, open the selected file") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
