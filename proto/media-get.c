@@ -87,17 +87,25 @@ now(const struct wa_mget *m)
 
 /* --- events and the end of a job --- */
 
+/* An event of kind about j into *ev. */
+static void
+ev_of(const struct job *j, enum wa_mget_ev_kind kind, struct wa_mget_ev *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->kind = kind;
+	ev->chat = j->chat;
+	ev->id = j->id;
+	ev->from_me = j->it.from_me;
+	ev->path = "";
+}
+
 static void
 emit_done(struct wa_mget *m, const struct job *j, enum wa_mget_end e,
     int err, const char *path)
 {
 	struct wa_mget_ev	 ev;
 
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = WA_MGET_EV_DONE;
-	ev.chat = j->chat;
-	ev.id = j->id;
-	ev.from_me = j->it.from_me;
+	ev_of(j, WA_MGET_EV_DONE, &ev);
 	ev.end = e;
 	ev.err = err;
 	ev.status = j->status;
@@ -236,14 +244,9 @@ on_progress(void *arg, uint64_t done, uint64_t total)
 	    (total == 0 || done < total))
 		return;
 	j->last_progress = t;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = WA_MGET_EV_PROGRESS;
-	ev.chat = j->chat;
-	ev.id = j->id;
-	ev.from_me = j->it.from_me;
+	ev_of(j, WA_MGET_EV_PROGRESS, &ev);
 	ev.done = done;
 	ev.total = total;
-	ev.path = "";
 	m->on_event(m->ev_arg, &ev);
 }
 

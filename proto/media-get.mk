@@ -5,7 +5,7 @@
 # proto/media-stream.mk.
 libproto_a_SOURCES += proto/media-get.h proto/media-get.c
 check_PROGRAMS += tests/test-wa-media-get
-tests_test_wa_media_get_SOURCES = tests/test-wa-media-get.c
+tests_test_wa_media_get_SOURCES = tests/test-wa-media-get.c tests/loopback.h
 tests_test_wa_media_get_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
 tests_test_wa_media_get_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS) \
 	-lpthread

@@ -51,15 +51,6 @@ struct get {
 	char		 path[4096];
 };
 
-static int64_t
-now_ms(void)
-{
-	struct timespec	 t;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 /* The engine's events: the end of our download. */
 static void
 on_event(void *arg, const struct ev *ev)
@@ -130,7 +121,7 @@ poll_get(void *arg)
 
 	if (g->ended)
 		return said(g);
-	if (now_ms() >= g->until_ms) {
+	if (cli_job_now_ms() >= g->until_ms) {
 		fprintf(stderr, "wachat media: not downloaded within %ld s\n",
 		    g->timeout_s);
 		return CLI_MEDIA_FAILED;
@@ -178,7 +169,7 @@ run_own(struct get *g, const struct conf *c)
 	job.event = on_event;
 	job.cmd = cmd;
 	job.arg = g;
-	g->until_ms = now_ms() + g->timeout_s * 1000;
+	g->until_ms = cli_job_now_ms() + g->timeout_s * 1000;
 	rc = app_run_job(c, &job);
 	cmd_free(job.cmd);	/* not taken when the job did not start */
 	if (job.status != APP_JOB_PENDING)

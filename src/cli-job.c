@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "src/cli-db.h"
 #include "src/cli-job.h"
@@ -139,4 +140,13 @@ cli_job_chat(const char *file, const char *data_dir, const char *arg,
 		status = cli_db_failed(s);
 	store_close(s);
 	return status;
+}
+
+int64_t
+cli_job_now_ms(void)
+{
+	struct timespec	 t;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }

@@ -11,6 +11,7 @@
 #define WC_CLI_JOB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "src/conf.h"
 
@@ -46,5 +47,8 @@ int	cli_job_conf(const char *sub, struct conf *c, const char *file,
  * status said. */
 int	cli_job_chat(const char *file, const char *data_dir, const char *arg,
 	    char *out, size_t len);
+
+/* The monotonic clock, ms. */
+int64_t	cli_job_now_ms(void);
 
 #endif

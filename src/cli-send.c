@@ -57,15 +57,6 @@ struct send {
 	struct app_job	*job;		/* own: for the words of the end */
 };
 
-static int64_t
-now_ms(void)
-{
-	struct timespec	 t;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static void
 nap_ms(long ms)
 {
@@ -169,7 +160,7 @@ static int
 step(void *arg)
 {
 	struct send	*w = arg;
-	int64_t		 now = now_ms();
+	int64_t		 now = cli_job_now_ms();
 	int		 st;
 
 	if (!w->taken && (st = step_take(w, now)) != APP_JOB_PENDING)
@@ -387,7 +378,7 @@ cli_send_main(int argc, char **argv)
 		status = CLI_DB;
 		goto out;
 	}
-	w.start_ms = now_ms();
+	w.start_ms = cli_job_now_ms();
 	w.until_ms = w.start_ms + timeout_s * 1000;
 	w.take_until_ms = w.start_ms + (timeout_s * 1000 < TAKE_MAX_MS ?
 	    timeout_s * 1000 : TAKE_MAX_MS);

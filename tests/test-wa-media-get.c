@@ -42,6 +42,7 @@
 #include "proto/media-get.h"
 #include "proto/media.h"
 #include "proto/node.h"
+#include "tests/loopback.h"
 
 #define PLAIN_LEN	200003
 #define RETRY_INFO	"WhatsApp Media Retry Notification"
@@ -613,8 +614,6 @@ test_wa_mget__writes__to_the_path_asked_and_never_over_a_file(
 static int
 setup_all(void **state)
 {
-	struct sockaddr_in	 sa;
-	socklen_t		 sl = sizeof(sa);
 	size_t			 i;
 
 	(void)state;
@@ -625,15 +624,8 @@ setup_all(void **state)
 	if (wa_media_encrypt(key, WA_MEDIA_INFO_IMAGE, plain, PLAIN_LEN,
 	    &blob, enc_sha, sha) != 0)
 		return -1;
-	lsock = socket(AF_INET, SOCK_STREAM, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
-	    listen(lsock, 16) != 0 ||
-	    getsockname(lsock, (struct sockaddr *)&sa, &sl) != 0)
+	if ((lsock = loopback_listen(16, &port)) < 0)
 		return -1;
-	port = ntohs(sa.sin_port);
 	snprintf(dir, sizeof(dir), "/tmp/wachat-mget-test.XXXXXX");
 	if (mkdtemp(dir) == NULL)
 		return -1;
