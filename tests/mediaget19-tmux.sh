@@ -15,7 +15,8 @@
 # save-as key (Alt-y) copies the file and will not write over one.
 # wachat media refuses while the screen holds the data dir; once it
 # quit, wachat media ... --out writes the same bytes; wachat history
-# names the downloaded file's path.  TAP.
+# names the downloaded file's path.  Restarted with auto-download
+# image:1M, a photo downloads by itself, a sticker not.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -272,4 +273,26 @@ LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" history "+$B" --data-dir "$tmp/data" \
 check "history names the photo's local path" grep -q "$P1" "$tmp/hist"
 check "... and the document's" grep -q "$P3" "$tmp/hist"
 failed_now && diag "$tmp/hist"
+
+# 7. auto-download: photos up to 1 MiB come by themselves, the rest not
+pane --auto-download image:1M
+check "restarted with auto-download image:1M, it connects" \
+    wait_pane 'connected as'
+tm send-keys -t wachat Tab
+ID9=$(send image "$fx/photo.jpg" --caption "by itself")
+ID10=$(send sticker "$fx/sticker.webp")
+check "a photo arrives and is downloaded with no key" \
+    wait_pane "│ +$MD/image-$ID9.jpg\$"
+check "... with the photo's bytes" \
+    test "$(sha "$MD/image-$ID9.jpg")" = "$(sha "$fx/photo.jpg")"
+check "the sticker after it arrives (the list previews it)" \
+    wait_pane '🌟 Sticker +│'
+sleep 2		# time for a download that must not come
+check "... and, not an image, is not downloaded" \
+    sh -c "! ls '$MD' | grep -q '$ID10'"
+failed_now && show
+tm send-keys -t wachat C-q
+st=$(exit_status)
+check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
+tm kill-server 2>/dev/null
 finish_sim_tmux

@@ -90,6 +90,11 @@ test_conf_load__gives_the_defaults__with_only_home_set(void **state)
 	assert_true(c.enter_sends);
 	assert_int_equal(c.thumbnail_rows, 6);
 	assert_int_equal(c.thumbnail_protocol, CONF_THUMB_AUTO);
+	assert_string_equal(c.download_dir,
+	    "/home/u/.local/share/wachat/media");
+	assert_true(c.max_media_size == (uint64_t)2 << 30);
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_IMAGE] == 0);
+	assert_null(c.open_command);
 	assert_null(c.keys[0]);
 	conf_release(&c);
 	conf_release(&c);	/* idempotent */
@@ -170,8 +175,17 @@ test_conf_load__reads_every_setting__from_the_file(void **state)
 	    "log-file = /var/log/wachat.log\n"
 	    "log-level = debug\n"
 	    "thumbnail-rows = 0\n"
-	    "thumbnail-protocol = sixel\n");
+	    "thumbnail-protocol = sixel\n"
+	    "max-media-size = 100M\n"
+	    "auto-download = image:5M, ptt:2M\n"
+	    "open-command = feh -F\n");
 	assert_int_equal(conf_load(&c, &home_only, path, NULL, 0, &e), 0);
+	assert_string_equal(c.download_dir, "/srv/wachat/media");
+	assert_true(c.max_media_size == 100u << 20);
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_IMAGE] == 5u << 20);
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_PTT] == 2u << 20);
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_VIDEO] == 0);
+	assert_string_equal(c.open_command, "feh -F");
 	assert_int_equal(c.thumbnail_rows, 0);
 	assert_int_equal(c.thumbnail_protocol, CONF_THUMB_SIXEL);
 	assert_string_equal(c.url, "ws://127.0.0.1:8080/ws/chat");
@@ -279,6 +293,10 @@ static const struct {
 	{ "thumbnail-rows", "6 rows", "not a number of rows, 0 to 40" },
 	{ "thumbnail-rows", "", "not a number of rows, 0 to 40" },
 	{ "thumbnail-protocol", "ascii", "not one of auto, halfblocks, kitty, sixel, iterm2, off" },
+	{ "max-media-size", "0", "not a size (such as 100M, 2G)" },
+	{ "max-media-size", "2 GB", "not a size (such as 100M, 2G)" },
+	{ "auto-download", "photo:5M", "not none or a list such as image:5M,ptt:2M (image, video, audio, ptt, document, sticker)" },
+	{ "download-dir", "", "must not be empty" },
 };
 
 static void
