@@ -461,6 +461,10 @@ try_url(struct wa_media_dl *g)
 	    atomic_load(&g->cancelled)) {
 		wa_media_out_discard(&g->out);
 		classify(g, cc);
+		/* Not needed again: its hashing thread goes now, not at the
+		 * end of the next URL's try. */
+		wa_media_dec_free(g->decs[g->cur]);
+		g->decs[g->cur] = NULL;
 		return;
 	}
 	if ((rc = finish_into(g->decs[g->cur], &g->out, g->final_path,

@@ -14,6 +14,10 @@
 
 #include "proto/media-seal.h"
 
+/* Start the disk's writeback every so many bytes, so the fsync at the end
+ * waits for little and dirty pages do not pile up (Linux). */
+#define FLUSH_EVERY	(8u << 20)
+
 int
 wa_media_seal_kind(enum wa_msg_media_type t, const char **info,
     const char **mms_type)
@@ -71,7 +75,8 @@ pump(int in, int out, struct wa_media_enc *e, struct wa_media_enc_result *r)
 	uint8_t			*buf = malloc(WA_MEDIA_SEAL_CHUNK);
 	uint8_t			*ct = malloc(cap), tail[WA_MEDIA_ENC_TAIL];
 	ssize_t			 n;
-	size_t			 m;
+	size_t			 m = 0;
+	uint64_t		 written = 0, flushed = 0;
 	int			 rc = 0;
 
 	if (buf == NULL || ct == NULL)
@@ -87,6 +92,15 @@ pump(int in, int out, struct wa_media_enc *e, struct wa_media_enc_result *r)
 		if ((rc = wa_media_enc_update(e, buf, (size_t)n, ct, cap,
 		    &m)) == 0)
 			rc = write_all(out, ct, m);
+		written += m;
+#ifdef SYNC_FILE_RANGE_WRITE
+		if (rc == 0 && written - flushed >= FLUSH_EVERY) {
+			/* Advisory: an error here shows again at the fsync. */
+			(void)sync_file_range(out, (off_t)flushed,
+			    (off_t)(written - flushed), SYNC_FILE_RANGE_WRITE);
+			flushed = written;
+		}
+#endif
 	}
 	if (rc == 0 && (rc = wa_media_enc_finish(e, tail, r)) == 0 &&
 	    (rc = write_all(out, tail, sizeof(tail))) == 0 && fsync(out) != 0)

@@ -4,7 +4,8 @@
  * upload (issue 19; protocol-features.md 1.2-1.4): read in chunks
  * through the stream encrypt context (proto/media-stream.h) into a new
  * temp file in the caller's folder (the data dir), so memory stays at one
- * chunk whatever the file's size; and the HKDF info and mms-type of each
+ * chunk (and the stream context's slots, proto/media-stream.h) whatever
+ * the file's size, with the disk's writeback started every 8 MB; and the HKDF info and mms-type of each
  * media type (1.2).  Blocking file I/O: a worker or the CLI, not the
  * loop's thread; no shared state, any thread.
  */
@@ -19,7 +20,7 @@
 #include "proto/media.h"
 #include "proto/msg.h"
 
-#define WA_MEDIA_SEAL_CHUNK	65536	/* bytes read at a time */
+#define WA_MEDIA_SEAL_CHUNK	262144	/* bytes read at a time */
 #define WA_MEDIA_SEAL_PATH_MAX	4096	/* bytes of the blob's path, NUL
 					 * in */
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * proto/media-stream.c -- the media scheme in a stream
- * (proto/media-stream.h; protocol-features.md 1.3).  Every pass (the
- * cipher, the HMAC, both SHA-256s) runs over one slice of at most
- * SLICE bytes before the next slice, so the bytes are still in the cache
- * for the second, third and fourth pass.
+ * (proto/media-stream.h; protocol-features.md 1.3).  The cipher and the
+ * HMAC run here over one slice of at most SLICE bytes before the next
+ * slice, so the bytes are still in the cache for the second pass; the
+ * two SHA-256s (of the plaintext and of the blob) go through
+ * proto/media-pipe.h, on a second thread once a file is past its first
+ * 256 KiB.
  */
 #include "base/compat.h"
 
@@ -21,6 +23,7 @@
 #include "base/err.h"
 #include "base/xmalloc.h"
 #include "proto/crypto.h"
+#include "proto/media-pipe.h"
 #include "proto/media-stream.h"
 #include "proto/media.h"
 
@@ -42,6 +45,12 @@ struct passes {
 	EVP_MAC_CTX	*hmac;		/* over iv ‖ enc */
 	EVP_MD_CTX	*enc_sha;	/* over enc ‖ mac */
 	EVP_MD_CTX	*plain_sha;	/* over the plaintext */
+	/* The whole-file passes, until finish drains it: stream A is
+	 * the input of update, B its output (enc_sha, plain_sha when
+	 * decrypting; plain_sha, hmac and enc_sha when encrypting: the
+	 * encrypting side's cipher alone is as slow as both SHA-256s, so
+	 * its MAC goes to the worker too). */
+	struct wa_media_pipe *pipe;
 };
 
 struct wa_media_dec {
@@ -77,11 +86,31 @@ wa_media_blob_len(uint64_t len)
 static void
 passes_release(struct passes *x)
 {
+	/* First: it joins the worker, which may still use the digests. */
+	wa_media_pipe_free(x->pipe);
 	EVP_CIPHER_CTX_free(x->cipher);
 	EVP_MAC_CTX_free(x->hmac);
 	EVP_MD_CTX_free(x->enc_sha);
 	EVP_MD_CTX_free(x->plain_sha);
 	memset(x, 0, sizeof(*x));
+}
+
+/* The pipe's updates (proto/media-pipe.h): a SHA-256; and, encrypting,
+ * the ciphertext's HMAC and SHA-256 together, each over the slot while
+ * it is in the worker's cache. */
+static bool
+sha_of(void *arg, const uint8_t *p, size_t n)
+{
+	return EVP_DigestUpdate(arg, p, n) == 1;
+}
+
+static bool
+sealed_of(void *arg, const uint8_t *p, size_t n)
+{
+	struct passes	*x = arg;
+
+	return EVP_MAC_update(x->hmac, p, n) == 1 &&
+	    EVP_DigestUpdate(x->enc_sha, p, n) == 1;
 }
 
 /* Key the four passes from media_key and info; iv first into the HMAC. */
@@ -120,6 +149,9 @@ passes_init(struct passes *x, const uint8_t *media_key, const char *info,
 		passes_release(x);
 		return WC_ECRYPTO;
 	}
+	x->pipe = encrypt ? wa_media_pipe_new(sha_of, x->plain_sha,
+	    sealed_of, x) : wa_media_pipe_new(sha_of, x->enc_sha, sha_of,
+	    x->plain_sha);
 	return 0;
 }
 
@@ -142,8 +174,7 @@ dec_blocks(struct wa_media_dec *d, const uint8_t *in, size_t n, uint8_t *out)
 	for (off = 0; off < n; off += step) {
 		step = n - off < SLICE ? n - off : SLICE;
 		if (EVP_MAC_update(d->x.hmac, in + off, step) != 1 ||
-		    !cbc(&d->x, in + off, step, out + off) ||
-		    EVP_DigestUpdate(d->x.plain_sha, out + off, step) != 1)
+		    !cbc(&d->x, in + off, step, out + off))
 			return false;
 	}
 	d->plain += n;
@@ -181,18 +212,71 @@ wa_media_dec_new(const uint8_t media_key[WA_MEDIA_KEY_LEN], const char *info,
 	return 0;
 }
 
+/* A failed context keeps no thread: the pipe's worker joined here. */
 static int
 dec_fail(struct wa_media_dec *d, int rc)
 {
 	d->st = ST_FAILED;
+	wa_media_pipe_abort(d->x.pipe);
 	return rc;
+}
+
+static int
+enc_fail(struct wa_media_enc *e, int rc)
+{
+	e->st = ST_FAILED;
+	wa_media_pipe_abort(e->x.pipe);
+	return rc;
+}
+
+/* Decrypt what in[0..len) completes into out[0..*out_len), keeping the
+ * last block, the MAC and a partial block back in d->held. */
+static bool
+dec_take(struct wa_media_dec *d, const uint8_t *in, size_t len, uint8_t *out,
+    size_t *out_len)
+{
+	size_t	 avail, proc, take, hb, rest;
+
+	*out_len = 0;
+	avail = d->nheld + len;
+	if (avail < KEEP + BLOCK) {
+		memcpy(d->held + d->nheld, in, len);
+		d->nheld = avail;
+		return true;
+	}
+	/* The most whole blocks that leave KEEP bytes or more behind. */
+	proc = (avail - KEEP) / BLOCK * BLOCK;
+	if (d->nheld >= proc) {
+		if (!dec_blocks(d, d->held, proc, out))
+			return false;
+		memmove(d->held, d->held + proc, d->nheld - proc);
+		d->nheld -= proc;
+		memcpy(d->held + d->nheld, in, len);
+		d->nheld += len;
+		*out_len = proc;
+		return true;
+	}
+	hb = (d->nheld + BLOCK - 1) / BLOCK * BLOCK;
+	take = hb - d->nheld;
+	if (hb > 0) {
+		memcpy(d->held + d->nheld, in, take);
+		if (!dec_blocks(d, d->held, hb, out))
+			return false;
+	}
+	if (!dec_blocks(d, in + take, proc - hb, out + hb))
+		return false;
+	rest = avail - proc;
+	memcpy(d->held, in + len - rest, rest);
+	d->nheld = rest;
+	*out_len = proc;
+	return true;
 }
 
 int
 wa_media_dec_update(struct wa_media_dec *d, const uint8_t *in, size_t len,
     uint8_t *out, size_t out_cap, size_t *out_len)
 {
-	size_t	 avail, proc, take, hb, rest;
+	int	 rc;
 
 	if (d->st != ST_OPEN)
 		return WC_ESTATE;
@@ -200,41 +284,12 @@ wa_media_dec_update(struct wa_media_dec *d, const uint8_t *in, size_t len,
 		return -EINVAL;
 	if (len > d->max_blob - d->fed)
 		return dec_fail(d, WC_ETOOBIG);
-	if (len > 0 && EVP_DigestUpdate(d->x.enc_sha, in, len) != 1)
-		return dec_fail(d, WC_ECRYPTO);
 	d->fed += len;
-	*out_len = 0;
-	avail = d->nheld + len;
-	if (avail < KEEP + BLOCK) {
-		memcpy(d->held + d->nheld, in, len);
-		d->nheld = avail;
-		return 0;
-	}
-	/* The most whole blocks that leave KEEP bytes or more behind. */
-	proc = (avail - KEEP) / BLOCK * BLOCK;
-	if (d->nheld >= proc) {
-		if (!dec_blocks(d, d->held, proc, out))
-			return dec_fail(d, WC_ECRYPTO);
-		memmove(d->held, d->held + proc, d->nheld - proc);
-		d->nheld -= proc;
-		memcpy(d->held + d->nheld, in, len);
-		d->nheld += len;
-		*out_len = proc;
-		return 0;
-	}
-	hb = (d->nheld + BLOCK - 1) / BLOCK * BLOCK;
-	take = hb - d->nheld;
-	if (hb > 0) {
-		memcpy(d->held + d->nheld, in, take);
-		if (!dec_blocks(d, d->held, hb, out))
-			return dec_fail(d, WC_ECRYPTO);
-	}
-	if (!dec_blocks(d, in + take, proc - hb, out + hb))
+	if (!dec_take(d, in, len, out, out_len))
 		return dec_fail(d, WC_ECRYPTO);
-	rest = avail - proc;
-	memcpy(d->held, in + len - rest, rest);
-	d->nheld = rest;
-	*out_len = proc;
+	/* fileEncSha256 over the input, fileSha256 over the output. */
+	if ((rc = wa_media_pipe_add(d->x.pipe, in, len, out, *out_len)) != 0)
+		return dec_fail(d, rc);
 	return 0;
 }
 
@@ -328,7 +383,9 @@ wa_media_dec_finish(struct wa_media_dec *d, uint8_t out[16], size_t *out_len,
 		rc = WC_ESTATE;
 		goto fail;
 	}
-	if (EVP_DigestFinal_ex(d->x.enc_sha, h, &hl) != 1) {
+	/* The worker joined, both digests are this thread's again. */
+	if (wa_media_pipe_drain(d->x.pipe) != 0 ||
+	    EVP_DigestFinal_ex(d->x.enc_sha, h, &hl) != 1) {
 		rc = dec_fail(d, WC_ECRYPTO);
 		goto fail;
 	}
@@ -397,7 +454,7 @@ wa_media_enc_new(const uint8_t media_key[WA_MEDIA_KEY_LEN], const char *info,
 	return 0;
 }
 
-/* Encrypt whole blocks in[0..n) into out, slice by slice. */
+/* Encrypt whole blocks in[0..n) into out (slices: OpenSSL takes an int). */
 static bool
 enc_blocks(struct wa_media_enc *e, const uint8_t *in, size_t n, uint8_t *out)
 {
@@ -405,9 +462,7 @@ enc_blocks(struct wa_media_enc *e, const uint8_t *in, size_t n, uint8_t *out)
 
 	for (off = 0; off < n; off += step) {
 		step = n - off < SLICE ? n - off : SLICE;
-		if (!cbc(&e->x, in + off, step, out + off) ||
-		    EVP_MAC_update(e->x.hmac, out + off, step) != 1 ||
-		    EVP_DigestUpdate(e->x.enc_sha, out + off, step) != 1)
+		if (!cbc(&e->x, in + off, step, out + off))
 			return false;
 	}
 	return true;
@@ -418,22 +473,20 @@ wa_media_enc_update(struct wa_media_enc *e, const uint8_t *in, size_t len,
     uint8_t *out, size_t out_cap, size_t *out_len)
 {
 	size_t	 avail, proc, take = 0, o = 0, rest;
+	int	 rc;
 
 	if (e->st != ST_OPEN)
 		return WC_ESTATE;
 	if (out_cap < len || out_cap - len < BLOCK)
 		return -EINVAL;
-	if (len > 0 && EVP_DigestUpdate(e->x.plain_sha, in, len) != 1) {
-		e->st = ST_FAILED;
-		return WC_ECRYPTO;
-	}
 	e->plain += len;
 	*out_len = 0;
 	avail = e->nheld + len;
 	if (avail < BLOCK) {
 		memcpy(e->held + e->nheld, in, len);
 		e->nheld = avail;
-		return 0;
+		proc = 0;
+		goto hash;
 	}
 	proc = avail / BLOCK * BLOCK;
 	if (e->nheld > 0) {
@@ -449,10 +502,13 @@ wa_media_enc_update(struct wa_media_enc *e, const uint8_t *in, size_t len,
 	memcpy(e->held, in + len - rest, rest);
 	e->nheld = rest;
 	*out_len = proc;
+hash:
+	/* fileSha256 over the input, fileEncSha256 over the output. */
+	if ((rc = wa_media_pipe_add(e->x.pipe, in, len, out, proc)) != 0)
+		return enc_fail(e, rc);
 	return 0;
 fail:
-	e->st = ST_FAILED;
-	return WC_ECRYPTO;
+	return enc_fail(e, WC_ECRYPTO);
 }
 
 int
@@ -468,22 +524,24 @@ wa_media_enc_finish(struct wa_media_enc *e, uint8_t out[WA_MEDIA_ENC_TAIL],
 	if (e->st != ST_OPEN)
 		return WC_ESTATE;
 	memset(e->held + e->nheld, pad, pad);
-	ok = enc_blocks(e, e->held, BLOCK, out) &&
+	/* The worker joined: the digests are this thread's again. */
+	ok = wa_media_pipe_drain(e->x.pipe) == 0 &&
+	    enc_blocks(e, e->held, BLOCK, out) &&
+	    EVP_MAC_update(e->x.hmac, out, BLOCK) == 1 &&
 	    EVP_MAC_final(e->x.hmac, h, &hl, sizeof(h)) == 1 &&
 	    hl == WA_CRYPTO_HASH_LEN;
 	if (ok) {
 		memcpy(out + BLOCK, h, WA_MEDIA_MAC_LEN);
-		ok = EVP_DigestUpdate(e->x.enc_sha, h, WA_MEDIA_MAC_LEN) == 1 &&
+		ok = EVP_DigestUpdate(e->x.enc_sha, out, WA_MEDIA_ENC_TAIL) ==
+		    1 &&
 		    EVP_DigestFinal_ex(e->x.enc_sha, r->file_enc_sha256,
 		    &ul) == 1 &&
 		    EVP_DigestFinal_ex(e->x.plain_sha, r->file_sha256,
 		    &ul) == 1;
 	}
 	wa_crypto_wipe(e->held, sizeof(e->held));
-	if (!ok) {
-		e->st = ST_FAILED;
-		return WC_ECRYPTO;
-	}
+	if (!ok)
+		return enc_fail(e, WC_ECRYPTO);
 	r->file_len = e->plain;
 	r->blob_len = wa_media_blob_len(e->plain);
 	e->st = ST_DONE;

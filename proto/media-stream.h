@@ -9,7 +9,12 @@
  * SHA256 and SHA-256 from OpenSSL (its SHA extensions make the three
  * passes fast).  Pure: no I/O, no clock, no randomness (the media key is
  * passed in).  A context is used by one thread at a time; any thread may
- * create one after wa_crypto_init() (proto/crypto.h).
+ * create one after wa_crypto_init() (proto/crypto.h).  Past its first
+ * 256 KiB a context hashes fileSha256 and fileEncSha256 on a second
+ * thread of its own (proto/media-pipe.h: 3 MiB of copies while it
+ * runs), which finish, free and any error join: no thread outlives the
+ * context or its failure, none is started for a small file, and the
+ * results are the same bytes as on one thread.
  */
 #ifndef WA_MEDIA_STREAM_H
 #define WA_MEDIA_STREAM_H

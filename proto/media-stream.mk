@@ -7,6 +7,7 @@
 # tests/bench/local.mk (BENCH_OPT, EXTRA_PROGRAMS) and proto/eng.mk
 # (CURL_CFLAGS, ENG_LIBS).
 libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
+	proto/media-pipe.h proto/media-pipe.c \
 	proto/media-dl.h proto/media-dl.c proto/media-dl-retry.c \
 	proto/media-ul.h proto/media-ul.c \
 	proto/media-name.h proto/media-name.c
@@ -31,6 +32,12 @@ tests_test_wa_media_seal_SOURCES = tests/test-wa-media-seal.c
 tests_test_wa_media_seal_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
 tests_test_wa_media_seal_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-media-seal
+
+check_PROGRAMS += tests/test-wa-media-pipe
+tests_test_wa_media_pipe_SOURCES = tests/test-wa-media-pipe.c
+tests_test_wa_media_pipe_CFLAGS = $(TEST_CFLAGS) $(OPENSSL_CFLAGS)
+tests_test_wa_media_pipe_LDADD = $(TEST_LIBS) -lpthread
+TESTS += tests/test-wa-media-pipe
 
 check_PROGRAMS += tests/test-wa-media-stream
 tests_test_wa_media_stream_SOURCES = tests/test-wa-media-stream.c

@@ -329,8 +329,8 @@ cmd_chats(struct cli *c, const struct cli_args *args, const char *jid)
 						    "(message deleted)" :
 						    ch->last_text;
 
-			if (unread && ch->unread == 0)
-				continue;	/* unread: only those */
+			if (unread && ch->unread == 0 && !ch->marked_unread)
+				continue;	/* unread, or marked so */
 			nshown++;
 			if (!ch->last_deleted &&
 			    ch->last_kind == STORE_MSG_NOTICE &&

@@ -36,6 +36,9 @@ enum as_q {
 	Q_READ_MSGS,
 	Q_READ_CHAT,
 	Q_STAR,
+	Q_STAR_KEEP,
+	Q_STAR_FORGET,
+	Q_STAR_FORGET_CHAT,
 	Q_MSG_DEL,
 	Q_REACT_DEL,
 	Q_RCPT_DEL,
@@ -90,6 +93,11 @@ static const char *const as_sql[Q_COUNT_] = {
 	    " last_read_rowid = last_rowid WHERE jid = ?1",
 	[Q_STAR] = "UPDATE message SET starred = ?4 WHERE chat = ?1"
 	    " AND from_me = ?2 AND id = ?3",
+	[Q_STAR_KEEP] = "INSERT OR IGNORE INTO star_pending (chat, from_me, id)"
+	    " VALUES (?1, ?2, ?3)",
+	[Q_STAR_FORGET] = "DELETE FROM star_pending WHERE chat = ?1"
+	    " AND from_me = ?2 AND id = ?3",
+	[Q_STAR_FORGET_CHAT] = "DELETE FROM star_pending WHERE chat = ?1",
 	[Q_MSG_DEL] = "DELETE FROM message WHERE chat = ?1 AND from_me = ?2"
 	    " AND id = ?3 RETURNING " UNREAD_ROW,
 	[Q_REACT_DEL] = "DELETE FROM reaction WHERE chat = ?1"
@@ -280,6 +288,14 @@ star(struct as_run *r, const struct store_as_action *a)
 		return rc;
 	bind_msg(st, a);
 	sqlite3_bind_int(st, 4, a->flag);
+	if ((rc = step(r, st)) != 0)
+		return rc < 0 ? rc : 0;
+	/* not stored yet (history comes after app state): a star is kept
+	 * for the message's arrival (migration 16's trigger), an unstar
+	 * takes a kept one back */
+	if ((rc = q(r, a->flag ? Q_STAR_KEEP : Q_STAR_FORGET, &st)) != 0)
+		return rc;
+	bind_msg(st, a);
 	return (rc = step(r, st)) < 0 ? rc : 0;
 }
 
@@ -338,6 +354,9 @@ clear_chat(struct as_run *r, const struct store_as_action *a, bool starred_too,
 	if ((rc = step(r, st)) < 0 ||
 	    (rc = by_jid(r, Q_REACT_ORPHANS, a->jid, false, 0)) < 0 ||
 	    (rc = by_jid(r, Q_RCPT_ORPHANS, a->jid, false, 0)) < 0)
+		return rc;
+	if (starred_too &&
+	    (rc = by_jid(r, Q_STAR_FORGET_CHAT, a->jid, false, 0)) < 0)
 		return rc;
 	if (drop_chat && (rc = by_jid(r, Q_CHAT_DEL_EMPTY, a->jid, false, 0)) != 0)
 		return rc < 0 ? rc : 0;	/* the chat row is gone */

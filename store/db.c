@@ -388,6 +388,23 @@ static const char *const migrations[] = {
 	"  WHEN new.deleted = 0 BEGIN"
 	"  UPDATE media SET caption = new.text WHERE msg = new.rowid;"
 	"END;",
+	/*
+	 * 16: stars that came before their message (store/appstate-act.c):
+	 * app state is fetched at login, the phone's history after it, so
+	 * a star names a message not stored yet.  Kept by (chat, from_me,
+	 * id) until that message is stored; the trigger stars it then
+	 * (one probe of a table that is nearly always empty per insert).
+	 */
+	"CREATE TABLE star_pending ("
+	"  chat TEXT NOT NULL, from_me INTEGER NOT NULL, id TEXT NOT NULL,"
+	"  PRIMARY KEY (chat, from_me, id)) WITHOUT ROWID;"
+	"CREATE TRIGGER star_pending_apply AFTER INSERT ON message"
+	"  WHEN EXISTS (SELECT 1 FROM star_pending WHERE chat = new.chat"
+	"  AND from_me = new.from_me AND id = new.id) BEGIN"
+	"  UPDATE message SET starred = 1 WHERE rowid = new.rowid;"
+	"  DELETE FROM star_pending WHERE chat = new.chat"
+	"  AND from_me = new.from_me AND id = new.id;"
+	"END;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -419,6 +436,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM pragma_table_info('chat') WHERE name = 'peek'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'as_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

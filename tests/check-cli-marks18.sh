@@ -6,7 +6,7 @@
 # left out, and listed alone with --archived; in JSON pinned, archived,
 # muted (now) and muted_until (as stored).  wachat unread keeps the
 # archived ones, marked.  A chat marked unread (Alt-u) "[marked unread]",
-# "marked_unread" in JSON; a group chat deleted (deleteChat) and back with
+# "marked_unread" in JSON, and listed by wachat unread; a group chat deleted (deleteChat) and back with
 # a member's message named by its subject in the list and in history.
 # On the databases of tests/cli-db-fill18 (marks, extra).  TAP.
 b=${top_builddir:-.}
@@ -20,7 +20,7 @@ HOME=$tmp/home XDG_CONFIG_HOME= XDG_DATA_HOME=$tmp/data
 export HOME XDG_CONFIG_HOME XDG_DATA_HOME
 mkdir -m 700 "$tmp/home" "$tmp/data"
 d=$tmp/data/wachat
-echo "1..18"
+echo "1..19"
 if ! "$fill" marks "$d" 3600 2>"$tmp/fill.err"; then
 	echo "Bail out! cli-db-fill18: $(cat "$tmp/fill.err")"
 	exit 1
@@ -116,6 +116,9 @@ ok "... a group chat deleted, then back with a member's message, named by its su
     grep -q '"name":"Ivo",.*"unread":0,.*"muted_until":0,"marked_unread":true,' "$tmp/out" &&
     grep -q '"jid":"120363000000000009@g.us","name":"Weekend hike ⛰",.*"marked_unread":false,' "$tmp/out"
 ok "chats --json: marked_unread true for Ivo, false for the group (named)"
+"$w" unread >"$tmp/out" 2>&1 &&
+    grep -q '  Ivo <15550000011@s.whatsapp.net> \[marked unread\]: ivo wrote$' "$tmp/out"
+ok "unread: Ivo's chat, no unread message but marked unread, is listed"
 "$w" history Weekend >"$tmp/out" 2>&1 &&
     grep -q '  Ana: Still there?$' "$tmp/out" && ! grep -q 'who comes' "$tmp/out"
 ok "history Weekend: the group found by its subject, the deleted message gone"

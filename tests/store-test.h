@@ -16,9 +16,14 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* SQL that takes a database of schema 15 back to schema 14 (store/db.c,
+/* SQL that takes a database of schema 16 back to schema 15 (store/db.c,
+ * migration 16: the stars kept for messages not stored yet). */
+#define UNDO_16 "DROP TRIGGER IF EXISTS star_pending_apply;" \
+	"DROP TABLE star_pending;"
+
+/* SQL that takes a database of schema 16 back to schema 14 (store/db.c,
  * migration 15: the media table). */
-#define UNDO_15 "DROP TRIGGER IF EXISTS media_delete;" \
+#define UNDO_15 UNDO_16 "DROP TRIGGER IF EXISTS media_delete;" \
 	"DROP TRIGGER IF EXISTS media_revoke; DROP TRIGGER IF EXISTS media_edit;" \
 	"DROP TABLE media;"
 

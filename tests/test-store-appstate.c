@@ -412,6 +412,58 @@ test_store_as_commit__star_shows_in_the_page__unstar_clears(void **state)
 	store_close(s);
 }
 
+/* The one integer sql (a count) answers on s. */
+static int
+count(struct store *s, const char *sql)
+{
+	sqlite3_stmt	*st;
+	int		 n;
+
+	assert_int_equal(sqlite3_prepare_v2(s->db, sql, -1, &st, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* App state comes at login, the phone's history after it: a star for a
+ * message not stored yet is kept and stars it when it comes (migration
+ * 16); an unstar before then takes it back; deleting the chat forgets
+ * it. */
+static void
+test_store_as_commit__a_star_before_its_message_stars_it_on_arrival(
+    void **state)
+{
+	struct store		*s = open_mem();
+	struct store_as_action	 a = act(STORE_AS_STAR, ALICE, true);
+	struct store_as_action	 d = act(STORE_AS_DELETE_CHAT, BOB, true);
+
+	(void)state;
+	a.msg_id = "H1";
+	commit_one(s, HI, a);
+	a.msg_id = "H2";
+	commit_one(s, HI, a);
+	a.flag = false;		/* H2 unstarred before it came */
+	commit_one(s, HI, a);
+	assert_int_equal(count(s, "SELECT count(*) FROM star_pending"), 1);
+	msg(s, ALICE, "H1", true, 500, "ours, same id: not the one starred");
+	msg(s, ALICE, "H1", false, 1000, "from history");
+	msg(s, ALICE, "H2", false, 2000, "unstarred");
+	assert_string_equal(page(s, ALICE), "H1 H1* H2 ");
+	assert_int_equal(count(s, "SELECT count(*) FROM star_pending"), 0);
+	/* Bob's chat deleted after a star of a message not there: gone */
+	a = act(STORE_AS_STAR, BOB, true);
+	a.msg_id = "B9";
+	commit_one(s, HI, a);
+	d.ts_ms = NOW;
+	commit_one(s, "regular_high", d);
+	assert_int_equal(count(s, "SELECT count(*) FROM star_pending"), 0);
+	msg(s, BOB, "B9", false, NOW + 1000, "after the delete");
+	assert_string_equal(page(s, BOB), "B9 ");
+	store_close(s);
+}
+
 static void
 test_store_as_commit__delete_for_me_drops_the_message_its_hit_and_preview(
     void **state)
@@ -1030,6 +1082,7 @@ main(void)
 		cmocka_unit_test(test_store_as_commit__mark_read_clears_unread_and_owes_no_receipt__unread_marks),
 		cmocka_unit_test(test_store_chat_unread_summary__leaves_out_muted_and_archived_chats),
 		cmocka_unit_test(test_store_as_commit__star_shows_in_the_page__unstar_clears),
+		cmocka_unit_test(test_store_as_commit__a_star_before_its_message_stars_it_on_arrival),
 		cmocka_unit_test(test_store_as_commit__delete_for_me_drops_the_message_its_hit_and_preview),
 		cmocka_unit_test(test_store_as_commit__clear_chat_keeps_starred_unless_asked),
 		cmocka_unit_test(test_store_as_commit__delete_chat_drops_messages_hits_and_row__keeps_contact),

@@ -310,8 +310,8 @@ test_store_media__migration_from_14_keeps_rows(void **state)
 	    " WHERE name = 'media'"), 0);
 
 	assert_int_equal(store_open(dir, &s), 0);
-	assert_int_equal(store_schema_version(s), 15);
-	assert_int_equal(STORE_SCHEMA_VERSION, 15);
+	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
+	assert_int_equal(STORE_SCHEMA_VERSION, 16);
 	assert_int_equal(hits(s, "papaya"), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &t, NULL), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &n, NULL), 0);
@@ -321,7 +321,7 @@ test_store_media__migration_from_14_keeps_rows(void **state)
 	store_close(s);
 	assert_int_equal(count_rows(path, "SELECT count(*) FROM message"), 2);
 	assert_int_equal(count_rows(path, "SELECT value FROM counter"
-	    " WHERE name = 'schema_version'"), 15);
+	    " WHERE name = 'schema_version'"), STORE_SCHEMA_VERSION);
 	rmtree(dir);
 	free(dir);
 }

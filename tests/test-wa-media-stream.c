@@ -8,7 +8,9 @@
  * decrypts the one-shot's blob to the plaintext; every check of the
  * decryption fails on its own with its own error (a byte flipped in the
  * ciphertext, in the MAC, a wrong declared length either way, each wrong
- * hash, a truncated or overlong blob, the caller's cap).
+ * hash, a truncated or overlong blob, the caller's cap); and files past
+ * the 256 KiB where the hashing moves to a second thread, the same bytes
+ * and every error path with that thread joined.
  */
 #include "base/compat.h"
 
@@ -426,6 +428,171 @@ test_wa_media_dec_feed__hands__the_plaintext_to_the_sink(void **state)
 	free(p);
 }
 
+/* Encrypt p[0..len) in pieces of chunk bytes into blob (the tail too). */
+static void
+stream_encrypt(const uint8_t *key, const uint8_t *p, size_t len,
+    size_t chunk, struct buf *blob, struct wa_media_enc_result *r)
+{
+	uint8_t			 tail[WA_MEDIA_ENC_TAIL];
+	struct wa_media_enc	*e;
+	uint8_t			*out;
+	size_t			 off = 0, step, n;
+
+	assert_int_equal(wa_media_enc_new(key, WA_MEDIA_INFO_VIDEO, &e), 0);
+	out = malloc((chunk < len ? chunk : len) + 16);
+	assert_non_null(out);
+	do {
+		step = len - off < chunk ? len - off : chunk;
+		assert_int_equal(wa_media_enc_update(e, p + off, step, out,
+		    step + 16, &n), 0);
+		buf_append(blob, out, n);
+		off += step;
+	} while (off < len);
+	assert_int_equal(wa_media_enc_finish(e, tail, r), 0);
+	buf_append(blob, tail, sizeof(tail));
+	wa_media_enc_free(e);
+	free(out);
+}
+
+/* Files past the 256 KiB where a context starts hashing on its second
+ * thread (proto/media-pipe.h): the same blob, hashes and plaintext as
+ * the one-shot, at chunk sizes from 4095 bytes to the whole file. */
+static void
+test_wa_media_stream__gives__the_one_shot_bytes_on_two_threads(void **state)
+{
+	static const size_t		 big[] = { 1024 * 1024,
+		5 * 1024 * 1024 + 7 };
+	static const size_t		 cs[] = { 4095, 65536,
+		1024 * 1024 + 3, SIZE_MAX };
+	uint8_t				 key[32];
+	struct wa_media_enc_result	 r;
+	struct ref			 ref;
+	struct buf			 got;
+	const char			*why = NULL;
+	uint8_t				*p;
+	size_t				 s, c;
+
+	(void)state;
+	for (s = 0; s < sizeof(big) / sizeof(big[0]); s++) {
+		p = malloc(big[s]);
+		assert_non_null(p);
+		fill(p, big[s], (unsigned)s + 21);
+		key_of(key, (unsigned)s + 21);
+		ref_encrypt(key, WA_MEDIA_INFO_VIDEO, p, big[s], &ref);
+		for (c = 0; c < sizeof(cs) / sizeof(cs[0]); c++) {
+			memset(&got, 0, sizeof(got));
+			stream_encrypt(key, p, big[s], cs[c], &got, &r);
+			assert_int_equal(got.len, ref.blob.len);
+			assert_memory_equal(got.p, ref.blob.p, got.len);
+			assert_memory_equal(r.file_enc_sha256, ref.enc, 32);
+			assert_memory_equal(r.file_sha256, ref.sha, 32);
+			assert_int_equal(r.file_len, big[s]);
+			buf_release(&got);
+			assert_int_equal(stream_decrypt(key,
+			    WA_MEDIA_INFO_VIDEO, ref.blob.p, ref.blob.len,
+			    cs[c], ref.enc, ref.sha, big[s], big[s], &got,
+			    &why), 0);
+			assert_int_equal(got.len, big[s]);
+			assert_memory_equal(got.p, p, big[s]);
+			buf_release(&got);
+		}
+		buf_release(&ref.blob);
+		free(p);
+	}
+}
+
+static int
+sink_full_at_2m(void *arg, const uint8_t *p, size_t len)
+{
+	size_t	*seen = arg;
+
+	(void)p;
+	*seen += len;
+	return *seen > 2 * 1024 * 1024 ? -ENOSPC : 0;
+}
+
+/* The checks and the error paths with the second thread running: a
+ * flipped byte at 3 MiB, in the MAC, a wrong fileSha256, a write error
+ * at 2 MiB (the sink), and contexts freed in the middle of a file (the
+ * thread is joined each time: ASan and TSan see it). */
+static void
+test_wa_media_stream__fails__and_joins_on_two_threads(void **state)
+{
+	static const size_t	 len = 4 * 1024 * 1024 + 5;
+	uint8_t			 key[32], bad[32], last[16];
+	uint8_t			*p, *b, *out;
+	struct ref		 ref;
+	struct buf		 got = { 0 };
+	struct wa_media_dec	*d;
+	struct wa_media_enc	*e;
+	const char		*why;
+	size_t			 n, seen = 0, c;
+	static const size_t	 cs[] = { 65536, SIZE_MAX };
+
+	(void)state;
+	p = malloc(len);
+	assert_non_null(p);
+	fill(p, len, 31);
+	key_of(key, 31);
+	ref_encrypt(key, WA_MEDIA_INFO_IMAGE, p, len, &ref);
+	b = malloc(ref.blob.len);
+	assert_non_null(b);
+	memset(bad, 0x5a, sizeof(bad));
+	for (c = 0; c < sizeof(cs) / sizeof(cs[0]); c++) {
+		memcpy(b, ref.blob.p, ref.blob.len);
+		b[3 * 1024 * 1024] ^= 4;
+		why = NULL;
+		assert_int_equal(stream_decrypt(key, WA_MEDIA_INFO_IMAGE, b,
+		    ref.blob.len, cs[c], ref.enc, ref.sha, len, len, &got,
+		    &why), WC_EENCHASH);
+		assert_non_null(strstr(why, "fileEncSHA256"));
+		buf_release(&got);
+		assert_int_equal(stream_decrypt(key, WA_MEDIA_INFO_IMAGE, b,
+		    ref.blob.len, cs[c], NULL, ref.sha, len, len, &got,
+		    &why), WC_EBADMAC);
+		buf_release(&got);
+		memcpy(b, ref.blob.p, ref.blob.len);
+		b[ref.blob.len - 3] ^= 0x10;
+		assert_int_equal(stream_decrypt(key, WA_MEDIA_INFO_IMAGE, b,
+		    ref.blob.len, cs[c], NULL, ref.sha, len, len, &got,
+		    &why), WC_EBADMAC);
+		assert_non_null(strstr(why, "MAC"));
+		buf_release(&got);
+		assert_int_equal(stream_decrypt(key, WA_MEDIA_INFO_IMAGE,
+		    ref.blob.p, ref.blob.len, cs[c], ref.enc, bad, len, len,
+		    &got, &why), WC_EFILEHASH);
+		buf_release(&got);
+	}
+	/* A write error at 2 MiB ends the feed; the context then only
+	 * frees. */
+	assert_int_equal(wa_media_dec_new(key, WA_MEDIA_INFO_IMAGE, ref.enc,
+	    ref.sha, len, len, &d), 0);
+	assert_int_equal(wa_media_dec_feed(d, ref.blob.p, ref.blob.len,
+	    sink_full_at_2m, &seen), -ENOSPC);
+	assert_true(seen > 2 * 1024 * 1024 && seen < len);
+	assert_int_equal(wa_media_dec_finish(d, last, &n, NULL), WC_ESTATE);
+	wa_media_dec_free(d);
+	/* Freed in the middle, without finish. */
+	out = malloc(1024 * 1024 + WA_MEDIA_STREAM_SLACK);
+	assert_non_null(out);
+	assert_int_equal(wa_media_dec_new(key, WA_MEDIA_INFO_IMAGE, ref.enc,
+	    ref.sha, len, len, &d), 0);
+	for (c = 0; c < 3; c++)
+		assert_int_equal(wa_media_dec_update(d, ref.blob.p + c *
+		    1024 * 1024, 1024 * 1024, out, 1024 * 1024 +
+		    WA_MEDIA_STREAM_SLACK, &n), 0);
+	wa_media_dec_free(d);
+	assert_int_equal(wa_media_enc_new(key, WA_MEDIA_INFO_IMAGE, &e), 0);
+	for (c = 0; c < 3; c++)
+		assert_int_equal(wa_media_enc_update(e, p + c * 1024 * 1024,
+		    1024 * 1024, out, 1024 * 1024 + 16, &n), 0);
+	wa_media_enc_free(e);
+	free(out);
+	free(b);
+	free(p);
+	buf_release(&ref.blob);
+}
+
 static void
 test_wa_media_stream__refuses__bad_arguments(void **state)
 {
@@ -464,6 +631,8 @@ main(void)
 		cmocka_unit_test(test_wa_media_dec__fails__on_each_check_with_its_own_error),
 		cmocka_unit_test(test_wa_media_dec__fails__on_bad_padding_under_a_good_mac),
 		cmocka_unit_test(test_wa_media_dec_feed__hands__the_plaintext_to_the_sink),
+		cmocka_unit_test(test_wa_media_stream__gives__the_one_shot_bytes_on_two_threads),
+		cmocka_unit_test(test_wa_media_stream__fails__and_joins_on_two_threads),
 		cmocka_unit_test(test_wa_media_stream__refuses__bad_arguments),
 	};
 

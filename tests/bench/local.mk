@@ -19,7 +19,7 @@ tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(JSONC_CFLAGS) $(BENCH_OPT)
 tests_bench_bench_LDADD = libproto.a libstore.a libbase.a $(JSONC_LIBS) \
 	$(PROTO_LIBS) $(STORE_LIBS) -lpthread
 CLEANFILES += tests/bench/bench$(EXEEXT)
-EXTRA_DIST += tests/bench/run.sh tests/bench/merge.mjs \
+EXTRA_DIST += tests/bench/run.sh tests/bench/bench-lib.sh tests/bench/merge.mjs \
 	tests/bench/gen-fixtures.mjs tests/bench/codec-fixtures.jsonl \
 	tests/bench/bench.c tests/bench/alloc-count.c tests/bench/alloc-count.h
 

@@ -29,12 +29,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-bench-asproto.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-pin=
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-if [ -z "${BENCH_NO_PIN:-}" ] && command -v taskset >/dev/null 2>&1 &&
-    [ "$ncpu" -ge 2 ]; then
-	pin="taskset -c 1"
-fi
+. "$(dirname "$0")/bench-lib.sh"
+
+bench_pin
 
 say "running bench-appstate-proto${pin:+ ($pin)}"
 # shellcheck disable=SC2086
@@ -50,34 +47,9 @@ if [ "$ir_benches" != none ] && command -v valgrind >/dev/null 2>&1; then
 	for spec in $ir_benches; do
 		name=${spec%:*}
 		iters=${spec##*:}
-		ir1=
-		for n in "$iters" "$((iters * 2))"; do
-			# exit 2: the bar missed, slowed down by callgrind
-			valgrind --tool=callgrind --cache-sim=no \
-			    --toggle-collect="bench_${name}_op" \
-			    --callgrind-out-file="$tmp/cg.out" \
-			    "$bench" --only "$name" --iters "$n" --samples 1 \
-			    >/dev/null 2>"$tmp/cg.err"
-			cg=$?
-			if [ "$cg" -ne 0 ] && [ "$cg" -ne 2 ]; then
-				say "callgrind failed on $name:"
-				cat "$tmp/cg.err" >&2
-				ir1=
-				break
-			fi
-			ir=$(awk '/^(summary|totals):/ { print $2; exit }' \
-			    "$tmp/cg.out")
-			if [ -z "$ir1" ]; then
-				ir1=$ir
-				continue
-			fi
-			# n runs at N and at 2N iters, plus the warm-up and
-			# the counted op (equal in both): the difference is
-			# N operations.
-			awk -v a="$ir1" -v b="$ir" -v n="$iters" -v k="$name" \
-			    'BEGIN { printf "%s %.0f\n", k, (b - a) / n }' \
-			    >>"$tmp/ir.txt"
-		done
+		# exit 2: the bar missed, slowed down by callgrind
+		bench_ir "$name" "$iters" "bench_${name}_op" 1 2 "$tmp" \
+		    "$tmp/ir.txt" "$bench" || true
 	done
 elif [ "$ir_benches" != none ]; then
 	say "valgrind not found: no instruction counts"

@@ -28,19 +28,11 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/wachat-bench-group.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
-MALLOC_ARENA_MAX=1
-MALLOC_MMAP_THRESHOLD_=131072
-MALLOC_TRIM_THRESHOLD_=131072
-MALLOC_TOP_PAD_=131072
-export MALLOC_ARENA_MAX MALLOC_MMAP_THRESHOLD_ MALLOC_TRIM_THRESHOLD_ \
-    MALLOC_TOP_PAD_
+. "$(dirname "$0")/bench-lib.sh"
 
-pin=
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-if [ -z "${BENCH_NO_PIN:-}" ] && command -v taskset >/dev/null 2>&1 &&
-    [ "$ncpu" -ge 2 ]; then
-	pin="taskset -c 1"
-fi
+bench_malloc_env
+
+bench_pin
 
 say "running bench-group${pin:+ ($pin)}"
 # shellcheck disable=SC2086
@@ -62,28 +54,8 @@ if [ "$ir_benches" != none ] && command -v valgrind >/dev/null 2>&1; then
 		group_send_warm_*)	fn=bench_group_send_warm_op ;;
 		*)			fn=bench_${name}_op ;;
 		esac
-		ir1=
-		for n in "$iters" "$((iters * 2))"; do
-			if ! valgrind --tool=callgrind --cache-sim=no \
-			    --toggle-collect="$fn" \
-			    --callgrind-out-file="$tmp/cg.out" \
-			    "$bench" --only "$name" --iters "$n" --samples 1 \
-			    >/dev/null 2>"$tmp/cg.err"; then
-				say "callgrind failed on $name:"
-				cat "$tmp/cg.err" >&2
-				ir1=
-				break
-			fi
-			ir=$(awk '/^(summary|totals):/ { print $2; exit }' \
-			    "$tmp/cg.out")
-			if [ -z "$ir1" ]; then
-				ir1=$ir
-				continue
-			fi
-			awk -v a="$ir1" -v b="$ir" -v n="$iters" -v k="$name" \
-			    'BEGIN { printf "%s %.0f\n", k, (b - a) / (2 * n) }' \
-			    >>"$tmp/ir.txt"
-		done
+		bench_ir "$name" "$iters" "$fn" 2 "" "$tmp" "$tmp/ir.txt" \
+		    "$bench" || true
 	done
 elif [ "$ir_benches" != none ]; then
 	say "valgrind not found: no instruction counts"

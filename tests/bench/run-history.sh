@@ -41,19 +41,11 @@ for f in "$bh" "$W" "$SIM"; do
 	fi
 done
 
-MALLOC_ARENA_MAX=1
-MALLOC_MMAP_THRESHOLD_=131072
-MALLOC_TRIM_THRESHOLD_=131072
-MALLOC_TOP_PAD_=131072
-export MALLOC_ARENA_MAX MALLOC_MMAP_THRESHOLD_ MALLOC_TRIM_THRESHOLD_ \
-    MALLOC_TOP_PAD_
+. "$(dirname "$0")/bench-lib.sh"
 
-pin=
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-if [ -z "${BENCH_NO_PIN:-}" ] && command -v taskset >/dev/null 2>&1 &&
-    [ "$ncpu" -ge 2 ]; then
-	pin="taskset -c 1"
-fi
+bench_malloc_env
+
+bench_pin
 
 big="$b/tests/bench/history-1M"
 small="$b/tests/bench/history-1k"

@@ -45,21 +45,13 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 
 # The allocator conditions of whatsapp-rust's CI (perf.md 3.0).
-MALLOC_ARENA_MAX=1
-MALLOC_MMAP_THRESHOLD_=131072
-MALLOC_TRIM_THRESHOLD_=131072
-MALLOC_TOP_PAD_=131072
-export MALLOC_ARENA_MAX MALLOC_MMAP_THRESHOLD_ MALLOC_TRIM_THRESHOLD_ \
-    MALLOC_TOP_PAD_
+. "$(dirname "$0")/bench-lib.sh"
 
-pin=
-ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
-if [ -z "${BENCH_NO_PIN:-}" ] && command -v taskset >/dev/null 2>&1 &&
-    [ "$ncpu" -ge 2 ]; then
-	pin="taskset -c 1"
-else
-	say "not pinned to a CPU (no taskset, one CPU, or BENCH_NO_PIN)"
-fi
+bench_malloc_env
+
+bench_pin
+[ -n "$pin" ] ||
+    say "not pinned to a CPU (no taskset, one CPU, or BENCH_NO_PIN)"
 
 # Numbers from an unoptimised or instrumented library mean nothing: the
 # last -O of the library's flags wins, as in the compiler.
@@ -98,30 +90,8 @@ if [ "$ir_benches" != none ] && command -v valgrind >/dev/null 2>&1; then
 		*)	name=$spec iters=$ir_iters ;;
 		esac
 		fn="bench_${name%%/*}_op"
-		ir1=
-		for n in "$iters" "$((iters * 2))"; do
-			out="$tmp/cg.out"
-			if ! valgrind --tool=callgrind --cache-sim=no \
-			    --toggle-collect="$fn" --callgrind-out-file="$out" \
-			    "$bench" --fixtures "$fixtures" --only "$name" \
-			    --iters "$n" --samples 1 >/dev/null 2>"$tmp/cg.err"
-			then
-				say "callgrind failed on $name:"
-				cat "$tmp/cg.err" >&2
-				ir1=
-				break
-			fi
-			ir=$(awk '/^(summary|totals):/ { print $2; exit }' \
-			    "$out")
-			if [ -z "$ir1" ]; then
-				ir1=$ir
-				continue
-			fi
-			awk -v a="$ir1" -v b="$ir" -v n="$iters" \
-			    -v k="$name" \
-			    'BEGIN { printf "%s %.0f\n", k, (b - a) / n }' \
-			    >>"$tmp/ir.txt"
-		done
+		bench_ir "$name" "$iters" "$fn" 1 "" "$tmp" "$tmp/ir.txt" \
+		    "$bench" --fixtures "$fixtures" || true
 	done
 elif [ "$ir_benches" != none ]; then
 	say "valgrind not found: no instruction counts"
