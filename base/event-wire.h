@@ -56,7 +56,8 @@ struct buf;
 					 * 13: media (with its thumbnail)
 					 * in EV_MESSAGE and EV_PAGE's rows,
 					 * last_media in EV_CHATS' chats;
-					 * 14: CMD_MEDIA_GET, EV_MEDIA_DL,
+					 * 14: CMD_SEND_FILE, EV_UPLOAD,
+					 * CMD_MEDIA_GET, EV_MEDIA_DL,
 					 * dl_percent in media;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */

@@ -270,6 +270,13 @@ LAYOUT(ev_media_dl,
 	F_I32(struct ev_media_dl, err),
 	F_BOOL(struct ev_media_dl, retried));
 
+LAYOUT(ev_upload,
+	F_STRUCT(struct ev_upload, key, ev_key),
+	F_I64(struct ev_upload, sent),
+	F_I64(struct ev_upload, total),
+	F_BOOL(struct ev_upload, done),
+	F_BOOL(struct ev_upload, failed));
+
 static const struct ev_kind_info ev_kinds[] = {
 	[EV_CONNECTING] =	{ "EV_CONNECTING", &L_ev_connecting, -1 },
 	[EV_QR] =		{ "EV_QR", &L_ev_qr, -1 },
@@ -295,6 +302,7 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_OWN_NAME] =		{ "EV_OWN_NAME", &L_ev_account, -1 },
 	[EV_LINKED] =		{ "EV_LINKED", &L_ev_account, -1 },
 	[EV_APP_STATE] =	{ "EV_APP_STATE", &L_ev_app_state, -1 },
+	[EV_UPLOAD] =		{ "EV_UPLOAD", &L_ev_upload, -1 },
 	[EV_MEDIA_DL] =		{ "EV_MEDIA_DL", &L_ev_media_dl, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
@@ -315,6 +323,14 @@ LAYOUT(cmd_send,
 	F_STR(struct cmd_send, quoted_id),
 	F_STR(struct cmd_send, quoted_sender),
 	F_STR(struct cmd_send, quoted_text));
+LAYOUT(cmd_send_file,
+	F_STR(struct cmd_send_file, chat),
+	F_STR(struct cmd_send_file, path),
+	F_STR(struct cmd_send_file, caption),
+	F_STR(struct cmd_send_file, quoted_id),
+	F_STR(struct cmd_send_file, quoted_sender),
+	F_STR(struct cmd_send_file, quoted_text),
+	F_BOOL(struct cmd_send_file, ptt));
 LAYOUT(cmd_react,
 	F_STR(struct cmd_react, chat),
 	F_STR(struct cmd_react, id),
@@ -401,6 +417,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_DRAFT] =		{ "CMD_DRAFT", &L_cmd_draft, 0 },
 	[CMD_PEEK] =		{ "CMD_PEEK", &L_cmd_peek, 0 },
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
+	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,

@@ -228,6 +228,8 @@ enum ev_kind {
 	EV_APP_STATE,		/* u.app_state: the phone's app state
 				 * (issue 18) changed names or chats in the
 				 * store: once per batch of patches */
+	EV_UPLOAD,		/* u.upload: our media message's file is
+				 * being uploaded (issue 19), coalesced */
 	EV_MEDIA_DL,		/* u.media_dl: a download of a message's
 				 * media goes on or ended (CMD_MEDIA_GET,
 				 * auto-download; issue 19) */
@@ -311,6 +313,20 @@ struct ev_message {
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 	struct ev_media	 media;		/* a media message's; type NONE else */
+};
+
+/*
+ * EV_UPLOAD: how the upload of our media message key stands: sent of
+ * total bytes (total 0 before the file is sealed), done (the host has
+ * it; the message then goes as any other), failed (the message is
+ * FAILED: CMD_RETRY uploads it again).  Coalesced: a few a second.
+ */
+struct ev_upload {
+	struct ev_key	 key;
+	int64_t		 sent;
+	int64_t		 total;
+	bool		 done;
+	bool		 failed;
 };
 
 /* EV_MSG_STATE: our message key moved to state. */
@@ -622,6 +638,7 @@ struct ev {
 		struct ev_account	 own_name;
 		struct ev_account	 linked;
 		struct ev_app_state	 app_state;
+		struct ev_upload	 upload;
 		struct ev_media_dl	 media_dl;
 	} u;
 };
@@ -690,6 +707,10 @@ enum cmd_kind {
 				 * chat (or star a message) for every
 				 * device of the account: EV_APP_STATE
 				 * says how it goes */
+	CMD_SEND_FILE,		/* u.send_file: a file as a media message
+				 * (issue 19): shown at once, uploaded, then
+				 * sent; EV_UPLOAD says how it goes, a
+				 * refusal is EV_ERROR */
 	CMD_MEDIA_GET,		/* u.media_get: download a message's media
 				 * (issue 19); EV_MEDIA_DL says how it
 				 * goes */
@@ -721,6 +742,19 @@ struct cmd_send {
 	char		*quoted_sender;	/* the quoted author's user JID;
 					 * "" ours */
 	char		*quoted_text;	/* the quoted text shown (may be "") */
+};
+
+/* CMD_SEND_FILE: the file path to chat, with caption ("" none), a
+ * reply when quoted_id is not "", as a voice note when ptt (an Ogg Opus
+ * file only). */
+struct cmd_send_file {
+	char		*chat;
+	char		*path;		/* absolute or from wachat's cwd */
+	char		*caption;
+	char		*quoted_id;	/* "" not a reply */
+	char		*quoted_sender;	/* as CMD_SEND's */
+	char		*quoted_text;
+	bool		 ptt;
 };
 
 /* CMD_REACT: emoji ("" takes ours back) on message (chat, id). */
@@ -873,6 +907,7 @@ struct cmd {
 		struct cmd_draft	 draft;
 		struct cmd_peek		 peek;
 		struct cmd_chat_act	 chat_act;
+		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
 	} u;
 };

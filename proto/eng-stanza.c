@@ -214,6 +214,7 @@ static const struct {
 	{ offsetof(struct wa_eng, ping_id), eng_on_ping_answer },
 	{ offsetof(struct wa_eng, count_id), eng_on_count_answer },
 	{ offsetof(struct wa_eng, upload_id), eng_on_upload_reply },
+	{ offsetof(struct wa_eng, mc_id), eng_on_mc_answer },
 };
 
 static void

@@ -377,6 +377,33 @@ void		wa_eng_resume(struct wa_eng *e);
  */
 void		wa_eng_free(struct wa_eng *e);
 
+struct wa_mediaconn;
+
+#define WA_ENG_MC_WAITERS	16	/* wa_eng_media_conn() callers at once */
+
+/* The answer of wa_eng_media_conn(): err 0 with mc (borrowed for the
+ * call; hosts and the upload's auth), or -ENOTCONN (the connection went
+ * first) with mc NULL.  Engine thread. */
+typedef void	(*wa_eng_mc_fn)(void *arg, int err,
+		    const struct wa_mediaconn *mc);
+
+/*
+ * The media hosts and upload auth (protocol-features.md 1.1): the answer
+ * kept while fresh and refresh is false, handed to fn at once; else a
+ * <media_conn/> iq (one out at a time, every waiter answered with it).
+ * fn is called exactly once, on the engine thread, unless wa_eng_free()
+ * or wa_eng_media_conn_cancel() comes first.  Returns 0.  Errors (fn not
+ * called): -EINVAL (fn NULL), -ENOTCONN (offline), -EBUSY (already
+ * WA_ENG_MC_WAITERS waiting), the send's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_eng_media_conn(struct wa_eng *e, bool refresh,
+		    wa_eng_mc_fn fn, void *arg);
+
+/* Forget every wait of (fn, arg): it will not be called.  Engine thread;
+ * NULL e is a no-op. */
+void		wa_eng_media_conn_cancel(struct wa_eng *e, wa_eng_mc_fn fn,
+		    void *arg);
+
 /*
  * Build the QR text of protocol.md 6.2 for ref[0..ref_len): the
  * https://wa.me/settings/linked_devices# prefix, the ref, the base64

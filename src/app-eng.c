@@ -49,6 +49,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stop_err = err;
 	app_disk_stop(a);
 	app_spool_stop(a);
+	app_upload_stop(a);
 	wa_eng_free(a->eng);
 	a->eng = NULL;
 	evq_close(&a->cmds);
@@ -102,6 +103,7 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 		 * "15550000001@s.whatsapp.net" */
 		if (!jid_user_of(e->text, a->own_user, sizeof(a->own_user)))
 			eng_log(LOG_WARN, "our JID does not parse");
+		app_upload_online(a);
 		break;
 	case WA_ENG_EV_PREKEYS_STORED:
 	case WA_ENG_EV_PREKEYS_SENT:
@@ -496,6 +498,7 @@ app_eng_thread(void *arg)
 		if (!a->stopping) {
 			app_db_check_start(a);
 			app_spool_start(a);
+			app_upload_resume(a);
 		}
 	} else
 		app_eng_stop(a, what, rc);	/* said once, as why it stopped */

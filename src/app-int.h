@@ -19,6 +19,8 @@
  *			wachat send (src/app-spool.h)
  *	src/app-chatact.c the engine thread: the user's mute, pin,
  *			archive, ... queued as app state of ours
+ *	src/app-upload.c the engine thread: a file sent as a media
+ *			message (CMD_SEND_FILE), its upload
  *	src/app-mget.c	the engine thread: media downloads
  *			(proto/media-get.h) over the store, their events
  *
@@ -27,14 +29,15 @@
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-mget.o,
- *		      app-read.o, app-send.o, evq.o
+ *		      app-read.o, app-send.o, app-upload.o, evq.o
  *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
  *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
  *		      app-read.o,
  *		      app-send.o,
  *		      app-spool.o, evq.o
- *	app-spool.o -> app-db.o, app-disk.o
+ *	app-spool.o -> app-db.o, app-disk.o, app-upload.o
+ *	app-upload.o -> app-disk.o, app-send.o
  *	app-db.o   -> app-send.o
  *	app-disk.o -> (none of these)
  *	app-read.o -> app-send.o
@@ -51,6 +54,7 @@
 #include <uv.h>
 
 #include "base/event.h"
+#include "proto/dm.h"
 #include "proto/eng.h"
 #include "src/app.h"
 #include "src/conf.h"
@@ -263,6 +267,51 @@ void	app_db_close(struct app *a);
 /* The pid holding the flock on the file of fd (the data dir's lock),
  * from /proc/locks; 0 when it cannot be told.  Any thread. */
 long	app_db_lock_holder(int fd);
+
+/* ---- src/app-upload.c: a file sent as a media message ---- */
+
+/*
+ * CMD_SEND_FILE f: refused at once when the engine is gone (-ENOTCONN),
+ * chat or path is empty (-EINVAL), the path does not resolve or stat
+ * (-errno), is not a regular file (-EISDIR) or is larger than
+ * max-media-size (-EFBIG): nothing read, nothing stored.  Else the new
+ * message's id into id (may be NULL) and 0; the rest runs on its own
+ * (src/app-upload.c), a later failure said as EV_ERROR and, once the
+ * message is stored, as its FAILED state.  Engine thread.
+ */
+int	app_upload_file(struct app *a, const struct cmd_send_file *f,
+	    char id[WA_DM_ID_MAX]);
+
+/* Said once the message of app_upload_spool() is stored (rc 0, its id)
+ * or refused (rc < 0: the file cannot be read, -EINVAL not for a voice
+ * note, the store's error; id "").  Engine thread. */
+typedef void	(*app_upload_fn)(struct app *a, const char *token, int rc,
+		    const char *id);
+
+/* app_upload_file() for wachat send --file's token: its answer, fn,
+ * comes once the message is stored or refused (with rc when it is
+ * refused at once, and then never again). */
+void	app_upload_spool(struct app *a, const struct cmd_send_file *f,
+	    const char *token, app_upload_fn fn);
+
+/* CMD_RETRY for our message (chat, id) whose upload failed: uploaded
+ * again.  Returns 1 when it was such a message, 0 when not (a plain
+ * failed message: wa_dm_retry()'s), or the store's error.  Engine
+ * thread. */
+int	app_upload_retry(struct app *a, const char *chat, const char *id);
+
+/* At a start, once the store is open and the engine made: every upload
+ * a stop or a crash cut short is done again (the same media key and
+ * id).  Engine thread. */
+void	app_upload_resume(struct app *a);
+
+/* Logged in: the uploads that wait for media_conn ask for it.  Engine
+ * thread. */
+void	app_upload_online(struct app *a);
+
+/* Stop every upload (before the engine is freed): nothing more is said;
+ * the messages stay UPLOADING for the next start.  Engine thread. */
+void	app_upload_stop(struct app *a);
 
 /* ---- src/app-spool.c: messages handed over by wachat send ---- */
 

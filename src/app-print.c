@@ -338,6 +338,7 @@ static void (*const printers[])(const struct ev *, bool) = {
 	[EV_OWN_NAME] =		NULL,
 	[EV_LINKED] =		NULL,	/* the screen's, for its chat list */
 	[EV_APP_STATE] =	NULL,	/* the screen's, for its chat list */
+	[EV_UPLOAD] =		NULL,	/* the screen's, on the message's line */
 	[EV_MEDIA_DL] =		media_dl,
 };
 _Static_assert(sizeof(printers) / sizeof(printers[0]) == EV_KIND_MAX + 1,

@@ -65,6 +65,14 @@ cli_usage(FILE *f)
 	    "                      the settings above (default 60 s; exit "
 	    "8: not acked, it\n"
 	    "                      stays in the outbox; 9: refused)\n"), f);
+	fputs(_("  wachat send CHAT --file PATH [--caption TEXT] [--ptt]\n"
+	    "                      send a file: its type by content, a "
+	    "WebP as a\n"
+	    "                      sticker, --ptt an Ogg Opus file as a "
+	    "voice note; uploaded\n"
+	    "                      and acked as above (9 also: over "
+	    "max-media-size, or\n"
+	    "                      not uploaded; 2: no such file)\n"), f);
 	fputs(_("  wachat media CHAT MESSAGE-ID [--out PATH] [--timeout "
 	    "SECONDS]\n"
 	    "                      download a message's file into "

@@ -17,6 +17,7 @@
 #include "base/hex.h"
 #include "base/i18n.h"
 #include "base/xmalloc.h"
+#include "proto/media-name.h"
 
 /* The longest value taken (paths, URLs): longer is surely a mistake. */
 #define CONF_VALUE_MAX	4096
@@ -40,7 +41,8 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
-	"delete-chat", "clear-chat", "download", "open", "save-as",
+	"delete-chat", "clear-chat", "attach", "voice-note", "download",
+	"open", "save-as",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -309,19 +311,20 @@ set_thumbnail_rows(struct conf *c, const struct setting *s,
 	return 0;
 }
 
-/* max-media-size: a size as wa_media_size_parse() reads it, > 0. */
+/* max-media-size: a size as proto/media-name.h reads it ("2G",
+ * "500M", "64K", bytes). */
 static int
-set_max_media_size(struct conf *c, const struct setting *s,
-    const char *value, const char **why)
+set_media_size(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
 {
-	uint64_t	 n;
+	uint64_t	 v;
 
 	(void)s;
-	if (wa_media_size_parse(value, &n) != 0 || n == 0) {
-		*why = N_("not a size (such as 100M, 2G)");
+	if (wa_media_size_parse(value, &v) != 0 || v == 0) {
+		*why = N_("not a size (bytes, or a number with K, M or G)");
 		return -EINVAL;
 	}
-	c->max_media_size = n;
+	c->max_media_size = v;
 	return 0;
 }
 
@@ -473,9 +476,10 @@ static const struct setting settings[] = {
 	{ "hyperlinks", set_yes_no, F(hyperlinks) },
 	{ "mouse", set_yes_no, F(mouse) },
 	{ "link-open-command", set_command, F(link_open_command) },
+	{ "max-media-size", set_media_size, F(max_media_size) },
+	{ "file-picker-command", set_command, F(file_picker_command) },
 	{ "thumbnail-rows", set_thumbnail_rows, F(thumbnail_rows) },
 	{ "download-dir", set_path, F(download_dir) },
-	{ "max-media-size", set_max_media_size, F(max_media_size) },
 	{ "auto-download", set_auto_download, F(auto_download) },
 	{ "open-command", set_command, F(open_command) },
 	{ "thumbnail-protocol", set_thumbnail_protocol,
@@ -666,6 +670,7 @@ conf_release(struct conf *c)
 	free(c->qr_file);
 	free(c->notify_command);
 	free(c->link_open_command);
+	free(c->file_picker_command);
 	free(c->download_dir);
 	free(c->open_command);
 	free(c->log_file);

@@ -21,11 +21,12 @@
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	41	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	43	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
+#define CONF_MAX_MEDIA_DEFAULT	((uint64_t)2 << 30)	/* max-media-size:
+							 * 2 GiB */
 #define CONF_THUMB_ROWS_DEFAULT	6	/* thumbnail-rows (ui/thumb.h) */
 #define CONF_THUMB_ROWS_MAX	40
-#define CONF_MAX_MEDIA_DEFAULT	((uint64_t)2 << 30)	/* max-media-size */
 
 /* notify-terminal: how a desktop notification goes through the terminal
  * (ui/notify.h: OSC 777, OSC 9, OSC 99). */
@@ -94,14 +95,19 @@ struct conf {
 					 * none (default CONF_THUMB_ROWS_
 					 * DEFAULT, at most ..._MAX) */
 	enum conf_thumb_proto thumbnail_protocol; /* default auto */
+	uint64_t	 max_media_size; /* bytes of a file sent or fetched,
+					 * at most (default
+					 * CONF_MAX_MEDIA_DEFAULT) */
+	char		*file_picker_command; /* the attach key runs it (the
+					 * terminal handed over), %f the
+					 * file it writes the chosen path
+					 * to; NULL: a path prompt */
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */
 	char		*download_dir;	/* downloaded media; never NULL after
 					 * conf_load() (default DATA-DIR/media,
 					 * made 0700) */
-	uint64_t	 max_media_size; /* bytes; a larger file is not
-					 * downloaded (default 2 GiB) */
 	struct wa_media_auto auto_download; /* per kind, up to which size
 					 * a file downloads as it arrives
 					 * (default none) */

@@ -168,6 +168,13 @@ usage(FILE *f)
 	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
 	    "xdg-open with\n"
 	    "                      a display)\n"), f);
+	fputs(_("  --max-media-size SIZE  the largest file sent or fetched "
+	    "(e.g. 500M;\n"
+	    "                      default 2G)\n"), f);
+	fputs(_("  --file-picker-command CMD  Ctrl-o runs CMD to pick a file, "
+	    "%f the file\n"
+	    "                      it writes the path to (default: a path "
+	    "prompt)\n"), f);
 	fputs(_("  --thumbnail-rows N  media thumbnails at most N rows high "
 	    "(0: none;\n"
 	    "                      default 6)\n"), f);
@@ -177,14 +184,12 @@ usage(FILE *f)
 	    "                      tmux, screen and over SSH)\n"), f);
 	fputs(_("  --download-dir DIR  where downloaded files go (default:\n"
 	    "                      DATA-DIR/media)\n"), f);
-	fputs(_("  --max-media-size SIZE  a larger file is not downloaded "
-	    "(default 2G)\n"), f);
 	fputs(_("  --auto-download none|KIND:SIZE,...  download as they come: "
 	    "image, video,\n"
 	    "                      audio, ptt, document, sticker up to SIZE "
 	    "(default\n"
 	    "                      none: on request)\n"), f);
-	fputs(_("  --open-command CMD  Alt-v runs CMD FILE (default: xdg-open "
+	fputs(_("  --open-command CMD  Alt-l runs CMD FILE (default: xdg-open "
 	    "with a\n"
 	    "                      display; else the path is shown)\n"), f);
 	cli_usage(f);
@@ -451,10 +456,11 @@ main(int argc, char **argv)
 		{ "hyperlinks", required_argument, NULL, 'S' },
 		{ "mouse", required_argument, NULL, 'S' },
 		{ "link-open-command", required_argument, NULL, 'S' },
+		{ "max-media-size", required_argument, NULL, 'S' },
+		{ "file-picker-command", required_argument, NULL, 'S' },
 		{ "thumbnail-rows", required_argument, NULL, 'S' },
 		{ "thumbnail-protocol", required_argument, NULL, 'S' },
 		{ "download-dir", required_argument, NULL, 'S' },
-		{ "max-media-size", required_argument, NULL, 'S' },
 		{ "auto-download", required_argument, NULL, 'S' },
 		{ "open-command", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },

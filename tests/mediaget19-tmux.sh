@@ -6,7 +6,7 @@
 # sticker (real files made here, POST /admin/media/send); each is
 # downloaded with the download key (Alt-w) into download-dir: its line
 # shows the path, the file's SHA-256 is the fixture's and the sim's
-# fileSHA256.  The open key (Alt-v) runs open-command (a script that
+# fileSHA256.  The open key (Alt-l) runs open-command (a script that
 # records its argv) with the path as one argument.  A URL expired (410)
 # is recovered through the media retry (the phone uploads it again); a
 # flipped byte in the served blob says "corrupt", leaves no file in the
@@ -126,8 +126,8 @@ check "... and the fileSHA256 the sim sent" \
 check "... the media folder is 0700" \
     test "$(stat -c %a "$MD")" = 700
 failed_now && show
-tm send-keys -t wachat M-v
-check "Alt-v runs open-command with the path as one argument" \
+tm send-keys -t wachat M-l
+check "Alt-l runs open-command with the path as one argument" \
     wait_grep "$tmp/opened" "^$P1\$" 100
 check "... and only that argument" test "$(head -n 1 "$tmp/opened")" = 1
 check "... the line over the input says it" wait_pane "opening $P1"
@@ -154,9 +154,9 @@ check "... with the bytes the sim sent" \
 ID4=$(send sticker "$fx/sticker.webp" --width 48 --height 32)
 check "a sticker arrives" wait_pane '│ +🌟 Sticker'
 select_newest
-tm send-keys -t wachat M-v
+tm send-keys -t wachat M-l
 P4="$MD/sticker-$ID4.webp"
-check "Alt-v on a sticker not downloaded: downloaded, then opened" \
+check "Alt-l on a sticker not downloaded: downloaded, then opened" \
     wait_grep "$tmp/opened" "^$P4\$" 300
 check "... with the sticker's bytes" \
     test "$(sha "$P4")" = "$(sha "$fx/sticker.webp")"

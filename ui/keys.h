@@ -90,6 +90,12 @@ enum ui_key_action {
 				 * message */
 	UI_ACT_DELETE_CHAT,	/* delete-chat: delete it (asks first) */
 	UI_ACT_CLEAR_CHAT,	/* clear-chat: clear its messages (asks) */
+	/* Media (issue 19). */
+	UI_ACT_ATTACH,		/* attach: send a file (its path, or the
+				 * file-picker-command's pick; then a
+				 * caption) */
+	UI_ACT_VOICE,		/* voice-note: send an Ogg Opus file as a
+				 * voice note */
 	/* The selected message's file (issue 19). */
 	UI_ACT_DOWNLOAD,	/* download: into download-dir */
 	UI_ACT_OPEN,		/* open: with open-command (downloaded
@@ -98,7 +104,7 @@ enum ui_key_action {
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	41	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	43	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

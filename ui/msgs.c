@@ -57,6 +57,7 @@ msg_release(struct ui_msg *g)
 	free(g->quoted_sender);
 	free(g->quoted);
 	free(g->media);
+	free(g->progress);
 	ui_msgs_media_free(g->md);
 	ui_msgs_reacts_release(g);
 	free(g->shown);
@@ -692,6 +693,28 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	return true;
 }
 
+/* EV_UPLOAD on our row g: the line under it says how far (none once
+ * the host has the file). */
+static void
+upload(struct ui_msg *g, const struct ev_upload *u)
+{
+	char	 line[128];
+
+	free(g->progress);
+	g->progress = NULL;
+	g->rows_width = 0;
+	if (u->done || !g->from_me)
+		return;
+	if (u->failed)
+		snprintf(line, sizeof(line), "%s", _("upload failed"));
+	else if (u->total <= 0)
+		snprintf(line, sizeof(line), "%s", _("preparing the upload"));
+	else
+		snprintf(line, sizeof(line), _("uploading %d%%"),
+		    (int)(u->sent * 100 / u->total));
+	g->progress = xstrdup(line);
+}
+
 /* The message a messaging event is about, or NULL for other kinds. */
 static const struct ev_key *
 key_of(const struct ev *ev)
@@ -702,6 +725,7 @@ key_of(const struct ev *ev)
 	case EV_MSG_CHANGED:	return &ev->u.msg_changed.key;
 	case EV_REACTION:	return &ev->u.reaction.target;
 	case EV_SEND_FAILED:	return &ev->u.send_failed.key;
+	case EV_UPLOAD:		return &ev->u.upload.key;
 	default:		return NULL;
 	}
 }
@@ -766,6 +790,9 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		break;
 	case EV_REACTION:
 		reaction(m, g, &ev->u.reaction, refresh);
+		break;
+	case EV_UPLOAD:
+		upload(g, &ev->u.upload);
 		break;
 	default:
 		return false;

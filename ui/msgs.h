@@ -92,6 +92,9 @@ struct ui_msg {
 	/* A media row's thumbnail (ui/thumb.h; owned), or NULL: drawn
 	 * under the text's first line (the media's words). */
 	struct ui_thumb	*thumb;
+	/* Our media row's upload as EV_UPLOAD says it ("uploading 37%",
+	 * translated), drawn as the text's last line; NULL: none. */
+	char		*progress;
 	/* A media row's media (owned, its thumb ""), or NULL: its
 	 * download's state redraws the lines (ui/msgs-media.c). */
 	struct ev_media	*md;

@@ -16,6 +16,9 @@
  *   ui/view-search.c  the search: opened, closed, queries sent
  *   ui/view-pick.c    the chat picker and the members offered for a
  *                     mention: what matches, what Enter opens or puts
+ *   ui/view-attach.c  a file to send: the attach and voice-note keys,
+ *                     their path prompt with Tab completion, the
+ *                     caption, the file-picker-command's pick
  *   ui/view-prompt.c  the one-line prompts (a number, an emoji, a
  *                     group's name or members) and the y/n questions:
  *                     their keys and the line over them
@@ -43,6 +46,7 @@
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
+ *                    view-attach.o,
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
@@ -54,7 +58,8 @@
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
- *   view-prompt.o -> view-chat.o, view-state.o
+ *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o
+ *   view-attach.o -> view-chat.o, view-state.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
  *   msgs.o --------> msgs-draw.o   (and msgs-draw.o never back)
@@ -103,6 +108,9 @@ enum ui_view_prompt_kind {
 	PROMPT_MUTE,		/* mute the selected chat: for how long */
 	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
 	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
+	PROMPT_ATTACH,		/* a file to send: its path */
+	PROMPT_CAPTION,		/* ... then its caption */
+	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
 	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 };
 
@@ -161,6 +169,9 @@ struct ui_view_prompt {
 	char		*made_subject;	/* a group asked for: opened when
 					 * its EV_GROUP comes */
 	unsigned	 made_count;	/* the members asked for with it */
+	char		*attach_path;	/* PROMPT_CAPTION's file (~ expanded) */
+	char		*attach_names;	/* the names Tab found, shown over
+					 * the prompt until the next key */
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 };
 
@@ -405,6 +416,24 @@ void		 ui_view_notify_message(struct ui_view *v,
 void		 ui_view_notify_reaction(struct ui_view *v,
 		    const struct ev_reaction *r, int64_t now);
 
+/* ---- ui/view-attach.c: a file to send ---- */
+
+/* The attach key (PROMPT_ATTACH, or the file-picker-command's pick, then
+ * PROMPT_CAPTION) and the voice-note key (PROMPT_VOICE), on the open
+ * chat; without one the note says so. */
+void		 ui_view_attach(struct ui_view *v, int64_t now);
+void		 ui_view_voice(struct ui_view *v, int64_t now);
+/* Enter in PROMPT_ATTACH or PROMPT_VOICE (the path: a regular file, or
+ * the prompt's error says so), in PROMPT_CAPTION (CMD_SEND_FILE). */
+void		 ui_view_attach_enter(struct ui_view *v);
+void		 ui_view_caption_enter(struct ui_view *v);
+/* Their keys before editing: Tab completes the file name (true: taken);
+ * any key drops the names Tab showed. */
+bool		 ui_view_attach_key(struct ui_view *v, int k);
+/* The line over those prompts (into line[size]), or NULL for another. */
+const char	*ui_view_attach_words(struct ui_view *v, char *line,
+		    size_t size);
+
 /* ---- ui/view-chatact.c: the chat's app-state keys ---- */
 
 /* The keys (chat_acts of ui/view-keys.c), on the selected chat: mute
@@ -525,6 +554,8 @@ void		 ui_view_chat_cancel(struct ui_view *v);
 /* The selected message m->v[m->sel]: reply to it; edit it; delete it
  * (after a question); send it again (a failed one of ours); react. */
 void		 ui_view_chat_reply(struct ui_view *v);
+/* Forget the reply being written (sent, as a file). */
+void		 ui_view_chat_drop_reply(struct ui_view *v);
 void		 ui_view_chat_edit(struct ui_view *v, int64_t now);
 void		 ui_view_chat_delete(struct ui_view *v, int64_t now);
 void		 ui_view_chat_retry(struct ui_view *v);

@@ -373,6 +373,11 @@ static const struct prompt_type {
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
 	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
 	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
+	[PROMPT_ATTACH] =	 { "> ", ui_view_attach_enter, NULL,
+				   ui_view_attach_key },
+	[PROMPT_CAPTION] =	 { "> ", ui_view_caption_enter, NULL, NULL },
+	[PROMPT_VOICE] =	 { "> ", ui_view_attach_enter, NULL,
+				   ui_view_attach_key },
 	[PROMPT_SAVE_MEDIA] =	 { "> ", ui_view_media_take_save, NULL, NULL },
 };
 
@@ -383,6 +388,9 @@ prompt_cancel(struct ui_view *v)
 		free(v->prompt.new_subject);
 		v->prompt.new_subject = NULL;
 	}
+	free(v->prompt.attach_path);
+	free(v->prompt.attach_names);
+	v->prompt.attach_path = v->prompt.attach_names = NULL;
 	v->prompt.kind = PROMPT_NONE;
 }
 
@@ -461,6 +469,10 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:
 		return ui_view_ca_words(v, line, size, cols);
+	case PROMPT_ATTACH:
+	case PROMPT_CAPTION:
+	case PROMPT_VOICE:
+		return ui_view_attach_words(v, line, size);
 	case PROMPT_NONE:
 		break;
 	}

@@ -420,6 +420,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_LINKED] =		on_linked,
 	[EV_OWN_NAME] =		on_own_name,
 	[EV_APP_STATE] =	on_app_state,
+	[EV_UPLOAD] =		on_msg_changed,
 	[EV_MEDIA_DL] =		on_media_dl,
 };
 
