@@ -17,7 +17,8 @@
 # message exactly once.  wachat send CHAT --file (no terminal, to the
 # running wachat): a document with --caption exits 0 and bob has it;
 # --ptt with a JPEG exits 9 saying why; a file over max-media-size exits
-# 9 before a byte is read; no file exits 2.  TAP.
+# 9 before a byte is read; no file exits 2.  A file-picker-command (a
+# script writing its pick to %f) run by Ctrl-o: its file is sent.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -27,6 +28,7 @@ BJ=$B@s.whatsapp.net
 
 need openssl python3 cjpeg opusenc cwebp sha256sum
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
+. "${top_srcdir:-.}/tests/mediasend19-lib.sh"
 test_cert
 if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
 	echo "Bail out! wachat-sim did not start"
@@ -39,11 +41,7 @@ ctl contact $B 100000000000002 bob $A >/dev/null 2>&1
 # --- the fixtures, made here
 fx=$tmp/fx
 mkdir -p "$fx"
-python3 -c 'import sys
-w, h = int(sys.argv[1]), int(sys.argv[2])
-px = bytes(v for y in range(h) for x in range(w) for v in ((x * 255) // w, (y * 255) // h, 96))
-open(sys.argv[3], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' 64 48 "$tmp/p.ppm"
-cjpeg -quality 85 "$tmp/p.ppm" >"$fx/photo.jpg"
+media_jpeg "$fx/photo.jpg"
 python3 -c 'import sys
 w = h = 64
 px = bytes(v for y in range(h) for x in range(w) for v in (200, (x * 4) % 256, (y * 4) % 256))
@@ -56,17 +54,7 @@ pcm = b"".join(struct.pack("<h", int((12000 if i < sr else 2000) * math.sin(2 * 
 open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", 36 + len(pcm)) + b"WAVEfmt " +
     struct.pack("<IHHIIHH", 16, 1, 1, sr, sr * 2, 2, 16) + b"data" + struct.pack("<I", len(pcm)) + pcm)' "$tmp/v.wav"
 opusenc --quiet "$tmp/v.wav" "$fx/voice.ogg"
-python3 -c 'import sys
-objs = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>"]
-out, offs = b"%PDF-1.4\n", []
-for i, o in enumerate(objs):
-    offs.append(len(out))
-    out += b"%d 0 obj\n%s\nendobj\n" % (i + 1, o.encode())
-x = len(out)
-out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offs)
-out += b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % x
-open(sys.argv[1], "wb").write(out)' "$fx/notes.pdf"
+media_pdf "$fx/notes.pdf"
 cp "$fx/notes.pdf" "$fx/report.pdf"
 printf 'second copy\n' >>"$fx/report.pdf"
 for f in photo.jpg sticker.webp voice.ogg notes.pdf report.pdf; do
@@ -253,7 +241,14 @@ tm kill-server >/dev/null 2>&1
 check "... bob's phone has not received it" \
     [ "$(received 'killed mid-upload')" = 0 ]
 ctl media-settings 21600 67108864 0 >/dev/null 2>&1
-start_pane --ca-file "$tmp/cert.pem"
+# started again with a file-picker-command: a script that picks
+# picked.jpg (written to its %f)
+cp "$fx/photo.jpg" "$fx/picked.jpg"
+printf 'p' >>"$fx/picked.jpg"
+printf '#!/bin/sh\nprintf "%%s\\n" "%s" >"$1"\n' "$fx/picked.jpg" \
+    >"$tmp/pick.sh"
+start_pane --ca-file "$tmp/cert.pem" \
+    --file-picker-command "'sh $tmp/pick.sh %f'"
 check "started again, wachat uploads it again and bob's phone receives it" \
     wait_for got "$fx/killed.jpg" type=image "caption=killed mid-upload"
 failed_now && { diag "$tmp/got.why"; show; }
@@ -300,6 +295,19 @@ check "no such file: exit 2 ($st)" [ "$st" -eq 2 ]
 check "... nothing of these three was uploaded" [ "$(uploads)" = "$n0" ]
 check "... the spool is empty again" \
     sh -c "[ -z \"\$(ls -A '$tmp/data/spool')\" ]"
+
+# --- the file-picker-command: Ctrl-o runs it, its pick goes on to the
+# caption
+tm send-keys -t wachat C-o
+check "with a file-picker-command, Ctrl-o runs it and asks for the caption of its pick" \
+    wait_pane 'A caption \(may be empty\)'
+tm send-keys -t wachat -l "picked"
+tm send-keys -t wachat Enter
+check "... bob's phone receives the picked file" \
+    wait_for got "$fx/picked.jpg" type=image caption=picked
+failed_now && { diag "$tmp/got.why"; diag "$tmp/pick.sh"; show; }
+check "... the log says a file was chosen" \
+    has_line "$LOG" 'file-picker-command: a file chosen'
 
 tm send-keys -t wachat C-q
 st=$(exit_status)
