@@ -15,13 +15,15 @@
  * (proto/dm.h wa_dm_media_payload()), stored with the upload DONE in one
  * transaction before the outbox sends it: once, under its id.  A failed
  * upload leaves the message FAILED (CMD_RETRY uploads it again); a stop
- * or a crash leaves it UPLOADING, and the next start uploads it again.
+ * or a crash leaves it UPLOADING, and the next start uploads it again
+ * (sealed anew: the blobs left behind are removed first).
  * Engine thread only (the workers touch nothing but their job's files).
  */
 #include "base/compat.h"
 
 #define LOG_TAG	"upload"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -605,6 +607,32 @@ app_upload_retry(struct app *a, const char *chat, const char *id)
 	return 1;
 }
 
+/* The blobs a stop or a crash left in the data dir (proto/media-seal.h
+ * names them wachat-ul-XXXXXX): at a start none is in use (the data
+ * dir's lock is ours), and an upload taken up again seals anew. */
+static void
+sweep(struct app *a)
+{
+	DIR		*d;
+	struct dirent	*e;
+	char		 p[PATH_MAX];
+	int		 n = 0;
+
+	if ((d = opendir(a->conf->data_dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "wachat-ul-", 10) != 0 ||
+		    strlen(e->d_name) != 16)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", a->conf->data_dir, e->d_name);
+		if (unlink(p) == 0)
+			n++;
+	}
+	(void)closedir(d);
+	if (n > 0)
+		log_info("%d upload blobs left behind removed", n);
+}
+
 void
 app_upload_resume(struct app *a)
 {
@@ -614,6 +642,7 @@ app_upload_resume(struct app *a)
 
 	if (a->store == NULL)
 		return;
+	sweep(a);
 	k = xcalloc(UL_RESUME_MAX, sizeof(*k));
 	if ((n = store_media_uploading(a->store, k, UL_RESUME_MAX)) < 0)
 		log_warn("uploads not taken up: %s", wc_strerror(n));

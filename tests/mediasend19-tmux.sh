@@ -115,6 +115,13 @@ refused_uploads() {
 	ctl media 2>/dev/null | python3 -c 'import json, sys
 print(json.load(sys.stdin)["uploads_refused"])'
 }
+# no_blob: the data dir holds no upload blob (wachat-ul-*).
+no_blob() {
+	[ -z "$(ls "$tmp/data" | grep '^wachat-ul-')" ]
+}
+has_blob() {
+	! no_blob
+}
 above() {	# above CMD N: CMD prints a number above N
 	[ "$($1)" -gt "$2" ] 2>/dev/null
 }
@@ -231,6 +238,7 @@ check "a stalled upload: the message says uploading N%" \
 check "... the host has the blob (its answer held back)" \
     wait_for above uploads "$n0"
 failed_now && show
+check "... its sealed blob is in the data dir while it uploads" has_blob
 pid=$(pgrep -P "$(tm list-panes -t wachat -F '#{pane_pid}')" 2>/dev/null |
     head -n 1)
 check "wachat is killed with SIGKILL during the upload" \
@@ -261,6 +269,9 @@ sleep 3
 check "... exactly once" [ "$(received 'killed mid-upload')" = 1 ]
 check "... the log says the upload was taken up again" \
     has_line "$LOG" 'upload taken up again'
+check "... the killed run's blob was removed at the start" \
+    has_line "$LOG" '1 upload blobs left behind removed'
+check "... no upload blob is left in the data dir once it is sent" no_blob
 
 # --- wachat send --file, handed to the running wachat
 cp "$fx/notes.pdf" "$fx/shell.pdf"
