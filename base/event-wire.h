@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		13	/* 2: notice_kind and
+#define EV_WIRE_VERSION		14	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -56,6 +56,9 @@ struct buf;
 					 * 13: media (with its thumbnail)
 					 * in EV_MESSAGE and EV_PAGE's rows,
 					 * last_media in EV_CHATS' chats;
+					 * 14: CMD_SEND_FILE, EV_UPLOAD,
+					 * CMD_MEDIA_GET, EV_MEDIA_DL,
+					 * dl_percent in media;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

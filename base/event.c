@@ -116,7 +116,8 @@ LAYOUT(ev_media,
 	F_STR(struct ev_media, mimetype),
 	F_STR(struct ev_media, file_name),
 	F_STR(struct ev_media, caption),
-	F_ENUM(struct ev_media, dl_state, ev_dl_state, EV_DL_EXPIRED),
+	F_ENUM(struct ev_media, dl_state, ev_dl_state, EV_DL_MAX),
+	F_U32(struct ev_media, dl_percent),
 	F_STR(struct ev_media, path),
 	F_STR(struct ev_media, thumb));
 LAYOUT(ev_message,
@@ -257,6 +258,17 @@ LAYOUT(ev_app_state,
 	F_ENUM(struct ev_app_state, step, ev_as_step, EV_AS_STEP_MAX),
 	F_ENUM(struct ev_app_state, act, ev_chat_act, EV_ACT_MAX),
 	F_I32(struct ev_app_state, err));
+LAYOUT(ev_media_dl,
+	F_STR(struct ev_media_dl, chat),
+	F_STR(struct ev_media_dl, id),
+	F_BOOL(struct ev_media_dl, from_me),
+	F_ENUM(struct ev_media_dl, state, ev_dl_state, EV_DL_MAX),
+	F_I64(struct ev_media_dl, got),
+	F_I64(struct ev_media_dl, total),
+	F_U32(struct ev_media_dl, percent),
+	F_STR(struct ev_media_dl, path),
+	F_I32(struct ev_media_dl, err),
+	F_BOOL(struct ev_media_dl, retried));
 
 LAYOUT(ev_upload,
 	F_STRUCT(struct ev_upload, key, ev_key),
@@ -291,6 +303,7 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_LINKED] =		{ "EV_LINKED", &L_ev_account, -1 },
 	[EV_APP_STATE] =	{ "EV_APP_STATE", &L_ev_app_state, -1 },
 	[EV_UPLOAD] =		{ "EV_UPLOAD", &L_ev_upload, -1 },
+	[EV_MEDIA_DL] =		{ "EV_MEDIA_DL", &L_ev_media_dl, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");
@@ -371,6 +384,10 @@ LAYOUT(cmd_chat_act,
 	F_BOOL(struct cmd_chat_act, from_me),
 	F_STR(struct cmd_chat_act, sender),
 	F_I64(struct cmd_chat_act, last_ms));
+LAYOUT(cmd_media_get,
+	F_STR(struct cmd_media_get, chat),
+	F_STR(struct cmd_media_get, id),
+	F_STR(struct cmd_media_get, out));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -401,6 +418,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_PEEK] =		{ "CMD_PEEK", &L_cmd_peek, 0 },
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
 	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
+	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

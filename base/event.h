@@ -105,7 +105,13 @@ enum ev_dl_state {
 	EV_DL_FAILED,
 	EV_DL_CORRUPT,		/* the file did not match its hashes */
 	EV_DL_EXPIRED,		/* gone from the server */
+	/* Said by EV_MEDIA_DL only (the store keeps CORRUPT and NONE): */
+	EV_DL_LENGTH,		/* the file was not its declared length */
+	EV_DL_TOOBIG,		/* over max-media-size: not asked for */
+	EV_DL_NO_MEDIA,		/* nothing to download (no such message,
+				 * or no key or path) */
 };
+#define EV_DL_MAX	EV_DL_NO_MEDIA
 
 /* A row's media (EV_MESSAGE, EV_PAGE): type EV_MEDIA_NONE and the rest
  * zero and "" when the row holds none.  Strings are raw network text
@@ -122,6 +128,8 @@ struct ev_media {
 	char		*file_name;	/* documents */
 	char		*caption;
 	enum ev_dl_state dl_state;
+	uint32_t	 dl_percent;	/* EV_DL_DOWNLOADING: 0..100 (from
+					 * EV_MEDIA_DL; the store has none) */
 	char		*path;		/* the downloaded file; "" none */
 	char		*thumb;		/* the thumbnail's bytes (JPEG; a
 					 * sticker's WebP or PNG) in lowercase
@@ -222,8 +230,11 @@ enum ev_kind {
 				 * store: once per batch of patches */
 	EV_UPLOAD,		/* u.upload: our media message's file is
 				 * being uploaded (issue 19), coalesced */
+	EV_MEDIA_DL,		/* u.media_dl: a download of a message's
+				 * media goes on or ended (CMD_MEDIA_GET,
+				 * auto-download; issue 19) */
 };
-#define EV_KIND_MAX	EV_UPLOAD
+#define EV_KIND_MAX	EV_MEDIA_DL
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -582,6 +593,23 @@ struct ev_app_state {
 	int32_t		 err;		/* FAILED */
 };
 
+/* EV_MEDIA_DL: the download of message (chat, id)'s media.  state
+ * EV_DL_DOWNLOADING while it goes (got of total bytes, total 0 unknown;
+ * at most a few a second), then once its end: DONE (path), CORRUPT,
+ * LENGTH, EXPIRED, TOOBIG, FAILED (err says why), NO_MEDIA. */
+struct ev_media_dl {
+	char		*chat;
+	char		*id;
+	bool		 from_me;
+	enum ev_dl_state state;
+	int64_t		 got;		/* bytes */
+	int64_t		 total;		/* bytes; 0 unknown */
+	uint32_t	 percent;	/* DOWNLOADING: 0..100 */
+	char		*path;		/* DONE: the file */
+	int32_t		 err;		/* FAILED: the code */
+	bool		 retried;	/* the phone uploaded it again (1.8) */
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -611,6 +639,7 @@ struct ev {
 		struct ev_account	 linked;
 		struct ev_app_state	 app_state;
 		struct ev_upload	 upload;
+		struct ev_media_dl	 media_dl;
 	} u;
 };
 
@@ -682,8 +711,11 @@ enum cmd_kind {
 				 * (issue 19): shown at once, uploaded, then
 				 * sent; EV_UPLOAD says how it goes, a
 				 * refusal is EV_ERROR */
+	CMD_MEDIA_GET,		/* u.media_get: download a message's media
+				 * (issue 19); EV_MEDIA_DL says how it
+				 * goes */
 };
-#define CMD_KIND_MAX	CMD_SEND_FILE
+#define CMD_KIND_MAX	CMD_MEDIA_GET
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -840,6 +872,14 @@ struct cmd_chat_act {
 					 * messages the change covers */
 };
 
+/* CMD_MEDIA_GET: the media of message id in chat, into out (a file that
+ * exists there is not replaced), or "" a free name in download-dir. */
+struct cmd_media_get {
+	char		*chat;
+	char		*id;
+	char		*out;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -868,6 +908,7 @@ struct cmd {
 		struct cmd_peek		 peek;
 		struct cmd_chat_act	 chat_act;
 		struct cmd_send_file	 send_file;
+		struct cmd_media_get	 media_get;
 	} u;
 };
 

@@ -37,6 +37,7 @@
 #include "proto/appsync.h"
 #include "proto/hsync.h"
 #include "proto/mediaconn.h"
+#include "proto/media-get.h"
 #include "proto/paircode.h"
 
 /* 6.2 */
@@ -158,6 +159,9 @@ struct wa_eng {
 	/* app state sync (proto/appsync.h); NULL without its store */
 	struct wa_appsync	*as;
 	struct wa_appsync_host	 as_host;
+	/* media downloads (proto/media-get.h); NULL without its store */
+	struct wa_mget		*mg;
+	struct wa_mget_host	 mg_host;
 };
 
 /* ---- eng-ib.c ---- */

@@ -34,6 +34,7 @@
 #include "proto/dm.h"
 #include "proto/appsync.h"
 #include "proto/hsync.h"
+#include "proto/media-get.h"
 
 struct uv_loop_s;
 struct wa_eng;
@@ -272,6 +273,15 @@ struct wa_eng_cfg {
 	const struct wa_appsync_store_ops *appsync_store;
 	wa_appsync_event_fn	 on_appsync_event;
 	void			*appsync_ev_arg;
+	/* Media downloads on request (proto/media-get.h): with both set
+	 * (and messaging), wa_eng_mget() downloads a message's media with
+	 * the settings mget (its strings borrowed for the call of
+	 * wa_eng_new()); ca_file is trusted for the media hosts.  Borrowed
+	 * for the engine's life. */
+	const struct wa_mget_store_ops *mget_store;
+	wa_mget_event_fn	 on_mget_event;
+	void			*mget_ev_arg;
+	struct wa_mget_cfg	 mget;
 };
 
 /*
@@ -309,6 +319,13 @@ struct wa_dm	*wa_eng_dm(struct wa_eng *e);
  * store.  Borrowed: valid until wa_eng_free().  Engine thread.
  */
 struct wa_appsync *wa_eng_appsync(struct wa_eng *e);
+
+/*
+ * Media downloads (proto/media-get.h: wa_mget_get()), or NULL when the
+ * engine was made without their store.  Borrowed: valid until
+ * wa_eng_free().  Engine thread.
+ */
+struct wa_mget	*wa_eng_mget(struct wa_eng *e);
 
 /*
  * Pair by phone-number code (6.7) with pn (digits, country code first, an

@@ -421,6 +421,8 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 	}
 	if (ev != NULL)
 		app_eng_send(a, ev);
+	if (e->kind == WA_DM_EV_MESSAGE && e->media != NULL && !e->from_me)
+		app_mget_auto(a, e->chat, e->id, e->media);
 }
 
 /* ---- the thread ---- */
@@ -453,6 +455,12 @@ start_engine(struct app *a)
 	app_hist_ops(a->store, &a->hs_ops);
 	app_as_ops(a->store, &a->as_ops);
 	cfg.appsync_store = &a->as_ops;
+	app_mget_ops(a->store, &a->mg_ops);
+	cfg.mget_store = &a->mg_ops;
+	cfg.on_mget_event = app_mget_event;
+	cfg.mget_ev_arg = a;
+	cfg.mget.dir = c->download_dir;
+	cfg.mget.max_size = c->max_media_size;
 	cfg.on_appsync_event = on_appsync_event;
 	cfg.appsync_ev_arg = a;
 	cfg.signal_store = &a->sig_ops;

@@ -63,6 +63,8 @@ last_words(struct app *a, const struct ev *ev)
 	}
 }
 
+static void	push_cmd(void *arg, struct cmd *c);
+
 /* The job's why: text, sanitised to one line. */
 static void
 job_words(struct app_job *j, const char *text)
@@ -98,6 +100,8 @@ job_event(struct app *a, const struct ev *ev)
 	default:
 		break;
 	}
+	if (a->job->event != NULL)
+		a->job->event(a->job->arg, ev);
 }
 
 static void
@@ -119,6 +123,10 @@ app_ui_start_job(struct app *a)
 {
 	uv_timer_init(&a->ui_loop, &a->job_timer);
 	a->job_timer.data = a;
+	if (a->job->cmd != NULL) {
+		push_cmd(a, a->job->cmd);	/* queued until the engine runs */
+		a->job->cmd = NULL;
+	}
 	uv_timer_start(&a->job_timer, on_job, 0, APP_JOB_POLL_MS);
 }
 
@@ -514,6 +522,9 @@ app_ui_start_screen(struct app *a)
 		a->view.open_link = app_link_open;
 	if (a->conf->file_picker_command != NULL)
 		a->view.pick_file = pick_file;
+	if (app_media_command(a->conf) != NULL)
+		a->view.open_media = app_media_open;
+	a->view.save_media = app_media_save;
 	a->view.notify_arg = a;
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to

@@ -73,6 +73,16 @@ cli_usage(FILE *f)
 	    "                      and acked as above (9 also: over "
 	    "max-media-size, or\n"
 	    "                      not uploaded; 2: no such file)\n"), f);
+	fputs(_("  wachat media CHAT MESSAGE-ID [--out PATH] [--timeout "
+	    "SECONDS]\n"
+	    "                      download a message's file into "
+	    "download-dir (or PATH,\n"
+	    "                      never over a file), connecting with the "
+	    "settings above\n"
+	    "                      (default 300 s; exit 7: a wachat runs on "
+	    "the data dir;\n"
+	    "                      10: failed; 11: corrupt; 12: expired; 13: "
+	    "too big)\n"), f);
 	fputs(_("Exit status: 0 ok, 1 usage, 2 chat (or hit) not found, 3 "
 	    "database error,\n"
 	    "4 CHAT names several chats (listed), 5 output not written, 6 "

@@ -15,12 +15,13 @@
 #include <stdint.h>
 
 #include "base/log.h"
+#include "proto/media-name.h"
 
 #define CONF_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	40	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	43	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 #define CONF_MAX_MEDIA_DEFAULT	((uint64_t)2 << 30)	/* max-media-size:
 							 * 2 GiB */
@@ -104,6 +105,15 @@ struct conf {
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */
+	char		*download_dir;	/* downloaded media; never NULL after
+					 * conf_load() (default DATA-DIR/media,
+					 * made 0700) */
+	struct wa_media_auto auto_download; /* per kind, up to which size
+					 * a file downloads as it arrives
+					 * (default none) */
+	char		*open_command;	/* the open-media key runs it with
+					 * the file's path, or NULL (xdg-open
+					 * with a display) */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
 	 * NULL for the default.  The key names are checked by the screen
 	 * (ui/keys.h) when it starts. */

@@ -182,7 +182,29 @@ usage(FILE *f)
 	    "                      how they are drawn (default auto: "
 	    "half-blocks in\n"
 	    "                      tmux, screen and over SSH)\n"), f);
+	fputs(_("  --download-dir DIR  where downloaded files go (default:\n"
+	    "                      DATA-DIR/media)\n"), f);
+	fputs(_("  --auto-download none|KIND:SIZE,...  download as they come: "
+	    "image, video,\n"
+	    "                      audio, ptt, document, sticker up to SIZE "
+	    "(default\n"
+	    "                      none: on request)\n"), f);
+	fputs(_("  --open-command CMD  Alt-l runs CMD FILE (default: xdg-open "
+	    "with a\n"
+	    "                      display; else the path is shown)\n"), f);
 	cli_usage(f);
+}
+
+/* The main function of subcommand name (send and media run the engine,
+ * the others read the database), or NULL when it names none. */
+static int
+(*sub_main(const char *name))(int, char **)
+{
+	if (strcmp(name, "send") == 0)
+		return cli_send_main;
+	if (strcmp(name, "media") == 0)
+		return cli_get_main;
+	return cli_is_command(name) ? cli_main : NULL;
 }
 
 /* The environment the settings' defaults depend on. */
@@ -438,6 +460,9 @@ main(int argc, char **argv)
 		{ "file-picker-command", required_argument, NULL, 'S' },
 		{ "thumbnail-rows", required_argument, NULL, 'S' },
 		{ "thumbnail-protocol", required_argument, NULL, 'S' },
+		{ "download-dir", required_argument, NULL, 'S' },
+		{ "auto-download", required_argument, NULL, 'S' },
+		{ "open-command", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];
@@ -445,6 +470,7 @@ main(int argc, char **argv)
 	const char	*frame = NULL, *file = NULL, *pair_pn = NULL;
 	bool		 help = false, version = false, fresh_db = false;
 	int		 c, idx;
+	int		(*sub)(int, char **);
 	const char	*localedir = getenv("WACHAT_LOCALEDIR");
 
 	setlocale(LC_ALL, "");
@@ -467,17 +493,14 @@ main(int argc, char **argv)
 		while (k < argc && (strncmp(argv[k], "--data-dir=", 11) == 0 ||
 		    strncmp(argv[k], "--config=", 9) == 0))
 			k++;
-		if (k < argc && (cli_is_command(argv[k]) ||
-		    strcmp(argv[k], "send") == 0)) {
+		if (k < argc && (sub = sub_main(argv[k])) != NULL) {
 			/* the name first, then what came before it */
 			char	*name = argv[k];
 
 			memmove(&argv[2], &argv[1], (size_t)(k - 1) *
 			    sizeof(*argv));
 			argv[1] = name;
-			if (strcmp(name, "send") == 0)
-				return cli_send_main(argc - 1, argv + 1);
-			return cli_main(argc - 1, argv + 1);
+			return sub(argc - 1, argv + 1);
 		}
 	}
 

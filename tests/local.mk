@@ -127,4 +127,5 @@ include tests/sim-media.mk
 include tests/mediasend19.mk
 include tests/appsync18.mk
 include tests/thumbs19.mk
+include tests/mediaget19.mk
 include tests/asmut18.mk

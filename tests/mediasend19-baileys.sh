@@ -3,7 +3,9 @@
 # wachat's media to an unmodified Baileys through wachat-sim (issue 19):
 # a photo with a caption and a document sent with wachat send --file
 # reach Baileys with their fields, and its downloadMediaMessage gives
-# each file's bytes (tests/sim-interop/wachat-media-baileys.mjs).  The
+# each file's bytes; the other way, Baileys' photo with a caption is
+# downloaded by wachat's download key with the same bytes
+# (tests/sim-interop/wachat-media-baileys.mjs).  The
 # fixtures are made here: a 64x48 JPEG with cjpeg, a one-page PDF with
 # python3.  Needs openssl, cjpeg, python3, tmux, Node 20 and the packages
 # of tests/interop (npm ci there).  TAP.

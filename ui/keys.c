@@ -119,6 +119,15 @@ static const struct {
 	[UI_ACT_VOICE] =	{ "voice-note",
 				  N_("send an Ogg Opus file as a voice note"),
 				  "alt-v" },
+	[UI_ACT_DOWNLOAD] =	{ "download",
+				  N_("download the selected message's file"),
+				  "alt-w" },
+	[UI_ACT_OPEN] =		{ "open",
+				  N_("open the selected message's file"),
+				  "alt-l" },
+	[UI_ACT_SAVE_AS] =	{ "save-as",
+				  N_("save the selected file elsewhere"),
+				  "alt-y" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -96,10 +96,15 @@ enum ui_key_action {
 				 * caption) */
 	UI_ACT_VOICE,		/* voice-note: send an Ogg Opus file as a
 				 * voice note */
+	/* The selected message's file (issue 19). */
+	UI_ACT_DOWNLOAD,	/* download: into download-dir */
+	UI_ACT_OPEN,		/* open: with open-command (downloaded
+				 * first when it is not) */
+	UI_ACT_SAVE_AS,		/* save-as: copied to a path typed */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	40	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	43	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

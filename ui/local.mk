@@ -8,10 +8,11 @@ libui_a_SOURCES = ui/qr.h ui/qr.c \
 	ui/screen.h ui/screen-int.h ui/screen.c ui/screen-draw.c \
 	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
 	ui/msgs.h ui/msgs-int.h ui/msgs.c ui/msgs-draw.c ui/msgs-react.c \
+	ui/msgs-media.c \
 	ui/keys.h ui/keys.c ui/groups.h ui/groups.c ui/search.h ui/search.c \
 	ui/view.h ui/view-int.h ui/view.c ui/view-state.c ui/view-chat.c ui/view-prompt.c ui/view-attach.c \
 	ui/view-info.c ui/view-search.c ui/view-keys.c ui/view-draw.c \
-	ui/view-panes.c ui/view-pick.c ui/view-links.c ui/term.h ui/term.c \
+	ui/view-panes.c ui/view-pick.c ui/view-links.c ui/view-media.c ui/term.h ui/term.c \
 	ui/notify.h ui/notify.c ui/view-notify.c ui/view-select.c ui/view-chatact.c ui/view-mouse.c \
 	ui/thumb.h ui/thumb.c \
 	ui/media.h ui/media.c

@@ -58,6 +58,7 @@ msg_release(struct ui_msg *g)
 	free(g->quoted);
 	free(g->media);
 	free(g->progress);
+	ui_msgs_media_free(g->md);
 	ui_msgs_reacts_release(g);
 	free(g->shown);
 	free(g->spans);
@@ -350,8 +351,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	    e->sender)) != NULL)
 		;	/* said in the user's language */
 	else if (e->kind == EV_ROW_MEDIA && e->media.type != EV_MEDIA_NONE) {
-		g->media = ui_media_head(&e->media);
-		g->text = ui_media_text(&e->media, true);
+		ui_msgs_media_set(g, &e->media);
 		g->thumb = thumb_of(&e->media);
 	}
 	else if (e->kind == EV_ROW_MEDIA) {	/* stored before migration 15 */
@@ -640,12 +640,9 @@ add(struct ui_msgs *m, const struct ev_message *e)
 
 	if ((q = ui_msgs_find(m, e->key.id)) >= 0) {
 		g = &m->v[q];
-		if (e->media.type != EV_MEDIA_NONE) {
-			free(g->text);
-			free(g->media);
-			g->media = ui_media_head(&e->media);
-			g->text = ui_media_text(&e->media, true);
-		} else
+		if (e->media.type != EV_MEDIA_NONE)
+			ui_msgs_media_set(g, &e->media);
+		else
 			set_clean(&g->text, e->text, true);
 		if (g->from_me)
 			g->tick = ui_tick_of(e->state);
@@ -671,8 +668,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->sender = xstrdup(e->key.sender);
 	g->sender_name = ui_msgs_clean(e->sender_name, false);
 	if (e->media.type != EV_MEDIA_NONE) {
-		g->media = ui_media_head(&e->media);
-		g->text = ui_media_text(&e->media, true);
+		ui_msgs_media_set(g, &e->media);
 		g->thumb = thumb_of(&e->media);
 	} else if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
@@ -785,7 +781,9 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		} else {
 			g->edited = true;
 			set_clean(&g->text, ev->u.msg_changed.text, true);
-			if (g->media != NULL)	/* the new caption */
+			if (g->md != NULL)	/* the new caption */
+				ui_msgs_media_caption(g, g->text);
+			else if (g->media != NULL)
 				media_caption(g);
 		}
 		g->rows_width = 0;

@@ -146,6 +146,10 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("leave selection, reply, prompt; help") },
 		{ UI_ACT_ATTACH, UI_ACT_VOICE,
 		    N_("send a file (Tab completes), a voice note") },
+		{ UI_ACT_EDIT, UI_ACT_DELETE,
+		    N_("edit, delete for everyone your selected message") },
+		{ UI_ACT_DOWNLOAD, UI_ACT_OPEN,
+		    N_("download, open the selected file") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];

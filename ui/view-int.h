@@ -111,6 +111,7 @@ enum ui_view_prompt_kind {
 	PROMPT_ATTACH,		/* a file to send: its path */
 	PROMPT_CAPTION,		/* ... then its caption */
 	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
+	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 };
 
 /* The open chat's bar: what the events say of the contact. */
@@ -171,6 +172,7 @@ struct ui_view_prompt {
 	char		*attach_path;	/* PROMPT_CAPTION's file (~ expanded) */
 	char		*attach_names;	/* the names Tab found, shown over
 					 * the prompt until the next key */
+	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
@@ -315,6 +317,9 @@ struct ui_view {
 	char		*link_id;	/* the message the open-link key
 					 * last opened a link of ... */
 	size_t		 link_next;	/* ... and where the next starts */
+	char		*media_open_id;	/* the message whose file the open
+					 * key opens once downloaded, or
+					 * NULL */
 };
 
 /* What an action does in a room of the key dispatch, the key typed at
@@ -587,6 +592,24 @@ void		 ui_view_open_selected(struct ui_view *v);
  * it) at the message of rowid, in context. */
 void		 ui_view_open_at(struct ui_view *v, const char *chat,
 		    int64_t rowid);
+
+/* ---- ui/view-media.c: the selected message's file ---- */
+
+/* The download key: CMD_MEDIA_GET for the selected message (said in the
+ * note; its path when it is downloaded already). */
+void		 ui_view_media_get(struct ui_view *v);
+/* The open key: open-command with the file's path, downloaded first
+ * when it is not; without open-command the path is said. */
+void		 ui_view_media_open(struct ui_view *v);
+/* The save-as key: a path prompt (PROMPT_SAVE_MEDIA) for the downloaded
+ * file; ui_view_media_take_save() is its Enter: copied there, never over
+ * a file. */
+void		 ui_view_media_save(struct ui_view *v);
+void		 ui_view_media_take_save(struct ui_view *v);
+/* EV_MEDIA_DL: the row's line, the note, and the file opened when the
+ * open key waits for it. */
+void		 ui_view_media_event(struct ui_view *v,
+		    const struct ev_media_dl *d);
 
 /* ---- ui/view-prompt.c ---- */
 

@@ -378,6 +378,7 @@ static const struct prompt_type {
 	[PROMPT_CAPTION] =	 { "> ", ui_view_caption_enter, NULL, NULL },
 	[PROMPT_VOICE] =	 { "> ", ui_view_attach_enter, NULL,
 				   ui_view_attach_key },
+	[PROMPT_SAVE_MEDIA] =	 { "> ", ui_view_media_take_save, NULL, NULL },
 };
 
 static void
@@ -461,6 +462,9 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_DATE:
 		return _("Jump to a date: YYYY-MM-DD, today, yesterday or a "
 		    "weekday; Enter goes, Esc goes back");
+	case PROMPT_SAVE_MEDIA:
+		return _("Save the file as: a path, Enter copies it there "
+		    "(never over a file), Esc goes back");
 	case PROMPT_MUTE:
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:

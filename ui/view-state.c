@@ -153,6 +153,7 @@ ui_view_prompt_release(struct ui_view *v)
 	free(p->made_subject);
 	free(p->attach_path);
 	free(p->attach_names);
+	free(p->save_from);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -114,6 +114,14 @@ struct ui_view_opts {
 					 * file-picker-command through this
 					 * (NULL: a path prompt) with
 					 * notify_arg */
+	ui_view_open_fn	 open_media;	/* the open key hands a downloaded
+					 * file's path to this (NULL: no
+					 * open-command: the path is said)
+					 * with notify_arg */
+	/* The save-as key: copy the file from to the path to, never over a
+	 * file: 0, -EEXIST, or another -errno; NULL: cannot. */
+	int		(*save_media)(void *arg, const char *from,
+			    const char *to);
 	struct ui_keymap keys;
 };
 

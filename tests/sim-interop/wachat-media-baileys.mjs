@@ -6,7 +6,9 @@
 // `wachat send CHAT --file` (handed to the running wachat); Baileys
 // receives an imageMessage (image/jpeg, 64x48, the caption) and a
 // documentMessage (application/pdf, its file name), and
-// downloadMediaMessage gives each file's bytes (SHA-256).  Needs
+// downloadMediaMessage gives each file's bytes (SHA-256); then Baileys
+// sends wachat a photo with a caption, wachat's download key (Alt-w)
+// fetches it and the file is the photo (SHA-256).  Needs
 // SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS (the same self-signed
 // certificate) and SIM_MEDIA_FIXTURES (photo.jpg, notes.pdf).  TAP.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -142,6 +144,24 @@ try {
 		ok(Buffer.isBuffer(dl) && sha(dl) === sha(bytes), `downloadMediaMessage gives ${c.file}'s bytes (SHA-256)`,
 			Buffer.isBuffer(dl) ? { got: sha(dl), want: sha(bytes) } : String(dl?.stack ?? dl));
 	}
+	// The other way: Baileys sends wachat a photo with a caption; the
+	// download key (Alt-w) on it writes the photo's bytes into
+	// download-dir (DATA-DIR/media) as image-ID.jpg.
+	const photo = fs.readFileSync(path.join(fx, 'photo.jpg'));
+	const sent = await bob.sock.sendMessage(meJid, { image: photo, caption: 'A photo from Baileys' });
+	tm('send-keys', '-t', 'wachat', 'Tab');
+	ok(!!await until(30000, () => /│ +A photo from Baileys *$/m.test(capture())),
+		"Baileys' photo with its caption shows in bob's chat", capture());
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'Up');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'M-w');
+	const got = path.join(data, 'media', `image-${sent.key.id}.jpg`);
+	ok(!!await until(30000, () => fs.existsSync(got)),
+		'Alt-w downloads it into download-dir', capture() + logTail());
+	ok(fs.existsSync(got) && sha(fs.readFileSync(got)) === sha(photo),
+		"the downloaded file is Baileys' photo (SHA-256)");
 	tm('send-keys', '-t', 'wachat', 'C-q');
 	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
 	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';

@@ -6,7 +6,9 @@
  * its type's HKDF info (1.2-1.3), stored on the sim's own media host, the
  * type's Message fields (1.6) and the stanza's type="media" and
  * <enc mediatype> (1.7), sent with the contact's Signal sessions as its
- * texts are.  A phone that reads a media message (a client's upload)
+ * texts are; on request with a byte of the stored blob flipped after its
+ * hashes were taken, or a fileLength that is not the file's (faults for
+ * a client's download).  A phone that reads a media message (a client's upload)
  * fetches, decrypts and checks the blob; the media retry (1.8) is
  * answered with a re-upload.  GET /admin/media lists both, with the
  * hashes.  Loop thread only.
@@ -337,7 +339,11 @@ send_store(struct sim *s, struct send_req *r, const struct buf *data,
 		return rc;
 	}
 	m->length = data->len;
+	num_opt(r->in, "declared_length", &m->length);
 	m->blob = sim_media_put(s, "media", &enc);
+	if (json_object_object_get_ex(r->in, "flip_byte", NULL) &&
+	    m->blob->data.len > 0)	/* after SHA-256(blob): served so */
+		m->blob->data.p[m->blob->data.len / 2] ^= 0x01;
 	memcpy(m->blob->media_key, m->media_key, 32);
 	memcpy(m->blob->file_sha256, m->file_sha256, 32);
 	snprintf(m->direct_path, sizeof(m->direct_path), "%s", m->blob->path);
