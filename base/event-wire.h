@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		14	/* 2: notice_kind and
+#define EV_WIRE_VERSION		15	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -56,7 +56,10 @@ struct buf;
 					 * 13: media (with its thumbnail)
 					 * in EV_MESSAGE and EV_PAGE's rows,
 					 * last_media in EV_CHATS' chats;
-					 * 14: EV_ROW_RICH, rich in
+					 * 14: CMD_SEND_FILE, EV_UPLOAD,
+					 * CMD_MEDIA_GET, EV_MEDIA_DL,
+					 * dl_percent in media;
+					 * 15: EV_ROW_RICH, rich in
 					 * EV_MESSAGE (base/rich.h);
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */

@@ -116,7 +116,8 @@ LAYOUT(ev_media,
 	F_STR(struct ev_media, mimetype),
 	F_STR(struct ev_media, file_name),
 	F_STR(struct ev_media, caption),
-	F_ENUM(struct ev_media, dl_state, ev_dl_state, EV_DL_EXPIRED),
+	F_ENUM(struct ev_media, dl_state, ev_dl_state, EV_DL_MAX),
+	F_U32(struct ev_media, dl_percent),
 	F_STR(struct ev_media, path),
 	F_STR(struct ev_media, thumb));
 LAYOUT(ev_message,
@@ -258,6 +259,24 @@ LAYOUT(ev_app_state,
 	F_ENUM(struct ev_app_state, step, ev_as_step, EV_AS_STEP_MAX),
 	F_ENUM(struct ev_app_state, act, ev_chat_act, EV_ACT_MAX),
 	F_I32(struct ev_app_state, err));
+LAYOUT(ev_media_dl,
+	F_STR(struct ev_media_dl, chat),
+	F_STR(struct ev_media_dl, id),
+	F_BOOL(struct ev_media_dl, from_me),
+	F_ENUM(struct ev_media_dl, state, ev_dl_state, EV_DL_MAX),
+	F_I64(struct ev_media_dl, got),
+	F_I64(struct ev_media_dl, total),
+	F_U32(struct ev_media_dl, percent),
+	F_STR(struct ev_media_dl, path),
+	F_I32(struct ev_media_dl, err),
+	F_BOOL(struct ev_media_dl, retried));
+
+LAYOUT(ev_upload,
+	F_STRUCT(struct ev_upload, key, ev_key),
+	F_I64(struct ev_upload, sent),
+	F_I64(struct ev_upload, total),
+	F_BOOL(struct ev_upload, done),
+	F_BOOL(struct ev_upload, failed));
 
 static const struct ev_kind_info ev_kinds[] = {
 	[EV_CONNECTING] =	{ "EV_CONNECTING", &L_ev_connecting, -1 },
@@ -284,6 +303,8 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_OWN_NAME] =		{ "EV_OWN_NAME", &L_ev_account, -1 },
 	[EV_LINKED] =		{ "EV_LINKED", &L_ev_account, -1 },
 	[EV_APP_STATE] =	{ "EV_APP_STATE", &L_ev_app_state, -1 },
+	[EV_UPLOAD] =		{ "EV_UPLOAD", &L_ev_upload, -1 },
+	[EV_MEDIA_DL] =		{ "EV_MEDIA_DL", &L_ev_media_dl, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");
@@ -303,6 +324,14 @@ LAYOUT(cmd_send,
 	F_STR(struct cmd_send, quoted_id),
 	F_STR(struct cmd_send, quoted_sender),
 	F_STR(struct cmd_send, quoted_text));
+LAYOUT(cmd_send_file,
+	F_STR(struct cmd_send_file, chat),
+	F_STR(struct cmd_send_file, path),
+	F_STR(struct cmd_send_file, caption),
+	F_STR(struct cmd_send_file, quoted_id),
+	F_STR(struct cmd_send_file, quoted_sender),
+	F_STR(struct cmd_send_file, quoted_text),
+	F_BOOL(struct cmd_send_file, ptt));
 LAYOUT(cmd_react,
 	F_STR(struct cmd_react, chat),
 	F_STR(struct cmd_react, id),
@@ -356,6 +385,10 @@ LAYOUT(cmd_chat_act,
 	F_BOOL(struct cmd_chat_act, from_me),
 	F_STR(struct cmd_chat_act, sender),
 	F_I64(struct cmd_chat_act, last_ms));
+LAYOUT(cmd_media_get,
+	F_STR(struct cmd_media_get, chat),
+	F_STR(struct cmd_media_get, id),
+	F_STR(struct cmd_media_get, out));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -385,6 +418,8 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_DRAFT] =		{ "CMD_DRAFT", &L_cmd_draft, 0 },
 	[CMD_PEEK] =		{ "CMD_PEEK", &L_cmd_peek, 0 },
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
+	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
+	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

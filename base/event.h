@@ -109,7 +109,13 @@ enum ev_dl_state {
 	EV_DL_FAILED,
 	EV_DL_CORRUPT,		/* the file did not match its hashes */
 	EV_DL_EXPIRED,		/* gone from the server */
+	/* Said by EV_MEDIA_DL only (the store keeps CORRUPT and NONE): */
+	EV_DL_LENGTH,		/* the file was not its declared length */
+	EV_DL_TOOBIG,		/* over max-media-size: not asked for */
+	EV_DL_NO_MEDIA,		/* nothing to download (no such message,
+				 * or no key or path) */
 };
+#define EV_DL_MAX	EV_DL_NO_MEDIA
 
 /* A row's media (EV_MESSAGE, EV_PAGE): type EV_MEDIA_NONE and the rest
  * zero and "" when the row holds none.  Strings are raw network text
@@ -126,6 +132,8 @@ struct ev_media {
 	char		*file_name;	/* documents */
 	char		*caption;
 	enum ev_dl_state dl_state;
+	uint32_t	 dl_percent;	/* EV_DL_DOWNLOADING: 0..100 (from
+					 * EV_MEDIA_DL; the store has none) */
 	char		*path;		/* the downloaded file; "" none */
 	char		*thumb;		/* the thumbnail's bytes (JPEG; a
 					 * sticker's WebP or PNG) in lowercase
@@ -224,8 +232,13 @@ enum ev_kind {
 	EV_APP_STATE,		/* u.app_state: the phone's app state
 				 * (issue 18) changed names or chats in the
 				 * store: once per batch of patches */
+	EV_UPLOAD,		/* u.upload: our media message's file is
+				 * being uploaded (issue 19), coalesced */
+	EV_MEDIA_DL,		/* u.media_dl: a download of a message's
+				 * media goes on or ended (CMD_MEDIA_GET,
+				 * auto-download; issue 19) */
 };
-#define EV_KIND_MAX	EV_APP_STATE
+#define EV_KIND_MAX	EV_MEDIA_DL
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -306,6 +319,20 @@ struct ev_message {
 	struct ev_media	 media;		/* a media message's; type NONE else */
 	bool		 rich;		/* text is a rich record (base/rich.h):
 					 * a row of kind EV_ROW_RICH */
+};
+
+/*
+ * EV_UPLOAD: how the upload of our media message key stands: sent of
+ * total bytes (total 0 before the file is sealed), done (the host has
+ * it; the message then goes as any other), failed (the message is
+ * FAILED: CMD_RETRY uploads it again).  Coalesced: a few a second.
+ */
+struct ev_upload {
+	struct ev_key	 key;
+	int64_t		 sent;
+	int64_t		 total;
+	bool		 done;
+	bool		 failed;
 };
 
 /* EV_MSG_STATE: our message key moved to state. */
@@ -572,6 +599,23 @@ struct ev_app_state {
 	int32_t		 err;		/* FAILED */
 };
 
+/* EV_MEDIA_DL: the download of message (chat, id)'s media.  state
+ * EV_DL_DOWNLOADING while it goes (got of total bytes, total 0 unknown;
+ * at most a few a second), then once its end: DONE (path), CORRUPT,
+ * LENGTH, EXPIRED, TOOBIG, FAILED (err says why), NO_MEDIA. */
+struct ev_media_dl {
+	char		*chat;
+	char		*id;
+	bool		 from_me;
+	enum ev_dl_state state;
+	int64_t		 got;		/* bytes */
+	int64_t		 total;		/* bytes; 0 unknown */
+	uint32_t	 percent;	/* DOWNLOADING: 0..100 */
+	char		*path;		/* DONE: the file */
+	int32_t		 err;		/* FAILED: the code */
+	bool		 retried;	/* the phone uploaded it again (1.8) */
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -600,6 +644,8 @@ struct ev {
 		struct ev_account	 own_name;
 		struct ev_account	 linked;
 		struct ev_app_state	 app_state;
+		struct ev_upload	 upload;
+		struct ev_media_dl	 media_dl;
 	} u;
 };
 
@@ -667,8 +713,15 @@ enum cmd_kind {
 				 * chat (or star a message) for every
 				 * device of the account: EV_APP_STATE
 				 * says how it goes */
+	CMD_SEND_FILE,		/* u.send_file: a file as a media message
+				 * (issue 19): shown at once, uploaded, then
+				 * sent; EV_UPLOAD says how it goes, a
+				 * refusal is EV_ERROR */
+	CMD_MEDIA_GET,		/* u.media_get: download a message's media
+				 * (issue 19); EV_MEDIA_DL says how it
+				 * goes */
 };
-#define CMD_KIND_MAX	CMD_CHAT_ACT
+#define CMD_KIND_MAX	CMD_MEDIA_GET
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -695,6 +748,19 @@ struct cmd_send {
 	char		*quoted_sender;	/* the quoted author's user JID;
 					 * "" ours */
 	char		*quoted_text;	/* the quoted text shown (may be "") */
+};
+
+/* CMD_SEND_FILE: the file path to chat, with caption ("" none), a
+ * reply when quoted_id is not "", as a voice note when ptt (an Ogg Opus
+ * file only). */
+struct cmd_send_file {
+	char		*chat;
+	char		*path;		/* absolute or from wachat's cwd */
+	char		*caption;
+	char		*quoted_id;	/* "" not a reply */
+	char		*quoted_sender;	/* as CMD_SEND's */
+	char		*quoted_text;
+	bool		 ptt;
 };
 
 /* CMD_REACT: emoji ("" takes ours back) on message (chat, id). */
@@ -812,6 +878,14 @@ struct cmd_chat_act {
 					 * messages the change covers */
 };
 
+/* CMD_MEDIA_GET: the media of message id in chat, into out (a file that
+ * exists there is not replaced), or "" a free name in download-dir. */
+struct cmd_media_get {
+	char		*chat;
+	char		*id;
+	char		*out;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -839,6 +913,8 @@ struct cmd {
 		struct cmd_draft	 draft;
 		struct cmd_peek		 peek;
 		struct cmd_chat_act	 chat_act;
+		struct cmd_send_file	 send_file;
+		struct cmd_media_get	 media_get;
 	} u;
 };
 

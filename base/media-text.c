@@ -70,6 +70,23 @@ media_size(int64_t bytes, char *out, size_t len)
 		snprintf(out, len, "%.0f %s", v, _(unit[u]));
 }
 
+const char *
+media_dl_words(enum ev_dl_state st)
+{
+	switch (st) {
+	case EV_DL_NONE:
+	case EV_DL_DONE:	return "";
+	case EV_DL_DOWNLOADING:	return _("downloading");
+	case EV_DL_CORRUPT:	return _("corrupt");
+	case EV_DL_LENGTH:	return _("corrupt: not the declared length");
+	case EV_DL_EXPIRED:	return _("expired");
+	case EV_DL_TOOBIG:	return _("too big (max-media-size)");
+	case EV_DL_FAILED:	return _("download failed");
+	case EV_DL_NO_MEDIA:	return _("nothing to download");
+	}
+	return "";
+}
+
 void
 media_duration(uint32_t s, char *out, size_t len)
 {

@@ -31,6 +31,14 @@ const char	*media_name(enum ev_media_type t);
  * "3.4 GB" (1000-based, one decimal below 10). */
 void		media_size(int64_t bytes, char *out, size_t len);
 
+/*
+ * Where a download stands, in the user's language, static: "" for NONE
+ * and DONE (the path says it), "downloading" (the caller adds the
+ * percentage), "corrupt", "wrong length", "expired", "too big
+ * (max-media-size)", "download failed", "nothing to download".
+ */
+const char	*media_dl_words(enum ev_dl_state st);
+
 /* s seconds as "0:12", "3:04", "1:02:03" into out[len]. */
 void		media_duration(uint32_t s, char *out, size_t len);
 

@@ -140,11 +140,30 @@ wa_dm_send_media(struct wa_dm *dm, const char *chat,
     const char *quoted_sender, const char *quoted_text,
     char id_out[WA_DM_ID_MAX])
 {
+	struct buf	 p = BUF_INIT;
+	int		 rc;
+
+	if (chat == NULL)
+		return -EINVAL;
+	if ((rc = wa_dm_media_payload(dm, md, quoted_id, quoted_sender,
+	    quoted_text, &p)) == 0)
+		rc = dm_job_queue(dm, chat, &p, md->caption != NULL ?
+		    md->caption : "", quoted_id, quoted_sender, quoted_text,
+		    "media", NULL, id_out, true);
+	buf_release(&p);
+	return rc;
+}
+
+int
+wa_dm_media_payload(struct wa_dm *dm, const struct wa_msg_media *md,
+    const char *quoted_id, const char *quoted_sender, const char *quoted_text,
+    struct buf *out)
+{
 	struct wa_msg_text	 t;
 	struct buf		 p = BUF_INIT;
 	int			 rc;
 
-	if (chat == NULL || md == NULL || (md->caption != NULL &&
+	if (md == NULL || out == NULL || (md->caption != NULL &&
 	    strlen(md->caption) > WA_DM_TEXT_MAX))
 		return -EINVAL;
 	memset(&t, 0, sizeof(t));
@@ -155,11 +174,26 @@ wa_dm_send_media(struct wa_dm *dm, const char *chat,
 	t.quoted_text = quoted_text;
 	if ((rc = wa_msg_build_media(md, &t, &p)) == 0 &&
 	    (rc = add_secret(dm, &p)) == 0)
-		rc = dm_job_queue(dm, chat, &p, md->caption != NULL ?
-		    md->caption : "", quoted_id, quoted_sender, quoted_text,
-		    "media", NULL, id_out, true);
+		buf_append(out, p.p, p.len);
 	buf_release(&p);
 	return rc;
+}
+
+int
+wa_dm_new_id(struct wa_dm *dm, char id[WA_DM_ID_MAX])
+{
+	char	 v[WA_MSG_ID_LEN + 1];
+	int	 rc;
+
+	if ((rc = dm_new_id(dm, dm->host.now_ms(dm->host.arg), v)) == 0)
+		snprintf(id, WA_DM_ID_MAX, "%s", v);
+	return rc;
+}
+
+void
+wa_dm_outbox_kick(struct wa_dm *dm)
+{
+	dm_kick(dm);
 }
 
 /* The MessageKey of message id of chat (from_me: ours), 11.5. */

@@ -494,6 +494,30 @@ MUST_CHECK int	wa_dm_send_media(struct wa_dm *dm, const char *chat,
 		    char id_out[WA_DM_ID_MAX]);
 
 /*
+ * The Message protobuf of media md (proto/msg.h; uploaded: url,
+ * direct_path, media key and hashes set) appended to out, as
+ * wa_dm_send_media() builds it (a reply when quoted_id is not NULL; its
+ * messageSecret fresh), for a caller that stores it on a message row of
+ * its own (src/: the upload pipeline, whose row was written before the
+ * upload) and then calls wa_dm_outbox_kick().  md is borrowed.  Returns
+ * 0.  Errors: -EINVAL (md or out NULL, a caption over WA_DM_TEXT_MAX
+ * bytes, what wa_msg_build_media() refuses), the host rng's errors; out
+ * unchanged on error.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_media_payload(struct wa_dm *dm,
+		    const struct wa_msg_media *md, const char *quoted_id,
+		    const char *quoted_sender, const char *quoted_text,
+		    struct buf *out);
+
+/* A new message id (protocol.md 9.5) into id (WA_DM_ID_MAX bytes, NUL
+ * in).  Returns 0 or the host rng's error.  Engine thread. */
+MUST_CHECK int	wa_dm_new_id(struct wa_dm *dm, char id[WA_DM_ID_MAX]);
+
+/* Look at the outbox again now (a row became sendable outside the
+ * module: a media row whose upload ended).  Engine thread. */
+void		wa_dm_outbox_kick(struct wa_dm *dm);
+
+/*
  * Queue a reaction to message target of chat (from_me: ours), emoji ""
  * removing ours.  Returns 0.  Errors as wa_dm_send_text().
  */

@@ -36,6 +36,8 @@
 #include "proto/engver.h"
 #include "proto/appsync.h"
 #include "proto/hsync.h"
+#include "proto/mediaconn.h"
+#include "proto/media-get.h"
 #include "proto/paircode.h"
 
 /* 6.2 */
@@ -117,6 +119,15 @@ struct wa_eng {
 	char			 ping_id[IQ_ID_LEN];
 	bool			 ping_out;
 	char			 count_id[IQ_ID_LEN];
+	/* media_conn for uploads (wa_eng_media_conn(); 1.1): the answer
+	 * kept until it expires, the query out, who waits for it */
+	char			 mc_id[IQ_ID_LEN];
+	struct wa_mediaconn	 mc;
+	struct {
+		wa_eng_mc_fn	 fn;
+		void		*arg;
+	}			 mc_wait[WA_ENG_MC_WAITERS];
+	size_t			 mc_nwait;
 	char			 upload_id[IQ_ID_LEN];
 	uint32_t		*upload_ids;	/* ids of the upload */
 	size_t			 upload_n;
@@ -148,6 +159,9 @@ struct wa_eng {
 	/* app state sync (proto/appsync.h); NULL without its store */
 	struct wa_appsync	*as;
 	struct wa_appsync_host	 as_host;
+	/* media downloads (proto/media-get.h); NULL without its store */
+	struct wa_mget		*mg;
+	struct wa_mget_host	 mg_host;
 };
 
 /* ---- eng-ib.c ---- */
@@ -326,6 +340,9 @@ MUST_CHECK int	 eng_retry_keys(struct wa_eng *e, struct wa_dm_keys *out);
 void		 eng_on_upload_reply(struct wa_eng *e, const struct wa_node *n);
 
 /* The answer n to our prekey count query (7.2). */
+void		 eng_on_mc_answer(struct wa_eng *e, const struct wa_node *n);
+/* The connection is gone: every media_conn waiter hears -ENOTCONN. */
+void		 eng_mc_lost(struct wa_eng *e);
 void		 eng_on_count_answer(struct wa_eng *e, const struct wa_node *n);
 
 /* The server's count of our prekeys, <count value> (7.3, 7.4). */

@@ -114,9 +114,12 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		wa_hsync_offline(e->hs);
 	if (e->as != NULL)
 		wa_appsync_offline(e->as);
+	if (e->mg != NULL)
+		wa_mget_offline(e->mg);
 	e->kind = KIND_NONE;
 	e->ping_out = false;
 	e->count_id[0] = e->upload_id[0] = e->ping_id[0] = '\0';
+	eng_mc_lost(e);
 	e->uploaded = false;
 	e->nrefs = e->ref_idx = 0;
 	eng_lc_reset(e);

@@ -375,6 +375,9 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	/* And the app state (protocol-features.md 2.4). */
 	if (e->as != NULL && !e->freed)
 		wa_appsync_online(e->as);
+	/* And the downloads waiting for the media hosts. */
+	if (e->mg != NULL && !e->freed)
+		wa_mget_online(e->mg, e->dev.jid);
 }
 
 /* <notification type="account_sync" pushname>: our own push name

@@ -123,12 +123,22 @@ nt_server_sync(struct wa_eng *e, const struct wa_node *n)
 	return true;
 }
 
+static bool
+nt_mediaretry(struct wa_eng *e, const struct wa_node *n)
+{
+	if (!e->online || e->mg == NULL)
+		return false;
+	(void)wa_mget_stanza(e->mg, n);	/* protocol-features.md 1.8 */
+	return true;
+}
+
 static const struct route notifications[] = {
 	{ "companion_reg_refresh", nt_reg_refresh },
 	{ "link_code_companion_reg", nt_link_code },
 	{ "encrypt", nt_encrypt },
 	{ "account_sync", nt_account_sync },
 	{ "server_sync", nt_server_sync },
+	{ "mediaretry", nt_mediaretry },
 };
 
 static bool
@@ -204,6 +214,7 @@ static const struct {
 	{ offsetof(struct wa_eng, ping_id), eng_on_ping_answer },
 	{ offsetof(struct wa_eng, count_id), eng_on_count_answer },
 	{ offsetof(struct wa_eng, upload_id), eng_on_upload_reply },
+	{ offsetof(struct wa_eng, mc_id), eng_on_mc_answer },
 };
 
 static void
@@ -226,6 +237,8 @@ on_answer(struct wa_eng *e, const struct wa_node *n)
 		return;		/* media_conn */
 	if (e->as != NULL && e->online && wa_appsync_stanza(e->as, n))
 		return;		/* sync, media_conn */
+	if (e->mg != NULL && e->online && wa_mget_stanza(e->mg, n))
+		return;		/* media_conn of a download */
 	if (e->dm != NULL && e->online)
 		(void)wa_dm_stanza(e->dm, n);
 }

@@ -32,6 +32,7 @@
 #include "proto/conn.h"
 #include "proto/crypto.h"
 #include "proto/eng-int.h"
+#include "proto/mediaconn.h"
 #include "proto/node.h"
 
 /* Start timer t unless the engine is being freed (a callback may have
@@ -263,4 +264,89 @@ out:
 	if (rc != 0)
 		wa_crypto_wipe(d, sizeof(*d));
 	return rc;
+}
+
+/* --- media_conn for uploads (protocol-features.md 1.1) --- */
+
+/* Answer every waiter with err and mc; the list is emptied first, so a
+ * waiter may ask again from its callback. */
+static void
+mc_answer(struct wa_eng *e, int err, const struct wa_mediaconn *mc)
+{
+	struct {
+		wa_eng_mc_fn	 fn;
+		void		*arg;
+	}		 w[WA_ENG_MC_WAITERS];
+	size_t		 i, n = e->mc_nwait;
+
+	memcpy(w, e->mc_wait, n * sizeof(w[0]));
+	e->mc_nwait = 0;
+	for (i = 0; i < n && !e->freed; i++)
+		w[i].fn(w[i].arg, err, mc);
+}
+
+int
+wa_eng_media_conn(struct wa_eng *e, bool refresh, wa_eng_mc_fn fn, void *arg)
+{
+	struct arena	 a;
+	int		 rc;
+
+	if (e == NULL || fn == NULL)
+		return -EINVAL;
+	if (!e->online)
+		return -ENOTCONN;
+	if (!refresh && e->mc_id[0] == '\0' && e->mc.auth[0] != '\0' &&
+	    wa_mediaconn_fresh(&e->mc, (uint64_t)eng_now_ms(e))) {
+		fn(arg, 0, &e->mc);
+		return 0;
+	}
+	if (e->mc_nwait >= WA_ENG_MC_WAITERS)
+		return -EBUSY;
+	if (e->mc_id[0] == '\0') {
+		eng_next_id(e, e->mc_id);
+		arena_init(&a, 256);
+		rc = eng_send(e, wa_mediaconn_iq(&a, e->mc_id));
+		arena_release(&a);
+		if (rc != 0) {
+			e->mc_id[0] = '\0';
+			return rc;
+		}
+	}
+	e->mc_wait[e->mc_nwait].fn = fn;
+	e->mc_wait[e->mc_nwait].arg = arg;
+	e->mc_nwait++;
+	return 0;
+}
+
+void
+wa_eng_media_conn_cancel(struct wa_eng *e, wa_eng_mc_fn fn, void *arg)
+{
+	size_t	 i = 0;
+
+	if (e == NULL)
+		return;
+	while (i < e->mc_nwait) {
+		if (e->mc_wait[i].fn == fn && e->mc_wait[i].arg == arg) {
+			memmove(&e->mc_wait[i], &e->mc_wait[i + 1],
+			    (e->mc_nwait - i - 1) * sizeof(e->mc_wait[0]));
+			e->mc_nwait--;
+		} else
+			i++;
+	}
+}
+
+void
+eng_on_mc_answer(struct wa_eng *e, const struct wa_node *n)
+{
+	e->mc_id[0] = '\0';
+	if (wa_mediaconn_take(&e->mc, n, (uint64_t)eng_now_ms(e)) == 0)
+		log_warn("media_conn named no host: trying %s", e->mc.hosts[0]);
+	mc_answer(e, 0, &e->mc);
+}
+
+void
+eng_mc_lost(struct wa_eng *e)
+{
+	e->mc_id[0] = '\0';
+	mc_answer(e, -ENOTCONN, NULL);
 }

@@ -108,6 +108,23 @@ as_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	    cfg->on_appsync_event, cfg->appsync_ev_arg, &e->as);
 }
 
+/* Media downloads (proto/media-get.h), when the host gives their
+ * store. */
+static int
+mg_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
+{
+	if (cfg->mget_store == NULL || cfg->on_mget_event == NULL)
+		return 0;
+	e->mg_host.send = dm_send;
+	e->mg_host.iq_id = dm_iq_id;
+	e->mg_host.rng = dm_rng;
+	e->mg_host.loop = e->loop;
+	e->mg_host.ca_file = e->ca_file;
+	e->mg_host.arg = e;
+	return wa_mget_new(&e->mg_host, cfg->mget_store, &cfg->mget,
+	    cfg->on_mget_event, cfg->mget_ev_arg, &e->mg);
+}
+
 static int
 dm_retry_keys(void *arg, struct wa_dm_keys *out)
 {
@@ -130,7 +147,7 @@ dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	if ((rc = wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
 	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm)) != 0)
 		return rc;
-	if ((rc = as_start(e, cfg)) != 0)
+	if ((rc = as_start(e, cfg)) != 0 || (rc = mg_start(e, cfg)) != 0)
 		return rc;
 	if (cfg->hsync_store == NULL || cfg->on_hsync_event == NULL)
 		return 0;
@@ -153,6 +170,12 @@ struct wa_appsync *
 wa_eng_appsync(struct wa_eng *e)
 {
 	return e->as;
+}
+
+struct wa_mget *
+wa_eng_mget(struct wa_eng *e)
+{
+	return e->mg;
 }
 
 /*
@@ -397,6 +420,8 @@ wa_eng_free(struct wa_eng *e)
 	e->hs = NULL;
 	wa_appsync_free(e->as);
 	e->as = NULL;
+	wa_mget_free(e->mg);
+	e->mg = NULL;
 	wa_dm_free(e->dm);
 	e->dm = NULL;
 	wa_signal_free(e->sig);

@@ -34,6 +34,7 @@
 #include "proto/dm.h"
 #include "proto/appsync.h"
 #include "proto/hsync.h"
+#include "proto/media-get.h"
 
 struct uv_loop_s;
 struct wa_eng;
@@ -272,6 +273,15 @@ struct wa_eng_cfg {
 	const struct wa_appsync_store_ops *appsync_store;
 	wa_appsync_event_fn	 on_appsync_event;
 	void			*appsync_ev_arg;
+	/* Media downloads on request (proto/media-get.h): with both set
+	 * (and messaging), wa_eng_mget() downloads a message's media with
+	 * the settings mget (its strings borrowed for the call of
+	 * wa_eng_new()); ca_file is trusted for the media hosts.  Borrowed
+	 * for the engine's life. */
+	const struct wa_mget_store_ops *mget_store;
+	wa_mget_event_fn	 on_mget_event;
+	void			*mget_ev_arg;
+	struct wa_mget_cfg	 mget;
 };
 
 /*
@@ -309,6 +319,13 @@ struct wa_dm	*wa_eng_dm(struct wa_eng *e);
  * store.  Borrowed: valid until wa_eng_free().  Engine thread.
  */
 struct wa_appsync *wa_eng_appsync(struct wa_eng *e);
+
+/*
+ * Media downloads (proto/media-get.h: wa_mget_get()), or NULL when the
+ * engine was made without their store.  Borrowed: valid until
+ * wa_eng_free().  Engine thread.
+ */
+struct wa_mget	*wa_eng_mget(struct wa_eng *e);
 
 /*
  * Pair by phone-number code (6.7) with pn (digits, country code first, an
@@ -359,6 +376,33 @@ void		wa_eng_resume(struct wa_eng *e);
  * has no handles left.  NULL is a no-op.
  */
 void		wa_eng_free(struct wa_eng *e);
+
+struct wa_mediaconn;
+
+#define WA_ENG_MC_WAITERS	16	/* wa_eng_media_conn() callers at once */
+
+/* The answer of wa_eng_media_conn(): err 0 with mc (borrowed for the
+ * call; hosts and the upload's auth), or -ENOTCONN (the connection went
+ * first) with mc NULL.  Engine thread. */
+typedef void	(*wa_eng_mc_fn)(void *arg, int err,
+		    const struct wa_mediaconn *mc);
+
+/*
+ * The media hosts and upload auth (protocol-features.md 1.1): the answer
+ * kept while fresh and refresh is false, handed to fn at once; else a
+ * <media_conn/> iq (one out at a time, every waiter answered with it).
+ * fn is called exactly once, on the engine thread, unless wa_eng_free()
+ * or wa_eng_media_conn_cancel() comes first.  Returns 0.  Errors (fn not
+ * called): -EINVAL (fn NULL), -ENOTCONN (offline), -EBUSY (already
+ * WA_ENG_MC_WAITERS waiting), the send's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_eng_media_conn(struct wa_eng *e, bool refresh,
+		    wa_eng_mc_fn fn, void *arg);
+
+/* Forget every wait of (fn, arg): it will not be called.  Engine thread;
+ * NULL e is a no-op. */
+void		wa_eng_media_conn_cancel(struct wa_eng *e, wa_eng_mc_fn fn,
+		    void *arg);
 
 /*
  * Build the QR text of protocol.md 6.2 for ref[0..ref_len): the

@@ -155,6 +155,26 @@ sync_dir_of(const char *path)
 	return rc;
 }
 
+/*
+ * tmp under the name final, never replacing a file of that name (rename
+ * would): a hard link, then the temp name removed; where the file system
+ * has no hard links, renameat2(RENAME_NOREPLACE).  -EEXIST when final
+ * exists.
+ */
+static int
+place(const char *tmp, const char *final)
+{
+	if (link(tmp, final) == 0) {
+		(void)unlink(tmp);
+		return 0;
+	}
+	if (errno != EPERM && errno != ENOTSUP && errno != ENOSYS)
+		return -errno;
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, final, RENAME_NOREPLACE) != 0)
+		return -errno;
+	return 0;
+}
+
 int
 wa_media_out_commit(struct wa_media_out *o, const char *final_path)
 {
@@ -170,8 +190,7 @@ wa_media_out_commit(struct wa_media_out *o, const char *final_path)
 	}
 	if (rc == 0) {
 		o->fd = -1;
-		if (rename(o->tmp, final_path) != 0)
-			rc = -errno;
+		rc = place(o->tmp, final_path);
 	}
 	if (rc != 0) {
 		wa_media_out_discard(o);

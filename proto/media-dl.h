@@ -4,8 +4,8 @@
  * 1.5) in constant memory: libcurl on a libuv worker thread, as
  * proto/http-get.c does (uv_queue_work; the loop never waits), the body
  * streamed through the decrypt context of proto/media-stream.h into a
- * temp file (0600) in a given directory, which is fsynced and renamed to
- * the final path only when every check passes; and the media retry
+ * temp file (0600) in a given directory, which is fsynced and linked to
+ * the final path (never replacing a file) only when every check passes; and the media retry
  * request and answer (1.8) for a URL that has expired.
  *
  * Threads: wa_media_dl_start() and wa_media_dl_cancel() on the loop's
@@ -68,8 +68,11 @@ MUST_CHECK int	wa_media_out_open(const char *dir, struct wa_media_out *o);
 int		wa_media_out_write(void *arg, const uint8_t *p, size_t len);
 
 /*
- * fsync and close o's file, rename it to final_path and fsync the
- * directory it is in.  Returns 0.  Errors: -errno (the temp file is
+ * fsync and close o's file, put it under final_path without ever
+ * replacing a file of that name (link(2) then unlink of the temp name;
+ * renameat2 RENAME_NOREPLACE where the file system has no hard links)
+ * and fsync the directory it is in.  Returns 0.  Errors: -EEXIST
+ * (final_path exists: pick another name), -errno (the temp file is
  * removed then).  o is released either way.
  */
 MUST_CHECK int	wa_media_out_commit(struct wa_media_out *o,

@@ -259,6 +259,42 @@ opus_probe(const char *path, struct wa_media_probe *p)
 	return 0;
 }
 
+/* A WebP sticker's size and animation from the first bytes of path
+ * (RIFF "WEBP" with a VP8, VP8L or VP8X chunk first); left 0 when they
+ * do not read so. */
+static void
+webp_probe(const char *path, struct wa_media_probe *p)
+{
+	uint8_t	 h[30];
+	FILE	*f;
+	size_t	 n;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return;
+	n = fread(h, 1, sizeof(h), f);
+	(void)fclose(f);
+	if (n < sizeof(h) || memcmp(h, "RIFF", 4) != 0 ||
+	    memcmp(h + 8, "WEBP", 4) != 0)
+		return;
+	if (memcmp(h + 12, "VP8 ", 4) == 0 && h[23] == 0x9d &&
+	    h[24] == 0x01 && h[25] == 0x2a) {
+		p->width = (uint32_t)(h[26] | h[27] << 8) & 0x3fff;
+		p->height = (uint32_t)(h[28] | h[29] << 8) & 0x3fff;
+	} else if (memcmp(h + 12, "VP8L", 4) == 0 && h[20] == 0x2f) {
+		uint32_t b = (uint32_t)h[21] | (uint32_t)h[22] << 8 |
+		    (uint32_t)h[23] << 16 | (uint32_t)h[24] << 24;
+
+		p->width = (b & 0x3fff) + 1;
+		p->height = ((b >> 14) & 0x3fff) + 1;
+	} else if (memcmp(h + 12, "VP8X", 4) == 0) {
+		p->animated = (h[20] & 0x02) != 0;
+		p->width = ((uint32_t)h[24] | (uint32_t)h[25] << 8 |
+		    (uint32_t)h[26] << 16) + 1;
+		p->height = ((uint32_t)h[27] | (uint32_t)h[28] << 8 |
+		    (uint32_t)h[29] << 16) + 1;
+	}
+}
+
 /* The message type of mimetype mime under flags; -EINVAL for a voice
  * note of something else than Ogg. */
 static int
@@ -310,6 +346,8 @@ wa_media_probe(const char *path, unsigned flags, struct wa_media_probe *out)
 			return rc;
 		}
 	}
+	if (out->type == WA_MEDIA_STICKER)
+		webp_probe(path, out);
 	if (out->type != WA_MEDIA_IMAGE)
 		return 0;
 	if ((f = fopen(path, "rb")) == NULL) {

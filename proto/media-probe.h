@@ -12,6 +12,7 @@
 #ifndef WA_MEDIA_PROBE_H
 #define WA_MEDIA_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,7 +37,10 @@ struct wa_media_probe {
 					 * or DOCUMENT */
 	char		 mimetype[WA_MEDIA_PROBE_MIME_MAX];
 	uint64_t	 size;		/* bytes of the file */
-	uint32_t	 width, height;	/* IMAGE: pixels of the photo */
+	uint32_t	 width, height;	/* IMAGE: pixels of the photo;
+					 * STICKER: of the WebP's header (0
+					 * when it does not read) */
+	bool		 animated;	/* STICKER: an animated WebP (VP8X) */
 	uint8_t		*thumb;		/* IMAGE: a JPEG (heap), or NULL when
 					 * it could not be made */
 	size_t		 thumb_len;
@@ -50,7 +54,8 @@ struct wa_media_probe {
  * Look at the regular file path and fill *out: the mimetype libmagic
  * reads in its first bytes and the type it goes as: image/jpeg an IMAGE
  * (width, height and the thumbnail); image/webp a STICKER when flags has
- * WA_MEDIA_PROBE_STICKER; video/mp4 a VIDEO; audio/ogg a PTT (mimetype
+ * WA_MEDIA_PROBE_STICKER (width, height and whether it is animated, read
+ * from its RIFF header); video/mp4 a VIDEO; audio/ogg a PTT (mimetype
  * "audio/ogg; codecs=opus"; seconds and the waveform of the decoded
  * samples (libopusfile): WA_MEDIA_PROBE_WAVEFORM blocks of the first
  * channel, each floor(100 * mean |sample| / the largest block's mean),

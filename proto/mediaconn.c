@@ -28,6 +28,24 @@ wa_mediaconn_iq(struct arena *a, const char *id)
 	return n;
 }
 
+/* The upload auth of media_conn c: printable ASCII only (it goes into a
+ * URL, percent-encoded), else none. */
+static void
+take_auth(struct wa_mediaconn *mc, const struct wa_node *c)
+{
+	struct wa_str	 v = wa_node_str(c, "auth");
+	size_t		 i;
+
+	if (v.len == 0 || v.len >= sizeof(mc->auth))
+		return;
+	for (i = 0; i < v.len; i++)
+		if ((unsigned char)v.p[i] <= 0x20 ||
+		    (unsigned char)v.p[i] >= 0x7f)
+			return;
+	memcpy(mc->auth, v.p, v.len);
+	mc->auth[v.len] = '\0';
+}
+
 size_t
 wa_mediaconn_take(struct wa_mediaconn *mc, const struct wa_node *n,
     uint64_t now_ms)
@@ -38,8 +56,10 @@ wa_mediaconn_take(struct wa_mediaconn *mc, const struct wa_node *n,
 	char			*h;
 
 	mc->n = 0;
+	mc->auth[0] = '\0';
 	c = wa_node_child(n, "media_conn");
 	if (wa_node_str_is(n, "type", "result") && c != NULL) {
+		take_auth(mc, c);
 		nk = wa_node_nkids(c);
 		for (i = 0; i < nk && mc->n < WA_MEDIACONN_HOSTS; i++) {
 			k = wa_node_kid(c, i);

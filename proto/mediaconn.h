@@ -23,9 +23,12 @@ struct wa_node;
 #define WA_MEDIACONN_HOST_MAX	256	/* bytes of a host name, with NUL */
 #define WA_MEDIACONN_DEFAULT	"mmg.whatsapp.net" /* when none is named */
 #define WA_MEDIACONN_TTL_S	300	/* when the answer names no ttl */
+#define WA_MEDIACONN_AUTH_MAX	512	/* bytes of the upload auth, with NUL */
 
 struct wa_mediaconn {
 	char		 hosts[WA_MEDIACONN_HOSTS][WA_MEDIACONN_HOST_MAX];
+	char		 auth[WA_MEDIACONN_AUTH_MAX]; /* the upload's auth
+					 * (1.4); "" when none was named */
 	size_t		 n;		/* 0: none known (ask) */
 	uint64_t	 expires_ms;	/* on the caller's clock */
 };
@@ -36,7 +39,8 @@ struct wa_node	*wa_mediaconn_iq(struct arena *a, const char *id);
 
 /*
  * Read the answer n (the iq of our query, any type) into *mc at now_ms:
- * the <host hostname> names that are plain host names (letters, digits,
+ * the auth attribute (printable ASCII; "" when absent or longer than
+ * WA_MEDIACONN_AUTH_MAX - 1 bytes), the <host hostname> names that are plain host names (letters, digits,
  * ".-:[]": nothing that could bend a URL), at most WA_MEDIACONN_HOSTS,
  * valid for the answer's ttl (s; WA_MEDIACONN_TTL_S when absent); when
  * it names none (an error answer too), WA_MEDIACONN_DEFAULT for 60 s.

@@ -103,6 +103,41 @@ retry(struct wa_dm *dm, const struct cmd *c)
 	return m->id[0] != '\0' ? wa_dm_retry(dm, m->chat, m->id) : -EINVAL;
 }
 
+/* CMD_RETRY: a message whose upload failed is uploaded again; any other
+ * failed message goes back to the outbox. */
+static void
+retry_any(struct app *a, const struct cmd *c)
+{
+	const struct cmd_msg	*m = &c->u.retry;
+	int			 rc;
+
+	if (m->chat[0] == '\0' || m->id[0] == '\0' || dm_of(a) == NULL)
+		return;
+	if ((rc = app_upload_retry(a, m->chat, m->id)) == 0)
+		rc = retry(dm_of(a), c);
+	if (rc == -ENOSPC) {
+		app_eng_error(a, _("cannot send the message again: disk full"),
+		    rc);
+		app_disk_full(a);
+	} else if (rc < 0)
+		app_eng_error(a, _("the command could not be carried out"), rc);
+}
+
+/* CMD_SEND_FILE: refused at once (said), or under way. */
+static void
+send_file(struct app *a, const struct cmd *c)
+{
+	const struct cmd_send_file	*f = &c->u.send_file;
+	int				 rc;
+
+	if ((rc = app_upload_file(a, f, NULL)) == 0)
+		return;
+	app_eng_error(a, rc == -EFBIG ? _("the file is larger than "
+	    "max-media-size") : rc == -EISDIR ? _("not a file to send") :
+	    rc == -ENOTCONN ? _("not sent: wachat is stopping") :
+	    _("the file cannot be read"), rc);
+}
+
 static int
 delete_failed(struct wa_dm *dm, const struct cmd *c)
 {
@@ -441,7 +476,7 @@ static const struct {
 	[CMD_MARK_READ] =	{ mark_read, NULL },
 	[CMD_TYPING] =		{ typing, NULL },
 	[CMD_SUBSCRIBE] =	{ subscribe, NULL },
-	[CMD_RETRY] =		{ retry, NULL },
+	[CMD_RETRY] =		{ NULL, retry_any },
 	[CMD_DELETE] =		{ delete_failed, NULL },
 	[CMD_EDIT] =		{ edit, NULL },
 	[CMD_REVOKE] =		{ revoke_msg, NULL },
@@ -459,6 +494,8 @@ static const struct {
 	[CMD_DRAFT] =		{ NULL, draft },
 	[CMD_PEEK] =		{ NULL, peek },
 	[CMD_CHAT_ACT] =	{ NULL, app_chat_act },
+	[CMD_SEND_FILE] =	{ NULL, send_file },
+	[CMD_MEDIA_GET] =	{ NULL, app_media_get },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

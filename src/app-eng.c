@@ -49,6 +49,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stop_err = err;
 	app_disk_stop(a);
 	app_spool_stop(a);
+	app_upload_stop(a);
 	wa_eng_free(a->eng);
 	a->eng = NULL;
 	evq_close(&a->cmds);
@@ -102,6 +103,7 @@ on_eng_event(void *arg, const struct wa_eng_ev *e)
 		 * "15550000001@s.whatsapp.net" */
 		if (!jid_user_of(e->text, a->own_user, sizeof(a->own_user)))
 			eng_log(LOG_WARN, "our JID does not parse");
+		app_upload_online(a);
 		break;
 	case WA_ENG_EV_PREKEYS_STORED:
 	case WA_ENG_EV_PREKEYS_SENT:
@@ -420,6 +422,8 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 	}
 	if (ev != NULL)
 		app_eng_send(a, ev);
+	if (e->kind == WA_DM_EV_MESSAGE && e->media != NULL && !e->from_me)
+		app_mget_auto(a, e->chat, e->id, e->media);
 }
 
 /* ---- the thread ---- */
@@ -452,6 +456,12 @@ start_engine(struct app *a)
 	app_hist_ops(a->store, &a->hs_ops);
 	app_as_ops(a->store, &a->as_ops);
 	cfg.appsync_store = &a->as_ops;
+	app_mget_ops(a->store, &a->mg_ops);
+	cfg.mget_store = &a->mg_ops;
+	cfg.on_mget_event = app_mget_event;
+	cfg.mget_ev_arg = a;
+	cfg.mget.dir = c->download_dir;
+	cfg.mget.max_size = c->max_media_size;
 	cfg.on_appsync_event = on_appsync_event;
 	cfg.appsync_ev_arg = a;
 	cfg.signal_store = &a->sig_ops;
@@ -489,6 +499,7 @@ app_eng_thread(void *arg)
 		if (!a->stopping) {
 			app_db_check_start(a);
 			app_spool_start(a);
+			app_upload_resume(a);
 		}
 	} else
 		app_eng_stop(a, what, rc);	/* said once, as why it stopped */

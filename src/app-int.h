@@ -19,18 +19,25 @@
  *			wachat send (src/app-spool.h)
  *	src/app-chatact.c the engine thread: the user's mute, pin,
  *			archive, ... queued as app state of ours
+ *	src/app-upload.c the engine thread: a file sent as a media
+ *			message (CMD_SEND_FILE), its upload
+ *	src/app-mget.c	the engine thread: media downloads
+ *			(proto/media-get.h) over the store, their events
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
- *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-read.o,
- *		      app-send.o, evq.o
+ *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-mget.o,
+ *		      app-read.o, app-send.o, app-upload.o, evq.o
+ *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
- *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-read.o,
+ *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
+ *		      app-read.o,
  *		      app-send.o,
  *		      app-spool.o, evq.o
- *	app-spool.o -> app-db.o, app-disk.o
+ *	app-spool.o -> app-db.o, app-disk.o, app-upload.o
+ *	app-upload.o -> app-disk.o, app-send.o
  *	app-db.o   -> app-send.o
  *	app-disk.o -> (none of these)
  *	app-read.o -> app-send.o
@@ -47,6 +54,7 @@
 #include <uv.h>
 
 #include "base/event.h"
+#include "proto/dm.h"
 #include "proto/eng.h"
 #include "src/app.h"
 #include "src/conf.h"
@@ -112,6 +120,7 @@ struct app {
 	struct wa_dm_store_ops	 dm_ops;
 	struct wa_hsync_store_ops hs_ops;
 	struct wa_appsync_store_ops as_ops;
+	struct wa_mget_store_ops mg_ops;
 	struct wa_eng		*eng;
 	char			 own_user[128];	/* our PN user JID, once
 						 * connected */
@@ -165,6 +174,29 @@ void	app_chat_act_event(struct app *a, const struct wa_appsync_ev *e);
 /* What action x (a mute, pin, ... of ours) is, for the screen; NONE for
  * NULL or a kind wachat does not send. */
 enum ev_chat_act app_chat_act_of(const struct wa_as_action *x);
+
+/* ---- src/app-mget.c: the engine thread ---- */
+
+struct wa_mget_ev;
+struct wa_msg_media;
+
+/* Fill *ops with the media row's look-up (a received message first, then
+ * ours; a group's author from its message) and the download state over
+ * s (borrowed for the life of the ops). */
+void	app_mget_ops(struct store *s, struct wa_mget_store_ops *ops);
+
+/* The download module's events (arg: struct app) as EV_MEDIA_DL. */
+void	app_mget_event(void *arg, const struct wa_mget_ev *e);
+
+/* CMD_MEDIA_GET: the download started (EV_MEDIA_DL says how it goes); a
+ * refusal (no engine, too many waiting) said as an EV_MEDIA_DL FAILED. */
+void	app_media_get(struct app *a, const struct cmd *c);
+
+/* A message (chat, id) with media md arrived: downloaded now when the
+ * auto-download setting takes its kind at its size (and it is within
+ * max-media-size). */
+void	app_mget_auto(struct app *a, const char *chat, const char *id,
+	    const struct wa_msg_media *md);
 
 /* ---- src/app-eng.c: the engine thread ---- */
 
@@ -235,6 +267,52 @@ void	app_db_close(struct app *a);
 /* The pid holding the flock on the file of fd (the data dir's lock),
  * from /proc/locks; 0 when it cannot be told.  Any thread. */
 long	app_db_lock_holder(int fd);
+
+/* ---- src/app-upload.c: a file sent as a media message ---- */
+
+/*
+ * CMD_SEND_FILE f: refused at once when the engine is gone (-ENOTCONN),
+ * chat or path is empty (-EINVAL), the path does not resolve or stat
+ * (-errno), is not a regular file (-EISDIR) or is larger than
+ * max-media-size (-EFBIG): nothing read, nothing stored.  Else the new
+ * message's id into id (may be NULL) and 0; the rest runs on its own
+ * (src/app-upload.c), a later failure said as EV_ERROR and, once the
+ * message is stored, as its FAILED state.  Engine thread.
+ */
+int	app_upload_file(struct app *a, const struct cmd_send_file *f,
+	    char id[WA_DM_ID_MAX]);
+
+/* Said once the message of app_upload_spool() is stored (rc 0, its id)
+ * or refused (rc < 0: the file cannot be read, -EINVAL not for a voice
+ * note, the store's error; id "").  Engine thread. */
+typedef void	(*app_upload_fn)(struct app *a, const char *token, int rc,
+		    const char *id);
+
+/* app_upload_file() for wachat send --file's token: its answer, fn,
+ * comes once the message is stored or refused (with rc when it is
+ * refused at once, and then never again). */
+void	app_upload_spool(struct app *a, const struct cmd_send_file *f,
+	    const char *token, app_upload_fn fn);
+
+/* CMD_RETRY for our message (chat, id) whose upload failed: uploaded
+ * again.  Returns 1 when it was such a message, 0 when not (a plain
+ * failed message: wa_dm_retry()'s), or the store's error.  Engine
+ * thread. */
+int	app_upload_retry(struct app *a, const char *chat, const char *id);
+
+/* At a start, once the store is open and the engine made: every upload
+ * a stop or a crash cut short done again (the same id, media key and
+ * blob: the one kept in the data dir, or sealed anew when it is gone),
+ * the data dir's other upload blobs removed.  Engine thread. */
+void	app_upload_resume(struct app *a);
+
+/* Logged in: the uploads that wait for media_conn ask for it.  Engine
+ * thread. */
+void	app_upload_online(struct app *a);
+
+/* Stop every upload (before the engine is freed): nothing more is said;
+ * the messages stay UPLOADING for the next start.  Engine thread. */
+void	app_upload_stop(struct app *a);
 
 /* ---- src/app-spool.c: messages handed over by wachat send ---- */
 
@@ -334,6 +412,15 @@ void	app_notify_run(void *arg, const char *title, const char *body);
 const char *app_link_command(const struct conf *c);
 void	app_link_open(void *arg, const char *url);
 void	app_notify_stop(struct app *a);
+
+/* open-command: the command c sets, else "xdg-open" with a display,
+ * else NULL.  app_media_open(): run it detached with path (borrowed) as
+ * its last argument (ui_view_opts.open_media).  app_media_save(): copy
+ * the file from to the new file to ("~/" is $HOME's), 0600, never over a
+ * file: 0, -EEXIST, -errno (ui_view_opts.save_media).  Main thread. */
+const char *app_media_command(const struct conf *c);
+void	app_media_open(void *arg, const char *path);
+int	app_media_save(void *arg, const char *from, const char *to);
 
 /* Take over the terminal when stdin and stdout are both one; else
  * a->screen stays NULL and events are printed as lines.  Main thread. */

@@ -11,15 +11,23 @@
  * SIGTERM.  The log says the command ran and how it ended, never what it
  * said.  The open-link key (ui/view.h, ui_view_open_fn) runs
  * link-open-command likewise with the URL as one more argument (by
- * default xdg-open when there is a display).  Main thread.
+ * default xdg-open when there is a display), and the open key
+ * (ui_view_opts.open_media) open-command with the file's path, detached
+ * (its own session: a viewer outlives wachat, never sent SIGTERM).  The
+ * save-as key's copy (ui_view_opts.save_media) is here too.  Main
+ * thread.
  */
 #include "base/compat.h"
 
 #define LOG_TAG	"notify"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <uv.h>
 
@@ -34,6 +42,7 @@ struct app_notify_proc {
 	uv_process_t	 p;
 	struct app	*a;
 	int		 slot;
+	bool		 detached;	/* left running at the end */
 };
 
 static void
@@ -58,7 +67,7 @@ exited(uv_process_t *p, int64_t status, int sig)
  * nextra) after them; what names the setting for the log. */
 static void
 run(struct app *a, const char *cmdline, const char *const *extra,
-    int nextra, const char *what)
+    int nextra, const char *what, bool detached)
 {
 	struct app_notify_proc	*np;
 	uv_process_options_t	 o;
@@ -93,9 +102,12 @@ run(struct app *a, const char *cmdline, const char *const *extra,
 	o.stdio = io;
 	o.stdio_count = 3;
 	o.exit_cb = exited;
+	if (detached)
+		o.flags = UV_PROCESS_DETACHED;
 	np = xcalloc(1, sizeof(*np));
 	np->a = a;
 	np->slot = slot;
+	np->detached = detached;
 	np->p.data = np;
 	if ((rc = uv_spawn(&a->ui_loop, &np->p, &o)) != 0) {
 		log_warn("%s %s: %s", what, argv[0], wc_strerror(rc));
@@ -112,7 +124,8 @@ app_notify_run(void *arg, const char *title, const char *body)
 	const char *const	 extra[2] = { title, body };
 
 	if (a->conf->notify_command != NULL)
-		run(a, a->conf->notify_command, extra, 2, "notify-command");
+		run(a, a->conf->notify_command, extra, 2, "notify-command",
+		    false);
 }
 
 const char *
@@ -134,7 +147,84 @@ app_link_open(void *arg, const char *url)
 	const char	*cmd = app_link_command(a->conf);
 
 	if (cmd != NULL)
-		run(a, cmd, &url, 1, "link-open-command");
+		run(a, cmd, &url, 1, "link-open-command", false);
+}
+
+const char *
+app_media_command(const struct conf *c)
+{
+	const char	*d = getenv("DISPLAY"), *wd = getenv("WAYLAND_DISPLAY");
+
+	if (c->open_command != NULL)
+		return c->open_command;
+	if ((d != NULL && d[0] != '\0') || (wd != NULL && wd[0] != '\0'))
+		return "xdg-open";
+	return NULL;
+}
+
+void
+app_media_open(void *arg, const char *path)
+{
+	struct app	*a = arg;
+	const char	*cmd = app_media_command(a->conf);
+
+	if (cmd != NULL)
+		run(a, cmd, &path, 1, "open-command", true);
+}
+
+/* The copy of from's bytes into the new fd; 0 or -errno. */
+static int
+copy_fd(int in, int out)
+{
+	char	 b[65536];
+	ssize_t	 n, w, off;
+
+	while ((n = read(in, b, sizeof(b))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (off = 0; off < n; off += w)
+			if ((w = write(out, b + off, (size_t)(n - off))) < 0) {
+				if (errno != EINTR)
+					return -errno;
+				w = 0;
+			}
+	}
+	return fsync(out) != 0 ? -errno : 0;
+}
+
+int
+app_media_save(void *arg, const char *from, const char *to)
+{
+	const char	*home = getenv("HOME");
+	char		 path[4096 + 64];
+	int		 in, out, rc;
+
+	(void)arg;
+	if (to[0] == '~' && to[1] == '/' && home != NULL && home[0] != '\0')
+		snprintf(path, sizeof(path), "%s%s", home, to + 1);
+	else
+		snprintf(path, sizeof(path), "%s", to);
+	if ((in = open(from, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	/* O_EXCL: never over a file (nor through a link planted there) */
+	if ((out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	    0600)) < 0) {
+		rc = -errno;
+		(void)close(in);
+		return rc;
+	}
+	rc = copy_fd(in, out);
+	(void)close(in);
+	if (close(out) != 0 && rc == 0)
+		rc = -errno;
+	if (rc != 0) {
+		(void)unlink(path);
+		log_warn("save-as: %s", wc_strerror(rc));
+	}
+	return rc;
 }
 
 void
@@ -142,7 +232,16 @@ app_notify_stop(struct app *a)
 {
 	int	 i;
 
-	for (i = 0; i < APP_NOTIFY_MAX; i++)
-		if (a->notify_procs[i] != NULL)
-			(void)uv_process_kill(&a->notify_procs[i]->p, SIGTERM);
+	for (i = 0; i < APP_NOTIFY_MAX; i++) {
+		struct app_notify_proc	*np = a->notify_procs[i];
+
+		if (np == NULL)
+			continue;
+		if (!np->detached) {
+			(void)uv_process_kill(&np->p, SIGTERM);
+			continue;
+		}
+		a->notify_procs[i] = NULL;	/* it goes on by itself */
+		uv_close((uv_handle_t *)&np->p, closed);
+	}
 }

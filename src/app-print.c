@@ -16,6 +16,7 @@
 #include "base/event.h"
 #include "base/i18n.h"
 #include "base/jid.h"
+#include "base/media-text.h"
 #include "base/sanitize.h"
 #include "src/app-int.h"
 #include "base/notice.h"
@@ -181,6 +182,24 @@ history(const struct ev *ev, bool qr)
 		printf(_("history: a part was skipped: %s\n"), h->why);
 }
 
+/* A download's end (not its progress). */
+static void
+media_dl(const struct ev *ev, bool qr)
+{
+	const struct ev_media_dl	*d = &ev->u.media_dl;
+	struct buf			 path = BUF_INIT;
+
+	(void)qr;
+	if (d->state == EV_DL_DOWNLOADING)
+		return;
+	if (d->state == EV_DL_DONE) {
+		one_line(&path, d->path);
+		printf(_("media: downloaded to %s\n"), (char *)path.p);
+		buf_release(&path);
+	} else
+		printf(_("media: %s\n"), media_dl_words(d->state));
+}
+
 /* ---- messaging ---- */
 
 static void
@@ -319,6 +338,8 @@ static void (*const printers[])(const struct ev *, bool) = {
 	[EV_OWN_NAME] =		NULL,
 	[EV_LINKED] =		NULL,	/* the screen's, for its chat list */
 	[EV_APP_STATE] =	NULL,	/* the screen's, for its chat list */
+	[EV_UPLOAD] =		NULL,	/* the screen's, on the message's line */
+	[EV_MEDIA_DL] =		media_dl,
 };
 _Static_assert(sizeof(printers) / sizeof(printers[0]) == EV_KIND_MAX + 1,
     "one printer per event kind");

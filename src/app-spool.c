@@ -105,18 +105,16 @@ write_atomic(const char *dir, const char *tmp, const char *name,
 	return rc;
 }
 
-int
-app_spool_put(const char *spool, const char *chat, const char *text,
-    size_t len, char token[APP_SPOOL_TOKEN_MAX])
+/* parts[0..n) written as a new TOKEN.msg of spool, its token into
+ * token. */
+static int
+put_parts(const char *spool, const char *const *parts, const size_t *lens,
+    size_t n, char token[APP_SPOOL_TOKEN_MAX])
 {
-	const char	*parts[4] = { APP_SPOOL_MAGIC, chat, "\n", text };
-	size_t		 lens[4] = { strlen(APP_SPOOL_MAGIC), strlen(chat), 1,
-			    len };
 	char		 tmp[APP_SPOOL_TOKEN_MAX + 8];
 	char		 name[APP_SPOOL_TOKEN_MAX + 8];
 	uint8_t		 r[8];
 	struct timespec	 ts;
-	int		 rc;
 
 	if (sys_random(NULL, r, sizeof(r)) != 0)
 		return -EIO;
@@ -126,8 +124,35 @@ app_spool_put(const char *spool, const char *chat, const char *text,
 	    r[2], r[3], r[4], r[5], r[6], r[7]);
 	snprintf(tmp, sizeof(tmp), ".%s.tmp", token);
 	snprintf(name, sizeof(name), "%s.msg", token);
-	rc = write_atomic(spool, tmp, name, parts, lens, 4);
-	return rc;
+	return write_atomic(spool, tmp, name, parts, lens, n);
+}
+
+int
+app_spool_put(const char *spool, const char *chat, const char *text,
+    size_t len, char token[APP_SPOOL_TOKEN_MAX])
+{
+	const char	*parts[4] = { APP_SPOOL_MAGIC, chat, "\n", text };
+	size_t		 lens[4] = { strlen(APP_SPOOL_MAGIC), strlen(chat), 1,
+			    len };
+
+	return put_parts(spool, parts, lens, 4, token);
+}
+
+int
+app_spool_put_file(const char *spool, const char *chat, const char *path,
+    const char *caption, bool ptt, char token[APP_SPOOL_TOKEN_MAX])
+{
+	const char	*flag = ptt ? "ptt\n" : "-\n";
+	const char	*parts[7] = { APP_SPOOL_FILE_MAGIC, chat, "\n", flag,
+			    path, "\n", caption };
+	size_t		 lens[7] = { strlen(APP_SPOOL_FILE_MAGIC),
+			    strlen(chat), 1, strlen(flag), strlen(path), 1,
+			    strlen(caption) };
+
+	if (path[0] != '/' || strchr(path, '\n') != NULL ||
+	    strlen(caption) > APP_SPOOL_FILE_MAX - 8192)
+		return -EINVAL;
+	return put_parts(spool, parts, lens, 7, token);
 }
 
 /* Read all of dir/name (at most max bytes; regular, ours, no link) into
@@ -277,6 +302,69 @@ answer(struct app *a, const char *token, const char *word, const char *rest)
 }
 
 /* One message handed over: taken, queued, answered. */
+/* The answer to token for a message queued as id (rc 0) or not. */
+static void
+said(struct app *a, const char *token, int rc, const char *id)
+{
+	if (rc == 0) {
+		eng_log(LOG_INFO, "handed over: %s queued as %s", token, id);
+		answer(a, token, "ok", id);
+		return;
+	}
+	eng_log(LOG_WARN, "handed over: %s not queued: %s", token,
+	    wc_strerror(rc));
+	answer(a, token, "error", rc == -ENOSPC ? "not queued: the disk is "
+	    "full" : rc == -EFBIG ? "the file is larger than max-media-size" :
+	    rc == -EISDIR ? "not a file to send" : rc == -ENOENT ||
+	    rc == -EACCES ? "the file cannot be read" : rc == -EINVAL ?
+	    "not queued: not a chat to send to, or the text is empty or too "
+	    "long" : "not queued: the database cannot be written");
+	if (rc == -ENOSPC)
+		app_disk_full(a);
+}
+
+/* said() for a file: -EINVAL is a voice note that is not one. */
+static void
+said_file(struct app *a, const char *token, int rc, const char *id)
+{
+	if (rc == -EINVAL) {
+		eng_log(LOG_WARN, "handed over: %s not queued: %s", token,
+		    wc_strerror(rc));
+		answer(a, token, "error", "only an Ogg Opus file goes as a "
+		    "voice note (--ptt)");
+		return;
+	}
+	said(a, token, rc, id);
+}
+
+/* A file of wachat send --file (src/app-spool.h) in p[0..len), NUL
+ * after it: handed to the upload pipeline, answered. */
+static void
+take_file(struct app *a, const char *token, char *p, size_t len)
+{
+	struct cmd_send_file	 f;
+	char			*chat, *flag, *path, *caption, *nl;
+	size_t			 ml = strlen(APP_SPOOL_FILE_MAGIC);
+
+	chat = p + ml;
+	if (memchr(p, '\0', len) != NULL ||
+	    (nl = memchr(chat, '\n', len - ml)) == NULL ||
+	    (*nl = '\0', flag = nl + 1, nl = strchr(flag, '\n')) == NULL ||
+	    (*nl = '\0', path = nl + 1, nl = strchr(path, '\n')) == NULL) {
+		answer(a, token, "error", "not a message of wachat send");
+		return;
+	}
+	*nl = '\0';
+	caption = nl + 1;
+	memset(&f, 0, sizeof(f));
+	f.chat = chat;
+	f.path = path;
+	f.caption = caption;
+	f.quoted_id = f.quoted_sender = f.quoted_text = (char *)"";
+	f.ptt = strcmp(flag, "ptt") == 0;
+	app_upload_spool(a, &f, token, said_file);
+}
+
 static void
 take(struct app *a, struct wa_dm *dm, const char *token)
 {
@@ -301,6 +389,11 @@ take(struct app *a, struct wa_dm *dm, const char *token)
 		(void)unlink(to);
 		return;
 	}
+	if (len >= strlen(APP_SPOOL_FILE_MAGIC) && memcmp(p,
+	    APP_SPOOL_FILE_MAGIC, strlen(APP_SPOOL_FILE_MAGIC)) == 0) {
+		take_file(a, token, p, len);
+		goto out;
+	}
 	chat = p + ml;
 	if (len < ml || memcmp(p, APP_SPOOL_MAGIC, ml) != 0 ||
 	    (nl = memchr(chat, '\n', len - ml)) == NULL) {
@@ -314,19 +407,7 @@ take(struct app *a, struct wa_dm *dm, const char *token)
 		goto out;
 	}
 	rc = wa_dm_send_text(dm, chat, text, NULL, NULL, NULL, id);
-	if (rc == 0) {
-		eng_log(LOG_INFO, "handed over: %s queued as %s", token, id);
-		answer(a, token, "ok", id);
-	} else {
-		eng_log(LOG_WARN, "handed over: %s not queued: %s", token,
-		    wc_strerror(rc));
-		answer(a, token, "error", rc == -ENOSPC ? "not queued: the "
-		    "disk is full" : rc == -EINVAL ? "not queued: not a chat "
-		    "to send to, or the text is empty or too long" :
-		    "not queued: the database cannot be written");
-		if (rc == -ENOSPC)
-			app_disk_full(a);
-	}
+	said(a, token, rc, id);
 out:
 	free(p);
 	(void)unlink(to);

@@ -10,6 +10,14 @@
  *	CHAT-JID\n
  *	TEXT (every byte to the end of the file)
  *
+ * or, for wachat send --file, a file to send as a media message:
+ *
+ *	wachat-file 1\n
+ *	CHAT-JID\n
+ *	ptt\n or -\n		(a voice note, or as its type says)
+ *	/ABSOLUTE/PATH\n
+ *	CAPTION (every byte to the end of the file; may be empty)
+ *
  * The running wachat's engine thread watches the directory (inotify
  * through uv_fs_event, and a timer), renames each TOKEN.msg to
  * TOKEN.taken, queues the text in its outbox (wa_dm_send_text(): stored
@@ -29,6 +37,7 @@
 #define APP_SPOOL_TOKEN_MAX	64	/* bytes of a token, with the NUL */
 #define APP_SPOOL_FILE_MAX	(65536 + 512) /* bytes of a TOKEN.msg */
 #define APP_SPOOL_MAGIC		"wachat-send 1\n"
+#define APP_SPOOL_FILE_MAGIC	"wachat-file 1\n"
 
 /*
  * The spool directory of data_dir into out[size]; with make, created
@@ -49,6 +58,17 @@ int	app_spool_dir(const char *data_dir, bool make, char *out,
  */
 int	app_spool_put(const char *spool, const char *chat, const char *text,
 	    size_t len, char token[APP_SPOOL_TOKEN_MAX]);
+
+/*
+ * Put a file for chat into spool as app_spool_put() puts a text: path
+ * absolute, without a newline; caption (may be "") a NUL-terminated
+ * string; ptt: as a voice note.  Returns 0, -EINVAL (a relative path,
+ * a newline in it, a caption too long), or the -errno of the write.
+ * Any thread.
+ */
+int	app_spool_put_file(const char *spool, const char *chat,
+	    const char *path, const char *caption, bool ptt,
+	    char token[APP_SPOOL_TOKEN_MAX]);
 
 /*
  * The answer to token in spool: 0 when there is none yet; 1 with the

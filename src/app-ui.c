@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <uv.h>
 
@@ -62,6 +63,8 @@ last_words(struct app *a, const struct ev *ev)
 	}
 }
 
+static void	push_cmd(void *arg, struct cmd *c);
+
 /* The job's why: text, sanitised to one line. */
 static void
 job_words(struct app_job *j, const char *text)
@@ -97,6 +100,8 @@ job_event(struct app *a, const struct ev *ev)
 	default:
 		break;
 	}
+	if (a->job->event != NULL)
+		a->job->event(a->job->arg, ev);
 }
 
 static void
@@ -118,6 +123,10 @@ app_ui_start_job(struct app *a)
 {
 	uv_timer_init(&a->ui_loop, &a->job_timer);
 	a->job_timer.data = a;
+	if (a->job->cmd != NULL) {
+		push_cmd(a, a->job->cmd);	/* queued until the engine runs */
+		a->job->cmd = NULL;
+	}
 	uv_timer_start(&a->job_timer, on_job, 0, APP_JOB_POLL_MS);
 }
 
@@ -365,6 +374,103 @@ on_tstp(uv_signal_t *s, int signum)
 	ui_screen_resume(a->screen);
 }
 
+#define PICK_WORDS	16	/* words of a file-picker-command */
+
+/* The file-picker-command's words into argv (in cmd, changed), "%f" in
+ * a word made file (into the words' copies in own, freed by the
+ * caller), file appended when no word names it.  Returns the count. */
+static int
+pick_words(char *cmd, const char *file, char **argv, struct buf *own)
+{
+	char	*w, *save = NULL, *at;
+	int	 n = 0, i;
+	bool	 named = false;
+	size_t	 offs[PICK_WORDS + 1];
+	int	 mark[PICK_WORDS + 1];
+
+	for (w = strtok_r(cmd, " \t", &save); w != NULL && n < PICK_WORDS;
+	    w = strtok_r(NULL, " \t", &save)) {
+		mark[n] = 0;
+		if ((at = strstr(w, "%f")) != NULL) {
+			offs[n] = own->len;
+			buf_append(own, w, (size_t)(at - w));
+			buf_append(own, file, strlen(file));
+			buf_append(own, at + 2, strlen(at + 2) + 1);
+			mark[n] = 1;
+			named = true;
+		}
+		argv[n++] = w;
+	}
+	if (!named && n > 0)
+		argv[n++] = (char *)file;
+	for (i = 0; i < n; i++)
+		if (mark[i])
+			argv[i] = (char *)own->p + offs[i];
+	argv[n] = NULL;
+	return n;
+}
+
+/* The picker's choice: the first line of file into out[size]. */
+static int
+pick_read(const char *file, char *out, size_t size)
+{
+	FILE	*f = fopen(file, "r");
+	size_t	 n;
+
+	if (f == NULL)
+		return 0;
+	if (fgets(out, (int)size, f) == NULL)
+		out[0] = '\0';
+	(void)fclose(f);
+	n = strcspn(out, "\r\n");
+	out[n] = '\0';
+	return n > 0 ? 1 : 0;
+}
+
+/* The attach key with a file-picker-command (ui/view.h ui_view_pick_fn):
+ * run with the terminal handed over (as Ctrl-z hands it to the shell),
+ * waited for, its choice read from the %f file.  Main thread. */
+static int
+pick_file(void *arg, char *out, size_t size)
+{
+	struct app	*a = arg;
+	struct buf	 own = BUF_INIT;
+	char		 file[] = "/tmp/wachat-pick-XXXXXX", *cmd;
+	char		*argv[PICK_WORDS + 2];
+	int		 fd, st = 0, rc = -EINVAL;
+	pid_t		 pid;
+
+	if ((fd = mkstemp(file)) < 0)
+		return -errno;
+	(void)close(fd);
+	cmd = xstrdup(a->conf->file_picker_command);
+	if (pick_words(cmd, file, argv, &own) > 0) {
+		ui_screen_suspend(a->screen);
+		stdin_restore(a);
+		if ((pid = fork()) == 0) {
+			execvp(argv[0], argv);
+			_exit(127);
+		}
+		rc = pid < 0 ? -errno : 0;
+		while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (a->stdin_flags >= 0)
+			(void)fcntl(STDIN_FILENO, F_SETFL, a->stdin_flags |
+			    O_NONBLOCK);
+		ui_screen_resume(a->screen);
+		if (rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 127)
+			rc = -ENOENT;
+	}
+	if (rc == 0)
+		rc = pick_read(file, out, size);
+	log_info("file-picker-command: %s", rc > 0 ? "a file chosen" :
+	    rc == 0 ? "nothing chosen" : wc_strerror(rc));
+	(void)unlink(file);
+	buf_release(&own);
+	free(cmd);
+	return rc;
+}
+
 static void
 on_tick(uv_timer_t *t)
 {
@@ -414,6 +520,11 @@ app_ui_start_screen(struct app *a)
 		a->view.notify = app_notify_run;
 	if (app_link_command(a->conf) != NULL)
 		a->view.open_link = app_link_open;
+	if (a->conf->file_picker_command != NULL)
+		a->view.pick_file = pick_file;
+	if (app_media_command(a->conf) != NULL)
+		a->view.open_media = app_media_open;
+	a->view.save_media = app_media_save;
 	a->view.notify_arg = a;
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to

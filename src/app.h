@@ -41,12 +41,21 @@ int	app_run(const struct conf *c, const char *pair_pn, bool fresh_db);
  * engine as app_run() runs it, and poll called on the main thread every
  * APP_JOB_POLL_MS (the first time at once) until it returns something
  * other than APP_JOB_PENDING: that status goes to status and wachat
- * stops.  wachat send (src/cli-send.c) is one.
+ * stops.  wachat send (src/cli-send.c) is one; wachat media
+ * (src/cli-get.c) also gives the engine a command at the start (cmd)
+ * and reads the events (event).
  */
+struct cmd;
+struct ev;
+
 #define APP_JOB_PENDING	(-1)
 #define APP_JOB_POLL_MS	100
 struct app_job {
 	int	(*poll)(void *arg);	/* APP_JOB_PENDING or a status */
+	void	(*event)(void *arg, const struct ev *ev); /* every event,
+				 * on the main thread (borrowed), or NULL */
+	struct cmd *cmd;	/* handed to the engine at the start (taken),
+				 * or NULL */
 	void	 *arg;
 	int	  status;	/* out: poll's, or APP_JOB_PENDING when it
 				 * did not finish (the engine stopped first,

@@ -26,6 +26,9 @@ dl_name(enum ev_dl_state d)
 	case EV_DL_FAILED:	return "failed";
 	case EV_DL_CORRUPT:	return "corrupt";
 	case EV_DL_EXPIRED:	return "expired";
+	case EV_DL_LENGTH:
+	case EV_DL_TOOBIG:
+	case EV_DL_NO_MEDIA:	break;	/* not stored */
 	}
 	return "none";
 }

@@ -15,10 +15,12 @@
 #include "base/compat.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "base/err.h"
@@ -149,8 +151,17 @@ step_ack(struct send *w, int64_t now)
 
 		store_msg_release(&m);
 		if (st == STORE_MSG_FAILED) {
-			fprintf(stderr, "wachat send: the server refused the "
-			    "message to %s\n", w->label);
+			struct store_media	 md;
+			bool			 ul = false;
+
+			if (store_media_get(w->s, w->chat, true, w->id,
+			    &md) == 1) {
+				ul = md.ul_state == STORE_UL_FAILED;
+				store_media_release(&md);
+			}
+			fprintf(stderr, "wachat send: %s %s\n", ul ? "the file "
+			    "could not be uploaded; nothing was sent to" :
+			    "the server refused the message to", w->label);
 			return CLI_REFUSED;
 		}
 		if (st >= STORE_MSG_SENT) {
@@ -189,12 +200,29 @@ usage_error(const char *why)
 	return CLI_USAGE;
 }
 
+/* --file, --caption, --ptt. */
+struct send_file {
+	const char	*path;		/* NULL: a text */
+	const char	*caption;	/* NULL: none */
+	bool		 ptt;
+};
+
+/* Whether name is an option of send's own (not a setting). */
+static bool
+own_option(const char *name)
+{
+	return strcmp(name, "config") == 0 || strcmp(name, "timeout") == 0 ||
+	    strcmp(name, "file") == 0 || strcmp(name, "caption") == 0;
+}
+
 /* The options and words of argv[1..argc): the settings into args
- * (*nargs of them), --config into *file, --timeout into *timeout_s, the
- * words into words (*nwords).  GO_ON (-1) or an exit status. */
+ * (*nargs of them), --config into *file, --timeout into *timeout_s,
+ * --file, --caption and --ptt into *sf, the words into words (*nwords).
+ * GO_ON (-1) or an exit status. */
 static int
 parse(int argc, char **argv, struct conf_arg *args, size_t *nargs,
-    const char **file, long *timeout_s, char **words, int *nwords)
+    const char **file, long *timeout_s, struct send_file *sf, char **words,
+    int *nwords)
 {
 	int	 i;
 	bool	 dashes = false;
@@ -225,8 +253,11 @@ parse(int argc, char **argv, struct conf_arg *args, size_t *nargs,
 			return usage_error("an option that is none");
 		memcpy(name, a, n);
 		name[n] = '\0';
-		if (strcmp(name, "config") != 0 && strcmp(name, "timeout") !=
-		    0 && !conf_is_name(name))
+		if (strcmp(name, "ptt") == 0 && eq == NULL) {
+			sf->ptt = true;
+			continue;
+		}
+		if (!own_option(name) && !conf_is_name(name))
 			return usage_error("an option that is none");
 		if (eq != NULL)
 			v = eq + 1;
@@ -236,6 +267,10 @@ parse(int argc, char **argv, struct conf_arg *args, size_t *nargs,
 			return usage_error("an option without its value");
 		if (strcmp(name, "config") == 0)
 			*file = v;
+		else if (strcmp(name, "file") == 0)
+			sf->path = v;
+		else if (strcmp(name, "caption") == 0)
+			sf->caption = v;
 		else if (strcmp(name, "timeout") == 0) {
 			char	*end;
 
@@ -281,6 +316,64 @@ join(char **words, int n, size_t *len)
 	t[l] = '\0';
 	*len = l;
 	return t;
+}
+
+/* --file's path made absolute into abs (the running wachat has another
+ * working dir) and checked before a byte is read: a regular file within
+ * max-media-size.  CLI_OK or the exit status, said on stderr. */
+static int
+file_ok(const struct send_file *sf, const struct conf *c, char *abs)
+{
+	struct stat	 st;
+
+	if (realpath(sf->path, abs) == NULL || stat(abs, &st) != 0) {
+		fprintf(stderr, "wachat send: --file %s: %s\n", sf->path,
+		    strerror(errno));
+		return CLI_NOT_FOUND;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "wachat send: --file %s: not a file\n",
+		    sf->path);
+		return CLI_USAGE;
+	}
+	if ((uint64_t)st.st_size > c->max_media_size) {
+		fprintf(stderr, "wachat send: --file %s: %lld bytes, larger "
+		    "than max-media-size (%llu); nothing was sent\n",
+		    sf->path, (long long)st.st_size,
+		    (unsigned long long)c->max_media_size);
+		return CLI_REFUSED;
+	}
+	if (strchr(abs, '\n') != NULL) {
+		fprintf(stderr, "wachat send: --file: a path with a newline\n");
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/* The words of a send: CHAT and TEXT, or CHAT alone with --file.  The
+ * text (malloc'd) into *text; CLI_OK or a usage error. */
+static int
+words_ok(const struct send_file *sf, char **words, int nwords, char **text,
+    size_t *len)
+{
+	if (sf->path != NULL) {
+		if (nwords != 1)
+			return usage_error("takes a CHAT and --file PATH (the "
+			    "caption as --caption TEXT)");
+		if (sf->caption != NULL && strlen(sf->caption) > WA_DM_TEXT_MAX)
+			return usage_error("the caption is too long (64 KiB "
+			    "at most)");
+		return CLI_OK;
+	}
+	if (sf->caption != NULL || sf->ptt)
+		return usage_error("--caption and --ptt go with --file");
+	if (nwords < 2)
+		return usage_error("takes a CHAT and the TEXT to send");
+	if ((*text = join(words + 1, nwords - 1, len)) == NULL)
+		return usage_error("the TEXT is too long (64 KiB at most)");
+	if (*len == 0 || strspn(*text, " \t\n") == *len)
+		return usage_error("the TEXT is empty");
+	return CLI_OK;
 }
 
 /* The settings as wachat takes them, said on stderr when wrong. */
@@ -418,6 +511,8 @@ cli_send_main(int argc, char **argv)
 	struct conf_arg		*args;
 	struct conf		 c;
 	struct buf		 b = BUF_INIT;
+	struct send_file	 sf;
+	char			 abs[PATH_MAX];
 	const char		*file = NULL;
 	char			**words, *text = NULL;
 	size_t			 nargs = 0, len = 0, i;
@@ -426,6 +521,7 @@ cli_send_main(int argc, char **argv)
 	bool			 conf_ok = false;
 
 	memset(&w, 0, sizeof(w));
+	memset(&sf, 0, sizeof(sf));
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	words = calloc((size_t)argc + 1, sizeof(*words));
 	if (args == NULL || words == NULL) {
@@ -433,20 +529,10 @@ cli_send_main(int argc, char **argv)
 		goto out;
 	}
 	if ((status = parse(argc, argv, args, &nargs, &file, &timeout_s,
-	    words, &nwords)) != -1)
+	    &sf, words, &nwords)) != -1)
 		goto out;
-	if (nwords < 2) {
-		status = usage_error("takes a CHAT and the TEXT to send");
+	if ((status = words_ok(&sf, words, nwords, &text, &len)) != CLI_OK)
 		goto out;
-	}
-	if ((text = join(words + 1, nwords - 1, &len)) == NULL) {
-		status = usage_error("the TEXT is too long (64 KiB at most)");
-		goto out;
-	}
-	if (len == 0 || strspn(text, " \t\n") == len) {
-		status = usage_error("the TEXT is empty");
-		goto out;
-	}
 	wc_sanitize(words[0], strnlen(words[0], 200), false, &b);
 	snprintf(w.label, sizeof(w.label), "%s", (const char *)b.p);
 	buf_release(&b);
@@ -456,6 +542,8 @@ cli_send_main(int argc, char **argv)
 	conf_ok = true;
 	w.data_dir = c.data_dir;
 	w.timeout_s = timeout_s;
+	if (sf.path != NULL && (status = file_ok(&sf, &c, abs)) != CLI_OK)
+		goto out;
 	if ((status = find_chat(&w, file, words[0])) != CLI_OK)
 		goto out;
 	if ((status = app_spool_dir(c.data_dir, true, w.spool,
@@ -466,8 +554,9 @@ cli_send_main(int argc, char **argv)
 		status = CLI_DB;
 		goto out;
 	}
-	if ((status = app_spool_put(w.spool, w.chat, text, len,
-	    w.token)) != 0) {
+	if ((status = sf.path != NULL ? app_spool_put_file(w.spool, w.chat,
+	    abs, sf.caption != NULL ? sf.caption : "", sf.ptt, w.token) :
+	    app_spool_put(w.spool, w.chat, text, len, w.token)) != 0) {
 		fprintf(stderr, "wachat send: cannot write to the spool %s: "
 		    "%s\n", w.spool, wc_strerror(status));
 		status = CLI_DB;

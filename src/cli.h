@@ -30,6 +30,13 @@ enum cli_exit {
 				 * outbox and goes when wachat connects */
 	CLI_REFUSED = 9,	/* send: the server refused it, or it could
 				 * not be queued */
+	CLI_MEDIA_FAILED = 10,	/* media: not downloaded (the network, the
+				 * disk, or not in time); may be asked again */
+	CLI_MEDIA_CORRUPT = 11,	/* media: the file did not match its hashes
+				 * or its length: nothing kept */
+	CLI_MEDIA_EXPIRED = 12,	/* media: gone from the server, and the phone
+				 * did not upload it again */
+	CLI_MEDIA_TOOBIG = 13,	/* media: over max-media-size: not asked for */
 };
 
 /* Whether arg (argv[1]) names a subcommand. */
@@ -71,6 +78,13 @@ int	cli_chat_jid(struct store *s, const char *arg, char *out, size_t size);
  * "send".  Returns an exit status (enum cli_exit).
  */
 int	cli_send_main(int argc, char **argv);
+
+/*
+ * wachat media CHAT MESSAGE-ID [--out PATH] (src/cli-get.c;
+ * doc/wachat.1): argv[0] is "media".  Returns an exit status (enum
+ * cli_exit).
+ */
+int	cli_get_main(int argc, char **argv);
 
 /* Append the subcommands' part of --help to f. */
 void	cli_usage(FILE *f);

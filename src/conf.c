@@ -17,6 +17,7 @@
 #include "base/hex.h"
 #include "base/i18n.h"
 #include "base/xmalloc.h"
+#include "proto/media-name.h"
 
 /* The longest value taken (paths, URLs): longer is surely a mistake. */
 #define CONF_VALUE_MAX	4096
@@ -40,7 +41,8 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"group-new", "group-leave", "find", "find-all", "edit", "copy",
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
-	"delete-chat", "clear-chat",
+	"delete-chat", "clear-chat", "attach", "voice-note", "download",
+	"open", "save-as",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -309,6 +311,40 @@ set_thumbnail_rows(struct conf *c, const struct setting *s,
 	return 0;
 }
 
+/* max-media-size: a size as proto/media-name.h reads it ("2G",
+ * "500M", "64K", bytes). */
+static int
+set_media_size(struct conf *c, const struct setting *s, const char *value,
+    const char **why)
+{
+	uint64_t	 v;
+
+	(void)s;
+	if (wa_media_size_parse(value, &v) != 0 || v == 0) {
+		*why = N_("not a size (bytes, or a number with K, M or G)");
+		return -EINVAL;
+	}
+	c->max_media_size = v;
+	return 0;
+}
+
+/* auto-download: "none", or KIND:SIZE,... (wa_media_auto_parse()). */
+static int
+set_auto_download(struct conf *c, const struct setting *s,
+    const char *value, const char **why)
+{
+	struct wa_media_auto	 a;
+
+	(void)s;
+	if (wa_media_auto_parse(value, &a) != 0) {
+		*why = N_("not none or a list such as image:5M,ptt:2M "
+		    "(image, video, audio, ptt, document, sticker)");
+		return -EINVAL;
+	}
+	c->auto_download = a;
+	return 0;
+}
+
 /* A path that may be unset (""). */
 static int
 set_opt_path(struct conf *c, const struct setting *s, const char *value,
@@ -440,7 +476,12 @@ static const struct setting settings[] = {
 	{ "hyperlinks", set_yes_no, F(hyperlinks) },
 	{ "mouse", set_yes_no, F(mouse) },
 	{ "link-open-command", set_command, F(link_open_command) },
+	{ "max-media-size", set_media_size, F(max_media_size) },
+	{ "file-picker-command", set_command, F(file_picker_command) },
 	{ "thumbnail-rows", set_thumbnail_rows, F(thumbnail_rows) },
+	{ "download-dir", set_path, F(download_dir) },
+	{ "auto-download", set_auto_download, F(auto_download) },
+	{ "open-command", set_command, F(open_command) },
 	{ "thumbnail-protocol", set_thumbnail_protocol,
 	    F(thumbnail_protocol) },
 };
@@ -629,6 +670,9 @@ conf_release(struct conf *c)
 	free(c->qr_file);
 	free(c->notify_command);
 	free(c->link_open_command);
+	free(c->file_picker_command);
+	free(c->download_dir);
+	free(c->open_command);
 	free(c->log_file);
 	for (i = 0; i < CONF_KEY_ACTIONS; i++)
 		free(c->keys[i]);
@@ -662,6 +706,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.bell = c.notify_preview = c.title = c.hyperlinks = true;
 	c.mouse = true;
 	c.thumbnail_rows = CONF_THUMB_ROWS_DEFAULT;
+	c.max_media_size = CONF_MAX_MEDIA_DEFAULT;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);
@@ -684,6 +729,12 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 		    N_("no default: neither $XDG_DATA_HOME nor $HOME is set"));
 		rc = -EINVAL;
 		goto out;
+	}
+	if (c.download_dir == NULL) {
+		size_t	 n = strlen(c.data_dir) + sizeof("/media");
+
+		c.download_dir = xmalloc(n);
+		snprintf(c.download_dir, n, "%s/media", c.data_dir);
 	}
 	if (c.log_file == NULL && (c.log_file = xdg_path(env,
 	    env->xdg_state_home, ".local/state", "wachat/wachat.log")) ==

@@ -15,13 +15,16 @@
 #include <stdint.h>
 
 #include "base/log.h"
+#include "proto/media-name.h"
 
 #define CONF_DEFAULT_URL	"wss://web.whatsapp.com/ws/chat"
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	38	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	43	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
+#define CONF_MAX_MEDIA_DEFAULT	((uint64_t)2 << 30)	/* max-media-size:
+							 * 2 GiB */
 #define CONF_THUMB_ROWS_DEFAULT	6	/* thumbnail-rows (ui/thumb.h) */
 #define CONF_THUMB_ROWS_MAX	40
 
@@ -92,9 +95,25 @@ struct conf {
 					 * none (default CONF_THUMB_ROWS_
 					 * DEFAULT, at most ..._MAX) */
 	enum conf_thumb_proto thumbnail_protocol; /* default auto */
+	uint64_t	 max_media_size; /* bytes of a file sent or fetched,
+					 * at most (default
+					 * CONF_MAX_MEDIA_DEFAULT) */
+	char		*file_picker_command; /* the attach key runs it (the
+					 * terminal handed over), %f the
+					 * file it writes the chosen path
+					 * to; NULL: a path prompt */
 	char		*link_open_command; /* the open-link key runs it with
 					 * the URL, or NULL (xdg-open with a
 					 * display) */
+	char		*download_dir;	/* downloaded media; never NULL after
+					 * conf_load() (default DATA-DIR/media,
+					 * made 0700) */
+	struct wa_media_auto auto_download; /* per kind, up to which size
+					 * a file downloads as it arrives
+					 * (default none) */
+	char		*open_command;	/* the open-media key runs it with
+					 * the file's path, or NULL (xdg-open
+					 * with a display) */
 	/* Key bindings, "key-ACTION = KEY": keys[i] for conf_key_actions[i],
 	 * NULL for the default.  The key names are checked by the screen
 	 * (ui/keys.h) when it starts. */

@@ -7,13 +7,16 @@ libroot_a_CPPFLAGS = $(AM_CPPFLAGS) \
 	$(UV_CFLAGS) $(INIH_CFLAGS) $(PROTOBUFC_CFLAGS)
 libroot_a_SOURCES = src/evq.h src/evq.c src/conf.h src/conf.c \
 	src/app.h src/app.c src/app-int.h src/app-ui.c src/app-notify.c src/app-print.c \
-	src/app-eng.c src/app-db.c src/app-cmd.c src/app-chatact.c src/app-read.c \
-	src/app-send.c src/app-disk.c src/app-spool.h src/app-spool.c
+	src/app-eng.c src/app-db.c src/app-cmd.c src/app-chatact.c src/app-mget.c src/app-read.c \
+	src/app-send.c src/app-disk.c src/app-spool.h src/app-spool.c \
+	src/app-upload.c
 ROOT_LIBS = libroot.a libapp.a libui.a libproto.a libstore.a libbase.a \
-	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS)
+	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS) \
+	$(MEDIA_PROBE_LIBS) $(JSONC_LIBS)
 
 bin_PROGRAMS += wachat
-wachat_SOURCES = src/main.c src/cli-db.c src/cli-db.h src/cli-date.c src/cli-send.c
+wachat_SOURCES = src/main.c src/cli-db.c src/cli-db.h src/cli-date.c src/cli-send.c \
+	src/cli-job.h src/cli-job.c src/cli-get.c
 wachat_CPPFLAGS = $(AM_CPPFLAGS) $(PROTOBUFC_CFLAGS) $(UV_CFLAGS)
 wachat_LDADD = $(ROOT_LIBS) $(LIBINTL) -ldl
 
@@ -25,7 +28,7 @@ tests_test_evq_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
 tests_test_evq_LDADD = libroot.a libbase.a $(CMOCKA_LIBS) $(UV_LIBS)
 tests_test_conf_SOURCES = tests/test-conf.c
 tests_test_conf_CFLAGS = $(TEST_CFLAGS) $(INIH_CFLAGS)
-tests_test_conf_LDADD = libroot.a libbase.a $(CMOCKA_LIBS) $(INIH_LIBS)
+tests_test_conf_LDADD = libroot.a libproto.a libbase.a $(CMOCKA_LIBS) $(INIH_LIBS)
 TESTS += tests/test-evq tests/test-conf tests/app-sim.sh
 EXTRA_DIST += tests/app-sim.sh
 

@@ -168,6 +168,13 @@ usage(FILE *f)
 	fputs(_("  --link-open-command CMD  Alt-o runs CMD URL (default: "
 	    "xdg-open with\n"
 	    "                      a display)\n"), f);
+	fputs(_("  --max-media-size SIZE  the largest file sent or fetched "
+	    "(e.g. 500M;\n"
+	    "                      default 2G)\n"), f);
+	fputs(_("  --file-picker-command CMD  Ctrl-o runs CMD to pick a file, "
+	    "%f the file\n"
+	    "                      it writes the path to (default: a path "
+	    "prompt)\n"), f);
 	fputs(_("  --thumbnail-rows N  media thumbnails at most N rows high "
 	    "(0: none;\n"
 	    "                      default 6)\n"), f);
@@ -175,7 +182,29 @@ usage(FILE *f)
 	    "                      how they are drawn (default auto: "
 	    "half-blocks in\n"
 	    "                      tmux, screen and over SSH)\n"), f);
+	fputs(_("  --download-dir DIR  where downloaded files go (default:\n"
+	    "                      DATA-DIR/media)\n"), f);
+	fputs(_("  --auto-download none|KIND:SIZE,...  download as they come: "
+	    "image, video,\n"
+	    "                      audio, ptt, document, sticker up to SIZE "
+	    "(default\n"
+	    "                      none: on request)\n"), f);
+	fputs(_("  --open-command CMD  Alt-l runs CMD FILE (default: xdg-open "
+	    "with a\n"
+	    "                      display; else the path is shown)\n"), f);
 	cli_usage(f);
+}
+
+/* The main function of subcommand name (send and media run the engine,
+ * the others read the database), or NULL when it names none. */
+static int
+(*sub_main(const char *name))(int, char **)
+{
+	if (strcmp(name, "send") == 0)
+		return cli_send_main;
+	if (strcmp(name, "media") == 0)
+		return cli_get_main;
+	return cli_is_command(name) ? cli_main : NULL;
 }
 
 /* The environment the settings' defaults depend on. */
@@ -427,8 +456,13 @@ main(int argc, char **argv)
 		{ "hyperlinks", required_argument, NULL, 'S' },
 		{ "mouse", required_argument, NULL, 'S' },
 		{ "link-open-command", required_argument, NULL, 'S' },
+		{ "max-media-size", required_argument, NULL, 'S' },
+		{ "file-picker-command", required_argument, NULL, 'S' },
 		{ "thumbnail-rows", required_argument, NULL, 'S' },
 		{ "thumbnail-protocol", required_argument, NULL, 'S' },
+		{ "download-dir", required_argument, NULL, 'S' },
+		{ "auto-download", required_argument, NULL, 'S' },
+		{ "open-command", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct conf_arg	 args[sizeof(opts) / sizeof(opts[0])];
@@ -436,6 +470,7 @@ main(int argc, char **argv)
 	const char	*frame = NULL, *file = NULL, *pair_pn = NULL;
 	bool		 help = false, version = false, fresh_db = false;
 	int		 c, idx;
+	int		(*sub)(int, char **);
 	const char	*localedir = getenv("WACHAT_LOCALEDIR");
 
 	setlocale(LC_ALL, "");
@@ -458,17 +493,14 @@ main(int argc, char **argv)
 		while (k < argc && (strncmp(argv[k], "--data-dir=", 11) == 0 ||
 		    strncmp(argv[k], "--config=", 9) == 0))
 			k++;
-		if (k < argc && (cli_is_command(argv[k]) ||
-		    strcmp(argv[k], "send") == 0)) {
+		if (k < argc && (sub = sub_main(argv[k])) != NULL) {
 			/* the name first, then what came before it */
 			char	*name = argv[k];
 
 			memmove(&argv[2], &argv[1], (size_t)(k - 1) *
 			    sizeof(*argv));
 			argv[1] = name;
-			if (strcmp(name, "send") == 0)
-				return cli_send_main(argc - 1, argv + 1);
-			return cli_main(argc - 1, argv + 1);
+			return sub(argc - 1, argv + 1);
 		}
 	}
 

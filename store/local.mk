@@ -12,7 +12,8 @@ libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 	store/outbox.c store/receipt.c store/edit.c store/contact.c \
 	store/query.c store/group.c store/histq.c
 # Media metadata (migration 15, issue 19).
-libstore_a_SOURCES += store/store-media.h store/media.c
+libstore_a_SOURCES += store/store-media.h store/media.c \
+	store/store-upload.h store/media-up.c
 libstore_a_SOURCES += store/store-rich.h store/rich.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
@@ -61,3 +62,10 @@ tests_test_store_media_CPPFLAGS = $(AM_CPPFLAGS)
 tests_test_store_media_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
 tests_test_store_media_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
 TESTS += tests/test-store-media
+# Our media messages while uploaded (store/store-upload.h, issue 19).
+check_PROGRAMS += tests/test-store-upload
+tests_test_store_upload_SOURCES = tests/test-store-upload.c tests/store-test.h
+tests_test_store_upload_CPPFLAGS = $(AM_CPPFLAGS)
+tests_test_store_upload_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS)
+tests_test_store_upload_LDADD = libstore.a libbase.a $(CMOCKA_LIBS) $(STORE_LIBS)
+TESTS += tests/test-store-upload

@@ -95,8 +95,13 @@ store_msg_insert_outgoing(struct store *s, const struct store_msg_new *m,
 	int64_t	 id = 0;
 	int	 rc;
 
-	if (!new_ok(m) || !m->from_me || m->payload == NULL ||
-	    m->payload_len == 0)
+	/* a media message whose upload is to run gets its payload after it
+	 * (store/store-upload.h) */
+	bool	 later = m->media != NULL &&
+	    m->media->ul_state == STORE_UL_UPLOADING;
+
+	if (!new_ok(m) || !m->from_me || (!later && (m->payload == NULL ||
+	    m->payload_len == 0)))
 		return -EINVAL;
 	if ((rc = store_tx_begin(s)) != 0)
 		return rc;

@@ -20,7 +20,9 @@ store_msg_outbox(struct store *s, size_t max, struct store_msg_page *out)
 	if (max == 0 || max > STORE_MSG_PAGE_MAX)
 		return -EINVAL;
 	if ((rc = store_q_prep(s, &st, "SELECT " MSG_COLS ", payload FROM message"
-	    " WHERE state = 0 ORDER BY rowid LIMIT ?1")) != 0)
+	    " WHERE state = 0 AND NOT EXISTS (SELECT 1 FROM media d"
+	    " WHERE d.msg = message.rowid AND d.ul_state IN (1, 3))"
+	    " ORDER BY rowid LIMIT ?1")) != 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, (int64_t)max + 1);
 	return store_q_read_page(s, st, max, true, out, "loading the outbox");

@@ -479,7 +479,9 @@ void		store_msg_release(struct store_msg *m);
  * crash or a disconnect (features.md: nchat loses failed sends).  m->state
  * is ignored; m->from_me must be true.  Returns 0 and *rowid (may be
  * NULL), -EEXIST when (chat, from_me, id) is already stored (nothing
- * written), -EINVAL (a limit above, no payload, !from_me) or -EIO.
+ * written), -EINVAL (a limit above, no payload, !from_me) or -EIO.  A
+ * media message whose m->media has ul_state STORE_UL_UPLOADING may come
+ * without a payload: store/store-upload.h gives it one.
  */
 MUST_CHECK int	store_msg_insert_outgoing(struct store *s,
 		    const struct store_msg_new *m, int64_t *rowid);
@@ -506,7 +508,8 @@ MUST_CHECK int	store_msg_insert_incoming(struct store *s,
 /*
  * Load up to max (1..STORE_MSG_PAGE_MAX) QUEUED outgoing messages, oldest
  * first (in the order they were stored), with their payloads, for the
- * outbox to send after a (re)connect.  Returns 0 and *out (freed with
+ * outbox to send after a (re)connect; a media message whose upload runs
+ * or failed is left out (store/store-upload.h).  Returns 0 and *out (freed with
  * store_msg_page_free()), -EINVAL or -EIO.
  */
 MUST_CHECK int	store_msg_outbox(struct store *s, size_t max,
@@ -1111,6 +1114,7 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 #include "store/store-search.h"
 #include "store/store-appstate.h"
 #include "store/store-media.h"
+#include "store/store-upload.h"
 #include "store/store-rich.h"
 
 #endif

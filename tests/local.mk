@@ -125,6 +125,8 @@ include tests/appstate-store.mk
 include tests/appstate.mk
 include tests/sim-appstate.mk
 include tests/sim-media.mk
+include tests/mediasend19.mk
 include tests/appsync18.mk
 include tests/thumbs19.mk
+include tests/mediaget19.mk
 include tests/asmut18.mk

@@ -90,6 +90,12 @@ test_conf_load__gives_the_defaults__with_only_home_set(void **state)
 	assert_true(c.enter_sends);
 	assert_int_equal(c.thumbnail_rows, 6);
 	assert_int_equal(c.thumbnail_protocol, CONF_THUMB_AUTO);
+	assert_true(c.max_media_size == (uint64_t)2 << 30);
+	assert_null(c.file_picker_command);
+	assert_string_equal(c.download_dir,
+	    "/home/u/.local/share/wachat/media");
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_IMAGE] == 0);
+	assert_null(c.open_command);
 	assert_null(c.keys[0]);
 	conf_release(&c);
 	conf_release(&c);	/* idempotent */
@@ -170,8 +176,19 @@ test_conf_load__reads_every_setting__from_the_file(void **state)
 	    "log-file = /var/log/wachat.log\n"
 	    "log-level = debug\n"
 	    "thumbnail-rows = 0\n"
-	    "thumbnail-protocol = sixel\n");
+	    "thumbnail-protocol = sixel\n"
+	    "max-media-size = 500M\n"
+	    "file-picker-command = nnn -p %f\n"
+	    "auto-download = image:5M, ptt:2M\n"
+	    "open-command = feh -F\n");
 	assert_int_equal(conf_load(&c, &home_only, path, NULL, 0, &e), 0);
+	assert_true(c.max_media_size == (uint64_t)500 << 20);
+	assert_string_equal(c.file_picker_command, "nnn -p %f");
+	assert_string_equal(c.download_dir, "/srv/wachat/media");
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_IMAGE] == 5u << 20);
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_PTT] == 2u << 20);
+	assert_true(c.auto_download.max[WA_MEDIA_AUTO_VIDEO] == 0);
+	assert_string_equal(c.open_command, "feh -F");
 	assert_int_equal(c.thumbnail_rows, 0);
 	assert_int_equal(c.thumbnail_protocol, CONF_THUMB_SIXEL);
 	assert_string_equal(c.url, "ws://127.0.0.1:8080/ws/chat");
@@ -274,11 +291,17 @@ static const struct {
 	{ "key-fly", "ctrl-x", "unknown setting" },
 	{ "key-send", "", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
 	{ "key-send", "ctrl x", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
+	{ "max-media-size", "2X", "not a size (bytes, or a number with K, M "
+	    "or G)" },
+	{ "max-media-size", "0", "not a size (bytes, or a number with K, M "
+	    "or G)" },
 	{ "thumbnail-rows", "41", "not a number of rows, 0 to 40" },
 	{ "thumbnail-rows", "-1", "not a number of rows, 0 to 40" },
 	{ "thumbnail-rows", "6 rows", "not a number of rows, 0 to 40" },
 	{ "thumbnail-rows", "", "not a number of rows, 0 to 40" },
 	{ "thumbnail-protocol", "ascii", "not one of auto, halfblocks, kitty, sixel, iterm2, off" },
+	{ "auto-download", "photo:5M", "not none or a list such as image:5M,ptt:2M (image, video, audio, ptt, document, sticker)" },
+	{ "download-dir", "", "must not be empty" },
 };
 
 static void

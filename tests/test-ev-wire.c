@@ -943,6 +943,60 @@ test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act(void **state)
 	buf_release(&b);
 }
 
+/* CMD_MEDIA_GET, EV_MEDIA_DL and media's dl_percent (version 14); a
+ * version-13 peer is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get(
+    void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_MEDIA_GET,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MEDIA_DL), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 14);
+	assert_string_equal(cmd_kind_name(CMD_MEDIA_GET), "CMD_MEDIA_GET");
+	ev_set(&c->u.media_get.id, "3EB0BB");
+	ev_set(&c->u.media_get.out, "/tmp/x.jpg");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_MEDIA_GET);
+	assert_string_equal(cgot->u.media_get.chat,
+	    "15550000003@s.whatsapp.net");
+	assert_string_equal(cgot->u.media_get.id, "3EB0BB");
+	assert_string_equal(cgot->u.media_get.out, "/tmp/x.jpg");
+	cmd_free(cgot);
+	b.p[4] = 13;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev_set(&ev->u.media_dl.id, "3EB0BB");
+	ev->u.media_dl.state = EV_DL_TOOBIG;
+	ev->u.media_dl.got = 5;
+	ev->u.media_dl.total = 3000000000LL;
+	ev->u.media_dl.percent = 42;
+	ev->u.media_dl.err = -17;
+	ev->u.media_dl.retried = true;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, EV_MEDIA_DL);
+	assert_string_equal(got->u.media_dl.id, "3EB0BB");
+	assert_int_equal(got->u.media_dl.state, EV_DL_TOOBIG);
+	assert_true(got->u.media_dl.total == 3000000000LL);
+	assert_int_equal(got->u.media_dl.percent, 42);
+	assert_int_equal(got->u.media_dl.err, -17);
+	assert_true(got->u.media_dl.retried);
+	ev_free(got);
+	b.len = 0;
+	ev->u.media_dl.state = (enum ev_dl_state)(EV_DL_MAX + 1);
+	assert_int_not_equal(ev_wire_encode(ev, &b), 0);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -964,6 +1018,7 @@ main(void)
 		cmocka_unit_test(test_ev_wire_decode__gives_back_marks_and_people__of_ev_chats),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_what_changed__of_ev_app_state),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

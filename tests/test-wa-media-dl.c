@@ -46,6 +46,7 @@
 #include "proto/media-stream.h"
 #include "proto/media.h"
 #include "proto/node.h"
+#include "tests/loopback.h"
 
 #define PLAIN_LEN	300007	/* bytes: several curl writes */
 
@@ -155,8 +156,6 @@ serve(void *arg)
 static int
 setup_all(void **state)
 {
-	struct sockaddr_in	 sa;
-	socklen_t		 sl = sizeof(sa);
 	size_t			 i;
 
 	(void)state;
@@ -167,15 +166,8 @@ setup_all(void **state)
 	if (wa_media_encrypt(key, WA_MEDIA_INFO_IMAGE, plain, PLAIN_LEN,
 	    &blob, enc_sha, sha) != 0)
 		return -1;
-	lsock = socket(AF_INET, SOCK_STREAM, 0);
-	memset(&sa, 0, sizeof(sa));
-	sa.sin_family = AF_INET;
-	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
-	    listen(lsock, 8) != 0 ||
-	    getsockname(lsock, (struct sockaddr *)&sa, &sl) != 0)
+	if ((lsock = loopback_listen(8, &port)) < 0)
 		return -1;
-	port = ntohs(sa.sin_port);
 	snprintf(dir, sizeof(dir), "/tmp/wachat-dl-test.XXXXXX");
 	if (mkdtemp(dir) == NULL)
 		return -1;

@@ -143,6 +143,7 @@ check "... the bar says no chat is open, in German" \
 tm send-keys -t wachat C-g
 check "Ctrl-g shows the key page in German" \
     wait_pane 'Tasten \(jede Taste schließt diese Seite\)'
+[ $? -eq 0 ] || diag "$tmp/pane"
 # keys_page: a fresh capture shows the key page's lines.
 keys_page() {
 	capture

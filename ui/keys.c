@@ -112,6 +112,22 @@ static const struct {
 	[UI_ACT_CLEAR_CHAT] =	{ "clear-chat",
 				  N_("clear the chat's messages (asks first)"),
 				  "alt-k" },
+	/* nchat's Ctrl-a is the start of the line here. */
+	[UI_ACT_ATTACH] =	{ "attach",
+				  N_("send a file (a reply too): its path, "
+				  "then a caption"), "ctrl-o" },
+	[UI_ACT_VOICE] =	{ "voice-note",
+				  N_("send an Ogg Opus file as a voice note"),
+				  "alt-v" },
+	[UI_ACT_DOWNLOAD] =	{ "download",
+				  N_("download the selected message's file"),
+				  "alt-w" },
+	[UI_ACT_OPEN] =		{ "open",
+				  N_("open the selected message's file"),
+				  "alt-l" },
+	[UI_ACT_SAVE_AS] =	{ "save-as",
+				  N_("save the selected file elsewhere"),
+				  "alt-y" },
 	[UI_ACT_CARD_CHAT] =	{ "card-chat",
 				  N_("chat with a number on the selected "
 				  "contact card"), "alt-i" },

@@ -90,13 +90,24 @@ enum ui_key_action {
 				 * message */
 	UI_ACT_DELETE_CHAT,	/* delete-chat: delete it (asks first) */
 	UI_ACT_CLEAR_CHAT,	/* clear-chat: clear its messages (asks) */
+	/* Media (issue 19). */
+	UI_ACT_ATTACH,		/* attach: send a file (its path, or the
+				 * file-picker-command's pick; then a
+				 * caption) */
+	UI_ACT_VOICE,		/* voice-note: send an Ogg Opus file as a
+				 * voice note */
+	/* The selected message's file (issue 19). */
+	UI_ACT_DOWNLOAD,	/* download: into download-dir */
+	UI_ACT_OPEN,		/* open: with open-command (downloaded
+				 * first when it is not) */
+	UI_ACT_SAVE_AS,		/* save-as: copied to a path typed */
 	/* Message kinds (issue 20). */
 	UI_ACT_CARD_CHAT,	/* card-chat: a chat with a number on the
 				 * selected contact card */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	39	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	44	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

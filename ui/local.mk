@@ -8,10 +8,11 @@ libui_a_SOURCES = ui/qr.h ui/qr.c \
 	ui/screen.h ui/screen-int.h ui/screen.c ui/screen-draw.c \
 	ui/text.h ui/text.c ui/input.h ui/input.c ui/chats.h ui/chats.c \
 	ui/msgs.h ui/msgs-int.h ui/msgs.c ui/msgs-draw.c ui/msgs-react.c \
+	ui/msgs-media.c \
 	ui/keys.h ui/keys.c ui/groups.h ui/groups.c ui/search.h ui/search.c \
-	ui/view.h ui/view-int.h ui/view.c ui/view-state.c ui/view-chat.c ui/view-prompt.c \
+	ui/view.h ui/view-int.h ui/view.c ui/view-state.c ui/view-chat.c ui/view-prompt.c ui/view-attach.c \
 	ui/view-info.c ui/view-search.c ui/view-keys.c ui/view-draw.c \
-	ui/view-panes.c ui/view-pick.c ui/view-links.c ui/view-card.c ui/term.h ui/term.c \
+	ui/view-panes.c ui/view-pick.c ui/view-links.c ui/view-media.c ui/view-card.c ui/term.h ui/term.c \
 	ui/notify.h ui/notify.c ui/view-notify.c ui/view-select.c ui/view-chatact.c ui/view-mouse.c \
 	ui/thumb.h ui/thumb.c \
 	ui/media.h ui/media.c ui/rich.h ui/rich.c
@@ -38,7 +39,7 @@ check_PROGRAMS += tests/test-ui-view
 tests_test_ui_view_SOURCES = tests/test-ui-view.c
 tests_test_ui_view_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
 tests_test_ui_view_CFLAGS = $(TEST_CFLAGS)
-tests_test_ui_view_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+tests_test_ui_view_LDADD = libui.a libroot.a libproto.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
 	$(UV_LIBS) $(INIH_LIBS)
 TESTS += tests/test-ui-view
 
@@ -47,7 +48,7 @@ check_PROGRAMS += tests/test-ui-media
 tests_test_ui_media_SOURCES = tests/test-ui-media.c
 tests_test_ui_media_CPPFLAGS = $(AM_CPPFLAGS) $(NCURSESW_CFLAGS)
 tests_test_ui_media_CFLAGS = $(TEST_CFLAGS)
-tests_test_ui_media_LDADD = libui.a libroot.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
+tests_test_ui_media_LDADD = libui.a libroot.a libproto.a libbase.a $(CMOCKA_LIBS) $(UI_LIBS) \
 	$(UV_LIBS) $(INIH_LIBS)
 TESTS += tests/test-ui-media
 

@@ -5,6 +5,7 @@
 #include "base/compat.h"
 
 #include <langinfo.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -58,6 +59,16 @@ head(const struct ev_media *m, bool multiline, struct buf *b)
 		buf_push(b, multiline ? '\n' : ' ');
 		wc_sanitize(m->path, strlen(m->path), false, &clean);
 		buf_append(b, clean.p, clean.len - 1);
+	} else if (m->dl_state != EV_DL_NONE && m->dl_state != EV_DL_DONE) {
+		char	 pc[16];
+
+		buf_push(b, multiline ? '\n' : ' ');
+		put(b, media_dl_words(m->dl_state));
+		if (m->dl_state == EV_DL_DOWNLOADING) {
+			snprintf(pc, sizeof(pc), " %u%%", m->dl_percent > 100 ?
+			    100u : m->dl_percent);
+			put(b, pc);
+		}
 	}
 	buf_release(&clean);
 }

@@ -61,6 +61,17 @@ wrap(const struct ui_msgs *m, struct ui_msg *g, int w)
 		    &g->nspans);
 		g->shown = (char *)b.p;
 	}
+	if (g->progress != NULL && !g->deleted) {
+		/* our upload's line, under the text (mention spans stay) */
+		memset(&b, 0, sizeof(b));
+		t = g->shown != NULL ? g->shown : g->text;
+		buf_append(&b, t, strlen(t));
+		buf_push(&b, '\n');
+		buf_append(&b, g->progress, strlen(g->progress));
+		buf_push(&b, '\0');
+		free(g->shown);
+		g->shown = (char *)b.p;
+	}
 	t = g->deleted ? "" : g->shown != NULL ? g->shown : g->text;
 	len = strlen(t);
 	free(g->rows);

@@ -58,6 +58,8 @@ msg_release(struct ui_msg *g)
 	free(g->quoted_sender);
 	free(g->quoted);
 	free(g->media);
+	free(g->progress);
+	ui_msgs_media_free(g->md);
 	free(g->rich);
 	ui_msgs_reacts_release(g);
 	free(g->shown);
@@ -367,8 +369,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	else if (e->kind == EV_ROW_RICH && !e->deleted)
 		set_rich(g, e->text);
 	else if (e->kind == EV_ROW_MEDIA && e->media.type != EV_MEDIA_NONE) {
-		g->media = ui_media_head(&e->media);
-		g->text = ui_media_text(&e->media, true);
+		ui_msgs_media_set(g, &e->media);
 		g->thumb = thumb_of(&e->media);
 	}
 	else if (e->kind == EV_ROW_MEDIA) {	/* stored before migration 15 */
@@ -659,12 +660,9 @@ add(struct ui_msgs *m, const struct ev_message *e)
 		g = &m->v[q];
 		if (e->rich)
 			set_rich(g, e->text);
-		else if (e->media.type != EV_MEDIA_NONE) {
-			free(g->text);
-			free(g->media);
-			g->media = ui_media_head(&e->media);
-			g->text = ui_media_text(&e->media, true);
-		} else
+		else if (e->media.type != EV_MEDIA_NONE)
+			ui_msgs_media_set(g, &e->media);
+		else
 			set_clean(&g->text, e->text, true);
 		if (g->from_me)
 			g->tick = ui_tick_of(e->state);
@@ -692,8 +690,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	if (e->rich)
 		set_rich(g, e->text);
 	else if (e->media.type != EV_MEDIA_NONE) {
-		g->media = ui_media_head(&e->media);
-		g->text = ui_media_text(&e->media, true);
+		ui_msgs_media_set(g, &e->media);
 		g->thumb = thumb_of(&e->media);
 	} else if (!e->notice || (g->text = notice_line(e->notice_kind,
 	    e->notice_device, e->sender_name, e->key.sender)) == NULL)
@@ -718,6 +715,28 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	return true;
 }
 
+/* EV_UPLOAD on our row g: the line under it says how far (none once
+ * the host has the file). */
+static void
+upload(struct ui_msg *g, const struct ev_upload *u)
+{
+	char	 line[128];
+
+	free(g->progress);
+	g->progress = NULL;
+	g->rows_width = 0;
+	if (u->done || !g->from_me)
+		return;
+	if (u->failed)
+		snprintf(line, sizeof(line), "%s", _("upload failed"));
+	else if (u->total <= 0)
+		snprintf(line, sizeof(line), "%s", _("preparing the upload"));
+	else
+		snprintf(line, sizeof(line), _("uploading %d%%"),
+		    (int)(u->sent * 100 / u->total));
+	g->progress = xstrdup(line);
+}
+
 /* The message a messaging event is about, or NULL for other kinds. */
 static const struct ev_key *
 key_of(const struct ev *ev)
@@ -728,6 +747,7 @@ key_of(const struct ev *ev)
 	case EV_MSG_CHANGED:	return &ev->u.msg_changed.key;
 	case EV_REACTION:	return &ev->u.reaction.target;
 	case EV_SEND_FAILED:	return &ev->u.send_failed.key;
+	case EV_UPLOAD:		return &ev->u.upload.key;
 	default:		return NULL;
 	}
 }
@@ -788,13 +808,18 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		else {
 			g->edited = true;
 			set_clean(&g->text, ev->u.msg_changed.text, true);
-			if (g->media != NULL)	/* the new caption */
+			if (g->md != NULL)	/* the new caption */
+				ui_msgs_media_caption(g, g->text);
+			else if (g->media != NULL)
 				media_caption(g);
 		}
 		g->rows_width = 0;
 		break;
 	case EV_REACTION:
 		reaction(m, g, &ev->u.reaction, refresh);
+		break;
+	case EV_UPLOAD:
+		upload(g, &ev->u.upload);
 		break;
 	default:
 		return false;

@@ -92,6 +92,12 @@ struct ui_msg {
 	/* A media row's thumbnail (ui/thumb.h; owned), or NULL: drawn
 	 * under the text's first line (the media's words). */
 	struct ui_thumb	*thumb;
+	/* Our media row's upload as EV_UPLOAD says it ("uploading 37%",
+	 * translated), drawn as the text's last line; NULL: none. */
+	char		*progress;
+	/* A media row's media (owned, its thumb ""), or NULL: its
+	 * download's state redraws the lines (ui/msgs-media.c). */
+	struct ev_media	*md;
 	/* A rich row's record (base/rich.h; raw, for the contact card's
 	 * numbers, ui/rich.h), or NULL; text is its words. */
 	char		*rich;
@@ -264,6 +270,27 @@ void		ui_msgs_sender(const struct ui_msgs *m, size_t i,
  */
 void		ui_msgs_reactions(const struct ui_msgs *m, size_t i, int w,
 		    struct buf *out);
+
+/* ---- ui/msgs-media.c: a media row's download ---- */
+
+/* g is a media row of em (copied): its lines (g->media, g->text) made
+ * from it.  Main thread. */
+void		ui_msgs_media_set(struct ui_msg *g, const struct ev_media *em);
+
+/* The media row g's caption is now caption (sanitised): its lines made
+ * again. */
+void		ui_msgs_media_caption(struct ui_msg *g, const char *caption);
+
+/* A download of the open chat's row d->id went on or ended: its state,
+ * percentage and path taken, its lines made again.  Returns the row's
+ * index, or -1 (not the open chat, not held, not media). */
+int		ui_msgs_media_dl(struct ui_msgs *m, const struct ev_media_dl *d);
+
+/* Row i's media, or NULL (not media, out of range). */
+const struct ev_media *ui_msgs_media_of(const struct ui_msgs *m, size_t i);
+
+/* Free a copy made by ui_msgs_media_set() (NULL: nothing). */
+void		ui_msgs_media_free(struct ev_media *m);
 
 /* The index of the row with id, or -1. */
 int		ui_msgs_find(const struct ui_msgs *m, const char *id);

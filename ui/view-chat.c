@@ -38,6 +38,12 @@ drop_reply(struct ui_view *v)
 	c->reply_id = c->reply_sender = c->reply_text = NULL;
 }
 
+void
+ui_view_chat_drop_reply(struct ui_view *v)
+{
+	drop_reply(v);
+}
+
 /* Stop editing: the input held the message's text. */
 static void
 drop_edit(struct ui_view *v)

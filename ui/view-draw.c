@@ -112,8 +112,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 	/* Two actions that go together, on one entry when both are bound:
 	 * "PgUp PgDn", "Home End", "Alt-m Alt-d", "Ctrl-l Alt-z", and the
 	 * app-state keys two by two (so that the page, with jump-date,
-	 * archived and the chat's mute, pin, archive, ... keys, fits the 40
-	 * rows tests/ui-de-tmux.sh gives it). */
+	 * archived, the chat's mute, pin, archive, ... keys and the media
+	 * keys, fits the 40 rows tests/ui-de-tmux.sh gives it). */
 	static const struct {
 		int		 first, second;
 		const char	*what;
@@ -142,6 +142,14 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("archive the chat, mark it unread") },
 		{ UI_ACT_DELETE_CHAT, UI_ACT_CLEAR_CHAT,
 		    N_("delete, clear the chat (asks first)") },
+		{ UI_ACT_CANCEL, UI_ACT_HELP,
+		    N_("leave selection, reply, prompt; help") },
+		{ UI_ACT_ATTACH, UI_ACT_VOICE,
+		    N_("send a file (Tab completes), a voice note") },
+		{ UI_ACT_EDIT, UI_ACT_DELETE,
+		    N_("edit, delete for everyone your selected message") },
+		{ UI_ACT_DOWNLOAD, UI_ACT_OPEN,
+		    N_("download, open the selected file") },
 		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
 		    N_("open a chat by name or number; with a number on "
 		    "the selected contact card") },

@@ -16,6 +16,9 @@
  *   ui/view-search.c  the search: opened, closed, queries sent
  *   ui/view-pick.c    the chat picker and the members offered for a
  *                     mention: what matches, what Enter opens or puts
+ *   ui/view-attach.c  a file to send: the attach and voice-note keys,
+ *                     their path prompt with Tab completion, the
+ *                     caption, the file-picker-command's pick
  *   ui/view-prompt.c  the one-line prompts (a number, an emoji, a
  *                     group's name or members) and the y/n questions:
  *                     their keys and the line over them
@@ -43,6 +46,7 @@
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
+ *                    view-attach.o,
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
@@ -55,7 +59,9 @@
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
- *   view-prompt.o -> view-chat.o, view-state.o, view-card.o
+ *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
+ *                    view-card.o
+ *   view-attach.o -> view-chat.o, view-state.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
  *   msgs.o --------> msgs-draw.o   (and msgs-draw.o never back)
@@ -104,6 +110,10 @@ enum ui_view_prompt_kind {
 	PROMPT_MUTE,		/* mute the selected chat: for how long */
 	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
 	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
+	PROMPT_ATTACH,		/* a file to send: its path */
+	PROMPT_CAPTION,		/* ... then its caption */
+	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
+	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 	PROMPT_CARD,		/* which number on the contact card */
 };
 
@@ -162,6 +172,10 @@ struct ui_view_prompt {
 	char		*made_subject;	/* a group asked for: opened when
 					 * its EV_GROUP comes */
 	unsigned	 made_count;	/* the members asked for with it */
+	char		*attach_path;	/* PROMPT_CAPTION's file (~ expanded) */
+	char		*attach_names;	/* the names Tab found, shown over
+					 * the prompt until the next key */
+	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
 };
@@ -308,6 +322,9 @@ struct ui_view {
 	char		*link_id;	/* the message the open-link key
 					 * last opened a link of ... */
 	size_t		 link_next;	/* ... and where the next starts */
+	char		*media_open_id;	/* the message whose file the open
+					 * key opens once downloaded, or
+					 * NULL */
 };
 
 /* What an action does in a room of the key dispatch, the key typed at
@@ -403,6 +420,24 @@ void		 ui_view_notify_message(struct ui_view *v,
  * on a seen screen and not in a muted chat, waits likewise. */
 void		 ui_view_notify_reaction(struct ui_view *v,
 		    const struct ev_reaction *r, int64_t now);
+
+/* ---- ui/view-attach.c: a file to send ---- */
+
+/* The attach key (PROMPT_ATTACH, or the file-picker-command's pick, then
+ * PROMPT_CAPTION) and the voice-note key (PROMPT_VOICE), on the open
+ * chat; without one the note says so. */
+void		 ui_view_attach(struct ui_view *v, int64_t now);
+void		 ui_view_voice(struct ui_view *v, int64_t now);
+/* Enter in PROMPT_ATTACH or PROMPT_VOICE (the path: a regular file, or
+ * the prompt's error says so), in PROMPT_CAPTION (CMD_SEND_FILE). */
+void		 ui_view_attach_enter(struct ui_view *v);
+void		 ui_view_caption_enter(struct ui_view *v);
+/* Their keys before editing: Tab completes the file name (true: taken);
+ * any key drops the names Tab showed. */
+bool		 ui_view_attach_key(struct ui_view *v, int k);
+/* The line over those prompts (into line[size]), or NULL for another. */
+const char	*ui_view_attach_words(struct ui_view *v, char *line,
+		    size_t size);
 
 /* ---- ui/view-chatact.c: the chat's app-state keys ---- */
 
@@ -530,6 +565,8 @@ void		 ui_view_chat_cancel(struct ui_view *v);
 /* The selected message m->v[m->sel]: reply to it; edit it; delete it
  * (after a question); send it again (a failed one of ours); react. */
 void		 ui_view_chat_reply(struct ui_view *v);
+/* Forget the reply being written (sent, as a file). */
+void		 ui_view_chat_drop_reply(struct ui_view *v);
 void		 ui_view_chat_edit(struct ui_view *v, int64_t now);
 void		 ui_view_chat_delete(struct ui_view *v, int64_t now);
 void		 ui_view_chat_retry(struct ui_view *v);
@@ -566,6 +603,24 @@ void		 ui_view_open_selected(struct ui_view *v);
  * it) at the message of rowid, in context. */
 void		 ui_view_open_at(struct ui_view *v, const char *chat,
 		    int64_t rowid);
+
+/* ---- ui/view-media.c: the selected message's file ---- */
+
+/* The download key: CMD_MEDIA_GET for the selected message (said in the
+ * note; its path when it is downloaded already). */
+void		 ui_view_media_get(struct ui_view *v);
+/* The open key: open-command with the file's path, downloaded first
+ * when it is not; without open-command the path is said. */
+void		 ui_view_media_open(struct ui_view *v);
+/* The save-as key: a path prompt (PROMPT_SAVE_MEDIA) for the downloaded
+ * file; ui_view_media_take_save() is its Enter: copied there, never over
+ * a file. */
+void		 ui_view_media_save(struct ui_view *v);
+void		 ui_view_media_take_save(struct ui_view *v);
+/* EV_MEDIA_DL: the row's line, the note, and the file opened when the
+ * open key waits for it. */
+void		 ui_view_media_event(struct ui_view *v,
+		    const struct ev_media_dl *d);
 
 /* ---- ui/view-prompt.c ---- */
 

@@ -210,6 +210,8 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_STAR] =		ui_view_ca_star,
 	[UI_ACT_DELETE_CHAT] =	ui_view_ca_delete,
 	[UI_ACT_CLEAR_CHAT] =	ui_view_ca_clear,
+	[UI_ACT_ATTACH] =	ui_view_attach,
+	[UI_ACT_VOICE] =	ui_view_voice,
 };
 
 /* ---- the key page: its scroll keys (Up, Down, PgUp, PgDn as typed,
@@ -713,6 +715,14 @@ input_open_link(struct ui_view *v, int64_t now)
 	ui_view_links_open(v);
 }
 
+/* The file keys with no message selected: they say to select one. */
+static void
+input_file(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_media_get(v);
+}
+
 static const ui_view_act_fn input_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SELECT_UP] =	input_select,
 	[UI_ACT_CANCEL] =	input_cancel,
@@ -720,6 +730,9 @@ static const ui_view_act_fn input_acts[UI_ACT_COUNT] = {
 	[UI_ACT_NEWLINE] =	input_newline,
 	[UI_ACT_COPY] =		input_copy,	/* says to select first */
 	[UI_ACT_OPEN_LINK] =	input_open_link, /* likewise */
+	[UI_ACT_DOWNLOAD] =	input_file,	/* likewise */
+	[UI_ACT_OPEN] =		input_file,
+	[UI_ACT_SAVE_AS] =	input_file,
 };
 
 /* Enter sends (or is a newline: enter-sends = no), the rest edits. */

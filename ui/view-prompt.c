@@ -373,6 +373,12 @@ static const struct prompt_type {
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
 	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
 	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
+	[PROMPT_ATTACH] =	 { "> ", ui_view_attach_enter, NULL,
+				   ui_view_attach_key },
+	[PROMPT_CAPTION] =	 { "> ", ui_view_caption_enter, NULL, NULL },
+	[PROMPT_VOICE] =	 { "> ", ui_view_attach_enter, NULL,
+				   ui_view_attach_key },
+	[PROMPT_SAVE_MEDIA] =	 { "> ", ui_view_media_take_save, NULL, NULL },
 	[PROMPT_CARD] =		 { "", NULL, NULL, ui_view_card_key },
 };
 
@@ -383,6 +389,9 @@ prompt_cancel(struct ui_view *v)
 		free(v->prompt.new_subject);
 		v->prompt.new_subject = NULL;
 	}
+	free(v->prompt.attach_path);
+	free(v->prompt.attach_names);
+	v->prompt.attach_path = v->prompt.attach_names = NULL;
 	v->prompt.kind = PROMPT_NONE;
 }
 
@@ -454,10 +463,17 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_DATE:
 		return _("Jump to a date: YYYY-MM-DD, today, yesterday or a "
 		    "weekday; Enter goes, Esc goes back");
+	case PROMPT_SAVE_MEDIA:
+		return _("Save the file as: a path, Enter copies it there "
+		    "(never over a file), Esc goes back");
 	case PROMPT_MUTE:
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:
 		return ui_view_ca_words(v, line, size, cols);
+	case PROMPT_ATTACH:
+	case PROMPT_CAPTION:
+	case PROMPT_VOICE:
+		return ui_view_attach_words(v, line, size);
 	case PROMPT_CARD:
 		snprintf(line, size, _("Chat with which number on the card? "
 		    "1 to %zu; Esc goes back"), v->prompt.card_n);

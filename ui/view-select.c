@@ -86,6 +86,27 @@ sel_open_link(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_download(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_media_get(v);
+}
+
+static void
+sel_open(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_media_open(v);
+}
+
+static void
+sel_save_as(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_media_save(v);
+}
+
+static void
 sel_card_chat(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -110,6 +131,9 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_EDIT] =		sel_edit,
 	[UI_ACT_COPY] =		sel_copy,
 	[UI_ACT_OPEN_LINK] =	sel_open_link,
+	[UI_ACT_DOWNLOAD] =	sel_download,
+	[UI_ACT_OPEN] =		sel_open,
+	[UI_ACT_SAVE_AS] =	sel_save_as,
 	[UI_ACT_CANCEL] =	sel_leave,
 	[UI_ACT_CARD_CHAT] =	sel_card_chat,
 };

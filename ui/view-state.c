@@ -151,6 +151,9 @@ ui_view_prompt_release(struct ui_view *v)
 	free(p->revoke_id);
 	free(p->new_subject);
 	free(p->made_subject);
+	free(p->attach_path);
+	free(p->attach_names);
+	free(p->save_from);
 	free(p->card);
 	memset(p, 0, sizeof(*p));
 }

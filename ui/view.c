@@ -73,6 +73,7 @@ ui_view_free(struct ui_view *v)
 	buf_release(&v->term_out);
 	ui_term_links_clear(&v->links);
 	free(v->link_id);
+	free(v->media_open_id);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
 	free(v);
@@ -371,6 +372,13 @@ reload_open(struct ui_view *v)
 	free(jid);
 }
 
+static void
+on_media_dl(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	(void)now;
+	ui_view_media_event(v, &ev->u.media_dl);
+}
+
 /* EV_APP_STATE: names or chat flags changed: the chat list again; chat
  * flags or messages: the open chat too. */
 static void
@@ -412,6 +420,8 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_LINKED] =		on_linked,
 	[EV_OWN_NAME] =		on_own_name,
 	[EV_APP_STATE] =	on_app_state,
+	[EV_UPLOAD] =		on_msg_changed,
+	[EV_MEDIA_DL] =		on_media_dl,
 };
 
 void

@@ -68,6 +68,11 @@ typedef void	(*ui_view_notify_fn)(void *arg, const char *title,
 /* A URL to open (borrowed for the call). */
 typedef void	(*ui_view_open_fn)(void *arg, const char *url);
 
+/* Run the file-picker-command with the terminal handed over: the path
+ * chosen into out[size] (NUL-terminated).  Returns 1, 0 when nothing
+ * was chosen, or a negative error (it did not run). */
+typedef int	(*ui_view_pick_fn)(void *arg, char *out, size_t size);
+
 /* Settings (wachat.conf: enter-sends, read-receipts, send-typing,
  * clipboard, bell, notify-terminal, notify-preview, title; notify-command
  * is the caller's notify function). */
@@ -105,6 +110,18 @@ struct ui_view_opts {
 					 * (sanitised ASCII) to this (NULL:
 					 * no link-open-command) with
 					 * notify_arg */
+	ui_view_pick_fn	 pick_file;	/* the attach key runs the
+					 * file-picker-command through this
+					 * (NULL: a path prompt) with
+					 * notify_arg */
+	ui_view_open_fn	 open_media;	/* the open key hands a downloaded
+					 * file's path to this (NULL: no
+					 * open-command: the path is said)
+					 * with notify_arg */
+	/* The save-as key: copy the file from to the path to, never over a
+	 * file: 0, -EEXIST, or another -errno; NULL: cannot. */
+	int		(*save_media)(void *arg, const char *from,
+			    const char *to);
 	struct ui_keymap keys;
 };
 

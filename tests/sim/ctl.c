@@ -111,8 +111,9 @@ ctl_usage(FILE *f)
 "  media                           uploads, media messages, media blobs\n"
 "  media-expire PATH|ID [404|410]  the blob (of media message ID) answers\n"
 "                                  404 (or 410) from now on\n"
-"  media-settings AUTH_TTL [MAX_BYTES]  the media_conn auth's lifetime in\n"
-"                                  s, the upload cap in bytes\n"
+"  media-settings AUTH_TTL [MAX_BYTES [UPLOAD_DELAY_MS]]  the media_conn\n"
+"                                  auth's lifetime in s, the upload cap in\n"
+"                                  bytes, the wait before an upload's answer\n"
 "  appstate PN                     PN's app state: keys, collections (version,\n"
 "                                  hash, patches, decoded actions)\n"
 "  appstate-contact PN JID NAME    the phone renames a contact\n"
@@ -751,8 +752,8 @@ static const struct ctl_cmd ctl_cmds[] = {
 	{ "media", 1, 1, get_route, "/admin/media", NULL, { NULL } },
 	{ "media-expire", 2, 3, media_expire, "/admin/media/expire", NULL,
 	    { NULL } },
-	{ "media-settings", 2, 3, post_words, "/admin/media/settings", NULL,
-	    { "auth_ttl", "max_bytes" } },
+	{ "media-settings", 2, 4, post_words, "/admin/media/settings", NULL,
+	    { "auth_ttl", "max_bytes", "upload_delay_ms" } },
 	{ "appstate", 2, 2, get_route, "/admin/appstate?pn=", ARG1,
 	    { NULL } },
 	{ "appstate-contact", 4, 4, post_words, "/admin/appstate/contact",

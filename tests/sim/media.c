@@ -45,6 +45,7 @@ struct mpss {
 	struct sim_blob	*b;
 	size_t		 off;
 	bool		 hdr_due;	/* headers not sent yet (a delay) */
+	bool		 up_due;	/* an upload's answer held back */
 	/* An upload: */
 	bool		 up;
 	int		 fd;		/* the file, when fd_ok */
@@ -384,6 +385,14 @@ up_done(struct sim *s, struct lws *wsi, struct mpss *ps)
 	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	ps->status = HTTP_STATUS_OK;
+	if (s->media_up_delay_ms > 0) {
+		/* A stalled upload (tests that kill a client while it
+		 * waits): the blob is kept, its answer comes late. */
+		ps->up_due = true;
+		lws_set_timer_usecs(wsi, (lws_usec_t)s->media_up_delay_ms *
+		    1000);
+		return;
+	}
 	lws_callback_on_writable(wsi);
 }
 
@@ -509,13 +518,20 @@ media_cb(struct lws *wsi, enum lws_callback_reasons reason, void *user,
 			up_done(s, wsi, ps);
 		return 0;
 	case LWS_CALLBACK_TIMER:
+		if (ps != NULL && ps->up && ps->up_due) {
+			ps->up_due = false;
+			lws_callback_on_writable(wsi);
+			return 0;
+		}
 		if (ps == NULL || ps->b == NULL || !ps->hdr_due)
 			return 0;
 		lws_callback_on_writable(wsi);
 		return 0;
 	case LWS_CALLBACK_HTTP_WRITEABLE:
-		if (ps != NULL && ps->up && ps->status != 0)
+		if (ps != NULL && ps->up && ps->status != 0 && !ps->up_due)
 			return up_answer(wsi, ps);
+		if (ps != NULL && ps->up)
+			return 0;
 		if (ps == NULL || ps->b == NULL)
 			return 0;
 		if (ps->hdr_due)

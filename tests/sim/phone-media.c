@@ -6,7 +6,9 @@
  * its type's HKDF info (1.2-1.3), stored on the sim's own media host, the
  * type's Message fields (1.6) and the stanza's type="media" and
  * <enc mediatype> (1.7), sent with the contact's Signal sessions as its
- * texts are.  A phone that reads a media message (a client's upload)
+ * texts are; on request with a byte of the stored blob flipped after its
+ * hashes were taken, or a fileLength that is not the file's (faults for
+ * a client's download).  A phone that reads a media message (a client's upload)
  * fetches, decrypts and checks the blob; the media retry (1.8) is
  * answered with a re-upload.  GET /admin/media lists both, with the
  * hashes.  Loop thread only.
@@ -337,7 +339,11 @@ send_store(struct sim *s, struct send_req *r, const struct buf *data,
 		return rc;
 	}
 	m->length = data->len;
+	num_opt(r->in, "declared_length", &m->length);
 	m->blob = sim_media_put(s, "media", &enc);
+	if (json_object_object_get_ex(r->in, "flip_byte", NULL) &&
+	    m->blob->data.len > 0)	/* after SHA-256(blob): served so */
+		m->blob->data.p[m->blob->data.len / 2] ^= 0x01;
 	memcpy(m->blob->media_key, m->media_key, 32);
 	memcpy(m->blob->file_sha256, m->file_sha256, 32);
 	snprintf(m->direct_path, sizeof(m->direct_path), "%s", m->blob->path);
@@ -534,6 +540,8 @@ rx_one(struct sim_phone *p, const struct mtype *t, const uint8_t *v,
 	m->ptt = t->msg == 8 && pb_uint(v, vl, AUDIO_PTT) != 0;
 	if (t->thumb != 0 && sim_pb_find(v, vl, t->thumb, &x, &xl))
 		m->thumb_len = xl;
+	if (t->msg == 8 && sim_pb_find(v, vl, AUDIO_WAVEFORM, &x, &xl))
+		m->waveform_len = xl;
 	if (!pb_hash(v, vl, t->key, m->media_key) ||
 	    !pb_hash(v, vl, t->sha, m->file_sha256) ||
 	    !pb_hash(v, vl, t->enc, m->file_enc_sha256) ||
@@ -814,6 +822,8 @@ media_get(struct sim *s, struct buf *out)
 	    json_object_new_int64(s->media_auth_ttl));
 	json_object_object_add(o, "max_bytes",
 	    json_object_new_int64((int64_t)s->media_max_bytes));
+	json_object_object_add(o, "upload_delay_ms",
+	    json_object_new_int64((int64_t)s->media_up_delay_ms));
 	for (m = s->media_msgs; m != NULL; m = m->next)
 		json_object_array_add(msgs, sim_media_msg_json(m));
 	for (b = s->blobs; b != NULL; b = b->next)
@@ -850,7 +860,7 @@ media_expire(struct sim *s, struct json_object *in, struct buf *out)
 	return sim_json_reply(out, sim_media_blob_json(b), 200);
 }
 
-/* POST media/settings {auth_ttl s, max_bytes}. */
+/* POST media/settings {auth_ttl s, max_bytes, upload_delay_ms}. */
 static int
 media_settings(struct sim *s, struct json_object *in, struct buf *out)
 {
@@ -867,6 +877,11 @@ media_settings(struct sim *s, struct json_object *in, struct buf *out)
 		return sim_json_error(out, 400, "max_bytes: 1-4294967296");
 	if (rc == 1)
 		s->media_max_bytes = (uint64_t)v;
+	if ((rc = sim_json_num(in, "upload_delay_ms", &v)) < 0 || (rc == 1 &&
+	    (v < 0 || v > 600000)))
+		return sim_json_error(out, 400, "upload_delay_ms: 0-600000");
+	if (rc == 1)
+		s->media_up_delay_ms = (unsigned)v;
 	return media_get(s, out);
 }
 

@@ -408,6 +408,8 @@ struct sim {
 	uint64_t		 hist_faults;	/* faulty blobs sent */
 	struct sim_tok		*tok;	/* privacy tokens (tokens.c) */
 	unsigned		 media_delay_ms;	/* before each blob is served */
+	unsigned		 media_up_delay_ms; /* before an upload's
+						 * answer (a stalled upload) */
 	/* Uploads and media messages (media.c, phone-media.c). */
 	char			 media_dir[256];	/* upload files; "" = none */
 	bool			 media_dir_made;	/* made by us: removed */

@@ -1016,6 +1016,11 @@ sim_ws_start(struct sim *s)
 	info.pcontext = &s->lws;
 	info.user = s;
 	info.port = CONTEXT_PORT_NO_LISTEN;
+	/* Larger than a TLS record (16 KiB): lws 4.1 reads a record's rest
+	 * left in OpenSSL only when the socket polls again, so an upload's
+	 * body larger than the default 4 KiB buffer stalled after its first
+	 * chunk (the media host's POST). */
+	info.pt_serv_buf_size = 65536;
 	if ((s->lws = lws_create_context(&info)) == NULL) {
 		sim_log(s, "cannot create the libwebsockets context");
 		return -ENOMEM;

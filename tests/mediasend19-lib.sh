@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Sourced by tests/mediasend19-*.sh: the fixtures made here, nothing
+# copied from elsewhere.  media_jpeg FILE: a 64x48 colour gradient as a
+# JPEG (cjpeg); media_pdf FILE: a one-page PDF (python3).
+media_jpeg() {
+	python3 -c 'import sys
+w, h = 64, 48
+px = bytes(v for y in range(h) for x in range(w) for v in ((x * 255) // w, (y * 255) // h, 96))
+open(sys.argv[1], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' "$tmp/p.ppm" &&
+	    cjpeg -quality 85 "$tmp/p.ppm" >"$1"
+}
+media_pdf() {
+	python3 -c 'import sys
+objs = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] >>"]
+out, offs = b"%PDF-1.4\n", []
+for i, o in enumerate(objs):
+    offs.append(len(out))
+    out += b"%d 0 obj\n%s\nendobj\n" % (i + 1, o.encode())
+x = len(out)
+out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offs)
+out += b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % x
+open(sys.argv[1], "wb").write(out)' "$1"
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// wachat's media to an unmodified Baileys (issue 19) through wachat-sim
+// with TLS and its media host: wachat (linked as "me" by the mock phone,
+// running in a detached tmux pane) sends "bob" (Baileys, paired by the
+// mock phone) a photo with a caption and a document with
+// `wachat send CHAT --file` (handed to the running wachat); Baileys
+// receives an imageMessage (image/jpeg, 64x48, the caption) and a
+// documentMessage (application/pdf, its file name), and
+// downloadMediaMessage gives each file's bytes (SHA-256); then Baileys
+// sends wachat a photo with a caption, wachat's download key (Alt-w)
+// fetches it and the file is the photo (SHA-256).  Needs
+// SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS (the same self-signed
+// certificate) and SIM_MEDIA_FIXTURES (photo.jpg, notes.pdf).  TAP.
+import { execFileSync, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bail, builddir, finish, importPkg, ok, quietLogger, redirectMedia, rmTree, rootPub, sleep, startSim, until, within } from './lib.mjs';
+
+const cert = process.env.SIM_TLS_CERT;
+const key = process.env.SIM_TLS_KEY;
+const fx = process.env.SIM_MEDIA_FIXTURES;
+if (!cert || !key || !process.env.NODE_EXTRA_CA_CERTS || !fx)
+	bail('set SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS and SIM_MEDIA_FIXTURES');
+try {
+	execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+} catch {
+	bail('tmux is not installed');
+}
+
+const baileys = await importPkg('@whiskeysockets/baileys/lib/index.js');
+const defaults = await importPkg('@whiskeysockets/baileys/lib/Defaults/index.js');
+const makeWASocket = baileys.default ?? baileys.makeWASocket;
+defaults.WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(rootPub, 'hex');
+
+let sim;
+try {
+	sim = await startSim(['--tls-cert', cert, '--tls-key', key]);
+} catch (e) {
+	bail(`wachat-sim did not start: ${e.message}`);
+}
+const st0 = (await sim.ctl('GET', '/admin/status')).body;
+const mediaPort = st0.history?.media_port;
+if (!mediaPort)
+	bail('the sim reports no media port');
+redirectMedia(mediaPort);
+const wss = sim.url.replace(/^ws:/, 'wss:');
+const ME = '15550000001';	// wachat
+const BOB = '15550000002';	// Baileys
+const meJid = `${ME}@s.whatsapp.net`;
+const home = path.join(sim.tmp, 'home');
+const data = path.join(sim.tmp, 'data');
+const qrFile = path.join(sim.tmp, 'qr');
+const sock = path.join(sim.tmp, 'tmux.sock');
+const logFile = path.join(home, '.local/state/wachat/wachat.log');
+const statusFile = path.join(sim.tmp, 'status');
+fs.mkdirSync(home, { mode: 0o700 });
+const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
+const tm = (...args) => execFileSync('tmux', ['-u', '-S', sock, '-f', '/dev/null', ...args],
+	{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+const capture = () => { try { return tm('capture-pane', '-p', '-t', 'wachat'); } catch { return ''; } };
+const logTail = () => { try { return fs.readFileSync(logFile, 'utf8').split('\n').slice(-25).join('\n'); } catch { return ''; } };
+process.on('exit', () => { try { tm('kill-server'); } catch { /* gone */ } });
+
+const bob = { dir: path.join(sim.tmp, 'auth-bob'), ev: [], msgs: [] };
+async function bobConnect() {
+	bob.sock = makeWASocket({
+		waWebSocketUrl: wss, auth: bob.state, logger: quietLogger,
+		browser: baileys.Browsers.ubuntu('Chrome'), connectTimeoutMs: 10000, defaultQueryTimeoutMs: 5000,
+		markOnlineOnConnect: true, syncFullHistory: false, shouldSyncHistoryMessage: () => false,
+		getMessage: async () => undefined,
+	});
+	const s = bob.sock;
+	s.ev.on('creds.update', bob.saveCreds);
+	s.ev.on('connection.update', (d) => { if (bob.sock === s) bob.ev.push(d); });
+	s.ev.on('messages.upsert', ({ messages }) => { if (bob.sock === s) bob.msgs.push(...messages); });
+}
+const bobWait = (ms, what, pred) => within(ms, (async () => {
+	for (;;) {
+		const x = bob.ev.find(pred);
+		if (x)
+			return x;
+		await sleep(20);
+	}
+})(), `bob: ${what}`);
+// wachat send me's chat with bob, a file.
+const send = (...args) => spawnSync(path.join(builddir, 'wachat'), ['send', '--data-dir', data, ...args],
+	{ encoding: 'utf8', env: { ...process.env, HOME: home, LC_ALL: 'C.UTF-8' }, timeout: 90000 });
+
+try {
+	for (const [pn, name] of [[ME, 'me'], [BOB, 'bob']]) {
+		const r = await sim.ctl('POST', '/admin/accounts', { pn, name });
+		if (r.status !== 200)
+			bail(`cannot create account ${pn}: ${JSON.stringify(r.body)}`);
+	}
+	const cmd = `env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color HOME='${home}' ` +
+		`'${path.join(builddir, 'wachat')}' --url '${wss}' --root-key '${rootPub}' --ca-file '${cert}' ` +
+		`--data-dir '${data}' --qr-file '${qrFile}' 2>>'${path.join(sim.tmp, 'w.err')}'; echo $? >'${statusFile}'`;
+	tm('new-session', '-d', '-s', 'wachat', '-x', '100', '-y', '30', cmd);
+	await until(60000, () => fs.existsSync(qrFile) && /https:\/\/wa\.me/.test(fs.readFileSync(qrFile, 'utf8')));
+	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${ME}`, fs.readFileSync(qrFile, 'utf8').trim());
+	ok(scan.status === 200 && !!await until(30000, () => new RegExp(`connected as .*\\+${ME}`).test(capture())),
+		'wachat links by QR and shows itself connected', capture() + logTail());
+	await until(60000, () => { try { return /prekeys: event 6, \d+ keys/.test(fs.readFileSync(logFile, 'utf8')); } catch { return false; } });
+
+	({ state: bob.state, saveCreds: bob.saveCreds } = await baileys.useMultiFileAuthState(bob.dir));
+	await bobConnect();
+	const { qr } = await bobWait(15000, 'a QR', (x) => x.qr);
+	await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${BOB}`, qr);
+	await bobWait(15000, 'the 515 restart', (x) => x.connection === 'close');
+	bob.state.creds.me.name = 'bob';
+	bob.ev = [];
+	await bobConnect();
+	const open = await bobWait(20000, 'open', (x) => x.connection === 'open' || x.connection === 'close');
+	ok(open.connection === 'open', 'Baileys (bob) links and logs in');
+	// a text first, so that wachat's store knows the chat "bob"
+	await bob.sock.sendMessage(meJid, { text: 'send me your files' });
+	ok(!!await until(20000, () => /send me your files/.test(capture())), "bob's text reaches wachat", capture());
+
+	const cases = [
+		{ file: 'photo.jpg', args: ['--caption', 'A photo for Baileys'], kind: 'imageMessage',
+		  want: (m) => m.mimetype === 'image/jpeg' && m.width === 64 && m.height === 48 &&
+			m.caption === 'A photo for Baileys' && m.jpegThumbnail?.length > 0 },
+		{ file: 'notes.pdf', args: [], kind: 'documentMessage',
+		  want: (m) => m.mimetype === 'application/pdf' && m.fileName === 'notes.pdf' },
+	];
+	for (const c of cases) {
+		const bytes = fs.readFileSync(path.join(fx, c.file));
+		const r = send(`+${BOB}`, '--file', path.join(fx, c.file), ...c.args);
+		ok(r.status === 0 && /^wachat: sent to/m.test(r.stdout), `wachat send --file ${c.file}: exit 0`,
+			{ status: r.status, out: r.stdout, err: r.stderr, log: logTail() });
+		const m = await until(30000, () => bob.msgs.find((x) => !x.key.fromMe && x.message?.[c.kind] &&
+			Number(x.message[c.kind].fileLength) === bytes.length));
+		const body = m?.message?.[c.kind];
+		ok(!!body && c.want(body), `Baileys receives a ${c.kind} with its fields`, body &&
+			{ mimetype: body.mimetype, width: body.width, height: body.height, caption: body.caption,
+			  fileName: body.fileName, thumb: body.jpegThumbnail?.length });
+		let dl;
+		try {
+			dl = m ? await baileys.downloadMediaMessage(m, 'buffer', {}) : undefined;
+		} catch (e) {
+			dl = e;
+		}
+		ok(Buffer.isBuffer(dl) && sha(dl) === sha(bytes), `downloadMediaMessage gives ${c.file}'s bytes (SHA-256)`,
+			Buffer.isBuffer(dl) ? { got: sha(dl), want: sha(bytes) } : String(dl?.stack ?? dl));
+	}
+	// The other way: Baileys sends wachat a photo with a caption; the
+	// download key (Alt-w) on it writes the photo's bytes into
+	// download-dir (DATA-DIR/media) as image-ID.jpg.
+	const photo = fs.readFileSync(path.join(fx, 'photo.jpg'));
+	const sent = await bob.sock.sendMessage(meJid, { image: photo, caption: 'A photo from Baileys' });
+	tm('send-keys', '-t', 'wachat', 'Tab');
+	ok(!!await until(30000, () => /│ +A photo from Baileys *$/m.test(capture())),
+		"Baileys' photo with its caption shows in bob's chat", capture());
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'Up');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'M-w');
+	const got = path.join(data, 'media', `image-${sent.key.id}.jpg`);
+	ok(!!await until(30000, () => fs.existsSync(got)),
+		'Alt-w downloads it into download-dir', capture() + logTail());
+	ok(fs.existsSync(got) && sha(fs.readFileSync(got)) === sha(photo),
+		"the downloaded file is Baileys' photo (SHA-256)");
+	tm('send-keys', '-t', 'wachat', 'C-q');
+	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
+	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';
+	ok(st === '0', `Ctrl-q quits wachat cleanly (status ${st})`);
+} catch (e) {
+	ok(false, `no exception: ${e.stack}`, capture() + logTail());
+}
+try {
+	bob.sock?.end(undefined);
+} catch { /* closed */ }
+try { tm('kill-server'); } catch { /* gone */ }
+const code = await sim.stop();
+ok(code === 0, `wachat-sim exits cleanly (${code})`, sim.stderr());
+await rmTree(bob.dir);
+process.exit(finish());
