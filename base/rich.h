@@ -39,7 +39,8 @@ enum rich_type {
 
 #define RICH_VAL_MAX	4096	/* bytes of one value kept (longer: cut) */
 #define RICH_TEXT_MAX	(64u << 10) /* bytes of a preview's text kept */
-#define RICH_KV_MAX	256	/* fields read from one record */
+#define RICH_KV_MAX	1100	/* fields read from one record (32 cards
+				 * of 16 numbers with their waids, 3.3) */
 #define RICH_THUMB_MAX	(64u << 10) /* bytes of a preview's thumbnail
 				     * kept (in hex: twice that) */
 #define RICH_REC_MAX	(256u << 10) /* bytes of a record read */

@@ -135,7 +135,8 @@ failed_now && show
 
 # Alt-i on a card: one number opens its chat; three ask which.
 tm send-keys -t wachat Up Up Up Up
-check "Up selects a message" wait_pane 'Alt-c copy'
+check "Up selects the cards: the line over the input offers Alt-i" \
+    wait_pane 'Alt-c copy  Alt-i chat  Esc back'
 tm send-keys -t wachat M-i
 check "Alt-i on three numbers asks which" \
     wait_pane 'Chat with which number on the card\? 1 to 3'
@@ -148,7 +149,7 @@ tm send-keys -t wachat -l bob
 tm send-keys -t wachat Enter
 check "back in bob's chat" wait_pane 'Contact card: Ana Lima'
 tm send-keys -t wachat Up Up Up Up Up
-check "Up selects Ana's card" wait_pane 'Alt-c copy'
+check "Up selects Ana's card" wait_pane 'Alt-c copy  Alt-i chat'
 tm send-keys -t wachat M-i
 check "Alt-i on her card opens a chat with her waid (its bar)" \
     wait_pane '│ \+4915112345678 *$'

@@ -296,6 +296,34 @@ test_rich__card_numbers(void **state)
 	rich_release(&r);
 }
 
+static void
+test_rich__largest_contacts_array_parses(void **state)
+{
+	/* proto/msg-rich.c keeps 32 cards of WA_VCARD_TEL_MAX numbers,
+	 * each with a waid: a record rich_parse() still reads */
+	struct buf	 b = BUF_INIT, w = BUF_INIT;
+	struct rich	 r;
+	int		 i, j;
+
+	(void)state;
+	rich_begin(&b, RICH_CONTACTS);
+	for (i = 0; i < 32; i++) {
+		rich_add_str(&b, "card", "Somebody with a long name");
+		for (j = 0; j < WA_VCARD_TEL_MAX; j++) {
+			rich_add_str(&b, "tel", "+49 151 12345678");
+			rich_add_str(&b, "waid", "4915112345678");
+		}
+	}
+	assert_int_equal(rich_parse((const char *)b.p, b.len, &r), 0);
+	assert_int_equal(rich_numbers(&r), 32 * WA_VCARD_TEL_MAX);
+	rich_release(&r);
+	assert_int_equal(rich_describe((const char *)b.p, b.len, true, true,
+	    &w), 0);
+	assert_non_null(memmem(w.p, w.len, "512. +49", 8));
+	buf_release(&w);
+	buf_release(&b);
+}
+
 /* --- wa_msg_parse() --- */
 
 static void
@@ -548,6 +576,7 @@ main(void)
 		cmocka_unit_test(test_rich__osm_url),
 		cmocka_unit_test(test_rich__described_and_sanitised),
 		cmocka_unit_test(test_rich__card_numbers),
+		cmocka_unit_test(test_rich__largest_contacts_array_parses),
 		cmocka_unit_test(test_parse__location_and_live),
 		cmocka_unit_test(test_parse__contacts_one_and_several),
 		cmocka_unit_test(test_parse__preview_and_plain_extended_text),

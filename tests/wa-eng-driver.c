@@ -17,7 +17,9 @@
  *   dm-message CHAT ID from_me=0|1 state=S notice=0|1 note=N quoted=ID|-:
  *       TEXT   (N what a notice says: text, identity, not-sent:DEVICE, call-in,
  *       call-missed, call-elsewhere, call-declined;
- *       - for a message)
+ *       - for a message; a location, contact card, link preview,
+ *       view-once or kind not shown: "rich: " and its words, " | "
+ *       between their lines)
  *   dm-state CHAT ID STATE | dm-changed CHAT ID: TEXT | dm-deleted CHAT ID
  *   dm-reaction CHAT ID SENDER: EMOJI | dm-typing CHAT on|off
  *   dm-presence CHAT online|offline last=S | dm-send-failed CHAT ID err=E: WHY
@@ -65,6 +67,8 @@
 #include "proto/eng.h"
 #include "base/err.h"
 #include "base/notice.h"
+#include "base/rich.h"
+#include "base/buf.h"
 #include "base/sysrand.h"
 #include "store/store.h"
 
@@ -291,6 +295,28 @@ note_name(const struct wa_dm_ev *ev, char *out, size_t len)
 		snprintf(out, len, "text");
 }
 
+/* A rich record (base/rich.h) in its words on one line: " | " between
+ * its lines, "rich: " first. */
+static void
+rich_line(const char *rec, char *out, size_t len)
+{
+	struct buf	 b = BUF_INIT;
+	size_t		 i, o;
+
+	o = (size_t)snprintf(out, len, "rich: ");
+	if (rec != NULL && rich_describe(rec, strlen(rec), true, true, &b) ==
+	    0)
+		for (i = 0; i < b.len && o + 4 < len; i++) {
+			if (b.p[i] == '\n') {
+				memcpy(out + o, " | ", 3);
+				o += 3;
+			} else
+				out[o++] = (char)b.p[i];
+		}
+	out[o < len ? o : len - 1] = '\0';
+	buf_release(&b);
+}
+
 static void
 on_dm_event(void *arg, const struct wa_dm_ev *ev)
 {
@@ -303,8 +329,10 @@ on_dm_event(void *arg, const struct wa_dm_ev *ev)
 		k = "dm-message";
 		note_name(ev, note, sizeof(note));
 		/* a group's line in words, its people by number */
-		if (!ev->notice || notice_group_words(ev->text, NULL, NULL,
-		    words, sizeof(words)) != 1)
+		if (ev->rich)
+			rich_line(ev->text, words, sizeof(words));
+		else if (!ev->notice || notice_group_words(ev->text, NULL,
+		    NULL, words, sizeof(words)) != 1)
 			snprintf(words, sizeof(words), "%s", ev->text != NULL ?
 			    ev->text : "");
 		printf("%s %s %s from_me=%d state=%s notice=%d note=%s "

@@ -151,8 +151,7 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ UI_ACT_DOWNLOAD, UI_ACT_OPEN,
 		    N_("download, open the selected file") },
 		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
-		    N_("open a chat by name or number; with a number on "
-		    "the selected contact card") },
+		    N_("open a chat (name, number; a card's number)") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -346,7 +345,7 @@ draw_hints(struct ui_view *v, int y, int x, int w)
 
 /* The keys of the selected message g (into line[size]): reply, react and
  * copy for every message; edit (once sent) and delete only for ours;
- * resend only for a failed one. */
+ * resend only for a failed one; card-chat for a contact card. */
 static const char *
 sel_keys(const struct ui_view *v, const struct ui_msg *g, char *line,
     size_t size)
@@ -372,6 +371,11 @@ sel_keys(const struct ui_view *v, const struct ui_msg *g, char *line,
 	if (g->from_me && g->tick == UI_TICK_FAILED && k < size) {
 		ui_keys_name(km->key[UI_ACT_RETRY], a, sizeof(a));
 		k += (size_t)snprintf(line + k, size - k, _("  %s resend"), a);
+	}
+	if (g->rich != NULL && strncmp(g->rich, "contacts\n", 9) == 0 &&
+	    km->key[UI_ACT_CARD_CHAT] != 0 && k < size) {
+		ui_keys_name(km->key[UI_ACT_CARD_CHAT], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s chat"), a);
 	}
 	if (k < size)
 		(void)snprintf(line + k, size - k, "%s", _("  Esc back"));

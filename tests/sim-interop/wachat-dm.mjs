@@ -167,7 +167,8 @@ try {
 	ok(g7b, 'Baileys sees wachat take its reaction back');
 
 	// 5b. Received edits and deletes are stored against their target; a
-	// type wachat cannot show yet becomes a notice naming it.
+	// location from Baileys is read with its coordinates and link
+	// (protocol-features.md 3.2, issue 20).
 	const s12 = await bob.sock.sendMessage(meJid, { text: 'a typo' });
 	await w.wait(60000, 'the text to edit', new RegExp(`^dm-message ${bobJid} ${s12.key.id} `));
 	await bob.sock.sendMessage(meJid, { text: 'no typo', edit: s12.key });
@@ -178,8 +179,8 @@ try {
 	ok(l13, "wachat marks the message bob deleted for everyone", w.lines.slice(-5));
 	const s14 = await bob.sock.sendMessage(meJid, { location: { degreesLatitude: 52.52, degreesLongitude: 13.4 } });
 	const l14 = await w.wait(60000, 'the location', new RegExp(`^dm-message ${bobJid} ${s14.key.id} `)).catch(() => null);
-	ok(l14 && /notice=1 .*: unsupported message type: locationMessage$/.test(l14),
-		'a location message is stored as a notice naming its type, not dropped', l14);
+	ok(l14 && /notice=0 .*: rich: Location \| 52\.520000, 13\.400000 \| https:\/\/www\.openstreetmap\.org\/\?mlat=52\.520000&mlon=13\.400000#map=16\/52\.520000\/13\.400000$/.test(l14),
+		"Baileys' location is read: its coordinates and OpenStreetMap link", l14);
 
 	// 5c. wachat edits its own message and deletes another for everyone:
 	// Baileys applies both to the messages they target (protocol.md 11.4,
