@@ -300,10 +300,10 @@ void	app_upload_spool(struct app *a, const struct cmd_send_file *f,
  * thread. */
 int	app_upload_retry(struct app *a, const char *chat, const char *id);
 
-/* At a start, once the store is open and the engine made: the upload
- * blobs a stop or a crash left in the data dir removed, then every
- * upload cut short done again (sealed anew: the same media key gives
- * the same blob; the same id).  Engine thread. */
+/* At a start, once the store is open and the engine made: every upload
+ * a stop or a crash cut short done again (the same id, media key and
+ * blob: the one kept in the data dir, or sealed anew when it is gone),
+ * the data dir's other upload blobs removed.  Engine thread. */
 void	app_upload_resume(struct app *a);
 
 /* Logged in: the uploads that wait for media_conn ask for it.  Engine

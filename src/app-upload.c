@@ -15,8 +15,10 @@
  * (proto/dm.h wa_dm_media_payload()), stored with the upload DONE in one
  * transaction before the outbox sends it: once, under its id.  A failed
  * upload leaves the message FAILED (CMD_RETRY uploads it again); a stop
- * or a crash leaves it UPLOADING, and the next start uploads it again
- * (sealed anew: the blobs left behind are removed first).
+ * or a crash leaves it UPLOADING, and the next start uploads it again:
+ * its sealed blob, kept in the data dir until sent (wachat-ul-ID, its
+ * hashes in the store), or sealed anew when that is gone (the same media
+ * key gives the same blob); the blobs of no use are removed first.
  * Engine thread only (the workers touch nothing but their job's files).
  */
 #include "base/compat.h"
@@ -70,6 +72,8 @@ struct app_ul {
 	bool			 work_on;	/* a worker holds it */
 	bool			 dead;		/* stopped: freed after it */
 	bool			 auth_retried;	/* media_conn refreshed once */
+	bool			 keep_blob;	/* not sent: the blob stays for
+						 * the next try */
 	int			 err;		/* the worker's */
 	/* CMD_SEND_FILE: what the user gave */
 	char			 chat[STORE_JID_MAX + 1];
@@ -113,7 +117,7 @@ job_free(struct app_ul *j)
 			*pp = j->next;
 			break;
 		}
-	if (j->blob[0] != '\0')
+	if (j->blob[0] != '\0' && !j->keep_blob)
 		(void)unlink(j->blob);
 	free(j->caption);
 	free(j->token);
@@ -164,6 +168,7 @@ fail(struct app_ul *j, int err)
 	int		 rc;
 
 	log_warn("message %s: upload failed: %s", j->id, wc_strerror(err));
+	j->keep_blob = true;	/* Ctrl-t uploads it again */
 	if ((rc = store_media_upload_failed(j->a->store, j->chat, j->id)) < 0)
 		log_warn("message %s: failure not stored: %s", j->id,
 		    wc_strerror(rc));
@@ -354,6 +359,59 @@ seal_work(uv_work_t *w)
 		j->blob[0] = '\0';
 }
 
+/* The name j's sealed blob is kept under until sent (the data dir's
+ * wachat-ul-ID) into out[size]; false when it does not fit. */
+static bool
+kept_path(const struct app_ul *j, char *out, size_t size)
+{
+	int	 n = snprintf(out, size, "%s/wachat-ul-%s", j->a->conf->data_dir,
+	    j->id);
+
+	return n > 0 && (size_t)n < size;
+}
+
+/* j's new blob renamed to its kept name, its hashes stored: a restart
+ * uploads it without sealing again.  Failing that, it is used as it is
+ * (and a restart seals again). */
+static void
+keep(struct app_ul *j)
+{
+	char	 kept[WA_MEDIA_SEAL_PATH_MAX];
+	int	 rc;
+
+	if (!kept_path(j, kept, sizeof(kept)) || rename(j->blob, kept) != 0)
+		return;
+	snprintf(j->blob, sizeof(j->blob), "%s", kept);
+	if ((rc = store_media_sealed(j->a->store, j->chat, j->id,
+	    j->enc.file_sha256, j->enc.file_enc_sha256)) < 0)
+		log_warn("message %s: seal not stored: %s", j->id,
+		    wc_strerror(rc));
+}
+
+/* The blob an earlier try kept, when the store has its hashes and its
+ * size is the file's sealed size: into j->blob and j->enc.  Returns
+ * whether it is there. */
+static bool
+kept(struct app_ul *j)
+{
+	const struct store_media	*m = &j->sm;
+	struct stat			 st;
+	char				 p[WA_MEDIA_SEAL_PATH_MAX];
+
+	if (m->file_sha256_len != WA_MEDIA_HASH_LEN ||
+	    m->file_enc_sha256_len != WA_MEDIA_HASH_LEN || m->size < 0 ||
+	    !kept_path(j, p, sizeof(p)) || stat(p, &st) != 0 ||
+	    !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != wa_media_blob_len((uint64_t)m->size))
+		return false;
+	memcpy(j->enc.file_sha256, m->file_sha256, WA_MEDIA_HASH_LEN);
+	memcpy(j->enc.file_enc_sha256, m->file_enc_sha256, WA_MEDIA_HASH_LEN);
+	j->enc.file_len = (uint64_t)m->size;
+	j->enc.blob_len = (uint64_t)st.st_size;
+	snprintf(j->blob, sizeof(j->blob), "%s", p);
+	return true;
+}
+
 static void
 seal_done(uv_work_t *w, int status)
 {
@@ -368,6 +426,7 @@ seal_done(uv_work_t *w, int status)
 		fail(j, status != 0 ? status : j->err);
 		return;
 	}
+	keep(j);
 	ask_mc(j, false);
 }
 
@@ -385,6 +444,12 @@ from_store(struct app_ul *j)
 		rc = -EINVAL;
 	if (rc != 1) {
 		fail(j, rc < 0 ? rc : -ENOENT);
+		return;
+	}
+	if (kept(j)) {
+		log_info("message %s: its sealed blob kept, not sealed again",
+		    j->id);
+		ask_mc(j, false);
 		return;
 	}
 	j->phase = UL_SEAL;
@@ -607,11 +672,25 @@ app_upload_retry(struct app *a, const char *chat, const char *id)
 	return 1;
 }
 
-/* The blobs a stop or a crash left in the data dir (proto/media-seal.h
- * names them wachat-ul-XXXXXX): at a start none is in use (the data
- * dir's lock is ours), and an upload taken up again seals anew. */
+/* Whether id is one of k[0..n)'s. */
+static bool
+pending(const char *id, const struct store_media_ul_key *k, int n)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(k[i].id, id) == 0)
+			return true;
+	return false;
+}
+
+/* The blobs a stop or a crash left in the data dir: at a start none is
+ * in use (the data dir's lock is ours), and but those kept for an upload
+ * to take up (wachat-ul-ID of k[0..n)) none is of use: a half-sealed
+ * one (proto/media-seal.h's wachat-ul-XXXXXX), a sent or failed
+ * message's. */
 static void
-sweep(struct app *a)
+sweep(struct app *a, const struct store_media_ul_key *k, int n_keys)
 {
 	DIR		*d;
 	struct dirent	*e;
@@ -622,7 +701,7 @@ sweep(struct app *a)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, "wachat-ul-", 10) != 0 ||
-		    strlen(e->d_name) != 16)
+		    pending(e->d_name + 10, k, n_keys))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", a->conf->data_dir, e->d_name);
 		if (unlink(p) == 0)
@@ -642,10 +721,11 @@ app_upload_resume(struct app *a)
 
 	if (a->store == NULL)
 		return;
-	sweep(a);
 	k = xcalloc(UL_RESUME_MAX, sizeof(*k));
 	if ((n = store_media_uploading(a->store, k, UL_RESUME_MAX)) < 0)
 		log_warn("uploads not taken up: %s", wc_strerror(n));
+	else
+		sweep(a, k, n);
 	for (i = 0; i < n; i++) {
 		j = job_new(a, k[i].chat);
 		snprintf(j->id, sizeof(j->id), "%s", k[i].id);
@@ -679,6 +759,7 @@ app_upload_stop(struct app *a)
 		wa_eng_media_conn_cancel(a->eng, on_mc, j);
 		wa_media_ul_cancel(j->ul);
 		j->ul = NULL;
+		j->keep_blob = true;	/* for the next start */
 		if (j->work_on) {
 			j->dead = true;		/* freed after its worker */
 			(void)uv_cancel((uv_req_t *)&j->work);

@@ -71,6 +71,25 @@ store_media_uploaded(struct store *s, const char *chat, const char *id,
 	return store_tx_end(s, rc);
 }
 
+int
+store_media_sealed(struct store *s, const char *chat, const char *id,
+    const uint8_t *file_sha256, const uint8_t *file_enc_sha256)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!key_ok(chat, id) || file_sha256 == NULL || file_enc_sha256 == NULL)
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "UPDATE media SET file_sha256 = ?3,"
+	    " file_enc_sha256 = ?4" OURS " AND ul_state = 1")) != 0)
+		return rc;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	sqlite3_bind_blob(st, 3, file_sha256, 32, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 4, file_enc_sha256, 32, SQLITE_STATIC);
+	return store_q_run(s, st, "keeping a sealed file's hashes");
+}
+
 /* Set our (chat, id)'s ul_state from one state to another: 1, 0 or the
  * error. */
 static int

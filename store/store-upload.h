@@ -45,6 +45,16 @@ MUST_CHECK int	store_media_uploaded(struct store *s, const char *chat,
 		    const char *id, const struct store_media_up *u);
 
 /*
+ * Our message (chat, id)'s file is sealed (its blob kept in the data dir
+ * until sent): its media row takes the hashes (32 bytes each), so that a
+ * restart uploads the same blob without sealing it again.  Returns 1, 0
+ * (no such message uploading), -EINVAL, -ENOSPC or -EIO.
+ */
+MUST_CHECK int	store_media_sealed(struct store *s, const char *chat,
+		    const char *id, const uint8_t *file_sha256,
+		    const uint8_t *file_enc_sha256);
+
+/*
  * Our message (chat, id)'s upload failed: ul_state FAILED and the
  * message FAILED (from QUEUED), in one transaction.  Returns 1, 0 (no
  * such message uploading), -EINVAL, -ENOSPC or -EIO.

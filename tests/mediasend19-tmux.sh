@@ -14,7 +14,8 @@
 # the host back, Up and Ctrl-t send it, once.  An upload whose answer
 # the host holds back (20 s): the message says "uploading N%"; wachat
 # killed with SIGKILL then, started again: bob's phone receives the
-# message exactly once.  wachat send CHAT --file (no terminal, to the
+# message exactly once, its blob kept in the data dir uploaded again
+# and gone once sent.  wachat send CHAT --file (no terminal, to the
 # running wachat): a document with --caption exits 0 and bob has it;
 # --ptt with a JPEG exits 9 saying why; a file over max-media-size exits
 # 9 before a byte is read; no file exits 2.  A file-picker-command (a
@@ -114,6 +115,11 @@ print(json.load(sys.stdin)["uploads"])'
 refused_uploads() {
 	ctl media 2>/dev/null | python3 -c 'import json, sys
 print(json.load(sys.stdin)["uploads_refused"])'
+}
+# kept_count: how many times the log says a kept blob was uploaded
+# without sealing it again.
+kept_count() {
+	grep -c 'its sealed blob kept, not sealed again' "$LOG" 2>/dev/null
 }
 # no_blob: the data dir holds no upload blob (wachat-ul-*).
 no_blob() {
@@ -221,6 +227,8 @@ check "the host back, Up and Ctrl-t: bob's phone receives it, the file's bytes" 
 failed_now && { diag "$tmp/got.why"; show; }
 sleep 2
 check "... once" [ "$(received 'refused once')" = 1 ]
+check "... its blob kept from the failed try, not sealed again" \
+    [ "$(kept_count)" = 1 ]
 check "... the pane no longer says upload failed" wait_gone 'upload failed'
 
 # --- killed while the host holds the upload's answer back
@@ -269,8 +277,8 @@ sleep 3
 check "... exactly once" [ "$(received 'killed mid-upload')" = 1 ]
 check "... the log says the upload was taken up again" \
     has_line "$LOG" 'upload taken up again'
-check "... the killed run's blob was removed at the start" \
-    has_line "$LOG" '1 upload blobs left behind removed'
+check "... the killed run's sealed blob, kept, is uploaded again, not sealed again" \
+    [ "$(kept_count)" = 2 ]
 check "... no upload blob is left in the data dir once it is sent" no_blob
 
 # --- wachat send --file, handed to the running wachat

@@ -3,8 +3,8 @@
  * tests/test-store-upload.c -- our media messages while their file is
  * uploaded (store/store-upload.h, issue 19): stored first without a
  * payload and kept out of the outbox, listed to take up again after a
- * restart, given their payload with the upload done (then in the outbox,
- * once), failed and retried.
+ * restart, their sealed blob's hashes kept, given their payload with the
+ * upload done (then in the outbox, once), failed and retried.
  */
 #include "base/compat.h"
 
@@ -158,6 +158,12 @@ test_store_upload__failed_then_retried(void **state)
 
 	(void)state;
 	put_ours(s, "U2");
+	/* sealed: the hashes kept for the next try */
+	memset(sha, 8, sizeof(sha));
+	memset(enc, 9, sizeof(enc));
+	assert_int_equal(store_media_sealed(s, BOB, "U2", sha, enc), 1);
+	assert_int_equal(store_media_sealed(s, BOB, "none", sha, enc), 0);
+	assert_int_equal(store_media_sealed(s, BOB, "U2", NULL, enc), -EINVAL);
 	assert_int_equal(store_media_upload_failed(s, BOB, "U2"), 1);
 	assert_int_equal(state_of(s, "U2"), STORE_MSG_FAILED);
 	assert_int_equal(ul_of(s, "U2"), STORE_UL_FAILED);
@@ -172,6 +178,15 @@ test_store_upload__failed_then_retried(void **state)
 	assert_int_equal(ul_of(s, "U2"), STORE_UL_UPLOADING);
 	assert_int_equal(store_media_uploading(s, k, 4), 1);
 	assert_int_equal(outbox_n(s), 0);
+	{
+		struct store_media	 got;
+
+		assert_int_equal(store_media_get(s, BOB, true, "U2", &got), 1);
+		assert_int_equal(got.file_enc_sha256_len, 32);
+		assert_memory_equal(got.file_enc_sha256, enc, 32);
+		assert_memory_equal(got.file_sha256, sha, 32);
+		store_media_release(&got);
+	}
 	/* not failed: 0, nothing changes */
 	assert_int_equal(store_media_upload_retry(s, BOB, "U2"), 0);
 	assert_int_equal(store_media_upload_failed(s, BOB, "none"), 0);
