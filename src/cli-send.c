@@ -31,6 +31,7 @@
 #include "src/app.h"
 #include "src/app-spool.h"
 #include "src/cli-db.h"
+#include "src/cli-job.h"
 #include "src/cli.h"
 #include "src/conf.h"
 #include "store/backup.h"
@@ -57,15 +58,6 @@ struct send {
 	struct store	*s;		/* read-only, once taken */
 	struct app_job	*job;		/* own: for the words of the end */
 };
-
-static int64_t
-now_ms(void)
-{
-	struct timespec	 t;
-
-	(void)clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void
 nap_ms(long ms)
@@ -179,7 +171,7 @@ static int
 step(void *arg)
 {
 	struct send	*w = arg;
-	int64_t		 now = now_ms();
+	int64_t		 now = cli_job_now_ms();
 	int		 st;
 
 	if (!w->taken && (st = step_take(w, now)) != APP_JOB_PENDING)
@@ -376,49 +368,6 @@ words_ok(const struct send_file *sf, char **words, int nwords, char **text,
 	return CLI_OK;
 }
 
-/* The settings as wachat takes them, said on stderr when wrong. */
-static int
-load_conf(struct conf *c, const char *file, const struct conf_arg *args,
-    size_t nargs)
-{
-	struct conf_env	 env;
-	struct conf_err	 err;
-
-	env.home = getenv("HOME");
-	env.xdg_config_home = getenv("XDG_CONFIG_HOME");
-	env.xdg_data_home = getenv("XDG_DATA_HOME");
-	env.xdg_state_home = getenv("XDG_STATE_HOME");
-	if (conf_load(c, &env, file, args, nargs, &err) == 0)
-		return CLI_OK;
-	if (err.file[0] != '\0' && err.line > 0)
-		fprintf(stderr, "wachat send: %s:%u: %s%s%s\n", err.file,
-		    err.line, err.name, err.name[0] != '\0' ? ": " : "",
-		    err.why);
-	else if (err.file[0] != '\0')
-		fprintf(stderr, "wachat send: %s: %s\n", err.file, err.why);
-	else
-		fprintf(stderr, "wachat send: --%s: %s\n", err.name, err.why);
-	return CLI_USAGE;
-}
-
-/* Find the chat (read-only, closed again) into w->chat. */
-static int
-find_chat(struct send *w, const char *file, const char *arg)
-{
-	struct store	*s;
-	char		 dir[4096];
-	int		 status;
-
-	if ((status = cli_open_db_at(file, w->data_dir, &s, dir,
-	    sizeof(dir))) != CLI_OK)
-		return status;
-	status = cli_chat_jid(s, arg, w->chat, sizeof(w->chat));
-	if (status == CLI_DB)
-		status = cli_db_failed(s);
-	store_close(s);
-	return status;
-}
-
 static volatile sig_atomic_t	 interrupted;
 
 static void
@@ -537,14 +486,15 @@ cli_send_main(int argc, char **argv)
 	snprintf(w.label, sizeof(w.label), "%s", (const char *)b.p);
 	buf_release(&b);
 	(void)log_open(NULL, LOG_ERROR);
-	if ((status = load_conf(&c, file, args, nargs)) != CLI_OK)
+	if ((status = cli_job_conf("send", &c, file, args, nargs)) != CLI_OK)
 		goto out;
 	conf_ok = true;
 	w.data_dir = c.data_dir;
 	w.timeout_s = timeout_s;
 	if (sf.path != NULL && (status = file_ok(&sf, &c, abs)) != CLI_OK)
 		goto out;
-	if ((status = find_chat(&w, file, words[0])) != CLI_OK)
+	if ((status = cli_job_chat(file, w.data_dir, words[0], w.chat,
+	    sizeof(w.chat))) != CLI_OK)
 		goto out;
 	if ((status = app_spool_dir(c.data_dir, true, w.spool,
 	    sizeof(w.spool))) != 0) {
@@ -562,7 +512,7 @@ cli_send_main(int argc, char **argv)
 		status = CLI_DB;
 		goto out;
 	}
-	w.start_ms = now_ms();
+	w.start_ms = cli_job_now_ms();
 	w.until_ms = w.start_ms + timeout_s * 1000;
 	w.take_until_ms = w.start_ms + (timeout_s * 1000 < TAKE_MAX_MS ?
 	    timeout_s * 1000 : TAKE_MAX_MS);
