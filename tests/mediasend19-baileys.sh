@@ -5,7 +5,10 @@
 # reach Baileys with their fields, and its downloadMediaMessage gives
 # each file's bytes; the other way, Baileys' photo with a caption is
 # downloaded by wachat's download key with the same bytes
-# (tests/sim-interop/wachat-media-baileys.mjs).  The
+# (tests/sim-interop/wachat-media-baileys.mjs); that photo forwarded
+# back to Baileys with Alt-. (isForwarded, forwardingScore, the same
+# directPath and mediaKey, the same bytes) and a text Baileys forwarded
+# forwarded again (issue 20).  The
 # fixtures are made here: a 64x48 JPEG with cjpeg, a one-page PDF with
 # python3.  Needs openssl, cjpeg, python3, tmux, Node 20 and the packages
 # of tests/interop (npm ci there).  TAP.

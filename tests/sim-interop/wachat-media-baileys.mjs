@@ -8,7 +8,14 @@
 // documentMessage (application/pdf, its file name), and
 // downloadMediaMessage gives each file's bytes (SHA-256); then Baileys
 // sends wachat a photo with a caption, wachat's download key (Alt-w)
-// fetches it and the file is the photo (SHA-256).  Needs
+// fetches it and the file is the photo (SHA-256).  Forwarding (issue
+// 20, protocol-features.md 3.7): wachat's forward key (Alt-.) sends that
+// photo back to bob, who receives an imageMessage with isForwarded and
+// forwardingScore 1 and the original's directPath and mediaKey (no
+// upload), and downloads the photo's bytes; a text Baileys forwards
+// (sendMessage's forward: score 3 + 1) shows "(forwarded)" in wachat,
+// and wachat's forward of it reaches Baileys as an extendedTextMessage
+// with isForwarded and score 5.  Needs
 // SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS (the same self-signed
 // certificate) and SIM_MEDIA_FIXTURES (photo.jpg, notes.pdf).  TAP.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -162,6 +169,55 @@ try {
 		'Alt-w downloads it into download-dir', capture() + logTail());
 	ok(fs.existsSync(got) && sha(fs.readFileSync(got)) === sha(photo),
 		"the downloaded file is Baileys' photo (SHA-256)");
+
+	// Forward the photo back to bob: Alt-. on it, "bob", Enter.
+	const fwd = async (re, what) => {
+		tm('send-keys', '-t', 'wachat', 'Escape');
+		await sleep(300);
+		tm('send-keys', '-t', 'wachat', 'Up');
+		await sleep(300);
+		tm('send-keys', '-t', 'wachat', 'M-.');
+		ok(!!await until(20000, () => /Forward to: \d+ chat/.test(capture())),
+			`Alt-. opens the forward picker on ${what}`, capture());
+		tm('send-keys', '-t', 'wachat', '-l', 'bob');
+		await sleep(300);
+		tm('send-keys', '-t', 'wachat', 'Enter');
+		return until(30000, () => bob.msgs.find(re));
+	};
+	const orig = sent.message.imageMessage;
+	const fp = await fwd((x) => !x.key.fromMe && x.message?.imageMessage?.contextInfo?.isForwarded,
+		"Baileys' photo");
+	const fi = fp?.message?.imageMessage;
+	ok(!!fi && fi.contextInfo.isForwarded === true && fi.contextInfo.forwardingScore === 1 &&
+		fi.caption === 'A photo from Baileys',
+		'Baileys receives the forwarded photo as an imageMessage, isForwarded, forwardingScore 1',
+		fi && { ctx: fi.contextInfo, caption: fi.caption });
+	ok(!!fi && fi.directPath === orig.directPath && Buffer.from(fi.mediaKey).equals(Buffer.from(orig.mediaKey)) &&
+		Buffer.from(fi.fileEncSha256).equals(Buffer.from(orig.fileEncSha256)),
+		"... with the original's directPath, mediaKey and fileEncSha256 (not uploaded again)");
+	let fdl;
+	try {
+		fdl = fp ? await baileys.downloadMediaMessage(fp, 'buffer', {}) : undefined;
+	} catch (e) {
+		fdl = e;
+	}
+	ok(Buffer.isBuffer(fdl) && sha(fdl) === sha(photo), "downloadMediaMessage gives the forwarded photo's bytes",
+		Buffer.isBuffer(fdl) ? { got: sha(fdl), want: sha(photo) } : String(fdl?.stack ?? fdl));
+	// A text Baileys forwards (generateForwardMessageContent: score 3 + 1).
+	await bob.sock.sendMessage(meJid, { forward: { key: { remoteJid: meJid, fromMe: false, id: 'FWDSRC1' },
+		message: { extendedTextMessage: { text: 'pass this on',
+			contextInfo: { forwardingScore: 3, isForwarded: true } } } } });
+	ok(!!await until(30000, () => /bob [0-9]{2}:[0-9]{2} \(forwarded\)/.test(capture()) &&
+		/│ +pass this on *$/m.test(capture())), "Baileys' forwarded text shows (forwarded) in wachat", capture());
+	const ft = await fwd((x) => !x.key.fromMe && x.message?.extendedTextMessage?.text === 'pass this on' &&
+		x.key.id !== 'FWDSRC1' && x.message.extendedTextMessage.contextInfo?.forwardingScore === 5,
+		"Baileys' forwarded text");
+	const fx5 = ft?.message?.extendedTextMessage;
+	ok(!!fx5 && fx5.contextInfo.isForwarded === true && fx5.contextInfo.forwardingScore === 5,
+		"Baileys receives wachat's forward as an extendedTextMessage, isForwarded, forwardingScore 4 + 1",
+		fx5 && fx5.contextInfo);
+	ok(!!await until(20000, () => /You [0-9]{2}:[0-9]{2} \(forwarded many times\)/.test(capture())),
+		'wachat shows its copy "(forwarded many times)"', capture());
 	tm('send-keys', '-t', 'wachat', 'C-q');
 	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
 	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';
