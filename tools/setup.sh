@@ -76,7 +76,8 @@ step() {
 # What builds wachat and wachat-sim (configure's checks, autogen's tools:
 # autopoint unpacks its archive with xz and git) and what the demo runs
 # (cjpeg, opusenc and cwebp make the media its contacts send; the tests'
-# fixtures too, tests/sim-media.sh).
+# fixtures too: tests/sim-media.sh, tests/mediaget19-tmux.sh,
+# tests/mediasend19-baileys.sh).
 build_packages="build-essential autoconf automake autopoint gettext pkg-config
 	libncurses-dev libuv1-dev libsodium-dev libsignal-protocol-c-dev
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
