@@ -2,15 +2,18 @@
 // wachat's media to an unmodified Baileys (issue 19) through wachat-sim
 // with TLS and its media host: wachat (linked as "me" by the mock phone,
 // running in a detached tmux pane) sends "bob" (Baileys, paired by the
-// mock phone) a photo with a caption and a document with
-// `wachat send CHAT --file` (handed to the running wachat); Baileys
-// receives an imageMessage (image/jpeg, 64x48, the caption) and a
-// documentMessage (application/pdf, its file name), and
+// mock phone) a photo with a caption, a document and a video with a
+// caption with `wachat send CHAT --file` (handed to the running wachat);
+// Baileys receives an imageMessage (image/jpeg, 64x48, the caption), a
+// documentMessage (application/pdf, its file name) and a videoMessage
+// (video/mp4, 3 s, 320x240, no gifPlayback, a jpegThumbnail that djpeg
+// decodes to 100x75, its left red and its right blue), and
 // downloadMediaMessage gives each file's bytes (SHA-256); then Baileys
 // sends wachat a photo with a caption, wachat's download key (Alt-w)
 // fetches it and the file is the photo (SHA-256).  Needs
 // SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS (the same self-signed
-// certificate) and SIM_MEDIA_FIXTURES (photo.jpg, notes.pdf).  TAP.
+// certificate) and SIM_MEDIA_FIXTURES (photo.jpg, notes.pdf, clip.mp4),
+// and djpeg.  TAP.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -56,6 +59,21 @@ const logFile = path.join(home, '.local/state/wachat/wachat.log');
 const statusFile = path.join(sim.tmp, 'status');
 fs.mkdirSync(home, { mode: 0o700 });
 const sha = (b) => crypto.createHash('sha256').update(b).digest('hex');
+// A thumbnail decoded by djpeg (libjpeg-turbo-progs): its sides and the
+// RGB of its middle row's pixels at the given columns, or null.
+function thumbPixels(jpeg, cols) {
+	if (!jpeg?.length)
+		return null;
+	const r = spawnSync('djpeg', ['-pnm'], { input: Buffer.from(jpeg) });
+	const m = r.status === 0 && /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(r.stdout.subarray(0, 32).toString('latin1'));
+	if (!m)
+		return null;
+	const [w, h] = [Number(m[1]), Number(m[2])];
+	const px = r.stdout.subarray(m[0].length);
+	return { w, h, rgb: cols.map((x) => [...px.subarray(((h >> 1) * w + x) * 3, ((h >> 1) * w + x) * 3 + 3)]) };
+}
+const redBlue = (t) => !!t && t.w === 100 && t.h === 75 && t.rgb[0][0] > 200 && t.rgb[0][2] < 60 &&
+	t.rgb[1][0] < 60 && t.rgb[1][2] > 200;
 const tm = (...args) => execFileSync('tmux', ['-u', '-S', sock, '-f', '/dev/null', ...args],
 	{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 const capture = () => { try { return tm('capture-pane', '-p', '-t', 'wachat'); } catch { return ''; } };
@@ -123,6 +141,9 @@ try {
 			m.caption === 'A photo for Baileys' && m.jpegThumbnail?.length > 0 },
 		{ file: 'notes.pdf', args: [], kind: 'documentMessage',
 		  want: (m) => m.mimetype === 'application/pdf' && m.fileName === 'notes.pdf' },
+		{ file: 'clip.mp4', args: ['--caption', 'A video for Baileys'], kind: 'videoMessage',
+		  want: (m) => m.mimetype === 'video/mp4' && m.seconds === 3 && m.width === 320 && m.height === 240 &&
+			m.caption === 'A video for Baileys' && !m.gifPlayback && redBlue(thumbPixels(m.jpegThumbnail, [10, 90])) },
 	];
 	for (const c of cases) {
 		const bytes = fs.readFileSync(path.join(fx, c.file));
@@ -134,7 +155,8 @@ try {
 		const body = m?.message?.[c.kind];
 		ok(!!body && c.want(body), `Baileys receives a ${c.kind} with its fields`, body &&
 			{ mimetype: body.mimetype, width: body.width, height: body.height, caption: body.caption,
-			  fileName: body.fileName, thumb: body.jpegThumbnail?.length });
+			  fileName: body.fileName, seconds: body.seconds, gif: body.gifPlayback,
+			  thumb: body.jpegThumbnail?.length, pixels: thumbPixels(body.jpegThumbnail, [10, 90]) });
 		let dl;
 		try {
 			dl = m ? await baileys.downloadMediaMessage(m, 'buffer', {}) : undefined;
