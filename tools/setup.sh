@@ -92,11 +92,12 @@ build_packages="build-essential autoconf automake autopoint gettext pkg-config
 # What the tests use besides: the terminal tests (tmux, zbarimg for the
 # QR, pgrep/pkill/ps of procps, python3), the sim tests (curl, sqlite3),
 # the locale package for the German UI test, clang for the fuzz targets,
-# pmccabe for the complexity check (tests/check-size.sh); cjpeg for the
-# thumbnail test's JPEG and ffmpeg for the video tests' fixtures are
-# among the build packages (the demo's media).
+# pmccabe for the complexity check (tests/check-size.sh), groff for the
+# man page's check (tests/check-man.sh); cjpeg for the thumbnail test's
+# JPEG and ffmpeg for the video tests' fixtures are among the build
+# packages (the demo's media).
 test_packages="clang libclang-rt-14-dev zbar-tools tmux procps curl sqlite3
-	python3 locales pmccabe"
+	python3 locales pmccabe groff-base"
 packages=$build_packages
 [ "$demo" = yes ] || packages="$packages $test_packages"
 
