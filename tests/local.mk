@@ -130,3 +130,4 @@ include tests/appsync18.mk
 include tests/thumbs19.mk
 include tests/mediaget19.mk
 include tests/asmut18.mk
+include tests/video19.mk

@@ -3,7 +3,9 @@
 # copied from elsewhere.  media_jpeg FILE: a 64x48 colour gradient as a
 # JPEG (cjpeg); media_webp FILE: the same picture as a static WebP
 # (cwebp); media_ogg FILE: one second of a 440 Hz tone as Ogg Opus
-# (opusenc); media_pdf FILE: a one-page PDF (python3).
+# (opusenc); media_pdf FILE: a one-page PDF (python3); media_mp4 FILE
+# [SECONDS]: a 320x240 H.264 video (ffmpeg), red on its left half and
+# blue on its right, with a 440 Hz tone, 3 seconds long unless told.
 media_ppm() {
 	python3 -c 'import sys
 w, h = 64, 48
@@ -36,4 +38,9 @@ x = len(out)
 out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offs)
 out += b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % x
 open(sys.argv[1], "wb").write(out)' "$1"
+}
+media_mp4() {
+	ffmpeg -nostdin -loglevel error -y -f lavfi -i \
+	    "color=c=red:s=160x240:d=${2:-3}[a];color=c=blue:s=160x240:d=${2:-3}[b];sine=f=440:d=${2:-3}[out1];[a][b]hstack[out0]" \
+	    -c:v libx264 -pix_fmt yuv420p -c:a aac "$1"
 }

@@ -2,21 +2,23 @@
 // wachat's media to an unmodified Baileys and back (issue 19) through
 // wachat-sim with TLS and its media host: wachat (linked as "me" by the
 // mock phone, running in a detached tmux pane) sends "bob" (Baileys,
-// paired by the mock phone) a photo with a caption, a document, a voice
-// note and a sticker with `wachat send CHAT --file [--ptt]` (handed to
-// the running wachat); Baileys receives an imageMessage (image/jpeg,
-// 64x48, the caption, a thumbnail), a documentMessage (application/pdf,
-// its file name), an audioMessage (ptt, audio/ogg; codecs=opus, 1 s, a
-// 64-byte waveform) and a stickerMessage (image/webp, 64x48, not
-// animated), and downloadMediaMessage gives each file's bytes
-// (SHA-256).  Then Baileys sends wachat a photo with a caption, a voice
-// note (ptt, its seconds and waveform), a document with a file name and
-// a sticker: wachat's pane shows each with its type word and metadata,
-// its download key (Alt-w) fetches each into download-dir and each file
-// is what Baileys sent (SHA-256).  Needs SIM_TLS_CERT, SIM_TLS_KEY,
-// NODE_EXTRA_CA_CERTS (the same self-signed certificate) and
-// SIM_MEDIA_FIXTURES (photo.jpg, notes.pdf, voice.ogg, sticker.webp).
-// TAP.
+// paired by the mock phone) a photo with a caption, a document, a video
+// with a caption, a voice note and a sticker with `wachat send CHAT
+// --file [--ptt]` (handed to the running wachat); Baileys receives an
+// imageMessage (image/jpeg, 64x48, the caption, a thumbnail), a
+// documentMessage (application/pdf, its file name), a videoMessage
+// (video/mp4, 3 s, 320x240, no gifPlayback, a jpegThumbnail that djpeg
+// decodes to 100x75, its left red and its right blue), an audioMessage
+// (ptt, audio/ogg; codecs=opus, 1 s, a 64-byte waveform) and a
+// stickerMessage (image/webp, 64x48, not animated), and
+// downloadMediaMessage gives each file's bytes (SHA-256).  Then Baileys
+// sends wachat a photo with a caption, a voice note (ptt, its seconds
+// and waveform), a document with a file name and a sticker: wachat's
+// pane shows each with its type word and metadata, its download key
+// (Alt-w) fetches each into download-dir and each file is what Baileys
+// sent (SHA-256).  Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS
+// (the same self-signed certificate) and SIM_MEDIA_FIXTURES (photo.jpg,
+// notes.pdf, clip.mp4, voice.ogg, sticker.webp), and djpeg.  TAP.
 import { execFileSync, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -73,6 +75,21 @@ const size = (n) => {
 	}
 	return u === 0 ? `${n} B` : v < 9.95 ? `${v.toFixed(1)} ${unit[u]}` : `${v.toFixed(0)} ${unit[u]}`;
 };
+// A thumbnail decoded by djpeg (libjpeg-turbo-progs): its sides and the
+// RGB of its middle row's pixels at the given columns, or null.
+function thumbPixels(jpeg, cols) {
+	if (!jpeg?.length)
+		return null;
+	const r = spawnSync('djpeg', ['-pnm'], { input: Buffer.from(jpeg) });
+	const m = r.status === 0 && /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(r.stdout.subarray(0, 32).toString('latin1'));
+	if (!m)
+		return null;
+	const [w, h] = [Number(m[1]), Number(m[2])];
+	const px = r.stdout.subarray(m[0].length);
+	return { w, h, rgb: cols.map((x) => [...px.subarray(((h >> 1) * w + x) * 3, ((h >> 1) * w + x) * 3 + 3)]) };
+}
+const redBlue = (t) => !!t && t.w === 100 && t.h === 75 && t.rgb[0][0] > 200 && t.rgb[0][2] < 60 &&
+	t.rgb[1][0] < 60 && t.rgb[1][2] > 200;
 const tm = (...args) => execFileSync('tmux', ['-u', '-S', sock, '-f', '/dev/null', ...args],
 	{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 const capture = () => { try { return tm('capture-pane', '-p', '-t', 'wachat'); } catch { return ''; } };
@@ -140,6 +157,9 @@ try {
 			m.caption === 'A photo for Baileys' && m.jpegThumbnail?.length > 0 },
 		{ file: 'notes.pdf', args: [], kind: 'documentMessage',
 		  want: (m) => m.mimetype === 'application/pdf' && m.fileName === 'notes.pdf' },
+		{ file: 'clip.mp4', args: ['--caption', 'A video for Baileys'], kind: 'videoMessage',
+		  want: (m) => m.mimetype === 'video/mp4' && m.seconds === 3 && m.width === 320 && m.height === 240 &&
+			m.caption === 'A video for Baileys' && !m.gifPlayback && redBlue(thumbPixels(m.jpegThumbnail, [10, 90])) },
 		{ file: 'voice.ogg', args: ['--ptt'], kind: 'audioMessage',
 		  want: (m) => m.ptt === true && m.mimetype === 'audio/ogg; codecs=opus' && m.seconds === 1 &&
 			m.waveform?.length === 64 },
@@ -157,7 +177,8 @@ try {
 		ok(!!body && c.want(body), `Baileys receives a ${c.kind} with its fields`, body &&
 			{ mimetype: body.mimetype, width: body.width, height: body.height, caption: body.caption,
 			  fileName: body.fileName, thumb: body.jpegThumbnail?.length, ptt: body.ptt,
-			  seconds: body.seconds, waveform: body.waveform?.length, animated: body.isAnimated });
+			  seconds: body.seconds, waveform: body.waveform?.length, animated: body.isAnimated,
+			  gif: body.gifPlayback, pixels: thumbPixels(body.jpegThumbnail, [10, 90]) });
 		let dl;
 		try {
 			dl = m ? await baileys.downloadMediaMessage(m, 'buffer', {}) : undefined;
