@@ -76,7 +76,8 @@ step() {
 # What builds wachat and wachat-sim (configure's checks, autogen's tools:
 # autopoint unpacks its archive with xz and git) and what the demo runs
 # (cjpeg, opusenc, cwebp and ffmpeg make the media its contacts send;
-# the tests' fixtures too, tests/sim-media.sh); FFmpeg's libraries are
+# the tests' fixtures too: tests/sim-media.sh, tests/mediaget19-tmux.sh,
+# tests/mediasend19-baileys.sh); FFmpeg's libraries are
 # optional to configure (a sent video's duration, size and thumbnail)
 # and installed here.
 build_packages="build-essential autoconf automake autopoint gettext pkg-config
