@@ -237,8 +237,9 @@ enum ev_kind {
 	EV_MEDIA_DL,		/* u.media_dl: a download of a message's
 				 * media goes on or ended (CMD_MEDIA_GET,
 				 * auto-download; issue 19) */
+	EV_MSG_INFO,		/* u.msg_info: the answer to CMD_MSG_INFO */
 };
-#define EV_KIND_MAX	EV_MEDIA_DL
+#define EV_KIND_MAX	EV_MSG_INFO
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -620,6 +621,27 @@ struct ev_media_dl {
 	bool		 retried;	/* the phone uploaded it again (1.8) */
 };
 
+/* One recipient of EV_MSG_INFO: when its devices said our message was
+ * delivered and read (protocol.md 9.6 receipts), 0 not yet. */
+struct ev_rcpt {
+	char		*jid;		/* user JID (a group member's PN when
+					 * known) */
+	char		*name;		/* contact or push name; "" unknown */
+	int64_t		 delivered_ms;
+	int64_t		 read_ms;
+};
+
+/* EV_MSG_INFO: our message (chat, id), sent at ts_ms (0 not yet), and
+ * its recipients: the contact of a 1:1 chat, every member (but us) of
+ * a group, in the store's order of members. */
+struct ev_msg_info {
+	char		*chat;
+	char		*id;
+	int64_t		 ts_ms;
+	struct ev_rcpt	*rcpts;
+	uint32_t	 nrcpts;
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -650,6 +672,7 @@ struct ev {
 		struct ev_app_state	 app_state;
 		struct ev_upload	 upload;
 		struct ev_media_dl	 media_dl;
+		struct ev_msg_info	 msg_info;
 	} u;
 };
 
@@ -728,8 +751,11 @@ enum cmd_kind {
 				 * chats (issue 20); each copy is shown
 				 * (EV_MESSAGE) and goes through the
 				 * outbox, a refusal is EV_ERROR */
+	CMD_MSG_INFO,		/* u.msg_info: our message's receipts per
+				 * recipient (issue 20); EV_MSG_INFO
+				 * answers */
 };
-#define CMD_KIND_MAX	CMD_FORWARD
+#define CMD_KIND_MAX	CMD_MSG_INFO
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -935,6 +961,7 @@ struct cmd {
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
 		struct cmd_forward	 forward;
+		struct cmd_msg		 msg_info;
 	} u;
 };
 

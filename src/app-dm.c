@@ -457,6 +457,16 @@ group_sent(void *arg, const char *group, const char *id, unsigned recipients)
 }
 
 static int
+receipt_time(void *arg, const char *chat, const char *id, const char *member,
+    enum wa_dm_state state, int64_t ts_ms)
+{
+	int	 rc = store_rtime_put(arg, chat, id, member, state ==
+		    WA_DM_READ ? STORE_MSG_READ : STORE_MSG_DELIVERED, ts_ms);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
 member_receipt(void *arg, const char *group, const char *id,
     const char *member, enum wa_dm_state state)
 {
@@ -580,6 +590,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_forget_user = skr_forget_user;
 	ops->group_sent = group_sent;
 	ops->member_receipt = member_receipt;
+	ops->receipt_time = receipt_time;
 	ops->name_get = name_get;
 	ops->hist_put = hist_put;
 	ops->as_key_put = as_key_put;

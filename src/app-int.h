@@ -25,14 +25,18 @@
  *			(proto/media-get.h) over the store, their events
  *	src/app-forward.c the engine thread: a message forwarded
  *			(CMD_FORWARD)
+ *	src/app-msginfo.c the engine thread: our message's receipts per
+ *			recipient (CMD_MSG_INFO)
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-forward.o,
- *		      app-mget.o, app-read.o, app-send.o, app-upload.o, evq.o
+ *		      app-mget.o, app-msginfo.o, app-read.o, app-send.o,
+ *		      app-upload.o, evq.o
  *	app-forward.o -> app-disk.o, app-send.o
+ *	app-msginfo.o -> app-read.o, app-send.o
  *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
  *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
@@ -203,6 +207,14 @@ void	app_media_get(struct app *a, const struct cmd *c);
  * (not stored, revoked, a kind not forwarded, media without its upload's
  * keys) or a store refusal is said as EV_ERROR.  Engine thread. */
 void	app_forward(struct app *a, const struct cmd *c);
+
+/* ---- src/app-msginfo.c ---- */
+
+/* CMD_MSG_INFO: EV_MSG_INFO for our message (chat, id): each recipient
+ * (a 1:1 chat's contact; a group's members but us) with its delivery
+ * and read time (0 not yet); not ours or not stored: EV_ERROR.  Engine
+ * thread. */
+void	app_msg_info(struct app *a, const struct cmd *c);
 
 /* A message (chat, id) with media md arrived: downloaded now when the
  * auto-download setting takes its kind at its size (and it is within

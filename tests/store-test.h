@@ -16,9 +16,14 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* SQL that takes a database of schema 18 back to schema 17 (store/db.c,
+/* SQL that takes a database of schema 19 back to schema 18 (store/db.c,
+ * migration 19: the receipts' times). */
+#define UNDO_19 "DROP TRIGGER IF EXISTS receipt_time_delete;" \
+	"DROP TABLE receipt_time;"
+
+/* SQL that takes a database of schema 19 back to schema 17 (store/db.c,
  * migration 18: message.forwarded). */
-#define UNDO_18 "ALTER TABLE message DROP COLUMN forwarded;"
+#define UNDO_18 UNDO_19 "ALTER TABLE message DROP COLUMN forwarded;"
 
 /* SQL that takes a database of schema 18 back to schema 16 (store/db.c,
  * migration 17: polls' secrets and waiting votes). */

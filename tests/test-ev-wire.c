@@ -1042,6 +1042,53 @@ test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward(void **state)
 	buf_release(&b);
 }
 
+/* CMD_MSG_INFO and EV_MSG_INFO (version 17); a version-16 peer is
+ * refused. */
+static void
+test_ev_wire_decode__gives_back_the_recipients__of_ev_msg_info(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_MSG_INFO,
+			    "120363000000000001@g.us"), *cgot;
+	struct ev	*ev = ev_new(EV_MSG_INFO), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 17);
+	ev_set(&c->u.msg_info.id, "3EB0DD");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_MSG_INFO);
+	assert_string_equal(cgot->u.msg_info.id, "3EB0DD");
+	cmd_free(cgot);
+	b.p[4] = 16;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev_set(&ev->u.msg_info.chat, "120363000000000001@g.us");
+	ev_set(&ev->u.msg_info.id, "3EB0DD");
+	ev->u.msg_info.ts_ms = 1000;
+	ev->u.msg_info.rcpts = xcalloc(2, sizeof(*ev->u.msg_info.rcpts));
+	ev->u.msg_info.nrcpts = 2;
+	ev_set(&ev->u.msg_info.rcpts[0].jid, "15559000001@s.whatsapp.net");
+	ev_set(&ev->u.msg_info.rcpts[0].name, "Ana");
+	ev->u.msg_info.rcpts[0].delivered_ms = 2000;
+	ev->u.msg_info.rcpts[0].read_ms = 3000;
+	ev_set(&ev->u.msg_info.rcpts[1].jid, "15559000002@s.whatsapp.net");
+	ev_set(&ev->u.msg_info.rcpts[1].name, "");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, EV_MSG_INFO);
+	assert_int_equal(got->u.msg_info.nrcpts, 2);
+	assert_string_equal(got->u.msg_info.rcpts[0].name, "Ana");
+	assert_true(got->u.msg_info.rcpts[0].read_ms == 3000);
+	assert_true(got->u.msg_info.rcpts[1].delivered_ms == 0);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1065,6 +1112,7 @@ main(void)
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_the_recipients__of_ev_msg_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -134,6 +134,9 @@ static const struct {
 	[UI_ACT_FORWARD] =	{ "forward",
 				  N_("forward the selected message to chats "
 				  "(Space marks several)"), "alt-." },
+	[UI_ACT_MSG_INFO] =	{ "message-info",
+				  N_("when your selected message was delivered "
+				  "and read, per recipient"), "alt-?" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

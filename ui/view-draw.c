@@ -154,6 +154,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("open a chat (name, number; a card's number)") },
 		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
 		    N_("forward the selected message, save its file") },
+		{ UI_ACT_GROUP_INFO, UI_ACT_MSG_INFO,
+		    N_("the group's info; your message's info") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -532,6 +534,11 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 	if (v->info.on) {
 		if (s->mh > 1)
 			ui_view_panes_info(v, s->my, x, s->mh, w);
+		return;
+	}
+	if (v->minfo.on) {
+		if (s->mh > 1)
+			ui_view_panes_minfo(v, s->my, x, s->mh, w);
 		return;
 	}
 	if (s->mh <= 0)

@@ -242,6 +242,25 @@ struct ui_view_pick {
 	uint32_t	 nmarks;
 };
 
+/* One recipient shown by the message info (ui/view-msginfo.c). */
+struct ui_minfo_row {
+	char		*name;		/* sanitised name, else its number */
+	int64_t		 delivered_ms;	/* 0: not yet */
+	int64_t		 read_ms;
+};
+
+/* The message info of our message (chat, id) in the message pane's
+ * place (ui/view-msginfo.c): asked (CMD_MSG_INFO) when opened and again
+ * when the message's tick moves, drawn as EV_MSG_INFO answers. */
+struct ui_view_minfo {
+	bool		 on;
+	bool		 got;		/* an answer came */
+	char		*chat, *id;	/* raw, owned */
+	int64_t		 ts_ms;		/* sent at; 0 not yet */
+	struct ui_minfo_row *rows;
+	size_t		 n;
+};
+
 /* Mentions being typed in a group (ui/view-pick.c): the member chosen
  * among those offered for the "@" before the cursor. */
 struct ui_view_mention {
@@ -301,6 +320,7 @@ struct ui_view {
 	struct ui_view_help help;
 	struct ui_view_read read;
 	struct ui_view_pick pick;
+	struct ui_view_minfo minfo;
 	struct ui_view_mention mention;
 	struct ui_view_ntf ntf;
 	bool		 list_hidden;	/* the chat list hidden (the list
@@ -647,6 +667,25 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
  */
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
+
+/* ---- ui/view-msginfo.c ---- */
+
+/* The message-info key on the selected message: ours (not a notice, not
+ * deleted) asks CMD_MSG_INFO and shows the info in the message pane's
+ * place; another: a note says it is for your messages. */
+void		 ui_view_minfo_open(struct ui_view *v);
+/* Esc: the info closed, what it held freed. */
+void		 ui_view_minfo_close(struct ui_view *v);
+/* EV_MSG_INFO: the rows, when it answers the info shown. */
+void		 ui_view_minfo_event(struct ui_view *v,
+		    const struct ev_msg_info *mi);
+/* EV_MSG_STATE of message (chat, id): asked again when it is the one
+ * shown. */
+void		 ui_view_minfo_moved(struct ui_view *v, const char *chat,
+		    const char *id);
+/* Draw the info at (y, x), h rows by w columns (ui/view-panes.c). */
+void		 ui_view_panes_minfo(struct ui_view *v, int y, int x, int h,
+		    int w);
 
 /* ---- ui/view-forward.c ---- */
 

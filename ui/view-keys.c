@@ -772,11 +772,43 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 }
 
 /* The rooms, in the order they are asked. */
+/* ---- the message info: Esc (or its key again) closes it; the other
+ * keys wait for it to close ---- */
+
+static bool
+minfo_on(const struct ui_view *v)
+{
+	return v->minfo.on;
+}
+
+static void
+minfo_close(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_minfo_close(v);
+}
+
+static const ui_view_act_fn minfo_acts[UI_ACT_COUNT] = {
+	[UI_ACT_CANCEL] =	minfo_close,
+	[UI_ACT_MSG_INFO] =	minfo_close,
+	[UI_ACT_HELP] =		help_open,
+};
+
+static bool
+minfo_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	(void)a;
+	if (k == UI_VIEW_KEY_ESC)
+		minfo_close(v, now);
+	return true;
+}
+
 static const struct room rooms[] = {
 	{ search_on,	search_acts,	search_key },
 	{ prompt_on,	NULL,		prompt_key },
 	{ pick_on,	pick_acts,	pick_key },
 	{ info_on,	info_acts,	info_key },
+	{ minfo_on,	minfo_acts,	minfo_key },
 	{ mention_on,	mention_acts,	mention_key },
 	{ NULL,		chat_acts,	NULL },
 	{ ui_view_selected_on, ui_view_select_acts, ui_view_select_key },
