@@ -420,6 +420,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
 	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
+	[CMD_CALL_REJECT] =	{ "CMD_CALL_REJECT", &L_cmd_msg, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

@@ -131,6 +131,8 @@ static const struct {
 	[UI_ACT_CARD_CHAT] =	{ "card-chat",
 				  N_("chat with a number on the selected "
 				  "contact card"), "alt-i" },
+	[UI_ACT_REJECT_CALL] =	{ "reject-call",
+				  N_("decline the call that rings"), "alt-0" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");
