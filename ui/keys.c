@@ -131,6 +131,9 @@ static const struct {
 	[UI_ACT_CARD_CHAT] =	{ "card-chat",
 				  N_("chat with a number on the selected "
 				  "contact card"), "alt-i" },
+	[UI_ACT_FORWARD] =	{ "forward",
+				  N_("forward the selected message to chats "
+				  "(Space marks several)"), "alt-." },
 	[UI_ACT_REJECT_CALL] =	{ "reject-call",
 				  N_("decline the call that rings"), "alt-0" },
 };
