@@ -347,6 +347,9 @@ struct ev_msg_changed {
 	char		*text;		/* "" when deleted */
 	bool		 deleted;	/* revoked for everyone */
 	int64_t		 ts_ms;		/* of the change; 0 unknown */
+	bool		 gone;		/* its disappearing-messages time
+					 * was up: no longer stored (not
+					 * shown any more); with deleted */
 };
 
 /*
@@ -421,6 +424,9 @@ struct ev_chat {
 					 * (CMD_PEEK): 0 as the peek
 					 * setting, 1 on, 2 off */
 	bool		 marked_unread;	/* "mark as unread" (app state) */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds (86400, 604800,
+					 * 7776000); 0 off */
 };
 
 /* A person the address book or a push name knows who has no chat yet
@@ -720,8 +726,14 @@ enum cmd_kind {
 	CMD_MEDIA_GET,		/* u.media_get: download a message's media
 				 * (issue 19); EV_MEDIA_DL says how it
 				 * goes */
+	CMD_EPHEMERAL,		/* u.ephemeral: chat's disappearing
+				 * messages' timer (issue 20): a 1:1
+				 * chat's sent as a message, a group's
+				 * asked of the server; the event line
+				 * and EV_CHATS say it took, a failure
+				 * is EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_MEDIA_GET
+#define CMD_KIND_MAX	CMD_EPHEMERAL
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -886,6 +898,13 @@ struct cmd_media_get {
 	char		*out;
 };
 
+/* CMD_EPHEMERAL: chat's timer, secs (0 off; 86400, 604800 or 7776000
+ * on: WhatsApp's apps offer no other; protocol-features.md 3.5). */
+struct cmd_ephemeral {
+	char		*chat;
+	uint32_t	 secs;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -915,6 +934,7 @@ struct cmd {
 		struct cmd_chat_act	 chat_act;
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
+		struct cmd_ephemeral	 ephemeral;
 	} u;
 };
 

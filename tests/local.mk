@@ -110,6 +110,7 @@ include $(srcdir)/tests/marks18.mk
 include tests/links17.mk
 include tests/media19.mk
 include tests/kinds20.mk
+include tests/disappear20.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk

@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Disappearing messages (issue 20, protocol-features.md 3.5): a chat's
+# timer from others (EPHEMERAL_SETTING, the group's w:gp2, history) and
+# from wachat (Alt-h), messages gone from the screen, the database and
+# the search once their time is up (tests/disappear20-tmux.sh, through
+# wachat-sim's send-kind "ephemeral"/"expiring" and its groups'
+# ephemeral route); the store, the Message codec and the words
+# (tests/test-disappear20.c); Baileys reads wachat's timer and its next
+# message (tests/disappear20-baileys.sh).
+TESTS += tests/disappear20-tmux.sh
+EXTRA_DIST += tests/disappear20-tmux.sh
