@@ -135,6 +135,14 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 		return rc;
 	if (rc == 1)
 		return 0;	/* a duplicate: stored already */
+	if (c->kind == WA_MSG_RICH && c->rich_type == RICH_POLL) {
+		/* its secret kept, the votes that waited for it tallied */
+		if ((rc = dm_poll_created(dm, m, ev->chat, ev->sender,
+		    ev->from_me, c, &sh->rec)) < 0)
+			return rc;
+		if (rc == 1)
+			m2.text = sh->rec;
+	}
 	ev->kind = WA_DM_EV_MESSAGE;
 	ev->id = m->id;
 	ev->text = m2.text;
@@ -162,6 +170,26 @@ apply_reaction(struct wa_dm *dm, const struct wa_msg_content *c,
 	ev->kind = WA_DM_EV_REACTION;
 	ev->id = c->target.id;
 	ev->text = c->emoji != NULL ? c->emoji : "";
+	sh->emit = true;	/* after the commit */
+	return 1;
+}
+
+/* A poll's vote: 1 (sh to show: the poll's new tally), 0 (none), or
+ * the store's error. */
+static int
+apply_vote(struct wa_dm *dm, const struct wa_msg_in *m,
+    const struct wa_msg_content *c, struct shown *sh)
+{
+	struct wa_dm_ev	*ev = &sh->ev;
+	int		 rc;
+
+	if ((rc = dm_poll_vote(dm, m, ev->chat, ev->sender, ev->from_me, c,
+	    &sh->rec)) <= 0)
+		return rc;
+	ev->kind = WA_DM_EV_CHANGED;
+	ev->id = c->target.id;
+	ev->text = sh->rec;
+	ev->rich = true;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }
@@ -315,6 +343,9 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 		break;
 	case WA_MSG_REACTION:
 		rc = apply_reaction(dm, c, sh);
+		break;
+	case WA_MSG_POLL_VOTE:
+		rc = apply_vote(dm, m, c, sh);
 		break;
 	case WA_MSG_EDIT:
 	case WA_MSG_REVOKE:

@@ -704,6 +704,8 @@ wa_msg_content_release(struct wa_msg_content *c)
 		explicit_bzero(c->message_secret, c->message_secret_len);
 	free(c->message_secret);
 	wa_msg_media_free(c->media);
+	free(c->poll_enc);
+	free(c->poll_iv);
 	memset(c, 0, sizeof(*c));
 }
 

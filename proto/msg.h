@@ -166,6 +166,9 @@ enum wa_msg_kind {
 				 * view-once media, a link preview: text is
 				 * its rich record (base/rich.h), rich_type
 				 * its type */
+	WA_MSG_POLL_VOTE,	/* pollUpdateMessage (protocol-features.md
+				 * 3.1): target = the poll's key, poll_enc
+				 * and poll_iv its encrypted vote, ts_ms */
 };
 
 /* What kind of media a Message holds (protocol-features.md 1.6, 1.7). */
@@ -330,6 +333,11 @@ struct wa_msg_content {
 					 * 3.4) */
 	int		 rich_type;	/* RICH: base/rich.h enum rich_type */
 	int64_t		 live_seq;	/* RICH live: sequenceNumber; 0 absent */
+	uint8_t		*poll_enc;	/* POLL_VOTE: encPayload; NULL absent */
+	size_t		 poll_enc_len;
+	uint8_t		*poll_iv;	/* POLL_VOTE: encIv (12 bytes); NULL
+					 * absent or of another length */
+	size_t		 poll_iv_len;
 	enum wa_msg_eph	 eph;		/* a disappearing-messages timer it
 					 * carries (protocol-features.md
 					 * 3.5) */
@@ -350,7 +358,9 @@ struct wa_msg_content {
  * documentWithCaptionMessage or another wrapper) is WA_MSG_MEDIA with
  * its caption in text too (reply fields as for text when its
  * contextInfo quotes); a location, live location, contact card(s),
- * view-once media or a text with a link preview is WA_MSG_RICH
+ * view-once media, a poll (49, 60, 64, 111: a "poll" record) or a text
+ * with a link preview is WA_MSG_RICH, a poll's vote (50)
+ * WA_MSG_POLL_VOTE
  * (proto/msg-int.h wa_msg_rich_of(); view-once media never MEDIA, so
  * nothing downloads it).  Returns 0.  Errors: WC_ETRUNC,
  * WC_EPROTO, WC_EDEPTH (from wa_pb_check(); e.g. a 10,000-deep chain of

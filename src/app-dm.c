@@ -612,4 +612,5 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->tx_rollback = tx_rollback;
 	ops->arg = s;
 	app_privtok_ops(s, ops);
+	app_poll_ops(s, ops);
 }

@@ -565,6 +565,33 @@ probe_words(const struct app_ul *j, int err)
 	return _("the file cannot be read");
 }
 
+/* What the probe read of a video, or could not, in the log; a GIF that
+ * goes as a document says why. */
+static void
+probe_log(const struct app_ul *j)
+{
+	const struct wa_media_probe	*p = &j->probe;
+
+	if (p->type == WA_MEDIA_VIDEO && p->video_err == -ENOTSUP)
+		log_info("message %s: video sent without its duration, size "
+		    "and thumbnail: wachat was built without FFmpeg "
+		    "(configure --without-ffmpeg, or libavformat-dev, "
+		    "libavcodec-dev, libswscale-dev, libavutil-dev absent)",
+		    j->id);
+	else if (p->type == WA_MEDIA_VIDEO && p->video_err != 0)
+		log_warn("message %s: video does not decode (%s): sent without "
+		    "what could not be read: %u s, %ux%u, %zu bytes of "
+		    "thumbnail", j->id, wc_strerror(p->video_err), p->seconds,
+		    p->width, p->height, p->thumb_len);
+	else if (p->type == WA_MEDIA_VIDEO)
+		log_info("message %s: video %u s, %ux%u, %zu bytes of "
+		    "thumbnail", j->id, p->seconds, p->width, p->height,
+		    p->thumb_len);
+	if (strcmp(p->mimetype, "image/gif") == 0)
+		log_info("message %s: a GIF goes as a document: WhatsApp's "
+		    "GIFs are MP4 videos and wachat does not convert", j->id);
+}
+
 static void
 probe_done(uv_work_t *w, int status)
 {
@@ -577,6 +604,8 @@ probe_done(uv_work_t *w, int status)
 		return;
 	}
 	rc = status != 0 ? status : j->err;
+	if (rc == 0)
+		probe_log(j);
 	if (rc == 0 && (rc = store_new(j)) != 0 && rc == -ENOSPC)
 		app_disk_full(j->a);
 	if (j->said != NULL)

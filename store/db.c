@@ -406,7 +406,27 @@ static const char *const migrations[] = {
 	"  AND from_me = new.from_me AND id = new.id;"
 	"END;",
 	/*
-	 * 17: disappearing messages (store/ephem.c; protocol-features.md
+	 * 17: polls (store/poll.c; protocol-features.md 3.1): per poll row
+	 * (chat, id) its creator (user JID, "" ours) and messageSecret,
+	 * which decrypt its votes; the tally is the row's rich record.
+	 * Votes that came before their poll or its secret wait in
+	 * poll_pending (each as the engine gave it, opaque) until the
+	 * poll is stored.  A deleted poll row takes its secret with it.
+	 */
+	"CREATE TABLE poll ("
+	"  chat TEXT NOT NULL, id TEXT NOT NULL, creator TEXT NOT NULL,"
+	"  secret BLOB NOT NULL,"
+	"  PRIMARY KEY (chat, id)) WITHOUT ROWID;"
+	"CREATE TABLE poll_pending ("
+	"  chat TEXT NOT NULL, poll TEXT NOT NULL, voter TEXT NOT NULL,"
+	"  data BLOB NOT NULL, ts_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (chat, poll, voter)) WITHOUT ROWID;"
+	"CREATE TRIGGER poll_delete AFTER DELETE ON message"
+	"  WHEN old.kind = 7 BEGIN"
+	"  DELETE FROM poll WHERE chat = old.chat AND id = old.id;"
+	"END;",
+	/*
+	 * 18: disappearing messages (store/ephem.c; protocol-features.md
 	 * 3.5).  chat.ephemeral_s: the chat's timer in seconds (0 off),
 	 * ephemeral_ts the unix second it was set.  message.expire_s: the
 	 * unix second the row goes (0 never): a row stored while its
@@ -458,6 +478,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'as_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'message_expire_set'",
 };
 

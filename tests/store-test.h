@@ -16,15 +16,20 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* SQL that takes a database of schema 17 back to schema 16 (store/db.c,
- * migration 17: disappearing messages' timers and expiry). */
-#define UNDO_17 "DROP TRIGGER IF EXISTS message_expire_set;" \
+/* SQL that takes a database of schema 18 back to schema 17 (store/db.c,
+ * migration 18: disappearing messages' timers and expiry). */
+#define UNDO_18 "DROP TRIGGER IF EXISTS message_expire_set;" \
 	"DROP INDEX message_expire;" \
 	"ALTER TABLE message DROP COLUMN expire_s;" \
 	"ALTER TABLE chat DROP COLUMN ephemeral_s;" \
 	"ALTER TABLE chat DROP COLUMN ephemeral_ts;"
 
-/* SQL that takes a database of schema 17 back to schema 15 (store/db.c,
+/* SQL that takes a database of schema 18 back to schema 16 (store/db.c,
+ * migration 17: polls' secrets and waiting votes). */
+#define UNDO_17 UNDO_18 "DROP TRIGGER IF EXISTS poll_delete;" \
+	"DROP TABLE poll; DROP TABLE poll_pending;"
+
+/* SQL that takes a database of schema 18 back to schema 15 (store/db.c,
  * migration 16: the stars kept for messages not stored yet). */
 #define UNDO_16 UNDO_17 "DROP TRIGGER IF EXISTS star_pending_apply;" \
 	"DROP TABLE star_pending;"

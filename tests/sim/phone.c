@@ -271,6 +271,7 @@ phone_kind_name(enum wa_msg_kind k)
 	case WA_MSG_UNSUPPORTED: return "unsupported";
 	case WA_MSG_MEDIA:	return "media";
 	case WA_MSG_RICH:	return "rich";
+	case WA_MSG_POLL_VOTE:	return "poll-vote";
 	}
 	return "?";
 }
