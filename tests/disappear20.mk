@@ -9,3 +9,9 @@
 # message (tests/disappear20-baileys.sh).
 TESTS += tests/disappear20-tmux.sh
 EXTRA_DIST += tests/disappear20-tmux.sh
+check_PROGRAMS += tests/test-disappear20
+tests_test_disappear20_SOURCES = tests/test-disappear20.c tests/store-test.h
+tests_test_disappear20_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS) \
+	$(PROTOBUFC_CFLAGS)
+tests_test_disappear20_LDADD = libstore.a $(TEST_LIBS) $(STORE_LIBS)
+TESTS += tests/test-disappear20
