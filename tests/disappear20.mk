@@ -6,7 +6,8 @@
 # wachat-sim's send-kind "ephemeral"/"expiring" and its groups'
 # ephemeral route); the store, the Message codec and the words
 # (tests/test-disappear20.c); Baileys reads wachat's timer and its next
-# message (tests/disappear20-baileys.sh).
+# message, and wachat reads Baileys' (tests/ui-baileys-tmux.sh, its
+# tests/sim-interop/wachat-ui-baileys.mjs part 3).
 TESTS += tests/disappear20-tmux.sh
 EXTRA_DIST += tests/disappear20-tmux.sh
 check_PROGRAMS += tests/test-disappear20
