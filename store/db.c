@@ -426,7 +426,15 @@ static const char *const migrations[] = {
 	"  DELETE FROM poll WHERE chat = old.chat AND id = old.id;"
 	"END;",
 	/*
-	 * 18: disappearing messages (store/ephem.c; protocol-features.md
+	 * 18: a forwarded message (protocol-features.md 3.7, issue 20):
+	 * 0 not forwarded, else the forwardingScore its contextInfo carried
+	 * (at least 1 when isForwarded came without a score), for the
+	 * "forwarded" of its header and the score a forward of it
+	 * increments.
+	 */
+	"ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;",
+	/*
+	 * 19: disappearing messages (store/ephem.c; protocol-features.md
 	 * 3.5).  chat.ephemeral_s: the chat's timer in seconds (0 off),
 	 * ephemeral_ts the unix second it was set.  message.expire_s: the
 	 * unix second the row goes (0 never): a row stored while its
@@ -479,6 +487,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
+	"SELECT 1 FROM pragma_table_info('message') WHERE name = 'forwarded'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'message_expire_set'",
 };
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * store/store-ephem.h -- part of store/store.h (included at its end):
- * disappearing messages (protocol-features.md 3.5; migration 18).  A
+ * disappearing messages (protocol-features.md 3.5; migration 19).  A
  * chat's timer (chat.ephemeral_s, seconds, 0 off) and the unix second it
  * was set (chat.ephemeral_ts); each message row stored while a timer is
  * in force (its time at or after ephemeral_ts) takes expire_s = its time

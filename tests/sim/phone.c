@@ -537,6 +537,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->target_id = phone_dup_or_null(c.target.id);
 			m->dsm_destination = phone_dup_or_null(
 			    c.dsm_destination);
+			m->forwarded = c.forwarded;
 			m->eph = c.eph == WA_MSG_EPH_SETTING ? "setting" :
 			    c.eph == WA_MSG_EPH_CONTENT ? "content" : NULL;
 			m->eph_secs = c.eph_secs;
@@ -821,6 +822,9 @@ sim_phone_json(const struct sim_account *a)
 			}
 			if (m->reporting != NULL)
 				phone_add_opt(e, "reporting", m->reporting);
+			if (m->forwarded > 0)
+				json_object_object_add(e, "forwarded",
+				    json_object_new_int64(m->forwarded));
 		}
 		json_object_array_add(inbox, e);
 	}
