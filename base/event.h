@@ -352,6 +352,9 @@ struct ev_msg_changed {
 	char		*text;		/* "" when deleted */
 	bool		 deleted;	/* revoked for everyone */
 	int64_t		 ts_ms;		/* of the change; 0 unknown */
+	bool		 gone;		/* its disappearing-messages time
+					 * was up: no longer stored (not
+					 * shown any more); with deleted */
 };
 
 /*
@@ -426,6 +429,9 @@ struct ev_chat {
 					 * (CMD_PEEK): 0 as the peek
 					 * setting, 1 on, 2 off */
 	bool		 marked_unread;	/* "mark as unread" (app state) */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds (86400, 604800,
+					 * 7776000); 0 off */
 };
 
 /* A person the address book or a push name knows who has no chat yet
@@ -730,6 +736,12 @@ enum cmd_kind {
 				 * chats (issue 20); each copy is shown
 				 * (EV_MESSAGE) and goes through the
 				 * outbox, a refusal is EV_ERROR */
+	CMD_EPHEMERAL,		/* u.ephemeral: chat's disappearing
+				 * messages' timer (issue 20): a 1:1
+				 * chat's sent as a message, a group's
+				 * asked of the server; the event line
+				 * and EV_CHATS say it took, a failure
+				 * is EV_ERROR */
 	CMD_CALL_REJECT,	/* u.call_reject: decline the call that
 				 * rings (issue 20): chat is the call's
 				 * chat, id its EV_NOTICE_CALL_IN line's
@@ -913,6 +925,13 @@ struct cmd_forward {
 	uint32_t	 ntargets;
 };
 
+/* CMD_EPHEMERAL: chat's timer, secs (0 off; 86400, 604800 or 7776000
+ * on: WhatsApp's apps offer no other; protocol-features.md 3.5). */
+struct cmd_ephemeral {
+	char		*chat;
+	uint32_t	 secs;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -943,6 +962,7 @@ struct cmd {
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
 		struct cmd_forward	 forward;
+		struct cmd_ephemeral	 ephemeral;
 		struct cmd_msg		 call_reject;
 	} u;
 };

@@ -134,6 +134,9 @@ static const struct {
 	[UI_ACT_FORWARD] =	{ "forward",
 				  N_("forward the selected message to chats "
 				  "(Space marks several)"), "alt-." },
+	[UI_ACT_DISAPPEAR] =	{ "disappearing",
+				  N_("disappearing messages: 24 hours, 7 "
+				  "days, 90 days or off"), "alt-h" },
 	[UI_ACT_REJECT_CALL] =	{ "reject-call",
 				  N_("decline the call that rings"), "alt-0" },
 };
