@@ -109,6 +109,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	m2.from_me = ev->from_me;
 	m2.ts_ms = ev->ts_ms;
 	m2.state = ev->from_me ? WA_DM_SENT : WA_DM_RECEIVED;
+	m2.forwarded = c->forwarded;
 	if (c->kind == WA_MSG_UNSUPPORTED || c->kind == WA_MSG_RICH) {
 		if (c->kind == WA_MSG_UNSUPPORTED)
 			sh->rec = other_record(c);
@@ -134,6 +135,14 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 		return rc;
 	if (rc == 1)
 		return 0;	/* a duplicate: stored already */
+	if (c->kind == WA_MSG_RICH && c->rich_type == RICH_POLL) {
+		/* its secret kept, the votes that waited for it tallied */
+		if ((rc = dm_poll_created(dm, m, ev->chat, ev->sender,
+		    ev->from_me, c, &sh->rec)) < 0)
+			return rc;
+		if (rc == 1)
+			m2.text = sh->rec;
+	}
 	ev->kind = WA_DM_EV_MESSAGE;
 	ev->id = m->id;
 	ev->text = m2.text;
@@ -141,6 +150,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->state = m2.state;
 	ev->media = c->media;
 	ev->rich = m2.kind == WA_DM_RICH;
+	ev->forwarded = m2.forwarded;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }
@@ -161,6 +171,26 @@ apply_reaction(struct wa_dm *dm, const struct wa_msg_content *c,
 	ev->kind = WA_DM_EV_REACTION;
 	ev->id = c->target.id;
 	ev->text = c->emoji != NULL ? c->emoji : "";
+	sh->emit = true;	/* after the commit */
+	return 1;
+}
+
+/* A poll's vote: 1 (sh to show: the poll's new tally), 0 (none), or
+ * the store's error. */
+static int
+apply_vote(struct wa_dm *dm, const struct wa_msg_in *m,
+    const struct wa_msg_content *c, struct shown *sh)
+{
+	struct wa_dm_ev	*ev = &sh->ev;
+	int		 rc;
+
+	if ((rc = dm_poll_vote(dm, m, ev->chat, ev->sender, ev->from_me, c,
+	    &sh->rec)) <= 0)
+		return rc;
+	ev->kind = WA_DM_EV_CHANGED;
+	ev->id = c->target.id;
+	ev->text = sh->rec;
+	ev->rich = true;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }
@@ -240,6 +270,9 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 		break;
 	case WA_MSG_REACTION:
 		rc = apply_reaction(dm, c, sh);
+		break;
+	case WA_MSG_POLL_VOTE:
+		rc = apply_vote(dm, m, c, sh);
 		break;
 	case WA_MSG_EDIT:
 	case WA_MSG_REVOKE:

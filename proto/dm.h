@@ -109,6 +109,9 @@ struct wa_dm_msg {
 	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); borrowed,
 	 * else NULL */
 	const struct wa_msg_media *media;
+	/* Forwarded (protocol-features.md 3.7): 0 not, else its
+	 * forwardingScore (at least 1). */
+	uint32_t	 forwarded;
 };
 
 /* A queued outgoing message, as the store hands it back.  Owned: free
@@ -195,6 +198,30 @@ struct wa_dm_store_ops {
 	int	(*live_update)(void *arg, const char *chat, const char *sender,
 		    bool from_me, int64_t seq, const char *text, char *id_out,
 		    size_t id_size);
+	/* Polls (protocol-features.md 3.1; store/store-poll.h); all five
+	 * may be NULL (polls shown without votes).  poll_put keeps the
+	 * secret[0..len) and creator (user JID, "" ours) of poll id of
+	 * chat: 0.  poll_get reads them with the poll row's record (*rec
+	 * malloc'd, the caller frees): 1, or 0 when the poll or its secret
+	 * is not stored.  poll_set gives the poll row its record rec (its
+	 * tally changed): 1, 0 when no such row.  poll_pend_put keeps the
+	 * vote data[0..len) of voter ("" us) for a poll not stored yet (a
+	 * newer one of voter replaces it): 0.  poll_pend_take takes one
+	 * waiting vote for poll of chat and forgets it: 1 with voter and
+	 * *data (malloc'd) and *len, 0 when none waits. */
+	int	(*poll_put)(void *arg, const char *chat, const char *id,
+		    const char *creator, const uint8_t *secret, size_t len);
+	int	(*poll_get)(void *arg, const char *chat, const char *id,
+		    char creator[WA_DM_JID_MAX], uint8_t *secret,
+		    size_t *secret_len, char **rec);
+	int	(*poll_set)(void *arg, const char *chat, const char *id,
+		    const char *rec);
+	int	(*poll_pend_put)(void *arg, const char *chat, const char *poll,
+		    const char *voter, const uint8_t *data, size_t len,
+		    int64_t ts_ms);
+	int	(*poll_pend_take)(void *arg, const char *chat,
+		    const char *poll, char voter[WA_DM_JID_MAX],
+		    uint8_t **data, size_t *len);
 	/* Set (emoji non-empty) or remove the reaction of sender ("" for
 	 * us) to message target in chat: 0. */
 	int	(*react)(void *arg, const char *chat, const char *target,
@@ -387,6 +414,7 @@ struct wa_dm_ev {
 	int64_t		 ts_ms;
 	const struct wa_msg_media *media; /* MESSAGE: media (proto/msg.h),
 					 * alive for the call; else NULL */
+	uint32_t	 forwarded;	/* MESSAGE: as struct wa_dm_msg's */
 };
 
 typedef void	(*wa_dm_event_fn)(void *arg, const struct wa_dm_ev *ev);

@@ -405,6 +405,34 @@ static const char *const migrations[] = {
 	"  DELETE FROM star_pending WHERE chat = new.chat"
 	"  AND from_me = new.from_me AND id = new.id;"
 	"END;",
+	/*
+	 * 17: polls (store/poll.c; protocol-features.md 3.1): per poll row
+	 * (chat, id) its creator (user JID, "" ours) and messageSecret,
+	 * which decrypt its votes; the tally is the row's rich record.
+	 * Votes that came before their poll or its secret wait in
+	 * poll_pending (each as the engine gave it, opaque) until the
+	 * poll is stored.  A deleted poll row takes its secret with it.
+	 */
+	"CREATE TABLE poll ("
+	"  chat TEXT NOT NULL, id TEXT NOT NULL, creator TEXT NOT NULL,"
+	"  secret BLOB NOT NULL,"
+	"  PRIMARY KEY (chat, id)) WITHOUT ROWID;"
+	"CREATE TABLE poll_pending ("
+	"  chat TEXT NOT NULL, poll TEXT NOT NULL, voter TEXT NOT NULL,"
+	"  data BLOB NOT NULL, ts_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (chat, poll, voter)) WITHOUT ROWID;"
+	"CREATE TRIGGER poll_delete AFTER DELETE ON message"
+	"  WHEN old.kind = 7 BEGIN"
+	"  DELETE FROM poll WHERE chat = old.chat AND id = old.id;"
+	"END;",
+	/*
+	 * 18: a forwarded message (protocol-features.md 3.7, issue 20):
+	 * 0 not forwarded, else the forwardingScore its contextInfo carried
+	 * (at least 1 when isForwarded came without a score), for the
+	 * "forwarded" of its header and the score a forward of it
+	 * increments.
+	 */
+	"ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -437,6 +465,8 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'as_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
+	"SELECT 1 FROM pragma_table_info('message') WHERE name = 'forwarded'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

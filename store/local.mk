@@ -14,7 +14,8 @@ libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 # Media metadata (migration 15, issue 19).
 libstore_a_SOURCES += store/store-media.h store/media.c \
 	store/store-upload.h store/media-up.c
-libstore_a_SOURCES += store/store-rich.h store/rich.c
+libstore_a_SOURCES += store/store-rich.h store/rich.c store/store-poll.h \
+	store/poll.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
 # App state sync (migration 14, issue 18).
