@@ -13,8 +13,9 @@
 // stickerMessage (image/webp, 64x48, not animated), and
 // downloadMediaMessage gives each file's bytes (SHA-256).  Then Baileys
 // sends wachat a photo with a caption, a voice note (ptt, its seconds
-// and waveform), a document with a file name and a sticker: wachat's
-// pane shows each with its type word and metadata, its download key
+// and waveform), a document with a file name, a sticker, and an MP4 as
+// a video with a caption, as a GIF (gifPlayback) and as a round video
+// (ptv): wachat's pane shows each with its type word and metadata, its download key
 // (Alt-w) fetches each into download-dir and each file is what Baileys
 // sent (SHA-256).  Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS
 // (the same self-signed certificate) and SIM_MEDIA_FIXTURES (photo.jpg,
@@ -189,7 +190,8 @@ try {
 			Buffer.isBuffer(dl) ? { got: sha(dl), want: sha(bytes) } : String(dl?.stack ?? dl));
 	}
 	// The other way: Baileys sends wachat a photo with a caption, a
-	// voice note, a document and a sticker; each shows in bob's chat
+	// voice note, a document, a sticker, a video with a caption, the
+	// same as a GIF (gifPlayback) and as a round video (ptv); each shows in bob's chat
 	// with its word and metadata (base/media-text.c: the size in
 	// 1000-based units), and the download key (Alt-w) on it writes its
 	// bytes into download-dir (DATA-DIR/media): TYPE-ID.EXT, a document
@@ -207,6 +209,18 @@ try {
 		  line: (n) => `📄 Document minutes.pdf · ${size(n)}`, name: () => 'minutes.pdf' },
 		{ file: 'sticker.webp', what: 'sticker', content: (b) => ({ sticker: b, width: 64, height: 48 }),
 		  line: (n) => `🌟 Sticker · ${size(n)} · 64×48`, name: (id) => `sticker-${id}.webp` },
+
+		{ file: 'clip.mp4', what: 'video',
+		  content: (b) => ({ video: b, caption: 'A video from Baileys', seconds: 3, width: 320, height: 240 }),
+		  line: (n) => `🎬 Video 0:03 · ${size(n)} · 320×240`, caption: 'A video from Baileys',
+		  name: (id) => `video-${id}.mp4` },
+		{ file: 'clip.mp4', what: 'GIF (gifPlayback)',
+		  content: (b) => ({ video: b, gifPlayback: true, seconds: 3, width: 320, height: 240 }),
+		  line: (n) => `🎦 GIF 0:03 · ${size(n)} · 320×240`, name: (id) => `gif-${id}.mp4` },
+		// Baileys' ptv content makes its VideoMessage of the file alone
+		// (messages.ts generateWAMessageContent): no seconds, no sides
+		{ file: 'clip.mp4', what: 'round video (ptv)', content: (b) => ({ video: b, ptv: true }),
+		  line: (n) => `🎥 Round video · ${size(n)}`, name: (id) => `ptv-${id}.mp4` },
 	];
 	tm('send-keys', '-t', 'wachat', 'Tab');
 	for (const c of theirs) {
