@@ -131,7 +131,8 @@ LAYOUT(ev_message,
 	F_ENUM(struct ev_message, notice_kind, ev_notice, EV_NOTICE_MAX),
 	F_U32(struct ev_message, notice_device),
 	F_STRUCT(struct ev_message, media, ev_media),
-	F_BOOL(struct ev_message, rich));
+	F_BOOL(struct ev_message, rich),
+	F_U32(struct ev_message, forwarded));
 LAYOUT(ev_msg_state,
 	F_STRUCT(struct ev_msg_state, key, ev_key),
 	F_ENUM(struct ev_msg_state, state, ev_state, EV_STATE_FAILED));
@@ -209,7 +210,8 @@ LAYOUT(ev_msg,
 	F_ARRAY(struct ev_msg, reactions, nreactions, ev_tally),
 	F_ENUM(struct ev_msg, notice_kind, ev_notice, EV_NOTICE_MAX),
 	F_U32(struct ev_msg, notice_device),
-	F_STRUCT(struct ev_msg, media, ev_media));
+	F_STRUCT(struct ev_msg, media, ev_media),
+	F_U32(struct ev_msg, forwarded));
 LAYOUT(ev_page,
 	F_STR(struct ev_page, chat),
 	F_ENUM(struct ev_page, dir, ev_page_dir, EV_PAGE_FROM),
@@ -389,6 +391,11 @@ LAYOUT(cmd_media_get,
 	F_STR(struct cmd_media_get, chat),
 	F_STR(struct cmd_media_get, id),
 	F_STR(struct cmd_media_get, out));
+LAYOUT(cmd_forward,
+	F_STR(struct cmd_forward, chat),
+	F_STR(struct cmd_forward, id),
+	F_BOOL(struct cmd_forward, from_me),
+	F_STRV(struct cmd_forward, targets, ntargets));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -420,6 +427,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
 	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
+	[CMD_FORWARD] =		{ "CMD_FORWARD", &L_cmd_forward, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

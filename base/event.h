@@ -319,6 +319,9 @@ struct ev_message {
 	struct ev_media	 media;		/* a media message's; type NONE else */
 	bool		 rich;		/* text is a rich record (base/rich.h):
 					 * a row of kind EV_ROW_RICH */
+	uint32_t	 forwarded;	/* 0: not forwarded; else its
+					 * forwardingScore (at least 1;
+					 * protocol-features.md 3.7) */
 };
 
 /*
@@ -471,6 +474,7 @@ struct ev_msg {
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 	struct ev_media	 media;		/* EV_ROW_MEDIA: its media */
+	uint32_t	 forwarded;	/* as ev_message's */
 };
 
 /*
@@ -720,8 +724,12 @@ enum cmd_kind {
 	CMD_MEDIA_GET,		/* u.media_get: download a message's media
 				 * (issue 19); EV_MEDIA_DL says how it
 				 * goes */
+	CMD_FORWARD,		/* u.forward: a message forwarded to other
+				 * chats (issue 20); each copy is shown
+				 * (EV_MESSAGE) and goes through the
+				 * outbox, a refusal is EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_MEDIA_GET
+#define CMD_KIND_MAX	CMD_FORWARD
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -886,6 +894,17 @@ struct cmd_media_get {
 	char		*out;
 };
 
+/* CMD_FORWARD: message (chat, from_me, id) to each of targets[0..
+ * ntargets) (user or group JIDs, at most CMD_FORWARD_MAX). */
+#define CMD_FORWARD_MAX	64
+struct cmd_forward {
+	char		*chat;
+	char		*id;
+	bool		 from_me;
+	char		**targets;
+	uint32_t	 ntargets;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -915,6 +934,7 @@ struct cmd {
 		struct cmd_chat_act	 chat_act;
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
+		struct cmd_forward	 forward;
 	} u;
 };
 

@@ -109,6 +109,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	m2.from_me = ev->from_me;
 	m2.ts_ms = ev->ts_ms;
 	m2.state = ev->from_me ? WA_DM_SENT : WA_DM_RECEIVED;
+	m2.forwarded = c->forwarded;
 	if (c->kind == WA_MSG_UNSUPPORTED || c->kind == WA_MSG_RICH) {
 		if (c->kind == WA_MSG_UNSUPPORTED)
 			sh->rec = other_record(c);
@@ -149,6 +150,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->state = m2.state;
 	ev->media = c->media;
 	ev->rich = m2.kind == WA_DM_RICH;
+	ev->forwarded = m2.forwarded;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }

@@ -109,6 +109,9 @@ struct wa_dm_msg {
 	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); borrowed,
 	 * else NULL */
 	const struct wa_msg_media *media;
+	/* Forwarded (protocol-features.md 3.7): 0 not, else its
+	 * forwardingScore (at least 1). */
+	uint32_t	 forwarded;
 };
 
 /* A queued outgoing message, as the store hands it back.  Owned: free
@@ -411,6 +414,7 @@ struct wa_dm_ev {
 	int64_t		 ts_ms;
 	const struct wa_msg_media *media; /* MESSAGE: media (proto/msg.h),
 					 * alive for the call; else NULL */
+	uint32_t	 forwarded;	/* MESSAGE: as struct wa_dm_msg's */
 };
 
 typedef void	(*wa_dm_event_fn)(void *arg, const struct wa_dm_ev *ev);

@@ -496,6 +496,7 @@ static const struct {
 	[CMD_CHAT_ACT] =	{ NULL, app_chat_act },
 	[CMD_SEND_FILE] =	{ NULL, send_file },
 	[CMD_MEDIA_GET] =	{ NULL, app_media_get },
+	[CMD_FORWARD] =		{ NULL, app_forward },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

@@ -194,6 +194,7 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.quoted_sender = m->quoted_sender;
 	n.quoted_text = m->quoted_text;
 	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	n.forwarded = m->forwarded;
 	if (m->kind == WA_DM_RICH)
 		n.kind = STORE_MSG_RICH;
 	if (m->kind == WA_DM_MEDIA && m->media != NULL) {

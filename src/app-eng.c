@@ -283,6 +283,7 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 	m->state = state_of(e->state);
 	m->notice = e->notice;
 	m->rich = e->rich;
+	m->forwarded = e->forwarded;
 	if (e->notice && (g = app_read_notice(a, m->text)) != NULL) {
 		free(m->text);	/* a group's line, its people named now */
 		m->text = g;

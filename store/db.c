@@ -425,6 +425,14 @@ static const char *const migrations[] = {
 	"  WHEN old.kind = 7 BEGIN"
 	"  DELETE FROM poll WHERE chat = old.chat AND id = old.id;"
 	"END;",
+	/*
+	 * 18: a forwarded message (protocol-features.md 3.7, issue 20):
+	 * 0 not forwarded, else the forwardingScore its contextInfo carried
+	 * (at least 1 when isForwarded came without a score), for the
+	 * "forwarded" of its header and the score a forward of it
+	 * increments.
+	 */
+	"ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -458,6 +466,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
+	"SELECT 1 FROM pragma_table_info('message') WHERE name = 'forwarded'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

@@ -997,6 +997,51 @@ test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get(
 	buf_release(&b);
 }
 
+/* CMD_FORWARD and forwarded in EV_MESSAGE and EV_PAGE's rows (version
+ * 16); a version-15 peer is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_FORWARD,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MESSAGE), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 16);
+	assert_string_equal(cmd_kind_name(CMD_FORWARD), "CMD_FORWARD");
+	ev_set(&c->u.forward.id, "3EB0CC");
+	c->u.forward.from_me = true;
+	ev_push_str(&c->u.forward.targets, &c->u.forward.ntargets,
+	    "15550000004@s.whatsapp.net");
+	ev_push_str(&c->u.forward.targets, &c->u.forward.ntargets,
+	    "120363000000000001@g.us");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_FORWARD);
+	assert_string_equal(cgot->u.forward.chat,
+	    "15550000003@s.whatsapp.net");
+	assert_string_equal(cgot->u.forward.id, "3EB0CC");
+	assert_true(cgot->u.forward.from_me);
+	assert_int_equal(cgot->u.forward.ntargets, 2);
+	assert_string_equal(cgot->u.forward.targets[1],
+	    "120363000000000001@g.us");
+	cmd_free(cgot);
+	b.p[4] = 15;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.message.forwarded = 6;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.message.forwarded, 6);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1019,6 +1064,7 @@ main(void)
 		cmocka_unit_test(test_ev_wire_decode__gives_back_what_changed__of_ev_app_state),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

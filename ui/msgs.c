@@ -389,6 +389,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->edited = e->edited_ms != 0;
 	g->deleted = e->deleted;
 	g->starred = e->starred;
+	g->forwarded = e->forwarded;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 }
 
@@ -702,6 +703,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->quoted[strcspn(g->quoted, "\n")] = '\0';
 	g->from_me = e->key.from_me;
 	g->notice = e->notice;
+	g->forwarded = e->forwarded;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 	if (m->n > UI_MSGS_KEEP) {
 		drop(m, 0, m->n - UI_MSGS_KEEP);

@@ -152,6 +152,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("download, open the selected file") },
 		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
 		    N_("open a chat (name, number; a card's number)") },
+		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
+		    N_("forward the selected message, save its file") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];

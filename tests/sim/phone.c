@@ -537,6 +537,7 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->target_id = phone_dup_or_null(c.target.id);
 			m->dsm_destination = phone_dup_or_null(
 			    c.dsm_destination);
+			m->forwarded = c.forwarded;
 		}
 		sim_log(s, "phone %s: message %s from %s (%s, %s%s)",
 		    p->a->pn, in.id, in.from, e->type_name,
@@ -813,6 +814,9 @@ sim_phone_json(const struct sim_account *a)
 			phone_add_opt(e, "dsm_destination", m->dsm_destination);
 			if (m->reporting != NULL)
 				phone_add_opt(e, "reporting", m->reporting);
+			if (m->forwarded > 0)
+				json_object_object_add(e, "forwarded",
+				    json_object_new_int64(m->forwarded));
 		}
 		json_object_array_add(inbox, e);
 	}

@@ -63,6 +63,8 @@ struct inbox {
 	char		*emoji;
 	char		*target_id;
 	char		*dsm_destination;
+	uint32_t	 forwarded;		/* contextInfo's forwardingScore
+						 * (0 not forwarded) */
 	int64_t		 t;
 	bool		 offline;
 	int		 err;			/* 0, or why it was not read */
