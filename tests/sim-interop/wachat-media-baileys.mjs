@@ -254,7 +254,7 @@ try {
 	}
 
 	// Forward Baileys' photo back to bob: Alt-. on it, "bob", Enter
-	// (the photo is the fourth message from the bottom, ups Ups away).
+	// (the photo is the first of theirs: theirs.length Ups away).
 	const fwd = async (re, what, ups) => {
 		tm('send-keys', '-t', 'wachat', 'Escape');
 		await sleep(300);
@@ -271,7 +271,7 @@ try {
 	const photo = fs.readFileSync(path.join(fx, 'photo.jpg'));
 	const orig = theirsSent.photo.message.imageMessage;
 	const fp = await fwd((x) => !x.key.fromMe && x.message?.imageMessage?.contextInfo?.isForwarded,
-		"Baileys' photo", 4);
+		"Baileys' photo", theirs.length);
 	const fi = fp?.message?.imageMessage;
 	ok(!!fi && fi.contextInfo.isForwarded === true && fi.contextInfo.forwardingScore === 1 &&
 		fi.caption === 'A photo from Baileys',
@@ -288,6 +288,10 @@ try {
 	}
 	ok(Buffer.isBuffer(fdl) && sha(fdl) === sha(photo), "downloadMediaMessage gives the forwarded photo's bytes",
 		Buffer.isBuffer(fdl) ? { got: sha(fdl), want: sha(photo) } : String(fdl?.stack ?? fdl));
+	// The pane back at the bottom (selecting the photo scrolled it up).
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'End');
 	// A text Baileys forwards (generateForwardMessageContent: score 3 + 1).
 	await bob.sock.sendMessage(meJid, { forward: { key: { remoteJid: meJid, fromMe: false, id: 'FWDSRC1' },
 		message: { extendedTextMessage: { text: 'pass this on',
