@@ -496,6 +496,8 @@ static const struct {
 	[CMD_CHAT_ACT] =	{ NULL, app_chat_act },
 	[CMD_SEND_FILE] =	{ NULL, send_file },
 	[CMD_MEDIA_GET] =	{ NULL, app_media_get },
+	[CMD_PROFILE] =		{ NULL, app_profile },
+	[CMD_BLOCK] =		{ NULL, app_block },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");
@@ -560,7 +562,7 @@ run(struct app *a, const struct cmd *c)
 	struct wa_dm	*dm;
 	int		 rc;
 
-	if ((unsigned)c->kind > CMD_KIND_MAX)
+	if ((unsigned)c->kind > CMD_KIND_MAX || app_prof_refuse_send(a, c))
 		return;
 	if (handlers[c->kind].app != NULL) {
 		handlers[c->kind].app(a, c);

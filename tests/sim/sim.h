@@ -37,6 +37,7 @@ struct sim_as;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
+#define SIM_BLOCKED_MAX	32	/* blocked contacts an account keeps */
 #define SIM_NAME_MAX	64	/* bytes of a push name, + NUL */
 #define SIM_REFS_MAX	32	/* refs in one pair-device */
 
@@ -129,6 +130,13 @@ struct sim_account {
 						 * (history.c), or NULL */
 	struct sim_as		*as;		/* its app state (appstate.c),
 						 * or NULL */
+	/* profile.c (issue 20): the blocklist its devices keep, and its
+	 * picture (made at the first query) */
+	char			 blocked[SIM_BLOCKED_MAX][SIM_PN_MAX + 24];
+	size_t			 nblocked;
+	struct sim_blob		*pic;		/* its blob (media.c); NULL
+						 * none yet */
+	char			 pic_id[24];
 };
 
 /* What a routed stanza is (route.c). */
