@@ -323,6 +323,9 @@ struct ev_message {
 	struct ev_media	 media;		/* a media message's; type NONE else */
 	bool		 rich;		/* text is a rich record (base/rich.h):
 					 * a row of kind EV_ROW_RICH */
+	uint32_t	 forwarded;	/* 0: not forwarded; else its
+					 * forwardingScore (at least 1;
+					 * protocol-features.md 3.7) */
 };
 
 /*
@@ -351,6 +354,9 @@ struct ev_msg_changed {
 	char		*text;		/* "" when deleted */
 	bool		 deleted;	/* revoked for everyone */
 	int64_t		 ts_ms;		/* of the change; 0 unknown */
+	bool		 gone;		/* its disappearing-messages time
+					 * was up: no longer stored (not
+					 * shown any more); with deleted */
 };
 
 /*
@@ -425,6 +431,9 @@ struct ev_chat {
 					 * (CMD_PEEK): 0 as the peek
 					 * setting, 1 on, 2 off */
 	bool		 marked_unread;	/* "mark as unread" (app state) */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds (86400, 604800,
+					 * 7776000); 0 off */
 };
 
 /* A person the address book or a push name knows who has no chat yet
@@ -475,6 +484,7 @@ struct ev_msg {
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 	struct ev_media	 media;		/* EV_ROW_MEDIA: its media */
+	uint32_t	 forwarded;	/* as ev_message's */
 };
 
 /*
@@ -762,6 +772,16 @@ enum cmd_kind {
 	CMD_MEDIA_GET,		/* u.media_get: download a message's media
 				 * (issue 19); EV_MEDIA_DL says how it
 				 * goes */
+	CMD_FORWARD,		/* u.forward: a message forwarded to other
+				 * chats (issue 20); each copy is shown
+				 * (EV_MESSAGE) and goes through the
+				 * outbox, a refusal is EV_ERROR */
+	CMD_EPHEMERAL,		/* u.ephemeral: chat's disappearing
+				 * messages' timer (issue 20): a 1:1
+				 * chat's sent as a message, a group's
+				 * asked of the server; the event line
+				 * and EV_CHATS say it took, a failure
+				 * is EV_ERROR */
 	CMD_PROFILE,		/* u.profile: ask for chat's about text and
 				 * picture (issue 20); EV_PROFILE answers */
 	CMD_BLOCK,		/* u.block: block or unblock a contact;
@@ -932,6 +952,24 @@ struct cmd_media_get {
 	char		*out;
 };
 
+/* CMD_FORWARD: message (chat, from_me, id) to each of targets[0..
+ * ntargets) (user or group JIDs, at most CMD_FORWARD_MAX). */
+#define CMD_FORWARD_MAX	64
+struct cmd_forward {
+	char		*chat;
+	char		*id;
+	bool		 from_me;
+	char		**targets;
+	uint32_t	 ntargets;
+};
+
+/* CMD_EPHEMERAL: chat's timer, secs (0 off; 86400, 604800 or 7776000
+ * on: WhatsApp's apps offer no other; protocol-features.md 3.5). */
+struct cmd_ephemeral {
+	char		*chat;
+	uint32_t	 secs;
+};
+
 /* CMD_BLOCK: block chat (a user JID) when block, else unblock it. */
 struct cmd_block {
 	char		*chat;
@@ -967,6 +1005,8 @@ struct cmd {
 		struct cmd_chat_act	 chat_act;
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
+		struct cmd_forward	 forward;
+		struct cmd_ephemeral	 ephemeral;
 		struct cmd_chat		 profile;
 		struct cmd_block	 block;
 	} u;

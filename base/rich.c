@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * base/rich.c -- the rich record of the message kinds that are neither
- * text nor media (base/rich.h): written, parsed, said in words.
+ * text nor media (base/rich.h): written, parsed, said in words; a
+ * poll's votes put in place and its tally.
  */
 #include "base/compat.h"
 
@@ -25,6 +26,7 @@ static const char *const type_names[] = {
 	[RICH_PREVIEW] = "preview",
 	[RICH_VIEWONCE] = "viewonce",
 	[RICH_OTHER] = "other",
+	[RICH_POLL] = "poll",
 };
 
 #define NTYPES	(sizeof(type_names) / sizeof(type_names[0]))
@@ -434,6 +436,9 @@ rich_describe(const char *text, size_t len, bool utf8, bool link,
 	case RICH_VIEWONCE:
 		put(&b, viewonce_words(&r));
 		break;
+	case RICH_POLL:
+		rich_poll_words(&r, utf8, &b);
+		break;
 	case RICH_OTHER:
 	case RICH_NONE:
 		put(&b, rich_other_words(field_of(&r)));
@@ -561,4 +566,170 @@ rich_other_words(uint32_t field)
 		if (others[i].field == field)
 			return _(others[i].words);
 	return _("A kind of message wachat cannot show yet");
+}
+
+/* --- a poll (RICH_POLL; protocol-features.md 3.1) --- */
+
+/* Whether kv[i] starts the vote of voter. */
+static bool
+is_vote_of(const struct rich *r, size_t i, const char *voter)
+{
+	return strcmp(r->kv[i].key, "vote") == 0 &&
+	    strcmp(r->kv[i].val, voter) == 0;
+}
+
+/* Whether kv[i] belongs to a vote (vote, by, pick). */
+static bool
+in_vote(const struct rich_kv *kv)
+{
+	return strcmp(kv->key, "vote") == 0 || strcmp(kv->key, "by") == 0 ||
+	    strcmp(kv->key, "pick") == 0;
+}
+
+size_t
+rich_poll_noptions(const struct rich *r)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; r->type == RICH_POLL && i < r->n; i++)
+		n += strcmp(r->kv[i].key, "opt") == 0;
+	return n;
+}
+
+const char *
+rich_poll_option(const struct rich *r, size_t k)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; r->type == RICH_POLL && i < r->n; i++)
+		if (strcmp(r->kv[i].key, "opt") == 0 && ++n == k)
+			return r->kv[i].val;
+	return NULL;
+}
+
+char *
+rich_poll_vote(const char *rec, const char *voter, const char *by,
+    const unsigned *picks, size_t n)
+{
+	struct rich	 r;
+	struct buf	 b = BUF_INIT;
+	size_t		 i, nopt;
+	bool		 skip = false;
+	char		 v[16];
+
+	if (rec == NULL || voter == NULL || rich_parse(rec, strlen(rec),
+	    &r) != 0)
+		return NULL;
+	if (r.type != RICH_POLL) {
+		rich_release(&r);
+		return NULL;
+	}
+	nopt = rich_poll_noptions(&r);
+	rich_begin(&b, RICH_POLL);
+	for (i = 0; i < r.n; i++) {
+		if (strcmp(r.kv[i].key, "vote") == 0)
+			skip = is_vote_of(&r, i, voter);
+		else if (!in_vote(&r.kv[i]))
+			skip = false;
+		if (!skip)
+			rich_add_str(&b, r.kv[i].key, r.kv[i].val);
+	}
+	if (n > 0) {
+		rich_add_str(&b, "vote", voter);
+		rich_add_str(&b, "by", by != NULL ? by : "");
+		for (i = 0; i < n; i++)
+			if (picks[i] >= 1 && picks[i] <= nopt) {
+				snprintf(v, sizeof(v), "%u", picks[i]);
+				rich_add_str(&b, "pick", v);
+			}
+	}
+	rich_release(&r);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+/* --- a poll in words --- */
+
+/* The name of the voter of the vote at kv[i] (its by, else its
+ * number; "You" for ours). */
+static void
+voter_name(const struct rich *r, size_t i, struct buf *out)
+{
+	const char	*jid = r->kv[i].val, *at;
+	char		 num[64];
+
+	if (jid[0] == '\0') {
+		put(out, _("You"));
+		return;
+	}
+	if (i + 1 < r->n && strcmp(r->kv[i + 1].key, "by") == 0 &&
+	    r->kv[i + 1].val[0] != '\0') {
+		put_clean(out, r->kv[i + 1].val);
+		return;
+	}
+	at = strchr(jid, '@');
+	snprintf(num, sizeof(num), "%s%.*s", at != NULL && strcmp(at,
+	    "@s.whatsapp.net") == 0 ? "+" : "", (int)(at != NULL ?
+	    (size_t)(at - jid) : strlen(jid)), jid);
+	put_clean(out, num);
+}
+
+/* How many voters chose option k, and their names ", "-separated into
+ * names (when not NULL). */
+static size_t
+tally(const struct rich *r, unsigned k, struct buf *names)
+{
+	size_t	 i, n = 0, voter = 0;
+	bool	 have = false;
+	char	 v[16];
+
+	snprintf(v, sizeof(v), "%u", k);
+	for (i = 0; i < r->n; i++) {
+		if (strcmp(r->kv[i].key, "vote") == 0) {
+			voter = i;
+			have = true;
+		} else if (have && strcmp(r->kv[i].key, "pick") == 0 &&
+		    strcmp(r->kv[i].val, v) == 0) {
+			if (names != NULL && n > 0)
+				put(names, ", ");
+			if (names != NULL)
+				voter_name(r, voter, names);
+			n++;
+		}
+	}
+	return n;
+}
+
+void
+rich_poll_words(const struct rich *r, bool utf8, struct buf *out)
+{
+	const char	*sel = rich_get(r, "sel", NULL);
+	struct buf	 names = BUF_INIT;
+	size_t		 i, k = 0, n;
+	char		 line[64];
+
+	put(out, _("Poll"));
+	put(out, ": ");
+	put_clean(out, rich_get(r, "q", NULL));
+	buf_push(out, '\n');
+	put(out, sel != NULL && strcmp(sel, "1") == 0 ? _("(one answer)") :
+	    _("(one or more answers)"));
+	for (i = 0; i < r->n; i++) {
+		if (strcmp(r->kv[i].key, "opt") != 0)
+			continue;
+		k++;
+		names.len = 0;
+		n = tally(r, (unsigned)k, &names);
+		snprintf(line, sizeof(line), "\n  %zu. ", k);
+		put(out, line);
+		put_clean(out, r->kv[i].val);
+		snprintf(line, sizeof(line), utf8 ? " — %zu" : " - %zu", n);
+		put(out, line);
+		if (n > 0) {
+			put(out, " (");
+			buf_append(out, names.p, names.len);
+			put(out, ")");
+		}
+	}
+	buf_release(&names);
 }

@@ -35,6 +35,11 @@ enum rich_type {
 				 * JPEGThumbnail in lowercase hex, last) */
 	RICH_VIEWONCE,		/* media: image, video, ptt, audio */
 	RICH_OTHER,		/* field: the Message field number */
+	RICH_POLL,		/* q (the question), sel (how many options
+				 * may be chosen; 0 any), opt per option;
+				 * then per voter: vote (user JID, "" ours),
+				 * by (push name), pick per choice (the
+				 * option's number, from 1) */
 };
 
 #define RICH_VAL_MAX	4096	/* bytes of one value kept (longer: cut) */
@@ -114,6 +119,7 @@ const char	*rich_get(const struct rich *r, const char *key, size_t *from);
  *   preview: the text, then "> TITLE" and "> DESCRIPTION";
  *   viewonce: "View once photo" (video, voice message, audio); never
  *     anything of its content;
+ *   poll: rich_poll_words();
  *   other: one sentence on what the message is ("A poll (wachat cannot
  *     show it yet)"), never the type's name.
  * utf8 false writes ASCII separators only.  A text that is no record
@@ -148,6 +154,36 @@ bool		rich_number(const struct rich *r, size_t i, char *out,
 
 /* How many numbers the contacts record r holds (0 for another type). */
 size_t		rich_numbers(const struct rich *r);
+
+/* --- base/rich.c: a poll (RICH_POLL) --- */
+
+/* How many options the poll record r has (0 for another type). */
+size_t		rich_poll_noptions(const struct rich *r);
+
+/* The name of option k (from 1) of the poll record r (raw, borrowed from
+ * r), or NULL. */
+const char	*rich_poll_option(const struct rich *r, size_t k);
+
+/*
+ * A new copy of the poll record rec (NUL-terminated) in which voter's
+ * vote (voter: a user JID, "" ours) is the options picks[0..n) (numbers
+ * from 1; those out of range dropped) with the push name by (NULL:
+ * none), in place of any earlier vote of voter, put last (votes keep the
+ * order they last changed in); n 0 takes voter's vote away.  malloc'd,
+ * NUL-terminated; NULL when rec is no poll record.
+ */
+char		*rich_poll_vote(const char *rec, const char *voter,
+		    const char *by, const unsigned *picks, size_t n);
+
+/*
+ * Append the poll r in words, lines separated by '\n' (no final one):
+ * "Poll: QUESTION", "(one answer)" or "(one or more answers)", then per
+ * option "  N. NAME — COUNT (NAME, NAME)": who chose it by their push
+ * name (else their number; "You" for ours), in the order their votes
+ * came; each network value sanitised.  utf8 false: " - " for the dash.
+ */
+void		rich_poll_words(const struct rich *r, bool utf8,
+		    struct buf *out);
 
 /* The sentence for a Message field number wachat does not show
  * (RICH_OTHER), in the user's language, static. */

@@ -14,7 +14,10 @@
  *                 read, typing, presence  -> dm-job.c, dm-tok.c,
  *                 dm-util.c
  *   dm-recv.c     messages in (1:1 and group), chat states, presence,
- *                 devices notifications  -> dm-peer.c, dm-util.c
+ *                 devices notifications  -> dm-peer.c, dm-poll.c,
+ *                 dm-util.c
+ *   dm-poll.c     polls in: their secrets kept, votes decrypted and
+ *                 tallied, or kept until their poll comes  -> dm-util.c
  *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-tok.c,
  *                 dm-util.c
  *   dm-group.c    the group fan-out (sender keys, SKDM, skmsg)
@@ -194,6 +197,7 @@ struct group_iq {
 	int		 what;		/* enum dm_gq */
 	dm_jid		 group;
 	char		 subject[256];	/* a subject change: the new one */
+	uint32_t	 eph_secs;	/* GQ_EPHEMERAL: the timer asked for */
 };
 
 struct wa_dm {
@@ -547,6 +551,7 @@ enum dm_gq {
 	GQ_SUBJECT,
 	GQ_PARTICIPANTS,
 	GQ_LEAVE,
+	GQ_EPHEMERAL,		/* the disappearing-messages timer */
 };
 /* Ask the server for group's metadata (what: GQ_JOB or GQ_INFO): 0,
  * -ENOTCONN, -EBUSY (no free slot), or the send's error. */
@@ -561,5 +566,31 @@ int	dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n);
 /* Logged in: fetch the groups we are in. */
 void	dm_group_online(struct wa_dm *dm);
 void	dm_group_offline(struct wa_dm *dm);
+
+/* --- proto/dm-poll.c: polls in (protocol-features.md 3.1) --- */
+/*
+ * The poll m->id just stored in chat (c: its record and messageSecret;
+ * from sender, "" us): its secret kept (store_ops poll_put), then the
+ * votes that waited for it applied.  Returns 1 with the tallied record
+ * in *rec (malloc'd, the caller frees; stored already) when a vote was
+ * applied, 0 when none (or the poll has no secret: logged, its votes
+ * cannot be read), or the store's error.  In the message's transaction.
+ */
+int	dm_poll_created(struct wa_dm *dm, const struct wa_msg_in *m,
+	    const char *chat, const char *sender, bool from_me,
+	    const struct wa_msg_content *c, char **rec);
+/*
+ * The vote c (WA_MSG_POLL_VOTE) of sender ("" us: from_me) in chat, of
+ * message m: decrypted with its poll's secret (each addressing of the
+ * voter and the creator tried, PN and LID), the voter's earlier vote
+ * replaced in the poll's record, stored.  Returns 1 with the poll's new
+ * record in *rec (malloc'd) when the poll changed, 0 when it did not (a
+ * vote that does not decrypt or is malformed: logged, dropped; a vote
+ * whose poll is not stored yet: kept until it is), or the store's
+ * error.  In the message's transaction.
+ */
+int	dm_poll_vote(struct wa_dm *dm, const struct wa_msg_in *m,
+	    const char *chat, const char *sender, bool from_me,
+	    const struct wa_msg_content *c, char **rec);
 
 #endif

@@ -12,7 +12,7 @@ libproto_a_SOURCES = \
 	proto/dm.h proto/dm-int.h proto/dm.c proto/dm-util.c \
 	proto/dm-job.c proto/dm-direct.c proto/dm-group.c \
 	proto/dm-admin.c proto/dm-recv.c proto/dm-receipt.c \
-	proto/dm-send.c proto/dm-peer.c proto/dm-ident.c \
+	proto/dm-send.c proto/dm-peer.c proto/dm-ident.c proto/dm-poll.c \
 	proto/call.h proto/call.c proto/dm-call.c
 # Privacy tokens (protocol.md 15.6, issue 16).
 libproto_a_SOURCES += proto/privtok.h proto/privtok.c proto/dm-tok.c

@@ -5,7 +5,7 @@
  * JPEG photo its size and inline thumbnail (libjpeg-turbo:
  * decoded scaled down by the library, sampled to at most
  * WA_MEDIA_PROBE_THUMB_SIDE pixels a side a row at a time, re-encoded at
- * quality 50).  Memory stays at a few rows of the scaled photo whatever
+ * quality 50 by proto/media-thumb.c).  Memory stays at a few rows of the scaled photo whatever
  * its size.  See proto/media-probe.h.
  */
 #include "base/compat.h"
@@ -25,35 +25,17 @@
 
 #include "base/xmalloc.h"
 #include "proto/media-probe.h"
+#include "proto/media-thumb.h"
 
 #define SCANS_MAX	64	/* a progressive JPEG of more scans: no
 				 * thumbnail */
-#define THUMB_QUALITY	50	/* [BL] extractImageThumb */
-
-struct jerr {
-	struct jpeg_error_mgr	 mgr;
-	jmp_buf			 jmp;
-};
-
-static void
-jpeg_fail(j_common_ptr ci)
-{
-	longjmp(((struct jerr *)ci->err)->jmp, 1);
-}
-
-static void
-jpeg_quiet(j_common_ptr ci, int level)
-{
-	(void)ci;
-	(void)level;
-}
 
 static void
 jpeg_progress(j_common_ptr ci)
 {
 	if (ci->is_decompressor &&
 	    ((j_decompress_ptr)ci)->input_scan_number > SCANS_MAX)
-		longjmp(((struct jerr *)ci->err)->jmp, 1);
+		longjmp(((struct wa_jpeg_err *)ci->err)->jmp, 1);
 }
 
 /* The mimetype of path by libmagic into mime; 0 or WC_EPROTO. */
@@ -73,24 +55,6 @@ magic_type(const char *path, char mime[WA_MEDIA_PROBE_MIME_MAX])
 	}
 	magic_close(m);
 	return rc;
-}
-
-/* The thumbnail's sides for a w x h photo: the longer one
- * WA_MEDIA_PROBE_THUMB_SIDE at most, the ratio kept, 1 at least. */
-static void
-thumb_sides(uint32_t w, uint32_t h, uint32_t *tw, uint32_t *th)
-{
-	uint32_t	 side = w > h ? w : h;
-
-	if (side <= WA_MEDIA_PROBE_THUMB_SIDE) {
-		*tw = w;
-		*th = h;
-		return;
-	}
-	*tw = (uint32_t)((uint64_t)w * WA_MEDIA_PROBE_THUMB_SIDE / side);
-	*th = (uint32_t)((uint64_t)h * WA_MEDIA_PROBE_THUMB_SIDE / side);
-	*tw = *tw > 0 ? *tw : 1;
-	*th = *th > 0 ? *th : 1;
 }
 
 /* The decoder's rows sampled into px (tw x th RGB). */
@@ -126,48 +90,6 @@ scale_denom(uint32_t w, uint32_t h, uint32_t tw, uint32_t th)
 	return denom;
 }
 
-/* px (tw x th RGB) as a JPEG at THUMB_QUALITY into *out, *len (heap). */
-static int
-encode(const uint8_t *px, uint32_t tw, uint32_t th, uint8_t **out,
-    size_t *len)
-{
-	struct jpeg_compress_struct	 c;
-	struct jerr			 e;
-	unsigned char			*mem = NULL;
-	unsigned long			 n = 0;
-	JSAMPROW			 rp;
-
-	c.err = jpeg_std_error(&e.mgr);
-	e.mgr.error_exit = jpeg_fail;
-	e.mgr.emit_message = jpeg_quiet;
-	if (setjmp(e.jmp) != 0) {
-		jpeg_destroy_compress(&c);
-		free(mem);
-		return WC_EPROTO;
-	}
-	jpeg_create_compress(&c);
-	jpeg_mem_dest(&c, &mem, &n);
-	c.image_width = tw;
-	c.image_height = th;
-	c.input_components = 3;
-	c.in_color_space = JCS_RGB;
-	jpeg_set_defaults(&c);
-	jpeg_set_quality(&c, THUMB_QUALITY, TRUE);
-	jpeg_start_compress(&c, TRUE);
-	while (c.next_scanline < c.image_height) {
-		rp = (JSAMPROW)(uintptr_t)(px + (size_t)c.next_scanline *
-		    tw * 3);
-		(void)jpeg_write_scanlines(&c, &rp, 1);
-	}
-	jpeg_finish_compress(&c);
-	jpeg_destroy_compress(&c);
-	*out = xmalloc(n);
-	memcpy(*out, mem, n);
-	*len = n;
-	free(mem);
-	return 0;
-}
-
 /* The photo in f: its sides and the thumbnail into p.  0, or WC_EPROTO
  * when the header does not read or a side is too large (then it goes as
  * a document). */
@@ -177,13 +99,11 @@ jpeg_probe(FILE *f, struct wa_media_probe *p)
 	struct jpeg_decompress_struct	 d;
 	struct jpeg_progress_mgr	 pm = { .progress_monitor =
 					    jpeg_progress };
-	struct jerr			 e;
+	struct wa_jpeg_err		 e;
 	uint8_t *volatile		 row = NULL, *volatile px = NULL;
 	uint32_t			 tw, th;
 
-	d.err = jpeg_std_error(&e.mgr);
-	e.mgr.error_exit = jpeg_fail;
-	e.mgr.emit_message = jpeg_quiet;
+	d.err = wa_jpeg_err_init(&e);
 	if (setjmp(e.jmp) != 0) {
 		jpeg_destroy_decompress(&d);
 		free(row);
@@ -200,7 +120,7 @@ jpeg_probe(FILE *f, struct wa_media_probe *p)
 		longjmp(e.jmp, 1);
 	p->width = d.image_width;
 	p->height = d.image_height;
-	thumb_sides(p->width, p->height, &tw, &th);
+	wa_media_thumb_sides(p->width, p->height, &tw, &th);
 	d.scale_num = 1;
 	d.scale_denom = scale_denom(p->width, p->height, tw, th);
 	d.out_color_space = JCS_RGB;
@@ -210,7 +130,8 @@ jpeg_probe(FILE *f, struct wa_media_probe *p)
 	sample_rows(&d, row, px, tw, th);
 	jpeg_finish_decompress(&d);
 	jpeg_destroy_decompress(&d);
-	(void)encode(px, tw, th, &p->thumb, &p->thumb_len);
+	if (wa_media_thumb_encode(px, tw, th, &p->thumb, &p->thumb_len) != 0)
+		p->thumb = NULL;	/* no thumbnail: still a photo */
 	free(row);
 	free(px);
 	return 0;
@@ -348,6 +269,8 @@ wa_media_probe(const char *path, unsigned flags, struct wa_media_probe *out)
 	}
 	if (out->type == WA_MEDIA_STICKER)
 		webp_probe(path, out);
+	if (out->type == WA_MEDIA_VIDEO)
+		out->video_err = wa_media_video_probe(path, out);
 	if (out->type != WA_MEDIA_IMAGE)
 		return 0;
 	if ((f = fopen(path, "rb")) == NULL) {

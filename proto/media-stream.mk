@@ -14,11 +14,16 @@ libproto_a_SOURCES += proto/media-stream.h proto/media-stream.c \
 libproto_a_CPPFLAGS += $(JSONC_CFLAGS)
 
 # What a file to send is: libmagic's type, a voice note's duration and
-# waveform, a JPEG photo's size and thumbnail (proto/media-probe.c); a program that calls it links
+# waveform, a JPEG photo's size and thumbnail (proto/media-probe.c), a
+# video's duration, size and thumbnail (proto/media-video.c, FFmpeg's
+# libraries when configure found them); a program that calls it links
 # MEDIA_PROBE_LIBS.
-libproto_a_SOURCES += proto/media-probe.h proto/media-probe.c
-libproto_a_CPPFLAGS += $(JPEG_CFLAGS) $(MAGIC_CFLAGS) $(OPUSFILE_CFLAGS)
-MEDIA_PROBE_LIBS = $(MAGIC_LIBS) $(JPEG_LIBS) $(OPUSFILE_LIBS) -lm
+libproto_a_SOURCES += proto/media-probe.h proto/media-probe.c \
+	proto/media-thumb.h proto/media-thumb.c proto/media-video.c
+libproto_a_CPPFLAGS += $(JPEG_CFLAGS) $(MAGIC_CFLAGS) $(OPUSFILE_CFLAGS) \
+	$(FFMPEG_CFLAGS)
+MEDIA_PROBE_LIBS = $(MAGIC_LIBS) $(JPEG_LIBS) $(OPUSFILE_LIBS) \
+	$(FFMPEG_LIBS) -lpthread -lm
 check_PROGRAMS += tests/test-wa-media-probe
 tests_test_wa_media_probe_SOURCES = tests/test-wa-media-probe.c
 tests_test_wa_media_probe_CFLAGS = $(TEST_CFLAGS) $(JPEG_CFLAGS)

@@ -179,6 +179,8 @@ wa_msg_rich_of(const Wae2e__Message *m, struct wa_msg_content *c)
 
 	if ((c->view_once || flag_once(m)) && view_once(m, c, &b))
 		return true;
+	if (wa_msg_poll_of(m, c))
+		return true;
 	if (m->locationmessage != NULL) {
 		location(m->locationmessage, &b);
 		quote(c, m->locationmessage->contextinfo);

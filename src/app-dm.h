@@ -27,6 +27,11 @@ void	app_dm_ops(struct store *s, struct wa_dm_store_ops *ops);
  * fail. */
 void	app_privtok_ops(struct store *s, struct wa_dm_store_ops *ops);
 
+/* Set the poll ops of *ops (poll_put, poll_get, poll_set,
+ * poll_pend_put, poll_pend_take; store/store-poll.h) over s
+ * (src/app-poll.c; app_dm_ops() calls it).  Cannot fail. */
+void	app_poll_ops(struct store *s, struct wa_dm_store_ops *ops);
+
 /*
  * A person's name for the screen and event lines: the address-book name,
  * else the push name, of jid (a user JID) or of its PN-LID alternate

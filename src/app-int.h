@@ -23,13 +23,16 @@
  *			message (CMD_SEND_FILE), its upload
  *	src/app-mget.c	the engine thread: media downloads
  *			(proto/media-get.h) over the store, their events
+ *	src/app-forward.c the engine thread: a message forwarded
+ *			(CMD_FORWARD)
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
- *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-mget.o,
- *		      app-read.o, app-send.o, app-upload.o, evq.o
+ *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-forward.o,
+ *		      app-mget.o, app-read.o, app-send.o, app-upload.o, evq.o
+ *	app-forward.o -> app-disk.o, app-send.o
  *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
  *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
@@ -155,7 +158,17 @@ struct app {
 	uv_timer_t		 spool_timer;	/* ... and looked at */
 	bool			 spool_on;	/* spool_timer made */
 	bool			 spool_ev_on;	/* spool_ev made */
+	uv_timer_t		 expire_timer;	/* src/app-expire.c */
+	bool			 expire_on;	/* expire_timer made */
 };
+
+/* ---- src/app-expire.c: the engine thread ---- */
+
+/* Arm the disappearing messages' timer for the store's earliest expiry
+ * (stopped when none): after a message is stored, at start. */
+void	app_expire_kick(struct app *a);
+/* Stop and close the timer (at shutdown). */
+void	app_expire_stop(struct app *a);
 
 /* ---- src/app-chatact.c: the engine thread ---- */
 
@@ -191,6 +204,15 @@ void	app_mget_event(void *arg, const struct wa_mget_ev *e);
 /* CMD_MEDIA_GET: the download started (EV_MEDIA_DL says how it goes); a
  * refusal (no engine, too many waiting) said as an EV_MEDIA_DL FAILED. */
 void	app_media_get(struct app *a, const struct cmd *c);
+
+/* ---- src/app-forward.c ---- */
+
+/* CMD_FORWARD: message (chat, from_me, id) sent to each target as a
+ * forward (protocol-features.md 3.7): each copy stored QUEUED, shown as
+ * EV_MESSAGE and left to the outbox; a message that cannot be forwarded
+ * (not stored, revoked, a kind not forwarded, media without its upload's
+ * keys) or a store refusal is said as EV_ERROR.  Engine thread. */
+void	app_forward(struct app *a, const struct cmd *c);
 
 /* ---- src/app-prof.c: profiles and the blocklist (issue 20) ---- */
 

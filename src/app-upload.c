@@ -206,31 +206,14 @@ static void
 media_of(const struct app_ul *j, const char *url, const char *direct_path,
     struct wa_msg_media *md)
 {
-	const struct store_media	*m = &j->sm;
-
-	memset(md, 0, sizeof(*md));
-	md->type = (enum wa_msg_media_type)m->type;
-	md->animated = m->animated;
-	md->mimetype = m->mimetype;
+	app_media_wire(&j->sm, md);
 	md->file_length = j->enc.file_len;
-	md->width = m->width;
-	md->height = m->height;
-	md->seconds = m->seconds;
-	md->caption = m->caption[0] != '\0' ? m->caption : NULL;
-	md->file_name = m->file_name[0] != '\0' ? m->file_name : NULL;
-	md->thumb = m->thumb;
-	md->thumb_len = m->thumb_len;
-	md->waveform = m->waveform;
-	md->waveform_len = m->waveform_len;
-	md->media_key = m->media_key;
-	md->media_key_len = m->media_key_len;
 	md->direct_path = (char *)direct_path;
 	md->url = (char *)url;
 	md->file_sha256 = (uint8_t *)j->enc.file_sha256;
 	md->file_sha256_len = WA_MEDIA_HASH_LEN;
 	md->file_enc_sha256 = (uint8_t *)j->enc.file_enc_sha256;
 	md->file_enc_sha256_len = WA_MEDIA_HASH_LEN;
-	md->media_key_ts = m->key_ts;
 }
 
 /* The host has j's blob: its message stored with its payload, then the
@@ -565,6 +548,33 @@ probe_words(const struct app_ul *j, int err)
 	return _("the file cannot be read");
 }
 
+/* What the probe read of a video, or could not, in the log; a GIF that
+ * goes as a document says why. */
+static void
+probe_log(const struct app_ul *j)
+{
+	const struct wa_media_probe	*p = &j->probe;
+
+	if (p->type == WA_MEDIA_VIDEO && p->video_err == -ENOTSUP)
+		log_info("message %s: video sent without its duration, size "
+		    "and thumbnail: wachat was built without FFmpeg "
+		    "(configure --without-ffmpeg, or libavformat-dev, "
+		    "libavcodec-dev, libswscale-dev, libavutil-dev absent)",
+		    j->id);
+	else if (p->type == WA_MEDIA_VIDEO && p->video_err != 0)
+		log_warn("message %s: video does not decode (%s): sent without "
+		    "what could not be read: %u s, %ux%u, %zu bytes of "
+		    "thumbnail", j->id, wc_strerror(p->video_err), p->seconds,
+		    p->width, p->height, p->thumb_len);
+	else if (p->type == WA_MEDIA_VIDEO)
+		log_info("message %s: video %u s, %ux%u, %zu bytes of "
+		    "thumbnail", j->id, p->seconds, p->width, p->height,
+		    p->thumb_len);
+	if (strcmp(p->mimetype, "image/gif") == 0)
+		log_info("message %s: a GIF goes as a document: WhatsApp's "
+		    "GIFs are MP4 videos and wachat does not convert", j->id);
+}
+
 static void
 probe_done(uv_work_t *w, int status)
 {
@@ -577,6 +587,8 @@ probe_done(uv_work_t *w, int status)
 		return;
 	}
 	rc = status != 0 ? status : j->err;
+	if (rc == 0)
+		probe_log(j);
 	if (rc == 0 && (rc = store_new(j)) != 0 && rc == -ENOSPC)
 		app_disk_full(j->a);
 	if (j->said != NULL)

@@ -122,7 +122,7 @@ static void
 rich_json(const struct store_msg *m, const struct rich *r, struct buf *line)
 {
 	static const char *const types[] = { "other", "location", "live",
-		"contacts", "preview", "viewonce", "other" };
+		"contacts", "preview", "viewonce", "other", "poll" };
 	struct buf	 w = BUF_INIT;
 	size_t		 i;
 
@@ -131,7 +131,7 @@ rich_json(const struct store_msg *m, const struct rich *r, struct buf *line)
 	    w.len);
 	buf_release(&w);
 	cli_put(line, ",\"rich\":{\"type\":\"");
-	cli_put(line, types[r->type <= RICH_OTHER ? r->type : 0]);
+	cli_put(line, types[r->type <= RICH_POLL ? r->type : 0]);
 	cli_put(line, "\",\"fields\":[");
 	for (i = 0; i < r->n; i++) {
 		if (strcmp(r->kv[i].key, "thumb") == 0)

@@ -57,5 +57,6 @@ fails_without ui-history-tmux.sh openssl
 fails_without sim-tls.sh openssl
 fails_without sim-dm-crash.sh sqlite3
 fails_without app-sim.sh curl
+fails_without check-man.sh groff
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -41,10 +41,10 @@ TESTS += tests/test-store
 
 # Generated files agree with their generators; the link order binds
 # protobuf-c 1.4.1.
-TESTS += tests/check-generated.sh tests/check-link.sh tests/check-cli.sh tests/check-po.sh
+TESTS += tests/check-generated.sh tests/check-link.sh tests/check-cli.sh tests/check-po.sh tests/check-man.sh
 TESTS += tests/check-layering.sh
 EXTRA_DIST += tests/check-layering.sh tests/layering.py
-EXTRA_DIST += tests/check-generated.sh tests/check-link.sh tests/check-cli.sh tests/check-po.sh tools/gen-fuzz-dict.sh
+EXTRA_DIST += tests/check-generated.sh tests/check-link.sh tests/check-cli.sh tests/check-po.sh tests/check-man.sh tools/gen-fuzz-dict.sh
 
 # The node codec behind a JSON line protocol, for the interop check.
 check_PROGRAMS += tests/wa-bin-json
@@ -110,6 +110,9 @@ include $(srcdir)/tests/marks18.mk
 include tests/links17.mk
 include tests/media19.mk
 include tests/kinds20.mk
+include tests/polls20.mk
+include tests/forward20.mk
+include tests/disappear20.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk
@@ -130,3 +133,4 @@ include tests/appsync18.mk
 include tests/thumbs19.mk
 include tests/mediaget19.mk
 include tests/asmut18.mk
+include tests/video19.mk

@@ -24,8 +24,9 @@ B=15550000003
 AJ=$A@s.whatsapp.net
 BJ=$B@s.whatsapp.net
 
-need openssl cjpeg opusenc cwebp
+need openssl cjpeg opusenc cwebp python3
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
+. "${top_srcdir:-.}/tests/mediasend19-lib.sh"
 test_cert
 if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
 	echo "Bail out! wachat-sim did not start"
@@ -45,12 +46,7 @@ px = bytes(v for y in range(h) for x in range(w) for v in ((x * 255) // w, (y * 
 open(sys.argv[1], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' "$tmp/p.ppm"
 cjpeg -quality 80 "$tmp/p.ppm" >"$fx/photo.jpg" 2>/dev/null
 cwebp -quiet "$tmp/p.ppm" -o "$fx/sticker.webp" 2>/dev/null
-python3 -c 'import math, struct, sys
-sr, n = 16000, 16000
-pcm = b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * 440 * i / sr))) for i in range(n))
-open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", 36 + len(pcm)) + b"WAVEfmt " +
-    struct.pack("<IHHIIHH", 16, 1, 1, sr, sr * 2, 2, 16) + b"data" + struct.pack("<I", len(pcm)) + pcm)' "$tmp/v.wav"
-opusenc --quiet "$tmp/v.wav" "$fx/voice.ogg" 2>/dev/null
+media_ogg "$fx/voice.ogg"
 for f in photo.jpg sticker.webp voice.ogg; do
 	check "the fixture $f is made" test -s "$fx/$f" || exit 1
 done

@@ -1,13 +1,30 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by tests/mediasend19-*.sh: the fixtures made here, nothing
 # copied from elsewhere.  media_jpeg FILE: a 64x48 colour gradient as a
-# JPEG (cjpeg); media_pdf FILE: a one-page PDF (python3).
-media_jpeg() {
+# JPEG (cjpeg); media_webp FILE: the same picture as a static WebP
+# (cwebp); media_ogg FILE: one second of a 440 Hz tone as Ogg Opus
+# (opusenc); media_pdf FILE: a one-page PDF (python3); media_mp4 FILE
+# [SECONDS]: a 320x240 H.264 video (ffmpeg), red on its left half and
+# blue on its right, with a 440 Hz tone, 3 seconds long unless told.
+media_ppm() {
 	python3 -c 'import sys
 w, h = 64, 48
 px = bytes(v for y in range(h) for x in range(w) for v in ((x * 255) // w, (y * 255) // h, 96))
-open(sys.argv[1], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' "$tmp/p.ppm" &&
-	    cjpeg -quality 85 "$tmp/p.ppm" >"$1"
+open(sys.argv[1], "wb").write(b"P6\n%d %d\n255\n" % (w, h) + px)' "$tmp/p.ppm"
+}
+media_jpeg() {
+	media_ppm && cjpeg -quality 85 "$tmp/p.ppm" >"$1"
+}
+media_webp() {
+	media_ppm && cwebp -quiet "$tmp/p.ppm" -o "$1" 2>/dev/null
+}
+media_ogg() {
+	python3 -c 'import math, struct, sys
+sr, n = 16000, 16000
+pcm = b"".join(struct.pack("<h", int(8000 * math.sin(2 * math.pi * 440 * i / sr))) for i in range(n))
+open(sys.argv[1], "wb").write(b"RIFF" + struct.pack("<I", 36 + len(pcm)) + b"WAVEfmt " +
+    struct.pack("<IHHIIHH", 16, 1, 1, sr, sr * 2, 2, 16) + b"data" + struct.pack("<I", len(pcm)) + pcm)' "$tmp/v.wav" &&
+	    opusenc --quiet "$tmp/v.wav" "$1" 2>/dev/null
 }
 media_pdf() {
 	python3 -c 'import sys
@@ -21,4 +38,9 @@ x = len(out)
 out += b"xref\n0 4\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offs)
 out += b"trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % x
 open(sys.argv[1], "wb").write(out)' "$1"
+}
+media_mp4() {
+	ffmpeg -nostdin -loglevel error -y -f lavfi -i \
+	    "color=c=red:s=160x240:d=${2:-3}[a];color=c=blue:s=160x240:d=${2:-3}[b];sine=f=440:d=${2:-3}[out1];[a][b]hstack[out0]" \
+	    -c:v libx264 -pix_fmt yuv420p -c:a aac "$1"
 }

@@ -75,8 +75,11 @@ step() {
 
 # What builds wachat and wachat-sim (configure's checks, autogen's tools:
 # autopoint unpacks its archive with xz and git) and what the demo runs
-# (cjpeg, opusenc and cwebp make the media its contacts send; the tests'
-# fixtures too, tests/sim-media.sh).
+# (cjpeg, opusenc, cwebp and ffmpeg make the media its contacts send;
+# the tests' fixtures too: tests/sim-media.sh, tests/mediaget19-tmux.sh,
+# tests/mediasend19-baileys.sh); FFmpeg's libraries are
+# optional to configure (a sent video's duration, size and thumbnail)
+# and installed here.
 build_packages="build-essential autoconf automake autopoint gettext pkg-config
 	libncurses-dev libuv1-dev libsodium-dev libsignal-protocol-c-dev
 	libsqlite3-dev libqrencode-dev libprotobuf-c-dev protobuf-c-compiler
@@ -84,15 +87,18 @@ build_packages="build-essential autoconf automake autopoint gettext pkg-config
 	libcurl4-openssl-dev libjson-c-dev libinih-dev libcmocka-dev
 	libjpeg62-turbo-dev libwebp-dev libchafa-dev libglib2.0-dev libmagic-dev
 	libopusfile-dev
+	libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 	ca-certificates openssl git xz-utils
-	libjpeg-turbo-progs opus-tools webp"
+	libjpeg-turbo-progs opus-tools webp ffmpeg"
 # What the tests use besides: the terminal tests (tmux, zbarimg for the
 # QR, pgrep/pkill/ps of procps, python3), the sim tests (curl, sqlite3),
 # the locale package for the German UI test, clang for the fuzz targets,
-# pmccabe for the complexity check (tests/check-size.sh); cjpeg for the
-# thumbnail test's JPEG is among the build packages (the demo's media).
+# pmccabe for the complexity check (tests/check-size.sh), groff for the
+# man page's check (tests/check-man.sh); cjpeg for the thumbnail test's
+# JPEG and ffmpeg for the video tests' fixtures are among the build
+# packages (the demo's media).
 test_packages="clang libclang-rt-14-dev zbar-tools tmux procps curl sqlite3
-	python3 locales pmccabe"
+	python3 locales pmccabe groff-base"
 packages=$build_packages
 [ "$demo" = yes ] || packages="$packages $test_packages"
 

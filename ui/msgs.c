@@ -369,6 +369,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->edited = e->edited_ms != 0;
 	g->deleted = e->deleted;
 	g->starred = e->starred;
+	g->forwarded = e->forwarded;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 }
 
@@ -682,6 +683,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->quoted[strcspn(g->quoted, "\n")] = '\0';
 	g->from_me = e->key.from_me;
 	g->notice = e->notice;
+	g->forwarded = e->forwarded;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 	if (m->n > UI_MSGS_KEEP) {
 		drop(m, 0, m->n - UI_MSGS_KEEP);
@@ -777,6 +779,10 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		g->tick = UI_TICK_FAILED;
 		break;
 	case EV_MSG_CHANGED:
+		if (ev->u.msg_changed.gone) {	/* expired: off the screen */
+			ui_msgs_remove(m, k->id);
+			return true;
+		}
 		if (ev->u.msg_changed.deleted) {
 			g->deleted = true;
 			set_clean(&g->text, "", true);

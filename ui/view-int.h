@@ -19,6 +19,8 @@
  *   ui/view-search.c  the search: opened, closed, queries sent
  *   ui/view-pick.c    the chat picker and the members offered for a
  *                     mention: what matches, what Enter opens or puts
+ *   ui/view-forward.c the forward key: the picker over the chats,
+ *                     marks, CMD_FORWARD
  *   ui/view-attach.c  a file to send: the attach and voice-note keys,
  *                     their path prompt with Tab completion, the
  *                     caption, the file-picker-command's pick
@@ -45,19 +47,20 @@
  *   screen.o ------> view.o, view-keys.o, view-draw.o, screen-draw.o,
  *                    view-notify.o, view-mouse.o
  *   screen-draw.o -> view-draw.o, view-notify.o
- *   view.o --------> view-chat.o, view-search.o, view-state.o,
+ *   view.o --------> view-chat.o, view-search.o, view-state.o, view-forward.o,
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
- *                    view-attach.o,
+ *                    view-attach.o, view-forward.o,
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
  *                    view-state.o, msgs-draw.o
- *   view-panes.o --> view-info.o, view-pick.o, view-state.o
+ *   view-panes.o --> view-info.o, view-pick.o, view-forward.o, view-state.o
+ *   view-forward.o > view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o, view-card.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-contact.o, view-state.o
@@ -112,6 +115,8 @@ enum ui_view_prompt_kind {
 	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
 	PROMPT_DATE,		/* a date to jump to in the open chat */
 	PROMPT_MUTE,		/* mute the selected chat: for how long */
+	PROMPT_EPHEMERAL,	/* the selected chat's disappearing
+				 * messages: which timer */
 	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
 	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
 	PROMPT_ATTACH,		/* a file to send: its path */
@@ -250,6 +255,14 @@ struct ui_view_pick {
 	struct ui_person *people;	/* who has no chat yet, as the
 					 * last EV_CHATS with people said */
 	size_t		 npeople;
+	/* Forwarding (ui/view-forward.c): the picker lists the chats
+	 * alone, Space marks them, Enter forwards message (fwd_chat,
+	 * fwd_from_me, fwd_id) to the marked ones (or the chosen one). */
+	bool		 fwd;
+	char		*fwd_chat, *fwd_id;	/* raw, owned */
+	bool		 fwd_from_me;
+	char		**marks;	/* the chats marked: raw JIDs, owned */
+	uint32_t	 nmarks;
 };
 
 /* Mentions being typed in a group (ui/view-pick.c): the member chosen
@@ -479,6 +492,12 @@ void		 ui_view_ca_clear(struct ui_view *v, int64_t now);
 /* PROMPT_MUTE's keys: 1 8 hours, 2 a week, 3 always, 0 unmute (then it
  * closes); every other key is taken and does nothing. */
 bool		 ui_view_ca_mute_key(struct ui_view *v, int k);
+/* The disappearing key (Alt-h): PROMPT_EPHEMERAL asks which timer for
+ * the selected chat; its keys 1 24 hours, 2 7 days, 3 90 days, 0 off
+ * push a CMD_EPHEMERAL (then it closes; every other key is taken and
+ * does nothing).  Issue 20, protocol-features.md 3.5. */
+void		 ui_view_ca_ephemeral(struct ui_view *v, int64_t now);
+bool		 ui_view_ca_ephemeral_key(struct ui_view *v, int k);
 /* y or n to PROMPT_DELETE_CHAT and PROMPT_CLEAR_CHAT. */
 void		 ui_view_ca_answer_delete(struct ui_view *v, bool yes);
 void		 ui_view_ca_answer_clear(struct ui_view *v, bool yes);
@@ -658,6 +677,23 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
  */
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
+
+/* ---- ui/view-forward.c ---- */
+
+/* The forward key on the selected message: the chat picker opened over
+ * the chats to forward it to (a notice, a revoked message or one of ours
+ * not sent yet: a note says why not). */
+void		 ui_view_fwd_open(struct ui_view *v);
+/* Space in the forward picker: the chosen chat marked, or unmarked. */
+void		 ui_view_fwd_mark(struct ui_view *v);
+/* Whether chat jid is marked in the forward picker. */
+bool		 ui_view_fwd_marked(const struct ui_view *v, const char *jid);
+/* Enter in the forward picker: CMD_FORWARD to the marked chats (none
+ * marked: the chosen one), the picker closed and a note saying to how
+ * many; no chat matches: the picker says so and stays. */
+void		 ui_view_fwd_enter(struct ui_view *v);
+/* What the forward picker holds freed, forwarding off. */
+void		 ui_view_fwd_release(struct ui_view *v);
 
 /* ---- ui/view-pick.c ---- */
 

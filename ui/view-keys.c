@@ -210,6 +210,7 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_STAR] =		ui_view_ca_star,
 	[UI_ACT_DELETE_CHAT] =	ui_view_ca_delete,
 	[UI_ACT_CLEAR_CHAT] =	ui_view_ca_clear,
+	[UI_ACT_DISAPPEAR] =	ui_view_ca_ephemeral,
 	[UI_ACT_ATTACH] =	ui_view_attach,
 	[UI_ACT_VOICE] =	ui_view_voice,
 };
@@ -352,6 +353,7 @@ static void
 pick_close(struct ui_view *v, int64_t now)
 {
 	(void)now;
+	ui_view_fwd_release(v);
 	ui_view_pick_close(v);
 }
 
@@ -387,7 +389,10 @@ static void
 pick_enter(struct ui_view *v, int64_t now)
 {
 	(void)now;
-	ui_view_pick_enter(v);
+	if (v->pick.fwd)
+		ui_view_fwd_enter(v);
+	else
+		ui_view_pick_enter(v);
 }
 
 static const ui_view_act_fn pick_acts[UI_ACT_COUNT] = {
@@ -404,18 +409,20 @@ static const ui_view_act_fn pick_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SEND] =		pick_enter,
 };
 
-/* Esc closes, Enter opens the chosen chat, the rest edits the query. */
+/* Esc closes, Enter opens the chosen chat (forwarding: sends), Space
+ * marks a chat when forwarding, the rest edits the query. */
 static bool
 pick_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 {
 	size_t	 len = v->pick.q.len;
 
 	(void)a;
-	(void)now;
 	if (k == UI_VIEW_KEY_ESC)
-		ui_view_pick_close(v);
+		pick_close(v, now);
 	else if (is_enter(k))
-		ui_view_pick_enter(v);
+		pick_enter(v, now);
+	else if (k == ' ' && v->pick.fwd)
+		ui_view_fwd_mark(v);
 	else if (ui_view_keys_edit(&v->pick.q, k) && v->pick.q.len != len)
 		ui_view_pick_edited(v);
 	return true;

@@ -498,11 +498,12 @@ ui_view_panes_search(struct ui_view *v, int y, int x, int h, int w, int64_t now)
  * its unread count; or the new chat by number (jid). */
 static void
 draw_pick_row(const struct ui_chat *ch, const char *jid, int y, int x,
-    int w, bool sel)
+    int w, int mark)
 {
 	struct buf	 b = BUF_INIT;
 	char		 line[160];
 	int		 used;
+	bool		 sel = (mark & 1) != 0;
 
 	if (sel)
 		attron(A_REVERSE);
@@ -516,7 +517,11 @@ draw_pick_row(const struct ui_chat *ch, const char *jid, int y, int x,
 		attroff(A_BOLD);
 		goto out;
 	}
-	used = 1 + ui_view_put(y, x + 1, ch->name, w - 1);
+	used = 1;
+	if (mark & 2)		/* forwarding: [x] marked, [ ] not */
+		used += ui_view_put(y, x + used, (mark & 4) ? "[x] " : "[ ] ",
+		    w - used);
+	used += ui_view_put(y, x + used, ch->name, w - used);
 	if (!ch->group && ch->name[0] != '+') {
 		ui_chats_jid_name(ch->jid, &b);
 		if (((char *)b.p)[0] == '+') {
@@ -569,6 +574,14 @@ draw_person_row(const struct ui_person *pe, int y, int x, int w, bool sel)
 	buf_release(&b);
 }
 
+/* draw_pick_row()'s mark: 1 chosen, 2 forwarding, 4 marked. */
+static int
+pick_mark(const struct ui_view *v, bool sel, const char *jid)
+{
+	return (sel ? 1 : 0) | (v->pick.fwd ? 2 : 0) |
+	    (jid != NULL && ui_view_fwd_marked(v, jid) ? 4 : 0);
+}
+
 void
 ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 {
@@ -582,8 +595,14 @@ ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 	pidx = ui_view_pick_people_list(v, &np);
 	total = (int)(n + np) + (num ? 1 : 0);
 	/* what it lists: the chats, the people, a number's new chat */
-	snprintf(line, sizeof(line), ngettext("Open a chat: %zu chat",
-	    "Open a chat: %zu chats", (size_t)total), (size_t)total);
+	if (p->fwd)
+		snprintf(line, sizeof(line), ngettext("Forward to: %zu chat "
+		    "(Space marks, Enter sends)", "Forward to: %zu chats "
+		    "(Space marks, Enter sends)", (size_t)total),
+		    (size_t)total);
+	else
+		snprintf(line, sizeof(line), ngettext("Open a chat: %zu chat",
+		    "Open a chat: %zu chats", (size_t)total), (size_t)total);
 	attron(A_BOLD | A_UNDERLINE);
 	(void)ui_view_put(y, x, line, w);
 	attroff(A_BOLD | A_UNDERLINE);
@@ -607,7 +626,8 @@ ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 			    y + 1 + i, x, w, e == p->sel);
 		else
 			draw_pick_row((size_t)e < n ? &v->chats.v[idx[e]] :
-			    NULL, jid, y + 1 + i, x, w, e == p->sel);
+			    NULL, jid, y + 1 + i, x, w, pick_mark(v, e == p->sel,
+			    (size_t)e < n ? v->chats.v[idx[e]].jid : NULL));
 	}
 	free(idx);
 	free(pidx);

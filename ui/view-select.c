@@ -2,7 +2,8 @@
 /*
  * ui/view-select.c -- the selected message's room of the key dispatch
  * (ui/view-keys.c asks it, ui/view-int.h): its actions (older, newer,
- * reply, react, resend, delete, edit, copy, open its link, leave), Enter
+ * reply, react, resend, delete, edit, copy, open its link, forward,
+ * leave), Enter
  * replies, any other key leaves the selection for the input line.
  */
 #include "base/compat.h"
@@ -120,6 +121,13 @@ sel_leave(struct ui_view *v, int64_t now)
 	v->msgs.sel = -1;
 }
 
+static void
+sel_forward(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_fwd_open(v);
+}
+
 const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SELECT_UP] =	sel_older,
 	[UI_ACT_SELECT_DOWN] =	sel_newer,
@@ -136,6 +144,7 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SAVE_AS] =	sel_save_as,
 	[UI_ACT_CANCEL] =	sel_leave,
 	[UI_ACT_CARD_CHAT] =	sel_card_chat,
+	[UI_ACT_FORWARD] =	sel_forward,
 };
 
 bool

@@ -63,6 +63,7 @@ ui_view_free(struct ui_view *v)
 	ui_input_release(&v->in);
 	ui_input_release(&v->pick.q);
 	ui_view_pick_release(v);
+	ui_view_fwd_release(v);
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);

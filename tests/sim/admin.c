@@ -1153,6 +1153,7 @@ handle(void *arg, const struct sim_http_req *req, struct buf *out)
 	    (st = sim_tok_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_phone_media_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_phone_kinds_admin(s, p, a.in, post, out)) == 0 &&
+	    (st = sim_phone_poll_admin(s, p, a.in, post, out)) == 0 &&
 	    (st = sim_loops_admin(s, p, a.in, post, out)) == 0)
 		st = admin_route(s, &a, p, post ? A_POST : A_GET, out);
 	json_object_put(a.in);

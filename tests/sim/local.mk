@@ -18,7 +18,7 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/phone.c tests/sim/phone.h \
 	tests/sim/phone-store.c \
 	tests/sim/phone-send.c \
-	tests/sim/phone-media-meta.c tests/sim/phone-kinds.c \
+	tests/sim/phone-media-meta.c tests/sim/phone-kinds.c tests/sim/phone-poll.c \
 	tests/sim/phone-group.c \
 	tests/sim/phone-retry.c \
 	tests/sim/phone-chatty.c \

@@ -251,6 +251,10 @@ phone_send_msg(struct sim_phone *p, const char *chat, const struct buf *inner,
 	hide = strcmp(type, "reaction") == 0 || edit != NULL;
 	sim_random(rnd, sizeof(rnd));
 	wa_msg_id(rnd, (uint64_t)time(NULL), me->pn, id);
+	if (s->next_msg_id[0] != '\0') {	/* a test named it */
+		memcpy(id, s->next_msg_id, sizeof(s->next_msg_id));
+		s->next_msg_id[0] = '\0';
+	}
 	arena_init(&ar, 0);
 	parts = sn_new(&ar, "participants");
 	rc = encrypt_all(p, peer, lid, inner, &dsm, &ar, parts, hide, &cnt);

@@ -271,6 +271,7 @@ phone_kind_name(enum wa_msg_kind k)
 	case WA_MSG_UNSUPPORTED: return "unsupported";
 	case WA_MSG_MEDIA:	return "media";
 	case WA_MSG_RICH:	return "rich";
+	case WA_MSG_POLL_VOTE:	return "poll-vote";
 	}
 	return "?";
 }
@@ -536,6 +537,10 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->target_id = phone_dup_or_null(c.target.id);
 			m->dsm_destination = phone_dup_or_null(
 			    c.dsm_destination);
+			m->forwarded = c.forwarded;
+			m->eph = c.eph == WA_MSG_EPH_SETTING ? "setting" :
+			    c.eph == WA_MSG_EPH_CONTENT ? "content" : NULL;
+			m->eph_secs = c.eph_secs;
 		}
 		sim_log(s, "phone %s: message %s from %s (%s, %s%s)",
 		    p->a->pn, in.id, in.from, e->type_name,
@@ -810,8 +815,16 @@ sim_phone_json(const struct sim_account *a)
 			phone_add_opt(e, "emoji", m->emoji);
 			phone_add_opt(e, "target_id", m->target_id);
 			phone_add_opt(e, "dsm_destination", m->dsm_destination);
+			if (m->eph != NULL) {
+				phone_add_opt(e, "ephemeral", m->eph);
+				json_object_object_add(e, "expiration",
+				    json_object_new_int64(m->eph_secs));
+			}
 			if (m->reporting != NULL)
 				phone_add_opt(e, "reporting", m->reporting);
+			if (m->forwarded > 0)
+				json_object_object_add(e, "forwarded",
+				    json_object_new_int64(m->forwarded));
 		}
 		json_object_array_add(inbox, e);
 	}

@@ -290,6 +290,9 @@ struct sim_group {
 	size_t			 n, cap;
 	uint64_t		 messages;	/* group messages routed */
 	uint64_t		 notifications;	/* w:gp2 stanzas queued */
+	uint32_t		 ephemeral;	/* disappearing messages' timer,
+						 * s; 0 off (protocol-features.md
+						 * 3.5) */
 };
 
 #define SIM_US_LOG	16
@@ -316,6 +319,9 @@ struct sim_regprops {
 };
 
 struct sim {
+	char		 next_msg_id[23]; /* the id the next
+					 * phone_send_msg() takes ("" its
+					 * own; send-poll's "id") */
 	struct sim_opts		 opt;
 	uv_loop_t		 loop;
 	struct lws_context	*lws;
@@ -741,6 +747,11 @@ int	sim_phone_send_answer(struct sim_phone *p, const char *to,
  * sends a location, live location, contact card(s), link preview or a
  * kind wachat does not show; 0 when path is not its route. */
 int	sim_phone_kinds_admin(struct sim *s, const char *path,
+	    struct json_object *in, bool post, struct buf *out);
+/* POST /admin/mock-phone/send-poll and send-vote (tests/sim/phone-poll.c):
+ * a phone sends a poll or an encrypted vote (protocol-features.md 3.1);
+ * 0 when path is not their route. */
+int	sim_phone_poll_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
 /* --- phone.c --- */
 /*

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Polls (issue 20), in a real terminal: wachat in a tmux pane against
+# wachat-sim, linked as alice.  Bob's phone votes on a poll before
+# sending it (the vote waits for its poll), then sends it
+# (POST /admin/mock-phone/send-poll: one answer, its messageSecret named
+# by the test), changes his vote, sends a poll of several answers and
+# votes on it (send-vote, encrypted as protocol-features.md 3.1 says);
+# alice's own phone votes too.  The pane shows the question, the options
+# and who voted for what by name, updated as the votes come; after a
+# restart the same; wachat history and export print the tally.  TAP.
+. "${top_srcdir:-.}/tests/sim-lib.sh"
+W="$b/wachat"
+A=15550000001
+B=15550000003
+AJ=$A@s.whatsapp.net
+BJ=$B@s.whatsapp.net
+
+. "${top_srcdir:-.}/tests/tmux-lib.sh"
+need curl
+
+if ! sim_start; then
+	echo "Bail out! wachat-sim did not start"
+	exit 1
+fi
+ctl account $A 100000000000001 alice >/dev/null 2>&1
+ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
+
+S1=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+S2=f0e1d2c3b4a5968778695a4b3c2d1e0f00112233445566778899aabbccddeeff
+P1=3EB0000000000000000001
+P2=3EB0000000000000000002
+# post ROUTE JSON-MEMBERS: the sim's admin route, its answer in $tmp/sent
+post() {
+	curl -sf -m 30 -X POST -H 'Content-Type: application/json' \
+	    -d "{$2}" "$ADMIN/admin/mock-phone/$1" >>"$tmp/sent" 2>&1
+}
+# vote FROM TO POLL CREATOR SECRET OPTIONS-JSON
+vote() {
+	post send-vote "\"from_pn\":\"$1\",\"to\":\"$2\",\"poll_id\":\"$3\",\"creator\":\"$4\",\"secret\":\"$5\",\"options\":$6"
+}
+
+start_pane
+link_and_connect
+
+vote $B $AJ $P1 $BJ $S1 '["Pasta"]'
+check "the route sends a vote before its poll" grep -q '"id":"3EB0' "$tmp/sent"
+check "... wachat keeps it for the poll" \
+    wait_grep "$LOG" "poll $P1: a vote before its poll, kept"
+post send-poll "\"from_pn\":\"$B\",\"to\":\"$AJ\",\"id\":\"$P1\",\"name\":\"What for dinner?\",\"options\":[\"Pizza\",\"Pasta\",\"Salad\"],\"selectable\":1,\"secret\":\"$S1\""
+check "the route sends the poll" grep -q "\"id\":\"$P1\"" "$tmp/sent"
+check "the chat list previews it" wait_pane 'Poll: What for dinner\?'
+tm send-keys -t wachat Tab
+check "Tab opens bob's chat: the question" \
+    wait_pane '│ +Poll: What for dinner\?$'
+check "... one answer allowed" wait_pane '│ +\(one answer\)$'
+check "... the waiting vote counted: Pasta, by bob" \
+    wait_pane '│ +2\. Pasta — 1 \(bob\)$'
+check "... the others none" wait_pane '│ +1\. Pizza — 0$'
+check "... Salad none" wait_pane '│ +3\. Salad — 0$'
+failed_now && show
+
+vote $B $AJ $P1 $BJ $S1 '["Pizza"]'
+check "bob changes his vote: Pizza has it" \
+    wait_pane '│ +1\. Pizza — 1 \(bob\)$'
+check "... Pasta no more (his vote replaced)" \
+    wait_pane '│ +2\. Pasta — 0$'
+failed_now && show
+
+post send-poll "\"from_pn\":\"$B\",\"to\":\"$AJ\",\"id\":\"$P2\",\"name\":\"Which days?\",\"options\":[\"Mon\",\"Tue\",\"Wed\"],\"selectable\":0,\"secret\":\"$S2\""
+check "a poll of several answers" wait_pane '│ +Poll: Which days\?$'
+check "... says so" wait_pane '│ +\(one or more answers\)$'
+vote $B $AJ $P2 $BJ $S2 '["Mon","Wed"]'
+check "bob picks two: Mon" wait_pane '│ +1\. Mon — 1 \(bob\)$'
+check "... and Wed" wait_pane '│ +3\. Wed — 1 \(bob\)$'
+# alice's own phone votes on bob's poll (its copy reaches wachat)
+vote $A $BJ $P2 $BJ $S2 '["Wed"]'
+check "our own phone's vote: You" \
+    wait_pane '│ +3\. Wed — 2 \(bob, You\)$'
+check "... Tue none" wait_pane '│ +2\. Tue — 0$'
+# a vote that does not decrypt (the wrong secret) changes nothing
+vote $B $AJ $P2 $BJ $S1 '["Tue"]'
+check "a vote under the wrong secret is dropped (logged)" \
+    wait_grep "$LOG" "poll $P2: a vote that does not decrypt"
+check "... the tally stays" pane_has '│ +2\. Tue — 0$'
+failed_now && show
+
+tm send-keys -t wachat C-q
+st=$(exit_status)
+check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
+tm kill-server 2>/dev/null
+
+start_pane
+check "after a restart: connected" wait_pane "connected as .*\\+$A"
+tm send-keys -t wachat Tab
+check "... the tally is still there" wait_pane '│ +1\. Pizza — 1 \(bob\)$'
+check "... and the other poll's" wait_pane '│ +3\. Wed — 2 \(bob, You\)$'
+failed_now && show
+tm send-keys -t wachat C-q
+st=$(exit_status)
+check "Ctrl-q quits again (got ${st:-none})" [ "$st" = 0 ]
+tm kill-server 2>/dev/null
+
+LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" history "+$B" --data-dir "$tmp/data" \
+    >"$tmp/hist" 2>&1
+check "history: the poll" grep -q 'bob: Poll: What for dinner?' "$tmp/hist"
+check "... its tally (ASCII dashes)" grep -q '1\. Pizza - 1 (bob)' "$tmp/hist"
+check "... the other's" grep -q '3\. Wed - 2 (bob, You)' "$tmp/hist"
+failed_now && diag "$tmp/hist"
+LANG=C.UTF-8 LC_ALL=C.UTF-8 "$W" export "+$B" --format jsonl \
+    --data-dir "$tmp/data" >"$tmp/export" 2>&1
+check "export: the poll in words with its tally" grep -q \
+    '"kind":"rich","text":"Poll: What for dinner?\\n(one answer)\\n  1\. Pizza - 1 (bob)\\n  2\. Pasta - 0\\n  3\. Salad - 0","rich":{"type":"poll"' \
+    "$tmp/export"
+check "... and its votes as fields" grep -q \
+    '\["vote","15550000003@s.whatsapp.net"\],\["by","bob"\],\["pick","1"\]' \
+    "$tmp/export"
+check "... no secret in the export or the log" \
+    sh -c "! grep -qi '$S1' '$tmp/export' '$LOG'"
+failed_now && diag "$tmp/export"
+finish_sim_tmux
