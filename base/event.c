@@ -450,6 +450,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
 	[CMD_FORWARD] =		{ "CMD_FORWARD", &L_cmd_forward, 0 },
 	[CMD_EPHEMERAL] =	{ "CMD_EPHEMERAL", &L_cmd_ephemeral, 0 },
+	[CMD_CALL_REJECT] =	{ "CMD_CALL_REJECT", &L_cmd_msg, 0 },
 	[CMD_PROFILE] =		{ "CMD_PROFILE", &L_cmd_chat, 0 },
 	[CMD_BLOCK] =		{ "CMD_BLOCK", &L_cmd_block, 0 },
 };
