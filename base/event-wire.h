@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		16	/* 2: notice_kind and
+#define EV_WIRE_VERSION		17	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -63,6 +63,9 @@ struct buf;
 					 * EV_MESSAGE (base/rich.h);
 					 * 16: forwarded in EV_MESSAGE and
 					 * EV_PAGE's rows, CMD_FORWARD;
+					 * 17: CMD_EPHEMERAL, ephemeral_s
+					 * in EV_CHATS' chats, gone in
+					 * EV_MSG_CHANGED;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

@@ -140,7 +140,8 @@ LAYOUT(ev_msg_changed,
 	F_STRUCT(struct ev_msg_changed, key, ev_key),
 	F_STR(struct ev_msg_changed, text),
 	F_BOOL(struct ev_msg_changed, deleted),
-	F_I64(struct ev_msg_changed, ts_ms));
+	F_I64(struct ev_msg_changed, ts_ms),
+	F_BOOL(struct ev_msg_changed, gone));
 LAYOUT(ev_reaction,
 	F_STRUCT(struct ev_reaction, target, ev_key),
 	F_STR(struct ev_reaction, sender),
@@ -181,7 +182,8 @@ LAYOUT(ev_chat,
 	F_STR(struct ev_chat, last_sender_name),
 	F_STR(struct ev_chat, draft),
 	F_I32(struct ev_chat, peek),
-	F_BOOL(struct ev_chat, marked_unread));
+	F_BOOL(struct ev_chat, marked_unread),
+	F_U32(struct ev_chat, ephemeral_s));
 LAYOUT(ev_person,
 	F_STR(struct ev_person, jid),
 	F_STR(struct ev_person, name),
@@ -396,6 +398,9 @@ LAYOUT(cmd_forward,
 	F_STR(struct cmd_forward, id),
 	F_BOOL(struct cmd_forward, from_me),
 	F_STRV(struct cmd_forward, targets, ntargets));
+LAYOUT(cmd_ephemeral,
+	F_STR(struct cmd_ephemeral, chat),
+	F_U32(struct cmd_ephemeral, secs));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -428,6 +433,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
 	[CMD_FORWARD] =		{ "CMD_FORWARD", &L_cmd_forward, 0 },
+	[CMD_EPHEMERAL] =	{ "CMD_EPHEMERAL", &L_cmd_ephemeral, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

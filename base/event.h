@@ -350,6 +350,9 @@ struct ev_msg_changed {
 	char		*text;		/* "" when deleted */
 	bool		 deleted;	/* revoked for everyone */
 	int64_t		 ts_ms;		/* of the change; 0 unknown */
+	bool		 gone;		/* its disappearing-messages time
+					 * was up: no longer stored (not
+					 * shown any more); with deleted */
 };
 
 /*
@@ -424,6 +427,9 @@ struct ev_chat {
 					 * (CMD_PEEK): 0 as the peek
 					 * setting, 1 on, 2 off */
 	bool		 marked_unread;	/* "mark as unread" (app state) */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds (86400, 604800,
+					 * 7776000); 0 off */
 };
 
 /* A person the address book or a push name knows who has no chat yet
@@ -728,8 +734,14 @@ enum cmd_kind {
 				 * chats (issue 20); each copy is shown
 				 * (EV_MESSAGE) and goes through the
 				 * outbox, a refusal is EV_ERROR */
+	CMD_EPHEMERAL,		/* u.ephemeral: chat's disappearing
+				 * messages' timer (issue 20): a 1:1
+				 * chat's sent as a message, a group's
+				 * asked of the server; the event line
+				 * and EV_CHATS say it took, a failure
+				 * is EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_FORWARD
+#define CMD_KIND_MAX	CMD_EPHEMERAL
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -905,6 +917,13 @@ struct cmd_forward {
 	uint32_t	 ntargets;
 };
 
+/* CMD_EPHEMERAL: chat's timer, secs (0 off; 86400, 604800 or 7776000
+ * on: WhatsApp's apps offer no other; protocol-features.md 3.5). */
+struct cmd_ephemeral {
+	char		*chat;
+	uint32_t	 secs;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -935,6 +954,7 @@ struct cmd {
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
 		struct cmd_forward	 forward;
+		struct cmd_ephemeral	 ephemeral;
 	} u;
 };
 

@@ -196,6 +196,7 @@ static const char *const group_verbs[] = {
 	[NOTICE_GROUP_PROMOTE] = "promote",
 	[NOTICE_GROUP_DEMOTE] = "demote",
 	[NOTICE_GROUP_DELETED] = "deleted",
+	[NOTICE_GROUP_EPHEMERAL] = "ephemeral",
 };
 
 #define GROUP_PREFIX	PREFIX "group "
@@ -294,6 +295,57 @@ token_names(const char *list, notice_name_fn *name, void *arg, char *out,
 	}
 }
 
+void
+notice_ephem_span(uint32_t secs, char *out, size_t len)
+{
+	unsigned long	 n;
+
+	if (secs > 86400 && secs % 86400 == 0) {
+		n = secs / 86400;
+		snprintf(out, len, ngettext("%lu day", "%lu days", n), n);
+	} else if (secs > 0 && secs % 3600 == 0) {
+		n = secs / 3600;
+		snprintf(out, len, ngettext("%lu hour", "%lu hours", n), n);
+	} else {
+		n = secs;
+		snprintf(out, len, ngettext("%lu second", "%lu seconds", n),
+		    n);
+	}
+}
+
+static void	verb_words(enum notice_group v, bool me, const char *actor,
+		    const char *them, const char *t, const char *subject,
+		    char *out, size_t len);
+
+/* The words of a timer change: subject holds its seconds. */
+static void
+ephem_words(bool me, const char *actor, const char *subject, char *out,
+    size_t len)
+{
+	char		 span[64];
+	char		*end;
+	unsigned long	 secs = strtoul(subject, &end, 10);
+
+	if (end == subject || secs > UINT32_MAX)
+		secs = 0;
+	if (secs == 0) {
+		if (me)
+			snprintf(out, len, "%s",
+			    _("You turned off disappearing messages"));
+		else
+			snprintf(out, len, _("%s turned off disappearing "
+			    "messages"), actor);
+		return;
+	}
+	notice_ephem_span((uint32_t)secs, span, sizeof(span));
+	if (me)
+		snprintf(out, len, _("You turned on disappearing messages: "
+		    "%s"), span);
+	else
+		snprintf(out, len, _("%s turned on disappearing messages: %s"),
+		    actor, span);
+}
+
 int
 notice_group_words(const char *text, notice_name_fn *name, void *arg,
     char *out, size_t len)
@@ -326,7 +378,22 @@ notice_group_words(const char *text, notice_name_fn *name, void *arg,
 	    alen) == 0;
 	token_name(a, alen, name, arg, _("You"), actor, sizeof(actor));
 	token_names(t, name, arg, them, sizeof(them));
-	switch ((enum notice_group)v) {
+	if ((enum notice_group)v == NOTICE_GROUP_EPHEMERAL)
+		ephem_words(me, actor, subject, out, len);
+	else
+		verb_words((enum notice_group)v, me, actor, them, t, subject,
+		    out, len);
+	return 1;
+}
+
+/* The words of group code verb v (not EPHEMERAL): me, the actor is us;
+ * actor and them named, t the THEM tokens, subject its rest. */
+static void
+verb_words(enum notice_group v, bool me, const char *actor,
+    const char *them, const char *t, const char *subject, char *out,
+    size_t len)
+{
+	switch (v) {
 	case NOTICE_GROUP_CREATE:
 		if (me)
 			snprintf(out, len, "%s", _("You created the group"));
@@ -386,6 +453,7 @@ notice_group_words(const char *text, notice_name_fn *name, void *arg,
 	case NOTICE_GROUP_DELETED:
 		snprintf(out, len, "%s", _("The group was deleted"));
 		break;
+	case NOTICE_GROUP_EPHEMERAL:
+		break;	/* ephem_words() */
 	}
-	return 1;
 }

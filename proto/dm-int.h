@@ -197,6 +197,7 @@ struct group_iq {
 	int		 what;		/* enum dm_gq */
 	dm_jid		 group;
 	char		 subject[256];	/* a subject change: the new one */
+	uint32_t	 eph_secs;	/* GQ_EPHEMERAL: the timer asked for */
 };
 
 struct wa_dm {
@@ -550,6 +551,7 @@ enum dm_gq {
 	GQ_SUBJECT,
 	GQ_PARTICIPANTS,
 	GQ_LEAVE,
+	GQ_EPHEMERAL,		/* the disappearing-messages timer */
 };
 /* Ask the server for group's metadata (what: GQ_JOB or GQ_INFO): 0,
  * -ENOTCONN, -EBUSY (no free slot), or the send's error. */

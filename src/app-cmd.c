@@ -68,6 +68,16 @@ react(struct wa_dm *dm, const struct cmd *c)
 	    r->target_from_me, r->emoji) : -EINVAL;
 }
 
+/* The chat's disappearing-messages timer (issue 20). */
+static int
+ephemeral(struct wa_dm *dm, const struct cmd *c)
+{
+	const struct cmd_ephemeral *e = &c->u.ephemeral;
+
+	return e->chat[0] != '\0' ? wa_dm_send_ephemeral(dm, e->chat,
+	    e->secs) : 0;
+}
+
 static int
 mark_read(struct wa_dm *dm, const struct cmd *c)
 {
@@ -497,6 +507,7 @@ static const struct {
 	[CMD_SEND_FILE] =	{ NULL, send_file },
 	[CMD_MEDIA_GET] =	{ NULL, app_media_get },
 	[CMD_FORWARD] =		{ NULL, app_forward },
+	[CMD_EPHEMERAL] =	{ ephemeral, NULL },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

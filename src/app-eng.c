@@ -48,6 +48,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stop_text = xstrdup(why);
 	a->stop_err = err;
 	app_disk_stop(a);
+	app_expire_stop(a);
 	app_spool_stop(a);
 	app_upload_stop(a);
 	wa_eng_free(a->eng);
@@ -191,6 +192,7 @@ on_hsync_event(void *arg, const struct wa_hsync_ev *e)
 			app_disk_ioerr(a);
 		return;
 	}
+	app_expire_kick(a);	/* an imported chat may have a timer */
 	ev = ev_new(EV_HISTORY);
 	h = &ev->u.history;
 	switch (e->kind) {
@@ -425,6 +427,8 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 		app_eng_send(a, ev);
 	if (e->kind == WA_DM_EV_MESSAGE && e->media != NULL && !e->from_me)
 		app_mget_auto(a, e->chat, e->id, e->media);
+	if (e->kind == WA_DM_EV_MESSAGE)
+		app_expire_kick(a);	/* it may expire first */
 }
 
 /* ---- the thread ---- */
@@ -501,6 +505,7 @@ app_eng_thread(void *arg)
 			app_db_check_start(a);
 			app_spool_start(a);
 			app_upload_resume(a);
+			app_expire_kick(a);
 		}
 	} else
 		app_eng_stop(a, what, rc);	/* said once, as why it stopped */

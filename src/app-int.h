@@ -158,7 +158,17 @@ struct app {
 	uv_timer_t		 spool_timer;	/* ... and looked at */
 	bool			 spool_on;	/* spool_timer made */
 	bool			 spool_ev_on;	/* spool_ev made */
+	uv_timer_t		 expire_timer;	/* src/app-expire.c */
+	bool			 expire_on;	/* expire_timer made */
 };
+
+/* ---- src/app-expire.c: the engine thread ---- */
+
+/* Arm the disappearing messages' timer for the store's earliest expiry
+ * (stopped when none): after a message is stored, at start. */
+void	app_expire_kick(struct app *a);
+/* Stop and close the timer (at shutdown). */
+void	app_expire_stop(struct app *a);
 
 /* ---- src/app-chatact.c: the engine thread ---- */
 

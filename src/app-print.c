@@ -246,7 +246,10 @@ msg_changed(const struct ev *ev, bool qr)
 	(void)qr;
 	chat_name(&who, c->key.chat);
 	one_line(&txt, c->text);
-	if (c->deleted)
+	if (c->gone)	/* disappearing messages: its time was up */
+		printf(_("%s: message %s expired\n"), (char *)who.p,
+		    c->key.id);
+	else if (c->deleted)
 		printf(_("%s: message %s deleted\n"), (char *)who.p,
 		    c->key.id);
 	else

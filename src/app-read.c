@@ -242,6 +242,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	    xstrdup("");
 	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
 	ec->peek = sc->peek;
+	ec->ephemeral_s = sc->ephemeral_s;
 	ec->marked_unread = sc->marked_unread;
 }
 

@@ -1042,6 +1042,57 @@ test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward(void **state)
 	buf_release(&b);
 }
 
+/* CMD_EPHEMERAL, ephemeral_s in EV_CHATS' chats and gone in
+ * EV_MSG_CHANGED (version 17); a version-16 peer is refused. */
+static void
+test_wire__gives_back_the_timer__of_cmd_ephemeral(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_EPHEMERAL,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MSG_CHANGED), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 17);
+	assert_string_equal(cmd_kind_name(CMD_EPHEMERAL), "CMD_EPHEMERAL");
+	c->u.ephemeral.secs = 604800;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_EPHEMERAL);
+	assert_string_equal(cgot->u.ephemeral.chat,
+	    "15550000003@s.whatsapp.net");
+	assert_int_equal(cgot->u.ephemeral.secs, 604800);
+	cmd_free(cgot);
+	b.p[4] = 16;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev_set(&ev->u.msg_changed.key.chat, "15550000003@s.whatsapp.net");
+	ev_set(&ev->u.msg_changed.key.id, "3EB0CC");
+	ev->u.msg_changed.deleted = true;
+	ev->u.msg_changed.gone = true;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_true(got->u.msg_changed.gone);
+	assert_string_equal(got->u.msg_changed.key.id, "3EB0CC");
+	ev_free(got);
+	ev_free(ev);
+	b.len = 0;
+	ev = ev_new(EV_CHATS);
+	ev->u.chats.nchats = 1;
+	ev->u.chats.chats = xcalloc(1, sizeof(*ev->u.chats.chats));
+	ev_set(&ev->u.chats.chats[0].jid, "15550000003@s.whatsapp.net");
+	ev->u.chats.chats[0].ephemeral_s = 7776000;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.chats.chats[0].ephemeral_s, 7776000);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1065,6 +1116,7 @@ main(void)
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward),
+		cmocka_unit_test(test_wire__gives_back_the_timer__of_cmd_ephemeral),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -181,6 +181,7 @@ chat_from(struct ui_chat *ch, const struct ev_chat *e,
 	ch->archived = e->archived;
 	ch->marked_unread = e->marked_unread;
 	ch->peek = e->peek >= 0 && e->peek <= 2 ? e->peek : 0;
+	ch->ephemeral_s = e->ephemeral_s;
 	ch->pinned = e->pinned;
 	ch->last_from_me = e->last_from_me;
 	ch->last_state = e->last_state;

@@ -134,6 +134,9 @@ static const struct {
 	[UI_ACT_FORWARD] =	{ "forward",
 				  N_("forward the selected message to chats "
 				  "(Space marks several)"), "alt-." },
+	[UI_ACT_DISAPPEAR] =	{ "disappearing",
+				  N_("disappearing messages: 24 hours, 7 "
+				  "days, 90 days or off"), "alt-h" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

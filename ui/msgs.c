@@ -799,6 +799,10 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		g->tick = UI_TICK_FAILED;
 		break;
 	case EV_MSG_CHANGED:
+		if (ev->u.msg_changed.gone) {	/* expired: off the screen */
+			ui_msgs_remove(m, k->id);
+			return true;
+		}
 		if (ev->u.msg_changed.deleted) {
 			g->deleted = true;
 			set_clean(&g->text, "", true);

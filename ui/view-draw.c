@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/notice.h"
 #include "ui/text.h"
 #include "ui/term.h"
 #include "ui/view-int.h"
@@ -150,6 +151,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("edit, delete for everyone your selected message") },
 		{ UI_ACT_DOWNLOAD, UI_ACT_OPEN,
 		    N_("download, open the selected file") },
+		{ UI_ACT_GROUP_INFO, UI_ACT_DISAPPEAR,
+		    N_("group info; disappearing messages (timer)") },
 		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
 		    N_("open a chat (name, number; a card's number)") },
 		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
@@ -272,6 +275,14 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 		attron(A_REVERSE);
 		used += ui_view_put(y, x + used, _("peek"), w - used);
 		attroff(A_REVERSE);
+	}
+	if (ch->ephemeral_s > 0) {
+		char	 span[48];
+
+		notice_ephem_span(ch->ephemeral_s, span, sizeof(span));
+		snprintf(line, sizeof(line), _("disappearing: %s"), span);
+		used += ui_view_put(y, x + used, "  ", w - used);
+		used += ui_view_put(y, x + used, line, w - used);
 	}
 	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
 		attron(A_DIM);

@@ -111,6 +111,8 @@ enum ui_view_prompt_kind {
 	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
 	PROMPT_DATE,		/* a date to jump to in the open chat */
 	PROMPT_MUTE,		/* mute the selected chat: for how long */
+	PROMPT_EPHEMERAL,	/* the selected chat's disappearing
+				 * messages: which timer */
 	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
 	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
 	PROMPT_ATTACH,		/* a file to send: its path */
@@ -468,6 +470,12 @@ void		 ui_view_ca_clear(struct ui_view *v, int64_t now);
 /* PROMPT_MUTE's keys: 1 8 hours, 2 a week, 3 always, 0 unmute (then it
  * closes); every other key is taken and does nothing. */
 bool		 ui_view_ca_mute_key(struct ui_view *v, int k);
+/* The disappearing key (Alt-h): PROMPT_EPHEMERAL asks which timer for
+ * the selected chat; its keys 1 24 hours, 2 7 days, 3 90 days, 0 off
+ * push a CMD_EPHEMERAL (then it closes; every other key is taken and
+ * does nothing).  Issue 20, protocol-features.md 3.5. */
+void		 ui_view_ca_ephemeral(struct ui_view *v, int64_t now);
+bool		 ui_view_ca_ephemeral_key(struct ui_view *v, int k);
 /* y or n to PROMPT_DELETE_CHAT and PROMPT_CLEAR_CHAT. */
 void		 ui_view_ca_answer_delete(struct ui_view *v, bool yes);
 void		 ui_view_ca_answer_clear(struct ui_view *v, bool yes);

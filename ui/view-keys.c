@@ -210,6 +210,7 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_STAR] =		ui_view_ca_star,
 	[UI_ACT_DELETE_CHAT] =	ui_view_ca_delete,
 	[UI_ACT_CLEAR_CHAT] =	ui_view_ca_clear,
+	[UI_ACT_DISAPPEAR] =	ui_view_ca_ephemeral,
 	[UI_ACT_ATTACH] =	ui_view_attach,
 	[UI_ACT_VOICE] =	ui_view_voice,
 };

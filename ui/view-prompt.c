@@ -371,6 +371,7 @@ static const struct prompt_type {
 	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
 	[PROMPT_DATE] =		 { "> ", take_date, NULL, NULL },
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
+	[PROMPT_EPHEMERAL] =	 { "", NULL, NULL, ui_view_ca_ephemeral_key },
 	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
 	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
 	[PROMPT_ATTACH] =	 { "> ", ui_view_attach_enter, NULL,
@@ -467,6 +468,7 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 		return _("Save the file as: a path, Enter copies it there "
 		    "(never over a file), Esc goes back");
 	case PROMPT_MUTE:
+	case PROMPT_EPHEMERAL:
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:
 		return ui_view_ca_words(v, line, size, cols);

@@ -282,6 +282,9 @@ struct sim_group {
 	size_t			 n, cap;
 	uint64_t		 messages;	/* group messages routed */
 	uint64_t		 notifications;	/* w:gp2 stanzas queued */
+	uint32_t		 ephemeral;	/* disappearing messages' timer,
+						 * s; 0 off (protocol-features.md
+						 * 3.5) */
 };
 
 #define SIM_US_LOG	16
