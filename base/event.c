@@ -434,6 +434,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
 	[CMD_FORWARD] =		{ "CMD_FORWARD", &L_cmd_forward, 0 },
 	[CMD_EPHEMERAL] =	{ "CMD_EPHEMERAL", &L_cmd_ephemeral, 0 },
+	[CMD_CALL_REJECT] =	{ "CMD_CALL_REJECT", &L_cmd_msg, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

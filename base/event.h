@@ -155,14 +155,16 @@ enum ev_notice {
 				 * device notice_device (its encryption
 				 * failed; the session is rebuilt) */
 	/* A call (protocol-features.md 5; wachat shows calls, never takes
-	 * or rejects one): notice_device holds the call's EV_CALL_* bits. */
+	 * one, declines one when the user asks): notice_device holds the
+	 * call's EV_CALL_* bits. */
 	EV_NOTICE_CALL_IN,	/* a call rings */
 	EV_NOTICE_CALL_MISSED,	/* it ended unanswered (or came from the
 				 * offline queue, over) */
 	EV_NOTICE_CALL_ELSEWHERE, /* answered on another device */
 	EV_NOTICE_CALL_DECLINED, /* declined on another device */
+	EV_NOTICE_CALL_REJECTED, /* declined here (CMD_CALL_REJECT) */
 };
-#define EV_NOTICE_MAX	EV_NOTICE_CALL_DECLINED
+#define EV_NOTICE_MAX	EV_NOTICE_CALL_REJECTED
 
 /* The bits of an EV_NOTICE_CALL_* notice's notice_device. */
 #define EV_CALL_VIDEO	0x1u	/* a video call (else voice) */
@@ -740,8 +742,13 @@ enum cmd_kind {
 				 * asked of the server; the event line
 				 * and EV_CHATS say it took, a failure
 				 * is EV_ERROR */
+	CMD_CALL_REJECT,	/* u.call_reject: decline the call that
+				 * rings (issue 20): chat is the call's
+				 * chat, id its EV_NOTICE_CALL_IN line's
+				 * id; its EV_NOTICE_CALL_REJECTED line
+				 * answers, a failure EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_EPHEMERAL
+#define CMD_KIND_MAX	CMD_CALL_REJECT
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -749,7 +756,8 @@ struct cmd_chat {
 	char		*chat;		/* a user or group JID */
 };
 
-/* CMD_RETRY, CMD_DELETE, CMD_REVOKE: our message (chat, id). */
+/* CMD_RETRY, CMD_DELETE, CMD_REVOKE: our message (chat, id);
+ * CMD_CALL_REJECT: the ringing call's line (chat, id). */
 struct cmd_msg {
 	char		*chat;
 	char		*id;
@@ -955,6 +963,7 @@ struct cmd {
 		struct cmd_media_get	 media_get;
 		struct cmd_forward	 forward;
 		struct cmd_ephemeral	 ephemeral;
+		struct cmd_msg		 call_reject;
 	} u;
 };
 

@@ -500,6 +500,7 @@ app_eng_thread(void *arg)
 	int		 rc;
 
 	if ((rc = app_db_open(a, what, sizeof(what))) == 0) {
+		app_mget_reset(a);
 		start_engine(a);
 		if (!a->stopping) {
 			app_db_check_start(a);

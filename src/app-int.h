@@ -194,12 +194,18 @@ struct wa_mget_ev;
 struct wa_msg_media;
 
 /* Fill *ops with the media row's look-up (a received message first, then
- * ours; a group's author from its message) and the download state over
- * s (borrowed for the life of the ops). */
+ * ours; a group's author from its message), the download state and the
+ * direct path a media retry gave over s (borrowed for the life of the
+ * ops). */
 void	app_mget_ops(struct store *s, struct wa_mget_store_ops *ops);
 
 /* The download module's events (arg: struct app) as EV_MEDIA_DL. */
 void	app_mget_event(void *arg, const struct wa_mget_ev *e);
+
+/* At a start, before the engine: the downloads a killed wachat left
+ * "downloading" in the store are set back to not fetched
+ * (store_media_dl_reset(); logged). */
+void	app_mget_reset(struct app *a);
 
 /* CMD_MEDIA_GET: the download started (EV_MEDIA_DL says how it goes); a
  * refusal (no engine, too many waiting) said as an EV_MEDIA_DL FAILED. */

@@ -1093,6 +1093,45 @@ test_wire__gives_back_the_timer__of_cmd_ephemeral(void **state)
 	buf_release(&b);
 }
 
+/* CMD_CALL_REJECT and EV_NOTICE_CALL_REJECTED (version 18); a
+ * version-17 peer is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_CALL_REJECT,
+			    "15550000002@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MESSAGE), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 18);
+	assert_string_equal(cmd_kind_name(CMD_CALL_REJECT), "CMD_CALL_REJECT");
+	ev_set(&c->u.call_reject.id, "wachat-call-C0FFEE-in");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_CALL_REJECT);
+	assert_string_equal(cgot->u.call_reject.chat,
+	    "15550000002@s.whatsapp.net");
+	assert_string_equal(cgot->u.call_reject.id, "wachat-call-C0FFEE-in");
+	cmd_free(cgot);
+	b.p[4] = 17;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.message.notice = true;
+	ev->u.message.notice_kind = EV_NOTICE_CALL_REJECTED;
+	ev->u.message.notice_device = EV_CALL_VIDEO;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.message.notice_kind, EV_NOTICE_CALL_REJECTED);
+	assert_int_equal(got->u.message.notice_device, EV_CALL_VIDEO);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1117,6 +1156,7 @@ main(void)
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward),
 		cmocka_unit_test(test_wire__gives_back_the_timer__of_cmd_ephemeral),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

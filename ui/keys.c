@@ -137,6 +137,8 @@ static const struct {
 	[UI_ACT_DISAPPEAR] =	{ "disappearing",
 				  N_("disappearing messages: 24 hours, 7 "
 				  "days, 90 days or off"), "alt-h" },
+	[UI_ACT_REJECT_CALL] =	{ "reject-call",
+				  N_("decline the call that rings"), "alt-0" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

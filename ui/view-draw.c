@@ -169,6 +169,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 			if ((i == pairs[j].first || i == pairs[j].second) &&
 			    kk[pairs[j].first] != 0 && kk[pairs[j].second] != 0)
 				break;
+		if (i == UI_ACT_REJECT_CALL)
+			continue;	/* with Alt-r, below */
 		if (j < sizeof(pairs) / sizeof(pairs[0])) {
 			if (i == pairs[j].second)
 				continue;
@@ -194,8 +196,17 @@ help_entries(struct ui_view *v, struct help_pen *p)
 	}
 	help_entry(p, _("Enter"), v->o.enter_sends ? _("send") :
 	    _("new line"));
-	for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+	for (k = 0; k + 1 < sizeof(fixed) / sizeof(fixed[0]); k++)
 		help_entry(p, fixed[k][0], _(fixed[k][1]));
+	/* the two keys of the status line on one entry: "Alt-0 Alt-r" */
+	ui_keys_name(kk[UI_ACT_REJECT_CALL], key, sizeof(key) / 2);
+	if (key[0] == '\0') {
+		help_entry(p, fixed[k][0], _(fixed[k][1]));
+		return;
+	}
+	k = strlen(key);
+	snprintf(key + k, sizeof(key) - k, " Alt-r");
+	help_entry(p, key, _("decline a call; log in again (status line)"));
 }
 
 /* The key page, from its row v->help.top (clamped here); Up, Down, PgUp

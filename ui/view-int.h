@@ -32,7 +32,8 @@
  *   ui/view-mouse.c   clicks on the list, the wheel over the messages
  *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-notify.c  the bell, desktop notifications and the window
- *                     title for what comes while it is not seen
+ *                     title for what comes while it is not seen; the
+ *                     call that rings and the reject-call key
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -48,7 +49,8 @@
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
- *                    view-attach.o, view-forward.o,
+ *                    view-attach.o, view-forward.o, view-notify.o
+ *                    (the reject-call key),
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
@@ -264,9 +266,24 @@ struct ui_view_ntf {
 					 * reaction its emoji */
 	bool		 reaction;	/* ... is a reaction to ours */
 	int64_t		 since;		/* ms: the first one came at */
+	bool		 call;		/* ... is a call that rings: its
+					 * words are the body whatever
+					 * notify-preview says */
 	bool		 title_set;	/* the window title is ours (the
 					 * terminal's was saved) */
 	unsigned	 title_shown;	/* the count in it */
+};
+
+/* The call that rings (ui/view-notify.c): from its "incoming call"
+ * line (EV_NOTICE_CALL_IN) until its last line comes, the reject key
+ * declines it, or UI_VIEW_RING_MS pass.  id NULL: none rings. */
+#define UI_VIEW_RING_MS	120000
+struct ui_view_ring {
+	char		*id;		/* the line's id (CMD_CALL_REJECT) */
+	char		*chat;
+	char		*who;		/* the caller's name, sanitised */
+	uint32_t	 bits;		/* EV_CALL_* */
+	int64_t		 since;		/* ms */
 };
 
 /* The key page (ui/view-draw.c). */
@@ -305,6 +322,7 @@ struct ui_view {
 	struct ui_view_pick pick;
 	struct ui_view_mention mention;
 	struct ui_view_ntf ntf;
+	struct ui_view_ring ring;
 	bool		 list_hidden;	/* the chat list hidden (the list
 					 * key): the open chat takes the
 					 * width */
@@ -433,6 +451,22 @@ void		 ui_view_notify_message(struct ui_view *v,
  * on a seen screen and not in a muted chat, waits likewise. */
 void		 ui_view_notify_reaction(struct ui_view *v,
 		    const struct ev_reaction *r, int64_t now);
+
+/*
+ * A call's line m (EV_MESSAGE with a call notice, borrowed): an
+ * "incoming call" line makes its call the one that rings (v->ring) and
+ * waits for the next flush as a notification whether or not the chat
+ * is seen or muted (a call is not a message to read later); the call's
+ * last line (missed, answered or declined elsewhere, declined here)
+ * ends the ring.  Other lines: nothing.
+ */
+void		 ui_view_call_line(struct ui_view *v,
+		    const struct ev_message *m, int64_t now);
+
+/* The reject-call key: CMD_CALL_REJECT for the call that rings, which
+ * rings no more on the screen (the engine's "declined" line, or its
+ * error, says how it went); without one the note says so. */
+void		 ui_view_call_reject(struct ui_view *v, int64_t now);
 
 /* ---- ui/view-attach.c: a file to send ---- */
 

@@ -851,6 +851,10 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 		ui_view_chat_typing_stop(v);
 		return true;
 	}
+	if (a == UI_ACT_REJECT_CALL) {	/* in any room, as quit */
+		ui_view_call_reject(v, now);
+		return false;
+	}
 	for (i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++)
 		if ((rooms[i].on == NULL || rooms[i].on(v)) &&
 		    room_key(&rooms[i], v, k, a, now))

@@ -264,6 +264,7 @@ on_message(struct ui_view *v, const struct ev *ev, int64_t now)
 	if (ui_view_is_open(v, m->key.chat) && !m->key.from_me)
 		v->bar.typing = false;
 	ui_view_notify_message(v, m, now);
+	ui_view_call_line(v, m, now);
 	chats_changed(v, now);
 }
 
