@@ -16,12 +16,7 @@ A=15550000001
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 need curl sqlite3 python3 openssl
 
-test_cert
-if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
-	echo "Bail out! wachat-sim did not start"
-	exit 1
-fi
-URL="wss://127.0.0.1:$PORT/ws/chat"
+sim_start_tls
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 post() {
 	curl -sf -m 30 -X POST -H 'Content-Type: application/json' -d "$2" \
