@@ -175,6 +175,10 @@ status(struct sim *s, struct buf *out)
 	    json_object_new_int64((int64_t)s->redeliveries));
 	json_object_object_add(o, "calls",
 	    json_object_new_int64((int64_t)s->calls));
+	json_object_object_add(o, "call_rejects",
+	    json_object_new_int64((int64_t)s->call_rejects));
+	json_object_object_add(o, "call_rejects_bad",
+	    json_object_new_int64((int64_t)s->call_rejects_bad));
 	json_object_object_add(o, "groups",
 	    json_object_new_int64((int64_t)s->ngroups));
 	json_object_object_add(o, "group_addressing",
