@@ -7,7 +7,8 @@
 # JPEG, red on the left half, blue on the right) in 6 rows of
 # half-blocks of xterm's red (196) and blue (21), his name, number,
 # about text ("Hi, I am bob", from usync <status/>), and his last seen
-# (the sim's phones have none: not known).  b asks, y blocks: the page,
+# (set a minute ago through the sim's presence route, sent when wachat
+# subscribes).  b asks, y blocks: the page,
 # the chat's bar and the chat list say so, the sim's blocklist of alice
 # holds bob's JID, and a text typed to bob is refused with the reason
 # (it stays in the input).  Started again, the blocklist asked at login
@@ -58,6 +59,17 @@ start_pane --ca-file "$tmp/cert.pem"
 link_and_connect
 ctl phone-send $B $AJ "hello from bob" >/dev/null 2>&1
 check "bob's message comes in" wait_pane 'hello from bob'
+# bob was last seen a minute ago (the sim's presence route): the page
+# says it as the list says a time, HH:MM today, else "DD Mon"
+seen=$(($(date +%s) - 60))
+if [ "$(date -d "@$seen" +%F)" = "$(date +%F)" ]; then
+	seen_as=$(date -d "@$seen" +%H:%M)
+else
+	seen_as=$(LC_ALL=C date -d "@$seen" '+%d %b')
+fi
+check "the sim takes bob's last seen" curl -sf -m 10 -X POST \
+    -d "{\"pn\":\"$B\",\"available\":false,\"last_seen\":$seen}" \
+    "$ADMIN/admin/presence" -o /dev/null
 tm send-keys -t wachat Tab
 check "Tab opens bob's chat" wait_pane '│ *bob'
 tm send-keys -t wachat M-g
@@ -67,8 +79,10 @@ check "... his picture in 6 rows of red | blue half-blocks" \
 [ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
 check "... his name and number" wait_panes '│ *bob( Tanaka)? *$' "Number: \\+$B"
 check "... his about text" wait_pane 'About: Hi, I am bob'
-check "... his last seen (none known)" \
-    wait_pane 'Last seen: not known, or hidden'
+check "... his last seen, from his presence" \
+    wait_pane "Last seen: $seen_as"
+check "... and the chat's bar says it too" wait_pane "last seen $seen_as"
+
 check "... and the block key" wait_pane 'b blocks, Esc closes'
 check "the sim was asked for bob's picture" \
     wait_grep "$tmp/sim.log" "picture of $B: id"

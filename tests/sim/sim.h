@@ -121,6 +121,8 @@ struct sim_account {
 	uint64_t		 phone_bundles;	/* 8.1 answers for device 0 */
 	bool			 available;	/* presence (15.1) */
 	int64_t			 last_seen;	/* unix s; 0 = never */
+	bool			 last_hidden;	/* its privacy hides it:
+						 * last="deny" (issue 20) */
 	struct sim_phone	*phone;		/* device 0's Signal state (phone.c) */
 	bool			 echo;		/* the phone echoes texts */
 	unsigned		 chatty_s;	/* writes to its owner every
@@ -482,6 +484,11 @@ int	sim_account_add(struct sim *s, const char *pn, const char *lid,
 	    const char *name, bool contact, const char *owner,
 	    struct sim_account **out);
 struct sim_account *sim_account_by_pn(struct sim *s, const char *pn);
+/* route-presence.c: account a's presence as an admin route sets it (a
+ * simulated phone's: last_seen unix s, 0 kept; hidden sends
+ * last="deny"), sent to its subscribers. */
+void	sim_route_presence_set(struct sim *s, struct sim_account *a,
+	    bool available, int64_t last_seen, bool hidden);
 struct sim_account *sim_account_by_lid(struct sim *s, const char *lid);
 /* The first account that is not a contact, or NULL. */
 struct sim_account *sim_account_default(struct sim *s);
