@@ -10,7 +10,7 @@
 // fetchBlocklist then hold him, and unblocking empties both.  Needs
 // SIM_TLS_CERT, SIM_TLS_KEY and NODE_EXTRA_CA_CERTS.  TAP.
 import path from 'node:path';
-import { bail, finish, importPkg, ok, quietLogger, rmTree, rootPub, sleep, startSim, within } from './lib.mjs';
+import { bail, endScenario, importPkg, linkBaileys, ok, rootPub, startSim } from './lib.mjs';
 
 const cert = process.env.SIM_TLS_CERT;
 const key = process.env.SIM_TLS_KEY;
@@ -44,35 +44,10 @@ try {
 		if (r.status !== 200)
 			bail(`${route} ${JSON.stringify(body)}: ${JSON.stringify(r.body)}`);
 	}
-	const { state, saveCreds } = await baileys.useMultiFileAuthState(dir);
-	const ev = [];
-	const connect = () => {
-		sock = makeWASocket({
-			waWebSocketUrl: sim.url.replace('ws://', 'wss://'), auth: state,
-			logger: quietLogger, browser: baileys.Browsers.ubuntu('Chrome'),
-			connectTimeoutMs: 10000, defaultQueryTimeoutMs: 10000,
-			markOnlineOnConnect: false, syncFullHistory: false,
-			shouldSyncHistoryMessage: () => false, fireInitQueries: true,
-		});
-		const me = sock;
-		sock.ev.on('creds.update', saveCreds);
-		sock.ev.on('connection.update', (d) => { if (sock === me) ev.push(d); });
-	};
-	const wait = (ms, what, pred) => within(ms, (async () => {
-		for (;;) {
-			const x = ev.find(pred);
-			if (x)
-				return x;
-			await sleep(20);
-		}
-	})(), what);
-	connect();
-	const { qr } = await wait(60000, 'a QR', (d) => d.qr);
-	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${ALICE}`, qr);
-	await wait(60000, 'the 515 restart', (d) => d.connection === 'close');
-	ev.length = 0;
-	connect();
-	const open = await wait(60000, 'open', (d) => d.connection === 'open' || d.connection === 'close');
+	const linked = await linkBaileys(sim, baileys, makeWASocket, ALICE, dir,
+	    sim.url.replace('ws://', 'wss://'), { markOnlineOnConnect: false });
+	const { scan, open } = linked;
+	sock = linked.sock;
 	ok(scan.status === 200 && open.connection === 'open', 'Baileys (alice) pairs and logs in', open);
 
 	const url = await sock.profilePictureUrl(bobJid, 'preview');
@@ -112,12 +87,4 @@ try {
 } catch (e) {
 	ok(false, `no exception: ${e.stack}`);
 }
-try {
-	sock?.end(undefined);
-} catch { /* already closed */ }
-if (process.env.SIM_DUMP_LOG)
-	process.stderr.write(sim.log());
-const code = await sim.stop();
-ok(code === 0, `wachat-sim exits cleanly (${code})`, sim.stderr());
-await rmTree(dir);
-process.exit(finish());
+await endScenario(sim, sock, dir);
