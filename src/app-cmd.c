@@ -519,6 +519,8 @@ static const struct {
 	[CMD_FORWARD] =		{ NULL, app_forward },
 	[CMD_EPHEMERAL] =	{ ephemeral, NULL },
 	[CMD_CALL_REJECT] =	{ call_reject, NULL },
+	[CMD_PROFILE] =		{ NULL, app_profile },
+	[CMD_BLOCK] =		{ NULL, app_block },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");
@@ -596,7 +598,7 @@ run(struct app *a, const struct cmd *c)
 	struct wa_dm	*dm;
 	int		 rc;
 
-	if ((unsigned)c->kind > CMD_KIND_MAX)
+	if ((unsigned)c->kind > CMD_KIND_MAX || app_prof_refuse_send(a, c))
 		return;
 	if (handlers[c->kind].app != NULL) {
 		handlers[c->kind].app(a, c);

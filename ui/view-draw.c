@@ -105,7 +105,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Ctrl-a Ctrl-e", N_("start, end of the line") },
 		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
 		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
-		{ "r a d l", N_("rename, add, remove, leave (group info)") },
+		{ "r a d l b", N_("rename, add, remove, leave; b blocks "
+		    "(info)") },
 		{ "@", N_("mention a group member (Up, Down, Tab)") },
 		{ "Alt-r", N_("log in again (when the status line says "
 		    "stopped)") },
@@ -294,6 +295,12 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 		snprintf(line, sizeof(line), _("disappearing: %s"), span);
 		used += ui_view_put(y, x + used, "  ", w - used);
 		used += ui_view_put(y, x + used, line, w - used);
+	}
+	if (ch->blocked) {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		attron(A_REVERSE);
+		used += ui_view_put(y, x + used, _("blocked"), w - used);
+		attroff(A_REVERSE);
 	}
 	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
 		attron(A_DIM);
@@ -590,6 +597,7 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 		(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
 	attroff(A_BOLD);
 	ui_view_chat_mark_drafts(v);
+	ui_view_contact_mark(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
 	mvvline(y, x + lw, ACS_VLINE, h);
 	v->geo.ly = y + 1;
