@@ -50,6 +50,17 @@ uint32_t	wa_msg_fwd_score(const Wae2e__Message *m);
 bool		wa_msg_poll_of(const Wae2e__Message *m,
 		    struct wa_msg_content *c);
 
+/*
+ * The disappearing-messages timer m (the innermost Message) carries into
+ * c->eph, eph_secs, eph_ts (proto/msg-eph.c; protocol-features.md 3.5):
+ * an EPHEMERAL_SETTING protocolMessage (ephemeralExpiration 4,
+ * ephemeralSettingTimestamp 5) is WA_MSG_EPH_SETTING, a content message
+ * whose contextInfo has expiration (25; and ephemeralSettingTimestamp
+ * 26) is WA_MSG_EPH_CONTENT; else c is untouched.
+ */
+void		wa_msg_eph_of(const Wae2e__Message *m,
+		    struct wa_msg_content *c);
+
 /* Free md and what it owns; NULL is a no-op. */
 void		wa_msg_media_free(struct wa_msg_media *md);
 

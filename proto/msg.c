@@ -677,6 +677,7 @@ wa_msg_parse(const uint8_t *p, size_t len, struct wa_msg_content *out)
 	}
 	classify(m, &c);
 	c.forwarded = wa_msg_fwd_score(m);
+	wa_msg_eph_of(m, &c);	/* protocol-features.md 3.5 */
 	protobuf_c_message_free_unpacked(pm, NULL);
 	*out = c;
 	return 0;

@@ -258,6 +258,47 @@ MUST_CHECK int	wa_msg_build_media(const struct wa_msg_media *md,
  * mediatype of 1.7), static; "" for WA_MEDIA_NONE.  Any thread. */
 const char	*wa_msg_media_name(enum wa_msg_media_type t);
 
+/* The disappearing-messages timer a received Message carries. */
+enum wa_msg_eph {
+	WA_MSG_EPH_NONE,	/* none */
+	WA_MSG_EPH_SETTING,	/* protocolMessage EPHEMERAL_SETTING (3):
+				 * the chat's timer changed (kind PROTOCOL,
+				 * protocol_type 3) */
+	WA_MSG_EPH_CONTENT,	/* a content message's contextInfo
+				 * expiration: the timer it was sent in */
+};
+
+/*
+ * Append to out Message{protocolMessage(12){type(2) = EPHEMERAL_SETTING
+ * (3), ephemeralExpiration(4) = secs (0 off), ephemeralSettingTimestamp
+ * (5) = ts_s (unix s), disappearingMode(11){initiator(1) = 0
+ * CHANGED_IN_CHAT, trigger(2) = 0}}}: a 1:1 chat's timer, sent bare as
+ * whatsmeow (SetDisappearingTimer) and whatsapp-rust do
+ * (protocol-features.md 3.5); its stanza is type "text".  Returns 0.
+ * Errors: -EINVAL (out NULL, ts_s < 0).  Any thread.
+ */
+MUST_CHECK int	wa_msg_build_ephemeral(uint32_t secs, int64_t ts_s,
+		    struct buf *out);
+
+/*
+ * Append to out the Message p[0..len) with its content message's
+ * contextInfo carrying expiration(25) = secs and, when ts_s > 0,
+ * ephemeralSettingTimestamp(26) = ts_s, as Baileys sends a message in a
+ * disappearing chat (protocol-features.md 3.5); a plain conversation
+ * becomes extendedTextMessage{text} to carry it.  Other fields stay as
+ * they were.  Returns 1 when set, 0 when p holds no content message that
+ * takes one (a reaction, a protocol message: appended unchanged).
+ * Errors: -EINVAL (out NULL, secs 0), WC_ETRUNC, WC_EPROTO, WC_EDEPTH (p
+ * does not parse; nothing appended).  Any thread.
+ */
+MUST_CHECK int	wa_msg_set_expiration(const uint8_t *p, size_t len,
+		    uint32_t secs, int64_t ts_s, struct buf *out);
+
+/* Whether p[0..len) is a Message whose protocolMessage is of type
+ * EPHEMERAL_SETTING (3): false for anything else or what does not
+ * parse.  Any thread. */
+bool		wa_msg_is_eph_setting(const uint8_t *p, size_t len);
+
 /* An owned MessageKey. */
 struct wa_msg_key_in {
 	char		*remote_jid;	/* may be NULL */
@@ -307,6 +348,11 @@ struct wa_msg_content {
 	uint8_t		*poll_iv;	/* POLL_VOTE: encIv (12 bytes); NULL
 					 * absent or of another length */
 	size_t		 poll_iv_len;
+	enum wa_msg_eph	 eph;		/* a disappearing-messages timer it
+					 * carries (protocol-features.md
+					 * 3.5) */
+	uint32_t	 eph_secs;	/* that timer, seconds; 0 off */
+	int64_t		 eph_ts;	/* when it was set, unix s; 0 absent */
 };
 
 /*

@@ -242,6 +242,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	    xstrdup("");
 	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
 	ec->peek = sc->peek;
+	ec->ephemeral_s = sc->ephemeral_s;
 	ec->marked_unread = sc->marked_unread;
 }
 
@@ -645,6 +646,7 @@ app_read_search(struct app *a, const struct cmd_search *c)
 	f.sender = c->by_sender ? c->sender : NULL;
 	f.since_ms = c->since_ms;
 	f.until_ms = c->until_ms;
+	f.starred = c->starred;
 	if ((rc = store_search(a->store, c->query, &f, max, &r)) != 0) {
 		app_eng_error(a, _("cannot search the messages"), rc);
 		return;

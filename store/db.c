@@ -434,7 +434,28 @@ static const char *const migrations[] = {
 	 */
 	"ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;",
 	/*
-	 * 19: when each recipient's devices said our message was delivered
+	 * 19: disappearing messages (store/ephem.c; protocol-features.md
+	 * 3.5).  chat.ephemeral_s: the chat's timer in seconds (0 off),
+	 * ephemeral_ts the unix second it was set.  message.expire_s: the
+	 * unix second the row goes (0 never): a row stored while its
+	 * chat's timer is on, its time at or after the setting, takes its
+	 * time + the timer (a notice or a hidden protocol row never
+	 * expires); rows stored before this migration never expire.
+	 */
+	"ALTER TABLE chat ADD COLUMN ephemeral_s INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE chat ADD COLUMN ephemeral_ts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE message ADD COLUMN expire_s INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX message_expire ON message (expire_s) WHERE expire_s > 0;"
+	"CREATE TRIGGER message_expire_set AFTER INSERT ON message"
+	"  WHEN new.kind NOT IN (2, 5) AND EXISTS (SELECT 1 FROM chat"
+	"  WHERE jid = new.chat AND ephemeral_s > 0"
+	"  AND new.ts_ms >= ephemeral_ts * 1000) BEGIN"
+	"  UPDATE message SET expire_s = new.ts_ms / 1000 + (SELECT"
+	"    ephemeral_s FROM chat WHERE jid = new.chat)"
+	"  WHERE rowid = new.rowid;"
+	"END;",
+	/*
+	 * 20: when each recipient's devices said our message was delivered
 	 * and read (store/rtime.c, issue 20's message info): per (chat,
 	 * message id, member user JID) the first delivery and read time,
 	 * ms (0 not yet); a 1:1 message's member is the contact.  The tick
@@ -483,6 +504,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
 	"SELECT 1 FROM pragma_table_info('message') WHERE name = 'forwarded'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'message_expire_set'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'receipt_time'",
 };
 

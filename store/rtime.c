@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * store/rtime.c -- each recipient's delivery and read time of our
- * messages (store/store-rtime.h; table receipt_time, migration 19).
+ * messages (store/store-rtime.h; table receipt_time, migration 20).
  */
 #include "base/compat.h"
 

@@ -2,7 +2,7 @@
 /*
  * store/store-rtime.h -- part of store/store.h (included at its end):
  * when each recipient's devices said our message was delivered and read
- * (protocol.md 9.6 receipts; migration 19, table receipt_time), for the
+ * (protocol.md 9.6 receipts; migration 20, table receipt_time), for the
  * message-info key (issue 20).  A 1:1 message has one recipient, the
  * contact; a group message one per member that sent a receipt.  Kept
  * beside the tick (store_msg_mark(), store_msg_member_receipt()), which

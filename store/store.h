@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	19	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	20	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -748,6 +748,9 @@ struct store_chat {
 					 * (store_chat_set_peek()): 0 as the
 					 * peek setting, 1 on, 2 off; list
 					 * only */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds, 0 off (store-ephem.h);
+					 * list only */
 };
 
 struct store_chat_list {
@@ -1121,6 +1124,7 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 #include "store/store-upload.h"
 #include "store/store-rich.h"
 #include "store/store-poll.h"
+#include "store/store-ephem.h"
 #include "store/store-rtime.h"
 
 #endif

@@ -6,8 +6,8 @@
 # --file reach Baileys with their fields (type, mimetype, dimensions,
 # duration, the video's thumbnail, ptt, the 64-byte waveform, the file
 # name), and its downloadMediaMessage gives each file's bytes; the other
-# way, Baileys' photo with a caption, voice note, document and sticker
-# show in wachat's pane with their type word and metadata, and wachat's
+# way, Baileys' photo with a caption, voice note, document, sticker,
+# video, GIF and round video show in wachat's pane with their type word and metadata, and wachat's
 # download key (Alt-w) fetches each with the same bytes
 # (tests/sim-interop/wachat-media-baileys.mjs); Baileys' photo forwarded
 # back to it with Alt-. (isForwarded, forwardingScore, the same

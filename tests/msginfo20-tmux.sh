@@ -8,7 +8,7 @@
 # group of two simulated members: each member is listed, each delivered
 # (their phones' receipts), the one whose phone sent a read receipt
 # read, the other "—".  The times survive a restart (the store keeps
-# them per recipient, migration 19).  TAP.
+# them per recipient, migration 20).  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001

@@ -16,16 +16,24 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* SQL that takes a database of schema 19 back to schema 18 (store/db.c,
- * migration 19: the receipts' times). */
-#define UNDO_19 "DROP TRIGGER IF EXISTS receipt_time_delete;" \
+/* SQL that takes a database of schema 20 back to schema 19 (store/db.c,
+ * migration 20: the receipts' times). */
+#define UNDO_20 "DROP TRIGGER IF EXISTS receipt_time_delete;" \
 	"DROP TABLE receipt_time;"
+
+/* SQL that takes a database of schema 20 back to schema 18 (store/db.c,
+ * migration 19: disappearing messages' timers and expiry). */
+#define UNDO_19 UNDO_20 "DROP TRIGGER IF EXISTS message_expire_set;" \
+	"DROP INDEX message_expire;" \
+	"ALTER TABLE message DROP COLUMN expire_s;" \
+	"ALTER TABLE chat DROP COLUMN ephemeral_s;" \
+	"ALTER TABLE chat DROP COLUMN ephemeral_ts;"
 
 /* SQL that takes a database of schema 19 back to schema 17 (store/db.c,
  * migration 18: message.forwarded). */
 #define UNDO_18 UNDO_19 "ALTER TABLE message DROP COLUMN forwarded;"
 
-/* SQL that takes a database of schema 18 back to schema 16 (store/db.c,
+/* SQL that takes a database of schema 19 back to schema 16 (store/db.c,
  * migration 17: polls' secrets and waiting votes). */
 #define UNDO_17 UNDO_18 "DROP TRIGGER IF EXISTS poll_delete; DROP TABLE poll;" \
 	"DROP TABLE poll_pending;"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/test-store-rtime20.c -- the receipts' times per recipient
- * (store/store-rtime.h, migration 19; issue 20's message info): a
+ * (store/store-rtime.h, migration 20; issue 20's message info): a
  * delivery then a read keep both first times, a read alone sets both,
  * an earlier time replaces a later one, a later one does not; others'
  * messages and unknown ones keep nothing; a deleted message takes its

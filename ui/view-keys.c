@@ -210,6 +210,7 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_STAR] =		ui_view_ca_star,
 	[UI_ACT_DELETE_CHAT] =	ui_view_ca_delete,
 	[UI_ACT_CLEAR_CHAT] =	ui_view_ca_clear,
+	[UI_ACT_DISAPPEAR] =	ui_view_ca_ephemeral,
 	[UI_ACT_ATTACH] =	ui_view_attach,
 	[UI_ACT_VOICE] =	ui_view_voice,
 };
@@ -506,7 +507,7 @@ info_n(const struct ui_view *v)
 {
 	const struct ui_group	*g = ui_view_open_group(v);
 
-	return g != NULL ? (int)g->n : 0;
+	return g != NULL && !v->info.contact ? (int)g->n : 0;
 }
 
 static int
@@ -587,6 +588,17 @@ info_remove(struct ui_view *v, int64_t now)
 	ui_view_info_remove(v);
 }
 
+/* b: block or unblock the contact whose page it is. */
+static void
+info_block(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->info.contact)
+		ui_view_contact_block(v);
+	else
+		ui_view_note(v, _("a group cannot be blocked"));
+}
+
 static const ui_view_act_fn info_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	info_close,
@@ -618,6 +630,7 @@ static const struct {
 	{ 'd',			 info_remove },
 	{ UI_KEY_FN + KEY_DC,	 info_remove },
 	{ 'l',			 group_leave },
+	{ 'b',			 info_block },
 	{ UI_KEY_FN + KEY_HOME,	 info_first },
 	{ UI_KEY_FN + KEY_END,	 info_last },
 };
@@ -772,35 +785,11 @@ input_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 }
 
 /* The rooms, in the order they are asked. */
-/* ---- the message info: Esc (or its key again) closes it; the other
- * keys wait for it to close ---- */
-
-static bool
-minfo_on(const struct ui_view *v)
-{
-	return v->minfo.on;
-}
-
-static void
-minfo_close(struct ui_view *v, int64_t now)
-{
-	(void)now;
-	ui_view_minfo_close(v);
-}
-
-static const ui_view_act_fn minfo_acts[UI_ACT_COUNT] = {
-	[UI_ACT_CANCEL] =	minfo_close,
-	[UI_ACT_MSG_INFO] =	minfo_close,
-	[UI_ACT_HELP] =		help_open,
-};
-
+/* The message info (ui/view-msginfo.c) takes every key. */
 static bool
 minfo_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 {
-	(void)a;
-	if (k == UI_VIEW_KEY_ESC)
-		minfo_close(v, now);
-	return true;
+	return ui_view_minfo_key(v, k, (int)a, now);
 }
 
 static const struct room rooms[] = {
@@ -808,7 +797,7 @@ static const struct room rooms[] = {
 	{ prompt_on,	NULL,		prompt_key },
 	{ pick_on,	pick_acts,	pick_key },
 	{ info_on,	info_acts,	info_key },
-	{ minfo_on,	minfo_acts,	minfo_key },
+	{ ui_view_minfo_on, NULL,	minfo_key },
 	{ mention_on,	mention_acts,	mention_key },
 	{ NULL,		chat_acts,	NULL },
 	{ ui_view_selected_on, ui_view_select_acts, ui_view_select_key },
@@ -881,6 +870,10 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 	if (a == UI_ACT_QUIT) {
 		ui_view_chat_typing_stop(v);
 		return true;
+	}
+	if (a == UI_ACT_REJECT_CALL) {	/* in any room, as quit */
+		ui_view_call_reject(v, now);
+		return false;
 	}
 	for (i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++)
 		if ((rooms[i].on == NULL || rooms[i].on(v)) &&

@@ -105,3 +105,19 @@ ui_view_minfo_event(struct ui_view *v, const struct ev_msg_info *mi)
 	}
 	m->n = mi->nrcpts;
 }
+
+bool
+ui_view_minfo_on(const struct ui_view *v)
+{
+	return v->minfo.on;
+}
+
+bool
+ui_view_minfo_key(struct ui_view *v, int k, int a, int64_t now)
+{
+	(void)now;
+	if (k == UI_VIEW_KEY_ESC || a == UI_ACT_CANCEL ||
+	    a == UI_ACT_MSG_INFO)
+		ui_view_minfo_close(v);
+	return true;
+}

@@ -13,8 +13,9 @@
 // stickerMessage (image/webp, 64x48, not animated), and
 // downloadMediaMessage gives each file's bytes (SHA-256).  Then Baileys
 // sends wachat a photo with a caption, a voice note (ptt, its seconds
-// and waveform), a document with a file name and a sticker: wachat's
-// pane shows each with its type word and metadata, its download key
+// and waveform), a document with a file name, a sticker, and an MP4 as
+// a video with a caption, as a GIF (gifPlayback) and as a round video
+// (ptv): wachat's pane shows each with its type word and metadata, its download key
 // (Alt-w) fetches each into download-dir and each file is what Baileys
 // sent (SHA-256).  Forwarding (issue 20, protocol-features.md 3.7):
 // wachat's forward key (Alt-.) sends Baileys' photo back to bob, who
@@ -196,7 +197,8 @@ try {
 			Buffer.isBuffer(dl) ? { got: sha(dl), want: sha(bytes) } : String(dl?.stack ?? dl));
 	}
 	// The other way: Baileys sends wachat a photo with a caption, a
-	// voice note, a document and a sticker; each shows in bob's chat
+	// voice note, a document, a sticker, a video with a caption, the
+	// same as a GIF (gifPlayback) and as a round video (ptv); each shows in bob's chat
 	// with its word and metadata (base/media-text.c: the size in
 	// 1000-based units), and the download key (Alt-w) on it writes its
 	// bytes into download-dir (DATA-DIR/media): TYPE-ID.EXT, a document
@@ -215,6 +217,18 @@ try {
 		  line: (n) => `📄 Document minutes.pdf · ${size(n)}`, name: () => 'minutes.pdf' },
 		{ file: 'sticker.webp', what: 'sticker', content: (b) => ({ sticker: b, width: 64, height: 48 }),
 		  line: (n) => `🌟 Sticker · ${size(n)} · 64×48`, name: (id) => `sticker-${id}.webp` },
+
+		{ file: 'clip.mp4', what: 'video',
+		  content: (b) => ({ video: b, caption: 'A video from Baileys', seconds: 3, width: 320, height: 240 }),
+		  line: (n) => `🎬 Video 0:03 · ${size(n)} · 320×240`, caption: 'A video from Baileys',
+		  name: (id) => `video-${id}.mp4` },
+		{ file: 'clip.mp4', what: 'GIF (gifPlayback)',
+		  content: (b) => ({ video: b, gifPlayback: true, seconds: 3, width: 320, height: 240 }),
+		  line: (n) => `🎦 GIF 0:03 · ${size(n)} · 320×240`, name: (id) => `gif-${id}.mp4` },
+		// Baileys' ptv content makes its VideoMessage of the file alone
+		// (messages.ts generateWAMessageContent): no seconds, no sides
+		{ file: 'clip.mp4', what: 'round video (ptv)', content: (b) => ({ video: b, ptv: true }),
+		  line: (n) => `🎥 Round video · ${size(n)}`, name: (id) => `ptv-${id}.mp4` },
 	];
 	tm('send-keys', '-t', 'wachat', 'Tab');
 	for (const c of theirs) {
@@ -240,7 +254,7 @@ try {
 	}
 
 	// Forward Baileys' photo back to bob: Alt-. on it, "bob", Enter
-	// (the photo is the fourth message from the bottom, ups Ups away).
+	// (the photo is the first of theirs: theirs.length Ups away).
 	const fwd = async (re, what, ups) => {
 		tm('send-keys', '-t', 'wachat', 'Escape');
 		await sleep(300);
@@ -257,7 +271,7 @@ try {
 	const photo = fs.readFileSync(path.join(fx, 'photo.jpg'));
 	const orig = theirsSent.photo.message.imageMessage;
 	const fp = await fwd((x) => !x.key.fromMe && x.message?.imageMessage?.contextInfo?.isForwarded,
-		"Baileys' photo", 4);
+		"Baileys' photo", theirs.length);
 	const fi = fp?.message?.imageMessage;
 	ok(!!fi && fi.contextInfo.isForwarded === true && fi.contextInfo.forwardingScore === 1 &&
 		fi.caption === 'A photo from Baileys',
@@ -274,6 +288,10 @@ try {
 	}
 	ok(Buffer.isBuffer(fdl) && sha(fdl) === sha(photo), "downloadMediaMessage gives the forwarded photo's bytes",
 		Buffer.isBuffer(fdl) ? { got: sha(fdl), want: sha(photo) } : String(fdl?.stack ?? fdl));
+	// The pane back at the bottom (selecting the photo scrolled it up).
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'End');
 	// A text Baileys forwards (generateForwardMessageContent: score 3 + 1).
 	await bob.sock.sendMessage(meJid, { forward: { key: { remoteJid: meJid, fromMe: false, id: 'FWDSRC1' },
 		message: { extendedTextMessage: { text: 'pass this on',

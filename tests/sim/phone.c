@@ -538,6 +538,9 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->dsm_destination = phone_dup_or_null(
 			    c.dsm_destination);
 			m->forwarded = c.forwarded;
+			m->eph = c.eph == WA_MSG_EPH_SETTING ? "setting" :
+			    c.eph == WA_MSG_EPH_CONTENT ? "content" : NULL;
+			m->eph_secs = c.eph_secs;
 		}
 		sim_log(s, "phone %s: message %s from %s (%s, %s%s)",
 		    p->a->pn, in.id, in.from, e->type_name,
@@ -812,6 +815,11 @@ sim_phone_json(const struct sim_account *a)
 			phone_add_opt(e, "emoji", m->emoji);
 			phone_add_opt(e, "target_id", m->target_id);
 			phone_add_opt(e, "dsm_destination", m->dsm_destination);
+			if (m->eph != NULL) {
+				phone_add_opt(e, "ephemeral", m->eph);
+				json_object_object_add(e, "expiration",
+				    json_object_new_int64(m->eph_secs));
+			}
 			if (m->reporting != NULL)
 				phone_add_opt(e, "reporting", m->reporting);
 			if (m->forwarded > 0)

@@ -69,6 +69,11 @@ struct inbox {
 	bool		 offline;
 	int		 err;			/* 0, or why it was not read */
 	bool		 retried;		/* a retry receipt was sent */
+	const char	*eph;			/* "setting" (EPHEMERAL_SETTING),
+						 * "content" (contextInfo
+						 * expiration) or NULL;
+						 * static */
+	uint32_t	 eph_secs;		/* that timer, seconds */
 	const char	*reporting;		/* the stanza's <reporting> token
 						 * against the Message read:
 						 * "matched", "mismatched",
