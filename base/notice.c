@@ -25,6 +25,7 @@ static const struct {
 	{ EV_NOTICE_CALL_MISSED, "call-missed" },
 	{ EV_NOTICE_CALL_ELSEWHERE, "call-elsewhere" },
 	{ EV_NOTICE_CALL_DECLINED, "call-declined" },
+	{ EV_NOTICE_CALL_REJECTED, "call-rejected" },
 };
 
 /* By EV_CALL_* bits (video 1, group 2). */
@@ -77,6 +78,7 @@ notice_code(enum ev_notice kind, uint32_t device, char *out, size_t len)
 	case EV_NOTICE_CALL_MISSED:
 	case EV_NOTICE_CALL_ELSEWHERE:
 	case EV_NOTICE_CALL_DECLINED:
+	case EV_NOTICE_CALL_REJECTED:
 		snprintf(out, len, PREFIX "%s %s", call_word(kind),
 		    media[device & (EV_CALL_VIDEO | EV_CALL_GROUP)]);
 		return 1;
@@ -132,6 +134,11 @@ call_words(enum ev_notice kind, uint32_t bits)
 		N_("Missed voice call"), N_("Missed video call"),
 		N_("Missed group voice call"), N_("Missed group video call"),
 	};
+	static const char *const declined[] = {
+		N_("Declined voice call"), N_("Declined video call"),
+		N_("Declined group voice call"),
+		N_("Declined group video call"),
+	};
 	size_t	 k = bits & (EV_CALL_VIDEO | EV_CALL_GROUP);
 
 	switch (kind) {
@@ -143,6 +150,8 @@ call_words(enum ev_notice kind, uint32_t bits)
 		return _("Answered on another device");
 	case EV_NOTICE_CALL_DECLINED:
 		return _("Declined on another device");
+	case EV_NOTICE_CALL_REJECTED:
+		return _(declined[k]);
 	default:
 		break;
 	}
@@ -168,6 +177,7 @@ notice_words(enum ev_notice kind, uint32_t device, const char *who,
 	case EV_NOTICE_CALL_MISSED:
 	case EV_NOTICE_CALL_ELSEWHERE:
 	case EV_NOTICE_CALL_DECLINED:
+	case EV_NOTICE_CALL_REJECTED:
 		snprintf(out, len, "%s", call_words(kind, device));
 		return 1;
 	}

@@ -12,6 +12,7 @@
  *	"wachat-notice/1 call-missed MEDIA"	EV_NOTICE_CALL_MISSED
  *	"wachat-notice/1 call-elsewhere MEDIA"	EV_NOTICE_CALL_ELSEWHERE
  *	"wachat-notice/1 call-declined MEDIA"	EV_NOTICE_CALL_DECLINED
+ *	"wachat-notice/1 call-rejected MEDIA"	EV_NOTICE_CALL_REJECTED
  *
  * MEDIA is voice, video, group-voice or group-video: the EV_CALL_* bits
  * 0 to 3, which notice_parse() gives back as the device.

@@ -189,6 +189,11 @@ struct dm_call {
 	char		 group[WA_CALL_JID_MAX];	/* the offer's group-jid
 					 * (a terminate carries none) */
 	bool		 over;		/* its last line is shown */
+	bool		 ringing;	/* a live offer's line shown, not
+					 * over: wa_dm_call_reject() may
+					 * decline it */
+	char		 from[WA_CALL_JID_MAX];	/* the offer's from */
+	char		 creator[WA_CALL_JID_MAX]; /* its call-creator */
 };
 
 /* A w:g2 query or change waiting for its answer. */

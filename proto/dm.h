@@ -80,6 +80,7 @@ enum wa_dm_note {
 	WA_DM_NOTE_CALL_MISSED,	/* it ended unanswered, or came over */
 	WA_DM_NOTE_CALL_ELSEWHERE, /* answered on another device */
 	WA_DM_NOTE_CALL_DECLINED, /* declined on another device */
+	WA_DM_NOTE_CALL_REJECTED, /* declined here (wa_dm_call_reject()) */
 };
 
 /* The bits of a call notice's notice_device (base/event.h EV_CALL_*). */
@@ -630,6 +631,22 @@ MUST_CHECK int	wa_dm_send_ephemeral(struct wa_dm *dm, const char *chat,
 /* Tell chat we are typing (true) or stopped (false), when the setting
  * allows and we are online.  Returns 0 or the send's error. */
 int		wa_dm_typing(struct wa_dm *dm, const char *chat, bool composing);
+
+/*
+ * Decline the call that rings in chat, whose "incoming call" line has
+ * the id line_id (proto/dm-call.c; protocol-features.md 5 step 3, as
+ * whatsmeow RejectCall and Baileys rejectCall send it): the <call>
+ * <reject call-id call-creator count="0"/></call> stanza to the caller
+ * (no device in from or to; from our LID when the caller called from
+ * one, else our PN), then the call's last line, "Declined voice call"
+ * (WA_DM_NOTE_CALL_REJECTED), stored and shown; a terminate that comes
+ * after adds nothing.  Returns 0.  Errors: -EINVAL (NULL or empty
+ * arguments), -ENOENT (no call of this run rings with that line: it
+ * ended, or was never seen), -ENOTCONN (offline: the call rings on),
+ * the send's and the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_call_reject(struct wa_dm *dm, const char *chat,
+		    const char *line_id);
 
 /* Ask for chat's presence (online, last seen).  Returns 0 or the send's
  * error. */

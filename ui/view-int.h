@@ -13,6 +13,9 @@
  *   ui/view-panes.c   drawing the group info and the search's hits;
  *                     ui_view_put()
  *   ui/view-info.c    the open group's info and what changes the group
+ *   ui/view-contact.c a contact's info page, profiles (EV_PROFILE) and
+ *                     the blocklist (EV_BLOCKLIST): blocked marks, the
+ *                     block question
  *   ui/view-search.c  the search: opened, closed, queries sent
  *   ui/view-pick.c    the chat picker and the members offered for a
  *                     mention: what matches, what Enter opens or puts
@@ -32,7 +35,8 @@
  *   ui/view-mouse.c   clicks on the list, the wheel over the messages
  *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-notify.c  the bell, desktop notifications and the window
- *                     title for what comes while it is not seen
+ *                     title for what comes while it is not seen; the
+ *                     call that rings and the reject-call key
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -48,7 +52,8 @@
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
- *                    view-attach.o, view-forward.o,
+ *                    view-attach.o, view-forward.o, view-notify.o
+ *                    (the reject-call key),
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
@@ -60,7 +65,8 @@
  *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
  *   view-mouse.o --> view-chat.o, view-state.o
- *   view-info.o ---> view-state.o
+ *   view-info.o ---> view-contact.o, view-state.o
+ *   view-contact.o > view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
  *                    view-card.o
@@ -120,6 +126,8 @@ enum ui_view_prompt_kind {
 	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
 	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 	PROMPT_CARD,		/* which number on the contact card */
+	PROMPT_BLOCK,		/* block (or unblock) the open contact?
+				 * y or n */
 };
 
 /* The open chat's bar: what the events say of the contact. */
@@ -191,6 +199,21 @@ struct ui_view_info {
 	int		 sel;		/* the selected member */
 	int		 top;		/* the first member drawn */
 	int		 rows;		/* member rows last drawn */
+	bool		 contact;	/* the open chat is a contact's: its
+					 * page (ui/view-contact.c) */
+};
+
+/* What the server said of a contact or group (EV_PROFILE) and the
+ * blocklist (EV_BLOCKLIST), for the info pages (ui/view-contact.c). */
+struct ui_view_prof {
+	char		*jid;		/* whose the profile is (raw), or NULL */
+	bool		 about_known;
+	char		*about;		/* sanitised, or NULL */
+	int64_t		 about_ms;	/* 0 unknown */
+	enum ev_pic_state pic_state;
+	struct ui_thumb	*pic;		/* SHOWN: the picture, else NULL */
+	char		**blocked;	/* user JIDs (raw) */
+	size_t		 nblocked;
 };
 
 /*
@@ -264,9 +287,24 @@ struct ui_view_ntf {
 					 * reaction its emoji */
 	bool		 reaction;	/* ... is a reaction to ours */
 	int64_t		 since;		/* ms: the first one came at */
+	bool		 call;		/* ... is a call that rings: its
+					 * words are the body whatever
+					 * notify-preview says */
 	bool		 title_set;	/* the window title is ours (the
 					 * terminal's was saved) */
 	unsigned	 title_shown;	/* the count in it */
+};
+
+/* The call that rings (ui/view-notify.c): from its "incoming call"
+ * line (EV_NOTICE_CALL_IN) until its last line comes, the reject key
+ * declines it, or UI_VIEW_RING_MS pass.  id NULL: none rings. */
+#define UI_VIEW_RING_MS	120000
+struct ui_view_ring {
+	char		*id;		/* the line's id (CMD_CALL_REJECT) */
+	char		*chat;
+	char		*who;		/* the caller's name, sanitised */
+	uint32_t	 bits;		/* EV_CALL_* */
+	int64_t		 since;		/* ms */
 };
 
 /* The key page (ui/view-draw.c). */
@@ -300,11 +338,13 @@ struct ui_view {
 	struct ui_view_chat chat;
 	struct ui_view_prompt prompt;
 	struct ui_view_info info;
+	struct ui_view_prof prof;
 	struct ui_view_help help;
 	struct ui_view_read read;
 	struct ui_view_pick pick;
 	struct ui_view_mention mention;
 	struct ui_view_ntf ntf;
+	struct ui_view_ring ring;
 	bool		 list_hidden;	/* the chat list hidden (the list
 					 * key): the open chat takes the
 					 * width */
@@ -433,6 +473,22 @@ void		 ui_view_notify_message(struct ui_view *v,
  * on a seen screen and not in a muted chat, waits likewise. */
 void		 ui_view_notify_reaction(struct ui_view *v,
 		    const struct ev_reaction *r, int64_t now);
+
+/*
+ * A call's line m (EV_MESSAGE with a call notice, borrowed): an
+ * "incoming call" line makes its call the one that rings (v->ring) and
+ * waits for the next flush as a notification whether or not the chat
+ * is seen or muted (a call is not a message to read later); the call's
+ * last line (missed, answered or declined elsewhere, declined here)
+ * ends the ring.  Other lines: nothing.
+ */
+void		 ui_view_call_line(struct ui_view *v,
+		    const struct ev_message *m, int64_t now);
+
+/* The reject-call key: CMD_CALL_REJECT for the call that rings, which
+ * rings no more on the screen (the engine's "declined" line, or its
+ * error, says how it went); without one the note says so. */
+void		 ui_view_call_reject(struct ui_view *v, int64_t now);
 
 /* ---- ui/view-attach.c: a file to send ---- */
 
@@ -748,6 +804,45 @@ void		 ui_view_info_remove(struct ui_view *v);
 /* Whether we may add and remove members of g: an admin, or not known
  * yet (the server decides then). */
 bool		 ui_view_info_may_manage(const struct ui_group *g);
+
+/* ---- ui/view-contact.c ---- */
+
+/* Show the open contact's info page (1:1 chat), asking for its about
+ * text and picture (CMD_PROFILE; a group's info asks for its picture the
+ * same way: ui_view_contact_ask()). */
+void		 ui_view_contact_open(struct ui_view *v);
+
+/* The info in the message pane's place, from its top, no message
+ * selected: a contact's page (contact) or a group's members. */
+void		 ui_view_contact_show(struct ui_view *v, bool contact);
+
+/* CMD_PROFILE for jid (asked each time; what is kept of another jid is
+ * forgotten). */
+void		 ui_view_contact_ask(struct ui_view *v, const char *jid);
+
+/* The block key on the contact's page: the question (PROMPT_BLOCK). */
+void		 ui_view_contact_block(struct ui_view *v);
+
+/* y or n to PROMPT_BLOCK: CMD_BLOCK (block, or unblock a blocked one). */
+void		 ui_view_contact_answer_block(struct ui_view *v, bool yes);
+
+/* PROMPT_BLOCK's question, into line[size] (the name cut to cols). */
+const char	*ui_view_contact_words(struct ui_view *v, char *line,
+		    size_t size, int cols);
+
+/* Whether jid (a user JID) is on the blocklist last said. */
+bool		 ui_view_blocked(const struct ui_view *v, const char *jid);
+
+/* Mark the chat list's chats blocked or not (before it is drawn). */
+void		 ui_view_contact_mark(struct ui_view *v);
+
+/* EV_PROFILE and EV_BLOCKLIST taken (ev borrowed). */
+void		 ui_view_contact_profile(struct ui_view *v, const struct ev *ev);
+void		 ui_view_contact_blocklist(struct ui_view *v,
+		    const struct ev *ev);
+
+/* Free what the profile and the blocklist hold. */
+void		 ui_view_contact_release(struct ui_view *v);
 
 /* ---- ui/view-search.c ---- */
 

@@ -369,6 +369,8 @@ static const struct prompt_type {
 	[PROMPT_REMOVE] =	 { "> ", take_members, NULL, NULL },
 	[PROMPT_LEAVE] =	 { "", NULL, answer_leave, NULL },
 	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
+	[PROMPT_BLOCK] =	 { "", NULL, ui_view_contact_answer_block,
+				   NULL },
 	[PROMPT_DATE] =		 { "> ", take_date, NULL, NULL },
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
 	[PROMPT_EPHEMERAL] =	 { "", NULL, NULL, ui_view_ca_ephemeral_key },
@@ -458,6 +460,8 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_LEAVE:
 		return ui_view_with_name(line, size, cols, _("Leave the group "
 		    "%s? y leaves it, n stays"), ch != NULL ? ch->name : "");
+	case PROMPT_BLOCK:
+		return ui_view_contact_words(v, line, size, cols);
 	case PROMPT_REVOKE:
 		return _("Delete this message for everyone? y deletes it, n "
 		    "keeps it");
