@@ -158,8 +158,6 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("open a chat (name, number; a card's number)") },
 		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
 		    N_("forward the selected message, save its file") },
-		{ UI_ACT_GROUP_INFO, UI_ACT_MSG_INFO,
-		    N_("the group's info; your message's info") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
