@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		15	/* 2: notice_kind and
+#define EV_WIRE_VERSION		16	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -61,6 +61,7 @@ struct buf;
 					 * dl_percent in media;
 					 * 15: EV_ROW_RICH, rich in
 					 * EV_MESSAGE (base/rich.h);
+					 * 16: CMD_POLL_VOTE, CMD_POLL_NEW;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

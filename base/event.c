@@ -389,6 +389,15 @@ LAYOUT(cmd_media_get,
 	F_STR(struct cmd_media_get, chat),
 	F_STR(struct cmd_media_get, id),
 	F_STR(struct cmd_media_get, out));
+LAYOUT(cmd_poll_vote,
+	F_STR(struct cmd_poll_vote, chat),
+	F_STR(struct cmd_poll_vote, id),
+	F_STR(struct cmd_poll_vote, picks));
+LAYOUT(cmd_poll_new,
+	F_STR(struct cmd_poll_new, chat),
+	F_STR(struct cmd_poll_new, question),
+	F_STR(struct cmd_poll_new, options),
+	F_BOOL(struct cmd_poll_new, multi));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -420,6 +429,8 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
 	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
+	[CMD_POLL_VOTE] =	{ "CMD_POLL_VOTE", &L_cmd_poll_vote, 0 },
+	[CMD_POLL_NEW] =	{ "CMD_POLL_NEW", &L_cmd_poll_new, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

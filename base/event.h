@@ -720,8 +720,14 @@ enum cmd_kind {
 	CMD_MEDIA_GET,		/* u.media_get: download a message's media
 				 * (issue 19); EV_MEDIA_DL says how it
 				 * goes */
+	CMD_POLL_VOTE,		/* u.poll_vote: vote on a poll (issue 20):
+				 * the tally changes at once
+				 * (EV_MSG_CHANGED), a refusal is
+				 * EV_ERROR */
+	CMD_POLL_NEW,		/* u.poll_new: send a poll (issue 20): shown
+				 * as EV_MESSAGE, a refusal is EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_MEDIA_GET
+#define CMD_KIND_MAX	CMD_POLL_NEW
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -886,6 +892,23 @@ struct cmd_media_get {
 	char		*out;
 };
 
+/* CMD_POLL_VOTE: our vote on poll id of chat: picks, the options' numbers
+ * (from 1) separated by ',' ("" takes our vote back). */
+struct cmd_poll_vote {
+	char		*chat;
+	char		*id;
+	char		*picks;
+};
+
+/* CMD_POLL_NEW: a poll to chat: its question and options (2 to 12, each
+ * ended by '\n'); multi: any number of them may be chosen, else one. */
+struct cmd_poll_new {
+	char		*chat;
+	char		*question;
+	char		*options;
+	bool		 multi;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -915,6 +938,8 @@ struct cmd {
 		struct cmd_chat_act	 chat_act;
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
+		struct cmd_poll_vote	 poll_vote;
+		struct cmd_poll_new	 poll_new;
 	} u;
 };
 

@@ -131,6 +131,8 @@ static const struct {
 	[UI_ACT_CARD_CHAT] =	{ "card-chat",
 				  N_("chat with a number on the selected "
 				  "contact card"), "alt-i" },
+	[UI_ACT_VOTE] =		{ "vote", N_("vote on the selected poll"),
+				  "alt-b" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

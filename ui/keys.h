@@ -104,10 +104,11 @@ enum ui_key_action {
 	/* Message kinds (issue 20). */
 	UI_ACT_CARD_CHAT,	/* card-chat: a chat with a number on the
 				 * selected contact card */
+	UI_ACT_VOTE,		/* vote: on the selected poll (a chooser) */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	44	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	45	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

@@ -152,6 +152,9 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("download, open the selected file") },
 		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
 		    N_("open a chat (name, number; a card's number)") },
+		{ UI_ACT_SAVE_AS, UI_ACT_VOTE,
+		    N_("save the selected file elsewhere; vote (a poll)") },
+
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -376,6 +379,11 @@ sel_keys(const struct ui_view *v, const struct ui_msg *g, char *line,
 	    km->key[UI_ACT_CARD_CHAT] != 0 && k < size) {
 		ui_keys_name(km->key[UI_ACT_CARD_CHAT], a, sizeof(a));
 		k += (size_t)snprintf(line + k, size - k, _("  %s chat"), a);
+	}
+	if (g->rich != NULL && strncmp(g->rich, "poll\n", 5) == 0 &&
+	    !g->deleted && km->key[UI_ACT_VOTE] != 0 && k < size) {
+		ui_keys_name(km->key[UI_ACT_VOTE], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s vote"), a);
 	}
 	if (k < size)
 		(void)snprintf(line + k, size - k, "%s", _("  Esc back"));

@@ -54,13 +54,14 @@
  *   view-panes.o --> view-info.o, view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o, view-card.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-poll.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
+ *   view-poll.o ---> view-state.o
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
- *                    view-card.o
+ *                    view-card.o, view-poll.o
  *   view-attach.o -> view-chat.o, view-state.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
@@ -115,7 +116,10 @@ enum ui_view_prompt_kind {
 	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
 	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 	PROMPT_CARD,		/* which number on the contact card */
+	PROMPT_VOTE,		/* the options to vote for in a poll */
 };
+
+#define UI_VIEW_POLL_MAX	12	/* options the vote chooser offers */
 
 /* The open chat's bar: what the events say of the contact. */
 struct ui_view_bar {
@@ -178,6 +182,12 @@ struct ui_view_prompt {
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
+	char		*poll;		/* PROMPT_VOTE's record (base/rich.h) */
+	char		*poll_id;	/* ... its message id */
+	size_t		 poll_n;	/* ... its options (<= UI_VIEW_POLL_MAX) */
+	size_t		 poll_cur;	/* ... the one Space toggles (from 0) */
+	uint32_t	 poll_on;	/* ... those ticked, bit i for i + 1 */
+	bool		 poll_one;	/* ... one answer only */
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
@@ -475,6 +485,15 @@ void		 ui_view_ca_event(struct ui_view *v,
 /* The copy key: the selected message's text (as shown) on the clipboard
  * through OSC 52 (v->term_out), said in the note; or why not. */
 void		 ui_view_links_copy(struct ui_view *v);
+
+/* ui/view-poll.c: the vote key on the selected message (a poll: its
+ * chooser, PROMPT_VOTE), the chooser's keys (true: taken), its Enter
+ * (CMD_POLL_VOTE) and its words over the input (into line[size]). */
+void		 ui_view_vote(struct ui_view *v);
+bool		 ui_view_vote_key(struct ui_view *v, int k);
+void		 ui_view_vote_enter(struct ui_view *v);
+const char	*ui_view_vote_words(struct ui_view *v, char *line,
+		    size_t size);
 
 /* ui/view-card.c: the card-chat key on the selected message (a contact
  * card: its number's chat opened, or PROMPT_CARD asks which), and

@@ -114,6 +114,13 @@ sel_card_chat(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_vote(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_vote(v);
+}
+
+static void
 sel_leave(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -136,6 +143,7 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SAVE_AS] =	sel_save_as,
 	[UI_ACT_CANCEL] =	sel_leave,
 	[UI_ACT_CARD_CHAT] =	sel_card_chat,
+	[UI_ACT_VOTE] =		sel_vote,
 };
 
 bool

@@ -62,6 +62,8 @@ struct inbox {
 	char		*quoted_id;
 	char		*emoji;
 	char		*target_id;
+	char		*vote;		/* a poll vote: encPayload and encIv in
+					 * hex, "ENC:IV" (phone-poll.c) */
 	char		*dsm_destination;
 	int64_t		 t;
 	bool		 offline;
