@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		16	/* 2: notice_kind and
+#define EV_WIRE_VERSION		20	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -61,7 +61,16 @@ struct buf;
 					 * dl_percent in media;
 					 * 15: EV_ROW_RICH, rich in
 					 * EV_MESSAGE (base/rich.h);
-					 * 16: CMD_POLL_VOTE, CMD_POLL_NEW;
+					 * 16: forwarded in EV_MESSAGE and
+					 * EV_PAGE's rows, CMD_FORWARD;
+					 * 17: CMD_EPHEMERAL, ephemeral_s
+					 * in EV_CHATS' chats, gone in
+					 * EV_MSG_CHANGED;
+					 * 18: CMD_CALL_REJECT,
+					 * EV_NOTICE_CALL_REJECTED;
+					 * 19: EV_PROFILE, EV_BLOCKLIST,
+					 * CMD_PROFILE, CMD_BLOCK;
+					 * 20: CMD_POLL_VOTE, CMD_POLL_NEW;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

@@ -21,6 +21,7 @@ _Static_assert(sizeof(enum ev_role) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_history_step) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_media_type) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_dl_state) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum ev_pic_state) == sizeof(int), "enum size");
 
 /*
  * One row of a layout table.  TYPED(T, m, type) is offsetof(T, m), and
@@ -131,7 +132,8 @@ LAYOUT(ev_message,
 	F_ENUM(struct ev_message, notice_kind, ev_notice, EV_NOTICE_MAX),
 	F_U32(struct ev_message, notice_device),
 	F_STRUCT(struct ev_message, media, ev_media),
-	F_BOOL(struct ev_message, rich));
+	F_BOOL(struct ev_message, rich),
+	F_U32(struct ev_message, forwarded));
 LAYOUT(ev_msg_state,
 	F_STRUCT(struct ev_msg_state, key, ev_key),
 	F_ENUM(struct ev_msg_state, state, ev_state, EV_STATE_FAILED));
@@ -139,7 +141,8 @@ LAYOUT(ev_msg_changed,
 	F_STRUCT(struct ev_msg_changed, key, ev_key),
 	F_STR(struct ev_msg_changed, text),
 	F_BOOL(struct ev_msg_changed, deleted),
-	F_I64(struct ev_msg_changed, ts_ms));
+	F_I64(struct ev_msg_changed, ts_ms),
+	F_BOOL(struct ev_msg_changed, gone));
 LAYOUT(ev_reaction,
 	F_STRUCT(struct ev_reaction, target, ev_key),
 	F_STR(struct ev_reaction, sender),
@@ -180,7 +183,8 @@ LAYOUT(ev_chat,
 	F_STR(struct ev_chat, last_sender_name),
 	F_STR(struct ev_chat, draft),
 	F_I32(struct ev_chat, peek),
-	F_BOOL(struct ev_chat, marked_unread));
+	F_BOOL(struct ev_chat, marked_unread),
+	F_U32(struct ev_chat, ephemeral_s));
 LAYOUT(ev_person,
 	F_STR(struct ev_person, jid),
 	F_STR(struct ev_person, name),
@@ -209,7 +213,8 @@ LAYOUT(ev_msg,
 	F_ARRAY(struct ev_msg, reactions, nreactions, ev_tally),
 	F_ENUM(struct ev_msg, notice_kind, ev_notice, EV_NOTICE_MAX),
 	F_U32(struct ev_msg, notice_device),
-	F_STRUCT(struct ev_msg, media, ev_media));
+	F_STRUCT(struct ev_msg, media, ev_media),
+	F_U32(struct ev_msg, forwarded));
 LAYOUT(ev_page,
 	F_STR(struct ev_page, chat),
 	F_ENUM(struct ev_page, dir, ev_page_dir, EV_PAGE_FROM),
@@ -277,6 +282,16 @@ LAYOUT(ev_upload,
 	F_I64(struct ev_upload, total),
 	F_BOOL(struct ev_upload, done),
 	F_BOOL(struct ev_upload, failed));
+LAYOUT(ev_profile,
+	F_STR(struct ev_profile, jid),
+	F_BOOL(struct ev_profile, about_known),
+	F_STR(struct ev_profile, about),
+	F_I64(struct ev_profile, about_ms),
+	F_ENUM(struct ev_profile, pic_state, ev_pic_state, EV_PIC_MAX),
+	F_STR(struct ev_profile, pic_id),
+	F_STR(struct ev_profile, pic));
+LAYOUT(ev_blocklist,
+	F_STRV(struct ev_blocklist, jids, njids));
 
 static const struct ev_kind_info ev_kinds[] = {
 	[EV_CONNECTING] =	{ "EV_CONNECTING", &L_ev_connecting, -1 },
@@ -305,6 +320,8 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_APP_STATE] =	{ "EV_APP_STATE", &L_ev_app_state, -1 },
 	[EV_UPLOAD] =		{ "EV_UPLOAD", &L_ev_upload, -1 },
 	[EV_MEDIA_DL] =		{ "EV_MEDIA_DL", &L_ev_media_dl, -1 },
+	[EV_PROFILE] =		{ "EV_PROFILE", &L_ev_profile, -1 },
+	[EV_BLOCKLIST] =	{ "EV_BLOCKLIST", &L_ev_blocklist, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");
@@ -389,6 +406,17 @@ LAYOUT(cmd_media_get,
 	F_STR(struct cmd_media_get, chat),
 	F_STR(struct cmd_media_get, id),
 	F_STR(struct cmd_media_get, out));
+LAYOUT(cmd_forward,
+	F_STR(struct cmd_forward, chat),
+	F_STR(struct cmd_forward, id),
+	F_BOOL(struct cmd_forward, from_me),
+	F_STRV(struct cmd_forward, targets, ntargets));
+LAYOUT(cmd_ephemeral,
+	F_STR(struct cmd_ephemeral, chat),
+	F_U32(struct cmd_ephemeral, secs));
+LAYOUT(cmd_block,
+	F_STR(struct cmd_block, chat),
+	F_BOOL(struct cmd_block, block));
 LAYOUT(cmd_poll_vote,
 	F_STR(struct cmd_poll_vote, chat),
 	F_STR(struct cmd_poll_vote, id),
@@ -429,6 +457,11 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_CHAT_ACT] =	{ "CMD_CHAT_ACT", &L_cmd_chat_act, 0 },
 	[CMD_SEND_FILE] =	{ "CMD_SEND_FILE", &L_cmd_send_file, 0 },
 	[CMD_MEDIA_GET] =	{ "CMD_MEDIA_GET", &L_cmd_media_get, 0 },
+	[CMD_FORWARD] =		{ "CMD_FORWARD", &L_cmd_forward, 0 },
+	[CMD_EPHEMERAL] =	{ "CMD_EPHEMERAL", &L_cmd_ephemeral, 0 },
+	[CMD_CALL_REJECT] =	{ "CMD_CALL_REJECT", &L_cmd_msg, 0 },
+	[CMD_PROFILE] =		{ "CMD_PROFILE", &L_cmd_chat, 0 },
+	[CMD_BLOCK] =		{ "CMD_BLOCK", &L_cmd_block, 0 },
 	[CMD_POLL_VOTE] =	{ "CMD_POLL_VOTE", &L_cmd_poll_vote, 0 },
 	[CMD_POLL_NEW] =	{ "CMD_POLL_NEW", &L_cmd_poll_new, 0 },
 };

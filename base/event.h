@@ -155,14 +155,16 @@ enum ev_notice {
 				 * device notice_device (its encryption
 				 * failed; the session is rebuilt) */
 	/* A call (protocol-features.md 5; wachat shows calls, never takes
-	 * or rejects one): notice_device holds the call's EV_CALL_* bits. */
+	 * one, declines one when the user asks): notice_device holds the
+	 * call's EV_CALL_* bits. */
 	EV_NOTICE_CALL_IN,	/* a call rings */
 	EV_NOTICE_CALL_MISSED,	/* it ended unanswered (or came from the
 				 * offline queue, over) */
 	EV_NOTICE_CALL_ELSEWHERE, /* answered on another device */
 	EV_NOTICE_CALL_DECLINED, /* declined on another device */
+	EV_NOTICE_CALL_REJECTED, /* declined here (CMD_CALL_REJECT) */
 };
-#define EV_NOTICE_MAX	EV_NOTICE_CALL_DECLINED
+#define EV_NOTICE_MAX	EV_NOTICE_CALL_REJECTED
 
 /* The bits of an EV_NOTICE_CALL_* notice's notice_device. */
 #define EV_CALL_VIDEO	0x1u	/* a video call (else voice) */
@@ -237,8 +239,12 @@ enum ev_kind {
 	EV_MEDIA_DL,		/* u.media_dl: a download of a message's
 				 * media goes on or ended (CMD_MEDIA_GET,
 				 * auto-download; issue 19) */
+	EV_PROFILE,		/* u.profile: a contact's or group's about
+				 * text and picture (CMD_PROFILE; issue 20) */
+	EV_BLOCKLIST,		/* u.blocklist: the blocked contacts, whole
+				 * (at login, after a change) */
 };
-#define EV_KIND_MAX	EV_MEDIA_DL
+#define EV_KIND_MAX	EV_BLOCKLIST
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -319,6 +325,9 @@ struct ev_message {
 	struct ev_media	 media;		/* a media message's; type NONE else */
 	bool		 rich;		/* text is a rich record (base/rich.h):
 					 * a row of kind EV_ROW_RICH */
+	uint32_t	 forwarded;	/* 0: not forwarded; else its
+					 * forwardingScore (at least 1;
+					 * protocol-features.md 3.7) */
 };
 
 /*
@@ -347,6 +356,9 @@ struct ev_msg_changed {
 	char		*text;		/* "" when deleted */
 	bool		 deleted;	/* revoked for everyone */
 	int64_t		 ts_ms;		/* of the change; 0 unknown */
+	bool		 gone;		/* its disappearing-messages time
+					 * was up: no longer stored (not
+					 * shown any more); with deleted */
 };
 
 /*
@@ -421,6 +433,9 @@ struct ev_chat {
 					 * (CMD_PEEK): 0 as the peek
 					 * setting, 1 on, 2 off */
 	bool		 marked_unread;	/* "mark as unread" (app state) */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds (86400, 604800,
+					 * 7776000); 0 off */
 };
 
 /* A person the address book or a push name knows who has no chat yet
@@ -471,6 +486,7 @@ struct ev_msg {
 	uint32_t	 notice_device;	/* EV_NOTICE_NOT_SENT: the device;
 					 * EV_NOTICE_CALL_*: EV_CALL_* bits */
 	struct ev_media	 media;		/* EV_ROW_MEDIA: its media */
+	uint32_t	 forwarded;	/* as ev_message's */
 };
 
 /*
@@ -616,6 +632,42 @@ struct ev_media_dl {
 	bool		 retried;	/* the phone uploaded it again (1.8) */
 };
 
+/* Where a profile picture stands (EV_PROFILE). */
+enum ev_pic_state {
+	EV_PIC_ASKING,		/* not known yet */
+	EV_PIC_SHOWN,		/* pic holds it */
+	EV_PIC_NONE,		/* none set (404, status 204) */
+	EV_PIC_HIDDEN,		/* hidden by the contact's privacy (401) */
+	EV_PIC_FAILED,		/* the query or the download failed */
+};
+#define EV_PIC_MAX	EV_PIC_FAILED
+
+/*
+ * EV_PROFILE: what the server says of jid (a user or group JID) when its
+ * info is opened (protocol-features.md 4.1, 4.2).  Sent once the answers
+ * are in, and again when the picture is downloaded.  about is raw
+ * network text ("" none or hidden: about_known false); pic the preview
+ * picture's JPEG bytes in lowercase hex (base/hex.h), at most 2 * 64
+ * KiB, "" unless pic_state is EV_PIC_SHOWN; pic_id the server's id of it.
+ */
+struct ev_profile {
+	char		*jid;
+	bool		 about_known;
+	char		*about;
+	int64_t		 about_ms;	/* when it was set; 0 unknown */
+	enum ev_pic_state pic_state;
+	char		*pic_id;
+	char		*pic;
+};
+
+/* EV_BLOCKLIST: every blocked contact (user JIDs, as the server names
+ * them: a LID or a PN), after the login's query or a change (ours or a
+ * notification, protocol.md 15.5). */
+struct ev_blocklist {
+	char		**jids;
+	uint32_t	 njids;
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -646,6 +698,8 @@ struct ev {
 		struct ev_app_state	 app_state;
 		struct ev_upload	 upload;
 		struct ev_media_dl	 media_dl;
+		struct ev_profile	 profile;
+		struct ev_blocklist	 blocklist;
 	} u;
 };
 
@@ -720,6 +774,25 @@ enum cmd_kind {
 	CMD_MEDIA_GET,		/* u.media_get: download a message's media
 				 * (issue 19); EV_MEDIA_DL says how it
 				 * goes */
+	CMD_FORWARD,		/* u.forward: a message forwarded to other
+				 * chats (issue 20); each copy is shown
+				 * (EV_MESSAGE) and goes through the
+				 * outbox, a refusal is EV_ERROR */
+	CMD_EPHEMERAL,		/* u.ephemeral: chat's disappearing
+				 * messages' timer (issue 20): a 1:1
+				 * chat's sent as a message, a group's
+				 * asked of the server; the event line
+				 * and EV_CHATS say it took, a failure
+				 * is EV_ERROR */
+	CMD_CALL_REJECT,	/* u.call_reject: decline the call that
+				 * rings (issue 20): chat is the call's
+				 * chat, id its EV_NOTICE_CALL_IN line's
+				 * id; its EV_NOTICE_CALL_REJECTED line
+				 * answers, a failure EV_ERROR */
+	CMD_PROFILE,		/* u.profile: ask for chat's about text and
+				 * picture (issue 20); EV_PROFILE answers */
+	CMD_BLOCK,		/* u.block: block or unblock a contact;
+				 * EV_BLOCKLIST answers, a refusal EV_ERROR */
 	CMD_POLL_VOTE,		/* u.poll_vote: vote on a poll (issue 20):
 				 * the tally changes at once
 				 * (EV_MSG_CHANGED), a refusal is
@@ -735,7 +808,8 @@ struct cmd_chat {
 	char		*chat;		/* a user or group JID */
 };
 
-/* CMD_RETRY, CMD_DELETE, CMD_REVOKE: our message (chat, id). */
+/* CMD_RETRY, CMD_DELETE, CMD_REVOKE: our message (chat, id);
+ * CMD_CALL_REJECT: the ringing call's line (chat, id). */
 struct cmd_msg {
 	char		*chat;
 	char		*id;
@@ -892,6 +966,30 @@ struct cmd_media_get {
 	char		*out;
 };
 
+/* CMD_FORWARD: message (chat, from_me, id) to each of targets[0..
+ * ntargets) (user or group JIDs, at most CMD_FORWARD_MAX). */
+#define CMD_FORWARD_MAX	64
+struct cmd_forward {
+	char		*chat;
+	char		*id;
+	bool		 from_me;
+	char		**targets;
+	uint32_t	 ntargets;
+};
+
+/* CMD_EPHEMERAL: chat's timer, secs (0 off; 86400, 604800 or 7776000
+ * on: WhatsApp's apps offer no other; protocol-features.md 3.5). */
+struct cmd_ephemeral {
+	char		*chat;
+	uint32_t	 secs;
+};
+
+/* CMD_BLOCK: block chat (a user JID) when block, else unblock it. */
+struct cmd_block {
+	char		*chat;
+	bool		 block;
+};
+
 /* CMD_POLL_VOTE: our vote on poll id of chat: picks, the options' numbers
  * (from 1) separated by ',' ("" takes our vote back). */
 struct cmd_poll_vote {
@@ -938,6 +1036,11 @@ struct cmd {
 		struct cmd_chat_act	 chat_act;
 		struct cmd_send_file	 send_file;
 		struct cmd_media_get	 media_get;
+		struct cmd_forward	 forward;
+		struct cmd_ephemeral	 ephemeral;
+		struct cmd_msg		 call_reject;
+		struct cmd_chat		 profile;
+		struct cmd_block	 block;
 		struct cmd_poll_vote	 poll_vote;
 		struct cmd_poll_new	 poll_new;
 	} u;

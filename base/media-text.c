@@ -20,7 +20,7 @@ media_word(enum ev_media_type t, bool animated)
 	case EV_MEDIA_IMAGE:	return _("Photo");
 	case EV_MEDIA_VIDEO:	return _("Video");
 	case EV_MEDIA_GIF:	return _("GIF");
-	case EV_MEDIA_PTV:	return _("Video message");
+	case EV_MEDIA_PTV:	return _("Round video");
 	case EV_MEDIA_AUDIO:	return _("Audio");
 	case EV_MEDIA_PTT:	return _("Voice message");
 	case EV_MEDIA_DOCUMENT:	return _("Document");
@@ -117,8 +117,8 @@ media_describe(const struct ev_media *m, bool utf8, struct buf *out)
 	struct buf	 name = BUF_INIT;
 	char		 t[64];
 	bool		 timed = m->type == EV_MEDIA_VIDEO ||
-			    m->type == EV_MEDIA_PTV || m->type == EV_MEDIA_AUDIO ||
-			    m->type == EV_MEDIA_PTT;
+			    m->type == EV_MEDIA_GIF || m->type == EV_MEDIA_PTV ||
+			    m->type == EV_MEDIA_AUDIO || m->type == EV_MEDIA_PTT;
 
 	if (m->type == EV_MEDIA_NONE)
 		return;

@@ -18,9 +18,9 @@
 
 struct buf;
 
-/* The word for media type t in the user's language ("Photo", "GIF",
- * "Voice message", "Animated sticker" when animated), static; "" for
- * EV_MEDIA_NONE. */
+/* The word for media type t in the user's language ("Photo", "Video",
+ * "GIF", "Round video" (a ptvMessage), "Voice message", "Animated
+ * sticker" when animated), static; "" for EV_MEDIA_NONE. */
 const char	*media_word(enum ev_media_type t, bool animated);
 
 /* The English name of t for scripts ("image", "ptt": the stanza's
@@ -44,7 +44,8 @@ void		media_duration(uint32_t s, char *out, size_t len);
 
 /*
  * Append to out (no NUL) the line that names m: its word, then for a
- * voice message, audio or video its duration ("Voice message 0:12"),
+ * voice message, audio, video, GIF or round video its duration when
+ * known ("Voice message 0:12", "GIF 0:02"),
  * for a document its file name ("Document report.pdf"), then " · " (" - "
  * when !utf8) and each of size, dimensions ("1600×1200", "x" when !utf8)
  * and page count that is known.  The caption is not in it.  Nothing for

@@ -25,6 +25,7 @@ static const struct {
 	{ EV_NOTICE_CALL_MISSED, "call-missed" },
 	{ EV_NOTICE_CALL_ELSEWHERE, "call-elsewhere" },
 	{ EV_NOTICE_CALL_DECLINED, "call-declined" },
+	{ EV_NOTICE_CALL_REJECTED, "call-rejected" },
 };
 
 /* By EV_CALL_* bits (video 1, group 2). */
@@ -77,6 +78,7 @@ notice_code(enum ev_notice kind, uint32_t device, char *out, size_t len)
 	case EV_NOTICE_CALL_MISSED:
 	case EV_NOTICE_CALL_ELSEWHERE:
 	case EV_NOTICE_CALL_DECLINED:
+	case EV_NOTICE_CALL_REJECTED:
 		snprintf(out, len, PREFIX "%s %s", call_word(kind),
 		    media[device & (EV_CALL_VIDEO | EV_CALL_GROUP)]);
 		return 1;
@@ -132,6 +134,11 @@ call_words(enum ev_notice kind, uint32_t bits)
 		N_("Missed voice call"), N_("Missed video call"),
 		N_("Missed group voice call"), N_("Missed group video call"),
 	};
+	static const char *const declined[] = {
+		N_("Declined voice call"), N_("Declined video call"),
+		N_("Declined group voice call"),
+		N_("Declined group video call"),
+	};
 	size_t	 k = bits & (EV_CALL_VIDEO | EV_CALL_GROUP);
 
 	switch (kind) {
@@ -143,6 +150,8 @@ call_words(enum ev_notice kind, uint32_t bits)
 		return _("Answered on another device");
 	case EV_NOTICE_CALL_DECLINED:
 		return _("Declined on another device");
+	case EV_NOTICE_CALL_REJECTED:
+		return _(declined[k]);
 	default:
 		break;
 	}
@@ -168,6 +177,7 @@ notice_words(enum ev_notice kind, uint32_t device, const char *who,
 	case EV_NOTICE_CALL_MISSED:
 	case EV_NOTICE_CALL_ELSEWHERE:
 	case EV_NOTICE_CALL_DECLINED:
+	case EV_NOTICE_CALL_REJECTED:
 		snprintf(out, len, "%s", call_words(kind, device));
 		return 1;
 	}
@@ -196,6 +206,7 @@ static const char *const group_verbs[] = {
 	[NOTICE_GROUP_PROMOTE] = "promote",
 	[NOTICE_GROUP_DEMOTE] = "demote",
 	[NOTICE_GROUP_DELETED] = "deleted",
+	[NOTICE_GROUP_EPHEMERAL] = "ephemeral",
 };
 
 #define GROUP_PREFIX	PREFIX "group "
@@ -294,6 +305,57 @@ token_names(const char *list, notice_name_fn *name, void *arg, char *out,
 	}
 }
 
+void
+notice_ephem_span(uint32_t secs, char *out, size_t len)
+{
+	unsigned long	 n;
+
+	if (secs > 86400 && secs % 86400 == 0) {
+		n = secs / 86400;
+		snprintf(out, len, ngettext("%lu day", "%lu days", n), n);
+	} else if (secs > 0 && secs % 3600 == 0) {
+		n = secs / 3600;
+		snprintf(out, len, ngettext("%lu hour", "%lu hours", n), n);
+	} else {
+		n = secs;
+		snprintf(out, len, ngettext("%lu second", "%lu seconds", n),
+		    n);
+	}
+}
+
+static void	verb_words(enum notice_group v, bool me, const char *actor,
+		    const char *them, const char *t, const char *subject,
+		    char *out, size_t len);
+
+/* The words of a timer change: subject holds its seconds. */
+static void
+ephem_words(bool me, const char *actor, const char *subject, char *out,
+    size_t len)
+{
+	char		 span[64];
+	char		*end;
+	unsigned long	 secs = strtoul(subject, &end, 10);
+
+	if (end == subject || secs > UINT32_MAX)
+		secs = 0;
+	if (secs == 0) {
+		if (me)
+			snprintf(out, len, "%s",
+			    _("You turned off disappearing messages"));
+		else
+			snprintf(out, len, _("%s turned off disappearing "
+			    "messages"), actor);
+		return;
+	}
+	notice_ephem_span((uint32_t)secs, span, sizeof(span));
+	if (me)
+		snprintf(out, len, _("You turned on disappearing messages: "
+		    "%s"), span);
+	else
+		snprintf(out, len, _("%s turned on disappearing messages: %s"),
+		    actor, span);
+}
+
 int
 notice_group_words(const char *text, notice_name_fn *name, void *arg,
     char *out, size_t len)
@@ -326,7 +388,22 @@ notice_group_words(const char *text, notice_name_fn *name, void *arg,
 	    alen) == 0;
 	token_name(a, alen, name, arg, _("You"), actor, sizeof(actor));
 	token_names(t, name, arg, them, sizeof(them));
-	switch ((enum notice_group)v) {
+	if ((enum notice_group)v == NOTICE_GROUP_EPHEMERAL)
+		ephem_words(me, actor, subject, out, len);
+	else
+		verb_words((enum notice_group)v, me, actor, them, t, subject,
+		    out, len);
+	return 1;
+}
+
+/* The words of group code verb v (not EPHEMERAL): me, the actor is us;
+ * actor and them named, t the THEM tokens, subject its rest. */
+static void
+verb_words(enum notice_group v, bool me, const char *actor,
+    const char *them, const char *t, const char *subject, char *out,
+    size_t len)
+{
+	switch (v) {
 	case NOTICE_GROUP_CREATE:
 		if (me)
 			snprintf(out, len, "%s", _("You created the group"));
@@ -386,6 +463,7 @@ notice_group_words(const char *text, notice_name_fn *name, void *arg,
 	case NOTICE_GROUP_DELETED:
 		snprintf(out, len, "%s", _("The group was deleted"));
 		break;
+	case NOTICE_GROUP_EPHEMERAL:
+		break;	/* ephem_words() */
 	}
-	return 1;
 }

@@ -12,6 +12,7 @@
  *	"wachat-notice/1 call-missed MEDIA"	EV_NOTICE_CALL_MISSED
  *	"wachat-notice/1 call-elsewhere MEDIA"	EV_NOTICE_CALL_ELSEWHERE
  *	"wachat-notice/1 call-declined MEDIA"	EV_NOTICE_CALL_DECLINED
+ *	"wachat-notice/1 call-rejected MEDIA"	EV_NOTICE_CALL_REJECTED
  *
  * MEDIA is voice, video, group-voice or group-video: the EV_CALL_* bits
  * 0 to 3, which notice_parse() gives back as the device.
@@ -92,6 +93,10 @@ enum notice_group {
 	NOTICE_GROUP_PROMOTE,		/* ACTOR made THEM admins */
 	NOTICE_GROUP_DEMOTE,		/* ACTOR dismissed THEM as admins */
 	NOTICE_GROUP_DELETED,		/* the group was deleted */
+	NOTICE_GROUP_EPHEMERAL,		/* ACTOR turned disappearing
+					 * messages on (SUBJECT: the
+					 * timer's seconds) or off ("0");
+					 * in 1:1 chats too */
 };
 
 /* The token of a person in a group code ("me", "-" or the JID). */
@@ -107,6 +112,14 @@ enum notice_group {
  */
 int	notice_group_code(enum notice_group verb, const char *actor,
 	    const char *them, const char *subject, char *out, size_t len);
+
+/*
+ * A disappearing-messages timer of secs seconds in words into out[len]
+ * ("24 hours", "7 days", "90 days"; another count of days, hours or
+ * seconds as such), in the user's language.  For the event line and the
+ * chat's bar (protocol-features.md 3.5).  Any thread.
+ */
+void	notice_ephem_span(uint32_t secs, char *out, size_t len);
 
 /*
  * The name of the person of user JID jid into out[len] ("" unknown: the

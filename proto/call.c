@@ -109,6 +109,7 @@ wa_call_parse(const struct wa_node *n, struct wa_call *out)
 	if (!wa_node_jid(n, "from", out->from, sizeof(out->from)))
 		out->from[0] = '\0';
 	out->offline = wa_node_attr(n, "offline") != NULL;
+	wa_node_str_copy(n, "notify", out->notify, sizeof(out->notify));
 	if (out->id[0] == '\0' || out->from[0] == '\0' ||
 	    wa_node_num(n, "t", &t) < 0)
 		return WC_EPROTO;
@@ -118,4 +119,29 @@ wa_call_parse(const struct wa_node *n, struct wa_call *out)
 	if (c == NULL)
 		return WC_EPROTO;
 	return read_action(c, out);
+}
+
+int
+wa_call_reject_build(const char *id, const char *own, const char *to,
+    const char *call_id, const char *creator, struct arena *a,
+    struct wa_node **out)
+{
+	struct wa_node	*n, *r;
+
+	if (id == NULL || id[0] == '\0' || own == NULL || to == NULL ||
+	    call_id == NULL || call_id[0] == '\0' || creator == NULL ||
+	    a == NULL || out == NULL)
+		return -EINVAL;
+	n = wa_nb_new(a, "call", 3);
+	wa_nb_attr(n, "id", id);
+	if (wa_nb_attr_jid(n, "from", own) != 0 ||
+	    wa_nb_attr_jid(n, "to", to) != 0)
+		return -EINVAL;
+	r = wa_nb_kid(a, wa_nb_kids(a, n, 1), "reject", 3);
+	wa_nb_attr(r, "call-id", call_id);
+	if (wa_nb_attr_jid(r, "call-creator", creator) != 0)
+		return -EINVAL;
+	wa_nb_attr(r, "count", "0");
+	*out = n;
+	return 0;
 }

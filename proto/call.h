@@ -19,6 +19,8 @@
 #include "base/compat.h"
 #include "proto/bin.h"
 
+struct arena;
+
 #define WA_CALL_JID_MAX	128	/* bytes of a JID as text, NUL included */
 #define WA_CALL_ID_MAX	80	/* bytes of a call-id, NUL included */
 
@@ -53,6 +55,8 @@ struct wa_call {
 	char		 id[WA_CALL_ID_MAX];	/* the stanza id */
 	int64_t		 t;		/* unix s; 0 when absent */
 	bool		 offline;	/* replayed from the offline queue */
+	char		 notify[128];	/* the caller's push name (raw
+					 * network text, cut to fit), or "" */
 	enum wa_call_action action;
 	char		 action_tag[24]; /* the child's tag, for the log */
 	char		 call_id[WA_CALL_ID_MAX]; /* the call's call-id */
@@ -74,6 +78,21 @@ struct wa_call {
  * "" when not read).
  */
 MUST_CHECK int	wa_call_parse(const struct wa_node *n, struct wa_call *out);
+
+/*
+ * The stanza that declines a call (protocol-features.md 5 step 3;
+ * whatsmeow RejectCall, Baileys rejectCall):
+ *   <call id=ID from=OWN to=CALLER><reject call-id=CALL_ID
+ *    call-creator=CREATOR count="0"/></call>
+ * id: a new message id; own: our own JID without a device; to: the
+ * caller's, without a device; call_id and creator as the offer said
+ * (all borrowed: they must outlive *out, built in a).  Returns 0 and
+ * *out; -EINVAL when an argument is NULL or empty, or own, to or
+ * creator is not a JID.  Pure; any thread.
+ */
+MUST_CHECK int	wa_call_reject_build(const char *id, const char *own,
+		    const char *to, const char *call_id, const char *creator,
+		    struct arena *a, struct wa_node **out);
 
 /* The English name of an action and of a reason, for the log (static). */
 const char *wa_call_action_name(enum wa_call_action a);

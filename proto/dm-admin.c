@@ -348,6 +348,26 @@ own_subject(struct wa_dm *dm, const struct group_iq *q)
 	return otx_end(&t, "the subject was changed");
 }
 
+/* Our timer change went through: kept, and its line, in one
+ * transaction (protocol-features.md 3.5). */
+static int
+own_ephemeral(struct wa_dm *dm, const struct group_iq *q)
+{
+	struct otx	 t;
+	char		 line[160], n[16];
+
+	otx_begin(dm, &t, q->group);
+	if (otx_ok(&t) && dm->st->eph_set != NULL)
+		otx_keep(&t, dm->st->eph_set(dm->st->arg, q->group,
+		    q->eph_secs, dm->host.now_ms(dm->host.arg) / 1000, false),
+		    "the timer");
+	snprintf(n, sizeof(n), "%u", (unsigned)q->eph_secs);
+	code(NOTICE_GROUP_EPHEMERAL, NOTICE_GROUP_ME, NULL, n, line,
+	    sizeof(line));
+	otx_line(&t, q->group, line);
+	return otx_end(&t, "the timer was changed");
+}
+
 /* The change of a tag of a participants answer, and its line's verb
  * (base/notice.h: "You made NAME an admin"). */
 static const struct {
@@ -542,7 +562,9 @@ change_refused(struct wa_dm *dm, const struct group_iq *q,
 	if (er != NULL)
 		(void)wa_node_num(er, "code", &code);
 	snprintf(line, sizeof(line), "%s: %s", q->what == GQ_SUBJECT ?
-	    "the subject could not be changed" : q->what == GQ_LEAVE ?
+	    "the subject could not be changed" : q->what == GQ_EPHEMERAL ?
+	    "disappearing messages could not be changed" :
+	    q->what == GQ_LEAVE ?
 	    "the group could not be left" : "the members could not be changed",
 	    code == 403 ? "only the group's admins may" : code == 404 ?
 	    "no such group" : "the server refused it");
@@ -586,6 +608,8 @@ on_change(struct wa_dm *dm, const struct group_iq *q, const struct wa_node *n)
 	 * record (the acting device gets no w:gp2). */
 	if (q->what == GQ_SUBJECT)
 		rc = own_subject(dm, q);
+	else if (q->what == GQ_EPHEMERAL)
+		rc = own_ephemeral(dm, q);
 	else
 		rc = own_participants(dm, q, n);
 	if (rc != 0)
@@ -618,6 +642,7 @@ dm_group_on_iq(struct wa_dm *dm, const struct wa_node *n)
 	case GQ_SUBJECT:
 	case GQ_PARTICIPANTS:
 	case GQ_LEAVE:
+	case GQ_EPHEMERAL:
 		on_change(dm, &q, n);
 		break;
 	}
@@ -671,6 +696,28 @@ wa_dm_group_subject(struct wa_dm *dm, const char *group, const char *subject)
 	snprintf(q->subject, sizeof(q->subject), "%s", subject);
 	arena_init(&a, 512);
 	rc = wa_group_set_subject(q->iq, group, subject, &a, &n);
+	rc = giq_send(dm, q, rc, n);
+	arena_release(&a);
+	return rc;
+}
+
+int
+wa_dm_group_ephemeral(struct wa_dm *dm, const char *group, uint32_t secs)
+{
+	struct group_iq	*q;
+	struct arena	 a;
+	struct wa_node	*n;
+	int		 rc;
+
+	if (!is_group(group) || secs > WA_DM_EPH_MAX)
+		return -EINVAL;
+	if (!dm->online)
+		return -ENOTCONN;
+	if ((q = giq_new(dm, GQ_EPHEMERAL, group)) == NULL)
+		return -EBUSY;
+	q->eph_secs = secs;
+	arena_init(&a, 512);
+	rc = wa_group_set_ephemeral(q->iq, group, secs, &a, &n);
 	rc = giq_send(dm, q, rc, n);
 	arena_release(&a);
 	return rc;
@@ -908,6 +955,32 @@ ev_delete(struct wa_dm *dm, struct gev *v)
 	    sizeof(v->line));
 }
 
+/* The group's disappearing-messages timer (<ephemeral expiration/>,
+ * <not_ephemeral/>; protocol-features.md 3.5): kept, and when it changed
+ * the line "Bob turned on disappearing messages: 7 days". */
+static void
+ev_ephemeral(struct wa_dm *dm, struct gev *v)
+{
+	int64_t	 secs = v->e->kind == WA_GROUP_EV_EPHEMERAL ?
+		    v->e->expiration_s : 0;
+	char	 n[24];
+	int	 rc;
+
+	if (dm->st->eph_set == NULL || secs < 0 || secs > 366 * 86400) {
+		log_warn("group notification: a timer of %lld s, ignored",
+		    (long long)secs);
+		return;
+	}
+	rc = dm->st->eph_set(dm->st->arg, v->g, (uint32_t)secs, v->e->t > 0 ?
+	    v->e->t : dm->host.now_ms(dm->host.arg) / 1000, true);
+	keep(v, rc, "the timer");
+	if (rc != 1)
+		return;
+	snprintf(n, sizeof(n), "%lld", (long long)secs);
+	code(NOTICE_GROUP_EPHEMERAL, v->actor, NULL, n, v->line,
+	    sizeof(v->line));
+}
+
 /* The handler of each kind of event; the kinds not listed change
  * nothing we keep. */
 static const struct {
@@ -924,6 +997,8 @@ static const struct {
 	{ WA_GROUP_EV_DEMOTE, ev_admin },
 	{ WA_GROUP_EV_MODIFY, ev_modify },
 	{ WA_GROUP_EV_DELETE, ev_delete },
+	{ WA_GROUP_EV_EPHEMERAL, ev_ephemeral },
+	{ WA_GROUP_EV_NOT_EPHEMERAL, ev_ephemeral },
 };
 
 /* One event of a notification, in its transaction: its handler, then

@@ -2,11 +2,13 @@
 /*
  * proto/dm-call.c -- incoming calls shown as notice lines (proto/dm-int.h
  * dm_call_on; protocol-features.md 5).  wachat cannot take a call and
- * never rejects one by itself: it shows the call in the caller's chat
+ * never rejects one by itself (only when the user asks): it shows the call in the caller's chat
  * (a group call's in the group's) and lets it ring out.  A live offer
  * says "Incoming voice call"; its terminate says how it ended: missed
  * (timeout, or hung up before anyone answered), answered or declined on
- * another device ([RS] MissedCall Remote, CallEndedElsewhere).  An offer
+ * another device ([RS] MissedCall Remote, CallEndedElsewhere), or that
+ * the user declined it (wa_dm_call_reject(): the reject stanza, then
+ * "Declined voice call").  An offer
  * replayed from the offline queue is over: missed at once ([RS]
  * MissedCall Offline; [BL] stores the missed call on its terminate), and
  * its terminate adds nothing.  A terminate carries no group-jid: its line
@@ -15,11 +17,13 @@
  */
 #include "base/compat.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #define LOG_TAG "dm"
 
+#include "base/arena.h"
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
@@ -107,6 +111,7 @@ dm_call_on(struct wa_dm *dm, const struct wa_node *n)
 {
 	struct wa_call	 c;
 	struct dm_call	*slot;
+	char		 user[WA_DM_JID_MAX];
 	uint32_t	 bits;
 	bool		 known;
 	int		 rc;
@@ -128,6 +133,10 @@ dm_call_on(struct wa_dm *dm, const struct wa_node *n)
 	    c.action != WA_CALL_TERMINATE)
 		return 0;	/* accept, reject, transport...: the
 				 * terminate says how it ended */
+	if (c.notify[0] != '\0' && c.action == WA_CALL_OFFER &&
+	    jid_user_of(c.creator[0] != '\0' ? c.creator : c.from, user,
+	    sizeof(user)))	/* the caller by name, as a message's */
+		(void)dm->st->push_name(dm->st->arg, user, c.notify);
 	slot = call_slot(dm, c.call_id, &known);
 	if (known && slot->over)
 		return 0;	/* its last line is shown */
@@ -141,6 +150,7 @@ dm_call_on(struct wa_dm *dm, const struct wa_node *n)
 				    sizeof(c.group));
 		}
 		slot->over = true;
+		slot->ringing = false;
 		return call_line(dm, &c, end_kind(c.reason), bits, true);
 	}
 	slot->bits = bits;
@@ -152,5 +162,76 @@ dm_call_on(struct wa_dm *dm, const struct wa_node *n)
 		slot->over = true;	/* over by now */
 		return call_line(dm, &c, WA_DM_NOTE_CALL_MISSED, bits, true);
 	}
-	return call_line(dm, &c, WA_DM_NOTE_CALL_IN, bits, false);
+	memcpy(slot->from, c.from, sizeof(slot->from));
+	memcpy(slot->creator, c.creator, sizeof(slot->creator));
+	if ((rc = call_line(dm, &c, WA_DM_NOTE_CALL_IN, bits, false)) == 0)
+		slot->ringing = true;
+	return rc;
+}
+
+/* The ringing call whose "incoming" line is line_id, or NULL. */
+static struct dm_call *
+ringing(struct wa_dm *dm, const char *line_id)
+{
+	char	 id[WA_DM_ID_MAX];
+	size_t	 i;
+
+	for (i = 0; i < DM_CALLS; i++) {
+		if (dm->calls[i].id[0] == '\0' || !dm->calls[i].ringing ||
+		    dm->calls[i].over)
+			continue;
+		snprintf(id, sizeof(id), "wachat-call-%.40s-in",
+		    dm->calls[i].id);
+		if (strcmp(id, line_id) == 0)
+			return &dm->calls[i];
+	}
+	return NULL;
+}
+
+int
+wa_dm_call_reject(struct wa_dm *dm, const char *chat, const char *line_id)
+{
+	struct dm_call	*slot;
+	struct wa_call	 c;
+	struct wa_node	*n;
+	struct arena	 a;
+	char		 to[WA_DM_JID_MAX], creator[WA_DM_JID_MAX];
+	char		 id[WA_DM_ID_MAX];
+	const char	*own;
+	int		 rc;
+
+	if (chat == NULL || chat[0] == '\0' || line_id == NULL ||
+	    line_id[0] == '\0')
+		return -EINVAL;
+	if ((slot = ringing(dm, line_id)) == NULL)
+		return -ENOENT;
+	if (!dm->online)
+		return -ENOTCONN;
+	if (!jid_user_of(slot->from, to, sizeof(to)) ||
+	    !jid_user_of(slot->creator[0] != '\0' ? slot->creator :
+	    slot->from, creator, sizeof(creator)))
+		return -EINVAL;
+	own = strstr(to, "@lid") != NULL && dm->own_lid[0] != '\0' ?
+	    dm->own_lid : dm->own_pn;
+	if ((rc = wa_dm_new_id(dm, id)) != 0)
+		return rc;
+	arena_init(&a, 256);
+	rc = wa_call_reject_build(id, own, to, slot->id, creator, &a, &n);
+	if (rc == 0)
+		rc = dm_send(dm, n);
+	arena_release(&a);
+	if (rc != 0) {
+		log_warn("call %s: the reject is not sent: %s", slot->id,
+		    wc_strerror(rc));
+		return rc;
+	}
+	log_info("call %s: rejected (%s)", slot->id, id);
+	slot->over = true;
+	slot->ringing = false;
+	memset(&c, 0, sizeof(c));
+	memcpy(c.from, slot->from, sizeof(c.from));
+	memcpy(c.creator, slot->creator, sizeof(c.creator));
+	memcpy(c.group, slot->group, sizeof(c.group));
+	memcpy(c.call_id, slot->id, sizeof(c.call_id));
+	return call_line(dm, &c, WA_DM_NOTE_CALL_REJECTED, slot->bits, true);
 }

@@ -190,6 +190,11 @@ struct dm_call {
 	char		 group[WA_CALL_JID_MAX];	/* the offer's group-jid
 					 * (a terminate carries none) */
 	bool		 over;		/* its last line is shown */
+	bool		 ringing;	/* a live offer's line shown, not
+					 * over: wa_dm_call_reject() may
+					 * decline it */
+	char		 from[WA_CALL_JID_MAX];	/* the offer's from */
+	char		 creator[WA_CALL_JID_MAX]; /* its call-creator */
 };
 
 /* A w:g2 query or change waiting for its answer. */
@@ -198,6 +203,7 @@ struct group_iq {
 	int		 what;		/* enum dm_gq */
 	dm_jid		 group;
 	char		 subject[256];	/* a subject change: the new one */
+	uint32_t	 eph_secs;	/* GQ_EPHEMERAL: the timer asked for */
 };
 
 struct wa_dm {
@@ -551,6 +557,7 @@ enum dm_gq {
 	GQ_SUBJECT,
 	GQ_PARTICIPANTS,
 	GQ_LEAVE,
+	GQ_EPHEMERAL,		/* the disappearing-messages timer */
 };
 /* Ask the server for group's metadata (what: GQ_JOB or GQ_INFO): 0,
  * -ENOTCONN, -EBUSY (no free slot), or the send's error. */

@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
+#include "base/notice.h"
 #include "base/rich.h"
 #include "proto/askey.h"
 #include "proto/crypto.h"
@@ -109,6 +110,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	m2.from_me = ev->from_me;
 	m2.ts_ms = ev->ts_ms;
 	m2.state = ev->from_me ? WA_DM_SENT : WA_DM_RECEIVED;
+	m2.forwarded = c->forwarded;
 	if (c->kind == WA_MSG_UNSUPPORTED || c->kind == WA_MSG_RICH) {
 		if (c->kind == WA_MSG_UNSUPPORTED)
 			sh->rec = other_record(c);
@@ -149,6 +151,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->state = m2.state;
 	ev->media = c->media;
 	ev->rich = m2.kind == WA_DM_RICH;
+	ev->forwarded = m2.forwarded;
 	sh->emit = true;	/* after the commit */
 	return 1;
 }
@@ -217,6 +220,79 @@ apply_change(struct wa_dm *dm, const struct wa_msg_content *c,
 	return 1;
 }
 
+/* --- disappearing messages (protocol-features.md 3.5) --- */
+
+#define EPH_MAX	(366u * 86400u)	/* seconds: a longer timer is refused */
+
+/*
+ * An EPHEMERAL_SETTING protocolMessage: chat's timer kept (a setting
+ * older than the kept one ignored) and, when it changed, its event line
+ * ("Bob turned on disappearing messages: 7 days", base/notice.h) stored
+ * under the message's id.  1 (sh to show), 0 (no change), or the
+ * store's error.
+ */
+static int
+apply_eph_setting(struct wa_dm *dm, const struct wa_msg_in *m,
+    const struct wa_msg_content *c, struct shown *sh)
+{
+	struct wa_dm_ev	*ev = &sh->ev;
+	struct dm_note	 n;
+	char		 line[400], secs[16];
+	int64_t		 t = c->eph_ts > 0 ? c->eph_ts : ev->ts_ms / 1000;
+	int		 rc;
+
+	if (dm->st->eph_set == NULL || c->eph_secs > EPH_MAX) {
+		log_warn("message %s: a timer of %u s, ignored", m->id,
+		    (unsigned)c->eph_secs);
+		return 0;
+	}
+	if ((rc = dm->st->eph_set(dm->st->arg, ev->chat, c->eph_secs, t,
+	    true)) <= 0)
+		return rc;
+	snprintf(secs, sizeof(secs), "%u", (unsigned)c->eph_secs);
+	if (notice_group_code(NOTICE_GROUP_EPHEMERAL, ev->from_me ?
+	    NOTICE_GROUP_ME : ev->sender, NULL, secs, line, sizeof(line)) != 1)
+		return 0;
+	memset(&n, 0, sizeof(n));
+	n.chat = ev->chat;
+	n.sender = "";
+	n.ts = ev->ts_ms;
+	n.text = line;
+	n.kind = WA_DM_NOTE_TEXT;
+	n.id = m->id;
+	if ((rc = dm_notice_put_kind(dm, &n, sh->id)) != 0)
+		return rc;
+	sh->rec = xstrdup(line);
+	ev->kind = WA_DM_EV_MESSAGE;
+	ev->id = sh->id;
+	ev->sender = "";
+	ev->from_me = false;
+	ev->text = sh->rec;
+	ev->notice = true;
+	ev->notice_kind = WA_DM_NOTE_TEXT;
+	ev->state = WA_DM_RECEIVED;
+	sh->emit = true;	/* after the commit */
+	return 1;
+}
+
+/* A content message sent in a disappearing chat (contextInfo
+ * expiration): that timer kept as the chat's when it is newer than the
+ * kept one, before the message is stored (its expiry follows from it).
+ * 0 or the store's error. */
+static int
+apply_eph_content(struct wa_dm *dm, const struct wa_msg_content *c,
+    const struct wa_dm_ev *ev)
+{
+	int	 rc;
+
+	if (c->eph != WA_MSG_EPH_CONTENT || c->eph_secs == 0 ||
+	    c->eph_secs > EPH_MAX || dm->st->eph_set == NULL)
+		return 0;
+	rc = dm->st->eph_set(dm->st->arg, ev->chat, c->eph_secs,
+	    c->eph_ts > 0 ? c->eph_ts : ev->ts_ms / 1000, true);
+	return rc < 0 ? rc : 0;
+}
+
 /*
  * The ts_ms of a message whose server time is t (whole seconds; 0: none)
  * handled now: a live message within its second takes our clock's ms, so
@@ -264,7 +340,8 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	case WA_MSG_MEDIA:
 	case WA_MSG_UNSUPPORTED:
 	case WA_MSG_RICH:
-		rc = apply_text(dm, m, c, sh);
+		if ((rc = apply_eph_content(dm, c, ev)) == 0)
+			rc = apply_text(dm, m, c, sh);
 		break;
 	case WA_MSG_REACTION:
 		rc = apply_reaction(dm, c, sh);
@@ -276,7 +353,10 @@ apply(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	case WA_MSG_REVOKE:
 		rc = apply_change(dm, c, sh);
 		break;
-	case WA_MSG_PROTOCOL:	/* not for the chat */
+	case WA_MSG_PROTOCOL:	/* not for the chat, but a timer */
+		if (c->eph == WA_MSG_EPH_SETTING)
+			rc = apply_eph_setting(dm, m, c, sh);
+		break;
 	case WA_MSG_EMPTY:
 	case WA_MSG_SKDM:
 		break;

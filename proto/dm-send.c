@@ -20,6 +20,7 @@
 #include "base/err.h"
 #include "base/jid.h"
 #include "base/log.h"
+#include "base/notice.h"
 #include "base/xmalloc.h"
 #include "proto/dm-int.h"
 #include "proto/msg.h"
@@ -102,6 +103,30 @@ add_secret(struct wa_dm *dm, struct buf *p)
 	return 0;
 }
 
+/* In a chat with disappearing messages on, our message carries the
+ * timer in its contextInfo (expiration, ephemeralSettingTimestamp), as
+ * Baileys' do (protocol-features.md 3.5).  Returns 0 or the parse's
+ * error. */
+static int
+add_expiry(struct wa_dm *dm, const char *chat, struct buf *p)
+{
+	struct buf	 q = BUF_INIT;
+	uint32_t	 secs = 0;
+	int64_t		 ts = 0;
+	int		 rc;
+
+	if (dm->st->eph_get == NULL || dm->st->eph_get(dm->st->arg, chat,
+	    &secs, &ts) < 0 || secs == 0)
+		return 0;
+	if ((rc = wa_msg_set_expiration(p->p, p->len, secs, ts, &q)) < 0) {
+		buf_release(&q);
+		return rc;
+	}
+	buf_release(p);
+	*p = q;
+	return 0;
+}
+
 int
 wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
     const char *quoted_id, const char *quoted_sender, const char *quoted_text,
@@ -126,6 +151,7 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 		t.n_mentions = mentions(dm, chat, text, &ment);
 	t.mentions = (const char *const *)ment;
 	if ((rc = wa_msg_build_text(&t, &p)) == 0 &&
+	    (rc = add_expiry(dm, chat, &p)) == 0 &&
 	    (rc = add_secret(dm, &p)) == 0)
 		rc = dm_job_queue(dm, chat, &p, text, quoted_id, quoted_sender,
 		    quoted_text, "text", NULL, id_out, true);
@@ -146,7 +172,7 @@ wa_dm_send_media(struct wa_dm *dm, const char *chat,
 	if (chat == NULL)
 		return -EINVAL;
 	if ((rc = wa_dm_media_payload(dm, md, quoted_id, quoted_sender,
-	    quoted_text, &p)) == 0)
+	    quoted_text, &p)) == 0 && (rc = add_expiry(dm, chat, &p)) == 0)
 		rc = dm_job_queue(dm, chat, &p, md->caption != NULL ?
 		    md->caption : "", quoted_id, quoted_sender, quoted_text,
 		    "media", NULL, id_out, true);
@@ -325,6 +351,49 @@ wa_dm_send_revoke(struct wa_dm *dm, const char *chat, const char *target)
 	if ((rc = wa_msg_build_revoke(&k, &p)) == 0 &&
 	    (rc = add_secret(dm, &p)) == 0)
 		rc = change_own(dm, chat, target, NULL, &p, "7");
+	buf_release(&p);
+	return rc;
+}
+
+int
+wa_dm_send_ephemeral(struct wa_dm *dm, const char *chat, uint32_t secs)
+{
+	struct buf	 p = BUF_INIT;
+	struct dm_note	 n;
+	char		 line[160], num[16], id[WA_DM_ID_MAX];
+	int64_t		 now = dm->host.now_ms(dm->host.arg);
+	int		 rc;
+
+	if (chat == NULL || secs > WA_DM_EPH_MAX)
+		return -EINVAL;
+	if (jid_is_group(chat))
+		return wa_dm_group_ephemeral(dm, chat, secs);
+	snprintf(num, sizeof(num), "%u", (unsigned)secs);
+	if (dm->st->eph_set == NULL || notice_group_code(
+	    NOTICE_GROUP_EPHEMERAL, NOTICE_GROUP_ME, NULL, num, line,
+	    sizeof(line)) != 1)
+		return -EINVAL;
+	if ((rc = wa_msg_build_ephemeral(secs, now / 1000, &p)) != 0 ||
+	    (rc = dm->st->tx_begin(dm->st->arg)) != 0)
+		goto out;
+	/* the timer, its line and the outbox row commit together; the
+	 * protocol message is kept hidden (type "protocol") */
+	rc = dm->st->eph_set(dm->st->arg, chat, secs, now / 1000, false);
+	if (rc >= 0)
+		rc = dm_job_put(dm, chat, &p, "", "protocol", NULL);
+	memset(&n, 0, sizeof(n));
+	n.chat = chat;
+	n.sender = "";
+	n.ts = now;
+	n.text = line;
+	n.kind = WA_DM_NOTE_TEXT;
+	if (rc >= 0)
+		rc = dm_notice_put_kind(dm, &n, id);
+	if ((rc = change_end(dm, rc < 0 ? rc : 0)) == 0) {
+		dm_notice_show_kind(dm, &n, id);
+		dm_kick(dm);
+	}
+out:
 	buf_release(&p);
 	return rc;
 }

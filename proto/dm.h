@@ -80,6 +80,7 @@ enum wa_dm_note {
 	WA_DM_NOTE_CALL_MISSED,	/* it ended unanswered, or came over */
 	WA_DM_NOTE_CALL_ELSEWHERE, /* answered on another device */
 	WA_DM_NOTE_CALL_DECLINED, /* declined on another device */
+	WA_DM_NOTE_CALL_REJECTED, /* declined here (wa_dm_call_reject()) */
 };
 
 /* The bits of a call notice's notice_device (base/event.h EV_CALL_*). */
@@ -109,6 +110,9 @@ struct wa_dm_msg {
 	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); borrowed,
 	 * else NULL */
 	const struct wa_msg_media *media;
+	/* Forwarded (protocol-features.md 3.7): 0 not, else its
+	 * forwardingScore (at least 1). */
+	uint32_t	 forwarded;
 };
 
 /* A queued outgoing message, as the store hands it back.  Owned: free
@@ -310,6 +314,16 @@ struct wa_dm_store_ops {
 		    size_t len, int64_t t);
 	int	(*tok_sent)(void *arg, const char *jid, int64_t sender_t);
 	int	(*salt_get)(void *arg, uint8_t *out, size_t *len);
+	/* Disappearing messages (protocol-features.md 3.5).  eph_set:
+	 * chat's timer is secs (0 off) as of ts_s (unix s); with
+	 * only_newer a setting older than the kept one is ignored: 1
+	 * changed, 0 not.  eph_get: chat's timer and when it was set into
+	 * *secs, *ts_s (0, 0 none): 0.  Both may be NULL: no timer is then
+	 * kept, and our messages carry none. */
+	int	(*eph_set)(void *arg, const char *chat, uint32_t secs,
+		    int64_t ts_s, bool only_newer);
+	int	(*eph_get)(void *arg, const char *chat, uint32_t *secs,
+		    int64_t *ts_s);
 	/* A person's name for event lines: contact or push name of jid (or
 	 * of its PN-LID alternate) into out[len]: 1, or 0 when none. */
 	int	(*name_get)(void *arg, const char *jid, char *out, size_t len);
@@ -411,6 +425,7 @@ struct wa_dm_ev {
 	int64_t		 ts_ms;
 	const struct wa_msg_media *media; /* MESSAGE: media (proto/msg.h),
 					 * alive for the call; else NULL */
+	uint32_t	 forwarded;	/* MESSAGE: as struct wa_dm_msg's */
 };
 
 typedef void	(*wa_dm_event_fn)(void *arg, const struct wa_dm_ev *ev);
@@ -611,9 +626,43 @@ MUST_CHECK int	wa_dm_delete_failed(struct wa_dm *dm, const char *chat,
  */
 MUST_CHECK int	wa_dm_mark_read(struct wa_dm *dm, const char *chat);
 
+#define WA_DM_EPH_MAX	(366u * 86400u)	/* seconds: a longer timer is
+						 * refused */
+
+/*
+ * Set chat's disappearing-messages timer to secs (0 off; WhatsApp's apps
+ * offer 86400, 604800 and 7776000; protocol-features.md 3.5).  A 1:1
+ * chat: the timer kept, the protocolMessage EPHEMERAL_SETTING
+ * (wa_msg_build_ephemeral()) put in the outbox as a hidden row, and the
+ * line "You turned on disappearing messages: 7 days" stored, in one
+ * transaction, then shown; our next messages carry the timer.  A group:
+ * wa_dm_group_ephemeral().  Engine thread.  Returns 0.  Errors: -EINVAL
+ * (chat NULL or not a user JID, secs above WA_DM_EPH_MAX, no timer
+ * store), the store's and the rng's errors; a group's as
+ * wa_dm_group_ephemeral().
+ */
+MUST_CHECK int	wa_dm_send_ephemeral(struct wa_dm *dm, const char *chat,
+		    uint32_t secs);
+
 /* Tell chat we are typing (true) or stopped (false), when the setting
  * allows and we are online.  Returns 0 or the send's error. */
 int		wa_dm_typing(struct wa_dm *dm, const char *chat, bool composing);
+
+/*
+ * Decline the call that rings in chat, whose "incoming call" line has
+ * the id line_id (proto/dm-call.c; protocol-features.md 5 step 3, as
+ * whatsmeow RejectCall and Baileys rejectCall send it): the <call>
+ * <reject call-id call-creator count="0"/></call> stanza to the caller
+ * (no device in from or to; from our LID when the caller called from
+ * one, else our PN), then the call's last line, "Declined voice call"
+ * (WA_DM_NOTE_CALL_REJECTED), stored and shown; a terminate that comes
+ * after adds nothing.  Returns 0.  Errors: -EINVAL (NULL or empty
+ * arguments), -ENOENT (no call of this run rings with that line: it
+ * ended, or was never seen), -ENOTCONN (offline: the call rings on),
+ * the send's and the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_call_reject(struct wa_dm *dm, const char *chat,
+		    const char *line_id);
 
 /* Ask for chat's presence (online, last seen).  Returns 0 or the send's
  * error. */
@@ -638,5 +687,15 @@ MUST_CHECK int	wa_dm_group_participants(struct wa_dm *dm,
 MUST_CHECK int	wa_dm_group_leave(struct wa_dm *dm, const char *group);
 /* Ask for the group's metadata afresh (WA_DM_EV_GROUP when it comes). */
 MUST_CHECK int	wa_dm_group_info(struct wa_dm *dm, const char *group);
+/*
+ * The group's disappearing-messages timer: secs (0 off) asked of the
+ * server with <ephemeral expiration="secs"/> or <not_ephemeral/> (w:g2
+ * set; whatsmeow sendGroupIQ, protocol-features.md 3.5); once it
+ * answers, the timer is kept and the line "You turned on disappearing
+ * messages: 7 days" shown; a refusal is WA_DM_EV_ERROR.  Errors as the
+ * other group commands.
+ */
+MUST_CHECK int	wa_dm_group_ephemeral(struct wa_dm *dm, const char *group,
+		    uint32_t secs);
 
 #endif

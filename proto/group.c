@@ -360,6 +360,27 @@ wa_group_set_subject(const char *id, const char *group, const char *subject,
 	return 0;
 }
 
+int
+wa_group_set_ephemeral(const char *id, const char *group, uint32_t secs,
+    struct arena *a, struct wa_node **out)
+{
+	struct wa_node	*iq, *c, *e;
+	char		 n[16];
+
+	if (id == NULL || !is_group_jid(group))
+		return -EINVAL;
+	c = g2_iq(a, id, "set", group, &iq);
+	if (secs == 0) {
+		(void)wa_nb_kid(a, c, "not_ephemeral", 0);
+	} else {
+		e = wa_nb_kid(a, c, "ephemeral", 1);
+		snprintf(n, sizeof(n), "%u", (unsigned)secs);
+		wa_nb_attr(e, "expiration", n);
+	}
+	*out = iq;
+	return 0;
+}
+
 static const char *
 change_tag(enum wa_group_change what)
 {

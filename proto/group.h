@@ -167,6 +167,16 @@ MUST_CHECK int	wa_group_create(const char *id, const char *subject,
 		    struct arena *a, struct wa_node **out);
 
 /*
+ * Build in a the w:g2 set of group's disappearing-messages timer: <iq
+ * id type="set" xmlns="w:g2" to=group><ephemeral expiration="secs"/>
+ * </iq>, or <not_ephemeral/> for secs 0 (whatsmeow SetDisappearingTimer
+ * for a group; protocol-features.md 3.5).  Returns 0.  Errors: -EINVAL
+ * (id NULL, group not a group JID).  Any thread.
+ */
+MUST_CHECK int	wa_group_set_ephemeral(const char *id, const char *group,
+		    uint32_t secs, struct arena *a, struct wa_node **out);
+
+/*
  * Build in a <iq id xmlns="w:g2" type="set" to=group><subject>bytes of
  * subject</subject></iq> (whatsmeow SetGroupName).  Returns 0 and *out.
  * Errors: -EINVAL (a NULL argument, subject empty, group not on g.us).

@@ -505,6 +505,8 @@ flat_conv(const Wahist__Conversation *c, struct arena *a,
 	v->mute_end_s = c->has_muteendtime ? c->muteendtime : 0;
 	v->ephemeral_s = c->has_ephemeralexpiration ? c->ephemeralexpiration :
 	    0;
+	v->ephemeral_ts_s = c->has_ephemeralsettingtimestamp &&
+	    c->ephemeralsettingtimestamp > 0 ? c->ephemeralsettingtimestamp : 0;
 	flat_tokens(c, v);
 	v->msgs = arena_alloc(a, c->n_messages * sizeof(*v->msgs));
 	for (i = 0; i < c->n_messages; i++) {
@@ -707,6 +709,7 @@ build_conv(const struct wa_hist_conv *v, struct arena *s)
 	OPT(pinned, v->pinned);
 	OPT(muteendtime, v->mute_end_s);
 	OPT(ephemeralexpiration, v->ephemeral_s);
+	OPT(ephemeralsettingtimestamp, v->ephemeral_ts_s);
 	OPT(tctokentimestamp, v->tc_token_ts_s);
 	OPT(tctokensendertimestamp, v->tc_token_sender_ts_s);
 #undef OPT

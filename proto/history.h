@@ -208,6 +208,8 @@ struct wa_hist_conv {
 	uint32_t	 pinned;	/* pin order (0 not pinned) */
 	uint64_t	 mute_end_s;	/* muteEndTime; 0 not muted */
 	uint32_t	 ephemeral_s;	/* ephemeralExpiration */
+	int64_t		 ephemeral_ts_s; /* ephemeralSettingTimestamp, unix
+					 * s; 0 absent */
 	const uint8_t	*tc_token;	/* privacy token (15.6); may be NULL */
 	size_t		 tc_token_len;
 	uint64_t	 tc_token_ts_s;

@@ -662,6 +662,20 @@ wa_mget_get(struct wa_mget *m, const char *chat, const char *id,
 	return 0;
 }
 
+/* The new direct path of j's file into the store (1.8). */
+static void
+keep_path(struct wa_mget *m, const struct job *j)
+{
+	int	 rc;
+
+	if (m->st->set_direct_path == NULL || j->it.direct_path[0] != '/')
+		return;
+	if ((rc = m->st->set_direct_path(m->st->arg, j->chat, j->it.from_me,
+	    j->id, j->it.direct_path)) < 0)
+		log_warn("the new direct path is not kept: %s",
+		    wc_strerror(rc));
+}
+
 /* The phone's answer to a retry request of ours (1.8). */
 static int
 on_retry(struct wa_mget *m, const struct wa_node *n)
@@ -688,6 +702,7 @@ on_retry(struct wa_mget *m, const struct wa_node *n)
 			snprintf(j->it.direct_path, sizeof(j->it.direct_path),
 			    "%s", ans.direct_path);
 			arena_release(&a);
+			keep_path(m, j);
 			j->retried = true;
 			log_info("the phone uploaded a file again");
 			go(j);

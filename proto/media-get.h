@@ -9,7 +9,8 @@
  * name, never replacing a file), progress and the outcome said as
  * events, the state kept in the store.  A URL that expired (HTTP 404 or
  * 410) asks our own phone for a re-upload (the media retry of 1.8) and,
- * once it answers, downloads from the new direct path; no answer within
+ * once it answers, downloads from the new direct path (given to the
+ * store ops, so that a later download asks it first); no answer within
  * the wait is "expired".  An HTTP 401 or 403 from a media host asks for
  * media_conn again, once per download.  At most WA_MGET_RUN_MAX
  * downloads run at once; the others wait in order.
@@ -86,6 +87,12 @@ struct wa_mget_store_ops {
 	 * WA_MGET_ST_DONE only, else NULL: >= 0, or < 0. */
 	int	(*set_state)(void *arg, const char *chat, bool from_me,
 		    const char *id, enum wa_mget_state st, const char *path);
+	/* The phone uploaded (chat, from_me, id)'s file again (1.8): its
+	 * new direct_path (starts with '/'), kept so that a later
+	 * download asks for it, not the expired one: >= 0, or < 0
+	 * (logged; the download goes on).  May be NULL. */
+	int	(*set_direct_path)(void *arg, const char *chat, bool from_me,
+		    const char *id, const char *direct_path);
 	void	*arg;
 };
 

@@ -104,8 +104,10 @@ bool		wa_media_video_available(void);
  * The MP4 file path (only that container is opened; local files only)
  * into p: seconds (the container's duration rounded to the nearest
  * second, 1 at least; 0 when it has none), width and height of its video
- * stream (0 over WA_MEDIA_PROBE_SIDE_MAX) and thumb, a JPEG of its first
- * decoded frame made as a photo's (proto/media-thumb.h).  Streamed: libavformat reads the file through
+ * stream as it is shown (swapped when its display matrix turns it a
+ * quarter, as a phone's portrait video; 0 over WA_MEDIA_PROBE_SIDE_MAX)
+ * and thumb, a JPEG of its first decoded frame turned upright the same
+ * way, made as a photo's (proto/media-thumb.h).  Streamed: libavformat reads the file through
  * a small buffer (at most 4 MiB are probed), at most 1024 packets are
  * read for the first frame, one decoder thread; nothing holds the whole
  * file.  FFmpeg's own log is silenced (process-wide, once).  Fills only

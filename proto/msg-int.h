@@ -32,6 +32,11 @@ struct wa_msg_media *wa_msg_media_of(const Wae2e__Message *m,
 bool		wa_msg_rich_of(const Wae2e__Message *m,
 		    struct wa_msg_content *c);
 
+/* The forwarding of m's content (protocol-features.md 3.7): 0 when its
+ * contextInfo (text, media, location, contact cards) says it is not
+ * forwarded, else its forwardingScore, at least 1 (proto/msg-fwd.c). */
+uint32_t	wa_msg_fwd_score(const Wae2e__Message *m);
+
 /*
  * When m (the innermost Message) is a poll (pollCreationMessage 49, V2
  * 60, V3 64, V5 111; protocol-features.md 3.1): its "poll" record
@@ -43,6 +48,17 @@ bool		wa_msg_rich_of(const Wae2e__Message *m,
  * untouched.  Aborts on out-of-memory only.
  */
 bool		wa_msg_poll_of(const Wae2e__Message *m,
+		    struct wa_msg_content *c);
+
+/*
+ * The disappearing-messages timer m (the innermost Message) carries into
+ * c->eph, eph_secs, eph_ts (proto/msg-eph.c; protocol-features.md 3.5):
+ * an EPHEMERAL_SETTING protocolMessage (ephemeralExpiration 4,
+ * ephemeralSettingTimestamp 5) is WA_MSG_EPH_SETTING, a content message
+ * whose contextInfo has expiration (25; and ephemeralSettingTimestamp
+ * 26) is WA_MSG_EPH_CONTENT; else c is untouched.
+ */
+void		wa_msg_eph_of(const Wae2e__Message *m,
 		    struct wa_msg_content *c);
 
 /* Free md and what it owns; NULL is a no-op. */

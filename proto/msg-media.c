@@ -359,6 +359,12 @@ wa_msg_build_media(const struct wa_msg_media *md,
 	if (md == NULL || out == NULL || md->type == WA_MEDIA_NONE ||
 	    md->type > WA_MEDIA_STICKER || !buildable(md))
 		return -EINVAL;
+	if (reply != NULL && reply->forward_score > 0) {
+		ci = &cib;
+		ci->has_forwardingscore = ci->has_isforwarded = 1;
+		ci->forwardingscore = reply->forward_score;
+		ci->isforwarded = 1;
+	}
 	if (reply != NULL && reply->quoted_id != NULL) {
 		ci = &cib;
 		ci->stanzaid = (char *)(uintptr_t)reply->quoted_id;

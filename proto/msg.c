@@ -259,7 +259,8 @@ wa_msg_build_text(const struct wa_msg_text *t, struct buf *out)
 	if (t == NULL || t->text == NULL ||
 	    (t->n_mentions > 0 && t->mentions == NULL))
 		return -EINVAL;
-	if (t->quoted_id == NULL && t->n_mentions == 0) {
+	if (t->quoted_id == NULL && t->n_mentions == 0 &&
+	    t->forward_score == 0) {
 		m.conversation = unconst(t->text);	/* 9.1 */
 		pack(&m.base, out);
 		return 0;
@@ -280,6 +281,9 @@ wa_msg_build_text(const struct wa_msg_text *t, struct buf *out)
 	}
 	ci.n_mentionedjid = t->n_mentions;
 	ci.mentionedjid = (char **)(uintptr_t)t->mentions;
+	ci.has_forwardingscore = ci.has_isforwarded = t->forward_score > 0;
+	ci.forwardingscore = t->forward_score;
+	ci.isforwarded = t->forward_score > 0;
 	pack(&m.base, out);
 	return 0;
 }
@@ -672,6 +676,8 @@ wa_msg_parse(const uint8_t *p, size_t len, struct wa_msg_content *out)
 		    c.message_secret_len);
 	}
 	classify(m, &c);
+	c.forwarded = wa_msg_fwd_score(m);
+	wa_msg_eph_of(m, &c);	/* protocol-features.md 3.5 */
 	protobuf_c_message_free_unpacked(pm, NULL);
 	*out = c;
 	return 0;

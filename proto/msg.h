@@ -97,14 +97,17 @@ struct wa_msg_text {
 						 * not this chat; may be NULL */
 	const char *const *mentions;	/* mentioned JIDs; may be NULL */
 	size_t		 n_mentions;
+	/* A forward (protocol-features.md 3.7): > 0 sets contextInfo
+	 * isForwarded(22) true and forwardingScore(21) to it. */
+	uint32_t	 forward_score;
 };
 
 /*
  * Append to out the serialized Message for t (protocol.md 9.1):
  * conversation(1) for plain text, extendedTextMessage(6){text(1),
  * contextInfo(17){stanzaId(1), participant(2), quotedMessage(3){
- * conversation(1)}, remoteJid(4), mentionedJid(15)}} when t quotes or
- * mentions.  Returns 0.  Errors: -EINVAL (t->text NULL).  out->len is
+ * conversation(1)}, remoteJid(4), mentionedJid(15), forwardingScore(21),
+ * isForwarded(22)}} when t quotes, mentions or is a forward.  Returns 0.  Errors: -EINVAL (t->text NULL).  out->len is
  * unchanged on error.
  */
 MUST_CHECK int	wa_msg_build_text(const struct wa_msg_text *t, struct buf *out);
@@ -237,7 +240,10 @@ struct wa_msg_media {
  * pngThumbnail) as md has them.  reply (may be NULL; its text is not
  * used) with quoted_id set makes the message a reply: contextInfo{
  * stanzaId, participant, remoteJid, quotedMessage{conversation =
- * quoted_text}} as wa_msg_build_text() does.  md is borrowed.  The
+ * quoted_text}} as wa_msg_build_text() does; reply's forward_score > 0
+ * marks it forwarded as there (protocol-features.md 3.7: a forward
+ * reuses url, directPath, mediaKey and both hashes, no upload).  md is
+ * borrowed.  The
  * stanza takes type "media" and the <enc> mediatype
  * wa_msg_media_name(md->type) (1.7).  Returns 0.  Errors: -EINVAL (md or
  * out NULL, WA_MEDIA_NONE or an unknown type, mimetype or direct_path
@@ -251,6 +257,47 @@ MUST_CHECK int	wa_msg_build_media(const struct wa_msg_media *md,
 /* The English word of a media type ("image", "ptt": the stanza's
  * mediatype of 1.7), static; "" for WA_MEDIA_NONE.  Any thread. */
 const char	*wa_msg_media_name(enum wa_msg_media_type t);
+
+/* The disappearing-messages timer a received Message carries. */
+enum wa_msg_eph {
+	WA_MSG_EPH_NONE,	/* none */
+	WA_MSG_EPH_SETTING,	/* protocolMessage EPHEMERAL_SETTING (3):
+				 * the chat's timer changed (kind PROTOCOL,
+				 * protocol_type 3) */
+	WA_MSG_EPH_CONTENT,	/* a content message's contextInfo
+				 * expiration: the timer it was sent in */
+};
+
+/*
+ * Append to out Message{protocolMessage(12){type(2) = EPHEMERAL_SETTING
+ * (3), ephemeralExpiration(4) = secs (0 off), ephemeralSettingTimestamp
+ * (5) = ts_s (unix s), disappearingMode(11){initiator(1) = 0
+ * CHANGED_IN_CHAT, trigger(2) = 0}}}: a 1:1 chat's timer, sent bare as
+ * whatsmeow (SetDisappearingTimer) and whatsapp-rust do
+ * (protocol-features.md 3.5); its stanza is type "text".  Returns 0.
+ * Errors: -EINVAL (out NULL, ts_s < 0).  Any thread.
+ */
+MUST_CHECK int	wa_msg_build_ephemeral(uint32_t secs, int64_t ts_s,
+		    struct buf *out);
+
+/*
+ * Append to out the Message p[0..len) with its content message's
+ * contextInfo carrying expiration(25) = secs and, when ts_s > 0,
+ * ephemeralSettingTimestamp(26) = ts_s, as Baileys sends a message in a
+ * disappearing chat (protocol-features.md 3.5); a plain conversation
+ * becomes extendedTextMessage{text} to carry it.  Other fields stay as
+ * they were.  Returns 1 when set, 0 when p holds no content message that
+ * takes one (a reaction, a protocol message: appended unchanged).
+ * Errors: -EINVAL (out NULL, secs 0), WC_ETRUNC, WC_EPROTO, WC_EDEPTH (p
+ * does not parse; nothing appended).  Any thread.
+ */
+MUST_CHECK int	wa_msg_set_expiration(const uint8_t *p, size_t len,
+		    uint32_t secs, int64_t ts_s, struct buf *out);
+
+/* Whether p[0..len) is a Message whose protocolMessage is of type
+ * EPHEMERAL_SETTING (3): false for anything else or what does not
+ * parse.  Any thread. */
+bool		wa_msg_is_eph_setting(const uint8_t *p, size_t len);
 
 /* An owned MessageKey. */
 struct wa_msg_key_in {
@@ -292,11 +339,20 @@ struct wa_msg_content {
 					 * 3.4) */
 	int		 rich_type;	/* RICH: base/rich.h enum rich_type */
 	int64_t		 live_seq;	/* RICH live: sequenceNumber; 0 absent */
+	uint32_t	 forwarded;	/* contextInfo of the content: 0 not
+					 * forwarded, else forwardingScore
+					 * (1 when isForwarded came without
+					 * one; 3.7) */
 	uint8_t		*poll_enc;	/* POLL_VOTE: encPayload; NULL absent */
 	size_t		 poll_enc_len;
 	uint8_t		*poll_iv;	/* POLL_VOTE: encIv (12 bytes); NULL
 					 * absent or of another length */
 	size_t		 poll_iv_len;
+	enum wa_msg_eph	 eph;		/* a disappearing-messages timer it
+					 * carries (protocol-features.md
+					 * 3.5) */
+	uint32_t	 eph_secs;	/* that timer, seconds; 0 off */
+	int64_t		 eph_ts;	/* when it was set, unix s; 0 absent */
 };
 
 /*
@@ -323,6 +379,23 @@ struct wa_msg_content {
  */
 MUST_CHECK int	wa_msg_parse(const uint8_t *p, size_t len,
 		    struct wa_msg_content *out);
+
+/*
+ * Append to out the Message forwarding the rich record rec[0..len)
+ * (base/rich.h) with forwardingScore score (>= 1) and isForwarded
+ * (protocol-features.md 3.7, [BL] generateForwardMessageContent): a
+ * location as locationMessage(5){degreesLatitude, degreesLongitude,
+ * name, address, comment}; contact cards as contactMessage(4) (one) or
+ * contactsArrayMessage(13) (several) whose vCards are written anew from
+ * the record (3.3: FN, then TEL;type=CELL;type=VOICE[;waid=W]:N per
+ * number); a link preview as extendedTextMessage(6){text, matchedText,
+ * title, description, JPEGThumbnail}.  Returns 0.  Errors: -EINVAL (out
+ * NULL, score 0), WC_EPROTO (no record), -ENOTSUP (a live location,
+ * view-once media or a kind not shown: not forwarded).  out->len is
+ * unchanged on error.  Any thread.
+ */
+MUST_CHECK int	wa_msg_build_rich_forward(const char *rec, size_t len,
+		    uint32_t score, struct buf *out);
 
 /* Free the strings of c and zero it; c may be zeroed already. */
 void		wa_msg_content_release(struct wa_msg_content *c);

@@ -10,8 +10,8 @@ BUILT_SOURCES += proto/e2e.pb-c.c proto/e2e.pb-c.h
 CLEANFILES += proto/e2e.pb-c.c proto/e2e.pb-c.h
 EXTRA_DIST += proto/e2e.proto
 libproto_a_SOURCES += proto/msg.h proto/msg.c proto/msg-int.h proto/msg-media.c \
-	proto/msg-rich.c proto/vcard.h proto/vcard.c proto/poll.h \
-	proto/msg-poll.c
+	proto/msg-rich.c proto/msg-fwd.c proto/vcard.h proto/vcard.c proto/poll.h \
+	proto/msg-poll.c proto/msg-eph.c
 
 # Unit test.
 check_PROGRAMS += tests/test-wa-msg

@@ -69,6 +69,16 @@ react(struct wa_dm *dm, const struct cmd *c)
 	    r->target_from_me, r->emoji) : -EINVAL;
 }
 
+/* The chat's disappearing-messages timer (issue 20). */
+static int
+ephemeral(struct wa_dm *dm, const struct cmd *c)
+{
+	const struct cmd_ephemeral *e = &c->u.ephemeral;
+
+	return e->chat[0] != '\0' ? wa_dm_send_ephemeral(dm, e->chat,
+	    e->secs) : 0;
+}
+
 static int
 mark_read(struct wa_dm *dm, const struct cmd *c)
 {
@@ -170,6 +180,16 @@ revoke_msg(struct wa_dm *dm, const struct cmd *c)
 		return 0;
 	return m->id[0] != '\0' ? wa_dm_send_revoke(dm, m->chat, m->id) :
 	    -EINVAL;
+}
+
+/* Decline the call that rings (issue 20): the engine sends the reject
+ * and writes the call's last line. */
+static int
+call_reject(struct wa_dm *dm, const struct cmd *c)
+{
+	const struct cmd_msg	*m = &c->u.call_reject;
+
+	return wa_dm_call_reject(dm, m->chat, m->id);
 }
 
 /* ---- groups (issue 8) ---- */
@@ -528,6 +548,11 @@ static const struct {
 	[CMD_CHAT_ACT] =	{ NULL, app_chat_act },
 	[CMD_SEND_FILE] =	{ NULL, send_file },
 	[CMD_MEDIA_GET] =	{ NULL, app_media_get },
+	[CMD_FORWARD] =		{ NULL, app_forward },
+	[CMD_EPHEMERAL] =	{ ephemeral, NULL },
+	[CMD_CALL_REJECT] =	{ call_reject, NULL },
+	[CMD_PROFILE] =		{ NULL, app_profile },
+	[CMD_BLOCK] =		{ NULL, app_block },
 	[CMD_POLL_VOTE] =	{ poll_vote, NULL },
 	[CMD_POLL_NEW] =	{ poll_new, NULL },
 };
@@ -590,13 +615,26 @@ full_words(enum cmd_kind k)
 	}
 }
 
+/* What a messaging command of kind k that failed with rc did not do. */
+static const char *
+fail_words(enum cmd_kind k, int rc)
+{
+	if (k != CMD_CALL_REJECT)
+		return _("the command could not be carried out");
+	if (rc == -ENOENT)
+		return _("the call is over");
+	if (rc == -ENOTCONN)
+		return _("not connected: the call cannot be declined");
+	return _("the call could not be declined");
+}
+
 static void
 run(struct app *a, const struct cmd *c)
 {
 	struct wa_dm	*dm;
 	int		 rc;
 
-	if ((unsigned)c->kind > CMD_KIND_MAX)
+	if ((unsigned)c->kind > CMD_KIND_MAX || app_prof_refuse_send(a, c))
 		return;
 	if (handlers[c->kind].app != NULL) {
 		handlers[c->kind].app(a, c);
@@ -615,7 +653,7 @@ run(struct app *a, const struct cmd *c)
 			refused(a, c, full_words(c->kind), rc);
 		app_disk_full(a);
 	} else if (rc < 0)
-		refused(a, c, _("the command could not be carried out"), rc);
+		refused(a, c, fail_words(c->kind, rc), rc);
 }
 
 void

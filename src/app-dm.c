@@ -42,8 +42,10 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	o->edit[0] = '\0';
 	if (m->kind == STORE_MSG_HIDDEN) {
 		switch (wa_msg_first_field(m->payload, m->payload_len)) {
-		case 12:
-			snprintf(o->edit, sizeof(o->edit), "7");
+		case 12:	/* a timer (type "text", no edit) or a delete */
+			if (!wa_msg_is_eph_setting(m->payload,
+			    m->payload_len))
+				snprintf(o->edit, sizeof(o->edit), "7");
 			break;
 		case 58:
 			snprintf(o->edit, sizeof(o->edit), "1");
@@ -73,10 +75,11 @@ out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
 	n.sender = "";
 	n.from_me = true;
 	n.ts_ms = m->ts_ms;
-	/* a reaction, an edit or a delete is not a message of the chat:
+	/* a reaction, an edit, a delete or a timer (type "protocol") is
+	 * not a message of the chat:
 	 * kept hidden (fill_out() reads back what it is) */
 	n.kind = (type != NULL && (strcmp(type, "reaction") == 0 ||
-	    strcmp(type, "poll") == 0)) ||
+	    strcmp(type, "protocol") == 0 || strcmp(type, "poll") == 0)) ||
 	    (edit != NULL && edit[0] != '\0') ? STORE_MSG_HIDDEN :
 	    STORE_MSG_TEXT;
 	n.text = m->text;
@@ -166,6 +169,7 @@ app_dm_note(enum wa_dm_note n)
 	case WA_DM_NOTE_CALL_MISSED:	return EV_NOTICE_CALL_MISSED;
 	case WA_DM_NOTE_CALL_ELSEWHERE:	return EV_NOTICE_CALL_ELSEWHERE;
 	case WA_DM_NOTE_CALL_DECLINED:	return EV_NOTICE_CALL_DECLINED;
+	case WA_DM_NOTE_CALL_REJECTED:	return EV_NOTICE_CALL_REJECTED;
 	}
 	return EV_NOTICE_TEXT;
 }
@@ -199,6 +203,7 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.quoted_sender = m->quoted_sender;
 	n.quoted_text = m->quoted_text;
 	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
+	n.forwarded = m->forwarded;
 	if (m->kind == WA_DM_RICH)
 		n.kind = STORE_MSG_RICH;
 	if (m->kind == WA_DM_MEDIA && m->media != NULL) {
@@ -419,6 +424,12 @@ group_put(void *arg, const struct wa_group_info *gi)
 	/* names and mappings are a best effort: the group is what counts */
 	rc = store_group_put(arg, &g);
 	free(g.members);
+	/* the group's disappearing-messages timer as the server has it
+	 * now (protocol-features.md 3.5) */
+	if (rc >= 0 && gi->ephemeral_s >= 0 && gi->ephemeral_s <=
+	    STORE_EPHEM_MAX && store_chat_ephem_set(arg, gi->jid,
+	    (uint32_t)gi->ephemeral_s, (int64_t)time(NULL), false) < 0)
+		soft++;
 	(void)soft;
 	return rc;
 }
@@ -542,6 +553,19 @@ hist_put(void *arg, const char *id, const uint8_t *msg, size_t len)
 }
 
 static int
+eph_set(void *arg, const char *chat, uint32_t secs, int64_t ts_s,
+    bool only_newer)
+{
+	return store_chat_ephem_set(arg, chat, secs, ts_s, only_newer);
+}
+
+static int
+eph_get(void *arg, const char *chat, uint32_t *secs, int64_t *ts_s)
+{
+	return store_chat_ephem(arg, chat, secs, ts_s);
+}
+
+static int
 as_key_put(void *arg, const struct wa_askey *k)
 {
 	return app_as_key_put(arg, k);
@@ -585,6 +609,8 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->group_sent = group_sent;
 	ops->member_receipt = member_receipt;
 	ops->name_get = name_get;
+	ops->eph_set = eph_set;
+	ops->eph_get = eph_get;
 	ops->hist_put = hist_put;
 	ops->as_key_put = as_key_put;
 	ops->tx_begin = tx_begin;

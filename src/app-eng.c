@@ -48,6 +48,7 @@ app_eng_stop(struct app *a, const char *why, int err)
 	a->stop_text = xstrdup(why);
 	a->stop_err = err;
 	app_disk_stop(a);
+	app_expire_stop(a);
 	app_spool_stop(a);
 	app_upload_stop(a);
 	wa_eng_free(a->eng);
@@ -191,6 +192,7 @@ on_hsync_event(void *arg, const struct wa_hsync_ev *e)
 			app_disk_ioerr(a);
 		return;
 	}
+	app_expire_kick(a);	/* an imported chat may have a timer */
 	ev = ev_new(EV_HISTORY);
 	h = &ev->u.history;
 	switch (e->kind) {
@@ -283,6 +285,7 @@ dm_message(struct app *a, const struct wa_dm_ev *e)
 	m->state = state_of(e->state);
 	m->notice = e->notice;
 	m->rich = e->rich;
+	m->forwarded = e->forwarded;
 	if (e->notice && (g = app_read_notice(a, m->text)) != NULL) {
 		free(m->text);	/* a group's line, its people named now */
 		m->text = g;
@@ -424,6 +427,8 @@ on_dm_event(void *arg, const struct wa_dm_ev *e)
 		app_eng_send(a, ev);
 	if (e->kind == WA_DM_EV_MESSAGE && e->media != NULL && !e->from_me)
 		app_mget_auto(a, e->chat, e->id, e->media);
+	if (e->kind == WA_DM_EV_MESSAGE)
+		app_expire_kick(a);	/* it may expire first */
 }
 
 /* ---- the thread ---- */
@@ -434,6 +439,7 @@ start_engine(struct app *a)
 {
 	const struct conf	*c = a->conf;
 	struct wa_eng_cfg	 cfg;
+	char			 pic_dir[4096];
 	int			 rc;
 
 	app_store_ops(a->store, &a->ops);
@@ -462,6 +468,11 @@ start_engine(struct app *a)
 	cfg.mget_ev_arg = a;
 	cfg.mget.dir = c->download_dir;
 	cfg.mget.max_size = c->max_media_size;
+	cfg.on_prof_event = app_prof_event;
+	cfg.prof_ev_arg = a;
+	/* profile pictures, cached by their id (proto/prof.h) */
+	snprintf(pic_dir, sizeof(pic_dir), "%s/pictures", c->data_dir);
+	cfg.prof_dir = pic_dir;
 	cfg.on_appsync_event = on_appsync_event;
 	cfg.appsync_ev_arg = a;
 	cfg.signal_store = &a->sig_ops;
@@ -495,11 +506,13 @@ app_eng_thread(void *arg)
 	int		 rc;
 
 	if ((rc = app_db_open(a, what, sizeof(what))) == 0) {
+		app_mget_reset(a);
 		start_engine(a);
 		if (!a->stopping) {
 			app_db_check_start(a);
 			app_spool_start(a);
 			app_upload_resume(a);
+			app_expire_kick(a);
 		}
 	} else
 		app_eng_stop(a, what, rc);	/* said once, as why it stopped */

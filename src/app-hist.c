@@ -291,6 +291,12 @@ import(void *arg, const struct wa_hist *h)
 		    cv->pinned != 0 ? (int64_t)last * 1000 : 0,
 		    (int64_t)cv->mute_end_s * 1000)) < 0)
 			break;
+		/* its disappearing-messages timer, before its messages: they
+		 * take their expiry from it (protocol-features.md 3.5) */
+		if (cv->ephemeral_s <= STORE_EPHEM_MAX && (rc =
+		    store_chat_ephem_set(s, chat, cv->ephemeral_s,
+		    cv->ephemeral_ts_s, true)) < 0)
+			break;
 		rc = 0;
 		for (k = 0; rc == 0 && k < cv->n_msgs; k++)
 			rc = add(s, b, chat, group, &cv->msgs[k]);

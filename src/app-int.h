@@ -23,13 +23,16 @@
  *			message (CMD_SEND_FILE), its upload
  *	src/app-mget.c	the engine thread: media downloads
  *			(proto/media-get.h) over the store, their events
+ *	src/app-forward.c the engine thread: a message forwarded
+ *			(CMD_FORWARD)
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
- *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-mget.o,
- *		      app-read.o, app-send.o, app-upload.o, evq.o
+ *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-forward.o,
+ *		      app-mget.o, app-read.o, app-send.o, app-upload.o, evq.o
+ *	app-forward.o -> app-disk.o, app-send.o
  *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
  *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
@@ -155,7 +158,17 @@ struct app {
 	uv_timer_t		 spool_timer;	/* ... and looked at */
 	bool			 spool_on;	/* spool_timer made */
 	bool			 spool_ev_on;	/* spool_ev made */
+	uv_timer_t		 expire_timer;	/* src/app-expire.c */
+	bool			 expire_on;	/* expire_timer made */
 };
+
+/* ---- src/app-expire.c: the engine thread ---- */
+
+/* Arm the disappearing messages' timer for the store's earliest expiry
+ * (stopped when none): after a message is stored, at start. */
+void	app_expire_kick(struct app *a);
+/* Stop and close the timer (at shutdown). */
+void	app_expire_stop(struct app *a);
 
 /* ---- src/app-chatact.c: the engine thread ---- */
 
@@ -181,16 +194,51 @@ struct wa_mget_ev;
 struct wa_msg_media;
 
 /* Fill *ops with the media row's look-up (a received message first, then
- * ours; a group's author from its message) and the download state over
- * s (borrowed for the life of the ops). */
+ * ours; a group's author from its message), the download state and the
+ * direct path a media retry gave over s (borrowed for the life of the
+ * ops). */
 void	app_mget_ops(struct store *s, struct wa_mget_store_ops *ops);
 
 /* The download module's events (arg: struct app) as EV_MEDIA_DL. */
 void	app_mget_event(void *arg, const struct wa_mget_ev *e);
 
+/* At a start, before the engine: the downloads a killed wachat left
+ * "downloading" in the store are set back to not fetched
+ * (store_media_dl_reset(); logged). */
+void	app_mget_reset(struct app *a);
+
 /* CMD_MEDIA_GET: the download started (EV_MEDIA_DL says how it goes); a
  * refusal (no engine, too many waiting) said as an EV_MEDIA_DL FAILED. */
 void	app_media_get(struct app *a, const struct cmd *c);
+
+/* ---- src/app-forward.c ---- */
+
+/* CMD_FORWARD: message (chat, from_me, id) sent to each target as a
+ * forward (protocol-features.md 3.7): each copy stored QUEUED, shown as
+ * EV_MESSAGE and left to the outbox; a message that cannot be forwarded
+ * (not stored, revoked, a kind not forwarded, media without its upload's
+ * keys) or a store refusal is said as EV_ERROR.  Engine thread. */
+void	app_forward(struct app *a, const struct cmd *c);
+
+/* ---- src/app-prof.c: profiles and the blocklist (issue 20) ---- */
+
+struct wa_prof_ev;
+
+/* The profile module's events (arg: struct app) as EV_PROFILE and
+ * EV_BLOCKLIST; a block the server refused as EV_ERROR. */
+void	app_prof_event(void *arg, const struct wa_prof_ev *e);
+
+/* CMD_PROFILE: the chat's about text and picture asked for (EV_PROFILE
+ * answers; offline: an EV_PROFILE saying the picture failed). */
+void	app_profile(struct app *a, const struct cmd *c);
+
+/* CMD_BLOCK: the change sent (EV_BLOCKLIST once taken); a refusal said
+ * as EV_ERROR. */
+void	app_block(struct app *a, const struct cmd *c);
+
+/* Whether c is a send (text or file) to a contact the blocklist holds:
+ * then it was refused with an EV_ERROR saying so, its text handed back. */
+bool	app_prof_refuse_send(struct app *a, const struct cmd *c);
 
 /* A message (chat, id) with media md arrived: downloaded now when the
  * auto-download setting takes its kind at its size (and it is within

@@ -131,3 +131,32 @@ app_media_ev_of_store(const struct store_media *m, struct ev_media *em)
 	ev_set(&em->path, m->path);
 	thumb_hex(m->thumb, m->thumb_len, &em->thumb);
 }
+
+void
+app_media_wire(const struct store_media *m, struct wa_msg_media *md)
+{
+	memset(md, 0, sizeof(*md));
+	md->type = (enum wa_msg_media_type)m->type;
+	md->animated = m->animated;
+	md->mimetype = m->mimetype;
+	md->file_length = m->size > 0 ? (uint64_t)m->size : 0;
+	md->width = m->width;
+	md->height = m->height;
+	md->seconds = m->seconds;
+	md->pages = m->pages;
+	md->caption = m->caption[0] != '\0' ? m->caption : NULL;
+	md->file_name = m->file_name[0] != '\0' ? m->file_name : NULL;
+	md->thumb = m->thumb;
+	md->thumb_len = m->thumb_len;
+	md->waveform = m->waveform;
+	md->waveform_len = m->waveform_len;
+	md->media_key = m->media_key;
+	md->media_key_len = m->media_key_len;
+	md->direct_path = m->direct_path;
+	md->url = m->url;
+	md->file_sha256 = m->file_sha256;
+	md->file_sha256_len = m->file_sha256_len;
+	md->file_enc_sha256 = m->file_enc_sha256;
+	md->file_enc_sha256_len = m->file_enc_sha256_len;
+	md->media_key_ts = m->key_ts;
+}

@@ -33,6 +33,11 @@ char	*app_media_text(const struct wa_msg_media *w);
  * state NONE.  Aborts on out-of-memory only. */
 void	app_media_ev_of_msg(const struct wa_msg_media *w, struct ev_media *em);
 
+/* *md as the engine's form of the stored m, to send it (every pointer
+ * borrowed from m; NULL for an empty caption or file name): the url,
+ * direct path, media key and hashes as stored, so that a forward reuses
+ * the upload (protocol-features.md 3.7).  Cannot fail. */
+void	app_media_wire(const struct store_media *m, struct wa_msg_media *md);
 /* Fill *em (its strings replaced with copies) from the stored m. */
 void	app_media_ev_of_store(const struct store_media *m,
 	    struct ev_media *em);

@@ -92,12 +92,21 @@ ops_set_state(void *arg, const char *chat, bool from_me, const char *id,
 	    (enum store_dl_state)st, path);
 }
 
+static int
+ops_set_direct_path(void *arg, const char *chat, bool from_me, const char *id,
+    const char *direct_path)
+{
+	return store_media_set_direct_path(arg, chat, from_me, id,
+	    direct_path);
+}
+
 void
 app_mget_ops(struct store *s, struct wa_mget_store_ops *ops)
 {
 	memset(ops, 0, sizeof(*ops));
 	ops->lookup = ops_lookup;
 	ops->set_state = ops_set_state;
+	ops->set_direct_path = ops_set_direct_path;
 	ops->arg = s;
 }
 
@@ -177,6 +186,20 @@ app_media_get(struct app *a, const struct cmd *c)
 	const struct cmd_media_get	*g = &c->u.media_get;
 
 	get(a, g->chat, g->id, g->out[0] != '\0' ? g->out : NULL);
+}
+
+void
+app_mget_reset(struct app *a)
+{
+	int	 n;
+
+	if (a->store == NULL)
+		return;
+	if ((n = store_media_dl_reset(a->store)) < 0)
+		log_warn("downloads left running not reset: %s",
+		    wc_strerror(n));
+	else if (n > 0)
+		log_info("%d download(s) a stop left running: reset", n);
 }
 
 /* The kind of auto-download of a media type. */

@@ -246,7 +246,10 @@ msg_changed(const struct ev *ev, bool qr)
 	(void)qr;
 	chat_name(&who, c->key.chat);
 	one_line(&txt, c->text);
-	if (c->deleted)
+	if (c->gone)	/* disappearing messages: its time was up */
+		printf(_("%s: message %s expired\n"), (char *)who.p,
+		    c->key.id);
+	else if (c->deleted)
 		printf(_("%s: message %s deleted\n"), (char *)who.p,
 		    c->key.id);
 	else
@@ -340,6 +343,8 @@ static void (*const printers[])(const struct ev *, bool) = {
 	[EV_APP_STATE] =	NULL,	/* the screen's, for its chat list */
 	[EV_UPLOAD] =		NULL,	/* the screen's, on the message's line */
 	[EV_MEDIA_DL] =		media_dl,
+	[EV_PROFILE] =		NULL,	/* the screen's, for a chat's info */
+	[EV_BLOCKLIST] =	NULL,	/* the screen's, for its chat list */
 };
 _Static_assert(sizeof(printers) / sizeof(printers[0]) == EV_KIND_MAX + 1,
     "one printer per event kind");

@@ -242,6 +242,7 @@ chat_of(struct app *a, const struct store_chat *sc, struct ev_chat *ec)
 	    xstrdup("");
 	ec->draft = xstrdup(sc->draft != NULL ? sc->draft : "");
 	ec->peek = sc->peek;
+	ec->ephemeral_s = sc->ephemeral_s;
 	ec->marked_unread = sc->marked_unread;
 }
 
@@ -373,6 +374,7 @@ msg_of(struct app *a, const struct store_msg *m, struct ev_msg *em)
 	em->edited_ms = m->edited_ms;
 	em->deleted = m->deleted;
 	em->starred = m->starred;
+	em->forwarded = m->forwarded;
 	tally(a, m->reactions, m->nreactions, &em->reactions,
 	    &em->nreactions);
 	if (m->kind == STORE_MSG_MEDIA && store_media_get(a->store, m->chat,

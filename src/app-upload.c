@@ -206,31 +206,14 @@ static void
 media_of(const struct app_ul *j, const char *url, const char *direct_path,
     struct wa_msg_media *md)
 {
-	const struct store_media	*m = &j->sm;
-
-	memset(md, 0, sizeof(*md));
-	md->type = (enum wa_msg_media_type)m->type;
-	md->animated = m->animated;
-	md->mimetype = m->mimetype;
+	app_media_wire(&j->sm, md);
 	md->file_length = j->enc.file_len;
-	md->width = m->width;
-	md->height = m->height;
-	md->seconds = m->seconds;
-	md->caption = m->caption[0] != '\0' ? m->caption : NULL;
-	md->file_name = m->file_name[0] != '\0' ? m->file_name : NULL;
-	md->thumb = m->thumb;
-	md->thumb_len = m->thumb_len;
-	md->waveform = m->waveform;
-	md->waveform_len = m->waveform_len;
-	md->media_key = m->media_key;
-	md->media_key_len = m->media_key_len;
 	md->direct_path = (char *)direct_path;
 	md->url = (char *)url;
 	md->file_sha256 = (uint8_t *)j->enc.file_sha256;
 	md->file_sha256_len = WA_MEDIA_HASH_LEN;
 	md->file_enc_sha256 = (uint8_t *)j->enc.file_enc_sha256;
 	md->file_enc_sha256_len = WA_MEDIA_HASH_LEN;
-	md->media_key_ts = m->key_ts;
 }
 
 /* The host has j's blob: its message stored with its payload, then the

@@ -42,7 +42,8 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
 	"delete-chat", "clear-chat", "attach", "voice-note", "download",
-	"open", "save-as", "card-chat", "vote",
+	"open", "save-as", "card-chat", "forward", "disappearing",
+	"reject-call", "vote",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -81,6 +82,44 @@ set_str(char **slot, const char *value)
 {
 	free(*slot);
 	*slot = value != NULL ? xstrdup(value) : NULL;
+}
+
+/* $HOME of the conf_load() running (it runs on the main thread only). */
+static const char	*load_home;
+
+/* A path setting into *slot with a leading "~" or "~/" as $HOME (as the
+ * path prompts read it); value unchanged without $HOME. */
+static void
+set_path_str(char **slot, const char *value)
+{
+	size_t	 n;
+
+	if (value == NULL || value[0] != '~' || (value[1] != '/' &&
+	    value[1] != '\0') || load_home == NULL || load_home[0] == '\0') {
+		set_str(slot, value);
+		return;
+	}
+	free(*slot);
+	n = strlen(load_home) + strlen(value);
+	*slot = xmalloc(n);
+	snprintf(*slot, n, "%s%s", load_home, value + 1);
+}
+
+/* *slot, when relative, under the directory wachat started in. */
+static void
+make_absolute(char **slot)
+{
+	char	 cwd[4096], *p;
+	size_t	 n;
+
+	if (*slot == NULL || (*slot)[0] == '/' ||
+	    getcwd(cwd, sizeof(cwd)) == NULL)
+		return;
+	n = strlen(cwd) + strlen(*slot) + 2;
+	p = xmalloc(n);
+	snprintf(p, n, "%s/%s", cwd, *slot);
+	free(*slot);
+	*slot = p;
 }
 
 static bool
@@ -216,12 +255,14 @@ set_ca_file(struct conf *c, const struct setting *s, const char *value,
     const char **why)
 {
 	bool	 empty = value[0] == '\0';
+	char	**slot = field(c, s);
 
-	if (!empty && access(value, R_OK) != 0) {
+	set_path_str(slot, empty ? NULL : value);
+	if (!empty && access(*slot, R_OK) != 0) {
 		*why = file_why(errno);
+		set_str(slot, NULL);
 		return -EINVAL;
 	}
-	set_str(field(c, s), empty ? NULL : value);
 	return 0;
 }
 
@@ -351,7 +392,7 @@ set_opt_path(struct conf *c, const struct setting *s, const char *value,
     const char **why)
 {
 	(void)why;
-	set_str(field(c, s), value[0] == '\0' ? NULL : value);
+	set_path_str(field(c, s), value[0] == '\0' ? NULL : value);
 	return 0;
 }
 
@@ -364,7 +405,7 @@ set_path(struct conf *c, const struct setting *s, const char *value,
 		*why = N_("must not be empty");
 		return -EINVAL;
 	}
-	set_str(field(c, s), value);
+	set_path_str(field(c, s), value);
 	return 0;
 }
 
@@ -707,6 +748,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 	c.mouse = true;
 	c.thumbnail_rows = CONF_THUMB_ROWS_DEFAULT;
 	c.max_media_size = CONF_MAX_MEDIA_DEFAULT;
+	load_home = env->home;
 
 	if (file != NULL)
 		rc = read_file(&l, file, true);
@@ -736,6 +778,7 @@ conf_load(struct conf *out, const struct conf_env *env, const char *file,
 		c.download_dir = xmalloc(n);
 		snprintf(c.download_dir, n, "%s/media", c.data_dir);
 	}
+	make_absolute(&c.download_dir);	/* the path shown is whole */
 	if (c.log_file == NULL && (c.log_file = xdg_path(env,
 	    env->xdg_state_home, ".local/state", "wachat/wachat.log")) ==
 	    NULL) {

@@ -175,7 +175,7 @@ store_chat_list(struct store *s, bool archived, size_t max,
 	 * no read into the message table. */
 	if ((rc = store_q_prep(s, &st, "SELECT " CHAT_HEAD_COLS ", c.last_from_me, c.last_sender, c.last_kind, c.last_state,"
 	    " c.last_deleted, c.last_text, c.draft, c.peek,"
-	    " (SELECT type FROM media WHERE msg = c.last_rowid)"
+	    " (SELECT type FROM media WHERE msg = c.last_rowid), c.ephemeral_s"
 	    " FROM chat c LEFT JOIN contact k ON k.jid = c.jid"
 	    " WHERE c.archived = ?1"
 	    " ORDER BY c.pinned DESC, c.last_ms DESC LIMIT ?2")) != 0)
@@ -207,6 +207,7 @@ store_chat_list(struct store *s, bool archived, size_t max,
 		if (c->peek < 0 || c->peek > 2)
 			c->peek = 0;	/* not ours: as the setting */
 		c->last_media = sqlite3_column_int(st, H + 8);
+		c->ephemeral_s = (uint32_t)sqlite3_column_int64(st, H + 9);
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		log_error("loading the chat list: %s", sqlite3_errmsg(s->db));

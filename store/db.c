@@ -425,6 +425,35 @@ static const char *const migrations[] = {
 	"  WHEN old.kind = 7 BEGIN"
 	"  DELETE FROM poll WHERE chat = old.chat AND id = old.id;"
 	"END;",
+	/*
+	 * 18: a forwarded message (protocol-features.md 3.7, issue 20):
+	 * 0 not forwarded, else the forwardingScore its contextInfo carried
+	 * (at least 1 when isForwarded came without a score), for the
+	 * "forwarded" of its header and the score a forward of it
+	 * increments.
+	 */
+	"ALTER TABLE message ADD COLUMN forwarded INTEGER NOT NULL DEFAULT 0;",
+	/*
+	 * 19: disappearing messages (store/ephem.c; protocol-features.md
+	 * 3.5).  chat.ephemeral_s: the chat's timer in seconds (0 off),
+	 * ephemeral_ts the unix second it was set.  message.expire_s: the
+	 * unix second the row goes (0 never): a row stored while its
+	 * chat's timer is on, its time at or after the setting, takes its
+	 * time + the timer (a notice or a hidden protocol row never
+	 * expires); rows stored before this migration never expire.
+	 */
+	"ALTER TABLE chat ADD COLUMN ephemeral_s INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE chat ADD COLUMN ephemeral_ts INTEGER NOT NULL DEFAULT 0;"
+	"ALTER TABLE message ADD COLUMN expire_s INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX message_expire ON message (expire_s) WHERE expire_s > 0;"
+	"CREATE TRIGGER message_expire_set AFTER INSERT ON message"
+	"  WHEN new.kind NOT IN (2, 5) AND EXISTS (SELECT 1 FROM chat"
+	"  WHERE jid = new.chat AND ephemeral_s > 0"
+	"  AND new.ts_ms >= ephemeral_ts * 1000) BEGIN"
+	"  UPDATE message SET expire_s = new.ts_ms / 1000 + (SELECT"
+	"    ephemeral_s FROM chat WHERE jid = new.chat)"
+	"  WHERE rowid = new.rowid;"
+	"END;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -458,6 +487,8 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'media'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'star_pending'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
+	"SELECT 1 FROM pragma_table_info('message') WHERE name = 'forwarded'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'message_expire_set'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

@@ -16,6 +16,8 @@ libstore_a_SOURCES += store/store-media.h store/media.c \
 	store/store-upload.h store/media-up.c
 libstore_a_SOURCES += store/store-rich.h store/rich.c store/store-poll.h \
 	store/poll.c
+# Disappearing messages (migration 19, issue 20).
+libstore_a_SOURCES += store/store-ephem.h store/ephem.c
 # Privacy tokens (migration 11, issue 16).
 libstore_a_SOURCES += store/privtok.c
 # App state sync (migration 14, issue 18).

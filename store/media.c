@@ -236,6 +236,40 @@ store_media_set_download(struct store *s, const char *chat, bool from_me,
 }
 
 int
+store_media_set_direct_path(struct store *s, const char *chat, bool from_me,
+    const char *id, const char *direct_path)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (!store_q_str_ok(direct_path, STORE_MEDIA_STR_MAX, true) ||
+	    direct_path[0] != '/' ||
+	    !store_q_str_ok(chat, STORE_JID_MAX, true) ||
+	    !store_q_str_ok(id, STORE_MSG_ID_MAX, true))
+		return -EINVAL;
+	if ((rc = store_q_prep(s, &st, "UPDATE media SET direct_path = ?4,"
+	    " url = ''" BY_KEY)) != 0)
+		return rc;
+	store_q_bind_str(st, 1, chat);
+	store_q_bind_str(st, 2, id);
+	sqlite3_bind_int(st, 3, from_me);
+	store_q_bind_str(st, 4, direct_path);
+	return store_q_run(s, st, "setting a media direct path");
+}
+
+int
+store_media_dl_reset(struct store *s)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = store_q_prep(s, &st, "UPDATE media SET dl_state = 0"
+	    " WHERE dl_state = 1")) != 0)
+		return rc;
+	return store_q_run(s, st, "resetting the media downloads");
+}
+
+int
 store_media_set_upload(struct store *s, const char *chat, const char *id,
     enum store_ul_state state)
 {

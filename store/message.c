@@ -52,8 +52,9 @@ insert_row(struct store *s, const struct store_msg_new *m,
 
 	if ((rc = store_q_prep(s, &st, "INSERT INTO message (chat, id, sender,"
 	    " from_me, ts_ms, kind, text, quoted_id, quoted_sender,"
-	    " quoted_text, state, payload)"
-	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
+	    " quoted_text, state, payload, forwarded)"
+	    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+	    " ?13)"))
 	    != 0)
 		return rc;
 	store_q_bind_str(st, 1, m->chat);
@@ -70,6 +71,7 @@ insert_row(struct store *s, const struct store_msg_new *m,
 	if (m->payload != NULL && m->payload_len > 0)
 		sqlite3_bind_blob(st, 12, m->payload, (int)m->payload_len,
 		    SQLITE_STATIC);
+	sqlite3_bind_int64(st, 13, (sqlite3_int64)m->forwarded);
 	rc = sqlite3_step(st);
 	store_stmt_done(s, st);
 	if (rc == SQLITE_CONSTRAINT_UNIQUE)
@@ -122,8 +124,8 @@ fill_placeholder(struct store *s, int64_t rowid, const struct store_msg_new *m)
 	int		 rc;
 
 	if ((rc = store_q_prep(s, &st, "UPDATE message SET sender = ?2, kind = ?3,"
-	    " text = ?4, quoted_id = ?5, quoted_sender = ?6, quoted_text = ?7"
-	    " WHERE rowid = ?1")) != 0)
+	    " text = ?4, quoted_id = ?5, quoted_sender = ?6, quoted_text = ?7,"
+	    " forwarded = ?8 WHERE rowid = ?1")) != 0)
 		return rc;
 	sqlite3_bind_int64(st, 1, rowid);
 	store_q_bind_str(st, 2, m->sender);
@@ -132,6 +134,7 @@ fill_placeholder(struct store *s, int64_t rowid, const struct store_msg_new *m)
 	store_q_bind_str(st, 5, m->quoted_id);
 	store_q_bind_str(st, 6, m->quoted_sender);
 	store_q_bind_str(st, 7, m->quoted_text);
+	sqlite3_bind_int64(st, 8, (sqlite3_int64)m->forwarded);
 	rc = store_q_run(s, st, "filling a placeholder");
 	if (rc >= 0)
 		rc = store_q_media_put(s, rowid, m->media);

@@ -41,6 +41,7 @@ read_msg(sqlite3_stmt *st, struct store_msg *m, bool payload)
 	m->deleted = sqlite3_column_int(st, 13) != 0;
 	m->attempts = sqlite3_column_int(st, 14);
 	m->starred = sqlite3_column_int(st, 15) != 0;
+	m->forwarded = (uint32_t)sqlite3_column_int64(st, 16);
 	if (payload && sqlite3_column_type(st, MSG_NCOLS) == SQLITE_BLOB) {
 		const void	*p = sqlite3_column_blob(st, MSG_NCOLS);
 		int		 n = sqlite3_column_bytes(st, MSG_NCOLS);

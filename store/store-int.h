@@ -306,8 +306,8 @@ int	store_q_by_key_sync(struct store *s, const char *sql,
  * them; payload, when asked for, follows as column MSG_NCOLS. */
 #define MSG_COLS "rowid, chat, id, sender, from_me, ts_ms, kind, text," \
 	" quoted_id, quoted_sender, quoted_text, state, edited, deleted," \
-	" attempts, starred"
-#define MSG_NCOLS	16
+	" attempts, starred, forwarded"
+#define MSG_NCOLS	17
 
 /* Read up to max rows of st (MSG_COLS, then payload when payload is
  * true) into *p; one more row sets p->more.  Hands st back.  Returns 0

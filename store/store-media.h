@@ -116,6 +116,27 @@ MUST_CHECK int	store_media_set_download(struct store *s, const char *chat,
 		    const char *path);
 
 /*
+ * The media of message (chat, from_me, id) was uploaded again by the
+ * phone (the media retry of protocol-features.md 1.8): its direct path
+ * (<= STORE_MEDIA_STR_MAX bytes, starting with '/') is now direct_path
+ * and its stored URL, which named the old path, is cleared, so that a
+ * later download asks the new path first.  Returns 1 when a media row
+ * changed, 0 when the message has none, -EINVAL (a NULL, empty, too long
+ * or relative path), -ENOSPC or -EIO.
+ */
+MUST_CHECK int	store_media_set_direct_path(struct store *s, const char *chat,
+		    bool from_me, const char *id, const char *direct_path);
+
+/*
+ * Every download the store says is running (STORE_DL_DOWNLOADING) is
+ * set back to STORE_DL_NONE: called once at a start, before any
+ * download, so that the rows a killed wachat left (kill -9, a crash:
+ * wa_mget_free() did not run) can be downloaded again.  Returns the
+ * number of rows reset (>= 0), -ENOSPC or -EIO.
+ */
+MUST_CHECK int	store_media_dl_reset(struct store *s);
+
+/*
  * The upload of our message (chat, id)'s media is now state.  Returns 1
  * when a media row changed, 0 when none, -EINVAL (a bad state) or -EIO.
  */

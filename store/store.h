@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	17	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	19	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -418,6 +418,9 @@ struct store_msg_new {
 	 * the caption, after the file name of a document ("report.pdf\n
 	 * caption"): that is what the search index reads. */
 	const struct store_media *media;
+	/* Forwarded (protocol-features.md 3.7, migration 18): 0 not, else
+	 * its forwardingScore (at least 1). */
+	uint32_t	 forwarded;
 };
 
 /* One reaction on a message (protocol.md 11.5).  Owned by its page. */
@@ -448,6 +451,7 @@ struct store_msg {
 	int64_t		 edited_ms;	/* time of the edit shown; 0: none */
 	bool		 deleted;	/* revoked: text is "" */
 	bool		 starred;	/* app state's star (migration 14) */
+	uint32_t	 forwarded;	/* as store_msg_new's (migration 18) */
 	uint8_t		*payload;	/* outbox, store_msg_get(); else NULL */
 	size_t		 payload_len;
 	int		 attempts;	/* store_msg_note_attempt() count */
@@ -744,6 +748,9 @@ struct store_chat {
 					 * (store_chat_set_peek()): 0 as the
 					 * peek setting, 1 on, 2 off; list
 					 * only */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer,
+					 * seconds, 0 off (store-ephem.h);
+					 * list only */
 };
 
 struct store_chat_list {
@@ -1117,5 +1124,6 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 #include "store/store-upload.h"
 #include "store/store-rich.h"
 #include "store/store-poll.h"
+#include "store/store-ephem.h"
 
 #endif

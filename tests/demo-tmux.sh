@@ -3,14 +3,15 @@
 # The README's first command, as a person runs it: tools/demo.sh in a
 # 100x40 tmux pane (set-up skipped: WACHAT_BUILD_DIR names this build).
 # The QR shows first, the simulated phone scans it, the pane shows the
-# account linked and connected; q ends the demo with status 0, no process
+# account linked and connected, and the contacts' media coming in (Bob's
+# video, made by the demo with ffmpeg, in the chat list); q ends the demo with status 0, no process
 # of the demo is left running (none in the pane's session, none naming
 # its folder), the demo's temporary folder is gone and nothing was written
 # to HOME.  The same when q comes before the phone scans, and when the
 # demo's shell gets TERM while wachat runs.  Every wait is bounded.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 b=$(cd "$b" && pwd)
-need pgrep pkill ps
+need pgrep pkill ps ffmpeg
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 mkdir -m 700 "$tmp/t"
 
@@ -69,6 +70,8 @@ check "the simulated phone scans it: the pane shows the account linked and conne
     wait_pane 'connected as .*\+15550000001'
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/demo.err"; }
 check "... with the chat panes and the help line" wait_pane 'q quit'
+check "... and Bob's video in the chat list" wait_pane '🎬 Video On the way'
+[ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/demo.err"; }
 tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q ends the demo with status 0" [ "$st" = 0 ]

@@ -111,6 +111,9 @@ include tests/links17.mk
 include tests/media19.mk
 include tests/kinds20.mk
 include tests/polls20.mk
+include tests/forward20.mk
+include tests/disappear20.mk
+include tests/calls20.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk

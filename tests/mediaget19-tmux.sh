@@ -15,8 +15,12 @@
 # save-as key (Alt-y) copies the file and will not write over one.
 # wachat media refuses while the screen holds the data dir; once it
 # quit, wachat media ... --out writes the same bytes; wachat history
-# names the downloaded file's path.  Restarted with auto-download
-# image:1M, a photo downloads by itself, a sticker not.  TAP.
+# names the downloaded file's path, and wachat media of the photo the
+# phone uploaded again asks the new direct path (no second retry).
+# Restarted with auto-download image:1M, a photo downloads by itself, a
+# sticker not.  Killed with SIGKILL while a download stalls, wachat
+# finds the row it left "downloading" reset at its next start, and Alt-w
+# downloads the file.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -24,7 +28,7 @@ B=15550000003
 AJ=$A@s.whatsapp.net
 BJ=$B@s.whatsapp.net
 
-need openssl cjpeg opusenc cwebp python3
+need openssl cjpeg opusenc cwebp python3 sqlite3
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 . "${top_srcdir:-.}/tests/mediasend19-lib.sh"
 test_cert
@@ -169,7 +173,7 @@ P5="$MD/image-$ID5.jpg"
 check "Alt-w: the phone uploads it again and it is downloaded" \
     wait_pane "│ +$P5\$"
 check "... the sim saw one retry for it" \
-    test "$(msg "$ID5" '["retries"]')" -ge 1
+    test "$(msg "$ID5" '["retries"]')" = 1
 check "... with the photo's bytes" \
     test "$(sha "$P5")" = "$(sha "$fx/photo.jpg")"
 failed_now && show
@@ -249,6 +253,17 @@ check "... it says where" grep -q "downloaded to $tmp/out.ogg" "$tmp/cli2"
 check "... the same bytes as the voice note" \
     test "$(sha "$tmp/out.ogg")" = "$(sha "$fx/voice.ogg")"
 failed_now && diag "$tmp/cli2"
+"$W" media "+$B" "$ID5" --url "$URL" --root-key "$ROOT_PUB" \
+    --ca-file "$tmp/cert.pem" --data-dir "$tmp/data" \
+    --download-dir "$MD" --out "$tmp/out5.jpg" >"$tmp/cli6" 2>&1
+st=$?
+check "wachat media of the photo the phone uploaded again: exit 0 (got $st)" \
+    [ "$st" = 0 ]
+check "... the photo's bytes" \
+    test "$(sha "$tmp/out5.jpg")" = "$(sha "$fx/photo.jpg")"
+check "... from the new direct path the retry gave: no second retry" \
+    test "$(msg "$ID5" '["retries"]')" = 1
+failed_now && diag "$tmp/cli6"
 "$W" media "+$B" "$ID2" --url "$URL" --root-key "$ROOT_PUB" \
     --ca-file "$tmp/cert.pem" --data-dir "$tmp/data" \
     --out "$tmp/out.ogg" >"$tmp/cli3" 2>&1
@@ -286,6 +301,50 @@ check "the sticker after it arrives (the list previews it)" \
 sleep 2		# time for a download that must not come
 check "... and, not an image, is not downloaded" \
     sh -c "! ls '$MD' | grep -q '$ID10'"
+failed_now && show
+tm send-keys -t wachat C-q
+st=$(exit_status)
+check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
+tm kill-server 2>/dev/null
+
+# 8. kill -9 during a download: the row it left "downloading" is reset
+# at the next start, and the file can be downloaded again.
+# dl_is ID N: the store's download state of message ID is N (store/
+# store-media.h: 0 none, 1 downloading).
+dl_is() {
+	[ "$(sqlite3 -readonly "$tmp/data/wachat.db" "SELECT d.dl_state FROM \
+	    media d JOIN message m ON d.msg = m.rowid WHERE m.id = '$1'" \
+	    2>/dev/null)" = "$2" ]
+}
+ctl history-media-delay 60000 >/dev/null 2>&1
+pane --auto-download image:1M
+check "restarted with the media host stalled, it connects" \
+    wait_pane 'connected as'
+tm send-keys -t wachat Tab
+ID11=$(send image "$fx/photo.jpg" --caption "killed mid-download")
+check "a photo arrives and its download starts: downloading in the store" \
+    wait_for dl_is "$ID11" 1
+pid=$(pane_wachat_pid)
+check "wachat is killed with SIGKILL during the download" \
+    sh -c "[ -n '$pid' ] && kill -9 '$pid'"
+st=$(exit_status)
+check "... its exit status is the kill's (137, got ${st:-none})" [ "$st" = 137 ]
+tm kill-server 2>/dev/null
+ctl history-media-delay 0 >/dev/null 2>&1
+check "... the store still says downloading" dl_is "$ID11" 1
+pane
+check "started again, it connects" wait_pane 'connected as'
+check "... the row is reset: not fetched" wait_for dl_is "$ID11" 0
+check "... the log says so" has_line "$LOG" '1 download\(s\) a stop left running: reset'
+tm send-keys -t wachat Tab
+check "... the photo shows in bob's chat" wait_pane '│ +killed mid-download$'
+check "... its line does not say downloading" pane_lacks 'downloading'
+select_newest
+tm send-keys -t wachat M-w
+P11="$MD/image-$ID11.jpg"
+check "Alt-w downloads it now: its line shows the path" wait_pane "│ +$P11\$"
+check "... with the photo's bytes" \
+    test "$(sha "$P11")" = "$(sha "$fx/photo.jpg")"
 failed_now && show
 tm send-keys -t wachat C-q
 st=$(exit_status)

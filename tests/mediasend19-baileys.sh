@@ -6,10 +6,13 @@
 # --file reach Baileys with their fields (type, mimetype, dimensions,
 # duration, the video's thumbnail, ptt, the 64-byte waveform, the file
 # name), and its downloadMediaMessage gives each file's bytes; the other
-# way, Baileys' photo with a caption, voice note, document and sticker
-# show in wachat's pane with their type word and metadata, and wachat's
+# way, Baileys' photo with a caption, voice note, document, sticker,
+# video, GIF and round video show in wachat's pane with their type word and metadata, and wachat's
 # download key (Alt-w) fetches each with the same bytes
-# (tests/sim-interop/wachat-media-baileys.mjs).  The fixtures are made
+# (tests/sim-interop/wachat-media-baileys.mjs); Baileys' photo forwarded
+# back to it with Alt-. (isForwarded, forwardingScore, the same
+# directPath and mediaKey, the same bytes) and a text Baileys forwarded
+# forwarded again (issue 20).  The fixtures are made
 # here: a 64x48 JPEG with cjpeg and WebP with cwebp, a second of Ogg
 # Opus with opusenc, a one-page PDF with python3, a 3-second 320x240 MP4
 # with ffmpeg (its thumbnail read back with djpeg).  Needs openssl,

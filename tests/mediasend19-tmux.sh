@@ -247,8 +247,7 @@ check "... the host has the blob (its answer held back)" \
     wait_for above uploads "$n0"
 failed_now && show
 check "... its sealed blob is in the data dir while it uploads" has_blob
-pid=$(pgrep -P "$(tm list-panes -t wachat -F '#{pane_pid}')" 2>/dev/null |
-    head -n 1)
+pid=$(pane_wachat_pid)
 check "wachat is killed with SIGKILL during the upload" \
     sh -c "[ -n '$pid' ] && kill -9 '$pid'"
 st=$(exit_status)

@@ -240,6 +240,19 @@ sim_start() {
 	ADMIN="http://127.0.0.1:$APORT"
 }
 
+# sim_start_tls [OPTION...]: a test certificate (test_cert), the sim
+# started with it for TLS and its media host, $URL the wss:// one; bails
+# out when the sim does not start.
+sim_start_tls() {
+	test_cert
+	if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem" \
+	    "$@"; then
+		echo "Bail out! wachat-sim did not start"
+		exit 1
+	fi
+	URL="wss://127.0.0.1:$PORT/ws/chat"
+}
+
 ctl() {
 	"$SIM" ctl --admin "$ADMIN" "$@"
 }

@@ -16,17 +16,29 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* SQL that takes a database of schema 17 back to schema 16 (store/db.c,
+/* SQL that takes a database of schema 19 back to schema 18 (store/db.c,
+ * migration 19: disappearing messages' timers and expiry). */
+#define UNDO_19 "DROP TRIGGER IF EXISTS message_expire_set;" \
+	"DROP INDEX message_expire;" \
+	"ALTER TABLE message DROP COLUMN expire_s;" \
+	"ALTER TABLE chat DROP COLUMN ephemeral_s;" \
+	"ALTER TABLE chat DROP COLUMN ephemeral_ts;"
+
+/* SQL that takes a database of schema 19 back to schema 17 (store/db.c,
+ * migration 18: message.forwarded). */
+#define UNDO_18 UNDO_19 "ALTER TABLE message DROP COLUMN forwarded;"
+
+/* SQL that takes a database of schema 19 back to schema 16 (store/db.c,
  * migration 17: polls' secrets and waiting votes). */
-#define UNDO_17 "DROP TRIGGER IF EXISTS poll_delete; DROP TABLE poll;" \
+#define UNDO_17 UNDO_18 "DROP TRIGGER IF EXISTS poll_delete; DROP TABLE poll;" \
 	"DROP TABLE poll_pending;"
 
-/* SQL that takes a database of schema 16 back to schema 15 (store/db.c,
+/* SQL that takes a database of schema 18 back to schema 15 (store/db.c,
  * migration 16: the stars kept for messages not stored yet). */
 #define UNDO_16 UNDO_17 "DROP TRIGGER IF EXISTS star_pending_apply;" \
 	"DROP TABLE star_pending;"
 
-/* SQL that takes a database of schema 16 back to schema 14 (store/db.c,
+/* SQL that takes a database of schema 18 back to schema 14 (store/db.c,
  * migration 15: the media table). */
 #define UNDO_15 UNDO_16 "DROP TRIGGER IF EXISTS media_delete;" \
 	"DROP TRIGGER IF EXISTS media_revoke; DROP TRIGGER IF EXISTS media_edit;" \

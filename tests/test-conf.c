@@ -428,6 +428,37 @@ test_conf_load__fails__without_home_or_xdg_for_the_defaults(void **state)
 	assert_string_equal(e.name, "log-file");
 }
 
+/* Issue 19: "~" and "~/" mean $HOME in every path setting; a relative
+ * download-dir is made absolute against the start directory. */
+static void
+test_conf_load__expands_home_in_paths__and_makes_download_dir_absolute(
+    void **state)
+{
+	const struct conf_arg	 args[] = {
+		{ "download-dir", "~/Downloads" },
+		{ "log-file", "~/w.log" },
+		{ "qr-file", "~" },
+	};
+	const struct conf_arg	 rel = { "download-dir", "dl/x" };
+	struct conf	 c;
+	struct conf_err	 e;
+	char		 cwd[512], want[600];
+
+	(void)state;
+	write_file(path, "data-dir = ~/wdata\n");
+	assert_int_equal(conf_load(&c, &home_only, path, args, 3, &e), 0);
+	assert_string_equal(c.download_dir, "/home/u/Downloads");
+	assert_string_equal(c.data_dir, "/home/u/wdata");
+	assert_string_equal(c.log_file, "/home/u/w.log");
+	assert_string_equal(c.qr_file, "/home/u");
+	conf_release(&c);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(want, sizeof(want), "%s/dl/x", cwd);
+	assert_int_equal(conf_load(&c, &home_only, path, &rel, 1, &e), 0);
+	assert_string_equal(c.download_dir, want);
+	conf_release(&c);
+}
+
 int
 main(void)
 {
@@ -444,6 +475,7 @@ main(void)
 		cmocka_unit_test(test_conf_load__reports_the_first_bad_line__for_a_syntax_error),
 		cmocka_unit_test(test_conf_load__fails__on_a_named_file_that_is_missing),
 		cmocka_unit_test(test_conf_load__fails__without_home_or_xdg_for_the_defaults),
+		cmocka_unit_test(test_conf_load__expands_home_in_paths__and_makes_download_dir_absolute),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

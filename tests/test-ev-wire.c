@@ -997,7 +997,202 @@ test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get(
 	buf_release(&b);
 }
 
-/* CMD_POLL_VOTE and CMD_POLL_NEW (version 16); a version-15 peer is
+/* CMD_FORWARD and forwarded in EV_MESSAGE and EV_PAGE's rows (version
+ * 16); a version-15 peer is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_FORWARD,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MESSAGE), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 16);
+	assert_string_equal(cmd_kind_name(CMD_FORWARD), "CMD_FORWARD");
+	ev_set(&c->u.forward.id, "3EB0CC");
+	c->u.forward.from_me = true;
+	ev_push_str(&c->u.forward.targets, &c->u.forward.ntargets,
+	    "15550000004@s.whatsapp.net");
+	ev_push_str(&c->u.forward.targets, &c->u.forward.ntargets,
+	    "120363000000000001@g.us");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_FORWARD);
+	assert_string_equal(cgot->u.forward.chat,
+	    "15550000003@s.whatsapp.net");
+	assert_string_equal(cgot->u.forward.id, "3EB0CC");
+	assert_true(cgot->u.forward.from_me);
+	assert_int_equal(cgot->u.forward.ntargets, 2);
+	assert_string_equal(cgot->u.forward.targets[1],
+	    "120363000000000001@g.us");
+	cmd_free(cgot);
+	b.p[4] = 15;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.message.forwarded = 6;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.message.forwarded, 6);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* CMD_EPHEMERAL, ephemeral_s in EV_CHATS' chats and gone in
+ * EV_MSG_CHANGED (version 17); a version-16 peer is refused. */
+static void
+test_wire__gives_back_the_timer__of_cmd_ephemeral(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_EPHEMERAL,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MSG_CHANGED), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 17);
+	assert_string_equal(cmd_kind_name(CMD_EPHEMERAL), "CMD_EPHEMERAL");
+	c->u.ephemeral.secs = 604800;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_EPHEMERAL);
+	assert_string_equal(cgot->u.ephemeral.chat,
+	    "15550000003@s.whatsapp.net");
+	assert_int_equal(cgot->u.ephemeral.secs, 604800);
+	cmd_free(cgot);
+	b.p[4] = 16;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev_set(&ev->u.msg_changed.key.chat, "15550000003@s.whatsapp.net");
+	ev_set(&ev->u.msg_changed.key.id, "3EB0CC");
+	ev->u.msg_changed.deleted = true;
+	ev->u.msg_changed.gone = true;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_true(got->u.msg_changed.gone);
+	assert_string_equal(got->u.msg_changed.key.id, "3EB0CC");
+	ev_free(got);
+	ev_free(ev);
+	b.len = 0;
+	ev = ev_new(EV_CHATS);
+	ev->u.chats.nchats = 1;
+	ev->u.chats.chats = xcalloc(1, sizeof(*ev->u.chats.chats));
+	ev_set(&ev->u.chats.chats[0].jid, "15550000003@s.whatsapp.net");
+	ev->u.chats.chats[0].ephemeral_s = 7776000;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.chats.chats[0].ephemeral_s, 7776000);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* CMD_CALL_REJECT and EV_NOTICE_CALL_REJECTED (version 18); a
+ * version-17 peer is refused. */
+static void
+test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_CALL_REJECT,
+			    "15550000002@s.whatsapp.net"), *cgot;
+	struct ev	*ev = ev_new(EV_MESSAGE), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 18);
+	assert_string_equal(cmd_kind_name(CMD_CALL_REJECT), "CMD_CALL_REJECT");
+	ev_set(&c->u.call_reject.id, "wachat-call-C0FFEE-in");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_CALL_REJECT);
+	assert_string_equal(cgot->u.call_reject.chat,
+	    "15550000002@s.whatsapp.net");
+	assert_string_equal(cgot->u.call_reject.id, "wachat-call-C0FFEE-in");
+	cmd_free(cgot);
+	b.p[4] = 17;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev->u.message.notice = true;
+	ev->u.message.notice_kind = EV_NOTICE_CALL_REJECTED;
+	ev->u.message.notice_device = EV_CALL_VIDEO;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.message.notice_kind, EV_NOTICE_CALL_REJECTED);
+	assert_int_equal(got->u.message.notice_device, EV_CALL_VIDEO);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* EV_PROFILE, EV_BLOCKLIST and CMD_BLOCK (version 19); a version-18
+ * peer is refused, a picture state past EV_PIC_MAX is not encoded. */
+static void
+test_ev_wire_decode__gives_back_the_profile__of_ev_profile(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_PROFILE), *got;
+	struct cmd	*c = cmd_new_chat(CMD_BLOCK,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 19);
+	ev_set(&ev->u.profile.jid, "15550000003@s.whatsapp.net");
+	ev->u.profile.about_known = true;
+	ev_set(&ev->u.profile.about, "Hi, I am bob");
+	ev->u.profile.about_ms = 1733000000000LL;
+	ev->u.profile.pic_state = EV_PIC_SHOWN;
+	ev_set(&ev->u.profile.pic_id, "1733000001");
+	ev_set(&ev->u.profile.pic, "ffd8ff");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, EV_PROFILE);
+	assert_string_equal(got->u.profile.about, "Hi, I am bob");
+	assert_true(got->u.profile.about_known);
+	assert_true(got->u.profile.about_ms == 1733000000000LL);
+	assert_int_equal(got->u.profile.pic_state, EV_PIC_SHOWN);
+	assert_string_equal(got->u.profile.pic_id, "1733000001");
+	assert_string_equal(got->u.profile.pic, "ffd8ff");
+	ev_free(got);
+	b.p[4] = 18;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	b.len = 0;
+	ev->u.profile.pic_state = (enum ev_pic_state)(EV_PIC_MAX + 1);
+	assert_int_not_equal(ev_wire_encode(ev, &b), 0);
+	ev_free(ev);
+	ev = ev_new(EV_BLOCKLIST);
+	ev->u.blocklist.jids = xcalloc(2, sizeof(char *));
+	ev->u.blocklist.jids[0] = xstrdup("15550000003@s.whatsapp.net");
+	ev->u.blocklist.jids[1] = xstrdup("100000000000004@lid");
+	ev->u.blocklist.njids = 2;
+	b.len = 0;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.blocklist.njids, 2);
+	assert_string_equal(got->u.blocklist.jids[1], "100000000000004@lid");
+	ev_free(got);
+	ev_free(ev);
+	c->u.block.block = true;
+	b.len = 0;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_BLOCK);
+	assert_string_equal(cgot->u.block.chat, "15550000003@s.whatsapp.net");
+	assert_true(cgot->u.block.block);
+	cmd_free(cgot);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* CMD_POLL_VOTE and CMD_POLL_NEW (version 20); a version-19 peer is
  * refused. */
 static void
 test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
@@ -1008,7 +1203,7 @@ test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
 	size_t		 used;
 
 	(void)state;
-	assert_true(EV_WIRE_VERSION >= 16);
+	assert_true(EV_WIRE_VERSION >= 20);
 	assert_string_equal(cmd_kind_name(CMD_POLL_VOTE), "CMD_POLL_VOTE");
 	ev_set(&c->u.poll_vote.id, "3EB0P1");
 	ev_set(&c->u.poll_vote.picks, "1,3");
@@ -1020,7 +1215,7 @@ test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
 	assert_string_equal(got->u.poll_vote.id, "3EB0P1");
 	assert_string_equal(got->u.poll_vote.picks, "1,3");
 	cmd_free(got);
-	b.p[4] = 15;
+	b.p[4] = 19;
 	assert_int_equal(cmd_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
 	cmd_free(c);
 	b.len = 0;
@@ -1061,6 +1256,10 @@ main(void)
 		cmocka_unit_test(test_ev_wire_decode__gives_back_what_changed__of_ev_app_state),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_change__of_cmd_chat_act),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_download__of_cmd_media_get),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward),
+		cmocka_unit_test(test_wire__gives_back_the_timer__of_cmd_ephemeral),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_the_profile__of_ev_profile),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote),
 	};
 

@@ -180,6 +180,60 @@ test_store_media__download_and_upload_states(void **state)
 	store_close(s);
 }
 
+/* The media retry's new direct path (1.8) replaces the old one and the
+ * URL that named it; at a start the rows left downloading are reset. */
+static void
+test_store_media__retry_path_and_reset_at_start(void **state)
+{
+	struct store		*s = open_mem();
+	struct store_media	 m = doc(), got;
+	struct store_msg_new	 n = row("D1", "report.pdf", &m);
+	struct store_msg_new	 n2 = row("D2", "report.pdf", &m);
+	struct store_msg_new	 t = row("T1", "just text", NULL);
+
+	(void)state;
+	assert_int_equal(store_msg_insert_incoming(s, &n, NULL), 0);
+	assert_int_equal(store_msg_insert_incoming(s, &n2, NULL), 0);
+	assert_int_equal(store_msg_insert_incoming(s, &t, NULL), 0);
+	assert_int_equal(store_media_set_direct_path(s, BOB, false, "D1",
+	    "/v/t62/again.enc?ccb=11-4"), 1);
+	assert_int_equal(store_media_get(s, BOB, false, "D1", &got), 1);
+	assert_string_equal(got.direct_path, "/v/t62/again.enc?ccb=11-4");
+	assert_string_equal(got.url, "");
+	assert_memory_equal(got.media_key, key, 32);
+	store_media_release(&got);
+	/* the other message keeps its own */
+	assert_int_equal(store_media_get(s, BOB, false, "D2", &got), 1);
+	assert_string_equal(got.direct_path, "/v/t62/x.enc?ccb=11-4");
+	store_media_release(&got);
+	/* refused: empty, relative, NULL; none: no media, no message */
+	assert_int_equal(store_media_set_direct_path(s, BOB, false, "D1", ""),
+	    -EINVAL);
+	assert_int_equal(store_media_set_direct_path(s, BOB, false, "D1",
+	    "v/t62/x"), -EINVAL);
+	assert_int_equal(store_media_set_direct_path(s, BOB, false, "D1",
+	    NULL), -EINVAL);
+	assert_int_equal(store_media_set_direct_path(s, BOB, false, "T1",
+	    "/v/x"), 0);
+	assert_int_equal(store_media_set_direct_path(s, BOB, true, "D1",
+	    "/v/x"), 0);
+	/* reset: only the downloading rows, each to none */
+	assert_int_equal(store_media_dl_reset(s), 0);
+	assert_int_equal(store_media_set_download(s, BOB, false, "D1",
+	    STORE_DL_DOWNLOADING, NULL), 1);
+	assert_int_equal(store_media_set_download(s, BOB, false, "D2",
+	    STORE_DL_CORRUPT, NULL), 1);
+	assert_int_equal(store_media_dl_reset(s), 1);
+	assert_int_equal(store_media_get(s, BOB, false, "D1", &got), 1);
+	assert_int_equal(got.dl_state, STORE_DL_NONE);
+	store_media_release(&got);
+	assert_int_equal(store_media_get(s, BOB, false, "D2", &got), 1);
+	assert_int_equal(got.dl_state, STORE_DL_CORRUPT);
+	store_media_release(&got);
+	assert_int_equal(store_media_dl_reset(s), 0);
+	store_close(s);
+}
+
 static void
 test_store_media__limits_refuse_and_store_nothing(void **state)
 {
@@ -311,7 +365,7 @@ test_store_media__migration_from_14_keeps_rows(void **state)
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 17);
+	assert_int_equal(STORE_SCHEMA_VERSION, 19);
 	assert_int_equal(hits(s, "papaya"), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &t, NULL), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &n, NULL), 0);
@@ -332,6 +386,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_store_media__put_with_the_row_and_read_back),
 		cmocka_unit_test(test_store_media__download_and_upload_states),
+		cmocka_unit_test(test_store_media__retry_path_and_reset_at_start),
 		cmocka_unit_test(test_store_media__limits_refuse_and_store_nothing),
 		cmocka_unit_test(test_store_media__goes_with_its_message),
 		cmocka_unit_test(test_store_media__revoke_drops_it_and_an_edit_is_its_caption),

@@ -8,7 +8,8 @@
  * store says downloading then done with the path, progress is coalesced;
  * a second ask ends at once; a size over the cap asks nothing; a flipped
  * byte ends corrupt and leaves no file; 404 sends the media retry
- * receipt and the phone's answer downloads from the new path, no answer
+ * receipt and the phone's answer downloads from the new path (kept in
+ * the store for the next download), no answer
  * ends expired; 403 asks media_conn again once; at most
  * WA_MGET_RUN_MAX run at once; free stops a download and leaves no file.
  */
@@ -134,6 +135,7 @@ struct world {
 	int			 state;		/* set_state's last */
 	char			 path[WA_MGET_PATH_MAX];
 	int			 states_seen;	/* set_state calls */
+	char			 kept[WA_MGET_PATH_MAX]; /* set_direct_path's */
 	int			 running, most;	/* DOWNLOADING now, at most */
 	unsigned		 iqs, receipts;
 	char			 iq[32];
@@ -209,6 +211,19 @@ w_set_state(void *arg, const char *chat, bool from_me, const char *id,
 	return 1;
 }
 
+static int
+w_set_direct_path(void *arg, const char *chat, bool from_me, const char *id,
+    const char *direct_path)
+{
+	struct world	*w = arg;
+
+	assert_string_equal(chat, "c@s.whatsapp.net");
+	assert_false(from_me);
+	assert_string_equal(id, "MSG1");
+	snprintf(w->kept, sizeof(w->kept), "%s", direct_path);
+	return 1;
+}
+
 static void
 w_event(void *arg, const struct wa_mget_ev *ev)
 {
@@ -240,6 +255,7 @@ world_new(struct world *w, uint64_t max, uint32_t retry_ms)
 	host.arg = w;
 	ops.lookup = w_lookup;
 	ops.set_state = w_set_state;
+	ops.set_direct_path = w_set_direct_path;
 	ops.arg = w;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.dir = dir;
@@ -490,10 +506,12 @@ test_wa_mget__asks_the_phone__after_404_and_takes_the_new_path(
 		;
 	assert_int_equal(w.receipts, 1);
 	assert_int_equal(w.done, 0);
+	assert_string_equal(w.kept, "");
 	answer_retry(&w, "/new/1");
 	until_done(&w, 1);
 	assert_int_equal(w.last.end, WA_MGET_OK);
 	assert_true(w.last.retried);
+	assert_string_equal(w.kept, "/new/1");	/* kept for the next one */
 	assert_plain(w.last_path);
 	assert_int_equal(files(true), 1);
 	world_free(&w);

@@ -112,6 +112,13 @@ input_read() {
 	sleep 0.2
 }
 
+# pane_wachat_pid: the pid of the wachat the session "wachat" runs (the
+# pane's shell's child), for a test that kills it; "" when none.
+pane_wachat_pid() {
+	pgrep -P "$(tm list-panes -t wachat -F '#{pane_pid}')" 2>/dev/null |
+	    head -n 1
+}
+
 # exit_status: wait for the exit status the pane's shell writes to
 # $tmp/status when wachat ends; prints it (nothing at the deadline).
 exit_status() {

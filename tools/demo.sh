@@ -159,6 +159,17 @@ if command -v cjpeg >/dev/null && command -v opusenc >/dev/null &&
 	    "$tmp/voice.raw" "$tmp/voice.ogg" && media=yes
 fi
 
+# Bob's video from the hike: 4 seconds of ffmpeg's test picture with a
+# tone, and its first frame as the thumbnail (as a phone makes it).
+video=no
+if command -v ffmpeg >/dev/null; then
+	ffmpeg -nostdin -loglevel error -f lavfi -i testsrc2=s=320x240:d=4 \
+	    -f lavfi -i sine=f=330:d=4 -c:v libx264 -pix_fmt yuv420p \
+	    -c:a aac "$tmp/clip.mp4" >/dev/null 2>&1 &&
+	    ffmpeg -nostdin -loglevel error -i "$tmp/clip.mp4" -frames:v 1 \
+	    -vf scale=100:-2 "$tmp/clip.jpg" >/dev/null 2>&1 && video=yes
+fi
+
 # The phone: once the QR has been on screen for a few seconds, scan it.
 # Each wait runs in the background so that TERM (the demo ending) stops
 # it at once, and nothing of the phone outlives the demo.
@@ -189,8 +200,8 @@ fi
 	run "$sim" ctl --admin "$admin" phone-send 15550000002 \
 	    "$PN@s.whatsapp.net" "Hi, I am Echo: write me anything and I \
 will say it back." >/dev/null 2>&1
-	# Bob shares a photo, Alice a voice note and a sticker, Echo a
-	# document.
+	# Bob shares a photo and a video, Alice a voice note and a sticker,
+	# Echo a document.
 	run sleep 2
 	if [ "$media" = yes ]; then
 		run "$sim" ctl --admin "$admin" media-send 15550000004 \
@@ -203,6 +214,12 @@ will say it back." >/dev/null 2>&1
 		run "$sim" ctl --admin "$admin" media-send 15550000003 \
 		    "$PN@s.whatsapp.net" sticker "$tmp/sticker.webp" \
 		    --width 128 --height 128 >/dev/null 2>&1
+	fi
+	if [ "$video" = yes ]; then
+		run "$sim" ctl --admin "$admin" media-send 15550000004 \
+		    "$PN@s.whatsapp.net" video "$tmp/clip.mp4" --width 320 \
+		    --height 240 --seconds 4 --thumbnail "$tmp/clip.jpg" \
+		    --caption "On the way up 🎥" >/dev/null 2>&1
 	fi
 	run "$sim" ctl --admin "$admin" media-send 15550000002 \
 	    "$PN@s.whatsapp.net" document --file_name "Route notes.pdf" \

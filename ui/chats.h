@@ -42,9 +42,13 @@ struct ui_chat {
 	bool		 marked_unread;	/* "mark as unread" (app state) */
 	int		 peek;		/* 0 as the peek setting, 1 on, 2 off
 					 * (ui_view_peeking()) */
+	uint32_t	 ephemeral_s;	/* disappearing messages' timer, s;
+					 * 0 off (shown on the bar) */
 	bool		 last_from_me;
 	enum ev_state	 last_state;	/* ours: its tick */
 	bool		 group;		/* a group chat */
+	bool		 blocked;	/* on the blocklist (the view marks it:
+					 * ui_view_contact_mark()) */
 	char		*draft;		/* what is typed in it unsent, one
 					 * line, sanitised, or NULL
 					 * (ui_chats_set_draft()) */

@@ -104,11 +104,17 @@ enum ui_key_action {
 	/* Message kinds (issue 20). */
 	UI_ACT_CARD_CHAT,	/* card-chat: a chat with a number on the
 				 * selected contact card */
+	UI_ACT_FORWARD,		/* forward: the selected message to other
+				 * chats (a picker) */
+	UI_ACT_DISAPPEAR,	/* disappearing: the chat's timer (24
+				 * hours, 7 days, 90 days, off) */
+	UI_ACT_REJECT_CALL,	/* reject-call: decline the call that
+				 * rings (in any room, as quit) */
 	UI_ACT_VOTE,		/* vote: on the selected poll (a chooser) */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	45	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	48	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

@@ -312,27 +312,7 @@ notice_line(enum ev_notice kind, uint32_t device, const char *name,
 static struct ui_thumb *
 thumb_of(const struct ev_media *md)
 {
-	const char	*h = md->thumb;
-	size_t		 n = h != NULL ? strlen(h) : 0, i;
-	uint8_t		*p;
-	struct ui_thumb	*t;
-	int		 hi, lo;
-
-	if (md->type == EV_MEDIA_NONE || n == 0 || n % 2 != 0 ||
-	    n / 2 > UI_THUMB_BYTES_MAX)
-		return NULL;
-	p = xmalloc(n / 2);
-	for (i = 0; i < n / 2; i++) {
-		if ((hi = hex_digit(h[2 * i])) < 0 ||
-		    (lo = hex_digit(h[2 * i + 1])) < 0) {
-			free(p);
-			return NULL;
-		}
-		p[i] = (uint8_t)(hi << 4 | lo);
-	}
-	t = ui_thumb_new(p, n / 2);
-	free(p);
-	return t;
+	return md->type == EV_MEDIA_NONE ? NULL : ui_thumb_new_hex(md->thumb);
 }
 
 /* g a rich row with record rec (base/rich.h): its words as its text. */
@@ -389,6 +369,7 @@ from_row(struct ui_msg *g, const struct ev_msg *e)
 	g->edited = e->edited_ms != 0;
 	g->deleted = e->deleted;
 	g->starred = e->starred;
+	g->forwarded = e->forwarded;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 }
 
@@ -702,6 +683,7 @@ add(struct ui_msgs *m, const struct ev_message *e)
 	g->quoted[strcspn(g->quoted, "\n")] = '\0';
 	g->from_me = e->key.from_me;
 	g->notice = e->notice;
+	g->forwarded = e->forwarded;
 	g->tick = g->from_me ? ui_tick_of(e->state) : UI_TICK_NONE;
 	if (m->n > UI_MSGS_KEEP) {
 		drop(m, 0, m->n - UI_MSGS_KEEP);
@@ -797,6 +779,10 @@ ui_msgs_apply(struct ui_msgs *m, const struct ev *ev, struct cmd **refresh)
 		g->tick = UI_TICK_FAILED;
 		break;
 	case EV_MSG_CHANGED:
+		if (ev->u.msg_changed.gone) {	/* expired: off the screen */
+			ui_msgs_remove(m, k->id);
+			return true;
+		}
 		if (ev->u.msg_changed.deleted) {
 			g->deleted = true;
 			set_clean(&g->text, "", true);

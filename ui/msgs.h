@@ -78,6 +78,7 @@ struct ui_msg {
 	size_t		 nreacts;
 	bool		 from_me, notice, edited, deleted;
 	bool		 starred;	/* app state's star */
+	uint32_t	 forwarded;	/* 0 not; else its forwardingScore */
 	enum ui_tick	 tick;
 	char		*media;		/* a media row: its lines before the
 					 * caption (ui/media.h), sanitised;

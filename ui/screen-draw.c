@@ -404,7 +404,8 @@ warned(char *line, size_t size, const char *warning)
 void
 ui_screen_draw(struct ui_screen *s)
 {
-	char	 line[600], *t;
+	char	 line[600], ring[300], *t;
+	const char *call;
 
 	erase();
 	if (s->retry_end != 0)
@@ -415,6 +416,10 @@ ui_screen_draw(struct ui_screen *s)
 	/* a lasting warning first, so that a narrow line keeps it */
 	if (s->lasting != NULL)
 		warned(line, sizeof(line), s->lasting);
+	/* a call that rings first of all */
+	if (s->view != NULL && s->linked && (call = ui_view_ringing(s->view,
+	    ui_screen_wall_ms(), !s->utf8, ring, sizeof(ring))) != NULL)
+		warned(line, sizeof(line), call);
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	t = shown(s, line);

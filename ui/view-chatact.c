@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * ui/view-chatact.c -- the chat's app-state keys (ui/view-int.h): mute
- * (8 hours, a week, always; or unmute), pin, archive, mark read or
+ * (8 hours, a week, always; or unmute), the disappearing messages'
+ * timer (24 hours, 7 days, 90 days, off: a CMD_EPHEMERAL, issue 20),
+ * pin, archive, mark read or
  * unread, star the selected message, delete and clear the chat (both
  * asked first), each as a CMD_CHAT_ACT for the selected chat; and what
  * EV_APP_STATE says of such a change on the line over the input
@@ -76,6 +78,32 @@ ui_view_ca_mute_key(struct ui_view *v, int k)
 	c = act_cmd(ch, EV_ACT_MUTE);
 	c->u.chat_act.mute_until = k == '1' ? now + 8 * HOUR_MS : k == '2' ?
 	    now + 7 * 24 * HOUR_MS : -1;
+	ui_view_push(v, c);
+	return true;
+}
+
+void
+ui_view_ca_ephemeral(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (target(v) != NULL)
+		ui_view_prompt_start(v, PROMPT_EPHEMERAL);
+}
+
+bool
+ui_view_ca_ephemeral_key(struct ui_view *v, int k)
+{
+	static const uint32_t secs[] = { 0, 86400, 604800, 7776000 };
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	struct cmd	*c;
+
+	if (k < '0' || k > '3')
+		return true;	/* nothing else is typed here */
+	v->prompt.kind = PROMPT_NONE;
+	if (ch == NULL)
+		return true;
+	c = cmd_new_chat(CMD_EPHEMERAL, ch->jid);
+	c->u.ephemeral.secs = secs[k - '0'];
 	ui_view_push(v, c);
 	return true;
 }
@@ -204,6 +232,10 @@ ui_view_ca_words(struct ui_view *v, char *line, size_t size, int cols)
 		return ui_view_with_name(line, size, cols, _("Mute %s: 1 for 8 "
 		    "hours, 2 for a week, 3 always, 0 unmutes; Esc goes back"),
 		    name);
+	case PROMPT_EPHEMERAL:
+		return ui_view_with_name(line, size, cols, _("Disappearing "
+		    "messages in %s: 1 for 24 hours, 2 for 7 days, 3 for 90 "
+		    "days, 0 off; Esc goes back"), name);
 	case PROMPT_DELETE_CHAT:
 		return ui_view_with_name(line, size, cols, _("Delete the chat "
 		    "%s everywhere? y deletes it, n keeps it"), name);

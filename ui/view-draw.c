@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/notice.h"
 #include "ui/text.h"
 #include "ui/term.h"
 #include "ui/view-int.h"
@@ -104,7 +105,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Ctrl-a Ctrl-e", N_("start, end of the line") },
 		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
 		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
-		{ "r a d l", N_("rename, add, remove, leave (group info)") },
+		{ "r a d l b", N_("rename, add, remove, leave; b blocks "
+		    "(info)") },
 		{ "@", N_("mention a group member (Up, Down, Tab)") },
 		{ "Alt-r", N_("log in again (when the status line says "
 		    "stopped)") },
@@ -150,11 +152,14 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("edit, delete for everyone your selected message") },
 		{ UI_ACT_DOWNLOAD, UI_ACT_OPEN,
 		    N_("download, open the selected file") },
+		{ UI_ACT_GROUP_INFO, UI_ACT_DISAPPEAR,
+		    N_("group info; disappearing messages (timer)") },
 		{ UI_ACT_NEW_CHAT, UI_ACT_CARD_CHAT,
 		    N_("open a chat (name, number; a card's number)") },
-		{ UI_ACT_SAVE_AS, UI_ACT_VOTE,
-		    N_("save the selected file elsewhere; vote (a poll)") },
-
+		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
+		    N_("forward the selected message, save its file") },
+		{ UI_ACT_RETRY, UI_ACT_VOTE,
+		    N_("send a failed message again; vote (a poll)") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -167,6 +172,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 			if ((i == pairs[j].first || i == pairs[j].second) &&
 			    kk[pairs[j].first] != 0 && kk[pairs[j].second] != 0)
 				break;
+		if (i == UI_ACT_REJECT_CALL)
+			continue;	/* with Alt-r, below */
 		if (j < sizeof(pairs) / sizeof(pairs[0])) {
 			if (i == pairs[j].second)
 				continue;
@@ -192,8 +199,17 @@ help_entries(struct ui_view *v, struct help_pen *p)
 	}
 	help_entry(p, _("Enter"), v->o.enter_sends ? _("send") :
 	    _("new line"));
-	for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+	for (k = 0; k + 1 < sizeof(fixed) / sizeof(fixed[0]); k++)
 		help_entry(p, fixed[k][0], _(fixed[k][1]));
+	/* the two keys of the status line on one entry: "Alt-0 Alt-r" */
+	ui_keys_name(kk[UI_ACT_REJECT_CALL], key, sizeof(key) / 2);
+	if (key[0] == '\0') {
+		help_entry(p, fixed[k][0], _(fixed[k][1]));
+		return;
+	}
+	k = strlen(key);
+	snprintf(key + k, sizeof(key) - k, " Alt-r");
+	help_entry(p, key, _("decline a call; log in again (status line)"));
 }
 
 /* The key page, from its row v->help.top (clamped here); Up, Down, PgUp
@@ -272,6 +288,20 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 		used += ui_view_put(y, x + used, "  ", w - used);
 		attron(A_REVERSE);
 		used += ui_view_put(y, x + used, _("peek"), w - used);
+		attroff(A_REVERSE);
+	}
+	if (ch->ephemeral_s > 0) {
+		char	 span[48];
+
+		notice_ephem_span(ch->ephemeral_s, span, sizeof(span));
+		snprintf(line, sizeof(line), _("disappearing: %s"), span);
+		used += ui_view_put(y, x + used, "  ", w - used);
+		used += ui_view_put(y, x + used, line, w - used);
+	}
+	if (ch->blocked) {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		attron(A_REVERSE);
+		used += ui_view_put(y, x + used, _("blocked"), w - used);
 		attroff(A_REVERSE);
 	}
 	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
@@ -574,6 +604,7 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 		(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
 	attroff(A_BOLD);
 	ui_view_chat_mark_drafts(v);
+	ui_view_contact_mark(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
 	mvvline(y, x + lw, ACS_VLINE, h);
 	v->geo.ly = y + 1;

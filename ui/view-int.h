@@ -13,9 +13,14 @@
  *   ui/view-panes.c   drawing the group info and the search's hits;
  *                     ui_view_put()
  *   ui/view-info.c    the open group's info and what changes the group
+ *   ui/view-contact.c a contact's info page, profiles (EV_PROFILE) and
+ *                     the blocklist (EV_BLOCKLIST): blocked marks, the
+ *                     block question
  *   ui/view-search.c  the search: opened, closed, queries sent
  *   ui/view-pick.c    the chat picker and the members offered for a
  *                     mention: what matches, what Enter opens or puts
+ *   ui/view-forward.c the forward key: the picker over the chats,
+ *                     marks, CMD_FORWARD
  *   ui/view-attach.c  a file to send: the attach and voice-note keys,
  *                     their path prompt with Tab completion, the
  *                     caption, the file-picker-command's pick
@@ -30,7 +35,8 @@
  *   ui/view-mouse.c   clicks on the list, the wheel over the messages
  *   ui/view-links.c   the selected message copied to the clipboard
  *   ui/view-notify.c  the bell, desktop notifications and the window
- *                     title for what comes while it is not seen
+ *                     title for what comes while it is not seen; the
+ *                     call that rings and the reject-call key
  *   ui/view-state.c   what every room uses: the push, the passing note,
  *                     a name cut to fit, the open chat and its group, a
  *                     prompt started and dropped, the editing keys
@@ -42,23 +48,27 @@
  *   screen.o ------> view.o, view-keys.o, view-draw.o, screen-draw.o,
  *                    view-notify.o, view-mouse.o
  *   screen-draw.o -> view-draw.o, view-notify.o
- *   view.o --------> view-chat.o, view-search.o, view-state.o,
+ *   view.o --------> view-chat.o, view-search.o, view-state.o, view-forward.o,
  *                    view-notify.o
  *   view-notify.o -> view-state.o, notify.o
  *   view-keys.o ---> view-select.o, view-chat.o, view-info.o, view-prompt.o,
- *                    view-attach.o,
+ *                    view-attach.o, view-forward.o, view-notify.o
+ *                    (the reject-call key),
  *                    view-search.o, view-pick.o, view-links.o,
  *                    view-state.o
  *   view-draw.o ---> view-panes.o, view-prompt.o, view-pick.o,
  *                    view-state.o, msgs-draw.o
- *   view-panes.o --> view-info.o, view-pick.o, view-state.o
+ *   view-panes.o --> view-info.o, view-pick.o, view-forward.o, view-state.o
+ *   view-forward.o > view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-poll.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o,
+ *                    view-poll.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
  *   view-poll.o ---> view-state.o
  *   view-mouse.o --> view-chat.o, view-state.o
- *   view-info.o ---> view-state.o
+ *   view-info.o ---> view-contact.o, view-state.o
+ *   view-contact.o > view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
  *                    view-card.o, view-poll.o
@@ -109,6 +119,8 @@ enum ui_view_prompt_kind {
 	PROMPT_REVOKE,		/* delete our message for everyone?  y/n */
 	PROMPT_DATE,		/* a date to jump to in the open chat */
 	PROMPT_MUTE,		/* mute the selected chat: for how long */
+	PROMPT_EPHEMERAL,	/* the selected chat's disappearing
+				 * messages: which timer */
 	PROMPT_DELETE_CHAT,	/* delete it?  y or n */
 	PROMPT_CLEAR_CHAT,	/* clear its messages?  y or n */
 	PROMPT_ATTACH,		/* a file to send: its path */
@@ -116,9 +128,10 @@ enum ui_view_prompt_kind {
 	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
 	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 	PROMPT_CARD,		/* which number on the contact card */
+	PROMPT_BLOCK,		/* block (or unblock) the open contact?
+				 * y or n */
 	PROMPT_VOTE,		/* the options to vote for in a poll */
 };
-
 #define UI_VIEW_POLL_MAX	12	/* options the vote chooser offers */
 
 /* The open chat's bar: what the events say of the contact. */
@@ -182,12 +195,13 @@ struct ui_view_prompt {
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
-	char		*poll;		/* PROMPT_VOTE's record (base/rich.h) */
-	char		*poll_id;	/* ... its message id */
-	size_t		 poll_n;	/* ... its options (<= UI_VIEW_POLL_MAX) */
-	size_t		 poll_cur;	/* ... the one Space toggles (from 0) */
-	uint32_t	 poll_on;	/* ... those ticked, bit i for i + 1 */
-	bool		 poll_one;	/* ... one answer only */
+	/* PROMPT_VOTE's record (base/rich.h) and message id, its options
+	 * (<= UI_VIEW_POLL_MAX), the one Space toggles (from 0), those
+	 * ticked (bit i for i + 1), whether one answer only */
+	char		*poll, *poll_id;
+	size_t		 poll_n, poll_cur;
+	uint32_t	 poll_on;
+	bool		 poll_one;
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
@@ -196,6 +210,21 @@ struct ui_view_info {
 	int		 sel;		/* the selected member */
 	int		 top;		/* the first member drawn */
 	int		 rows;		/* member rows last drawn */
+	bool		 contact;	/* the open chat is a contact's: its
+					 * page (ui/view-contact.c) */
+};
+
+/* What the server said of a contact or group (EV_PROFILE) and the
+ * blocklist (EV_BLOCKLIST), for the info pages (ui/view-contact.c). */
+struct ui_view_prof {
+	char		*jid;		/* whose the profile is (raw), or NULL */
+	bool		 about_known;
+	char		*about;		/* sanitised, or NULL */
+	int64_t		 about_ms;	/* 0 unknown */
+	enum ev_pic_state pic_state;
+	struct ui_thumb	*pic;		/* SHOWN: the picture, else NULL */
+	char		**blocked;	/* user JIDs (raw) */
+	size_t		 nblocked;
 };
 
 /*
@@ -239,6 +268,14 @@ struct ui_view_pick {
 	struct ui_person *people;	/* who has no chat yet, as the
 					 * last EV_CHATS with people said */
 	size_t		 npeople;
+	/* Forwarding (ui/view-forward.c): the picker lists the chats
+	 * alone, Space marks them, Enter forwards message (fwd_chat,
+	 * fwd_from_me, fwd_id) to the marked ones (or the chosen one). */
+	bool		 fwd;
+	char		*fwd_chat, *fwd_id;	/* raw, owned */
+	bool		 fwd_from_me;
+	char		**marks;	/* the chats marked: raw JIDs, owned */
+	uint32_t	 nmarks;
 };
 
 /* Mentions being typed in a group (ui/view-pick.c): the member chosen
@@ -261,9 +298,24 @@ struct ui_view_ntf {
 					 * reaction its emoji */
 	bool		 reaction;	/* ... is a reaction to ours */
 	int64_t		 since;		/* ms: the first one came at */
+	bool		 call;		/* ... is a call that rings: its
+					 * words are the body whatever
+					 * notify-preview says */
 	bool		 title_set;	/* the window title is ours (the
 					 * terminal's was saved) */
 	unsigned	 title_shown;	/* the count in it */
+};
+
+/* The call that rings (ui/view-notify.c): from its "incoming call"
+ * line (EV_NOTICE_CALL_IN) until its last line comes, the reject key
+ * declines it, or UI_VIEW_RING_MS pass.  id NULL: none rings. */
+#define UI_VIEW_RING_MS	120000
+struct ui_view_ring {
+	char		*id;		/* the line's id (CMD_CALL_REJECT) */
+	char		*chat;
+	char		*who;		/* the caller's name, sanitised */
+	uint32_t	 bits;		/* EV_CALL_* */
+	int64_t		 since;		/* ms */
 };
 
 /* The key page (ui/view-draw.c). */
@@ -297,11 +349,13 @@ struct ui_view {
 	struct ui_view_chat chat;
 	struct ui_view_prompt prompt;
 	struct ui_view_info info;
+	struct ui_view_prof prof;
 	struct ui_view_help help;
 	struct ui_view_read read;
 	struct ui_view_pick pick;
 	struct ui_view_mention mention;
 	struct ui_view_ntf ntf;
+	struct ui_view_ring ring;
 	bool		 list_hidden;	/* the chat list hidden (the list
 					 * key): the open chat takes the
 					 * width */
@@ -431,6 +485,22 @@ void		 ui_view_notify_message(struct ui_view *v,
 void		 ui_view_notify_reaction(struct ui_view *v,
 		    const struct ev_reaction *r, int64_t now);
 
+/*
+ * A call's line m (EV_MESSAGE with a call notice, borrowed): an
+ * "incoming call" line makes its call the one that rings (v->ring) and
+ * waits for the next flush as a notification whether or not the chat
+ * is seen or muted (a call is not a message to read later); the call's
+ * last line (missed, answered or declined elsewhere, declined here)
+ * ends the ring.  Other lines: nothing.
+ */
+void		 ui_view_call_line(struct ui_view *v,
+		    const struct ev_message *m, int64_t now);
+
+/* The reject-call key: CMD_CALL_REJECT for the call that rings, which
+ * rings no more on the screen (the engine's "declined" line, or its
+ * error, says how it went); without one the note says so. */
+void		 ui_view_call_reject(struct ui_view *v, int64_t now);
+
 /* ---- ui/view-attach.c: a file to send ---- */
 
 /* The attach key (PROMPT_ATTACH, or the file-picker-command's pick, then
@@ -467,6 +537,12 @@ void		 ui_view_ca_clear(struct ui_view *v, int64_t now);
 /* PROMPT_MUTE's keys: 1 8 hours, 2 a week, 3 always, 0 unmute (then it
  * closes); every other key is taken and does nothing. */
 bool		 ui_view_ca_mute_key(struct ui_view *v, int k);
+/* The disappearing key (Alt-h): PROMPT_EPHEMERAL asks which timer for
+ * the selected chat; its keys 1 24 hours, 2 7 days, 3 90 days, 0 off
+ * push a CMD_EPHEMERAL (then it closes; every other key is taken and
+ * does nothing).  Issue 20, protocol-features.md 3.5. */
+void		 ui_view_ca_ephemeral(struct ui_view *v, int64_t now);
+bool		 ui_view_ca_ephemeral_key(struct ui_view *v, int k);
 /* y or n to PROMPT_DELETE_CHAT and PROMPT_CLEAR_CHAT. */
 void		 ui_view_ca_answer_delete(struct ui_view *v, bool yes);
 void		 ui_view_ca_answer_clear(struct ui_view *v, bool yes);
@@ -485,15 +561,6 @@ void		 ui_view_ca_event(struct ui_view *v,
 /* The copy key: the selected message's text (as shown) on the clipboard
  * through OSC 52 (v->term_out), said in the note; or why not. */
 void		 ui_view_links_copy(struct ui_view *v);
-
-/* ui/view-poll.c: the vote key on the selected message (a poll: its
- * chooser, PROMPT_VOTE), the chooser's keys (true: taken), its Enter
- * (CMD_POLL_VOTE) and its words over the input (into line[size]). */
-void		 ui_view_vote(struct ui_view *v);
-bool		 ui_view_vote_key(struct ui_view *v, int k);
-void		 ui_view_vote_enter(struct ui_view *v);
-const char	*ui_view_vote_words(struct ui_view *v, char *line,
-		    size_t size);
 
 /* ui/view-card.c: the card-chat key on the selected message (a contact
  * card: its number's chat opened, or PROMPT_CARD asks which), and
@@ -656,6 +723,23 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
 
+/* ---- ui/view-forward.c ---- */
+
+/* The forward key on the selected message: the chat picker opened over
+ * the chats to forward it to (a notice, a revoked message or one of ours
+ * not sent yet: a note says why not). */
+void		 ui_view_fwd_open(struct ui_view *v);
+/* Space in the forward picker: the chosen chat marked, or unmarked. */
+void		 ui_view_fwd_mark(struct ui_view *v);
+/* Whether chat jid is marked in the forward picker. */
+bool		 ui_view_fwd_marked(const struct ui_view *v, const char *jid);
+/* Enter in the forward picker: CMD_FORWARD to the marked chats (none
+ * marked: the chosen one), the picker closed and a note saying to how
+ * many; no chat matches: the picker says so and stays. */
+void		 ui_view_fwd_enter(struct ui_view *v);
+/* What the forward picker holds freed, forwarding off. */
+void		 ui_view_fwd_release(struct ui_view *v);
+
 /* ---- ui/view-pick.c ---- */
 
 /* Open the chat picker, its query empty, and ask for the people with no
@@ -731,6 +815,45 @@ void		 ui_view_info_remove(struct ui_view *v);
 /* Whether we may add and remove members of g: an admin, or not known
  * yet (the server decides then). */
 bool		 ui_view_info_may_manage(const struct ui_group *g);
+
+/* ---- ui/view-contact.c ---- */
+
+/* Show the open contact's info page (1:1 chat), asking for its about
+ * text and picture (CMD_PROFILE; a group's info asks for its picture the
+ * same way: ui_view_contact_ask()). */
+void		 ui_view_contact_open(struct ui_view *v);
+
+/* The info in the message pane's place, from its top, no message
+ * selected: a contact's page (contact) or a group's members. */
+void		 ui_view_contact_show(struct ui_view *v, bool contact);
+
+/* CMD_PROFILE for jid (asked each time; what is kept of another jid is
+ * forgotten). */
+void		 ui_view_contact_ask(struct ui_view *v, const char *jid);
+
+/* The block key on the contact's page: the question (PROMPT_BLOCK). */
+void		 ui_view_contact_block(struct ui_view *v);
+
+/* y or n to PROMPT_BLOCK: CMD_BLOCK (block, or unblock a blocked one). */
+void		 ui_view_contact_answer_block(struct ui_view *v, bool yes);
+
+/* PROMPT_BLOCK's question, into line[size] (the name cut to cols). */
+const char	*ui_view_contact_words(struct ui_view *v, char *line,
+		    size_t size, int cols);
+
+/* Whether jid (a user JID) is on the blocklist last said. */
+bool		 ui_view_blocked(const struct ui_view *v, const char *jid);
+
+/* Mark the chat list's chats blocked or not (before it is drawn). */
+void		 ui_view_contact_mark(struct ui_view *v);
+
+/* EV_PROFILE and EV_BLOCKLIST taken (ev borrowed). */
+void		 ui_view_contact_profile(struct ui_view *v, const struct ev *ev);
+void		 ui_view_contact_blocklist(struct ui_view *v,
+		    const struct ev *ev);
+
+/* Free what the profile and the blocklist hold. */
+void		 ui_view_contact_release(struct ui_view *v);
 
 /* ---- ui/view-search.c ---- */
 

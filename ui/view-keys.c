@@ -210,6 +210,7 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_STAR] =		ui_view_ca_star,
 	[UI_ACT_DELETE_CHAT] =	ui_view_ca_delete,
 	[UI_ACT_CLEAR_CHAT] =	ui_view_ca_clear,
+	[UI_ACT_DISAPPEAR] =	ui_view_ca_ephemeral,
 	[UI_ACT_ATTACH] =	ui_view_attach,
 	[UI_ACT_VOICE] =	ui_view_voice,
 };
@@ -352,6 +353,7 @@ static void
 pick_close(struct ui_view *v, int64_t now)
 {
 	(void)now;
+	ui_view_fwd_release(v);
 	ui_view_pick_close(v);
 }
 
@@ -387,7 +389,10 @@ static void
 pick_enter(struct ui_view *v, int64_t now)
 {
 	(void)now;
-	ui_view_pick_enter(v);
+	if (v->pick.fwd)
+		ui_view_fwd_enter(v);
+	else
+		ui_view_pick_enter(v);
 }
 
 static const ui_view_act_fn pick_acts[UI_ACT_COUNT] = {
@@ -404,18 +409,20 @@ static const ui_view_act_fn pick_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SEND] =		pick_enter,
 };
 
-/* Esc closes, Enter opens the chosen chat, the rest edits the query. */
+/* Esc closes, Enter opens the chosen chat (forwarding: sends), Space
+ * marks a chat when forwarding, the rest edits the query. */
 static bool
 pick_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 {
 	size_t	 len = v->pick.q.len;
 
 	(void)a;
-	(void)now;
 	if (k == UI_VIEW_KEY_ESC)
-		ui_view_pick_close(v);
+		pick_close(v, now);
 	else if (is_enter(k))
-		ui_view_pick_enter(v);
+		pick_enter(v, now);
+	else if (k == ' ' && v->pick.fwd)
+		ui_view_fwd_mark(v);
 	else if (ui_view_keys_edit(&v->pick.q, k) && v->pick.q.len != len)
 		ui_view_pick_edited(v);
 	return true;
@@ -500,7 +507,7 @@ info_n(const struct ui_view *v)
 {
 	const struct ui_group	*g = ui_view_open_group(v);
 
-	return g != NULL ? (int)g->n : 0;
+	return g != NULL && !v->info.contact ? (int)g->n : 0;
 }
 
 static int
@@ -581,6 +588,17 @@ info_remove(struct ui_view *v, int64_t now)
 	ui_view_info_remove(v);
 }
 
+/* b: block or unblock the contact whose page it is. */
+static void
+info_block(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->info.contact)
+		ui_view_contact_block(v);
+	else
+		ui_view_note(v, _("a group cannot be blocked"));
+}
+
 static const ui_view_act_fn info_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	info_close,
@@ -612,6 +630,7 @@ static const struct {
 	{ 'd',			 info_remove },
 	{ UI_KEY_FN + KEY_DC,	 info_remove },
 	{ 'l',			 group_leave },
+	{ 'b',			 info_block },
 	{ UI_KEY_FN + KEY_HOME,	 info_first },
 	{ UI_KEY_FN + KEY_END,	 info_last },
 };
@@ -843,6 +862,10 @@ ui_view_key(struct ui_view *v, int k, int64_t now)
 	if (a == UI_ACT_QUIT) {
 		ui_view_chat_typing_stop(v);
 		return true;
+	}
+	if (a == UI_ACT_REJECT_CALL) {	/* in any room, as quit */
+		ui_view_call_reject(v, now);
+		return false;
 	}
 	for (i = 0; i < sizeof(rooms) / sizeof(rooms[0]); i++)
 		if ((rooms[i].on == NULL || rooms[i].on(v)) &&

@@ -10,7 +10,9 @@
  * silent unless the message mentions us.  What comes between two
  * refreshes is one notification ("3 new messages" when there are
  * several).  The window title carries the count of unread chats neither
- * muted nor archived.
+ * muted nor archived.  A call that rings (its "incoming call" line) is
+ * notified whatever the chat, and said on the status line until it ends
+ * (ui_view_ringing()); the reject-call key declines it (CMD_CALL_REJECT).
  */
 #include "base/compat.h"
 
@@ -20,6 +22,8 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/event.h"
+#include "base/notice.h"
 #include "base/i18n.h"
 #include "base/jid.h"
 #include "base/sanitize.h"
@@ -39,6 +43,10 @@ ui_view_notify_release(struct ui_view *v)
 	free(v->own_number);
 	v->ntf.chat = v->ntf.sender = v->ntf.sender_name = v->ntf.text = NULL;
 	v->own_number = NULL;
+	free(v->ring.id);
+	free(v->ring.chat);
+	free(v->ring.who);
+	memset(&v->ring, 0, sizeof(v->ring));
 }
 
 void
@@ -139,6 +147,7 @@ pending(struct ui_view *v, const char *chat, const char *sender,
 	v->ntf.sender_name = xstrdup(name != NULL ? name : "");
 	v->ntf.text = xstrdup(text);
 	v->ntf.reaction = reaction;
+	v->ntf.call = false;
 }
 
 void
@@ -202,7 +211,7 @@ words(const struct ui_view *v, char **title_out, char **body_out)
 		snprintf(line, sizeof(line), _("%s reacted %s to your message"),
 		    (char *)who.p, (char *)san.p);
 		buf_append(&body, line, strlen(line) + 1);
-	} else if (!v->o.notify_preview)
+	} else if (!v->o.notify_preview && !v->ntf.call)
 		buf_append(&body, _("new message"), strlen(_("new message")) + 1);
 	else {
 		wc_sanitize(v->ntf.text, strlen(v->ntf.text), false, &san);
@@ -294,4 +303,119 @@ ui_view_notify_end(struct ui_view *v)
 		ui_notify_title_pop(&v->term_out);
 		v->ntf.title_set = false;
 	}
+}
+
+/* ---- the call that rings ---- */
+
+/* The call of a call line's id "wachat-call-ID-in" or "-end": the length
+ * of "wachat-call-ID-" (0 for another id). */
+static size_t
+call_stem(const char *id)
+{
+	const char	*e = strrchr(id, '-');
+
+	if (strncmp(id, "wachat-call-", 12) != 0 || e == NULL ||
+	    (strcmp(e, "-in") != 0 && strcmp(e, "-end") != 0))
+		return 0;
+	return (size_t)(e - id) + 1;
+}
+
+static void
+ring_end(struct ui_view *v)
+{
+	free(v->ring.id);
+	free(v->ring.chat);
+	free(v->ring.who);
+	memset(&v->ring, 0, sizeof(v->ring));
+}
+
+/* Who calls in m: "Sender @ Group" in a group, else the chat's name;
+ * sanitised, malloc'd. */
+static char *
+caller(const struct ui_view *v, const struct ev_message *m)
+{
+	const char	*chat = m->key.chat;
+	struct ui_group	*g = ui_group_is_jid(chat) ?
+			    ui_groups_find(&v->groups, chat) : NULL;
+	struct buf	 who = BUF_INIT;
+
+	if (ui_group_is_jid(chat)) {
+		ui_group_name(g, m->key.sender, m->sender_name, &who);
+		who.len = strlen((char *)who.p);
+		buf_append(&who, " @ ", 3);
+	} else if (m->sender_name != NULL && m->sender_name[0] != '\0') {
+		/* a new chat's name is not in the list yet */
+		wc_sanitize(m->sender_name, strlen(m->sender_name), false,
+		    &who);
+		return (char *)who.p;
+	}
+	chat_name(v, chat, &who);
+	return (char *)who.p;
+}
+
+void
+ui_view_call_line(struct ui_view *v, const struct ev_message *m, int64_t now)
+{
+	char	 words[128];
+	size_t	 k;
+
+	if (!m->notice || m->notice_kind < EV_NOTICE_CALL_IN ||
+	    (k = call_stem(m->key.id)) == 0)
+		return;
+	if (m->notice_kind != EV_NOTICE_CALL_IN) {
+		if (v->ring.id != NULL && strncmp(v->ring.id, m->key.id, k) == 0)
+			ring_end(v);
+		return;
+	}
+	ring_end(v);
+	v->ring.id = xstrdup(m->key.id);
+	v->ring.chat = xstrdup(m->key.chat);
+	v->ring.who = caller(v, m);
+	v->ring.bits = m->notice_device;
+	v->ring.since = now;
+	if (!notice_words(m->notice_kind, m->notice_device, "", words,
+	    sizeof(words)))
+		return;
+	pending(v, m->key.chat, m->key.sender, m->sender_name, words, false,
+	    now);
+	v->ntf.call = true;
+}
+
+void
+ui_view_call_reject(struct ui_view *v, int64_t now)
+{
+	struct cmd	*c;
+
+	(void)now;
+	if (v->ring.id == NULL) {
+		ui_view_note(v, _("no call rings"));
+		return;
+	}
+	c = cmd_new(CMD_CALL_REJECT);
+	ev_set(&c->u.call_reject.chat, v->ring.chat);
+	ev_set(&c->u.call_reject.id, v->ring.id);
+	ui_view_push(v, c);
+	ui_view_note(v, _("declining the call…"));
+	ring_end(v);
+}
+
+const char *
+ui_view_ringing(const struct ui_view *v, int64_t now, bool ascii, char *line,
+    size_t size)
+{
+	char	 key[32];
+
+	if (v->ring.id == NULL || now - v->ring.since >= UI_VIEW_RING_MS)
+		return NULL;
+	ui_keys_name(v->o.keys.key[UI_ACT_REJECT_CALL], key, sizeof(key));
+	if (key[0] == '\0')
+		snprintf(line, size, (v->ring.bits & EV_CALL_VIDEO) != 0 ?
+		    _("incoming video call from %s") :
+		    _("incoming voice call from %s"), v->ring.who);
+	else
+		snprintf(line, size, (v->ring.bits & EV_CALL_VIDEO) != 0 ?
+		    _("incoming video call from %s %s %s rejects") :
+		    _("incoming voice call from %s %s %s rejects"), v->ring.who,
+		    ascii ? "-" : "\u2014", key);
+	return line;
 }

@@ -166,7 +166,7 @@ ui_view_pick_people_list(const struct ui_view *v, size_t *n)
 
 	idx = xcalloc(v->pick.npeople + 1, sizeof(*idx));
 	*n = 0;
-	for (i = 0; i < v->pick.npeople; i++)
+	for (i = 0; i < v->pick.npeople && !v->pick.fwd; i++)
 		if (ui_chats_find(&v->chats, v->pick.people[i].jid) < 0 &&
 		    person_matches(&v->pick.people[i], q, d, nd))
 			idx[(*n)++] = i;
@@ -206,8 +206,8 @@ ui_view_pick_number(const struct ui_view *v, char *jid, size_t size)
 	char	 d[UI_VIEW_PHONE_MAX + 2];
 	size_t	 n = digits_of(v->pick.q.text, d, sizeof(d));
 
-	if (size < JID_MAX || !ui_view_phone_jid(d, n, jid))
-		return false;
+	if (v->pick.fwd || size < JID_MAX || !ui_view_phone_jid(d, n, jid))
+		return false;	/* a forward goes to chats there are */
 	return ui_chats_find(&v->chats, jid) < 0 && !person_has(v, jid);
 }
 

@@ -23,6 +23,7 @@
 #include "base/xmalloc.h"
 #include "ui/media.h"
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* Our vote in the poll record r, as a bit per option (bit k-1 for k). */
 static uint32_t

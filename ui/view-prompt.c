@@ -25,6 +25,7 @@
 #include "base/xmalloc.h"
 #include "ui/text.h"
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* Digits of a phone number with its country code, as the pairing
  * prompt takes them. */
@@ -369,8 +370,11 @@ static const struct prompt_type {
 	[PROMPT_REMOVE] =	 { "> ", take_members, NULL, NULL },
 	[PROMPT_LEAVE] =	 { "", NULL, answer_leave, NULL },
 	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
+	[PROMPT_BLOCK] =	 { "", NULL, ui_view_contact_answer_block,
+				   NULL },
 	[PROMPT_DATE] =		 { "> ", take_date, NULL, NULL },
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
+	[PROMPT_EPHEMERAL] =	 { "", NULL, NULL, ui_view_ca_ephemeral_key },
 	[PROMPT_DELETE_CHAT] =	 { "", NULL, ui_view_ca_answer_delete, NULL },
 	[PROMPT_CLEAR_CHAT] =	 { "", NULL, ui_view_ca_answer_clear, NULL },
 	[PROMPT_ATTACH] =	 { "> ", ui_view_attach_enter, NULL,
@@ -459,6 +463,8 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_LEAVE:
 		return ui_view_with_name(line, size, cols, _("Leave the group "
 		    "%s? y leaves it, n stays"), ch != NULL ? ch->name : "");
+	case PROMPT_BLOCK:
+		return ui_view_contact_words(v, line, size, cols);
 	case PROMPT_REVOKE:
 		return _("Delete this message for everyone? y deletes it, n "
 		    "keeps it");
@@ -469,6 +475,7 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 		return _("Save the file as: a path, Enter copies it there "
 		    "(never over a file), Esc goes back");
 	case PROMPT_MUTE:
+	case PROMPT_EPHEMERAL:
 	case PROMPT_DELETE_CHAT:
 	case PROMPT_CLEAR_CHAT:
 		return ui_view_ca_words(v, line, size, cols);

@@ -2,12 +2,14 @@
 /*
  * ui/view-select.c -- the selected message's room of the key dispatch
  * (ui/view-keys.c asks it, ui/view-int.h): its actions (older, newer,
- * reply, react, resend, delete, edit, copy, open its link, leave), Enter
+ * reply, react, resend, delete, edit, copy, open its link, forward,
+ * leave), Enter
  * replies, any other key leaves the selection for the input line.
  */
 #include "base/compat.h"
 
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* ---- the selected message: its actions; Enter replies; any other key
  * leaves the selection and goes on to the input line ---- */
@@ -127,6 +129,13 @@ sel_leave(struct ui_view *v, int64_t now)
 	v->msgs.sel = -1;
 }
 
+static void
+sel_forward(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_fwd_open(v);
+}
+
 const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SELECT_UP] =	sel_older,
 	[UI_ACT_SELECT_DOWN] =	sel_newer,
@@ -143,6 +152,7 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SAVE_AS] =	sel_save_as,
 	[UI_ACT_CANCEL] =	sel_leave,
 	[UI_ACT_CARD_CHAT] =	sel_card_chat,
+	[UI_ACT_FORWARD] =	sel_forward,
 	[UI_ACT_VOTE] =		sel_vote,
 };
 

@@ -206,6 +206,16 @@ void		 ui_view_quitting(struct ui_view *v);
 void		 ui_view_notify_flush(struct ui_view *v, int64_t now_ms);
 void		 ui_view_notify_end(struct ui_view *v);
 
+/*
+ * The status line's words for the call that rings ("incoming voice call
+ * from NAME — Alt-0 rejects", the reject-call key as bound; "-" for the
+ * dash when ascii), into line[size]; NULL when none rings (none came, it
+ * ended, or UI_VIEW_RING_MS passed since it began at now_ms).  Main
+ * thread.
+ */
+const char	*ui_view_ringing(const struct ui_view *v, int64_t now_ms,
+		    bool ascii, char *line, size_t size);
+
 /* Time passes: a pending chat list reload, a typing pause, the open chat
  * read once it has been shown, seen, for UI_VIEW_READ_MS. */
 void		 ui_view_tick(struct ui_view *v, int64_t now_ms);

@@ -13,10 +13,18 @@
 // stickerMessage (image/webp, 64x48, not animated), and
 // downloadMediaMessage gives each file's bytes (SHA-256).  Then Baileys
 // sends wachat a photo with a caption, a voice note (ptt, its seconds
-// and waveform), a document with a file name and a sticker: wachat's
-// pane shows each with its type word and metadata, its download key
+// and waveform), a document with a file name, a sticker, and an MP4 as
+// a video with a caption, as a GIF (gifPlayback) and as a round video
+// (ptv): wachat's pane shows each with its type word and metadata, its download key
 // (Alt-w) fetches each into download-dir and each file is what Baileys
-// sent (SHA-256).  Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS
+// sent (SHA-256).  Forwarding (issue 20, protocol-features.md 3.7):
+// wachat's forward key (Alt-.) sends Baileys' photo back to bob, who
+// receives an imageMessage with isForwarded and forwardingScore 1 and the
+// original's directPath and mediaKey (no upload), and downloads the
+// photo's bytes; a text Baileys forwards (sendMessage's forward: score
+// 3 + 1) shows "(forwarded)" in wachat, and wachat's forward of it
+// reaches Baileys as an extendedTextMessage with isForwarded and score
+// 5.  Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS
 // (the same self-signed certificate) and SIM_MEDIA_FIXTURES (photo.jpg,
 // notes.pdf, clip.mp4, voice.ogg, sticker.webp), and djpeg.  TAP.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -189,12 +197,14 @@ try {
 			Buffer.isBuffer(dl) ? { got: sha(dl), want: sha(bytes) } : String(dl?.stack ?? dl));
 	}
 	// The other way: Baileys sends wachat a photo with a caption, a
-	// voice note, a document and a sticker; each shows in bob's chat
+	// voice note, a document, a sticker, a video with a caption, the
+	// same as a GIF (gifPlayback) and as a round video (ptv); each shows in bob's chat
 	// with its word and metadata (base/media-text.c: the size in
 	// 1000-based units), and the download key (Alt-w) on it writes its
 	// bytes into download-dir (DATA-DIR/media): TYPE-ID.EXT, a document
 	// under its own name, and its line shows the path.
 	const wave = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) % 100);
+	const theirsSent = {};
 	const theirs = [
 		{ file: 'photo.jpg', what: 'photo', content: (b) => ({ image: b, caption: 'A photo from Baileys' }),
 		  line: (n) => `📷 Photo · ${size(n)} · 64×48`, caption: 'A photo from Baileys',
@@ -207,11 +217,24 @@ try {
 		  line: (n) => `📄 Document minutes.pdf · ${size(n)}`, name: () => 'minutes.pdf' },
 		{ file: 'sticker.webp', what: 'sticker', content: (b) => ({ sticker: b, width: 64, height: 48 }),
 		  line: (n) => `🌟 Sticker · ${size(n)} · 64×48`, name: (id) => `sticker-${id}.webp` },
+
+		{ file: 'clip.mp4', what: 'video',
+		  content: (b) => ({ video: b, caption: 'A video from Baileys', seconds: 3, width: 320, height: 240 }),
+		  line: (n) => `🎬 Video 0:03 · ${size(n)} · 320×240`, caption: 'A video from Baileys',
+		  name: (id) => `video-${id}.mp4` },
+		{ file: 'clip.mp4', what: 'GIF (gifPlayback)',
+		  content: (b) => ({ video: b, gifPlayback: true, seconds: 3, width: 320, height: 240 }),
+		  line: (n) => `🎦 GIF 0:03 · ${size(n)} · 320×240`, name: (id) => `gif-${id}.mp4` },
+		// Baileys' ptv content makes its VideoMessage of the file alone
+		// (messages.ts generateWAMessageContent): no seconds, no sides
+		{ file: 'clip.mp4', what: 'round video (ptv)', content: (b) => ({ video: b, ptv: true }),
+		  line: (n) => `🎥 Round video · ${size(n)}`, name: (id) => `ptv-${id}.mp4` },
 	];
 	tm('send-keys', '-t', 'wachat', 'Tab');
 	for (const c of theirs) {
 		const bytes = fs.readFileSync(path.join(fx, c.file));
 		const sent = await bob.sock.sendMessage(meJid, c.content(bytes));
+		theirsSent[c.what] = sent;
 		// under bob's header: not wachat's own copy of the same file
 		const line = new RegExp(`│ bob \\d\\d:\\d\\d *\\n[^\\n]*│ +${esc(c.line(bytes.length))} *$`, 'm');
 		const cap = c.caption ? new RegExp(`│ +${esc(c.caption)} *$`, 'm') : /./;
@@ -229,6 +252,61 @@ try {
 		ok(fs.existsSync(got) && sha(fs.readFileSync(got)) === sha(bytes),
 			`the downloaded file is Baileys' ${c.what} (SHA-256)`);
 	}
+
+	// Forward Baileys' photo back to bob: Alt-. on it, "bob", Enter
+	// (the photo is the first of theirs: theirs.length Ups away).
+	const fwd = async (re, what, ups) => {
+		tm('send-keys', '-t', 'wachat', 'Escape');
+		await sleep(300);
+		tm('send-keys', '-t', 'wachat', ...Array(ups).fill('Up'));
+		await sleep(300);
+		tm('send-keys', '-t', 'wachat', 'M-.');
+		ok(!!await until(20000, () => /Forward to: \d+ chat/.test(capture())),
+			`Alt-. opens the forward picker on ${what}`, capture());
+		tm('send-keys', '-t', 'wachat', '-l', 'bob');
+		await sleep(300);
+		tm('send-keys', '-t', 'wachat', 'Enter');
+		return until(30000, () => bob.msgs.find(re));
+	};
+	const photo = fs.readFileSync(path.join(fx, 'photo.jpg'));
+	const orig = theirsSent.photo.message.imageMessage;
+	const fp = await fwd((x) => !x.key.fromMe && x.message?.imageMessage?.contextInfo?.isForwarded,
+		"Baileys' photo", theirs.length);
+	const fi = fp?.message?.imageMessage;
+	ok(!!fi && fi.contextInfo.isForwarded === true && fi.contextInfo.forwardingScore === 1 &&
+		fi.caption === 'A photo from Baileys',
+		'Baileys receives the forwarded photo as an imageMessage, isForwarded, forwardingScore 1',
+		fi && { ctx: fi.contextInfo, caption: fi.caption });
+	ok(!!fi && fi.directPath === orig.directPath && Buffer.from(fi.mediaKey).equals(Buffer.from(orig.mediaKey)) &&
+		Buffer.from(fi.fileEncSha256).equals(Buffer.from(orig.fileEncSha256)),
+		"... with the original's directPath, mediaKey and fileEncSha256 (not uploaded again)");
+	let fdl;
+	try {
+		fdl = fp ? await baileys.downloadMediaMessage(fp, 'buffer', {}) : undefined;
+	} catch (e) {
+		fdl = e;
+	}
+	ok(Buffer.isBuffer(fdl) && sha(fdl) === sha(photo), "downloadMediaMessage gives the forwarded photo's bytes",
+		Buffer.isBuffer(fdl) ? { got: sha(fdl), want: sha(photo) } : String(fdl?.stack ?? fdl));
+	// The pane back at the bottom (selecting the photo scrolled it up).
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'End');
+	// A text Baileys forwards (generateForwardMessageContent: score 3 + 1).
+	await bob.sock.sendMessage(meJid, { forward: { key: { remoteJid: meJid, fromMe: false, id: 'FWDSRC1' },
+		message: { extendedTextMessage: { text: 'pass this on',
+			contextInfo: { forwardingScore: 3, isForwarded: true } } } } });
+	ok(!!await until(30000, () => /bob [0-9]{2}:[0-9]{2} \(forwarded\)/.test(capture()) &&
+		/│ +pass this on *$/m.test(capture())), "Baileys' forwarded text shows (forwarded) in wachat", capture());
+	const ft = await fwd((x) => !x.key.fromMe && x.message?.extendedTextMessage?.text === 'pass this on' &&
+		x.key.id !== 'FWDSRC1' && x.message.extendedTextMessage.contextInfo?.forwardingScore === 5,
+		"Baileys' forwarded text", 1);
+	const fx5 = ft?.message?.extendedTextMessage;
+	ok(!!fx5 && fx5.contextInfo.isForwarded === true && fx5.contextInfo.forwardingScore === 5,
+		"Baileys receives wachat's forward as an extendedTextMessage, isForwarded, forwardingScore 4 + 1",
+		fx5 && fx5.contextInfo);
+	ok(!!await until(20000, () => /You [0-9]{2}:[0-9]{2} \(forwarded many times\)/.test(capture())),
+		'wachat shows its copy "(forwarded many times)"', capture());
 	tm('send-keys', '-t', 'wachat', 'C-q');
 	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
 	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';

@@ -7,7 +7,13 @@
 // receipt).  wachat replies (typed, Enter): bob receives the text and
 // wachat's pane shows the tick delivered (✓✓, not in the read colour);
 // bob reads it (readMessages): the tick turns read (✓✓ in cyan, the
-// colour ui/msgs.c draws read ticks in).  TAP.  Every wait is bounded;
+// colour ui/msgs.c draws read ticks in).  Disappearing messages (issue
+// 20, protocol-features.md 3.5): Alt-h 2 in wachat reaches Baileys as a
+// protocolMessage of type EPHEMERAL_SETTING with ephemeralExpiration
+// 604800 (and Baileys' chats.update says so), and wachat's next text
+// carries contextInfo.expiration 604800; Baileys' own setting (24 hours,
+// which it wraps in an ephemeralMessage) shows in wachat as bob's event
+// line and on the bar.  TAP.  Every wait is bounded;
 // tmux, wachat and the sim are killed at the end.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,7 +83,7 @@ async function bobConnect() {
 	});
 	const s = bob.sock;
 	s.ev.on('creds.update', bob.saveCreds);
-	for (const e of ['connection.update', 'messages.upsert', 'messages.update'])
+	for (const e of ['connection.update', 'messages.upsert', 'messages.update', 'chats.update'])
 		s.ev.on(e, (d) => { if (bob.sock === s) bob.ev.push({ e, d }); });
 }
 const bobWait = (ms, what, pred) => within(ms, (async () => {
@@ -166,6 +172,37 @@ try {
 	const lines = pane.split('\n').map((l) => l.replace(/^[^│]*│/, ''));
 	ok(lines.filter((l) => l.includes('hi Baileys, from the terminal')).length === 1 &&
 		lines.filter((l) => l.includes('hello from Baileys 👋')).length === 1, 'each text shows once in the message pane', pane);
+
+	// 3. Disappearing messages: wachat's timer (Alt-h 2: 7 days), as
+	// Baileys reads it; then wachat's next text; then Baileys' own.
+	const protoOf = (m) => m?.message?.protocolMessage ??
+		m?.message?.ephemeralMessage?.message?.protocolMessage;
+	keys('M-h');
+	ok(await paneWait(5000, /Disappearing messages in bob: 1 for 24 hours/), 'Alt-h asks which timer', pane);
+	keys('2');
+	const set = await bobWait(15000, 'the EPHEMERAL_SETTING', (x) => x.e === 'messages.upsert' &&
+		x.d.messages.some((m) => protoOf(m)?.type === 3)).catch(() => null);
+	const pm = protoOf(set?.d.messages.find((m) => protoOf(m)?.type === 3));
+	ok(pm && pm.type === 3 && Number(pm.ephemeralExpiration) === 604800 && Number(pm.ephemeralSettingTimestamp) > 0,
+		"Baileys reads wachat's timer as a protocolMessage of type EPHEMERAL_SETTING, ephemeralExpiration 604800",
+		JSON.stringify(pm));
+	ok(await paneWait(5000, /You turned on disappearing messages: 7 days/) &&
+		await paneWait(5000, /│ *bob +disappearing: 7 days/), "... wachat's own line and its bar say 7 days", pane);
+	const chat = await bobWait(10000, 'chats.update', (x) => x.e === 'chats.update' &&
+		x.d.some((c) => c.ephemeralExpiration === 604800)).then(() => true, () => false);
+	ok(chat, "... and Baileys' chats.update gives the chat ephemeralExpiration 604800");
+	text('this one disappears');
+	keys('Enter');
+	const got3 = await bobWait(15000, "wachat's text", (x) => x.e === 'messages.upsert' &&
+		x.d.messages.some((m) => msgText(m) === 'this one disappears')).catch(() => null);
+	const m3 = got3?.d.messages.find((m) => msgText(m) === 'this one disappears');
+	const ci = m3?.message?.extendedTextMessage?.contextInfo;
+	ok(ci && Number(ci.expiration) === 604800, "wachat's next text carries contextInfo.expiration 604800",
+		JSON.stringify(m3?.message));
+	await bob.sock.sendMessage(meJid, { disappearingMessagesInChat: 86400 });
+	ok(await paneWait(15000, /bob turned on disappearing messages: 24 hours/) &&
+		await paneWait(5000, /│ *bob +disappearing: 24 hours/),
+		"Baileys' own timer (24 hours, in an ephemeralMessage): bob's line and the bar in wachat", pane + logTail());
 
 	keys('C-q');
 	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');

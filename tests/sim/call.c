@@ -10,7 +10,11 @@
  * stanza's participant and recipient (11.7), sent at once to a connected
  * device and, until acked, again at each login with offline="1".  A
  * malformed call (an offer without a call-id, for the client's reader)
- * is routed the same way.  Loop thread only.
+ * is routed the same way.  A companion's <call><reject/></call> (its
+ * user declined) is checked against the call that rings, counted
+ * (call_rejects, call_rejects_bad in /admin/status), acked, and ends the
+ * call: no timeout terminate; the account's other companions get
+ * terminate reason="rejected_elsewhere".  Loop thread only.
  */
 #include "base/compat.h"
 
@@ -22,15 +26,21 @@
 #include "base/arena.h"
 #include "base/xmalloc.h"
 #include "nodes.h"
+#include "proto/node.h"
 #include "route.h"
+#include "session.h"
 #include "sim.h"
 
 #define CALL_MAX_DEVICES	64
 
-/* One call: what its offer said, for its terminate. */
+/* One call: what its offer said, for its terminate; in s->call_jobs
+ * while its terminate is due (a reject from a companion ends it). */
 struct call_job {
 	uv_timer_t		 t;
 	struct sim		*s;
+	struct call_job		*next;
+	uint32_t		 skip_dev;	/* a device the terminate does
+						 * not go to (+1; 0: none) */
 	struct sim_account	*caller, *callee;
 	char			 call_id[40];
 	char			 group[96];	/* group-jid, or "" */
@@ -65,8 +75,9 @@ call_route(struct sim *s, const struct call_job *j, const char *action,
 	route_jid_text(from, sizeof(from), j->caller, false, 0);
 	nd = sim_route_devices(j->callee, devs, CALL_MAX_DEVICES);
 	for (i = 0; i < nd; i++) {
-		if (devs[i] == 0)
-			continue;	/* the account's phone is not a client */
+		if (devs[i] == 0 || devs[i] + 1 == j->skip_dev)
+			continue;	/* the account's phone is not a client;
+					 * the device that rejected it */
 		if (sim_route_queue(s, SIM_ROUTE_CALL, id, action, from,
 		    j->callee, devs[i], false, "", n) >= 0)
 			queued++;
@@ -143,7 +154,14 @@ send_malformed(struct sim *s, const struct call_job *j, char id[32])
 static void
 job_closed(uv_handle_t *h)
 {
-	free(h->data);
+	struct call_job	*j = h->data, **pp;
+
+	for (pp = &j->s->call_jobs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == j) {
+			*pp = j->next;
+			break;
+		}
+	free(j);
 }
 
 static void
@@ -219,5 +237,95 @@ sim_call_start(struct sim *s, const struct sim_call_req *rq,
 	uv_timer_init(&s->loop, &j->t);
 	j->t.data = j;
 	uv_timer_start(&j->t, job_fire, (uint64_t)rq->after_ms, 0);
+	j->next = s->call_jobs;
+	s->call_jobs = j;
 	return 0;
+}
+
+/* Attribute key of n as text: a JID as "user[:device]@server", a string
+ * as it is, "" when absent. */
+static void
+attr_text(const struct wa_node *n, const char *key, char *out, size_t len)
+{
+	if (!wa_node_jid(n, key, out, len))
+		route_attr_str(n, key, out, len);
+}
+
+/* Whether jid is account a's own JID without a device (PN or LID). */
+static bool
+is_user_jid(const char *jid, const struct sim_account *a)
+{
+	char	 pn[96], lid[96];
+
+	route_jid_text(pn, sizeof(pn), a, false, 0);
+	route_jid_text(lid, sizeof(lid), a, true, 0);
+	return strcmp(jid, pn) == 0 || (a->lid[0] != '\0' &&
+	    strcmp(jid, lid) == 0);
+}
+
+/* What is wrong with the reject r in <call> n of connection c for call
+ * j (NULL: nothing; protocol-features.md 5 step 3). */
+static const char *
+reject_fault(const struct sim_conn *c, const struct wa_node *n,
+    const struct wa_node *r, const struct call_job *j)
+{
+	char	 v[96];
+
+	route_attr_str(n, "id", v, sizeof(v));
+	if (v[0] == '\0')
+		return "no id on the <call>";
+	attr_text(n, "to", v, sizeof(v));
+	if (!is_user_jid(v, j->caller))
+		return "to is not the caller without a device";
+	attr_text(n, "from", v, sizeof(v));
+	if (v[0] != '\0' && !is_user_jid(v, c->acct))
+		return "from is not the account without a device";
+	attr_text(r, "call-creator", v, sizeof(v));
+	if (!is_user_jid(v, j->caller))
+		return "call-creator is not the caller";
+	route_attr_str(r, "count", v, sizeof(v));
+	if (strcmp(v, "0") != 0)
+		return "count is not \"0\"";
+	if (wa_node_nkids(r) != 0)
+		return "the <reject> has children";
+	return NULL;
+}
+
+int
+sim_call_from_client(struct sim_conn *c, const struct wa_node *n)
+{
+	struct sim		*s = c->s;
+	const struct wa_node	*r = sn_find(n, "reject");
+	struct call_job		*j;
+	struct origin		 o = { s, c, c->acct, 0, "" };
+	const char		*why;
+	char			 cid[64], id[64];
+
+	if (r == NULL || !c->authed || c->acct == NULL || c->dev == NULL)
+		return 0;
+	o.dev = c->dev->id;
+	route_attr_str(r, "call-id", cid, sizeof(cid));
+	route_attr_str(n, "id", id, sizeof(id));
+	for (j = s->call_jobs; j != NULL; j = j->next)
+		if (j->callee == c->acct && strcmp(j->call_id, cid) == 0)
+			break;
+	why = j == NULL ? "no such call rings" : reject_fault(c, n, r, j);
+	if (id[0] != '\0')
+		route_oack(&o, "call", id, wa_node_attr(n, "to"), "reject",
+		    NULL, 0);
+	if (why != NULL) {
+		s->call_rejects_bad++;
+		sim_conn_log(c, "call %s: reject %s is malformed: %s", cid, id,
+		    why);
+		return 1;
+	}
+	s->call_rejects++;
+	sim_conn_log(c, "call %s: rejected by device %u (reject %s, "
+	    "well-formed)", cid, o.dev, id);
+	/* it rings no more: the other devices hear it was declined */
+	uv_timer_stop(&j->t);
+	snprintf(j->reason, sizeof(j->reason), "rejected_elsewhere");
+	j->skip_dev = o.dev + 1;
+	job_fire(&j->t);
+	return 1;
 }

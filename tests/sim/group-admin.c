@@ -94,6 +94,8 @@ group_json(const struct sim_group *g)
 	    (int64_t)g->messages));
 	json_object_object_add(o, "notifications", json_object_new_int64(
 	    (int64_t)g->notifications));
+	json_object_object_add(o, "ephemeral", json_object_new_int64(
+	    (int64_t)g->ephemeral));
 	for (i = 0; i < g->n; i++)
 		json_object_array_add(ms, member_json(g, &g->m[i]));
 	json_object_object_add(o, "participants", ms);
@@ -243,6 +245,35 @@ admin_create(struct sim *s, struct json_object *in, struct buf *out)
 	return sim_json_reply(out, o, 200);
 }
 
+/* POST /admin/groups/G/ephemeral {secs, by?}: the member by (a PN; the
+ * creator when absent) sets the group's disappearing messages' timer. */
+static int
+admin_ephemeral(struct sim *s, struct sim_group *g, struct json_object *in,
+    struct buf *out)
+{
+	const char		*by = sim_json_str(in, "by");
+	struct sim_account	*a = g->creator;
+	struct arena		 ar;
+	int64_t			 secs = -1;
+	bool			 ok;
+
+	if (sim_json_num(in, "secs", &secs) != 1 || secs < 0 ||
+	    secs > UINT32_MAX)
+		return sim_json_error(out, 400, "give secs (0, 86400, 604800 "
+		    "or 7776000)");
+	if (by != NULL && (a = sim_account_by_pn(s, by)) == NULL)
+		return sim_json_error(out, 404, "no such account");
+	if (a == NULL || sim_group_member(g, a) == NULL)
+		return sim_json_error(out, 409, "not a member of the group");
+	arena_init(&ar, 0);
+	ok = grp_set_ephemeral(s, g, a, 0, (uint32_t)secs, &ar);
+	arena_release(&ar);
+	if (!ok)
+		return sim_json_error(out, 400, "secs: 0, 86400, 604800 or "
+		    "7776000");
+	return sim_json_reply(out, group_json(g), 200);
+}
+
 /* POST /admin/groups/G/{add,remove,promote,demote} {members} and
  * /admin/groups/G/subject {subject}: the creator's phone acts. */
 static int
@@ -269,6 +300,8 @@ admin_change(struct sim *s, struct sim_group *g, const char *what,
 		arena_release(&ar);
 		return sim_json_reply(out, group_json(g), 200);
 	}
+	if (strcmp(what, "ephemeral") == 0)
+		return admin_ephemeral(s, g, in, out);
 	if (strcmp(what, "add") == 0)
 		ch = CH_ADD;
 	else if (strcmp(what, "remove") == 0)

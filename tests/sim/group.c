@@ -29,6 +29,7 @@
 
 #include "base/arena.h"
 #include "proto/bin.h"
+#include "proto/node.h"
 #include "base/err.h"
 #include "nodes.h"
 #include "session.h"
@@ -228,6 +229,13 @@ group_node(struct arena *ar, const struct sim_group *g)
 	for (i = 0; i < g->n; i++)
 		sn_append(ar, n, participant_node(ar, g, g->m[i].acct,
 		    &g->m[i]));
+	if (g->ephemeral > 0) {
+		struct wa_node	*e = sn_new(ar, "ephemeral");
+
+		snprintf(v, sizeof(v), "%u", (unsigned)g->ephemeral);
+		sn_attr(ar, e, "expiration", v);
+		sn_append(ar, n, e);
+	}
 	return n;
 }
 
@@ -395,6 +403,32 @@ grp_set_subject(struct sim *s, struct sim_group *g, struct sim_account *actor,
 	if (g->lid)
 		put_user(ar, ch, "s_o_pn", actor, false);
 	(void)notify(s, g, actor, actor, actor_dev, NULL, 0, ch, ar);
+}
+
+bool
+grp_set_ephemeral(struct sim *s, struct sim_group *g,
+    struct sim_account *actor, uint32_t actor_dev, uint32_t secs,
+    struct arena *ar)
+{
+	struct wa_node	*ch;
+	char		 v[16];
+
+	/* the timers WhatsApp offers (whatsmeow DisappearingTimer*): a
+	 * group refuses others (protocol-features.md 3.5) */
+	if (secs != 0 && secs != 86400 && secs != 604800 && secs != 7776000)
+		return false;
+	g->ephemeral = secs;
+	if (secs == 0)
+		ch = sn_new(ar, "not_ephemeral");
+	else {
+		ch = sn_new(ar, "ephemeral");
+		snprintf(v, sizeof(v), "%u", (unsigned)secs);
+		sn_attr(ar, ch, "expiration", v);
+	}
+	(void)notify(s, g, actor, actor, actor_dev, NULL, 0, ch, ar);
+	sim_log(s, "group %s: disappearing messages %u s", g->id,
+	    (unsigned)secs);
+	return true;
 }
 
 /* The create notification for every member device but the actor's. */
@@ -607,6 +641,25 @@ g2_subject(const struct g2_call *k)
 	sim_iq_result(k->c, k->n);
 }
 
+/* <ephemeral expiration/> or <not_ephemeral/>: the group's timer. */
+static void
+g2_ephemeral(const struct g2_call *k)
+{
+	int64_t	 secs = 0;
+
+	if (sn_is(k->ch, "ephemeral") && (wa_node_num(k->ch, "expiration",
+	    &secs) != 1 || secs <= 0 || secs > UINT32_MAX)) {
+		sim_iq_error(k->c, k->n, 400, "bad-request");
+		return;
+	}
+	if (!grp_set_ephemeral(k->c->s, k->g, k->c->acct, k->c->dev->id,
+	    (uint32_t)secs, k->ar)) {
+		sim_iq_error(k->c, k->n, 400, "bad-request");
+		return;
+	}
+	sim_iq_result(k->c, k->n);
+}
+
 /* <add>, <remove>, <promote>, <demote> with <participant jid/>s, by an
  * admin. */
 static void
@@ -654,6 +707,8 @@ static const struct g2_iq {
 	{ true, false, "leave", g2_leave },
 	{ false, true, "query", g2_query },
 	{ false, false, "subject", g2_subject },
+	{ false, false, "ephemeral", g2_ephemeral },
+	{ false, false, "not_ephemeral", g2_ephemeral },
 	{ false, false, "add", g2_change },
 	{ false, false, "remove", g2_change },
 	{ false, false, "promote", g2_change },

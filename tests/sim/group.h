@@ -42,6 +42,13 @@ void	grp_notify_create(struct sim *s, struct sim_group *g,
 void	grp_set_subject(struct sim *s, struct sim_group *g,
 	    struct sim_account *actor, uint32_t actor_dev, const char *subject,
 	    size_t len, struct arena *ar);
+/* actor (device actor_dev) sets g's disappearing messages' timer to
+ * secs (0 off; else 86400, 604800 or 7776000), notified (<ephemeral
+ * expiration/> or <not_ephemeral/>) to every member device but the
+ * actor's.  Returns false (nothing changed) for another value. */
+bool	grp_set_ephemeral(struct sim *s, struct sim_group *g,
+	    struct sim_account *actor, uint32_t actor_dev, uint32_t secs,
+	    struct arena *ar);
 /*
  * Apply change what of accounts v[0..n) (NULL: unknown user, named by
  * names[i] when names is not NULL) to g, acting as actor (device

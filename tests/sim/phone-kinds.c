@@ -5,7 +5,9 @@
  * media (protocol-features.md 3.2, 3.3, 3.6; 3.10), as phone_send_msg()
  * sends a text: a location, a live location (again with a higher seq: an
  * update), one contact card or several, a text with a link preview (and
- * its JPEG thumbnail), or a Message holding only an empty field N (a
+ * its JPEG thumbnail), a text forwarded ("forwarded": its
+ * forwardingScore, 3.7), a chat's disappearing-messages timer (3.5) or a
+ * text sent under one, or a Message holding only an empty field N (a
  * kind wachat does not show).  View-once media go through
  * /admin/mock-phone/send-media with "wrap":"view_once".  Loop thread.
  */
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -136,6 +139,59 @@ preview(struct json_object *in, struct buf *b)
 	return 0;
 }
 
+/* ExtendedTextMessage (6) {text 1, contextInfo 17 {forwardingScore 21,
+ * isForwarded 22}}: a text forwarded (3.7) score times. */
+static int
+forwarded(struct json_object *in, struct buf *b)
+{
+	struct buf	 ci = BUF_INIT;
+	int64_t		 score = 0;
+
+	if (sim_json_str(in, "text") == NULL ||
+	    sim_json_num(in, "score", &score) != 1 || score < 0 ||
+	    score > UINT32_MAX)
+		return -EINVAL;
+	pb_str(b, 1, sim_json_str(in, "text"));
+	if (score > 0)
+		sim_pb_uint(&ci, 21, (uint64_t)score);
+	sim_pb_uint(&ci, 22, 1);
+	sim_pb_ld(b, 17, ci.p, ci.len);
+	buf_release(&ci);
+	return 0;
+}
+
+/* A chat's disappearing messages (3.5): "ephemeral" is the
+ * protocolMessage (12) EPHEMERAL_SETTING {type 2 = 3,
+ * ephemeralExpiration 4 = secs, ephemeralSettingTimestamp 5 = ts (now
+ * when absent)}; "expiring" a text sent in such a chat:
+ * extendedTextMessage (6) {text 1, contextInfo 17 {expiration 25 =
+ * secs}}.  Its field into *f. */
+static int
+ephemeral(struct json_object *in, bool setting, struct buf *b, uint32_t *f)
+{
+	struct buf	 ci = BUF_INIT;
+	int64_t		 secs = -1, ts = 0;
+
+	if (sim_json_num(in, "secs", &secs) != 1 || secs < 0 ||
+	    secs > UINT32_MAX)
+		return -EINVAL;
+	if (setting) {
+		if (sim_json_num(in, "ts", &ts) != 1 || ts <= 0)
+			ts = (int64_t)time(NULL);
+		sim_pb_uint(b, 2, 3);
+		sim_pb_uint(b, 4, (uint64_t)secs);
+		sim_pb_uint(b, 5, (uint64_t)ts);
+		*f = 12;
+		return 0;
+	}
+	pb_str(b, 1, sim_json_str(in, "text"));
+	sim_pb_uint(&ci, 25, (uint64_t)secs);
+	sim_pb_ld(b, 17, ci.p, ci.len);
+	buf_release(&ci);
+	*f = 6;
+	return 0;
+}
+
 /* The Message for in, its stanza type and mediatype (1.7, [RS]). */
 static int
 message(struct json_object *in, struct buf *out, const char **mediatype,
@@ -147,7 +203,8 @@ message(struct json_object *in, struct buf *out, const char **mediatype,
 	uint32_t	 f = 0;
 	int		 rc = -EINVAL;
 
-	*why = "kind: location, live, contact, contacts, preview or other";
+	*why = "kind: location, live, contact, contacts, preview, forwarded, "
+	    "ephemeral, expiring or other";
 	if (k == NULL)
 		return -EINVAL;
 	if (strcmp(k, "location") == 0 || strcmp(k, "live") == 0) {
@@ -170,6 +227,16 @@ message(struct json_object *in, struct buf *out, const char **mediatype,
 		*mediatype = "url";
 		*why = "cannot read the thumbnail";
 		rc = preview(in, &b);
+	} else if (strcmp(k, "forwarded") == 0) {
+		f = 6;
+		*mediatype = NULL;
+		*why = "give text and score (>= 0)";
+		rc = forwarded(in, &b);
+	} else if (strcmp(k, "ephemeral") == 0 ||
+	    strcmp(k, "expiring") == 0) {
+		*mediatype = NULL;
+		*why = "give secs (and text)";
+		rc = ephemeral(in, k[1] == 'p', &b, &f);
 	} else if (strcmp(k, "other") == 0 &&
 	    sim_json_num(in, "field", &field) == 1 && field > 0 &&
 	    field < 1 << 28) {

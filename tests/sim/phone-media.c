@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * tests/sim/phone-media.c -- media messages (protocol-features.md 1): a
- * simulated contact sends a photo, voice note, video, document or sticker
+ * simulated contact sends a photo, voice note, video (a GIF with
+ * gifPlayback, a round video in ptvMessage), document or sticker
  * (POST /admin/media/send): the file encrypted with a fresh media key and
  * its type's HKDF info (1.2-1.3), stored on the sim's own media host, the
  * type's Message fields (1.6) and the stanza's type="media" and
@@ -54,6 +55,9 @@ static const struct mtype mtypes[] = {
 	    1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 16, 0 },
 	{ "video", WA_MEDIA_INFO_VIDEO, "video/mp4", 9,
 	    1, 2, 7, 3, 4, 9, 10, 6, 11, 13, 14, 16, 5 },
+	/* a round video note: a VideoMessage in ptvMessage (66) */
+	{ "ptv", WA_MEDIA_INFO_VIDEO, "video/mp4", 66,
+	    1, 2, 7, 3, 4, 9, 10, 6, 11, 13, 14, 16, 5 },
 	{ "audio", WA_MEDIA_INFO_AUDIO, "audio/ogg; codecs=opus", 8,
 	    1, 2, 0, 3, 4, 0, 0, 7, 8, 9, 10, 0, 5 },
 	{ "document", WA_MEDIA_INFO_DOCUMENT, "application/pdf", 7,
@@ -62,6 +66,7 @@ static const struct mtype mtypes[] = {
 	    1, 5, 0, 2, 9, 6, 7, 4, 3, 8, 10, 0, 0 },
 };
 
+#define VIDEO_GIF	8	/* VideoMessage.gifPlayback */
 #define AUDIO_PTT	6	/* AudioMessage.PTT */
 #define AUDIO_WAVEFORM	19
 #define DOC_TITLE	3
@@ -77,6 +82,7 @@ struct sim_media_msg {
 	char			 from[PHONE_JID_MAX], to[PHONE_JID_MAX];
 	const struct mtype	*t;
 	bool			 ptt;
+	bool			 gif;		/* video: gifPlayback */
 	char			 mimetype[96], file_name[160], caption[256];
 	uint8_t			 media_key[32], file_sha256[32];
 	uint8_t			 file_enc_sha256[32];
@@ -117,6 +123,8 @@ mediatype_of(const struct sim_media_msg *m)
 {
 	if (m->t->msg == 8)
 		return m->ptt ? "ptt" : "audio";
+	if (m->t->msg == 9 && m->gif)
+		return "gif";
 	return m->t->name;
 }
 
@@ -261,6 +269,8 @@ build_media(const struct send_req *r, const char *url, struct buf *out)
 		sim_pb_uint(&in, t->seconds, m->seconds);
 	if (t->msg == 8)
 		sim_pb_uint(&in, AUDIO_PTT, m->ptt);
+	if (t->msg == 9 && m->gif)
+		sim_pb_uint(&in, VIDEO_GIF, 1);
 	if (t->msg == 7 && m->pages > 0)
 		sim_pb_uint(&in, DOC_PAGES, m->pages);
 	if (t->height != 0 && m->height > 0) {
@@ -306,6 +316,8 @@ send_fields(struct send_req *r, const char **why)
 	m->ptt = m->t->msg == 8;
 	if ((v = sim_json_str(r->in, "ptt")) != NULL)
 		m->ptt = strcmp(v, "false") != 0 && strcmp(v, "0") != 0;
+	if ((v = sim_json_str(r->in, "gif")) != NULL)
+		m->gif = strcmp(v, "false") != 0 && strcmp(v, "0") != 0;
 	if ((v = sim_json_str(r->in, "thumbnail")) != NULL &&
 	    (rc = read_file(v, &r->thumb)) != 0) {
 		*why = "cannot read the thumbnail";
@@ -398,7 +410,7 @@ media_send(struct sim *s, struct json_object *in, struct buf *out)
 	if (from == NULL || to == NULL ||
 	    (tmp.t = mtype_by_name(sim_json_str(in, "type"))) == NULL)
 		return sim_json_error(out, 400, "give from_pn, to and type "
-		    "(image, video, audio, document, sticker)");
+		    "(image, video, ptv, audio, document, sticker)");
 	if ((a = sim_account_by_pn(s, from)) == NULL || a->phone == NULL)
 		return sim_json_error(out, 404, "no such account");
 	r.m = &tmp;
@@ -779,6 +791,7 @@ sim_media_msg_json(const struct sim_media_msg *m)
 	NUM("seconds", m->seconds);
 	NUM("pages", m->pages);
 	json_object_object_add(o, "ptt", json_object_new_boolean(m->ptt));
+	json_object_object_add(o, "gif", json_object_new_boolean(m->gif));
 	NUM("thumbnail_bytes", m->thumb_len);
 	NUM("waveform_bytes", m->waveform_len);
 	STR("direct_path", m->direct_path);

@@ -539,6 +539,10 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->vote = sim_phone_vote_hex(&c);
 			m->dsm_destination = phone_dup_or_null(
 			    c.dsm_destination);
+			m->forwarded = c.forwarded;
+			m->eph = c.eph == WA_MSG_EPH_SETTING ? "setting" :
+			    c.eph == WA_MSG_EPH_CONTENT ? "content" : NULL;
+			m->eph_secs = c.eph_secs;
 		}
 		sim_log(s, "phone %s: message %s from %s (%s, %s%s)",
 		    p->a->pn, in.id, in.from, e->type_name,
@@ -814,8 +818,16 @@ sim_phone_json(const struct sim_account *a)
 			phone_add_opt(e, "target_id", m->target_id);
 			phone_add_opt(e, "vote", m->vote);
 			phone_add_opt(e, "dsm_destination", m->dsm_destination);
+			if (m->eph != NULL) {
+				phone_add_opt(e, "ephemeral", m->eph);
+				json_object_object_add(e, "expiration",
+				    json_object_new_int64(m->eph_secs));
+			}
 			if (m->reporting != NULL)
 				phone_add_opt(e, "reporting", m->reporting);
+			if (m->forwarded > 0)
+				json_object_object_add(e, "forwarded",
+				    json_object_new_int64(m->forwarded));
 		}
 		json_object_array_add(inbox, e);
 	}

@@ -65,10 +65,17 @@ struct inbox {
 	char		*vote;		/* a poll vote: encPayload and encIv in
 					 * hex, "ENC:IV" (phone-poll.c) */
 	char		*dsm_destination;
+	uint32_t	 forwarded;		/* contextInfo's forwardingScore
+						 * (0 not forwarded) */
 	int64_t		 t;
 	bool		 offline;
 	int		 err;			/* 0, or why it was not read */
 	bool		 retried;		/* a retry receipt was sent */
+	const char	*eph;			/* "setting" (EPHEMERAL_SETTING),
+						 * "content" (contextInfo
+						 * expiration) or NULL;
+						 * static */
+	uint32_t	 eph_secs;		/* that timer, seconds */
 	const char	*reporting;		/* the stanza's <reporting> token
 						 * against the Message read:
 						 * "matched", "mismatched",

@@ -37,6 +37,7 @@ struct sim_as;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
+#define SIM_BLOCKED_MAX	32	/* blocked contacts an account keeps */
 #define SIM_NAME_MAX	64	/* bytes of a push name, + NUL */
 #define SIM_REFS_MAX	32	/* refs in one pair-device */
 
@@ -120,6 +121,8 @@ struct sim_account {
 	uint64_t		 phone_bundles;	/* 8.1 answers for device 0 */
 	bool			 available;	/* presence (15.1) */
 	int64_t			 last_seen;	/* unix s; 0 = never */
+	bool			 last_hidden;	/* its privacy hides it:
+						 * last="deny" (issue 20) */
 	struct sim_phone	*phone;		/* device 0's Signal state (phone.c) */
 	bool			 echo;		/* the phone echoes texts */
 	unsigned		 chatty_s;	/* writes to its owner every
@@ -129,6 +132,13 @@ struct sim_account {
 						 * (history.c), or NULL */
 	struct sim_as		*as;		/* its app state (appstate.c),
 						 * or NULL */
+	/* profile.c (issue 20): the blocklist its devices keep, and its
+	 * picture (made at the first query) */
+	char			 blocked[SIM_BLOCKED_MAX][SIM_PN_MAX + 24];
+	size_t			 nblocked;
+	struct sim_blob		*pic;		/* its blob (media.c); NULL
+						 * none yet */
+	char			 pic_id[24];
 };
 
 /* What a routed stanza is (route.c). */
@@ -282,6 +292,9 @@ struct sim_group {
 	size_t			 n, cap;
 	uint64_t		 messages;	/* group messages routed */
 	uint64_t		 notifications;	/* w:gp2 stanzas queued */
+	uint32_t		 ephemeral;	/* disappearing messages' timer,
+						 * s; 0 off (protocol-features.md
+						 * 3.5) */
 };
 
 #define SIM_US_LOG	16
@@ -384,6 +397,12 @@ struct sim {
 	uint64_t		 unmatched_acks;
 	uint64_t		 redeliveries;	/* stanzas sent again at a login */
 	uint64_t		 calls;		/* <call> stanzas queued (call.c) */
+	uint64_t		 call_rejects;	/* well-formed <call><reject/>
+						 * from companions */
+	uint64_t		 call_rejects_bad; /* ... malformed, or for no
+						 * call that rings */
+	struct call_job		*call_jobs;	/* calls whose terminate is
+						 * due (call.c) */
 
 	/* <ib> (offline.c; registrations and logins are counted by
 	 * loops.c): registration DeviceProps recorded, unified_session stanzas (the last SIM_US_LOG kept),
@@ -465,6 +484,11 @@ int	sim_account_add(struct sim *s, const char *pn, const char *lid,
 	    const char *name, bool contact, const char *owner,
 	    struct sim_account **out);
 struct sim_account *sim_account_by_pn(struct sim *s, const char *pn);
+/* route-presence.c: account a's presence as an admin route sets it (a
+ * simulated phone's: last_seen unix s, 0 kept; hidden sends
+ * last="deny"), sent to its subscribers. */
+void	sim_route_presence_set(struct sim *s, struct sim_account *a,
+	    bool available, int64_t last_seen, bool hidden);
 struct sim_account *sim_account_by_lid(struct sim *s, const char *lid);
 /* The first account that is not a contact, or NULL. */
 struct sim_account *sim_account_default(struct sim *s);
@@ -925,6 +949,7 @@ int	sim_loops_admin(struct sim *s, const char *path,
 
 /* --- call.c --- */
 /* A call to make (POST /admin/call, README.md); strings borrowed. */
+struct call_job;
 struct sim_call_req {
 	const char	*from;		/* the caller's PN */
 	const char	*to;		/* the account called (PN) */
@@ -947,6 +972,15 @@ struct sim_call_res {
  */
 int	sim_call_start(struct sim *s, const struct sim_call_req *rq,
 	    struct sim_call_res *res, const char **why);
+/*
+ * A <call> stanza n from companion c: a <reject> of a call that rings
+ * for c's account (protocol-features.md 5 step 3) is checked (id; to
+ * the caller and from the account, both without a device; call-creator
+ * the caller; count="0"), counted as well-formed or not, acked, and a
+ * well-formed one ends the call.  Returns 1 when taken, 0 for another
+ * <call> (left to the caller).
+ */
+int	sim_call_from_client(struct sim_conn *c, const struct wa_node *n);
 
 /* --- media.c --- */
 /* Start the media host's vhost on the lws context (after sim_ws_start()):

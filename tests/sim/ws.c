@@ -672,6 +672,8 @@ on_stanza(struct sim_conn *c, const struct wa_node *n)
 		sim_route_notification_ack(c, n);
 		return 1;
 	}
+	if (sn_is(n, "call") && sim_call_from_client(c, n))
+		return 1;
 	return sim_connect_handle(c, n);
 }
 

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Profiles and blocking (issue 20): a contact's info page with its
+# picture, about text and last seen; block and unblock
+# (tests/profiles20-tmux.sh).
+TESTS += tests/profiles20-tmux.sh
+EXTRA_DIST += tests/profiles20-tmux.sh
