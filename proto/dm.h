@@ -549,6 +549,20 @@ MUST_CHECK int	wa_dm_media_payload(struct wa_dm *dm,
 		    struct buf *out);
 
 /*
+ * When chat has disappearing messages on (the store's timer), give the
+ * Message p (our own, built by wa_msg_build_*()) the timer in its
+ * content's contextInfo (expiration and ephemeralSettingTimestamp;
+ * wa_msg_set_expiration()), as Baileys' messages carry it
+ * (protocol-features.md 3.5); p is replaced.  Without a timer (or a
+ * timer store) p is left as it is.  wa_dm_send_text() and
+ * wa_dm_send_media() do it themselves; the upload pipeline calls it on
+ * wa_dm_media_payload()'s result.  Returns 0.  Errors: WC_ETRUNC,
+ * WC_EPROTO, WC_EDEPTH (p does not parse; p unchanged).  Engine thread.
+ */
+MUST_CHECK int	wa_dm_expiry(struct wa_dm *dm, const char *chat,
+		    struct buf *p);
+
+/*
  * Vote on poll poll_id of chat (stored, with its secret:
  * protocol-features.md 3.1) for the options picks[0..n) (numbers from 1;
  * n 0 takes our vote back): the vote encrypted for the poll's creator and

@@ -61,7 +61,7 @@ struct wa_media_probe {
 
 /*
  * Look at the regular file path and fill *out: the mimetype libmagic
- * reads in its first bytes and the type it goes as: image/jpeg an IMAGE
+ * reads in its first bytes (256 KiB at most: never the whole file) and the type it goes as: image/jpeg an IMAGE
  * (width, height and the thumbnail); image/webp a STICKER when flags has
  * WA_MEDIA_PROBE_STICKER (width, height and whether it is animated, read
  * from its RIFF header); video/mp4 a VIDEO (seconds, width, height and

@@ -110,8 +110,10 @@ video_open(const char *path, struct vid *v)
 	free(url);
 	if (rc < 0)
 		return WC_EPROTO;
-	if (avformat_find_stream_info(v->fc, NULL) < 0 ||
-	    (v->stream = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1,
+	/* No avformat_find_stream_info(): MP4's header (moov) holds the
+	 * streams' codecs, sides and durations, and that call would decode
+	 * and queue up to probesize bytes of packets in every stream. */
+	if ((v->stream = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1,
 	    -1, &dec, 0)) < 0 || dec == NULL)
 		return WC_EPROTO;
 	if ((v->cc = avcodec_alloc_context3(dec)) == NULL ||
@@ -271,6 +273,18 @@ frame_thumb(const struct vid *v, int turn, struct wa_media_probe *p)
 	return rc;
 }
 
+/* The sides w x h of the picture as it is shown (turned by turn
+ * degrees) into p; none over WA_MEDIA_PROBE_SIDE_MAX. */
+static void
+set_sides(struct wa_media_probe *p, int w, int h, int turn)
+{
+	if (w <= 0 || h <= 0 || w > WA_MEDIA_PROBE_SIDE_MAX ||
+	    h > WA_MEDIA_PROBE_SIDE_MAX)
+		return;
+	p->width = (uint32_t)(turn % 180 != 0 ? h : w);
+	p->height = (uint32_t)(turn % 180 != 0 ? w : h);
+}
+
 int
 wa_media_video_probe(const char *path, struct wa_media_probe *p)
 {
@@ -286,17 +300,14 @@ wa_media_video_probe(const char *path, struct wa_media_probe *p)
 		int	 turn = video_turn(&v);
 
 		p->seconds = video_seconds(&v);
-		if (cp->width > 0 && cp->height > 0 &&
-		    cp->width <= WA_MEDIA_PROBE_SIDE_MAX &&
-		    cp->height <= WA_MEDIA_PROBE_SIDE_MAX) {
-			/* the sides it is shown at */
-			p->width = (uint32_t)(turn % 180 != 0 ? cp->height :
-			    cp->width);
-			p->height = (uint32_t)(turn % 180 != 0 ? cp->width :
-			    cp->height);
-		}
-		if ((rc = first_frame(&v)) == 0)
+		set_sides(p, cp->width, cp->height, turn);
+		if ((rc = first_frame(&v)) == 0) {
+			/* a header without them (MPEG-4 part 2): the frame's */
+			if (p->width == 0)
+				set_sides(p, v.frame->width, v.frame->height,
+				    turn);
 			rc = frame_thumb(&v, turn, p);
+		}
 	}
 	video_close(&v);
 	return rc;

@@ -5,14 +5,18 @@
 # wachat-sim, linked as alice, with bob's chat open.  Alt-g shows bob's
 # page: under its title, bob's picture as the sim serves it (a 64x64
 # JPEG, red on the left half, blue on the right) in 6 rows of
-# half-blocks of xterm's red (196) and blue (21), his name, number,
+# half-blocks of xterm's red (196) and blue (21) (and, once his phone
+# changes it and the sim sends the picture notification, the new one,
+# green (46) | yellow (226), fetched again), his name, number,
 # about text ("Hi, I am bob", from usync <status/>), and his last seen
 # (set a minute ago through the sim's presence route, sent when wachat
 # subscribes).  b asks, y blocks: the page,
 # the chat's bar and the chat list say so, the sim's blocklist of alice
 # holds bob's JID, and a text typed to bob is refused with the reason
-# (it stays in the input).  Started again, the blocklist asked at login
-# marks bob's chat again; b and y unblock: the marks go, the sim's list
+# (it stays in the input).  wachat knows bob's LID (from the text it
+# sent him first), so the block names him by it, his PN beside it, as
+# whatsmeow does, and the sim keeps the LID.  Started again, the
+# blocklist asked at login (the LID) marks bob's chat (a PN) again; b and y unblock: the marks go, the sim's list
 # is empty.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -20,6 +24,7 @@ A=15550000001
 B=15550000003
 AJ=$A@s.whatsapp.net
 BJ=$B@s.whatsapp.net
+BL=100000000000003@lid
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 need curl python3 openssl
@@ -47,12 +52,13 @@ for a in json.load(open(sys.argv[1])):
 sys.exit(1)' "$tmp/accts" "$1" $A
 }
 
-# pic: the capture (with colours) has 6 rows of 12 red | blue cells
-# under the page's title (tests/thumbs19-cells.py).
+# pic [LEFT RIGHT]: the capture (with colours) has 6 rows of 12 cells
+# under the page's title, xterm's LEFT | RIGHT (default red 196 | blue
+# 21; tests/thumbs19-cells.py).
 pic() {
 	tm capture-pane -e -N -p -t wachat >"$tmp/pane-e" 2>/dev/null
 	python3 "${top_srcdir:-.}/tests/thumbs19-cells.py" "$tmp/pane-e" \
-	    "Contact info" 6 12 196 21 2>"$tmp/cells.err"
+	    "Contact info" 6 12 "${1:-196}" "${2:-21}" 2>"$tmp/cells.err"
 }
 
 start_pane --ca-file "$tmp/cert.pem"
@@ -69,9 +75,14 @@ else
 fi
 check "the sim takes bob's last seen" curl -sf -m 10 -X POST \
     -d "{\"pn\":\"$B\",\"available\":false,\"last_seen\":$seen}" \
-    "$ADMIN/admin/presence" -o /dev/null
+    "$ADMIN/admin/profile/presence" -o /dev/null
 tm send-keys -t wachat Tab
 check "Tab opens bob's chat" wait_pane '│ *bob'
+# a text to bob first: wachat learns his LID from the server (usync)
+tm send-keys -t wachat -l 'hi bob'
+tm send-keys -t wachat Enter
+check "alice's text reaches bob's phone" \
+    wait_ctl '"text":"hi bob"' phone-inbox $B
 tm send-keys -t wachat M-g
 check "Alt-g shows bob's page" wait_pane '│ *Contact info'
 check "... his picture in 6 rows of red | blue half-blocks" \
@@ -86,6 +97,13 @@ check "... and the chat's bar says it too" wait_pane "last seen $seen_as"
 check "... and the block key" wait_pane 'b blocks, Esc closes'
 check "the sim was asked for bob's picture" \
     wait_grep "$tmp/sim.log" "picture of $B: id"
+curl -sf -m 10 -X POST -d "{\"pn\":\"$B\"}" \
+    "$ADMIN/admin/profile/picture" >"$tmp/newpic" 2>&1
+check "bob changes his picture: the sim notifies wachat" \
+    grep -q '"notified":1' "$tmp/newpic"
+check "... wachat asks again and draws the new one, green | yellow" \
+    wait_cmd "$WAIT" pic 46 226
+[ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
 failed_now && show
 
 tm send-keys -t wachat b
@@ -96,8 +114,10 @@ check "y blocks: the page says so" \
 check "... the key now unblocks" wait_pane 'b unblocks, Esc closes'
 check "... the chat's bar says blocked" wait_pane '│ bob( Tanaka)? +blocked'
 check "... the chat list marks bob" wait_pane '⊘ ?bob'
-check "... the sim's blocklist holds bob" \
-    wait_cmd "$WAIT" blocked_is "[\"$BJ\"]"
+check "... the sim's blocklist holds bob, by his LID (his PN beside it)" \
+    wait_cmd "$WAIT" blocked_is "[\"$BL\"]"
+check "... the set named his PN beside the LID (pn_jid)" \
+    grep -q "blocklist: blocked $BL pn_jid $B " "$tmp/sim.log"
 failed_now && show
 tm send-keys -t wachat Escape
 input_read
@@ -113,7 +133,7 @@ check "Ctrl-q quits: exit 0" [ "$st" = 0 ]
 tm kill-server >/dev/null 2>&1
 
 start_pane --ca-file "$tmp/cert.pem"
-check "started again: the blocklist asked at login marks bob" \
+check "started again: the blocklist asked at login (bob's LID) marks bob's chat" \
     wait_pane '⊘ ?bob'
 tm send-keys -t wachat Tab
 check "... bob's chat opens, blocked" wait_pane '│ bob( Tanaka)? +blocked'

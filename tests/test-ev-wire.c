@@ -1192,7 +1192,30 @@ test_ev_wire_decode__gives_back_the_profile__of_ev_profile(void **state)
 	buf_release(&b);
 }
 
-/* CMD_POLL_VOTE and CMD_POLL_NEW (version 20); a version-19 peer is
+/* starred in CMD_SEARCH (version 20): is:starred's filter. */
+static void
+test_cmd_wire_decode__gives_back_starred__of_cmd_search(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new(CMD_SEARCH), *cgot;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 20);
+	c->u.search.starred = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_true(cgot->u.search.starred);
+	assert_string_equal(cgot->u.search.query, "");
+	cmd_free(cgot);
+	b.p[4] = 19;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* CMD_POLL_VOTE and CMD_POLL_NEW (version 21); a version-20 peer is
  * refused. */
 static void
 test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
@@ -1203,7 +1226,7 @@ test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
 	size_t		 used;
 
 	(void)state;
-	assert_true(EV_WIRE_VERSION >= 20);
+	assert_true(EV_WIRE_VERSION >= 21);
 	assert_string_equal(cmd_kind_name(CMD_POLL_VOTE), "CMD_POLL_VOTE");
 	ev_set(&c->u.poll_vote.id, "3EB0P1");
 	ev_set(&c->u.poll_vote.picks, "1,3");
@@ -1215,7 +1238,7 @@ test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
 	assert_string_equal(got->u.poll_vote.id, "3EB0P1");
 	assert_string_equal(got->u.poll_vote.picks, "1,3");
 	cmd_free(got);
-	b.p[4] = 19;
+	b.p[4] = 20;
 	assert_int_equal(cmd_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
 	cmd_free(c);
 	b.len = 0;
@@ -1260,6 +1283,7 @@ main(void)
 		cmocka_unit_test(test_wire__gives_back_the_timer__of_cmd_ephemeral),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_the_profile__of_ev_profile),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_starred__of_cmd_search),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote),
 	};
 

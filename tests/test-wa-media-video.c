@@ -8,7 +8,9 @@
  * turned a quarter by its display matrix gives 120x320 and its thumbnail
  * upright, as ffmpeg shows it; a file
  * that only looks like an MP4 to libmagic still goes as a video, without
- * them (WC_EPROTO in video_err); an animated GIF goes as a document.
+ * them (WC_EPROTO in video_err); an animated GIF goes as a document; a
+ * 50 MB video is probed with the peak resident size grown by less than
+ * 8 MiB.
  * Built without FFmpeg the same files give -ENOTSUP and no metadata.
  */
 #include "base/compat.h"
@@ -21,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -113,6 +117,49 @@ test_mp4__seconds_sides_and_a_thumbnail_of_its_frame(void **state)
 	assert_in_range(rgb[2], 200, 255);
 	wa_media_probe_release(&p);
 	assert_null(p.thumb);
+}
+
+/* The peak resident size so far, in KiB. */
+static long
+peak_kib(void)
+{
+	struct rusage	 ru;
+
+	assert_int_equal(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+/* A 50 MB video (8 s of noise at 640x480, MPEG-4 at its best quality,
+ * its index at the end) is probed without reading it whole into memory:
+ * the peak resident size grows by less than 8 MiB (after a first probe
+ * has loaded FFmpeg's code). */
+static void
+test_mp4__a_large_file_streamed(void **state)
+{
+	struct wa_media_probe	 p;
+	struct stat		 st;
+	long			 before;
+
+	(void)state;
+	assert_int_equal(wa_media_probe(ffmpeg("warm.mp4",
+	    "color=c=red:s=64x48:d=1", "-c:v mpeg4"), 0, &p), 0);
+	wa_media_probe_release(&p);
+	(void)ffmpeg("large.mp4", "testsrc=s=640x480:r=25:d=8,"
+	    "noise=alls=100:allf=t", "-c:v mpeg4 -q:v 1 -f mp4");
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 40 * 1000 * 1000);
+	before = peak_kib();
+	assert_int_equal(wa_media_probe(path, 0, &p), 0);
+	assert_int_equal(p.type, WA_MEDIA_VIDEO);
+	if (wa_media_video_available()) {
+		assert_int_equal(p.seconds, 8);
+		assert_int_equal(p.width, 640);
+		assert_non_null(p.thumb);
+	}
+	wa_media_probe_release(&p);
+	print_message("# peak RSS %ld KiB before, %ld KiB after probing "
+	    "%lld bytes\n", before, peak_kib(), (long long)st.st_size);
+	assert_true(peak_kib() - before < 8 * 1024);
 }
 
 /* A phone's portrait video: the same red | blue picture with a display
@@ -221,7 +268,8 @@ made(void **state)
 static int
 gone(void **state)
 {
-	static const char *const	 names[] = { "clip.bin", "flat.mp4",
+	static const char *const	 names[] = { "warm.mp4", "large.mp4",
+					    "clip.bin", "flat.mp4",
 					    "turned.mp4", "long.mp4", "cut.mp4",
 					    "wave.gif" };
 	size_t				 i;
@@ -238,6 +286,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mp4__a_large_file_streamed),
 		cmocka_unit_test(
 		    test_mp4__seconds_sides_and_a_thumbnail_of_its_frame),
 		cmocka_unit_test(test_mp4__turned_by_its_display_matrix),
