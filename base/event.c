@@ -387,7 +387,8 @@ LAYOUT(cmd_search,
 	F_STR(struct cmd_search, sender),
 	F_I64(struct cmd_search, since_ms),
 	F_I64(struct cmd_search, until_ms),
-	F_U32(struct cmd_search, max));
+	F_U32(struct cmd_search, max),
+	F_BOOL(struct cmd_search, starred));
 LAYOUT(cmd_draft,
 	F_STR(struct cmd_draft, chat),
 	F_STR(struct cmd_draft, text));

@@ -921,6 +921,8 @@ struct cmd_search {
 	int64_t		 since_ms;
 	int64_t		 until_ms;
 	uint32_t	 max;
+	bool		 starred;	/* only starred messages (is:starred);
+					 * with it query may have no word */
 };
 
 /* CMD_DRAFT: text (UTF-8, at most CMD_DRAFT_MAX bytes) is what is left

@@ -134,6 +134,10 @@ pr_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 		return 0;
 	e->pr_host.send = dm_send;
 	e->pr_host.iq_id = dm_iq_id;
+	if (cfg->dm_store != NULL) {	/* PN <-> LID, as messaging keeps it */
+		e->pr_host.lid_alt = cfg->dm_store->lid_alt;
+		e->pr_host.lid_arg = cfg->dm_store->arg;
+	}
 	e->pr_host.loop = e->loop;
 	e->pr_host.ca_file = e->ca_file;
 	e->pr_host.arg = e;

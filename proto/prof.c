@@ -125,15 +125,36 @@ iq_send(struct wa_prof *p, struct prof_iq *q, const struct wa_node *n)
 	return rc;
 }
 
+/* The other JID of user into out (a PN's LID, a LID's PN): true when
+ * the host knows it. */
+static bool
+alt_of(const struct wa_prof *p, const char *user, char out[WA_PROF_JID_MAX])
+{
+	return p->host.lid_alt != NULL && p->host.lid_alt(p->host.lid_arg,
+	    user, out, WA_PROF_JID_MAX) == 1 && out[0] != '\0';
+}
+
+/* The list said: each entry, and beside it its other JID when known (a
+ * LID's PN, so that the chat of a PN is marked). */
 static void
 say_blocklist(struct wa_prof *p)
 {
 	struct wa_prof_ev	 ev;
+	struct wa_blocklist	 all;
+	char			 alt[WA_PROF_JID_MAX];
+	size_t			 i;
 
+	wa_blocklist_init(&all);
+	for (i = 0; i < p->bl.n; i++) {
+		(void)wa_blocklist_set(&all, p->bl.v[i], true);
+		if (alt_of(p, p->bl.v[i], alt))
+			(void)wa_blocklist_set(&all, alt, true);
+	}
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = WA_PROF_EV_BLOCKLIST;
-	ev.bl = &p->bl;
+	ev.bl = &all;
 	p->on_event(p->ev_arg, &ev);
+	wa_blocklist_release(&all);
 }
 
 static void
@@ -268,12 +289,22 @@ wa_prof_ask(struct wa_prof *p, const char *jid)
 	return 0;
 }
 
+static bool
+is_lid(const char *jid)
+{
+	const char	*at = strrchr(jid, '@');
+
+	return at != NULL && strcmp(at + 1, "lid") == 0;
+}
+
 int
 wa_prof_block(struct wa_prof *p, const char *jid, bool block)
 {
 	struct prof_iq	*q;
 	struct arena	 a;
 	struct wa_node	*n;
+	char		 alt[WA_PROF_JID_MAX];
+	const char	*pn = NULL;
 	int		 rc;
 
 	if (p == NULL || jid == NULL || strlen(jid) >= WA_PROF_JID_MAX ||
@@ -281,16 +312,23 @@ wa_prof_block(struct wa_prof *p, const char *jid, bool block)
 		return -EINVAL;
 	if (!p->online)
 		return -ENOTCONN;
-	if (wa_blocklist_has(&p->bl, jid) == block)
+	if (wa_prof_blocked(p, jid) == block)
 		return -EALREADY;
 	if ((q = iq_slot(p)) == NULL)
 		return -EBUSY;
 	q->kind = IQ_BL_SET;
 	q->block = block;
-	snprintf(q->jid, sizeof(q->jid), "%s", jid);
+	/* by the LID, the PN beside it when blocking ([WM] UpdateBlocklist;
+	 * the LID unknown: the PN alone) */
+	if (!is_lid(jid) && alt_of(p, jid, alt) && is_lid(alt)) {
+		snprintf(q->jid, sizeof(q->jid), "%s", alt);
+		pn = block ? jid : NULL;
+	} else
+		snprintf(q->jid, sizeof(q->jid), "%s", jid);
 	p->host.iq_id(p->host.arg, q->id);
 	arena_init(&a, 0);
-	if ((rc = wa_prof_blocklist_set(&a, q->id, jid, block, &n)) == 0)
+	if ((rc = wa_prof_blocklist_set(&a, q->id, q->jid, pn, block, &n)) ==
+	    0)
 		rc = iq_send(p, q, n);
 	else
 		q->kind = IQ_FREE;
@@ -301,7 +339,12 @@ wa_prof_block(struct wa_prof *p, const char *jid, bool block)
 bool
 wa_prof_blocked(const struct wa_prof *p, const char *jid)
 {
-	return p != NULL && wa_blocklist_has(&p->bl, jid);
+	char	 alt[WA_PROF_JID_MAX];
+
+	if (p == NULL || jid == NULL)
+		return false;
+	return wa_blocklist_has(&p->bl, jid) || (alt_of(p, jid, alt) &&
+	    wa_blocklist_has(&p->bl, alt));
 }
 
 /* ---- the picture's cache and download ---- */

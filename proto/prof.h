@@ -38,6 +38,13 @@ struct wa_prof;
 struct wa_prof_host {
 	int	(*send)(void *arg, const struct wa_node *n);
 	void	(*iq_id)(void *arg, char out[32]);
+	/* The other JID of user (a PN's LID, a LID's PN; protocol.md 5.3)
+	 * into out[len]: 1, or 0 when none is known; NULL: none ever.  A
+	 * block names a contact by its LID with its PN beside ([WM]), and a
+	 * blocklist of LIDs is said with their PNs too. */
+	int	(*lid_alt)(void *lid_arg, const char *user, char *out,
+		    size_t len);
+	void	*lid_arg;
 	struct uv_loop_s *loop;
 	const char	*ca_file;	/* extra CAs for the picture hosts, or
 					 * NULL; borrowed */
@@ -55,7 +62,8 @@ enum wa_prof_pic_state {
 };
 
 enum wa_prof_ev_kind {
-	WA_PROF_EV_BLOCKLIST,	/* bl: the whole list, after a change */
+	WA_PROF_EV_BLOCKLIST,	/* bl: the whole list, after a change, each
+				 * LID with its PN beside it when known */
 	WA_PROF_EV_PROFILE,	/* what is known of jid */
 	WA_PROF_EV_REFUSED,	/* our block (block) of jid was not taken:
 				 * err (> 0 the server's code, < 0 ours) */

@@ -120,13 +120,14 @@ wa_prof_blocklist_get(struct arena *a, const char *id)
 
 int
 wa_prof_blocklist_set(struct arena *a, const char *id, const char *jid,
-    bool block, struct wa_node **out)
+    const char *pn_jid, bool block, struct wa_node **out)
 {
 	struct wa_node	*n = iq(a, id, "blocklist", "set"), *it;
 
-	it = wa_nb_kid(a, wa_nb_kids(a, n, 1), "item", 2);
+	it = wa_nb_kid(a, wa_nb_kids(a, n, 1), "item", 3);
 	wa_nb_attr(it, "action", block ? "block" : "unblock");
-	if (wa_nb_attr_jid(it, "jid", jid) != 0)
+	if (wa_nb_attr_jid(it, "jid", jid) != 0 ||
+	    (pn_jid != NULL && wa_nb_attr_jid(it, "pn_jid", pn_jid) != 0))
 		return -EINVAL;
 	*out = n;
 	return 0;

@@ -62,13 +62,15 @@ struct wa_node	*wa_prof_blocklist_get(struct arena *a, const char *id);
 
 /*
  * <iq id xmlns="blocklist" type="set" to="s.whatsapp.net"><item
- * action="block|unblock" jid/></iq> in a (borrowed strings; protocol.md
- * 15.5).  The jid is sent as given: [WM] sends the LID with pn_jid, the
- * sim and this client name the contact by its chat's JID.  Returns 0 and
- * *out, or -EINVAL (jid not a JID).
+ * action="block|unblock" jid [pn_jid]/></iq> in a (borrowed strings;
+ * protocol.md 15.5, [WM] user.go UpdateBlocklist): jid the contact's
+ * LID when known (else its PN), pn_jid its PN beside a LID when blocking
+ * (NULL: none).  Returns 0 and *out, or -EINVAL (jid or pn_jid not a
+ * JID).
  */
 MUST_CHECK int	wa_prof_blocklist_set(struct arena *a, const char *id,
-		    const char *jid, bool block, struct wa_node **out);
+		    const char *jid, const char *pn_jid, bool block,
+		    struct wa_node **out);
 
 /*
  * The answer to the get, <iq type="result"><list [dhash]><item

@@ -534,6 +534,7 @@ store_new(struct app_ul *j)
 		w.media_key = NULL;
 		app_media_ev_of_msg(&w, &ev->u.message.media);
 		app_eng_send(j->a, ev);
+		app_expire_kick(j->a);	/* in a disappearing chat */
 	}
 	free(text);
 	return rc;

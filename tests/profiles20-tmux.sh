@@ -11,8 +11,10 @@
 # subscribes).  b asks, y blocks: the page,
 # the chat's bar and the chat list say so, the sim's blocklist of alice
 # holds bob's JID, and a text typed to bob is refused with the reason
-# (it stays in the input).  Started again, the blocklist asked at login
-# marks bob's chat again; b and y unblock: the marks go, the sim's list
+# (it stays in the input).  wachat knows bob's LID (from the text it
+# sent him first), so the block names him by it, his PN beside it, as
+# whatsmeow does, and the sim keeps the LID.  Started again, the
+# blocklist asked at login (the LID) marks bob's chat (a PN) again; b and y unblock: the marks go, the sim's list
 # is empty.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
@@ -20,6 +22,7 @@ A=15550000001
 B=15550000003
 AJ=$A@s.whatsapp.net
 BJ=$B@s.whatsapp.net
+BL=100000000000003@lid
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 need curl python3 openssl
@@ -72,6 +75,11 @@ check "the sim takes bob's last seen" curl -sf -m 10 -X POST \
     "$ADMIN/admin/presence" -o /dev/null
 tm send-keys -t wachat Tab
 check "Tab opens bob's chat" wait_pane '│ *bob'
+# a text to bob first: wachat learns his LID from the server (usync)
+tm send-keys -t wachat -l 'hi bob'
+tm send-keys -t wachat Enter
+check "alice's text reaches bob's phone" \
+    wait_ctl '"text":"hi bob"' phone-inbox $B
 tm send-keys -t wachat M-g
 check "Alt-g shows bob's page" wait_pane '│ *Contact info'
 check "... his picture in 6 rows of red | blue half-blocks" \
@@ -96,8 +104,10 @@ check "y blocks: the page says so" \
 check "... the key now unblocks" wait_pane 'b unblocks, Esc closes'
 check "... the chat's bar says blocked" wait_pane '│ bob( Tanaka)? +blocked'
 check "... the chat list marks bob" wait_pane '⊘ ?bob'
-check "... the sim's blocklist holds bob" \
-    wait_cmd "$WAIT" blocked_is "[\"$BJ\"]"
+check "... the sim's blocklist holds bob, by his LID (his PN beside it)" \
+    wait_cmd "$WAIT" blocked_is "[\"$BL\"]"
+check "... the set named his PN beside the LID (pn_jid)" \
+    grep -q "blocklist: blocked $BL pn_jid $B " "$tmp/sim.log"
 failed_now && show
 tm send-keys -t wachat Escape
 input_read
@@ -113,7 +123,7 @@ check "Ctrl-q quits: exit 0" [ "$st" = 0 ]
 tm kill-server >/dev/null 2>&1
 
 start_pane --ca-file "$tmp/cert.pem"
-check "started again: the blocklist asked at login marks bob" \
+check "started again: the blocklist asked at login (bob's LID) marks bob's chat" \
     wait_pane '⊘ ?bob'
 tm send-keys -t wachat Tab
 check "... bob's chat opens, blocked" wait_pane '│ bob( Tanaka)? +blocked'

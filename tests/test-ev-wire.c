@@ -1192,6 +1192,29 @@ test_ev_wire_decode__gives_back_the_profile__of_ev_profile(void **state)
 	buf_release(&b);
 }
 
+/* starred in CMD_SEARCH (version 20): is:starred's filter. */
+static void
+test_cmd_wire_decode__gives_back_starred__of_cmd_search(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new(CMD_SEARCH), *cgot;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 20);
+	c->u.search.starred = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_true(cgot->u.search.starred);
+	assert_string_equal(cgot->u.search.query, "");
+	cmd_free(cgot);
+	b.p[4] = 19;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1218,6 +1241,7 @@ main(void)
 		cmocka_unit_test(test_wire__gives_back_the_timer__of_cmd_ephemeral),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject),
 		cmocka_unit_test(test_ev_wire_decode__gives_back_the_profile__of_ev_profile),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_starred__of_cmd_search),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

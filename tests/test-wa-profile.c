@@ -133,7 +133,8 @@ test_wa_prof_blocklist_set__names_the_action_and_the_jid(void **st)
 
 	(void)st;
 	arena_init(&a, 0);
-	assert_int_equal(wa_prof_blocklist_set(&a, "b.1", PN_A, true, &n), 0);
+	assert_int_equal(wa_prof_blocklist_set(&a, "b.1", PN_A, NULL, true,
+	    &n), 0);
 	assert_true(wa_node_str_is(n, "xmlns", "blocklist"));
 	assert_true(wa_node_str_is(n, "type", "set"));
 	it = wa_node_child(n, "item");
@@ -141,7 +142,16 @@ test_wa_prof_blocklist_set__names_the_action_and_the_jid(void **st)
 	assert_true(wa_node_str_is(it, "action", "block"));
 	assert_true(wa_node_jid(it, "jid", jid, sizeof(jid)));
 	assert_string_equal(jid, PN_A);
-	assert_int_equal(wa_prof_blocklist_set(&a, "b.2", PN_A, false, &n), 0);
+	assert_null(wa_node_str(it, "pn_jid").p);
+	assert_int_equal(wa_prof_blocklist_set(&a, "b.2", "100000000000002@lid",
+	    PN_A, true, &n), 0);
+	it = wa_node_child(n, "item");
+	assert_true(wa_node_jid(it, "jid", jid, sizeof(jid)));
+	assert_string_equal(jid, "100000000000002@lid");
+	assert_true(wa_node_jid(it, "pn_jid", jid, sizeof(jid)));
+	assert_string_equal(jid, PN_A);
+	assert_int_equal(wa_prof_blocklist_set(&a, "b.2", PN_A, NULL, false,
+	    &n), 0);
 	assert_true(wa_node_str_is(wa_node_child(n, "item"), "action",
 	    "unblock"));
 	n = wa_prof_blocklist_get(&a, "b.3");

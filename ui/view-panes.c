@@ -325,6 +325,8 @@ search_title(struct ui_view *v, struct buf *b)
 		buf_append(b, "  before:", 9);
 		buf_append(b, q->until_text, strlen(q->until_text));
 	}
+	if (q->starred)
+		buf_append(b, "  is:starred", 12);
 	buf_push(b, '\0');
 }
 
@@ -354,9 +356,9 @@ search_state(struct ui_view *v, char *line, size_t size)
 	case UI_SEARCH_OK:
 		break;
 	}
-	if (q->words == NULL || q->words[0] == '\0')
+	if (q->words == NULL || (q->words[0] == '\0' && !q->starred))
 		return _("Type words; filters: from:NAME in:CHAT "
-		    "after:DATE before:DATE");
+		    "after:DATE before:DATE is:starred");
 	if (s->asked != NULL && !s->answered && s->n == 0)
 		return _("searching…");
 	if (s->answered && s->n == 0)

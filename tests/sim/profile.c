@@ -126,7 +126,8 @@ sim_prof_blocklist_set(struct sim_conn *c, const struct wa_node *n)
 	const struct wa_node	*it = sn_find(n, "item");
 	struct wa_str		 act = sn_get(it, "action");
 	char			 user[SIM_PN_MAX], jid[SIM_PN_MAX + 24];
-	bool			 lid, block = wa_str_eqc(act, "block");
+	char			 pn[SIM_PN_MAX] = "";
+	bool			 lid, pn_lid, block = wa_str_eqc(act, "block");
 
 	if (!sim_jid_user(it, "jid", user, sizeof(user), &lid) ||
 	    (!block && !wa_str_eqc(act, "unblock"))) {
@@ -139,8 +140,12 @@ sim_prof_blocklist_set(struct sim_conn *c, const struct wa_node *n)
 		sim_iq_error(c, n, 406, "not-acceptable");
 		return 1;
 	}
-	sim_conn_log(c, "blocklist: %s %s (%zu blocked)", block ? "blocked" :
-	    "unblocked", jid, c->acct->nblocked);
+	/* a LID comes with its PN when blocking (protocol.md 15.5) */
+	if (!sim_jid_user(it, "pn_jid", pn, sizeof(pn), &pn_lid) || pn_lid)
+		pn[0] = '\0';
+	sim_conn_log(c, "blocklist: %s %s%s%s (%zu blocked)", block ?
+	    "blocked" : "unblocked", jid, pn[0] != '\0' ? " pn_jid " : "", pn,
+	    c->acct->nblocked);
 	sim_iq_result(c, n);
 	notify_others(c, jid, block);
 	return 1;
