@@ -9,3 +9,9 @@ tests_test_wa_profile_SOURCES = tests/test-wa-profile.c
 tests_test_wa_profile_CFLAGS = $(TEST_CFLAGS)
 tests_test_wa_profile_LDADD = $(TEST_LIBS)
 TESTS += tests/test-wa-profile
+# The module over a fake host (tests/test-wa-prof.c).
+check_PROGRAMS += tests/test-wa-prof
+tests_test_wa_prof_SOURCES = tests/test-wa-prof.c
+tests_test_wa_prof_CFLAGS = $(TEST_CFLAGS) $(UV_CFLAGS)
+tests_test_wa_prof_LDADD = $(TEST_LIBS) $(UV_LIBS) $(CURL_LIBS) -lpthread
+TESTS += tests/test-wa-prof
