@@ -37,7 +37,9 @@
 
 #define LOG_TAG "store"
 #include "base/err.h"
+#include "base/buf.h"
 #include "base/log.h"
+#include "base/rich.h"
 #include "store/store-int.h"
 #include "base/xmalloc.h"
 
@@ -307,7 +309,7 @@ store_search_free(struct store_search_result *r)
 
 #define HIT_COLS "m.rowid, m.chat, m.id, m.sender, m.from_me, m.ts_ms," \
 	" m.text, COALESCE(NULLIF(" CHAT_NAME_SQL ", ''), NULLIF(k.name, '')," \
-	" k.push_name, '')"
+	" k.push_name, ''), m.kind"
 #define HIT_JOINS " LEFT JOIN chat c ON c.jid = m.chat" \
 	" LEFT JOIN contact k ON k.jid = m.chat"
 /* ?3 sender (NULL: anyone; '': our own; else a group author, or the
@@ -318,6 +320,32 @@ store_search_free(struct store_search_result *r)
 	"  (m.sender = '' AND m.chat = ?3))))" \
 	" AND (?4 IS NULL OR m.ts_ms >= ?4) AND (?5 IS NULL OR m.ts_ms < ?5)" \
 	" AND (?8 IS NULL OR m.starred = 1)"
+
+/* h's snippet of a rich record (base/rich.h: a location, contact
+ * cards, a link preview, ...) text[0..len): its words as the chat says
+ * them (rich_describe(), no link), its lines joined by "; ", never its
+ * key=value text; a record that does not parse, as it is. */
+static void
+rich_snippet(struct fold *f, const struct terms *t, const char *text,
+    size_t len, struct store_search_hit *h)
+{
+	struct buf	 w = BUF_INIT, line = BUF_INIT;
+	size_t		 i;
+
+	if (rich_describe(text, len, true, false, &w) != 0 || w.len == 0) {
+		buf_release(&w);
+		snippet(f, t, text, len, h);
+		return;
+	}
+	for (i = 0; i < w.len; i++)
+		if (w.p[i] == '\n')
+			buf_append(&line, "; ", 2);
+		else
+			buf_push(&line, w.p[i]);
+	snippet(f, t, (const char *)line.p, line.len, h);
+	buf_release(&line);
+	buf_release(&w);
+}
 
 /* Append the hit of st's row (HIT_COLS) to r. */
 static void
@@ -340,8 +368,12 @@ read_hit(struct fold *f, const struct terms *t, sqlite3_stmt *st,
 	h->from_me = sqlite3_column_int(st, 4) != 0;
 	h->ts_ms = sqlite3_column_int64(st, 5);
 	text = (const char *)sqlite3_column_text(st, 6);
-	snippet(f, t, text != NULL ? text : "", text != NULL ?
-	    (size_t)sqlite3_column_bytes(st, 6) : 0, h);
+	if (text != NULL && sqlite3_column_int(st, 8) == STORE_MSG_RICH)
+		rich_snippet(f, t, text, (size_t)sqlite3_column_bytes(st, 6),
+		    h);
+	else
+		snippet(f, t, text != NULL ? text : "", text != NULL ?
+		    (size_t)sqlite3_column_bytes(st, 6) : 0, h);
 	h->chat_name = store_q_col_dup(st, 7, NULL);
 }
 
@@ -426,7 +458,7 @@ read_hits(struct store *s, struct fold *f, const struct terms *t,
 	int	 rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ncand = sqlite3_column_int(st, 8);
+		*ncand = sqlite3_column_int(st, 9);
 		if (r->n == limit) {
 			r->more = true;
 			break;

@@ -65,7 +65,11 @@ struct store_search_hit {
 	char		*snippet;	/* a window of the text around the
 					 * first match, cut at UTF-8
 					 * boundaries: snippet_len bytes,
-					 * then a NUL; not sanitized */
+					 * then a NUL; not sanitized (but
+					 * for a rich record, STORE_MSG_RICH:
+					 * its words, rich_describe() without
+					 * the link, lines joined by "; ",
+					 * never its key=value text) */
 	size_t		 snippet_len;
 	size_t		 match_start;	/* the first matched word is */
 	size_t		 match_end;	/* snippet[match_start..match_end)

@@ -5,7 +5,9 @@
 # wachat-sim, linked as alice, with bob's chat open.  Alt-g shows bob's
 # page: under its title, bob's picture as the sim serves it (a 64x64
 # JPEG, red on the left half, blue on the right) in 6 rows of
-# half-blocks of xterm's red (196) and blue (21), his name, number,
+# half-blocks of xterm's red (196) and blue (21) (and, once his phone
+# changes it and the sim sends the picture notification, the new one,
+# green (46) | yellow (226), fetched again), his name, number,
 # about text ("Hi, I am bob", from usync <status/>), and his last seen
 # (set a minute ago through the sim's presence route, sent when wachat
 # subscribes).  b asks, y blocks: the page,
@@ -50,12 +52,13 @@ for a in json.load(open(sys.argv[1])):
 sys.exit(1)' "$tmp/accts" "$1" $A
 }
 
-# pic: the capture (with colours) has 6 rows of 12 red | blue cells
-# under the page's title (tests/thumbs19-cells.py).
+# pic [LEFT RIGHT]: the capture (with colours) has 6 rows of 12 cells
+# under the page's title, xterm's LEFT | RIGHT (default red 196 | blue
+# 21; tests/thumbs19-cells.py).
 pic() {
 	tm capture-pane -e -N -p -t wachat >"$tmp/pane-e" 2>/dev/null
 	python3 "${top_srcdir:-.}/tests/thumbs19-cells.py" "$tmp/pane-e" \
-	    "Contact info" 6 12 196 21 2>"$tmp/cells.err"
+	    "Contact info" 6 12 "${1:-196}" "${2:-21}" 2>"$tmp/cells.err"
 }
 
 start_pane --ca-file "$tmp/cert.pem"
@@ -72,7 +75,7 @@ else
 fi
 check "the sim takes bob's last seen" curl -sf -m 10 -X POST \
     -d "{\"pn\":\"$B\",\"available\":false,\"last_seen\":$seen}" \
-    "$ADMIN/admin/presence" -o /dev/null
+    "$ADMIN/admin/profile/presence" -o /dev/null
 tm send-keys -t wachat Tab
 check "Tab opens bob's chat" wait_pane '│ *bob'
 # a text to bob first: wachat learns his LID from the server (usync)
@@ -94,6 +97,13 @@ check "... and the chat's bar says it too" wait_pane "last seen $seen_as"
 check "... and the block key" wait_pane 'b blocks, Esc closes'
 check "the sim was asked for bob's picture" \
     wait_grep "$tmp/sim.log" "picture of $B: id"
+curl -sf -m 10 -X POST -d "{\"pn\":\"$B\"}" \
+    "$ADMIN/admin/profile/picture" >"$tmp/newpic" 2>&1
+check "bob changes his picture: the sim notifies wachat" \
+    grep -q '"notified":1' "$tmp/newpic"
+check "... wachat asks again and draws the new one, green | yellow" \
+    wait_cmd "$WAIT" pic 46 226
+[ -s "$tmp/cells.err" ] && diag "$tmp/cells.err"
 failed_now && show
 
 tm send-keys -t wachat b

@@ -1,17 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The starred messages (issue 20 point 4; protocol-features.md 3.8): in
-# a tmux pane, linked as alice against wachat-sim (TLS, for app state),
-# bob writes "apple pie tonight", "banana split" and "apple tart"; Up
-# Alt-* stars the second and the first (the sim's app state holds both
-# stars, the chat marks them starred).  Alt-f with is:starred lists the
-# two starred ones and not the third, the title says is:starred; words
-# after it narrow it (is:starred apple: the pie, not the tart); is:starred
-# alone on a search with no word is no hint but a search.  In the shell,
-# `wachat starred` lists the two (newest first), `wachat starred bob` the
-# same by the chat's name, `--json` as hits, `wachat search is:starred
-# apple` the pie alone, and `wachat starred` of a chat with none says so
-# (exit 2).  TAP.
+# The starred messages (issue 20 points 4 and 3; protocol-features.md
+# 3.8): in a tmux pane, linked as alice against wachat-sim (TLS, for app
+# state), bob sends a location, then writes "apple pie tonight", "banana
+# split" and "apple tart"; Up Alt-* stars the banana, the pie and the
+# location (the sim's app state holds the three stars, the chat marks
+# them starred).  Alt-f with is:starred lists the three and not the
+# others, the location in its words ("Location: Brandenburger Tor;
+# Pariser Platz; LAT, LON"), never its record's key=value text; the title
+# says is:starred; words after it narrow it (is:starred apple: the pie,
+# not the tart); is:starred alone is no hint but a search.  In the shell,
+# `wachat starred` lists the three newest first (the location in words),
+# `wachat starred bob` the same by the chat's name, `--json` as hits,
+# `wachat search is:starred apple` the pie alone, and `wachat starred`
+# of a chat with none says so (exit 2).  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$b/wachat"
 A=15550000001
@@ -54,6 +56,11 @@ synced() {
 wait_for synced >/dev/null
 ctl phone-send $CA $AJ "carol says hi" >/dev/null 2>&1
 wait_pane 'carol says hi' >/dev/null
+curl -sf -m 30 -X POST -H 'Content-Type: application/json' \
+    -d "{\"from_pn\":\"$BO\",\"to\":\"$AJ\",\"kind\":\"location\",\"lat\":52.516275,\"lon\":13.377704,\"name\":\"Brandenburger Tor\",\"address\":\"Pariser Platz\"}" \
+    "$ADMIN/admin/mock-phone/send-kind" >"$tmp/sent" 2>&1
+check "bob sends a location" wait_pane 'Location: Brandenburger Tor'
+failed_now && { diag "$tmp/sent"; show; }
 ctl phone-send $BO $AJ "apple pie tonight" >/dev/null 2>&1
 wait_pane 'apple pie tonight' >/dev/null
 ctl phone-send $BO $AJ "banana split" >/dev/null 2>&1
@@ -90,9 +97,13 @@ tm send-keys -t wachat Up
 input_read
 tm send-keys -t wachat M-*
 check "Up Alt-* stars apple pie tonight too (two stars)" wait_for stars 2
-check "... the chat marks both starred" \
+tm send-keys -t wachat Up
+input_read
+tm send-keys -t wachat M-*
+check "Up Alt-* stars the location too (three stars)" wait_for stars 3
+check "... the chat marks the three starred" \
     wait_cmd "$WAIT" sh -c "tmux -u -S '$SOCK' capture-pane -p -t wachat |
-    grep -c '(starred)' | grep -qx 2"
+    grep -c '(starred)' | grep -qx 3"
 failed_now && show
 tm send-keys -t wachat Escape
 input_read
@@ -101,9 +112,12 @@ tm send-keys -t wachat M-f
 check "Alt-f opens the search of all chats" wait_pane 'Search all chats'
 tm send-keys -t wachat -l "is:starred"
 input_read
-check "is:starred lists the two starred messages" \
-    wait_for right_has 'banana split' 'apple pie tonight'
+check "is:starred lists the three starred messages" \
+    wait_for right_has 'banana split' 'apple pie tonight' \
+    'Location: Brandenburger Tor; Pariser Platz; 52.516275, 13.3'
 failed_now && show
+check "... the location in its words, not its record's key=value text" \
+    eval 'right_lacks "lat=" && right_lacks "name="'
 check "... not the others" eval 'right_lacks "apple tart" &&
     right_lacks "carol says hi"'
 failed_now && show
@@ -130,17 +144,21 @@ sh_run() {
 	    >"$tmp/out" 2>"$tmp/err"
 }
 sh_run starred
-check "wachat starred lists the two, newest first" \
-    eval '[ "$(wc -l <"$tmp/out")" -eq 2 ] &&
+check "wachat starred lists the three, newest first" \
+    eval '[ "$(wc -l <"$tmp/out")" -eq 3 ] &&
     sed -n 1p "$tmp/out" | grep -q "bob.*: banana split$" &&
-    sed -n 2p "$tmp/out" | grep -q "bob.*: apple pie tonight$"'
+    sed -n 2p "$tmp/out" | grep -q "bob.*: apple pie tonight$" &&
+    sed -n 3p "$tmp/out" | grep -q "bob.*: Location: Brandenburger Tor; Pariser Platz; 52.516275, 13.377704$"'
 failed_now && { diag "$tmp/out"; diag "$tmp/err"; }
+check "... the location in words, never lat= or name=" \
+    eval '! grep -q "lat=\|name=" "$tmp/out"'
 sh_run starred bob
 check "wachat starred bob: the same, by the chat's name" \
-    eval '[ "$(wc -l <"$tmp/out")" -eq 2 ] && grep -q "banana split" "$tmp/out"'
+    eval '[ "$(wc -l <"$tmp/out")" -eq 3 ] && grep -q "banana split" "$tmp/out"'
 sh_run starred --json
-check "wachat starred --json: two hits" \
-    eval '[ "$(grep -c "\"type\":\"hit\"" "$tmp/out")" -eq 2 ]'
+check "wachat starred --json: three hits, the location's snippet in words" \
+    eval '[ "$(grep -c "\"type\":\"hit\"" "$tmp/out")" -eq 3 ] &&
+    grep -q "\"snippet\":\"Location: Brandenburger Tor; Pariser Platz" "$tmp/out"'
 failed_now && diag "$tmp/out"
 sh_run search is:starred apple
 check "wachat search is:starred apple: the pie alone" \

@@ -5,7 +5,8 @@
  * (is:starred) lists every starred message newest first without a word,
  * narrows a search for words to the starred ones, keeps the chat filter,
  * leaves out an unstarred and a revoked one, and finds a starred message
- * still in the search backlog.
+ * still in the search backlog; a starred rich record (a location) says
+ * its words in its snippet, never its key=value text (issue 20 point 3).
  */
 #include "base/compat.h"
 
@@ -148,6 +149,42 @@ test_starred__revoked_and_unstarred_left_out(void **state)
 	store_close(s);
 }
 
+static void
+test_starred__a_rich_record_in_words(void **state)
+{
+	struct store_search_filter	 f = { .starred = true };
+	struct store			*s = open_mem();
+	struct store_search_result	 r;
+	struct store_msg_new		 m;
+	static const char		 rec[] = "location\nlat=52.516275\n"
+	    "lon=13.377704\nname=Brandenburger Tor\naddr=Pariser Platz";
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.chat = BOB;
+	m.id = "L1";
+	m.ts_ms = 1000;
+	m.kind = STORE_MSG_RICH;
+	m.text = rec;
+	m.text_len = strlen(rec);
+	m.state = STORE_MSG_RECEIVED;
+	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
+	/* a text that looks like a record stays as it is */
+	put(s, BOB, "T1", 900, "location\nname=x");
+	star(s, BOB, "L1");
+	star(s, BOB, "T1");
+	assert_int_equal(store_search(s, "", &f, 10, &r), 0);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.hits[0].snippet, "Location: Brandenburger Tor; "
+	    "Pariser Platz; 52.516275, 13.377704");
+	assert_int_equal(r.hits[0].snippet_len, strlen(r.hits[0].snippet));
+	assert_false(r.hits[0].cut_after);
+	assert_null(strstr(r.hits[0].snippet, "lat="));
+	assert_string_equal(r.hits[1].snippet, "location\nname=x");
+	store_search_free(&r);
+	store_close(s);
+}
+
 int
 main(void)
 {
@@ -156,6 +193,7 @@ main(void)
 		    test_starred__without_words_every_starred_newest_first),
 		cmocka_unit_test(test_starred__narrows_a_search_for_words),
 		cmocka_unit_test(test_starred__revoked_and_unstarred_left_out),
+		cmocka_unit_test(test_starred__a_rich_record_in_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

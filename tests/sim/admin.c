@@ -1014,24 +1014,11 @@ jbool(struct json_object *o, const char *key)
 	    json_object_get_boolean(v);
 }
 
-/* POST /admin/presence {pn, available, last_seen, hidden}: a contact's
- * presence (route-presence.c). */
+/* POST /admin/profile/presence, /admin/profile/picture (profile.c). */
 static int
-r_presence(struct sim *s, const struct admin_call *a, struct buf *out)
+r_profile(struct sim *s, const struct admin_call *a, struct buf *out)
 {
-	const char		*pn = sim_json_str(a->in, "pn");
-	struct sim_account	*acct = pn != NULL ? sim_account_by_pn(s, pn) :
-				    NULL;
-	int64_t			 t = 0;
-
-	if (acct == NULL)
-		return sim_json_error(out, 404, "no such account");
-	if (sim_json_str(a->in, "last_seen") != NULL &&
-	    !jint(a->in, "last_seen", &t))
-		return sim_json_error(out, 400, "last_seen: a number");
-	sim_route_presence_set(s, acct, jbool(a->in, "available"), t,
-	    jbool(a->in, "hidden"));
-	return sim_json_reply(out, json_object_new_object(), 200);
+	return sim_prof_admin(s, a->rest, a->in, out);
 }
 
 /* POST /admin/call (call.c). */
@@ -1102,7 +1089,7 @@ static const struct admin_route {
 	{ A_GET, "knobs", r_knobs },
 	{ A_GET, "cert-chain", r_cert_chain },
 	{ A_POST, "call", r_call },
-	{ A_POST, "presence", r_presence },
+	{ A_POST, "profile/", r_profile },
 	{ A_POST, "shutdown", r_shutdown },
 };
 

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include <jpeglib.h>
+#include <json-c/json.h>
 
 #include "base/buf.h"
 #include "tests/sim/nodes.h"
@@ -151,9 +152,17 @@ sim_prof_blocklist_set(struct sim_conn *c, const struct wa_node *n)
 	return 1;
 }
 
-/* The picture's JPEG into out: false when libjpeg failed. */
+/* The two halves' colours: the first picture red | blue, a changed one
+ * green | yellow. */
+static const unsigned char HALVES[2][2][3] = {
+	{ { 255, 0, 0 }, { 0, 0, 255 } },
+	{ { 0, 255, 0 }, { 255, 255, 0 } },
+};
+
+/* The picture's JPEG (halves v: 0 or 1) into out: false when libjpeg
+ * failed. */
 static bool
-make_jpeg(struct buf *out)
+make_jpeg(struct buf *out, int v)
 {
 	struct jpeg_compress_struct	 cj;
 	struct jpeg_error_mgr		 jerr;
@@ -162,11 +171,8 @@ make_jpeg(struct buf *out)
 	JSAMPROW			 rp = row;
 	int				 x;
 
-	for (x = 0; x < PIC_SIDE; x++) {
-		row[3 * x] = x < PIC_SIDE / 2 ? 255 : 0;
-		row[3 * x + 1] = 0;
-		row[3 * x + 2] = x < PIC_SIDE / 2 ? 0 : 255;
-	}
+	for (x = 0; x < PIC_SIDE; x++)
+		memcpy(row + 3 * x, HALVES[v][x < PIC_SIDE / 2 ? 0 : 1], 3);
 	cj.err = jpeg_std_error(&jerr);
 	jpeg_create_compress(&cj);
 	jpeg_mem_dest(&cj, &mem, &len);
@@ -187,13 +193,64 @@ make_jpeg(struct buf *out)
 	return out->len > 0;
 }
 
+/* acct's picture made anew (halves v), under a new blob and id: false
+ * when libjpeg failed. */
+static bool
+new_picture(struct sim *s, struct sim_account *acct, int v)
+{
+	struct buf	 jpg = BUF_INIT;
+
+	if (!make_jpeg(&jpg, v)) {
+		buf_release(&jpg);
+		return false;
+	}
+	acct->pic = sim_media_put(s, "picture", &jpg);
+	snprintf(acct->pic_id, sizeof(acct->pic_id), "%llu",
+	    (unsigned long long)(1733000000u + acct->pic->seq));
+	return true;
+}
+
+int
+sim_prof_picture_set(struct sim *s, struct sim_account *acct)
+{
+	struct sim_conn	*c;
+	struct arena	 a;
+	struct wa_node	*n, *set;
+	char		 id[32], t[24], jid[SIM_PN_MAX + 20];
+	int		 sent = 0;
+
+	if (!new_picture(s, acct, 1))
+		return -1;
+	snprintf(jid, sizeof(jid), "%s@s.whatsapp.net", acct->pn);
+	for (c = s->conns; c != NULL; c = c->next) {
+		if (!c->authed || c->st != SIM_C_READY || c->acct == acct)
+			continue;
+		arena_init(&a, 0);
+		n = sn_new(&a, "notification");
+		sim_conn_iq_id(c, id, sizeof(id));
+		sn_attr(&a, n, "from", jid);
+		sn_attr(&a, n, "type", "picture");
+		sn_attr(&a, n, "id", id);
+		snprintf(t, sizeof(t), "%lld", (long long)time(NULL));
+		sn_attr(&a, n, "t", t);
+		set = sn_child(&a, n, "set");
+		sn_attr(&a, set, "jid", jid);
+		sn_attr(&a, set, "id", acct->pic_id);
+		if (sim_conn_send_node(c, n) == 0)
+			sent++;
+		arena_release(&a);
+	}
+	sim_log(s, "picture of %s changed: id %s, %d notified", acct->pn,
+	    acct->pic_id, sent);
+	return sent;
+}
+
 int
 sim_prof_picture(struct sim_conn *c, const struct wa_node *n)
 {
 	struct sim_account	*acct;
 	struct arena		 a;
 	struct wa_node		*r, *p;
-	struct buf		 jpg = BUF_INIT;
 	char			 user[SIM_PN_MAX], url[1024], host[300];
 	bool			 lid;
 
@@ -203,14 +260,9 @@ sim_prof_picture(struct sim_conn *c, const struct wa_node *n)
 		sim_iq_error(c, n, 404, "item-not-found");
 		return 1;
 	}
-	if (acct->pic == NULL) {
-		if (!make_jpeg(&jpg)) {
-			sim_iq_error(c, n, 500, "internal-server-error");
-			return 1;
-		}
-		acct->pic = sim_media_put(c->s, "picture", &jpg);
-		snprintf(acct->pic_id, sizeof(acct->pic_id), "%llu",
-		    (unsigned long long)(1733000000u + acct->pic->seq));
+	if (acct->pic == NULL && !new_picture(c->s, acct, 0)) {
+		sim_iq_error(c, n, 500, "internal-server-error");
+		return 1;
 	}
 	sim_media_hostname(c->s, host, sizeof(host));
 	snprintf(url, sizeof(url), "https://%s%s", host, acct->pic->path);
@@ -238,4 +290,58 @@ sim_prof_usync_status(struct arena *a, struct wa_node *u,
 	snprintf(text, sizeof(text), "Hi, I am %s", acct->name[0] != '\0' ?
 	    acct->name : acct->pn);
 	sn_bytes(a, st, text, strlen(text));
+}
+
+/* A number member key of in into *out: false when it is there and no
+ * number. */
+static bool
+num_of(struct json_object *in, const char *key, int64_t *out)
+{
+	struct json_object	*v;
+
+	if (in == NULL || !json_object_object_get_ex(in, key, &v))
+		return true;
+	if (!json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+static bool
+bool_of(struct json_object *in, const char *key)
+{
+	struct json_object	*v;
+
+	return in != NULL && json_object_object_get_ex(in, key, &v) &&
+	    json_object_get_boolean(v);
+}
+
+int
+sim_prof_admin(struct sim *s, const char *what, struct json_object *in,
+    struct buf *out)
+{
+	const char		*pn = sim_json_str(in, "pn");
+	struct sim_account	*acct = pn != NULL ? sim_account_by_pn(s, pn) :
+				    NULL;
+	struct json_object	*o;
+	int64_t			 t = 0;
+	int			 n;
+
+	if (acct == NULL)
+		return sim_json_error(out, 404, "no such account");
+	if (strcmp(what, "presence") == 0) {
+		if (!num_of(in, "last_seen", &t))
+			return sim_json_error(out, 400, "last_seen: a number");
+		sim_route_presence_set(s, acct, bool_of(in, "available"), t,
+		    bool_of(in, "hidden"));
+		return sim_json_reply(out, json_object_new_object(), 200);
+	}
+	if (strcmp(what, "picture") != 0)
+		return sim_json_error(out, 404, "no such route");
+	if ((n = sim_prof_picture_set(s, acct)) < 0)
+		return sim_json_error(out, 500, "no picture made");
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_string(acct->pic_id));
+	json_object_object_add(o, "notified", json_object_new_int(n));
+	return sim_json_reply(out, o, 200);
 }

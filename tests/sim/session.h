@@ -172,6 +172,17 @@ bool	sim_jid_user(const struct wa_node *n, const char *key, char *user,
 int	sim_prof_blocklist_get(struct sim_conn *c, const struct wa_node *n);
 int	sim_prof_blocklist_set(struct sim_conn *c, const struct wa_node *n);
 int	sim_prof_picture(struct sim_conn *c, const struct wa_node *n);
+/* profile.c: acct's picture changed (green | yellow, a new id), the
+ * <notification type="picture"><set jid id/> sent to every other
+ * account's connected devices: how many, or -1 (libjpeg failed). */
+int	sim_prof_picture_set(struct sim *s, struct sim_account *acct);
+/* profile.c: POST /admin/profile/WHAT {pn, ...}: "presence"
+ * {available, last_seen (unix s), hidden (last="deny")} or "picture" (a
+ * new one, notified); the answer's JSON into out, its HTTP status
+ * returned (404 no such account or WHAT, 400 a bad value). */
+struct json_object;
+int	sim_prof_admin(struct sim *s, const char *what, struct json_object *in,
+	    struct buf *out);
 /* profile.c: usync's <status/> of acct under its answer's <user> u
  * (protocol-features.md 4.2). */
 void	sim_prof_usync_status(struct arena *a, struct wa_node *u,
