@@ -319,7 +319,8 @@ store_search_free(struct store_search_result *r)
 	" (?3 != '' AND m.from_me = 0 AND (m.sender = ?3 OR" \
 	"  (m.sender = '' AND m.chat = ?3))))" \
 	" AND (?4 IS NULL OR m.ts_ms >= ?4) AND (?5 IS NULL OR m.ts_ms < ?5)" \
-	" AND (?8 IS NULL OR m.starred = 1)"
+	" AND (?8 IS NULL OR m.starred = 1)" \
+	" AND " STORE_NOT_EXPIRED("m.")
 
 /* h's snippet of a rich record (base/rich.h: a location, contact
  * cards, a link preview, ...) text[0..len): its words as the chat says

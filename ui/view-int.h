@@ -62,14 +62,16 @@
  *   view-forward.o > view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o,
+ *                    view-poll.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
+ *   view-poll.o ---> view-state.o
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-contact.o, view-state.o
  *   view-contact.o > view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
- *                    view-card.o
+ *                    view-card.o, view-poll.o
  *   view-attach.o -> view-chat.o, view-state.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
@@ -128,7 +130,9 @@ enum ui_view_prompt_kind {
 	PROMPT_CARD,		/* which number on the contact card */
 	PROMPT_BLOCK,		/* block (or unblock) the open contact?
 				 * y or n */
+	PROMPT_VOTE,		/* the options to vote for in a poll */
 };
+#define UI_VIEW_POLL_MAX	12	/* options the vote chooser offers */
 
 /* The open chat's bar: what the events say of the contact. */
 struct ui_view_bar {
@@ -191,6 +195,13 @@ struct ui_view_prompt {
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
+	/* PROMPT_VOTE's record (base/rich.h) and message id, its options
+	 * (<= UI_VIEW_POLL_MAX), the one Space toggles (from 0), those
+	 * ticked (bit i for i + 1), whether one answer only */
+	char		*poll, *poll_id;
+	size_t		 poll_n, poll_cur;
+	uint32_t	 poll_on;
+	bool		 poll_one;
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
