@@ -429,6 +429,15 @@ LAYOUT(cmd_ephemeral,
 LAYOUT(cmd_block,
 	F_STR(struct cmd_block, chat),
 	F_BOOL(struct cmd_block, block));
+LAYOUT(cmd_poll_vote,
+	F_STR(struct cmd_poll_vote, chat),
+	F_STR(struct cmd_poll_vote, id),
+	F_STR(struct cmd_poll_vote, picks));
+LAYOUT(cmd_poll_new,
+	F_STR(struct cmd_poll_new, chat),
+	F_STR(struct cmd_poll_new, question),
+	F_STR(struct cmd_poll_new, options),
+	F_BOOL(struct cmd_poll_new, multi));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -465,6 +474,8 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_CALL_REJECT] =	{ "CMD_CALL_REJECT", &L_cmd_msg, 0 },
 	[CMD_PROFILE] =		{ "CMD_PROFILE", &L_cmd_chat, 0 },
 	[CMD_BLOCK] =		{ "CMD_BLOCK", &L_cmd_block, 0 },
+	[CMD_POLL_VOTE] =	{ "CMD_POLL_VOTE", &L_cmd_poll_vote, 0 },
+	[CMD_POLL_NEW] =	{ "CMD_POLL_NEW", &L_cmd_poll_new, 0 },
 	[CMD_MSG_INFO] =	{ "CMD_MSG_INFO", &L_cmd_msg, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,

@@ -816,6 +816,12 @@ enum cmd_kind {
 				 * picture (issue 20); EV_PROFILE answers */
 	CMD_BLOCK,		/* u.block: block or unblock a contact;
 				 * EV_BLOCKLIST answers, a refusal EV_ERROR */
+	CMD_POLL_VOTE,		/* u.poll_vote: vote on a poll (issue 20):
+				 * the tally changes at once
+				 * (EV_MSG_CHANGED), a refusal is
+				 * EV_ERROR */
+	CMD_POLL_NEW,		/* u.poll_new: send a poll (issue 20): shown
+				 * as EV_MESSAGE, a refusal is EV_ERROR */
 	CMD_MSG_INFO,		/* u.msg_info: our message's receipts per
 				 * recipient (issue 20); EV_MSG_INFO
 				 * answers */
@@ -1012,6 +1018,23 @@ struct cmd_block {
 	bool		 block;
 };
 
+/* CMD_POLL_VOTE: our vote on poll id of chat: picks, the options' numbers
+ * (from 1) separated by ',' ("" takes our vote back). */
+struct cmd_poll_vote {
+	char		*chat;
+	char		*id;
+	char		*picks;
+};
+
+/* CMD_POLL_NEW: a poll to chat: its question and options (2 to 12, each
+ * ended by '\n'); multi: any number of them may be chosen, else one. */
+struct cmd_poll_new {
+	char		*chat;
+	char		*question;
+	char		*options;
+	bool		 multi;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -1046,6 +1069,8 @@ struct cmd {
 		struct cmd_msg		 call_reject;
 		struct cmd_chat		 profile;
 		struct cmd_block	 block;
+		struct cmd_poll_vote	 poll_vote;
+		struct cmd_poll_new	 poll_new;
 		struct cmd_msg		 msg_info;
 	} u;
 };

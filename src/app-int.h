@@ -363,7 +363,9 @@ int	app_upload_retry(struct app *a, const char *chat, const char *id);
 /* At a start, once the store is open and the engine made: every upload
  * a stop or a crash cut short done again (the same id, media key and
  * blob: the one kept in the data dir, or sealed anew when it is gone),
- * the data dir's other upload blobs removed.  Engine thread. */
+ * the data dir's other upload blobs removed; built without FFmpeg, the
+ * log says that videos go without duration, size and thumbnail.
+ * Engine thread. */
 void	app_upload_resume(struct app *a);
 
 /* Logged in: the uploads that wait for media_conn ask for it.  Engine

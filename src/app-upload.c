@@ -736,6 +736,10 @@ app_upload_resume(struct app *a)
 
 	if (a->store == NULL)
 		return;
+	if (!wa_media_video_available())
+		log_info("built without FFmpeg (configure --without-ffmpeg, or "
+		    "its packages absent): videos are sent without their "
+		    "duration, size and thumbnail");
 	k = xcalloc(UL_RESUME_MAX, sizeof(*k));
 	if ((n = store_media_uploading(a->store, k, UL_RESUME_MAX)) < 0)
 		log_warn("uploads not taken up: %s", wc_strerror(n));

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * ui/view-minfo.h -- the message info of the chat screen (part of
- * ui/view-int.h, which includes it; ui/view-msginfo.c keeps it, its
- * room of the key dispatch, ui/view-panes.c draws it): our message's
- * recipients with when each one's devices said it was delivered and
- * read (EV_MSG_INFO, issue 20).  Main thread.
+ * ui/view-minfo.h -- part of ui/view-int.h (which includes it): what
+ * the selected message's keys of issue 20 share.  The message info
+ * (ui/view-msginfo.c keeps it and its room of the key dispatch,
+ * ui/view-panes.c draws it): our message's recipients with when each
+ * one's devices said it was delivered and read (EV_MSG_INFO).  And
+ * forwarding (ui/view-forward.c: the chat picker's marks, CMD_FORWARD).
+ * Main thread.
  */
 #ifndef WC_UI_VIEW_MINFO_H
 #define WC_UI_VIEW_MINFO_H
@@ -58,5 +60,22 @@ void		 ui_view_panes_minfo(struct ui_view *v, int y, int x, int h,
 bool		 ui_view_minfo_on(const struct ui_view *v);
 bool		 ui_view_minfo_key(struct ui_view *v, int k, int a,
 		    int64_t now);
+
+/* ---- ui/view-forward.c ---- */
+
+/* The forward key on the selected message: the chat picker opened over
+ * the chats to forward it to (a notice, a revoked message or one of ours
+ * not sent yet: a note says why not). */
+void		 ui_view_fwd_open(struct ui_view *v);
+/* Space in the forward picker: the chosen chat marked, or unmarked. */
+void		 ui_view_fwd_mark(struct ui_view *v);
+/* Whether chat jid is marked in the forward picker. */
+bool		 ui_view_fwd_marked(const struct ui_view *v, const char *jid);
+/* Enter in the forward picker: CMD_FORWARD to the marked chats (none
+ * marked: the chosen one), the picker closed and a note saying to how
+ * many; no chat matches: the picker says so and stays. */
+void		 ui_view_fwd_enter(struct ui_view *v);
+/* What the forward picker holds freed, forwarding off. */
+void		 ui_view_fwd_release(struct ui_view *v);
 
 #endif
