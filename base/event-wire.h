@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		18	/* 2: notice_kind and
+#define EV_WIRE_VERSION		21	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -68,6 +68,10 @@ struct buf;
 					 * EV_MSG_CHANGED;
 					 * 18: CMD_CALL_REJECT,
 					 * EV_NOTICE_CALL_REJECTED;
+					 * 19: EV_PROFILE, EV_BLOCKLIST,
+					 * CMD_PROFILE, CMD_BLOCK;
+					 * 20: starred in CMD_SEARCH;
+					 * 21: CMD_POLL_VOTE, CMD_POLL_NEW;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

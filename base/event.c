@@ -21,6 +21,7 @@ _Static_assert(sizeof(enum ev_role) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_history_step) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_media_type) == sizeof(int), "enum size");
 _Static_assert(sizeof(enum ev_dl_state) == sizeof(int), "enum size");
+_Static_assert(sizeof(enum ev_pic_state) == sizeof(int), "enum size");
 
 /*
  * One row of a layout table.  TYPED(T, m, type) is offsetof(T, m), and
@@ -281,6 +282,16 @@ LAYOUT(ev_upload,
 	F_I64(struct ev_upload, total),
 	F_BOOL(struct ev_upload, done),
 	F_BOOL(struct ev_upload, failed));
+LAYOUT(ev_profile,
+	F_STR(struct ev_profile, jid),
+	F_BOOL(struct ev_profile, about_known),
+	F_STR(struct ev_profile, about),
+	F_I64(struct ev_profile, about_ms),
+	F_ENUM(struct ev_profile, pic_state, ev_pic_state, EV_PIC_MAX),
+	F_STR(struct ev_profile, pic_id),
+	F_STR(struct ev_profile, pic));
+LAYOUT(ev_blocklist,
+	F_STRV(struct ev_blocklist, jids, njids));
 
 static const struct ev_kind_info ev_kinds[] = {
 	[EV_CONNECTING] =	{ "EV_CONNECTING", &L_ev_connecting, -1 },
@@ -309,6 +320,8 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_APP_STATE] =	{ "EV_APP_STATE", &L_ev_app_state, -1 },
 	[EV_UPLOAD] =		{ "EV_UPLOAD", &L_ev_upload, -1 },
 	[EV_MEDIA_DL] =		{ "EV_MEDIA_DL", &L_ev_media_dl, -1 },
+	[EV_PROFILE] =		{ "EV_PROFILE", &L_ev_profile, -1 },
+	[EV_BLOCKLIST] =	{ "EV_BLOCKLIST", &L_ev_blocklist, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");
@@ -374,7 +387,8 @@ LAYOUT(cmd_search,
 	F_STR(struct cmd_search, sender),
 	F_I64(struct cmd_search, since_ms),
 	F_I64(struct cmd_search, until_ms),
-	F_U32(struct cmd_search, max));
+	F_U32(struct cmd_search, max),
+	F_BOOL(struct cmd_search, starred));
 LAYOUT(cmd_draft,
 	F_STR(struct cmd_draft, chat),
 	F_STR(struct cmd_draft, text));
@@ -401,6 +415,18 @@ LAYOUT(cmd_forward,
 LAYOUT(cmd_ephemeral,
 	F_STR(struct cmd_ephemeral, chat),
 	F_U32(struct cmd_ephemeral, secs));
+LAYOUT(cmd_block,
+	F_STR(struct cmd_block, chat),
+	F_BOOL(struct cmd_block, block));
+LAYOUT(cmd_poll_vote,
+	F_STR(struct cmd_poll_vote, chat),
+	F_STR(struct cmd_poll_vote, id),
+	F_STR(struct cmd_poll_vote, picks));
+LAYOUT(cmd_poll_new,
+	F_STR(struct cmd_poll_new, chat),
+	F_STR(struct cmd_poll_new, question),
+	F_STR(struct cmd_poll_new, options),
+	F_BOOL(struct cmd_poll_new, multi));
 
 /* chat_field: the index of chat in the layout's fields, -1 none */
 static const struct ev_kind_info cmd_kinds[] = {
@@ -435,6 +461,10 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_FORWARD] =		{ "CMD_FORWARD", &L_cmd_forward, 0 },
 	[CMD_EPHEMERAL] =	{ "CMD_EPHEMERAL", &L_cmd_ephemeral, 0 },
 	[CMD_CALL_REJECT] =	{ "CMD_CALL_REJECT", &L_cmd_msg, 0 },
+	[CMD_PROFILE] =		{ "CMD_PROFILE", &L_cmd_chat, 0 },
+	[CMD_BLOCK] =		{ "CMD_BLOCK", &L_cmd_block, 0 },
+	[CMD_POLL_VOTE] =	{ "CMD_POLL_VOTE", &L_cmd_poll_vote, 0 },
+	[CMD_POLL_NEW] =	{ "CMD_POLL_NEW", &L_cmd_poll_new, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

@@ -239,8 +239,12 @@ enum ev_kind {
 	EV_MEDIA_DL,		/* u.media_dl: a download of a message's
 				 * media goes on or ended (CMD_MEDIA_GET,
 				 * auto-download; issue 19) */
+	EV_PROFILE,		/* u.profile: a contact's or group's about
+				 * text and picture (CMD_PROFILE; issue 20) */
+	EV_BLOCKLIST,		/* u.blocklist: the blocked contacts, whole
+				 * (at login, after a change) */
 };
-#define EV_KIND_MAX	EV_MEDIA_DL
+#define EV_KIND_MAX	EV_BLOCKLIST
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -628,6 +632,42 @@ struct ev_media_dl {
 	bool		 retried;	/* the phone uploaded it again (1.8) */
 };
 
+/* Where a profile picture stands (EV_PROFILE). */
+enum ev_pic_state {
+	EV_PIC_ASKING,		/* not known yet */
+	EV_PIC_SHOWN,		/* pic holds it */
+	EV_PIC_NONE,		/* none set (404, status 204) */
+	EV_PIC_HIDDEN,		/* hidden by the contact's privacy (401) */
+	EV_PIC_FAILED,		/* the query or the download failed */
+};
+#define EV_PIC_MAX	EV_PIC_FAILED
+
+/*
+ * EV_PROFILE: what the server says of jid (a user or group JID) when its
+ * info is opened (protocol-features.md 4.1, 4.2).  Sent once the answers
+ * are in, and again when the picture is downloaded.  about is raw
+ * network text ("" none or hidden: about_known false); pic the preview
+ * picture's JPEG bytes in lowercase hex (base/hex.h), at most 2 * 64
+ * KiB, "" unless pic_state is EV_PIC_SHOWN; pic_id the server's id of it.
+ */
+struct ev_profile {
+	char		*jid;
+	bool		 about_known;
+	char		*about;
+	int64_t		 about_ms;	/* when it was set; 0 unknown */
+	enum ev_pic_state pic_state;
+	char		*pic_id;
+	char		*pic;
+};
+
+/* EV_BLOCKLIST: every blocked contact (user JIDs, as the server names
+ * them: a LID or a PN), after the login's query or a change (ours or a
+ * notification, protocol.md 15.5). */
+struct ev_blocklist {
+	char		**jids;
+	uint32_t	 njids;
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -658,6 +698,8 @@ struct ev {
 		struct ev_app_state	 app_state;
 		struct ev_upload	 upload;
 		struct ev_media_dl	 media_dl;
+		struct ev_profile	 profile;
+		struct ev_blocklist	 blocklist;
 	} u;
 };
 
@@ -747,8 +789,18 @@ enum cmd_kind {
 				 * chat, id its EV_NOTICE_CALL_IN line's
 				 * id; its EV_NOTICE_CALL_REJECTED line
 				 * answers, a failure EV_ERROR */
+	CMD_PROFILE,		/* u.profile: ask for chat's about text and
+				 * picture (issue 20); EV_PROFILE answers */
+	CMD_BLOCK,		/* u.block: block or unblock a contact;
+				 * EV_BLOCKLIST answers, a refusal EV_ERROR */
+	CMD_POLL_VOTE,		/* u.poll_vote: vote on a poll (issue 20):
+				 * the tally changes at once
+				 * (EV_MSG_CHANGED), a refusal is
+				 * EV_ERROR */
+	CMD_POLL_NEW,		/* u.poll_new: send a poll (issue 20): shown
+				 * as EV_MESSAGE, a refusal is EV_ERROR */
 };
-#define CMD_KIND_MAX	CMD_CALL_REJECT
+#define CMD_KIND_MAX	CMD_POLL_NEW
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -875,6 +927,8 @@ struct cmd_search {
 	int64_t		 since_ms;
 	int64_t		 until_ms;
 	uint32_t	 max;
+	bool		 starred;	/* only starred messages (is:starred);
+					 * with it query may have no word */
 };
 
 /* CMD_DRAFT: text (UTF-8, at most CMD_DRAFT_MAX bytes) is what is left
@@ -932,6 +986,29 @@ struct cmd_ephemeral {
 	uint32_t	 secs;
 };
 
+/* CMD_BLOCK: block chat (a user JID) when block, else unblock it. */
+struct cmd_block {
+	char		*chat;
+	bool		 block;
+};
+
+/* CMD_POLL_VOTE: our vote on poll id of chat: picks, the options' numbers
+ * (from 1) separated by ',' ("" takes our vote back). */
+struct cmd_poll_vote {
+	char		*chat;
+	char		*id;
+	char		*picks;
+};
+
+/* CMD_POLL_NEW: a poll to chat: its question and options (2 to 12, each
+ * ended by '\n'); multi: any number of them may be chosen, else one. */
+struct cmd_poll_new {
+	char		*chat;
+	char		*question;
+	char		*options;
+	bool		 multi;
+};
+
 /* One command.  Owns its payload. */
 struct cmd {
 	enum cmd_kind	 kind;
@@ -964,6 +1041,10 @@ struct cmd {
 		struct cmd_forward	 forward;
 		struct cmd_ephemeral	 ephemeral;
 		struct cmd_msg		 call_reject;
+		struct cmd_chat		 profile;
+		struct cmd_block	 block;
+		struct cmd_poll_vote	 poll_vote;
+		struct cmd_poll_new	 poll_new;
 	} u;
 };
 

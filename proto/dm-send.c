@@ -103,12 +103,8 @@ add_secret(struct wa_dm *dm, struct buf *p)
 	return 0;
 }
 
-/* In a chat with disappearing messages on, our message carries the
- * timer in its contextInfo (expiration, ephemeralSettingTimestamp), as
- * Baileys' do (protocol-features.md 3.5).  Returns 0 or the parse's
- * error. */
-static int
-add_expiry(struct wa_dm *dm, const char *chat, struct buf *p)
+int
+wa_dm_expiry(struct wa_dm *dm, const char *chat, struct buf *p)
 {
 	struct buf	 q = BUF_INIT;
 	uint32_t	 secs = 0;
@@ -151,7 +147,7 @@ wa_dm_send_text(struct wa_dm *dm, const char *chat, const char *text,
 		t.n_mentions = mentions(dm, chat, text, &ment);
 	t.mentions = (const char *const *)ment;
 	if ((rc = wa_msg_build_text(&t, &p)) == 0 &&
-	    (rc = add_expiry(dm, chat, &p)) == 0 &&
+	    (rc = wa_dm_expiry(dm, chat, &p)) == 0 &&
 	    (rc = add_secret(dm, &p)) == 0)
 		rc = dm_job_queue(dm, chat, &p, text, quoted_id, quoted_sender,
 		    quoted_text, "text", NULL, id_out, true);
@@ -172,7 +168,7 @@ wa_dm_send_media(struct wa_dm *dm, const char *chat,
 	if (chat == NULL)
 		return -EINVAL;
 	if ((rc = wa_dm_media_payload(dm, md, quoted_id, quoted_sender,
-	    quoted_text, &p)) == 0 && (rc = add_expiry(dm, chat, &p)) == 0)
+	    quoted_text, &p)) == 0 && (rc = wa_dm_expiry(dm, chat, &p)) == 0)
 		rc = dm_job_queue(dm, chat, &p, md->caption != NULL ?
 		    md->caption : "", quoted_id, quoted_sender, quoted_text,
 		    "media", NULL, id_out, true);

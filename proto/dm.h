@@ -548,6 +548,36 @@ MUST_CHECK int	wa_dm_media_payload(struct wa_dm *dm,
 		    const char *quoted_sender, const char *quoted_text,
 		    struct buf *out);
 
+/*
+ * When chat has disappearing messages on (the store's timer), give the
+ * Message p (our own, built by wa_msg_build_*()) the timer in its
+ * content's contextInfo (expiration and ephemeralSettingTimestamp;
+ * wa_msg_set_expiration()), as Baileys' messages carry it
+ * (protocol-features.md 3.5); p is replaced.  Without a timer (or a
+ * timer store) p is left as it is.  wa_dm_send_text() and
+ * wa_dm_send_media() do it themselves; the upload pipeline calls it on
+ * wa_dm_media_payload()'s result.  Returns 0.  Errors: WC_ETRUNC,
+ * WC_EPROTO, WC_EDEPTH (p does not parse; p unchanged).  Engine thread.
+ */
+MUST_CHECK int	wa_dm_expiry(struct wa_dm *dm, const char *chat,
+		    struct buf *p);
+
+/*
+ * Vote on poll poll_id of chat (stored, with its secret:
+ * protocol-features.md 3.1) for the options picks[0..n) (numbers from 1;
+ * n 0 takes our vote back): the vote encrypted for the poll's creator and
+ * our own JID in its addressing (our LID, or our PN when the creator is a
+ * PN: whatsmeow's rule), our vote put in the poll's record in place of
+ * the earlier one and a hidden outbox row of stanza type "poll" in one
+ * transaction; then WA_DM_EV_CHANGED with the new record and the kick.
+ * Returns 0.  Errors: -EINVAL (a NULL argument, n over WA_POLL_READ_MAX,
+ * a number out of range or repeated, more than one for a poll of one
+ * answer), -ENOENT (no such poll, or no secret for it), the host rng's
+ * and the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat,
+		    const char *poll_id, const unsigned *picks, size_t n);
+
 /* A new message id (protocol.md 9.5) into id (WA_DM_ID_MAX bytes, NUL
  * in).  Returns 0 or the host rng's error.  Engine thread. */
 MUST_CHECK int	wa_dm_new_id(struct wa_dm *dm, char id[WA_DM_ID_MAX]);

@@ -162,6 +162,10 @@ struct wa_eng {
 	/* media downloads (proto/media-get.h); NULL without its store */
 	struct wa_mget		*mg;
 	struct wa_mget_host	 mg_host;
+	/* profiles and the blocklist (proto/prof.h); NULL without its
+	 * event callback */
+	struct wa_prof		*pr;
+	struct wa_prof_host	 pr_host;
 };
 
 /* ---- eng-ib.c ---- */

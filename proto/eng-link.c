@@ -116,6 +116,8 @@ eng_lost(struct wa_eng *e, int err, enum eng_next nx, const char *reason)
 		wa_appsync_offline(e->as);
 	if (e->mg != NULL)
 		wa_mget_offline(e->mg);
+	if (e->pr != NULL)
+		wa_prof_offline(e->pr);
 	e->kind = KIND_NONE;
 	e->ping_out = false;
 	e->count_id[0] = e->upload_id[0] = e->ping_id[0] = '\0';

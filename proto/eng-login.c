@@ -378,6 +378,9 @@ eng_on_success(struct wa_eng *e, const struct wa_node *n)
 	/* And the downloads waiting for the media hosts. */
 	if (e->mg != NULL && !e->freed)
 		wa_mget_online(e->mg, e->dev.jid);
+	/* And the blocklist (protocol.md 15.5). */
+	if (e->pr != NULL && !e->freed)
+		wa_prof_online(e->pr);
 }
 
 /* <notification type="account_sync" pushname>: our own push name

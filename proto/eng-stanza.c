@@ -110,7 +110,18 @@ nt_account_sync(struct wa_eng *e, const struct wa_node *n)
 {
 	if (!e->online)
 		return false;
+	if (e->pr != NULL)	/* a <blocklist> (protocol-features.md 3.9) */
+		(void)wa_prof_stanza(e->pr, n);
 	eng_on_account_sync(e, n);	/* 11.7 */
+	return true;
+}
+
+static bool
+nt_picture(struct wa_eng *e, const struct wa_node *n)
+{
+	if (!e->online || e->pr == NULL)
+		return false;
+	(void)wa_prof_stanza(e->pr, n);	/* protocol-features.md 4.1 */
 	return true;
 }
 
@@ -139,6 +150,7 @@ static const struct route notifications[] = {
 	{ "account_sync", nt_account_sync },
 	{ "server_sync", nt_server_sync },
 	{ "mediaretry", nt_mediaretry },
+	{ "picture", nt_picture },
 };
 
 static bool
@@ -239,6 +251,8 @@ on_answer(struct wa_eng *e, const struct wa_node *n)
 		return;		/* sync, media_conn */
 	if (e->mg != NULL && e->online && wa_mget_stanza(e->mg, n))
 		return;		/* media_conn of a download */
+	if (e->pr != NULL && e->online && wa_prof_stanza(e->pr, n))
+		return;		/* blocklist, picture, about */
 	if (e->dm != NULL && e->online)
 		(void)wa_dm_stanza(e->dm, n);
 }

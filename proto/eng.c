@@ -125,6 +125,26 @@ mg_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	    cfg->on_mget_event, cfg->mget_ev_arg, &e->mg);
 }
 
+/* Profiles and the blocklist (proto/prof.h), when the host takes their
+ * events. */
+static int
+pr_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
+{
+	if (cfg->on_prof_event == NULL || cfg->prof_dir == NULL)
+		return 0;
+	e->pr_host.send = dm_send;
+	e->pr_host.iq_id = dm_iq_id;
+	if (cfg->dm_store != NULL) {	/* PN <-> LID, as messaging keeps it */
+		e->pr_host.lid_alt = cfg->dm_store->lid_alt;
+		e->pr_host.lid_arg = cfg->dm_store->arg;
+	}
+	e->pr_host.loop = e->loop;
+	e->pr_host.ca_file = e->ca_file;
+	e->pr_host.arg = e;
+	return wa_prof_new(&e->pr_host, cfg->prof_dir, cfg->on_prof_event,
+	    cfg->prof_ev_arg, &e->pr);
+}
+
 static int
 dm_retry_keys(void *arg, struct wa_dm_keys *out)
 {
@@ -147,7 +167,8 @@ dm_start(struct wa_eng *e, const struct wa_eng_cfg *cfg)
 	if ((rc = wa_dm_new(&e->dm_host, cfg->dm_store, e->sig, &cfg->dm,
 	    cfg->on_dm_event, cfg->dm_ev_arg, &e->dm)) != 0)
 		return rc;
-	if ((rc = as_start(e, cfg)) != 0 || (rc = mg_start(e, cfg)) != 0)
+	if ((rc = as_start(e, cfg)) != 0 || (rc = mg_start(e, cfg)) != 0 ||
+	    (rc = pr_start(e, cfg)) != 0)
 		return rc;
 	if (cfg->hsync_store == NULL || cfg->on_hsync_event == NULL)
 		return 0;
@@ -176,6 +197,12 @@ struct wa_mget *
 wa_eng_mget(struct wa_eng *e)
 {
 	return e->mg;
+}
+
+struct wa_prof *
+wa_eng_prof(struct wa_eng *e)
+{
+	return e->pr;
 }
 
 /*
@@ -422,6 +449,8 @@ wa_eng_free(struct wa_eng *e)
 	e->as = NULL;
 	wa_mget_free(e->mg);
 	e->mg = NULL;
+	wa_prof_free(e->pr);
+	e->pr = NULL;
 	wa_dm_free(e->dm);
 	e->dm = NULL;
 	wa_signal_free(e->sig);

@@ -35,6 +35,7 @@
 #include "proto/appsync.h"
 #include "proto/hsync.h"
 #include "proto/media-get.h"
+#include "proto/prof.h"
 
 struct uv_loop_s;
 struct wa_eng;
@@ -282,6 +283,13 @@ struct wa_eng_cfg {
 	wa_mget_event_fn	 on_mget_event;
 	void			*mget_ev_arg;
 	struct wa_mget_cfg	 mget;
+	/* Profiles and the blocklist (proto/prof.h): with on_prof_event
+	 * set, the blocklist is asked at each login and wa_eng_prof()
+	 * asks for profiles, pictures cached in prof_dir (borrowed for
+	 * the call of wa_eng_new()). */
+	wa_prof_event_fn	 on_prof_event;
+	void			*prof_ev_arg;
+	const char		*prof_dir;
 };
 
 /*
@@ -326,6 +334,13 @@ struct wa_appsync *wa_eng_appsync(struct wa_eng *e);
  * wa_eng_free().  Engine thread.
  */
 struct wa_mget	*wa_eng_mget(struct wa_eng *e);
+
+/*
+ * Profiles and the blocklist (proto/prof.h: wa_prof_ask(),
+ * wa_prof_block()), or NULL when the engine was made without their
+ * event callback.  Borrowed: valid until wa_eng_free().  Engine thread.
+ */
+struct wa_prof	*wa_eng_prof(struct wa_eng *e);
 
 /*
  * Pair by phone-number code (6.7) with pn (digits, country code first, an

@@ -38,16 +38,22 @@ jpeg_progress(j_common_ptr ci)
 		longjmp(((struct wa_jpeg_err *)ci->err)->jmp, 1);
 }
 
-/* The mimetype of path by libmagic into mime; 0 or WC_EPROTO. */
+#define MAGIC_HEAD_BYTES	(256u << 10)	/* of a file libmagic reads */
+
+/* The mimetype of path by libmagic into mime (from its first
+ * MAGIC_HEAD_BYTES); 0 or WC_EPROTO. */
 static int
 magic_type(const char *path, char mime[WA_MEDIA_PROBE_MIME_MAX])
 {
 	magic_t		 m = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR);
+	size_t		 head = MAGIC_HEAD_BYTES;
 	const char	*t;
 	int		 rc = WC_EPROTO;
 
 	if (m == NULL)
 		return WC_EPROTO;
+	/* libmagic reads up to 7 MiB of the file into memory by default */
+	(void)magic_setparam(m, MAGIC_PARAM_BYTES_MAX, &head);
 	if (magic_load(m, NULL) == 0 && (t = magic_file(m, path)) != NULL &&
 	    strlen(t) < WA_MEDIA_PROBE_MIME_MAX) {
 		memcpy(mime, t, strlen(t) + 1);

@@ -61,7 +61,7 @@ struct wa_media_probe {
 
 /*
  * Look at the regular file path and fill *out: the mimetype libmagic
- * reads in its first bytes and the type it goes as: image/jpeg an IMAGE
+ * reads in its first bytes (256 KiB at most: never the whole file) and the type it goes as: image/jpeg an IMAGE
  * (width, height and the thumbnail); image/webp a STICKER when flags has
  * WA_MEDIA_PROBE_STICKER (width, height and whether it is animated, read
  * from its RIFF header); video/mp4 a VIDEO (seconds, width, height and
@@ -100,12 +100,18 @@ void		wa_media_probe_release(struct wa_media_probe *p);
 /* Whether wachat was built with FFmpeg.  Any thread. */
 bool		wa_media_video_available(void);
 
+/* The version of the FFmpeg libraries in use (av_version_info(), static:
+ * "5.1.6-0+deb12u1"), or NULL when built without them.  Any thread. */
+const char	*wa_media_video_version(void);
+
 /*
  * The MP4 file path (only that container is opened; local files only)
  * into p: seconds (the container's duration rounded to the nearest
  * second, 1 at least; 0 when it has none), width and height of its video
- * stream (0 over WA_MEDIA_PROBE_SIDE_MAX) and thumb, a JPEG of its first
- * decoded frame made as a photo's (proto/media-thumb.h).  Streamed: libavformat reads the file through
+ * stream as it is shown (swapped when its display matrix turns it a
+ * quarter, as a phone's portrait video; 0 over WA_MEDIA_PROBE_SIDE_MAX)
+ * and thumb, a JPEG of its first decoded frame turned upright the same
+ * way, made as a photo's (proto/media-thumb.h).  Streamed: libavformat reads the file through
  * a small buffer (at most 4 MiB are probed), at most 1024 packets are
  * read for the first frame, one decoder thread; nothing holds the whole
  * file.  FFmpeg's own log is silenced (process-wide, once).  Fills only

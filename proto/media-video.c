@@ -4,7 +4,8 @@
  * size and a JPEG thumbnail of its first frame, through FFmpeg's
  * libraries (libavformat reads the container a buffer at a time through
  * its own I/O, libavcodec decodes the first frame, libswscale scales it
- * to the thumbnail's size in RGB, libjpeg-turbo encodes it as photos'
+ * to the thumbnail's size in RGB, turned upright by the stream's display
+ * matrix (a phone's portrait video), libjpeg-turbo encodes it as photos'
  * thumbnails are: proto/media-thumb.c).  Built without FFmpeg
  * (configure --without-ffmpeg, or its packages absent) it says so
  * (-ENOTSUP) and the video goes without them.  See
@@ -30,6 +31,12 @@ wa_media_video_available(void)
 	return false;
 }
 
+const char *
+wa_media_video_version(void)
+{
+	return NULL;
+}
+
 int
 wa_media_video_probe(const char *path, struct wa_media_probe *p)
 {
@@ -45,6 +52,7 @@ wa_media_video_probe(const char *path, struct wa_media_probe *p)
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
+#include <libavutil/display.h>
 #include <libswscale/swscale.h>
 
 #define VIDEO_PACKETS_MAX	1024	/* packets read for a first frame */
@@ -64,6 +72,12 @@ bool
 wa_media_video_available(void)
 {
 	return true;
+}
+
+const char *
+wa_media_video_version(void)
+{
+	return av_version_info();
 }
 
 /* What one probe holds; released by video_close(). */
@@ -108,8 +122,10 @@ video_open(const char *path, struct vid *v)
 	free(url);
 	if (rc < 0)
 		return WC_EPROTO;
-	if (avformat_find_stream_info(v->fc, NULL) < 0 ||
-	    (v->stream = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1,
+	/* No avformat_find_stream_info(): MP4's header (moov) holds the
+	 * streams' codecs, sides and durations, and that call would decode
+	 * and queue up to probesize bytes of packets in every stream. */
+	if ((v->stream = av_find_best_stream(v->fc, AVMEDIA_TYPE_VIDEO, -1,
 	    -1, &dec, 0)) < 0 || dec == NULL)
 		return WC_EPROTO;
 	if ((v->cc = avcodec_alloc_context3(dec)) == NULL ||
@@ -144,6 +160,64 @@ video_seconds(const struct vid *v)
 	return us > 0 ? (uint32_t)us : 1;
 }
 
+/* How far the picture turns clockwise to be shown upright (the stream's
+ * display matrix, as players read it): 0, 90, 180 or 270 degrees. */
+static int
+video_turn(const struct vid *v)
+{
+	const AVStream	*st = v->fc->streams[v->stream];
+	const int32_t	*m = NULL;
+	double		 ccw;
+	int		 turn;
+
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
+	const AVPacketSideData	*sd = av_packet_side_data_get(
+				    st->codecpar->coded_side_data,
+				    st->codecpar->nb_coded_side_data,
+				    AV_PKT_DATA_DISPLAYMATRIX);
+
+	if (sd != NULL && sd->size >= 9 * sizeof(int32_t))
+		m = (const int32_t *)sd->data;
+#else
+	size_t		 n = 0;
+	const uint8_t	*p = av_stream_get_side_data(st,
+			    AV_PKT_DATA_DISPLAYMATRIX, &n);
+
+	if (p != NULL && n >= 9 * sizeof(int32_t))
+		m = (const int32_t *)(const void *)p;
+#endif
+	if (m == NULL)
+		return 0;
+	ccw = av_display_rotation_get(m);
+	if (ccw != ccw)		/* NaN: a matrix that is no rotation */
+		return 0;
+	turn = (int)((-ccw + 360 * 2 + 45) / 90) % 4;
+	return turn * 90;
+}
+
+/* px (w x h RGB) turned clockwise by turn degrees into a new buffer of
+ * the same size (heap); its sides into *ow, *oh. */
+static uint8_t *
+turn_pixels(const uint8_t *px, uint32_t w, uint32_t h, int turn,
+    uint32_t *ow, uint32_t *oh)
+{
+	uint8_t		*out = xmalloc((size_t)w * h * 3);
+	uint32_t	 x, y, nx, ny, nw = turn == 180 ? w : h;
+
+	*ow = nw;
+	*oh = turn == 180 ? h : w;
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			nx = turn == 90 ? h - 1 - y : turn == 180 ? w - 1 - x :
+			    y;
+			ny = turn == 90 ? x : turn == 180 ? h - 1 - y :
+			    w - 1 - x;
+			memcpy(out + ((size_t)ny * nw + nx) * 3,
+			    px + ((size_t)y * w + x) * 3, 3);
+		}
+	return out;
+}
+
 /* Decode until the first picture is in v->frame, reading at most
  * VIDEO_PACKETS_MAX packets.  0 or WC_EPROTO. */
 static int
@@ -170,10 +244,10 @@ first_frame(struct vid *v)
 	return avcodec_receive_frame(v->cc, v->frame) == 0 ? 0 : WC_EPROTO;
 }
 
-/* The frame scaled to the thumbnail's sides as RGB, then a JPEG into p.
- * 0, WC_EPROTO or -ENOMEM. */
+/* The frame scaled to the thumbnail's sides as RGB, turned upright by
+ * turn degrees, then a JPEG into p.  0, WC_EPROTO or -ENOMEM. */
 static int
-frame_thumb(const struct vid *v, struct wa_media_probe *p)
+frame_thumb(const struct vid *v, int turn, struct wa_media_probe *p)
 {
 	const AVFrame		*f = v->frame;
 	struct SwsContext	*sws;
@@ -198,11 +272,29 @@ frame_thumb(const struct vid *v, struct wa_media_probe *p)
 	rc = sws_scale(sws, (const uint8_t *const *)f->data, f->linesize, 0,
 	    f->height, dst, stride) == (int)th ? 0 : WC_EPROTO;
 	sws_freeContext(sws);
+	if (rc == 0 && turn != 0) {
+		uint8_t	*up = turn_pixels(px, tw, th, turn, &tw, &th);
+
+		free(px);
+		px = up;
+	}
 	if (rc == 0)
 		rc = wa_media_thumb_encode(px, tw, th, &p->thumb,
 		    &p->thumb_len);
 	free(px);
 	return rc;
+}
+
+/* The sides w x h of the picture as it is shown (turned by turn
+ * degrees) into p; none over WA_MEDIA_PROBE_SIDE_MAX. */
+static void
+set_sides(struct wa_media_probe *p, int w, int h, int turn)
+{
+	if (w <= 0 || h <= 0 || w > WA_MEDIA_PROBE_SIDE_MAX ||
+	    h > WA_MEDIA_PROBE_SIDE_MAX)
+		return;
+	p->width = (uint32_t)(turn % 180 != 0 ? h : w);
+	p->height = (uint32_t)(turn % 180 != 0 ? w : h);
 }
 
 int
@@ -217,15 +309,17 @@ wa_media_video_probe(const char *path, struct wa_media_probe *p)
 	if ((rc = video_open(path, &v)) == 0) {
 		const AVCodecParameters *cp = v.fc->streams[v.stream]->codecpar;
 
+		int	 turn = video_turn(&v);
+
 		p->seconds = video_seconds(&v);
-		if (cp->width > 0 && cp->height > 0 &&
-		    cp->width <= WA_MEDIA_PROBE_SIDE_MAX &&
-		    cp->height <= WA_MEDIA_PROBE_SIDE_MAX) {
-			p->width = (uint32_t)cp->width;
-			p->height = (uint32_t)cp->height;
+		set_sides(p, cp->width, cp->height, turn);
+		if ((rc = first_frame(&v)) == 0) {
+			/* a header without them (MPEG-4 part 2): the frame's */
+			if (p->width == 0)
+				set_sides(p, v.frame->width, v.frame->height,
+				    turn);
+			rc = frame_thumb(&v, turn, p);
 		}
-		if ((rc = first_frame(&v)) == 0)
-			rc = frame_thumb(&v, p);
 	}
 	video_close(&v);
 	return rc;

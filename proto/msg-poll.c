@@ -248,3 +248,45 @@ wa_msg_poll_of(const Wae2e__Message *m, struct wa_msg_content *c)
 	}
 	return false;
 }
+
+/* --- sent --- */
+
+int
+wa_msg_build_poll_vote(const struct wa_msg_key *poll, const uint8_t *enc,
+    size_t enc_len, const uint8_t iv[WA_POLL_IV_LEN], int64_t ts_ms,
+    struct buf *out)
+{
+	Wae2e__Message			 m = WAE2E__MESSAGE__INIT;
+	Wae2e__Message__PollUpdateMessage u =
+	    WAE2E__MESSAGE__POLL_UPDATE_MESSAGE__INIT;
+	Wae2e__Message__PollEncValue	 v =
+	    WAE2E__MESSAGE__POLL_ENC_VALUE__INIT;
+	Wae2e__MessageKey		 k = WAE2E__MESSAGE_KEY__INIT;
+	size_t				 len, at;
+
+	if (poll == NULL || poll->id == NULL || enc == NULL || iv == NULL ||
+	    out == NULL || enc_len > WA_POLL_ENC_MAX)
+		return -EINVAL;
+	k.remotejid = (char *)(uintptr_t)poll->remote_jid;
+	k.has_fromme = 1;
+	k.fromme = poll->from_me;
+	k.id = (char *)(uintptr_t)poll->id;
+	k.participant = (char *)(uintptr_t)poll->participant;
+	v.has_encpayload = 1;
+	v.encpayload.data = (uint8_t *)(uintptr_t)enc;
+	v.encpayload.len = enc_len;
+	v.has_enciv = 1;
+	v.enciv.data = (uint8_t *)(uintptr_t)iv;
+	v.enciv.len = WA_POLL_IV_LEN;
+	u.pollcreationmessagekey = &k;
+	u.vote = &v;
+	u.has_sendertimestampms = 1;
+	u.sendertimestampms = ts_ms;
+	m.pollupdatemessage = &u;
+	len = protobuf_c_message_get_packed_size(&m.base);
+	at = out->len;
+	buf_reserve(out, len);
+	protobuf_c_message_pack(&m.base, out->p + at);
+	out->len = at + len;
+	return 0;
+}

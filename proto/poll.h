@@ -74,4 +74,19 @@ MUST_CHECK int	wa_poll_vote_decrypt(const uint8_t *secret, size_t len,
 		    uint8_t (*hashes)[WA_POLL_HASH_LEN], size_t max,
 		    size_t *n);
 
+struct wa_msg_key;
+
+/*
+ * Append to out the Message of a vote: pollUpdateMessage (50){
+ * pollCreationMessageKey = poll (remoteJid, fromMe, id, participant),
+ * vote{encPayload = enc[0..enc_len), encIv = iv}, senderTimestampMs =
+ * ts_ms} (protocol-features.md 3.1; whatsmeow BuildPollVote).  Returns
+ * 0.  Errors: -EINVAL (a NULL argument or poll->id, enc_len over
+ * WA_POLL_ENC_MAX); out unchanged on error.
+ */
+MUST_CHECK int	wa_msg_build_poll_vote(const struct wa_msg_key *poll,
+		    const uint8_t *enc, size_t enc_len,
+		    const uint8_t iv[WA_POLL_IV_LEN], int64_t ts_ms,
+		    struct buf *out);
+
 #endif

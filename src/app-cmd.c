@@ -22,6 +22,7 @@
 #include "base/log.h"
 #include "base/xmalloc.h"
 #include "proto/eng.h"
+#include "proto/poll.h"
 #include "src/app-hist.h"
 #include "src/app-int.h"
 #include "src/evq.h"
@@ -479,6 +480,37 @@ draft(struct app *a, const struct cmd *c)
 		    _("cannot keep the draft"));
 }
 
+/* Our vote on a poll: its option numbers ("1,3") read. */
+static int
+poll_vote(struct wa_dm *dm, const struct cmd *c)
+{
+	const struct cmd_poll_vote	*p = &c->u.poll_vote;
+	unsigned			 picks[WA_POLL_READ_MAX];
+	const char			*s = p->picks;
+	char				*e;
+	unsigned long			 v;
+	size_t				 n = 0;
+
+	while (*s != '\0') {
+		v = strtoul(s, &e, 10);
+		if (e == s || v == 0 || v > WA_POLL_READ_MAX ||
+		    n == WA_POLL_READ_MAX || (*e != ',' && *e != '\0'))
+			return -EINVAL;
+		picks[n++] = (unsigned)v;
+		s = *e == ',' ? e + 1 : e;
+	}
+	return wa_dm_send_poll_vote(dm, p->chat, p->id, picks, n);
+}
+
+/* A poll of ours: its options, one a line, read. */
+static int
+poll_new(struct wa_dm *dm, const struct cmd *c)
+{
+	(void)dm;
+	(void)c;
+	return -ENOTSUP;
+}
+
 /* ---- the table ---- */
 
 typedef int	(*dm_fn)(struct wa_dm *, const struct cmd *);
@@ -520,6 +552,10 @@ static const struct {
 	[CMD_FORWARD] =		{ NULL, app_forward },
 	[CMD_EPHEMERAL] =	{ ephemeral, NULL },
 	[CMD_CALL_REJECT] =	{ call_reject, NULL },
+	[CMD_PROFILE] =		{ NULL, app_profile },
+	[CMD_BLOCK] =		{ NULL, app_block },
+	[CMD_POLL_VOTE] =	{ poll_vote, NULL },
+	[CMD_POLL_NEW] =	{ poll_new, NULL },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");
@@ -561,6 +597,8 @@ full_words(enum cmd_kind k)
 		return _("not sent: disk full");
 	case CMD_REACT:
 		return _("cannot send the reaction: disk full");
+	case CMD_POLL_VOTE:
+		return _("cannot send the vote: disk full");
 	case CMD_MARK_READ:
 		return _("cannot mark the chat read: disk full");
 	case CMD_TYPING:
@@ -597,7 +635,7 @@ run(struct app *a, const struct cmd *c)
 	struct wa_dm	*dm;
 	int		 rc;
 
-	if ((unsigned)c->kind > CMD_KIND_MAX)
+	if ((unsigned)c->kind > CMD_KIND_MAX || app_prof_refuse_send(a, c))
 		return;
 	if (handlers[c->kind].app != NULL) {
 		handlers[c->kind].app(a, c);

@@ -36,7 +36,8 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	 * 9.4, 11.4, 11.5; whatsmeow getEditAttribute): reactionMessage (46)
 	 * goes as type "reaction", an empty one (taking ours back) with
 	 * edit 7; protocolMessage (12, a delete) with edit 7; editedMessage
-	 * (58) with edit 1. */
+	 * (58) with edit 1; a poll's vote (pollUpdateMessage, 50) as type
+	 * "poll" (protocol-features.md 3.1). */
 	snprintf(o->type, sizeof(o->type), "text");
 	o->edit[0] = '\0';
 	if (m->kind == STORE_MSG_HIDDEN) {
@@ -48,6 +49,9 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 			break;
 		case 58:
 			snprintf(o->edit, sizeof(o->edit), "1");
+			break;
+		case 50:
+			snprintf(o->type, sizeof(o->type), "poll");
 			break;
 		default:
 			snprintf(o->type, sizeof(o->type), "reaction");
@@ -75,7 +79,7 @@ out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
 	 * not a message of the chat:
 	 * kept hidden (fill_out() reads back what it is) */
 	n.kind = (type != NULL && (strcmp(type, "reaction") == 0 ||
-	    strcmp(type, "protocol") == 0)) ||
+	    strcmp(type, "protocol") == 0 || strcmp(type, "poll") == 0)) ||
 	    (edit != NULL && edit[0] != '\0') ? STORE_MSG_HIDDEN :
 	    STORE_MSG_TEXT;
 	n.text = m->text;

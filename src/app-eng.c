@@ -439,6 +439,7 @@ start_engine(struct app *a)
 {
 	const struct conf	*c = a->conf;
 	struct wa_eng_cfg	 cfg;
+	char			 pic_dir[4096];
 	int			 rc;
 
 	app_store_ops(a->store, &a->ops);
@@ -467,6 +468,11 @@ start_engine(struct app *a)
 	cfg.mget_ev_arg = a;
 	cfg.mget.dir = c->download_dir;
 	cfg.mget.max_size = c->max_media_size;
+	cfg.on_prof_event = app_prof_event;
+	cfg.prof_ev_arg = a;
+	/* profile pictures, cached by their id (proto/prof.h) */
+	snprintf(pic_dir, sizeof(pic_dir), "%s/pictures", c->data_dir);
+	cfg.prof_dir = pic_dir;
 	cfg.on_appsync_event = on_appsync_event;
 	cfg.appsync_ev_arg = a;
 	cfg.signal_store = &a->sig_ops;

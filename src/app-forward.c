@@ -82,15 +82,24 @@ build(struct app *a, struct fwd *f)
 	}
 }
 
-/* The copy of f to chat with the new id: stored, then shown.  Returns 0
- * or the store's error. */
+/* The copy of f to chat with the new id: stored (with chat's
+ * disappearing-messages timer when it has one, issue 20), then shown.
+ * Returns 0 or the store's error. */
 static int
-put(struct app *a, const struct fwd *f, const char *chat, const char *id)
+put(struct app *a, struct wa_dm *dm, const struct fwd *f, const char *chat,
+    const char *id)
 {
 	struct store_msg_new	 n;
 	struct store_media	 sm;
 	struct ev		*ev;
+	struct buf		 p = BUF_INIT;
 	int			 rc;
+
+	buf_append(&p, f->payload.p, f->payload.len);
+	if ((rc = wa_dm_expiry(dm, chat, &p)) != 0) {
+		buf_release(&p);
+		return rc;
+	}
 
 	memset(&n, 0, sizeof(n));
 	n.chat = chat;
@@ -101,15 +110,17 @@ put(struct app *a, const struct fwd *f, const char *chat, const char *id)
 	n.kind = f->m.kind;
 	n.text = f->m.text;
 	n.text_len = f->m.text_len;
-	n.payload = f->payload.p;
-	n.payload_len = f->payload.len;
+	n.payload = p.p;
+	n.payload_len = p.len;
 	n.forwarded = f->score;
 	if (f->has_media) {
 		sm = f->sm;	/* the same file: downloaded, it opens */
 		sm.ul_state = STORE_UL_DONE;
 		n.media = &sm;
 	}
-	if ((rc = store_msg_insert_outgoing(a->store, &n, NULL)) != 0)
+	rc = store_msg_insert_outgoing(a->store, &n, NULL);
+	buf_release(&p);
+	if (rc != 0)
 		return rc;
 	ev = ev_new(EV_MESSAGE);
 	ev_set(&ev->u.message.key.chat, chat);
@@ -162,7 +173,7 @@ fan_out(struct app *a, struct wa_dm *dm, const struct cmd_forward *c,
 			continue;
 		}
 		if ((rc = wa_dm_new_id(dm, id)) == 0 &&
-		    (rc = put(a, f, c->targets[i], id)) == 0) {
+		    (rc = put(a, dm, f, c->targets[i], id)) == 0) {
 			made++;
 			log_info("message %s forwarded as %s", c->id, id);
 		} else if (rc == -ENOSPC)
@@ -196,8 +207,10 @@ app_forward(struct app *a, const struct cmd *c)
 		if (rc == -ENOSPC)
 			app_disk_full(a);
 		app_eng_error(a, words(rc), rc);
-	} else
+	} else {
 		wa_dm_outbox_kick(dm);
+		app_expire_kick(a);	/* a copy in a disappearing chat */
+	}
 	buf_release(&f.payload);
 	store_media_release(&f.sm);
 	store_msg_release(&f.m);

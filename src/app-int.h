@@ -220,6 +220,26 @@ void	app_media_get(struct app *a, const struct cmd *c);
  * keys) or a store refusal is said as EV_ERROR.  Engine thread. */
 void	app_forward(struct app *a, const struct cmd *c);
 
+/* ---- src/app-prof.c: profiles and the blocklist (issue 20) ---- */
+
+struct wa_prof_ev;
+
+/* The profile module's events (arg: struct app) as EV_PROFILE and
+ * EV_BLOCKLIST; a block the server refused as EV_ERROR. */
+void	app_prof_event(void *arg, const struct wa_prof_ev *e);
+
+/* CMD_PROFILE: the chat's about text and picture asked for (EV_PROFILE
+ * answers; offline: an EV_PROFILE saying the picture failed). */
+void	app_profile(struct app *a, const struct cmd *c);
+
+/* CMD_BLOCK: the change sent (EV_BLOCKLIST once taken); a refusal said
+ * as EV_ERROR. */
+void	app_block(struct app *a, const struct cmd *c);
+
+/* Whether c is a send (text or file) to a contact the blocklist holds:
+ * then it was refused with an EV_ERROR saying so, its text handed back. */
+bool	app_prof_refuse_send(struct app *a, const struct cmd *c);
+
 /* A message (chat, id) with media md arrived: downloaded now when the
  * auto-download setting takes its kind at its size (and it is within
  * max-media-size). */
@@ -331,7 +351,9 @@ int	app_upload_retry(struct app *a, const char *chat, const char *id);
 /* At a start, once the store is open and the engine made: every upload
  * a stop or a crash cut short done again (the same id, media key and
  * blob: the one kept in the data dir, or sealed anew when it is gone),
- * the data dir's other upload blobs removed.  Engine thread. */
+ * the data dir's other upload blobs removed; built without FFmpeg, the
+ * log says that videos go without duration, size and thumbnail.
+ * Engine thread. */
 void	app_upload_resume(struct app *a);
 
 /* Logged in: the uploads that wait for media_conn ask for it.  Engine

@@ -343,6 +343,8 @@ static void (*const printers[])(const struct ev *, bool) = {
 	[EV_APP_STATE] =	NULL,	/* the screen's, for its chat list */
 	[EV_UPLOAD] =		NULL,	/* the screen's, on the message's line */
 	[EV_MEDIA_DL] =		media_dl,
+	[EV_PROFILE] =		NULL,	/* the screen's, for a chat's info */
+	[EV_BLOCKLIST] =	NULL,	/* the screen's, for its chat list */
 };
 _Static_assert(sizeof(printers) / sizeof(printers[0]) == EV_KIND_MAX + 1,
     "one printer per event kind");

@@ -646,6 +646,7 @@ app_read_search(struct app *a, const struct cmd_search *c)
 	f.sender = c->by_sender ? c->sender : NULL;
 	f.since_ms = c->since_ms;
 	f.until_ms = c->until_ms;
+	f.starred = c->starred;
 	if ((rc = store_search(a->store, c->query, &f, max, &r)) != 0) {
 		app_eng_error(a, _("cannot search the messages"), rc);
 		return;

@@ -233,6 +233,8 @@ uploaded(struct app_ul *j, const char *url, const char *direct_path)
 	if (dm != NULL)
 		rc = wa_dm_media_payload(dm, &md, m->quoted_id[0] != '\0' ?
 		    m->quoted_id : NULL, m->quoted_sender, m->quoted_text, &p);
+	if (rc == 0)	/* a disappearing chat's timer (issue 20) */
+		rc = wa_dm_expiry(dm, j->chat, &p);
 	if (rc == 0) {
 		memset(&u, 0, sizeof(u));
 		u.url = url;
@@ -532,6 +534,7 @@ store_new(struct app_ul *j)
 		w.media_key = NULL;
 		app_media_ev_of_msg(&w, &ev->u.message.media);
 		app_eng_send(j->a, ev);
+		app_expire_kick(j->a);	/* in a disappearing chat */
 	}
 	free(text);
 	return rc;
@@ -737,6 +740,10 @@ app_upload_resume(struct app *a)
 
 	if (a->store == NULL)
 		return;
+	if (!wa_media_video_available())
+		log_info("built without FFmpeg (configure --without-ffmpeg, or "
+		    "its packages absent): videos are sent without their "
+		    "duration, size and thumbnail");
 	k = xcalloc(UL_RESUME_MAX, sizeof(*k));
 	if ((n = store_media_uploading(a->store, k, UL_RESUME_MAX)) < 0)
 		log_warn("uploads not taken up: %s", wc_strerror(n));

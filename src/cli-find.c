@@ -97,6 +97,12 @@ cli_query_parse(const char *q, struct cli_query *out)
 			q++;
 			continue;
 		}
+		if (strncasecmp(q, "is:starred", 10) == 0 &&
+		    (q[10] == ' ' || q[10] == '\0')) {
+			out->starred = true;
+			q += 10;
+			continue;
+		}
 		for (k = 0; k < sizeof(KEYS) / sizeof(KEYS[0]) &&
 		    strncasecmp(q, KEYS[k], strlen(KEYS[k])) != 0; k++)
 			continue;

@@ -2,8 +2,8 @@
 /*
  * src/cli-find.h -- wachat search's filters (src/cli-find.c), as the
  * screen's search takes them (doc/wachat.1, SUBCOMMANDS): from:NAME,
- * from:+NUMBER, from:me, in:CHAT (chat:CHAT), after:DATE, before:DATE
- * among the words.  Part of src/cli.c; main thread.  Their words are not
+ * from:+NUMBER, from:me, in:CHAT (chat:CHAT), after:DATE, before:DATE,
+ * is:starred among the words.  Part of src/cli.c; main thread.  Their words are not
  * marked for translation, as src/cli.c's.
  */
 #ifndef WC_CLI_FIND_H
@@ -20,6 +20,7 @@ struct cli_query {
 	char	 from[STORE_NAME_MAX + 1];	/* from:'s value, or "" */
 	char	 in[STORE_NAME_MAX + 1];	/* in:'s value, or "" */
 	int64_t	 since_ms, until_ms;	/* after:, before:; 0: none */
+	bool	 starred;		/* is:starred: only starred ones */
 };
 
 /*

@@ -44,6 +44,11 @@ cli_usage(FILE *f)
 	fputs(_("  wachat search WORDS... --marks\n"
 	    "                      the match as *word* in a pipe too (on a "
 	    "terminal always)\n"), f);
+	fputs(_("  wachat starred [CHAT] [--limit N] [--json]\n"
+	    "                      the starred messages (of every chat, or "
+	    "CHAT's), newest\n"
+	    "                      first; is:starred among search's words "
+	    "narrows it to them\n"), f);
 	fputs(_("  wachat export CHAT [--format txt|jsonl]\n"
 	    "                      every message of a chat, oldest first "
 	    "(default txt)\n"), f);

@@ -233,3 +233,50 @@ cli_put_snippet(struct buf *b, const struct store_search_hit *h, bool marks)
 	if (h->cut_after)
 		cli_put(b, "...");
 }
+
+/* A hit as JSON: its fields, the snippet and where its match is in it
+ * (counted in the JSON's characters). */
+static void
+put_hit_json(struct buf *b, const struct store_search_hit *h,
+    const char *chat, const char *who)
+{
+	size_t	 a, m;
+
+	cli_put(b, "{\"type\":\"hit\"");
+	cli_json_s(b, "chat", h->chat);
+	cli_json_s(b, "chat_name", chat);
+	cli_json_s(b, "id", h->id);
+	cli_putf(b, ",\"rowid\":%lld,\"ts_ms\":%lld", (long long)h->rowid,
+	    (long long)h->ts_ms);
+	cli_put(b, ",\"time\":\"");
+	cli_put_time(b, h->ts_ms, true);
+	cli_putf(b, "\",\"from_me\":%s", h->from_me ? "true" : "false");
+	cli_json_s(b, "sender", h->sender);
+	cli_json_s(b, "sender_name", who);
+	cli_put(b, ",\"snippet\":\"");
+	a = cli_json_chars(b, h->snippet, h->match_start);
+	m = cli_json_chars(b, h->snippet + h->match_start, h->match_end -
+	    h->match_start);
+	cli_json_chars(b, h->snippet + h->match_end, h->snippet_len -
+	    h->match_end);
+	cli_putf(b, "\",\"match\":[%zu,%zu]", a, a + m);
+	cli_putf(b, ",\"cut_before\":%s,\"cut_after\":%s}", h->cut_before ?
+	    "true" : "false", h->cut_after ? "true" : "false");
+}
+
+void
+cli_put_hit(struct buf *b, const struct store_search_hit *h,
+    const char *chat, const char *who, bool json, bool marks)
+{
+	if (json) {
+		put_hit_json(b, h, chat, who);
+		return;
+	}
+	cli_put_time(b, h->ts_ms, false);
+	cli_put(b, "  ");
+	cli_put_text(b, chat, strlen(chat));
+	cli_put(b, "  ");
+	cli_put_text(b, who, strlen(who));
+	cli_put(b, ": ");
+	cli_put_snippet(b, h, marks);
+}

@@ -87,6 +87,18 @@ void	cli_put_marks(struct buf *b, bool json, int64_t pinned,
 void	cli_put_snippet(struct buf *b, const struct store_search_hit *h,
 	    bool marks);
 
+/*
+ * A search hit h as wachat search and wachat starred print it, appended
+ * to b: with json one object {"type":"hit", chat, chat_name, id, rowid,
+ * ts_ms, time (UTC), from_me, sender, sender_name, snippet, match
+ * ([start, end) in the snippet's JSON characters), cut_before,
+ * cut_after}; else "YYYY-MM-DD HH:MM  CHAT  WHO: " and the snippet
+ * (cli_put_snippet(), marks as there).  chat and who are the names to
+ * print (raw: sanitized here); all borrowed.
+ */
+void	cli_put_hit(struct buf *b, const struct store_search_hit *h,
+	    const char *chat, const char *who, bool json, bool marks);
+
 /* Write b and a newline to stdout and empty b.  Returns false when the
  * write failed (the caller's exit status CLI_WRITE). */
 bool	cli_write_line(struct buf *b);

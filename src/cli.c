@@ -778,9 +778,10 @@ search_filters(struct cli *c, const struct cli_args *args,
 
 	if (!cli_query_parse(args->arg, q))
 		return CLI_USAGE;
-	if (!has_word(q->words))
+	if (!has_word(q->words) && !q->starred)
 		return usage_error(args->cmd, "QUERY has no word to search "
 		    "for (filters narrow a search for words)");
+	f->starred = q->starred;
 	if (q->in[0] != '\0') {
 		if ((rc = resolve_chat(c, q->in, in_jid)) != CLI_OK)
 			return rc;
@@ -835,50 +836,12 @@ cmd_search(struct cli *c, const struct cli_args *args, const char *jid)
 			jid_label(h->chat, tmp, sizeof(tmp));
 			chat = tmp;
 		}
-		if (c->json) {
-			size_t	 a;
-
-			cli_put(&c->line, "{\"type\":\"hit\"");
-			cli_json_s(&c->line, "chat", h->chat);
-			cli_json_s(&c->line, "chat_name", chat);
-			cli_json_s(&c->line, "id", h->id);
-			cli_putf(&c->line, ",\"rowid\":%lld,\"ts_ms\":%lld",
-			    (long long)h->rowid, (long long)h->ts_ms);
-			cli_put(&c->line, ",\"time\":\"");
-			cli_put_time(&c->line, h->ts_ms, true);
-			cli_putf(&c->line, "\",\"from_me\":%s", h->from_me ?
-			    "true" : "false");
-			cli_json_s(&c->line, "sender", h->sender);
-			cli_json_s(&c->line, "sender_name", who);
-			cli_put(&c->line, ",\"snippet\":\"");
-			a = cli_json_chars(&c->line, h->snippet, h->match_start);
-			{
-				size_t	 m = cli_json_chars(&c->line, h->snippet +
-					    h->match_start, h->match_end -
-					    h->match_start);
-
-				cli_json_chars(&c->line, h->snippet +
-				    h->match_end, h->snippet_len -
-				    h->match_end);
-				cli_putf(&c->line, "\",\"match\":[%zu,%zu]", a,
-				    a + m);
-			}
-			cli_putf(&c->line, ",\"cut_before\":%s,\"cut_after\":%s}",
-			    h->cut_before ? "true" : "false",
-			    h->cut_after ? "true" : "false");
-		} else {
-			cli_put_time(&c->line, h->ts_ms, false);
-			cli_put(&c->line, "  ");
-			cli_put_text(&c->line, chat, strlen(chat));
-			cli_put(&c->line, "  ");
-			cli_put_text(&c->line, who, strlen(who));
-			cli_put(&c->line, ": ");
-			cli_put_snippet(&c->line, h, marks);
-		}
+		cli_put_hit(&c->line, h, chat, who, c->json, marks);
 		flush_line(c);
 	}
 	if (r.n == 0 && !c->json)
-		fprintf(stderr, "wachat: no message matches\n");
+		fprintf(stderr, "wachat: no message matches%s\n", f.starred &&
+		    !has_word(q.words) ? " (none is starred)" : "");
 	if (r.more && !c->json && c->status == CLI_OK)
 		fprintf(stderr, "wachat: more messages match (--limit, or more "
 		    "words)\n");
@@ -1034,6 +997,13 @@ args_chat(struct cli_args *a, int first, int argc, char **argv)
 	return GO_ON;
 }
 
+/* [CHAT] */
+static int
+args_chat_opt(struct cli_args *a, int first, int argc, char **argv)
+{
+	return first == argc ? GO_ON : args_chat(a, first, argc, argv);
+}
+
 /* The words of QUERY, quoted as one or not. */
 static int
 args_query(struct cli_args *a, int first, int argc, char **argv)
@@ -1093,6 +1063,16 @@ cmd_backup(struct cli *c, const struct cli_args *a, const char *jid)
 	return cli_backup(c->s, a->arg);
 }
 
+/* starred [CHAT]: search's is:starred, in the chat jid or all. */
+static int
+cmd_starred(struct cli *c, const struct cli_args *a, const char *jid)
+{
+	struct cli_args	 b = *a;
+
+	b.arg = "is:starred";
+	return cmd_search(c, &b, jid);
+}
+
 /* export: every message of the chat jid. */
 static int
 cmd_export(struct cli *c, const struct cli_args *a, const char *jid)
@@ -1115,6 +1095,7 @@ static const struct cli_cmd {
 	{ "unread", args_none, cmd_chats, false, false, false, false },
 	{ "history", args_chat, cmd_history, true, true, false, false },
 	{ "search", args_query, cmd_search, false, false, true, false },
+	{ "starred", args_chat_opt, cmd_starred, true, false, false, false },
 	{ "export", args_chat, cmd_export, true, false, false, true },
 	{ "backup", args_file, cmd_backup, false, false, false, false },
 };

@@ -42,7 +42,8 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
 	"delete-chat", "clear-chat", "attach", "voice-note", "download",
-	"open", "save-as",
+	"open", "save-as", "card-chat", "forward", "disappearing",
+	"reject-call", "vote",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

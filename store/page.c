@@ -207,28 +207,35 @@ static int
 page(struct store *s, const char *chat, enum page_dir dir, int64_t ts_ms,
     int64_t rowid, size_t max, struct store_msg_page *out)
 {
-	/* kind 5 is STORE_MSG_HIDDEN: never shown */
+	/* kind 5 is STORE_MSG_HIDDEN: never shown; nor a row whose
+	 * disappearing-messages time is up (deleted by the engine's timer;
+	 * a reader of the shell, or a start, can come before it) */
 	static const char *const sql[] = {
 		[PAGE_NEWEST] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND kind != 5"
+		    " AND " STORE_NOT_EXPIRED("")
 		    " ORDER BY ts_ms DESC, rowid DESC LIMIT ?2",
 		/* The same index walked from its start (Home). */
 		[PAGE_OLDEST] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND kind != 5"
+		    " AND " STORE_NOT_EXPIRED("")
 		    " ORDER BY ts_ms, rowid LIMIT ?2",
 		/* The range on ts_ms uses the index; the OR only filters the
 		 * few rows that share the cursor's ts_ms. */
 		[PAGE_BEFORE] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND ts_ms <= ?3"
 		    " AND (ts_ms < ?3 OR rowid < ?4) AND kind != 5"
+		    " AND " STORE_NOT_EXPIRED("")
 		    " ORDER BY ts_ms DESC, rowid DESC LIMIT ?2",
 		[PAGE_AFTER] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND ts_ms >= ?3"
 		    " AND (ts_ms > ?3 OR rowid > ?4) AND kind != 5"
+		    " AND " STORE_NOT_EXPIRED("")
 		    " ORDER BY ts_ms, rowid LIMIT ?2",
 		/* One seek to the first row at or after a time (a date). */
 		[PAGE_FROM] = "SELECT " MSG_COLS " FROM message"
 		    " WHERE chat = ?1 AND ts_ms >= ?3 AND kind != 5"
+		    " AND " STORE_NOT_EXPIRED("")
 		    " ORDER BY ts_ms, rowid LIMIT ?2",
 	};
 	struct store_msg_page	 p;

@@ -37,7 +37,9 @@
 
 #define LOG_TAG "store"
 #include "base/err.h"
+#include "base/buf.h"
 #include "base/log.h"
+#include "base/rich.h"
 #include "store/store-int.h"
 #include "base/xmalloc.h"
 
@@ -275,6 +277,23 @@ snippet(struct fold *f, const struct terms *t, const char *text, size_t len,
 
 static void	hit_release(struct store_search_hit *h);
 
+/* Bind the filters to st (?2 chat, ?3 sender, ?4 since, ?5 until, ?8
+ * starred). */
+static void
+bind_filters(sqlite3_stmt *st, const struct store_search_filter *flt)
+{
+	if (flt->chat != NULL)
+		store_q_bind_str(st, 2, flt->chat);
+	if (flt->sender != NULL)
+		store_q_bind_str(st, 3, flt->sender);
+	if (flt->since_ms != 0)
+		sqlite3_bind_int64(st, 4, flt->since_ms);
+	if (flt->until_ms != 0)
+		sqlite3_bind_int64(st, 5, flt->until_ms);
+	if (flt->starred)
+		sqlite3_bind_int(st, 8, 1);
+}
+
 void
 store_search_free(struct store_search_result *r)
 {
@@ -290,15 +309,44 @@ store_search_free(struct store_search_result *r)
 
 #define HIT_COLS "m.rowid, m.chat, m.id, m.sender, m.from_me, m.ts_ms," \
 	" m.text, COALESCE(NULLIF(" CHAT_NAME_SQL ", ''), NULLIF(k.name, '')," \
-	" k.push_name, '')"
+	" k.push_name, ''), m.kind"
 #define HIT_JOINS " LEFT JOIN chat c ON c.jid = m.chat" \
 	" LEFT JOIN contact k ON k.jid = m.chat"
 /* ?3 sender (NULL: anyone; '': our own; else a group author, or the
- * other side of a 1:1 chat), ?4 since, ?5 until (NULL: no bound). */
+ * other side of a 1:1 chat), ?4 since, ?5 until (NULL: no bound), ?8
+ * starred only (NULL: any). */
 #define HIT_FILTERS " AND (?3 IS NULL OR (?3 = '' AND m.from_me = 1) OR" \
 	" (?3 != '' AND m.from_me = 0 AND (m.sender = ?3 OR" \
 	"  (m.sender = '' AND m.chat = ?3))))" \
-	" AND (?4 IS NULL OR m.ts_ms >= ?4) AND (?5 IS NULL OR m.ts_ms < ?5)"
+	" AND (?4 IS NULL OR m.ts_ms >= ?4) AND (?5 IS NULL OR m.ts_ms < ?5)" \
+	" AND (?8 IS NULL OR m.starred = 1)" \
+	" AND " STORE_NOT_EXPIRED("m.")
+
+/* h's snippet of a rich record (base/rich.h: a location, contact
+ * cards, a link preview, ...) text[0..len): its words as the chat says
+ * them (rich_describe(), no link), its lines joined by "; ", never its
+ * key=value text; a record that does not parse, as it is. */
+static void
+rich_snippet(struct fold *f, const struct terms *t, const char *text,
+    size_t len, struct store_search_hit *h)
+{
+	struct buf	 w = BUF_INIT, line = BUF_INIT;
+	size_t		 i;
+
+	if (rich_describe(text, len, true, false, &w) != 0 || w.len == 0) {
+		buf_release(&w);
+		snippet(f, t, text, len, h);
+		return;
+	}
+	for (i = 0; i < w.len; i++)
+		if (w.p[i] == '\n')
+			buf_append(&line, "; ", 2);
+		else
+			buf_push(&line, w.p[i]);
+	snippet(f, t, (const char *)line.p, line.len, h);
+	buf_release(&line);
+	buf_release(&w);
+}
 
 /* Append the hit of st's row (HIT_COLS) to r. */
 static void
@@ -321,8 +369,12 @@ read_hit(struct fold *f, const struct terms *t, sqlite3_stmt *st,
 	h->from_me = sqlite3_column_int(st, 4) != 0;
 	h->ts_ms = sqlite3_column_int64(st, 5);
 	text = (const char *)sqlite3_column_text(st, 6);
-	snippet(f, t, text != NULL ? text : "", text != NULL ?
-	    (size_t)sqlite3_column_bytes(st, 6) : 0, h);
+	if (text != NULL && sqlite3_column_int(st, 8) == STORE_MSG_RICH)
+		rich_snippet(f, t, text, (size_t)sqlite3_column_bytes(st, 6),
+		    h);
+	else
+		snippet(f, t, text != NULL ? text : "", text != NULL ?
+		    (size_t)sqlite3_column_bytes(st, 6) : 0, h);
 	h->chat_name = store_q_col_dup(st, 7, NULL);
 }
 
@@ -369,14 +421,7 @@ add_pending(struct store *s, struct fold *f, const struct terms *t,
 	    HIT_JOINS " WHERE (?2 IS NULL OR m.chat = ?2) AND m.deleted = 0"
 	    " AND m.kind IN (0, 1) AND m.text != ''" HIT_FILTERS)) != 0)
 		return rc;
-	if (flt->chat != NULL)
-		store_q_bind_str(st, 2, flt->chat);
-	if (flt->sender != NULL)
-		store_q_bind_str(st, 3, flt->sender);
-	if (flt->since_ms != 0)
-		sqlite3_bind_int64(st, 4, flt->since_ms);
-	if (flt->until_ms != 0)
-		sqlite3_bind_int64(st, 5, flt->until_ms);
+	bind_filters(st, flt);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char	*text;
 
@@ -401,19 +446,6 @@ add_pending(struct store *s, struct fold *f, const struct terms *t,
 	return 0;
 }
 
-/* Bind the filters to st (?2 chat, ?3 sender, ?4 since, ?5 until). */
-static void
-bind_filters(sqlite3_stmt *st, const struct store_search_filter *flt)
-{
-	if (flt->chat != NULL)
-		store_q_bind_str(st, 2, flt->chat);
-	if (flt->sender != NULL)
-		store_q_bind_str(st, 3, flt->sender);
-	if (flt->since_ms != 0)
-		sqlite3_bind_int64(st, 4, flt->since_ms);
-	if (flt->until_ms != 0)
-		sqlite3_bind_int64(st, 5, flt->until_ms);
-}
 
 /*
  * Read up to limit hits of st into r (one more sets r->more); column 8,
@@ -427,7 +459,7 @@ read_hits(struct store *s, struct fold *f, const struct terms *t,
 	int	 rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ncand = sqlite3_column_int(st, 8);
+		*ncand = sqlite3_column_int(st, 9);
 		if (r->n == limit) {
 			r->more = true;
 			break;
@@ -570,6 +602,30 @@ run_search(struct store *s, struct fold *f, const struct terms *t,
 	return add_pending(s, f, t, flt, limit, &cap, r);
 }
 
+/* No word, is:starred: every starred message that passes the filters,
+ * newest first (the kinds shown in a chat: not notices, hidden rows or
+ * placeholders). */
+static int
+starred_all(struct store *s, struct fold *f, const struct terms *t,
+    const struct store_search_filter *flt, size_t limit,
+    struct store_search_result *r)
+{
+	sqlite3_stmt	*st;
+	size_t		 cap = 0;
+	int		 ncand;
+	int		 rc;
+
+	if ((rc = store_q_prep(s, &st, "SELECT " HIT_COLS ", 0"
+	    " FROM message m" HIT_JOINS " WHERE m.starred = 1"
+	    " AND m.deleted = 0 AND m.kind IN (0, 1, 6, 7)"
+	    " AND (?2 IS NULL OR m.chat = ?2)" HIT_FILTERS
+	    " ORDER BY m.ts_ms DESC, m.rowid DESC LIMIT ?6")) != 0)
+		return rc;
+	bind_filters(st, flt);
+	sqlite3_bind_int64(st, 6, (int64_t)limit + 1);
+	return read_hits(s, f, t, st, limit, &cap, &ncand, r);
+}
+
 int
 store_search(struct store *s, const char *query,
     const struct store_search_filter *filter, size_t limit,
@@ -598,15 +654,19 @@ store_search(struct store *s, const char *query,
 	t = xcalloc(1, sizeof(*t));
 	(void)store_tok_split(f.t, t, FTS5_TOKENIZE_QUERY | STORE_TOK_RUNS,
 	    query, (int)qlen, term_cb);
-	if (t->n == 0) {	/* nothing to look for */
+	if (t->n == 0 && !filter->starred) {	/* nothing to look for */
 		free(t);
 		fold_release(&f);
 		*out = r;
 		return 0;
 	}
-	expr = fts_expr(t);
-	rc = run_search(s, &f, t, expr, filter, limit, &r);
-	free(expr);
+	if (t->n == 0)
+		rc = starred_all(s, &f, t, filter, limit, &r);
+	else {
+		expr = fts_expr(t);
+		rc = run_search(s, &f, t, expr, filter, limit, &r);
+		free(expr);
+	}
 	free(t);
 	fold_release(&f);
 	if (rc != 0) {

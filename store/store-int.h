@@ -300,6 +300,12 @@ int	store_q_by_key(struct store *s, const char *sql, const char *chat,
 int	store_q_by_key_sync(struct store *s, const char *sql,
 	    const char *chat, const char *id, bool from_me, const char *what);
 
+/* SQL true for a message row (columns prefixed p: "m." or "") whose
+ * disappearing-messages time is not up (migration 19, store/ephem.c):
+ * readers leave out what the engine's expiry is about to delete. */
+#define STORE_NOT_EXPIRED(p) "(" p "expire_s = 0 OR " p "expire_s >" \
+	" unixepoch())"
+
 /* --- store/page.c: reading message rows --- */
 
 /* The columns of a message row, in the order store_q_read_page() reads

@@ -48,6 +48,8 @@ struct store_search_filter {
 					 * own messages; NULL: anyone */
 	int64_t		 since_ms;	/* ts_ms >= since_ms; 0: no bound */
 	int64_t		 until_ms;	/* ts_ms < until_ms; 0: no bound */
+	bool		 starred;	/* only starred messages (app state's
+					 * star, migration 14; is:starred) */
 };
 
 /* One search hit.  Strings owned by the result, never NULL. */
@@ -63,7 +65,11 @@ struct store_search_hit {
 	char		*snippet;	/* a window of the text around the
 					 * first match, cut at UTF-8
 					 * boundaries: snippet_len bytes,
-					 * then a NUL; not sanitized */
+					 * then a NUL; not sanitized (but
+					 * for a rich record, STORE_MSG_RICH:
+					 * its words, rich_describe() without
+					 * the link, lines joined by "; ",
+					 * never its key=value text) */
 	size_t		 snippet_len;
 	size_t		 match_start;	/* the first matched word is */
 	size_t		 match_end;	/* snippet[match_start..match_end)
@@ -106,7 +112,12 @@ struct store_search_result {
  * one costly case: a word rare in the chat but in hundreds of thousands
  * of messages elsewhere).  Rows of the FTS backlog are always all
  * considered.  A query with no
- * word (only punctuation, or "") gives no hit.  Returns 0 and *out (freed with store_search_free()), -EINVAL
+ * word (only punctuation, or "") gives no hit, unless filter->starred:
+ * then every starred message that passes the other filters (of any kind
+ * but revoked ones) is a hit, newest first, its snippet the start of its
+ * text (no match), read through the partial index message_starred
+ * (migration 14) with a chat filter, else by a walk of the message
+ * table's starred rows.  Returns 0 and *out (freed with store_search_free()), -EINVAL
  * (query NULL or above STORE_SEARCH_QUERY_MAX, limit, a filter string
  * above its limit) or -EIO.  Works on a store_open_ro() connection.
  */

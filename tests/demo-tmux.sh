@@ -3,15 +3,18 @@
 # The README's first command, as a person runs it: tools/demo.sh in a
 # 100x40 tmux pane (set-up skipped: WACHAT_BUILD_DIR names this build).
 # The QR shows first, the simulated phone scans it, the pane shows the
-# account linked and connected, and the contacts' media coming in (Bob's
-# video, made by the demo with ffmpeg, in the chat list); q ends the demo with status 0, no process
+# account linked and connected, and the contacts' media coming in, made
+# by the demo (cjpeg, opusenc, cwebp, ffmpeg): Echo's document and
+# Bob's video in the chat list, and, Tab opening each
+# chat, Echo's document, Bob's photo with its caption and Alice's voice
+# note and sticker with their metadata; q ends the demo with status 0, no process
 # of the demo is left running (none in the pane's session, none naming
 # its folder), the demo's temporary folder is gone and nothing was written
 # to HOME.  The same when q comes before the phone scans, and when the
 # demo's shell gets TERM while wachat runs.  Every wait is bounded.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 b=$(cd "$b" && pwd)
-need pgrep pkill ps ffmpeg
+need pgrep pkill ps ffmpeg cjpeg opusenc cwebp
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
 mkdir -m 700 "$tmp/t"
 
@@ -62,6 +65,20 @@ gone() {
 	return 1
 }
 
+# tab_to REGEX: Tab to the next chat (at most 6 times), then Shift-Tab
+# to the previous one (at most 12 times), until the pane shows a line
+# matching REGEX (the chats' order moves as their messages come).
+tab_to() {
+	tt_i=0
+	while [ "$tt_i" -lt 18 ]; do
+		[ "$tt_i" -lt 6 ] && tm send-keys -t wachat Tab ||
+		    tm send-keys -t wachat BTab
+		wait_cmd 10 pane_has "$1" && return 0
+		tt_i=$((tt_i + 1))
+	done
+	return 1
+}
+
 demo 2
 check "the demo draws the QR first" \
     wait_pane 'scan this QR code with your phone'
@@ -72,6 +89,19 @@ check "the simulated phone scans it: the pane shows the account linked and conne
 check "... with the chat panes and the help line" wait_pane 'q quit'
 check "... and Bob's video in the chat list" wait_pane '🎬 Video On the way'
 [ $? -eq 0 ] || { diag "$tmp/pane"; diag "$tmp/demo.err"; }
+check "... Echo's document in the chat list" \
+    wait_pane '📄 Document Route notes\.pdf'
+check "Tab opens Echo's chat: the document with its name" \
+    tab_to '│ +📄 Document Route notes\.pdf · [0-9]+ B · 1 page *$'
+check "... and its caption" wait_pane '│ +Route notes for Saturday *$'
+check "Tab opens Bob's chat: his photo with its size and sides" \
+    tab_to '│ +📷 Photo · [0-9.]+ KB · 320×240 *$'
+check "... and its caption" wait_pane '│ +The view from the top 🏔 *$'
+check "Tab opens Alice's chat: her voice note with its duration" \
+    tab_to '│ +🎤 Voice message 0:03 · [0-9.]+ KB *$'
+check "... and her sticker with its sides" \
+    wait_pane '│ +🌟 Sticker · [0-9]+ B · 128×128 *$'
+failed_now && show
 tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q ends the demo with status 0" [ "$st" = 0 ]

@@ -65,6 +65,11 @@ inbox_has() {
 
 start_pane
 link_and_connect
+tm send-keys -t wachat C-g
+check "the key page lists Alt-h beside Alt-g" \
+    wait_pane 'Alt-g Alt-h +group info; disappearing messages \(timer\)'
+tm send-keys -t wachat Escape
+check "... any key closes it" wait_gone 'Keys \('
 
 sent $B "hello bob here" "$tmp/s0" >/dev/null
 check "bob's first text reaches the chat list" wait_pane 'hello bob here'

@@ -16,3 +16,5 @@ tests_test_disappear20_CFLAGS = $(TEST_CFLAGS) $(SQLITE_CFLAGS) \
 	$(PROTOBUFC_CFLAGS)
 tests_test_disappear20_LDADD = libstore.a $(TEST_LIBS) $(STORE_LIBS)
 TESTS += tests/test-disappear20
+TESTS += tests/disappear20-history-tmux.sh
+EXTRA_DIST += tests/disappear20-history-tmux.sh

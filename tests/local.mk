@@ -114,6 +114,7 @@ include tests/polls20.mk
 include tests/forward20.mk
 include tests/disappear20.mk
 include tests/calls20.mk
+include tests/starred20.mk
 include tests/shell17.mk
 include $(srcdir)/tests/picker17.mk
 include $(srcdir)/tests/names17.mk

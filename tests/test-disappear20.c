@@ -2,8 +2,9 @@
 /*
  * tests/test-disappear20.c -- disappearing messages (issue 20,
  * protocol-features.md 3.5): the store's timer and expiry (store/ephem.c,
- * migration 18: the trigger, store_expire_due() out of the rows, the
- * search index and the preview; notices never expire; an older setting
+ * migration 19: the trigger, store_expire_due() out of the rows, the
+ * search index and the preview; rows whose time is up left out by the
+ * readers before that; notices never expire; an older setting
  * does not undo a newer one), the Message codec (proto/msg-eph.c: the
  * EPHEMERAL_SETTING protocolMessage built and read, as Baileys wraps it
  * too; contextInfo.expiration read, and set on our text, media and
@@ -72,6 +73,7 @@ test_store__timer_kept_and_rows_expire(void **state)
 	struct store		*s = open_mem();
 	struct store_expired	*v;
 	struct store_chat_list	 l;
+	struct store_msg_page	 pg;
 	uint32_t		 secs;
 	int64_t			 ts, next;
 	size_t			 n;
@@ -94,7 +96,14 @@ test_store__timer_kept_and_rows_expire(void **state)
 	assert_int_equal(expiry(s, "LINE"), 0);	/* lines stay */
 	assert_int_equal(store_expire_next(s, &next), 0);
 	assert_int_equal(next, 3160);
-	assert_int_equal(hits(s, "papaya"), 2);
+	/* its time is up (1970): readers leave it out before the expiry
+	 * deletes it (a shell reader, a start) */
+	assert_int_equal(hits(s, "papaya"), 1);
+	assert_int_equal(store_msg_page_newest(s, BOB, 10, &pg), 0);
+	assert_int_equal(pg.n, 2);	/* OLD and the line */
+	for (n = 0; n < pg.n; n++)
+		assert_string_not_equal(pg.msgs[n].id, "NEW");
+	store_msg_page_free(&pg);
 	/* the chat list gives the timer */
 	assert_int_equal(store_chat_list(s, false, 10, &l), 0);
 	assert_int_equal(l.n, 1);

@@ -1132,6 +1132,131 @@ test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject(void **state)
 	buf_release(&b);
 }
 
+/* EV_PROFILE, EV_BLOCKLIST and CMD_BLOCK (version 19); a version-18
+ * peer is refused, a picture state past EV_PIC_MAX is not encoded. */
+static void
+test_ev_wire_decode__gives_back_the_profile__of_ev_profile(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct ev	*ev = ev_new(EV_PROFILE), *got;
+	struct cmd	*c = cmd_new_chat(CMD_BLOCK,
+			    "15550000003@s.whatsapp.net"), *cgot;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 19);
+	ev_set(&ev->u.profile.jid, "15550000003@s.whatsapp.net");
+	ev->u.profile.about_known = true;
+	ev_set(&ev->u.profile.about, "Hi, I am bob");
+	ev->u.profile.about_ms = 1733000000000LL;
+	ev->u.profile.pic_state = EV_PIC_SHOWN;
+	ev_set(&ev->u.profile.pic_id, "1733000001");
+	ev_set(&ev->u.profile.pic, "ffd8ff");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, EV_PROFILE);
+	assert_string_equal(got->u.profile.about, "Hi, I am bob");
+	assert_true(got->u.profile.about_known);
+	assert_true(got->u.profile.about_ms == 1733000000000LL);
+	assert_int_equal(got->u.profile.pic_state, EV_PIC_SHOWN);
+	assert_string_equal(got->u.profile.pic_id, "1733000001");
+	assert_string_equal(got->u.profile.pic, "ffd8ff");
+	ev_free(got);
+	b.p[4] = 18;
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	b.len = 0;
+	ev->u.profile.pic_state = (enum ev_pic_state)(EV_PIC_MAX + 1);
+	assert_int_not_equal(ev_wire_encode(ev, &b), 0);
+	ev_free(ev);
+	ev = ev_new(EV_BLOCKLIST);
+	ev->u.blocklist.jids = xcalloc(2, sizeof(char *));
+	ev->u.blocklist.jids[0] = xstrdup("15550000003@s.whatsapp.net");
+	ev->u.blocklist.jids[1] = xstrdup("100000000000004@lid");
+	ev->u.blocklist.njids = 2;
+	b.len = 0;
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->u.blocklist.njids, 2);
+	assert_string_equal(got->u.blocklist.jids[1], "100000000000004@lid");
+	ev_free(got);
+	ev_free(ev);
+	c->u.block.block = true;
+	b.len = 0;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_BLOCK);
+	assert_string_equal(cgot->u.block.chat, "15550000003@s.whatsapp.net");
+	assert_true(cgot->u.block.block);
+	cmd_free(cgot);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* starred in CMD_SEARCH (version 20): is:starred's filter. */
+static void
+test_cmd_wire_decode__gives_back_starred__of_cmd_search(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new(CMD_SEARCH), *cgot;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 20);
+	c->u.search.starred = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_true(cgot->u.search.starred);
+	assert_string_equal(cgot->u.search.query, "");
+	cmd_free(cgot);
+	b.p[4] = 19;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	cmd_free(c);
+	buf_release(&b);
+}
+
+/* CMD_POLL_VOTE and CMD_POLL_NEW (version 21); a version-20 peer is
+ * refused. */
+static void
+test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_POLL_VOTE,
+			    "15550000003@s.whatsapp.net"), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 21);
+	assert_string_equal(cmd_kind_name(CMD_POLL_VOTE), "CMD_POLL_VOTE");
+	ev_set(&c->u.poll_vote.id, "3EB0P1");
+	ev_set(&c->u.poll_vote.picks, "1,3");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, CMD_POLL_VOTE);
+	assert_string_equal(got->u.poll_vote.chat,
+	    "15550000003@s.whatsapp.net");
+	assert_string_equal(got->u.poll_vote.id, "3EB0P1");
+	assert_string_equal(got->u.poll_vote.picks, "1,3");
+	cmd_free(got);
+	b.p[4] = 20;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &got, &used), WC_EPROTO);
+	cmd_free(c);
+	b.len = 0;
+	c = cmd_new_chat(CMD_POLL_NEW, "15550000003@s.whatsapp.net");
+	ev_set(&c->u.poll_new.question, "Dinner?");
+	ev_set(&c->u.poll_new.options, "Pizza\nPasta\n");
+	c->u.poll_new.multi = true;
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, CMD_POLL_NEW);
+	assert_string_equal(got->u.poll_new.question, "Dinner?");
+	assert_string_equal(got->u.poll_new.options, "Pizza\nPasta\n");
+	assert_true(got->u.poll_new.multi);
+	cmd_free(got);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1157,6 +1282,9 @@ main(void)
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_targets__of_cmd_forward),
 		cmocka_unit_test(test_wire__gives_back_the_timer__of_cmd_ephemeral),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_call__of_cmd_call_reject),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_the_profile__of_ev_profile),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_starred__of_cmd_search),
+		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1934,12 +1934,54 @@ test_ui_view__group_info_lists_admins_first_and_closes_on_esc(void **st)
 	assert_string_equal(ui_view_input(f->v), "");
 	(void)ui_view_key(f->v, 0x1b, NOW);
 	assert_false(ui_view_info_shown(f->v));
-	/* Not a group: nothing asked. */
+	/* Not a group: the contact's page, no group info asked. */
 	(void)ui_view_key(f->v, '\t', NOW);
 	assert_string_equal(ui_view_open_chat(f->v), ALICE);
 	(void)ui_view_key(f->v, key("alt-g"), NOW);
-	assert_false(ui_view_info_shown(f->v));
+	assert_true(ui_view_info_shown(f->v));
 	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, NULL), 1);
+}
+
+/* A 1:1 chat's info is the contact's page (issue 20): its profile asked,
+ * b asks and y blocks (n does nothing), the blocklist that comes makes
+ * b unblock, and a text to a blocked contact is not sent (it stays). */
+static void
+test_ui_view__contact_page_asks_its_profile_and_blocks_after_asking(
+    void **st)
+{
+	struct fixture		*f = *st;
+	const struct cmd	*c = NULL;
+	struct ev		*ev;
+
+	open_alice(f, 0);
+	(void)ui_view_key(f->v, key("alt-g"), NOW);
+	assert_true(ui_view_info_shown(f->v));
+	assert_int_equal(count(&f->sink, CMD_PROFILE, &c), 1);
+	assert_string_equal(c->u.profile.chat, ALICE);
+	assert_int_equal(count(&f->sink, CMD_GROUP_INFO, NULL), 0);
+	(void)ui_view_key(f->v, 'b', NOW);
+	(void)ui_view_key(f->v, 'n', NOW);
+	assert_int_equal(count(&f->sink, CMD_BLOCK, NULL), 0);
+	(void)ui_view_key(f->v, 'b', NOW);
+	(void)ui_view_key(f->v, 'y', NOW);
+	assert_int_equal(count(&f->sink, CMD_BLOCK, &c), 1);
+	assert_string_equal(c->u.block.chat, ALICE);
+	assert_true(c->u.block.block);
+	ev = ev_new(EV_BLOCKLIST);
+	ev->u.blocklist.jids = xcalloc(1, sizeof(char *));
+	ev->u.blocklist.jids[0] = xstrdup(ALICE);
+	ev->u.blocklist.njids = 1;
+	apply(f->v, ev);
+	(void)ui_view_key(f->v, 'b', NOW);
+	(void)ui_view_key(f->v, 'y', NOW);
+	assert_int_equal(count(&f->sink, CMD_BLOCK, &c), 2);
+	assert_false(c->u.block.block);
+	(void)ui_view_key(f->v, 0x1b, NOW);
+	assert_false(ui_view_info_shown(f->v));
+	type(f->v, "hi");
+	(void)ui_view_key(f->v, ENTER, NOW);
+	assert_int_equal(count(&f->sink, CMD_SEND, NULL), 0);
+	assert_string_equal(ui_view_input(f->v), "hi");
 }
 
 static void
@@ -3418,6 +3460,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_ui_view__makes_a_group_from_a_subject_then_its_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__info_renames_adds_and_removes_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__leaving_a_group_asks_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ui_view__contact_page_asks_its_profile_and_blocks_after_asking, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__a_group_we_left_takes_no_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view_draw__shows_senders_in_colour_mentions_and_events, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ui_view__find_searches_the_open_chat_as_you_type, setup, teardown),

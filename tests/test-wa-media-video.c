@@ -4,9 +4,13 @@
  * through wa_media_probe()): an MP4 made here with ffmpeg's command line
  * tool (3 s, 320x120, red on its left half and blue on its right, with a
  * sine for sound) gives seconds 3, 320x120 and a JPEG thumbnail of 100x37
- * that decodes (libjpeg) red on the left and blue on the right; a file
+ * that decodes (libjpeg) red on the left and blue on the right; the same
+ * turned a quarter by its display matrix gives 120x320 and its thumbnail
+ * upright, as ffmpeg shows it; a file
  * that only looks like an MP4 to libmagic still goes as a video, without
- * them (WC_EPROTO in video_err); an animated GIF goes as a document.
+ * them (WC_EPROTO in video_err); an animated GIF goes as a document; a
+ * 50 MB video is probed with the peak resident size grown by less than
+ * 8 MiB.
  * Built without FFmpeg the same files give -ENOTSUP and no metadata.
  */
 #include "base/compat.h"
@@ -19,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -43,11 +49,11 @@ ffmpeg(const char *name, const char *graph, const char *args)
 	return path;
 }
 
-/* The JPEG j[0..n) decoded: its sides and the RGB of its pixel at the
- * middle row, column x. */
+/* The JPEG j[0..n) decoded: its sides and the RGB of its pixel at
+ * column x of row y (-1: the middle row). */
 static void
-jpeg_pixel(const uint8_t *j, size_t n, unsigned x, unsigned *w, unsigned *h,
-    uint8_t rgb[3])
+jpeg_pixel(const uint8_t *j, size_t n, unsigned x, int y, unsigned *w,
+    unsigned *h, uint8_t rgb[3])
 {
 	struct jpeg_decompress_struct	 d;
 	struct jpeg_error_mgr		 e;
@@ -63,7 +69,9 @@ jpeg_pixel(const uint8_t *j, size_t n, unsigned x, unsigned *w, unsigned *h,
 	*h = d.output_height;
 	row = malloc((size_t)*w * 3);
 	assert_non_null(row);
-	while (d.output_scanline <= *h / 2)
+	if (y < 0)
+		y = (int)(*h / 2);
+	while (d.output_scanline <= (unsigned)y)
 		(void)jpeg_read_scanlines(&d, &row, 1);
 	memcpy(rgb, row + (size_t)x * 3, 3);
 	jpeg_abort_decompress(&d);
@@ -99,16 +107,97 @@ test_mp4__seconds_sides_and_a_thumbnail_of_its_frame(void **state)
 	assert_int_equal(p.width, 320);
 	assert_int_equal(p.height, 120);
 	assert_non_null(p.thumb);
-	jpeg_pixel(p.thumb, p.thumb_len, 10, &w, &h, rgb);
+	jpeg_pixel(p.thumb, p.thumb_len, 10, -1, &w, &h, rgb);
 	assert_int_equal(w, 100);
 	assert_int_equal(h, 37);
 	assert_in_range(rgb[0], 200, 255);	/* red on the left */
 	assert_in_range(rgb[2], 0, 60);
-	jpeg_pixel(p.thumb, p.thumb_len, 90, &w, &h, rgb);
+	jpeg_pixel(p.thumb, p.thumb_len, 90, -1, &w, &h, rgb);
 	assert_in_range(rgb[0], 0, 60);		/* blue on the right */
 	assert_in_range(rgb[2], 200, 255);
 	wa_media_probe_release(&p);
 	assert_null(p.thumb);
+}
+
+/* The peak resident size so far, in KiB. */
+static long
+peak_kib(void)
+{
+	struct rusage	 ru;
+
+	assert_int_equal(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_maxrss;
+}
+
+/* A 50 MB video (8 s of noise at 640x480, MPEG-4 at its best quality,
+ * its index at the end) is probed without reading it whole into memory:
+ * the peak resident size grows by less than 8 MiB (after a first probe
+ * has loaded FFmpeg's code). */
+static void
+test_mp4__a_large_file_streamed(void **state)
+{
+	struct wa_media_probe	 p;
+	struct stat		 st;
+	long			 before;
+
+	(void)state;
+	assert_int_equal(wa_media_probe(ffmpeg("warm.mp4",
+	    "color=c=red:s=64x48:d=1", "-c:v mpeg4"), 0, &p), 0);
+	wa_media_probe_release(&p);
+	(void)ffmpeg("large.mp4", "testsrc=s=640x480:r=25:d=8,"
+	    "noise=alls=100:allf=t", "-c:v mpeg4 -q:v 1 -f mp4");
+	assert_int_equal(stat(path, &st), 0);
+	assert_true(st.st_size > 40 * 1000 * 1000);
+	before = peak_kib();
+	assert_int_equal(wa_media_probe(path, 0, &p), 0);
+	assert_int_equal(p.type, WA_MEDIA_VIDEO);
+	if (wa_media_video_available()) {
+		assert_int_equal(p.seconds, 8);
+		assert_int_equal(p.width, 640);
+		assert_non_null(p.thumb);
+	}
+	wa_media_probe_release(&p);
+	print_message("# peak RSS %ld KiB before, %ld KiB after probing "
+	    "%lld bytes\n", before, peak_kib(), (long long)st.st_size);
+	assert_true(peak_kib() - before < 8 * 1024);
+}
+
+/* A phone's portrait video: the same red | blue picture with a display
+ * matrix that turns it a quarter (ffmpeg's rotate=90, which ffmpeg
+ * itself shows as 120x320, blue on top and red below): its sides as it
+ * is shown, and its thumbnail upright the same way. */
+static void
+test_mp4__turned_by_its_display_matrix(void **state)
+{
+	struct wa_media_probe	 p;
+	char			 cmd[1024];
+	unsigned		 w, h;
+	uint8_t			 rgb[3];
+
+	(void)state;
+	(void)ffmpeg("flat.mp4", RED_BLUE, "-c:v libx264 -pix_fmt yuv420p "
+	    "-an");
+	snprintf(cmd, sizeof(cmd), "ffmpeg -nostdin -loglevel error -y -i "
+	    "'%s' -c copy -metadata:s:v:0 rotate=90 '%s/turned.mp4'", path,
+	    dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/turned.mp4", dir);
+	assert_int_equal(wa_media_probe(path, 0, &p), 0);
+	assert_int_equal(p.type, WA_MEDIA_VIDEO);
+	if (!wa_media_video_available())
+		return;
+	assert_int_equal(p.width, 120);
+	assert_int_equal(p.height, 320);
+	assert_non_null(p.thumb);
+	jpeg_pixel(p.thumb, p.thumb_len, 18, 5, &w, &h, rgb);
+	assert_int_equal(w, 37);
+	assert_int_equal(h, 100);
+	assert_in_range(rgb[2], 200, 255);	/* blue on top */
+	assert_in_range(rgb[0], 0, 60);
+	jpeg_pixel(p.thumb, p.thumb_len, 18, 94, &w, &h, rgb);
+	assert_in_range(rgb[0], 200, 255);	/* red below */
+	assert_in_range(rgb[2], 0, 60);
+	wa_media_probe_release(&p);
 }
 
 /* A long video (10 minutes at 1 frame a second) reads its duration from
@@ -179,8 +268,10 @@ made(void **state)
 static int
 gone(void **state)
 {
-	static const char *const	 names[] = { "clip.bin", "long.mp4",
-					    "cut.mp4", "wave.gif" };
+	static const char *const	 names[] = { "warm.mp4", "large.mp4",
+					    "clip.bin", "flat.mp4",
+					    "turned.mp4", "long.mp4", "cut.mp4",
+					    "wave.gif" };
 	size_t				 i;
 
 	(void)state;
@@ -195,8 +286,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mp4__a_large_file_streamed),
 		cmocka_unit_test(
 		    test_mp4__seconds_sides_and_a_thumbnail_of_its_frame),
+		cmocka_unit_test(test_mp4__turned_by_its_display_matrix),
 		cmocka_unit_test(test_mp4__ten_minutes),
 		cmocka_unit_test(
 		    test_not_decodable_mp4__a_video_without_metadata),

@@ -23,6 +23,8 @@
 #define MARK_MUTED	"\xf0\x9f\x94\x87"	/* 🔇 */
 #define MARK_PINNED_ASCII "^"
 #define MARK_MUTED_ASCII "~"
+#define MARK_BLOCKED	"\xe2\x8a\x98"	/* ⊘ */
+#define MARK_BLOCKED_ASCII "x"
 #define MARK_UNREAD	"\xe2\x97\x8f"		/* ● marked unread */
 #define MARK_UNREAD_ASCII "*"
 
@@ -602,6 +604,9 @@ draw_chat(const struct ui_chat *ch, int row, int x, int w, int64_t now_ms,
 	if (ch->muted)
 		used += put(row, x + used, ascii ? MARK_MUTED_ASCII :
 		    MARK_MUTED, w - used);
+	if (ch->blocked)
+		used += put(row, x + used, ascii ? MARK_BLOCKED_ASCII :
+		    MARK_BLOCKED, w - used);
 	if (used > 0)
 		used += put(row, x + used, " ", w - used);
 	if ((ch->unread > 0 || ch->marked_unread) && !ch->muted)

@@ -47,6 +47,8 @@ struct ui_chat {
 	bool		 last_from_me;
 	enum ev_state	 last_state;	/* ours: its tick */
 	bool		 group;		/* a group chat */
+	bool		 blocked;	/* on the blocklist (the view marks it:
+					 * ui_view_contact_mark()) */
 	char		*draft;		/* what is typed in it unsent, one
 					 * line, sanitised, or NULL
 					 * (ui_chats_set_draft()) */

@@ -57,8 +57,8 @@ static const struct {
 	[UI_ACT_HELP] =		{ "help", N_("show or hide this help"),
 				  "ctrl-g" },
 	[UI_ACT_GROUP_INFO] =	{ "group-info",
-				  N_("group info: members, rename, add, "
-				  "remove"), "alt-g" },
+				  N_("info: a group's members, a contact's "
+				  "profile"), "alt-g" },
 	[UI_ACT_GROUP_NEW] =	{ "group-new", N_("new group"), "alt-m" },
 	[UI_ACT_GROUP_LEAVE] =	{ "group-leave", N_("leave the group"),
 				  "alt-d" },
@@ -139,6 +139,8 @@ static const struct {
 				  "days, 90 days or off"), "alt-h" },
 	[UI_ACT_REJECT_CALL] =	{ "reject-call",
 				  N_("decline the call that rings"), "alt-0" },
+	[UI_ACT_VOTE] =		{ "vote", N_("vote on the selected poll"),
+				  "alt-b" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -312,27 +312,7 @@ notice_line(enum ev_notice kind, uint32_t device, const char *name,
 static struct ui_thumb *
 thumb_of(const struct ev_media *md)
 {
-	const char	*h = md->thumb;
-	size_t		 n = h != NULL ? strlen(h) : 0, i;
-	uint8_t		*p;
-	struct ui_thumb	*t;
-	int		 hi, lo;
-
-	if (md->type == EV_MEDIA_NONE || n == 0 || n % 2 != 0 ||
-	    n / 2 > UI_THUMB_BYTES_MAX)
-		return NULL;
-	p = xmalloc(n / 2);
-	for (i = 0; i < n / 2; i++) {
-		if ((hi = hex_digit(h[2 * i])) < 0 ||
-		    (lo = hex_digit(h[2 * i + 1])) < 0) {
-			free(p);
-			return NULL;
-		}
-		p[i] = (uint8_t)(hi << 4 | lo);
-	}
-	t = ui_thumb_new(p, n / 2);
-	free(p);
-	return t;
+	return md->type == EV_MEDIA_NONE ? NULL : ui_thumb_new_hex(md->thumb);
 }
 
 /* g a rich row with record rec (base/rich.h): its words as its text. */

@@ -34,26 +34,12 @@ ui_rich_thumb(const char *rec)
 	struct rich	 r;
 	const char	*h;
 	struct ui_thumb	*t = NULL;
-	uint8_t		*p;
-	size_t		 n, i;
-	int		 hi, lo;
 
 	if (rich_parse(rec, strlen(rec), &r) != 0)
 		return NULL;
 	if (r.type == RICH_PREVIEW && (h = rich_get(&r, "thumb", NULL)) !=
-	    NULL && (n = strlen(h)) > 0 && n % 2 == 0 &&
-	    n / 2 <= RICH_THUMB_MAX) {
-		p = xmalloc(n / 2);
-		for (i = 0; i < n / 2; i++) {
-			if ((hi = hex_digit(h[2 * i])) < 0 ||
-			    (lo = hex_digit(h[2 * i + 1])) < 0)
-				break;
-			p[i] = (uint8_t)(hi << 4 | lo);
-		}
-		if (i == n / 2)
-			t = ui_thumb_new(p, n / 2);
-		free(p);
-	}
+	    NULL && strlen(h) / 2 <= RICH_THUMB_MAX)
+		t = ui_thumb_new_hex(h);
 	rich_release(&r);
 	return t;
 }

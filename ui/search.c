@@ -460,7 +460,10 @@ ui_search_parse(const char *text, const struct ui_chats *cs,
 				free(out->until_text);
 				out->until_text = clean(text + val, len);
 			}
-		} else {
+		} else if (tk->len == 10 &&
+		    strncasecmp(text + tk->off, "is:starred", 10) == 0)
+			out->starred = true;
+		else {
 			if (w.len > 0)
 				buf_push(&w, ' ');
 			buf_append(&w, text + tk->off, tk->len);
@@ -476,7 +479,7 @@ ui_search_cmd(const struct ui_search_query *q, const char *scope)
 	struct cmd	*c;
 
 	if (q->err != UI_SEARCH_OK || q->words == NULL ||
-	    q->words[0] == '\0')
+	    (q->words[0] == '\0' && !q->starred))
 		return NULL;
 	c = cmd_new_chat(CMD_SEARCH, q->chat != NULL ? q->chat : scope);
 	ev_set(&c->u.search.query, q->words);
@@ -486,6 +489,7 @@ ui_search_cmd(const struct ui_search_query *q, const char *scope)
 	c->u.search.max = UI_SEARCH_HITS;
 	c->u.search.since_ms = q->since_ms;
 	c->u.search.until_ms = q->until_ms;
+	c->u.search.starred = q->starred;
 	return c;
 }
 

@@ -54,6 +54,8 @@ struct ui_search_query {
 	int64_t		 until_ms;	/* 0: open (not included) */
 	char		*since_text;	/* the dates as typed (checked), or */
 	char		*until_text;	/* NULL */
+	bool		 starred;	/* is:starred: only starred messages,
+					 * with or without words */
 	enum ui_search_err err;
 	char		*bad;		/* sanitised: what err is about */
 };
@@ -106,7 +108,8 @@ void		ui_search_query_release(struct ui_search_query *q);
 /*
  * Parse text (the prompt's, UTF-8) into *out (released first; released
  * by the caller with ui_search_query_release()), names resolved against
- * cs and gs (either may be NULL).  Sets out->err (and out->bad) when a
+ * cs and gs (either may be NULL); the word is:starred (case ignored)
+ * sets out->starred.  Sets out->err (and out->bad) when a
  * filter cannot be taken; out->words holds the words either way.
  */
 void		ui_search_parse(const char *text, const struct ui_chats *cs,
@@ -115,7 +118,8 @@ void		ui_search_parse(const char *text, const struct ui_chats *cs,
 /*
  * The CMD_SEARCH for q (scope: the chat to search in when q names none,
  * or NULL: all chats), or NULL when there is nothing to search: an
- * error, or no word (the store finds nothing without one).  The caller
+ * error, or no word (the store finds nothing without one) and no
+ * is:starred (which lists the starred messages without one).  The caller
  * takes the command.
  */
 struct cmd	*ui_search_cmd(const struct ui_search_query *q,

@@ -25,6 +25,7 @@
 #define LOG_TAG	"thumb"
 #include "base/buf.h"
 #include "base/err.h"
+#include "base/hex.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
 #include "ui/term.h"
@@ -344,6 +345,30 @@ ui_thumb_new(const uint8_t *p, size_t len)
 	t->p = xmalloc(len);
 	memcpy(t->p, p, len);
 	t->len = len;
+	return t;
+}
+
+struct ui_thumb *
+ui_thumb_new_hex(const char *h)
+{
+	size_t		 n = h != NULL ? strlen(h) : 0, i;
+	uint8_t		*p;
+	struct ui_thumb	*t;
+	int		 hi, lo;
+
+	if (n == 0 || n % 2 != 0 || n / 2 > UI_THUMB_BYTES_MAX)
+		return NULL;
+	p = xmalloc(n / 2);
+	for (i = 0; i < n / 2; i++) {
+		if ((hi = hex_digit(h[2 * i])) < 0 ||
+		    (lo = hex_digit(h[2 * i + 1])) < 0) {
+			free(p);
+			return NULL;
+		}
+		p[i] = (uint8_t)(hi << 4 | lo);
+	}
+	t = ui_thumb_new(p, n / 2);
+	free(p);
 	return t;
 }
 

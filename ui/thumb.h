@@ -107,6 +107,12 @@ struct ui_thumb;
  * UI_THUMB_BYTES_MAX (logged) or p is NULL. */
 struct ui_thumb	*ui_thumb_new(const uint8_t *p, size_t len);
 
+/* A thumbnail of the bytes hex (lowercase or uppercase hex digits, as
+ * events carry thumbnails, base/event.h), or NULL when hex is NULL,
+ * empty, of odd length, not hex, or its bytes are over
+ * UI_THUMB_BYTES_MAX. */
+struct ui_thumb	*ui_thumb_new_hex(const char *hex);
+
 /* Free t (NULL: nothing). */
 void		ui_thumb_free(struct ui_thumb *t);
 

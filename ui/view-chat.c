@@ -369,6 +369,11 @@ ui_view_chat_send(struct ui_view *v)
 		ui_view_note(v, _("not sent: disk full (the text stays here)"));
 		return;
 	}
+	if (ui_view_blocked(v, chat)) {	/* the engine refuses it too */
+		ui_view_note(v, _("not sent: you blocked this contact (Alt-g, "
+		    "b unblocks; the text stays here)"));
+		return;
+	}
 	if (rc->edit_id != NULL) {
 		send_edit(v);
 		return;

@@ -105,7 +105,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		{ "Ctrl-a Ctrl-e", N_("start, end of the line") },
 		{ "Ctrl-k Ctrl-u", N_("delete to the end, to the start") },
 		{ "1-6 0", N_("quick reactions, remove (react prompt)") },
-		{ "r a d l", N_("rename, add, remove, leave (group info)") },
+		{ "r a d l b", N_("rename, add, remove, leave; b blocks "
+		    "(info)") },
 		{ "@", N_("mention a group member (Up, Down, Tab)") },
 		{ "Alt-r", N_("log in again (when the status line says "
 		    "stopped)") },
@@ -157,6 +158,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("open a chat (name, number; a card's number)") },
 		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
 		    N_("forward the selected message, save its file") },
+		{ UI_ACT_RETRY, UI_ACT_VOTE,
+		    N_("send a failed message again; vote (a poll)") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -295,6 +298,12 @@ draw_bar(struct ui_view *v, int y, int x, int w, int64_t now)
 		used += ui_view_put(y, x + used, "  ", w - used);
 		used += ui_view_put(y, x + used, line, w - used);
 	}
+	if (ch->blocked) {
+		used += ui_view_put(y, x + used, "  ", w - used);
+		attron(A_REVERSE);
+		used += ui_view_put(y, x + used, _("blocked"), w - used);
+		attroff(A_REVERSE);
+	}
 	if ((state = bar_state(v, ch, now, line, sizeof(line))) != NULL) {
 		attron(A_DIM);
 		used += ui_view_put(y, x + used, "  ", w - used);
@@ -400,6 +409,11 @@ sel_keys(const struct ui_view *v, const struct ui_msg *g, char *line,
 	    km->key[UI_ACT_CARD_CHAT] != 0 && k < size) {
 		ui_keys_name(km->key[UI_ACT_CARD_CHAT], a, sizeof(a));
 		k += (size_t)snprintf(line + k, size - k, _("  %s chat"), a);
+	}
+	if (g->rich != NULL && strncmp(g->rich, "poll\n", 5) == 0 &&
+	    !g->deleted && km->key[UI_ACT_VOTE] != 0 && k < size) {
+		ui_keys_name(km->key[UI_ACT_VOTE], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s vote"), a);
 	}
 	if (k < size)
 		(void)snprintf(line + k, size - k, "%s", _("  Esc back"));
@@ -590,6 +604,7 @@ draw_list(struct ui_view *v, int y, int x, int h, int lw, int64_t now)
 		(void)ui_view_put(y, x + 1, _("Chats"), lw - 1);
 	attroff(A_BOLD);
 	ui_view_chat_mark_drafts(v);
+	ui_view_contact_mark(v);
 	ui_chats_draw(&v->chats, y + 1, x, h - 1, lw, now);
 	mvvline(y, x + lw, ACS_VLINE, h);
 	v->geo.ly = y + 1;

@@ -2,7 +2,8 @@
 /*
  * ui/view-info.c -- the open group's info (ui/view-int.h): shown in the
  * message pane's place (CMD_GROUP_INFO asks for it), and what changes
- * the group from there: the prompts to rename it, add and remove members
+ * the group from there (a 1:1 chat's info is the contact's page,
+ * ui/view-contact.c): the prompts to rename it, add and remove members
  * and the question to leave it, each refused with a note when the open
  * chat is no group, we left it, or we are not one of its admins.  Its
  * keys are in ui/view-keys.c, its drawing in ui/view-panes.c.
@@ -19,14 +20,12 @@ void
 ui_view_info_open(struct ui_view *v)
 {
 	if (ui_view_open_group(v) == NULL) {
-		ui_view_note(v, _("the open chat is not a group"));
+		ui_view_contact_open(v);	/* a contact's page */
 		return;
 	}
-	v->info.on = true;
-	v->info.sel = 0;
-	v->info.top = 0;
-	v->msgs.sel = -1;
+	ui_view_contact_show(v, false);
 	ui_view_push(v, cmd_new_chat(CMD_GROUP_INFO, v->msgs.chat));
+	ui_view_contact_ask(v, v->msgs.chat);	/* its picture */
 }
 
 /* The open group when it is one we are in, else NULL and a note why. */

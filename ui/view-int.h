@@ -13,6 +13,9 @@
  *   ui/view-panes.c   drawing the group info and the search's hits;
  *                     ui_view_put()
  *   ui/view-info.c    the open group's info and what changes the group
+ *   ui/view-contact.c a contact's info page, profiles (EV_PROFILE) and
+ *                     the blocklist (EV_BLOCKLIST): blocked marks, the
+ *                     block question
  *   ui/view-search.c  the search: opened, closed, queries sent
  *   ui/view-pick.c    the chat picker and the members offered for a
  *                     mention: what matches, what Enter opens or puts
@@ -59,13 +62,16 @@
  *   view-forward.o > view-pick.o, view-state.o
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o,
+ *                    view-poll.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
+ *   view-poll.o ---> view-state.o
  *   view-mouse.o --> view-chat.o, view-state.o
- *   view-info.o ---> view-state.o
+ *   view-info.o ---> view-contact.o, view-state.o
+ *   view-contact.o > view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
- *                    view-card.o
+ *                    view-card.o, view-poll.o
  *   view-attach.o -> view-chat.o, view-state.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
@@ -122,7 +128,11 @@ enum ui_view_prompt_kind {
 	PROMPT_VOICE,		/* an Ogg Opus file to send as a voice note */
 	PROMPT_SAVE_MEDIA,	/* where to copy the selected file */
 	PROMPT_CARD,		/* which number on the contact card */
+	PROMPT_BLOCK,		/* block (or unblock) the open contact?
+				 * y or n */
+	PROMPT_VOTE,		/* the options to vote for in a poll */
 };
+#define UI_VIEW_POLL_MAX	12	/* options the vote chooser offers */
 
 /* The open chat's bar: what the events say of the contact. */
 struct ui_view_bar {
@@ -187,6 +197,13 @@ struct ui_view_prompt {
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
+	/* PROMPT_VOTE's record (base/rich.h) and message id, its options
+	 * (<= UI_VIEW_POLL_MAX), the one Space toggles (from 0), those
+	 * ticked (bit i for i + 1), whether one answer only */
+	char		*poll, *poll_id;
+	size_t		 poll_n, poll_cur;
+	uint32_t	 poll_on;
+	bool		 poll_one;
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
@@ -195,6 +212,21 @@ struct ui_view_info {
 	int		 sel;		/* the selected member */
 	int		 top;		/* the first member drawn */
 	int		 rows;		/* member rows last drawn */
+	bool		 contact;	/* the open chat is a contact's: its
+					 * page (ui/view-contact.c) */
+};
+
+/* What the server said of a contact or group (EV_PROFILE) and the
+ * blocklist (EV_BLOCKLIST), for the info pages (ui/view-contact.c). */
+struct ui_view_prof {
+	char		*jid;		/* whose the profile is (raw), or NULL */
+	bool		 about_known;
+	char		*about;		/* sanitised, or NULL */
+	int64_t		 about_ms;	/* 0 unknown */
+	enum ev_pic_state pic_state;
+	struct ui_thumb	*pic;		/* SHOWN: the picture, else NULL */
+	char		**blocked;	/* user JIDs (raw) */
+	size_t		 nblocked;
 };
 
 /*
@@ -319,6 +351,7 @@ struct ui_view {
 	struct ui_view_chat chat;
 	struct ui_view_prompt prompt;
 	struct ui_view_info info;
+	struct ui_view_prof prof;
 	struct ui_view_help help;
 	struct ui_view_read read;
 	struct ui_view_pick pick;
@@ -784,6 +817,45 @@ void		 ui_view_info_remove(struct ui_view *v);
 /* Whether we may add and remove members of g: an admin, or not known
  * yet (the server decides then). */
 bool		 ui_view_info_may_manage(const struct ui_group *g);
+
+/* ---- ui/view-contact.c ---- */
+
+/* Show the open contact's info page (1:1 chat), asking for its about
+ * text and picture (CMD_PROFILE; a group's info asks for its picture the
+ * same way: ui_view_contact_ask()). */
+void		 ui_view_contact_open(struct ui_view *v);
+
+/* The info in the message pane's place, from its top, no message
+ * selected: a contact's page (contact) or a group's members. */
+void		 ui_view_contact_show(struct ui_view *v, bool contact);
+
+/* CMD_PROFILE for jid (asked each time; what is kept of another jid is
+ * forgotten). */
+void		 ui_view_contact_ask(struct ui_view *v, const char *jid);
+
+/* The block key on the contact's page: the question (PROMPT_BLOCK). */
+void		 ui_view_contact_block(struct ui_view *v);
+
+/* y or n to PROMPT_BLOCK: CMD_BLOCK (block, or unblock a blocked one). */
+void		 ui_view_contact_answer_block(struct ui_view *v, bool yes);
+
+/* PROMPT_BLOCK's question, into line[size] (the name cut to cols). */
+const char	*ui_view_contact_words(struct ui_view *v, char *line,
+		    size_t size, int cols);
+
+/* Whether jid (a user JID) is on the blocklist last said. */
+bool		 ui_view_blocked(const struct ui_view *v, const char *jid);
+
+/* Mark the chat list's chats blocked or not (before it is drawn). */
+void		 ui_view_contact_mark(struct ui_view *v);
+
+/* EV_PROFILE and EV_BLOCKLIST taken (ev borrowed). */
+void		 ui_view_contact_profile(struct ui_view *v, const struct ev *ev);
+void		 ui_view_contact_blocklist(struct ui_view *v,
+		    const struct ev *ev);
+
+/* Free what the profile and the blocklist hold. */
+void		 ui_view_contact_release(struct ui_view *v);
 
 /* ---- ui/view-search.c ---- */
 

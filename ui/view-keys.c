@@ -507,7 +507,7 @@ info_n(const struct ui_view *v)
 {
 	const struct ui_group	*g = ui_view_open_group(v);
 
-	return g != NULL ? (int)g->n : 0;
+	return g != NULL && !v->info.contact ? (int)g->n : 0;
 }
 
 static int
@@ -588,6 +588,17 @@ info_remove(struct ui_view *v, int64_t now)
 	ui_view_info_remove(v);
 }
 
+/* b: block or unblock the contact whose page it is. */
+static void
+info_block(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	if (v->info.contact)
+		ui_view_contact_block(v);
+	else
+		ui_view_note(v, _("a group cannot be blocked"));
+}
+
 static const ui_view_act_fn info_acts[UI_ACT_COUNT] = {
 	[UI_ACT_LIST] =		toggle_list,
 	[UI_ACT_CANCEL] =	info_close,
@@ -619,6 +630,7 @@ static const struct {
 	{ 'd',			 info_remove },
 	{ UI_KEY_FN + KEY_DC,	 info_remove },
 	{ 'l',			 group_leave },
+	{ 'b',			 info_block },
 	{ UI_KEY_FN + KEY_HOME,	 info_first },
 	{ UI_KEY_FN + KEY_END,	 info_last },
 };

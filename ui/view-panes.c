@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curses.h>
 
@@ -21,6 +22,7 @@
 #include "base/i18n.h"
 #include "base/jid.h"
 #include "ui/text.h"
+#include "ui/thumb.h"
 #include "ui/view-int.h"
 
 /* One member's row of the group info: name in their colour, number,
@@ -118,6 +120,135 @@ draw_members(struct ui_view *v, const struct ui_group *g, int y, int x,
 		    in->top + i == in->sel);
 }
 
+/* The profile's picture from row y, at most max rows high and w wide,
+ * as a media thumbnail is (ui/thumb.h: the terminal's image protocol
+ * where it has one, else half-blocks; none when thumbnails are off).
+ * Returns the rows it took. */
+static int
+draw_pic(struct ui_view *v, int y, int x, int max, int w)
+{
+	struct ui_view_prof	*p = &v->prof;
+	struct ui_thumb_spots	*s = &v->spots;
+	int			 rows = v->o.thumbnail_rows, n, r;
+
+	if (p->pic == NULL || rows < 1 ||
+	    v->msgs.thumb_proto == UI_THUMB_PROTO_OFF)
+		return 0;
+	rows = rows < max ? rows : max;
+	if ((n = ui_thumb_rows(p->pic, w, rows, v->msgs.thumb_colours)) <= 0)
+		return 0;
+	if (ui_thumb_proto_pixels(v->msgs.thumb_proto) &&
+	    s->n < UI_THUMB_SPOTS_MAX) {
+		s->v[s->n].y = y;
+		s->v[s->n].x = x;
+		s->v[s->n++].t = p->pic;
+		for (r = 0; r < n; r++)
+			mvhline(y + r, x, ' ', ui_thumb_cells(p->pic)->cols);
+	} else
+		for (r = 0; r < n; r++)
+			ui_thumb_draw_row(p->pic, r, y + r, x);
+	return n + 1;
+}
+
+/* What is said of the picture when none is drawn ("" nothing). */
+static const char *
+pic_words(const struct ui_view *v)
+{
+	switch (v->prof.pic_state) {
+	case EV_PIC_ASKING:	return _("Picture: asking…");
+	case EV_PIC_NONE:	return _("Picture: none");
+	case EV_PIC_HIDDEN:	return _("Picture: hidden by their privacy "
+				    "settings");
+	case EV_PIC_FAILED:	return _("Picture: could not be fetched");
+	case EV_PIC_SHOWN:	break;
+	}
+	return v->prof.pic != NULL && (v->o.thumbnail_rows < 1 ||
+	    v->msgs.thumb_proto == UI_THUMB_PROTO_OFF) ?
+	    _("Picture: not drawn (thumbnails are off)") : "";
+}
+
+/* "Label: text" at row y (the label dim). */
+static void
+draw_field(int y, int x, int w, const char *label, const char *text)
+{
+	int	 used;
+
+	attron(A_DIM);
+	used = ui_view_put(y, x, label, w);
+	attroff(A_DIM);
+	used += ui_view_put(y, x + used, " ", w - used);
+	(void)ui_view_put(y, x + used, text, w - used);
+}
+
+/* The contact's about text (sanitised), or why there is none. */
+static const char *
+about_words(const struct ui_view *v)
+{
+	const struct ui_view_prof *p = &v->prof;
+
+	if (p->about_known && p->about != NULL && p->about[0] != '\0')
+		return p->about;
+	return p->pic_state == EV_PIC_ASKING ? _("asking…") :
+	    _("none, or hidden by their privacy settings");
+}
+
+/* The contact's last seen from the presence the bar keeps (into
+ * line[size]), or that it is not known. */
+static const char *
+seen_words(const struct ui_view *v, int64_t now, char *line, size_t size)
+{
+	if (v->bar.online == 1)
+		return _("online");
+	if (v->bar.last_seen_ms == 0)
+		return _("not known, or hidden by their privacy settings");
+	ui_chats_when(v->bar.last_seen_ms, now, line, size);
+	return line;
+}
+
+/* A contact's info page in the box at (y, x), h rows by w columns: its
+ * title, the picture, name, number, about text, last seen, whether blocked, and
+ * the keys at the bottom. */
+static void
+draw_contact(struct ui_view *v, int y, int x, int h, int w)
+{
+	struct ui_chat	*ch = ui_chats_selected(&v->chats);
+	struct buf	 num = BUF_INIT;
+	bool		 blocked = ui_view_blocked(v, v->msgs.chat);
+	char		 when[64];
+	const char	*pw = pic_words(v);
+	int		 row = y, end = y + h - 1;
+
+	attron(A_DIM);
+	(void)ui_view_put(end, x, blocked ? _("b unblocks, Esc closes") :
+	    _("b blocks, Esc closes"), w);
+	attroff(A_DIM);
+	attron(A_UNDERLINE);
+	(void)ui_view_put(row++, x, _("Contact info"), w);
+	attroff(A_UNDERLINE);
+	row += draw_pic(v, row, x, end - row - 5, w);
+	attron(A_BOLD);
+	(void)ui_view_put(row++, x, ch != NULL ? ch->name : "", w);
+	attroff(A_BOLD);
+	if (v->msgs.chat != NULL && ui_group_phone_name(v->msgs.chat, &num) &&
+	    row < end)
+		draw_field(row++, x, w, _("Number:"), (char *)num.p);
+	buf_release(&num);
+	if (row < end)
+		draw_field(row++, x, w, _("About:"), about_words(v));
+	if (row < end)
+		draw_field(row++, x, w, _("Last seen:"), seen_words(v,
+		    (int64_t)time(NULL) * 1000, when, sizeof(when)));
+	if (blocked && row < end) {
+		attron(A_REVERSE);
+		(void)ui_view_put(row++, x, _("blocked: you blocked this "
+		    "contact"), w);
+		attroff(A_REVERSE);
+	}
+	if (pw[0] != '\0' && row < end)
+		(void)ui_view_put(row++, x, pw, w);
+	v->info.rows = 0;
+}
+
 /* The open group's info in the box at (y, x), h rows by w columns:
  * subject, description, member count, the members (scrolled to the
  * selected one) and the keys at the bottom. */
@@ -133,6 +264,10 @@ ui_view_panes_info(struct ui_view *v, int y, int x, int h, int w)
 			    "closes");
 	int		 row, end, i, nd;
 
+	if (v->info.contact) {
+		draw_contact(v, y, x, h, w);
+		return;
+	}
 	/* The keys at the bottom, on two rows when they need them. */
 	nd = ui_text_wrap(keys, strlen(keys), w, dl, 2);
 	nd = nd < 2 ? nd : 2;
@@ -145,7 +280,9 @@ ui_view_panes_info(struct ui_view *v, int y, int x, int h, int w)
 		(void)ui_view_put(y, x, _("asking for the group's info…"), w);
 		return;
 	}
-	row = draw_info_head(g, y, end, x, w);
+	/* its picture first, when the members keep room */
+	row = draw_info_head(g, y + (end - y > 14 ? draw_pic(v, y, x, 4, w) :
+	    0), end, x, w);
 	v->info.rows = end - row;
 	if (v->info.rows >= 1)
 		draw_members(v, g, row, x, w, v->info.rows);
@@ -188,6 +325,8 @@ search_title(struct ui_view *v, struct buf *b)
 		buf_append(b, "  before:", 9);
 		buf_append(b, q->until_text, strlen(q->until_text));
 	}
+	if (q->starred)
+		buf_append(b, "  is:starred", 12);
 	buf_push(b, '\0');
 }
 
@@ -217,9 +356,9 @@ search_state(struct ui_view *v, char *line, size_t size)
 	case UI_SEARCH_OK:
 		break;
 	}
-	if (q->words == NULL || q->words[0] == '\0')
+	if (q->words == NULL || (q->words[0] == '\0' && !q->starred))
 		return _("Type words; filters: from:NAME in:CHAT "
-		    "after:DATE before:DATE");
+		    "after:DATE before:DATE is:starred");
 	if (s->asked != NULL && !s->answered && s->n == 0)
 		return _("searching…");
 	if (s->answered && s->n == 0)

@@ -25,6 +25,7 @@
 #include "base/xmalloc.h"
 #include "ui/text.h"
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* Digits of a phone number with its country code, as the pairing
  * prompt takes them. */
@@ -369,6 +370,8 @@ static const struct prompt_type {
 	[PROMPT_REMOVE] =	 { "> ", take_members, NULL, NULL },
 	[PROMPT_LEAVE] =	 { "", NULL, answer_leave, NULL },
 	[PROMPT_REVOKE] =	 { "", NULL, answer_revoke, NULL },
+	[PROMPT_BLOCK] =	 { "", NULL, ui_view_contact_answer_block,
+				   NULL },
 	[PROMPT_DATE] =		 { "> ", take_date, NULL, NULL },
 	[PROMPT_MUTE] =		 { "", NULL, NULL, ui_view_ca_mute_key },
 	[PROMPT_EPHEMERAL] =	 { "", NULL, NULL, ui_view_ca_ephemeral_key },
@@ -381,6 +384,8 @@ static const struct prompt_type {
 				   ui_view_attach_key },
 	[PROMPT_SAVE_MEDIA] =	 { "> ", ui_view_media_take_save, NULL, NULL },
 	[PROMPT_CARD] =		 { "", NULL, NULL, ui_view_card_key },
+	[PROMPT_VOTE] =		 { "", ui_view_vote_enter, NULL,
+				   ui_view_vote_key },
 };
 
 static void
@@ -458,6 +463,8 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 	case PROMPT_LEAVE:
 		return ui_view_with_name(line, size, cols, _("Leave the group "
 		    "%s? y leaves it, n stays"), ch != NULL ? ch->name : "");
+	case PROMPT_BLOCK:
+		return ui_view_contact_words(v, line, size, cols);
 	case PROMPT_REVOKE:
 		return _("Delete this message for everyone? y deletes it, n "
 		    "keeps it");
@@ -480,6 +487,8 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 		snprintf(line, size, _("Chat with which number on the card? "
 		    "1 to %zu; Esc goes back"), v->prompt.card_n);
 		return line;
+	case PROMPT_VOTE:
+		return ui_view_vote_words(v, line, size);
 	case PROMPT_NONE:
 		break;
 	}

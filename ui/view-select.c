@@ -9,6 +9,7 @@
 #include "base/compat.h"
 
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* ---- the selected message: its actions; Enter replies; any other key
  * leaves the selection and goes on to the input line ---- */
@@ -115,6 +116,13 @@ sel_card_chat(struct ui_view *v, int64_t now)
 }
 
 static void
+sel_vote(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_vote(v);
+}
+
+static void
 sel_leave(struct ui_view *v, int64_t now)
 {
 	(void)now;
@@ -145,6 +153,7 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_CANCEL] =	sel_leave,
 	[UI_ACT_CARD_CHAT] =	sel_card_chat,
 	[UI_ACT_FORWARD] =	sel_forward,
+	[UI_ACT_VOTE] =		sel_vote,
 };
 
 bool

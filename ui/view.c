@@ -77,6 +77,7 @@ ui_view_free(struct ui_view *v)
 	free(v->media_open_id);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
+	ui_view_contact_release(v);
 	free(v);
 }
 
@@ -396,6 +397,21 @@ on_app_state(struct ui_view *v, const struct ev *ev, int64_t now)
 		reload_open(v);
 }
 
+/* EV_PROFILE, EV_BLOCKLIST: the info pages' (ui/view-contact.c). */
+static void
+on_profile(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	(void)now;
+	ui_view_contact_profile(v, ev);
+}
+
+static void
+on_blocklist(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	(void)now;
+	ui_view_contact_blocklist(v, ev);
+}
+
 static void (*const on_event[])(struct ui_view *, const struct ev *,
     int64_t) = {
 	[EV_CONNECTING] =	on_status,
@@ -424,6 +440,8 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_APP_STATE] =	on_app_state,
 	[EV_UPLOAD] =		on_msg_changed,
 	[EV_MEDIA_DL] =		on_media_dl,
+	[EV_PROFILE] =		on_profile,
+	[EV_BLOCKLIST] =	on_blocklist,
 };
 
 void

@@ -220,3 +220,55 @@ export function engineDriver(url, store, qr, extra = [], deadlineMs = 150000) {
 	};
 	return w;
 }
+
+// Baileys (the package baileys, its socket maker makeWASocket) linked to
+// the sim's account pn through the mock phone's QR scan, its auth in
+// dir, over url: resolves with { sock, scan, open } once it is open (or
+// closed: open.connection says which); opts go to makeWASocket.
+export async function linkBaileys(sim, baileys, makeWASocket, pn, dir, url, opts = {}) {
+	const { state, saveCreds } = await baileys.useMultiFileAuthState(dir);
+	const ev = [];
+	let sock;
+	const connect = () => {
+		sock = makeWASocket({
+			waWebSocketUrl: url, auth: state, logger: quietLogger,
+			browser: baileys.Browsers.ubuntu('Chrome'), connectTimeoutMs: 10000,
+			defaultQueryTimeoutMs: 10000, syncFullHistory: false,
+			shouldSyncHistoryMessage: () => false, fireInitQueries: true, ...opts,
+		});
+		const me = sock;
+		sock.ev.on('creds.update', saveCreds);
+		sock.ev.on('connection.update', (d) => { if (sock === me) ev.push(d); });
+	};
+	const wait = (ms, what, pred) => within(ms, (async () => {
+		for (;;) {
+			const x = ev.find(pred);
+			if (x)
+				return x;
+			await sleep(20);
+		}
+	})(), what);
+	connect();
+	const { qr } = await wait(60000, 'a QR', (d) => d.qr);
+	const scan = await sim.ctl('POST', `/admin/mock-phone/scan-qr?pn=${pn}`, qr);
+	await wait(60000, 'the 515 restart', (d) => d.connection === 'close');
+	ev.length = 0;
+	connect();
+	const open = await wait(60000, 'open', (d) => d.connection === 'open' || d.connection === 'close');
+	return { sock, scan, open };
+}
+
+// The end of a Baileys scenario: sock closed, the sim's log on stderr
+// with SIM_DUMP_LOG, the sim stopped (its exit status a TAP line), dir
+// removed, and the process' exit with the TAP plan.
+export async function endScenario(sim, sock, dir) {
+	try {
+		sock?.end(undefined);
+	} catch { /* already closed */ }
+	if (process.env.SIM_DUMP_LOG)
+		process.stderr.write(sim.log());
+	const code = await sim.stop();
+	ok(code === 0, `wachat-sim exits cleanly (${code})`, sim.stderr());
+	await rmTree(dir);
+	process.exit(finish());
+}

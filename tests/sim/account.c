@@ -229,7 +229,9 @@ sim_account_json(const struct sim_account *a, bool keys)
 {
 	struct json_object		*o = json_object_new_object();
 	struct json_object		*devs = json_object_new_array();
+	struct json_object		*blocked;
 	const struct sim_device		*d;
+	size_t				 i;
 
 	json_object_object_add(o, "pn", json_object_new_string(a->pn));
 	json_object_object_add(o, "lid", json_object_new_string(a->lid));
@@ -257,6 +259,11 @@ sim_account_json(const struct sim_account *a, bool keys)
 	    json_object_new_boolean(a->available));
 	json_object_object_add(o, "last_seen",
 	    json_object_new_int64(a->last_seen));
+	blocked = json_object_new_array();
+	for (i = 0; i < a->nblocked; i++)
+		json_object_array_add(blocked,
+		    json_object_new_string(a->blocked[i]));
+	json_object_object_add(o, "blocked", blocked);	/* profile.c */
 	if (keys) {
 		put_hex(o, "signed_prekey_pub", a->keys.spk_pub,
 		    sizeof(a->keys.spk_pub));

@@ -1014,6 +1014,13 @@ jbool(struct json_object *o, const char *key)
 	    json_object_get_boolean(v);
 }
 
+/* POST /admin/profile/presence, /admin/profile/picture (profile.c). */
+static int
+r_profile(struct sim *s, const struct admin_call *a, struct buf *out)
+{
+	return sim_prof_admin(s, a->rest, a->in, out);
+}
+
 /* POST /admin/call (call.c). */
 static int
 r_call(struct sim *s, const struct admin_call *a, struct buf *out)
@@ -1082,6 +1089,7 @@ static const struct admin_route {
 	{ A_GET, "knobs", r_knobs },
 	{ A_GET, "cert-chain", r_cert_chain },
 	{ A_POST, "call", r_call },
+	{ A_POST, "profile/", r_profile },
 	{ A_POST, "shutdown", r_shutdown },
 };
 

@@ -330,6 +330,33 @@ h_chat(struct sim *s, const struct hist_call *k, struct buf *out)
 	return chat_json(k->a, jid, k->q, out);
 }
 
+/* POST /admin/history/ephemeral {pn, jid, secs, ts?}: chat jid of the
+ * history has disappearing messages on (secs; 0 off) since ts (unix s;
+ * 0: none given), as its Conversation will say (protocol-features.md
+ * 3.5). */
+static int
+h_ephemeral(struct sim *s, const struct hist_call *k, struct buf *out)
+{
+	const char	*jid = sim_json_str(k->in, "jid");
+	int64_t		 secs = -1, ts = 0;
+	size_t		 i;
+
+	(void)s;
+	if (k->a->hist == NULL)
+		return sim_json_error(out, 404, "this account has no history");
+	if (jid == NULL || sim_json_num(k->in, "secs", &secs) != 1 ||
+	    secs < 0 || secs > UINT32_MAX || sim_json_num(k->in, "ts", &ts) < 0
+	    || ts < 0)
+		return sim_json_error(out, 400, "give jid, secs (and ts)");
+	for (i = 0; i < k->a->hist->nc; i++)
+		if (strcmp(k->a->hist->c[i].jid, jid) == 0) {
+			k->a->hist->c[i].eph = (uint32_t)secs;
+			k->a->hist->c[i].eph_ts = ts;
+			return chat_json(k->a, jid, "limit=0", out);
+		}
+	return sim_json_error(out, 404, "no such chat in the history");
+}
+
 /*
  * POST /admin/history/send {pn, device?} (kind NULL) and
  * /admin/history/fault {pn, kind, device?}: the history, or a faulty
@@ -407,6 +434,7 @@ static const struct hist_route {
 	{ "", false, true, h_chats },
 	{ "/chat", false, true, h_chat },
 	{ "/send", true, true, h_send },
+	{ "/ephemeral", true, true, h_ephemeral },
 	{ "/fault", true, true, h_fault },
 };
 

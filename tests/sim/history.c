@@ -229,6 +229,8 @@ chunk_conv(const struct sim_hist *h, int32_t type, const struct seg *sg,
 		cv->last_msg_ts_s = cv->conversation_ts_s =
 		    (uint64_t)c->m[c->n - 1].ts;
 	cv->end_of_history = sg->lo == 0 && type != WA_HIST_ON_DEMAND;
+	cv->ephemeral_s = c->eph;		/* protocol-features.md 3.5 */
+	cv->ephemeral_ts_s = c->eph_ts;
 	if (c->g != NULL) {
 		cv->participants = arena_alloc(ar, c->g->n *
 		    sizeof(*cv->participants));

@@ -51,6 +51,9 @@ struct hchat {
 	struct sim_group	*g;		/* group */
 	struct hmsg		*m;		/* oldest first */
 	size_t			 n;
+	uint32_t		 eph;		/* disappearing messages' timer,
+						 * s (Conversation 9); 0 off */
+	int64_t			 eph_ts;	/* when set, unix s (10); 0 */
 };
 
 struct sim_hist {

@@ -38,14 +38,15 @@ tests_sim_wachat_sim_SOURCES = \
 	tests/sim/tokens.c tests/sim/tokens.h \
 	tests/sim/loops.c \
 	tests/sim/call.c \
+	tests/sim/profile.c \
 	tests/sim/ctl.c
 tests_sim_wachat_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DSIM_ROOT_KEY_FILE='"$(abs_top_srcdir)/tests/sim/root-key.txt"'
 tests_sim_wachat_sim_CFLAGS = $(AM_CFLAGS) $(PROTOBUFC_CFLAGS) \
 	$(LWS_CFLAGS) $(UV_CFLAGS) $(JSONC_CFLAGS) $(CURL_CFLAGS) \
-	$(OPENSSL_CFLAGS) $(SODIUM_CFLAGS) $(ZLIB_CFLAGS)
+	$(OPENSSL_CFLAGS) $(SODIUM_CFLAGS) $(ZLIB_CFLAGS) $(JPEG_CFLAGS)
 tests_sim_wachat_sim_LDADD = libproto.a libbase.a $(PROTO_LIBS) \
-	$(LWS_LIBS) $(UV_LIBS) $(JSONC_LIBS) $(CURL_LIBS) -ldl
+	$(LWS_LIBS) $(UV_LIBS) $(JSONC_LIBS) $(CURL_LIBS) $(JPEG_LIBS) -ldl
 
 SIM_TESTS = tests/sim-conn.sh tests/sim-tls.sh tests/sim-baileys.sh \
 	tests/sim-baileys-connect.sh tests/sim-baileys-pairing.sh \

@@ -29,6 +29,7 @@
 #include "base/hex.h"
 #include "pbw.h"
 #include "phone.h"
+#include "proto/msg.h"
 #include "proto/poll.h"
 #include "keys.h"
 #include "sim.h"
@@ -188,4 +189,27 @@ sim_phone_poll_admin(struct sim *s, const char *path, struct json_object *in,
 	if (!post)
 		return sim_json_error(out, 405, "POST");
 	return send_poll(s, in, vote, out);
+}
+
+char *
+sim_phone_vote_hex(const struct wa_msg_content *c)
+{
+	static const char	 hx[] = "0123456789abcdef";
+	struct buf		 b = BUF_INIT;
+	size_t			 i;
+
+	if (c->kind != WA_MSG_POLL_VOTE || c->poll_enc == NULL ||
+	    c->poll_iv == NULL)
+		return NULL;
+	for (i = 0; i < c->poll_enc_len; i++) {
+		buf_push(&b, (uint8_t)hx[c->poll_enc[i] >> 4]);
+		buf_push(&b, (uint8_t)hx[c->poll_enc[i] & 15]);
+	}
+	buf_push(&b, ':');
+	for (i = 0; i < c->poll_iv_len; i++) {
+		buf_push(&b, (uint8_t)hx[c->poll_iv[i] >> 4]);
+		buf_push(&b, (uint8_t)hx[c->poll_iv[i] & 15]);
+	}
+	buf_push(&b, '\0');
+	return (char *)b.p;
 }

@@ -68,6 +68,18 @@ send_free(struct sim_conn *c, struct arena *a, struct wa_node *r)
 	c->answered++;
 }
 
+struct wa_node *
+sim_iq_answer(struct arena *a, const struct wa_node *n, const char *type)
+{
+	return answer(a, n, type);
+}
+
+void
+sim_iq_send_free(struct sim_conn *c, struct arena *a, struct wa_node *r)
+{
+	send_free(c, a, r);
+}
+
 void
 sim_iq_result(struct sim_conn *c, const struct wa_node *n)
 {
@@ -366,18 +378,6 @@ answer_props(struct sim_conn *c, const struct wa_node *n)
 }
 
 static void
-answer_blocklist(struct sim_conn *c, const struct wa_node *n)
-{
-	struct arena	 a;
-	struct wa_node	*r;
-
-	arena_init(&a, 0);
-	r = answer(&a, n, "result");
-	(void)sn_child(&a, r, "list");
-	send_free(c, &a, r);
-}
-
-static void
 answer_privacy(struct sim_conn *c, const struct wa_node *n)
 {
 	static const char *const cats[][2] = {
@@ -402,8 +402,8 @@ answer_privacy(struct sim_conn *c, const struct wa_node *n)
 }
 
 /* The user part of JID attribute key of n, as a C string. */
-static bool
-jid_user(const struct wa_node *n, const char *key, char *user, size_t ulen,
+bool
+sim_jid_user(const struct wa_node *n, const char *key, char *user, size_t ulen,
     bool *lid)
 {
 	const struct wa_val	*v = wa_node_attr(n, key);
@@ -442,7 +442,7 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 	const struct wa_node	*us = sn_find(n, "usync"), *q, *list;
 	struct arena		 a;
 	struct wa_node		*r, *rus, *rlist;
-	bool			 want_dev, want_lid;
+	bool			 want_dev, want_lid, want_status;
 	size_t			 i;
 
 	if (us == NULL || (q = sn_find(us, "query")) == NULL ||
@@ -452,6 +452,7 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 	}
 	want_dev = sn_find(q, "devices") != NULL;
 	want_lid = sn_find(q, "lid") != NULL;
+	want_status = sn_find(q, "status") != NULL;
 	arena_init(&a, 0);
 	r = answer(&a, n, "result");
 	rus = sn_child(&a, r, "usync");
@@ -475,7 +476,7 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 		char			 user[SIM_PN_MAX], v[16];
 		bool			 lid;
 
-		if (!jid_user(u, "jid", user, sizeof(user), &lid))
+		if (!sim_jid_user(u, "jid", user, sizeof(user), &lid))
 			continue;
 		acct = lid ? sim_account_by_lid(c->s, user) :
 		    sim_account_by_pn(c->s, user);
@@ -503,6 +504,8 @@ answer_usync(struct sim_conn *c, const struct wa_node *n)
 			dn = sn_child(&a, ru, "lid");
 			sn_attr_jid(&a, dn, "val", acct->lid, "lid", 0);
 		}
+		if (want_status)
+			sim_prof_usync_status(&a, ru, acct);
 	}
 	send_free(c, &a, r);
 }
@@ -604,13 +607,6 @@ iq_props(struct sim_conn *c, const struct wa_node *n)
 }
 
 static int
-iq_blocklist(struct sim_conn *c, const struct wa_node *n)
-{
-	answer_blocklist(c, n);
-	return 1;
-}
-
-static int
 iq_privacy(struct sim_conn *c, const struct wa_node *n)
 {
 	answer_privacy(c, n);
@@ -645,7 +641,9 @@ static const struct connect_iq {
 	{ "passive", IQ_SET, NULL, iq_passive },
 	{ "abt", IQ_GET | IQ_SET, "props", iq_props },
 	{ "w", IQ_GET | IQ_SET, "props", iq_props },
-	{ "blocklist", IQ_GET, NULL, iq_blocklist },
+	{ "blocklist", IQ_GET, NULL, sim_prof_blocklist_get },	/* profile.c */
+	{ "blocklist", IQ_SET, "item", sim_prof_blocklist_set },
+	{ "w:profile:picture", IQ_GET, "picture", sim_prof_picture },
 	{ "privacy", IQ_GET, NULL, iq_privacy },
 	{ "privacy", IQ_SET, "tokens", sim_tok_iq },	/* tokens.c */
 	{ "privacy", IQ_SET, NULL, iq_ok },

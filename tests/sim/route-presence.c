@@ -73,7 +73,9 @@ send_presence(struct sim_conn *c, struct sim_account *a, bool lid)
 	route_put_jid(&ar, p, "from", a, lid, 0);
 	if (!a->available) {
 		sn_attr(&ar, p, "type", "unavailable");
-		if (a->last_seen != 0)
+		if (a->last_hidden)	/* protocol-features.md 4.3 */
+			sn_attr(&ar, p, "last", "deny");
+		else if (a->last_seen != 0)
 			route_put_t(&ar, p, "last", a->last_seen);
 	}
 	if (sim_conn_send_node(c, p) == 0)
@@ -91,6 +93,19 @@ presence_changed(struct sim *s, struct sim_account *a)
 		if (sub->target == a && (c = sim_conn_by_id(s,
 		    sub->conn_id)) != NULL && c->st == SIM_C_READY)
 			send_presence(c, a, sub->lid);
+}
+
+void
+sim_route_presence_set(struct sim *s, struct sim_account *a, bool available,
+    int64_t last_seen, bool hidden)
+{
+	a->available = available;
+	if (last_seen != 0)
+		a->last_seen = last_seen;
+	a->last_hidden = hidden;
+	sim_log(s, "presence of %s set: %s", a->pn, available ? "available" :
+	    "unavailable");
+	presence_changed(s, a);
 }
 
 void

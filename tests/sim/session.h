@@ -153,6 +153,40 @@ void	sim_iq_error(struct sim_conn *c, const struct wa_node *n, int code,
 	    const char *text);
 /* prekeys.c: answer iq n with an empty result. */
 void	sim_iq_result(struct sim_conn *c, const struct wa_node *n);
+/* prekeys.c: <iq from=s.whatsapp.net type id=n's> in a, to fill. */
+struct wa_node *sim_iq_answer(struct arena *a, const struct wa_node *n,
+	    const char *type);
+/* prekeys.c: send r to c and release a (an answer counted). */
+void	sim_iq_send_free(struct sim_conn *c, struct arena *a,
+	    struct wa_node *r);
+/* prekeys.c: the user part of n's JID attribute key (no device) into
+ * user[ulen], *lid when its server is "lid"; false when there is none. */
+bool	sim_jid_user(const struct wa_node *n, const char *key, char *user,
+	    size_t ulen, bool *lid);
+
+/* profile.c (issue 20): the blocklist get and set (protocol.md 15.5;
+ * a set fans the account_sync <blocklist> notification out to the
+ * account's other devices), the w:profile:picture get (a generated JPEG
+ * served from the media host, protocol-features.md 4.1); 1 when
+ * answered. */
+int	sim_prof_blocklist_get(struct sim_conn *c, const struct wa_node *n);
+int	sim_prof_blocklist_set(struct sim_conn *c, const struct wa_node *n);
+int	sim_prof_picture(struct sim_conn *c, const struct wa_node *n);
+/* profile.c: acct's picture changed (green | yellow, a new id), the
+ * <notification type="picture"><set jid id/> sent to every other
+ * account's connected devices: how many, or -1 (libjpeg failed). */
+int	sim_prof_picture_set(struct sim *s, struct sim_account *acct);
+/* profile.c: POST /admin/profile/WHAT {pn, ...}: "presence"
+ * {available, last_seen (unix s), hidden (last="deny")} or "picture" (a
+ * new one, notified); the answer's JSON into out, its HTTP status
+ * returned (404 no such account or WHAT, 400 a bad value). */
+struct json_object;
+int	sim_prof_admin(struct sim *s, const char *what, struct json_object *in,
+	    struct buf *out);
+/* profile.c: usync's <status/> of acct under its answer's <user> u
+ * (protocol-features.md 4.2). */
+void	sim_prof_usync_status(struct arena *a, struct wa_node *u,
+	    const struct sim_account *acct);
 /* The bytes content of n (BYTES or STR); false when it has none. */
 bool	sim_node_bytes(const struct wa_node *n, const uint8_t **p,
 	    size_t *len);

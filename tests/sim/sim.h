@@ -37,6 +37,7 @@ struct sim_as;
 struct sim;
 
 #define SIM_PN_MAX	24	/* digits of a phone number, + NUL */
+#define SIM_BLOCKED_MAX	32	/* blocked contacts an account keeps */
 #define SIM_NAME_MAX	64	/* bytes of a push name, + NUL */
 #define SIM_REFS_MAX	32	/* refs in one pair-device */
 
@@ -120,6 +121,8 @@ struct sim_account {
 	uint64_t		 phone_bundles;	/* 8.1 answers for device 0 */
 	bool			 available;	/* presence (15.1) */
 	int64_t			 last_seen;	/* unix s; 0 = never */
+	bool			 last_hidden;	/* its privacy hides it:
+						 * last="deny" (issue 20) */
 	struct sim_phone	*phone;		/* device 0's Signal state (phone.c) */
 	bool			 echo;		/* the phone echoes texts */
 	unsigned		 chatty_s;	/* writes to its owner every
@@ -129,6 +132,13 @@ struct sim_account {
 						 * (history.c), or NULL */
 	struct sim_as		*as;		/* its app state (appstate.c),
 						 * or NULL */
+	/* profile.c (issue 20): the blocklist its devices keep, and its
+	 * picture (made at the first query) */
+	char			 blocked[SIM_BLOCKED_MAX][SIM_PN_MAX + 24];
+	size_t			 nblocked;
+	struct sim_blob		*pic;		/* its blob (media.c); NULL
+						 * none yet */
+	char			 pic_id[24];
 };
 
 /* What a routed stanza is (route.c). */
@@ -474,6 +484,11 @@ int	sim_account_add(struct sim *s, const char *pn, const char *lid,
 	    const char *name, bool contact, const char *owner,
 	    struct sim_account **out);
 struct sim_account *sim_account_by_pn(struct sim *s, const char *pn);
+/* route-presence.c: account a's presence as an admin route sets it (a
+ * simulated phone's: last_seen unix s, 0 kept; hidden sends
+ * last="deny"), sent to its subscribers. */
+void	sim_route_presence_set(struct sim *s, struct sim_account *a,
+	    bool available, int64_t last_seen, bool hidden);
 struct sim_account *sim_account_by_lid(struct sim *s, const char *lid);
 /* The first account that is not a contact, or NULL. */
 struct sim_account *sim_account_default(struct sim *s);
@@ -751,6 +766,11 @@ int	sim_phone_kinds_admin(struct sim *s, const char *path,
  * 0 when path is not their route. */
 int	sim_phone_poll_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
+struct wa_msg_content;
+/* The vote of c (a WA_MSG_POLL_VOTE) as "ENC:IV" in hex, malloc'd, for
+ * the phone's inbox (a test decrypts it: tests/interop/wa-poll-tool);
+ * NULL for another kind. */
+char	*sim_phone_vote_hex(const struct wa_msg_content *c);
 /* --- phone.c --- */
 /*
  * a's phone is reinstalled: a new identity, registration id, signed
