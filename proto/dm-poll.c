@@ -367,7 +367,21 @@ dm_poll_vote(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 	return rc == 1;
 }
 
-/* --- our vote --- */
+/* --- our vote, our poll --- */
+
+/* End the transaction of our vote or poll: commit (rc 0) or roll back.
+ * Returns rc, or the commit's error. */
+static int
+tx_end(struct wa_dm *dm, int rc)
+{
+	int	 rc2;
+
+	if (rc == 0)
+		return dm->st->tx_commit(dm->st->arg);
+	if ((rc2 = dm->st->tx_rollback(dm->st->arg)) != 0)
+		log_error("rollback: %s", wc_strerror(rc2));
+	return rc;
+}
 
 /* Whether picks[0..n) are numbers of options of the record r, each once,
  * one at most when r allows one. */
@@ -470,7 +484,7 @@ wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat, const char *poll_id,
 {
 	struct wa_dm_ev	 ev;
 	char		*rec = NULL;
-	int		 rc, rc2;
+	int		 rc;
 
 	if (chat == NULL || poll_id == NULL || (n > 0 && picks == NULL) ||
 	    n > WA_POLL_READ_MAX)
@@ -479,12 +493,8 @@ wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat, const char *poll_id,
 		return -ENOENT;
 	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
 		return rc;
-	rc = vote_put(dm, chat, poll_id, picks, n, &rec);
-	if (rc == 0)
-		rc = dm->st->tx_commit(dm->st->arg);
-	else if ((rc2 = dm->st->tx_rollback(dm->st->arg)) != 0)
-		log_error("rollback: %s", wc_strerror(rc2));
-	if (rc == 0) {
+	if ((rc = tx_end(dm, vote_put(dm, chat, poll_id, picks, n,
+	    &rec))) == 0) {
 		memset(&ev, 0, sizeof(ev));
 		ev.kind = WA_DM_EV_CHANGED;
 		ev.chat = chat;
@@ -496,6 +506,58 @@ wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat, const char *poll_id,
 		dm_kick(dm);
 		log_info("poll %s: our vote for %zu options queued", poll_id, n);
 	}
+	free(rec);
+	return rc;
+}
+
+/* --- our poll --- */
+
+int
+wa_dm_send_poll(struct wa_dm *dm, const char *chat, const char *question,
+    const char *const *options, size_t n, bool multi,
+    char id_out[WA_DM_ID_MAX])
+{
+	uint8_t		 secret[WA_POLL_SECRET_LEN];
+	char		 id[WA_DM_ID_MAX], *rec = NULL;
+	struct buf	 p = BUF_INIT;
+	struct wa_dm_ev	 ev;
+	int		 rc;
+
+	if (chat == NULL)
+		return -EINVAL;
+	if (!has_ops(dm))
+		return -ENOENT;
+	if ((rc = dm->host.rng(dm->host.arg, secret, sizeof(secret))) < 0)
+		return rc;
+	if ((rc = wa_msg_build_poll(question, options, n, multi, secret, &p,
+	    &rec)) != 0)
+		goto out;
+	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
+		goto out;
+	rc = dm_job_queue(dm, chat, &p, rec, NULL, NULL, NULL, "poll", NULL,
+	    id, false);
+	if (rc == 0)
+		rc = dm->st->poll_put(dm->st->arg, chat, id, "", secret,
+		    sizeof(secret));
+	if ((rc = tx_end(dm, rc)) == 0) {
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = WA_DM_EV_MESSAGE;
+		ev.chat = chat;
+		ev.id = id;
+		ev.sender = "";
+		ev.from_me = true;
+		ev.text = rec;
+		ev.rich = true;
+		ev.ts_ms = dm->host.now_ms(dm->host.arg);
+		ev.state = WA_DM_QUEUED;
+		dm_emit(dm, &ev);
+		if (id_out != NULL)
+			snprintf(id_out, WA_DM_ID_MAX, "%s", id);
+		log_info("poll %s: ours, %zu options, queued", id, n);
+	}
+out:
+	wa_crypto_wipe(secret, sizeof(secret));
+	buf_release(&p);
 	free(rec);
 	return rc;
 }

@@ -578,6 +578,22 @@ MUST_CHECK int	wa_dm_expiry(struct wa_dm *dm, const char *chat,
 MUST_CHECK int	wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat,
 		    const char *poll_id, const unsigned *picks, size_t n);
 
+/*
+ * Send a poll of ours to chat: question, options[0..n) (2 to 12), one
+ * answer or (multi) any number (wa_msg_build_poll(): V3 for one answer,
+ * pollCreationMessage else, a fresh 32-byte messageSecret).  Its outbox
+ * row holds the poll's rich record (shown as received polls are), and
+ * its secret is kept (store_ops poll_put, creator "" us) in the same
+ * transaction, so the votes that come decrypt; then WA_DM_EV_MESSAGE
+ * (rich) and the kick; stanza type "poll".  Writes its id to id_out (may
+ * be NULL).  Returns 0.  Errors: -EINVAL (chat NULL, what
+ * wa_msg_build_poll() refuses), -ENOENT (no poll store), the host rng's
+ * and the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_send_poll(struct wa_dm *dm, const char *chat,
+		    const char *question, const char *const *options,
+		    size_t n, bool multi, char id_out[WA_DM_ID_MAX]);
+
 /* A new message id (protocol.md 9.5) into id (WA_DM_ID_MAX bytes, NUL
  * in).  Returns 0 or the host rng's error.  Engine thread. */
 MUST_CHECK int	wa_dm_new_id(struct wa_dm *dm, char id[WA_DM_ID_MAX]);

@@ -502,13 +502,27 @@ poll_vote(struct wa_dm *dm, const struct cmd *c)
 	return wa_dm_send_poll_vote(dm, p->chat, p->id, picks, n);
 }
 
-/* A poll of ours: its options, one a line, read. */
+/* A poll of ours: its options, each ended by a newline, read. */
 static int
 poll_new(struct wa_dm *dm, const struct cmd *c)
 {
-	(void)dm;
-	(void)c;
-	return -ENOTSUP;
+	const struct cmd_poll_new	*p = &c->u.poll_new;
+	const char			*opts[WA_POLL_OPTIONS_MAX + 1];
+	char				*copy = xstrdup(p->options), *s, *nl;
+	size_t				 n = 0;
+	int				 rc;
+
+	for (s = copy; *s != '\0' && n <= WA_POLL_OPTIONS_MAX; s = nl + 1) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s) - 1;	/* the last, unended */
+		else
+			*nl = '\0';
+		opts[n++] = s;
+	}
+	rc = n > WA_POLL_OPTIONS_MAX ? -EINVAL : wa_dm_send_poll(dm, p->chat,
+	    p->question, opts, n, p->multi, NULL);
+	free(copy);
+	return rc;
 }
 
 /* ---- the table ---- */
@@ -599,6 +613,8 @@ full_words(enum cmd_kind k)
 		return _("cannot send the reaction: disk full");
 	case CMD_POLL_VOTE:
 		return _("cannot send the vote: disk full");
+	case CMD_POLL_NEW:
+		return _("cannot send the poll: disk full");
 	case CMD_MARK_READ:
 		return _("cannot mark the chat read: disk full");
 	case CMD_TYPING:

@@ -38,7 +38,9 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	 * edit 7; protocolMessage (12, a delete) with edit 7; editedMessage
 	 * (58) with edit 1; a poll's vote (pollUpdateMessage, 50) as type
 	 * "poll" (protocol-features.md 3.1). */
-	snprintf(o->type, sizeof(o->type), "text");
+	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_RICH &&
+	    m->text_len > 5 && memcmp(m->text, "poll\n", 5) == 0 ? "poll" :
+	    "text");	/* a poll of ours (3.1) */
 	o->edit[0] = '\0';
 	if (m->kind == STORE_MSG_HIDDEN) {
 		switch (wa_msg_first_field(m->payload, m->payload_len)) {
@@ -79,9 +81,14 @@ out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
 	 * not a message of the chat:
 	 * kept hidden (fill_out() reads back what it is) */
 	n.kind = (type != NULL && (strcmp(type, "reaction") == 0 ||
-	    strcmp(type, "protocol") == 0 || strcmp(type, "poll") == 0)) ||
+	    strcmp(type, "protocol") == 0 || (strcmp(type, "poll") == 0 &&
+	    wa_msg_first_field(m->payload, m->payload_len) == 50))) ||
 	    (edit != NULL && edit[0] != '\0') ? STORE_MSG_HIDDEN :
 	    STORE_MSG_TEXT;
+	/* a poll of ours: its rich record (base/rich.h) as its text */
+	if (n.kind == STORE_MSG_TEXT && type != NULL &&
+	    strcmp(type, "poll") == 0)
+		n.kind = STORE_MSG_RICH;
 	n.text = m->text;
 	n.text_len = m->text != NULL ? strlen(m->text) : 0;
 	n.quoted_id = m->quoted_id;

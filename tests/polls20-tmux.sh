@@ -17,7 +17,7 @@ AJ=$A@s.whatsapp.net
 BJ=$B@s.whatsapp.net
 
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
-need curl
+need curl python3
 
 if ! sim_start; then
 	echo "Bail out! wachat-sim did not start"
@@ -142,6 +142,54 @@ check "bob's phone decrypts the new vote to Pizza" \
     wait_for vote_is 4 $P1 $S1 'Pizza '
 failed_now && { show; diag "$tmp/inbox"; }
 
+# a poll of ours (Alt-q): question, options, one or several answers
+tm send-keys -t wachat Escape M-q
+check "Alt-q asks the poll's question" \
+    wait_pane 'New poll: its question, Enter goes on to its options'
+tm send-keys -t wachat -l 'Lunch where?'
+tm send-keys -t wachat Enter
+check "... then its options" wait_pane 'Option 1 \(2 to 12\): Enter adds it'
+tm send-keys -t wachat -l Cafe
+tm send-keys -t wachat Enter Enter
+check "one option is not enough" \
+    wait_pane 'a poll needs two options at least'
+tm send-keys -t wachat -l Cafe
+tm send-keys -t wachat Enter
+check "the same option twice is refused" \
+    wait_pane 'that option is there already'
+tm send-keys -t wachat C-u
+tm send-keys -t wachat -l Park
+tm send-keys -t wachat Enter
+check "... the third option asked" wait_pane 'Option 3 \(2 to 12\)'
+tm send-keys -t wachat Enter
+check "an empty Enter after two: one answer or several?" \
+    wait_pane 'One answer or several\? 1 one, 2 several'
+tm send-keys -t wachat 2
+check "2: our poll is shown" wait_pane '│ +Poll: Lunch where\?$'
+check "... several answers" \
+    wait_panes '│ +\(one or more answers\)$' '│ +2\. Park — 0$'
+# poll_of: the id and messageSecret of the poll bob's phone got
+poll_of() {
+	ctl phone-inbox $B >"$tmp/inbox" 2>&1
+	python3 -c 'import json,sys
+for m in json.load(open(sys.argv[1]))["inbox"]:
+    if m.get("text","").startswith("poll\nq=Lunch where?") and m.get("poll_secret"):
+        print(m["id"], m["poll_secret"]); break' "$tmp/inbox"
+}
+# got_poll: bob's phone has a poll with its secret
+got_poll() {
+	ctl phone-inbox $B 2>/dev/null | grep -q '"poll_secret":"[0-9a-f]\{64\}"'
+}
+check "bob's phone gets our poll with its secret" wait_for got_poll
+set -- $(poll_of)
+P3=$1 S3=$2
+check "... any number of answers: sel 0 (pollCreationMessage, as Baileys)" \
+    grep -q 'sel=0\\nopt=Cafe\\nopt=Park' "$tmp/inbox"
+vote $B $AJ "$P3" $AJ "$S3" '["Park"]'
+check "bob votes on our poll: the tally updates" \
+    wait_pane '│ +2\. Park — 1 \(bob\)$'
+failed_now && { show; diag "$tmp/inbox"; }
+
 tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
@@ -152,6 +200,7 @@ check "after a restart: connected" wait_pane "connected as .*\\+$A"
 tm send-keys -t wachat Tab
 check "... the tally is still there" wait_pane '│ +1\. Pizza — 2 \(bob, You\)$'
 check "... and the other poll's" wait_pane '│ +3\. Wed — 2 \(bob, You\)$'
+check "... and our own poll's" wait_pane '│ +2\. Park — 1 \(bob\)$'
 failed_now && show
 tm send-keys -t wachat C-q
 st=$(exit_status)

@@ -141,6 +141,8 @@ static const struct {
 				  N_("decline the call that rings"), "alt-0" },
 	[UI_ACT_VOTE] =		{ "vote", N_("vote on the selected poll"),
 				  "alt-b" },
+	[UI_ACT_POLL_NEW] =	{ "poll-new", N_("send a poll to the chat"),
+				  "alt-q" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -160,6 +160,8 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("forward the selected message, save its file") },
 		{ UI_ACT_RETRY, UI_ACT_VOTE,
 		    N_("send a failed message again; vote (a poll)") },
+		{ UI_ACT_SEND, UI_ACT_POLL_NEW,
+		    N_("send (or reply); send a poll") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];

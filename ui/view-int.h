@@ -65,7 +65,7 @@
  *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o,
  *                    view-poll.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
- *   view-poll.o ---> view-state.o
+ *   view-poll.o ---> view-state.o (view-keys.o -> view-poll.o too)
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-contact.o, view-state.o
  *   view-contact.o > view-state.o
@@ -130,7 +130,9 @@ enum ui_view_prompt_kind {
 	PROMPT_CARD,		/* which number on the contact card */
 	PROMPT_BLOCK,		/* block (or unblock) the open contact?
 				 * y or n */
-	PROMPT_VOTE,		/* the options to vote for in a poll */
+	PROMPT_VOTE, PROMPT_POLL_Q, PROMPT_POLL_OPT, PROMPT_POLL_MULTI, /* a
+				 * poll: the vote; a new one's question,
+				 * options, one or several answers */
 };
 #define UI_VIEW_POLL_MAX	12	/* options the vote chooser offers */
 
@@ -197,9 +199,9 @@ struct ui_view_prompt {
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
-	/* PROMPT_VOTE's record (base/rich.h) and message id, its options
-	 * (<= UI_VIEW_POLL_MAX), the one Space toggles (from 0), those
-	 * ticked (bit i for i + 1), whether one answer only */
+	/* PROMPT_VOTE's record (base/rich.h) and id (a new poll's question,
+	 * options each ended by '\n'), options (<= UI_VIEW_POLL_MAX), the
+	 * one Space toggles (from 0), those ticked (bit i), one answer? */
 	char		*poll, *poll_id;
 	size_t		 poll_n, poll_cur;
 	uint32_t	 poll_on;

@@ -21,6 +21,7 @@
 #include "base/i18n.h"
 #include "base/xmalloc.h"
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* One room: whether it is open (NULL: always), its actions (indexed by
  * enum ui_key_action; NULL: none, or an action it does not take) and its
@@ -213,6 +214,7 @@ static const ui_view_act_fn chat_acts[UI_ACT_COUNT] = {
 	[UI_ACT_DISAPPEAR] =	ui_view_ca_ephemeral,
 	[UI_ACT_ATTACH] =	ui_view_attach,
 	[UI_ACT_VOICE] =	ui_view_voice,
+	[UI_ACT_POLL_NEW] =	ui_view_poll_new,
 };
 
 /* ---- the key page: its scroll keys (Up, Down, PgUp, PgDn as typed,

@@ -163,3 +163,140 @@ ui_view_vote_words(struct ui_view *v, char *line, size_t size)
 	buf_release(&b);
 	return line;
 }
+
+/* ---- a poll of ours: question, options, one or several answers ---- */
+
+/* Whether the prompt's text has more than blanks. */
+static bool
+filled(const struct ui_input *in)
+{
+	size_t	 i;
+
+	for (i = 0; i < in->len; i++)
+		if (in->text[i] != ' ' && in->text[i] != '\t' &&
+		    in->text[i] != '\n')
+			return true;
+	return false;
+}
+
+void
+ui_view_poll_new(struct ui_view *v, int64_t now)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	(void)now;
+	if (v->msgs.chat == NULL) {
+		ui_view_note(v, _("open a chat first"));
+		return;
+	}
+	free(p->poll);
+	free(p->poll_id);
+	p->poll = p->poll_id = NULL;
+	p->poll_n = 0;
+	ui_view_prompt_start(v, PROMPT_POLL_Q);
+}
+
+void
+ui_view_poll_q_enter(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	if (!filled(&p->in)) {
+		p->err = _("a poll needs a question");
+		return;
+	}
+	free(p->poll);
+	free(p->poll_id);
+	p->poll = xstrdup(p->in.text);
+	p->poll_id = xstrdup("");	/* the options, each ended by '\n' */
+	p->poll_n = 0;
+	ui_view_prompt_start(v, PROMPT_POLL_OPT);
+}
+
+/* Whether the options so far (each ended by '\n') hold o. */
+static bool
+has_option(const char *list, const char *o)
+{
+	size_t		 n = strlen(o);
+	const char	*s;
+
+	for (s = list; *s != '\0'; s = strchr(s, '\n') + 1)
+		if (strncmp(s, o, n) == 0 && s[n] == '\n')
+			return true;
+	return false;
+}
+
+void
+ui_view_poll_opt_enter(struct ui_view *v)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+	struct buf		 b = BUF_INIT;
+	char			*o, *nl;
+
+	if (!filled(&p->in)) {
+		if (p->poll_n >= 2)
+			ui_view_prompt_start(v, PROMPT_POLL_MULTI);
+		else
+			p->err = _("a poll needs two options at least");
+		return;
+	}
+	o = xstrdup(p->in.text);
+	while ((nl = strchr(o, '\n')) != NULL)
+		*nl = ' ';	/* one line an option */
+	if (has_option(p->poll_id, o)) {
+		p->err = _("that option is there already");
+		free(o);
+		return;
+	}
+	buf_append(&b, p->poll_id, strlen(p->poll_id));
+	buf_append(&b, o, strlen(o));
+	buf_append(&b, "\n", 2);
+	free(o);
+	free(p->poll_id);
+	p->poll_id = (char *)b.p;
+	if (++p->poll_n == UI_VIEW_POLL_MAX)
+		ui_view_prompt_start(v, PROMPT_POLL_MULTI);
+	else
+		ui_view_prompt_start(v, PROMPT_POLL_OPT);
+}
+
+bool
+ui_view_poll_multi_key(struct ui_view *v, int k)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+	struct cmd		*c;
+
+	if (k != '1' && k != '2')
+		return true;	/* nothing is typed here */
+	if (v->msgs.chat != NULL && p->poll != NULL && p->poll_id != NULL) {
+		c = cmd_new_chat(CMD_POLL_NEW, v->msgs.chat);
+		ev_set(&c->u.poll_new.question, p->poll);
+		ev_set(&c->u.poll_new.options, p->poll_id);
+		c->u.poll_new.multi = k == '2';
+		ui_view_push(v, c);
+	}
+	p->kind = PROMPT_NONE;
+	return true;
+}
+
+const char *
+ui_view_poll_words(struct ui_view *v, char *line, size_t size, int cols)
+{
+	struct ui_view_prompt	*p = &v->prompt;
+
+	switch (p->kind) {
+	case PROMPT_POLL_Q:
+		return _("New poll: its question, Enter goes on to its options, "
+		    "Esc goes back");
+	case PROMPT_POLL_OPT:
+		snprintf(line, size, _("Option %zu (2 to 12): Enter adds it; an "
+		    "empty Enter after two goes on"), p->poll_n + 1);
+		(void)cols;
+		return line;
+	case PROMPT_POLL_MULTI:
+		return _("One answer or several? 1 one, 2 several; Esc goes "
+		    "back");
+	default:
+		return NULL;
+	}
+}

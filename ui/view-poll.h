@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct ui_view;
 
@@ -28,5 +29,17 @@ void		 ui_view_vote_enter(struct ui_view *v);
 /* The chooser's words over the input (sanitised options) into
  * line[size]: line, or NULL when the poll's record does not parse. */
 const char	*ui_view_vote_words(struct ui_view *v, char *line, size_t size);
+
+/* The poll-new key (a chat open): PROMPT_POLL_Q asks the question, then
+ * PROMPT_POLL_OPT each option (2 to 12; an empty Enter after two goes
+ * on; one alike refused), then PROMPT_POLL_MULTI one answer (1) or
+ * several (2): CMD_POLL_NEW.  Their Enters, PROMPT_POLL_MULTI's keys
+ * (always true) and their words over the input (line[size]). */
+void		 ui_view_poll_new(struct ui_view *v, int64_t now);
+void		 ui_view_poll_q_enter(struct ui_view *v);
+void		 ui_view_poll_opt_enter(struct ui_view *v);
+bool		 ui_view_poll_multi_key(struct ui_view *v, int k);
+const char	*ui_view_poll_words(struct ui_view *v, char *line, size_t size,
+		    int cols);
 
 #endif

@@ -386,6 +386,9 @@ static const struct prompt_type {
 	[PROMPT_CARD] =		 { "", NULL, NULL, ui_view_card_key },
 	[PROMPT_VOTE] =		 { "", ui_view_vote_enter, NULL,
 				   ui_view_vote_key },
+	[PROMPT_POLL_Q] =	 { "> ", ui_view_poll_q_enter, NULL, NULL },
+	[PROMPT_POLL_OPT] =	 { "> ", ui_view_poll_opt_enter, NULL, NULL },
+	[PROMPT_POLL_MULTI] =	 { "", NULL, NULL, ui_view_poll_multi_key },
 };
 
 static void
@@ -489,6 +492,10 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 		return line;
 	case PROMPT_VOTE:
 		return ui_view_vote_words(v, line, size);
+	case PROMPT_POLL_Q:
+	case PROMPT_POLL_OPT:
+	case PROMPT_POLL_MULTI:
+		return ui_view_poll_words(v, line, size, cols);
 	case PROMPT_NONE:
 		break;
 	}

@@ -771,6 +771,9 @@ struct wa_msg_content;
  * the phone's inbox (a test decrypts it: tests/interop/wa-poll-tool);
  * NULL for another kind. */
 char	*sim_phone_vote_hex(const struct wa_msg_content *c);
+/* The messageSecret of c (a poll: RICH, "poll" record) in hex, malloc'd,
+ * so a test can vote on a poll the phone got; NULL for another kind. */
+char	*sim_phone_poll_secret_hex(const struct wa_msg_content *c);
 /* --- phone.c --- */
 /*
  * a's phone is reinstalled: a new identity, registration id, signed
