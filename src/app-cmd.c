@@ -145,7 +145,8 @@ send_file(struct app *a, const struct cmd *c)
 		return;
 	app_eng_error(a, rc == -EFBIG ? _("the file is larger than "
 	    "max-media-size") : rc == -EISDIR ? _("not a file to send") :
-	    rc == -ENOTCONN ? _("not sent: wachat is stopping") :
+	    rc == -ENODATA ? _("the file is empty") : rc == -EACCES ?
+	    _("permission denied") : rc == -ENOTCONN ? _("not sent: wachat is stopping") :
 	    _("the file cannot be read"), rc);
 }
 

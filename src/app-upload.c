@@ -625,6 +625,10 @@ upload_file(struct app *a, const struct cmd_send_file *f,
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EISDIR;
+	if (access(abs, R_OK) != 0)
+		return -errno;
+	if (st.st_size == 0)
+		return -ENODATA;
 	if ((uint64_t)st.st_size > a->conf->max_media_size)
 		return -EFBIG;
 	j = job_new(a, f->chat);

@@ -362,7 +362,7 @@ set_media_size(struct conf *c, const struct setting *s, const char *value,
 
 	(void)s;
 	if (wa_media_size_parse(value, &v) != 0 || v == 0) {
-		*why = N_("not a size (bytes, or a number with K, M or G)");
+		*why = N_("not a size (bytes, or a number with K, M, G or T)");
 		return -EINVAL;
 	}
 	c->max_media_size = v;

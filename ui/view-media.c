@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/i18n.h"
 #include "base/media-text.h"
@@ -49,10 +50,22 @@ selected(struct ui_view *v, struct ui_msg **g)
 	return md;
 }
 
+/* Downloaded as the store says (the file may have gone since). */
+static bool
+said_done(const struct ev_media *md)
+{
+	return md->dl_state == EV_DL_DONE && md->path[0] != '\0';
+}
+
+/* Downloaded and still there: a file of the size it had. */
 static bool
 have_file(const struct ev_media *md)
 {
-	return md->dl_state == EV_DL_DONE && md->path[0] != '\0';
+	struct stat	 st;
+
+	return said_done(md) && stat(md->path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && (md->size <= 0 ||
+	    (int64_t)st.st_size == md->size);
 }
 
 /* Say "s PATH" with the path cut to fit. */
@@ -137,7 +150,9 @@ ui_view_media_save(struct ui_view *v)
 	if ((md = selected(v, &g)) == NULL)
 		return;
 	if (!have_file(md)) {
-		ui_view_note(v, _("download the file first"));
+		ui_view_note(v, said_done(md) ? _("the file is gone from "
+		    "the disk: Alt-w downloads it again") :
+		    _("download the file first"));
 		return;
 	}
 	if (v->o.save_media == NULL) {
