@@ -73,8 +73,12 @@ send_file(struct ui_view *v, const char *caption, bool ptt)
 	v->msgs.sel = -1;
 }
 
-/* Why the file at path cannot be sent (into the prompt's err, the
- * words kept in v->prompt.err_buf), or NULL: it can. */
+/* The words of a refusal with a path or size in them (the prompt's err
+ * points here until the next; the screen's thread only). */
+static char	 why_buf[512];
+
+/* Why the file at path cannot be sent (static or why_buf), or NULL: it
+ * can. */
 static const char *
 refused(struct ui_view *v, const char *path)
 {
@@ -87,10 +91,10 @@ refused(struct ui_view *v, const char *path)
 		if (errno != EACCES && errno != EPERM)
 			return _("no such file");
 		wc_sanitize(path, strlen(path), false, &clean);
-		snprintf(v->prompt.err_buf, sizeof(v->prompt.err_buf),
+		snprintf(why_buf, sizeof(why_buf),
 		    _("permission denied: %s"), (const char *)clean.p);
 		buf_release(&clean);
-		return v->prompt.err_buf;
+		return why_buf;
 	}
 	rc = fstat(fd, &st);
 	(void)close(fd);
@@ -103,9 +107,9 @@ refused(struct ui_view *v, const char *path)
 		return NULL;
 	media_size((int64_t)st.st_size, sz, sizeof(sz));
 	media_size((int64_t)v->o.max_media_size, cap, sizeof(cap));
-	snprintf(v->prompt.err_buf, sizeof(v->prompt.err_buf),
+	snprintf(why_buf, sizeof(why_buf),
 	    _("too big: %s, over max-media-size (%s)"), sz, cap);
-	return v->prompt.err_buf;
+	return why_buf;
 }
 
 /* A path chosen (borrowed): on to the caption, or a voice note sent. */

@@ -185,9 +185,7 @@ struct ui_view_chat {
 struct ui_view_prompt {
 	enum ui_view_prompt_kind kind;
 	struct ui_input	 in;		/* the prompt's text */
-	const char	*err;		/* static, translated, err_buf, or
-					 * NULL */
-	char		 err_buf[512];	/* an err with a path or size in it */
+	const char	*err;		/* static, translated, or NULL */
 	char		*react_id;	/* PROMPT_REACT's message */
 	bool		 react_mine;	/* ... is ours */
 	char		*revoke_id;	/* asked about in PROMPT_REVOKE */
