@@ -37,10 +37,13 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	 * goes as type "reaction", an empty one (taking ours back) with
 	 * edit 7; protocolMessage (12, a delete) with edit 7; editedMessage
 	 * (58) with edit 1; a poll's vote (pollUpdateMessage, 50) as type
-	 * "poll" (protocol-features.md 3.1). */
+	 * "poll" (protocol-features.md 3.1).  A photo, video, audio,
+	 * document or sticker of ours goes as type "media", which gives its
+	 * <enc> the mediatype (protocol-features.md 1.7, [WM]
+	 * getTypeFromMessage, [RS] stanza_type_from_message). */
 	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_RICH &&
 	    m->text_len > 5 && memcmp(m->text, "poll\n", 5) == 0 ? "poll" :
-	    "text");	/* a poll of ours (3.1) */
+	    m->kind == STORE_MSG_MEDIA ? "media" : "text");
 	o->edit[0] = '\0';
 	if (m->kind == STORE_MSG_HIDDEN) {
 		switch (wa_msg_first_field(m->payload, m->payload_len)) {

@@ -8,7 +8,8 @@
 # as a reply too; bob's phone fetches and decrypts each: the sim's
 # /admin/media shows it with decrypted_sha256 equal to the file's
 # SHA-256, the message type, mimetype, ptt flag, dimensions, duration and
-# waveform.  Alt-v on a JPEG says that a voice note is Ogg Opus only.
+# waveform, and the stanza it came in with type "media" and the <enc>'s
+# mediatype (protocol-features.md 1.7).  Alt-v on a JPEG says that a voice note is Ogg Opus only.
 # The media host refusing uploads (its cap set to 1 byte): the message
 # says "upload failed" with its failed tick and bob gets nothing; with
 # the host back, Up and Ctrl-t send it, once.  An upload whose answer
@@ -157,8 +158,9 @@ tm send-keys -t wachat Enter
 check "... Enter asks for a caption" wait_pane 'A caption \(may be empty\)'
 tm send-keys -t wachat -l "A photo"
 tm send-keys -t wachat Enter
-check "bob's phone receives the photo: type image, image/jpeg, 64x48, a thumbnail, the caption, the file's SHA-256 decrypted" \
+check "bob's phone receives the photo in a stanza of type media, mediatype image: type image, image/jpeg, 64x48, a thumbnail, the caption, the file's SHA-256 decrypted" \
     wait_for got "$fx/photo.jpg" type=image mediatype=image \
+    stanza_type=media stanza_mediatype=image \
     mimetype=image/jpeg width=64 height=48 "thumbnail_bytes>0" \
     "caption=A photo" ptt=false length="$(stat -c %s "$fx/photo.jpg")"
 failed_now && diag "$tmp/got.why"
@@ -179,8 +181,9 @@ failed_now && show
 # --- a voice note: Alt-v
 type_path M-v "$fx" voi
 tm send-keys -t wachat Enter
-check "bob's phone receives the voice note: ptt, audio/ogg; codecs=opus, 2 s, a 64-byte waveform" \
+check "bob's phone receives the voice note (stanza: media, mediatype ptt): ptt, audio/ogg; codecs=opus, 2 s, a 64-byte waveform" \
     wait_for got "$fx/voice.ogg" type=audio mediatype=ptt ptt=true \
+    stanza_type=media stanza_mediatype=ptt \
     "mimetype=audio/ogg; codecs=opus" seconds=2 waveform_bytes=64
 failed_now && diag "$tmp/got.why"
 
@@ -189,8 +192,9 @@ type_path C-o "$fx" not
 tm send-keys -t wachat Enter
 wait_pane 'A caption \(may be empty\)' >/dev/null
 tm send-keys -t wachat Enter
-check "bob's phone receives the document: application/pdf, its file name" \
+check "bob's phone receives the document (stanza: media, mediatype document): application/pdf, its file name" \
     wait_for got "$fx/notes.pdf" type=document mediatype=document \
+    stanza_type=media stanza_mediatype=document \
     mimetype=application/pdf file_name=notes.pdf caption=
 failed_now && diag "$tmp/got.why"
 
@@ -199,8 +203,9 @@ type_path C-o "$fx" sti
 tm send-keys -t wachat Enter
 wait_pane 'A caption \(may be empty\)' >/dev/null
 tm send-keys -t wachat Enter
-check "bob's phone receives the WebP as a sticker: image/webp, 64x64" \
+check "bob's phone receives the WebP as a sticker (stanza: media, mediatype sticker): image/webp, 64x64" \
     wait_for got "$fx/sticker.webp" type=sticker mediatype=sticker \
+    stanza_type=media stanza_mediatype=sticker \
     mimetype=image/webp width=64 height=64
 failed_now && diag "$tmp/got.why"
 

@@ -83,6 +83,8 @@ struct sim_media_msg {
 	const struct mtype	*t;
 	bool			 ptt;
 	bool			 gif;		/* video: gifPlayback */
+	char			 stanza_type[16];	/* received: as sent */
+	char			 stanza_mediatype[16];
 	char			 mimetype[96], file_name[160], caption[256];
 	uint8_t			 media_key[32], file_sha256[32];
 	uint8_t			 file_enc_sha256[32];
@@ -518,11 +520,18 @@ rx_check(struct sim *s, struct sim_media_msg *m)
 	buf_release(&plain);
 }
 
+/* Where a Message came from: its id, the sending device and what its
+ * stanza said (1.7). */
+struct rx_from {
+	const char	*id, *from, *stype, *mediatype;
+};
+
 /* One media Message field (t) of the Message from sender, read by p. */
 static void
 rx_one(struct sim_phone *p, const struct mtype *t, const uint8_t *v,
-    size_t vl, const char *id, const char *from)
+    size_t vl, const struct rx_from *rf)
 {
+	const char		*id = rf->id, *from = rf->from;
 	struct sim_media_msg	*m;
 	const uint8_t		*x;
 	size_t			 xl;
@@ -539,6 +548,10 @@ rx_one(struct sim_phone *p, const struct mtype *t, const uint8_t *v,
 	snprintf(m->id, sizeof(m->id), "%s", id);
 	snprintf(m->from, sizeof(m->from), "%s", from);
 	snprintf(m->to, sizeof(m->to), "%s@s.whatsapp.net", p->a->pn);
+	snprintf(m->stanza_type, sizeof(m->stanza_type), "%s",
+	    rf->stype != NULL ? rf->stype : "");
+	snprintf(m->stanza_mediatype, sizeof(m->stanza_mediatype), "%s",
+	    rf->mediatype != NULL ? rf->mediatype : "");
 	pb_str(v, vl, t->mimetype, m->mimetype, sizeof(m->mimetype));
 	pb_str(v, vl, t->caption, m->caption, sizeof(m->caption));
 	pb_str(v, vl, t->dp, m->direct_path, sizeof(m->direct_path));
@@ -570,7 +583,7 @@ rx_one(struct sim_phone *p, const struct mtype *t, const uint8_t *v,
 /* Walk Message p[0..len), nest wrappers deep at most. */
 static void
 rx_walk(struct sim_phone *ph, const uint8_t *p, size_t len, unsigned nest,
-    const char *id, const char *from)
+    const struct rx_from *rf)
 {
 	struct sim_pb_field	 f;
 	const struct mtype	*t;
@@ -581,22 +594,25 @@ rx_walk(struct sim_phone *ph, const uint8_t *p, size_t len, unsigned nest,
 		if (f.wire != 2)
 			continue;
 		if ((t = mtype_by_field(f.num)) != NULL)
-			rx_one(ph, t, f.p, f.len, id, from);
+			rx_one(ph, t, f.p, f.len, rf);
 		else if (f.num == 31 && sim_pb_find(f.p, f.len, 2, &v, &vl))
 			/* deviceSentMessage{message=2} */
-			rx_walk(ph, v, vl, nest + 1, id, from);
+			rx_walk(ph, v, vl, nest + 1, rf);
 		else if ((f.num == 53 || f.num == 40 || f.num == 37 ||
 		    f.num == 55) && sim_pb_find(f.p, f.len, 1, &v, &vl))
 			/* FutureProofMessage{message=1} */
-			rx_walk(ph, v, vl, nest + 1, id, from);
+			rx_walk(ph, v, vl, nest + 1, rf);
 	}
 }
 
 void
 phone_media_take(struct sim_phone *p, const char *id, const char *from,
-    const uint8_t *plain, size_t len)
+    const char *stype, const char *mediatype, const uint8_t *plain,
+    size_t len)
 {
-	rx_walk(p, plain, len, 0, id, from);
+	struct rx_from	 rf = { id, from, stype, mediatype };
+
+	rx_walk(p, plain, len, 0, &rf);
 }
 
 /* --- the media retry (1.8) --- */
@@ -781,6 +797,10 @@ sim_media_msg_json(const struct sim_media_msg *m)
 	STR("to", m->to);
 	STR("type", m->t->name);
 	STR("mediatype", mediatype_of(m));
+	if (m->received) {
+		STR("stanza_type", m->stanza_type);
+		STR("stanza_mediatype", m->stanza_mediatype);
+	}
 	STR("mimetype", m->mimetype);
 	STR("caption", m->caption);
 	if (m->t->msg == 7)

@@ -378,7 +378,8 @@ receive_enc(struct sim_phone *p, const struct wa_node *n,
 		goto out;
 	rc = wa_msg_parse(plain.p, len, c);
 	if (rc == 0)
-		phone_media_take(p, in->id, in->from, plain.p, len);
+		phone_media_take(p, in->id, in->from, in->type, e->mediatype,
+		    plain.p, len);
 	if (rc == 0 && *m != NULL && c->dsm_destination == NULL) {
 		char	 me[PHONE_JID_MAX];
 

@@ -250,10 +250,13 @@ int	phone_send_msg(struct sim_phone *p, const char *chat,
  * is taken from the sim's own media host's store by its directPath,
  * decrypted and checked with its mediaKey and hashes, and listed in GET
  * /admin/media as received (once per message id and phone).  A message
- * with none is left alone.
+ * with none is left alone.  stype and mediatype are the stanza's type
+ * and its <enc>'s mediatype as the client sent them (1.7; NULL when
+ * absent), listed beside it as stanza_type and stanza_mediatype.
  */
 void	phone_media_take(struct sim_phone *p, const char *id,
-	    const char *from, const uint8_t *plain, size_t len);
+	    const char *from, const char *stype, const char *mediatype,
+	    const uint8_t *plain, size_t len);
 /*
  * A <receipt type="server-error"> n for message id taken by p (1.8): the
  * request decrypted with that message's media key, the blob stored again
