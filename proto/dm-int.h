@@ -16,8 +16,9 @@
  *   dm-recv.c     messages in (1:1 and group), chat states, presence,
  *                 devices notifications  -> dm-peer.c, dm-poll.c,
  *                 dm-util.c
- *   dm-poll.c     polls in: their secrets kept, votes decrypted and
- *                 tallied, or kept until their poll comes  -> dm-util.c
+ *   dm-poll.c     polls: their secrets kept, votes decrypted and
+ *                 tallied, or kept until their poll comes; our vote
+ *                 -> dm-job.c, dm-util.c
  *   dm-direct.c   the 1:1 fan-out  -> dm-job.c, dm-peer.c, dm-tok.c,
  *                 dm-util.c
  *   dm-group.c    the group fan-out (sender keys, SKDM, skmsg)

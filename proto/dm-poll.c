@@ -13,6 +13,7 @@
  */
 #include "base/compat.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,4 +365,199 @@ dm_poll_vote(struct wa_dm *dm, const struct wa_msg_in *m, const char *chat,
 		*rec = NULL;
 	}
 	return rc == 1;
+}
+
+/* --- our vote, our poll --- */
+
+/* End the transaction of our vote or poll: commit (rc 0) or roll back.
+ * Returns rc, or the commit's error. */
+static int
+tx_end(struct wa_dm *dm, int rc)
+{
+	int	 rc2;
+
+	if (rc == 0)
+		return dm->st->tx_commit(dm->st->arg);
+	if ((rc2 = dm->st->tx_rollback(dm->st->arg)) != 0)
+		log_error("rollback: %s", wc_strerror(rc2));
+	return rc;
+}
+
+/* Whether picks[0..n) are numbers of options of the record r, each once,
+ * one at most when r allows one. */
+static bool
+picks_ok(const struct rich *r, const unsigned *picks, size_t n)
+{
+	const char	*sel = rich_get(r, "sel", NULL);
+	size_t		 nopt = rich_poll_noptions(r), i, j;
+
+	if (r->type != RICH_POLL || (n > 1 && sel != NULL &&
+	    strcmp(sel, "1") == 0))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (picks[i] < 1 || picks[i] > nopt)
+			return false;
+		for (j = 0; j < i; j++)
+			if (picks[j] == picks[i])
+				return false;
+	}
+	return true;
+}
+
+/* The encrypted vote for picks of the poll (id, creator, secret, rec)
+ * as a Message into p; our voter JID into voter. */
+static int
+vote_payload(struct wa_dm *dm, const char *chat, const char *id,
+    const char *creator, const uint8_t *secret, size_t slen,
+    const struct rich *r, const unsigned *picks, size_t n, struct buf *p)
+{
+	uint8_t			 h[WA_POLL_READ_MAX][WA_POLL_HASH_LEN];
+	uint8_t			 iv[WA_POLL_IV_LEN];
+	const char		*cj = creator[0] != '\0' ? creator : dm->own_pn;
+	const char		*voter;
+	struct wa_msg_key	 k;
+	struct buf		 enc = BUF_INIT;
+	size_t			 i;
+	int			 rc;
+
+	/* whatsmeow: our LID, unless the poll's creator is a PN */
+	voter = jid_is_lid(cj) && dm->own_lid[0] != '\0' ? dm->own_lid :
+	    dm->own_pn;
+	for (i = 0; i < n; i++)
+		wa_poll_option_hash(rich_poll_option(r, picks[i]), h[i]);
+	if ((rc = dm->host.rng(dm->host.arg, iv, sizeof(iv))) < 0)
+		return rc;
+	if ((rc = wa_poll_vote_encrypt(secret, slen, id, cj, voter, iv,
+	    (const uint8_t (*)[WA_POLL_HASH_LEN])h, n, &enc)) != 0)
+		return rc;
+	memset(&k, 0, sizeof(k));
+	k.remote_jid = chat;
+	k.from_me = creator[0] == '\0';
+	k.id = id;
+	k.participant = jid_is_group(chat) && creator[0] != '\0' ? creator :
+	    NULL;
+	rc = wa_msg_build_poll_vote(&k, enc.p, enc.len, iv,
+	    dm->host.now_ms(dm->host.arg), p);
+	buf_release(&enc);
+	return rc;
+}
+
+/* In the open transaction: the vote queued and the record *rec tallied
+ * and stored. */
+static int
+vote_put(struct wa_dm *dm, const char *chat, const char *id,
+    const unsigned *picks, size_t n, char **rec)
+{
+	char		 creator[WA_DM_JID_MAX], *nrec;
+	uint8_t		 secret[WA_POLL_SECRET_MAX];
+	size_t		 slen = sizeof(secret);
+	struct rich	 r;
+	struct buf	 p = BUF_INIT;
+	int		 rc;
+
+	if ((rc = dm->st->poll_get(dm->st->arg, chat, id, creator, secret,
+	    &slen, rec)) <= 0)
+		return rc < 0 ? rc : -ENOENT;
+	if (rich_parse(*rec, strlen(*rec), &r) != 0)
+		rc = -ENOENT;
+	else if (!picks_ok(&r, picks, n))
+		rc = -EINVAL;
+	else
+		rc = vote_payload(dm, chat, id, creator, secret, slen, &r,
+		    picks, n, &p);
+	rich_release(&r);
+	wa_crypto_wipe(secret, sizeof(secret));
+	if (rc == 0 && (nrec = rich_poll_vote(*rec, "", NULL, picks, n)) !=
+	    NULL) {
+		free(*rec);
+		*rec = nrec;
+		if ((rc = dm->st->poll_set(dm->st->arg, chat, id, *rec)) >= 0)
+			rc = dm_job_put(dm, chat, &p, "", "poll", NULL);
+	}
+	buf_release(&p);
+	return rc < 0 ? rc : 0;
+}
+
+int
+wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat, const char *poll_id,
+    const unsigned *picks, size_t n)
+{
+	struct wa_dm_ev	 ev;
+	char		*rec = NULL;
+	int		 rc;
+
+	if (chat == NULL || poll_id == NULL || (n > 0 && picks == NULL) ||
+	    n > WA_POLL_READ_MAX)
+		return -EINVAL;
+	if (!has_ops(dm))
+		return -ENOENT;
+	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
+		return rc;
+	if ((rc = tx_end(dm, vote_put(dm, chat, poll_id, picks, n,
+	    &rec))) == 0) {
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = WA_DM_EV_CHANGED;
+		ev.chat = chat;
+		ev.id = poll_id;
+		ev.text = rec;
+		ev.rich = true;
+		ev.from_me = true;
+		dm_emit(dm, &ev);
+		dm_kick(dm);
+		log_info("poll %s: our vote for %zu options queued", poll_id, n);
+	}
+	free(rec);
+	return rc;
+}
+
+/* --- our poll --- */
+
+int
+wa_dm_send_poll(struct wa_dm *dm, const char *chat, const char *question,
+    const char *const *options, size_t n, bool multi,
+    char id_out[WA_DM_ID_MAX])
+{
+	uint8_t		 secret[WA_POLL_SECRET_LEN];
+	char		 id[WA_DM_ID_MAX], *rec = NULL;
+	struct buf	 p = BUF_INIT;
+	struct wa_dm_ev	 ev;
+	int		 rc;
+
+	if (chat == NULL)
+		return -EINVAL;
+	if (!has_ops(dm))
+		return -ENOENT;
+	if ((rc = dm->host.rng(dm->host.arg, secret, sizeof(secret))) < 0)
+		return rc;
+	if ((rc = wa_msg_build_poll(question, options, n, multi, secret, &p,
+	    &rec)) != 0)
+		goto out;
+	if ((rc = dm->st->tx_begin(dm->st->arg)) != 0)
+		goto out;
+	rc = dm_job_queue(dm, chat, &p, rec, NULL, NULL, NULL, "poll", NULL,
+	    id, false);
+	if (rc == 0)
+		rc = dm->st->poll_put(dm->st->arg, chat, id, "", secret,
+		    sizeof(secret));
+	if ((rc = tx_end(dm, rc)) == 0) {
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = WA_DM_EV_MESSAGE;
+		ev.chat = chat;
+		ev.id = id;
+		ev.sender = "";
+		ev.from_me = true;
+		ev.text = rec;
+		ev.rich = true;
+		ev.ts_ms = dm->host.now_ms(dm->host.arg);
+		ev.state = WA_DM_QUEUED;
+		dm_emit(dm, &ev);
+		if (id_out != NULL)
+			snprintf(id_out, WA_DM_ID_MAX, "%s", id);
+		log_info("poll %s: ours, %zu options, queued", id, n);
+	}
+out:
+	wa_crypto_wipe(secret, sizeof(secret));
+	buf_release(&p);
+	free(rec);
+	return rc;
 }

@@ -289,6 +289,13 @@ struct wa_dm_store_ops {
 	int	(*member_receipt)(void *arg, const char *group,
 		    const char *id, const char *member,
 		    enum wa_dm_state state);
+	/* Message info (issue 20): member (a user JID: a 1:1 chat's
+	 * contact, a group's member) reported state (DELIVERED or READ) of
+	 * our message id in chat at ts_ms (the receipt's t, else now):
+	 * kept per recipient, 0.  May be NULL: no times are kept. */
+	int	(*receipt_time)(void *arg, const char *chat, const char *id,
+		    const char *member, enum wa_dm_state state,
+		    int64_t ts_ms);
 	/* Queue a history-sync notification (the decrypted Message
 	 * msg[0..len) our phone sent with message id id, protocol.md 12.1)
 	 * in the transaction that stores the session it advanced: 0.  May
@@ -562,6 +569,38 @@ MUST_CHECK int	wa_dm_media_payload(struct wa_dm *dm,
  */
 MUST_CHECK int	wa_dm_expiry(struct wa_dm *dm, const char *chat,
 		    struct buf *p);
+
+/*
+ * Vote on poll poll_id of chat (stored, with its secret:
+ * protocol-features.md 3.1) for the options picks[0..n) (numbers from 1;
+ * n 0 takes our vote back): the vote encrypted for the poll's creator and
+ * our own JID in its addressing (our LID, or our PN when the creator is a
+ * PN: whatsmeow's rule), our vote put in the poll's record in place of
+ * the earlier one and a hidden outbox row of stanza type "poll" in one
+ * transaction; then WA_DM_EV_CHANGED with the new record and the kick.
+ * Returns 0.  Errors: -EINVAL (a NULL argument, n over WA_POLL_READ_MAX,
+ * a number out of range or repeated, more than one for a poll of one
+ * answer), -ENOENT (no such poll, or no secret for it), the host rng's
+ * and the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_send_poll_vote(struct wa_dm *dm, const char *chat,
+		    const char *poll_id, const unsigned *picks, size_t n);
+
+/*
+ * Send a poll of ours to chat: question, options[0..n) (2 to 12), one
+ * answer or (multi) any number (wa_msg_build_poll(): V3 for one answer,
+ * pollCreationMessage else, a fresh 32-byte messageSecret).  Its outbox
+ * row holds the poll's rich record (shown as received polls are), and
+ * its secret is kept (store_ops poll_put, creator "" us) in the same
+ * transaction, so the votes that come decrypt; then WA_DM_EV_MESSAGE
+ * (rich) and the kick; stanza type "poll".  Writes its id to id_out (may
+ * be NULL).  Returns 0.  Errors: -EINVAL (chat NULL, what
+ * wa_msg_build_poll() refuses), -ENOENT (no poll store), the host rng's
+ * and the store's errors.  Engine thread.
+ */
+MUST_CHECK int	wa_dm_send_poll(struct wa_dm *dm, const char *chat,
+		    const char *question, const char *const *options,
+		    size_t n, bool multi, char id_out[WA_DM_ID_MAX]);
 
 /* A new message id (protocol.md 9.5) into id (WA_DM_ID_MAX bytes, NUL
  * in).  Returns 0 or the host rng's error.  Engine thread. */

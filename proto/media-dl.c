@@ -30,6 +30,7 @@
 #include "base/err.h"
 #include "base/log.h"
 #include "base/xmalloc.h"
+#include "proto/media-name.h"
 #include "proto/http-get.h"
 #include "proto/media-dl.h"
 #include "proto/media-stream.h"
@@ -175,8 +176,36 @@ place(const char *tmp, const char *final)
 	return 0;
 }
 
-int
-wa_media_out_commit(struct wa_media_out *o, const char *final_path)
+/*
+ * tmp under want or, taken non-NULL, the first of its "-1" .. "-999"
+ * names no file has at this moment (link(2) says so atomically: two
+ * downloads of one name never both take it); that name into taken.
+ */
+static int
+place_as(const char *tmp, const char *want, char *taken, size_t tlen)
+{
+	char	 cand[4096];
+	unsigned i;
+	int	 rc;
+
+	if (taken == NULL)
+		return place(tmp, want);
+	for (i = 0; i <= WA_MEDIA_NAME_TRIES; i++) {
+		if ((rc = wa_media_name_nth(want, i, cand, sizeof(cand))) != 0)
+			return rc;
+		if ((rc = place(tmp, cand)) == -EEXIST)
+			continue;
+		if (rc == 0 && snprintf(taken, tlen, "%s", cand) >= (int)tlen)
+			return WC_ETOOBIG;	/* cannot happen: same size */
+		return rc;
+	}
+	return -EEXIST;
+}
+
+/* wa_media_out_commit() under a free name as place_as() says. */
+static int
+commit_as(struct wa_media_out *o, const char *final_path, char *taken,
+    size_t tlen)
 {
 	int	 rc = 0;
 
@@ -190,7 +219,7 @@ wa_media_out_commit(struct wa_media_out *o, const char *final_path)
 	}
 	if (rc == 0) {
 		o->fd = -1;
-		rc = place(o->tmp, final_path);
+		rc = place_as(o->tmp, final_path, taken, tlen);
 	}
 	if (rc != 0) {
 		wa_media_out_discard(o);
@@ -199,6 +228,12 @@ wa_media_out_commit(struct wa_media_out *o, const char *final_path)
 	free(o->tmp);
 	o->tmp = NULL;
 	return sync_dir_of(final_path);
+}
+
+int
+wa_media_out_commit(struct wa_media_out *o, const char *final_path)
+{
+	return commit_as(o, final_path, NULL, 0);
 }
 
 /* The decrypt context of r's keys and checks. */
@@ -215,7 +250,7 @@ dec_of(const struct wa_media_dl_req *r, struct wa_media_dec **d)
 /* finish d, write its last bytes, commit o; o released either way. */
 static int
 finish_into(struct wa_media_dec *d, struct wa_media_out *o,
-    const char *final_path, const char **why)
+    const char *final_path, char *taken, size_t tlen, const char **why)
 {
 	uint8_t	 last[16];
 	size_t	 n;
@@ -227,7 +262,7 @@ finish_into(struct wa_media_dec *d, struct wa_media_out *o,
 		return rc;
 	}
 	sodium_memzero(last, sizeof(last));
-	return wa_media_out_commit(o, final_path);
+	return commit_as(o, final_path, taken, tlen);
 }
 
 int
@@ -236,6 +271,7 @@ wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
 	struct wa_media_dec	*d = NULL;
 	struct wa_media_out	 o;
 	uint8_t			*buf, *plain;
+	char			 taken[4096];
 	ssize_t			 n;
 	size_t			 w;
 	int			 rc;
@@ -270,7 +306,8 @@ wa_media_dl_fd(int fd, const struct wa_media_dl_req *r, const char **why)
 	if (rc != 0)
 		wa_media_out_discard(&o);
 	else
-		rc = finish_into(d, &o, r->final_path, why);
+		rc = finish_into(d, &o, r->final_path, r->free_name ? taken :
+		    NULL, sizeof(taken), why);
 	wa_media_dec_free(d);
 	return rc;
 }
@@ -286,6 +323,8 @@ struct wa_media_dl {
 					 * per URL, made at start */
 	size_t			 nurls, cur;	/* the URL tried now */
 	char			*ca_file, *final_path, *dir;
+	bool			 free_name;
+	char			 taken[4096];	/* the name the file took */
 	uint32_t		 connect_timeout_ms, stall_timeout_ms;
 	uint64_t		 max_blob, declared_blob;
 	struct wa_media_out	 out;
@@ -468,7 +507,7 @@ try_url(struct wa_media_dl *g)
 		return;
 	}
 	if ((rc = finish_into(g->decs[g->cur], &g->out, g->final_path,
-	    &w)) != 0) {
+	    g->free_name ? g->taken : NULL, sizeof(g->taken), &w)) != 0) {
 		if (rc == WC_ECRYPTO || (rc < 0 && rc > -4096))
 			set_end(g, WA_MEDIA_DL_LOCAL, rc, w != NULL ? w :
 			    "cannot write or rename the file");
@@ -582,6 +621,12 @@ after_work(uv_work_t *req, int status)
 	uv_close((uv_handle_t *)&g->tick, release);
 }
 
+const char *
+wa_media_dl_path(const struct wa_media_dl *d)
+{
+	return d != NULL ? d->taken : "";
+}
+
 int
 wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
     wa_media_dl_done_fn done, wa_media_dl_progress_fn progress, void *arg,
@@ -622,6 +667,8 @@ wa_media_dl_start(uv_loop_t *loop, const struct wa_media_dl_req *r,
 	g->dir = xstrdup(r->dir);
 	g->ca_file = r->ca_file != NULL ? xstrdup(r->ca_file) : NULL;
 	g->final_path = xstrdup(r->final_path);
+	g->free_name = r->free_name;
+	snprintf(g->taken, sizeof(g->taken), "%s", r->final_path);
 	g->connect_timeout_ms = r->connect_timeout_ms;
 	g->stall_timeout_ms = r->stall_timeout_ms;
 	g->max_blob = r->file_len != WA_MEDIA_LEN_UNKNOWN ?

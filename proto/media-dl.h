@@ -113,6 +113,12 @@ struct wa_media_dl_req {
 					 * NULL */
 	const char	*dir;		/* where the temp file goes */
 	const char	*final_path;	/* renamed to on success */
+	bool		 free_name;	/* final_path taken at the rename: the
+					 * first free of its "-1" .. "-999"
+					 * names (wa_media_name_nth), chosen
+					 * atomically (link(2) fails EEXIST:
+					 * the next); wa_media_dl_path() says
+					 * which */
 	const uint8_t	*media_key;	/* WA_MEDIA_KEY_LEN bytes */
 	const char	*info;		/* WA_MEDIA_INFO_* */
 	const uint8_t	*file_enc_sha256; /* 32 bytes, or NULL (no check) */
@@ -162,6 +168,14 @@ MUST_CHECK int	wa_media_dl_start(struct uv_loop_s *loop,
 		    struct wa_media_dl **out);
 
 /*
+ * The path d's file took: final_path, or with free_name the "-N" name
+ * the rename found free.  Borrowed from d; meant for done's call with
+ * WA_MEDIA_DL_OK (before that it is final_path).  NULL gives "".  Loop
+ * thread.
+ */
+const char	*wa_media_dl_path(const struct wa_media_dl *d);
+
+/*
  * Stop d: done and progress are not called again; the worker ends soon,
  * removes the temp file and frees d.  A cancel that comes after the file
  * was renamed (the worker had finished) leaves final_path in place.
@@ -173,7 +187,8 @@ void		wa_media_dl_cancel(struct wa_media_dl *d);
  * The receive path without the network: read the blob from fd to its
  * end in chunks of 256 KiB through the decrypt context of r's keys,
  * hashes and lengths into a temp file in r->dir, committed to
- * r->final_path when every check passes (r's url, ca_file and timeouts
+ * r->final_path (or, with free_name, its first free "-N" name) when
+ * every check passes (r's url, ca_file and timeouts
  * are not used).  For the bench and the tests; any thread.  Returns 0.
  * Errors: those of wa_media_dec_new/update/finish (the temp file
  * removed), -errno of read, of the temp file and of the commit.

@@ -136,7 +136,7 @@ set_state(struct wa_mget *m, const struct job *j, int st, const char *path)
 {
 	int	 rc;
 
-	if (st < 0)
+	if (st < 0 || j->out[0] != '\0')	/* --out: a copy elsewhere */
 		return;
 	if ((rc = m->st->set_state(m->st->arg, j->chat, j->it.from_me, j->id,
 	    (enum wa_mget_state)st, st == WA_MGET_ST_DONE ? path : NULL)) < 0)
@@ -210,7 +210,7 @@ dir_of(const char *path, char *out, size_t len)
 		snprintf(out, len, "%.*s", (int)(s - path), path);
 }
 
-/* j->final: the given path, or a free name in the media folder. */
+/* j->final: the given path, or the file's name in the media folder. */
 static int
 pick_final(struct job *j)
 {
@@ -227,7 +227,10 @@ pick_final(struct job *j)
 	if ((rc = wa_media_name_safe(j->it.file_name, j->it.mimetype,
 	    wa_msg_media_name(j->it.type), j->id, name, sizeof(name))) < 0)
 		return rc;
-	return wa_media_name_free(m->dir, name, j->final, sizeof(j->final));
+	/* The name itself: the rename takes the first free of it and its
+	 * "-1" .. names (free_name), atomically. */
+	rc = snprintf(j->final, sizeof(j->final), "%s/%s", m->dir, name);
+	return rc < 0 || (size_t)rc >= sizeof(j->final) ? WC_ETOOBIG : 0;
 }
 
 /* --- the download --- */
@@ -332,6 +335,9 @@ on_done(void *arg, enum wa_media_dl_end end, int err, long status,
 	struct job	*j = arg;
 	struct wa_mget	*m = j->m;
 
+	if (end == WA_MEDIA_DL_OK)	/* the name the rename took */
+		snprintf(j->final, sizeof(j->final), "%s",
+		    wa_media_dl_path(j->dl));
 	j->dl = NULL;
 	j->status = status;
 	if (end != WA_MEDIA_DL_OK)
@@ -417,6 +423,7 @@ start_dl(struct job *j)
 	r.ca_file = m->host.ca_file;
 	r.dir = dir;
 	r.final_path = j->final;
+	r.free_name = j->out[0] == '\0';	/* --out: that path or none */
 	r.media_key = j->it.media_key;
 	r.info = j->info;
 	r.file_enc_sha256 = j->it.file_enc_sha256;
@@ -606,12 +613,16 @@ check_item(struct job *j)
 	return WA_MGET_OK;
 }
 
-/* Already downloaded and there: said at once. */
+/* Already downloaded and there, of its size: said at once. */
 static bool
 have_it(const struct job *j)
 {
+	struct stat	 st;
+
 	return j->out[0] == '\0' && j->it.state == WA_MGET_ST_DONE &&
-	    j->it.path[0] != '\0' && access(j->it.path, F_OK) == 0;
+	    j->it.path[0] != '\0' && stat(j->it.path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && (j->it.size == 0 ||
+	    (uint64_t)st.st_size == j->it.size);
 }
 
 int

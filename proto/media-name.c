@@ -168,26 +168,45 @@ wa_media_name_safe(const char *file_name, const char *mimetype,
 }
 
 int
+wa_media_name_nth(const char *path, unsigned i, char *out, size_t len)
+{
+	const char	*base, *dot;
+	size_t		 stem;
+	int		 w;
+
+	if (path == NULL || out == NULL || path[0] == '\0')
+		return -EINVAL;
+	base = strrchr(path, '/');
+	base = base != NULL ? base + 1 : path;
+	dot = strrchr(base, '.');
+	stem = dot != NULL && dot != base ? (size_t)(dot - path) :
+	    strlen(path);
+	if (i == 0)
+		w = snprintf(out, len, "%s", path);
+	else
+		w = snprintf(out, len, "%.*s-%u%s", (int)stem, path, i,
+		    path + stem);
+	if (w < 0 || (size_t)w >= len)
+		return WC_ETOOBIG;
+	return 0;
+}
+
+int
 wa_media_name_free(const char *dir, const char *name, char *out, size_t len)
 {
 	struct stat st;
-	const char *dot;
-	size_t	 stem;
-	int	 i, w;
+	char	 whole[4096];
+	int	 i, rc, w;
 
 	if (dir == NULL || name == NULL || out == NULL || dir[0] == '\0' ||
 	    name[0] == '\0' || strchr(name, '/') != NULL)
 		return -EINVAL;
-	dot = strrchr(name, '.');
-	stem = dot != NULL && dot != name ? (size_t)(dot - name) : strlen(name);
+	w = snprintf(whole, sizeof(whole), "%s/%s", dir, name);
+	if (w < 0 || (size_t)w >= sizeof(whole))
+		return WC_ETOOBIG;
 	for (i = 0; i <= WA_MEDIA_NAME_TRIES; i++) {
-		if (i == 0)
-			w = snprintf(out, len, "%s/%s", dir, name);
-		else
-			w = snprintf(out, len, "%s/%.*s-%d%s", dir, (int)stem,
-			    name, i, name + stem);
-		if (w < 0 || (size_t)w >= len)
-			return WC_ETOOBIG;
+		if ((rc = wa_media_name_nth(whole, (unsigned)i, out, len)) != 0)
+			return rc;
 		if (lstat(out, &st) != 0) {
 			if (errno == ENOENT)
 				return 0;

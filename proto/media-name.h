@@ -55,13 +55,24 @@ MUST_CHECK int	wa_media_name_safe(const char *file_name,
  * its extension ("a.pdf" -> "a-1.pdf"; a name without '.' gets it at
  * the end) that does not.  name must be a wa_media_name_safe() result.
  * The check is not atomic: the caller renames without replacing
- * (link(2), or RENAME_NOREPLACE) and asks again on EEXIST.
+ * (link(2), or RENAME_NOREPLACE) and takes the next name on EEXIST
+ * (wa_media_dl_req.free_name does).
  * Returns 0.  Errors: -EINVAL (a NULL, an empty dir or name, a '/' in
  * name), WC_ETOOBIG (does not fit), -EEXIST (every try exists), -errno
  * of lstat other than ENOENT.
  */
 MUST_CHECK int	wa_media_name_free(const char *dir, const char *name,
 		    char *out, size_t len);
+
+/*
+ * The i-th name of path into out[0..len): i 0 is path itself, else
+ * "-I" put before the extension of its last component ("d/a.pdf", 2 ->
+ * "d/a-2.pdf"; a component without '.', or only a leading one, gets it
+ * at the end).  Pure.  Returns 0.  Errors: -EINVAL (a NULL, an empty
+ * path), WC_ETOOBIG (does not fit).
+ */
+MUST_CHECK int	wa_media_name_nth(const char *path, unsigned i, char *out,
+		    size_t len);
 
 /*
  * A size setting: digits, then optionally K, M, G or T (powers of 1024,

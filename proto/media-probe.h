@@ -100,6 +100,10 @@ void		wa_media_probe_release(struct wa_media_probe *p);
 /* Whether wachat was built with FFmpeg.  Any thread. */
 bool		wa_media_video_available(void);
 
+/* The version of the FFmpeg libraries in use (av_version_info(), static:
+ * "5.1.6-0+deb12u1"), or NULL when built without them.  Any thread. */
+const char	*wa_media_video_version(void);
+
 /*
  * The MP4 file path (only that container is opened; local files only)
  * into p: seconds (the container's duration rounded to the nearest

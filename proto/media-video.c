@@ -31,6 +31,12 @@ wa_media_video_available(void)
 	return false;
 }
 
+const char *
+wa_media_video_version(void)
+{
+	return NULL;
+}
+
 int
 wa_media_video_probe(const char *path, struct wa_media_probe *p)
 {
@@ -66,6 +72,12 @@ bool
 wa_media_video_available(void)
 {
 	return true;
+}
+
+const char *
+wa_media_video_version(void)
+{
+	return av_version_info();
 }
 
 /* What one probe holds; released by video_close(). */

@@ -248,3 +248,102 @@ wa_msg_poll_of(const Wae2e__Message *m, struct wa_msg_content *c)
 	}
 	return false;
 }
+
+/* --- sent --- */
+
+/* Append the packed m to out. */
+static void
+pack_to(const ProtobufCMessage *m, struct buf *out)
+{
+	size_t	 len = protobuf_c_message_get_packed_size(m);
+
+	buf_reserve(out, len);
+	out->len += protobuf_c_message_pack(m, out->p + out->len);
+}
+
+int
+wa_msg_build_poll_vote(const struct wa_msg_key *poll, const uint8_t *enc,
+    size_t enc_len, const uint8_t iv[WA_POLL_IV_LEN], int64_t ts_ms,
+    struct buf *out)
+{
+	Wae2e__Message			 m = WAE2E__MESSAGE__INIT;
+	Wae2e__Message__PollUpdateMessage u =
+	    WAE2E__MESSAGE__POLL_UPDATE_MESSAGE__INIT;
+	Wae2e__Message__PollEncValue	 v =
+	    WAE2E__MESSAGE__POLL_ENC_VALUE__INIT;
+	Wae2e__MessageKey		 k = WAE2E__MESSAGE_KEY__INIT;
+
+	if (poll == NULL || poll->id == NULL || enc == NULL || iv == NULL ||
+	    out == NULL || enc_len > WA_POLL_ENC_MAX)
+		return -EINVAL;
+	k.remotejid = (char *)(uintptr_t)poll->remote_jid;
+	k.has_fromme = 1;
+	k.fromme = poll->from_me;
+	k.id = (char *)(uintptr_t)poll->id;
+	k.participant = (char *)(uintptr_t)poll->participant;
+	v.has_encpayload = 1;
+	v.encpayload.data = (uint8_t *)(uintptr_t)enc;
+	v.encpayload.len = enc_len;
+	v.has_enciv = 1;
+	v.enciv.data = (uint8_t *)(uintptr_t)iv;
+	v.enciv.len = WA_POLL_IV_LEN;
+	u.pollcreationmessagekey = &k;
+	u.vote = &v;
+	u.has_sendertimestampms = 1;
+	u.sendertimestampms = ts_ms;
+	m.pollupdatemessage = &u;
+	pack_to(&m.base, out);
+	return 0;
+}
+
+int
+wa_msg_build_poll(const char *question, const char *const *options, size_t n,
+    bool multi, const uint8_t secret[WA_POLL_SECRET_LEN], struct buf *out,
+    char **rec)
+{
+	Wae2e__Message				 m = WAE2E__MESSAGE__INIT;
+	Wae2e__Message__PollCreationMessage	 pc =
+	    WAE2E__MESSAGE__POLL_CREATION_MESSAGE__INIT;
+	Wae2e__Message__PollCreationMessage__Option o[WA_POLL_OPTIONS_MAX];
+	Wae2e__Message__PollCreationMessage__Option *op[WA_POLL_OPTIONS_MAX];
+	Wae2e__MessageContextInfo		 ctx =
+	    WAE2E__MESSAGE_CONTEXT_INFO__INIT;
+	struct wa_msg_content			 c;
+	size_t					 i, j;
+
+	if (question == NULL || question[0] == '\0' || strlen(question) >
+	    WA_POLL_TEXT_MAX || options == NULL || n < 2 ||
+	    n > WA_POLL_OPTIONS_MAX || secret == NULL || out == NULL ||
+	    rec == NULL)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (options[i] == NULL || options[i][0] == '\0' ||
+		    strlen(options[i]) > WA_POLL_TEXT_MAX)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (strcmp(options[i], options[j]) == 0)
+				return -EINVAL;	/* one hash, two options */
+		wae2e__message__poll_creation_message__option__init(&o[i]);
+		o[i].optionname = (char *)(uintptr_t)options[i];
+		op[i] = &o[i];
+	}
+	pc.name = (char *)(uintptr_t)question;
+	pc.n_options = n;
+	pc.options = op;
+	pc.has_selectableoptionscount = 1;
+	pc.selectableoptionscount = multi ? 0 : 1;
+	/* Baileys: V3 (64) for one answer, pollCreationMessage (49) else */
+	if (multi)
+		m.pollcreationmessage = &pc;
+	else
+		m.pollcreationmessagev3 = &pc;
+	ctx.has_messagesecret = 1;
+	ctx.messagesecret.data = (uint8_t *)(uintptr_t)secret;
+	ctx.messagesecret.len = WA_POLL_SECRET_LEN;
+	m.messagecontextinfo = &ctx;
+	pack_to(&m.base, out);
+	memset(&c, 0, sizeof(c));
+	creation(&pc, &c);
+	*rec = c.text;
+	return 0;
+}

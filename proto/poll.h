@@ -31,6 +31,8 @@ struct buf;
 #define WA_POLL_READ_MAX	64	/* options of a received poll read;
 					 * and hashes of one vote */
 #define WA_POLL_ENC_MAX		4096	/* bytes of an encPayload read */
+#define WA_POLL_TEXT_MAX	255	/* bytes of a question or option we
+					 * send */
 
 /* out = SHA-256 of the option name (UTF-8, as given; NUL-terminated). */
 void		wa_poll_option_hash(const char *name,
@@ -73,5 +75,36 @@ MUST_CHECK int	wa_poll_vote_decrypt(const uint8_t *secret, size_t len,
 		    const uint8_t *enc, size_t enc_len,
 		    uint8_t (*hashes)[WA_POLL_HASH_LEN], size_t max,
 		    size_t *n);
+
+struct wa_msg_key;
+
+/*
+ * Append to out the Message of a vote: pollUpdateMessage (50){
+ * pollCreationMessageKey = poll (remoteJid, fromMe, id, participant),
+ * vote{encPayload = enc[0..enc_len), encIv = iv}, senderTimestampMs =
+ * ts_ms} (protocol-features.md 3.1; whatsmeow BuildPollVote).  Returns
+ * 0.  Errors: -EINVAL (a NULL argument or poll->id, enc_len over
+ * WA_POLL_ENC_MAX); out unchanged on error.
+ */
+MUST_CHECK int	wa_msg_build_poll_vote(const struct wa_msg_key *poll,
+		    const uint8_t *enc, size_t enc_len,
+		    const uint8_t iv[WA_POLL_IV_LEN], int64_t ts_ms,
+		    struct buf *out);
+
+/*
+ * Append to out the Message of a poll of ours (protocol-features.md 3.1,
+ * as Baileys sends it): pollCreationMessageV3 (64) with
+ * selectableOptionsCount 1 when !multi, else pollCreationMessage (49)
+ * with 0 (any number), name = question, options[0..n) by optionName;
+ * messageContextInfo.messageSecret = secret.  *rec gets its "poll" rich
+ * record (base/rich.h; malloc'd, the caller frees), as a received one's.
+ * Returns 0.  Errors: -EINVAL (a NULL or empty question or option, one
+ * over WA_POLL_TEXT_MAX bytes, two options alike, n not 2 to
+ * WA_POLL_OPTIONS_MAX); out unchanged on error.  Any thread.
+ */
+MUST_CHECK int	wa_msg_build_poll(const char *question,
+		    const char *const *options, size_t n, bool multi,
+		    const uint8_t secret[WA_POLL_SECRET_LEN], struct buf *out,
+		    char **rec);
 
 #endif

@@ -22,6 +22,7 @@
 #include "base/log.h"
 #include "base/xmalloc.h"
 #include "proto/eng.h"
+#include "proto/poll.h"
 #include "src/app-hist.h"
 #include "src/app-int.h"
 #include "src/evq.h"
@@ -144,7 +145,8 @@ send_file(struct app *a, const struct cmd *c)
 		return;
 	app_eng_error(a, rc == -EFBIG ? _("the file is larger than "
 	    "max-media-size") : rc == -EISDIR ? _("not a file to send") :
-	    rc == -ENOTCONN ? _("not sent: wachat is stopping") :
+	    rc == -ENODATA ? _("the file is empty") : rc == -EACCES ?
+	    _("permission denied") : rc == -ENOTCONN ? _("not sent: wachat is stopping") :
 	    _("the file cannot be read"), rc);
 }
 
@@ -478,6 +480,51 @@ draft(struct app *a, const struct cmd *c)
 		    _("cannot keep the draft"));
 }
 
+/* Our vote on a poll: its option numbers ("1,3") read. */
+static int
+poll_vote(struct wa_dm *dm, const struct cmd *c)
+{
+	const struct cmd_poll_vote	*p = &c->u.poll_vote;
+	unsigned			 picks[WA_POLL_READ_MAX];
+	const char			*s = p->picks;
+	char				*e;
+	unsigned long			 v;
+	size_t				 n = 0;
+
+	while (*s != '\0') {
+		v = strtoul(s, &e, 10);
+		if (e == s || v == 0 || v > WA_POLL_READ_MAX ||
+		    n == WA_POLL_READ_MAX || (*e != ',' && *e != '\0'))
+			return -EINVAL;
+		picks[n++] = (unsigned)v;
+		s = *e == ',' ? e + 1 : e;
+	}
+	return wa_dm_send_poll_vote(dm, p->chat, p->id, picks, n);
+}
+
+/* A poll of ours: its options, each ended by a newline, read. */
+static int
+poll_new(struct wa_dm *dm, const struct cmd *c)
+{
+	const struct cmd_poll_new	*p = &c->u.poll_new;
+	const char			*opts[WA_POLL_OPTIONS_MAX + 1];
+	char				*copy = xstrdup(p->options), *s, *nl;
+	size_t				 n = 0;
+	int				 rc;
+
+	for (s = copy; *s != '\0' && n <= WA_POLL_OPTIONS_MAX; s = nl + 1) {
+		if ((nl = strchr(s, '\n')) == NULL)
+			nl = s + strlen(s) - 1;	/* the last, unended */
+		else
+			*nl = '\0';
+		opts[n++] = s;
+	}
+	rc = n > WA_POLL_OPTIONS_MAX ? -EINVAL : wa_dm_send_poll(dm, p->chat,
+	    p->question, opts, n, p->multi, NULL);
+	free(copy);
+	return rc;
+}
+
 /* ---- the table ---- */
 
 typedef int	(*dm_fn)(struct wa_dm *, const struct cmd *);
@@ -521,6 +568,9 @@ static const struct {
 	[CMD_CALL_REJECT] =	{ call_reject, NULL },
 	[CMD_PROFILE] =		{ NULL, app_profile },
 	[CMD_BLOCK] =		{ NULL, app_block },
+	[CMD_POLL_VOTE] =	{ poll_vote, NULL },
+	[CMD_POLL_NEW] =	{ poll_new, NULL },
+	[CMD_MSG_INFO] =	{ NULL, app_msg_info },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");
@@ -562,6 +612,10 @@ full_words(enum cmd_kind k)
 		return _("not sent: disk full");
 	case CMD_REACT:
 		return _("cannot send the reaction: disk full");
+	case CMD_POLL_VOTE:
+		return _("cannot send the vote: disk full");
+	case CMD_POLL_NEW:
+		return _("cannot send the poll: disk full");
 	case CMD_MARK_READ:
 		return _("cannot mark the chat read: disk full");
 	case CMD_TYPING:

@@ -36,8 +36,11 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 	 * 9.4, 11.4, 11.5; whatsmeow getEditAttribute): reactionMessage (46)
 	 * goes as type "reaction", an empty one (taking ours back) with
 	 * edit 7; protocolMessage (12, a delete) with edit 7; editedMessage
-	 * (58) with edit 1. */
-	snprintf(o->type, sizeof(o->type), "text");
+	 * (58) with edit 1; a poll's vote (pollUpdateMessage, 50) as type
+	 * "poll" (protocol-features.md 3.1). */
+	snprintf(o->type, sizeof(o->type), "%s", m->kind == STORE_MSG_RICH &&
+	    m->text_len > 5 && memcmp(m->text, "poll\n", 5) == 0 ? "poll" :
+	    "text");	/* a poll of ours (3.1) */
 	o->edit[0] = '\0';
 	if (m->kind == STORE_MSG_HIDDEN) {
 		switch (wa_msg_first_field(m->payload, m->payload_len)) {
@@ -48,6 +51,9 @@ fill_out(const struct store_msg *m, struct wa_dm_out *o)
 			break;
 		case 58:
 			snprintf(o->edit, sizeof(o->edit), "1");
+			break;
+		case 50:
+			snprintf(o->type, sizeof(o->type), "poll");
 			break;
 		default:
 			snprintf(o->type, sizeof(o->type), "reaction");
@@ -75,9 +81,14 @@ out_insert(void *arg, const struct wa_dm_msg *m, const char *type,
 	 * not a message of the chat:
 	 * kept hidden (fill_out() reads back what it is) */
 	n.kind = (type != NULL && (strcmp(type, "reaction") == 0 ||
-	    strcmp(type, "protocol") == 0)) ||
+	    strcmp(type, "protocol") == 0 || (strcmp(type, "poll") == 0 &&
+	    wa_msg_first_field(m->payload, m->payload_len) == 50))) ||
 	    (edit != NULL && edit[0] != '\0') ? STORE_MSG_HIDDEN :
 	    STORE_MSG_TEXT;
+	/* a poll of ours: its rich record (base/rich.h) as its text */
+	if (n.kind == STORE_MSG_TEXT && type != NULL &&
+	    strcmp(type, "poll") == 0)
+		n.kind = STORE_MSG_RICH;
 	n.text = m->text;
 	n.text_len = m->text != NULL ? strlen(m->text) : 0;
 	n.quoted_id = m->quoted_id;
@@ -473,6 +484,16 @@ group_sent(void *arg, const char *group, const char *id, unsigned recipients)
 }
 
 static int
+receipt_time(void *arg, const char *chat, const char *id, const char *member,
+    enum wa_dm_state state, int64_t ts_ms)
+{
+	int	 rc = store_rtime_put(arg, chat, id, member, state ==
+		    WA_DM_READ ? STORE_MSG_READ : STORE_MSG_DELIVERED, ts_ms);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
 member_receipt(void *arg, const char *group, const char *id,
     const char *member, enum wa_dm_state state)
 {
@@ -609,6 +630,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_forget_user = skr_forget_user;
 	ops->group_sent = group_sent;
 	ops->member_receipt = member_receipt;
+	ops->receipt_time = receipt_time;
 	ops->name_get = name_get;
 	ops->eph_set = eph_set;
 	ops->eph_get = eph_get;

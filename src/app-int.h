@@ -25,14 +25,18 @@
  *			(proto/media-get.h) over the store, their events
  *	src/app-forward.c the engine thread: a message forwarded
  *			(CMD_FORWARD)
+ *	src/app-msginfo.c the engine thread: our message's receipts per
+ *			recipient (CMD_MSG_INFO)
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-forward.o,
- *		      app-mget.o, app-read.o, app-send.o, app-upload.o, evq.o
+ *		      app-mget.o, app-msginfo.o, app-read.o, app-send.o,
+ *		      app-upload.o, evq.o
  *	app-forward.o -> app-disk.o, app-send.o
+ *	app-msginfo.o -> app-read.o, app-send.o
  *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
  *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
@@ -262,6 +266,14 @@ void	app_block(struct app *a, const struct cmd *c);
  * then it was refused with an EV_ERROR saying so, its text handed back. */
 bool	app_prof_refuse_send(struct app *a, const struct cmd *c);
 
+/* ---- src/app-msginfo.c ---- */
+
+/* CMD_MSG_INFO: EV_MSG_INFO for our message (chat, id): each recipient
+ * (a 1:1 chat's contact; a group's members but us) with its delivery
+ * and read time (0 not yet); not ours or not stored: EV_ERROR.  Engine
+ * thread. */
+void	app_msg_info(struct app *a, const struct cmd *c);
+
 /* A message (chat, id) with media md arrived: downloaded now when the
  * auto-download setting takes its kind at its size (and it is within
  * max-media-size). */
@@ -373,7 +385,9 @@ int	app_upload_retry(struct app *a, const char *chat, const char *id);
 /* At a start, once the store is open and the engine made: every upload
  * a stop or a crash cut short done again (the same id, media key and
  * blob: the one kept in the data dir, or sealed anew when it is gone),
- * the data dir's other upload blobs removed.  Engine thread. */
+ * the data dir's other upload blobs removed; built without FFmpeg, the
+ * log says that videos go without duration, size and thumbnail.
+ * Engine thread. */
 void	app_upload_resume(struct app *a);
 
 /* Logged in: the uploads that wait for media_conn ask for it.  Engine

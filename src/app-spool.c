@@ -315,7 +315,8 @@ said(struct app *a, const char *token, int rc, const char *id)
 	    wc_strerror(rc));
 	answer(a, token, "error", rc == -ENOSPC ? "not queued: the disk is "
 	    "full" : rc == -EFBIG ? "the file is larger than max-media-size" :
-	    rc == -EISDIR ? "not a file to send" : rc == -ENOENT ||
+	    rc == -EISDIR ? "not a file to send" : rc == -ENODATA ? "the file "
+	    "is empty" : rc == -ENOENT ||
 	    rc == -EACCES ? "the file cannot be read" : rc == -EINVAL ?
 	    "not queued: not a chat to send to, or the text is empty or too "
 	    "long" : "not queued: the database cannot be written");

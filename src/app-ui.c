@@ -525,6 +525,7 @@ app_ui_start_screen(struct app *a)
 	if (app_media_command(a->conf) != NULL)
 		a->view.open_media = app_media_open;
 	a->view.save_media = app_media_save;
+	a->view.max_media_size = a->conf->max_media_size;
 	a->view.notify_arg = a;
 	ui_screen_attach(a->screen, &a->view, push_cmd, a);
 	/* Libraries' stray lines on stderr (libwebsockets' notices) go to

@@ -625,6 +625,10 @@ upload_file(struct app *a, const struct cmd_send_file *f,
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EISDIR;
+	if (access(abs, R_OK) != 0)
+		return -errno;
+	if (st.st_size == 0)
+		return -ENODATA;
 	if ((uint64_t)st.st_size > a->conf->max_media_size)
 		return -EFBIG;
 	j = job_new(a, f->chat);
@@ -736,6 +740,10 @@ app_upload_resume(struct app *a)
 
 	if (a->store == NULL)
 		return;
+	if (!wa_media_video_available())
+		log_info("built without FFmpeg (configure --without-ffmpeg, or "
+		    "its packages absent): videos are sent without their "
+		    "duration, size and thumbnail");
 	k = xcalloc(UL_RESUME_MAX, sizeof(*k));
 	if ((n = store_media_uploading(a->store, k, UL_RESUME_MAX)) < 0)
 		log_warn("uploads not taken up: %s", wc_strerror(n));

@@ -77,8 +77,9 @@ said(const struct get *g)
 	switch (g->state) {
 	case EV_DL_DONE:
 		wc_sanitize(g->path, strlen(g->path), false, &b);
-		printf("wachat: downloaded to %s%s\n", (const char *)b.p,
-		    g->retried ? " (uploaded again by the phone)" : "");
+		printf("%s\n", (const char *)b.p);	/* only the path */
+		fprintf(stderr, "wachat media: downloaded%s\n", g->retried ?
+		    " (uploaded again by the phone)" : "");
 		buf_release(&b);
 		return CLI_OK;
 	case EV_DL_CORRUPT:

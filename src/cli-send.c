@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/log.h"
@@ -325,6 +326,16 @@ file_ok(const struct send_file *sf, const struct conf *c, char *abs)
 	}
 	if (!S_ISREG(st.st_mode)) {
 		fprintf(stderr, "wachat send: --file %s: not a file\n",
+		    sf->path);
+		return CLI_USAGE;
+	}
+	if (access(abs, R_OK) != 0) {	/* refused before it is stored */
+		fprintf(stderr, "wachat send: --file %s: permission denied\n",
+		    sf->path);
+		return CLI_NOT_FOUND;
+	}
+	if (st.st_size == 0) {
+		fprintf(stderr, "wachat send: --file %s: the file is empty\n",
 		    sf->path);
 		return CLI_USAGE;
 	}

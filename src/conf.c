@@ -42,7 +42,8 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"list", "oldest", "newest", "open-link", "peek", "jump-date",
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
 	"delete-chat", "clear-chat", "attach", "voice-note", "download",
-	"open", "save-as",
+	"open", "save-as", "card-chat", "forward", "disappearing",
+	"reject-call", "vote", "poll-new", "message-info",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */
@@ -361,7 +362,7 @@ set_media_size(struct conf *c, const struct setting *s, const char *value,
 
 	(void)s;
 	if (wa_media_size_parse(value, &v) != 0 || v == 0) {
-		*why = N_("not a size (bytes, or a number with K, M or G)");
+		*why = N_("not a size (bytes, or a number with K, M, G or T)");
 		return -EINVAL;
 	}
 	c->max_media_size = v;

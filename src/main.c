@@ -18,6 +18,7 @@
 #include "src/app.h"
 #include "base/arena.h"
 #include "proto/bin.h"
+#include "proto/media-probe.h"
 #include "base/buf.h"
 #include "src/cli.h"
 #include "src/conf.h"
@@ -402,7 +403,8 @@ finish(int status)
 }
 
 /*
- * The version, and the protobuf-c this process binds to: Debian's
+ * The version, the protobuf-c this process binds to, then the FFmpeg
+ * libraries in use (or none).  protobuf-c: Debian's
  * libsignal-protocol-c exports its own protobuf-c 1.1.1, and the link order
  * must make every caller (libsignal-protocol-c included, which resolves
  * through the same global scope) use the system's 1.4.1.
@@ -418,6 +420,12 @@ print_version(void)
 	if (fn != NULL && dladdr(fn, &info) != 0 && info.dli_fname != NULL)
 		printf(" (%s)", info.dli_fname);
 	putchar('\n');
+	/* what a sent video carries depends on it (proto/media-video.c) */
+	if (wa_media_video_version() != NULL)
+		printf("ffmpeg %s\n", wa_media_video_version());
+	else
+		printf("ffmpeg none: videos are sent without duration, size "
+		    "and thumbnail\n");
 }
 
 int

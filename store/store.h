@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION	19	/* the newest migration store_open() knows */
+#define STORE_SCHEMA_VERSION	20	/* the newest migration store_open() knows */
 #define STORE_KEY_LEN		32	/* a Curve25519 private or public key */
 #define STORE_SIG_LEN		64	/* an XEdDSA signature */
 
@@ -1127,5 +1127,6 @@ MUST_CHECK int	store_privtok_salt_get(struct store *s,
 #include "store/store-rich.h"
 #include "store/store-poll.h"
 #include "store/store-ephem.h"
+#include "store/store-rtime.h"
 
 #endif

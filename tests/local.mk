@@ -135,5 +135,6 @@ include tests/mediasend19.mk
 include tests/appsync18.mk
 include tests/thumbs19.mk
 include tests/mediaget19.mk
+include tests/mediafix19.mk
 include tests/asmut18.mk
 include tests/video19.mk

@@ -246,13 +246,18 @@ check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
 tm kill-server 2>/dev/null
 "$W" media "+$B" "$ID2" --url "$URL" --root-key "$ROOT_PUB" \
     --ca-file "$tmp/cert.pem" --data-dir "$tmp/data" \
-    --download-dir "$MD" --out "$tmp/out.ogg" >"$tmp/cli2" 2>&1
+    --download-dir "$MD" --out "$tmp/out.ogg" >"$tmp/cli2" 2>"$tmp/cli2e"
 st=$?
 check "wachat media ... --out: exit 0 (got $st)" [ "$st" = 0 ]
-check "... it says where" grep -q "downloaded to $tmp/out.ogg" "$tmp/cli2"
+check "... its stdout is the path alone" \
+    test "$(cat "$tmp/cli2")" = "$tmp/out.ogg"
+check "... the message's recorded file is still the download-dir one" \
+    test "$(sqlite3 -readonly "$tmp/data/wachat.db" "SELECT d.path FROM \
+    media d JOIN message m ON d.msg = m.rowid WHERE m.id = '$ID2'" \
+    2>/dev/null)" = "$P2"
 check "... the same bytes as the voice note" \
     test "$(sha "$tmp/out.ogg")" = "$(sha "$fx/voice.ogg")"
-failed_now && diag "$tmp/cli2"
+failed_now && diag "$tmp/cli2e"
 "$W" media "+$B" "$ID5" --url "$URL" --root-key "$ROOT_PUB" \
     --ca-file "$tmp/cert.pem" --data-dir "$tmp/data" \
     --download-dir "$MD" --out "$tmp/out5.jpg" >"$tmp/cli6" 2>&1

@@ -12,16 +12,17 @@
 # (tests/sim-interop/wachat-media-baileys.mjs); Baileys' photo forwarded
 # back to it with Alt-. (isForwarded, forwardingScore, the same
 # directPath and mediaKey, the same bytes) and a text Baileys forwarded
-# forwarded again (issue 20).  The fixtures are made
+# forwarded again, which Baileys reads (readMessages) and Alt-? shows
+# with bob's delivery and read times (issue 20).  The fixtures are made
 # here: a 64x48 JPEG with cjpeg and WebP with cwebp, a second of Ogg
-# Opus with opusenc, a one-page PDF with python3, a 3-second 320x240 MP4
+# Opus with opusenc (its waveform from opusdec's samples), a one-page PDF with python3, a 3-second 320x240 MP4
 # with ffmpeg (its thumbnail read back with djpeg).  Needs openssl,
-# cjpeg, djpeg, cwebp, opusenc, ffmpeg, python3, tmux, Node 20 and the
+# cjpeg, djpeg, cwebp, opusenc, opusdec, ffmpeg, python3, tmux, Node 20 and the
 # packages of tests/interop (npm ci there).  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 . "${top_srcdir:-.}/tests/sim-interop/node.sh"
 . "${top_srcdir:-.}/tests/mediasend19-lib.sh"
-need openssl cjpeg djpeg cwebp opusenc ffmpeg python3 tmux
+need openssl cjpeg djpeg cwebp opusenc opusdec ffmpeg python3 tmux
 test_cert
 fx=$tmp/fx
 mkdir -p "$fx"
@@ -30,7 +31,8 @@ media_pdf "$fx/notes.pdf"
 media_webp "$fx/sticker.webp"
 media_ogg "$fx/voice.ogg"
 media_mp4 "$fx/clip.mp4"
-for f in photo.jpg notes.pdf sticker.webp voice.ogg clip.mp4; do
+media_waveform "$fx/voice.ogg" >"$fx/voice.wave"
+for f in photo.jpg notes.pdf sticker.webp voice.ogg voice.wave clip.mp4; do
 	check "the fixture $f is made" test -s "$fx/$f" || exit 1
 done
 SIM_TLS_CERT=$tmp/cert.pem SIM_TLS_KEY=$tmp/key.pem NODE_EXTRA_CA_CERTS=$tmp/cert.pem

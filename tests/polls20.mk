@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Polls (issue 20): received through wachat-sim's send-poll and send-vote
-# routes (tests/polls20-tmux.sh); the vote crypto and the poll record's
-# unit tests (tests/test-polls20.c).
+# routes, voted on and made from the screen (tests/polls20-tmux.sh); the
+# vote crypto and the poll record's unit tests (tests/test-polls20.c);
+# both ways with Baileys through the sim in tests/ui-baileys-tmux.sh
+# (tests/sim-interop/wachat-ui-baileys.mjs part 4).
 TESTS += tests/polls20-tmux.sh
 EXTRA_DIST += tests/polls20-tmux.sh
 

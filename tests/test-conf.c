@@ -291,10 +291,10 @@ static const struct {
 	{ "key-fly", "ctrl-x", "unknown setting" },
 	{ "key-send", "", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
 	{ "key-send", "ctrl x", "not a key name (ctrl-x, alt-s, f1, tab, pgup, ...)" },
-	{ "max-media-size", "2X", "not a size (bytes, or a number with K, M "
-	    "or G)" },
-	{ "max-media-size", "0", "not a size (bytes, or a number with K, M "
-	    "or G)" },
+	{ "max-media-size", "2X", "not a size (bytes, or a number with K, M, "
+	    "G or T)" },
+	{ "max-media-size", "0", "not a size (bytes, or a number with K, M, "
+	    "G or T)" },
 	{ "thumbnail-rows", "41", "not a number of rows, 0 to 40" },
 	{ "thumbnail-rows", "-1", "not a number of rows, 0 to 40" },
 	{ "thumbnail-rows", "6 rows", "not a number of rows, 0 to 40" },

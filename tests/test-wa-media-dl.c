@@ -553,6 +553,50 @@ test_wa_media_dl_fd__decrypts__a_file_and_removes_a_bad_one(void **state)
 	assert_int_equal(count_files(NULL), 0);
 }
 
+/* Issue 19: with free_name the file takes the first name free at the
+ * rename (file-1.jpg, file-2.jpg), never over one there. */
+static void
+test_wa_media_dl_fd__takes_the_next_free_name__with_free_name(void **state)
+{
+	struct wa_media_dl_req	 q;
+	char			 url[256], final[256], src[256], p[300];
+	const char		*why = NULL;
+	struct stat		 st;
+	FILE			*f;
+	int			 fd, i;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/blob", dir);
+	f = fopen(src, "wb");
+	fwrite(blob.p, 1, blob.len, f);
+	fclose(f);
+	req_for(&q, "/", url, final, PLAIN_LEN, 1 << 30);
+	q.free_name = true;
+	f = fopen(final, "w");
+	fputs("mine", f);
+	fclose(f);
+	for (i = 1; i <= 2; i++) {
+		fd = open(src, O_RDONLY);
+		assert_int_equal(wa_media_dl_fd(fd, &q, &why), 0);
+		close(fd);
+		snprintf(p, sizeof(p), "%s/file-%d.jpg", dir, i);
+		assert_int_equal(stat(p, &st), 0);
+		assert_int_equal(st.st_size, PLAIN_LEN);
+		unlink(p);
+		if (i == 1) {	/* file-1.jpg taken: the next gets -2 */
+			f = fopen(p, "w");
+			fclose(f);
+		}
+	}
+	snprintf(p, sizeof(p), "%s/file-1.jpg", dir);
+	unlink(p);
+	assert_int_equal(stat(final, &st), 0);
+	assert_int_equal(st.st_size, 4);	/* "mine" stays */
+	unlink(final);
+	unlink(src);
+	assert_int_equal(count_files(NULL), 0);
+}
+
 static void
 test_wa_media_dl_url__builds__the_recommended_form(void **state)
 {
@@ -743,6 +787,7 @@ main(void)
 		cmocka_unit_test(test_wa_media_dl__tries__the_next_url_after_a_failure_that_allows_it),
 		cmocka_unit_test(test_wa_media_dl_cancel__calls__nothing_back_and_removes_the_temp_file),
 		cmocka_unit_test(test_wa_media_dl_fd__decrypts__a_file_and_removes_a_bad_one),
+		cmocka_unit_test(test_wa_media_dl_fd__takes_the_next_free_name__with_free_name),
 		cmocka_unit_test(test_wa_media_dl_url__builds__the_recommended_form),
 		cmocka_unit_test(test_wa_media_retry_build__encrypts__the_receipt_for_the_phone),
 		cmocka_unit_test(test_wa_media_retry_parse__reads__the_new_path_and_each_failure),

@@ -102,6 +102,24 @@ touch(const char *path)
 }
 
 static void
+test_wa_media_name_nth__puts_the_number__before_the_extension(void **state)
+{
+	char	 p[64];
+
+	(void)state;
+	assert_int_equal(wa_media_name_nth("d/Five.pdf", 0, p, sizeof(p)), 0);
+	assert_string_equal(p, "d/Five.pdf");
+	assert_int_equal(wa_media_name_nth("d/Five.pdf", 4, p, sizeof(p)), 0);
+	assert_string_equal(p, "d/Five-4.pdf");
+	assert_int_equal(wa_media_name_nth("d.x/noext", 1, p, sizeof(p)), 0);
+	assert_string_equal(p, "d.x/noext-1");
+	assert_int_equal(wa_media_name_nth("/d/.hid", 2, p, sizeof(p)), 0);
+	assert_string_equal(p, "/d/.hid-2");
+	assert_int_equal(wa_media_name_nth("a.pdf", 12, p, 7), WC_ETOOBIG);
+	assert_int_equal(wa_media_name_nth("", 1, p, sizeof(p)), -EINVAL);
+}
+
+static void
 test_wa_media_name_free__never__names_an_existing_file(void **state)
 {
 	char	 dir[] = "/tmp/wa-media-name-XXXXXX", p[512], want[512];
@@ -204,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_wa_media_name_safe__names__by_type_and_id_when_nothing_is_left),
 		cmocka_unit_test(test_wa_media_name_safe__cuts__a_long_name_on_a_character),
 		cmocka_unit_test(test_wa_media_name_free__never__names_an_existing_file),
+		cmocka_unit_test(test_wa_media_name_nth__puts_the_number__before_the_extension),
 		cmocka_unit_test(test_wa_media_size_parse__reads__binary_units),
 		cmocka_unit_test(test_wa_media_auto_parse__reads__kinds_and_caps),
 	};

@@ -158,7 +158,7 @@ check "... each key with what it does" wait_for keys_page
 tm resize-window -t wachat -x 80 -y 40
 wait_size 80x40
 check "... in 80 columns each line whole" \
-    wait_pane 'Ctrl-t +fehlgeschlagene Nachricht erneut senden *$'
+    wait_pane 'Alt-s Alt-\* +reagieren, Stern \(gewählte Nachricht\) *$'
 [ $? -eq 0 ] || diag "$tmp/pane"
 check "... the longest too" wait_pane \
     '1-6 0 +Schnellreaktion, entfernen \(Reagieren\) *$'

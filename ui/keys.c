@@ -139,6 +139,13 @@ static const struct {
 				  "days, 90 days or off"), "alt-h" },
 	[UI_ACT_REJECT_CALL] =	{ "reject-call",
 				  N_("decline the call that rings"), "alt-0" },
+	[UI_ACT_VOTE] =		{ "vote", N_("vote on the selected poll"),
+				  "alt-b" },
+	[UI_ACT_POLL_NEW] =	{ "poll-new", N_("send a poll to the chat"),
+				  "alt-q" },
+	[UI_ACT_MSG_INFO] =	{ "message-info",
+				  N_("when your selected message was delivered "
+				  "and read, per recipient"), "alt-?" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

@@ -13,14 +13,18 @@
 #include "base/compat.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/buf.h"
 #include "base/i18n.h"
+#include "base/media-text.h"
 #include "base/sanitize.h"
 #include "base/xmalloc.h"
 #include "ui/view-int.h"
@@ -69,16 +73,55 @@ send_file(struct ui_view *v, const char *caption, bool ptt)
 	v->msgs.sel = -1;
 }
 
+/* The words of a refusal with a path or size in them (the prompt's err
+ * points here until the next; the screen's thread only). */
+static char	 why_buf[512];
+
+/* Why the file at path cannot be sent (static or why_buf), or NULL: it
+ * can. */
+static const char *
+refused(struct ui_view *v, const char *path)
+{
+	struct stat	 st;
+	struct buf	 clean = BUF_INIT;
+	char		 sz[32], cap[32];
+	int		 fd, rc;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
+		if (errno != EACCES && errno != EPERM)
+			return _("no such file");
+		wc_sanitize(path, strlen(path), false, &clean);
+		snprintf(why_buf, sizeof(why_buf),
+		    _("permission denied: %s"), (const char *)clean.p);
+		buf_release(&clean);
+		return why_buf;
+	}
+	rc = fstat(fd, &st);
+	(void)close(fd);
+	if (rc != 0 || !S_ISREG(st.st_mode))
+		return _("not a file");
+	if (st.st_size == 0)
+		return _("the file is empty");
+	if (v->o.max_media_size == 0 ||
+	    (uint64_t)st.st_size <= v->o.max_media_size)
+		return NULL;
+	media_size((int64_t)st.st_size, sz, sizeof(sz));
+	media_size((int64_t)v->o.max_media_size, cap, sizeof(cap));
+	snprintf(why_buf, sizeof(why_buf),
+	    _("too big: %s, over max-media-size (%s)"), sz, cap);
+	return why_buf;
+}
+
 /* A path chosen (borrowed): on to the caption, or a voice note sent. */
 static void
 chosen(struct ui_view *v, const char *path, bool ptt)
 {
-	struct stat	 st;
+	const char	*why;
 
 	free(v->prompt.attach_path);
 	v->prompt.attach_path = expand(path);
-	if (stat(v->prompt.attach_path, &st) != 0 || !S_ISREG(st.st_mode)) {
-		v->prompt.err = _("no such file");
+	if ((why = refused(v, v->prompt.attach_path)) != NULL) {
+		v->prompt.err = why;
 		return;
 	}
 	if (ptt) {

@@ -158,6 +158,10 @@ help_entries(struct ui_view *v, struct help_pen *p)
 		    N_("open a chat (name, number; a card's number)") },
 		{ UI_ACT_FORWARD, UI_ACT_SAVE_AS,
 		    N_("forward the selected message, save its file") },
+		{ UI_ACT_RETRY, UI_ACT_VOTE,
+		    N_("send a failed message again; vote (a poll)") },
+		{ UI_ACT_SEND, UI_ACT_POLL_NEW,
+		    N_("send (or reply); send a poll") },
 	};
 	const int *kk = v->o.keys.key;
 	char	 key[32];
@@ -408,6 +412,11 @@ sel_keys(const struct ui_view *v, const struct ui_msg *g, char *line,
 		ui_keys_name(km->key[UI_ACT_CARD_CHAT], a, sizeof(a));
 		k += (size_t)snprintf(line + k, size - k, _("  %s chat"), a);
 	}
+	if (g->rich != NULL && strncmp(g->rich, "poll\n", 5) == 0 &&
+	    !g->deleted && km->key[UI_ACT_VOTE] != 0 && k < size) {
+		ui_keys_name(km->key[UI_ACT_VOTE], a, sizeof(a));
+		k += (size_t)snprintf(line + k, size - k, _("  %s vote"), a);
+	}
 	if (k < size)
 		(void)snprintf(line + k, size - k, "%s", _("  Esc back"));
 	return line;
@@ -561,6 +570,11 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 	if (v->info.on) {
 		if (s->mh > 1)
 			ui_view_panes_info(v, s->my, x, s->mh, w);
+		return;
+	}
+	if (v->minfo.on) {
+		if (s->mh > 1)
+			ui_view_panes_minfo(v, s->my, x, s->mh, w);
 		return;
 	}
 	if (s->mh <= 0)

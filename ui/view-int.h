@@ -60,16 +60,20 @@
  *                    view-state.o, msgs-draw.o
  *   view-panes.o --> view-info.o, view-pick.o, view-forward.o, view-state.o
  *   view-forward.o > view-pick.o, view-state.o
+ *   view-msginfo.o > view-state.o (view-keys.o, view-select.o, view.o
+ *                    and view-panes.o call it)
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
- *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o
+ *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o,
+ *                    view-poll.o
  *   view-card.o ---> view-chat.o, view-state.o, rich.o
+ *   view-poll.o ---> view-state.o (view-keys.o -> view-poll.o too)
  *   view-mouse.o --> view-chat.o, view-state.o
  *   view-info.o ---> view-contact.o, view-state.o
  *   view-contact.o > view-state.o
  *   view-search.o -> view-chat.o, view-state.o
  *   view-prompt.o -> view-attach.o, view-chat.o, view-state.o,
- *                    view-card.o
+ *                    view-card.o, view-poll.o
  *   view-attach.o -> view-chat.o, view-state.o
  *   view-chat.o ---> view-state.o
  *   view-state.o --> (no view file)
@@ -128,7 +132,11 @@ enum ui_view_prompt_kind {
 	PROMPT_CARD,		/* which number on the contact card */
 	PROMPT_BLOCK,		/* block (or unblock) the open contact?
 				 * y or n */
+	PROMPT_VOTE, PROMPT_POLL_Q, PROMPT_POLL_OPT, PROMPT_POLL_MULTI, /* a
+				 * poll: the vote; a new one's question,
+				 * options, one or several answers */
 };
+#define UI_VIEW_POLL_MAX	12	/* options the vote chooser offers */
 
 /* The open chat's bar: what the events say of the contact. */
 struct ui_view_bar {
@@ -191,6 +199,13 @@ struct ui_view_prompt {
 	char		*save_from;	/* PROMPT_SAVE_MEDIA's file */
 	char		*card;		/* PROMPT_CARD's record (base/rich.h) */
 	size_t		 card_n;	/* ... and how many numbers it holds */
+	/* PROMPT_VOTE's record (base/rich.h) and id (a new poll's question,
+	 * options each ended by '\n'), options (<= UI_VIEW_POLL_MAX), the
+	 * one Space toggles (from 0), those ticked (bit i), one answer? */
+	char		*poll, *poll_id;
+	size_t		 poll_n, poll_cur;
+	uint32_t	 poll_on;
+	bool		 poll_one;
 };
 
 /* The open group's info in the message pane's place (ui/view-info.c). */
@@ -267,6 +282,8 @@ struct ui_view_pick {
 	uint32_t	 nmarks;
 };
 
+#include "ui/view-minfo.h"	/* the message info; forwarding */
+
 /* Mentions being typed in a group (ui/view-pick.c): the member chosen
  * among those offered for the "@" before the cursor. */
 struct ui_view_mention {
@@ -342,6 +359,7 @@ struct ui_view {
 	struct ui_view_help help;
 	struct ui_view_read read;
 	struct ui_view_pick pick;
+	struct ui_view_minfo minfo;
 	struct ui_view_mention mention;
 	struct ui_view_ntf ntf;
 	struct ui_view_ring ring;
@@ -711,23 +729,6 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
  */
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
-
-/* ---- ui/view-forward.c ---- */
-
-/* The forward key on the selected message: the chat picker opened over
- * the chats to forward it to (a notice, a revoked message or one of ours
- * not sent yet: a note says why not). */
-void		 ui_view_fwd_open(struct ui_view *v);
-/* Space in the forward picker: the chosen chat marked, or unmarked. */
-void		 ui_view_fwd_mark(struct ui_view *v);
-/* Whether chat jid is marked in the forward picker. */
-bool		 ui_view_fwd_marked(const struct ui_view *v, const char *jid);
-/* Enter in the forward picker: CMD_FORWARD to the marked chats (none
- * marked: the chosen one), the picker closed and a note saying to how
- * many; no chat matches: the picker says so and stays. */
-void		 ui_view_fwd_enter(struct ui_view *v);
-/* What the forward picker holds freed, forwarding off. */
-void		 ui_view_fwd_release(struct ui_view *v);
 
 /* ---- ui/view-pick.c ---- */
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/i18n.h"
 #include "base/media-text.h"
@@ -84,10 +85,22 @@ no_save(struct ui_view *v)
 	return true;
 }
 
+/* Downloaded as the store says (the file may have gone since). */
+static bool
+said_done(const struct ev_media *md)
+{
+	return md->dl_state == EV_DL_DONE && md->path[0] != '\0';
+}
+
+/* Downloaded and still there: a file of the size it had. */
 static bool
 have_file(const struct ev_media *md)
 {
-	return md->dl_state == EV_DL_DONE && md->path[0] != '\0';
+	struct stat	 st;
+
+	return said_done(md) && stat(md->path, &st) == 0 &&
+	    S_ISREG(st.st_mode) && (md->size <= 0 ||
+	    (int64_t)st.st_size == md->size);
 }
 
 /* Say "s PATH" with the path cut to fit. */
@@ -185,7 +198,9 @@ ui_view_media_save(struct ui_view *v)
 	if (no_save(v) || (md = selected(v, &g)) == NULL)
 		return;
 	if (!have_file(md)) {
-		ui_view_note(v, _("download the file first"));
+		ui_view_note(v, said_done(md) ? _("the file is gone from "
+		    "the disk: Alt-w downloads it again") :
+		    _("download the file first"));
 		return;
 	}
 	if (v->o.save_media == NULL) {

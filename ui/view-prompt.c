@@ -25,6 +25,7 @@
 #include "base/xmalloc.h"
 #include "ui/text.h"
 #include "ui/view-int.h"
+#include "ui/view-poll.h"
 
 /* Digits of a phone number with its country code, as the pairing
  * prompt takes them. */
@@ -383,6 +384,11 @@ static const struct prompt_type {
 				   ui_view_attach_key },
 	[PROMPT_SAVE_MEDIA] =	 { "> ", ui_view_media_take_save, NULL, NULL },
 	[PROMPT_CARD] =		 { "", NULL, NULL, ui_view_card_key },
+	[PROMPT_VOTE] =		 { "", ui_view_vote_enter, NULL,
+				   ui_view_vote_key },
+	[PROMPT_POLL_Q] =	 { "> ", ui_view_poll_q_enter, NULL, NULL },
+	[PROMPT_POLL_OPT] =	 { "> ", ui_view_poll_opt_enter, NULL, NULL },
+	[PROMPT_POLL_MULTI] =	 { "", NULL, NULL, ui_view_poll_multi_key },
 };
 
 static void
@@ -484,6 +490,12 @@ prompt_words(struct ui_view *v, char *line, size_t size, int cols)
 		snprintf(line, size, _("Chat with which number on the card? "
 		    "1 to %zu; Esc goes back"), v->prompt.card_n);
 		return line;
+	case PROMPT_VOTE:
+		return ui_view_vote_words(v, line, size);
+	case PROMPT_POLL_Q:
+	case PROMPT_POLL_OPT:
+	case PROMPT_POLL_MULTI:
+		return ui_view_poll_words(v, line, size, cols);
 	case PROMPT_NONE:
 		break;
 	}

@@ -155,6 +155,8 @@ ui_view_prompt_release(struct ui_view *v)
 	free(p->attach_names);
 	free(p->save_from);
 	free(p->card);
+	free(p->poll);
+	free(p->poll_id);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -118,6 +118,8 @@ struct ui_view_opts {
 					 * file's path to this (NULL: no
 					 * open-command: the path is said)
 					 * with notify_arg */
+	uint64_t	 max_media_size; /* the attach and voice prompts refuse
+					 * a larger file (bytes; 0: no cap) */
 	/* The save-as key: copy the file from to the path to, never over a
 	 * file: 0, -EEXIST, or another -errno; NULL: cannot. */
 	int		(*save_media)(void *arg, const char *from,

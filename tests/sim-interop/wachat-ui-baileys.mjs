@@ -13,7 +13,11 @@
 // 604800 (and Baileys' chats.update says so), and wachat's next text
 // carries contextInfo.expiration 604800; Baileys' own setting (24 hours,
 // which it wraps in an ephemeralMessage) shows in wachat as bob's event
-// line and on the bar.  TAP.  Every wait is bounded;
+// line and on the bar.  Polls (issue 20): Baileys' poll shows in wachat,
+// wachat's vote (Alt-b) is read by Baileys' decryptPollVote and counted by
+// getAggregateVotesInPollMessage for the option chosen; wachat's poll
+// (Alt-q) reaches Baileys as pollCreationMessageV3 with its secret, and
+// bob's vote on it updates wachat's tally.  TAP.  Every wait is bounded;
 // tmux, wachat and the sim are killed at the end.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -96,6 +100,8 @@ const bobWait = (ms, what, pred) => within(ms, (async () => {
 })(), `bob: ${what}`);
 const msgText = (m) => m?.message?.conversation ?? m?.message?.extendedTextMessage?.text;
 const READ = 4;	// proto.WebMessageInfo.Status
+// bob's own user JID (no device), as Baileys names a poll's creator
+const bobJidOf = (b) => `${b.state.creds.me.id.split(':')[0].split('@')[0]}@s.whatsapp.net`;
 
 // The line of our newest message in the pane: "You HH:MM TICK".
 const ourTick = (p) => {
@@ -203,6 +209,74 @@ try {
 	ok(await paneWait(15000, /bob turned on disappearing messages: 24 hours/) &&
 		await paneWait(5000, /│ *bob +disappearing: 24 hours/),
 		"Baileys' own timer (24 hours, in an ephemeralMessage): bob's line and the bar in wachat", pane + logTail());
+
+	// 4. Polls (protocol-features.md 3.1): Baileys' poll shown, wachat's
+	// vote (Alt-b) read by Baileys' decryptPollVote and counted by its
+	// getAggregateVotesInPollMessage; wachat's poll (Alt-q) voted on by
+	// bob with Baileys' primitives, the tally updating in wachat.
+	const poll = await bob.sock.sendMessage(meJid, { poll: { name: 'Tea or coffee?',
+		values: ['Tea', 'Coffee', 'Water'], selectableCount: 1 } });
+	ok(await paneWait(15000, /│ +Poll: Tea or coffee\?/) && await paneWait(5000, /│ +2\. Coffee — 0/),
+		"Baileys' poll shows in wachat: the question and its options", pane + logTail());
+	keys('Up');
+	ok(await paneWait(5000, /Alt-b vote/), '... Up selects it: the line over the input offers Alt-b', pane);
+	keys('M-b');
+	ok(await paneWait(5000, /Vote \(one\):.*\[ \]2 Coffee/), '... Alt-b opens the chooser', pane);
+	keys('2');
+	keys('Enter');
+	ok(await paneWait(10000, /│ +2\. Coffee — 1 \(You\)/), "... 2, Enter: wachat's tally has its vote", pane);
+	const upd = await bobWait(15000, "wachat's vote", (x) => x.e === 'messages.upsert' &&
+		x.d.messages.some((m) => !m.key.fromMe && m.message?.pollUpdateMessage)).catch(() => null);
+	const um = upd?.d.messages.find((m) => !m.key.fromMe && m.message?.pollUpdateMessage);
+	const pu = um?.message?.pollUpdateMessage;
+	let vote = null, why = '';
+	try {
+		const P = await importPkg('@whiskeysockets/baileys/lib/Utils/process-message.js');
+		vote = P.decryptPollVote(pu.vote, { pollCreatorJid: bobJidOf(bob), pollMsgId: poll.key.id,
+			pollEncKey: poll.message.messageContextInfo.messageSecret, voterJid: meJid });
+	} catch (e) {
+		why = String(e);
+	}
+	ok(pu && pu.pollCreationMessageKey?.id === poll.key.id && vote !== null,
+		"Baileys' decryptPollVote reads wachat's vote (its poll's key, wachat as the voter)", why + JSON.stringify(pu));
+	const agg = baileys.getAggregateVotesInPollMessage({ message: poll.message,
+		pollUpdates: [{ pollUpdateMessageKey: um?.key, vote: vote ?? { selectedOptions: [] } }] }, bobJidOf(bob));
+	ok(JSON.stringify(agg.filter((o) => o.voters.length > 0).map((o) => o.name)) === '["Coffee"]',
+		"... and getAggregateVotesInPollMessage counts it for Coffee", JSON.stringify(agg));
+
+	keys('Escape', 'M-q');
+	ok(await paneWait(5000, /New poll: its question/), "Alt-q asks a poll's question", pane);
+	text('Soup or salad?');
+	keys('Enter');
+	text('Soup');
+	keys('Enter');
+	text('Salad');
+	keys('Enter');
+	keys('Enter');
+	ok(await paneWait(5000, /One answer or several\?/), '... two options, then one answer or several', pane);
+	keys('1');
+	const mine = await bobWait(15000, "wachat's poll", (x) => x.e === 'messages.upsert' &&
+		x.d.messages.some((m) => !m.key.fromMe && m.message?.pollCreationMessageV3)).catch(() => null);
+	const wm = mine?.d.messages.find((m) => !m.key.fromMe && m.message?.pollCreationMessageV3);
+	const pc = wm?.message?.pollCreationMessageV3;
+	const ws = wm?.message?.messageContextInfo?.messageSecret;
+	ok(pc?.name === 'Soup or salad?' && pc.options.map((o) => o.optionName).join() === 'Soup,Salad' &&
+		pc.selectableOptionsCount === 1 && ws?.length === 32,
+		"Baileys gets wachat's poll as pollCreationMessageV3 (one answer) with a 32-byte messageSecret",
+		JSON.stringify(wm?.message));
+	// bob's vote for Salad, made as Baileys' decryptPollVote undoes it
+	const C = await importPkg('@whiskeysockets/baileys/lib/Utils/crypto.js');
+	const { proto } = await importPkg('@whiskeysockets/baileys/WAProto/index.js');
+	const iv = Buffer.from('0102030405060708090a0b0c', 'hex');
+	const sign = Buffer.concat([Buffer.from(wm.key.id), Buffer.from(meJid), Buffer.from(bobJidOf(bob)),
+		Buffer.from('Poll Vote'), Buffer.from([1])]);
+	const key = C.hmacSign(sign, C.hmacSign(ws, new Uint8Array(32), 'sha256'), 'sha256');
+	const enc = C.aesEncryptGCM(proto.Message.PollVoteMessage.encode({ selectedOptions:
+		[C.sha256(Buffer.from('Salad'))] }).finish(), key, iv, Buffer.from(`${wm.key.id}\u0000${bobJidOf(bob)}`));
+	await bob.sock.relayMessage(meJid, { pollUpdateMessage: { pollCreationMessageKey: { remoteJid: meJid,
+		fromMe: false, id: wm.key.id }, vote: { encPayload: enc, encIv: iv }, senderTimestampMs: Date.now() } }, {});
+	ok(await paneWait(15000, /│ +2\. Salad — 1 \(bob\)/), "bob's vote on wachat's poll: the tally updates in wachat",
+		pane + logTail());
 
 	keys('C-q');
 	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');

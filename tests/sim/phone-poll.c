@@ -27,8 +27,10 @@
 
 #include "base/buf.h"
 #include "base/hex.h"
+#include "base/rich.h"
 #include "pbw.h"
 #include "phone.h"
+#include "proto/msg.h"
 #include "proto/poll.h"
 #include "keys.h"
 #include "sim.h"
@@ -188,4 +190,45 @@ sim_phone_poll_admin(struct sim *s, const char *path, struct json_object *in,
 	if (!post)
 		return sim_json_error(out, 405, "POST");
 	return send_poll(s, in, vote, out);
+}
+
+/* Append p[0..n) in lowercase hex to b. */
+static void
+put_hex(struct buf *b, const uint8_t *p, size_t n)
+{
+	static const char	 hx[] = "0123456789abcdef";
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		buf_push(b, (uint8_t)hx[p[i] >> 4]);
+		buf_push(b, (uint8_t)hx[p[i] & 15]);
+	}
+}
+
+char *
+sim_phone_vote_hex(const struct wa_msg_content *c)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (c->kind != WA_MSG_POLL_VOTE || c->poll_enc == NULL ||
+	    c->poll_iv == NULL)
+		return NULL;
+	put_hex(&b, c->poll_enc, c->poll_enc_len);
+	buf_push(&b, ':');
+	put_hex(&b, c->poll_iv, c->poll_iv_len);
+	buf_push(&b, '\0');
+	return (char *)b.p;
+}
+
+char *
+sim_phone_poll_secret_hex(const struct wa_msg_content *c)
+{
+	struct buf	 b = BUF_INIT;
+
+	if (c->kind != WA_MSG_RICH || c->rich_type != (int)RICH_POLL ||
+	    c->message_secret == NULL)
+		return NULL;
+	put_hex(&b, c->message_secret, c->message_secret_len);
+	buf_push(&b, '\0');
+	return (char *)b.p;
 }

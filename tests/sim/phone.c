@@ -92,6 +92,8 @@ inbox_release(struct inbox *m)
 	free(m->quoted_id);
 	free(m->emoji);
 	free(m->target_id);
+	free(m->vote);
+	free(m->poll_secret);
 	free(m->dsm_destination);
 }
 
@@ -535,6 +537,8 @@ take_message(struct sim_phone *p, const struct wa_node *n)
 			m->quoted_id = phone_dup_or_null(c.quoted_id);
 			m->emoji = phone_dup_or_null(c.emoji);
 			m->target_id = phone_dup_or_null(c.target.id);
+			m->vote = sim_phone_vote_hex(&c);
+			m->poll_secret = sim_phone_poll_secret_hex(&c);
 			m->dsm_destination = phone_dup_or_null(
 			    c.dsm_destination);
 			m->forwarded = c.forwarded;
@@ -814,6 +818,8 @@ sim_phone_json(const struct sim_account *a)
 			phone_add_opt(e, "quoted_id", m->quoted_id);
 			phone_add_opt(e, "emoji", m->emoji);
 			phone_add_opt(e, "target_id", m->target_id);
+			phone_add_opt(e, "vote", m->vote);
+			phone_add_opt(e, "poll_secret", m->poll_secret);
 			phone_add_opt(e, "dsm_destination", m->dsm_destination);
 			if (m->eph != NULL) {
 				phone_add_opt(e, "ephemeral", m->eph);

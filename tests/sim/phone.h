@@ -62,6 +62,9 @@ struct inbox {
 	char		*quoted_id;
 	char		*emoji;
 	char		*target_id;
+	char		*vote;		/* a poll vote: encPayload and encIv in
+					 * hex, "ENC:IV" (phone-poll.c) */
+	char		*poll_secret;	/* a poll: its messageSecret in hex */
 	char		*dsm_destination;
 	uint32_t	 forwarded;		/* contextInfo's forwardingScore
 						 * (0 not forwarded) */

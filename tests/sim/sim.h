@@ -766,6 +766,14 @@ int	sim_phone_kinds_admin(struct sim *s, const char *path,
  * 0 when path is not their route. */
 int	sim_phone_poll_admin(struct sim *s, const char *path,
 	    struct json_object *in, bool post, struct buf *out);
+struct wa_msg_content;
+/* The vote of c (a WA_MSG_POLL_VOTE) as "ENC:IV" in hex, malloc'd, for
+ * the phone's inbox (a test decrypts it: tests/interop/wa-poll-tool);
+ * NULL for another kind. */
+char	*sim_phone_vote_hex(const struct wa_msg_content *c);
+/* The messageSecret of c (a poll: RICH, "poll" record) in hex, malloc'd,
+ * so a test can vote on a poll the phone got; NULL for another kind. */
+char	*sim_phone_poll_secret_hex(const struct wa_msg_content *c);
 /* --- phone.c --- */
 /*
  * a's phone is reinstalled: a new identity, registration id, signed
