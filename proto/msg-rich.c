@@ -132,7 +132,8 @@ flag_once(const Wae2e__Message *m)
 
 /* A view-once media message: its type in the record, and in c->media
  * what opening it needs (its key, path, hashes; stored beside the record,
- * never printed; not a MEDIA message, so nothing downloads it by itself). */
+ * never printed; not a MEDIA message, so nothing downloads it by itself),
+ * without its caption. */
 static bool
 view_once(const Wae2e__Message *m, struct wa_msg_content *c,
     struct buf *b)
@@ -151,7 +152,10 @@ view_once(const Wae2e__Message *m, struct wa_msg_content *c,
 	rich_begin(b, RICH_VIEWONCE);
 	rich_add_str(b, "media", t);
 	wa_msg_media_free(c->media);
-	c->media = wa_msg_media_of(m, &ci);
+	if ((c->media = wa_msg_media_of(m, &ci)) != NULL) {
+		free(c->media->caption);	/* its content: not kept */
+		c->media->caption = NULL;
+	}
 	finish(c, b, RICH_VIEWONCE);
 	return true;
 }
