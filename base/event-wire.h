@@ -33,7 +33,7 @@
 
 struct buf;
 
-#define EV_WIRE_VERSION		21	/* 2: notice_kind and
+#define EV_WIRE_VERSION		22	/* 2: notice_kind and
 					 * notice_device in EV_MESSAGE and
 					 * EV_PAGE's rows; 3: idle in
 					 * EV_DISCONNECTED, CMD_RECONNECT,
@@ -72,6 +72,7 @@ struct buf;
 					 * CMD_PROFILE, CMD_BLOCK;
 					 * 20: starred in CMD_SEARCH;
 					 * 21: CMD_POLL_VOTE, CMD_POLL_NEW;
+					 * 22: CMD_MSG_INFO, EV_MSG_INFO;
 					 * a peer of another version is
 					 * refused (WC_EPROTO) */
 #define EV_WIRE_EVENT		0x45	/* 'E' */

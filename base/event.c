@@ -275,6 +275,16 @@ LAYOUT(ev_media_dl,
 	F_STR(struct ev_media_dl, path),
 	F_I32(struct ev_media_dl, err),
 	F_BOOL(struct ev_media_dl, retried));
+LAYOUT(ev_rcpt,
+	F_STR(struct ev_rcpt, jid),
+	F_STR(struct ev_rcpt, name),
+	F_I64(struct ev_rcpt, delivered_ms),
+	F_I64(struct ev_rcpt, read_ms));
+LAYOUT(ev_msg_info,
+	F_STR(struct ev_msg_info, chat),
+	F_STR(struct ev_msg_info, id),
+	F_I64(struct ev_msg_info, ts_ms),
+	F_ARRAY(struct ev_msg_info, rcpts, nrcpts, ev_rcpt));
 
 LAYOUT(ev_upload,
 	F_STRUCT(struct ev_upload, key, ev_key),
@@ -322,6 +332,7 @@ static const struct ev_kind_info ev_kinds[] = {
 	[EV_MEDIA_DL] =		{ "EV_MEDIA_DL", &L_ev_media_dl, -1 },
 	[EV_PROFILE] =		{ "EV_PROFILE", &L_ev_profile, -1 },
 	[EV_BLOCKLIST] =	{ "EV_BLOCKLIST", &L_ev_blocklist, -1 },
+	[EV_MSG_INFO] =		{ "EV_MSG_INFO", &L_ev_msg_info, -1 },
 };
 _Static_assert(sizeof(ev_kinds) / sizeof(ev_kinds[0]) == EV_KIND_MAX + 1,
     "one row per event kind");
@@ -465,6 +476,7 @@ static const struct ev_kind_info cmd_kinds[] = {
 	[CMD_BLOCK] =		{ "CMD_BLOCK", &L_cmd_block, 0 },
 	[CMD_POLL_VOTE] =	{ "CMD_POLL_VOTE", &L_cmd_poll_vote, 0 },
 	[CMD_POLL_NEW] =	{ "CMD_POLL_NEW", &L_cmd_poll_new, 0 },
+	[CMD_MSG_INFO] =	{ "CMD_MSG_INFO", &L_cmd_msg, 0 },
 };
 _Static_assert(sizeof(cmd_kinds) / sizeof(cmd_kinds[0]) == CMD_KIND_MAX + 1,
     "one row per command kind");

@@ -243,8 +243,9 @@ enum ev_kind {
 				 * text and picture (CMD_PROFILE; issue 20) */
 	EV_BLOCKLIST,		/* u.blocklist: the blocked contacts, whole
 				 * (at login, after a change) */
+	EV_MSG_INFO,		/* u.msg_info: the answer to CMD_MSG_INFO */
 };
-#define EV_KIND_MAX	EV_BLOCKLIST
+#define EV_KIND_MAX	EV_MSG_INFO
 
 /* EV_CONNECTING */
 struct ev_connecting {
@@ -668,6 +669,27 @@ struct ev_blocklist {
 	uint32_t	 njids;
 };
 
+/* One recipient of EV_MSG_INFO: when its devices said our message was
+ * delivered and read (protocol.md 9.6 receipts), 0 not yet. */
+struct ev_rcpt {
+	char		*jid;		/* user JID (a group member's PN when
+					 * known) */
+	char		*name;		/* contact or push name; "" unknown */
+	int64_t		 delivered_ms;
+	int64_t		 read_ms;
+};
+
+/* EV_MSG_INFO: our message (chat, id), sent at ts_ms (0 not yet), and
+ * its recipients: the contact of a 1:1 chat, every member (but us) of
+ * a group, in the store's order of members. */
+struct ev_msg_info {
+	char		*chat;
+	char		*id;
+	int64_t		 ts_ms;
+	struct ev_rcpt	*rcpts;
+	uint32_t	 nrcpts;
+};
+
 /* One event.  Owns its payload. */
 struct ev {
 	enum ev_kind	 kind;
@@ -700,6 +722,7 @@ struct ev {
 		struct ev_media_dl	 media_dl;
 		struct ev_profile	 profile;
 		struct ev_blocklist	 blocklist;
+		struct ev_msg_info	 msg_info;
 	} u;
 };
 
@@ -799,8 +822,11 @@ enum cmd_kind {
 				 * EV_ERROR */
 	CMD_POLL_NEW,		/* u.poll_new: send a poll (issue 20): shown
 				 * as EV_MESSAGE, a refusal is EV_ERROR */
+	CMD_MSG_INFO,		/* u.msg_info: our message's receipts per
+				 * recipient (issue 20); EV_MSG_INFO
+				 * answers */
 };
-#define CMD_KIND_MAX	CMD_POLL_NEW
+#define CMD_KIND_MAX	CMD_MSG_INFO
 
 /* Every command about one chat and nothing else (CMD_MARK_READ,
  * CMD_SUBSCRIBE, CMD_GROUP_LEAVE, CMD_GROUP_INFO, CMD_HISTORY_MORE). */
@@ -1045,6 +1071,7 @@ struct cmd {
 		struct cmd_block	 block;
 		struct cmd_poll_vote	 poll_vote;
 		struct cmd_poll_new	 poll_new;
+		struct cmd_msg		 msg_info;
 	} u;
 };
 

@@ -435,6 +435,23 @@ receipt_state(const char *type, enum wa_dm_state *st)
 	return true;
 }
 
+/* The time of receipt r of state st from member for our message id in
+ * chat, kept for the message info (a failure is logged: the tick is what
+ * counts). */
+static void
+rtime(struct wa_dm *dm, const struct wa_msg_receipt_in *r, const char *chat,
+    const char *id, const char *member, enum wa_dm_state st)
+{
+	int	 rc;
+
+	if (dm->st->receipt_time == NULL)
+		return;
+	rc = dm->st->receipt_time(dm->st->arg, chat, id, member, st,
+	    r->t > 0 ? r->t * 1000 : dm->host.now_ms(dm->host.arg));
+	if (rc < 0 && !dm_store_failed(dm, rc))
+		log_warn("receipt time for %s: %s", id, wc_strerror(rc));
+}
+
 /* A group member's receipt r for our messages in group: the ticks move
  * when every member is there (protocol.md 9.6). */
 static void
@@ -450,6 +467,7 @@ on_member_receipt(struct wa_dm *dm, const struct wa_msg_receipt_in *r,
 	    !jid_user_of(r->participant, member, sizeof(member)))
 		return;
 	for (i = 0; i < r->n_ids && !dm_store_held(dm); i++) {
+		rtime(dm, r, group, r->ids[i], member, st);
 		rc = dm->st->member_receipt(dm->st->arg, group, r->ids[i],
 		    member, st);
 		if (rc > 0)
@@ -466,12 +484,18 @@ static void
 tick(struct wa_dm *dm, const struct wa_msg_receipt_in *r, const char *chat)
 {
 	enum wa_dm_state	 st;
+	char			 who[WA_DM_JID_MAX];
 	size_t			 i;
 	int			 rc;
 
 	if (!receipt_state(r->type, &st) || dm_is_own(dm, r->from))
 		return;		/* our other device has it: no tick */
+	if (!jid_user_of(r->participant != NULL ? r->participant : r->from,
+	    who, sizeof(who)))
+		who[0] = '\0';
 	for (i = 0; i < r->n_ids && !dm_store_held(dm); i++) {
+		if (who[0] != '\0')
+			rtime(dm, r, chat, r->ids[i], who, st);
 		rc = dm->st->out_state(dm->st->arg, chat, r->ids[i], st,
 		    r->t * 1000);
 		if (rc > 0)

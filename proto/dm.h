@@ -107,8 +107,9 @@ struct wa_dm_msg {
 	 * English fallback: store the kind, base/notice.h) */
 	enum wa_dm_note	 notice_kind;
 	uint32_t	 notice_device;	/* WA_DM_NOTE_NOT_SENT's device */
-	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); borrowed,
-	 * else NULL */
+	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); WA_DM_RICH
+	 * of a view-once record: what opening it needs (3.4), kept beside
+	 * the record; borrowed, else NULL */
 	const struct wa_msg_media *media;
 	/* Forwarded (protocol-features.md 3.7): 0 not, else its
 	 * forwardingScore (at least 1). */
@@ -288,6 +289,13 @@ struct wa_dm_store_ops {
 	int	(*member_receipt)(void *arg, const char *group,
 		    const char *id, const char *member,
 		    enum wa_dm_state state);
+	/* Message info (issue 20): member (a user JID: a 1:1 chat's
+	 * contact, a group's member) reported state (DELIVERED or READ) of
+	 * our message id in chat at ts_ms (the receipt's t, else now):
+	 * kept per recipient, 0.  May be NULL: no times are kept. */
+	int	(*receipt_time)(void *arg, const char *chat, const char *id,
+		    const char *member, enum wa_dm_state state,
+		    int64_t ts_ms);
 	/* Queue a history-sync notification (the decrypted Message
 	 * msg[0..len) our phone sent with message id id, protocol.md 12.1)
 	 * in the transaction that stores the session it advanced: 0.  May

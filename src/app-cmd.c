@@ -570,6 +570,7 @@ static const struct {
 	[CMD_BLOCK] =		{ NULL, app_block },
 	[CMD_POLL_VOTE] =	{ poll_vote, NULL },
 	[CMD_POLL_NEW] =	{ poll_new, NULL },
+	[CMD_MSG_INFO] =	{ NULL, app_msg_info },
 };
 _Static_assert(sizeof(handlers) / sizeof(handlers[0]) == CMD_KIND_MAX + 1,
     "one handler per command kind");

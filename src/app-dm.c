@@ -211,8 +211,13 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.quoted_text = m->quoted_text;
 	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
 	n.forwarded = m->forwarded;
-	if (m->kind == WA_DM_RICH)
+	if (m->kind == WA_DM_RICH) {
 		n.kind = STORE_MSG_RICH;
+		if (m->media != NULL) {	/* view-once: what opens it */
+			app_media_store(m->media, &md);
+			n.media = &md;
+		}
+	}
 	if (m->kind == WA_DM_MEDIA && m->media != NULL) {
 		/* its caption, after a document's name, for the search */
 		n.kind = STORE_MSG_MEDIA;
@@ -479,6 +484,16 @@ group_sent(void *arg, const char *group, const char *id, unsigned recipients)
 }
 
 static int
+receipt_time(void *arg, const char *chat, const char *id, const char *member,
+    enum wa_dm_state state, int64_t ts_ms)
+{
+	int	 rc = store_rtime_put(arg, chat, id, member, state ==
+		    WA_DM_READ ? STORE_MSG_READ : STORE_MSG_DELIVERED, ts_ms);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int
 member_receipt(void *arg, const char *group, const char *id,
     const char *member, enum wa_dm_state state)
 {
@@ -615,6 +630,7 @@ app_dm_ops(struct store *s, struct wa_dm_store_ops *ops)
 	ops->skr_forget_user = skr_forget_user;
 	ops->group_sent = group_sent;
 	ops->member_receipt = member_receipt;
+	ops->receipt_time = receipt_time;
 	ops->name_get = name_get;
 	ops->eph_set = eph_set;
 	ops->eph_get = eph_get;

@@ -25,14 +25,18 @@
  *			(proto/media-get.h) over the store, their events
  *	src/app-forward.c the engine thread: a message forwarded
  *			(CMD_FORWARD)
+ *	src/app-msginfo.c the engine thread: our message's receipts per
+ *			recipient (CMD_MSG_INFO)
  *
  * Which file calls which (nm of libroot.a; a file calls only files
  * below it, so there is no circle):
  *
  *	app.o      -> app-cmd.o, app-eng.o, app-ui.o, evq.o
  *	app-cmd.o  -> app-chatact.o, app-disk.o, app-eng.o, app-forward.o,
- *		      app-mget.o, app-read.o, app-send.o, app-upload.o, evq.o
+ *		      app-mget.o, app-msginfo.o, app-read.o, app-send.o,
+ *		      app-upload.o, evq.o
  *	app-forward.o -> app-disk.o, app-send.o
+ *	app-msginfo.o -> app-read.o, app-send.o
  *	app-mget.o -> app-send.o
  *	app-chatact.o -> app-send.o
  *	app-eng.o  -> app-chatact.o, app-db.o, app-disk.o, app-mget.o,
@@ -211,6 +215,28 @@ void	app_mget_reset(struct app *a);
  * refusal (no engine, too many waiting) said as an EV_MEDIA_DL FAILED. */
 void	app_media_get(struct app *a, const struct cmd *c);
 
+/* ---- src/app-viewonce.c (protocol-features.md 3.4; engine thread but
+ * for app_viewonce_path() and app_viewonce_sweep(), any thread) ---- */
+
+/* Whether path is a file of DATA-DIR/runtime/tmp, the view-once folder. */
+bool	app_viewonce_path(const char *data_dir, const char *path);
+/* Remove every file of the view-once folder (at a start and at quit:
+ * what a killed wachat or a running opener left); logged by count. */
+void	app_viewonce_sweep(const char *data_dir);
+/* CMD_MEDIA_GET of (chat, id): 1 when it is a view-once message not yet
+ * opened, with out[len] a new path in the view-once folder (made 0700)
+ * to download it to; 0 when it is no view-once message (download as
+ * usual); -EACCES when it was opened already; -ENAMETOOLONG, -errno (the
+ * folder), -EINVAL, -EIO. */
+int	app_viewonce_get(struct app *a, const char *chat, const char *id,
+	    char *out, size_t len);
+/* A download ended (e of kind WA_MGET_EV_DONE): for a view-once message
+ * not yet opened, when it is OK the message is marked opened
+ * (store_viewonce_opened(); its new record to the screen as an
+ * EV_MSG_CHANGED), else its download state set back so that it may be
+ * tried again.  Nothing for other messages. */
+void	app_viewonce_done(struct app *a, const struct wa_mget_ev *e);
+
 /* ---- src/app-forward.c ---- */
 
 /* CMD_FORWARD: message (chat, from_me, id) sent to each target as a
@@ -239,6 +265,14 @@ void	app_block(struct app *a, const struct cmd *c);
 /* Whether c is a send (text or file) to a contact the blocklist holds:
  * then it was refused with an EV_ERROR saying so, its text handed back. */
 bool	app_prof_refuse_send(struct app *a, const struct cmd *c);
+
+/* ---- src/app-msginfo.c ---- */
+
+/* CMD_MSG_INFO: EV_MSG_INFO for our message (chat, id): each recipient
+ * (a 1:1 chat's contact; a group's members but us) with its delivery
+ * and read time (0 not yet); not ours or not stored: EV_ERROR.  Engine
+ * thread. */
+void	app_msg_info(struct app *a, const struct cmd *c);
 
 /* A message (chat, id) with media md arrived: downloaded now when the
  * auto-download setting takes its kind at its size (and it is within
@@ -465,7 +499,9 @@ void	app_notify_stop(struct app *a);
 
 /* open-command: the command c sets, else "xdg-open" with a display,
  * else NULL.  app_media_open(): run it detached with path (borrowed) as
- * its last argument (ui_view_opts.open_media).  app_media_save(): copy
+ * its last argument (ui_view_opts.open_media); a path of the view-once
+ * folder (app_viewonce_path()) is removed when it exits (at once when
+ * it cannot start).  app_media_save(): copy
  * the file from to the new file to ("~/" is $HOME's), 0600, never over a
  * file: 0, -EEXIST, -errno (ui_view_opts.save_media).  Main thread. */
 const char *app_media_command(const struct conf *c);

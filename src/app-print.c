@@ -386,6 +386,7 @@ static void (*const printers[])(const struct ev *, bool) = {
 	[EV_MEDIA_DL] =		media_dl,
 	[EV_PROFILE] =		NULL,	/* the screen's, for a chat's info */
 	[EV_BLOCKLIST] =	NULL,	/* the screen's, for its chat list */
+	[EV_MSG_INFO] =		NULL,	/* the screen's, asked by its key */
 };
 _Static_assert(sizeof(printers) / sizeof(printers[0]) == EV_KIND_MAX + 1,
     "one printer per event kind");

@@ -43,7 +43,7 @@ const char *const conf_key_actions[CONF_KEY_ACTIONS] = {
 	"archived", "mute", "pin", "archive", "mark-unread", "star",
 	"delete-chat", "clear-chat", "attach", "voice-note", "download",
 	"open", "save-as", "card-chat", "forward", "disappearing",
-	"reject-call", "vote", "poll-new",
+	"reject-call", "vote", "poll-new", "message-info",
 };
 
 /* The index of a "key-ACTION" name in conf_key_actions, or -1. */

@@ -21,7 +21,7 @@
 #define CONF_DEFAULT_VERSION_URL "https://web.whatsapp.com/"
 #define CONF_KEY_LEN		32	/* a Curve25519 public key */
 #define CONF_FILE_NAME		"wachat.conf"
-#define CONF_KEY_ACTIONS	49	/* key-ACTION settings */
+#define CONF_KEY_ACTIONS	50	/* key-ACTION settings */
 #define CONF_KEY_MAX		32	/* bytes of a key name, NUL included */
 #define CONF_MAX_MEDIA_DEFAULT	((uint64_t)2 << 30)	/* max-media-size:
 							 * 2 GiB */

@@ -454,6 +454,22 @@ static const char *const migrations[] = {
 	"    ephemeral_s FROM chat WHERE jid = new.chat)"
 	"  WHERE rowid = new.rowid;"
 	"END;",
+	/*
+	 * 20: when each recipient's devices said our message was delivered
+	 * and read (store/rtime.c, issue 20's message info): per (chat,
+	 * message id, member user JID) the first delivery and read time,
+	 * ms (0 not yet); a 1:1 message's member is the contact.  The tick
+	 * stays the message's state; these rows go with the message.
+	 */
+	"CREATE TABLE receipt_time ("
+	"  chat TEXT NOT NULL, id TEXT NOT NULL, member TEXT NOT NULL,"
+	"  delivered_ms INTEGER NOT NULL DEFAULT 0,"
+	"  read_ms INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (chat, id, member)) WITHOUT ROWID;"
+	"CREATE TRIGGER receipt_time_delete AFTER DELETE ON message"
+	"  WHEN old.from_me = 1 BEGIN"
+	"  DELETE FROM receipt_time WHERE chat = old.chat AND id = old.id;"
+	"END;",
 };
 
 #define NMIGRATIONS	((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -489,6 +505,7 @@ static const char *const marks[] = {
 	"SELECT 1 FROM sqlite_master WHERE name = 'poll_pending'",
 	"SELECT 1 FROM pragma_table_info('message') WHERE name = 'forwarded'",
 	"SELECT 1 FROM sqlite_master WHERE name = 'message_expire_set'",
+	"SELECT 1 FROM sqlite_master WHERE name = 'receipt_time'",
 };
 
 _Static_assert(sizeof(marks) / sizeof(marks[0]) == NMIGRATIONS,

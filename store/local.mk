@@ -15,7 +15,7 @@ libstore_a_SOURCES += store/chat.c store/message.c store/page.c \
 libstore_a_SOURCES += store/store-media.h store/media.c \
 	store/store-upload.h store/media-up.c
 libstore_a_SOURCES += store/store-rich.h store/rich.c store/store-poll.h \
-	store/poll.c
+	store/poll.c store/store-rtime.h store/rtime.c
 # Disappearing messages (migration 19, issue 20).
 libstore_a_SOURCES += store/store-ephem.h store/ephem.c
 # Privacy tokens (migration 11, issue 16).

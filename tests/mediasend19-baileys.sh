@@ -12,7 +12,8 @@
 # (tests/sim-interop/wachat-media-baileys.mjs); Baileys' photo forwarded
 # back to it with Alt-. (isForwarded, forwardingScore, the same
 # directPath and mediaKey, the same bytes) and a text Baileys forwarded
-# forwarded again (issue 20).  The fixtures are made
+# forwarded again, which Baileys reads (readMessages) and Alt-? shows
+# with bob's delivery and read times (issue 20).  The fixtures are made
 # here: a 64x48 JPEG with cjpeg and WebP with cwebp, a second of Ogg
 # Opus with opusenc (its waveform from opusdec's samples), a one-page PDF with python3, a 3-second 320x240 MP4
 # with ffmpeg (its thumbnail read back with djpeg).  Needs openssl,

@@ -16,9 +16,14 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* SQL that takes a database of schema 19 back to schema 18 (store/db.c,
+/* SQL that takes a database of schema 20 back to schema 19 (store/db.c,
+ * migration 20: the receipts' times). */
+#define UNDO_20 "DROP TRIGGER IF EXISTS receipt_time_delete;" \
+	"DROP TABLE receipt_time;"
+
+/* SQL that takes a database of schema 20 back to schema 18 (store/db.c,
  * migration 19: disappearing messages' timers and expiry). */
-#define UNDO_19 "DROP TRIGGER IF EXISTS message_expire_set;" \
+#define UNDO_19 UNDO_20 "DROP TRIGGER IF EXISTS message_expire_set;" \
 	"DROP INDEX message_expire;" \
 	"ALTER TABLE message DROP COLUMN expire_s;" \
 	"ALTER TABLE chat DROP COLUMN ephemeral_s;" \

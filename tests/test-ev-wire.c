@@ -1257,6 +1257,53 @@ test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote(void **state)
 	buf_release(&b);
 }
 
+/* CMD_MSG_INFO and EV_MSG_INFO (version 22); a version-21 peer is
+ * refused. */
+static void
+test_ev_wire_decode__gives_back_the_recipients__of_ev_msg_info(void **state)
+{
+	struct buf	 b = BUF_INIT;
+	struct cmd	*c = cmd_new_chat(CMD_MSG_INFO,
+			    "120363000000000001@g.us"), *cgot;
+	struct ev	*ev = ev_new(EV_MSG_INFO), *got;
+	size_t		 used;
+
+	(void)state;
+	assert_true(EV_WIRE_VERSION >= 22);
+	ev_set(&c->u.msg_info.id, "3EB0DD");
+	assert_int_equal(cmd_wire_encode(c, &b), 0);
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used), 0);
+	assert_int_equal(cgot->kind, CMD_MSG_INFO);
+	assert_string_equal(cgot->u.msg_info.id, "3EB0DD");
+	cmd_free(cgot);
+	b.p[4] = 21;
+	assert_int_equal(cmd_wire_decode(b.p, b.len, &cgot, &used),
+	    WC_EPROTO);
+	b.len = 0;
+	ev_set(&ev->u.msg_info.chat, "120363000000000001@g.us");
+	ev_set(&ev->u.msg_info.id, "3EB0DD");
+	ev->u.msg_info.ts_ms = 1000;
+	ev->u.msg_info.rcpts = xcalloc(2, sizeof(*ev->u.msg_info.rcpts));
+	ev->u.msg_info.nrcpts = 2;
+	ev_set(&ev->u.msg_info.rcpts[0].jid, "15559000001@s.whatsapp.net");
+	ev_set(&ev->u.msg_info.rcpts[0].name, "Ana");
+	ev->u.msg_info.rcpts[0].delivered_ms = 2000;
+	ev->u.msg_info.rcpts[0].read_ms = 3000;
+	ev_set(&ev->u.msg_info.rcpts[1].jid, "15559000002@s.whatsapp.net");
+	ev_set(&ev->u.msg_info.rcpts[1].name, "");
+	assert_int_equal(ev_wire_encode(ev, &b), 0);
+	assert_int_equal(ev_wire_decode(b.p, b.len, &got, &used), 0);
+	assert_int_equal(got->kind, EV_MSG_INFO);
+	assert_int_equal(got->u.msg_info.nrcpts, 2);
+	assert_string_equal(got->u.msg_info.rcpts[0].name, "Ana");
+	assert_true(got->u.msg_info.rcpts[0].read_ms == 3000);
+	assert_true(got->u.msg_info.rcpts[1].delivered_ms == 0);
+	ev_free(got);
+	ev_free(ev);
+	cmd_free(c);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -1285,6 +1332,7 @@ main(void)
 		cmocka_unit_test(test_ev_wire_decode__gives_back_the_profile__of_ev_profile),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_starred__of_cmd_search),
 		cmocka_unit_test(test_cmd_wire_decode__gives_back_the_vote__of_cmd_poll_vote),
+		cmocka_unit_test(test_ev_wire_decode__gives_back_the_recipients__of_ev_msg_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -365,7 +365,7 @@ test_store_media__migration_from_14_keeps_rows(void **state)
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 19);
+	assert_int_equal(STORE_SCHEMA_VERSION, 20);
 	assert_int_equal(hits(s, "papaya"), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &t, NULL), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &n, NULL), 0);

@@ -989,7 +989,7 @@ test_store_open__brings_a_schema_2_database_to_the_newest__and_reopens_idempoten
 
 	assert_int_equal(store_open(dir, &s), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
-	assert_int_equal(STORE_SCHEMA_VERSION, 19);
+	assert_int_equal(STORE_SCHEMA_VERSION, 20);
 	assert_int_equal(store_prekey_count(s), 1);
 	assert_int_equal(store_msg_insert_incoming(s, &m, NULL), 0);
 	store_close(s);

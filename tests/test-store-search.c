@@ -767,7 +767,7 @@ test_store_open_ro__reads_and_refuses_another_schema(void **state)
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);
 	assert_int_equal(v, STORE_SCHEMA_VERSION + 1);
 	/* an older one: without the newest migration's tables */
-	exec_sql(path, UNDO_19
+	exec_sql(path, UNDO_20
 	    "DELETE FROM counter WHERE name = 'schema_version'");
 	set_version(path, STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(store_open_ro(dir, &ro, &v), WC_ESCHEMA);

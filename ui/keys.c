@@ -143,6 +143,9 @@ static const struct {
 				  "alt-b" },
 	[UI_ACT_POLL_NEW] =	{ "poll-new", N_("send a poll to the chat"),
 				  "alt-q" },
+	[UI_ACT_MSG_INFO] =	{ "message-info",
+				  N_("when your selected message was delivered "
+				  "and read, per recipient"), "alt-?" },
 };
 
 _Static_assert(UI_ACT_COUNT == UI_KEY_ACTIONS, "UI_KEY_ACTIONS");

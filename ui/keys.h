@@ -112,10 +112,12 @@ enum ui_key_action {
 				 * rings (in any room, as quit) */
 	UI_ACT_VOTE,		/* vote: on the selected poll (a chooser) */
 	UI_ACT_POLL_NEW,	/* poll-new: send a poll to the open chat */
+	UI_ACT_MSG_INFO,	/* message-info: our selected message's
+				 * delivered and read times per recipient */
 	UI_ACT_COUNT
 };
 
-#define UI_KEY_ACTIONS	49	/* UI_ACT_COUNT, for the preprocessor */
+#define UI_KEY_ACTIONS	50	/* UI_ACT_COUNT, for the preprocessor */
 
 struct ui_keymap {
 	int	 key[UI_ACT_COUNT];	/* 0: unbound */

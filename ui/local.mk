@@ -12,7 +12,7 @@ libui_a_SOURCES = ui/qr.h ui/qr.c \
 	ui/keys.h ui/keys.c ui/groups.h ui/groups.c ui/search.h ui/search.c \
 	ui/view.h ui/view-int.h ui/view.c ui/view-state.c ui/view-chat.c ui/view-prompt.c ui/view-attach.c \
 	ui/view-info.c ui/view-contact.c ui/view-search.c ui/view-keys.c ui/view-draw.c \
-	ui/view-panes.c ui/view-pick.c ui/view-forward.c ui/view-links.c ui/view-media.c ui/view-card.c ui/view-poll.h ui/view-poll.c ui/term.h ui/term.c \
+	ui/view-panes.c ui/view-pick.c ui/view-forward.c ui/view-minfo.h ui/view-msginfo.c ui/view-links.c ui/view-media.c ui/view-card.c ui/view-poll.h ui/view-poll.c ui/term.h ui/term.c \
 	ui/notify.h ui/notify.c ui/view-notify.c ui/view-select.c ui/view-chatact.c ui/view-mouse.c \
 	ui/thumb.h ui/thumb.c \
 	ui/media.h ui/media.c ui/rich.h ui/rich.c

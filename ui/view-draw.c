@@ -572,6 +572,11 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 			ui_view_panes_info(v, s->my, x, s->mh, w);
 		return;
 	}
+	if (v->minfo.on) {
+		if (s->mh > 1)
+			ui_view_panes_minfo(v, s->my, x, s->mh, w);
+		return;
+	}
 	if (s->mh <= 0)
 		return;
 	ui_msgs_draw(&v->msgs, s->my, x, s->mh, w, ch != NULL ? ch->name : "",

@@ -60,6 +60,8 @@
  *                    view-state.o, msgs-draw.o
  *   view-panes.o --> view-info.o, view-pick.o, view-forward.o, view-state.o
  *   view-forward.o > view-pick.o, view-state.o
+ *   view-msginfo.o > view-state.o (view-keys.o, view-select.o, view.o
+ *                    and view-panes.o call it)
  *   view-pick.o ---> view-chat.o, view-state.o
  *   view-links.o --> view-state.o, msgs-draw.o, term.o
  *   view-select.o -> view-chat.o, view-links.o, view-card.o, view-forward.o,
@@ -280,6 +282,8 @@ struct ui_view_pick {
 	uint32_t	 nmarks;
 };
 
+#include "ui/view-minfo.h"	/* the message info; forwarding */
+
 /* Mentions being typed in a group (ui/view-pick.c): the member chosen
  * among those offered for the "@" before the cursor. */
 struct ui_view_mention {
@@ -355,6 +359,7 @@ struct ui_view {
 	struct ui_view_help help;
 	struct ui_view_read read;
 	struct ui_view_pick pick;
+	struct ui_view_minfo minfo;
 	struct ui_view_mention mention;
 	struct ui_view_ntf ntf;
 	struct ui_view_ring ring;
@@ -724,23 +729,6 @@ void		 ui_view_prompt_key(struct ui_view *v, int k,
  */
 const char	*ui_view_prompt_text(struct ui_view *v, char *line,
 		    size_t size, int cols, const char **lead);
-
-/* ---- ui/view-forward.c ---- */
-
-/* The forward key on the selected message: the chat picker opened over
- * the chats to forward it to (a notice, a revoked message or one of ours
- * not sent yet: a note says why not). */
-void		 ui_view_fwd_open(struct ui_view *v);
-/* Space in the forward picker: the chosen chat marked, or unmarked. */
-void		 ui_view_fwd_mark(struct ui_view *v);
-/* Whether chat jid is marked in the forward picker. */
-bool		 ui_view_fwd_marked(const struct ui_view *v, const char *jid);
-/* Enter in the forward picker: CMD_FORWARD to the marked chats (none
- * marked: the chosen one), the picker closed and a note saying to how
- * many; no chat matches: the picker says so and stays. */
-void		 ui_view_fwd_enter(struct ui_view *v);
-/* What the forward picker holds freed, forwarding off. */
-void		 ui_view_fwd_release(struct ui_view *v);
 
 /* ---- ui/view-pick.c ---- */
 

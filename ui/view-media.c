@@ -5,7 +5,9 @@
  * (downloaded first when it is not), or copied elsewhere through a path
  * prompt, never over a file; a download's progress and end
  * (EV_MEDIA_DL) on the message's line, and its end on the line over
- * the input.
+ * the input.  A view-once row (protocol-features.md 3.4) is opened once
+ * (its file in a temp file the engine side picks and removes), never
+ * downloaded or saved.
  */
 #include "base/compat.h"
 
@@ -17,6 +19,7 @@
 
 #include "base/i18n.h"
 #include "base/media-text.h"
+#include "base/rich.h"
 #include "base/sanitize.h"
 #include "base/buf.h"
 #include "base/xmalloc.h"
@@ -48,6 +51,38 @@ selected(struct ui_view *v, struct ui_msg **g)
 		return NULL;
 	}
 	return md;
+}
+
+/* Whether the selected row is a view-once record (base/rich.h): 0 not, 1
+ * not opened yet, 2 opened (protocol-features.md 3.4). */
+static int
+view_once(const struct ui_view *v, struct ui_msg **g)
+{
+	struct rich	 r;
+	int		 once = 0;
+
+	if (v->msgs.sel < 0 || v->msgs.sel >= (int)v->msgs.n)
+		return 0;
+	*g = &v->msgs.v[v->msgs.sel];
+	if ((*g)->rich == NULL || (*g)->deleted ||
+	    rich_parse((*g)->rich, strlen((*g)->rich), &r) != 0)
+		return 0;
+	if (r.type == RICH_VIEWONCE)
+		once = rich_get(&r, "opened", NULL) != NULL ? 2 : 1;
+	rich_release(&r);
+	return once;
+}
+
+/* A view-once row is never saved: said, true. */
+static bool
+no_save(struct ui_view *v)
+{
+	struct ui_msg	*g;
+
+	if (view_once(v, &g) == 0)
+		return false;
+	ui_view_note(v, _("a view-once message cannot be saved"));
+	return true;
 }
 
 /* Downloaded as the store says (the file may have gone since). */
@@ -96,7 +131,7 @@ ui_view_media_get(struct ui_view *v)
 	const struct ev_media	*md;
 	struct ui_msg		*g;
 
-	if ((md = selected(v, &g)) == NULL)
+	if (no_save(v) || (md = selected(v, &g)) == NULL)
 		return;
 	if (have_file(md)) {
 		note_path(v, _("downloaded: %s"), md->path);
@@ -127,7 +162,20 @@ ui_view_media_open(struct ui_view *v)
 {
 	const struct ev_media	*md;
 	struct ui_msg		*g;
+	int			 once = view_once(v, &g);
 
+	if (once == 2) {
+		ui_view_note(v, _("a view-once message opens once: already "
+		    "opened"));
+		return;
+	}
+	if (once == 1) {	/* into a temp file of its own (src/) */
+		free(v->media_open_id);
+		v->media_open_id = xstrdup(g->id);
+		ask(v, g);
+		ui_view_note(v, _("downloading, then opening..."));
+		return;
+	}
 	if ((md = selected(v, &g)) == NULL)
 		return;
 	if (have_file(md)) {
@@ -147,7 +195,7 @@ ui_view_media_save(struct ui_view *v)
 	const struct ev_media	*md;
 	struct ui_msg		*g;
 
-	if ((md = selected(v, &g)) == NULL)
+	if (no_save(v) || (md = selected(v, &g)) == NULL)
 		return;
 	if (!have_file(md)) {
 		ui_view_note(v, said_done(md) ? _("the file is gone from "

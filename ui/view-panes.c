@@ -635,6 +635,45 @@ ui_view_panes_pick(struct ui_view *v, int y, int x, int h, int w)
 	free(pidx);
 }
 
+/* ---- the message info (ui/view-msginfo.c) ---- */
+
+/* "HH:MM" (or the date) of ms into out[size]; "—" (ASCII "-") for 0. */
+static void
+when_or_dash(int64_t ms, char *out, size_t size)
+{
+	if (ms > 0)
+		ui_chats_when(ms, ms, out, size);
+	else
+		snprintf(out, size, "%s", ui_text_ascii() ? "-" : "\u2014");
+}
+
+void
+ui_view_panes_minfo(struct ui_view *v, int y, int x, int h, int w)
+{
+	const struct ui_view_minfo	*m = &v->minfo;
+	char				 d[32], r[32], line[160];
+	size_t				 i;
+
+	attron(A_BOLD | A_UNDERLINE);
+	(void)ui_view_put(y, x, _("Message info (Esc closes)"), w);
+	attroff(A_BOLD | A_UNDERLINE);
+	if (h < 2)
+		return;
+	when_or_dash(m->ts_ms, d, sizeof(d));
+	snprintf(line, sizeof(line), _("sent %s"), d);
+	(void)ui_view_put(y + 1, x + 1, m->got ? line : _("asking..."), w - 1);
+	for (i = 0; m->got && i < m->n && (int)i + 2 < h; i++) {
+		int	 used;
+
+		when_or_dash(m->rows[i].delivered_ms, d, sizeof(d));
+		when_or_dash(m->rows[i].read_ms, r, sizeof(r));
+		used = 1 + ui_view_put(y + 2 + (int)i, x + 1, m->rows[i].name,
+		    w / 2 - 1);
+		snprintf(line, sizeof(line), _("  delivered %s  read %s"), d, r);
+		(void)ui_view_put(y + 2 + (int)i, x + used, line, w - used);
+	}
+}
+
 /* ---- the members offered for a mention ---- */
 
 void

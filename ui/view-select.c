@@ -3,7 +3,7 @@
  * ui/view-select.c -- the selected message's room of the key dispatch
  * (ui/view-keys.c asks it, ui/view-int.h): its actions (older, newer,
  * reply, react, resend, delete, edit, copy, open its link, forward,
- * leave), Enter
+ * message info, leave), Enter
  * replies, any other key leaves the selection for the input line.
  */
 #include "base/compat.h"
@@ -136,6 +136,13 @@ sel_forward(struct ui_view *v, int64_t now)
 	ui_view_fwd_open(v);
 }
 
+static void
+sel_msg_info(struct ui_view *v, int64_t now)
+{
+	(void)now;
+	ui_view_minfo_open(v);
+}
+
 const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_SELECT_UP] =	sel_older,
 	[UI_ACT_SELECT_DOWN] =	sel_newer,
@@ -154,6 +161,7 @@ const ui_view_act_fn ui_view_select_acts[UI_ACT_COUNT] = {
 	[UI_ACT_CARD_CHAT] =	sel_card_chat,
 	[UI_ACT_FORWARD] =	sel_forward,
 	[UI_ACT_VOTE] =		sel_vote,
+	[UI_ACT_MSG_INFO] =	sel_msg_info,
 };
 
 bool

@@ -64,6 +64,7 @@ ui_view_free(struct ui_view *v)
 	ui_input_release(&v->pick.q);
 	ui_view_pick_release(v);
 	ui_view_fwd_release(v);
+	ui_view_minfo_close(v);
 	ui_view_chat_release(v);
 	ui_view_prompt_release(v);
 	free(v->note);
@@ -281,6 +282,9 @@ on_send_failed(struct ui_view *v, const struct ev *ev, int64_t now)
 static void
 on_msg_changed(struct ui_view *v, const struct ev *ev, int64_t now)
 {
+	if (ev->kind == EV_MSG_STATE)
+		ui_view_minfo_moved(v, ev->u.msg_state.key.chat,
+		    ev->u.msg_state.key.id);
 	(void)ui_msgs_apply(&v->msgs, ev, NULL);
 	chats_changed(v, now);
 }
@@ -382,6 +386,13 @@ on_media_dl(struct ui_view *v, const struct ev *ev, int64_t now)
 	ui_view_media_event(v, &ev->u.media_dl);
 }
 
+static void
+on_msg_info(struct ui_view *v, const struct ev *ev, int64_t now)
+{
+	(void)now;
+	ui_view_minfo_event(v, &ev->u.msg_info);
+}
+
 /* EV_APP_STATE: names or chat flags changed: the chat list again; chat
  * flags or messages: the open chat too. */
 static void
@@ -442,6 +453,7 @@ static void (*const on_event[])(struct ui_view *, const struct ev *,
 	[EV_MEDIA_DL] =		on_media_dl,
 	[EV_PROFILE] =		on_profile,
 	[EV_BLOCKLIST] =	on_blocklist,
+	[EV_MSG_INFO] =		on_msg_info,
 };
 
 void

@@ -25,7 +25,8 @@
 // photo's bytes; a text Baileys forwards (sendMessage's forward: score
 // 3 + 1) shows "(forwarded)" in wachat, and wachat's forward of it
 // reaches Baileys as an extendedTextMessage with isForwarded and score
-// 5.  Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS
+// 5; Baileys reads it (readMessages) and wachat's message info (Alt-?)
+// shows bob's delivery and read times.  Needs SIM_TLS_CERT, SIM_TLS_KEY, NODE_EXTRA_CA_CERTS
 // (the same self-signed certificate) and SIM_MEDIA_FIXTURES (photo.jpg,
 // notes.pdf, clip.mp4, voice.ogg, its waveform voice.wave, sticker.webp),
 // and djpeg.  TAP.
@@ -319,6 +320,18 @@ try {
 		fx5 && fx5.contextInfo);
 	ok(!!await until(20000, () => /You [0-9]{2}:[0-9]{2} \(forwarded many times\)/.test(capture())),
 		'wachat shows its copy "(forwarded many times)"', capture());
+	// Message info (issue 20): Baileys reads wachat's forward
+	// (readMessages); Alt-? on it shows bob's delivery and read times.
+	await bob.sock.readMessages([ft.key]);
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'Up');
+	await sleep(300);
+	tm('send-keys', '-t', 'wachat', 'M-?');
+	ok(!!await until(30000, () => /│ +bob +delivered [0-9]{2}:[0-9]{2} +read [0-9]{2}:[0-9]{2} *$/m.test(capture())),
+		"Alt-? on it: Baileys' delivery and read times (readMessages)", capture() + logTail());
+	tm('send-keys', '-t', 'wachat', 'Escape');
+	await sleep(300);
 	tm('send-keys', '-t', 'wachat', 'C-q');
 	await until(60000, () => fs.existsSync(statusFile) && fs.readFileSync(statusFile, 'utf8').trim() !== '');
 	const st = fs.existsSync(statusFile) ? fs.readFileSync(statusFile, 'utf8').trim() : 'none';

@@ -746,9 +746,11 @@ enter_code(struct sim *s, struct json_object *in, struct buf *out)
 }
 
 /*
- * POST /admin/mock-phone/receipt {pn, to, id, type?}: the phone (device
- * 0) of account pn sends <receipt id to [type]> (protocol.md 9.6) through
- * the router, as a phone that took or read a message would.
+ * POST /admin/mock-phone/receipt {pn, to, id, type?, participant?}: the
+ * phone (device 0) of account pn sends <receipt id to [type]
+ * [participant]> (protocol.md 9.6; to a group: participant = the
+ * message's author) through the router, as a phone that took or read a
+ * message would.
  */
 static int
 phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
@@ -772,6 +774,8 @@ phone_receipt(struct sim *s, struct json_object *in, struct buf *out)
 	sn_attr(&ar, n, "to", to);
 	if (type != NULL && type[0] != '\0')
 		sn_attr(&ar, n, "type", type);
+	if (sim_json_str(in, "participant") != NULL)
+		sn_attr(&ar, n, "participant", sim_json_str(in, "participant"));
 	rc = sim_route_inject(s, a, 0, n);
 	arena_release(&ar);
 	if (rc != 0)
