@@ -10,7 +10,8 @@
 # a 0700 folder under the data dir's runtime/tmp, not the media folder;
 # the file is gone once the script has exited; the line says "View once
 # photo · opened", a second Alt-l says it opens once, and so it stays
-# after a restart.  wachat media refuses it (exit 14); wachat history and
+# after a restart.  Without open-command a second one is drawn once in
+# half-blocks until a key, its temp file gone at once.  wachat media refuses it (exit 14); wachat history and
 # export say "View once photo - opened" with no path and no key, and the
 # database keeps no media row (no key) for it.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
@@ -48,14 +49,17 @@ EOF
 chmod 755 "$tmp/open.sh"
 
 MD=$tmp/m
+# pane [OPTION VALUE...]: wachat in the pane (no display: no opener but
+# the one given).
 pane() {
 	rm -f "$tmp/status"
 	tm new-session -d -s wachat -x 160 -y 40 \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
+	    "env -u DISPLAY -u WAYLAND_DISPLAY LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+	    TERM=screen-256color \
 	    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
 	    --ca-file '$tmp/cert.pem' --data-dir '$tmp/data' \
 	    --qr-file '$tmp/qr' --download-dir '$MD' \
-	    --open-command '$tmp/open.sh' --thumbnail-rows 0 \
+	    --thumbnail-rows 0 $* \
 	    2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
 }
 sha() {
@@ -71,6 +75,19 @@ select_newest() {
 	tm send-keys -t wachat Up
 	sleep 0.3
 }
+# drawn: the pane shows cells in 256-colour backgrounds (the photo's; no
+# other thumbnail is drawn: thumbnail-rows 0).
+drawn() {
+	tm capture-pane -e -p -t wachat >"$tmp/pane-e" 2>/dev/null
+	grep -Eq "$(printf '\033')\\[([0-9;]*;)?48;5;[0-9]+" "$tmp/pane-e"
+}
+not_drawn() {
+	! drawn
+}
+opened_twice() {
+	capture
+	[ "$(grep -c 'View once photo · opened$' "$tmp/pane")" = 2 ]
+}
 quit() {
 	tm send-keys -t wachat C-q
 	st=$(exit_status)
@@ -78,7 +95,7 @@ quit() {
 	tm kill-server 2>/dev/null
 }
 
-pane
+pane --open-command "'$tmp/open.sh'"
 link_and_connect
 ctl media-send $B $AJ image "$tmp/photo.jpg" --caption "secret caption" \
     --view_once 1 >"$tmp/s" 2>&1
@@ -124,7 +141,8 @@ failed_now && show
 quit
 
 pane
-check "restarted: still opened" wait_pane 'View once photo · opened'
+check "restarted without open-command: still opened" \
+    wait_pane 'View once photo · opened'
 tm send-keys -t wachat Tab
 check "... its line in bob's chat" \
     wait_pane '│ +View once photo · opened$'
@@ -132,6 +150,22 @@ select_newest
 tm send-keys -t wachat M-l
 check "... Alt-l still refuses" \
     wait_pane 'a view-once message opens once: already opened'
+failed_now && show
+# without open-command a photo is drawn once in half-blocks
+ctl media-send $B $AJ image "$tmp/photo.jpg" --view_once 1 >"$tmp/s2" 2>&1
+check "a second view-once photo arrives" wait_pane '│ +View once photo$'
+select_newest
+tm send-keys -t wachat M-l
+check "Alt-l without open-command shows it until a key" \
+    wait_pane 'a view-once photo: any key closes it'
+check "... drawn in colours in the messages' place" wait_for drawn
+check "... the messages not shown meanwhile" pane_lacks '── Today ──'
+check "... its temp file already gone" \
+    sh -c "[ -z \"\$(ls -A '$tmp/data/runtime/tmp' 2>/dev/null)\" ]"
+tm send-keys -t wachat x
+check "a key closes it: the messages are back" wait_pane '── Today ──'
+check "... the photo's colours gone" not_drawn
+check "... both photos say opened" wait_for opened_twice
 failed_now && show
 quit
 check "the runtime/tmp folder holds no file" \
