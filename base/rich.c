@@ -435,6 +435,11 @@ rich_describe(const char *text, size_t len, bool utf8, bool link,
 		break;
 	case RICH_VIEWONCE:
 		put(&b, viewonce_words(&r));
+		if (rich_get(&r, "opened", NULL) != NULL) {
+			put(&b, utf8 ? " \xc2\xb7 " : " - ");	/* a middle
+								 * dot */
+			put(&b, _("opened"));
+		}
 		break;
 	case RICH_POLL:
 		rich_poll_words(&r, utf8, &b);

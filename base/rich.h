@@ -33,7 +33,9 @@ enum rich_type {
 				 * number: tel, and waid when given */
 	RICH_PREVIEW,		/* text, url, title, desc, thumb (its
 				 * JPEGThumbnail in lowercase hex, last) */
-	RICH_VIEWONCE,		/* media: image, video, ptt, audio */
+	RICH_VIEWONCE,		/* media: image, video, ptt, audio; then
+				 * opened=yes once it was opened (its media
+				 * row gone; store/store-rich.h) */
 	RICH_OTHER,		/* field: the Message field number */
 	RICH_POLL,		/* q (the question), sel (how many options
 				 * may be chosen; 0 any), opt per option;
@@ -117,7 +119,8 @@ const char	*rich_get(const struct rich *r, const char *key, size_t *from);
  *     name), each number indented under its card, numbered from 1 in
  *     record order when there are several (rich_number());
  *   preview: the text, then "> TITLE" and "> DESCRIPTION";
- *   viewonce: "View once photo" (video, voice message, audio); never
+ *   viewonce: "View once photo" (video, voice message, audio), then
+ *     " · opened" (" - opened" in ASCII) once it was opened; never
  *     anything of its content;
  *   poll: rich_poll_words();
  *   other: one sentence on what the message is ("A poll (wachat cannot

@@ -120,6 +120,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 		    (rc = apply_live(dm, c, sh)) != 0)
 			return rc;
 		m2.kind = WA_DM_RICH;
+		m2.media = c->media;	/* view-once: kept beside it */
 		m2.text = sh->rec != NULL ? sh->rec : c->text;
 		m2.quoted_id = c->quoted_id;
 	} else {
@@ -149,7 +150,7 @@ apply_text(struct wa_dm *dm, const struct wa_msg_in *m,
 	ev->text = m2.text;
 	ev->quoted_id = m2.quoted_id;
 	ev->state = m2.state;
-	ev->media = c->media;
+	ev->media = m2.kind == WA_DM_RICH ? NULL : c->media;
 	ev->rich = m2.kind == WA_DM_RICH;
 	ev->forwarded = m2.forwarded;
 	sh->emit = true;	/* after the commit */

@@ -107,8 +107,9 @@ struct wa_dm_msg {
 	 * English fallback: store the kind, base/notice.h) */
 	enum wa_dm_note	 notice_kind;
 	uint32_t	 notice_device;	/* WA_DM_NOTE_NOT_SENT's device */
-	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); borrowed,
-	 * else NULL */
+	/* WA_DM_MEDIA: its metadata (protocol-features.md 1.6); WA_DM_RICH
+	 * of a view-once record: what opening it needs (3.4), kept beside
+	 * the record; borrowed, else NULL */
 	const struct wa_msg_media *media;
 	/* Forwarded (protocol-features.md 3.7): 0 not, else its
 	 * forwardingScore (at least 1). */

@@ -130,11 +130,15 @@ flag_once(const Wae2e__Message *m)
 	    (m->audiomessage != NULL && m->audiomessage->viewonce);
 }
 
-/* A view-once media message: its type only. */
+/* A view-once media message: its type in the record, and in c->media
+ * what opening it needs (its key, path, hashes; stored beside the record,
+ * never printed; not a MEDIA message, so nothing downloads it by itself),
+ * without its caption. */
 static bool
 view_once(const Wae2e__Message *m, struct wa_msg_content *c,
     struct buf *b)
 {
+	const Wae2e__ContextInfo *ci;
 	const char	*t = NULL;
 
 	if (m->imagemessage != NULL)
@@ -147,6 +151,11 @@ view_once(const Wae2e__Message *m, struct wa_msg_content *c,
 		return false;
 	rich_begin(b, RICH_VIEWONCE);
 	rich_add_str(b, "media", t);
+	wa_msg_media_free(c->media);
+	if ((c->media = wa_msg_media_of(m, &ci)) != NULL) {
+		free(c->media->caption);	/* its content: not kept */
+		c->media->caption = NULL;
+	}
 	finish(c, b, RICH_VIEWONCE);
 	return true;
 }

@@ -333,7 +333,8 @@ struct wa_msg_content {
 	char		*skdm_group;	/* SenderKeyDistributionMessage.groupId */
 	uint8_t		*message_secret; /* messageContextInfo.messageSecret */
 	size_t		 message_secret_len; /* bytes; 0 when absent */
-	struct wa_msg_media *media;	/* MEDIA: owned; else NULL */
+	struct wa_msg_media *media;	/* MEDIA, RICH view-once: owned; else
+					 * NULL */
 	bool		 view_once;	/* it came in a view-once wrapper
 					 * (37, 55, 59; protocol-features.md
 					 * 3.4) */
@@ -371,8 +372,9 @@ struct wa_msg_content {
  * view-once media, a poll (49, 60, 64, 111: a "poll" record) or a text
  * with a link preview is WA_MSG_RICH, a poll's vote (50)
  * WA_MSG_POLL_VOTE
- * (proto/msg-int.h wa_msg_rich_of(); view-once media never MEDIA, so
- * nothing downloads it).  Returns 0.  Errors: WC_ETRUNC,
+ * (proto/msg-int.h wa_msg_rich_of(); view-once media never MEDIA, its
+ * media in media all the same, for opening it once; nothing downloads
+ * it by itself).  Returns 0.  Errors: WC_ETRUNC,
  * WC_EPROTO, WC_EDEPTH (from wa_pb_check(); e.g. a 10,000-deep chain of
  * quoted messages), WC_EPROTO (protobuf-c refuses it).  *out untouched on
  * error.

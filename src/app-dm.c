@@ -214,8 +214,13 @@ in_insert(void *arg, const struct wa_dm_msg *m)
 	n.quoted_text = m->quoted_text;
 	n.state = m->from_me ? STORE_MSG_SENT : STORE_MSG_RECEIVED;
 	n.forwarded = m->forwarded;
-	if (m->kind == WA_DM_RICH)
+	if (m->kind == WA_DM_RICH) {
 		n.kind = STORE_MSG_RICH;
+		if (m->media != NULL) {	/* view-once: what opens it */
+			app_media_store(m->media, &md);
+			n.media = &md;
+		}
+	}
 	if (m->kind == WA_DM_MEDIA && m->media != NULL) {
 		/* its caption, after a document's name, for the search */
 		n.kind = STORE_MSG_MEDIA;

@@ -215,6 +215,28 @@ void	app_mget_reset(struct app *a);
  * refusal (no engine, too many waiting) said as an EV_MEDIA_DL FAILED. */
 void	app_media_get(struct app *a, const struct cmd *c);
 
+/* ---- src/app-viewonce.c (protocol-features.md 3.4; engine thread but
+ * for app_viewonce_path() and app_viewonce_sweep(), any thread) ---- */
+
+/* Whether path is a file of DATA-DIR/runtime/tmp, the view-once folder. */
+bool	app_viewonce_path(const char *data_dir, const char *path);
+/* Remove every file of the view-once folder (at a start and at quit:
+ * what a killed wachat or a running opener left); logged by count. */
+void	app_viewonce_sweep(const char *data_dir);
+/* CMD_MEDIA_GET of (chat, id): 1 when it is a view-once message not yet
+ * opened, with out[len] a new path in the view-once folder (made 0700)
+ * to download it to; 0 when it is no view-once message (download as
+ * usual); -EACCES when it was opened already; -ENAMETOOLONG, -errno (the
+ * folder), -EINVAL, -EIO. */
+int	app_viewonce_get(struct app *a, const char *chat, const char *id,
+	    char *out, size_t len);
+/* A download ended (e of kind WA_MGET_EV_DONE): for a view-once message
+ * not yet opened, when it is OK the message is marked opened
+ * (store_viewonce_opened(); its new record to the screen as an
+ * EV_MSG_CHANGED), else its download state set back so that it may be
+ * tried again.  Nothing for other messages. */
+void	app_viewonce_done(struct app *a, const struct wa_mget_ev *e);
+
 /* ---- src/app-forward.c ---- */
 
 /* CMD_FORWARD: message (chat, from_me, id) sent to each target as a
@@ -477,7 +499,9 @@ void	app_notify_stop(struct app *a);
 
 /* open-command: the command c sets, else "xdg-open" with a display,
  * else NULL.  app_media_open(): run it detached with path (borrowed) as
- * its last argument (ui_view_opts.open_media).  app_media_save(): copy
+ * its last argument (ui_view_opts.open_media); a path of the view-once
+ * folder (app_viewonce_path()) is removed when it exits (at once when
+ * it cannot start).  app_media_save(): copy
  * the file from to the new file to ("~/" is $HOME's), 0600, never over a
  * file: 0, -EEXIST, -errno (ui_view_opts.save_media).  Main thread. */
 const char *app_media_command(const struct conf *c);

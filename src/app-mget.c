@@ -150,6 +150,7 @@ app_mget_event(void *arg, const struct wa_mget_ev *e)
 	struct ev	*ev;
 
 	if (e->kind == WA_MGET_EV_DONE) {
+		app_viewonce_done(a, e);	/* opened: marked so */
 		say_end(a, e->chat, e->id, e->from_me, state_of(e->end),
 		    e->err, e->path, e->retried);
 		return;
@@ -184,8 +185,16 @@ void
 app_media_get(struct app *a, const struct cmd *c)
 {
 	const struct cmd_media_get	*g = &c->u.media_get;
+	char				 tmp[4096 + 64];
+	int				 rc;
 
-	get(a, g->chat, g->id, g->out[0] != '\0' ? g->out : NULL);
+	/* a view-once message: into a temp file of its own, once */
+	if ((rc = app_viewonce_get(a, g->chat, g->id, tmp, sizeof(tmp))) < 0)
+		say_end(a, g->chat, g->id, false, EV_DL_FAILED, rc, "", false);
+	else if (rc == 1)
+		get(a, g->chat, g->id, tmp);
+	else
+		get(a, g->chat, g->id, g->out[0] != '\0' ? g->out : NULL);
 }
 
 void
@@ -193,6 +202,7 @@ app_mget_reset(struct app *a)
 {
 	int	 n;
 
+	app_viewonce_sweep(a->conf->data_dir);	/* a stop's leftovers */
 	if (a->store == NULL)
 		return;
 	if ((n = store_media_dl_reset(a->store)) < 0)

@@ -43,11 +43,25 @@ struct app_notify_proc {
 	struct app	*a;
 	int		 slot;
 	bool		 detached;	/* left running at the end */
+	char		*gone;		/* a file removed when it exits (a
+					 * view-once one), or NULL */
 };
+
+/* Remove np's view-once file, if any. */
+static void
+drop_file(struct app_notify_proc *np)
+{
+	if (np->gone != NULL && unlink(np->gone) != 0 && errno != ENOENT)
+		log_warn("a view-once file not removed: %s",
+		    wc_strerror(-errno));
+	free(np->gone);
+	np->gone = NULL;
+}
 
 static void
 closed(uv_handle_t *h)
 {
+	drop_file(h->data);
 	free(h->data);
 }
 
@@ -67,7 +81,7 @@ exited(uv_process_t *p, int64_t status, int sig)
  * nextra) after them; what names the setting for the log. */
 static void
 run(struct app *a, const char *cmdline, const char *const *extra,
-    int nextra, const char *what, bool detached)
+    int nextra, const char *what, bool detached, const char *gone)
 {
 	struct app_notify_proc	*np;
 	uv_process_options_t	 o;
@@ -108,6 +122,7 @@ run(struct app *a, const char *cmdline, const char *const *extra,
 	np->a = a;
 	np->slot = slot;
 	np->detached = detached;
+	np->gone = gone != NULL ? xstrdup(gone) : NULL;
 	np->p.data = np;
 	if ((rc = uv_spawn(&a->ui_loop, &np->p, &o)) != 0) {
 		log_warn("%s %s: %s", what, argv[0], wc_strerror(rc));
@@ -125,7 +140,7 @@ app_notify_run(void *arg, const char *title, const char *body)
 
 	if (a->conf->notify_command != NULL)
 		run(a, a->conf->notify_command, extra, 2, "notify-command",
-		    false);
+		    false, NULL);
 }
 
 const char *
@@ -147,7 +162,8 @@ app_link_open(void *arg, const char *url)
 	const char	*cmd = app_link_command(a->conf);
 
 	if (cmd != NULL)
-		run(a, cmd, &url, 1, "link-open-command", false);
+		run(a, cmd, &url, 1, "link-open-command", false,
+		    NULL);
 }
 
 const char *
@@ -168,8 +184,12 @@ app_media_open(void *arg, const char *path)
 	struct app	*a = arg;
 	const char	*cmd = app_media_command(a->conf);
 
+	bool		 once = app_viewonce_path(a->conf->data_dir, path);
+
 	if (cmd != NULL)
-		run(a, cmd, &path, 1, "open-command", true);
+		run(a, cmd, &path, 1, "open-command", true, once ? path : NULL);
+	else if (once)
+		(void)unlink(path);
 }
 
 /* The copy of from's bytes into the new fd; 0 or -errno. */

@@ -20,6 +20,8 @@
 #include "base/sanitize.h"
 #include "src/app-int.h"
 #include "base/notice.h"
+#include "base/rich.h"
+#include "ui/media.h"
 #include "ui/qr.h"
 
 static void
@@ -202,6 +204,43 @@ media_dl(const struct ev *ev, bool qr)
 
 /* ---- messaging ---- */
 
+/*
+ * The words the screen shows for a media message ("Photo · 640×480",
+ * then " · " and its caption) or a rich record (rich_describe()'s lines
+ * joined by " · "), sanitised on one line into out; false: neither.
+ */
+static bool
+kind_words(const struct ev_message *m, struct buf *out)
+{
+	struct buf	 raw = BUF_INIT, one = BUF_INIT;
+	bool		 utf8 = ui_media_utf8();
+	const char	*sep = utf8 ? " \xc2\xb7 " : " - ";
+	size_t		 i;
+
+	if (m->media.type != EV_MEDIA_NONE) {
+		media_describe(&m->media, utf8, &raw);
+		if (m->media.caption != NULL && m->media.caption[0] != '\0') {
+			buf_append(&raw, sep, strlen(sep));
+			buf_append(&raw, m->media.caption,
+			    strlen(m->media.caption));
+		}
+	} else if (!m->rich || rich_describe(m->text, strlen(m->text), utf8,
+	    true, &raw) != 0) {
+		buf_release(&raw);
+		return false;
+	}
+	for (i = 0; i < raw.len; i++)	/* the lines joined */
+		if (raw.p[i] == '\n')
+			buf_append(&one, sep, strlen(sep));
+		else
+			buf_push(&one, raw.p[i]);
+	buf_push(&one, '\0');
+	one_line(out, (const char *)one.p);
+	buf_release(&one);
+	buf_release(&raw);
+	return true;
+}
+
 static void
 message(const struct ev *ev, bool qr)
 {
@@ -211,9 +250,11 @@ message(const struct ev *ev, bool qr)
 
 	(void)qr;
 	chat_name(&who, m->key.chat);
-	one_line(&txt, m->notice && notice_words(m->notice_kind,
-	    m->notice_device, m->sender_name[0] != '\0' ? m->sender_name :
-	    m->key.sender, words, sizeof(words)) ? words : m->text);
+	if (m->notice || !kind_words(m, &txt))
+		one_line(&txt, m->notice && notice_words(m->notice_kind,
+		    m->notice_device, m->sender_name[0] != '\0' ?
+		    m->sender_name : m->key.sender, words, sizeof(words)) ?
+		    words : m->text);
 	if (m->notice)
 		printf(_("%s: (%s)\n"), (char *)who.p, (char *)txt.p);
 	else if (m->key.from_me)

@@ -200,6 +200,7 @@ run(const struct conf *c, const char *pair_pn, bool fresh_db,
 	}
 	uv_run(&a.ui_loop, UV_RUN_DEFAULT);
 	uv_thread_join(&a.thread);
+	app_viewonce_sweep(c->data_dir);	/* no view-once file outlives us */
 	app_ui_stop_screen(&a);
 	if (a.last_words != NULL) {
 		fprintf(stderr, "wachat: %s\n", a.last_words);

@@ -143,7 +143,14 @@ has_media(const char *file, const char *data_dir, const struct get *g)
 	    CLI_OK)
 		return status;
 	memset(&m, 0, sizeof(m));
-	if ((rc = store_media_get(s, g->chat, false, g->id, &m)) == 0)
+	if ((rc = store_viewonce_state(s, g->chat, g->id, NULL)) > 0) {
+		store_close(s);
+		fprintf(stderr, "wachat media: a view-once message cannot be "
+		    "saved (open it once on the chat screen)\n");
+		return CLI_MEDIA_VIEWONCE;
+	}
+	if (rc == 0 && (rc = store_media_get(s, g->chat, false, g->id, &m)) ==
+	    0)
 		rc = store_media_get(s, g->chat, true, g->id, &m);
 	store_media_release(&m);
 	status = rc > 0 ? CLI_OK : rc == 0 ? CLI_NOT_FOUND : cli_db_failed(s);

@@ -37,6 +37,9 @@ enum cli_exit {
 	CLI_MEDIA_EXPIRED = 12,	/* media: gone from the server, and the phone
 				 * did not upload it again */
 	CLI_MEDIA_TOOBIG = 13,	/* media: over max-media-size: not asked for */
+	CLI_MEDIA_VIEWONCE = 14, /* media: a view-once message: opened only
+				 * on the chat screen, never saved
+				 * (protocol-features.md 3.4) */
 };
 
 /* Whether arg (argv[1]) names a subcommand. */

@@ -9,7 +9,7 @@ libroot_a_SOURCES = src/evq.h src/evq.c src/conf.h src/conf.c \
 	src/app.h src/app.c src/app-int.h src/app-ui.c src/app-notify.c src/app-print.c \
 	src/app-eng.c src/app-db.c src/app-cmd.c src/app-chatact.c src/app-mget.c src/app-prof.c src/app-read.c \
 	src/app-send.c src/app-disk.c src/app-expire.c src/app-spool.h src/app-spool.c \
-	src/app-upload.c src/app-forward.c src/app-msginfo.c
+	src/app-upload.c src/app-forward.c src/app-msginfo.c src/app-viewonce.c
 ROOT_LIBS = libroot.a libapp.a libui.a libproto.a libstore.a libbase.a \
 	$(CONN_LIBS) $(CURL_LIBS) $(STORE_LIBS) $(UI_LIBS) $(INIH_LIBS) \
 	$(MEDIA_PROBE_LIBS) $(JSONC_LIBS)

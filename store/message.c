@@ -35,7 +35,8 @@ new_ok(const struct store_msg_new *m)
 	    (m->payload != NULL || m->payload_len == 0) &&
 	    ((m->kind >= STORE_MSG_TEXT && m->kind <= STORE_MSG_HIDDEN) ||
 	    m->kind == STORE_MSG_RICH) &&
-	    (m->media == NULL || m->kind == STORE_MSG_MEDIA) &&
+	    (m->media == NULL || m->kind == STORE_MSG_MEDIA ||
+	    m->kind == STORE_MSG_RICH) &&
 	    store_q_media_ok(m->media);
 }
 

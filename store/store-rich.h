@@ -2,8 +2,11 @@
 /*
  * store/store-rich.h -- part of store/store.h (included at its end): the
  * rows of kind STORE_MSG_RICH (base/rich.h) that change after they are
- * stored: a live location's updates (protocol-features.md 3.2).  No
- * migration: a rich row is a message row whose text is its record.
+ * stored: a live location's updates (protocol-features.md 3.2) and a
+ * view-once message opened (3.4).  No migration: a rich row is a message
+ * row whose text is its record; a view-once record has beside it a media
+ * row (store/store-media.h) with what opening it needs, which the
+ * printers (wachat history, export, search) never read for a rich row.
  * Thread: the store's.
  */
 #ifndef WC_STORE_RICH_H
@@ -36,5 +39,34 @@ MUST_CHECK int	store_rich_live_update(struct store *s, const char *chat,
 		    const char *sender, bool from_me, int64_t seq,
 		    const char *text, size_t len, char *id_out,
 		    size_t id_size);
+
+/* Where a view-once message stands (store_viewonce_state()). */
+enum store_viewonce {
+	STORE_VIEWONCE_NOT = 0,		/* no such row, or not view-once */
+	STORE_VIEWONCE_CLOSED = 1,	/* not opened yet: its media row there */
+	STORE_VIEWONCE_OPENED = 2,	/* opened once: its media row gone */
+};
+
+/*
+ * Whether message (chat, id) (received, else ours) is a view-once record
+ * (a rich row, not deleted, whose record is of type "viewonce"), and
+ * whether it was opened; *from_me (may be NULL) says which row.  Returns
+ * an enum store_viewonce (>= 0), -EINVAL (a NULL or too long argument)
+ * or -EIO.
+ */
+MUST_CHECK int	store_viewonce_state(struct store *s, const char *chat,
+		    const char *id, bool *from_me);
+
+/*
+ * View-once message (chat, from_me, id) was opened: its record takes an
+ * "opened=yes" field (the chat says "View once photo · opened"; not
+ * marked edited) and its media row (the key, the path, the hashes) is
+ * deleted, in one transaction, so that it opens once.  *rec_out (may be
+ * NULL) takes the new record, heap, NUL-terminated, the caller frees it.
+ * Returns 1 (done), 2 (opened already: nothing changed), 0 (no such row,
+ * or not view-once), -EINVAL or -EIO.
+ */
+MUST_CHECK int	store_viewonce_opened(struct store *s, const char *chat,
+		    bool from_me, const char *id, char **rec_out);
 
 #endif

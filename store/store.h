@@ -416,7 +416,9 @@ struct store_msg_new {
 	/* STORE_MSG_MEDIA: its media, stored in the same savepoint as the
 	 * row (migration 15); may be NULL (no media row).  text should be
 	 * the caption, after the file name of a document ("report.pdf\n
-	 * caption"): that is what the search index reads. */
+	 * caption"): that is what the search index reads.  STORE_MSG_RICH
+	 * of a "viewonce" record: what opening it needs (never printed,
+	 * never in the search; store/store-rich.h). */
 	const struct store_media *media;
 	/* Forwarded (protocol-features.md 3.7, migration 18): 0 not, else
 	 * its forwardingScore (at least 1). */

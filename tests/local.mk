@@ -110,6 +110,7 @@ include $(srcdir)/tests/marks18.mk
 include tests/links17.mk
 include tests/media19.mk
 include tests/kinds20.mk
+include tests/viewonce20.mk
 include tests/polls20.mk
 include tests/forward20.mk
 include tests/disappear20.mk

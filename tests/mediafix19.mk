@@ -4,3 +4,6 @@
 # disk (tests/mediafix19-tmux.sh).
 TESTS += tests/mediafix19-tmux.sh
 EXTRA_DIST += tests/mediafix19-tmux.sh
+# Line mode's words for media and locations (tests/mediafix19-line.sh).
+TESTS += tests/mediafix19-line.sh
+EXTRA_DIST += tests/mediafix19-line.sh

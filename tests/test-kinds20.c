@@ -469,7 +469,10 @@ test_parse__view_once_wrapper_and_flag(void **state)
 	assert_int_equal(c.kind, WA_MSG_RICH);
 	assert_int_equal(c.rich_type, RICH_VIEWONCE);
 	assert_string_equal(c.text, "viewonce\nmedia=image");
-	assert_null(c.media);	/* nothing to download it with */
+	/* what opening it once needs, beside the record; not its caption */
+	assert_non_null(c.media);
+	assert_string_equal(c.media->direct_path, "/v/t62/x");
+	assert_null(c.media->caption);
 	assert_null(strstr(c.text, "secret"));
 	wa_msg_content_release(&c);
 	/* the inline flag of a voice note */

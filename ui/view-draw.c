@@ -577,6 +577,11 @@ draw_pane(struct ui_view *v, const struct side *s, int64_t now)
 			ui_view_panes_minfo(v, s->my, x, s->mh, w);
 		return;
 	}
+	if (v->once_img != NULL) {	/* a view-once photo, once */
+		if (s->mh > 1)
+			ui_view_media_once_draw(v, s->my, x, s->mh, w);
+		return;
+	}
 	if (s->mh <= 0)
 		return;
 	ui_msgs_draw(&v->msgs, s->my, x, s->mh, w, ch != NULL ? ch->name : "",

@@ -396,6 +396,9 @@ struct ui_view {
 	char		*media_open_id;	/* the message whose file the open
 					 * key opens once downloaded, or
 					 * NULL */
+	bool		 media_open_photo; /* ... a view-once photo */
+	struct ui_thumb	*once_img;	/* a view-once photo shown until a
+					 * key (no open-command), or NULL */
 };
 
 /* What an action does in a room of the key dispatch, the key typed at
@@ -714,6 +717,14 @@ void		 ui_view_media_take_save(struct ui_view *v);
  * open key waits for it. */
 void		 ui_view_media_event(struct ui_view *v,
 		    const struct ev_media_dl *d);
+/* A view-once photo opened without open-command (3.4): drawn once in
+ * half-blocks in the message pane's place (y, x, h rows, w columns)
+ * until a typed key (which it takes; a resize, mouse, focus keep it). */
+bool		 ui_view_media_once_on(const struct ui_view *v);
+bool		 ui_view_media_once_key(struct ui_view *v, int k, int a,
+		    int64_t now);
+void		 ui_view_media_once_draw(struct ui_view *v, int y, int x,
+		    int h, int w);
 
 /* ---- ui/view-prompt.c ---- */
 

@@ -794,12 +794,20 @@ minfo_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
 	return ui_view_minfo_key(v, k, (int)a, now);
 }
 
+/* A view-once photo shown (ui/view-media.c) takes every key. */
+static bool
+once_key(struct ui_view *v, int k, enum ui_key_action a, int64_t now)
+{
+	return ui_view_media_once_key(v, k, (int)a, now);
+}
+
 static const struct room rooms[] = {
 	{ search_on,	search_acts,	search_key },
 	{ prompt_on,	NULL,		prompt_key },
 	{ pick_on,	pick_acts,	pick_key },
 	{ info_on,	info_acts,	info_key },
 	{ ui_view_minfo_on, NULL,	minfo_key },
+	{ ui_view_media_once_on, NULL,	once_key },
 	{ mention_on,	mention_acts,	mention_key },
 	{ NULL,		chat_acts,	NULL },
 	{ ui_view_selected_on, ui_view_select_acts, ui_view_select_key },

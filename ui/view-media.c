@@ -5,7 +5,9 @@
  * (downloaded first when it is not), or copied elsewhere through a path
  * prompt, never over a file; a download's progress and end
  * (EV_MEDIA_DL) on the message's line, and its end on the line over
- * the input.
+ * the input.  A view-once row (protocol-features.md 3.4) is opened once
+ * (its file in a temp file the engine side picks and removes), never
+ * downloaded or saved.
  */
 #include "base/compat.h"
 
@@ -17,6 +19,7 @@
 
 #include "base/i18n.h"
 #include "base/media-text.h"
+#include "base/rich.h"
 #include "base/sanitize.h"
 #include "base/buf.h"
 #include "base/xmalloc.h"
@@ -48,6 +51,38 @@ selected(struct ui_view *v, struct ui_msg **g)
 		return NULL;
 	}
 	return md;
+}
+
+/* Whether the selected row is a view-once record (base/rich.h): 0 not, 1
+ * not opened yet, 2 opened (protocol-features.md 3.4). */
+static int
+view_once(const struct ui_view *v, struct ui_msg **g)
+{
+	struct rich	 r;
+	int		 once = 0;
+
+	if (v->msgs.sel < 0 || v->msgs.sel >= (int)v->msgs.n)
+		return 0;
+	*g = &v->msgs.v[v->msgs.sel];
+	if ((*g)->rich == NULL || (*g)->deleted ||
+	    rich_parse((*g)->rich, strlen((*g)->rich), &r) != 0)
+		return 0;
+	if (r.type == RICH_VIEWONCE)
+		once = rich_get(&r, "opened", NULL) != NULL ? 2 : 1;
+	rich_release(&r);
+	return once;
+}
+
+/* A view-once row is never saved: said, true. */
+static bool
+no_save(struct ui_view *v)
+{
+	struct ui_msg	*g;
+
+	if (view_once(v, &g) == 0)
+		return false;
+	ui_view_note(v, _("a view-once message cannot be saved"));
+	return true;
 }
 
 /* Downloaded as the store says (the file may have gone since). */
@@ -96,7 +131,7 @@ ui_view_media_get(struct ui_view *v)
 	const struct ev_media	*md;
 	struct ui_msg		*g;
 
-	if ((md = selected(v, &g)) == NULL)
+	if (no_save(v) || (md = selected(v, &g)) == NULL)
 		return;
 	if (have_file(md)) {
 		note_path(v, _("downloaded: %s"), md->path);
@@ -127,7 +162,21 @@ ui_view_media_open(struct ui_view *v)
 {
 	const struct ev_media	*md;
 	struct ui_msg		*g;
+	int			 once = view_once(v, &g);
 
+	if (once == 2) {
+		ui_view_note(v, _("a view-once message opens once: already "
+		    "opened"));
+		return;
+	}
+	if (once == 1) {	/* into a temp file of its own (src/) */
+		free(v->media_open_id);
+		v->media_open_id = xstrdup(g->id);
+		v->media_open_photo = strstr(g->rich, "\nmedia=image") != NULL;
+		ask(v, g);
+		ui_view_note(v, _("downloading, then opening..."));
+		return;
+	}
 	if ((md = selected(v, &g)) == NULL)
 		return;
 	if (have_file(md)) {
@@ -147,7 +196,7 @@ ui_view_media_save(struct ui_view *v)
 	const struct ev_media	*md;
 	struct ui_msg		*g;
 
-	if ((md = selected(v, &g)) == NULL)
+	if (no_save(v) || (md = selected(v, &g)) == NULL)
 		return;
 	if (!have_file(md)) {
 		ui_view_note(v, said_done(md) ? _("the file is gone from "
@@ -189,6 +238,29 @@ ui_view_media_take_save(struct ui_view *v)
 	p->kind = PROMPT_NONE;
 }
 
+/* A view-once photo's file at path, without open-command: read, removed
+ * at once (it is no longer needed) and shown until a key. */
+static void
+show_once(struct ui_view *v, const char *path)
+{
+	struct buf	 b = BUF_INIT;
+	char		 chunk[65536];
+	size_t		 n;
+	FILE		*f = fopen(path, "rb");
+
+	while (f != NULL && b.len <= UI_THUMB_BYTES_MAX &&
+	    (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_append(&b, chunk, n);
+	if (f != NULL)
+		fclose(f);
+	(void)remove(path);
+	ui_thumb_free(v->once_img);
+	v->once_img = ui_thumb_new(b.p, b.len);
+	buf_release(&b);
+	ui_view_note(v, v->once_img != NULL ? _("a view-once photo: any key "
+	    "closes it") : _("the view-once photo cannot be shown here"));
+}
+
 /* The end of a download, on the line over the input. */
 static void
 say_end(struct ui_view *v, const struct ev_media_dl *d)
@@ -214,6 +286,40 @@ ui_view_media_event(struct ui_view *v, const struct ev_media_dl *d)
 	}
 	if (ui_view_is_open(v, d->chat) || mine)
 		say_end(v, d);
-	if (mine && d->state == EV_DL_DONE)
+	if (mine && d->state == EV_DL_DONE && v->media_open_photo &&
+	    v->o.open_media == NULL)
+		show_once(v, d->path);
+	else if (mine && d->state == EV_DL_DONE)
 		open_path(v, d->path);
+	if (mine)
+		v->media_open_photo = false;
+}
+
+bool
+ui_view_media_once_on(const struct ui_view *v)
+{
+	return v->once_img != NULL;
+}
+
+bool
+ui_view_media_once_key(struct ui_view *v, int k, int a, int64_t now)
+{
+	(void)a;
+	(void)now;
+	if (k >= UI_KEY_FN && k < UI_KEY_ALT)
+		return true;	/* a resize, the mouse, the focus: kept */
+	ui_thumb_free(v->once_img);	/* gone: it opens once */
+	v->once_img = NULL;
+	ui_view_note(v, "");
+	return true;
+}
+
+void
+ui_view_media_once_draw(struct ui_view *v, int y, int x, int h, int w)
+{
+	int	 rows = ui_thumb_rows(v->once_img, w, h, v->msgs.thumb_colours),
+		 i;
+
+	for (i = 0; i < rows; i++)
+		ui_thumb_draw_row(v->once_img, i, y + i, x);
 }

@@ -76,6 +76,7 @@ ui_view_free(struct ui_view *v)
 	ui_term_links_clear(&v->links);
 	free(v->link_id);
 	free(v->media_open_id);
+	ui_thumb_free(v->once_img);
 	ui_groups_release(&v->groups);
 	ui_search_release(&v->search);
 	ui_view_contact_release(v);

@@ -9,7 +9,8 @@
  * <enc mediatype> (1.7), sent with the contact's Signal sessions as its
  * texts are; on request with a byte of the stored blob flipped after its
  * hashes were taken, or a fileLength that is not the file's (faults for
- * a client's download).  A phone that reads a media message (a client's upload)
+ * a client's download), or inside a view-once wrapper ("view_once").
+ * A phone that reads a media message (a client's upload)
  * fetches, decrypts and checks the blob; the media retry (1.8) is
  * answered with a re-upload.  GET /admin/media lists both, with the
  * hashes.  Loop thread only.
@@ -394,6 +395,22 @@ send_data(struct send_req *r, struct buf *data, const char **why)
 	return rc;
 }
 
+/* With "view_once" in the request: msg inside viewOnceMessageV2 (55),
+ * a FutureProofMessage{message(1)} (protocol-features.md 3.4). */
+static void
+wrap_once(const struct send_req *r, struct buf *msg)
+{
+	struct buf	 fp = BUF_INIT, w = BUF_INIT;
+
+	if (!json_object_object_get_ex(r->in, "view_once", NULL))
+		return;
+	sim_pb_ld(&fp, 1, msg->p, msg->len);
+	sim_pb_ld(&w, 55, fp.p, fp.len);
+	buf_release(&fp);
+	buf_release(msg);
+	*msg = w;
+}
+
 static int
 media_send(struct sim *s, struct json_object *in, struct buf *out)
 {
@@ -417,8 +434,9 @@ media_send(struct sim *s, struct json_object *in, struct buf *out)
 		return sim_json_error(out, 404, "no such account");
 	r.m = &tmp;
 	if ((rc = send_fields(&r, &why)) == 0 &&
-	    (rc = send_data(&r, &data, &why)) == 0)
-		rc = send_store(s, &r, &data, &msg);
+	    (rc = send_data(&r, &data, &why)) == 0 &&
+	    (rc = send_store(s, &r, &data, &msg)) == 0)
+		wrap_once(&r, &msg);
 	buf_release(&data);
 	buf_release(&r.thumb);
 	buf_release(&r.waveform);
