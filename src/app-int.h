@@ -501,11 +501,12 @@ void	app_notify_stop(struct app *a);
  * else NULL.  app_media_open(): run it detached with path (borrowed) as
  * its last argument (ui_view_opts.open_media); a path of the view-once
  * folder (app_viewonce_path()) is removed when it exits (at once when
- * it cannot start).  app_media_save(): copy
+ * it cannot start); 0, or -errno of the start (uv_spawn: -ENOENT no
+ * such program, -EACCES not runnable).  app_media_save(): copy
  * the file from to the new file to ("~/" is $HOME's), 0600, never over a
  * file: 0, -EEXIST, -errno (ui_view_opts.save_media).  Main thread. */
 const char *app_media_command(const struct conf *c);
-void	app_media_open(void *arg, const char *path);
+int	app_media_open(void *arg, const char *path);
 int	app_media_save(void *arg, const char *from, const char *to);
 
 /* Take over the terminal when stdin and stdout are both one; else

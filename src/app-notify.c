@@ -78,8 +78,9 @@ exited(uv_process_t *p, int64_t status, int sig)
 }
 
 /* Run cmdline's words (split at spaces and tabs, no shell) with extra[0..
- * nextra) after them; what names the setting for the log. */
-static void
+ * nextra) after them; what names the setting for the log.  0 started,
+ * else -errno of the start (or -EBUSY: too many running). */
+static int
 run(struct app *a, const char *cmdline, const char *const *extra,
     int nextra, const char *what, bool detached, const char *gone)
 {
@@ -95,7 +96,7 @@ run(struct app *a, const char *cmdline, const char *const *extra,
 	if (slot == APP_NOTIFY_MAX) {
 		log_warn("%s: %d still running, one dropped", what,
 		    APP_NOTIFY_MAX);
-		return;
+		return -EBUSY;
 	}
 	cmd = xstrdup(cmdline);
 	for (w = strtok_r(cmd, " \t", &save); w != NULL && n < WORDS_MAX;
@@ -103,7 +104,7 @@ run(struct app *a, const char *cmdline, const char *const *extra,
 		argv[n++] = w;
 	if (n == 0) {
 		free(cmd);
-		return;
+		return -ENOENT;
 	}
 	for (i = 0; i < nextra && i < 2; i++)
 		argv[n++] = (char *)extra[i];
@@ -130,6 +131,7 @@ run(struct app *a, const char *cmdline, const char *const *extra,
 	} else
 		a->notify_procs[slot] = np;
 	free(cmd);
+	return rc;
 }
 
 void
@@ -139,7 +141,7 @@ app_notify_run(void *arg, const char *title, const char *body)
 	const char *const	 extra[2] = { title, body };
 
 	if (a->conf->notify_command != NULL)
-		run(a, a->conf->notify_command, extra, 2, "notify-command",
+		(void)run(a, a->conf->notify_command, extra, 2, "notify-command",
 		    false, NULL);
 }
 
@@ -162,7 +164,7 @@ app_link_open(void *arg, const char *url)
 	const char	*cmd = app_link_command(a->conf);
 
 	if (cmd != NULL)
-		run(a, cmd, &url, 1, "link-open-command", false,
+		(void)run(a, cmd, &url, 1, "link-open-command", false,
 		    NULL);
 }
 
@@ -178,7 +180,7 @@ app_media_command(const struct conf *c)
 	return NULL;
 }
 
-void
+int
 app_media_open(void *arg, const char *path)
 {
 	struct app	*a = arg;
@@ -187,9 +189,11 @@ app_media_open(void *arg, const char *path)
 	bool		 once = app_viewonce_path(a->conf->data_dir, path);
 
 	if (cmd != NULL)
-		run(a, cmd, &path, 1, "open-command", true, once ? path : NULL);
-	else if (once)
+		return run(a, cmd, &path, 1, "open-command", true, once ?
+		    path : NULL);
+	if (once)
 		(void)unlink(path);
+	return -ENOENT;
 }
 
 /* The copy of from's bytes into the new fd; 0 or -errno. */

@@ -10,7 +10,8 @@
 # Alt-l does too before it opens it.  Ctrl-o and Alt-v refuse a file
 # that cannot be read (permission denied: PATH), a directory, an empty
 # file and one over max-media-size (the limit said) at the path prompt;
-# wachat send --file refuses the first two.  TAP.
+# wachat send --file refuses the first two.  With an open-command that
+# is not there, Alt-l says open-command failed.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$(cd "$b" && pwd)/wachat"
 A=15550000001
@@ -44,14 +45,18 @@ chmod 755 "$tmp/open.sh"
 
 MD=$HOME/dl
 mkdir -p "$tmp/cwd"
-rm -f "$tmp/status"
-tm new-session -d -s wachat -x 160 -y 40 \
-    "cd '$tmp/cwd' && $PRIV env LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=screen-256color \
-    HOME='$HOME' '$W' --url '$URL' --root-key '$ROOT_PUB' \
-    --ca-file '$tmp/cert.pem' --data-dir '$tmp/data' \
-    --qr-file '$tmp/qr' --download-dir '~/dl' \
-    --open-command '$tmp/open.sh' --thumbnail-rows 0 \
-    --max-media-size 100K 2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
+# pane OPEN-COMMAND: wachat in the pane, started in $tmp/cwd.
+pane() {
+	rm -f "$tmp/status"
+	tm new-session -d -s wachat -x 160 -y 40 \
+	    "cd '$tmp/cwd' && $PRIV env LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+	    TERM=screen-256color HOME='$HOME' '$W' --url '$URL' \
+	    --root-key '$ROOT_PUB' --ca-file '$tmp/cert.pem' \
+	    --data-dir '$tmp/data' --qr-file '$tmp/qr' --download-dir '~/dl' \
+	    --open-command '$1' --thumbnail-rows 0 --max-media-size 100K \
+	    2>>'$tmp/w.err'; echo \$? >'$tmp/status'"
+}
+pane "$tmp/open.sh"
 link_and_connect
 
 # doc_sha ID: the sim's fileSHA256 of the document it sent as ID.
@@ -182,6 +187,26 @@ check "wachat send --file of the empty file: refused, the file is empty (got $st
     sh -c "[ $st != 0 ] && grep -q 'the file is empty' '$tmp/send2'"
 failed_now && { show; diag "$tmp/send1"; }
 
+tm send-keys -t wachat C-q
+st=$(exit_status)
+check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]
+tm kill-server 2>/dev/null
+
+# 4. an open-command that is not there: the screen says it failed
+pane "$tmp/no-such-opener"
+check "restarted with a missing open-command, it connects" \
+    wait_pane 'connected as'
+tm send-keys -t wachat Tab
+check "Tab opens bob's chat" wait_pane '│ +copy 5$'
+tm send-keys -t wachat Escape
+sleep 0.3
+tm send-keys -t wachat Up
+sleep 0.3
+tm send-keys -t wachat M-l
+check "Alt-l: open-command failed, and why" \
+    wait_pane 'open-command failed: .*([Nn]o such file|not found)'
+check "... not that it is opening" pane_lacks 'opening /'
+failed_now && show
 tm send-keys -t wachat C-q
 st=$(exit_status)
 check "Ctrl-q quits with status 0 (got ${st:-none})" [ "$st" = 0 ]

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/err.h"
 #include "base/i18n.h"
 #include "base/media-text.h"
 #include "base/rich.h"
@@ -148,12 +149,20 @@ ui_view_media_get(struct ui_view *v)
 static void
 open_path(struct ui_view *v, const char *path)
 {
+	char	 why[256];
+	int	 rc;
+
 	if (v->o.open_media == NULL) {
 		note_path(v, _("no program opens files here (open-command): "
 		    "%s"), path);
 		return;
 	}
-	v->o.open_media(v->o.notify_arg, path);
+	if ((rc = v->o.open_media(v->o.notify_arg, path)) != 0) {
+		snprintf(why, sizeof(why), _("open-command failed: %s"),
+		    wc_strerror(rc));
+		ui_view_note(v, why);
+		return;
+	}
 	note_path(v, _("opening %s"), path);
 }
 

@@ -68,6 +68,11 @@ typedef void	(*ui_view_notify_fn)(void *arg, const char *title,
 /* A URL to open (borrowed for the call). */
 typedef void	(*ui_view_open_fn)(void *arg, const char *url);
 
+/* A file to open with open-command (path borrowed for the call): 0 it
+ * started, else -errno of the start (-ENOENT: no such program, -EACCES:
+ * not runnable). */
+typedef int	(*ui_view_run_fn)(void *arg, const char *path);
+
 /* Run the file-picker-command with the terminal handed over: the path
  * chosen into out[size] (NUL-terminated).  Returns 1, 0 when nothing
  * was chosen, or a negative error (it did not run). */
@@ -114,7 +119,7 @@ struct ui_view_opts {
 					 * file-picker-command through this
 					 * (NULL: a path prompt) with
 					 * notify_arg */
-	ui_view_open_fn	 open_media;	/* the open key hands a downloaded
+	ui_view_run_fn	 open_media;	/* the open key hands a downloaded
 					 * file's path to this (NULL: no
 					 * open-command: the path is said)
 					 * with notify_arg */
