@@ -10,7 +10,8 @@
 # Alt-l does too before it opens it.  Ctrl-o and Alt-v refuse a file
 # that cannot be read (permission denied: PATH), a directory, an empty
 # file and one over max-media-size (the limit said) at the path prompt;
-# wachat send --file refuses the first two.  With an open-command that
+# wachat send --file refuses the first two.  Tab in the path prompt
+# lists the first six of 15 matches sorted, then "+9 more".  With an open-command that
 # is not there, Alt-l says open-command failed.  TAP.
 . "${top_srcdir:-.}/tests/sim-lib.sh"
 W="$(cd "$b" && pwd)/wachat"
@@ -174,6 +175,18 @@ check "Ctrl-o, a file over max-media-size: refused there, the limit said" \
     prompt_says C-o "$tmp/big.pdf" \
     'too big: 300 KB, over max-media-size \(102 KB\)'
 check "... and no caption was asked for any" pane_lacks '[Cc]aption'
+mkdir -p "$tmp/many"
+for i in 15 03 11 07 01 13 05 09 02 14 06 10 04 12 08; do
+	: >"$tmp/many/f$i.txt"
+done
+tm send-keys -t wachat C-o
+sleep 0.3
+tm send-keys -t wachat -l "$tmp/many/f"
+tm send-keys -t wachat Tab
+check "Tab on 15 matches: the first six in order, then +9 more" \
+    wait_pane 'f01\.txt, f02\.txt, f03\.txt, f04\.txt, f05\.txt, f06\.txt, \+9 more'
+tm send-keys -t wachat C-u Escape
+sleep 0.5
 $PRIV "$W" send "+$B" --file "$tmp/locked.jpg" --data-dir "$tmp/data" \
     >"$tmp/send1" 2>&1
 st=$?

@@ -196,10 +196,52 @@ common(const char *a, const char *b)
 	return n;
 }
 
+/* name kept among the TAB_SHOWN first in byte order in top[0..*k). */
+static void
+keep_first(char **top, int *k, const char *name)
+{
+	int	 i = *k;
+
+	if (i == TAB_SHOWN && strcmp(name, top[i - 1]) >= 0)
+		return;
+	if (i == TAB_SHOWN)
+		free(top[--i]);
+	for (; i > 0 && strcmp(name, top[i - 1]) < 0; i--)
+		top[i] = top[i - 1];
+	top[i] = xstrdup(name);
+	if (*k < TAB_SHOWN)
+		(*k)++;
+}
+
+/* top[0..k) into shown (", " between, sanitised), then "+N more" for
+ * the n - k not shown; top freed. */
+static void
+say_first(char **top, int k, int n, struct buf *shown)
+{
+	char	 more[64];
+	int	 i;
+
+	for (i = 0; i < k; i++) {
+		struct buf	 clean = BUF_INIT;
+
+		if (i > 0)
+			buf_append(shown, ", ", 2);
+		wc_sanitize(top[i], strlen(top[i]), false, &clean);
+		buf_append(shown, clean.p, clean.len - 1);
+		buf_release(&clean);
+		free(top[i]);
+	}
+	if (n > k) {
+		snprintf(more, sizeof(more), _(", +%d more"), n - k);
+		buf_append(shown, more, strlen(more));
+	}
+}
+
 /* The names in dir starting with base (no dot files unless base starts
- * with one): their count, the first TAB_SHOWN of them in shown (", "
- * between), their longest shared start in *best (malloc'd, NULL none),
- * whether the only one is a directory in *isdir. */
+ * with one): their count, the first TAB_SHOWN of them in byte order in
+ * shown (", " between, "+N more" after), their longest shared start in
+ * *best (malloc'd, NULL none), whether the only one is a directory in
+ * *isdir. */
 static int
 matches(const char *dir, const char *base, struct buf *shown, char **best,
     bool *isdir)
@@ -207,9 +249,9 @@ matches(const char *dir, const char *base, struct buf *shown, char **best,
 	DIR		*d;
 	struct dirent	*e;
 	struct stat	 st;
-	char		 full[PATH_MAX];
+	char		 full[PATH_MAX], *top[TAB_SHOWN];
 	size_t		 bl = strlen(base);
-	int		 n = 0;
+	int		 n = 0, k = 0;
 
 	*best = NULL;
 	*isdir = false;
@@ -228,18 +270,10 @@ matches(const char *dir, const char *base, struct buf *shown, char **best,
 			    0 && S_ISDIR(st.st_mode);
 		} else
 			(*best)[common(*best, e->d_name)] = '\0';
-		if (n <= TAB_SHOWN) {
-			struct buf	 clean = BUF_INIT;
-
-			if (n > 1)
-				buf_append(shown, ", ", 2);
-			wc_sanitize(e->d_name, strlen(e->d_name), false,
-			    &clean);
-			buf_append(shown, clean.p, clean.len - 1);
-			buf_release(&clean);
-		}
+		keep_first(top, &k, e->d_name);
 	}
 	(void)closedir(d);
+	say_first(top, k, n, shown);
 	if (n > 1)
 		*isdir = false;
 	return n;
