@@ -41,12 +41,6 @@ c = [c for c in s["collections"] if c["name"] == "regular_low"][0]
 r = [r for r in c["actions"] if json.loads(r["index"]) == ["markChatAsRead", sys.argv[2]]]
 sys.exit(0 if r and r[0]["by"].startswith("device") and r[0]["action"]["flag"] else 1)' "$tmp/state" "$EJ"
 }
-open_chat() {
-	tm send-keys -t wachat C-n
-	wait_pane 'Open a chat' >/dev/null
-	tm send-keys -t wachat -l "$1"
-	tm send-keys -t wachat Enter
-}
 
 start_pane --ca-file "$tmp/cert.pem"
 link_and_connect
@@ -62,7 +56,7 @@ tm send-keys -t wachat Tab
 check "Tab opens Echo" wait_pane '│ Echo Okafor *$'
 check "... it is read there (a read receipt to Echo's phone)" \
     wait_for receipt $E "$eid" read
-open_chat Alice
+pick_chat Alice
 check "... the picker opens Alice" wait_pane '│ Alice[A-Za-z ]* *$'
 failed_now && show
 synced() {
@@ -77,7 +71,7 @@ check "the phone marks Echo unread: the list shows ●" \
     wait_pane 'hello from Echo *●'
 failed_now && show
 check "... nothing marks it read while Alice is open" eval "! by_wachat"
-open_chat Echo
+pick_chat Echo
 check "the picker opens Echo again" wait_pane '│ Echo Okafor *$'
 failed_now && show
 check "... read there: markChatAsRead read=true by wachat's device in regular_low" \

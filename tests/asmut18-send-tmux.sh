@@ -172,13 +172,6 @@ check "... chats --json: archived" chat_is "$E@s.whatsapp.net" archived true --a
 
 # A forced 409: the phone moves regular_high first; Alice's mute is built
 # again on the newer state and lands once.
-# open NAME: the picker opens the chat named NAME.
-open_chat() {
-	tm send-keys -t wachat C-n
-	wait_pane 'Open a chat' >/dev/null
-	tm send-keys -t wachat -l "$1"
-	tm send-keys -t wachat Enter
-}
 count() {
 	st && python3 "$S" "$tmp/state" count regular_high "$1"
 }
@@ -189,7 +182,7 @@ c0=$(conflicts)
 d0=$(count device)
 p0=$(count phone)
 ctl appstate-fault $A conflict >/dev/null 2>&1
-open_chat Alice
+pick_chat Alice
 check "the picker opens Alice" wait_pane 'Alice Tanaka *$'
 failed_now && show
 tm send-keys -t wachat M-n
@@ -250,7 +243,7 @@ URL="wss://127.0.0.1:1/ws/chat"
 start_pane --ca-file "$tmp/cert.pem"
 check "started offline, the list is there from the store" wait_pane 'Bob Novak'
 failed_now && show
-open_chat Bob
+pick_chat Bob
 check "... the picker opens Bob" wait_pane 'Bob Novak *$'
 tm send-keys -t wachat M-t
 check "... Alt-t: the note says it goes once connected" \

@@ -70,14 +70,11 @@ else
 fi
 failed_now && { diag "$tmp/sql"; diag "$tmp/posts"; }
 
-tm send-keys -t wachat C-n
-tm send-keys -t wachat -l "$N1"
-tm send-keys -t wachat Enter
+pick_chat "$N1"
 check "the second chat open: its bar says disappearing: 24 hours" \
     wait_pane 'disappearing: 24 hours'
-tm send-keys -t wachat C-n
-tm send-keys -t wachat -l "$N0"
-tm send-keys -t wachat Enter
+failed_now && show
+pick_chat "$N0"
 check "the first: disappearing: 7 days" wait_pane 'disappearing: 7 days'
 failed_now && show
 tm send-keys -t wachat C-q

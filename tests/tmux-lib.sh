@@ -172,6 +172,17 @@ no_read() {
 	    "$tmp/inbox"
 }
 
+# pick_chat NAME: the chat picker (Ctrl-n) opened, NAME typed, and
+# Enter once the query line shows it ("> NAME"; NAME is a regular
+# expression there, as in wait_pane): the chat named NAME opens.
+pick_chat() {
+	tm send-keys -t wachat C-n
+	wait_pane 'Open a chat' >/dev/null
+	tm send-keys -t wachat -l "$1"
+	wait_pane "> $1" >/dev/null
+	tm send-keys -t wachat Enter
+}
+
 # failed_now: a check failed since the last call (then show what led to it).
 seen_failed=0
 failed_now() {
