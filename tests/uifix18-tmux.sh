@@ -45,6 +45,8 @@ quit() {
 	tm send-keys -t wachat C-q
 	wait_for test -s "$tmp/status" >/dev/null
 	tm kill-server >/dev/null 2>&1
+	# the server gone before the next pane's starts on its socket
+	wait_for sh -c "! tmux -S '$SOCK' has-session 2>/dev/null" >/dev/null
 }
 
 # right_has TEXT: the right side's rows (right of the list's rule),
@@ -96,6 +98,9 @@ for size in "80 24" "60 20"; do
 	check "$1x$2: the archived folder's header whole" \
 	    wait_pane '^ *Archived, Esc: back *│'
 	tm send-keys -t wachat Escape
+	# the folder closed before Ctrl-q: an Esc and a key read at once
+	# are Alt and that key
+	wait_gone '^ *Archived, Esc: back *│' >/dev/null
 	quit
 done
 
@@ -108,6 +113,7 @@ check "... the mute prompt whole" \
     wait_for right_has '3 immer, 0 wieder laut; Esc zurück'
 failed_now && show
 tm send-keys -t wachat Escape
+wait_gone '3 immer, 0 wieder laut' >/dev/null
 tm send-keys -t wachat M-x
 check "... the delete prompt whole" wait_for right_has 'j löscht ihn, n behält ihn'
 failed_now && show
