@@ -89,6 +89,7 @@ for size in "80 24" "60 20"; do
 	    wait_for right_has '3 always, 0 unmutes; Esc goes back'
 	failed_now && show
 	tm send-keys -t wachat Escape
+	wait_gone '3 always, 0 unmutes' >/dev/null
 	tm send-keys -t wachat M-x
 	check "$1x$2: the delete prompt shows both answers" \
 	    wait_for right_has 'everywhere? y deletes it, n keeps it'
