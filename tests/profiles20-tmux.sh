@@ -30,12 +30,7 @@ BL=100000000000003@lid
 need curl python3 openssl
 
 # TLS, so that wachat fetches the picture from the sim's media host
-test_cert
-if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
-	echo "Bail out! wachat-sim did not start"
-	exit 1
-fi
-URL="wss://127.0.0.1:$PORT/ws/chat"
+sim_start_tls
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 

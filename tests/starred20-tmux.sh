@@ -23,12 +23,7 @@ CA=15550000005
 
 need openssl python3
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
-test_cert
-if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
-	echo "Bail out! wachat-sim did not start"
-	exit 1
-fi
-URL="wss://127.0.0.1:$PORT/ws/chat"
+sim_start_tls
 
 ctl account $A 100000000000001 "Demo User" >/dev/null 2>&1
 ctl contact $BO 100000000000004 "bob" $A >/dev/null 2>&1

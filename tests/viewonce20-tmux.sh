@@ -22,12 +22,7 @@ AJ=$A@s.whatsapp.net
 
 need openssl cjpeg python3 sqlite3 sha256sum stat
 . "${top_srcdir:-.}/tests/tmux-lib.sh"
-test_cert
-if ! sim_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"; then
-	echo "Bail out! wachat-sim did not start"
-	exit 1
-fi
-URL="wss://127.0.0.1:$PORT/ws/chat"
+sim_start_tls
 ctl account $A 100000000000001 alice >/dev/null 2>&1
 ctl contact $B 100000000000003 bob $A >/dev/null 2>&1
 
