@@ -261,6 +261,14 @@ int	dm_call_on(struct wa_dm *dm, const struct wa_node *n);
 /* --- proto/dm-util.c: helpers every file uses --- */
 void	dm_emit(struct wa_dm *dm, const struct wa_dm_ev *ev);
 /*
+ * Show a message of ours just queued: a WA_DM_EV_MESSAGE for chat with
+ * id, text (a rich record when rich), quoted_id (NULL: none), ts_ms,
+ * from us, WA_DM_QUEUED.  The strings are the caller's, read during the
+ * call only.  Engine thread.
+ */
+void	dm_emit_queued(struct wa_dm *dm, const char *chat, const char *id,
+	    const char *text, const char *quoted_id, bool rich, int64_t ts_ms);
+/*
  * Was rc a failure of the store's rather than of what came in: -ENOSPC
  * (the disk is full; then dm->full is set) or -EIO (then dm->io_failed
  * is set)?  Either way nothing more is taken until the next connection.

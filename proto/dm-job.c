@@ -597,7 +597,6 @@ dm_job_queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
     char id_out[WA_DM_ID_MAX], bool show)
 {
 	const char	*quoted[3] = { quoted_id, quoted_sender, quoted_text };
-	struct wa_dm_ev	 ev;
 	char		 id[WA_MSG_ID_LEN + 1];
 	int64_t		 now;
 	int		 rc;
@@ -607,19 +606,8 @@ dm_job_queue(struct wa_dm *dm, const char *chat, const struct buf *payload,
 		return rc;
 	if (id_out != NULL)
 		snprintf(id_out, WA_DM_ID_MAX, "%s", id);
-	if (show) {
-		memset(&ev, 0, sizeof(ev));
-		ev.kind = WA_DM_EV_MESSAGE;
-		ev.chat = chat;
-		ev.id = id;
-		ev.sender = "";
-		ev.from_me = true;
-		ev.text = text;
-		ev.quoted_id = quoted_id;
-		ev.ts_ms = now;
-		ev.state = WA_DM_QUEUED;
-		dm_emit(dm, &ev);
-	}
+	if (show)
+		dm_emit_queued(dm, chat, id, text, quoted_id, false, now);
 	dm_kick(dm);
 	return 0;
 }

@@ -520,7 +520,6 @@ wa_dm_send_poll(struct wa_dm *dm, const char *chat, const char *question,
 	uint8_t		 secret[WA_POLL_SECRET_LEN];
 	char		 id[WA_DM_ID_MAX], *rec = NULL;
 	struct buf	 p = BUF_INIT;
-	struct wa_dm_ev	 ev;
 	int		 rc;
 
 	if (chat == NULL)
@@ -540,17 +539,8 @@ wa_dm_send_poll(struct wa_dm *dm, const char *chat, const char *question,
 		rc = dm->st->poll_put(dm->st->arg, chat, id, "", secret,
 		    sizeof(secret));
 	if ((rc = tx_end(dm, rc)) == 0) {
-		memset(&ev, 0, sizeof(ev));
-		ev.kind = WA_DM_EV_MESSAGE;
-		ev.chat = chat;
-		ev.id = id;
-		ev.sender = "";
-		ev.from_me = true;
-		ev.text = rec;
-		ev.rich = true;
-		ev.ts_ms = dm->host.now_ms(dm->host.arg);
-		ev.state = WA_DM_QUEUED;
-		dm_emit(dm, &ev);
+		dm_emit_queued(dm, chat, id, rec, NULL, true,
+		    dm->host.now_ms(dm->host.arg));
 		if (id_out != NULL)
 			snprintf(id_out, WA_DM_ID_MAX, "%s", id);
 		log_info("poll %s: ours, %zu options, queued", id, n);

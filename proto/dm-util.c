@@ -264,6 +264,26 @@ dm_notice_put_kind(struct wa_dm *dm, const struct dm_note *n,
 }
 
 void
+dm_emit_queued(struct wa_dm *dm, const char *chat, const char *id,
+    const char *text, const char *quoted_id, bool rich, int64_t ts_ms)
+{
+	struct wa_dm_ev	 ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = WA_DM_EV_MESSAGE;
+	ev.chat = chat;
+	ev.id = id;
+	ev.sender = "";
+	ev.from_me = true;
+	ev.text = text;
+	ev.quoted_id = quoted_id;
+	ev.rich = rich;
+	ev.ts_ms = ts_ms;
+	ev.state = WA_DM_QUEUED;
+	dm_emit(dm, &ev);
+}
+
+void
 dm_notice_show_kind(struct wa_dm *dm, const struct dm_note *n, const char *id)
 {
 	struct wa_dm_ev	 ev;
